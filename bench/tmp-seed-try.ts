@@ -1,0 +1,18 @@
+import { connectPglite } from '../server/db/client';
+import { seed, seedIfEmpty } from '../server/db/seed/seed';
+import { generateDemoData } from '../server/db/seed/generate';
+let t = performance.now();
+const d = generateDemoData();
+console.log('generate ms', Math.round(performance.now() - t), d.appointments.length, d.clients.length);
+t = performance.now();
+const db = await connectPglite();
+console.log('pglite start', Math.round(performance.now() - t)); t = performance.now();
+await db.migrate();
+console.log('migrate', Math.round(performance.now() - t)); t = performance.now();
+const s = await seedIfEmpty(db.db);
+console.log('seed', Math.round(performance.now() - t), JSON.stringify(s));
+console.log(await seedIfEmpty(db.db));
+const r = await seed(db.db, { reset: true });
+console.log('reseed', r.durationMs, r.counts);
+console.log(d.clients.slice(0, 3), d.appointments.slice(0, 3));
+await db.close();

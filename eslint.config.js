@@ -1,0 +1,124 @@
+// @ts-check
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Attributes whose text a user reads or hears. */
+const USER_VISIBLE_ATTRIBUTES =
+  '/^(title|placeholder|alt|label|aria-label|aria-description|aria-placeholder|aria-roledescription|aria-valuetext)$/';
+const HAS_LETTER = '/\\p{L}/u';
+const I18N_HINT =
+  'put user-visible text into src/i18n/locales/de/*.json and render it with t() (architecture rule 4)';
+
+/** Architecture rule 4: no user-visible literal in a view. */
+const noLiteralTextInViews = [
+  { selector: `JSXText[value=${HAS_LETTER}]`, message: `Literal text in JSX: ${I18N_HINT}.` },
+  {
+    selector: `:matches(JSXElement, JSXFragment) > JSXExpressionContainer > Literal[value=${HAS_LETTER}]`,
+    message: `Literal string in JSX: ${I18N_HINT}.`,
+  },
+  {
+    selector: `:matches(JSXElement, JSXFragment) > JSXExpressionContainer > TemplateLiteral > TemplateElement[value.raw=${HAS_LETTER}]`,
+    message: `Literal text in a JSX template string: ${I18N_HINT}.`,
+  },
+  {
+    selector: `JSXAttribute[name.name=${USER_VISIBLE_ATTRIBUTES}] > Literal[value=${HAS_LETTER}]`,
+    message: `Literal user-visible attribute: ${I18N_HINT}.`,
+  },
+  {
+    selector: `JSXAttribute[name.name=${USER_VISIBLE_ATTRIBUTES}] > JSXExpressionContainer > Literal[value=${HAS_LETTER}]`,
+    message: `Literal user-visible attribute: ${I18N_HINT}.`,
+  },
+  {
+    selector: `JSXAttribute[name.name=${USER_VISIBLE_ATTRIBUTES}] > JSXExpressionContainer > TemplateLiteral > TemplateElement[value.raw=${HAS_LETTER}]`,
+    message: `Literal user-visible attribute: ${I18N_HINT}.`,
+  },
+];
+
+export default defineConfig([
+  globalIgnores([
+    'dist/',
+    'node_modules/',
+    'coverage/',
+    '.data/',
+    'test-results/',
+    'src/api/generated/',
+  ]),
+
+  js.configs.recommended,
+  tseslint.configs.recommended,
+
+  {
+    name: 'sprechstunde/typescript',
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+
+  {
+    name: 'sprechstunde/browser',
+    files: ['src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    name: 'sprechstunde/node',
+    files: ['server/**', 'tests/**', 'bench/**', 'scripts/**', '*.config.{js,ts}', '.ci/**'],
+    languageOptions: { globals: globals.node },
+  },
+
+  {
+    name: 'sprechstunde/react-hooks',
+    files: ['src/**/*.{ts,tsx}', 'tests/**/*.tsx'],
+    extends: [reactHooks.configs.flat.recommended],
+  },
+
+  {
+    name: 'sprechstunde/views',
+    files: ['src/views/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': ['error', ...noLiteralTextInViews],
+      // A view renders state and sends events: no fetch and no timers of its own.
+      'no-restricted-globals': [
+        'error',
+        ...['fetch', 'XMLHttpRequest', 'setTimeout', 'setInterval'].map((name) => ({
+          name,
+          message: 'Views hold no side effects: put them into a machine (src/machines/).',
+        })),
+      ],
+    },
+  },
+
+  {
+    name: 'sprechstunde/machines',
+    files: ['src/machines/**/*.ts'],
+    ignores: ['src/machines/actors/**'],
+    rules: {
+      // Side effects are actors supplied through setup({ actors }), built in src/machines/actors/.
+      'no-restricted-globals': [
+        'error',
+        {
+          name: 'fetch',
+          message: 'Machines call the API through actors from src/machines/actors/.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/client', '**/api', 'openapi-fetch'],
+              allowTypeImports: true,
+              message: 'Machines never import the API client: declare an actor and provide it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+]);

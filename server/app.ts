@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { loadOperations, productContractPath, readContract } from './http/contract';
+import type { AppDeps, Handlers } from './http/handler';
+import { errorHandler } from './http/problem';
+import { registerOperations } from './http/routes';
+import { allHandlers } from './features/index';
+import { registerWeb } from './web/static';
+
+export interface BuildOptions {
+  /** Override handlers (tests); defaults to every feature's handlers. */
+  handlers?: Handlers;
+  logger?: boolean;
+}
+
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false ? false : {
+      level: deps.config.LOG_LEVEL,
+      // Personal data stays out of the logs: no headers, bodies or query strings.
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({
+          method: req.method,
+          url: req.url.split('?')[0],
+          id: req.id,
+        }),
+      },
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: true,
+        strict: false,
+      },
+    },
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  app.setErrorHandler(errorHandler);
+
+  const document = readContract();
+  await app.register(swagger, { mode: 'static', specification: { path: productContractPath, baseDir: undefined as never } });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => document);
+
+  const operations = await loadOperations(document);
+  registerOperations(app, operations, options.handlers ?? allHandlers, deps);
+
+  await registerWeb(app, deps.config);
+  return app;
+}

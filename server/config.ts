@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** PostgreSQL connection string; unset means the embedded PGlite database. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Where the embedded database keeps its files. */
+  PGLITE_DIR: z.string().default('./.data/pglite'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Seed German demo data into an empty database at start (default on for the embedded database). */
+  SEED_DEMO_DATA: bool.optional(),
+  /** JWKS of the authentication provider; unset means the provider mounted in this process. */
+  AUTH_JWKS_URL: z.string().url().optional(),
+  AUTH_ISSUER: z.string().default('http://localhost:3000/auth'),
+  AUTH_AUDIENCE: z.string().default('sprechstunde'),
+  /** Public origin of the app, used in links in e-mails. */
+  PUBLIC_URL: z.string().url().default('http://localhost:3000'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Directory of the built web app. */
+  WEB_DIST_DIR: z.string().default('./dist/web'),
+  MAILCHIMP_WEBHOOK_SECRET: z.string().min(16).optional(),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${fields.join('\n')}`);
+  }
+  return parsed.data;
+}

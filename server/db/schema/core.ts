@@ -1,0 +1,286 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/** Drivers hand timestamptz over as '2026-11-22 00:49:24.728+00' or as a Date. */
+export function toIsoInstant(value: string | Date): string {
+  if (value instanceof Date) return value.toISOString();
+  const normalized = value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00');
+  return new Date(normalized).toISOString();
+}
+
+// Every timestamp is timestamptz (UTC), carried through the app as an ISO 8601 string.
+const isoTimestamp = customType<{ data: string; driverData: string | Date }>({
+  dataType: () => 'timestamp with time zone',
+  fromDriver: toIsoInstant,
+  toDriver: (value) => value,
+});
+
+export const ts = (name: string) => isoTimestamp(name);
+export const createdAt = () => ts('created_at').notNull().default(sql`now()`);
+export const updatedAt = () => ts('updated_at').notNull().default(sql`now()`);
+
+/** Renders `column IN ('a','b')` for enum checks. */
+export const inList = (values: readonly string[]) =>
+  sql.raw(`(${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')})`);
+
+export const ROLES = ['NONE', 'COACH', 'ADMIN', 'ONBOARDING_MANAGER', 'SUPERADMIN'] as const;
+export const APPOINTMENT_TYPES = [
+  'initial',
+  'first',
+  'followup',
+  'first-arztkonsultation',
+  'followup-arztkonsultation',
+  'adhoc',
+] as const;
+export const MEETING_TYPES = ['jitsi', 'xodosign', 'arztkonsultation'] as const;
+export const CLIENT_TYPES = ['self', 'relative'] as const;
+export const REJECTION_REASONS = [
+  'not_reachable',
+  'not_eligible',
+  'no_interest',
+  'declined_contract',
+  'other',
+] as const;
+
+export const coaches = pgTable(
+  'coaches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    telephone: text('telephone'),
+    title: text('title'),
+    takesInitialAppointments: boolean('takes_initial_appointments').notNull().default(true),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('coaches_email_key').on(sql`lower(${t.email})`),
+    index('coaches_last_name_idx').on(t.lastName, t.firstName),
+  ],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    // The authentication provider's subject; empty until the person signs in for the first time.
+    authSubject: text('auth_subject'),
+    email: text('email').notNull(),
+    role: text('role', { enum: ROLES }).notNull().default('NONE'),
+    active: boolean('active').notNull().default(false),
+    coachId: uuid('coach_id').references(() => coaches.id, { onDelete: 'set null' }),
+    activationCodeHash: text('activation_code_hash'),
+    activatedAt: ts('activated_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_auth_subject_key').on(t.authSubject),
+    uniqueIndex('users_activation_code_key').on(t.activationCodeHash),
+    index('users_email_idx').on(sql`lower(${t.email})`),
+    index('users_created_at_idx').on(t.createdAt),
+    check('users_role_check', sql`${t.role} IN ${inList(ROLES)}`),
+  ],
+);
+
+export const insurers = pgTable(
+  'insurers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    ikNumber: text('ik_number').notNull(),
+    active: boolean('active').notNull().default(true),
+  },
+  (t) => [
+    uniqueIndex('insurers_name_key').on(t.name),
+    check('insurers_ik_check', sql`${t.ikNumber} ~ '^[0-9]{9}$'`),
+  ],
+);
+
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    active: boolean('active').notNull().default(true),
+    startsAt: ts('starts_at'),
+    endsAt: ts('ends_at'),
+  },
+  (t) => [uniqueIndex('campaigns_code_key').on(t.code)],
+);
+
+export type ContactPerson = {
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  telephone: string | null;
+};
+
+export const clients = pgTable(
+  'clients',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email'),
+    yearOfBirth: integer('year_of_birth'),
+    street: text('street'),
+    city: text('city'),
+    postalCode: text('postal_code'),
+    country: text('country').default('DE'),
+    telephone: text('telephone'),
+    additionalTelephoneNumbers: text('additional_telephone_numbers'),
+    hasNotSignedRequiredContract: boolean('has_not_signed_required_contract')
+      .notNull()
+      .default(false),
+    rejectionReasonType: text('rejection_reason_type', { enum: REJECTION_REASONS }),
+    rejectionReasonNotes: text('rejection_reason_notes'),
+    insurer: text('insurer'),
+    insurerCode: text('insurer_code'),
+    campaign: text('campaign'),
+    clientType: text('client_type', { enum: CLIENT_TYPES }).notNull().default('self'),
+    contactPerson: jsonb('contact_person').$type<ContactPerson>(),
+    howDidYouHearAboutUs: text('how_did_you_hear_about_us'),
+    diagnosis: text('diagnosis'),
+    initialDiagnosis: date('initial_diagnosis', { mode: 'string' }),
+    mentalStressIndicator: integer('mental_stress_indicator'),
+    paidBySponsor: boolean('paid_by_sponsor').notNull().default(false),
+    wantsToProvideRecordingsForResearch: boolean('wants_to_provide_recordings_for_research')
+      .notNull()
+      .default(false),
+    notifyViaSms: boolean('notify_via_sms').notNull().default(true),
+    notes: text('notes'),
+    sessionsClosedOn: ts('sessions_closed_on'),
+    coachedById: uuid('coached_by_id').references(() => coaches.id, { onDelete: 'set null' }),
+    existingClientOfCoachId: uuid('existing_client_of_coach_id').references(() => coaches.id, {
+      onDelete: 'set null',
+    }),
+    contractReminderSentAt: ts('contract_reminder_sent_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('clients_user_id_key').on(t.userId),
+    index('clients_created_at_idx').on(t.createdAt, t.id),
+    index('clients_updated_at_idx').on(t.updatedAt),
+    index('clients_last_name_idx').on(t.lastName, t.firstName),
+    index('clients_first_name_idx').on(t.firstName),
+    index('clients_year_of_birth_idx').on(t.yearOfBirth),
+    index('clients_coached_by_idx').on(t.coachedById, t.createdAt),
+    index('clients_campaign_idx').on(t.campaign),
+    index('clients_insurer_idx').on(t.insurer),
+    index('clients_email_idx').on(sql`lower(${t.email})`),
+    check('clients_client_type_check', sql`${t.clientType} IN ${inList(CLIENT_TYPES)}`),
+    check(
+      'clients_rejection_reason_check',
+      sql`${t.rejectionReasonType} IS NULL OR ${t.rejectionReasonType} IN ${inList(REJECTION_REASONS)}`,
+    ),
+    check(
+      'clients_stress_check',
+      sql`${t.mentalStressIndicator} IS NULL OR ${t.mentalStressIndicator} BETWEEN 0 AND 10`,
+    ),
+    check(
+      'clients_year_check',
+      sql`${t.yearOfBirth} IS NULL OR ${t.yearOfBirth} BETWEEN 1900 AND 2100`,
+    ),
+  ],
+);
+
+export const appointments = pgTable(
+  'appointments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    coachId: uuid('coach_id')
+      .notNull()
+      .references(() => coaches.id),
+    startDate: ts('start_date').notNull(),
+    endDate: ts('end_date').notNull(),
+    appointmentType: text('appointment_type', { enum: APPOINTMENT_TYPES }).notNull(),
+    meetingType: text('meeting_type', { enum: MEETING_TYPES }).notNull().default('jitsi'),
+    meetingCodeCoach: text('meeting_code_coach').notNull(),
+    meetingCodeClient: text('meeting_code_client').notNull(),
+    // Hidden from both parties: the meeting code never doubles as the video room.
+    videoRoom: text('video_room').notNull(),
+    externalMeetingUrl: text('external_meeting_url'),
+    appointmentNumber: integer('appointment_number').notNull(),
+    isProvisional: boolean('is_provisional').notNull().default(false),
+    provisionalUntil: ts('provisional_until'),
+    noShow: boolean('no_show').notNull().default(false),
+    cancelledAt: ts('cancelled_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('appointments_meeting_code_coach_key').on(t.meetingCodeCoach),
+    uniqueIndex('appointments_meeting_code_client_key').on(t.meetingCodeClient),
+    uniqueIndex('appointments_client_number_key').on(t.clientId, t.appointmentNumber),
+    index('appointments_start_idx').on(t.startDate, t.id),
+    index('appointments_coach_start_idx').on(t.coachId, t.startDate),
+    index('appointments_client_start_idx').on(t.clientId, t.startDate),
+    index('appointments_type_start_idx').on(t.appointmentType, t.startDate),
+    index('appointments_client_type_live_idx')
+      .on(t.clientId, t.appointmentType)
+      .where(sql`${t.cancelledAt} IS NULL`),
+    index('appointments_provisional_idx')
+      .on(t.provisionalUntil)
+      .where(sql`${t.isProvisional} AND ${t.cancelledAt} IS NULL`),
+    check('appointments_range_check', sql`${t.endDate} > ${t.startDate}`),
+    check(
+      'appointments_type_check',
+      sql`${t.appointmentType} IN ${inList(APPOINTMENT_TYPES)}`,
+    ),
+    check('appointments_meeting_type_check', sql`${t.meetingType} IN ${inList(MEETING_TYPES)}`),
+  ],
+);
+
+export const EVENT_SOURCES = ['business', 'system'] as const;
+
+// One table for the audit trail (source 'business': every write, who did what to which
+// record) and the operational feed (source 'system': mails, jobs, webhooks).
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    occurredAt: ts('occurred_at').notNull().default(sql`now()`),
+    source: text('source', { enum: EVENT_SOURCES }).notNull(),
+    type: text('type').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: uuid('entity_id'),
+    important: boolean('important').notNull().default(true),
+    actorUserId: uuid('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    appointmentId: uuid('appointment_id'),
+    clientId: uuid('client_id'),
+    coachId: uuid('coach_id'),
+    changes: jsonb('changes').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [
+    index('events_occurred_idx').on(t.occurredAt.desc()),
+    index('events_appointment_idx').on(t.appointmentId, t.occurredAt.desc()),
+    index('events_client_idx').on(t.clientId, t.occurredAt.desc()),
+    index('events_coach_idx').on(t.coachId, t.occurredAt.desc()),
+    index('events_actor_idx').on(t.actorUserId, t.occurredAt.desc()),
+    index('events_important_idx').on(t.occurredAt.desc()).where(sql`${t.important}`),
+    check('events_source_check', sql`${t.source} IN ${inList(EVENT_SOURCES)}`),
+  ],
+);

@@ -1,0 +1,68 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { appointments, clients } from '../../db/schema/index';
+import { conflict } from '../../http/problem';
+import { newMeetingCode, newVideoRoom } from './codes';
+
+type NewAppointment = Omit<
+  typeof appointments.$inferInsert,
+  'id' | 'meetingCodeCoach' | 'meetingCodeClient' | 'videoRoom' | 'appointmentNumber'
+>;
+
+/**
+ * Serialises writes to one coach's calendar. Racing bookings with partly overlapping
+ * ranges deadlock on the bare exclusion constraint; the lock makes them queue instead.
+ */
+export async function lockCoachCalendar(tx: Tx, coachId: string) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${coachId}::text, 0))`);
+}
+
+const EXCLUSION_VIOLATION = '23P01';
+
+export function isOverlap(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === EXCLUSION_VIOLATION) return true;
+  }
+  return false;
+}
+
+export const slotTaken = () =>
+  conflict('slot_taken', 'The coach already has an appointment at this time');
+
+/** Runs a write that may hit the no-overlap constraint, answering 409 slot_taken. */
+export async function guardOverlap<T>(tx: Tx, write: () => Promise<T>): Promise<T> {
+  // A savepoint keeps the transaction usable for the caller's error handling.
+  try {
+    return await tx.transaction(async () => write());
+  } catch (error) {
+    if (isOverlap(error)) throw slotTaken();
+    throw error;
+  }
+}
+
+/**
+ * Inserts an appointment inside the caller's transaction: the coach's calendar is locked,
+ * the client's next appointment number taken, and fresh meeting codes drawn.
+ */
+export async function insertAppointment(tx: Tx, input: NewAppointment): Promise<string> {
+  await lockCoachCalendar(tx, input.coachId);
+  // The client row lock keeps appointment numbers gap-free under concurrent bookings.
+  await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, input.clientId)).for('update');
+  const [{ next } = { next: 1 }] = await tx
+    .select({ next: sql<number>`coalesce(max(${appointments.appointmentNumber}), 0) + 1` })
+    .from(appointments)
+    .where(eq(appointments.clientId, input.clientId));
+  const [row] = await guardOverlap(tx, () =>
+    tx
+      .insert(appointments)
+      .values({
+        ...input,
+        appointmentNumber: Number(next),
+        meetingCodeCoach: newMeetingCode(),
+        meetingCodeClient: newMeetingCode(),
+        videoRoom: newVideoRoom(),
+      })
+      .returning({ id: appointments.id }),
+  );
+  return row!.id;
+}

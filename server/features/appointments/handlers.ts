@@ -1,0 +1,215 @@
+import { Temporal } from '@js-temporal/polyfill';
+import { and, asc, count, desc, eq, gt, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { appointments, clients, coaches } from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+import { defineHandlers, type Query } from '../../http/handler';
+import { pageWindow } from '../../http/paging';
+import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
+import { changedFields, recordEvent } from '../events/record';
+import { guardOverlap, insertAppointment, lockCoachCalendar } from './booking';
+import {
+  appointmentClient as client,
+  appointmentScope,
+  findAppointment,
+  selectAppointments,
+  toAppointment,
+} from './repository';
+
+const ZONE = 'Europe/Berlin';
+const ONGOING_MS = 30 * 60_000;
+const MAX_DURATION_MS = 12 * 60 * 60_000;
+const UPCOMING_LIMIT = 10;
+
+function assertRange(start: string, end: string) {
+  const ms = Date.parse(end) - Date.parse(start);
+  if (!(ms > 0)) throw badRequest('endDate', 'end_before_start', 'The end must be after the start');
+  if (ms > MAX_DURATION_MS) {
+    throw badRequest('endDate', 'value_too_large', 'An appointment lasts at most 12 hours');
+  }
+}
+
+/** A coach books and moves only their own appointments. */
+function assertOwnCoach(principal: Principal, coachId: string) {
+  if (principal.role === 'COACH' && principal.user?.coachId !== coachId) {
+    throw forbidden('forbidden_scope', 'Coaches manage only their own appointments');
+  }
+}
+
+async function assertParties(tx: Tx, clientId: string | undefined, coachId: string | undefined) {
+  if (clientId) {
+    const [row] = await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId));
+    if (!row) throw badRequest('clientId', 'unknown_client', 'No client with this id');
+  }
+  if (coachId) {
+    const [row] = await tx
+      .select({ active: coaches.active })
+      .from(coaches)
+      .where(eq(coaches.id, coachId));
+    if (!row) throw badRequest('coachId', 'unknown_coach', 'No coach with this id');
+    if (!row.active) throw badRequest('coachId', 'coach_inactive', 'The coach is not active');
+  }
+}
+
+function listFilters(principal: Principal, q: Query<'listAppointments'>) {
+  return and(
+    appointmentScope(principal),
+    q.fromDate ? gte(appointments.startDate, q.fromDate) : undefined,
+    q.toDate ? lt(appointments.startDate, q.toDate) : undefined,
+    q.appointmentType ? eq(appointments.appointmentType, q.appointmentType) : undefined,
+    q.cancelled === undefined
+      ? undefined
+      : q.cancelled
+        ? isNotNull(appointments.cancelledAt)
+        : isNull(appointments.cancelledAt),
+    q.noShow === undefined ? undefined : eq(appointments.noShow, q.noShow),
+    q.participatingInResearch === undefined
+      ? undefined
+      : eq(client.wantsToProvideRecordingsForResearch, q.participatingInResearch),
+    q.selfOrRelative ? eq(client.clientType, q.selfOrRelative) : undefined,
+    q.campaign ? eq(client.campaign, q.campaign) : undefined,
+    q.insurer ? eq(client.insurer, q.insurer) : undefined,
+    q.coach ? eq(appointments.coachId, q.coach) : undefined,
+    q.clientId ? eq(appointments.clientId, q.clientId) : undefined,
+  );
+}
+
+// Client-side filters need the join; the rest count on the appointments table alone.
+const needsClient = (q: Query<'listAppointments'>) =>
+  q.participatingInResearch !== undefined || !!q.selfOrRelative || !!q.campaign || !!q.insurer;
+
+export const appointmentsHandlers = defineHandlers({
+  async createAppointment({ body, principal, deps, reply }) {
+    assertRange(body.startDate, body.endDate);
+    assertOwnCoach(principal, body.coachId);
+    const created = await deps.db.transaction(async (tx) => {
+      await assertParties(tx, body.clientId, body.coachId);
+      const id = await insertAppointment(tx, {
+        clientId: body.clientId,
+        coachId: body.coachId,
+        startDate: body.startDate,
+        endDate: body.endDate,
+        appointmentType: body.appointmentType,
+        meetingType: body.meetingType ?? 'jitsi',
+        isProvisional: body.isProvisional ?? false,
+        externalMeetingUrl: body.externalMeetingUrl ?? null,
+      });
+      await recordEvent(tx, {
+        type: 'appointment.created',
+        entityType: 'appointment',
+        entityId: id,
+        appointmentId: id,
+        clientId: body.clientId,
+        coachId: body.coachId,
+        actor: principal,
+        changes: { startDate: body.startDate, endDate: body.endDate, appointmentType: body.appointmentType },
+      });
+      return (await findAppointment(tx, principal, id))!;
+    });
+    reply.code(201);
+    return created;
+  },
+
+  async getAppointment({ params, principal, deps }) {
+    const appointment = await findAppointment(deps.db, principal, params.id);
+    if (!appointment) throw notFound('appointment');
+    return appointment;
+  },
+
+  async updateAppointment({ params, body, principal, deps }) {
+    return deps.db.transaction(async (tx) => {
+      const before = await findAppointment(tx, principal, params.id);
+      if (!before) throw notFound('appointment');
+      if (before.cancelledAt) {
+        throw conflict('appointment_cancelled', 'A cancelled appointment cannot be changed');
+      }
+      const coachId = body.coachId ?? before.coachId;
+      assertOwnCoach(principal, coachId);
+      await assertParties(tx, undefined, body.coachId);
+      assertRange(body.startDate ?? before.startDate, body.endDate ?? before.endDate);
+      // Lock both calendars in a fixed order so two moves never wait on each other.
+      for (const id of [...new Set([before.coachId, coachId])].sort()) await lockCoachCalendar(tx, id);
+      await guardOverlap(tx, () =>
+        tx
+          .update(appointments)
+          .set({ ...body, updatedAt: sql`now()` })
+          .where(eq(appointments.id, before.id)),
+      );
+      await recordEvent(tx, {
+        type: 'appointment.updated',
+        entityType: 'appointment',
+        entityId: before.id,
+        appointmentId: before.id,
+        clientId: before.clientId,
+        coachId,
+        actor: principal,
+        changes: changedFields(before, body),
+      });
+      return (await findAppointment(tx, principal, before.id))!;
+    });
+  },
+
+  async deleteAppointment({ params, principal, deps }) {
+    return deps.db.transaction(async (tx) => {
+      const before = await findAppointment(tx, principal, params.id);
+      if (!before) throw notFound('appointment');
+      const [row] = await tx
+        .update(appointments)
+        .set({ cancelledAt: sql`now()`, updatedAt: sql`now()` })
+        .where(and(eq(appointments.id, before.id), isNull(appointments.cancelledAt)))
+        .returning({ id: appointments.id });
+      if (!row) throw conflict('appointment_cancelled', 'The appointment is cancelled already');
+      await recordEvent(tx, {
+        type: 'appointment.cancelled',
+        entityType: 'appointment',
+        entityId: before.id,
+        appointmentId: before.id,
+        clientId: before.clientId,
+        coachId: before.coachId,
+        actor: principal,
+      });
+      return (await findAppointment(tx, principal, before.id))!;
+    });
+  },
+
+  async listAppointments({ query, principal, deps }) {
+    const { limit, offset } = pageWindow(query.page, query.limit);
+    const where = listFilters(principal, query);
+    const direction = query.sortDirection === 'desc' ? desc : asc;
+    const counted = deps.db.select({ n: count() }).from(appointments);
+    const [rows, [total]] = await Promise.all([
+      selectAppointments(deps.db)
+        .where(where)
+        .orderBy(direction(appointments.startDate), direction(appointments.id))
+        .limit(limit)
+        .offset(offset),
+      (needsClient(query)
+        ? counted.innerJoin(client, eq(client.id, appointments.clientId))
+        : counted
+      ).where(where),
+    ]);
+    return { appointments: rows.map(toAppointment), itemCount: total?.n ?? 0 };
+  },
+
+  async listUpcomingAppointments({ query, principal, deps }) {
+    const dayStart = Temporal.PlainDate.from(query.forDate)
+      .toZonedDateTime({ timeZone: ZONE })
+      .toInstant()
+      .toString();
+    const ongoingSince = new Date(deps.now().getTime() - ONGOING_MS).toISOString();
+    const rows = await selectAppointments(deps.db)
+      .where(
+        and(
+          appointmentScope(principal),
+          isNull(appointments.cancelledAt),
+          gte(appointments.startDate, dayStart),
+          gt(appointments.startDate, ongoingSince),
+          query.coachId ? eq(appointments.coachId, query.coachId) : undefined,
+          query.clientId ? eq(appointments.clientId, query.clientId) : undefined,
+        ),
+      )
+      .orderBy(asc(appointments.startDate), asc(appointments.id))
+      .limit(UPCOMING_LIMIT);
+    return { appointments: rows.map(toAppointment) };
+  },
+});

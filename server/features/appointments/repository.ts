@@ -1,0 +1,66 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db, Tx } from '../../db/client';
+import { appointments, clients, coaches } from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+
+const client = alias(clients, 'client');
+const coach = alias(coaches, 'coach');
+
+export function selectAppointments(db: Db | Tx) {
+  return db
+    .select({
+      appointment: appointments,
+      clientFirstName: client.firstName,
+      clientLastName: client.lastName,
+      coachFirstName: coach.firstName,
+      coachLastName: coach.lastName,
+    })
+    .from(appointments)
+    .innerJoin(client, eq(client.id, appointments.clientId))
+    .innerJoin(coach, eq(coach.id, appointments.coachId));
+}
+
+export { client as appointmentClient };
+
+type Joined = Awaited<ReturnType<ReturnType<typeof selectAppointments>['execute']>>[number];
+
+export function toAppointment(row: Joined) {
+  const a = row.appointment;
+  return {
+    id: a.id,
+    startDate: a.startDate,
+    endDate: a.endDate,
+    appointmentType: a.appointmentType,
+    meetingType: a.meetingType,
+    meetingCodeCoach: a.meetingCodeCoach,
+    meetingCodeClient: a.meetingCodeClient,
+    cancelledAt: a.cancelledAt,
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+    client: { id: a.clientId, firstName: row.clientFirstName, lastName: row.clientLastName },
+    coach: { id: a.coachId, firstName: row.coachFirstName, lastName: row.coachLastName },
+    clientId: a.clientId,
+    coachId: a.coachId,
+    clientName: `${row.clientFirstName} ${row.clientLastName}`,
+    isProvisional: a.isProvisional,
+    provisionalUntil: a.provisionalUntil,
+    noShow: a.noShow,
+    appointmentNumber: a.appointmentNumber,
+    externalMeetingUrl: a.externalMeetingUrl,
+  };
+}
+
+/** Coaches reach only the appointments they hold. */
+export function appointmentScope(principal: Principal): SQL | undefined {
+  if (principal.role !== 'COACH') return undefined;
+  const coachId = principal.user?.coachId;
+  return coachId ? eq(appointments.coachId, coachId) : sql`false`;
+}
+
+export async function findAppointment(db: Db | Tx, principal: Principal, id: string) {
+  const [row] = await selectAppointments(db).where(
+    and(eq(appointments.id, id), appointmentScope(principal)),
+  );
+  return row ? toAppointment(row) : null;
+}

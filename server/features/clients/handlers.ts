@@ -1,0 +1,202 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { billableItems, clients, coaches } from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+import { defineHandlers, type Body } from '../../http/handler';
+import { pageWindow } from '../../http/paging';
+import { likePattern } from '../../db/like';
+import { badRequest, conflict, notFound } from '../../http/problem';
+import { recordEvent } from '../events/record';
+import {
+  clientFilters,
+  clientOrder,
+  clientScope,
+  findClient,
+  searchExpression,
+  selectClients,
+  toClient,
+} from './repository';
+
+type ClientInput = Body<'createClient'> | Body<'updateClient'>;
+
+async function assertCoaches(db: Db | Tx, input: ClientInput) {
+  for (const field of ['coachedById', 'existingClientOfCoachId'] as const) {
+    const id = input[field];
+    if (!id) continue;
+    const [row] = await db.select({ id: coaches.id }).from(coaches).where(eq(coaches.id, id));
+    if (!row) throw badRequest(field, 'unknown_coach', 'No coach with this id');
+  }
+}
+
+async function assertEmailFree(db: Db | Tx, email: string | null | undefined, exceptId?: string) {
+  if (!email) return;
+  const [row] = await db
+    .select({ id: clients.id })
+    .from(clients)
+    .where(sql`lower(${clients.email}) = lower(${email})`);
+  if (row && row.id !== exceptId) {
+    throw conflict('email_taken', 'A client with this e-mail address exists already');
+  }
+}
+
+/** The stored shape: a contact person always carries both optional fields. */
+function clientValues<T extends ClientInput>(input: T) {
+  const { contactPerson, ...rest } = input;
+  if (contactPerson === undefined) return rest;
+  return {
+    ...rest,
+    contactPerson: contactPerson && {
+      firstName: contactPerson.firstName,
+      lastName: contactPerson.lastName,
+      email: contactPerson.email ?? null,
+      telephone: contactPerson.telephone ?? null,
+    },
+  };
+}
+
+/** Client records hold health data: the audit trail names changed fields, not their values. */
+const auditFields = (input: object) => ({ fields: Object.keys(input).sort() });
+
+async function setSessionsClosed(
+  db: Db,
+  principal: Principal,
+  clientId: string,
+  closed: boolean,
+) {
+  return db.transaction(async (tx) => {
+    const before = await findClient(tx, principal, clientId);
+    if (!before) throw notFound('client');
+    if (closed === (before.sessionsClosedOn !== null)) {
+      throw conflict(
+        closed ? 'sessions_already_closed' : 'sessions_already_open',
+        closed ? 'The sessions are closed already' : 'The sessions are open already',
+      );
+    }
+    await tx
+      .update(clients)
+      .set({ sessionsClosedOn: closed ? sql`now()` : null, updatedAt: sql`now()` })
+      .where(eq(clients.id, clientId));
+    await recordEvent(tx, {
+      type: closed ? 'client.sessions_closed' : 'client.sessions_opened',
+      entityType: 'client',
+      entityId: clientId,
+      clientId,
+      coachId: before.coachedBy?.id ?? null,
+      actor: principal,
+    });
+    return (await findClient(tx, principal, clientId))!;
+  });
+}
+
+export const clientsHandlers = defineHandlers({
+  async createClient({ body, principal, deps, reply }) {
+    const created = await deps.db.transaction(async (tx) => {
+      await assertCoaches(tx, body);
+      await assertEmailFree(tx, body.email);
+      const [row] = await tx.insert(clients).values(clientValues(body)).returning({ id: clients.id });
+      await recordEvent(tx, {
+        type: 'client.created',
+        entityType: 'client',
+        entityId: row!.id,
+        clientId: row!.id,
+        coachId: body.coachedById ?? null,
+        actor: principal,
+        changes: auditFields(body),
+      });
+      return (await findClient(tx, principal, row!.id))!;
+    });
+    reply.code(201);
+    return created;
+  },
+
+  async listClients({ query, principal, deps }) {
+    const { limit, offset } = pageWindow(query.page, query.limit);
+    const where = clientFilters(principal, query);
+    const [rows, [total]] = await Promise.all([
+      selectClients(deps.db)
+        .where(where)
+        .orderBy(...clientOrder(query))
+        .limit(limit)
+        .offset(offset),
+      deps.db.select({ n: count() }).from(clients).where(where),
+    ]);
+    return { clients: rows.map(toClient), itemCount: total?.n ?? 0 };
+  },
+
+  async searchClients({ query, principal, deps }) {
+    const rows = await deps.db
+      .select({
+        id: clients.id,
+        firstName: clients.firstName,
+        lastName: clients.lastName,
+        email: clients.email,
+        yearOfBirth: clients.yearOfBirth,
+      })
+      .from(clients)
+      .where(sql`${searchExpression} LIKE ${likePattern(query.query)} AND ${clientScope(principal) ?? sql`true`}`)
+      .orderBy(asc(clients.lastName), asc(clients.firstName), asc(clients.id))
+      .limit(query.limit ?? 10);
+    return { clients: rows };
+  },
+
+  async getClient({ params, principal, deps }) {
+    const client = await findClient(deps.db, principal, params.clientId);
+    if (!client) throw notFound('client');
+    return client;
+  },
+
+  async updateClient({ params, body, principal, deps }) {
+    return deps.db.transaction(async (tx) => {
+      const before = await findClient(tx, principal, params.clientId);
+      if (!before) throw notFound('client');
+      await assertCoaches(tx, body);
+      await assertEmailFree(tx, body.email, before.id);
+      await tx
+        .update(clients)
+        .set({ ...clientValues(body), updatedAt: sql`now()` })
+        .where(eq(clients.id, before.id));
+      await recordEvent(tx, {
+        type: 'client.updated',
+        entityType: 'client',
+        entityId: before.id,
+        clientId: before.id,
+        coachId: body.coachedById ?? before.coachedBy?.id ?? null,
+        actor: principal,
+        changes: auditFields(body),
+      });
+      return (await findClient(tx, principal, before.id))!;
+    });
+  },
+
+  // Erasure: the client and their appointments go; the audit trail keeps only ids.
+  async deleteClient({ params, principal, deps }) {
+    await deps.db.transaction(async (tx) => {
+      const before = await findClient(tx, principal, params.clientId);
+      if (!before) throw notFound('client');
+      // Invoiced items are accounting records and must stay; open ones go with the client.
+      const [invoiced] = await tx
+        .select({ id: billableItems.id })
+        .from(billableItems)
+        .where(and(eq(billableItems.clientId, before.id), eq(billableItems.status, 'invoice_sent')))
+        .limit(1);
+      if (invoiced) {
+        throw conflict('client_has_invoiced_items', 'The client has invoiced billable items');
+      }
+      await tx.delete(billableItems).where(eq(billableItems.clientId, before.id));
+      await tx.delete(clients).where(eq(clients.id, before.id));
+      await recordEvent(tx, {
+        type: 'client.deleted',
+        entityType: 'client',
+        entityId: before.id,
+        clientId: before.id,
+        coachId: before.coachedBy?.id ?? null,
+        actor: principal,
+      });
+    });
+  },
+
+  closeClientSessions: ({ params, principal, deps }) =>
+    setSessionsClosed(deps.db, principal, params.clientId, true),
+  openClientSessions: ({ params, principal, deps }) =>
+    setSessionsClosed(deps.db, principal, params.clientId, false),
+});

@@ -1,0 +1,143 @@
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { likePattern } from '../../db/like';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db, Tx } from '../../db/client';
+import { appointments, clients, coaches } from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+import type { Query } from '../../http/handler';
+
+export type ClientRow = typeof clients.$inferSelect;
+
+const coach = alias(coaches, 'coach');
+
+export function selectClients(db: Db | Tx) {
+  return db
+    .select({
+      client: clients,
+      coachId: coach.id,
+      coachFirstName: coach.firstName,
+      coachLastName: coach.lastName,
+    })
+    .from(clients)
+    .leftJoin(coach, eq(coach.id, clients.coachedById));
+}
+
+type Joined = Awaited<ReturnType<ReturnType<typeof selectClients>['execute']>>[number];
+
+export function toClient({ client: c, coachId, coachFirstName, coachLastName }: Joined) {
+  return {
+    id: c.id,
+    firstName: c.firstName,
+    lastName: c.lastName,
+    email: c.email,
+    yearOfBirth: c.yearOfBirth,
+    street: c.street,
+    city: c.city,
+    postalCode: c.postalCode,
+    country: c.country,
+    telephone: c.telephone,
+    additionalTelephoneNumbers: c.additionalTelephoneNumbers,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    hasNotSignedRequiredContract: c.hasNotSignedRequiredContract,
+    rejectionReasonType: c.rejectionReasonType,
+    rejectionReasonNotes: c.rejectionReasonNotes,
+    insurer: c.insurer,
+    insurerCode: c.insurerCode,
+    campaign: c.campaign,
+    clientType: c.clientType,
+    contactPerson: c.contactPerson ?? null,
+    howDidYouHearAboutUs: c.howDidYouHearAboutUs,
+    diagnosis: c.diagnosis,
+    initialDiagnosis: c.initialDiagnosis,
+    mentalStressIndicator: c.mentalStressIndicator,
+    paidBySponsor: c.paidBySponsor,
+    wantsToProvideRecordingsForResearch: c.wantsToProvideRecordingsForResearch,
+    notifyViaSms: c.notifyViaSms,
+    notes: c.notes,
+    sessionsClosedOn: c.sessionsClosedOn,
+    coachedBy: coachId ? { id: coachId, firstName: coachFirstName!, lastName: coachLastName! } : null,
+    existingClientOfCoachId: c.existingClientOfCoachId,
+  };
+}
+
+/** Coaches reach only the clients they coach; everyone else reaches all. */
+export function clientScope(principal: Principal): SQL | undefined {
+  if (principal.role !== 'COACH') return undefined;
+  const coachId = principal.user?.coachId;
+  return coachId ? eq(clients.coachedById, coachId) : sql`false`;
+}
+
+export async function findClient(db: Db | Tx, principal: Principal, id: string) {
+  const [row] = await selectClients(db).where(and(eq(clients.id, id), clientScope(principal)));
+  return row ? toClient(row) : null;
+}
+
+const TYPE_GROUPS = {
+  initial: ['initial'],
+  first: ['first', 'first-arztkonsultation'],
+  followup: ['followup', 'followup-arztkonsultation'],
+} as const;
+
+function liveAppointmentsOf(group: keyof typeof TYPE_GROUPS) {
+  return sql`SELECT 1 FROM ${appointments} WHERE ${appointments.clientId} = ${clients.id}
+    AND ${appointments.cancelledAt} IS NULL
+    AND ${inArray(appointments.appointmentType, [...TYPE_GROUPS[group]])}`;
+}
+
+const hasAppointment = (group: keyof typeof TYPE_GROUPS, wanted: boolean | undefined) =>
+  wanted === undefined
+    ? undefined
+    : wanted
+      ? sql`EXISTS (${liveAppointmentsOf(group)})`
+      : sql`NOT EXISTS (${liveAppointmentsOf(group)})`;
+
+export const searchExpression = sql`lower(${clients.firstName} || ' ' || ${clients.lastName} || ' ' || coalesce(${clients.email}, '') || ' ' || coalesce(${clients.insurerCode}, ''))`;
+const phoneDigits = sql`regexp_replace(coalesce(${clients.telephone}, '') || ',' || coalesce(${clients.additionalTelephoneNumbers}, ''), '[^0-9]', '', 'g')`;
+
+/** +49 151…, 0049 151… and 0151… all reduce to 151…, so any spelling finds the others. */
+export function nationalDigits(phone: string): string {
+  return phone.replace(/\D/g, '').replace(/^(00)?49/, '').replace(/^0+/, '');
+}
+
+export function clientFilters(principal: Principal, q: Query<'listClients'>): SQL | undefined {
+  const phone = q.phoneNumber === undefined ? undefined : nationalDigits(q.phoneNumber);
+  return and(
+    clientScope(principal),
+    q.search ? sql`${searchExpression} LIKE ${likePattern(q.search)}` : undefined,
+    phone !== undefined ? sql`${phoneDigits} LIKE ${`%${phone}%`}` : undefined,
+    q.participatingInResearch === undefined
+      ? undefined
+      : eq(clients.wantsToProvideRecordingsForResearch, q.participatingInResearch),
+    q.selfOrRelative ? eq(clients.clientType, q.selfOrRelative) : undefined,
+    q.campaign ? eq(clients.campaign, q.campaign) : undefined,
+    q.insurer ? eq(clients.insurer, q.insurer) : undefined,
+    q.coach ? eq(clients.coachedById, q.coach) : undefined,
+    q.showClosedSessions ? undefined : isNull(clients.sessionsClosedOn),
+    hasAppointment('initial', q.initialAppointment),
+    hasAppointment('first', q.firstAppointment),
+    hasAppointment('followup', q.followupAppointment),
+    q.minFollowupAppointments
+      ? sql`(SELECT count(*) FROM (${liveAppointmentsOf('followup')} LIMIT ${q.minFollowupAppointments}) f) >= ${q.minFollowupAppointments}`
+      : undefined,
+    q.hasRejected === undefined
+      ? undefined
+      : q.hasRejected
+        ? isNotNull(clients.rejectionReasonType)
+        : isNull(clients.rejectionReasonType),
+    q.createdAfter ? gt(clients.createdAt, q.createdAfter) : undefined,
+  );
+}
+
+const SORT_COLUMNS = {
+  createdAt: clients.createdAt,
+  updatedAt: clients.updatedAt,
+  lastName: clients.lastName,
+  firstName: clients.firstName,
+  yearOfBirth: clients.yearOfBirth,
+} as const;
+
+export function clientOrder(q: Query<'listClients'>) {
+  const direction = (q.sortOrder ?? 'desc') === 'asc' ? asc : desc;
+  return [direction(SORT_COLUMNS[q.sortBy ?? 'createdAt']), direction(clients.id)];
+}

@@ -1,0 +1,140 @@
+import { and, asc, count, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { appointments, coaches } from '../../db/schema/index';
+import type { Db, Tx } from '../../db/client';
+import { likePattern } from '../../db/like';
+import { defineHandlers } from '../../http/handler';
+import { pageWindow } from '../../http/paging';
+import { conflict, notFound } from '../../http/problem';
+import { changedFields, recordEvent } from '../events/record';
+
+export type CoachRow = typeof coaches.$inferSelect;
+
+export const toCoach = (row: CoachRow) => ({
+  id: row.id,
+  firstName: row.firstName,
+  lastName: row.lastName,
+  email: row.email,
+  telephone: row.telephone,
+  title: row.title,
+  takesInitialAppointments: row.takesInitialAppointments,
+  active: row.active,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+async function assertEmailFree(db: Db | Tx, email: string, exceptId?: string) {
+  const [row] = await db
+    .select({ id: coaches.id })
+    .from(coaches)
+    .where(sql`lower(${coaches.email}) = lower(${email})`);
+  if (row && row.id !== exceptId) {
+    throw conflict('email_taken', 'A coach with this e-mail address exists already');
+  }
+}
+
+export const coachesHandlers = defineHandlers({
+  async createCoach({ body, principal, deps, reply }) {
+    const coach = await deps.db.transaction(async (tx) => {
+      await assertEmailFree(tx, body.email);
+      const [row] = await tx.insert(coaches).values(body).returning();
+      await recordEvent(tx, {
+        type: 'coach.created',
+        entityType: 'coach',
+        entityId: row!.id,
+        coachId: row!.id,
+        actor: principal,
+      });
+      return row!;
+    });
+    reply.code(201);
+    return toCoach(coach);
+  },
+
+  async listCoaches({ query, deps }) {
+    const { limit, offset } = pageWindow(query.page, query.limit);
+    const [rows, [total]] = await Promise.all([
+      deps.db
+        .select()
+        .from(coaches)
+        .orderBy(asc(coaches.lastName), asc(coaches.firstName), asc(coaches.id))
+        .limit(limit)
+        .offset(offset),
+      deps.db.select({ n: count() }).from(coaches),
+    ]);
+    return { coaches: rows.map(toCoach), itemCount: total?.n ?? 0 };
+  },
+
+  async searchCoaches({ query, deps }) {
+    const pattern = likePattern(query.query);
+    const rows = await deps.db
+      .select()
+      .from(coaches)
+      .where(
+        or(
+          sql`lower(${coaches.firstName} || ' ' || ${coaches.lastName}) LIKE ${pattern}`,
+          sql`lower(${coaches.email}) LIKE ${pattern}`,
+        ),
+      )
+      .orderBy(asc(coaches.lastName), asc(coaches.firstName))
+      .limit(query.limit ?? 10);
+    return { coaches: rows.map(toCoach) };
+  },
+
+  async getCoach({ params, deps }) {
+    const [row] = await deps.db.select().from(coaches).where(eq(coaches.id, params.coachId));
+    if (!row) throw notFound('coach');
+    return toCoach(row);
+  },
+
+  async updateCoach({ params, body, principal, deps }) {
+    return deps.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(coaches).where(eq(coaches.id, params.coachId)).for('update');
+      if (!before) throw notFound('coach');
+      if (body.email) await assertEmailFree(tx, body.email, before.id);
+      const [row] = await tx
+        .update(coaches)
+        .set({ ...body, updatedAt: sql`now()` })
+        .where(eq(coaches.id, before.id))
+        .returning();
+      await recordEvent(tx, {
+        type: 'coach.updated',
+        entityType: 'coach',
+        entityId: before.id,
+        coachId: before.id,
+        actor: principal,
+        changes: changedFields(before, body),
+      });
+      return toCoach(row!);
+    });
+  },
+
+  // Coaches are deactivated, not erased: their past appointments keep their names.
+  async deleteCoach({ params, principal, deps }) {
+    await deps.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(coaches).where(eq(coaches.id, params.coachId)).for('update');
+      if (!before) throw notFound('coach');
+      const [future] = await tx
+        .select({ id: appointments.id })
+        .from(appointments)
+        .where(
+          and(
+            eq(appointments.coachId, before.id),
+            isNull(appointments.cancelledAt),
+            gt(appointments.endDate, deps.now().toISOString()),
+          ),
+        )
+        .limit(1);
+      if (future) {
+        throw conflict('coach_has_appointments', 'The coach still has upcoming appointments');
+      }
+      await tx.update(coaches).set({ active: false, updatedAt: sql`now()` }).where(eq(coaches.id, before.id));
+      await recordEvent(tx, {
+        type: 'coach.deactivated',
+        entityType: 'coach',
+        entityId: before.id,
+        coachId: before.id,
+        actor: principal,
+      });
+    });
+  },
+});

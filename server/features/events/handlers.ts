@@ -1,0 +1,92 @@
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { events, users } from '../../db/schema/index';
+import { defineHandlers } from '../../http/handler';
+import { pageWindow } from '../../http/paging';
+import { summaryOf } from './summaries';
+
+async function pageOfEvents(db: Db, where: SQL | undefined, page?: number, limit?: number) {
+  const window = pageWindow(page, limit);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ event: events, actorEmail: users.email, actorRole: users.role })
+      .from(events)
+      .leftJoin(users, eq(users.id, events.actorUserId))
+      .where(where)
+      .orderBy(desc(events.occurredAt), desc(events.id))
+      .limit(window.limit)
+      .offset(window.offset),
+    db.select({ n: count() }).from(events).where(where),
+  ]);
+  return {
+    itemCount: total?.n ?? 0,
+    rows: rows.map(({ event: e, actorEmail, actorRole }) => ({
+      event: e,
+      actor:
+        e.actorUserId && actorEmail && actorRole
+          ? { id: e.actorUserId, email: actorEmail, role: actorRole }
+          : null,
+    })),
+  };
+}
+
+export const eventsHandlers = defineHandlers({
+  async listBusinessEvents({ query, deps }) {
+    const { rows, itemCount } = await pageOfEvents(
+      deps.db,
+      and(
+        eq(events.source, 'business'),
+        query.appointmentId ? eq(events.appointmentId, query.appointmentId) : undefined,
+        query.coachId ? eq(events.coachId, query.coachId) : undefined,
+        query.clientId ? eq(events.clientId, query.clientId) : undefined,
+        query.userId ? eq(events.actorUserId, query.userId) : undefined,
+      ),
+      query.page,
+      query.pageSize,
+    );
+    return {
+      itemCount,
+      businessEvents: rows.map(({ event: e, actor }) => ({
+        id: e.id,
+        occurredAt: e.occurredAt,
+        action: e.type,
+        entityType: e.entityType,
+        entityId: e.entityId,
+        actor,
+        appointmentId: e.appointmentId,
+        clientId: e.clientId,
+        coachId: e.coachId,
+        changes: e.changes,
+      })),
+    };
+  },
+
+  async listEvents({ query, deps }) {
+    const { rows, itemCount } = await pageOfEvents(
+      deps.db,
+      and(
+        query.showAllEvents ? undefined : eq(events.important, true),
+        query.client ? eq(events.clientId, query.client) : undefined,
+        query.coach ? eq(events.coachId, query.coach) : undefined,
+        query.appointment ? eq(events.appointmentId, query.appointment) : undefined,
+      ),
+      query.page,
+      query.limit,
+    );
+    return {
+      itemCount,
+      events: rows.map(({ event: e, actor }) => ({
+        id: e.id,
+        occurredAt: e.occurredAt,
+        type: e.type,
+        source: e.source,
+        important: e.important,
+        actor,
+        appointmentId: e.appointmentId,
+        clientId: e.clientId,
+        coachId: e.coachId,
+        summary: summaryOf(e.type),
+      })),
+    };
+  },
+});

@@ -1,0 +1,46 @@
+import type { Db, Tx } from '../../db/client';
+import { events } from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+
+export interface EventInput {
+  type: string;
+  entityType: string;
+  entityId?: string | null;
+  actor?: Principal | null;
+  appointmentId?: string | null;
+  clientId?: string | null;
+  coachId?: string | null;
+  changes?: Record<string, unknown>;
+  source?: 'business' | 'system';
+  important?: boolean;
+}
+
+/** Records who did what to which record; call it inside the write's transaction. */
+export async function recordEvent(db: Db | Tx, input: EventInput) {
+  await db.insert(events).values({
+    type: input.type,
+    entityType: input.entityType,
+    entityId: input.entityId ?? null,
+    actorUserId: input.actor?.user?.id ?? null,
+    appointmentId: input.appointmentId ?? null,
+    clientId: input.clientId ?? null,
+    coachId: input.coachId ?? null,
+    changes: input.changes ?? {},
+    source: input.source ?? 'business',
+    important: input.important ?? true,
+  });
+}
+
+/** The fields of `after` that differ from `before`, for the audit trail. */
+export function changedFields<T extends Record<string, unknown>>(
+  before: T,
+  after: Partial<T>,
+): Record<string, { from: unknown; to: unknown }> {
+  const out: Record<string, { from: unknown; to: unknown }> = {};
+  for (const [key, value] of Object.entries(after)) {
+    if (value !== undefined && JSON.stringify(before[key]) !== JSON.stringify(value)) {
+      out[key] = { from: before[key] ?? null, to: value };
+    }
+  }
+  return out;
+}

@@ -1,0 +1,19 @@
+import type { Handlers } from '../http/handler';
+import { accountHandlers } from './account/handlers';
+import { appointmentsHandlers } from './appointments/handlers';
+import { catalogHandlers } from './catalog/handlers';
+import { clientsHandlers } from './clients/handlers';
+import { coachesHandlers } from './coaches/handlers';
+import { eventsHandlers } from './events/handlers';
+import { usersHandlers } from './users/handlers';
+
+/** Every implemented operation; the rest of the contract answers 501 until its area lands. */
+export const allHandlers: Handlers = {
+  ...accountHandlers,
+  ...usersHandlers,
+  ...coachesHandlers,
+  ...clientsHandlers,
+  ...appointmentsHandlers,
+  ...catalogHandlers,
+  ...eventsHandlers,
+};

@@ -1,0 +1,116 @@
+import { count, desc, eq, sql } from 'drizzle-orm';
+import { coaches, users } from '../../db/schema/index';
+import type { Db, Tx } from '../../db/client';
+import type { Principal, Role } from '../../http/auth';
+import { defineHandlers } from '../../http/handler';
+import { pageWindow } from '../../http/paging';
+import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
+import { changedFields, recordEvent } from '../events/record';
+import { hashActivationCode, newActivationCode } from './codes';
+import { emailTaken, findUser, selectUsers, toUser } from './repository';
+
+// Nobody hands out more than they hold: the roles each caller may assign.
+const ASSIGNABLE: Record<Role, readonly Role[]> = {
+  SUPERADMIN: ['NONE', 'COACH', 'ONBOARDING_MANAGER', 'ADMIN', 'SUPERADMIN'],
+  ADMIN: ['NONE', 'COACH', 'ONBOARDING_MANAGER', 'ADMIN'],
+  ONBOARDING_MANAGER: ['NONE', 'COACH', 'ONBOARDING_MANAGER'],
+  COACH: [],
+  NONE: [],
+};
+
+function assertAssignable(principal: Principal, role: Role) {
+  if (!ASSIGNABLE[principal.role].includes(role)) {
+    throw forbidden('role_not_assignable', `The role ${role} may not be assigned by ${principal.role}`);
+  }
+}
+
+async function assertCoach(db: Db | Tx, coachId: string | null | undefined) {
+  if (!coachId) return;
+  const [row] = await db.select({ id: coaches.id }).from(coaches).where(eq(coaches.id, coachId));
+  if (!row) throw badRequest('coachId', 'unknown_coach', 'No coach with this id');
+}
+
+export const usersHandlers = defineHandlers({
+  async createUser({ body, principal, deps, reply }) {
+    assertAssignable(principal, body.role);
+    if (body.role === 'COACH' && !body.coachId) {
+      throw badRequest('coachId', 'value_missing', 'A coach account needs its coach record');
+    }
+    const code = newActivationCode();
+    const user = await deps.db.transaction(async (tx) => {
+      await assertCoach(tx, body.coachId);
+      if (await emailTaken(tx, body.email)) {
+        throw conflict('email_taken', 'A user with this e-mail address exists already');
+      }
+      const [row] = await tx
+        .insert(users)
+        .values({
+          email: body.email,
+          role: body.role,
+          coachId: body.coachId ?? null,
+          active: false,
+          activationCodeHash: hashActivationCode(code),
+        })
+        .returning({ id: users.id });
+      await recordEvent(tx, {
+        type: 'user.created',
+        entityType: 'user',
+        entityId: row!.id,
+        actor: principal,
+        coachId: body.coachId ?? null,
+        changes: { role: body.role },
+      });
+      return (await findUser(tx, row!.id))!;
+    });
+    reply.code(201);
+    return { user, activationCode: code };
+  },
+
+  async listUsers({ query, deps }) {
+    const { limit, offset } = pageWindow(query.page, query.limit);
+    const [rows, [total]] = await Promise.all([
+      selectUsers(deps.db).orderBy(desc(users.createdAt), users.id).limit(limit).offset(offset),
+      deps.db.select({ n: count() }).from(users),
+    ]);
+    return { users: rows.map(toUser), itemCount: total?.n ?? 0 };
+  },
+
+  async getUser({ params, deps }) {
+    const user = await findUser(deps.db, params.id);
+    if (!user) throw notFound('user');
+    return user;
+  },
+
+  async updateUser({ params, body, principal, deps }) {
+    return deps.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(users).where(eq(users.id, params.id)).for('update');
+      if (!before) throw notFound('user');
+      // Only a super admin changes a super admin, and nobody locks themselves out.
+      assertAssignable(principal, before.role);
+      if (body.role) assertAssignable(principal, body.role);
+      if (before.id === principal.user?.id && (body.active === false || (body.role && body.role !== before.role))) {
+        throw forbidden('cannot_change_own_account', 'You cannot change your own role or deactivate yourself');
+      }
+      await assertCoach(tx, body.coachId);
+      const role = body.role ?? before.role;
+      const coachId = body.coachId === undefined ? before.coachId : body.coachId;
+      if (role === 'COACH' && !coachId) {
+        throw badRequest('coachId', 'value_missing', 'A coach account needs its coach record');
+      }
+      const changes = changedFields(before, body);
+      await tx
+        .update(users)
+        .set({ ...body, updatedAt: sql`now()` })
+        .where(eq(users.id, params.id));
+      await recordEvent(tx, {
+        type: 'user.updated',
+        entityType: 'user',
+        entityId: params.id,
+        actor: principal,
+        coachId,
+        changes,
+      });
+      return (await findUser(tx, params.id))!;
+    });
+  },
+});

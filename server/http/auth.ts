@@ -1,0 +1,89 @@
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { users } from '../db/schema/index';
+import { HttpProblem, unauthorized } from './problem';
+
+export type Role = (typeof users.$inferSelect)['role'];
+
+/** What the provider's token says about the caller. */
+export interface TokenClaims {
+  subject: string;
+  email: string | null;
+}
+
+/** The caller as the product sees them: the token plus our own users row, if any. */
+export interface Principal extends TokenClaims {
+  user: typeof users.$inferSelect | null;
+  role: Role;
+  active: boolean;
+}
+
+export type TokenVerifier = (token: string) => Promise<TokenClaims>;
+
+export interface VerifierOptions {
+  issuer: string;
+  audience: string;
+  /** In-process key set (the mounted auth provider, tests) or a remote JWKS URL. */
+  jwks: JSONWebKeySet | (() => Promise<JSONWebKeySet>) | URL;
+}
+
+export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
+  const keySet =
+    options.jwks instanceof URL
+      ? createRemoteJWKSet(options.jwks)
+      : typeof options.jwks === 'function'
+        ? (() => {
+            const load = options.jwks as () => Promise<JSONWebKeySet>;
+            return async (...args: Parameters<ReturnType<typeof createLocalJWKSet>>) =>
+              createLocalJWKSet(await load())(...args);
+          })()
+        : createLocalJWKSet(options.jwks);
+  return async (token) => {
+    try {
+      const { payload } = await jwtVerify(token, keySet, {
+        issuer: options.issuer,
+        audience: options.audience,
+      });
+      if (!payload.sub) throw new Error('no subject');
+      // Hanko-style tokens carry { address, is_verified }; only verified addresses count.
+      const claim = payload.email as string | { address?: unknown; is_verified?: unknown } | undefined;
+      const email =
+        typeof claim === 'string'
+          ? claim
+          : typeof claim?.address === 'string' && claim.is_verified !== false
+            ? claim.address
+            : null;
+      return { subject: payload.sub, email };
+    } catch {
+      throw unauthorized('The session token is missing, invalid or expired');
+    }
+  };
+}
+
+export function bearerToken(header: string | undefined): string {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  if (!match?.[1]) throw unauthorized('A bearer token is required');
+  return match[1];
+}
+
+export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Principal> {
+  const [user] = await db.select().from(users).where(eq(users.authSubject, claims.subject));
+  return {
+    ...claims,
+    user: user ?? null,
+    role: user?.role ?? 'NONE',
+    active: user?.active ?? false,
+  };
+}
+
+/** SUPERADMIN passes every check; ANY admits every signed-in caller. */
+export function checkRoles(principal: Principal, roles: string[], allowInactive: boolean) {
+  if (!principal.active && !allowInactive) {
+    throw new HttpProblem(403, 'inactive_user', 'Forbidden', 'The account is not active');
+  }
+  if (roles.includes('ANY') || principal.role === 'SUPERADMIN') return;
+  if (!roles.includes(principal.role)) {
+    throw new HttpProblem(403, 'forbidden', 'Forbidden', 'The role may not call this operation');
+  }
+}

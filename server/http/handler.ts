@@ -1,0 +1,46 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { operations } from '../../src/api/generated/product';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Principal, TokenVerifier } from './auth';
+
+/** Everything a handler may reach: injected once in buildApp, replaced in tests. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  verifyToken: TokenVerifier;
+  now: () => Date;
+}
+
+export type OperationId = keyof operations;
+type Op<O extends OperationId> = operations[O];
+
+type Part<T, K extends string> = T extends { [P in K]?: infer V } ? NonNullable<V> : never;
+export type Query<O extends OperationId> = Part<Op<O>['parameters'], 'query'>;
+export type Params<O extends OperationId> = Part<Op<O>['parameters'], 'path'>;
+export type Body<O extends OperationId> =
+  Op<O> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : undefined;
+
+type JsonOf<R> = R extends { content: { 'application/json': infer J } } ? J : never;
+type Responses<O extends OperationId> = Op<O>['responses'];
+/** The 2xx JSON bodies an operation may answer with (void for 204). */
+export type Result<O extends OperationId> =
+  | JsonOf<Responses<O>[Extract<keyof Responses<O>, 200 | 201 | 202>]>
+  | (204 extends keyof Responses<O> ? void : never);
+
+export interface HandlerContext<O extends OperationId> {
+  params: Params<O>;
+  query: Query<O>;
+  body: Body<O>;
+  /** The signed-in caller; null only for public operations. */
+  principal: Principal;
+  deps: AppDeps;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type Handler<O extends OperationId> = (ctx: HandlerContext<O>) => Promise<Result<O>>;
+export type Handlers = { [O in OperationId]?: Handler<O> };
+
+/** Keeps each feature's handler map checked against the contract. */
+export const defineHandlers = <H extends Handlers>(handlers: H): H => handlers;

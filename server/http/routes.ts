@@ -1,0 +1,87 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bearerToken, checkRoles, resolvePrincipal, type Principal } from './auth';
+import { toFastifyPath, type Operation } from './contract';
+import type { AppDeps, HandlerContext, Handlers, OperationId } from './handler';
+import { notImplemented, unauthorized } from './problem';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    operation?: Operation;
+  }
+}
+
+function sameSecret(given: unknown, expected: string | undefined): boolean {
+  if (!expected || typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const ANONYMOUS: Principal = {
+  subject: '',
+  email: null,
+  user: null,
+  role: 'NONE',
+  active: false,
+};
+
+/** Registers every contract operation; those without a handler answer 501. */
+export function registerOperations(
+  app: FastifyInstance,
+  operations: Operation[],
+  handlers: Handlers,
+  deps: AppDeps,
+  prefix = '/api',
+) {
+  app.decorateRequest('principal', null);
+
+  async function authenticate(request: FastifyRequest) {
+    const operation = request.routeOptions.config.operation;
+    if (!operation) return;
+    const { access } = operation;
+    if (access.kind === 'public') return;
+    if (access.kind === 'webhookSecret') {
+      const query = request.query as Record<string, unknown>;
+      if (!sameSecret(query.secret, deps.config.MAILCHIMP_WEBHOOK_SECRET)) {
+        throw unauthorized('The webhook secret is missing or wrong');
+      }
+      delete query.secret;
+      return;
+    }
+    const claims = await deps.verifyToken(bearerToken(request.headers.authorization));
+    const principal = await resolvePrincipal(deps.db, claims);
+    checkRoles(principal, access.roles, access.allowInactive);
+    request.principal = principal;
+  }
+
+  for (const operation of operations) {
+    const handler = handlers[operation.operationId as OperationId] as
+      | ((ctx: HandlerContext<OperationId>) => Promise<unknown>)
+      | undefined;
+    app.route({
+      method: operation.method.toUpperCase() as 'GET',
+      url: prefix + toFastifyPath(operation.path),
+      schema: operation.schema,
+      config: { operation },
+      onRequest: authenticate,
+      handler: async (request, reply) => {
+        if (!handler) throw notImplemented(operation.operationId);
+        const result = await handler({
+          params: request.params as never,
+          query: request.query as never,
+          body: request.body as never,
+          principal: request.principal ?? ANONYMOUS,
+          deps,
+          request,
+          reply,
+        });
+        if (result === undefined) return reply.code(reply.statusCode === 200 ? 204 : reply.statusCode).send();
+        return result;
+      },
+    });
+  }
+}

@@ -1,0 +1,30 @@
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { connectDatabase } from './db/client';
+import { seedIfEmpty } from './db/seed/seed';
+import { createTokenVerifier } from './http/auth';
+
+const config = loadConfig();
+const database = await connectDatabase(config);
+await database.migrate();
+if (config.SEED_DEMO_DATA ?? database.kind === 'pglite') {
+  await seedIfEmpty(database.db);
+}
+
+const verifyToken = createTokenVerifier({
+  issuer: config.AUTH_ISSUER,
+  audience: config.AUTH_AUDIENCE,
+  jwks: new URL(config.AUTH_JWKS_URL ?? `${config.AUTH_ISSUER}/.well-known/jwks.json`),
+});
+
+const app = await buildApp({ config, db: database.db, verifyToken, now: () => new Date() });
+
+// In-flight requests finish; new connections are refused; then the database closes.
+closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+  if (err) app.log.error({ err }, 'shutting down after an error');
+  await app.close();
+  await database.close();
+});
+
+await app.listen({ host: config.HOST, port: config.PORT });

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type BuildOptions } from '../app';
+import { loadConfig, type Config } from '../config';
+import type { Database } from '../db/client';
+import { coaches, users } from '../db/schema/index';
+import { createTokenVerifier } from '../http/auth';
+import type { Operation } from '../http/contract';
+import { createTestDatabase } from './test-database';
+import { createTestIssuer } from './test-auth';
+
+export type TestRole = 'NONE' | 'COACH' | 'ADMIN' | 'ONBOARDING_MANAGER' | 'SUPERADMIN';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  /** Signs a token for a subject that has no users row yet. */
+  tokenFor(claims?: { sub?: string; email?: string; expiresIn?: string }): Promise<string>;
+  /** Creates a users row (and a coach for COACH) and returns its bearer header. */
+  signIn(
+    role: TestRole,
+    options?: { active?: boolean; coachId?: string },
+  ): Promise<{ authorization: string; userId: string; coachId: string | null; email: string }>;
+  close(): Promise<void>;
+}
+
+/** One answer the app gave, with the contract operation that produced it. */
+export interface SeenResponse {
+  operation: Operation | undefined;
+  status: number;
+  contentType: string;
+  payload: string;
+}
+
+export async function createTestApp(
+  options: BuildOptions & {
+    template?: string;
+    env?: Record<string, string>;
+    onResponse?: (seen: SeenResponse) => void;
+  } = {},
+): Promise<TestApp> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    MAILCHIMP_WEBHOOK_SECRET: 'test-webhook-secret-0123456789',
+    ...options.env,
+  });
+  const database = await createTestDatabase(options.template);
+  const issuer = await createTestIssuer(config.AUTH_ISSUER, config.AUTH_AUDIENCE);
+  const app = await buildApp(
+    {
+      config,
+      db: database.db,
+      verifyToken: createTokenVerifier({
+        issuer: config.AUTH_ISSUER,
+        audience: config.AUTH_AUDIENCE,
+        jwks: issuer.jwks,
+      }),
+      now: () => new Date(),
+    },
+    { logger: false, ...options },
+  );
+  const { onResponse } = options;
+  if (onResponse) {
+    app.addHook('onSend', async (request, reply, payload) => {
+      onResponse({
+        operation: request.routeOptions.config.operation,
+        status: reply.statusCode,
+        contentType: String(reply.getHeader('content-type') ?? ''),
+        payload: typeof payload === 'string' ? payload : '',
+      });
+      return payload;
+    });
+  }
+  await app.ready();
+
+  return {
+    app,
+    database,
+    config,
+    tokenFor: (claims) => issuer.sign(claims),
+    async signIn(role, { active = true, coachId } = {}) {
+      const sub = randomUUID();
+      const email = `${role.toLowerCase()}-${sub.slice(0, 8)}@example.test`;
+      let coach = coachId ?? null;
+      if (role === 'COACH' && !coach) {
+        const [row] = await database.db
+          .insert(coaches)
+          .values({ firstName: 'Test', lastName: `Coach ${sub.slice(0, 4)}`, email })
+          .returning({ id: coaches.id });
+        coach = row!.id;
+      }
+      const [user] = await database.db
+        .insert(users)
+        .values({ authSubject: sub, email, role, active, coachId: coach })
+        .returning({ id: users.id });
+      return {
+        authorization: `Bearer ${await issuer.sign({ sub, email })}`,
+        userId: user!.id,
+        coachId: coach,
+        email,
+      };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { i18n as I18n } from 'i18next';
+import { Suspense } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { Route, Router, Switch, type RouterProps } from 'wouter';
+import { AppShell } from '../views/layout/AppShell';
+import { LoadingScreen } from '../views/layout/LoadingScreen';
+import { NotFoundPage } from '../views/not-found/NotFoundPage';
+import { routes } from './routes';
+import { AppServicesContext, type AppServices } from './services';
+
+export interface AppProps {
+  services: AppServices;
+  i18n: I18n;
+  /** wouter options; tests pass `hook` from `wouter/memory-location`. */
+  router?: Omit<RouterProps, 'children'>;
+}
+
+export function App({ services, i18n, router }: AppProps) {
+  return (
+    <I18nextProvider i18n={i18n}>
+      <AppServicesContext value={services}>
+        <Router {...router}>
+          <Suspense fallback={<LoadingScreen />}>
+            <AppShell>
+              <Switch>
+                {routes.map((route) => (
+                  <Route key={route.path} path={route.path} component={route.component} />
+                ))}
+                <Route component={NotFoundPage} />
+              </Switch>
+            </AppShell>
+          </Suspense>
+        </Router>
+      </AppServicesContext>
+    </I18nextProvider>
+  );
+}

@@ -1,0 +1,63 @@
+import { inject } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { createTestApp, type SeenResponse, type TestApp, type TestRole } from '../../server/testing/test-app';
+import { checkAgainstContract } from './contract-validator';
+
+export interface CallOptions {
+  as?: { authorization: string } | null;
+  body?: unknown;
+  /** Sent as is, for malformed-JSON tests. */
+  rawBody?: string;
+  query?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: LightMyRequestResponse['headers'];
+}
+
+/**
+ * The app on a fresh database, called in-process; every answer is checked against the
+ * contract, so a test fails when a response leaves the documented shape.
+ */
+export async function createApi(options: { env?: Record<string, string> } = {}) {
+  const violations: string[] = [];
+  const testApp: TestApp = await createTestApp({
+    ...(process.env.DATABASE_URL ? { template: inject('templateDatabase') } : {}),
+    ...options,
+    onResponse: (seen: SeenResponse) => violations.push(...checkAgainstContract(seen)),
+  });
+
+  async function call<T = any>(method: string, url: string, o: CallOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.as) headers.authorization = o.as.authorization;
+    let payload: string | undefined;
+    if (o.rawBody !== undefined) payload = o.rawBody;
+    else if (o.body !== undefined) payload = JSON.stringify(o.body);
+    if (payload !== undefined) headers['content-type'] ??= 'application/json';
+    const query = o.query
+      ? Object.fromEntries(Object.entries(o.query).map(([k, v]) => [k, String(v)]))
+      : undefined;
+    const before = violations.length;
+    const res = await testApp.app.inject({ method: method as 'GET', url, headers, payload, query });
+    if (violations.length > before) {
+      throw new Error(`Response breaks the contract:\n${violations.slice(before).join('\n')}`);
+    }
+    const text = res.body;
+    return {
+      status: res.statusCode,
+      body: text && res.headers['content-type']?.toString().includes('json') ? JSON.parse(text) : text,
+      headers: res.headers,
+    };
+  }
+
+  return {
+    ...testApp,
+    call,
+    signIn: (role: TestRole, opts?: { active?: boolean; coachId?: string }) => testApp.signIn(role, opts),
+  };
+}
+
+export type Api = Awaited<ReturnType<typeof createApi>>;
