@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 // One runner for every level; projects pick the environment each level needs.
 export default defineConfig({
   test: {
+    // CI reads the JSON report for its closing "N passed, N failed" line.
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
     projects: [
       {
         test: {

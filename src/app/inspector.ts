@@ -20,10 +20,16 @@ function createDeferredInspect(): (event: InspectionEvent) => void {
   let target: Observer<InspectionEvent> | undefined;
   const buffer: InspectionEvent[] = [];
   if (import.meta.env.DEV) {
-    void import('@statelyai/inspect').then(({ createBrowserInspector }) => {
-      target = createBrowserInspector().inspect;
-      for (const event of buffer.splice(0)) target.next?.(event);
-    });
+    import('@statelyai/inspect')
+      .then(({ createBrowserInspector }) => {
+        target = createBrowserInspector().inspect;
+        for (const event of buffer.splice(0)) target.next?.(event);
+      })
+      .catch((error: unknown) => {
+        console.warn('Stately inspector could not be loaded', error);
+        target = { next: () => {} };
+        buffer.length = 0;
+      });
   }
   return (event) => {
     if (target) target.next?.(event);

@@ -561,7 +561,7 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
       // after a future one were booked together with it.
       const created =
         i === 0
-          ? clientCreated + 5 * 60_000
+          ? Math.max(clientCreated, clampPast(clientCreated + 5 * 60_000))
           : previousEnd <= nowMs
             ? Math.max(previousCreated, clampPast(previousEnd + 15 * 60_000))
             : previousCreated;

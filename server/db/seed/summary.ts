@@ -1,0 +1,50 @@
+import type { SeedSummary } from './seed';
+
+const ROLE_LABELS: Record<string, string> = {
+  SUPERADMIN: 'Superadmin',
+  ADMIN: 'Admin',
+  ONBOARDING_MANAGER: 'Onboarding',
+  COACH: 'Coach',
+  NONE: 'Klient:in',
+};
+
+const n = (value: number) => value.toLocaleString('de-DE');
+
+/** The German text `npm run seed` prints: what was written and how to sign in. */
+export function formatSeedSummary(summary: SeedSummary, publicUrl = 'http://localhost:3000'): string {
+  const c = summary.counts;
+  const pending = (count: number) => (count > 0 ? n(count) : '– (Tabelle folgt)');
+  const lines = [
+    `Demodaten angelegt in ${n(summary.durationMs)} ms:`,
+    `  Benutzer:innen        ${n(c.users)}`,
+    `  Coaches               ${n(c.coaches)}`,
+    `  Klient:innen          ${n(c.clients)}`,
+    `  Termine               ${n(c.appointments)} (${n(c.pastAppointments)} vergangen, ${n(c.appointments - c.pastAppointments)} künftig, ${n(c.cancelledAppointments)} abgesagt)`,
+    `  Krankenkassen         ${n(c.insurers)}`,
+    `  Kampagnen             ${n(c.campaigns)}`,
+    `  Verfügbarkeiten       ${pending(c.availability)}`,
+    `  Abrechnungsregeln     ${pending(c.billingRules)}`,
+    '',
+    'So melden Sie sich an',
+    '---------------------',
+    `Öffnen Sie ${publicUrl}/login und melden Sie sich mit einer dieser E-Mail-Adressen an:`,
+    '',
+  ];
+  const width = Math.max(...summary.accounts.map((a) => a.email.length));
+  for (const account of summary.accounts) {
+    const label = (ROLE_LABELS[account.role] ?? account.role).padEnd(11);
+    lines.push(`  ${label} ${account.email.padEnd(width)}  ${account.name}`);
+  }
+  lines.push(
+    '',
+    'Die Konten haben noch kein Passwort: Geben Sie die E-Mail-Adresse ein und wählen Sie',
+    '„Einmalcode“. Der sechsstellige Code geht an diese Adresse und steht im Entwicklungs-Postfach.',
+    'Bei der ersten Anmeldung übernimmt Ihr Konto den vorbereiteten Eintrag mit seiner Rolle.',
+    'Als Klient:in melden Sie sich über /client-signup/login an.',
+    '',
+    'Hinweis: Das Anmelde-Widget und das Entwicklungs-Postfach kommen erst mit späteren Issues.',
+    'Bis dahin ist eine Anmeldung über die Oberfläche noch nicht möglich; die Konten liegen',
+    'aber schon bereit.',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,182 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Database } from '../../server/db/client';
+import { generateDemoData, insuranceNumber } from '../../server/db/seed/generate';
+import { seed, seedIfEmpty, type SeedSummary } from '../../server/db/seed/seed';
+import { formatSeedSummary } from '../../server/db/seed/summary';
+import { createTestDatabase } from '../../server/testing/test-database';
+
+let database: Database;
+let first: SeedSummary | null;
+let seededAt: Date;
+
+async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await database.db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+async function count(table: string): Promise<number> {
+  const [row] = await rows<{ n: number }>(sql.raw(`SELECT count(*)::int AS n FROM ${table}`));
+  return row!.n;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase(process.env.DATABASE_URL ? inject('templateDatabase') : undefined);
+  seededAt = new Date();
+  first = await seedIfEmpty(database.db, { now: seededAt });
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+describe('demo data', () => {
+  it('seeds an empty database and reports what it wrote', async () => {
+    expect(first).not.toBeNull();
+    const c = first!.counts;
+    expect(c).toMatchObject({ users: 9, coaches: 5, clients: 200, insurers: 20, campaigns: 4 });
+    expect(c.appointments).toBeGreaterThan(500);
+    expect(c.pastAppointments).toBeGreaterThan(0);
+    expect(c.pastAppointments).toBeLessThan(c.appointments);
+    expect(await count('users')).toBe(c.users);
+    expect(await count('coaches')).toBe(5);
+    expect(await count('clients')).toBe(200);
+    expect(await count('appointments')).toBe(c.appointments);
+    expect(await count('insurers')).toBe(c.insurers);
+    expect(await count('campaigns')).toBe(c.campaigns);
+  });
+
+  it('has one active account per staff role and five coaches, unclaimed', async () => {
+    const users = await rows<{ role: string; email: string; active: boolean; auth_subject: string | null; coach_id: string | null }>(
+      sql`SELECT role, email, active, auth_subject, coach_id FROM users ORDER BY email`,
+    );
+    const byRole = (role: string) => users.filter((u) => u.role === role).map((u) => u.email);
+    expect(byRole('SUPERADMIN')).toEqual(['superadmin@sprechstunde.demo']);
+    expect(byRole('ADMIN')).toEqual(['admin@sprechstunde.demo']);
+    expect(byRole('ONBOARDING_MANAGER')).toEqual(['onboarding@sprechstunde.demo']);
+    expect(byRole('COACH')).toEqual([1, 2, 3, 4, 5].map((n) => `coach${n}@sprechstunde.demo`));
+    expect(users.every((u) => u.active && u.auth_subject === null)).toBe(true);
+    expect(users.filter((u) => u.role === 'COACH').every((u) => u.coach_id)).toBe(true);
+    expect(first!.accounts.map((a) => a.email).sort()).toEqual(users.map((u) => u.email).sort());
+  });
+
+  it('gives clients plausible German data, each coached by one of the coaches', async () => {
+    const clients = await rows<{
+      first_name: string;
+      postal_code: string;
+      city: string;
+      telephone: string;
+      year_of_birth: number;
+      insurer: string;
+      insurer_code: string;
+      email: string | null;
+      client_type: string;
+      contact_person: unknown;
+      rejection_reason_type: string | null;
+      sessions_closed_on: string | null;
+      coached_by_id: string | null;
+      campaign: string | null;
+    }>(sql`SELECT * FROM clients`);
+    const insurers = new Set((await rows<{ name: string }>(sql`SELECT name FROM insurers`)).map((r) => r.name));
+    const campaigns = new Set((await rows<{ code: string }>(sql`SELECT code FROM campaigns`)).map((r) => r.code));
+    for (const c of clients) {
+      expect(c.postal_code).toMatch(/^\d{5}$/);
+      expect(c.telephone.replace(/\D/g, '')).toMatch(/^(0|49)\d{8,12}$/);
+      expect(c.year_of_birth).toBeGreaterThanOrEqual(1935);
+      expect(c.year_of_birth).toBeLessThanOrEqual(2005);
+      expect(insurers.has(c.insurer)).toBe(true);
+      expect(c.insurer_code).toMatch(/^[A-Z]\d{9}$/);
+      expect(insuranceNumber(c.insurer_code[0]!, c.insurer_code.slice(1, 9))).toBe(c.insurer_code);
+      expect(c.coached_by_id).not.toBeNull();
+      if (c.campaign) expect(campaigns.has(c.campaign)).toBe(true);
+      expect(c.client_type === 'relative').toBe(c.contact_person !== null);
+    }
+    const emails = clients.flatMap((c) => (c.email ? [c.email.toLowerCase()] : []));
+    expect(new Set(emails).size).toBe(emails.length);
+    expect(clients.filter((c) => c.client_type === 'relative').length).toBeGreaterThan(5);
+    expect(clients.filter((c) => c.rejection_reason_type).length).toBeGreaterThan(5);
+    expect(clients.filter((c) => c.sessions_closed_on).length).toBeGreaterThan(5);
+    const ik = await rows<{ ik_number: string }>(sql`SELECT ik_number FROM insurers`);
+    expect(ik.every((r) => /^\d{9}$/.test(r.ik_number))).toBe(true);
+  });
+
+  it('never lets two live appointments of a coach overlap', async () => {
+    const [overlaps] = await rows<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM appointments a JOIN appointments b
+        ON a.coach_id = b.coach_id AND a.id < b.id
+       AND tstzrange(a.start_date, a.end_date) && tstzrange(b.start_date, b.end_date)
+       WHERE a.cancelled_at IS NULL AND b.cancelled_at IS NULL`);
+    expect(overlaps!.n).toBe(0);
+  });
+
+  it('numbers each client’s appointments 1..n in the order they happen', async () => {
+    const perClient = await rows<{ numbers: number[]; by_start: number[] }>(sql`
+      SELECT array_agg(appointment_number ORDER BY appointment_number) AS numbers,
+             array_agg(appointment_number ORDER BY start_date) AS by_start
+        FROM appointments GROUP BY client_id`);
+    expect(perClient.length).toBeGreaterThan(150);
+    for (const { numbers, by_start } of perClient) {
+      expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+      expect(by_start).toEqual(numbers);
+    }
+  });
+
+  it('has past and future appointments with unique meeting codes and hidden rooms', async () => {
+    const appointments = await rows<{
+      meeting_code_coach: string;
+      meeting_code_client: string;
+      video_room: string;
+      start_date: string;
+      created_at: string;
+      cancelled_at: string | null;
+      appointment_type: string;
+    }>(sql`SELECT meeting_code_coach, meeting_code_client, video_room, start_date::text, created_at::text,
+                  cancelled_at::text, appointment_type FROM appointments`);
+    const code = /^[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}$/;
+    const codes = appointments.flatMap((a) => [a.meeting_code_coach, a.meeting_code_client]);
+    expect(codes.every((c) => code.test(c))).toBe(true);
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(appointments.every((a) => !codes.includes(a.video_room))).toBe(true);
+    const now = seededAt.getTime();
+    expect(appointments.some((a) => Date.parse(a.start_date) < now)).toBe(true);
+    expect(appointments.some((a) => Date.parse(a.start_date) > now)).toBe(true);
+    expect(appointments.every((a) => Date.parse(a.created_at) <= now)).toBe(true);
+    expect(appointments.every((a) => !a.cancelled_at || Date.parse(a.cancelled_at) >= Date.parse(a.created_at))).toBe(true);
+    const types = new Set(appointments.map((a) => a.appointment_type));
+    for (const type of ['initial', 'first', 'followup']) expect(types.has(type)).toBe(true);
+  });
+
+  it('does nothing the second time', async () => {
+    const before = await count('appointments');
+    expect(await seedIfEmpty(database.db)).toBeNull();
+    expect(await count('users')).toBe(first!.counts.users);
+    expect(await count('appointments')).toBe(before);
+  });
+
+  it('resets and seeds again on request (npm run seed -- --force)', async () => {
+    const again = await seed(database.db, { reset: true });
+    expect(again.counts.clients).toBe(200);
+    expect(await count('clients')).toBe(200);
+    expect(await count('users')).toBe(again.counts.users);
+    expect(await count('appointments')).toBe(again.counts.appointments);
+  });
+
+  it('is deterministic apart from the random meeting codes', () => {
+    const now = new Date('2026-03-02T09:00:00Z');
+    const a = generateDemoData({ now });
+    const b = generateDemoData({ now });
+    const strip = (d: typeof a) => ({
+      ...d,
+      appointments: d.appointments.map(({ meetingCodeCoach, meetingCodeClient, videoRoom, ...rest }) => rest),
+    });
+    expect(strip(a)).toEqual(strip(b));
+    expect(a.appointments[0]!.meetingCodeCoach).not.toBe(b.appointments[0]!.meetingCodeCoach);
+  });
+
+  it('prints German sign-in instructions for every role', () => {
+    const text = formatSeedSummary(first!);
+    expect(text).toContain('So melden Sie sich an');
+    for (const account of first!.accounts) expect(text).toContain(account.email);
+    expect(text).toContain('Entwicklungs-Postfach');
+  });
+});
