@@ -63,6 +63,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
+        // Only behind TLS: on plain-http hosts it would break every request.
+        upgradeInsecureRequests: deps.config.NODE_ENV === 'production' ? [] : null,
       },
     },
     crossOriginEmbedderPolicy: false,

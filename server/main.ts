@@ -4,13 +4,15 @@ import { loadConfig } from './config';
 import { connectDatabase } from './db/client';
 import { seedIfEmpty } from './db/seed/seed';
 import { createTokenVerifier } from './http/auth';
+import { loggableError } from './http/problem';
 
+const started = performance.now();
 const config = loadConfig();
 const database = await connectDatabase(config);
 await database.migrate();
-if (config.SEED_DEMO_DATA ?? database.kind === 'pglite') {
-  await seedIfEmpty(database.db);
-}
+const migratedMs = Math.round(performance.now() - started);
+const seeded =
+  (config.SEED_DEMO_DATA ?? database.kind === 'pglite') ? await seedIfEmpty(database.db) : null;
 
 const verifyToken = createTokenVerifier({
   issuer: config.AUTH_ISSUER,
@@ -22,9 +24,18 @@ const app = await buildApp({ config, db: database.db, verifyToken, now: () => ne
 
 // In-flight requests finish; new connections are refused; then the database closes.
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {
-  if (err) app.log.error({ err }, 'shutting down after an error');
+  if (err) app.log.error({ error: loggableError(err) }, 'shutting down after an error');
   await app.close();
   await database.close();
 });
 
 await app.listen({ host: config.HOST, port: config.PORT });
+app.log.info(
+  {
+    database: database.kind,
+    migratedMs,
+    seeded: seeded ? { ...seeded.counts, ms: seeded.durationMs } : false,
+    readyMs: Math.round(performance.now() - started),
+  },
+  'ready',
+);

@@ -70,8 +70,26 @@ const codeOf: Record<string, string> = {
   minProperties: 'value_missing',
 };
 
+/** The SQLSTATE of a database error, looking through Drizzle's wrapper. */
+function sqlState(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+// Constraint violations that slip past the handlers' checks (races) are the caller's
+// conflict, not a server fault.
+const DB_PROBLEMS: Record<string, () => HttpProblem> = {
+  '23505': () => new HttpProblem(409, 'already_exists', 'Conflict', 'A record with these values exists already'),
+  '23503': () => new HttpProblem(409, 'reference_conflict', 'Conflict', 'A referenced record does not exist or is still in use'),
+  '23P01': () => new HttpProblem(409, 'slot_taken', 'Conflict', 'The coach already has an appointment at this time'),
+};
+
 function toProblem(error: FastifyError): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  const state = sqlState(error);
+  if (state && DB_PROBLEMS[state]) return DB_PROBLEMS[state]();
   if (error.validation) {
     const errors = (error.validation as AjvError[]).map((e) => ({
       field: fieldOf(e),
@@ -118,9 +136,22 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
   return reply.code(problem.status).type('application/problem+json').send(body);
 }
 
+/**
+ * What of an unexpected error may be logged: driver errors carry the failed query's
+ * parameters (names, e-mails) in their message, so only type, code and frames go out.
+ */
+export function loggableError(error: unknown) {
+  const e = error as { name?: string; code?: string; stack?: string; cause?: unknown };
+  return {
+    type: e?.name ?? typeof error,
+    code: e?.code ?? (e?.cause as { code?: string } | undefined)?.code,
+    frames: e?.stack?.split('\n').slice(1, 8).map((line) => line.trim()),
+  };
+}
+
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const problem = toProblem(error);
-  if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+  if (problem.status >= 500) request.log.error({ error: loggableError(error) }, 'request failed');
   return sendProblem(request, reply, problem);
 }
 

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { Faker, base, de, en } from '@faker-js/faker';
 import { Temporal } from '@js-temporal/polyfill';
+import { newMeetingCode, newVideoRoom } from '../../features/appointments/codes';
 import type {
   APPOINTMENT_TYPES,
   REJECTION_REASONS,
@@ -83,39 +83,6 @@ export interface DemoData {
   billingRules: BillingRulePlan[];
   accounts: DemoAccount[];
 }
-
-// ---------------------------------------------------------------------------------------
-// Codes: random from the operating system, never from the seeded generator, so a demo
-// installation's meeting codes cannot be worked out from this source file.
-
-const CODE_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
-
-/** Operating-system randomness, fetched in blocks: a few thousand codes cost one call. */
-class RandomPool {
-  private buffer = Buffer.alloc(0);
-  private offset = 0;
-  take(n: number): Buffer {
-    if (this.offset + n > this.buffer.length) {
-      this.buffer = randomBytes(Math.max(n, 64 * 1024));
-      this.offset = 0;
-    }
-    const out = this.buffer.subarray(this.offset, this.offset + n);
-    this.offset += n;
-    return out;
-  }
-}
-
-/** 12 symbols of 32 (60 bits), as xxxx-xxxx-xxxx. */
-export function newMeetingCode(pool = new RandomPool()): string {
-  // 32 divides 256: the low five bits of a random byte are uniform.
-  const bytes = pool.take(12);
-  let s = '';
-  for (let i = 0; i < 12; i++) s += CODE_ALPHABET[bytes[i]! & 31];
-  return `${s.slice(0, 4)}-${s.slice(4, 8)}-${s.slice(8)}`;
-}
-
-/** The hidden video room: 128 random bits, never derived from a meeting code. */
-const newVideoRoom = (pool: RandomPool) => `spr-${pool.take(16).toString('hex')}`;
 
 // ---------------------------------------------------------------------------------------
 // Small German helpers.
@@ -471,11 +438,12 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
     ...CAMPAIGNS.filter((c) => c.weight > 0).map((c) => ({ weight: c.weight, value: c.code as string | null })),
     { weight: 35, value: null },
   ];
-  const random = new RandomPool();
+  // Meeting codes and video rooms come from the operating system's randomness (the same
+  // generator the app uses), never from the seeded faker: demo codes are not guessable.
   const meetingCodes = new Set<string>();
   const uniqueCode = () => {
-    let code = newMeetingCode(random);
-    while (meetingCodes.has(code)) code = newMeetingCode(random);
+    let code = newMeetingCode();
+    while (meetingCodes.has(code)) code = newMeetingCode();
     meetingCodes.add(code);
     return code;
   };
@@ -583,7 +551,7 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
         meetingType: consult ? 'arztkonsultation' : 'jitsi',
         meetingCodeCoach: uniqueCode(),
         meetingCodeClient: uniqueCode(),
-        videoRoom: newVideoRoom(random),
+        videoRoom: newVideoRoom(),
         appointmentNumber: i + 1,
         isProvisional: provisional,
         provisionalUntil: provisional ? iso(nowMs + f.number.int({ min: 12, max: 48 }) * HOUR) : null,

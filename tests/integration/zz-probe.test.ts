@@ -1,0 +1,24 @@
+import { afterAll, beforeAll, it } from 'vitest';
+import { createApi, type Api } from '../support/api';
+let api: Api;
+beforeAll(async () => { api = await createApi(); });
+afterAll(() => api.close());
+it('probe', async () => {
+  console.log('node', process.version);
+  const admin = await api.signIn('ADMIN');
+  const show = (label: string, r: any) => console.log(label, r.status, JSON.stringify(r.body).slice(0, 400));
+  show('bad json', await api.call('POST', '/api/coach', { as: admin, rawBody: '{"a":' }));
+  show('coerce', await api.call('POST', '/api/coach', { as: admin, body: { firstName: 123, lastName: true, email: 'a@b.de' } }));
+  show('long', await api.call('POST', '/api/coach', { as: admin, body: { firstName: 'x'.repeat(101), lastName: 'y', email: 'b@b.de', extra: 1 } }));
+  show('limit', await api.call('GET', '/api/coach', { as: admin, query: { limit: 'abc', page: 0, foo: 1 } }));
+  show('unknown id', await api.call('GET', '/api/coach/6f1c2d3e-4b5a-4c6d-8e7f-001122334455', { as: admin }));
+  show('bad id', await api.call('GET', '/api/coach/xyz', { as: admin }));
+  const d = await api.call('GET', '/api/docs');
+  console.log('docs', d.status, d.headers['content-type'], d.headers.location, String(d.body).slice(0, 100));
+  const o = await api.call('GET', '/api/openapi.json');
+  console.log('openapi', o.status, o.headers['content-type'], Object.keys(o.body));
+  const n = await api.call('GET', '/api/nope', { headers: { 'x-request-id': 'abcdefgh-123' } });
+  console.log('404', n.status, n.headers['content-type'], n.headers['x-request-id'], n.headers['content-security-policy'], n.headers['x-content-type-options'], JSON.stringify(n.body));
+  show('upcoming', await api.call('GET', '/api/appointments/upcoming', { as: admin, query: { forDate: '2025-01-01T00:00:00Z' } }));
+  show('upcoming missing', await api.call('GET', '/api/appointments/upcoming', { as: admin }));
+});
