@@ -7,6 +7,7 @@ import { loadOperations, productContractPath, readContract } from './http/contra
 import type { AppDeps, Handlers } from './http/handler';
 import { errorHandler } from './http/problem';
 import { registerOperations } from './http/routes';
+import { contractValidatorCompiler } from './http/validation';
 import { allHandlers } from './features/index';
 import { registerWeb } from './web/static';
 
@@ -36,16 +37,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     },
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    ajv: {
-      customOptions: {
-        removeAdditional: false,
-        coerceTypes: 'array',
-        useDefaults: true,
-        allErrors: true,
-        strict: false,
-      },
-    },
   });
+  app.setValidatorCompiler(contractValidatorCompiler);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -44,10 +44,12 @@ export interface AvailabilityPlan {
   id: string;
   coachId: string;
   kind: 'available';
-  /** First day (DTSTART date), a Monday before the first seeded appointment. */
+  /** First day (DTSTART date): the first of the rule's weekdays before the first appointment. */
   startDay: string;
   startTime: string;
   endTime: string;
+  /** UTC start of the first occurrence (DTSTART in Europe/Berlin). */
+  seriesStart: string;
   /** RFC 5545 RRULE without the prefix, e.g. FREQ=WEEKLY;BYDAY=MO,WE. */
   recurrence: string;
   note: string | null;
@@ -411,19 +413,22 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
     });
   }
 
-  // Weekly availability: from the Monday before the earliest appointment, open-ended.
-  const firstDay = clock.date(-84);
-  const startDay = firstDay.subtract({ days: firstDay.dayOfWeek - 1 }).toString();
+  // Weekly availability, open-ended, from the week before the earliest appointment. DTSTART
+  // falls on one of the rule's own weekdays (RFC 5545: otherwise the set is undefined).
+  const windowStart = -84 - (clock.date(-84).dayOfWeek - 1);
   const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
   for (const [i, plan] of COACH_PLANS.entries()) {
     for (const block of plan.blocks) {
+      let first = windowStart;
+      while (!block.days.includes(clock.weekday(first))) first++;
       out.availability.push({
         id: fPeople.string.uuid(),
         coachId: coachIds[i]!,
         kind: 'available',
-        startDay,
+        startDay: clock.date(first).toString(),
         startTime: hh(block.start),
         endTime: hh(block.end),
+        seriesStart: iso(clock.at(first, block.start)),
         recurrence: `FREQ=WEEKLY;INTERVAL=1;BYDAY=${block.days.join(',')};WKST=MO`,
         note: null,
       });

@@ -1,6 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../client';
-import { appointments, campaigns, clients, coaches, insurers, users } from '../schema/index';
+import {
+  appointments,
+  availabilities,
+  billingRules,
+  campaigns,
+  clients,
+  coaches,
+  insurers,
+  users,
+} from '../schema/index';
 import {
   generateDemoData,
   type AvailabilityPlan,
@@ -69,8 +78,8 @@ async function insertAll(tx: Tx, data: DemoData): Promise<Omit<SeedSummary, 'dur
   await insertRows(tx, campaigns, data.campaigns);
   await insertRows(tx, clients, data.clients);
   await insertRows(tx, appointments, data.appointments);
-  const availability = await seedAvailability(tx, data.availability);
-  const billingRules = await seedBillingRules(tx, data.billingRules);
+  const availabilityCount = await seedAvailability(tx, data.availability);
+  const billingRuleCount = await seedBillingRules(tx, data.billingRules);
 
   const now = Date.now();
   return {
@@ -83,8 +92,8 @@ async function insertAll(tx: Tx, data: DemoData): Promise<Omit<SeedSummary, 'dur
       cancelledAppointments: data.appointments.filter((a) => a.cancelledAt).length,
       insurers: data.insurers.length,
       campaigns: data.campaigns.length,
-      availability,
-      billingRules,
+      availability: availabilityCount,
+      billingRules: billingRuleCount,
     },
     accounts: data.accounts,
   };
@@ -110,17 +119,39 @@ async function truncateAll(tx: Tx) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Areas whose tables are still being built. LEAD: when `server/db/schema/` exports the
-// availability and billing-rule tables, map the prepared plans (see AvailabilityPlan and
-// BillingRulePlan in ./generate.ts: ids, coach ids, RRULEs, positions are ready) onto the
-// table's columns and insert them with one `tx.insert(table).values(rows)`. Return the count.
+// Tables of other areas: seeded when their migration has run, skipped (count 0) before, so
+// a schema file that is ahead of its migration never breaks `npm start`.
+
+async function tableExists(tx: Tx, name: string): Promise<boolean> {
+  const result = (await tx.execute(
+    sql`SELECT to_regclass(${`public.${name}`}) IS NOT NULL AS present`,
+  )) as unknown as { rows: { present: boolean }[] };
+  return result.rows[0]?.present === true;
+}
 
 /** Weekly availability per coach (RRULE FREQ=WEEKLY;BYDAY=…, Europe/Berlin wall times). */
-async function seedAvailability(_tx: Tx, _plans: AvailabilityPlan[]): Promise<number> {
-  return 0; // LEAD: fill in when the availability table exists.
+async function seedAvailability(tx: Tx, plans: AvailabilityPlan[]): Promise<number> {
+  if (plans.length === 0 || !(await tableExists(tx, 'availabilities'))) return 0;
+  await tx.insert(availabilities).values(
+    plans.map((p) => ({
+      id: p.id,
+      coachId: p.coachId,
+      kind: p.kind,
+      startDay: p.startDay,
+      startTime: p.startTime,
+      endTime: p.endTime,
+      recurrence: p.recurrence,
+      seriesStart: p.seriesStart,
+      seriesEnd: null,
+      note: p.note,
+    })),
+  );
+  return plans.length;
 }
 
 /** Billing rules in evaluation order (position 0 first). */
-async function seedBillingRules(_tx: Tx, _plans: BillingRulePlan[]): Promise<number> {
-  return 0; // LEAD: fill in when the billing-rules table exists.
+async function seedBillingRules(tx: Tx, plans: BillingRulePlan[]): Promise<number> {
+  if (plans.length === 0 || !(await tableExists(tx, 'billing_rules'))) return 0;
+  await tx.insert(billingRules).values(plans);
+  return plans.length;
 }
