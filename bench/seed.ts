@@ -49,6 +49,10 @@ async function onPostgres() {
 }
 
 const pglite = await onPglite();
-console.log(`PGlite (in memory): start ${pglite.start} ms, migrate ${pglite.migrate} ms, seed ${pglite.seed} ms (${pglite.appointments} appointments)`);
+console.log(
+  `PGlite (in memory): start ${pglite.start} ms, migrate ${pglite.migrate} ms, seed ${pglite.seed} ms (${pglite.appointments} appointments)`,
+);
 const postgres = await onPostgres();
-console.log(`PostgreSQL:         migrate ${postgres.migrate} ms, seed ${postgres.seed} ms (${postgres.appointments} appointments)`);
+console.log(
+  `PostgreSQL:         migrate ${postgres.migrate} ms, seed ${postgres.seed} ms (${postgres.appointments} appointments)`,
+);

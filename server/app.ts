@@ -36,6 +36,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
+    // Behind a load balancer, request.ip is the caller's address only when the proxy is trusted.
+    trustProxy: deps.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(contractValidatorCompiler);

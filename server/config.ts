@@ -25,6 +25,20 @@ const schema = z.object({
   /** Directory of the built web app. */
   WEB_DIST_DIR: z.string().default('./dist/web'),
   MAILCHIMP_WEBHOOK_SECRET: z.string().min(16).optional(),
+  /** How long a provisional appointment holds its slot, in minutes (sets provisionalUntil). */
+  PROVISIONAL_HOLD_MINUTES: z.coerce.number().int().min(1).max(14 * 24 * 60).default(60),
+  /**
+   * Proxies in front of the API whose X-Forwarded-For is believed, so rate limits see the
+   * caller's address: `true` (any) or comma-separated addresses/CIDRs of the proxies.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v): boolean | string[] => {
+      if (v === undefined || v === '' || v === 'false') return false;
+      if (v === 'true') return true;
+      return v.split(',').map((s) => s.trim()).filter(Boolean);
+    }),
 });
 
 export type Config = z.infer<typeof schema>;

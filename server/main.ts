@@ -1,10 +1,12 @@
 import closeWithGrace from 'close-with-grace';
+import type pg from 'pg';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { connectDatabase } from './db/client';
 import { seedIfEmpty } from './db/seed/seed';
 import { createTokenVerifier } from './http/auth';
 import { loggableError } from './http/problem';
+import { createRateLimiters } from './http/rate-limit';
 
 const started = performance.now();
 const config = loadConfig();
@@ -20,7 +22,15 @@ const verifyToken = createTokenVerifier({
   jwks: new URL(config.AUTH_JWKS_URL ?? `${config.AUTH_ISSUER}/.well-known/jwks.json`),
 });
 
-const app = await buildApp({ config, db: database.db, verifyToken, now: () => new Date() });
+// Rate-limit counters live in PostgreSQL (on the app's pool) so every instance shares them;
+// the embedded database has one process, so memory serves.
+const rateLimits = createRateLimiters(
+  database.kind === 'postgres'
+    ? { kind: 'postgres', pool: (database.db as unknown as { $client: pg.Pool }).$client }
+    : { kind: 'memory' },
+);
+
+const app = await buildApp({ config, db: database.db, verifyToken, now: () => new Date(), rateLimits });
 
 // In-flight requests finish; new connections are refused; then the database closes.
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {

@@ -1,5 +1,5 @@
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users } from '../db/schema/index';
 import { HttpProblem, unauthorized } from './problem';
@@ -39,7 +39,14 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
               createLocalJWKSet(await load())(...args);
           })()
         : createLocalJWKSet(options.jwks);
+  // A verified token's claims never change: remember them until it expires, so a busy
+  // client does not pay for a signature check on every call.
+  const verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+  const MAX_REMEMBERED = 10_000;
   return async (token) => {
+    const known = verified.get(token);
+    if (known && known.expiresAt > Date.now()) return known.claims;
+    if (known) verified.delete(token);
     try {
       const { payload } = await jwtVerify(token, keySet, {
         issuer: options.issuer,
@@ -54,7 +61,12 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
           : typeof claim?.address === 'string' && claim.is_verified !== false
             ? claim.address
             : null;
-      return { subject: payload.sub, email };
+      const claims = { subject: payload.sub, email };
+      if (payload.exp) {
+        if (verified.size >= MAX_REMEMBERED) verified.delete(verified.keys().next().value!);
+        verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+      }
+      return claims;
     } catch {
       throw unauthorized('The session token is missing, invalid or expired');
     }
@@ -67,8 +79,19 @@ export function bearerToken(header: string | undefined): string {
   return match[1];
 }
 
+const principalQueries = new WeakMap<Db, ReturnType<typeof preparePrincipalQuery>>();
+const preparePrincipalQuery = (db: Db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.authSubject, sql.placeholder('subject')))
+    .prepare('principal_by_subject');
+
+/** Runs on every authenticated call, so it is a prepared statement. */
 export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Principal> {
-  const [user] = await db.select().from(users).where(eq(users.authSubject, claims.subject));
+  let query = principalQueries.get(db);
+  if (!query) principalQueries.set(db, (query = preparePrincipalQuery(db)));
+  const [user] = await query.execute({ subject: claims.subject });
   return {
     ...claims,
     user: user ?? null,

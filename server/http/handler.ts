@@ -3,6 +3,7 @@ import type { operations } from '../../src/api/generated/product';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Principal, TokenVerifier } from './auth';
+import type { RateLimiters } from './rate-limit';
 
 /** Everything a handler may reach: injected once in buildApp, replaced in tests. */
 export interface AppDeps {
@@ -10,6 +11,8 @@ export interface AppDeps {
   db: Db;
   verifyToken: TokenVerifier;
   now: () => Date;
+  /** Shared counters for abuse-prone calls (PostgreSQL, or memory for the embedded database). */
+  rateLimits: RateLimiters;
 }
 
 export type OperationId = keyof operations;

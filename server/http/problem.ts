@@ -14,6 +14,8 @@ export class HttpProblem extends Error {
     readonly title: string,
     readonly detail?: string,
     readonly errors?: FieldError[],
+    /** Response headers that belong to the problem, e.g. Retry-After. */
+    readonly headers?: Record<string, string>,
   ) {
     super(detail ?? title);
   }
@@ -29,6 +31,15 @@ export const forbidden = (code = 'forbidden', detail?: string) =>
   new HttpProblem(403, code, 'Forbidden', detail);
 export const unauthorized = (detail?: string) =>
   new HttpProblem(401, 'unauthorized', 'Unauthorized', detail);
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new HttpProblem(
+    429,
+    'rate_limited',
+    'Too Many Requests',
+    `Too many attempts; try again in ${retryAfterSeconds} s`,
+    undefined,
+    { 'retry-after': String(retryAfterSeconds) },
+  );
 export const notImplemented = (operationId: string) =>
   new HttpProblem(
     501,
@@ -86,8 +97,24 @@ const DB_PROBLEMS: Record<string, () => HttpProblem> = {
   '23P01': () => new HttpProblem(409, 'slot_taken', 'Conflict', 'The coach already has an appointment at this time'),
 };
 
+/** The violated constraint's name, looking through Drizzle's wrapper. */
+function constraintOf(error: unknown): string | undefined {
+  for (let e = error as { constraint?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.constraint === 'string') return e.constraint;
+  }
+  return undefined;
+}
+
+// Unique indexes that back a handler's own check answer with the check's code.
+const CONSTRAINT_PROBLEMS: Record<string, () => HttpProblem> = {
+  users_coach_id_key: () =>
+    new HttpProblem(409, 'coach_already_linked', 'Conflict', 'Another user is linked to this coach record'),
+};
+
 function toProblem(error: FastifyError): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  const constraint = constraintOf(error);
+  if (constraint && CONSTRAINT_PROBLEMS[constraint]) return CONSTRAINT_PROBLEMS[constraint]();
   const state = sqlState(error);
   if (state && DB_PROBLEMS[state]) return DB_PROBLEMS[state]();
   if (error.validation) {
@@ -133,6 +160,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
     requestId: String(request.id),
     ...(problem.errors ? { errors: problem.errors } : {}),
   };
+  if (problem.headers) reply.headers(problem.headers);
   return reply.code(problem.status).type('application/problem+json').send(body);
 }
 

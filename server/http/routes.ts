@@ -2,7 +2,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearerToken, checkRoles, resolvePrincipal, type Principal } from './auth';
 import { toFastifyPath, type Operation } from './contract';
+import type { Db } from '../db/client';
 import type { AppDeps, HandlerContext, Handlers, OperationId } from './handler';
+import { declaresIdempotencyKey, IDEMPOTENCY_HEADER, requestHash, withIdempotency } from './idempotency';
 import { notImplemented, unauthorized } from './problem';
 
 declare module 'fastify' {
@@ -62,6 +64,7 @@ export function registerOperations(
     const handler = handlers[operation.operationId as OperationId] as
       | ((ctx: HandlerContext<OperationId>) => Promise<unknown>)
       | undefined;
+    const idempotent = declaresIdempotencyKey(operation);
     app.route({
       method: operation.method.toUpperCase() as 'GET',
       url: prefix + toFastifyPath(operation.path),
@@ -70,17 +73,39 @@ export function registerOperations(
       onRequest: authenticate,
       handler: async (request, reply) => {
         if (!handler) throw notImplemented(operation.operationId);
-        const result = await handler({
-          params: request.params as never,
-          query: request.query as never,
-          body: request.body as never,
-          principal: request.principal ?? ANONYMOUS,
-          deps,
-          request,
-          reply,
-        });
-        if (result === undefined) return reply.code(reply.statusCode === 200 ? 204 : reply.statusCode).send();
-        return result;
+        const run = async (runDeps: AppDeps) => {
+          const result = await handler({
+            params: request.params as never,
+            query: request.query as never,
+            body: request.body as never,
+            principal: request.principal ?? ANONYMOUS,
+            deps: runDeps,
+            request,
+            reply,
+          });
+          const status = result === undefined && reply.statusCode === 200 ? 204 : reply.statusCode;
+          return { status, body: result ?? null };
+        };
+        const key = idempotent ? request.headers[IDEMPOTENCY_HEADER] : undefined;
+        const userId = request.principal?.user?.id;
+        const outcome =
+          typeof key === 'string' && userId
+            ? await withIdempotency(
+                deps.db,
+                {
+                  userId,
+                  operationId: operation.operationId,
+                  key,
+                  requestHash: requestHash(request),
+                },
+                // The handler's writes share the transaction that remembers the answer.
+                (tx) => run({ ...deps, db: tx as unknown as Db }),
+                deps.now(),
+              )
+            : await run(deps);
+        reply.code(outcome.status);
+        // No result (204, or a status the handler set) answers without a body.
+        return outcome.body === null ? reply.send() : outcome.body;
       },
     });
   }

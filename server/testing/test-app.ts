@@ -6,6 +6,7 @@ import type { Database } from '../db/client';
 import { coaches, users } from '../db/schema/index';
 import { createTokenVerifier } from '../http/auth';
 import type { Operation } from '../http/contract';
+import { createRateLimiters, type RateRules } from '../http/rate-limit';
 import { createTestDatabase } from './test-database';
 import { createTestIssuer } from './test-auth';
 
@@ -38,6 +39,8 @@ export async function createTestApp(
     template?: string;
     env?: Record<string, string>;
     onResponse?: (seen: SeenResponse) => void;
+    /** Tighter (or looser) rate limits than the production ones; counted in memory. */
+    rateLimits?: Partial<RateRules>;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -58,6 +61,7 @@ export async function createTestApp(
         jwks: issuer.jwks,
       }),
       now: () => new Date(),
+      rateLimits: createRateLimiters({ kind: 'memory' }, options.rateLimits),
     },
     { logger: false, ...options },
   );

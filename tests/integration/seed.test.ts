@@ -21,7 +21,9 @@ async function count(table: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase(process.env.DATABASE_URL ? inject('templateDatabase') : undefined);
+  database = await createTestDatabase(
+    process.env.DATABASE_URL ? inject('templateDatabase') : undefined,
+  );
   seededAt = new Date();
   first = await seedIfEmpty(database.db, { now: seededAt });
 });
@@ -44,12 +46,47 @@ describe('demo data', () => {
     expect(await count('appointments')).toBe(c.appointments);
     expect(await count('insurers')).toBe(c.insurers);
     expect(await count('campaigns')).toBe(c.campaigns);
+    // Other areas' tables: seeded once their migration exists.
+    for (const [table, seeded] of [
+      ['availabilities', c.availability],
+      ['billing_rules', c.billingRules],
+    ] as const) {
+      const [present] = await rows<{ ok: boolean }>(
+        sql.raw(`SELECT to_regclass('public.${table}') IS NOT NULL AS ok`),
+      );
+      if (present!.ok) {
+        expect(seeded).toBeGreaterThan(0);
+        expect(await count(table)).toBe(seeded);
+      }
+    }
+  });
+
+  it('places every live appointment inside its coach’s weekly availability', async () => {
+    const [present] = await rows<{ ok: boolean }>(
+      sql`SELECT to_regclass('public.availabilities') IS NOT NULL AS ok`,
+    );
+    if (!present!.ok) return;
+    // Weekly rules only (BYDAY list): weekday and Berlin wall-clock window must match.
+    const [outside] = await rows<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM appointments a
+       WHERE a.cancelled_at IS NULL AND NOT EXISTS (
+         SELECT 1 FROM availabilities v
+          WHERE v.coach_id = a.coach_id AND v.kind = 'available'
+            AND (a.start_date AT TIME ZONE 'Europe/Berlin')::date >= v.start_day
+            AND v.recurrence LIKE '%' || (ARRAY['SU','MO','TU','WE','TH','FR','SA'])[1 + extract(dow FROM a.start_date AT TIME ZONE 'Europe/Berlin')::int] || '%'
+            AND (a.start_date AT TIME ZONE 'Europe/Berlin')::time >= v.start_time
+            AND (a.end_date AT TIME ZONE 'Europe/Berlin')::time <= v.end_time)`);
+    expect(outside!.n).toBe(0);
   });
 
   it('has one active account per staff role and five coaches, unclaimed', async () => {
-    const users = await rows<{ role: string; email: string; active: boolean; auth_subject: string | null; coach_id: string | null }>(
-      sql`SELECT role, email, active, auth_subject, coach_id FROM users ORDER BY email`,
-    );
+    const users = await rows<{
+      role: string;
+      email: string;
+      active: boolean;
+      auth_subject: string | null;
+      coach_id: string | null;
+    }>(sql`SELECT role, email, active, auth_subject, coach_id FROM users ORDER BY email`);
     const byRole = (role: string) => users.filter((u) => u.role === role).map((u) => u.email);
     expect(byRole('SUPERADMIN')).toEqual(['superadmin@sprechstunde.demo']);
     expect(byRole('ADMIN')).toEqual(['admin@sprechstunde.demo']);
@@ -77,8 +114,12 @@ describe('demo data', () => {
       coached_by_id: string | null;
       campaign: string | null;
     }>(sql`SELECT * FROM clients`);
-    const insurers = new Set((await rows<{ name: string }>(sql`SELECT name FROM insurers`)).map((r) => r.name));
-    const campaigns = new Set((await rows<{ code: string }>(sql`SELECT code FROM campaigns`)).map((r) => r.code));
+    const insurers = new Set(
+      (await rows<{ name: string }>(sql`SELECT name FROM insurers`)).map((r) => r.name),
+    );
+    const campaigns = new Set(
+      (await rows<{ code: string }>(sql`SELECT code FROM campaigns`)).map((r) => r.code),
+    );
     for (const c of clients) {
       expect(c.postal_code).toMatch(/^\d{5}$/);
       expect(c.telephone.replace(/\D/g, '')).toMatch(/^(0|49)\d{8,12}$/);
@@ -141,7 +182,11 @@ describe('demo data', () => {
     expect(appointments.some((a) => Date.parse(a.start_date) < now)).toBe(true);
     expect(appointments.some((a) => Date.parse(a.start_date) > now)).toBe(true);
     expect(appointments.every((a) => Date.parse(a.created_at) <= now)).toBe(true);
-    expect(appointments.every((a) => !a.cancelled_at || Date.parse(a.cancelled_at) >= Date.parse(a.created_at))).toBe(true);
+    expect(
+      appointments.every(
+        (a) => !a.cancelled_at || Date.parse(a.cancelled_at) >= Date.parse(a.created_at),
+      ),
+    ).toBe(true);
     const types = new Set(appointments.map((a) => a.appointment_type));
     for (const type of ['initial', 'first', 'followup']) expect(types.has(type)).toBe(true);
   });
@@ -167,7 +212,10 @@ describe('demo data', () => {
     const b = generateDemoData({ now });
     const strip = (d: typeof a) => ({
       ...d,
-      appointments: d.appointments.map(({ meetingCodeCoach, meetingCodeClient, videoRoom, ...rest }) => rest),
+      appointments: d.appointments.map(
+        ({ meetingCodeCoach: _coach, meetingCodeClient: _client, videoRoom: _room, ...rest }) =>
+          rest,
+      ),
     });
     expect(strip(a)).toEqual(strip(b));
     expect(a.appointments[0]!.meetingCodeCoach).not.toBe(b.appointments[0]!.meetingCodeCoach);

@@ -2,8 +2,8 @@ CREATE TABLE "appointments" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"client_id" uuid NOT NULL,
 	"coach_id" uuid NOT NULL,
-	"start_date" timestamp with time zone NOT NULL,
-	"end_date" timestamp with time zone NOT NULL,
+	"start_date" timestamp(3) with time zone NOT NULL,
+	"end_date" timestamp(3) with time zone NOT NULL,
 	"appointment_type" text NOT NULL,
 	"meeting_type" text DEFAULT 'jitsi' NOT NULL,
 	"meeting_code_coach" text NOT NULL,
@@ -12,11 +12,11 @@ CREATE TABLE "appointments" (
 	"external_meeting_url" text,
 	"appointment_number" integer NOT NULL,
 	"is_provisional" boolean DEFAULT false NOT NULL,
-	"provisional_until" timestamp with time zone,
+	"provisional_until" timestamp(3) with time zone,
 	"no_show" boolean DEFAULT false NOT NULL,
-	"cancelled_at" timestamp with time zone,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"cancelled_at" timestamp(3) with time zone,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "appointments_range_check" CHECK ("appointments"."end_date" > "appointments"."start_date"),
 	CONSTRAINT "appointments_type_check" CHECK ("appointments"."appointment_type" IN ('initial', 'first', 'followup', 'first-arztkonsultation', 'followup-arztkonsultation', 'adhoc')),
 	CONSTRAINT "appointments_meeting_type_check" CHECK ("appointments"."meeting_type" IN ('jitsi', 'xodosign', 'arztkonsultation'))
@@ -28,8 +28,8 @@ CREATE TABLE "campaigns" (
 	"name" text NOT NULL,
 	"description" text,
 	"active" boolean DEFAULT true NOT NULL,
-	"starts_at" timestamp with time zone,
-	"ends_at" timestamp with time zone
+	"starts_at" timestamp(3) with time zone,
+	"ends_at" timestamp(3) with time zone
 );
 --> statement-breakpoint
 CREATE TABLE "clients" (
@@ -61,12 +61,12 @@ CREATE TABLE "clients" (
 	"wants_to_provide_recordings_for_research" boolean DEFAULT false NOT NULL,
 	"notify_via_sms" boolean DEFAULT true NOT NULL,
 	"notes" text,
-	"sessions_closed_on" timestamp with time zone,
+	"sessions_closed_on" timestamp(3) with time zone,
 	"coached_by_id" uuid,
 	"existing_client_of_coach_id" uuid,
-	"contract_reminder_sent_at" timestamp with time zone,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"contract_reminder_sent_at" timestamp(3) with time zone,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "clients_client_type_check" CHECK ("clients"."client_type" IN ('self', 'relative')),
 	CONSTRAINT "clients_rejection_reason_check" CHECK ("clients"."rejection_reason_type" IS NULL OR "clients"."rejection_reason_type" IN ('not_reachable', 'not_eligible', 'no_interest', 'declined_contract', 'other')),
 	CONSTRAINT "clients_stress_check" CHECK ("clients"."mental_stress_indicator" IS NULL OR "clients"."mental_stress_indicator" BETWEEN 0 AND 10),
@@ -82,13 +82,13 @@ CREATE TABLE "coaches" (
 	"title" text,
 	"takes_initial_appointments" boolean DEFAULT true NOT NULL,
 	"active" boolean DEFAULT true NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "events" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
-	"occurred_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"occurred_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	"source" text NOT NULL,
 	"type" text NOT NULL,
 	"entity_type" text NOT NULL,
@@ -118,9 +118,9 @@ CREATE TABLE "users" (
 	"active" boolean DEFAULT false NOT NULL,
 	"coach_id" uuid,
 	"activation_code_hash" text,
-	"activated_at" timestamp with time zone,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"activated_at" timestamp(3) with time zone,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "users_role_check" CHECK ("users"."role" IN ('NONE', 'COACH', 'ADMIN', 'ONBOARDING_MANAGER', 'SUPERADMIN'))
 );
 --> statement-breakpoint
@@ -132,12 +132,12 @@ CREATE TABLE "availabilities" (
 	"start_time" time NOT NULL,
 	"end_time" time NOT NULL,
 	"recurrence" text,
-	"series_start" timestamp with time zone NOT NULL,
-	"series_end" timestamp with time zone,
+	"series_start" timestamp(3) with time zone NOT NULL,
+	"series_end" timestamp(3) with time zone,
 	"note" text,
 	"created_by_id" uuid,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "availabilities_kind_check" CHECK ("availabilities"."kind" IN ('available', 'blocker')),
 	CONSTRAINT "availabilities_time_check" CHECK ("availabilities"."end_time" > "availabilities"."start_time"),
 	CONSTRAINT "availabilities_recurrence_check" CHECK ("availabilities"."recurrence" IS NULL OR ("availabilities"."recurrence" LIKE 'FREQ=WEEKLY%' AND char_length("availabilities"."recurrence") <= 200)),
@@ -149,10 +149,10 @@ CREATE TABLE "availability_overrides" (
 	"availability_id" uuid NOT NULL,
 	"occurrence_date" date NOT NULL,
 	"cancelled" boolean DEFAULT false NOT NULL,
-	"start_date" timestamp with time zone,
-	"end_date" timestamp with time zone,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"start_date" timestamp(3) with time zone,
+	"end_date" timestamp(3) with time zone,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "availability_overrides_shape_check" CHECK ("availability_overrides"."cancelled" OR ("availability_overrides"."start_date" IS NOT NULL AND "availability_overrides"."end_date" IS NOT NULL AND "availability_overrides"."end_date" > "availability_overrides"."start_date"))
 );
 --> statement-breakpoint
@@ -166,8 +166,8 @@ CREATE TABLE "billing_rules" (
 	"amount_cents" integer NOT NULL,
 	"description" text NOT NULL,
 	"active" boolean DEFAULT true NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "billing_rules_position_check" CHECK ("billing_rules"."position" >= 0),
 	CONSTRAINT "billing_rules_amount_check" CHECK ("billing_rules"."amount_cents" BETWEEN 0 AND 100000000),
 	CONSTRAINT "billing_rules_type_check" CHECK ("billing_rules"."appointment_type" IS NULL OR "billing_rules"."appointment_type" IN ('initial', 'first', 'followup', 'first-arztkonsultation', 'followup-arztkonsultation', 'adhoc'))
@@ -187,12 +187,12 @@ CREATE TABLE "billable_items" (
 	"service_date" date NOT NULL,
 	"status" text DEFAULT 'pending' NOT NULL,
 	"validation_errors" jsonb DEFAULT '[]'::jsonb NOT NULL,
-	"approved_at" timestamp with time zone,
+	"approved_at" timestamp(3) with time zone,
 	"approved_by_id" uuid,
-	"invoice_sent_at" timestamp with time zone,
-	"cancelled_at" timestamp with time zone,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"invoice_sent_at" timestamp(3) with time zone,
+	"cancelled_at" timestamp(3) with time zone,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "billable_items_status_check" CHECK ("billable_items"."status" IN ('pending', 'validation_failed', 'approved', 'invoice_sent', 'cancelled')),
 	CONSTRAINT "billable_items_currency_check" CHECK ("billable_items"."currency" = 'EUR'),
 	CONSTRAINT "billable_items_amount_check" CHECK ("billable_items"."amount_cents" BETWEEN 0 AND 100000000),
@@ -208,8 +208,8 @@ CREATE TABLE "webhooks" (
 	"secret" text,
 	"active" boolean DEFAULT true NOT NULL,
 	"updated_by_id" uuid,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "webhooks_type_check" CHECK ("webhooks"."type" IN ('appointment.booked', 'appointment.rescheduled', 'appointment.cancelled', 'appointment.no_show', 'client.created', 'client.updated', 'client.sessions_closed', 'summary.completed', 'billable_item.invoice_sent')),
 	CONSTRAINT "webhooks_url_check" CHECK ("webhooks"."url" ~ '^https://')
 );
@@ -224,12 +224,12 @@ CREATE TABLE "communications" (
 	"status" text DEFAULT 'queued' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"provider_message_id" text,
-	"sent_at" timestamp with time zone,
+	"sent_at" timestamp(3) with time zone,
 	"error" text,
 	"appointment_id" uuid,
 	"client_id" uuid,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "communications_channel_check" CHECK ("communications"."channel" IN ('email', 'sms')),
 	CONSTRAINT "communications_status_check" CHECK ("communications"."status" IN ('queued', 'sent', 'failed')),
 	CONSTRAINT "communications_sent_check" CHECK ("communications"."status" <> 'sent' OR "communications"."sent_at" IS NOT NULL),
@@ -247,12 +247,12 @@ CREATE TABLE "patient_cards" (
 	"goals" text,
 	"recommendations" text,
 	"notes" text,
-	"sent_at" timestamp with time zone,
-	"completed_at" timestamp with time zone,
-	"canceled_at" timestamp with time zone,
+	"sent_at" timestamp(3) with time zone,
+	"completed_at" timestamp(3) with time zone,
+	"canceled_at" timestamp(3) with time zone,
 	"created_by_id" uuid,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "patient_cards_status_check" CHECK ("patient_cards"."status" IN ('new', 'sent', 'completed', 'canceled')),
 	CONSTRAINT "patient_cards_sent_check" CHECK ("patient_cards"."status" NOT IN ('sent', 'completed') OR "patient_cards"."sent_at" IS NOT NULL),
 	CONSTRAINT "patient_cards_completed_check" CHECK ("patient_cards"."status" <> 'completed' OR "patient_cards"."completed_at" IS NOT NULL),
@@ -268,10 +268,10 @@ CREATE TABLE "appointment_summaries" (
 	"agreements" text,
 	"next_steps" text,
 	"notes" text,
-	"completed_at" timestamp with time zone,
+	"completed_at" timestamp(3) with time zone,
 	"author_id" uuid,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "appointment_summaries_status_check" CHECK ("appointment_summaries"."status" IN ('draft', 'completed')),
 	CONSTRAINT "appointment_summaries_completed_check" CHECK (("appointment_summaries"."status" = 'completed') = ("appointment_summaries"."completed_at" IS NOT NULL))
 );
@@ -283,11 +283,28 @@ CREATE TABLE "support_messages" (
 	"category" text NOT NULL,
 	"subject" text NOT NULL,
 	"message" text NOT NULL,
-	"forwarded_at" timestamp with time zone,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"forwarded_at" timestamp(3) with time zone,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "support_messages_category_check" CHECK ("support_messages"."category" IN ('technical', 'scheduling', 'billing', 'account', 'feedback', 'other')),
 	CONSTRAINT "support_messages_subject_check" CHECK (char_length("support_messages"."subject") BETWEEN 1 AND 200),
 	CONSTRAINT "support_messages_message_check" CHECK (char_length("support_messages"."message") BETWEEN 1 AND 5000)
+);
+--> statement-breakpoint
+CREATE TABLE "idempotency_keys" (
+	"user_id" uuid NOT NULL,
+	"operation_id" text NOT NULL,
+	"key" text NOT NULL,
+	"request_hash" text NOT NULL,
+	"status" integer,
+	"response_body" jsonb,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "idempotency_keys_pkey" PRIMARY KEY("user_id","operation_id","key")
+);
+--> statement-breakpoint
+CREATE TABLE "rate_limits" (
+	"key" varchar(255) PRIMARY KEY NOT NULL,
+	"points" integer DEFAULT 0 NOT NULL,
+	"expire" bigint
 );
 --> statement-breakpoint
 ALTER TABLE "appointments" ADD CONSTRAINT "appointments_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -314,13 +331,14 @@ ALTER TABLE "patient_cards" ADD CONSTRAINT "patient_cards_created_by_id_users_id
 ALTER TABLE "appointment_summaries" ADD CONSTRAINT "appointment_summaries_appointment_id_appointments_id_fk" FOREIGN KEY ("appointment_id") REFERENCES "public"."appointments"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "appointment_summaries" ADD CONSTRAINT "appointment_summaries_author_id_users_id_fk" FOREIGN KEY ("author_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "support_messages" ADD CONSTRAINT "support_messages_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "idempotency_keys" ADD CONSTRAINT "idempotency_keys_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "appointments_meeting_code_coach_key" ON "appointments" USING btree ("meeting_code_coach");--> statement-breakpoint
 CREATE UNIQUE INDEX "appointments_meeting_code_client_key" ON "appointments" USING btree ("meeting_code_client");--> statement-breakpoint
 CREATE UNIQUE INDEX "appointments_client_number_key" ON "appointments" USING btree ("client_id","appointment_number");--> statement-breakpoint
 CREATE INDEX "appointments_start_idx" ON "appointments" USING btree ("start_date","id");--> statement-breakpoint
-CREATE INDEX "appointments_coach_start_idx" ON "appointments" USING btree ("coach_id","start_date");--> statement-breakpoint
-CREATE INDEX "appointments_client_start_idx" ON "appointments" USING btree ("client_id","start_date");--> statement-breakpoint
-CREATE INDEX "appointments_type_start_idx" ON "appointments" USING btree ("appointment_type","start_date");--> statement-breakpoint
+CREATE INDEX "appointments_coach_start_idx" ON "appointments" USING btree ("coach_id","start_date","id");--> statement-breakpoint
+CREATE INDEX "appointments_client_start_idx" ON "appointments" USING btree ("client_id","start_date","id");--> statement-breakpoint
+CREATE INDEX "appointments_type_start_idx" ON "appointments" USING btree ("appointment_type","start_date","id");--> statement-breakpoint
 CREATE INDEX "appointments_client_type_live_idx" ON "appointments" USING btree ("client_id","appointment_type") WHERE "appointments"."cancelled_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "appointments_provisional_idx" ON "appointments" USING btree ("provisional_until") WHERE "appointments"."is_provisional" AND "appointments"."cancelled_at" IS NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "campaigns_code_key" ON "campaigns" USING btree ("code");--> statement-breakpoint
@@ -345,6 +363,7 @@ CREATE INDEX "events_important_idx" ON "events" USING btree ("occurred_at" DESC 
 CREATE UNIQUE INDEX "insurers_name_key" ON "insurers" USING btree ("name");--> statement-breakpoint
 CREATE UNIQUE INDEX "users_auth_subject_key" ON "users" USING btree ("auth_subject");--> statement-breakpoint
 CREATE UNIQUE INDEX "users_activation_code_key" ON "users" USING btree ("activation_code_hash");--> statement-breakpoint
+CREATE UNIQUE INDEX "users_coach_id_key" ON "users" USING btree ("coach_id") WHERE "users"."coach_id" IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "users_email_idx" ON "users" USING btree (lower("email"));--> statement-breakpoint
 CREATE INDEX "users_created_at_idx" ON "users" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "availabilities_coach_window_idx" ON "availabilities" USING btree ("coach_id","series_start","series_end");--> statement-breakpoint
@@ -370,4 +389,6 @@ CREATE INDEX "patient_cards_status_idx" ON "patient_cards" USING btree ("status"
 CREATE UNIQUE INDEX "appointment_summaries_appointment_key" ON "appointment_summaries" USING btree ("appointment_id");--> statement-breakpoint
 CREATE INDEX "appointment_summaries_status_idx" ON "appointment_summaries" USING btree ("status","updated_at");--> statement-breakpoint
 CREATE INDEX "support_messages_created_idx" ON "support_messages" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "support_messages_user_idx" ON "support_messages" USING btree ("user_id","created_at" DESC NULLS LAST);
+CREATE INDEX "support_messages_user_idx" ON "support_messages" USING btree ("user_id","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "idempotency_keys_created_at_idx" ON "idempotency_keys" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "rate_limits_expire_idx" ON "rate_limits" USING btree ("expire");

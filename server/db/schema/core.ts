@@ -13,16 +13,26 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-/** Drivers hand timestamptz over as '2026-11-22 00:49:24.728+00' or as a Date. */
+const UTC_TEXT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+
+/**
+ * Drivers hand timestamptz over as '2026-11-22 00:49:24.728+00' (sessions run in UTC) or
+ * as a Date. The UTC text form is rewritten without parsing, since every row of every list
+ * passes through here.
+ */
 export function toIsoInstant(value: string | Date): string {
   if (value instanceof Date) return value.toISOString();
+  const utc = UTC_TEXT.exec(value);
+  if (utc) return `${utc[1]}T${utc[2]}.${(utc[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
   const normalized = value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00');
   return new Date(normalized).toISOString();
 }
 
 // Every timestamp is timestamptz (UTC), carried through the app as an ISO 8601 string.
+// Millisecond precision, the precision of the API: what a caller sees is exactly what is
+// stored, so `createdAfter=<a createdAt it was shown>` excludes that very row.
 const isoTimestamp = customType<{ data: string; driverData: string | Date }>({
-  dataType: () => 'timestamp with time zone',
+  dataType: () => 'timestamp(3) with time zone',
   fromDriver: toIsoInstant,
   toDriver: (value) => value,
 });
@@ -92,6 +102,8 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_auth_subject_key').on(t.authSubject),
     uniqueIndex('users_activation_code_key').on(t.activationCodeHash),
+    // A coach record belongs to at most one account.
+    uniqueIndex('users_coach_id_key').on(t.coachId).where(sql`${t.coachId} IS NOT NULL`),
     index('users_email_idx').on(sql`lower(${t.email})`),
     index('users_created_at_idx').on(t.createdAt),
     check('users_role_check', sql`${t.role} IN ${inList(ROLES)}`),
@@ -236,9 +248,10 @@ export const appointments = pgTable(
     uniqueIndex('appointments_meeting_code_client_key').on(t.meetingCodeClient),
     uniqueIndex('appointments_client_number_key').on(t.clientId, t.appointmentNumber),
     index('appointments_start_idx').on(t.startDate, t.id),
-    index('appointments_coach_start_idx').on(t.coachId, t.startDate),
-    index('appointments_client_start_idx').on(t.clientId, t.startDate),
-    index('appointments_type_start_idx').on(t.appointmentType, t.startDate),
+    // Each ends in (start_date, id): the list's order, so a filtered page is an index walk.
+    index('appointments_coach_start_idx').on(t.coachId, t.startDate, t.id),
+    index('appointments_client_start_idx').on(t.clientId, t.startDate, t.id),
+    index('appointments_type_start_idx').on(t.appointmentType, t.startDate, t.id),
     index('appointments_client_type_live_idx')
       .on(t.clientId, t.appointmentType)
       .where(sql`${t.cancelledAt} IS NULL`),

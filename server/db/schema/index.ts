@@ -7,3 +7,4 @@ export * from './communications';
 export * from './patient-cards';
 export * from './summaries';
 export * from './support';
+export * from './http';

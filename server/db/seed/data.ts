@@ -128,8 +128,23 @@ export const CITIES: readonly {
 
 /** German mobile prefixes (without the leading 0). */
 export const MOBILE_PREFIXES = [
-  '151', '152', '157', '159', '160', '162', '163', '170', '171', '172', '173', '174', '175',
-  '176', '177', '178', '179',
+  '151',
+  '152',
+  '157',
+  '159',
+  '160',
+  '162',
+  '163',
+  '170',
+  '171',
+  '172',
+  '173',
+  '174',
+  '175',
+  '176',
+  '177',
+  '178',
+  '179',
 ] as const;
 
 export const DIAGNOSES = [

@@ -118,7 +118,10 @@ export function insuranceNumber(letter: string, eightDigits: string): string {
 
 function mobileNumber(f: Faker): string {
   const prefix = f.helpers.arrayElement(MOBILE_PREFIXES);
-  const rest = f.string.numeric({ length: f.number.int({ min: 7, max: 8 }), allowLeadingZeros: false });
+  const rest = f.string.numeric({
+    length: f.number.int({ min: 7, max: 8 }),
+    allowLeadingZeros: false,
+  });
   return f.helpers.weightedArrayElement([
     { weight: 5, value: `0${prefix} ${rest}` },
     { weight: 2, value: `+49 ${prefix} ${rest}` },
@@ -237,7 +240,12 @@ interface Person {
   additionalTelephoneNumbers: string | null;
   insurer: string;
   insurerCode: string;
-  relative: { firstName: string; lastName: string; email: string | null; telephone: string | null } | null;
+  relative: {
+    firstName: string;
+    lastName: string;
+    email: string | null;
+    telephone: string | null;
+  } | null;
 }
 
 function newFaker(seed: number): Faker {
@@ -290,14 +298,19 @@ function people(f: Faker, count: number): Person[] {
       f.string.numeric({ length: 8 }),
     );
     const street = `${f.location.street()} ${f.location.buildingNumber()}`;
-    const postalCode = String(f.number.int({ min: city.plz[0], max: city.plz[1] })).padStart(5, '0');
+    const postalCode = String(f.number.int({ min: city.plz[0], max: city.plz[1] })).padStart(
+      5,
+      '0',
+    );
     return {
       id: f.string.uuid(),
       sex,
       firstName,
       lastName,
       email: hasEmail ? uniqueEmail(local, domain) : null,
-      yearOfBirth: isRelative ? Math.min(yearOfBirth, f.number.int({ min: 1935, max: 1955 })) : yearOfBirth,
+      yearOfBirth: isRelative
+        ? Math.min(yearOfBirth, f.number.int({ min: 1935, max: 1955 }))
+        : yearOfBirth,
       street,
       postalCode,
       city: city.name,
@@ -309,7 +322,10 @@ function people(f: Faker, count: number): Person[] {
         ? {
             firstName: relativeFirst,
             lastName: relativeLast,
-            email: uniqueEmail(emailLocalPart(relativeFirst, relativeLast), f.helpers.arrayElement(domains)),
+            email: uniqueEmail(
+              emailLocalPart(relativeFirst, relativeLast),
+              f.helpers.arrayElement(domains),
+            ),
             telephone: mobileNumber(f),
           }
         : null,
@@ -324,7 +340,10 @@ export interface GenerateOptions {
 }
 
 /** Builds the whole demo data set in memory; only meeting codes and video rooms are random. */
-export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT }: GenerateOptions = {}): DemoData {
+export function generateDemoData({
+  now = new Date(),
+  clientCount = CLIENT_COUNT,
+}: GenerateOptions = {}): DemoData {
   const fPeople = newFaker(SEED_NUMBER);
   const fPlan = newFaker(SEED_NUMBER + 1);
   const clock = new DemoClock(now);
@@ -399,7 +418,12 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
 
   // Catalogue ----------------------------------------------------------------------------
   for (const insurer of INSURERS) {
-    out.insurers.push({ id: fPeople.string.uuid(), name: insurer.name, ikNumber: insurer.ikNumber, active: true });
+    out.insurers.push({
+      id: fPeople.string.uuid(),
+      name: insurer.name,
+      ikNumber: insurer.ikNumber,
+      active: true,
+    });
   }
   for (const c of CAMPAIGNS) {
     out.campaigns.push({
@@ -440,7 +464,10 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
   // Clients and their appointments ----------------------------------------------------------
   const persons = people(fPeople, clientCount);
   const campaignChoices = [
-    ...CAMPAIGNS.filter((c) => c.weight > 0).map((c) => ({ weight: c.weight, value: c.code as string | null })),
+    ...CAMPAIGNS.filter((c) => c.weight > 0).map((c) => ({
+      weight: c.weight,
+      value: c.code as string | null,
+    })),
     { weight: 35, value: null },
   ];
   // Meeting codes and video rooms come from the operating system's randomness (the same
@@ -478,25 +505,35 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
       return slot.day;
     };
     // Coaches who take no initial appointments get their clients after someone else's Erstgespräch.
-    const initialCoach = COACH_PLANS[coachIndex]!.takesInitialAppointments ? coachIndex : (coachIndex + 1) % COACH_PLANS.length;
+    const initialCoach = COACH_PLANS[coachIndex]!.takesInitialAppointments
+      ? coachIndex
+      : (coachIndex + 1) % COACH_PLANS.length;
 
     let rejection: RejectionReason | null = null;
     let closedAfterDays: number | null = null;
     if (kind === 'active') {
       let day = book('initial', f.number.int({ min: -63, max: -10 }), initialCoach);
       day = book('first', day + f.number.int({ min: 5, max: 9 }));
-      if (f.datatype.boolean({ probability: 0.15 })) day = book('first-arztkonsultation', day + f.number.int({ min: 2, max: 5 }));
-      if (f.datatype.boolean({ probability: 0.05 })) day = book('adhoc', day + f.number.int({ min: 1, max: 3 }));
+      if (f.datatype.boolean({ probability: 0.15 }))
+        day = book('first-arztkonsultation', day + f.number.int({ min: 2, max: 5 }));
+      if (f.datatype.boolean({ probability: 0.05 }))
+        day = book('adhoc', day + f.number.int({ min: 1, max: 3 }));
       const horizon = f.number.int({ min: 3, max: 24 });
-      const consultAt = f.datatype.boolean({ probability: 0.1 }) ? f.number.int({ min: 1, max: 3 }) : -1;
+      const consultAt = f.datatype.boolean({ probability: 0.1 })
+        ? f.number.int({ min: 1, max: 3 })
+        : -1;
       for (let n = 0; n === 0 || day < horizon; n++) {
-        day = book(n === consultAt ? 'followup-arztkonsultation' : 'followup', day + f.number.int({ min: 7, max: 14 }));
+        day = book(
+          n === consultAt ? 'followup-arztkonsultation' : 'followup',
+          day + f.number.int({ min: 7, max: 14 }),
+        );
       }
     } else if (kind === 'closed') {
       let day = book('initial', f.number.int({ min: -75, max: -50 }), initialCoach);
       day = book('first', day + f.number.int({ min: 5, max: 9 }));
       const followups = f.number.int({ min: 2, max: 4 });
-      for (let n = 0; n < followups; n++) day = book('followup', day + f.number.int({ min: 6, max: 9 }));
+      for (let n = 0; n < followups; n++)
+        day = book('followup', day + f.number.int({ min: 6, max: 9 }));
       closedAfterDays = f.number.int({ min: 1, max: 4 });
     } else if (kind === 'rejected') {
       rejection = f.helpers.weightedArrayElement([
@@ -508,7 +545,8 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
       ] as const);
       if (rejection !== 'not_reachable') {
         const day = book('initial', f.number.int({ min: -50, max: -3 }), initialCoach);
-        if (rejection === 'declined_contract') book('first', day + f.number.int({ min: 4, max: 8 }));
+        if (rejection === 'declined_contract')
+          book('first', day + f.number.int({ min: 4, max: 8 }));
       }
     } else if (kind === 'new') {
       book('initial', f.number.int({ min: 1, max: 14 }), initialCoach);
@@ -541,10 +579,15 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
       const past = end <= nowMs;
       const cancelled = index !== 0 && f.datatype.boolean({ probability: 0.06 });
       const cancelledAt = cancelled
-        ? Math.round(created + Math.max(0, clampPast(start - HOUR) - created) * f.number.float({ min: 0.3, max: 0.95 }))
+        ? Math.round(
+            created +
+              Math.max(0, clampPast(start - HOUR) - created) *
+                f.number.float({ min: 0.3, max: 0.95 }),
+          )
         : null;
       const noShow = !cancelled && past && f.datatype.boolean({ probability: 0.05 });
-      const provisional = kind === 'new' && index !== 0 && !cancelled && f.datatype.boolean({ probability: 0.3 });
+      const provisional =
+        kind === 'new' && index !== 0 && !cancelled && f.datatype.boolean({ probability: 0.3 });
       const consult = p.type.endsWith('arztkonsultation');
       out.appointments.push({
         id: f.string.uuid(),
@@ -559,7 +602,9 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
         videoRoom: newVideoRoom(),
         appointmentNumber: i + 1,
         isProvisional: provisional,
-        provisionalUntil: provisional ? iso(nowMs + f.number.int({ min: 12, max: 48 }) * HOUR) : null,
+        provisionalUntil: provisional
+          ? iso(nowMs + f.number.int({ min: 12, max: 48 }) * HOUR)
+          : null,
         noShow,
         cancelledAt: cancelledAt === null ? null : iso(cancelledAt),
         createdAt: iso(created),
@@ -572,14 +617,19 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
     }
 
     const sessionsClosedOn =
-      closedAfterDays !== null && lastLiveEnd !== null ? clampPast(lastLiveEnd + closedAfterDays * DAY) : null;
-    const rejectedAt = rejection ? clampPast(Math.max(lastChange, clientCreated) + f.number.int({ min: 1, max: 5 }) * DAY) : null;
+      closedAfterDays !== null && lastLiveEnd !== null
+        ? clampPast(lastLiveEnd + closedAfterDays * DAY)
+        : null;
+    const rejectedAt = rejection
+      ? clampPast(Math.max(lastChange, clientCreated) + f.number.int({ min: 1, max: 5 }) * DAY)
+      : null;
     lastChange = Math.max(lastChange, sessionsClosedOn ?? 0, rejectedAt ?? 0);
 
     const campaign = f.helpers.weightedArrayElement(campaignChoices);
     const sponsored = CAMPAIGNS.find((c) => c.code === campaign)?.sponsored ?? false;
     const hasDiagnosis = f.datatype.boolean({ probability: 0.85 });
-    const unsigned = (kind === 'new' || kind === 'active') && f.datatype.boolean({ probability: 0.1 });
+    const unsigned =
+      (kind === 'new' || kind === 'active') && f.datatype.boolean({ probability: 0.1 });
     const demoClient = index === 0;
     out.clients.push({
       id: person.id,
@@ -591,10 +641,14 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
       city: person.city,
       postalCode: person.postalCode,
       country: 'DE',
-      telephone: person.relative && !person.telephone ? person.relative.telephone : person.telephone,
+      telephone:
+        person.relative && !person.telephone ? person.relative.telephone : person.telephone,
       additionalTelephoneNumbers: person.additionalTelephoneNumbers,
       hasNotSignedRequiredContract: unsigned,
-      contractReminderSentAt: unsigned && f.datatype.boolean({ probability: 0.5 }) ? iso(clampPast(clientCreated + 2 * DAY)) : null,
+      contractReminderSentAt:
+        unsigned && f.datatype.boolean({ probability: 0.5 })
+          ? iso(clampPast(clientCreated + 2 * DAY))
+          : null,
       rejectionReasonType: rejection,
       rejectionReasonNotes: rejection ? REJECTION_NOTES[rejection]! : null,
       insurer: person.insurer,
@@ -631,7 +685,11 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
         updatedAt: at,
       });
       out.clients[0]!.userId = out.users.at(-1)!.id!;
-      out.accounts.push({ role: 'NONE', email: `klient@${DEMO_DOMAIN}`, name: `Klient:in: ${person.firstName} ${person.lastName}` });
+      out.accounts.push({
+        role: 'NONE',
+        email: `klient@${DEMO_DOMAIN}`,
+        name: `Klient:in: ${person.firstName} ${person.lastName}`,
+      });
     }
   }
 
@@ -640,16 +698,96 @@ export function generateDemoData({ now = new Date(), clientCount = CLIENT_COUNT 
 
 function billingRules(f: Faker): BillingRulePlan[] {
   const rules: Omit<BillingRulePlan, 'id' | 'position'>[] = [
-    { name: 'Betrieb gesund: Ersttermin', appointmentType: 'first', insurer: null, campaign: 'betrieb-gesund', amountCents: 11_000, description: 'Pauschale des Arbeitgebers für den Ersttermin.', active: true },
-    { name: 'Betrieb gesund: Folgetermin', appointmentType: 'followup', insurer: null, campaign: 'betrieb-gesund', amountCents: 7_500, description: 'Pauschale des Arbeitgebers je Folgetermin.', active: true },
-    { name: 'AOK Bayern: Folgetermin', appointmentType: 'followup', insurer: 'AOK Bayern', campaign: null, amountCents: 7_000, description: 'Selektivvertrag mit der AOK Bayern.', active: true },
-    { name: 'Erstgespräch', appointmentType: 'initial', insurer: null, campaign: null, amountCents: 0, description: 'Das Erstgespräch ist kostenfrei.', active: true },
-    { name: 'Ersttermin', appointmentType: 'first', insurer: null, campaign: null, amountCents: 9_500, description: 'Ersttermin, 60 Minuten.', active: true },
-    { name: 'Folgetermin', appointmentType: 'followup', insurer: null, campaign: null, amountCents: 6_500, description: 'Folgetermin, 50 Minuten.', active: true },
-    { name: 'Ärztliche Erstkonsultation', appointmentType: 'first-arztkonsultation', insurer: null, campaign: null, amountCents: 4_500, description: 'Ärztliche Konsultation, 30 Minuten.', active: true },
-    { name: 'Ärztliche Folgekonsultation', appointmentType: 'followup-arztkonsultation', insurer: null, campaign: null, amountCents: 3_500, description: 'Ärztliche Konsultation, 30 Minuten.', active: true },
-    { name: 'Ad-hoc-Termin', appointmentType: 'adhoc', insurer: null, campaign: null, amountCents: 2_500, description: 'Kurzer Ad-hoc-Termin.', active: true },
-    { name: 'Herbstaktion 2025 (beendet)', appointmentType: null, insurer: null, campaign: 'herbst-2025', amountCents: 5_000, description: 'Nicht mehr aktiv.', active: false },
+    {
+      name: 'Betrieb gesund: Ersttermin',
+      appointmentType: 'first',
+      insurer: null,
+      campaign: 'betrieb-gesund',
+      amountCents: 11_000,
+      description: 'Pauschale des Arbeitgebers für den Ersttermin.',
+      active: true,
+    },
+    {
+      name: 'Betrieb gesund: Folgetermin',
+      appointmentType: 'followup',
+      insurer: null,
+      campaign: 'betrieb-gesund',
+      amountCents: 7_500,
+      description: 'Pauschale des Arbeitgebers je Folgetermin.',
+      active: true,
+    },
+    {
+      name: 'AOK Bayern: Folgetermin',
+      appointmentType: 'followup',
+      insurer: 'AOK Bayern',
+      campaign: null,
+      amountCents: 7_000,
+      description: 'Selektivvertrag mit der AOK Bayern.',
+      active: true,
+    },
+    {
+      name: 'Erstgespräch',
+      appointmentType: 'initial',
+      insurer: null,
+      campaign: null,
+      amountCents: 0,
+      description: 'Das Erstgespräch ist kostenfrei.',
+      active: true,
+    },
+    {
+      name: 'Ersttermin',
+      appointmentType: 'first',
+      insurer: null,
+      campaign: null,
+      amountCents: 9_500,
+      description: 'Ersttermin, 60 Minuten.',
+      active: true,
+    },
+    {
+      name: 'Folgetermin',
+      appointmentType: 'followup',
+      insurer: null,
+      campaign: null,
+      amountCents: 6_500,
+      description: 'Folgetermin, 50 Minuten.',
+      active: true,
+    },
+    {
+      name: 'Ärztliche Erstkonsultation',
+      appointmentType: 'first-arztkonsultation',
+      insurer: null,
+      campaign: null,
+      amountCents: 4_500,
+      description: 'Ärztliche Konsultation, 30 Minuten.',
+      active: true,
+    },
+    {
+      name: 'Ärztliche Folgekonsultation',
+      appointmentType: 'followup-arztkonsultation',
+      insurer: null,
+      campaign: null,
+      amountCents: 3_500,
+      description: 'Ärztliche Konsultation, 30 Minuten.',
+      active: true,
+    },
+    {
+      name: 'Ad-hoc-Termin',
+      appointmentType: 'adhoc',
+      insurer: null,
+      campaign: null,
+      amountCents: 2_500,
+      description: 'Kurzer Ad-hoc-Termin.',
+      active: true,
+    },
+    {
+      name: 'Herbstaktion 2025 (beendet)',
+      appointmentType: null,
+      insurer: null,
+      campaign: 'herbst-2025',
+      amountCents: 5_000,
+      description: 'Nicht mehr aktiv.',
+      active: false,
+    },
   ];
   return rules.map((r, position) => ({ id: f.string.uuid(), position, ...r }));
 }

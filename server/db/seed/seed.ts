@@ -59,7 +59,10 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<SeedSumma
 }
 
 /** Seeds only a database without users (a fresh installation); null when it did nothing. */
-export async function seedIfEmpty(db: Db, options: GenerateOptions = {}): Promise<SeedSummary | null> {
+export async function seedIfEmpty(
+  db: Db,
+  options: GenerateOptions = {},
+): Promise<SeedSummary | null> {
   const started = performance.now();
   const summary = await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
@@ -99,7 +102,13 @@ async function insertAll(tx: Tx, data: DemoData): Promise<Omit<SeedSummary, 'dur
   };
 }
 
-type Table = typeof users | typeof coaches | typeof clients | typeof appointments | typeof insurers | typeof campaigns;
+type Table =
+  | typeof users
+  | typeof coaches
+  | typeof clients
+  | typeof appointments
+  | typeof insurers
+  | typeof campaigns;
 
 async function insertRows<T extends Table>(tx: Tx, table: T, rows: T['$inferInsert'][]) {
   const columns = rows[0] ? Object.keys(rows[0]).length + 4 : 1;

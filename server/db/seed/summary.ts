@@ -11,7 +11,10 @@ const ROLE_LABELS: Record<string, string> = {
 const n = (value: number) => value.toLocaleString('de-DE');
 
 /** The German text `npm run seed` prints: what was written and how to sign in. */
-export function formatSeedSummary(summary: SeedSummary, publicUrl = 'http://localhost:3000'): string {
+export function formatSeedSummary(
+  summary: SeedSummary,
+  publicUrl = 'http://localhost:3000',
+): string {
   const c = summary.counts;
   const pending = (count: number) => (count > 0 ? n(count) : '– (Tabelle folgt)');
   const lines = [

@@ -29,12 +29,64 @@ async function loginResponse(db: Db | Tx, userId: string) {
   };
 }
 
+/** Locks and returns a client record with this e-mail that no account owns yet. */
+async function unlinkedClient(tx: Tx, email: string) {
+  const [client] = await tx
+    .select({ id: clients.id })
+    .from(clients)
+    .where(and(isNull(clients.userId), sql`lower(${clients.email}) = lower(${email})`))
+    .limit(1)
+    .for('update');
+  return client ?? null;
+}
+
+/**
+ * A NONE user who signed in before their client record existed (saw /notactive, then
+ * signed up or was entered by staff) gets it at the next login: linked and active.
+ * Users linked to a client already (also deactivated ones) and staff are left alone.
+ */
+async function linkExistingUser(db: Db, principal: Principal, user: NonNullable<Principal['user']>) {
+  const email = principal.email;
+  if (user.role !== 'NONE' || user.active || !email) return;
+  const [candidate] = await db
+    .select({ id: clients.id })
+    .from(clients)
+    .where(and(isNull(clients.userId), sql`lower(${clients.email}) = lower(${email})`))
+    .limit(1);
+  if (!candidate) return;
+  await db.transaction(async (tx) => {
+    const [current] = await tx.select().from(users).where(eq(users.id, user.id)).for('update');
+    if (!current || current.role !== 'NONE' || current.active) return;
+    const [linked] = await tx.select({ id: clients.id }).from(clients).where(eq(clients.userId, current.id));
+    if (linked) return;
+    const client = await unlinkedClient(tx, email);
+    if (!client) return;
+    await tx.update(clients).set({ userId: current.id }).where(eq(clients.id, client.id));
+    await tx
+      .update(users)
+      .set({ active: true, updatedAt: sql`now()` })
+      .where(eq(users.id, current.id));
+    await recordEvent(tx, {
+      type: 'user.updated',
+      entityType: 'user',
+      entityId: current.id,
+      clientId: client.id,
+      important: false,
+      changes: { active: { from: false, to: true }, via: 'client_login' },
+    });
+  });
+}
+
 /**
  * First sign-in: a row an admin prepared for this e-mail (staff) is claimed by the
- * caller's subject; anyone else gets a new row with role NONE.
+ * caller's subject; anyone else gets a new row with role NONE. A NONE user whose e-mail
+ * matches a client record nobody owns yet is linked to it and active (first or later login).
  */
 async function userFor(db: Db, principal: Principal): Promise<string> {
-  if (principal.user) return principal.user.id;
+  if (principal.user) {
+    await linkExistingUser(db, principal, principal.user);
+    return principal.user.id;
+  }
   return db.transaction(async (tx) => {
     const [prepared] = principal.email
       ? await tx
@@ -49,15 +101,7 @@ async function userFor(db: Db, principal: Principal): Promise<string> {
           .returning({ id: users.id })
       : [];
     // A client signed up with this e-mail: the new account is theirs, and active.
-    const [client] =
-      !prepared && principal.email
-        ? await tx
-            .select({ id: clients.id })
-            .from(clients)
-            .where(and(isNull(clients.userId), sql`lower(${clients.email}) = lower(${principal.email})`))
-            .limit(1)
-            .for('update')
-        : [];
+    const client = !prepared && principal.email ? await unlinkedClient(tx, principal.email) : null;
     const [row] = prepared
       ? [prepared]
       : await tx
@@ -97,24 +141,30 @@ export const accountHandlers = defineHandlers({
     return loginResponse(deps.db, await userFor(deps.db, principal));
   },
 
-  async activateUser({ body, principal, deps }) {
+  async activateUser({ body, principal, deps, request }) {
+    // Guessing is counted per person and per address; a success clears the person's count.
+    const personKey = principal.subject;
+    await deps.rateLimits.activationCodeIp.consume(request.ip);
+    await deps.rateLimits.activationCode.consume(personKey);
     const invalid = () =>
       badRequest('activationCode', 'activation_code_invalid', 'The activation code is not valid');
     const hash = hashActivationCode(body.activationCode);
-    return deps.db.transaction(async (tx) => {
-      const [pending] = await tx
-        .select()
-        .from(users)
-        .where(and(eq(users.activationCodeHash, hash), eq(users.active, false)))
-        .for('update');
+    const response = await deps.db.transaction(async (tx) => {
+      // The hash stays after activation, so a used code is recognised (409), not "wrong" (400).
+      const [pending] = await tx.select().from(users).where(eq(users.activationCodeHash, hash)).for('update');
       // The code only works for the e-mail address the admin entered.
       if (!pending || pending.email.toLowerCase() !== (principal.email ?? '').toLowerCase()) {
         throw invalid();
+      }
+      // Used once: also a deactivated account cannot bring itself back with its old code.
+      if (pending.active || pending.activatedAt) {
+        throw conflict('activation_code_used', 'This activation code has been used already');
       }
       const current = principal.user;
       if (current && current.id !== pending.id) {
         const [linked] = await tx.select({ id: clients.id }).from(clients).where(eq(clients.userId, current.id));
         if (linked) throw conflict('account_is_client', 'This account belongs to a client');
+        // The NONE row of an earlier sign-in gives way to the prepared account.
         await tx.delete(users).where(eq(users.id, current.id));
       }
       await tx
@@ -123,7 +173,6 @@ export const accountHandlers = defineHandlers({
           authSubject: principal.subject,
           active: true,
           activatedAt: sql`now()`,
-          activationCodeHash: null,
           updatedAt: sql`now()`,
         })
         .where(eq(users.id, pending.id));
@@ -137,5 +186,7 @@ export const accountHandlers = defineHandlers({
       });
       return loginResponse(tx, pending.id);
     });
+    await deps.rateLimits.activationCode.reset(personKey);
+    return response;
   },
 });

@@ -1,10 +1,10 @@
 import { Temporal } from '@js-temporal/polyfill';
-import { and, asc, count, desc, eq, gt, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
-import { defineHandlers, type Query } from '../../http/handler';
-import { pageWindow } from '../../http/paging';
+import { defineHandlers, type AppDeps, type Query } from '../../http/handler';
+import { one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/record';
 import { guardOverlap, insertAppointment, lockCoachCalendar } from './booking';
@@ -27,6 +27,15 @@ function assertRange(start: string, end: string) {
   if (ms > MAX_DURATION_MS) {
     throw badRequest('endDate', 'value_too_large', 'An appointment lasts at most 12 hours');
   }
+}
+
+/**
+ * A provisional appointment holds its slot for the configured time from when it is made
+ * (or marked) provisional; releasing expired holds is the scheduler's job.
+ */
+function provisionalUntil(deps: AppDeps, isProvisional: boolean): string | null {
+  if (!isProvisional) return null;
+  return new Date(deps.now().getTime() + deps.config.PROVISIONAL_HOLD_MINUTES * 60_000).toISOString();
 }
 
 /** A coach books and moves only their own appointments. */
@@ -74,7 +83,6 @@ function listFilters(principal: Principal, q: Query<'listAppointments'>) {
   );
 }
 
-// Client-side filters need the join; the rest count on the appointments table alone.
 const needsClient = (q: Query<'listAppointments'>) =>
   q.participatingInResearch !== undefined || !!q.selfOrRelative || !!q.campaign || !!q.insurer;
 
@@ -92,6 +100,7 @@ export const appointmentsHandlers = defineHandlers({
         appointmentType: body.appointmentType,
         meetingType: body.meetingType ?? 'jitsi',
         isProvisional: body.isProvisional ?? false,
+        provisionalUntil: provisionalUntil(deps, body.isProvisional ?? false),
         externalMeetingUrl: body.externalMeetingUrl ?? null,
       });
       await recordEvent(tx, {
@@ -132,7 +141,14 @@ export const appointmentsHandlers = defineHandlers({
       await guardOverlap(tx, () =>
         tx
           .update(appointments)
-          .set({ ...body, updatedAt: sql`now()` })
+          .set({
+            ...body,
+            // Saying isProvisional: true (re)starts the hold; false ends it.
+            ...(body.isProvisional === undefined
+              ? {}
+              : { provisionalUntil: provisionalUntil(deps, body.isProvisional) }),
+            updatedAt: sql`now()`,
+          })
           .where(eq(appointments.id, before.id)),
       );
       await recordEvent(tx, {
@@ -176,19 +192,20 @@ export const appointmentsHandlers = defineHandlers({
     const { limit, offset } = pageWindow(query.page, query.limit);
     const where = listFilters(principal, query);
     const direction = query.sortDirection === 'desc' ? desc : asc;
-    const counted = deps.db.select({ n: count() }).from(appointments);
-    const [rows, [total]] = await Promise.all([
-      selectAppointments(deps.db)
-        .where(where)
-        .orderBy(direction(appointments.startDate), direction(appointments.id))
-        .limit(limit)
-        .offset(offset),
-      (needsClient(query)
-        ? counted.innerJoin(client, eq(client.id, appointments.clientId))
-        : counted
-      ).where(where),
-    ]);
-    return { appointments: rows.map(toAppointment), itemCount: total?.n ?? 0 };
+    // Client-side filters need the join; the rest count on the appointments table alone.
+    const matching = () => {
+      const q = deps.db.select(one).from(appointments).$dynamic();
+      return (needsClient(query) ? q.innerJoin(client, eq(client.id, appointments.clientId)) : q).where(where);
+    };
+    const rows = await selectAppointments(deps.db, { total: totalColumn(matching()) })
+      .where(where)
+      .orderBy(direction(appointments.startDate), direction(appointments.id))
+      .limit(limit)
+      .offset(offset);
+    return {
+      appointments: rows.map(toAppointment),
+      ...(await pageCounts(deps.db, rows, matching)),
+    };
   },
 
   async listUpcomingAppointments({ query, principal, deps }) {

@@ -7,7 +7,10 @@ import type { Principal } from '../../http/auth';
 const client = alias(clients, 'client');
 const coach = alias(coaches, 'coach');
 
-export function selectAppointments(db: Db | Tx) {
+export function selectAppointments<E extends Record<string, SQL.Aliased | SQL>>(
+  db: Db | Tx,
+  extra: E = {} as E,
+) {
   return db
     .select({
       appointment: appointments,
@@ -15,6 +18,7 @@ export function selectAppointments(db: Db | Tx) {
       clientLastName: client.lastName,
       coachFirstName: coach.firstName,
       coachLastName: coach.lastName,
+      ...extra,
     })
     .from(appointments)
     .innerJoin(client, eq(client.id, appointments.clientId))
@@ -23,7 +27,7 @@ export function selectAppointments(db: Db | Tx) {
 
 export { client as appointmentClient };
 
-type Joined = Awaited<ReturnType<ReturnType<typeof selectAppointments>['execute']>>[number];
+type Joined = Awaited<ReturnType<ReturnType<typeof selectAppointments<Record<string, never>>>['execute']>>[number];
 
 export function toAppointment(row: Joined) {
   const a = row.appointment;

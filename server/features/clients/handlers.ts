@@ -1,9 +1,9 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { billableItems, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type Body } from '../../http/handler';
-import { pageWindow } from '../../http/paging';
+import { one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
 import { likePattern } from '../../db/like';
 import { badRequest, conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/record';
@@ -25,6 +25,13 @@ async function assertCoaches(db: Db | Tx, input: ClientInput) {
     if (!id) continue;
     const [row] = await db.select({ id: coaches.id }).from(coaches).where(eq(coaches.id, id));
     if (!row) throw badRequest(field, 'unknown_coach', 'No coach with this id');
+  }
+}
+
+/** A relative's record names the person to talk to: checked on the state after the write. */
+function assertContactPerson(clientType: string, contactPerson: object | null | undefined) {
+  if (clientType === 'relative' && !contactPerson) {
+    throw badRequest('contactPerson', 'value_missing', 'A client of type relative needs a contact person');
   }
 }
 
@@ -90,6 +97,7 @@ async function setSessionsClosed(
 
 export const clientsHandlers = defineHandlers({
   async createClient({ body, principal, deps, reply }) {
+    assertContactPerson(body.clientType ?? 'self', body.contactPerson);
     const created = await deps.db.transaction(async (tx) => {
       await assertCoaches(tx, body);
       await assertEmailFree(tx, body.email);
@@ -112,15 +120,13 @@ export const clientsHandlers = defineHandlers({
   async listClients({ query, principal, deps }) {
     const { limit, offset } = pageWindow(query.page, query.limit);
     const where = clientFilters(principal, query);
-    const [rows, [total]] = await Promise.all([
-      selectClients(deps.db)
-        .where(where)
-        .orderBy(...clientOrder(query))
-        .limit(limit)
-        .offset(offset),
-      deps.db.select({ n: count() }).from(clients).where(where),
-    ]);
-    return { clients: rows.map(toClient), itemCount: total?.n ?? 0 };
+    const matching = () => deps.db.select(one).from(clients).where(where).$dynamic();
+    const rows = await selectClients(deps.db, { total: totalColumn(matching()) })
+      .where(where)
+      .orderBy(...clientOrder(query))
+      .limit(limit)
+      .offset(offset);
+    return { clients: rows.map(toClient), ...(await pageCounts(deps.db, rows, matching)) };
   },
 
   async searchClients({ query, principal, deps }) {
@@ -149,6 +155,10 @@ export const clientsHandlers = defineHandlers({
     return deps.db.transaction(async (tx) => {
       const before = await findClient(tx, principal, params.clientId);
       if (!before) throw notFound('client');
+      assertContactPerson(
+        body.clientType ?? before.clientType,
+        body.contactPerson === undefined ? before.contactPerson : body.contactPerson,
+      );
       await assertCoaches(tx, body);
       await assertEmailFree(tx, body.email, before.id);
       await tx

@@ -10,19 +10,23 @@ export type ClientRow = typeof clients.$inferSelect;
 
 const coach = alias(coaches, 'coach');
 
-export function selectClients(db: Db | Tx) {
+export function selectClients<E extends Record<string, SQL.Aliased | SQL>>(
+  db: Db | Tx,
+  extra: E = {} as E,
+) {
   return db
     .select({
       client: clients,
       coachId: coach.id,
       coachFirstName: coach.firstName,
       coachLastName: coach.lastName,
+      ...extra,
     })
     .from(clients)
     .leftJoin(coach, eq(coach.id, clients.coachedById));
 }
 
-type Joined = Awaited<ReturnType<ReturnType<typeof selectClients>['execute']>>[number];
+type Joined = Awaited<ReturnType<ReturnType<typeof selectClients<Record<string, never>>>['execute']>>[number];
 
 export function toClient({ client: c, coachId, coachFirstName, coachLastName }: Joined) {
   return {

@@ -70,9 +70,13 @@ export const coachesHandlers = defineHandlers({
       .select()
       .from(coaches)
       .where(
-        or(
-          sql`lower(${coaches.firstName} || ' ' || ${coaches.lastName}) LIKE ${pattern}`,
-          sql`lower(${coaches.email}) LIKE ${pattern}`,
+        and(
+          // Search picks coaches for new work: deactivated coaches are left out.
+          eq(coaches.active, true),
+          or(
+            sql`lower(${coaches.firstName} || ' ' || ${coaches.lastName}) LIKE ${pattern}`,
+            sql`lower(${coaches.email}) LIKE ${pattern}`,
+          ),
         ),
       )
       .orderBy(asc(coaches.lastName), asc(coaches.firstName))
@@ -125,7 +129,7 @@ export const coachesHandlers = defineHandlers({
         )
         .limit(1);
       if (future) {
-        throw conflict('coach_has_appointments', 'The coach still has upcoming appointments');
+        throw conflict('coach_has_future_appointments', 'The coach still has upcoming appointments');
       }
       await tx.update(coaches).set({ active: false, updatedAt: sql`now()` }).where(eq(coaches.id, before.id));
       await recordEvent(tx, {

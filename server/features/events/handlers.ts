@@ -1,25 +1,28 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { events, users } from '../../db/schema/index';
 import { defineHandlers } from '../../http/handler';
-import { pageWindow } from '../../http/paging';
+import { one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
 import { summaryOf } from './summaries';
 
 async function pageOfEvents(db: Db, where: SQL | undefined, page?: number, limit?: number) {
   const window = pageWindow(page, limit);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({ event: events, actorEmail: users.email, actorRole: users.role })
-      .from(events)
-      .leftJoin(users, eq(users.id, events.actorUserId))
-      .where(where)
-      .orderBy(desc(events.occurredAt), desc(events.id))
-      .limit(window.limit)
-      .offset(window.offset),
-    db.select({ n: count() }).from(events).where(where),
-  ]);
+  const matching = () => db.select(one).from(events).where(where).$dynamic();
+  const rows = await db
+    .select({
+      event: events,
+      actorEmail: users.email,
+      actorRole: users.role,
+      total: totalColumn(matching()),
+    })
+    .from(events)
+    .leftJoin(users, eq(users.id, events.actorUserId))
+    .where(where)
+    .orderBy(desc(events.occurredAt), desc(events.id))
+    .limit(window.limit)
+    .offset(window.offset);
   return {
-    itemCount: total?.n ?? 0,
+    ...(await pageCounts(db, rows, matching)),
     rows: rows.map(({ event: e, actorEmail, actorRole }) => ({
       event: e,
       actor:
@@ -32,7 +35,7 @@ async function pageOfEvents(db: Db, where: SQL | undefined, page?: number, limit
 
 export const eventsHandlers = defineHandlers({
   async listBusinessEvents({ query, deps }) {
-    const { rows, itemCount } = await pageOfEvents(
+    const { rows, ...counts } = await pageOfEvents(
       deps.db,
       and(
         eq(events.source, 'business'),
@@ -45,7 +48,7 @@ export const eventsHandlers = defineHandlers({
       query.pageSize,
     );
     return {
-      itemCount,
+      ...counts,
       businessEvents: rows.map(({ event: e, actor }) => ({
         id: e.id,
         occurredAt: e.occurredAt,
@@ -62,7 +65,7 @@ export const eventsHandlers = defineHandlers({
   },
 
   async listEvents({ query, deps }) {
-    const { rows, itemCount } = await pageOfEvents(
+    const { rows, ...counts } = await pageOfEvents(
       deps.db,
       and(
         query.showAllEvents ? undefined : eq(events.important, true),
@@ -74,7 +77,7 @@ export const eventsHandlers = defineHandlers({
       query.limit,
     );
     return {
-      itemCount,
+      ...counts,
       events: rows.map(({ event: e, actor }) => ({
         id: e.id,
         occurredAt: e.occurredAt,

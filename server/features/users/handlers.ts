@@ -7,7 +7,7 @@ import { pageWindow } from '../../http/paging';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/record';
 import { hashActivationCode, newActivationCode } from './codes';
-import { emailTaken, findUser, selectUsers, toUser } from './repository';
+import { coachLinkedTo, emailTaken, findUser, selectUsers, toUser } from './repository';
 
 // Nobody hands out more than they hold: the roles each caller may assign.
 const ASSIGNABLE: Record<Role, readonly Role[]> = {
@@ -24,10 +24,14 @@ function assertAssignable(principal: Principal, role: Role) {
   }
 }
 
-async function assertCoach(db: Db | Tx, coachId: string | null | undefined) {
+/** The coach record exists and no other account is linked to it. */
+async function assertCoach(db: Db | Tx, coachId: string | null | undefined, userId?: string) {
   if (!coachId) return;
   const [row] = await db.select({ id: coaches.id }).from(coaches).where(eq(coaches.id, coachId));
   if (!row) throw badRequest('coachId', 'unknown_coach', 'No coach with this id');
+  if (await coachLinkedTo(db, coachId, userId)) {
+    throw conflict('coach_already_linked', 'Another user is linked to this coach record');
+  }
 }
 
 export const usersHandlers = defineHandlers({
@@ -91,7 +95,7 @@ export const usersHandlers = defineHandlers({
       if (before.id === principal.user?.id && (body.active === false || (body.role && body.role !== before.role))) {
         throw forbidden('cannot_change_own_account', 'You cannot change your own role or deactivate yourself');
       }
-      await assertCoach(tx, body.coachId);
+      await assertCoach(tx, body.coachId, before.id);
       const role = body.role ?? before.role;
       const coachId = body.coachId === undefined ? before.coachId : body.coachId;
       if (role === 'COACH' && !coachId) {

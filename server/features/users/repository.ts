@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { coaches, users } from '../../db/schema/index';
+import { clients, coaches, users } from '../../db/schema/index';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -45,10 +45,33 @@ export async function findUser(db: Db | Tx, id: string) {
   return row ? toUser(row) : null;
 }
 
+/**
+ * Whether another user has this address. The row a person got by merely signing in
+ * (role NONE, inactive, no client record) does not count: an admin may still create that
+ * person's staff account, and activating it replaces that row.
+ */
 export async function emailTaken(db: Db | Tx, email: string, exceptId?: string) {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`);
-  return !!row && row.id !== exceptId;
+    .where(
+      and(
+        sql`lower(${users.email}) = lower(${email})`,
+        exceptId ? ne(users.id, exceptId) : undefined,
+        sql`NOT (${users.role} = 'NONE' AND NOT ${users.active} AND ${users.authSubject} IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM ${clients} WHERE ${clients.userId} = ${users.id}))`,
+      ),
+    )
+    .limit(1);
+  return !!row;
+}
+
+/** The user (other than `exceptId`) whose account is linked to this coach record, if any. */
+export async function coachLinkedTo(db: Db | Tx, coachId: string, exceptId?: string) {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.coachId, coachId), exceptId ? ne(users.id, exceptId) : undefined))
+    .limit(1);
+  return row?.id ?? null;
 }

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create or refresh the product session for the bearer token
-         * @description No body. Creates the users row on first sign-in (role NONE). A role-NONE user whose verified e-mail matches a client record without user gets linked to it (and becomes active).
+         * @description No body. Creates the users row on first sign-in (role NONE). A role-NONE user who is inactive and not linked to a client, and whose verified e-mail matches a client record without user, gets linked to it and becomes active — at the first sign-in or any later one.
          */
         post: operations["login"];
         delete?: never;
@@ -33,7 +33,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Activate the signed-in account with an activation code */
+        /**
+         * Activate the signed-in account with an activation code
+         * @description 400 activation_code_invalid when the code is wrong or was issued for another e-mail address; 409 activation_code_used when it was used already; 409 account_is_client when the signed-in account belongs to a client. Rate-limited per person and per address (429 rate_limited with Retry-After); a success clears the person's count.
+         */
         post: operations["activateUser"];
         delete?: never;
         options?: never;
@@ -51,7 +54,10 @@ export interface paths {
         /** List users */
         get: operations["listUsers"];
         put?: never;
-        /** Create a staff user (returns the one-time activation code) */
+        /**
+         * Create a staff user (returns the one-time activation code)
+         * @description 409 email_taken when a user has the address already (the inactive NONE row of someone who merely signed in does not count; activation replaces it); 409 coach_already_linked when another user is linked to coachId; 400 naming coachId when the coach is unknown.
+         */
         post: operations["createUser"];
         delete?: never;
         options?: never;
@@ -69,7 +75,10 @@ export interface paths {
         /** Get a user */
         get: operations["getUser"];
         put?: never;
-        /** Update role, active flag or coach link of a user */
+        /**
+         * Update role, active flag or coach link of a user
+         * @description 409 coach_already_linked when another user is linked to coachId; 400 naming coachId when the coach is unknown.
+         */
         post: operations["updateUser"];
         delete?: never;
         options?: never;
@@ -88,7 +97,7 @@ export interface paths {
         put?: never;
         /**
          * Create an appointment
-         * @description 409 slot_taken when it overlaps a live appointment of the coach. Only ADMIN and ONBOARDING_MANAGER may create adhoc appointments for other coaches; coaches book for themselves.
+         * @description 409 slot_taken when it overlaps a live appointment of the coach. Only ADMIN and ONBOARDING_MANAGER may create adhoc appointments for other coaches; coaches book for themselves. An unknown clientId or coachId, or an inactive coach, is 400 naming the field. isProvisional true sets provisionalUntil to now plus the configured hold.
          */
         post: operations["createAppointment"];
         delete?: never;
@@ -108,7 +117,7 @@ export interface paths {
         get: operations["getAppointment"];
         /**
          * Update an appointment
-         * @description 409 slot_taken on overlap; 409 appointment_cancelled when it is cancelled.
+         * @description 409 slot_taken on overlap; 409 appointment_cancelled when it is cancelled. An unknown or inactive coachId is 400 naming the field. isProvisional true (re)starts the hold (provisionalUntil = now plus the configured hold), false clears provisionalUntil.
          */
         put: operations["updateAppointment"];
         post?: never;
@@ -775,7 +784,7 @@ export interface paths {
         put?: never;
         /**
          * Create a client
-         * @description 409 email_taken; 404 when coachedById or existingClientOfCoachId is unknown.
+         * @description 409 email_taken; 400 naming the field when coachedById or existingClientOfCoachId is unknown; 400 naming contactPerson when clientType is relative without one.
          */
         post: operations["createClient"];
         delete?: never;
@@ -810,7 +819,10 @@ export interface paths {
         };
         /** Get a client */
         get: operations["getClient"];
-        /** Update a client */
+        /**
+         * Update a client
+         * @description 409 email_taken; 400 naming the field when coachedById or existingClientOfCoachId is unknown; 400 naming contactPerson when the client would be of type relative without one.
+         */
         put: operations["updateClient"];
         post?: never;
         /**
@@ -1326,9 +1338,9 @@ export interface components {
             errors?: components["schemas"]["ProblemFieldError"][];
         };
         ProblemFieldError: {
-            /** @description JSON pointer-like path of the offending field, e.g. "body.email" or "query.limit". */
+            /** @description The offending field as a dotted path without its location: a body field ("firstName"), a nested one ("contactPerson.email"), a query or path parameter ("limit") or a header ("idempotency-key"); "body" when the body is not valid JSON. */
             field: string;
-            /** @description e.g. required, too_long, too_short, format, enum, minimum, maximum, pattern, type, additional_property */
+            /** @description e.g. value_missing, unknown_field, value_too_long, value_too_short, value_too_large, value_too_small, value_invalid_format, value_not_allowed, value_wrong_type, invalid_json, or a rule of the operation such as unknown_coach */
             code: string;
             message: string;
         };
@@ -1539,6 +1551,7 @@ export interface components {
             insurerCode?: string | null;
             campaign?: string | null;
             clientType?: components["schemas"]["ClientType"];
+            /** @description Required (not null) when clientType is relative, otherwise 400 naming contactPerson; an update is checked on the resulting record. */
             contactPerson?: components["schemas"]["ContactPersonInput"] | null;
             howDidYouHearAboutUs?: string | null;
             diagnosis?: string | null;
@@ -1549,9 +1562,15 @@ export interface components {
             wantsToProvideRecordingsForResearch?: boolean;
             notifyViaSms?: boolean;
             notes?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description An existing coach; unknown → 400 naming coachedById.
+             */
             coachedById?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description An existing coach; unknown → 400 naming existingClientOfCoachId.
+             */
             existingClientOfCoachId?: string | null;
         };
         /** @description Spec name: updateClient. */
@@ -1576,6 +1595,7 @@ export interface components {
             insurerCode?: string | null;
             campaign?: string | null;
             clientType?: components["schemas"]["ClientType"];
+            /** @description Required (not null) when clientType is relative, otherwise 400 naming contactPerson; an update is checked on the resulting record. */
             contactPerson?: components["schemas"]["ContactPersonInput"] | null;
             howDidYouHearAboutUs?: string | null;
             diagnosis?: string | null;
@@ -1586,14 +1606,22 @@ export interface components {
             wantsToProvideRecordingsForResearch?: boolean;
             notifyViaSms?: boolean;
             notes?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description An existing coach; unknown → 400 naming coachedById.
+             */
             coachedById?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description An existing coach; unknown → 400 naming existingClientOfCoachId.
+             */
             existingClientOfCoachId?: string | null;
         };
+        /** @description Large list: itemCount is exact up to 1000 matches; beyond that it is 1000 and itemCountCapped is true ("mehr als 1.000"), so counting never scans the whole table. */
         ClientList: {
             clients: components["schemas"]["Client"][];
             itemCount: number;
+            itemCountCapped: boolean;
         };
         ClientSummary: {
             /** Format: uuid */
@@ -1640,7 +1668,10 @@ export interface components {
             /** @description "First Last" */
             clientName: string;
             isProvisional: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Set by the server while isProvisional is true; until then the slot is held (the hold period is configuration, default 60 minutes). null otherwise.
+             */
             provisionalUntil: string | null;
             noShow: boolean;
             /** @description Running number per client, in start order. */
@@ -1648,9 +1679,15 @@ export interface components {
             externalMeetingUrl: string | null;
         };
         CreateAppointmentRequest: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description An existing client; unknown → 400 naming clientId.
+             */
             clientId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description An existing, active coach; unknown or inactive → 400 naming coachId.
+             */
             coachId: string;
             /** Format: date-time */
             startDate: string;
@@ -1678,9 +1715,11 @@ export interface components {
             /** Format: uri */
             externalMeetingUrl?: string | null;
         };
+        /** @description Large list: itemCount is exact up to 1000 matches; beyond that it is 1000 and itemCountCapped is true ("mehr als 1.000"), so counting never scans the whole table. */
         AppointmentList: {
             appointments: components["schemas"]["Appointment"][];
             itemCount: number;
+            itemCountCapped: boolean;
         };
         UpcomingAppointments: {
             appointments: components["schemas"]["Appointment"][];
@@ -2290,9 +2329,11 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description Large list: itemCount is exact up to 1000 matches; beyond that it is 1000 and itemCountCapped is true ("mehr als 1.000"), so counting never scans the whole table. */
         BusinessEventList: {
             businessEvents: components["schemas"]["BusinessEvent"][];
             itemCount: number;
+            itemCountCapped: boolean;
         };
         /** @enum {string} */
         EventSource: "business" | "system";
@@ -2315,9 +2356,11 @@ export interface components {
             /** @description Short German text. */
             summary: string;
         };
+        /** @description Large list: itemCount is exact up to 1000 matches; beyond that it is 1000 and itemCountCapped is true ("mehr als 1.000"), so counting never scans the whole table. */
         EventList: {
             events: components["schemas"]["Event"][];
             itemCount: number;
+            itemCountCapped: boolean;
         };
         /** @enum {string} */
         WebhookType: "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "appointment.no_show" | "client.created" | "client.updated" | "client.sessions_closed" | "summary.completed" | "billable_item.invoice_sent";
@@ -2457,6 +2500,33 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request body exceeds 1 MiB (code payload_too_large). Any operation that may carry a body (POST, PUT, PATCH, DELETE) can answer it. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is not application/json (code unsupported_media_type). Any operation that may carry a body (POST, PUT, PATCH, DELETE) can answer it. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The Idempotency-Key was already used by you for this operation with a different request (path, query or body) within 24 h (code idempotency_key_reused). Use a new key for a new request. */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Not implemented yet (code not_implemented). */
         NotImplemented: {
             headers: {
@@ -2472,7 +2542,7 @@ export interface components {
         Limit: number;
         PageSize: number;
         SearchLimit: number;
-        /** @description Repeating a request with the same key within 24 h returns the first result instead of booking twice. */
+        /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -2502,6 +2572,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -2531,6 +2603,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
@@ -2588,6 +2662,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -2647,6 +2723,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -2654,7 +2732,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Repeating a request with the same key within 24 h returns the first result instead of booking twice. */
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2678,8 +2756,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -2739,6 +2819,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -2767,6 +2849,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -2799,6 +2883,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -2851,6 +2937,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
@@ -2993,6 +3081,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3025,6 +3115,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3057,6 +3149,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3155,6 +3249,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
@@ -3186,6 +3282,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
@@ -3194,7 +3292,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Repeating a request with the same key within 24 h returns the first result instead of booking twice. */
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3219,6 +3317,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3253,7 +3354,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Repeating a request with the same key within 24 h returns the first result instead of booking twice. */
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3281,6 +3382,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3309,6 +3413,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3424,6 +3530,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3487,6 +3595,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3512,6 +3622,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3543,6 +3655,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3570,6 +3684,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3724,6 +3840,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3754,6 +3872,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3784,6 +3904,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3814,6 +3936,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3844,6 +3968,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3874,6 +4000,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3902,6 +4030,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3930,6 +4060,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3982,6 +4114,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4011,6 +4145,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4042,6 +4178,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4067,6 +4205,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4146,8 +4286,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4234,6 +4375,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4260,6 +4403,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4288,6 +4433,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4316,6 +4463,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4344,6 +4493,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
@@ -4401,6 +4552,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4487,6 +4640,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4513,6 +4668,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4543,6 +4700,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4573,6 +4732,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4661,6 +4822,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4895,6 +5058,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4920,6 +5085,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4945,6 +5112,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4970,6 +5139,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5116,6 +5287,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };

@@ -1,0 +1,462 @@
+/**
+ * npm run bench — list endpoints under load on real PostgreSQL, against a bare baseline.
+ *
+ * 1. Creates a scratch database spr_bench_<random> on DATABASE_URL's server (default
+ *    postgres://postgres@127.0.0.1:5432), migrates it, bulk-loads 50,000 clients and
+ *    100,000 appointments (bench/load.ts), VACUUM (ANALYZE).
+ * 2. Starts two child processes, each with its own event loop: the real app (buildApp,
+ *    bench/servers/app.ts) and the baseline (bare Fastify + pg.Pool reading one row by
+ *    primary key, bench/servers/baseline.ts), both with the same pool size.
+ * 3. autocannon, in this process, runs each scenario: warm-up, then the measured run.
+ *    Latencies are recorded per response (autocannon's `response` event) so p50/p95/p99 are
+ *    exact; autocannon's own summary has no p95.
+ * 4. Writes bench/results/<timestamp>.json and bench/results/latest.json, prints a table,
+ *    drops the database. A missed target is reported, not an error.
+ *
+ * Knobs (environment): BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2),
+ * BENCH_CONNECTIONS (default 20), BENCH_ONLY (comma-separated scenario names),
+ * BENCH_KEEP_DB=1 (leave the database for inspection), DATABASE_POOL_SIZE (default 10).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { loadConfig } from '../server/config';
+import { connectPostgres } from '../server/db/client';
+import { createTestIssuer } from '../server/testing/test-auth';
+import { loadBenchData, SIZES } from './load';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const env = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+const DURATION = env('BENCH_DURATION', 10);
+const WARMUP = env('BENCH_WARMUP', 2);
+const CONNECTIONS = env('BENCH_CONNECTIONS', 20);
+const POOL_SIZE = env('DATABASE_POOL_SIZE', 10);
+const ONLY = process.env.BENCH_ONLY?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const TARGET = { p95Ms: 20, throughputShare: 0.5 };
+
+const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const dbName = `spr_bench_${randomBytes(4).toString('hex')}`;
+const withDatabase = (url: string, name: string) => {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+const dbUrl = withDatabase(server, dbName);
+const log = (...args: unknown[]) =>
+  console.log(`[bench ${(performance.now() / 1000).toFixed(1)}s]`, ...args);
+
+interface Scenario {
+  name: string;
+  description: string;
+  target: 'baseline' | 'app';
+  path: string;
+}
+
+interface Measured {
+  name: string;
+  description: string;
+  url: string;
+  probe: { status: number; itemCount?: number; rows?: number; bytes: number };
+  skipped?: string;
+  requests?: number;
+  durationS?: number;
+  rps?: number;
+  okRps?: number;
+  latencyMs?: { p50: number; p95: number; p99: number; mean: number; max: number };
+  autocannonLatencyMs?: { p50: number; p97_5: number; p99: number };
+  non2xx?: number;
+  errors?: number;
+  timeouts?: number;
+  throughputVsBaseline?: number;
+  pass?: { p95: boolean; throughput: boolean };
+}
+
+// ---------------------------------------------------------------------------------------
+
+function startChild(
+  file: string,
+  extraEnv: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(here, file), [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, ...extraEnv },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const timer = setTimeout(() => reject(new Error(`${file} did not start within 60 s`)), 60_000);
+    child.once('message', (message: { port: number }) => {
+      clearTimeout(timer);
+      resolve({ child, port: message.port });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${file} exited with code ${code}`));
+    });
+  });
+}
+
+function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, 5_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length) - 1; // nearest rank
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))]!;
+}
+
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+async function probe(url: string, headers: Record<string, string>): Promise<Measured['probe']> {
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  let itemCount: number | undefined;
+  let rows: number | undefined;
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    if (typeof body.itemCount === 'number') itemCount = body.itemCount;
+    const list = Object.values(body).find(Array.isArray);
+    if (list) rows = (list as unknown[]).length;
+  } catch {
+    /* not JSON */
+  }
+  return { status: response.status, itemCount, rows, bytes: Buffer.byteLength(text) };
+}
+
+async function measure(url: string, headers: Record<string, string>) {
+  // Warm-up: JIT, pool connections, PostgreSQL caches; nothing recorded.
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP });
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      { url, headers, connections: CONNECTIONS, duration: DURATION },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+    instance.on('response', (_client, _status, _bytes, responseTime) =>
+      latencies.push(responseTime),
+    );
+  });
+  const sorted = Float64Array.from(latencies).sort();
+  const mean = latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length);
+  const seconds = result.duration;
+  const total = result.requests.total;
+  return {
+    requests: total,
+    durationS: seconds,
+    rps: round(total / seconds, 1),
+    okRps: round((total - result.non2xx) / seconds, 1),
+    latencyMs: {
+      p50: round(percentile(sorted, 50)),
+      p95: round(percentile(sorted, 95)),
+      p99: round(percentile(sorted, 99)),
+      mean: round(mean),
+      max: round(sorted[sorted.length - 1] ?? NaN),
+    },
+    autocannonLatencyMs: {
+      p50: result.latency.p50,
+      p97_5: result.latency.p97_5,
+      p99: result.latency.p99,
+    },
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+
+const admin = new pg.Client({ connectionString: server });
+let appChild: ChildProcess | undefined;
+let baselineChild: ChildProcess | undefined;
+let created = false;
+
+async function main() {
+  const started = new Date();
+  const loadBefore = os.loadavg();
+  await admin.connect();
+  const { rows: versionRows } = await admin.query<{ server_version: string }>(
+    'SHOW server_version',
+  );
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  created = true;
+  log(`database ${dbName} created`);
+
+  let t = performance.now();
+  const migrator = connectPostgres(dbUrl, 2);
+  await migrator.migrate();
+  await migrator.close();
+  const migrateMs = Math.round(performance.now() - t);
+
+  t = performance.now();
+  const loader = new pg.Client({ connectionString: dbUrl });
+  await loader.connect();
+  const { timingsMs, fixtures } = await loadBenchData(loader);
+  await loader.end();
+  const loadMs = Math.round(performance.now() - t);
+  log(
+    `migrated in ${migrateMs} ms; loaded ${SIZES.clients} clients, ${SIZES.appointments} appointments in ${loadMs} ms`,
+    timingsMs,
+  );
+
+  const config = loadConfig({});
+  const issuer = await createTestIssuer(config.AUTH_ISSUER, config.AUTH_AUDIENCE);
+  const childEnv = {
+    DATABASE_URL: dbUrl,
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    BENCH_JWKS: JSON.stringify(issuer.jwks),
+  };
+  const [app, baseline] = await Promise.all([
+    startChild('servers/app.ts', childEnv),
+    startChild('servers/baseline.ts', childEnv),
+  ]);
+  appChild = app.child;
+  baselineChild = baseline.child;
+  log(`app on :${app.port}, baseline on :${baseline.port}, pool size ${POOL_SIZE} each`);
+
+  const token = await issuer.sign({
+    sub: fixtures.adminSubject,
+    email: 'admin@bench.example',
+    expiresIn: '2h',
+  });
+  const headers = { authorization: `Bearer ${token}` };
+
+  const now = Date.now();
+  const monthStart = new Date(now - 45 * 86_400_000);
+  monthStart.setUTCDate(1);
+  monthStart.setUTCHours(0, 0, 0, 0);
+  const monthEnd = new Date(monthStart);
+  monthEnd.setUTCMonth(monthEnd.getUTCMonth() + 1);
+  const q = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
+
+  const scenarios: Scenario[] = [
+    {
+      name: 'baseline',
+      target: 'baseline',
+      path: `/clients/${fixtures.someClientId}`,
+      description: 'bare Fastify + pg: one row by primary key',
+    },
+    // Diagnostic: what the app costs before any list query (token check, users lookup, a
+    // 20-row table), so a list scenario's gap to the baseline can be split in two.
+    {
+      name: 'app.floor',
+      target: 'app',
+      path: '/api/admin/insurers',
+      description: 'diagnostic: auth + a 20-row reference list',
+    },
+    {
+      name: 'appointments.a.firstPage',
+      target: 'app',
+      path: '/api/appointments',
+      description: 'first page, unfiltered',
+    },
+    {
+      name: 'appointments.b.coachMonth',
+      target: 'app',
+      path: `/api/appointments${q({ coach: fixtures.coachId, fromDate: monthStart.toISOString(), toDate: monthEnd.toISOString() })}`,
+      description: 'one coach, one month',
+    },
+    {
+      name: 'appointments.c.typeInsurer',
+      target: 'app',
+      path: `/api/appointments${q({ appointmentType: 'followup', cancelled: 'false', insurer: fixtures.insurer })}`,
+      description: 'appointmentType=followup, cancelled=false, insurer',
+    },
+    {
+      name: 'clients.a.default',
+      target: 'app',
+      path: '/api/admin/client',
+      description: 'default first page',
+    },
+    {
+      name: 'clients.b.search',
+      target: 'app',
+      path: `/api/admin/client${q({ search: 'müller' })}`,
+      description: 'search=müller (200 hits)',
+    },
+    {
+      name: 'clients.c.filters',
+      target: 'app',
+      path: `/api/admin/client${q({ campaign: fixtures.campaign, hasRejected: 'false', createdAfter: new Date(now - 180 * 86_400_000).toISOString() })}`,
+      description: 'campaign + hasRejected=false + createdAfter (180 days)',
+    },
+    {
+      name: 'clients.d.phone',
+      target: 'app',
+      path: `/api/admin/client${q({ phoneNumber: fixtures.phoneNumber })}`,
+      description: `phoneNumber=${fixtures.phoneNumber}`,
+    },
+  ].filter(
+    (s): s is Scenario => !ONLY || s.name === 'baseline' || ONLY.some((o) => s.name.includes(o)),
+  );
+  // ~12 s per scenario (warm-up + run) on top of ~15 s of setup.
+
+  const results: Measured[] = [];
+  let baselineOkRps: number | undefined;
+  for (const scenario of scenarios) {
+    const base =
+      scenario.target === 'app'
+        ? `http://127.0.0.1:${app.port}`
+        : `http://127.0.0.1:${baseline.port}`;
+    const url = base + scenario.path;
+    const h = scenario.target === 'app' ? headers : {};
+    const probed = await probe(url, h);
+    const entry: Measured = {
+      name: scenario.name,
+      description: scenario.description,
+      url: scenario.path,
+      probe: probed,
+    };
+    if (probed.status !== 200) {
+      entry.skipped = `probe answered ${probed.status}`;
+      log(`${scenario.name}: skipped, ${entry.skipped}`);
+      results.push(entry);
+      continue;
+    }
+    log(
+      `${scenario.name}: ${scenario.description} — probe 200, itemCount ${probed.itemCount ?? '-'}, ${probed.bytes} bytes; measuring ${WARMUP}+${DURATION} s`,
+    );
+    Object.assign(entry, await measure(url, h));
+    if (scenario.target === 'baseline') baselineOkRps = entry.okRps;
+    if (scenario.target === 'app' && baselineOkRps) {
+      entry.throughputVsBaseline = round(entry.okRps! / baselineOkRps, 3);
+      entry.pass = {
+        p95: entry.latencyMs!.p95 <= TARGET.p95Ms,
+        throughput: entry.throughputVsBaseline >= TARGET.throughputShare,
+      };
+    }
+    results.push(entry);
+  }
+
+  const report = {
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    targets: TARGET,
+    settings: {
+      connections: CONNECTIONS,
+      durationS: DURATION,
+      warmupS: WARMUP,
+      poolSize: POOL_SIZE,
+      sizes: SIZES,
+    },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memoryGb: round(os.totalmem() / 2 ** 30, 1),
+      node: process.version,
+      postgres: versionRows[0]?.server_version,
+      loadAverageBefore: loadBefore.map((n) => round(n)),
+      loadAverageAfter: os.loadavg().map((n) => round(n)),
+    },
+    setup: { migrateMs, loadMs, loadStepsMs: timingsMs },
+    method:
+      'Servers run in child processes (one event loop each); autocannon runs in the parent. ' +
+      'Each scenario: warm-up, then a measured run; latencies recorded per response ' +
+      '(autocannon "response" event), percentiles by nearest rank. okRps counts 2xx responses only. ' +
+      'throughputVsBaseline = okRps / baseline okRps. Request logging off in both servers.',
+    scenarios: results,
+  };
+
+  const dir = path.join(here, 'results');
+  mkdirSync(dir, { recursive: true });
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const file = path.join(dir, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, json);
+  writeFileSync(path.join(dir, 'latest.json'), json);
+
+  printTable(results);
+  log(`results: ${path.relative(process.cwd(), file)} and bench/results/latest.json`);
+  const misses = results.filter((r) => r.pass && (!r.pass.p95 || !r.pass.throughput));
+  if (misses.length > 0)
+    log(
+      `${misses.length} scenario(s) miss a target (p95 ≤ ${TARGET.p95Ms} ms, ≥ ${TARGET.throughputShare * 100} % of baseline); exit code stays 0.`,
+    );
+}
+
+function printTable(results: Measured[]) {
+  const header = [
+    'scenario',
+    'p50 ms',
+    'p95 ms',
+    'p99 ms',
+    'req/s',
+    'non-2xx',
+    'vs base',
+    'p95≤20',
+    '≥50%',
+  ];
+  const rows = results.map((r) =>
+    r.skipped
+      ? [r.name, '-', '-', '-', '-', '-', '-', r.skipped, '']
+      : [
+          r.name,
+          r.latencyMs!.p50.toFixed(1),
+          r.latencyMs!.p95.toFixed(1),
+          r.latencyMs!.p99.toFixed(1),
+          r.okRps!.toFixed(0),
+          String(r.non2xx! + r.errors! + r.timeouts!),
+          r.throughputVsBaseline === undefined
+            ? ''
+            : `${(r.throughputVsBaseline * 100).toFixed(0)} %`,
+          r.pass ? (r.pass.p95 ? 'pass' : 'FAIL') : '',
+          r.pass ? (r.pass.throughput ? 'pass' : 'FAIL') : '',
+        ],
+  );
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  for (const r of rows) console.log(line(r));
+  console.log('');
+}
+
+async function cleanup() {
+  await Promise.all([stopChild(appChild), stopChild(baselineChild)]);
+  if (created && process.env.BENCH_KEEP_DB !== '1') {
+    await admin
+      .query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+      .catch((err) => log('could not drop', dbName, err));
+    log(`database ${dbName} dropped`);
+  } else if (created) {
+    log(`database kept: ${dbUrl}`);
+  }
+  await admin.end().catch(() => {});
+}
+
+let interrupted = false;
+process.once('SIGINT', () => {
+  interrupted = true;
+  log('interrupted, cleaning up');
+  void cleanup().finally(() => process.exit(130));
+});
+
+try {
+  await main();
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  if (!interrupted) await cleanup();
+}

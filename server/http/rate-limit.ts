@@ -1,0 +1,99 @@
+import type pg from 'pg';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { tooManyRequests } from './problem';
+
+/** At most `points` per `durationSeconds` (a fixed window that starts with the first point). */
+export interface RateRule {
+  points: number;
+  durationSeconds: number;
+}
+
+const QUARTER_HOUR = 15 * 60;
+
+/**
+ * Every limit the API applies, by name. Each name is its own counter; the caller picks the
+ * key (a subject, an IP address, an e-mail address…) when it consumes.
+ */
+export const RATE_RULES = {
+  /** Activation codes entered by one signed-in person (a success resets the count). */
+  activationCode: { points: 10, durationSeconds: QUARTER_HOUR },
+  /** Activation codes entered from one IP address, whoever signs in there. */
+  activationCodeIp: { points: 100, durationSeconds: QUARTER_HOUR },
+} satisfies Record<string, RateRule>;
+
+export type RateLimitName = keyof typeof RATE_RULES;
+export type RateRules = Record<RateLimitName, RateRule>;
+
+export interface RateLimiter {
+  /**
+   * Counts `points` for `key`. Once the key is over its limit this throws the 429 problem
+   * `rate_limited` with `Retry-After` (seconds until the window ends).
+   */
+  consume(key: string, points?: number): Promise<void>;
+  /** Forgets the key's count, e.g. after the attempt it guards succeeded. */
+  reset(key: string): Promise<void>;
+}
+
+export type RateLimiters = Record<RateLimitName, RateLimiter>;
+
+/**
+ * Where counters live: PostgreSQL (table `rate_limits`, created by the migrations), so every
+ * API instance shares them; or process memory for the embedded database, which only ever
+ * has one process.
+ */
+export type RateLimitStore = { kind: 'memory' } | { kind: 'postgres'; pool: pg.Pool };
+
+const TABLE = 'rate_limits';
+
+function wrap(limiter: RateLimiterAbstract): RateLimiter {
+  return {
+    async consume(key, points = 1) {
+      try {
+        await limiter.consume(key, points);
+      } catch (rejection) {
+        // The library rejects with the counter state when over the limit, or with a store error.
+        if (rejection instanceof RateLimiterRes) {
+          throw tooManyRequests(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+        }
+        throw rejection;
+      }
+    },
+    async reset(key) {
+      await limiter.delete(key);
+    },
+  };
+}
+
+/** Builds every limiter of RATE_RULES on one store; `rules` overrides limits (tests). */
+export function createRateLimiters(
+  store: RateLimitStore,
+  rules: Partial<RateRules> = {},
+): RateLimiters {
+  const effective: RateRules = { ...RATE_RULES, ...rules };
+  const entries = Object.entries(effective) as Array<[RateLimitName, RateRule]>;
+  return Object.fromEntries(
+    entries.map(([name, rule], index) => {
+      const options = { keyPrefix: name, points: rule.points, duration: rule.durationSeconds };
+      const limiter =
+        store.kind === 'memory'
+          ? new RateLimiterMemory(options)
+          : new RateLimiterPostgres({
+              ...options,
+              storeClient: store.pool,
+              storeType: 'pool',
+              tableName: TABLE,
+              tableCreated: true,
+              // One limiter is enough to sweep expired rows of the shared table.
+              clearExpiredByTimeout: index === 0,
+              // Should the database hiccup, count in memory rather than fail the request.
+              insuranceLimiter: new RateLimiterMemory(options),
+            });
+      return [name, wrap(limiter)];
+    }),
+  ) as RateLimiters;
+}

@@ -1,0 +1,728 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApi, type Api } from '../support/api';
+import {
+  at,
+  berlinDate,
+  bookAppointment,
+  expectFieldError,
+  expectProblem,
+  expectStatus,
+  ids,
+  minutesFromNow,
+  newAppointment,
+  newClient,
+  newCoach,
+  plusMinutes,
+  unique,
+  type Caller,
+} from './fixtures';
+
+const MEETING_CODE = /^[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}$/;
+const SOME_ID = '6f1c2d3e-4b5a-4c6d-8e7f-001122334455';
+
+let api: Api;
+let admin: Caller;
+let manager: Caller;
+
+beforeAll(async () => {
+  api = await createApi();
+  admin = await api.signIn('ADMIN');
+  manager = await api.signIn('ONBOARDING_MANAGER');
+});
+afterAll(() => api.close());
+
+const getAppointment = (id: string, as: Caller = admin) =>
+  api.call('GET', `/api/appointment/${id}`, { as });
+const appointmentsOf = async (clientId: string) =>
+  (await api.call('GET', '/api/appointments', { as: admin, query: { clientId, limit: 100 } })).body;
+
+describe('POST /api/appointment', () => {
+  it('creates an appointment with running numbers per client and two meeting codes', async () => {
+    const coach = await newCoach(api, admin, { firstName: 'Ida', lastName: 'Imhof' });
+    const client = await newClient(api, admin, { firstName: 'Karl', lastName: 'Kunde' });
+    const other = await newClient(api, admin);
+
+    const first = await bookAppointment(api, manager, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(2, 9),
+      minutes: 60,
+      appointmentType: 'first',
+    });
+    expectStatus(first, 201);
+    expect(first.body).toMatchObject({
+      startDate: at(2, 9),
+      endDate: at(2, 10),
+      appointmentType: 'first',
+      meetingType: 'jitsi',
+      cancelledAt: null,
+      clientId: client.id,
+      coachId: coach.id,
+      client: { id: client.id, firstName: 'Karl', lastName: 'Kunde' },
+      coach: { id: coach.id, firstName: 'Ida', lastName: 'Imhof' },
+      clientName: 'Karl Kunde',
+      isProvisional: false,
+      provisionalUntil: null,
+      noShow: false,
+      appointmentNumber: 1,
+      externalMeetingUrl: null,
+    });
+    expect((await getAppointment(first.body.id)).body).toEqual(first.body);
+
+    const second = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(3, 9),
+    });
+    const third = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(4, 9),
+      meetingType: 'xodosign',
+      externalMeetingUrl: 'https://meet.example/raum',
+    });
+    expect([second.appointmentNumber, third.appointmentNumber]).toEqual([2, 3]);
+    expect(third).toMatchObject({
+      meetingType: 'xodosign',
+      externalMeetingUrl: 'https://meet.example/raum',
+    });
+    const otherFirst = await newAppointment(api, admin, {
+      clientId: other.id,
+      coachId: coach.id,
+      startDate: at(5, 9),
+    });
+    expect(otherFirst.appointmentNumber).toBe(1);
+
+    // A cancelled appointment keeps its number; the next one counts on.
+    expectStatus(await api.call('DELETE', `/api/appointment/${third.id}`, { as: admin }), 200);
+    const fourth = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(6, 9),
+    });
+    expect(fourth.appointmentNumber).toBe(4);
+
+    const all = [first.body, second, third, otherFirst, fourth];
+    const codes = all.flatMap((a) => [a.meetingCodeCoach, a.meetingCodeClient]);
+    for (const code of codes) expect(code).toMatch(MEETING_CODE);
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+
+  it('refuses an end before or at the start with 400 naming endDate', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const base = { clientId: client.id, coachId: coach.id, startDate: at(7, 10) };
+    expectFieldError(await bookAppointment(api, admin, { ...base, endDate: at(7, 9) }), 'endDate');
+    expectFieldError(await bookAppointment(api, admin, { ...base, endDate: at(7, 10) }), 'endDate');
+    expect((await appointmentsOf(client.id)).itemCount).toBe(0);
+  });
+
+  it('refuses unknown and inactive parties without booking anything', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const unknownClient = await bookAppointment(api, admin, {
+      clientId: SOME_ID,
+      coachId: coach.id,
+      startDate: at(8, 9),
+    });
+    expect([400, 404]).toContain(unknownClient.status);
+    const unknownCoach = await bookAppointment(api, admin, {
+      clientId: client.id,
+      coachId: SOME_ID,
+      startDate: at(8, 9),
+    });
+    expect([400, 404]).toContain(unknownCoach.status);
+
+    const retired = await newCoach(api, admin);
+    expectStatus(await api.call('DELETE', `/api/coach/${retired.id}`, { as: admin }), 204);
+    const inactive = await bookAppointment(api, admin, {
+      clientId: client.id,
+      coachId: retired.id,
+      startDate: at(8, 9),
+    });
+    expectProblem(inactive, 400);
+    expect((await appointmentsOf(client.id)).itemCount).toBe(0);
+  });
+
+  // docs/decisions.md: "provisionalUntil is set by the server when isProvisional".
+  it('sets provisionalUntil for a provisional booking', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const res = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(9, 9),
+      isProvisional: true,
+    });
+    expect(res.isProvisional).toBe(true);
+    expect(res.provisionalUntil).not.toBeNull();
+    expect(Date.parse(res.provisionalUntil)).toBeGreaterThan(Date.now());
+  });
+
+  // Contract (IdempotencyKey) and docs/decisions.md: a repeat with the same key returns the first result.
+  it('answers a repeated booking with the same Idempotency-Key with the first result', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const input = { clientId: client.id, coachId: coach.id, startDate: at(9, 11) };
+    const headers = { 'idempotency-key': `booking-${unique()}` };
+    const first = await api.call('POST', '/api/appointment', {
+      as: admin,
+      headers,
+      body: { ...input, endDate: plusMinutes(input.startDate, 30), appointmentType: 'followup' },
+    });
+    expectStatus(first, 201);
+    const repeat = await api.call('POST', '/api/appointment', {
+      as: admin,
+      headers,
+      body: { ...input, endDate: plusMinutes(input.startDate, 30), appointmentType: 'followup' },
+    });
+    expectStatus(repeat, 201);
+    expect(repeat.body.id).toBe(first.body.id);
+    expect((await appointmentsOf(client.id)).itemCount).toBe(1);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  const book = (as: Caller, key: string, input: Record<string, unknown>) =>
+    api.call('POST', '/api/appointment', {
+      as,
+      headers: { 'idempotency-key': key },
+      body: {
+        appointmentType: 'followup',
+        endDate: plusMinutes(input.startDate as string, 30),
+        ...input,
+      },
+    });
+
+  it('replays the first answer exactly, also when the body lists its fields in another order', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const key = `replay-${unique()}`;
+    const first = await book(admin, key, { clientId: client.id, coachId: coach.id, startDate: at(11, 9) });
+    expectStatus(first, 201);
+    const repeat = await book(admin, key, { startDate: at(11, 9), coachId: coach.id, clientId: client.id });
+    expectStatus(repeat, 201);
+    expect(repeat.body).toEqual(first.body);
+    expect((await appointmentsOf(client.id)).itemCount).toBe(1);
+  });
+
+  it('answers 422 idempotency_key_reused for the same key with another request', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const key = `reuse-${unique()}`;
+    expectStatus(await book(admin, key, { clientId: client.id, coachId: coach.id, startDate: at(12, 9) }), 201);
+    const other = await book(admin, key, { clientId: client.id, coachId: coach.id, startDate: at(12, 11) });
+    expectProblem(other, 422, 'idempotency_key_reused');
+    expect((await appointmentsOf(client.id)).itemCount).toBe(1);
+  });
+
+  it('keeps keys per user: another user with the same key books anew', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const key = `per-user-${unique()}`;
+    const mine = await book(admin, key, { clientId: client.id, coachId: coach.id, startDate: at(13, 9) });
+    const theirs = await book(manager, key, { clientId: client.id, coachId: coach.id, startDate: at(13, 10) });
+    expectStatus(mine, 201);
+    expectStatus(theirs, 201);
+    expect(theirs.body.id).not.toBe(mine.body.id);
+  });
+
+  it('does not keep a refused request: the same key may be retried once the slot is free', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const blocker = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(14, 9),
+    });
+    const key = `retry-${unique()}`;
+    const input = { clientId: client.id, coachId: coach.id, startDate: at(14, 9) };
+    expectProblem(await book(admin, key, input), 409, 'slot_taken');
+    expectStatus(await api.call('DELETE', `/api/appointment/${blocker.id}`, { as: admin }), 200);
+    const retried = await book(admin, key, input);
+    expectStatus(retried, 201);
+    expectStatus(await book(admin, key, input), 201);
+    const live = (await appointmentsOf(client.id)).appointments.filter((a: any) => !a.cancelledAt);
+    expect(ids(live)).toEqual([retried.body.id]);
+  });
+
+  it('books once when the same request races with itself', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const key = `race-${unique()}`;
+    const input = { clientId: client.id, coachId: coach.id, startDate: at(15, 9) };
+    const answers = await Promise.all([1, 2, 3, 4].map(() => book(admin, key, input)));
+    for (const res of answers) expectStatus(res, 201);
+    expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
+    expect((await appointmentsOf(client.id)).itemCount).toBe(1);
+  });
+
+  it('refuses a malformed key (400 naming the header) without booking', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const res = await book(admin, 'short', { clientId: client.id, coachId: coach.id, startDate: at(16, 9) });
+    expectFieldError(res, 'idempotency-key');
+    expect((await appointmentsOf(client.id)).itemCount).toBe(0);
+  });
+});
+
+describe('provisional appointments', () => {
+  const HOLD_MS = 60 * 60_000; // PROVISIONAL_HOLD_MINUTES default
+
+  it('holds the slot for the configured time, restarts the hold and clears it', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const before = Date.now();
+    const held = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(17, 9),
+      isProvisional: true,
+    });
+    const until = Date.parse(held.provisionalUntil);
+    expect(until).toBeGreaterThanOrEqual(before + HOLD_MS);
+    expect(until).toBeLessThanOrEqual(Date.now() + HOLD_MS);
+
+    // Other changes keep the hold as it is.
+    const moved = await api.call('PUT', `/api/appointment/${held.id}`, {
+      as: admin,
+      body: { appointmentType: 'first' },
+    });
+    expectStatus(moved, 200);
+    expect(moved.body.provisionalUntil).toBe(held.provisionalUntil);
+
+    const confirmed = await api.call('PUT', `/api/appointment/${held.id}`, {
+      as: admin,
+      body: { isProvisional: false },
+    });
+    expectStatus(confirmed, 200);
+    expect(confirmed.body).toMatchObject({ isProvisional: false, provisionalUntil: null });
+
+    const again = await api.call('PUT', `/api/appointment/${held.id}`, {
+      as: admin,
+      body: { isProvisional: true },
+    });
+    expectStatus(again, 200);
+    expect(again.body.isProvisional).toBe(true);
+    expect(Date.parse(again.body.provisionalUntil)).toBeGreaterThanOrEqual(until);
+  });
+
+  it('leaves provisionalUntil empty for a firm booking', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const firm = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(18, 9),
+    });
+    expect(firm).toMatchObject({ isProvisional: false, provisionalUntil: null });
+  });
+});
+
+describe('overlap', () => {
+  it('refuses an overlapping live appointment of the coach with 409 slot_taken', async () => {
+    const coach = await newCoach(api, admin);
+    const otherCoach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const book = (startDate: string, minutes: number, coachId = coach.id) =>
+      bookAppointment(api, admin, { clientId: client.id, coachId, startDate, minutes });
+
+    const blocker = await book(at(40, 9), 60);
+    expectStatus(blocker, 201);
+    expectProblem(await book(at(40, 9, 30), 60), 409, 'slot_taken');
+    expectProblem(await book(at(40, 9, 15), 15), 409, 'slot_taken');
+    expectProblem(await book(at(40, 8, 30), 120), 409, 'slot_taken');
+    expectProblem(await book(at(40, 9), 60), 409, 'slot_taken');
+    expect((await appointmentsOf(client.id)).itemCount).toBe(1);
+
+    // Back to back on either side is fine, and so is another coach at the same time.
+    expectStatus(await book(at(40, 10), 30), 201);
+    expectStatus(await book(at(40, 8, 30), 30), 201);
+    expectStatus(await book(at(40, 9), 60, otherCoach.id), 201);
+
+    // A cancelled appointment does not block.
+    expectStatus(
+      await api.call('DELETE', `/api/appointment/${blocker.body.id}`, { as: admin }),
+      200,
+    );
+    expectStatus(await book(at(40, 9, 15), 30), 201);
+  });
+
+  it('lets exactly one of each overlapping pair win when ten bookings race', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    // Five pairs; the two bookings of a pair overlap by 20 minutes, the pairs do not touch.
+    const ranges = [0, 1, 2, 3, 4].flatMap((k) => [
+      { startDate: at(50, 8 + k), minutes: 40 },
+      { startDate: at(50, 8 + k, 20), minutes: 30 },
+    ]);
+    const results = await Promise.all(
+      ranges.map((r) =>
+        bookAppointment(api, admin, { clientId: client.id, coachId: coach.id, ...r }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(5);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.body.code).toBe('slot_taken');
+    for (let k = 0; k < 5; k++) {
+      expect(statuses.slice(2 * k, 2 * k + 2).sort()).toEqual([201, 409]);
+    }
+    const booked = await appointmentsOf(client.id);
+    expect(booked.itemCount).toBe(5);
+    expect(booked.appointments.map((a: any) => a.appointmentNumber).sort()).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
+  });
+});
+
+describe('PUT and DELETE /api/appointment/{id}', () => {
+  it('moves an appointment, refuses a move onto another one and changes nothing then', async () => {
+    const coach = await newCoach(api, admin);
+    const otherCoach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const a = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(30, 9),
+    });
+    const b = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(30, 10),
+    });
+    const busy = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: otherCoach.id,
+      startDate: at(30, 14),
+    });
+
+    const moved = await api.call('PUT', `/api/appointment/${a.id}`, {
+      as: manager,
+      body: {
+        startDate: at(30, 11),
+        endDate: at(30, 11, 45),
+        appointmentType: 'adhoc',
+        noShow: true,
+      },
+    });
+    expectStatus(moved, 200);
+    expect(moved.body).toMatchObject({
+      startDate: at(30, 11),
+      endDate: at(30, 11, 45),
+      appointmentType: 'adhoc',
+      noShow: true,
+      appointmentNumber: a.appointmentNumber,
+      meetingCodeClient: a.meetingCodeClient,
+    });
+    const afterMove = (await getAppointment(a.id)).body;
+    expect(afterMove).toEqual(moved.body);
+
+    const onto = await api.call('PUT', `/api/appointment/${a.id}`, {
+      as: admin,
+      body: { startDate: at(30, 10, 15), endDate: at(30, 10, 45) },
+    });
+    expectProblem(onto, 409, 'slot_taken');
+    const stretch = await api.call('PUT', `/api/appointment/${b.id}`, {
+      as: admin,
+      body: { endDate: at(30, 11, 15) },
+    });
+    expectProblem(stretch, 409, 'slot_taken');
+    const toBusyCoach = await api.call('PUT', `/api/appointment/${a.id}`, {
+      as: admin,
+      body: { coachId: otherCoach.id, startDate: at(30, 14), endDate: at(30, 14, 30) },
+    });
+    expectProblem(toBusyCoach, 409, 'slot_taken');
+    expect((await getAppointment(a.id)).body).toEqual(afterMove);
+    expect((await getAppointment(b.id)).body).toEqual(b);
+
+    const backwards = await api.call('PUT', `/api/appointment/${a.id}`, {
+      as: admin,
+      body: { endDate: at(30, 10, 30) },
+    });
+    expectFieldError(backwards, 'endDate');
+
+    const handedOver = await api.call('PUT', `/api/appointment/${a.id}`, {
+      as: admin,
+      body: { coachId: otherCoach.id },
+    });
+    expectStatus(handedOver, 200);
+    expect(handedOver.body.coach.id).toBe(otherCoach.id);
+    expect(busy.coachId).toBe(otherCoach.id);
+  });
+
+  it('cancels with 200 and cancelledAt, 409 on a repeat, and refuses to change a cancelled one', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const a = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(31, 9),
+    });
+
+    const res = await api.call('DELETE', `/api/appointment/${a.id}`, { as: manager });
+    expectStatus(res, 200);
+    expect(res.body.id).toBe(a.id);
+    expect(res.body.cancelledAt).not.toBeNull();
+    expect((await getAppointment(a.id)).body.cancelledAt).toBe(res.body.cancelledAt);
+
+    expectProblem(
+      await api.call('DELETE', `/api/appointment/${a.id}`, { as: admin }),
+      409,
+      'appointment_cancelled',
+    );
+    expectProblem(
+      await api.call('PUT', `/api/appointment/${a.id}`, { as: admin, body: { noShow: true } }),
+      409,
+      'appointment_cancelled',
+    );
+    expect((await getAppointment(a.id)).body).toEqual(res.body);
+  });
+
+  it('answers 404 for unknown appointments', async () => {
+    expectProblem(await getAppointment(SOME_ID), 404, 'not_found');
+    expectProblem(
+      await api.call('PUT', `/api/appointment/${SOME_ID}`, { as: admin, body: { noShow: true } }),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await api.call('DELETE', `/api/appointment/${SOME_ID}`, { as: admin }),
+      404,
+      'not_found',
+    );
+  });
+});
+
+describe('GET /api/appointments', () => {
+  let tag: string;
+  let coachF: { id: string };
+  let coachG: { id: string };
+  let p1: { id: string };
+  let p2: { id: string };
+  let a1: any, a2: any, a3: any, a4: any, a5: any, g1: any;
+
+  async function listed(query: Record<string, string | number | boolean>) {
+    const res = await api.call('GET', '/api/appointments', {
+      as: admin,
+      query: { limit: 100, ...query },
+    });
+    expectStatus(res, 200);
+    expect(res.body.itemCount).toBe(res.body.appointments.length);
+    return ids(res.body.appointments);
+  }
+  const inF = (query: Record<string, string | number | boolean> = {}) =>
+    listed({ coach: coachF.id, ...query });
+
+  beforeAll(async () => {
+    tag = unique('A');
+    coachF = await newCoach(api, admin);
+    coachG = await newCoach(api, admin);
+    p1 = await newClient(api, admin, {
+      wantsToProvideRecordingsForResearch: true,
+      campaign: `CX-${tag}`,
+      insurer: `IX-${tag}`,
+    });
+    p2 = await newClient(api, admin, {
+      clientType: 'relative',
+      contactPerson: { firstName: 'Rudi', lastName: 'Ratgeber' },
+      campaign: `CY-${tag}`,
+      insurer: `IY-${tag}`,
+    });
+    const book = (client: { id: string }, coach: { id: string }, day: number, type: string) =>
+      newAppointment(api, admin, {
+        clientId: client.id,
+        coachId: coach.id,
+        startDate: at(day, 9),
+        appointmentType: type,
+      });
+    a1 = await book(p1, coachF, 10, 'initial');
+    a2 = await book(p1, coachF, 11, 'first');
+    a3 = await book(p2, coachF, 12, 'followup');
+    a4 = await book(p2, coachF, 13, 'followup');
+    a5 = await book(p1, coachF, 14, 'adhoc');
+    g1 = await book(p1, coachG, 11, 'followup');
+    expectStatus(await api.call('DELETE', `/api/appointment/${a4.id}`, { as: admin }), 200);
+    expectStatus(
+      await api.call('PUT', `/api/appointment/${a5.id}`, { as: admin, body: { noShow: true } }),
+      200,
+    );
+  });
+
+  it('sorts by start, ascending unless sortDirection=desc', async () => {
+    expect(await inF()).toEqual(ids([a1, a2, a3, a4, a5]));
+    expect(await inF({ sortDirection: 'asc' })).toEqual(ids([a1, a2, a3, a4, a5]));
+    expect(await inF({ sortDirection: 'desc' })).toEqual(ids([a5, a4, a3, a2, a1]));
+  });
+
+  it('filters by fromDate (inclusive) and toDate (exclusive)', async () => {
+    expect(await inF({ fromDate: at(11, 9), toDate: at(13, 9) })).toEqual(ids([a2, a3]));
+    expect(await inF({ fromDate: at(13, 9) })).toEqual(ids([a4, a5]));
+    expect(await inF({ toDate: at(11, 9) })).toEqual(ids([a1]));
+  });
+
+  it('filters by type, cancelled and noShow', async () => {
+    expect(await inF({ appointmentType: 'followup' })).toEqual(ids([a3, a4]));
+    expect(await inF({ appointmentType: 'first-arztkonsultation' })).toEqual([]);
+    expect(await inF({ cancelled: true })).toEqual(ids([a4]));
+    expect(await inF({ cancelled: false })).toEqual(ids([a1, a2, a3, a5]));
+    expect(await inF({ noShow: true })).toEqual(ids([a5]));
+    expect(await inF({ noShow: false })).toEqual(ids([a1, a2, a3, a4]));
+  });
+
+  it('filters by the client’s research consent, type, campaign and insurer', async () => {
+    expect(await inF({ participatingInResearch: true })).toEqual(ids([a1, a2, a5]));
+    expect(await inF({ participatingInResearch: false })).toEqual(ids([a3, a4]));
+    expect(await inF({ selfOrRelative: 'relative' })).toEqual(ids([a3, a4]));
+    expect(await inF({ selfOrRelative: 'self' })).toEqual(ids([a1, a2, a5]));
+    expect((await listed({ campaign: `CX-${tag}` })).sort()).toEqual(ids([a1, a2, a5, g1]).sort());
+    expect(await listed({ insurer: `IY-${tag}` })).toEqual(ids([a3, a4]));
+    expect(await listed({ insurer: `IY-${tag}`, cancelled: false })).toEqual(ids([a3]));
+  });
+
+  it('filters by coach and client', async () => {
+    expect(await listed({ coach: coachG.id })).toEqual(ids([g1]));
+    expect(await listed({ clientId: p2.id })).toEqual(ids([a3, a4]));
+    expect(await inF({ clientId: p1.id })).toEqual(ids([a1, a2, a5]));
+    expect(await listed({ coach: coachG.id, clientId: p2.id })).toEqual([]);
+  });
+
+  it('pages with itemCount counting all matches', async () => {
+    const pages: string[][] = [];
+    for (const page of [1, 2, 3, 4]) {
+      const res = await api.call('GET', '/api/appointments', {
+        as: admin,
+        query: { coach: coachF.id, limit: 2, page },
+      });
+      expectStatus(res, 200);
+      expect(res.body.itemCount).toBe(5);
+      pages.push(ids(res.body.appointments));
+    }
+    expect(pages).toEqual([ids([a1, a2]), ids([a3, a4]), ids([a5]), []]);
+
+    const joined = await api.call('GET', '/api/appointments', {
+      as: admin,
+      query: { campaign: `CX-${tag}`, limit: 1, page: 2 },
+    });
+    expect(joined.body.itemCount).toBe(4);
+    expect(joined.body.appointments).toHaveLength(1);
+  });
+});
+
+describe('GET /api/appointments/upcoming', () => {
+  it('requires forDate as a date', async () => {
+    expectFieldError(await api.call('GET', '/api/appointments/upcoming', { as: admin }), 'forDate');
+    expectFieldError(
+      await api.call('GET', '/api/appointments/upcoming', {
+        as: admin,
+        query: { forDate: new Date().toISOString() },
+      }),
+      'forDate',
+    );
+  });
+
+  it('lists live appointments from forDate on while their ongoing window lasts, at most 10', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    const book = (startDate: string, minutes = 30) =>
+      newAppointment(api, admin, { clientId: client.id, coachId: coach.id, startDate, minutes });
+    const started40 = await book(minutesFromNow(-40), 15);
+    const started20 = await book(minutesFromNow(-20), 30);
+    const future = [];
+    for (let day = 1; day <= 11; day++) future.push(await book(at(day, 9)));
+    const cancelled = await book(at(1, 7));
+    expectStatus(await api.call('DELETE', `/api/appointment/${cancelled.id}`, { as: admin }), 200);
+
+    const upcoming = async (query: Record<string, string>) => {
+      const res = await api.call('GET', '/api/appointments/upcoming', {
+        as: admin,
+        query: { coachId: coach.id, ...query },
+      });
+      expectStatus(res, 200);
+      return ids(res.body.appointments);
+    };
+    const yesterday = berlinDate(new Date(Date.now() - 24 * 60 * 60_000));
+    const listedFromYesterday = await upcoming({ forDate: yesterday });
+    expect(listedFromYesterday).toEqual(ids([started20, ...future.slice(0, 9)]));
+    expect(listedFromYesterday).not.toContain(started40.id);
+
+    expect(await upcoming({ forDate: berlinDate(at(5, 9)) })).toEqual(ids(future.slice(4)));
+    expect(await upcoming({ forDate: yesterday, clientId: SOME_ID })).toEqual([]);
+  });
+});
+
+describe('coaches reach only their own appointments', () => {
+  it('lists, reads, changes and books only for the own coach record', async () => {
+    const coachUser = await api.signIn('COACH');
+    const own = coachUser.coachId!;
+    const other = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+
+    const mine = await bookAppointment(api, coachUser, {
+      clientId: client.id,
+      coachId: own,
+      startDate: at(60, 9),
+    });
+    expectStatus(mine, 201);
+    const theirs = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: other.id,
+      startDate: at(60, 11),
+    });
+
+    const forOther = await bookAppointment(api, coachUser, {
+      clientId: client.id,
+      coachId: other.id,
+      startDate: at(60, 13),
+    });
+    expectProblem(forOther, 403, 'forbidden_scope');
+
+    const list = await api.call('GET', '/api/appointments', {
+      as: coachUser,
+      query: { limit: 100 },
+    });
+    expect(ids(list.body.appointments)).toEqual([mine.body.id]);
+    expect(list.body.itemCount).toBe(1);
+    const filtered = await api.call('GET', '/api/appointments', {
+      as: coachUser,
+      query: { coach: other.id },
+    });
+    expect(filtered.body).toMatchObject({ appointments: [], itemCount: 0 });
+    const upcoming = await api.call('GET', '/api/appointments/upcoming', {
+      as: coachUser,
+      query: { forDate: berlinDate() },
+    });
+    expect(ids(upcoming.body.appointments)).toEqual([mine.body.id]);
+
+    expectStatus(await getAppointment(mine.body.id, coachUser), 200);
+    expectProblem(await getAppointment(theirs.id, coachUser), 404, 'not_found');
+    expectProblem(
+      await api.call('PUT', `/api/appointment/${theirs.id}`, {
+        as: coachUser,
+        body: { noShow: true },
+      }),
+      404,
+    );
+    expectProblem(
+      await api.call('DELETE', `/api/appointment/${theirs.id}`, { as: coachUser }),
+      404,
+    );
+    expect((await getAppointment(theirs.id)).body).toEqual(theirs);
+
+    const handOver = await api.call('PUT', `/api/appointment/${mine.body.id}`, {
+      as: coachUser,
+      body: { coachId: other.id },
+    });
+    expectProblem(handOver, 403, 'forbidden_scope');
+    const moved = await api.call('PUT', `/api/appointment/${mine.body.id}`, {
+      as: coachUser,
+      body: { startDate: at(60, 8), endDate: at(60, 8, 30) },
+    });
+    expectStatus(moved, 200);
+    expect(moved.body.coachId).toBe(own);
+    expectStatus(
+      await api.call('DELETE', `/api/appointment/${mine.body.id}`, { as: coachUser }),
+      200,
+    );
+  });
+});

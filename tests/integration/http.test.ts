@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readContract } from '../../server/http/contract';
+import { createApi, type Api } from '../support/api';
+import { expectProblem, expectStatus, type Caller } from './fixtures';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
+
+let api: Api;
+let admin: Caller;
+
+beforeAll(async () => {
+  api = await createApi();
+  admin = await api.signIn('ADMIN');
+});
+afterAll(() => api.close());
+
+describe('the contract and its documentation', () => {
+  it('serves the contract at /api/openapi.json with all 91 operations', async () => {
+    const res = await api.call('GET', '/api/openapi.json');
+    expectStatus(res, 200);
+    expect(String(res.headers['content-type'])).toContain('application/json');
+    expect(res.body.openapi).toBe('3.1.0');
+    const operations = Object.values(
+      res.body.paths as Record<string, Record<string, unknown>>,
+    ).flatMap((item) => Object.keys(item).filter((k) => METHODS.includes(k)));
+    expect(operations).toHaveLength(91);
+    expect(res.body).toEqual(JSON.parse(JSON.stringify(readContract())));
+  });
+
+  it('serves the API documentation as HTML at /api/docs', async () => {
+    const res = await api.call('GET', '/api/docs');
+    expectStatus(res, 200);
+    expect(String(res.headers['content-type'])).toContain('text/html');
+    expect(String(res.body)).toMatch(/<html/i);
+    expect(String(res.body)).toMatch(/swagger/i);
+  });
+});
+
+describe('security headers', () => {
+  it('sends a strict CSP and nosniff on API answers, errors included', async () => {
+    const answers = [
+      await api.call('GET', '/api/coach', { as: admin }),
+      await api.call('GET', '/api/coach'),
+      await api.call('GET', '/api/no-such-route'),
+      await api.call('GET', '/api/openapi.json'),
+    ];
+    for (const res of answers) {
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+});
+
+describe('request ids', () => {
+  it('echoes a well-formed x-request-id in the header and in problems', async () => {
+    const id = 'req-0123456789abcdef';
+    const ok = await api.call('GET', '/api/coach', { as: admin, headers: { 'x-request-id': id } });
+    expect(ok.headers['x-request-id']).toBe(id);
+    const problem = await api.call('GET', '/api/coach', { headers: { 'x-request-id': id } });
+    expect(problem.headers['x-request-id']).toBe(id);
+    expect(problem.body.requestId).toBe(id);
+  });
+
+  it('makes up its own id when none or a malformed one is sent', async () => {
+    const none = await api.call('GET', '/api/coach', { as: admin });
+    expect(String(none.headers['x-request-id'])).toMatch(UUID);
+    for (const bad of ['short', 'has spaces in it', `x${'y'.repeat(80)}`]) {
+      const res = await api.call('GET', '/api/coach', {
+        as: admin,
+        headers: { 'x-request-id': bad },
+      });
+      expect(res.headers['x-request-id']).not.toBe(bad);
+      expect(String(res.headers['x-request-id'])).toMatch(UUID);
+    }
+  });
+});
+
+describe('routes outside the contract', () => {
+  it('answers an unknown /api route with 404 problem+json', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/no-such-route'],
+      ['POST', '/api/no-such-route'],
+      ['GET', '/api/coach/a/b/c'],
+      ['PATCH', '/api/coach'],
+    ] as const) {
+      const res = await api.call(method, url, { as: admin });
+      expectProblem(res, 404, 'route_not_found');
+      expect(res.body.instance).toBe(url);
+    }
+  });
+
+  it('answers a guarded route without a token with 401 problem+json', async () => {
+    const res = await api.call('GET', '/api/appointments');
+    expectProblem(res, 401, 'unauthorized');
+  });
+});
