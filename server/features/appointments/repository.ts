@@ -27,7 +27,13 @@ export function selectAppointments<E extends Record<string, SQL.Aliased | SQL>>(
 
 export { client as appointmentClient };
 
-type Joined = Awaited<ReturnType<ReturnType<typeof selectAppointments<Record<string, never>>>['execute']>>[number];
+type Joined = {
+  appointment: typeof appointments.$inferSelect;
+  clientFirstName: string;
+  clientLastName: string;
+  coachFirstName: string;
+  coachLastName: string;
+};
 
 export function toAppointment(row: Joined) {
   const a = row.appointment;

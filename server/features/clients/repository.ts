@@ -26,7 +26,12 @@ export function selectClients<E extends Record<string, SQL.Aliased | SQL>>(
     .leftJoin(coach, eq(coach.id, clients.coachedById));
 }
 
-type Joined = Awaited<ReturnType<ReturnType<typeof selectClients<Record<string, never>>>['execute']>>[number];
+type Joined = {
+  client: ClientRow;
+  coachId: string | null;
+  coachFirstName: string | null;
+  coachLastName: string | null;
+};
 
 export function toClient({ client: c, coachId, coachFirstName, coachLastName }: Joined) {
   return {
