@@ -73,9 +73,17 @@ export function connectPostgres(url: string, poolSize = 10): Database {
     connectionString: url,
     max: poolSize,
     Client: PreparingClient,
-    // Timestamps come back in UTC whatever the server's zone (see toIsoInstant). API calls
-    // touch a handful of rows: starting parallel workers costs more than it saves.
-    options: '-c TimeZone=UTC -c max_parallel_workers_per_gather=0',
+    // - Timestamps come back in UTC whatever the server's zone (see toIsoInstant).
+    // - Generic plans: statements are prepared (PreparingClient) and planning a list query
+    //   costs more than running it; values that steer a plan (LIKE patterns, LIMIT/OFFSET)
+    //   are written into the statement instead (db/like.ts, http/paging.ts).
+    // - API calls touch a handful of rows: parallel workers cost more than they save.
+    options: [
+      '-c TimeZone=UTC',
+      '-c plan_cache_mode=force_generic_plan',
+      '-c standard_conforming_strings=on',
+      '-c max_parallel_workers_per_gather=0',
+    ].join(' '),
   });
   // An idle client that errors (e.g. the server restarts) must not crash the process.
   pool.on('error', () => {});

@@ -4,7 +4,7 @@ import { billableItems, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type Body } from '../../http/handler';
 import { one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
-import { likePattern } from '../../db/like';
+import { containsText } from '../../db/like';
 import { badRequest, conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/record';
 import {
@@ -139,7 +139,7 @@ export const clientsHandlers = defineHandlers({
         yearOfBirth: clients.yearOfBirth,
       })
       .from(clients)
-      .where(sql`${searchExpression} LIKE ${likePattern(query.query)} AND ${clientScope(principal) ?? sql`true`}`)
+      .where(and(containsText(searchExpression, query.query), clientScope(principal)))
       .orderBy(asc(clients.lastName), asc(clients.firstName), asc(clients.id))
       .limit(query.limit ?? 10);
     return { clients: rows };

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { likePattern } from '../../db/like';
+import { containsText, likeLiteral } from '../../db/like';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
@@ -113,8 +113,8 @@ export function clientFilters(principal: Principal, q: Query<'listClients'>): SQ
   const phone = q.phoneNumber === undefined ? undefined : nationalDigits(q.phoneNumber);
   return and(
     clientScope(principal),
-    q.search ? sql`${searchExpression} LIKE ${likePattern(q.search)}` : undefined,
-    phone !== undefined ? sql`${phoneDigits} LIKE ${`%${phone}%`}` : undefined,
+    q.search ? containsText(searchExpression, q.search) : undefined,
+    phone !== undefined ? sql`${phoneDigits} LIKE ${likeLiteral(`%${phone}%`)}` : undefined,
     q.participatingInResearch === undefined
       ? undefined
       : eq(clients.wantsToProvideRecordingsForResearch, q.participatingInResearch),

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { appointments, coaches } from '../../db/schema/index';
 import type { Db, Tx } from '../../db/client';
-import { likePattern } from '../../db/like';
+import { containsText } from '../../db/like';
 import { defineHandlers } from '../../http/handler';
 import { pageWindow } from '../../http/paging';
 import { conflict, notFound } from '../../http/problem';
@@ -65,7 +65,6 @@ export const coachesHandlers = defineHandlers({
   },
 
   async searchCoaches({ query, deps }) {
-    const pattern = likePattern(query.query);
     const rows = await deps.db
       .select()
       .from(coaches)
@@ -74,8 +73,8 @@ export const coachesHandlers = defineHandlers({
           // Search picks coaches for new work: deactivated coaches are left out.
           eq(coaches.active, true),
           or(
-            sql`lower(${coaches.firstName} || ' ' || ${coaches.lastName}) LIKE ${pattern}`,
-            sql`lower(${coaches.email}) LIKE ${pattern}`,
+            containsText(sql`lower(${coaches.firstName} || ' ' || ${coaches.lastName})`, query.query),
+            containsText(sql`lower(${coaches.email})`, query.query),
           ),
         ),
       )
