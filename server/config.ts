@@ -24,6 +24,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Directory of the built web app. */
   WEB_DIST_DIR: z.string().default('./dist/web'),
+  /** SMTP server for outgoing mail (smtp://user:pass@host:587); unset = mails are captured. */
+  SMTP_URL: z.string().url().optional(),
+  /** Sender of outgoing mail. */
+  MAIL_FROM: z.string().min(3).default('Sprechstunde <no-reply@sprechstunde.invalid>'),
   MAILCHIMP_WEBHOOK_SECRET: z.string().min(16).optional(),
   /** How long a provisional appointment holds its slot, in minutes (sets provisionalUntil). */
   PROVISIONAL_HOLD_MINUTES: z.coerce.number().int().min(1).max(14 * 24 * 60).default(60),

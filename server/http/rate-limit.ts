@@ -24,6 +24,16 @@ export const RATE_RULES = {
   activationCode: { points: 10, durationSeconds: QUARTER_HOUR },
   /** Activation codes entered from one IP address, whoever signs in there. */
   activationCodeIp: { points: 100, durationSeconds: QUARTER_HOUR },
+  /** Passcode e-mails to one address from one IP address (Hanko: 3 per minute). */
+  passcodeSend: { points: 3, durationSeconds: 60 },
+  /** Passcode e-mails to one address, from anywhere. */
+  passcodeSendAddress: { points: 10, durationSeconds: QUARTER_HOUR },
+  /** Passcodes entered from one IP address (each code also dies after 3 wrong tries). */
+  passcodeAttempt: { points: 30, durationSeconds: 60 },
+  /** Password attempts for one identifier from one IP address (Hanko: 5 per minute). */
+  passwordAttempt: { points: 5, durationSeconds: 60 },
+  /** Password attempts for one identifier, from anywhere. */
+  passwordAttemptIdentifier: { points: 20, durationSeconds: QUARTER_HOUR },
 } satisfies Record<string, RateRule>;
 
 export type RateLimitName = keyof typeof RATE_RULES;

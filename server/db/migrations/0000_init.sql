@@ -307,6 +307,84 @@ CREATE TABLE "rate_limits" (
 	"expire" bigint
 );
 --> statement-breakpoint
+CREATE TABLE "auth_emails" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"address" text NOT NULL,
+	"is_primary" boolean DEFAULT false NOT NULL,
+	"verified" boolean DEFAULT false NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "auth_emails_address_lower_check" CHECK ("auth_emails"."address" = lower("auth_emails"."address"))
+);
+--> statement-breakpoint
+CREATE TABLE "auth_flows" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"name" text NOT NULL,
+	"state" text NOT NULL,
+	"stash" jsonb NOT NULL,
+	"history" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"csrf_token" text NOT NULL,
+	"version" integer DEFAULT 0 NOT NULL,
+	"expires_at" timestamp(3) with time zone NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "auth_flows_name_check" CHECK ("auth_flows"."name" IN ('login', 'registration', 'profile', 'token_exchange'))
+);
+--> statement-breakpoint
+CREATE TABLE "auth_passcodes" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"flow_id" uuid,
+	"user_id" uuid,
+	"email" text NOT NULL,
+	"code_hash" text NOT NULL,
+	"try_count" integer DEFAULT 0 NOT NULL,
+	"expires_at" timestamp(3) with time zone NOT NULL,
+	"resend_after" timestamp(3) with time zone NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "auth_passcodes_try_count_check" CHECK ("auth_passcodes"."try_count" >= 0)
+);
+--> statement-breakpoint
+CREATE TABLE "auth_password_credentials" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"hash" text NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "auth_sessions" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"user_agent" text,
+	"ip_address" text,
+	"last_used" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"expires_at" timestamp(3) with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "auth_signing_keys" (
+	"kid" text PRIMARY KEY NOT NULL,
+	"algorithm" text NOT NULL,
+	"public_jwk" jsonb NOT NULL,
+	"private_jwk" jsonb NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "auth_usernames" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"username" text NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "auth_users" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "appointments" ADD CONSTRAINT "appointments_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "appointments" ADD CONSTRAINT "appointments_coach_id_coaches_id_fk" FOREIGN KEY ("coach_id") REFERENCES "public"."coaches"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "clients" ADD CONSTRAINT "clients_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
@@ -332,6 +410,11 @@ ALTER TABLE "appointment_summaries" ADD CONSTRAINT "appointment_summaries_appoin
 ALTER TABLE "appointment_summaries" ADD CONSTRAINT "appointment_summaries_author_id_users_id_fk" FOREIGN KEY ("author_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "support_messages" ADD CONSTRAINT "support_messages_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "idempotency_keys" ADD CONSTRAINT "idempotency_keys_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "auth_emails" ADD CONSTRAINT "auth_emails_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "auth_passcodes" ADD CONSTRAINT "auth_passcodes_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "auth_password_credentials" ADD CONSTRAINT "auth_password_credentials_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "auth_sessions" ADD CONSTRAINT "auth_sessions_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "auth_usernames" ADD CONSTRAINT "auth_usernames_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "appointments_meeting_code_coach_key" ON "appointments" USING btree ("meeting_code_coach");--> statement-breakpoint
 CREATE UNIQUE INDEX "appointments_meeting_code_client_key" ON "appointments" USING btree ("meeting_code_client");--> statement-breakpoint
 CREATE UNIQUE INDEX "appointments_client_number_key" ON "appointments" USING btree ("client_id","appointment_number");--> statement-breakpoint
@@ -391,4 +474,15 @@ CREATE INDEX "appointment_summaries_status_idx" ON "appointment_summaries" USING
 CREATE INDEX "support_messages_created_idx" ON "support_messages" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "support_messages_user_idx" ON "support_messages" USING btree ("user_id","created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "idempotency_keys_created_at_idx" ON "idempotency_keys" USING btree ("created_at");--> statement-breakpoint
-CREATE INDEX "rate_limits_expire_idx" ON "rate_limits" USING btree ("expire");
+CREATE INDEX "rate_limits_expire_idx" ON "rate_limits" USING btree ("expire");--> statement-breakpoint
+CREATE UNIQUE INDEX "auth_emails_address_key" ON "auth_emails" USING btree ("address");--> statement-breakpoint
+CREATE INDEX "auth_emails_user_idx" ON "auth_emails" USING btree ("user_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "auth_emails_one_primary_key" ON "auth_emails" USING btree ("user_id") WHERE "auth_emails"."is_primary";--> statement-breakpoint
+CREATE INDEX "auth_flows_expires_idx" ON "auth_flows" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX "auth_passcodes_flow_idx" ON "auth_passcodes" USING btree ("flow_id");--> statement-breakpoint
+CREATE INDEX "auth_passcodes_expires_idx" ON "auth_passcodes" USING btree ("expires_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "auth_password_credentials_user_key" ON "auth_password_credentials" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "auth_sessions_user_idx" ON "auth_sessions" USING btree ("user_id","created_at");--> statement-breakpoint
+CREATE INDEX "auth_sessions_expires_idx" ON "auth_sessions" USING btree ("expires_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "auth_usernames_username_key" ON "auth_usernames" USING btree ("username");--> statement-breakpoint
+CREATE UNIQUE INDEX "auth_usernames_user_key" ON "auth_usernames" USING btree ("user_id");

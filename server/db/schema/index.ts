@@ -8,3 +8,4 @@ export * from './patient-cards';
 export * from './summaries';
 export * from './support';
 export * from './http';
+export * from './auth';

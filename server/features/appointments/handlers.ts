@@ -1,5 +1,6 @@
 import { Temporal } from '@js-temporal/polyfill';
-import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import type { PgSelect, SelectedFields } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
@@ -12,6 +13,7 @@ import {
   appointmentClient as client,
   appointmentScope,
   findAppointment,
+  selectAppointmentPage,
   selectAppointments,
   toAppointment,
 } from './repository';
@@ -192,19 +194,22 @@ export const appointmentsHandlers = defineHandlers({
     const { limit, offset } = pageWindow(query.page, query.limit);
     const where = listFilters(principal, query);
     const direction = query.sortDirection === 'desc' ? desc : asc;
-    // Client-side filters need the join; the rest count on the appointments table alone.
-    const matching = () => {
-      const q = deps.db.select(one).from(appointments).$dynamic();
+    // Client-side filters need the join; the rest work on the appointments table alone.
+    const matching = (fields: SelectedFields): PgSelect => {
+      const q = deps.db.select(fields).from(appointments).$dynamic() as PgSelect;
       return (needsClient(query) ? q.innerJoin(client, eq(client.id, appointments.clientId)) : q).where(where);
     };
-    const rows = await selectAppointments(deps.db, { total: totalColumn(matching()) })
-      .where(where)
+    // The page is chosen on appointments alone and only its rows are joined to names.
+    const page = matching(getTableColumns(appointments))
       .orderBy(direction(appointments.startDate), direction(appointments.id))
       .limit(limit)
       .offset(offset);
+    const rows = await selectAppointmentPage(deps.db, page, direction, {
+      total: totalColumn(matching(one)),
+    });
     return {
       appointments: rows.map(toAppointment),
-      ...(await pageCounts(deps.db, rows, matching)),
+      ...(await pageCounts(deps.db, rows, () => matching(one))),
     };
   },
 

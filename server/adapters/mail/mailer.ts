@@ -1,0 +1,61 @@
+import nodemailer from 'nodemailer';
+import type { Db } from '../../db/client';
+import { communications } from '../../db/schema/index';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  /** Template name, stored with the communication (e.g. auth_passcode_login). */
+  template: string;
+}
+
+export interface Mailer {
+  /** `capture` stores mails for the development mailbox; `smtp` sends them. */
+  readonly transport: 'capture' | 'smtp';
+  send(message: MailMessage): Promise<void>;
+}
+
+export interface MailerOptions {
+  db: Db;
+  from: string;
+  /** smtp(s)://user:pass@host:port; unset = capture. */
+  smtpUrl?: string | undefined;
+  now?: () => Date;
+}
+
+/**
+ * Sends e-mail through nodemailer. Without SMTP_URL every mail is captured (JSON transport)
+ * and stored in `communications` with its text, so the development mailbox shows it and
+ * tests read it. With SMTP the mail goes out and the log row keeps no body: bodies hold
+ * one-time codes, which must not lie around in the database.
+ */
+export function createMailer(options: MailerOptions): Mailer {
+  const transport = options.smtpUrl ? 'smtp' : 'capture';
+  const transporter = options.smtpUrl
+    ? nodemailer.createTransport(options.smtpUrl)
+    : nodemailer.createTransport({ jsonTransport: true });
+  const now = options.now ?? (() => new Date());
+  return {
+    transport,
+    async send(message) {
+      const info = await transporter.sendMail({
+        from: options.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
+      await options.db.insert(communications).values({
+        channel: 'email',
+        template: message.template,
+        recipient: message.to,
+        subject: message.subject,
+        body: transport === 'capture' ? message.text : '',
+        status: 'sent',
+        attempts: 1,
+        providerMessageId: typeof info.messageId === 'string' ? info.messageId : null,
+        sentAt: now().toISOString(),
+      });
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import {
+  authEmails,
+  authPasswordCredentials,
+  authUsernames,
+  authUsers,
+} from '../db/schema/index';
+import type { SessionEmail } from './sessions';
+
+type Conn = Tx | Db;
+
+export async function findUserByEmail(tx: Conn, address: string) {
+  const [row] = await tx
+    .select({ userId: authEmails.userId, emailId: authEmails.id, verified: authEmails.verified })
+    .from(authEmails)
+    .where(eq(authEmails.address, address.toLowerCase()));
+  return row ?? null;
+}
+
+export async function findUserByUsername(tx: Conn, username: string) {
+  const [row] = await tx
+    .select({ userId: authUsernames.userId })
+    .from(authUsernames)
+    .where(eq(authUsernames.username, username.toLowerCase()));
+  return row ?? null;
+}
+
+export async function userExists(tx: Conn, userId: string) {
+  const [row] = await tx.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.id, userId));
+  return !!row;
+}
+
+export async function createUser(
+  tx: Tx,
+  input: {
+    id: string;
+    email: string | null;
+    emailVerified: boolean;
+    username: string | null;
+    passwordHash: string | null;
+    now: Date;
+  },
+) {
+  const at = input.now.toISOString();
+  await tx.insert(authUsers).values({ id: input.id, createdAt: at, updatedAt: at });
+  if (input.email) {
+    await tx.insert(authEmails).values({
+      userId: input.id,
+      address: input.email.toLowerCase(),
+      isPrimary: true,
+      verified: input.emailVerified,
+      createdAt: at,
+      updatedAt: at,
+    });
+  }
+  if (input.username) {
+    await tx.insert(authUsernames).values({ userId: input.id, username: input.username });
+  }
+  if (input.passwordHash) {
+    await tx.insert(authPasswordCredentials).values({ userId: input.id, hash: input.passwordHash });
+  }
+}
+
+export async function markEmailVerified(tx: Conn, userId: string, address: string, now: Date) {
+  await tx
+    .update(authEmails)
+    .set({ verified: true, updatedAt: now.toISOString() })
+    .where(and(eq(authEmails.userId, userId), eq(authEmails.address, address.toLowerCase())));
+}
+
+/** The primary address as the session token carries it. */
+export async function sessionEmail(tx: Conn, userId: string): Promise<SessionEmail | null> {
+  const [row] = await tx
+    .select({ address: authEmails.address, verified: authEmails.verified })
+    .from(authEmails)
+    .where(and(eq(authEmails.userId, userId), eq(authEmails.isPrimary, true)));
+  return row ? { address: row.address, is_primary: true, is_verified: row.verified } : null;
+}
+
+/** ProfileData (protocol §4.5) for success payloads and GET /me. */
+export async function profileData(tx: Conn, userId: string) {
+  const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, userId));
+  if (!user) return null;
+  const emails = await tx
+    .select()
+    .from(authEmails)
+    .where(eq(authEmails.userId, userId))
+    .orderBy(asc(authEmails.createdAt));
+  const [username] = await tx.select().from(authUsernames).where(eq(authUsernames.userId, userId));
+  return {
+    id: user.id,
+    user_id: user.id,
+    mfa_config: { auth_app_set_up: false, totp_enabled: false, security_keys_enabled: false },
+    emails: emails.map((e) => ({
+      id: e.id,
+      address: e.address,
+      is_verified: e.verified,
+      is_primary: e.isPrimary,
+    })),
+    ...(username
+      ? {
+          username: {
+            id: username.id,
+            username: username.username,
+            created_at: username.createdAt,
+            updated_at: username.updatedAt,
+          },
+        }
+      : {}),
+    created_at: user.createdAt,
+    updated_at: user.updatedAt,
+  };
+}

@@ -1,0 +1,164 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, inList, ts, updatedAt } from './core';
+
+// The authentication provider's own tables (server/auth-provider). They know nothing of the
+// product's tables: the product links its `users` row to `auth_users.id` through the token
+// subject (`users.auth_subject`), so the provider can also run as its own service.
+
+export const authUsers = pgTable('auth_users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** A user's e-mail addresses; an address belongs to at most one user (case-insensitive). */
+export const authEmails = pgTable(
+  'auth_emails',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    /** Stored lower-cased and trimmed. */
+    address: text('address').notNull(),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    verified: boolean('verified').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('auth_emails_address_key').on(t.address),
+    index('auth_emails_user_idx').on(t.userId),
+    uniqueIndex('auth_emails_one_primary_key').on(t.userId).where(sql`${t.isPrimary}`),
+    check('auth_emails_address_lower_check', sql`${t.address} = lower(${t.address})`),
+  ],
+);
+
+/** Usernames (only when usernames are configured); lower-cased, unique. */
+export const authUsernames = pgTable(
+  'auth_usernames',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    username: text('username').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('auth_usernames_username_key').on(t.username),
+    uniqueIndex('auth_usernames_user_key').on(t.userId),
+  ],
+);
+
+/** One bcrypt hash per user. */
+export const authPasswordCredentials = pgTable(
+  'auth_password_credentials',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    hash: text('hash').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('auth_password_credentials_user_key').on(t.userId)],
+);
+
+/**
+ * One-time e-mail codes: the code is stored only as a hash; it dies after `expires_at` or
+ * after the maximum number of wrong tries. `user_id` is null for codes sent during a
+ * registration (the user does not exist yet).
+ */
+export const authPasscodes = pgTable(
+  'auth_passcodes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    flowId: uuid('flow_id'),
+    userId: uuid('user_id').references(() => authUsers.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    codeHash: text('code_hash').notNull(),
+    tryCount: integer('try_count').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    /** Earliest moment a new code may be sent to the same address. */
+    resendAfter: ts('resend_after').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('auth_passcodes_flow_idx').on(t.flowId),
+    index('auth_passcodes_expires_idx').on(t.expiresAt),
+    check('auth_passcodes_try_count_check', sql`${t.tryCount} >= 0`),
+  ],
+);
+
+export const AUTH_FLOW_NAMES = ['login', 'registration', 'profile', 'token_exchange'] as const;
+
+/**
+ * A running flow (login, registration…). `stash` holds the flow data and the queue of
+ * scheduled states, `history` the entries `back` returns to. `version` counts the stored
+ * steps; every action locks the row and bumps it.
+ */
+export const authFlows = pgTable(
+  'auth_flows',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name', { enum: AUTH_FLOW_NAMES }).notNull(),
+    state: text('state').notNull(),
+    stash: jsonb('stash').notNull(),
+    history: jsonb('history').notNull().default(sql`'[]'::jsonb`),
+    csrfToken: text('csrf_token').notNull(),
+    version: integer('version').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('auth_flows_expires_idx').on(t.expiresAt),
+    check('auth_flows_name_check', sql`${t.name} IN ${inList(AUTH_FLOW_NAMES)}`),
+  ],
+);
+
+/** Server-side sessions: a session JWT is valid only while its row exists. */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    userAgent: text('user_agent'),
+    ipAddress: text('ip_address'),
+    lastUsed: ts('last_used').notNull().default(sql`now()`),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    index('auth_sessions_user_idx').on(t.userId, t.createdAt),
+    index('auth_sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
+ * Key pairs that sign session JWTs (ES256), as JWKs. The newest signs; older ones stay in
+ * the JWKS so their tokens verify until they expire.
+ */
+export const authSigningKeys = pgTable('auth_signing_keys', {
+  kid: text('kid').primaryKey(),
+  algorithm: text('algorithm').notNull(),
+  publicJwk: jsonb('public_jwk').notNull(),
+  privateJwk: jsonb('private_jwk').notNull(),
+  createdAt: createdAt(),
+});
