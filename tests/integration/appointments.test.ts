@@ -4,6 +4,7 @@ import {
   at,
   berlinDate,
   bookAppointment,
+  type Caller,
   expectFieldError,
   expectProblem,
   expectStatus,
@@ -13,12 +14,11 @@ import {
   newClient,
   newCoach,
   plusMinutes,
+  SOME_ID,
   unique,
-  type Caller,
 } from './fixtures';
 
 const MEETING_CODE = /^[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}$/;
-const SOME_ID = '6f1c2d3e-4b5a-4c6d-8e7f-001122334455';
 
 let api: Api;
 let admin: Caller;

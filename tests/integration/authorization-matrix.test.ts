@@ -3,6 +3,7 @@ import { clients } from '../../server/db/schema/index';
 import type { Operation } from '../../server/http/contract';
 import { allHandlers } from '../../server/features/index';
 import { createApi, type Api } from '../support/api';
+import { SOME_ID } from './fixtures';
 import { contractOperations } from '../support/contract-validator';
 
 // Generated from the contract: for every operation and every kind of caller, the server
@@ -40,7 +41,6 @@ function expected(op: Operation, who: PrincipalName): 401 | 403 | 'through' {
   return 403;
 }
 
-const SOME_ID = '6f1c2d3e-4b5a-4c6d-8e7f-001122334455';
 const urlOf = (op: Operation) => `/api${op.path.replace(/\{[^}]+\}/g, SOME_ID)}`;
 
 let api: Api;

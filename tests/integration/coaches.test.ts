@@ -2,17 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, type Api } from '../support/api';
 import {
   at,
+  type Caller,
   expectProblem,
   expectStatus,
   ids,
   newAppointment,
   newClient,
   newCoach,
+  SOME_ID,
   unique,
-  type Caller,
 } from './fixtures';
 
-const SOME_ID = '6f1c2d3e-4b5a-4c6d-8e7f-001122334455';
 
 let api: Api;
 let admin: Caller;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Operation } from '../../server/http/contract';
 import { createApi, type Api, type CallOptions } from '../support/api';
+import { SOME_ID } from './fixtures';
 import { contractOperations } from '../support/contract-validator';
 
 // Generated from the contract: every operation refuses bad input with 400 problem+json that
 // names the field, before any handler runs (so also where the area has not landed yet).
 const operations = await contractOperations();
-const SOME_ID = '6f1c2d3e-4b5a-4c6d-8e7f-001122334455';
 
 type Schema = {
   type?: string | string[];

@@ -1,6 +1,9 @@
 import { expect } from 'vitest';
 import type { Api, ApiResponse } from '../support/api';
 
+/** A well-formed id that names no record. */
+export const SOME_ID = '6f1c2d3e-4b5a-4c6d-8e7f-001122334455';
+
 /** A caller as `api.signIn` returns it (only the header is needed to call). */
 export type Caller = { authorization: string };
 

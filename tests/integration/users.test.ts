@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, type Api } from '../support/api';
 import {
+  type Caller,
   expectFieldError,
   expectProblem,
   expectStatus,
   ids,
   newCoach,
+  SOME_ID,
   unique,
-  type Caller,
 } from './fixtures';
 
 const CODE = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
-const SOME_ID = '6f1c2d3e-4b5a-4c6d-8e7f-001122334455';
 
 let api: Api;
 let admin: Caller & { userId: string };
