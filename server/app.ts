@@ -10,11 +10,16 @@ import { registerOperations } from './http/routes';
 import { contractValidatorCompiler } from './http/validation';
 import { allHandlers } from './features/index';
 import { registerWeb } from './web/static';
+import { registerDevMailbox } from './adapters/mail/mailbox';
+import { authProviderPlugin } from './auth-provider/plugin';
+import type { AuthProvider } from './auth-provider/provider';
 
 export interface BuildOptions {
   /** Override handlers (tests); defaults to every feature's handlers. */
   handlers?: Handlers;
   logger?: boolean;
+  /** The authentication provider mounted at /auth (the default set-up). */
+  authProvider?: AuthProvider;
 }
 
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -74,6 +79,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   const operations = await loadOperations(document);
   registerOperations(app, operations, options.handlers ?? allHandlers, deps);
+
+  if (options.authProvider) {
+    await app.register(authProviderPlugin, { prefix: '/auth', provider: options.authProvider });
+  }
+  if (deps.config.NODE_ENV !== 'production') registerDevMailbox(app, deps.db);
 
   await registerWeb(app, deps.config);
   return app;

@@ -7,6 +7,8 @@ import { seedIfEmpty } from './db/seed/seed';
 import { createTokenVerifier } from './http/auth';
 import { loggableError } from './http/problem';
 import { createRateLimiters } from './http/rate-limit';
+import { createMailer } from './adapters/mail/mailer';
+import { createAuthProvider } from './auth-provider/provider';
 
 const started = performance.now();
 const config = loadConfig();
@@ -16,12 +18,6 @@ const migratedMs = Math.round(performance.now() - started);
 const seeded =
   (config.SEED_DEMO_DATA ?? database.kind === 'pglite') ? await seedIfEmpty(database.db) : null;
 
-const verifyToken = createTokenVerifier({
-  issuer: config.AUTH_ISSUER,
-  audience: config.AUTH_AUDIENCE,
-  jwks: new URL(config.AUTH_JWKS_URL ?? `${config.AUTH_ISSUER}/.well-known/jwks.json`),
-});
-
 // Rate-limit counters live in PostgreSQL (on the app's pool) so every instance shares them;
 // the embedded database has one process, so memory serves.
 const rateLimits = createRateLimiters(
@@ -30,7 +26,32 @@ const rateLimits = createRateLimiters(
     : { kind: 'memory' },
 );
 
-const app = await buildApp({ config, db: database.db, verifyToken, now: () => new Date(), rateLimits });
+// Default set-up: the authentication provider runs in this process under /auth, and the
+// product verifies its tokens with the provider's keys and session table, without HTTP.
+// With AUTH_JWKS_URL the provider runs elsewhere (npm run start:auth, or a hosted one).
+const authProvider = config.AUTH_JWKS_URL
+  ? undefined
+  : await createAuthProvider({
+      db: database.db,
+      config,
+      rateLimits,
+      mailer: createMailer({ db: database.db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
+    });
+const verifyToken = createTokenVerifier(
+  authProvider
+    ? {
+        issuer: config.AUTH_ISSUER,
+        audience: config.AUTH_AUDIENCE,
+        jwks: async () => authProvider.jwks(),
+        sessionActive: authProvider.sessions.isActive,
+      }
+    : { issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE, jwks: new URL(config.AUTH_JWKS_URL!) },
+);
+
+const app = await buildApp(
+  { config, db: database.db, verifyToken, now: () => new Date(), rateLimits },
+  authProvider ? { authProvider } : {},
+);
 
 // In-flight requests finish; new connections are refused; then the database closes.
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {

@@ -26,6 +26,12 @@ export interface VerifierOptions {
   audience: string;
   /** In-process key set (the mounted auth provider, tests) or a remote JWKS URL. */
   jwks: JSONWebKeySet | (() => Promise<JSONWebKeySet>) | URL;
+  /**
+   * Whether the token's server-side session still exists (the mounted provider). When set,
+   * a token without `session_id` is refused and every call asks, so a logout or revocation
+   * ends access at once; the provider may answer from a short cache.
+   */
+  sessionActive?: (sessionId: string, subject: string) => Promise<boolean>;
 }
 
 export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
@@ -41,12 +47,22 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
         : createLocalJWKSet(options.jwks);
   // A verified token's claims never change: remember them until it expires, so a busy
   // client does not pay for a signature check on every call.
-  const verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+  const verified = new Map<string, { claims: TokenClaims; sessionId: string | null; expiresAt: number }>();
   const MAX_REMEMBERED = 10_000;
+  const { sessionActive } = options;
+  const checkSession = async (claims: TokenClaims, sessionId: string | null) => {
+    if (!sessionActive) return claims;
+    if (!sessionId || !(await sessionActive(sessionId, claims.subject))) {
+      throw unauthorized('The session has ended');
+    }
+    return claims;
+  };
   return async (token) => {
     const known = verified.get(token);
-    if (known && known.expiresAt > Date.now()) return known.claims;
+    if (known && known.expiresAt > Date.now()) return checkSession(known.claims, known.sessionId);
     if (known) verified.delete(token);
+    let claims: TokenClaims;
+    let sessionId: string | null;
     try {
       const { payload } = await jwtVerify(token, keySet, {
         issuer: options.issuer,
@@ -61,15 +77,16 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
           : typeof claim?.address === 'string' && claim.is_verified !== false
             ? claim.address
             : null;
-      const claims = { subject: payload.sub, email };
+      claims = { subject: payload.sub, email };
+      sessionId = typeof payload.session_id === 'string' ? payload.session_id : null;
       if (payload.exp) {
         if (verified.size >= MAX_REMEMBERED) verified.delete(verified.keys().next().value!);
-        verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+        verified.set(token, { claims, sessionId, expiresAt: payload.exp * 1000 });
       }
-      return claims;
     } catch {
       throw unauthorized('The session token is missing, invalid or expired');
     }
+    return checkSession(claims, sessionId);
   };
 }
 

@@ -9,6 +9,9 @@ import type { Operation } from '../http/contract';
 import { createRateLimiters, type RateRules } from '../http/rate-limit';
 import { createTestDatabase } from './test-database';
 import { createTestIssuer } from './test-auth';
+import { createMailer } from '../adapters/mail/mailer';
+import { createAuthProvider, type AuthProvider } from '../auth-provider/provider';
+import { loadAuthConfig } from '../auth-provider/config';
 
 export type TestRole = 'NONE' | 'COACH' | 'ADMIN' | 'ONBOARDING_MANAGER' | 'SUPERADMIN';
 
@@ -16,6 +19,8 @@ export interface TestApp {
   app: FastifyInstance;
   database: Database;
   config: Config;
+  /** The mounted provider (`withAuthProvider`), whose tokens the product then accepts. */
+  authProvider: AuthProvider | null;
   /** Signs a token for a subject that has no users row yet. */
   tokenFor(claims?: { sub?: string; email?: string; expiresIn?: string }): Promise<string>;
   /** Creates a users row (and a coach for COACH) and returns its bearer header. */
@@ -41,8 +46,14 @@ export async function createTestApp(
     onResponse?: (seen: SeenResponse) => void;
     /** Tighter (or looser) rate limits than the production ones; counted in memory. */
     rateLimits?: Partial<RateRules>;
+    /**
+     * Mount the real authentication provider at /auth (mails captured) and let the product
+     * verify its tokens in-process, as in the default set-up. Off: the test issuer's tokens.
+     */
+    withAuthProvider?: boolean;
   } = {},
 ): Promise<TestApp> {
+  const { withAuthProvider, ...buildOptions } = options;
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -51,19 +62,34 @@ export async function createTestApp(
   });
   const database = await createTestDatabase(options.template);
   const issuer = await createTestIssuer(config.AUTH_ISSUER, config.AUTH_AUDIENCE);
+  const rateLimits = createRateLimiters({ kind: 'memory' }, options.rateLimits);
+  const authProvider = withAuthProvider
+    ? await createAuthProvider({
+        db: database.db,
+        config,
+        auth: loadAuthConfig({ ...options.env }),
+        rateLimits,
+        mailer: createMailer({ db: database.db, from: config.MAIL_FROM }),
+      })
+    : null;
   const app = await buildApp(
     {
       config,
       db: database.db,
-      verifyToken: createTokenVerifier({
-        issuer: config.AUTH_ISSUER,
-        audience: config.AUTH_AUDIENCE,
-        jwks: issuer.jwks,
-      }),
+      verifyToken: createTokenVerifier(
+        authProvider
+          ? {
+              issuer: config.AUTH_ISSUER,
+              audience: config.AUTH_AUDIENCE,
+              jwks: async () => authProvider.jwks(),
+              sessionActive: authProvider.sessions.isActive,
+            }
+          : { issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE, jwks: issuer.jwks },
+      ),
       now: () => new Date(),
-      rateLimits: createRateLimiters({ kind: 'memory' }, options.rateLimits),
+      rateLimits,
     },
-    { logger: false, ...options },
+    { logger: false, ...buildOptions, ...(authProvider ? { authProvider } : {}) },
   );
   const { onResponse } = options;
   if (onResponse) {
@@ -83,6 +109,7 @@ export async function createTestApp(
     app,
     database,
     config,
+    authProvider,
     tokenFor: (claims) => issuer.sign(claims),
     async signIn(role, { active = true, coachId } = {}) {
       const sub = randomUUID();

@@ -144,12 +144,14 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
     at: Date,
     input: Record<string, unknown>,
     scratch: Scratch,
+    entered = false,
   ): FlowContext<Env> {
     return {
       flowId: flow.id,
       flowName: flow.name,
       state: stash.state,
       prevState: stash.prevState,
+      entered,
       env,
       request,
       now: at,
@@ -245,7 +247,8 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
   ): Promise<FlowResult> {
     const env = options.env(tx);
     const state = stateOf(def, flow.stash.state);
-    const ctx = context(flow, flow.stash, env, request, at, executed?.values ?? {}, scratch);
+    const entered = isNew || flow.stash.state !== flow.state;
+    const ctx = context(flow, flow.stash, env, request, at, executed?.values ?? {}, scratch, entered);
     await state.before?.(ctx);
     const shownError = scratch.flowError ?? error;
     const shownStatus = scratch.flowError?.status ?? status;

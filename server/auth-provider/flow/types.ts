@@ -113,6 +113,8 @@ export interface FlowContext<Env> {
   readonly flowName: string;
   readonly state: string;
   readonly prevState: string | null;
+  /** True when the state is being entered (not shown again after a 4xx or a `stay`). */
+  readonly entered: boolean;
   readonly env: Env;
   readonly request: RequestInfo;
   readonly now: Date;

@@ -241,7 +241,11 @@ export interface paths {
          */
         get: operations["validateSession"];
         put?: never;
-        post?: never;
+        /**
+         * Check a session token sent in the body (for back ends)
+         * @description Always 200; is_valid false for an invalid or ended session. Refreshes the session's last-used time.
+         */
+        post: operations["validateSessionToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -306,7 +310,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public keys that sign session JWTs (RS256) */
+        /** Public keys that sign session JWTs (ES256) */
         get: operations["getJwks"];
         put?: never;
         post?: never;
@@ -607,19 +611,25 @@ export interface components {
             /** Format: date-time */
             idle_expires_at?: string;
         };
+        SessionTokenRequest: {
+            session_token: string;
+        };
         SamlProvider: {
             domain: string;
         };
+        /** @description Public ES256 key (P-256). Our provider signs with ES256 instead of Hanko's RS256 (docs/decisions.md). */
         Jwk: {
             /** @constant */
-            kty: "RSA";
+            kty: "EC";
             kid: string;
             /** @constant */
-            alg: "RS256";
+            alg: "ES256";
             /** @constant */
             use: "sig";
-            n: string;
-            e: string;
+            /** @constant */
+            crv: "P-256";
+            x: string;
+            y: string;
         };
         Jwks: {
             keys: components["schemas"]["Jwk"][];
@@ -1052,6 +1062,31 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionValidation"];
+                };
+            };
+            500: components["responses"]["Error"];
+        };
+    };
+    validateSessionToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionTokenRequest"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {

@@ -1,0 +1,248 @@
+import type { Tx } from '../../db/client';
+import { HttpProblem } from '../../http/problem';
+import type { RateLimiter, RateLimiters } from '../../http/rate-limit';
+import type { Mailer } from '../../adapters/mail/mailer';
+import type { AuthConfig } from '../config';
+import { flowErrors, inputErrors, invalidInput } from '../flow/errors';
+import type { ActionDef, FlowContext, InputDef, Outcome, StateDef } from '../flow/types';
+import { CODELESS, passcodeMail, type PasscodeTemplate } from '../mail-templates';
+import { checkPasscode, createPasscode, findPasscode, isUsable, newPasscode } from '../passcodes';
+import type { SessionService } from '../sessions';
+import { profileData, sessionEmail } from '../users';
+
+/** The services flows use, bound to the flow's transaction. */
+export interface AuthEnv {
+  tx: Tx;
+  auth: AuthConfig;
+  publicUrl: string;
+  sessions: SessionService;
+  rateLimits: RateLimiters;
+  mailer: Mailer;
+}
+
+export type Ctx = FlowContext<AuthEnv>;
+export type Action = ActionDef<AuthEnv>;
+export type State = StateDef<AuthEnv>;
+
+/** Flow data keys (kept in the stash). */
+export interface FlowData {
+  webauthn_available?: boolean;
+  email?: string;
+  username?: string;
+  user_id?: string;
+  /** The address is unknown (login) or taken (registration): the flow leads nowhere. */
+  dead_end?: boolean;
+  passcode_template?: PasscodeTemplate;
+  recovery_pending?: boolean;
+  email_verified?: boolean;
+  password_hash?: string;
+  login_method?: 'password' | 'passcode';
+  sticky?: { passcode_id?: string; passcode_email?: string };
+}
+
+export const dataOf = (ctx: Ctx) => ctx.data as FlowData;
+
+/** Consumes rate-limit points; answers the seconds to wait when over the limit. */
+export async function overLimit(limiter: RateLimiter, key: string): Promise<number | null> {
+  try {
+    await limiter.consume(key);
+    return null;
+  } catch (error) {
+    if (error instanceof HttpProblem && error.status === 429) {
+      return Number(error.headers?.['retry-after'] ?? 60);
+    }
+    throw error;
+  }
+}
+
+/** 429 in a flow: the error plus the wait in the payload and in Retry-After. */
+export function rateLimited(ctx: Ctx, seconds: number, field: 'retry_after' | 'resend_after') {
+  ctx.payload[field] = seconds;
+  ctx.headers['retry-after'] = String(seconds);
+  return { kind: 'error' as const, error: flowErrors.rateLimitExceeded };
+}
+
+export const preflight: State = {
+  name: 'preflight',
+  actions: [
+    {
+      name: 'register_client_capabilities',
+      description: 'Send the computer capabilities.',
+      inputs: () => [
+        { name: 'webauthn_available', type: 'boolean', required: true, hidden: true },
+        { name: 'webauthn_conditional_mediation_available', type: 'boolean', hidden: true },
+        { name: 'webauthn_platform_authenticator_available', type: 'boolean', hidden: true },
+      ],
+      async execute(ctx) {
+        // Kept for the passkey phase; no WebAuthn action is offered yet.
+        dataOf(ctx).webauthn_available = ctx.input.webauthn_available === true;
+        return { kind: 'continue', states: [] };
+      },
+    },
+  ],
+};
+
+/**
+ * Sends a code to `data.email` with `data.passcode_template`, unless a usable one was sent
+ * to the same address in this flow (and `force` is off). Codeless templates still create a
+ * (never mailed) code, so an unknown address behaves like a known one from the outside.
+ * Returns false when the rate limit refused it.
+ */
+async function sendPasscode(ctx: Ctx, force: boolean): Promise<boolean> {
+  const { tx, auth, rateLimits, mailer } = ctx.env;
+  const data = dataOf(ctx);
+  const email = data.email;
+  if (!email) throw new Error('passcode_confirmation without an e-mail address');
+  const template = data.passcode_template ?? 'login';
+  const sticky = (data.sticky ??= {});
+  const existing =
+    sticky.passcode_id && sticky.passcode_email === email ? await findPasscode(tx, sticky.passcode_id) : null;
+  if (!force && isUsable(existing, email, auth.AUTH_PASSCODE_MAX_TRIES, ctx.now)) return true;
+  if (force && existing && new Date(existing.resendAfter) > ctx.now) {
+    const wait = Math.ceil((new Date(existing.resendAfter).getTime() - ctx.now.getTime()) / 1000);
+    rateLimited(ctx, wait, 'resend_after');
+    return false;
+  }
+  const wait =
+    (await overLimit(rateLimits.passcodeSend, `${ctx.request.ip}|${email}`)) ??
+    (await overLimit(rateLimits.passcodeSendAddress, email));
+  if (wait !== null) {
+    rateLimited(ctx, wait, 'resend_after');
+    return false;
+  }
+  const code = newPasscode();
+  sticky.passcode_id = await createPasscode(tx, {
+    flowId: ctx.flowId,
+    userId: null,
+    email,
+    code,
+    ttlSeconds: auth.AUTH_PASSCODE_TTL_SECONDS,
+    resendAfterSeconds: 30,
+    now: ctx.now,
+  });
+  sticky.passcode_email = email;
+  const mail = passcodeMail(
+    template,
+    CODELESS.has(template) ? '' : code,
+    auth.AUTH_PASSCODE_TTL_SECONDS,
+    ctx.env.publicUrl,
+  );
+  ctx.afterCommit(() => mailer.send({ to: email, template: `auth_${template}`, ...mail }));
+  return true;
+}
+
+/** `passcode_confirmation`; `onVerified` decides where a right code leads. */
+export function passcodeConfirmation(
+  onVerified: (ctx: Ctx) => Promise<Outcome>,
+): State {
+  return {
+    name: 'passcode_confirmation',
+    back: true,
+    async before(ctx) {
+      if (!ctx.entered || ctx.payload.resend_after !== undefined) return;
+      if (!(await sendPasscode(ctx, false))) ctx.setFlowError(flowErrors.rateLimitExceeded);
+    },
+    actions: [
+      {
+        name: 'verify_passcode',
+        description: 'Enter a passcode.',
+        inputs: () => [{ name: 'code', type: 'string', required: true, trim: true, maxLength: 64 }],
+        async execute(ctx) {
+          const { tx, auth, rateLimits } = ctx.env;
+          const wait = await overLimit(rateLimits.passcodeAttempt, ctx.request.ip);
+          if (wait !== null) return rateLimited(ctx, wait, 'retry_after');
+          const result = await checkPasscode(
+            tx,
+            dataOf(ctx).sticky?.passcode_id,
+            String(ctx.input.code),
+            auth.AUTH_PASSCODE_MAX_TRIES,
+            ctx.now,
+          );
+          if (result === 'max_attempts') return { kind: 'error', error: flowErrors.passcodeMaxAttemptsReached };
+          if (result === 'invalid') return invalidInput('code', inputErrors.passcodeInvalid);
+          if (dataOf(ctx).dead_end) return { kind: 'error', error: flowErrors.operationNotPermitted };
+          ctx.preventRevert();
+          return onVerified(ctx);
+        },
+      },
+      {
+        name: 'resend_passcode',
+        description: 'Send a new passcode.',
+        async execute(ctx) {
+          if (!(await sendPasscode(ctx, true))) return { kind: 'error', error: flowErrors.rateLimitExceeded };
+          return { kind: 'stay' };
+        },
+      },
+    ],
+  };
+}
+
+/** `success`: the session is issued (protocol §1.5) and described in the payload. */
+export function success(
+  prepare: (ctx: Ctx) => Promise<{ userId: string; amr: string[] }>,
+  lastLogin: boolean,
+): State {
+  return {
+    name: 'success',
+    actions: [],
+    async before(ctx) {
+      const { tx, auth, sessions } = ctx.env;
+      const { userId, amr } = await prepare(ctx);
+      const issued = await sessions.issue(tx, {
+        userId,
+        email: await sessionEmail(tx, userId),
+        amr,
+        ip: ctx.request.ip,
+        userAgent: ctx.request.userAgent ?? null,
+        now: ctx.now,
+      });
+      const lifetime = auth.AUTH_SESSION_LIFETIME_SECONDS;
+      ctx.headers['x-session-lifetime'] = String(lifetime);
+      ctx.headers['x-session-retention'] = 'persistent';
+      if (auth.AUTH_SESSION_TOKEN_HEADER) ctx.headers['x-auth-token'] = issued.token;
+      else ctx.headers['set-cookie'] = sessionCookie(auth, issued.token, lifetime);
+      ctx.payload.user = await profileData(tx, userId);
+      ctx.payload.claims = issued.claims;
+      const method = dataOf(ctx).login_method;
+      if (lastLogin && method) ctx.payload.last_login = { login_method: method };
+    },
+  };
+}
+
+/** The session cookie (cookie mode); maxAge -1 expires it. */
+export function sessionCookie(auth: AuthConfig, token: string, maxAge: number): string {
+  const parts = [`${auth.AUTH_COOKIE_NAME}=${token}`, 'Path=/', `Max-Age=${maxAge}`, 'HttpOnly'];
+  if (auth.AUTH_COOKIE_SECURE) parts.push('Secure');
+  parts.push(`SameSite=${auth.AUTH_COOKIE_SAME_SITE[0]!.toUpperCase()}${auth.AUTH_COOKIE_SAME_SITE.slice(1)}`);
+  if (auth.AUTH_COOKIE_DOMAIN) parts.push(`Domain=${auth.AUTH_COOKIE_DOMAIN}`);
+  return parts.join('; ');
+}
+
+export function emailInput(auth: AuthConfig, extra: Partial<InputDef> = {}): InputDef {
+  return {
+    name: 'email',
+    type: 'email',
+    required: true,
+    minLength: 3,
+    maxLength: auth.AUTH_EMAIL_MAX_LENGTH,
+    trim: true,
+    lowercase: true,
+    preserve: true,
+    ...extra,
+  };
+}
+
+export function usernameInput(auth: AuthConfig): InputDef {
+  return {
+    name: 'username',
+    type: 'string',
+    required: auth.AUTH_USERNAME === 'required',
+    minLength: auth.AUTH_USERNAME_MIN_LENGTH,
+    maxLength: auth.AUTH_USERNAME_MAX_LENGTH,
+    trim: true,
+    lowercase: true,
+    preserve: true,
+  };
+}
+
+export const USERNAME_PATTERN = /^\w+$/;

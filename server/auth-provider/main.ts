@@ -1,0 +1,55 @@
+// `npm run start:auth`: the authentication provider alone, under /auth on PORT (the product
+// then points AUTH_JWKS_URL at http://<host>:<port>/auth/.well-known/jwks.json).
+import closeWithGrace from 'close-with-grace';
+import Fastify from 'fastify';
+import type pg from 'pg';
+import { createMailer } from '../adapters/mail/mailer';
+import { registerDevMailbox } from '../adapters/mail/mailbox';
+import { loadConfig } from '../config';
+import { connectDatabase } from '../db/client';
+import { errorHandler, loggableError } from '../http/problem';
+import { createRateLimiters } from '../http/rate-limit';
+import { authProviderPlugin } from './plugin';
+import { createAuthProvider } from './provider';
+
+const config = loadConfig();
+const database = await connectDatabase(config);
+await database.migrate();
+const rateLimits = createRateLimiters(
+  database.kind === 'postgres'
+    ? { kind: 'postgres', pool: (database.db as unknown as { $client: pg.Pool }).$client }
+    : { kind: 'memory' },
+);
+const provider = await createAuthProvider({
+  db: database.db,
+  config,
+  rateLimits,
+  mailer: createMailer({ db: database.db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
+});
+
+const app = Fastify({
+  logger: {
+    level: config.LOG_LEVEL,
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    serializers: {
+      req: (req: { method: string; url: string; id: string }) => ({
+        method: req.method,
+        url: req.url.split('?')[0],
+        id: req.id,
+      }),
+    },
+  },
+  trustProxy: config.TRUST_PROXY,
+  bodyLimit: 1024 * 1024,
+});
+app.setErrorHandler(errorHandler);
+await app.register(authProviderPlugin, { prefix: '/auth', provider });
+if (config.NODE_ENV !== 'production') registerDevMailbox(app, database.db);
+
+closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+  if (err) app.log.error({ error: loggableError(err) }, 'shutting down after an error');
+  await app.close();
+  await database.close();
+});
+
+await app.listen({ host: config.HOST, port: config.PORT });

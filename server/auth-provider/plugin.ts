@@ -1,0 +1,109 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { loggableError } from '../http/problem';
+import { bareError } from './flow/engine';
+import { flowErrors } from './flow/errors';
+import { sessionCookie } from './flows/shared';
+import type { AuthProvider } from './provider';
+import { profileData } from './users';
+
+/** The session token: `Authorization: Bearer …` or the session cookie. */
+function sessionToken(request: FastifyRequest, cookieName: string): string | null {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  if (bearer?.[1]) return bearer[1];
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === cookieName && value.length > 0) return value.join('=');
+  }
+  return null;
+}
+
+const unauthorized = (reply: FastifyReply) =>
+  reply.code(401).send({ code: 401, message: 'Unauthorized' });
+
+/**
+ * The provider's HTTP surface (openapi/auth.yaml): flows, JWKS, session checks, /me and
+ * logout. Registered under /auth by server/app.ts, or alone by server/auth-provider/main.ts.
+ */
+export async function authProviderPlugin(app: FastifyInstance, opts: { provider: AuthProvider }) {
+  const { provider } = opts;
+  const { auth, sessions, engine } = provider;
+  provider.setErrorLogger((error) => app.log.error({ error: loggableError(error) }, 'auth flow failed'));
+
+  // The SDK starts a flow with `Content-Type: application/json` and an empty body; bad JSON
+  // answers the flow's own technical_error instead of a problem document.
+  const INVALID_JSON = Symbol('invalid json');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(null, INVALID_JSON);
+    }
+  });
+
+  for (const flowName of ['login', 'registration'] as const) {
+    app.post(`/${flowName}`, async (request, reply) => {
+      const { action } = request.query as { action?: unknown };
+      const info = {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+        language: typeof request.headers['x-language'] === 'string' ? request.headers['x-language'] : undefined,
+      };
+      const result =
+        action === undefined
+          ? await engine.start(flowName, info)
+          : typeof action === 'string' && request.body !== INVALID_JSON
+            ? await engine.run(flowName, action, request.body, info)
+            : bareError(flowErrors.technical);
+      return reply
+        .code(result.status)
+        .headers({ ...result.headers, 'cache-control': 'no-store' })
+        .send(result.body);
+    });
+  }
+
+  app.get('/.well-known/jwks.json', async (_request, reply) =>
+    reply.header('cache-control', 'max-age=600').send(provider.jwks()),
+  );
+
+  async function validation(token: string | null, touch: boolean) {
+    const session = token ? await sessions.verify(token) : null;
+    if (!session) return { is_valid: false };
+    if (touch) await sessions.touch(session.sessionId);
+    return {
+      is_valid: true,
+      claims: session.claims,
+      expiration_time: session.claims.expiration,
+      user_id: session.userId,
+    };
+  }
+
+  app.get('/sessions/validate', async (request, reply) =>
+    reply.header('cache-control', 'no-store').send(await validation(sessionToken(request, auth.AUTH_COOKIE_NAME), false)),
+  );
+
+  app.post('/sessions/validate', async (request, reply) => {
+    const body = request.body as { session_token?: unknown } | undefined;
+    const token = typeof body?.session_token === 'string' ? body.session_token : null;
+    return reply.header('cache-control', 'no-store').send(await validation(token, true));
+  });
+
+  app.get('/me', async (request, reply) => {
+    const token = sessionToken(request, auth.AUTH_COOKIE_NAME);
+    const session = token ? await sessions.verify(token) : null;
+    if (!session) return unauthorized(reply);
+    const profile = await profileData(provider.db, session.userId);
+    if (!profile) return reply.code(404).send({ code: 404, message: 'Not Found' });
+    return reply.header('cache-control', 'no-store').send(profile);
+  });
+
+  app.post('/logout', async (request, reply) => {
+    const token = sessionToken(request, auth.AUTH_COOKIE_NAME);
+    const session = token ? await sessions.verify(token) : null;
+    if (!session) return unauthorized(reply);
+    await sessions.revoke(session.sessionId);
+    return reply.code(204).header('set-cookie', sessionCookie(auth, '', 0)).send();
+  });
+}

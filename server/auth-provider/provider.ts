@@ -1,0 +1,70 @@
+import type { Config } from '../config';
+import type { Db, Tx } from '../db/client';
+import type { RateLimiters } from '../http/rate-limit';
+import type { Mailer } from '../adapters/mail/mailer';
+import { loadAuthConfig, type AuthConfig } from './config';
+import { createFlowEngine } from './flow/engine';
+import { createDbFlowStore } from './flow/store';
+import { loginFlow } from './flows/login';
+import { registrationFlow } from './flows/registration';
+import type { AuthEnv } from './flows/shared';
+import { loadKeyStore } from './keys';
+import { createSessionService } from './sessions';
+
+export interface AuthProviderOptions {
+  db: Db;
+  config: Config;
+  /** Flow switches; read from the environment when absent. */
+  auth?: AuthConfig;
+  rateLimits: RateLimiters;
+  mailer: Mailer;
+  now?: () => Date;
+}
+
+/**
+ * The authentication provider: flows, sessions and keys on the given database. Mount its
+ * HTTP surface with `authProviderPlugin`; the product verifies tokens with `jwks()` and
+ * `sessions.isActive` in-process.
+ */
+export async function createAuthProvider(options: AuthProviderOptions) {
+  const { db, config } = options;
+  const auth = options.auth ?? loadAuthConfig();
+  const keys = await loadKeyStore(db);
+  const sessions = createSessionService({
+    db,
+    keys,
+    auth,
+    issuer: config.AUTH_ISSUER,
+    audience: config.AUTH_AUDIENCE,
+  });
+  let logError: (error: unknown) => void = () => {};
+  const engine = createFlowEngine<AuthEnv, Tx>({
+    flows: { login: loginFlow(auth), registration: registrationFlow(auth) },
+    store: createDbFlowStore(db),
+    env: (tx) => ({
+      tx,
+      auth,
+      publicUrl: config.PUBLIC_URL,
+      sessions,
+      rateLimits: options.rateLimits,
+      mailer: options.mailer,
+    }),
+    ...(options.now ? { now: options.now } : {}),
+    debug: auth.AUTH_DEBUG && config.NODE_ENV !== 'production',
+    onError: (error) => logError(error),
+  });
+  return {
+    db,
+    auth,
+    keys,
+    sessions,
+    engine,
+    jwks: () => keys.jwks(),
+    /** The plugin routes unexpected flow errors into the app's log. */
+    setErrorLogger(log: (error: unknown) => void) {
+      logError = log;
+    },
+  };
+}
+
+export type AuthProvider = Awaited<ReturnType<typeof createAuthProvider>>;
