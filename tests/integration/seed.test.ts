@@ -79,7 +79,7 @@ describe('demo data', () => {
     expect(outside!.n).toBe(0);
   });
 
-  it('has one active account per staff role and five coaches, unclaimed', async () => {
+  it('has one active account per staff role and five coaches, each known to the sign-in provider', async () => {
     const users = await rows<{
       role: string;
       email: string;
@@ -92,7 +92,12 @@ describe('demo data', () => {
     expect(byRole('ADMIN')).toEqual(['admin@sprechstunde.demo']);
     expect(byRole('ONBOARDING_MANAGER')).toEqual(['onboarding@sprechstunde.demo']);
     expect(byRole('COACH')).toEqual([1, 2, 3, 4, 5].map((n) => `coach${n}@sprechstunde.demo`));
-    expect(users.every((u) => u.active && u.auth_subject === null)).toBe(true);
+    expect(users.every((u) => u.active && u.auth_subject !== null)).toBe(true);
+    const known = await rows<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM users u JOIN auth_emails e
+          ON e.user_id::text = u.auth_subject AND e.address = lower(u.email) AND e.verified AND e.is_primary`,
+    );
+    expect(known[0]!.n).toBe(users.length);
     expect(users.filter((u) => u.role === 'COACH').every((u) => u.coach_id)).toBe(true);
     expect(first!.accounts.map((a) => a.email).sort()).toEqual(users.map((u) => u.email).sort());
   });

@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../client';
 import {
   appointments,
+  authEmails,
+  authUsers,
   availabilities,
   billingRules,
   campaigns,
@@ -76,7 +79,21 @@ export async function seedIfEmpty(
 async function insertAll(tx: Tx, data: DemoData): Promise<Omit<SeedSummary, 'durationMs'>> {
   // Multi-row inserts, parents first; chunks keep each statement under the bind-parameter limit.
   await insertRows(tx, coaches, data.coaches);
-  await insertRows(tx, users, data.users);
+  // Each demo account can sign in at once: the provider knows its address as verified, so a
+  // passcode login works, and the product's users row is already claimed by that identity.
+  const accounts = data.users.map((user) => ({ ...user, authSubject: randomUUID() }));
+  await insertRows(tx, authUsers, accounts.map((a) => ({ id: a.authSubject })));
+  await insertRows(
+    tx,
+    authEmails,
+    accounts.map((a) => ({
+      userId: a.authSubject,
+      address: a.email.toLowerCase(),
+      isPrimary: true,
+      verified: true,
+    })),
+  );
+  await insertRows(tx, users, accounts);
   await insertRows(tx, insurers, data.insurers);
   await insertRows(tx, campaigns, data.campaigns);
   await insertRows(tx, clients, data.clients);
@@ -108,7 +125,9 @@ type Table =
   | typeof clients
   | typeof appointments
   | typeof insurers
-  | typeof campaigns;
+  | typeof campaigns
+  | typeof authUsers
+  | typeof authEmails;
 
 async function insertRows<T extends Table>(tx: Tx, table: T, rows: T['$inferInsert'][]) {
   const columns = rows[0] ? Object.keys(rows[0]).length + 4 : 1;

@@ -41,13 +41,12 @@ export function formatSeedSummary(
   lines.push(
     '',
     'Die Konten haben noch kein Passwort: Geben Sie die E-Mail-Adresse ein und wählen Sie',
-    '„Einmalcode“. Der sechsstellige Code geht an diese Adresse und steht im Entwicklungs-Postfach.',
-    'Bei der ersten Anmeldung übernimmt Ihr Konto den vorbereiteten Eintrag mit seiner Rolle.',
+    '„Einmalcode“. Der sechsstellige Code geht an diese Adresse und steht im',
+    'Entwicklungs-Postfach unter /dev/mailbox.',
     'Als Klient:in melden Sie sich über /client-signup/login an.',
     '',
-    'Hinweis: Das Anmelde-Widget und das Entwicklungs-Postfach kommen erst mit späteren Issues.',
-    'Bis dahin ist eine Anmeldung über die Oberfläche noch nicht möglich; die Konten liegen',
-    'aber schon bereit.',
+    'Hinweis: Das Anmelde-Widget der Oberfläche kommt mit einem späteren Issue; bis dahin',
+    'spricht nur der Anmeldedienst unter /auth (Flow-Protokoll) mit den Konten.',
   );
   return lines.join('\n');
 }
