@@ -15,6 +15,11 @@ const schema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** Seed German demo data into an empty database at start (default on for the embedded database). */
   SEED_DEMO_DATA: bool.optional(),
+  /**
+   * How long an instance reuses a caller's users row (role, active) before reading it again;
+   * the instance that changes a row forgets it at once. 0 reads it on every call.
+   */
+  PRINCIPAL_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** JWKS of the authentication provider; unset means the provider mounted in this process. */
   AUTH_JWKS_URL: z.string().url().optional(),
   AUTH_ISSUER: z.string().default('http://localhost:3000/auth'),

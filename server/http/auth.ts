@@ -104,11 +104,45 @@ const preparePrincipalQuery = (db: Db) =>
     .where(eq(users.authSubject, sql.placeholder('subject')))
     .prepare('principal_by_subject');
 
-/** Runs on every authenticated call, so it is a prepared statement. */
-export async function resolvePrincipal(db: Db, claims: TokenClaims): Promise<Principal> {
-  let query = principalQueries.get(db);
-  if (!query) principalQueries.set(db, (query = preparePrincipalQuery(db)));
-  const [user] = await query.execute({ subject: claims.subject });
+type UserRow = typeof users.$inferSelect;
+const principalCaches = new WeakMap<Db, Map<string, { user: UserRow; until: number }>>();
+const MAX_CACHED_PRINCIPALS = 10_000;
+
+/**
+ * Forgets a caller's cached users row: writes to a users row call this, so a role change
+ * or deactivation applies at once on this instance (on others within PRINCIPAL_CACHE_MS).
+ */
+export function forgetPrincipal(db: Db, subject: string | null | undefined) {
+  if (subject) principalCaches.get(db)?.delete(subject);
+}
+
+/**
+ * Runs on every authenticated call: a prepared statement, and its row is remembered for
+ * `cacheMs` — a database round trip costs more than the rest of a small request.
+ */
+export async function resolvePrincipal(
+  db: Db,
+  claims: TokenClaims,
+  cacheMs = 0,
+): Promise<Principal> {
+  let cache = principalCaches.get(db);
+  if (!cache) principalCaches.set(db, (cache = new Map()));
+  const cached = cache.get(claims.subject);
+  let user: UserRow | undefined;
+  if (cached && cached.until > Date.now()) {
+    user = cached.user;
+  } else {
+    let query = principalQueries.get(db);
+    if (!query) principalQueries.set(db, (query = preparePrincipalQuery(db)));
+    [user] = await query.execute({ subject: claims.subject });
+    // Only existing rows are remembered: a first login creates the row right after.
+    if (user && cacheMs > 0) {
+      if (cache.size >= MAX_CACHED_PRINCIPALS) cache.delete(cache.keys().next().value!);
+      cache.set(claims.subject, { user, until: Date.now() + cacheMs });
+    } else {
+      cache.delete(claims.subject);
+    }
+  }
   return {
     ...claims,
     user: user ?? null,

@@ -34,6 +34,8 @@ export const RATE_RULES = {
   passwordAttempt: { points: 5, durationSeconds: 60 },
   /** Password attempts for one identifier, from anywhere. */
   passwordAttemptIdentifier: { points: 20, durationSeconds: QUARTER_HOUR },
+  /** Unauthenticated account calls of the provider (`POST /auth/user`, `/auth/users`) per IP. */
+  authAccountLookup: { points: 20, durationSeconds: 60 },
 } satisfies Record<string, RateRule>;
 
 export type RateLimitName = keyof typeof RATE_RULES;

@@ -55,7 +55,7 @@ export function registerOperations(
       return;
     }
     const claims = await deps.verifyToken(bearerToken(request.headers.authorization));
-    const principal = await resolvePrincipal(deps.db, claims);
+    const principal = await resolvePrincipal(deps.db, claims, deps.config.PRINCIPAL_CACHE_MS);
     checkRoles(principal, access.roles, access.allowInactive);
     request.principal = principal;
   }

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { clients, coaches, users } from '../../db/schema/index';
 import type { Db, Tx } from '../../db/client';
-import type { Principal } from '../../http/auth';
+import { forgetPrincipal, type Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { badRequest, conflict } from '../../http/problem';
 import { recordEvent } from '../events/record';
@@ -138,7 +138,9 @@ async function userFor(db: Db, principal: Principal): Promise<string> {
 
 export const accountHandlers = defineHandlers({
   async login({ principal, deps }) {
-    return loginResponse(deps.db, await userFor(deps.db, principal));
+    const userId = await userFor(deps.db, principal);
+    forgetPrincipal(deps.db, principal.subject);
+    return loginResponse(deps.db, userId);
   },
 
   async activateUser({ body, principal, deps, request }) {
@@ -187,6 +189,7 @@ export const accountHandlers = defineHandlers({
       return loginResponse(tx, pending.id);
     });
     await deps.rateLimits.activationCode.reset(personKey);
+    forgetPrincipal(deps.db, principal.subject);
     return response;
   },
 });

@@ -1,7 +1,7 @@
 import { count, desc, eq, sql } from 'drizzle-orm';
 import { coaches, users } from '../../db/schema/index';
 import type { Db, Tx } from '../../db/client';
-import type { Principal, Role } from '../../http/auth';
+import { forgetPrincipal, type Principal, type Role } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { pageWindow } from '../../http/paging';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
@@ -86,7 +86,7 @@ export const usersHandlers = defineHandlers({
   },
 
   async updateUser({ params, body, principal, deps }) {
-    return deps.db.transaction(async (tx) => {
+    const updated = await deps.db.transaction(async (tx) => {
       const [before] = await tx.select().from(users).where(eq(users.id, params.id)).for('update');
       if (!before) throw notFound('user');
       // Only a super admin changes a super admin, and nobody locks themselves out.
@@ -114,7 +114,9 @@ export const usersHandlers = defineHandlers({
         coachId,
         changes,
       });
-      return (await findUser(tx, params.id))!;
+      return { user: (await findUser(tx, params.id))!, subject: before.authSubject };
     });
+    forgetPrincipal(deps.db, updated.subject);
+    return updated.user;
   },
 });
