@@ -32,18 +32,23 @@ export const one = { one: sql<number>`1` };
  * 1,001.
  */
 export const totalColumn = (matching: PgSelect) =>
-  sql<number>`(SELECT count(*) FROM (${matching.limit(literal(COUNT_CAP + 1))}) capped)`.mapWith(Number);
+  sql<number>`(SELECT count(*) FROM (${matching.limit(literal(COUNT_CAP + 1))}) capped)`.mapWith(
+    Number,
+  );
+
+/** Counts the rows `matching` selects, stopping after COUNT_CAP + 1. */
+export const countQuery = (db: Db, matching: PgSelect) =>
+  db.select({ n: count() }).from(matching.limit(literal(COUNT_CAP + 1)).as('capped'));
 
 /**
  * The counts for a page selected with `totalColumn`; an empty page (past the end) carries
  * no count, so only then is it asked for separately.
  */
 export async function pageCounts(
-  db: Db,
   rows: readonly { total: number }[],
-  matching: () => PgSelect,
+  recount: () => Promise<readonly { n: number }[]>,
 ) {
   if (rows[0]) return capped(rows[0].total);
-  const [row] = await db.select({ n: count() }).from(matching().limit(literal(COUNT_CAP + 1)).as('capped'));
+  const [row] = await recount();
   return capped(row?.n ?? 0);
 }

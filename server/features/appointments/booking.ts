@@ -20,7 +20,11 @@ export async function lockCoachCalendar(tx: Tx, coachId: string) {
 const EXCLUSION_VIOLATION = '23P01';
 
 export function isOverlap(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+  for (
+    let e = error as { code?: string; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
     if (e.code === EXCLUSION_VIOLATION) return true;
   }
   return false;
@@ -47,7 +51,11 @@ export async function guardOverlap<T>(tx: Tx, write: () => Promise<T>): Promise<
 export async function insertAppointment(tx: Tx, input: NewAppointment): Promise<string> {
   await lockCoachCalendar(tx, input.coachId);
   // The client row lock keeps appointment numbers gap-free under concurrent bookings.
-  await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, input.clientId)).for('update');
+  await tx
+    .select({ id: clients.id })
+    .from(clients)
+    .where(eq(clients.id, input.clientId))
+    .for('update');
   const [{ next } = { next: 1 }] = await tx
     .select({ next: sql<number>`coalesce(max(${appointments.appointmentNumber}), 0) + 1` })
     .from(appointments)

@@ -1,11 +1,24 @@
 import { Temporal } from '@js-temporal/polyfill';
-import { and, asc, desc, eq, getTableColumns, gt, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  isNotNull,
+  isNull,
+  lt,
+  sql,
+} from 'drizzle-orm';
 import type { PgSelect, SelectedFields } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps, type Query } from '../../http/handler';
-import { one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
+import { preparedOnce } from '../../db/prepared';
+import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/record';
 import { guardOverlap, insertAppointment, lockCoachCalendar } from './booking';
@@ -37,7 +50,9 @@ function assertRange(start: string, end: string) {
  */
 function provisionalUntil(deps: AppDeps, isProvisional: boolean): string | null {
   if (!isProvisional) return null;
-  return new Date(deps.now().getTime() + deps.config.PROVISIONAL_HOLD_MINUTES * 60_000).toISOString();
+  return new Date(
+    deps.now().getTime() + deps.config.PROVISIONAL_HOLD_MINUTES * 60_000,
+  ).toISOString();
 }
 
 /** A coach books and moves only their own appointments. */
@@ -62,26 +77,49 @@ async function assertParties(tx: Tx, clientId: string | undefined, coachId: stri
   }
 }
 
-function listFilters(principal: Principal, q: Query<'listAppointments'>) {
+/** Who the list is scoped to: everyone, one coach's own appointments, or nothing. */
+type ListScope = 'all' | 'coach' | 'none';
+const scopeOf = (principal: Principal): ListScope =>
+  principal.role !== 'COACH' ? 'all' : principal.user?.coachId ? 'coach' : 'none';
+
+// Filters that compare a column with the caller's value; the value is a placeholder, so one
+// prepared query serves every value (see preparedOnce).
+const VALUE_FILTERS = [
+  'fromDate',
+  'toDate',
+  'appointmentType',
+  'noShow',
+  'participatingInResearch',
+  'selfOrRelative',
+  'campaign',
+  'insurer',
+  'coach',
+  'clientId',
+] as const;
+
+function listFilters(scope: ListScope, q: Query<'listAppointments'>) {
+  const value = (name: string) => sql.placeholder(name);
+  const has = (name: (typeof VALUE_FILTERS)[number]) => q[name] !== undefined;
   return and(
-    appointmentScope(principal),
-    q.fromDate ? gte(appointments.startDate, q.fromDate) : undefined,
-    q.toDate ? lt(appointments.startDate, q.toDate) : undefined,
-    q.appointmentType ? eq(appointments.appointmentType, q.appointmentType) : undefined,
+    scope === 'coach' ? eq(appointments.coachId, value('scopeCoach')) : undefined,
+    scope === 'none' ? sql`false` : undefined,
+    has('fromDate') ? gte(appointments.startDate, value('fromDate')) : undefined,
+    has('toDate') ? lt(appointments.startDate, value('toDate')) : undefined,
+    has('appointmentType') ? eq(appointments.appointmentType, value('appointmentType')) : undefined,
     q.cancelled === undefined
       ? undefined
       : q.cancelled
         ? isNotNull(appointments.cancelledAt)
         : isNull(appointments.cancelledAt),
-    q.noShow === undefined ? undefined : eq(appointments.noShow, q.noShow),
-    q.participatingInResearch === undefined
-      ? undefined
-      : eq(client.wantsToProvideRecordingsForResearch, q.participatingInResearch),
-    q.selfOrRelative ? eq(client.clientType, q.selfOrRelative) : undefined,
-    q.campaign ? eq(client.campaign, q.campaign) : undefined,
-    q.insurer ? eq(client.insurer, q.insurer) : undefined,
-    q.coach ? eq(appointments.coachId, q.coach) : undefined,
-    q.clientId ? eq(appointments.clientId, q.clientId) : undefined,
+    has('noShow') ? eq(appointments.noShow, value('noShow')) : undefined,
+    has('participatingInResearch')
+      ? eq(client.wantsToProvideRecordingsForResearch, value('participatingInResearch'))
+      : undefined,
+    has('selfOrRelative') ? eq(client.clientType, value('selfOrRelative')) : undefined,
+    has('campaign') ? eq(client.campaign, value('campaign')) : undefined,
+    has('insurer') ? eq(client.insurer, value('insurer')) : undefined,
+    has('coach') ? eq(appointments.coachId, value('coach')) : undefined,
+    has('clientId') ? eq(appointments.clientId, value('clientId')) : undefined,
   );
 }
 
@@ -113,7 +151,11 @@ export const appointmentsHandlers = defineHandlers({
         clientId: body.clientId,
         coachId: body.coachId,
         actor: principal,
-        changes: { startDate: body.startDate, endDate: body.endDate, appointmentType: body.appointmentType },
+        changes: {
+          startDate: body.startDate,
+          endDate: body.endDate,
+          appointmentType: body.appointmentType,
+        },
       });
       return (await findAppointment(tx, principal, id))!;
     });
@@ -139,7 +181,8 @@ export const appointmentsHandlers = defineHandlers({
       await assertParties(tx, undefined, body.coachId);
       assertRange(body.startDate ?? before.startDate, body.endDate ?? before.endDate);
       // Lock both calendars in a fixed order so two moves never wait on each other.
-      for (const id of [...new Set([before.coachId, coachId])].sort()) await lockCoachCalendar(tx, id);
+      for (const id of [...new Set([before.coachId, coachId])].sort())
+        await lockCoachCalendar(tx, id);
       await guardOverlap(tx, () =>
         tx
           .update(appointments)
@@ -192,24 +235,46 @@ export const appointmentsHandlers = defineHandlers({
 
   async listAppointments({ query, principal, deps }) {
     const { limit, offset } = pageWindow(query.page, query.limit);
-    const where = listFilters(principal, query);
-    const direction = query.sortDirection === 'desc' ? desc : asc;
+    const scope = scopeOf(principal);
+    const descending = query.sortDirection === 'desc';
+    const shape = JSON.stringify([
+      scope,
+      VALUE_FILTERS.filter((name) => query[name] !== undefined),
+      query.cancelled,
+      descending,
+      query.limit ?? 10,
+      query.page ?? 1,
+    ]);
+    const values = { ...query, scopeCoach: principal.user?.coachId };
     // Client-side filters need the join; the rest work on the appointments table alone.
     const matching = (fields: SelectedFields): PgSelect => {
       const q = deps.db.select(fields).from(appointments).$dynamic() as PgSelect;
-      return (needsClient(query) ? q.innerJoin(client, eq(client.id, appointments.clientId)) : q).where(where);
+      const where = listFilters(scope, query);
+      return (
+        needsClient(query) ? q.innerJoin(client, eq(client.id, appointments.clientId)) : q
+      ).where(where);
     };
-    // The page is chosen on appointments alone and only its rows are joined to names.
-    const page = matching(getTableColumns(appointments))
-      .orderBy(direction(appointments.startDate), direction(appointments.id))
-      .limit(limit)
-      .offset(offset);
-    const rows = await selectAppointmentPage(deps.db, page, direction, {
-      total: totalColumn(matching(one)),
-    });
+    const direction = descending ? desc : asc;
+    const pageQuery = preparedOnce(deps.db, 'list_appointments', shape, (name) =>
+      // The page is chosen on appointments alone and only its rows are joined to names.
+      selectAppointmentPage(
+        deps.db,
+        matching(getTableColumns(appointments))
+          .orderBy(direction(appointments.startDate), direction(appointments.id))
+          .limit(limit)
+          .offset(offset),
+        direction,
+        { total: totalColumn(matching(one)) },
+      ).prepare(name),
+    );
+    const rows = await pageQuery.execute(values);
     return {
       appointments: rows.map(toAppointment),
-      ...(await pageCounts(deps.db, rows, () => matching(one))),
+      ...(await pageCounts(rows, () =>
+        preparedOnce(deps.db, 'count_appointments', shape, (name) =>
+          countQuery(deps.db, matching(one)).prepare(name),
+        ).execute(values),
+      )),
     };
   },
 

@@ -3,12 +3,15 @@ import type { Db, Tx } from '../../db/client';
 import { billableItems, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type Body } from '../../http/handler';
-import { one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
+import { preparedOnce } from '../../db/prepared';
+import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
 import { containsText } from '../../db/like';
 import { badRequest, conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/record';
 import {
   clientFilters,
+  clientListShape,
+  listScopeOf,
   clientOrder,
   clientScope,
   findClient,
@@ -31,7 +34,11 @@ async function assertCoaches(db: Db | Tx, input: ClientInput) {
 /** A relative's record names the person to talk to: checked on the state after the write. */
 function assertContactPerson(clientType: string, contactPerson: object | null | undefined) {
   if (clientType === 'relative' && !contactPerson) {
-    throw badRequest('contactPerson', 'value_missing', 'A client of type relative needs a contact person');
+    throw badRequest(
+      'contactPerson',
+      'value_missing',
+      'A client of type relative needs a contact person',
+    );
   }
 }
 
@@ -64,12 +71,7 @@ function clientValues<T extends ClientInput>(input: T) {
 /** Client records hold health data: the audit trail names changed fields, not their values. */
 const auditFields = (input: object) => ({ fields: Object.keys(input).sort() });
 
-async function setSessionsClosed(
-  db: Db,
-  principal: Principal,
-  clientId: string,
-  closed: boolean,
-) {
+async function setSessionsClosed(db: Db, principal: Principal, clientId: string, closed: boolean) {
   return db.transaction(async (tx) => {
     const before = await findClient(tx, principal, clientId);
     if (!before) throw notFound('client');
@@ -101,7 +103,10 @@ export const clientsHandlers = defineHandlers({
     const created = await deps.db.transaction(async (tx) => {
       await assertCoaches(tx, body);
       await assertEmailFree(tx, body.email);
-      const [row] = await tx.insert(clients).values(clientValues(body)).returning({ id: clients.id });
+      const [row] = await tx
+        .insert(clients)
+        .values(clientValues(body))
+        .returning({ id: clients.id });
       await recordEvent(tx, {
         type: 'client.created',
         entityType: 'client',
@@ -119,14 +124,28 @@ export const clientsHandlers = defineHandlers({
 
   async listClients({ query, principal, deps }) {
     const { limit, offset } = pageWindow(query.page, query.limit);
-    const where = clientFilters(principal, query);
-    const matching = () => deps.db.select(one).from(clients).where(where).$dynamic();
-    const rows = await selectClients(deps.db, { total: totalColumn(matching()) })
-      .where(where)
-      .orderBy(...clientOrder(query))
-      .limit(limit)
-      .offset(offset);
-    return { clients: rows.map(toClient), ...(await pageCounts(deps.db, rows, matching)) };
+    const scope = listScopeOf(principal);
+    const shape = clientListShape(scope, query);
+    const values = { ...query, scopeCoach: principal.user?.coachId };
+    const matching = () =>
+      deps.db.select(one).from(clients).where(clientFilters(scope, query)).$dynamic();
+    const pageQuery = preparedOnce(deps.db, 'list_clients', shape, (name) =>
+      selectClients(deps.db, { total: totalColumn(matching()) })
+        .where(clientFilters(scope, query))
+        .orderBy(...clientOrder(query))
+        .limit(limit)
+        .offset(offset)
+        .prepare(name),
+    );
+    const rows = await pageQuery.execute(values);
+    return {
+      clients: rows.map(toClient),
+      ...(await pageCounts(rows, () =>
+        preparedOnce(deps.db, 'count_clients', shape, (name) =>
+          countQuery(deps.db, matching()).prepare(name),
+        ).execute(values),
+      )),
+    };
   },
 
   async searchClients({ query, principal, deps }) {

@@ -65,7 +65,9 @@ export function toClient({ client: c, coachId, coachFirstName, coachLastName }: 
     notifyViaSms: c.notifyViaSms,
     notes: c.notes,
     sessionsClosedOn: c.sessionsClosedOn,
-    coachedBy: coachId ? { id: coachId, firstName: coachFirstName!, lastName: coachLastName! } : null,
+    coachedBy: coachId
+      ? { id: coachId, firstName: coachFirstName!, lastName: coachLastName! }
+      : null,
     existingClientOfCoachId: c.existingClientOfCoachId,
   };
 }
@@ -106,35 +108,81 @@ const phoneDigits = sql`regexp_replace(coalesce(${clients.telephone}, '') || ','
 
 /** +49 151…, 0049 151… and 0151… all reduce to 151…, so any spelling finds the others. */
 export function nationalDigits(phone: string): string {
-  return phone.replace(/\D/g, '').replace(/^(00)?49/, '').replace(/^0+/, '');
+  return phone
+    .replace(/\D/g, '')
+    .replace(/^(00)?49/, '')
+    .replace(/^0+/, '');
 }
 
-export function clientFilters(principal: Principal, q: Query<'listClients'>): SQL | undefined {
+/** Who a list is scoped to: everyone, one coach's own clients, or nothing. */
+export type ListScope = 'all' | 'coach' | 'none';
+export const listScopeOf = (principal: Principal): ListScope =>
+  principal.role !== 'COACH' ? 'all' : principal.user?.coachId ? 'coach' : 'none';
+
+// Filters that compare a column with the caller's value; the value is a placeholder, so
+// one prepared query serves every value (see preparedOnce). Everything else in the query
+// is fixed by its shape key (clientListShape).
+export const CLIENT_VALUE_FILTERS = [
+  'participatingInResearch',
+  'selfOrRelative',
+  'campaign',
+  'insurer',
+  'coach',
+  'minFollowupAppointments',
+  'createdAfter',
+] as const;
+
+/** Whether a value filter applies; the SQL and its shape key must agree on this. */
+const applies = (q: Query<'listClients'>, name: (typeof CLIENT_VALUE_FILTERS)[number]) =>
+  q[name] !== undefined && q[name] !== '' && q[name] !== 0;
+
+/** Everything that decides the SQL of a client list besides the placeholder values. */
+export const clientListShape = (scope: ListScope, q: Query<'listClients'>) =>
+  JSON.stringify([
+    scope,
+    CLIENT_VALUE_FILTERS.filter((name) => applies(q, name)),
+    q.search ?? null,
+    q.phoneNumber === undefined ? null : nationalDigits(q.phoneNumber),
+    q.showClosedSessions ?? false,
+    q.initialAppointment ?? null,
+    q.firstAppointment ?? null,
+    q.followupAppointment ?? null,
+    q.hasRejected ?? null,
+    q.sortBy ?? 'createdAt',
+    q.sortOrder ?? 'desc',
+    q.limit ?? 10,
+    q.page ?? 1,
+  ]);
+
+export function clientFilters(scope: ListScope, q: Query<'listClients'>): SQL | undefined {
+  const value = (name: string) => sql.placeholder(name);
   const phone = q.phoneNumber === undefined ? undefined : nationalDigits(q.phoneNumber);
   return and(
-    clientScope(principal),
+    scope === 'coach' ? eq(clients.coachedById, value('scopeCoach')) : undefined,
+    scope === 'none' ? sql`false` : undefined,
+    // Patterns are literals: a generic plan for `LIKE $1` cannot use the trigram index.
     q.search ? containsText(searchExpression, q.search) : undefined,
     phone !== undefined ? sql`${phoneDigits} LIKE ${likeLiteral(`%${phone}%`)}` : undefined,
-    q.participatingInResearch === undefined
-      ? undefined
-      : eq(clients.wantsToProvideRecordingsForResearch, q.participatingInResearch),
-    q.selfOrRelative ? eq(clients.clientType, q.selfOrRelative) : undefined,
-    q.campaign ? eq(clients.campaign, q.campaign) : undefined,
-    q.insurer ? eq(clients.insurer, q.insurer) : undefined,
-    q.coach ? eq(clients.coachedById, q.coach) : undefined,
+    applies(q, 'participatingInResearch')
+      ? eq(clients.wantsToProvideRecordingsForResearch, value('participatingInResearch'))
+      : undefined,
+    applies(q, 'selfOrRelative') ? eq(clients.clientType, value('selfOrRelative')) : undefined,
+    applies(q, 'campaign') ? eq(clients.campaign, value('campaign')) : undefined,
+    applies(q, 'insurer') ? eq(clients.insurer, value('insurer')) : undefined,
+    applies(q, 'coach') ? eq(clients.coachedById, value('coach')) : undefined,
     q.showClosedSessions ? undefined : isNull(clients.sessionsClosedOn),
     hasAppointment('initial', q.initialAppointment),
     hasAppointment('first', q.firstAppointment),
     hasAppointment('followup', q.followupAppointment),
-    q.minFollowupAppointments
-      ? sql`(SELECT count(*) FROM (${liveAppointmentsOf('followup')} LIMIT ${q.minFollowupAppointments}) f) >= ${q.minFollowupAppointments}`
+    applies(q, 'minFollowupAppointments')
+      ? sql`(SELECT count(*) FROM (${liveAppointmentsOf('followup')} LIMIT ${value('minFollowupAppointments')}) f) >= ${value('minFollowupAppointments')}`
       : undefined,
     q.hasRejected === undefined
       ? undefined
       : q.hasRejected
         ? isNotNull(clients.rejectionReasonType)
         : isNull(clients.rejectionReasonType),
-    q.createdAfter ? gt(clients.createdAt, q.createdAfter) : undefined,
+    applies(q, 'createdAfter') ? gt(clients.createdAt, value('createdAfter')) : undefined,
   );
 }
 

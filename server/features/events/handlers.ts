@@ -2,7 +2,7 @@ import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { events, users } from '../../db/schema/index';
 import { defineHandlers } from '../../http/handler';
-import { one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
+import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
 import { summaryOf } from './summaries';
 
 async function pageOfEvents(db: Db, where: SQL | undefined, page?: number, limit?: number) {
@@ -22,7 +22,7 @@ async function pageOfEvents(db: Db, where: SQL | undefined, page?: number, limit
     .limit(window.limit)
     .offset(window.offset);
   return {
-    ...(await pageCounts(db, rows, matching)),
+    ...(await pageCounts(rows, () => countQuery(db, matching()))),
     rows: rows.map(({ event: e, actorEmail, actorRole }) => ({
       event: e,
       actor:
