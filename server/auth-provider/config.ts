@@ -22,6 +22,10 @@ const schema = z.object({
   AUTH_PASSCODE_MAX_TRIES: z.coerce.number().int().min(1).max(10).default(3),
   AUTH_EMAIL_REQUIRE_VERIFICATION: bool.default(true),
   AUTH_EMAIL_MAX_LENGTH: z.coerce.number().int().min(6).max(254).default(120),
+  /** At most this many addresses per user (profile `email_create`, `POST /emails`: 409). */
+  AUTH_EMAIL_LIMIT: z.coerce.number().int().min(1).max(50).default(5),
+  /** People may delete their own account (profile `account_delete`, `DELETE /user`). */
+  AUTH_ACCOUNT_DELETION: bool.default(true),
   AUTH_USERNAME: z.enum(['off', 'optional', 'required']).default('off'),
   AUTH_USERNAME_MIN_LENGTH: z.coerce.number().int().min(1).max(32).default(3),
   AUTH_USERNAME_MAX_LENGTH: z.coerce.number().int().min(1).max(32).default(32),
@@ -41,6 +45,19 @@ const schema = z.object({
   AUTH_COOKIE_DOMAIN: z.string().optional(),
   /** How long the product API trusts a positive session look-up (ms); 0 = every request. */
   AUTH_SESSION_CHECK_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /**
+   * Origins (comma-separated) whose pages may call the provider with credentials (CORS);
+   * unset: the app's own PUBLIC_URL.
+   */
+  AUTH_ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .refine(
+      (v) =>
+        v === undefined ||
+        v.split(',').every((o) => o.trim() === '' || (URL.canParse(o.trim()) && new URL(o.trim()).origin !== 'null')),
+      'a comma-separated list of origins such as https://app.example.org',
+    ),
   /** Include internal error causes in flow errors (never in production). */
   AUTH_DEBUG: bool.default(false),
 });

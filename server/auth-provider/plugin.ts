@@ -1,21 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { loggableError } from '../http/problem';
-import { bareError } from './flow/engine';
+import { bareError, type FlowResult } from './flow/engine';
+import type { RequestInfo } from './flow/types';
 import { flowErrors } from './flow/errors';
 import { sessionCookie } from './flows/shared';
+import { allowedOrigins, registerCors } from './cors';
 import type { AuthProvider } from './provider';
+import { registerRestRoutes, sessionToken } from './rest';
 import { profileData } from './users';
-
-/** The session token: `Authorization: Bearer …` or the session cookie. */
-function sessionToken(request: FastifyRequest, cookieName: string): string | null {
-  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-  if (bearer?.[1]) return bearer[1];
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === cookieName && value.length > 0) return value.join('=');
-  }
-  return null;
-}
 
 const unauthorized = (reply: FastifyReply) =>
   reply.code(401).send({ code: 401, message: 'Unauthorized' });
@@ -28,6 +20,10 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
   const { provider } = opts;
   const { auth, sessions, engine } = provider;
   provider.setErrorLogger((error) => app.log.error({ error: loggableError(error) }, 'auth flow failed'));
+  registerCors(app, {
+    origins: allowedOrigins(auth, provider.publicUrl),
+    exposeAuthToken: auth.AUTH_SESSION_TOKEN_HEADER,
+  });
 
   // The SDK starts a flow with `Content-Type: application/json` and an empty body; bad JSON
   // answers the flow's own technical_error instead of a problem document.
@@ -43,26 +39,39 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
     }
   });
 
-  for (const flowName of ['login', 'registration'] as const) {
+  for (const flowName of ['login', 'registration', 'profile'] as const) {
     app.post(`/${flowName}`, async (request, reply) => {
       const { action } = request.query as { action?: unknown };
-      const info = {
+      const info: RequestInfo = {
         ip: request.ip,
         userAgent: request.headers['user-agent'],
         language: typeof request.headers['x-language'] === 'string' ? request.headers['x-language'] : undefined,
       };
+      // The profile flow needs a valid session on every request (protocol §1.1, §3.4).
+      let refused: FlowResult | null = null;
+      if (flowName === 'profile') {
+        const token = sessionToken(request, auth.AUTH_COOKIE_NAME);
+        const session = token ? await sessions.verify(token) : null;
+        if (session) {
+          await sessions.touch(session.sessionId);
+          info.session = { sessionId: session.sessionId, userId: session.userId };
+        } else refused = bareError(flowErrors.unauthorized);
+      }
       const result =
-        action === undefined
+        refused ??
+        (action === undefined
           ? await engine.start(flowName, info)
           : typeof action === 'string' && request.body !== INVALID_JSON
             ? await engine.run(flowName, action, request.body, info)
-            : bareError(flowErrors.technical);
+            : bareError(flowErrors.technical));
       return reply
         .code(result.status)
         .headers({ ...result.headers, 'cache-control': 'no-store' })
         .send(result.body);
     });
   }
+
+  registerRestRoutes(app, provider);
 
   app.get('/.well-known/jwks.json', async (_request, reply) =>
     reply.header('cache-control', 'max-age=600').send(provider.jwks()),

@@ -6,6 +6,7 @@ import { loadAuthConfig, type AuthConfig } from './config';
 import { createFlowEngine } from './flow/engine';
 import { createDbFlowStore } from './flow/store';
 import { loginFlow } from './flows/login';
+import { profileFlow } from './flows/profile';
 import { registrationFlow } from './flows/registration';
 import type { AuthEnv } from './flows/shared';
 import { loadKeyStore } from './keys';
@@ -39,7 +40,7 @@ export async function createAuthProvider(options: AuthProviderOptions) {
   });
   let logError: (error: unknown) => void = () => {};
   const engine = createFlowEngine<AuthEnv, Tx>({
-    flows: { login: loginFlow(auth), registration: registrationFlow(auth) },
+    flows: { login: loginFlow(auth), registration: registrationFlow(auth), profile: profileFlow(auth) },
     store: createDbFlowStore(db),
     env: (tx) => ({
       tx,
@@ -59,7 +60,10 @@ export async function createAuthProvider(options: AuthProviderOptions) {
     keys,
     sessions,
     engine,
+    rateLimits: options.rateLimits,
     jwks: () => keys.jwks(),
+    /** The app's public origin (the default CORS origin). */
+    publicUrl: config.PUBLIC_URL,
     /** The plugin routes unexpected flow errors into the app's log. */
     setErrorLogger(log: (error: unknown) => void) {
       logError = log;

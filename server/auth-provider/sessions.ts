@@ -158,6 +158,20 @@ export function createSessionService(options: SessionServiceOptions) {
     await db.delete(authSessions).where(eq(authSessions.id, sessionId));
   }
 
+  /** Drops cached positive look-ups (sessions deleted in a transaction, after its commit). */
+  function forget(sessionIds: readonly string[]) {
+    for (const id of sessionIds) active.delete(id);
+  }
+
+  /** A user's live sessions, oldest first (profile payload). */
+  async function list(tx: Tx | Db, userId: string, now = new Date()) {
+    return tx
+      .select()
+      .from(authSessions)
+      .where(and(eq(authSessions.userId, userId), gt(authSessions.expiresAt, now.toISOString())))
+      .orderBy(asc(authSessions.createdAt));
+  }
+
   /** For the product API: does the session still exist? Positive answers are cached briefly. */
   async function isActive(sessionId: string, subject: string): Promise<boolean> {
     const until = active.get(sessionId);
@@ -178,7 +192,7 @@ export function createSessionService(options: SessionServiceOptions) {
     return ok;
   }
 
-  return { issue, verify, touch, revoke, isActive };
+  return { issue, verify, touch, revoke, forget, list, isActive };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

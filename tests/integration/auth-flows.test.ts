@@ -337,6 +337,66 @@ describe('sessions', () => {
   });
 });
 
+describe('CORS (protocol 1.1)', () => {
+  const origin = 'http://localhost:3000'; // the default PUBLIC_URL
+
+  it('answers the preflight of the own origin with credentials, methods, headers and max-age', async () => {
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/auth/login?action=x%40y',
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, x-language, authorization',
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers).toMatchObject({
+      'access-control-allow-origin': origin,
+      'access-control-allow-credentials': 'true',
+      'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+      'access-control-max-age': '7200',
+    });
+    expect(String(preflight.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/)).toEqual(
+      expect.arrayContaining(['accept', 'authorization', 'content-type', 'x-language']),
+    );
+  });
+
+  it('exposes the session headers on a flow answer, and X-Auth-Token in header mode', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { origin, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe(origin);
+    expect(res.headers['access-control-allow-credentials']).toBe('true');
+    expect(String(res.headers.vary)).toMatch(/Origin/);
+    expect(String(res.headers['access-control-expose-headers']).split(', ').sort()).toEqual([
+      'Retry-After',
+      'X-Auth-Token',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'X-Session-Lifetime',
+      'X-Session-Retention',
+    ]);
+  });
+
+  it('gives another origin no CORS headers', async () => {
+    for (const method of ['OPTIONS', 'GET'] as const) {
+      const res = await t.app.inject({
+        method,
+        url: '/auth/sessions/validate',
+        headers: { origin: 'https://elsewhere.example.org', 'access-control-request-method': 'GET' },
+      });
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    }
+  });
+});
+
 describe('development mailbox', () => {
   it('lists captured mails, escaped, in German', async () => {
     const email = uniqueEmail('box');

@@ -304,7 +304,7 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
           id: randomUUID(),
           name: def.name,
           state: first,
-          stash: { state: first, prevState: null, scheduled: rest, data: {} },
+          stash: { state: first, prevState: null, scheduled: rest, data: def.initialData?.(request) ?? {} },
           history: [],
           csrfToken: '',
           version: 0,
@@ -351,6 +351,9 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
         const before = structuredClone(flow.stash);
         const stash: Stash = structuredClone(flow.stash);
         const probe = context(flow, stash, env, request, at, {}, scratch);
+        // The flow may refuse the caller (profile: another session) before anything is offered.
+        const refused = def.prepare ? await def.prepare(probe) : null;
+        if (refused) return bareError(refused);
         const action = available(state, probe, flow.history).find((a) => a.name === actionName);
         if (!action) return bareError(flowErrors.operationNotPermitted);
 

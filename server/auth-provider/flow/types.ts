@@ -105,6 +105,8 @@ export interface RequestInfo {
   ip: string;
   userAgent: string | undefined;
   language: string | undefined;
+  /** The caller's verified session (profile flow; checked before every request). */
+  session?: { sessionId: string; userId: string };
 }
 
 /** What actions and hooks see. `Env` carries the services (database transaction, config…). */
@@ -160,4 +162,11 @@ export interface FlowDef<Env> {
   /** First state, then the states queued behind it (e.g. preflight, login_init). */
   initial: [string, ...string[]];
   states: Record<string, StateDef<Env>>;
+  /** Flow data of a new flow (e.g. the owner of a profile flow). */
+  initialData?: (request: RequestInfo) => Record<string, unknown>;
+  /**
+   * Runs on every action request before the engine decides which actions are available:
+   * loads what `enabled` reads, or refuses the request (a bare error, nothing changes).
+   */
+  prepare?: (ctx: FlowContext<Env>) => Promise<FlowErrorDef | null>;
 }

@@ -34,7 +34,15 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
   const usernames = auth.AUTH_USERNAME !== 'off';
 
   const identifierInput: InputDef = usernames
-    ? { name: 'identifier', type: 'string', required: true, maxLength: 255, trim: true, lowercase: true, preserve: true }
+    ? {
+        name: 'identifier',
+        type: 'string',
+        required: true,
+        maxLength: 255,
+        trim: true,
+        lowercase: true,
+        preserve: true,
+      }
     : emailInput(auth);
 
   const loginInit: State = {
@@ -51,7 +59,11 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
           const given = String(ctx.input[identifierInput.name]);
           const isEmail = given.includes('@');
           if (isEmail) {
-            const found = await findUserByEmail(tx, given);
+            // An address someone added but never confirmed does not lead into their account:
+            // otherwise its real owner, signing in by code, would land in the other account.
+            const match = await findUserByEmail(tx, given);
+            const found =
+              match && (match.verified || !auth.AUTH_EMAIL_REQUIRE_VERIFICATION) ? match : null;
             if (!found && auth.AUTH_SHOW_ACCOUNT_EXISTENCE_HINTS) {
               return invalidInput(identifierInput.name, inputErrors.unknownEmail);
             }
@@ -156,7 +168,10 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
           const password = String(ctx.input.new_password);
           const policy = passwordPolicyError(password, auth.AUTH_PASSWORD_MIN_LENGTH);
           if (policy) {
-            return invalidInput('new_password', policy === 'too_short' ? inputErrors.valueTooShort : inputErrors.valueTooLong);
+            return invalidInput(
+              'new_password',
+              policy === 'too_short' ? inputErrors.valueTooShort : inputErrors.valueTooLong,
+            );
           }
           await setPasswordHash(ctx.env.tx, data.user_id!, await hashPassword(password), ctx.now);
           data.recovery_pending = false;
@@ -185,7 +200,9 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
     ttlSeconds: auth.AUTH_FLOW_TTL_SECONDS,
     initial: ['preflight', 'login_init'],
     states: Object.fromEntries(
-      [preflight, loginInit, methodChooser, loginPassword, passwordRecovery, passcode, done].map((s) => [s.name, s]),
+      [preflight, loginInit, methodChooser, loginPassword, passwordRecovery, passcode, done].map(
+        (s) => [s.name, s],
+      ),
     ),
   };
 }

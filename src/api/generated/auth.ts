@@ -73,9 +73,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Legacy: look up a user by e-mail */
+        /**
+         * Legacy: look up a user by e-mail
+         * @description Hanko ≤ 2.x behaviour only when account-existence hints are on (AUTH_SHOW_ACCOUNT_EXISTENCE_HINTS); otherwise every address answers 404, so the call cannot tell whether someone has an account. 400 names the field in `message` (`email: value_invalid_error`).
+         */
         post: operations["getUserIdByEmail"];
-        /** Legacy: delete the current account (only when account deletion is allowed) */
+        /**
+         * Legacy: delete the current account (only when account deletion is allowed)
+         * @description Removes the identity with its e-mails, credentials and sessions (the tokens stop working at once, also in the product API). 403 when AUTH_ACCOUNT_DELETION is off.
+         */
         delete: operations["deleteCurrentUser"];
         options?: never;
         head?: never;
@@ -93,7 +99,7 @@ export interface paths {
         put?: never;
         /**
          * Legacy: create a user with an e-mail address
-         * @description When e-mail verification is off, the response carries the session headers.
+         * @description Creates a user with an unverified primary address. When e-mail verification is off, the response carries the session headers. A taken address answers 409 only when it could be told anyway (verification off, or existence hints on); otherwise the answer looks like a new user (fresh ids) and nothing is created. 403 when sign-up is off; 400 names the field in `message`.
          */
         post: operations["createUser"];
         delete?: never;
@@ -126,7 +132,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Legacy: the current user (id must equal the session subject) */
+        /**
+         * Legacy: the current user (id must equal the session subject)
+         * @description 403 for any other id (as Hanko ≤ 2.x), 400 when the id is not a UUID, 404 when the user is gone.
+         */
         get: operations["getUserById"];
         put?: never;
         post?: never;
@@ -165,7 +174,7 @@ export interface paths {
         put?: never;
         /**
          * Legacy: add an e-mail address
-         * @description 400 with message email_already_exists when taken; 409 when the maximum number of addresses is reached.
+         * @description Adds an address (unverified while verification is required; the profile flow's email_verify verifies it). 400 with message email_already_exists when taken (by anyone); 400 naming the field (`address: value_invalid_error`) for a bad address; 409 when the maximum number of addresses (AUTH_EMAIL_LIMIT, 5) is reached.
          */
         post: operations["createEmail"];
         delete?: never;
@@ -183,7 +192,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Legacy: make an e-mail address primary */
+        /**
+         * Legacy: make an e-mail address primary
+         * @description 404 for an address that is not the caller's; 400 when it is not verified (while verification is required) or the id is not a UUID.
+         */
         post: operations["setPrimaryEmail"];
         delete?: never;
         options?: never;
@@ -203,7 +215,7 @@ export interface paths {
         post?: never;
         /**
          * Legacy: delete an e-mail address
-         * @description 409 when the address is the only way to sign in (primary and no other method).
+         * @description 409 for the primary or the only address; 404 for an address that is not the caller's.
          */
         delete: operations["deleteEmail"];
         options?: never;

@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authUsers } from '../db/schema/index';
+import {
+  addEmail,
+  deleteAccount,
+  deleteEmail,
+  emailsOf,
+  setPrimaryEmail,
+  usernameOf,
+  wireEmail,
+} from './accounts';
+import { EMAIL_PATTERN } from './flow/validation';
+import { overLimit, sessionCookie } from './flows/shared';
+import type { AuthProvider } from './provider';
+import { createUser, findUserByEmail, sessionEmail } from './users';
+import type { VerifiedSession } from './sessions';
+
+/** The session token: `Authorization: Bearer …` or the session cookie. */
+export function sessionToken(request: FastifyRequest, cookieName: string): string | null {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  if (bearer?.[1]) return bearer[1];
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === cookieName && value.length > 0) return value.join('=');
+  }
+  return null;
+}
+
+/** Errors of the non-flow calls: Echo's `{code, message}` (openapi `HttpError`). */
+export const httpError = (reply: FastifyReply, code: number, message: string) =>
+  reply.code(code).header('cache-control', 'no-store').send({ code, message });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Reads one e-mail field of a JSON body: trimmed, lower-cased, checked like the flows'
+ * e-mail input. Answers an error message naming the field, or the address.
+ */
+function emailField(body: unknown, field: string, maxLength: number): { error: string } | { address: string } {
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+  if (typeof value !== 'string' || value.trim() === '') return { error: `${field}: value_missing_error` };
+  const address = value.trim().toLowerCase();
+  if (Buffer.byteLength(address, 'utf8') > maxLength) return { error: `${field}: value_too_long_error` };
+  if (!EMAIL_PATTERN.test(address)) return { error: `${field}: value_invalid_error` };
+  return { address };
+}
+
+/**
+ * The legacy REST calls of Hanko ≤ 2.x that the widget makes (product spec §7, protocol
+ * §4.7): user look-up and creation, the current user, account deletion and the e-mail
+ * addresses of the current user. Every call that touches an account takes the user from
+ * the session and puts that id into each query, so nobody reaches another user's data.
+ */
+export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider) {
+  const { auth, sessions, db, rateLimits } = provider;
+
+  /** The unauthenticated calls are limited per IP; answers true when a 429 was sent. */
+  async function limited(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const wait = await overLimit(rateLimits.authAccountLookup, request.ip);
+    if (wait === null) return false;
+    await httpError(reply.header('retry-after', String(wait)), 429, 'Too Many Requests');
+    return true;
+  }
+
+  /** The caller's session, or a 401 already sent. */
+  async function requireSession(request: FastifyRequest, reply: FastifyReply): Promise<VerifiedSession | null> {
+    const token = sessionToken(request, auth.AUTH_COOKIE_NAME);
+    const session = token ? await sessions.verify(token) : null;
+    if (!session) {
+      await httpError(reply, 401, 'Unauthorized');
+      return null;
+    }
+    return session;
+  }
+
+  // Hanko ≤ 2.x: look a user up by e-mail. Without existence hints every address is
+  // "unknown" (404), so the call cannot tell whether someone has an account (Q7).
+  app.post('/user', async (request, reply) => {
+    if (await limited(request, reply)) return reply;
+    const field = emailField(request.body, 'email', auth.AUTH_EMAIL_MAX_LENGTH);
+    if ('error' in field) return httpError(reply, 400, field.error);
+    const found = auth.AUTH_SHOW_ACCOUNT_EXISTENCE_HINTS ? await findUserByEmail(db, field.address) : null;
+    if (!found) return httpError(reply, 404, 'Not Found');
+    return reply.header('cache-control', 'no-store').send({
+      id: found.userId,
+      email_id: found.emailId,
+      verified: found.verified,
+      has_webauthn_credential: false,
+    });
+  });
+
+  // Hanko ≤ 2.x: create a user with an (unverified) address; with verification off the
+  // answer carries a session. A taken address is 409 only where it could be told anyway
+  // (hints on, or verification off as in the registration flow); otherwise the answer looks
+  // like a new user and nothing is created.
+  app.post('/users', async (request, reply) => {
+    if (await limited(request, reply)) return reply;
+    if (!auth.AUTH_SIGNUP_ENABLED) return httpError(reply, 403, 'Forbidden');
+    const field = emailField(request.body, 'email', auth.AUTH_EMAIL_MAX_LENGTH);
+    if ('error' in field) return httpError(reply, 400, field.error);
+    const verify = auth.AUTH_EMAIL_REQUIRE_VERIFICATION;
+    const taken = await findUserByEmail(db, field.address);
+    if (taken && (!verify || auth.AUTH_SHOW_ACCOUNT_EXISTENCE_HINTS)) {
+      return httpError(reply, 409, 'Conflict');
+    }
+    if (taken) {
+      const fake = randomUUID();
+      return reply.header('cache-control', 'no-store').send({ id: fake, user_id: fake, email_id: randomUUID() });
+    }
+    const userId = randomUUID();
+    const now = new Date();
+    const created = await db.transaction(async (tx) => {
+      await createUser(tx, { id: userId, email: field.address, emailVerified: false, username: null, passwordHash: null, now });
+      const [email] = await emailsOf(tx, userId);
+      if (verify) return { emailId: email!.id, token: null };
+      const issued = await sessions.issue(tx, {
+        userId,
+        email: await sessionEmail(tx, userId),
+        amr: [],
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+        now,
+      });
+      return { emailId: email!.id, token: issued.token };
+    });
+    if (created.token) {
+      const lifetime = auth.AUTH_SESSION_LIFETIME_SECONDS;
+      reply.header('x-session-lifetime', String(lifetime)).header('x-session-retention', 'persistent');
+      if (auth.AUTH_SESSION_TOKEN_HEADER) reply.header('x-auth-token', created.token);
+      else reply.header('set-cookie', sessionCookie(auth, created.token, lifetime));
+    }
+    return reply
+      .header('cache-control', 'no-store')
+      .send({ id: userId, user_id: userId, email_id: created.emailId });
+  });
+
+  // Hanko ≤ 2.x: only the caller's own id (403 for any other, as Hanko answered).
+  app.get('/users/:id', async (request, reply) => {
+    const session = await requireSession(request, reply);
+    if (!session) return reply;
+    const { id } = request.params as { id: string };
+    if (!UUID.test(id)) return httpError(reply, 400, 'id: value_invalid_error');
+    if (id !== session.userId) return httpError(reply, 403, 'Forbidden');
+    const emails = await emailsOf(db, id);
+    const primary = emails.find((e) => e.isPrimary);
+    const username = await usernameOf(db, id);
+    const [user] = await db.select().from(authUsers).where(eq(authUsers.id, id));
+    if (!user) return httpError(reply, 404, 'Not Found');
+    return reply.header('cache-control', 'no-store').send({
+      id,
+      ...(primary ? { email: primary.address } : {}),
+      ...(username ? { username: username.username } : {}),
+      webauthn_credentials: [],
+      emails: emails.map(wireEmail),
+      created_at: user.createdAt,
+      updated_at: user.updatedAt,
+    });
+  });
+
+  app.delete('/user', async (request, reply) => {
+    const session = await requireSession(request, reply);
+    if (!session) return reply;
+    if (!auth.AUTH_ACCOUNT_DELETION) return httpError(reply, 403, 'Forbidden');
+    const ended = await db.transaction((tx) => deleteAccount(tx, session.userId));
+    sessions.forget(ended);
+    return reply.code(204).header('set-cookie', sessionCookie(auth, '', 0)).send();
+  });
+
+  app.get('/emails', async (request, reply) => {
+    const session = await requireSession(request, reply);
+    if (!session) return reply;
+    const emails = await emailsOf(db, session.userId);
+    return reply.header('cache-control', 'no-store').send(emails.map(wireEmail));
+  });
+
+  // Adds an unverified address (Hanko ≤ 2.x); the profile flow's email_verify verifies it.
+  app.post('/emails', async (request, reply) => {
+    const session = await requireSession(request, reply);
+    if (!session) return reply;
+    const field = emailField(request.body, 'address', auth.AUTH_EMAIL_MAX_LENGTH);
+    if ('error' in field) return httpError(reply, 400, field.error);
+    const userId = session.userId;
+    const result = await db.transaction(async (tx) => {
+      const emails = await emailsOf(tx, userId);
+      if (emails.length >= auth.AUTH_EMAIL_LIMIT) return 'max' as const;
+      if (await findUserByEmail(tx, field.address)) return 'exists' as const;
+      return addEmail(tx, userId, field.address, !auth.AUTH_EMAIL_REQUIRE_VERIFICATION, new Date());
+    });
+    if (result === 'max') return httpError(reply, 409, 'max number of email addresses reached');
+    if (result === 'exists') return httpError(reply, 400, 'email_already_exists');
+    return reply.header('cache-control', 'no-store').send(wireEmail(result));
+  });
+
+  app.post('/emails/:id/set_primary', async (request, reply) => {
+    const session = await requireSession(request, reply);
+    if (!session) return reply;
+    const { id } = request.params as { id: string };
+    if (!UUID.test(id)) return httpError(reply, 400, 'id: value_invalid_error');
+    const emails = await emailsOf(db, session.userId);
+    const target = emails.find((e) => e.id === id);
+    if (!target) return httpError(reply, 404, 'Not Found');
+    if (!target.verified && auth.AUTH_EMAIL_REQUIRE_VERIFICATION) {
+      return httpError(reply, 400, 'id: email_not_verified');
+    }
+    if (!target.isPrimary) await db.transaction((tx) => setPrimaryEmail(tx, session.userId, id, new Date()));
+    return reply.code(204).send();
+  });
+
+  app.delete('/emails/:id', async (request, reply) => {
+    const session = await requireSession(request, reply);
+    if (!session) return reply;
+    const { id } = request.params as { id: string };
+    if (!UUID.test(id)) return httpError(reply, 400, 'id: value_invalid_error');
+    const emails = await emailsOf(db, session.userId);
+    const target = emails.find((e) => e.id === id);
+    if (!target) return httpError(reply, 404, 'Not Found');
+    if (target.isPrimary || emails.length <= 1) {
+      return httpError(reply, 409, 'the primary e-mail address cannot be deleted');
+    }
+    await deleteEmail(db, session.userId, id, new Date());
+    return reply.code(204).send();
+  });
+}
