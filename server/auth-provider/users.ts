@@ -1,11 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import {
-  authEmails,
-  authPasswordCredentials,
-  authUsernames,
-  authUsers,
-} from '../db/schema/index';
+import { authEmails, authPasswordCredentials, authUsernames, authUsers } from '../db/schema/index';
 import type { SessionEmail } from './sessions';
 
 type Conn = Tx | Db;
@@ -18,6 +13,13 @@ export async function findUserByEmail(tx: Conn, address: string) {
   return row ?? null;
 }
 
+/** Drops another account's unconfirmed claim on an address its owner has just proven. */
+export async function releaseUnconfirmedAddress(tx: Conn, address: string) {
+  await tx
+    .delete(authEmails)
+    .where(and(eq(authEmails.address, address.toLowerCase()), eq(authEmails.verified, false)));
+}
+
 export async function findUserByUsername(tx: Conn, username: string) {
   const [row] = await tx
     .select({ userId: authUsernames.userId })
@@ -27,7 +29,10 @@ export async function findUserByUsername(tx: Conn, username: string) {
 }
 
 export async function userExists(tx: Conn, userId: string) {
-  const [row] = await tx.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.id, userId));
+  const [row] = await tx
+    .select({ id: authUsers.id })
+    .from(authUsers)
+    .where(eq(authUsers.id, userId));
   return !!row;
 }
 

@@ -392,3 +392,20 @@ describe('unconfirmed addresses', () => {
     expect(guessed.name).not.toBe('success');
   });
 });
+
+describe('unconfirmed addresses do not block their owner', () => {
+  it('registers the owner and drops the other account’s unconfirmed claim', async () => {
+    const squatter = await person();
+    const owner = uniqueEmail('claimed');
+    expect(
+      (await call('POST', '/emails', { token: squatter.token, body: { address: owner } })).status,
+    ).toBe(200);
+
+    const done = await t.register(owner);
+    expect(done.name).toBe('success');
+    const mine = await call('GET', '/emails', { token: String(done.headers['x-auth-token']) });
+    expect(mine.json.map((e: { address: string }) => e.address)).toEqual([owner]);
+    const theirs = await call('GET', '/emails', { token: squatter.token });
+    expect(theirs.json.map((e: { address: string }) => e.address)).not.toContain(owner);
+  });
+});

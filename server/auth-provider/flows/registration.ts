@@ -3,7 +3,12 @@ import { PASSWORD_MAX_BYTES, type AuthConfig } from '../config';
 import { inputErrors, invalidInput } from '../flow/errors';
 import type { FlowDef, InputDef } from '../flow/types';
 import { hashPassword, passwordPolicyError } from '../passwords';
-import { createUser, findUserByEmail, findUserByUsername } from '../users';
+import {
+  createUser,
+  findUserByEmail,
+  findUserByUsername,
+  releaseUnconfirmedAddress,
+} from '../users';
 import {
   dataOf,
   emailInput,
@@ -32,15 +37,22 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
           const { tx } = ctx.env;
           const data = dataOf(ctx);
           const email = String(ctx.input.email);
-          const username = typeof ctx.input.username === 'string' && ctx.input.username ? ctx.input.username : null;
+          const username =
+            typeof ctx.input.username === 'string' && ctx.input.username
+              ? ctx.input.username
+              : null;
           if (username) {
-            if (!USERNAME_PATTERN.test(username)) return invalidInput('username', inputErrors.invalidUsername);
+            if (!USERNAME_PATTERN.test(username))
+              return invalidInput('username', inputErrors.invalidUsername);
             if (await findUserByUsername(tx, username)) {
               return invalidInput('username', inputErrors.usernameAlreadyExists);
             }
           }
-          const taken = await findUserByEmail(tx, email);
           const verify = auth.AUTH_EMAIL_REQUIRE_VERIFICATION;
+          // An address someone else added but never confirmed does not block its owner, who
+          // proves it with the code; the unconfirmed claim is dropped on success.
+          const match = await findUserByEmail(tx, email);
+          const taken = match && (match.verified || !verify) ? match : null;
           if (taken && (!verify || auth.AUTH_SHOW_ACCOUNT_EXISTENCE_HINTS)) {
             return invalidInput('email', inputErrors.emailAlreadyExists);
           }
@@ -93,7 +105,10 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
           if (!password) return invalidInput('new_password', inputErrors.valueMissing);
           const policy = passwordPolicyError(password, auth.AUTH_PASSWORD_MIN_LENGTH);
           if (policy) {
-            return invalidInput('new_password', policy === 'too_short' ? inputErrors.valueTooShort : inputErrors.valueTooLong);
+            return invalidInput(
+              'new_password',
+              policy === 'too_short' ? inputErrors.valueTooShort : inputErrors.valueTooLong,
+            );
           }
           dataOf(ctx).password_hash = await hashPassword(password);
           ctx.preventRevert();
@@ -104,7 +119,8 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         name: 'skip',
         description: 'Skip',
         // Without a password the person signs in by passcode, so the address must be there.
-        enabled: (ctx) => auth.AUTH_PASSWORD_OPTIONAL && auth.AUTH_PASSCODE_LOGIN && !!dataOf(ctx).email,
+        enabled: (ctx) =>
+          auth.AUTH_PASSWORD_OPTIONAL && auth.AUTH_PASSCODE_LOGIN && !!dataOf(ctx).email,
         execute: async () => ({ kind: 'continue', states: [] }),
       },
     ],
@@ -113,6 +129,7 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
   const done = success(async (ctx) => {
     const data = dataOf(ctx);
     if (!data.user_id || data.dead_end) throw new Error('success without a new user');
+    if (data.email && data.email_verified) await releaseUnconfirmedAddress(ctx.env.tx, data.email);
     await createUser(ctx.env.tx, {
       id: data.user_id,
       email: data.email ?? null,
