@@ -2,12 +2,12 @@
  * Child process: the real app (buildApp) on the benchmark database, request logging off,
  * tokens checked against the benchmark's test issuer (BENCH_JWKS). Reports its port over IPC.
  */
-import type { AddressInfo } from 'node:net';
 import type { JSONWebKeySet } from 'jose';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { connectPostgres } from '../../server/db/client';
 import { createTokenVerifier } from '../../server/http/auth';
+import { serveChild } from './serve-child';
 import { createRateLimiters } from '../../server/http/rate-limit';
 
 const config = loadConfig();
@@ -29,19 +29,4 @@ const app = await buildApp(
   },
   { logger: false },
 );
-await app.listen({ host: '127.0.0.1', port: 0 });
-
-let closing = false;
-async function shutdown() {
-  if (closing) return;
-  closing = true;
-  await app.close();
-  await database.close();
-  process.exit(0);
-}
-process.on('SIGTERM', shutdown);
-process.on('disconnect', shutdown);
-process.send?.({
-  port: (app.server.address() as AddressInfo).port,
-  poolSize: config.DATABASE_POOL_SIZE,
-});
+await serveChild(app, () => database.close(), config.DATABASE_POOL_SIZE);

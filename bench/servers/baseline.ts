@@ -3,9 +3,9 @@
  * row by primary key through a pg.Pool of the same size as the app's pool; no auth, no
  * schema, no logging. Reports its port over IPC.
  */
-import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { serveChild } from './serve-child';
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is required');
@@ -19,16 +19,4 @@ app.get<{ Params: { id: string } }>('/clients/:id', async (request, reply) => {
   if (!rows[0]) return reply.code(404).send({ code: 'not_found' });
   return rows[0];
 });
-await app.listen({ host: '127.0.0.1', port: 0 });
-
-let closing = false;
-async function shutdown() {
-  if (closing) return;
-  closing = true;
-  await app.close();
-  await pool.end();
-  process.exit(0);
-}
-process.on('SIGTERM', shutdown);
-process.on('disconnect', shutdown);
-process.send?.({ port: (app.server.address() as AddressInfo).port, poolSize });
+await serveChild(app, () => pool.end(), poolSize);

@@ -1,8 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 
 /** A LIKE pattern for a case-insensitive substring match, with the user's wildcards escaped. */
-export const likePattern = (text: string) =>
-  `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
  * The pattern written into the statement as a string literal rather than a parameter.

@@ -47,7 +47,10 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
         : createLocalJWKSet(options.jwks);
   // A verified token's claims never change: remember them until it expires, so a busy
   // client does not pay for a signature check on every call.
-  const verified = new Map<string, { claims: TokenClaims; sessionId: string | null; expiresAt: number }>();
+  const verified = new Map<
+    string,
+    { claims: TokenClaims; sessionId: string | null; expiresAt: number }
+  >();
   const MAX_REMEMBERED = 10_000;
   const { sessionActive } = options;
   const checkSession = async (claims: TokenClaims, sessionId: string | null) => {
@@ -70,7 +73,8 @@ export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
       });
       if (!payload.sub) throw new Error('no subject');
       // Hanko-style tokens carry { address, is_verified }; only verified addresses count.
-      const claim = payload.email as string | { address?: unknown; is_verified?: unknown } | undefined;
+      const claim = payload.email as
+        string | { address?: unknown; is_verified?: unknown } | undefined;
       const email =
         typeof claim === 'string'
           ? claim
@@ -150,6 +154,11 @@ export async function resolvePrincipal(
     active: user?.active ?? false,
   };
 }
+
+/** Whom a staff list is scoped to: everyone, one coach's own records, or nothing. */
+export type ListScope = 'all' | 'coach' | 'none';
+export const listScopeOf = (principal: Principal): ListScope =>
+  principal.role !== 'COACH' ? 'all' : principal.user?.coachId ? 'coach' : 'none';
 
 /** SUPERADMIN passes every check; ANY admits every signed-in caller. */
 export function checkRoles(principal: Principal, roles: string[], allowInactive: boolean) {

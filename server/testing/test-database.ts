@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { connectPglite, connectPostgres, type Database } from '../db/client';
 
-function withDatabase(url: string, database: string): string {
+/** The same server's connection string, naming another database. */
+export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;
   return u.toString();

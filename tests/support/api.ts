@@ -1,6 +1,11 @@
 import { inject } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { createTestApp, type SeenResponse, type TestApp, type TestRole } from '../../server/testing/test-app';
+import {
+  createTestApp,
+  type SeenResponse,
+  type TestApp,
+  type TestRole,
+} from '../../server/testing/test-app';
 import { checkAgainstContract } from './contract-validator';
 
 export interface CallOptions {
@@ -30,7 +35,11 @@ export async function createApi(options: { env?: Record<string, string> } = {}) 
     onResponse: (seen: SeenResponse) => violations.push(...checkAgainstContract(seen)),
   });
 
-  async function call<T = any>(method: string, url: string, o: CallOptions = {}): Promise<ApiResponse<T>> {
+  async function call<T = any>(
+    method: string,
+    url: string,
+    o: CallOptions = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...o.headers };
     if (o.as) headers.authorization = o.as.authorization;
     let payload: string | undefined;
@@ -48,7 +57,8 @@ export async function createApi(options: { env?: Record<string, string> } = {}) 
     const text = res.body;
     return {
       status: res.statusCode,
-      body: text && res.headers['content-type']?.toString().includes('json') ? JSON.parse(text) : text,
+      body:
+        text && res.headers['content-type']?.toString().includes('json') ? JSON.parse(text) : text,
       headers: res.headers,
     };
   }
@@ -56,7 +66,8 @@ export async function createApi(options: { env?: Record<string, string> } = {}) 
   return {
     ...testApp,
     call,
-    signIn: (role: TestRole, opts?: { active?: boolean; coachId?: string }) => testApp.signIn(role, opts),
+    signIn: (role: TestRole, opts?: { active?: boolean; coachId?: string }) =>
+      testApp.signIn(role, opts),
   };
 }
 

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import { dereference } from '@apidevtools/json-schema-ref-parser';
 import { desc, eq } from 'drizzle-orm';
 import { expect, inject } from 'vitest';
 import { parse } from 'yaml';
 import { communications } from '../../server/db/schema/index';
 import { createTestApp, type TestApp } from '../../server/testing/test-app';
+import { ajv } from './contract-validator';
 import type { RateRules } from '../../server/http/rate-limit';
 
 export interface FlowState {
@@ -20,8 +19,6 @@ export interface FlowState {
   [key: string]: any;
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
 let schemas: Promise<Record<string, any>> | undefined;
 /** The component schemas of openapi/auth.yaml, dereferenced. */
 export const authSchemas = () =>
@@ -48,7 +45,11 @@ export async function createAuthTestApp(
     ...options,
   });
 
-  async function post(url: string, body?: unknown, headers: Record<string, string> = {}): Promise<FlowState> {
+  async function post(
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<FlowState> {
     const res = await testApp.app.inject({
       method: 'POST',
       url: `/auth${url}`,
@@ -66,7 +67,10 @@ export async function createAuthTestApp(
   /** Runs an action of a state, like `state.actions[name].run(input)` in the SDK. */
   function act(state: FlowState, name: string, input: Record<string, unknown> = {}) {
     const action = state.actions[name];
-    if (!action) throw new Error(`${state.name} offers no ${name} (has ${Object.keys(state.actions).join(', ')})`);
+    if (!action)
+      throw new Error(
+        `${state.name} offers no ${name} (has ${Object.keys(state.actions).join(', ')})`,
+      );
     return post(action.href, { input_data: input, csrf_token: state.csrf_token });
   }
 

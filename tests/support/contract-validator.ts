@@ -4,7 +4,8 @@ import type { ValidateFunction } from 'ajv';
 import { loadOperations, type Operation } from '../../server/http/contract';
 import type { SeenResponse } from '../../server/testing/test-app';
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
+/** JSON Schema 2020-12 (OpenAPI 3.1) with formats, shared by the contract checks of tests. */
+export const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 const compiled = new WeakMap<object, ValidateFunction>();
 
@@ -15,9 +16,7 @@ export const contractOperations = () => (operations ??= loadOperations());
 function schemaFor(seen: SeenResponse): { schema?: object; error?: string } {
   const responses = seen.operation?.definition.responses ?? {};
   const declared =
-    responses[String(seen.status)] ??
-    responses[`${String(seen.status)[0]}XX`] ??
-    responses.default;
+    responses[String(seen.status)] ?? responses[`${String(seen.status)[0]}XX`] ?? responses.default;
   if (!declared) return { error: `status ${seen.status} is not declared` };
   const content = declared.content ?? {};
   const mediaTypes = Object.keys(content);

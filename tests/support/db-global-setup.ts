@@ -1,12 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import pg from 'pg';
 import { connectPostgres } from '../../server/db/client';
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
+import { withDatabase } from '../../server/testing/test-database';
 
 /**
  * With DATABASE_URL: migrate one template database per run; each test file clones it

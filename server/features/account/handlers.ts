@@ -25,7 +25,9 @@ async function loginResponse(db: Db | Tx, userId: string) {
     userId: row.userId,
     role: row.role,
     active: row.active,
-    coach: row.coachId ? { id: row.coachId, name: `${row.coachFirstName} ${row.coachLastName}` } : null,
+    coach: row.coachId
+      ? { id: row.coachId, name: `${row.coachFirstName} ${row.coachLastName}` }
+      : null,
   };
 }
 
@@ -45,7 +47,11 @@ async function unlinkedClient(tx: Tx, email: string) {
  * signed up or was entered by staff) gets it at the next login: linked and active.
  * Users linked to a client already (also deactivated ones) and staff are left alone.
  */
-async function linkExistingUser(db: Db, principal: Principal, user: NonNullable<Principal['user']>) {
+async function linkExistingUser(
+  db: Db,
+  principal: Principal,
+  user: NonNullable<Principal['user']>,
+) {
   const email = principal.email;
   if (user.role !== 'NONE' || user.active || !email) return;
   const [candidate] = await db
@@ -57,7 +63,10 @@ async function linkExistingUser(db: Db, principal: Principal, user: NonNullable<
   await db.transaction(async (tx) => {
     const [current] = await tx.select().from(users).where(eq(users.id, user.id)).for('update');
     if (!current || current.role !== 'NONE' || current.active) return;
-    const [linked] = await tx.select({ id: clients.id }).from(clients).where(eq(clients.userId, current.id));
+    const [linked] = await tx
+      .select({ id: clients.id })
+      .from(clients)
+      .where(eq(clients.userId, current.id));
     if (linked) return;
     const client = await unlinkedClient(tx, email);
     if (!client) return;
@@ -93,10 +102,7 @@ async function userFor(db: Db, principal: Principal): Promise<string> {
           .update(users)
           .set({ authSubject: principal.subject, updatedAt: sql`now()` })
           .where(
-            and(
-              isNull(users.authSubject),
-              sql`lower(${users.email}) = lower(${principal.email})`,
-            ),
+            and(isNull(users.authSubject), sql`lower(${users.email}) = lower(${principal.email})`),
           )
           .returning({ id: users.id })
       : [];
@@ -116,7 +122,10 @@ async function userFor(db: Db, principal: Principal): Promise<string> {
           .returning({ id: users.id });
     if (!row) {
       // A concurrent first login created the row already.
-      const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.authSubject, principal.subject));
+      const [existing] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.authSubject, principal.subject));
       return existing!.id;
     }
     if (client) {
@@ -153,7 +162,11 @@ export const accountHandlers = defineHandlers({
     const hash = hashActivationCode(body.activationCode);
     const response = await deps.db.transaction(async (tx) => {
       // The hash stays after activation, so a used code is recognised (409), not "wrong" (400).
-      const [pending] = await tx.select().from(users).where(eq(users.activationCodeHash, hash)).for('update');
+      const [pending] = await tx
+        .select()
+        .from(users)
+        .where(eq(users.activationCodeHash, hash))
+        .for('update');
       // The code only works for the e-mail address the admin entered.
       if (!pending || pending.email.toLowerCase() !== (principal.email ?? '').toLowerCase()) {
         throw invalid();
@@ -164,7 +177,10 @@ export const accountHandlers = defineHandlers({
       }
       const current = principal.user;
       if (current && current.id !== pending.id) {
-        const [linked] = await tx.select({ id: clients.id }).from(clients).where(eq(clients.userId, current.id));
+        const [linked] = await tx
+          .select({ id: clients.id })
+          .from(clients)
+          .where(eq(clients.userId, current.id));
         if (linked) throw conflict('account_is_client', 'This account belongs to a client');
         // The NONE row of an earlier sign-in gives way to the prepared account.
         await tx.delete(users).where(eq(users.id, current.id));

@@ -15,7 +15,7 @@ import {
 import type { PgSelect, SelectedFields } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
-import type { Principal } from '../../http/auth';
+import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps, type Query } from '../../http/handler';
 import { preparedOnce } from '../../db/prepared';
 import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
@@ -76,11 +76,6 @@ async function assertParties(tx: Tx, clientId: string | undefined, coachId: stri
     if (!row.active) throw badRequest('coachId', 'coach_inactive', 'The coach is not active');
   }
 }
-
-/** Who the list is scoped to: everyone, one coach's own appointments, or nothing. */
-type ListScope = 'all' | 'coach' | 'none';
-const scopeOf = (principal: Principal): ListScope =>
-  principal.role !== 'COACH' ? 'all' : principal.user?.coachId ? 'coach' : 'none';
 
 // Filters that compare a column with the caller's value; the value is a placeholder, so one
 // prepared query serves every value (see preparedOnce).
@@ -235,7 +230,7 @@ export const appointmentsHandlers = defineHandlers({
 
   async listAppointments({ query, principal, deps }) {
     const { limit, offset } = pageWindow(query.page, query.limit);
-    const scope = scopeOf(principal);
+    const scope = listScopeOf(principal);
     const descending = query.sortDirection === 'desc';
     const shape = JSON.stringify([
       scope,

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { billableItems, clients, coaches } from '../../db/schema/index';
-import type { Principal } from '../../http/auth';
+import { listScopeOf, type Principal } from '../../http/auth';
 import { defineHandlers, type Body } from '../../http/handler';
 import { preparedOnce } from '../../db/prepared';
 import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
@@ -11,7 +11,6 @@ import { recordEvent } from '../events/record';
 import {
   clientFilters,
   clientListShape,
-  listScopeOf,
   clientOrder,
   clientScope,
   findClient,

@@ -3,7 +3,7 @@ import { containsText, likeLiteral } from '../../db/like';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
-import type { Principal } from '../../http/auth';
+import type { ListScope, Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
 
 export type ClientRow = typeof clients.$inferSelect;
@@ -113,11 +113,6 @@ export function nationalDigits(phone: string): string {
     .replace(/^(00)?49/, '')
     .replace(/^0+/, '');
 }
-
-/** Who a list is scoped to: everyone, one coach's own clients, or nothing. */
-export type ListScope = 'all' | 'coach' | 'none';
-export const listScopeOf = (principal: Principal): ListScope =>
-  principal.role !== 'COACH' ? 'all' : principal.user?.coachId ? 'coach' : 'none';
 
 // Filters that compare a column with the caller's value; the value is a placeholder, so
 // one prepared query serves every value (see preparedOnce). Everything else in the query

@@ -7,9 +7,9 @@ import { pageWindow } from '../../http/paging';
 import { conflict, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/record';
 
-export type CoachRow = typeof coaches.$inferSelect;
+type CoachRow = typeof coaches.$inferSelect;
 
-export const toCoach = (row: CoachRow) => ({
+const toCoach = (row: CoachRow) => ({
   id: row.id,
   firstName: row.firstName,
   lastName: row.lastName,
@@ -73,7 +73,10 @@ export const coachesHandlers = defineHandlers({
           // Search picks coaches for new work: deactivated coaches are left out.
           eq(coaches.active, true),
           or(
-            containsText(sql`lower(${coaches.firstName} || ' ' || ${coaches.lastName})`, query.query),
+            containsText(
+              sql`lower(${coaches.firstName} || ' ' || ${coaches.lastName})`,
+              query.query,
+            ),
             containsText(sql`lower(${coaches.email})`, query.query),
           ),
         ),
@@ -91,7 +94,11 @@ export const coachesHandlers = defineHandlers({
 
   async updateCoach({ params, body, principal, deps }) {
     return deps.db.transaction(async (tx) => {
-      const [before] = await tx.select().from(coaches).where(eq(coaches.id, params.coachId)).for('update');
+      const [before] = await tx
+        .select()
+        .from(coaches)
+        .where(eq(coaches.id, params.coachId))
+        .for('update');
       if (!before) throw notFound('coach');
       if (body.email) await assertEmailFree(tx, body.email, before.id);
       const [row] = await tx
@@ -114,7 +121,11 @@ export const coachesHandlers = defineHandlers({
   // Coaches are deactivated, not erased: their past appointments keep their names.
   async deleteCoach({ params, principal, deps }) {
     await deps.db.transaction(async (tx) => {
-      const [before] = await tx.select().from(coaches).where(eq(coaches.id, params.coachId)).for('update');
+      const [before] = await tx
+        .select()
+        .from(coaches)
+        .where(eq(coaches.id, params.coachId))
+        .for('update');
       if (!before) throw notFound('coach');
       const [future] = await tx
         .select({ id: appointments.id })
@@ -128,9 +139,15 @@ export const coachesHandlers = defineHandlers({
         )
         .limit(1);
       if (future) {
-        throw conflict('coach_has_future_appointments', 'The coach still has upcoming appointments');
+        throw conflict(
+          'coach_has_future_appointments',
+          'The coach still has upcoming appointments',
+        );
       }
-      await tx.update(coaches).set({ active: false, updatedAt: sql`now()` }).where(eq(coaches.id, before.id));
+      await tx
+        .update(coaches)
+        .set({ active: false, updatedAt: sql`now()` })
+        .where(eq(coaches.id, before.id));
       await recordEvent(tx, {
         type: 'coach.deactivated',
         entityType: 'coach',

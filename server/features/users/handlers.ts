@@ -20,7 +20,10 @@ const ASSIGNABLE: Record<Role, readonly Role[]> = {
 
 function assertAssignable(principal: Principal, role: Role) {
   if (!ASSIGNABLE[principal.role].includes(role)) {
-    throw forbidden('role_not_assignable', `The role ${role} may not be assigned by ${principal.role}`);
+    throw forbidden(
+      'role_not_assignable',
+      `The role ${role} may not be assigned by ${principal.role}`,
+    );
   }
 }
 
@@ -92,8 +95,14 @@ export const usersHandlers = defineHandlers({
       // Only a super admin changes a super admin, and nobody locks themselves out.
       assertAssignable(principal, before.role);
       if (body.role) assertAssignable(principal, body.role);
-      if (before.id === principal.user?.id && (body.active === false || (body.role && body.role !== before.role))) {
-        throw forbidden('cannot_change_own_account', 'You cannot change your own role or deactivate yourself');
+      if (
+        before.id === principal.user?.id &&
+        (body.active === false || (body.role && body.role !== before.role))
+      ) {
+        throw forbidden(
+          'cannot_change_own_account',
+          'You cannot change your own role or deactivate yourself',
+        );
       }
       await assertCoach(tx, body.coachId, before.id);
       const role = body.role ?? before.role;
