@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 import { createApiClient, type ApiClient } from '../api/client';
 import type { TokenGetter } from '../api/middleware';
+import { createAuthEvents, type AuthEvents } from './auth-events';
 import type { InspectOption } from './inspector';
 import { createNetworkBannerStore, type NetworkBannerStore } from './network-banner';
 
@@ -11,6 +12,8 @@ import { createNetworkBannerStore, type NetworkBannerStore } from './network-ban
 export interface AppServices {
   api: ApiClient;
   networkBanner: NetworkBannerStore;
+  /** Widget → session events (session-created, user-deleted, …). */
+  authEvents: AuthEvents;
 }
 
 export interface AppServicesDeps {
@@ -35,7 +38,7 @@ export function createAppServices(deps: AppServicesDeps = {}): AppServices {
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.apiBaseUrl ? { baseUrl: deps.apiBaseUrl } : {}),
   });
-  return { api, networkBanner };
+  return { api, networkBanner, authEvents: createAuthEvents() };
 }
 
 export const AppServicesContext = createContext<AppServices | null>(null);
