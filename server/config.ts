@@ -33,9 +33,44 @@ const schema = z.object({
   SMTP_URL: z.string().url().optional(),
   /** Sender of outgoing mail. */
   MAIL_FROM: z.string().min(3).default('Sprechstunde <no-reply@sprechstunde.invalid>'),
+  /** Name of the practice: organizer of calendar invitations, signature of messages. */
+  PRACTICE_NAME: z.string().min(1).max(100).default('Sprechstunde'),
+  /** SMS provider's HTTP endpoint (POST JSON {from, to, text}); unset = SMS are captured. */
+  SMS_URL: z.string().url().optional(),
+  /** Bearer token for SMS_URL. */
+  SMS_TOKEN: z.string().min(1).optional(),
+  /** Sender name or number of SMS (alphanumeric senders: at most 11 characters). */
+  SMS_FROM: z.string().min(1).max(16).default('Sprechstunde'),
+  /**
+   * Run the job workers (mail, SMS, reminders, holds) in this process. Default on, off in
+   * tests (they run due jobs by hand with a controllable clock).
+   */
+  JOBS_WORKERS: bool.optional(),
+  /** Tries after the first failed send of a message before it counts as failed. */
+  JOBS_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(4),
+  /** First retry delay in seconds; doubled on each retry (with jitter). */
+  JOBS_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
+   * Further origins allowed as meetingBaseUrl of resendAppointmentInvites (comma-separated),
+   * besides PUBLIC_URL's: links in invitations never point elsewhere.
+   */
+  MEETING_LINK_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
   MAILCHIMP_WEBHOOK_SECRET: z.string().min(16).optional(),
   /** How long a provisional appointment holds its slot, in minutes (sets provisionalUntil). */
   PROVISIONAL_HOLD_MINUTES: z.coerce.number().int().min(1).max(14 * 24 * 60).default(60),
+  /** Free slots start on this grid (minutes from local midnight, Europe/Berlin). */
+  SLOT_STEP_MINUTES: z.coerce.number().int().min(5).max(120).default(15),
+  /** Clients see and book slots only this far ahead of now (hours). Staff have none. */
+  CLIENT_BOOKING_NOTICE_HOURS: z.coerce.number().min(0).max(24 * 60).default(24),
+  /** Clients cancel or reschedule only this long before the start (hours); staff may always. */
+  CLIENT_CHANGE_NOTICE_HOURS: z.coerce.number().min(0).max(24 * 60).default(24),
+  /** Federal state whose public holidays the calendar shows (date-holidays code, e.g. BE, BY, NW). */
+  HOLIDAY_STATE: z
+    .enum(['BW', 'BY', 'BE', 'BB', 'HB', 'HH', 'HE', 'MV', 'NI', 'NW', 'RP', 'SL', 'SN', 'ST', 'SH', 'TH'])
+    .default('BE'),
   /**
    * Proxies in front of the API whose X-Forwarded-For is believed, so rate limits see the
    * caller's address: `true` (any) or comma-separated addresses/CIDRs of the proxies.

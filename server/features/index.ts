@@ -1,7 +1,12 @@
 import type { Handlers } from '../http/handler';
 import { accountHandlers } from './account/handlers';
 import { appointmentsHandlers } from './appointments/handlers';
+import { clientAppointmentsHandlers } from './appointments/client-handlers';
+import { availabilityHandlers } from './availability/handlers';
+import { schedulingHandlers } from './scheduling/handlers';
 import { catalogHandlers } from './catalog/handlers';
+import { notificationsHandlers } from './notifications/handlers';
+import { calendarFeedHandlers } from './calendar-feed/handlers';
 import { clientsHandlers } from './clients/handlers';
 import { coachesHandlers } from './coaches/handlers';
 import { eventsHandlers } from './events/handlers';
@@ -14,6 +19,11 @@ export const allHandlers: Handlers = {
   ...coachesHandlers,
   ...clientsHandlers,
   ...appointmentsHandlers,
+  ...clientAppointmentsHandlers,
+  ...availabilityHandlers,
+  ...schedulingHandlers,
   ...catalogHandlers,
+  ...notificationsHandlers,
+  ...calendarFeedHandlers,
   ...eventsHandlers,
 };

@@ -51,9 +51,11 @@ export async function createTestApp(
      * verify its tokens in-process, as in the default set-up. Off: the test issuer's tokens.
      */
     withAuthProvider?: boolean;
+    /** The server's clock (deps.now); default the real one. */
+    now?: () => Date;
   } = {},
 ): Promise<TestApp> {
-  const { withAuthProvider, ...buildOptions } = options;
+  const { withAuthProvider, now, ...buildOptions } = options;
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -86,7 +88,7 @@ export async function createTestApp(
             }
           : { issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE, jwks: issuer.jwks },
       ),
-      now: () => new Date(),
+      now: now ?? (() => new Date()),
       rateLimits,
     },
     { logger: false, ...buildOptions, ...(authProvider ? { authProvider } : {}) },

@@ -27,7 +27,7 @@ export interface ApiResponse<T = any> {
  * The app on a fresh database, called in-process; every answer is checked against the
  * contract, so a test fails when a response leaves the documented shape.
  */
-export async function createApi(options: { env?: Record<string, string> } = {}) {
+export async function createApi(options: { env?: Record<string, string>; now?: () => Date } = {}) {
   const violations: string[] = [];
   const testApp: TestApp = await createTestApp({
     ...(process.env.DATABASE_URL ? { template: inject('templateDatabase') } : {}),

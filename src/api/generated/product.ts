@@ -356,7 +356,7 @@ export interface paths {
         put?: never;
         /**
          * The signed-in client books the initial appointment
-         * @description 409 slot_taken; 409 initial_appointment_exists when the client already has a live initial appointment.
+         * @description Accepts only a free slot of the initial-meetings calendar (as getInitialAppointmentSlots lists it); the server picks a free coach of the pool (the one with the fewest upcoming appointments) unless coachId names one. 409 slot_taken when no coach of the pool is free then; 409 notice_period when the start is closer than the minimum notice; 409 initial_appointment_exists when the client already has a live initial appointment; 409 client_not_linked when the account has no client record.
          */
         post: operations["bookInitialAppointment"];
         delete?: never;
@@ -376,11 +376,14 @@ export interface paths {
         get: operations["getInitialAppointment"];
         /**
          * The client reschedules the own initial appointment
-         * @description 409 slot_taken, appointment_cancelled, appointment_started.
+         * @description Books the new slot and releases the old one in one transaction; on any refusal nothing changes. 409 slot_taken, appointment_cancelled, appointment_started, notice_period (the old appointment starts within the minimum notice for changes, or the new slot is within the booking notice).
          */
         put: operations["rescheduleInitialAppointment"];
         post?: never;
-        /** The client cancels the own initial appointment */
+        /**
+         * The client cancels the own initial appointment
+         * @description 409 appointment_cancelled, appointment_started, notice_period (the appointment starts within the minimum notice for changes).
+         */
         delete: operations["cancelInitialAppointment"];
         options?: never;
         head?: never;
@@ -528,7 +531,7 @@ export interface paths {
         };
         /**
          * Appointments, availability occurrences and blockers in [startDate, endDate)
-         * @description Cancelled appointments are not included. Coaches see only their own calendar.
+         * @description Cancelled appointments are not included. Coaches see only their own calendar (coachId of another coach answers an empty list of coach events). Holidays are all-day events from local midnight to midnight (Europe/Berlin).
          */
         get: operations["listCalendarEvents"];
         put?: never;
@@ -1268,6 +1271,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/coach/{coachId}/calendar-feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the coach's subscribable calendar feed is active
+         * @description The secret address itself is shown only once, when the feed is created or rotated. Coaches reach only their own feed (403 forbidden_scope).
+         */
+        get: operations["getCalendarFeed"];
+        put?: never;
+        /**
+         * Create or rotate the coach's secret calendar feed address
+         * @description Answers a new secret address (iCalendar, for subscribing in a calendar app); an earlier address stops working at once. Coaches manage only their own feed (403 forbidden_scope).
+         */
+        post: operations["createCalendarFeed"];
+        /**
+         * Revoke the coach's calendar feed address
+         * @description The secret address stops working at once (404 for calendar apps). Coaches manage only their own feed (403 forbidden_scope).
+         */
+        delete: operations["revokeCalendarFeed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendar-feed/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public (secret address): the coach's appointments as an iCalendar feed
+         * @description RFC 5545 text/calendar: the coach's live appointments from 30 days ago on, one VEVENT each (UID stable per appointment, SEQUENCE raised on every reschedule, times in UTC), summary with the appointment type and the client's first name and last initial, the coach's meeting link as URL. Unknown or revoked token: 404.
+         */
+        get: operations["getCalendarFeedByToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/communications/appointment/{appointmentId}": {
         parameters: {
             query?: never;
@@ -1275,7 +1326,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Messages sent about an appointment (newest first) */
+        /**
+         * Messages sent about an appointment (newest first)
+         * @description Invitations, reschedule and cancellation notices and reminders, by e-mail and SMS, with their delivery status. Coaches see the messages of the appointments they hold; others answer 404.
+         */
         get: operations["listAppointmentCommunications"];
         put?: never;
         post?: never;
@@ -1292,7 +1346,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Messages sent to a client (newest first) */
+        /**
+         * Messages sent to a client (newest first)
+         * @description Coaches see the messages of the clients they coach; others answer 404.
+         */
         get: operations["listClientCommunications"];
         put?: never;
         post?: never;
@@ -1728,7 +1785,7 @@ export interface components {
         ResendInvitesRequest: {
             /**
              * Format: uri
-             * @description Base URL of the meeting page; the client link is meetingBaseUrl + "/" + meetingCodeClient.
+             * @description Base URL of the meeting page; the client link is meetingBaseUrl + "/" + meetingCodeClient. Its origin must be the app's (PUBLIC_URL) or one listed in MEETING_LINK_ORIGINS (400 meeting_base_url_not_allowed).
              */
             meetingBaseUrl: string;
         };
@@ -2139,25 +2196,32 @@ export interface components {
             coachId: string;
             coach: components["schemas"]["PersonRef"];
         };
+        /** @description Free slots on the step grid, in start order. A coach's calendar (and listAvailableSlots) has one entry per coach and start; the pooled initial-meetings calendar has one entry per start, naming the coach a booking would get now. */
         FreeSlots: {
             /** @constant */
             timeZone: "Europe/Berlin";
             slots: components["schemas"]["FreeSlot"][];
         };
-        /** @enum {string} */
-        CalendarEventKind: "appointment" | "availability" | "blocker";
+        /**
+         * @description holiday is a special event (a public holiday of the configured federal state), not tied to a coach.
+         * @enum {string}
+         */
+        CalendarEventKind: "appointment" | "availability" | "blocker" | "holiday";
         CalendarEvent: {
-            /** @description Stable id: the appointment id, or "<availabilityId>:<occurrenceDate>". */
+            /** @description Stable id: the appointment id, "<availabilityId>:<occurrenceDate>", or "holiday:<date>". */
             id: string;
             kind: components["schemas"]["CalendarEventKind"];
             /** Format: date-time */
             startDate: string;
             /** Format: date-time */
             endDate: string;
-            /** @description Appointments: client name; availability: "Verfügbar" or the note; blocker: the note or "Blocker". */
+            /** @description Appointments: client name; availability: "Verfügbar" or the note; blocker: the note or "Blocker"; holiday: its German name. */
             title: string;
-            /** Format: uuid */
-            coachId: string;
+            /**
+             * Format: uuid
+             * @description null for holidays.
+             */
+            coachId: string | null;
             /** Format: uuid */
             appointmentId: string | null;
             appointmentType: components["schemas"]["AppointmentType"] | null;
@@ -2412,6 +2476,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             channel: components["schemas"]["CommunicationChannel"];
+            /** @description Delivery attempts so far; a failed send is retried with backoff and marked failed after the last try. */
+            attempts: number;
             /** @description Template key, e.g. appointment_booked, appointment_reminder, contract_reminder. */
             template: string;
             recipient: string;
@@ -2426,6 +2492,22 @@ export interface components {
             clientId: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        CalendarFeed: {
+            /**
+             * Format: uri
+             * @description Secret https address of the feed; shown only in this answer.
+             */
+            url: string;
+            /** @description The same address with the webcal scheme, which calendar apps open as a subscription. */
+            webcalUrl: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CalendarFeedStatus: {
+            active: boolean;
+            /** Format: date-time */
+            createdAt: string | null;
         };
         CommunicationList: {
             communications: components["schemas"]["Communication"][];
@@ -3759,7 +3841,7 @@ export interface operations {
                 /** @description At most 62 days after startDate. */
                 endDate: string;
                 coachId?: string;
-                /** @description true hides adhoc appointments and provisional appointments. */
+                /** @description true hides the special events (public holidays of the configured federal state, kind holiday). */
                 excludeSpecial?: boolean;
             };
             header?: never;
@@ -5205,6 +5287,115 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coachId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeedStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coachId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarFeed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    revokeCalendarFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coachId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (also when there was no feed) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getCalendarFeedByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description iCalendar feed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
     };

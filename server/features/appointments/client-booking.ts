@@ -1,0 +1,363 @@
+/**
+ * The client's own initial appointment: book, cancel, reschedule, and the release of
+ * expired provisional holds. Each write path is one function that runs inside the
+ * transaction it is given, so whatever else must happen with the change (notifications,
+ * webhooks) is one more call in that same transaction and rolls back with it.
+ */
+import { and, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { appointments, clients, coaches } from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+import type { AppDeps } from '../../http/handler';
+import { conflict, HttpProblem, notFound } from '../../http/problem';
+import { recordEvent } from '../events/record';
+import { freeCoachesAt, type Calendar, type CoachRef } from '../scheduling/slots';
+import { guardOverlap, insertAppointment, lockCoachCalendar, slotTaken } from './booking';
+
+const HOUR_MS = 60 * 60_000;
+const POOL: Calendar = { kind: 'initial-meetings' };
+
+export const noticePeriod = (what: 'booking' | 'change', hours: number) =>
+  conflict(
+    'notice_period',
+    what === 'booking'
+      ? `Appointments can be booked at least ${hours} h ahead`
+      : `Appointments can be changed or cancelled at most until ${hours} h before the start`,
+  );
+
+/** The client record of a signed-in client; 409 not_a_client for accounts without one. */
+export async function clientIdOf(db: Db | Tx, principal: Principal): Promise<string> {
+  const userId = principal.user?.id;
+  const [row] = userId
+    ? await db.select({ id: clients.id }).from(clients).where(eq(clients.userId, userId))
+    : [];
+  if (!row) throw conflict('not_a_client', 'This account has no client record');
+  return row.id;
+}
+
+/** The client's own initial appointment, or null (so other ids stay unknown: 404). */
+export async function findClientAppointment(db: Db | Tx, clientId: string, id: string) {
+  const [row] = await db
+    .select({
+      appointment: appointments,
+      coachFirstName: coaches.firstName,
+      coachLastName: coaches.lastName,
+    })
+    .from(appointments)
+    .innerJoin(coaches, eq(coaches.id, appointments.coachId))
+    .where(
+      and(
+        eq(appointments.id, id),
+        eq(appointments.clientId, clientId),
+        eq(appointments.appointmentType, 'initial'),
+      ),
+    );
+  return row ?? null;
+}
+
+/** The contract's ClientAppointment: never the coach's meeting code. */
+export function toClientAppointment(
+  row: NonNullable<Awaited<ReturnType<typeof findClientAppointment>>>,
+) {
+  const a = row.appointment;
+  return {
+    id: a.id,
+    startDate: a.startDate,
+    endDate: a.endDate,
+    appointmentType: a.appointmentType,
+    meetingType: a.meetingType,
+    meetingCodeClient: a.meetingCodeClient,
+    cancelledAt: a.cancelledAt,
+    coach: { id: a.coachId, firstName: row.coachFirstName, lastName: row.coachLastName },
+    isProvisional: a.isProvisional,
+    externalMeetingUrl: a.externalMeetingUrl,
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+  };
+}
+
+/**
+ * Free coaches of the pool at [start, start + duration), fairest first: the one with the
+ * fewest upcoming live appointments, ties by id. `prefer` (the current coach of a
+ * reschedule) goes first when free; `only` restricts to one coach.
+ */
+async function candidates(
+  tx: Tx,
+  deps: AppDeps,
+  start: number,
+  durationMinutes: number,
+  options: { only?: string; prefer?: string; ignore?: string },
+): Promise<CoachRef[]> {
+  const notBefore = deps.now().getTime() + deps.config.CLIENT_BOOKING_NOTICE_HOURS * HOUR_MS;
+  const free = (
+    await freeCoachesAt(
+      tx,
+      POOL,
+      start,
+      durationMinutes,
+      deps.config.SLOT_STEP_MINUTES,
+      notBefore,
+      options.ignore,
+    )
+  ).filter((c) => !options.only || c.id === options.only);
+  if (free.length < 2) return free;
+  const counts = await tx
+    .select({ coachId: appointments.coachId, n: sql<number>`count(*)::int` })
+    .from(appointments)
+    .where(
+      and(
+        inArray(
+          appointments.coachId,
+          free.map((c) => c.id),
+        ),
+        isNull(appointments.cancelledAt),
+        gte(appointments.startDate, deps.now().toISOString()),
+      ),
+    )
+    .groupBy(appointments.coachId);
+  const load = new Map(counts.map((c) => [c.coachId, Number(c.n)]));
+  return free.sort(
+    (a, b) =>
+      Number(b.id === options.prefer) - Number(a.id === options.prefer) ||
+      (load.get(a.id) ?? 0) - (load.get(b.id) ?? 0) ||
+      (a.id < b.id ? -1 : 1),
+  );
+}
+
+/** Locks calendars in id order, the order every multi-coach write uses, so none deadlock. */
+async function lockCalendars(tx: Tx, coachIds: string[]) {
+  for (const id of [...new Set(coachIds)].sort()) await lockCoachCalendar(tx, id);
+}
+
+/** Tries each candidate in order; the first write that does not overlap wins. */
+async function firstFree<T>(list: CoachRef[], write: (coach: CoachRef) => Promise<T>): Promise<T> {
+  for (const coach of list) {
+    try {
+      return await write(coach);
+    } catch (error) {
+      if (!(error instanceof HttpProblem && error.code === 'slot_taken')) throw error;
+    }
+  }
+  throw slotTaken();
+}
+
+export interface BookInitial {
+  clientId: string;
+  actor: Principal;
+  startDate: string;
+  durationMinutes: number;
+  coachId?: string;
+}
+
+/** Books the client's initial appointment on a free slot of the initial-meetings calendar. */
+export async function bookInitialAppointment(
+  tx: Tx,
+  deps: AppDeps,
+  input: BookInitial,
+): Promise<string> {
+  const start = Date.parse(input.startDate);
+  const notice = deps.config.CLIENT_BOOKING_NOTICE_HOURS;
+  if (start < deps.now().getTime() + notice * HOUR_MS) throw noticePeriod('booking', notice);
+  const list = await candidates(tx, deps, start, input.durationMinutes, { only: input.coachId });
+  if (list.length === 0) throw slotTaken();
+  await lockCalendars(
+    tx,
+    list.map((c) => c.id),
+  );
+  // The client row lock (also taken by insertAppointment) serialises the client's bookings.
+  await tx
+    .select({ id: clients.id })
+    .from(clients)
+    .where(eq(clients.id, input.clientId))
+    .for('update');
+  const [existing] = await tx
+    .select({ id: appointments.id })
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.clientId, input.clientId),
+        eq(appointments.appointmentType, 'initial'),
+        isNull(appointments.cancelledAt),
+      ),
+    );
+  if (existing) {
+    throw conflict('initial_appointment_exists', 'The client already has an initial appointment');
+  }
+  const end = new Date(start + input.durationMinutes * 60_000).toISOString();
+  const startIso = new Date(start).toISOString();
+  const id = await firstFree(list, (coach) =>
+    insertAppointment(tx, {
+      clientId: input.clientId,
+      coachId: coach.id,
+      startDate: startIso,
+      endDate: end,
+      appointmentType: 'initial',
+      meetingType: 'jitsi',
+      isProvisional: false,
+      provisionalUntil: null,
+      externalMeetingUrl: null,
+    }),
+  );
+  const [booked] = await tx
+    .select({ coachId: appointments.coachId })
+    .from(appointments)
+    .where(eq(appointments.id, id));
+  await recordEvent(tx, {
+    type: 'appointment.created',
+    entityType: 'appointment',
+    entityId: id,
+    appointmentId: id,
+    clientId: input.clientId,
+    coachId: booked!.coachId,
+    actor: input.actor,
+    changes: { startDate: startIso, endDate: end, appointmentType: 'initial', via: 'client' },
+  });
+  return id;
+}
+
+/** The client's live, not yet started initial appointment, locked; 404/409 otherwise. */
+async function changeable(tx: Tx, deps: AppDeps, clientId: string, id: string) {
+  const found = await findClientAppointment(tx, clientId, id);
+  if (!found) throw notFound('appointment');
+  await tx
+    .select({ id: appointments.id })
+    .from(appointments)
+    .where(eq(appointments.id, id))
+    .for('update');
+  const a = (await findClientAppointment(tx, clientId, id))!.appointment;
+  if (a.cancelledAt)
+    throw conflict('appointment_cancelled', 'The appointment is cancelled already');
+  const now = deps.now().getTime();
+  const start = Date.parse(a.startDate);
+  if (start <= now) throw conflict('appointment_started', 'The appointment has started already');
+  const notice = deps.config.CLIENT_CHANGE_NOTICE_HOURS;
+  if (start - now < notice * HOUR_MS) throw noticePeriod('change', notice);
+  return a;
+}
+
+export interface ChangeInitial {
+  clientId: string;
+  actor: Principal;
+  appointmentId: string;
+}
+
+/** The client cancels their initial appointment (not after the change notice). */
+export async function cancelInitialAppointment(tx: Tx, deps: AppDeps, input: ChangeInitial) {
+  const a = await changeable(tx, deps, input.clientId, input.appointmentId);
+  await tx
+    .update(appointments)
+    .set({ cancelledAt: deps.now().toISOString(), updatedAt: sql`now()` })
+    .where(eq(appointments.id, a.id));
+  await recordEvent(tx, {
+    type: 'appointment.cancelled',
+    entityType: 'appointment',
+    entityId: a.id,
+    appointmentId: a.id,
+    clientId: a.clientId,
+    coachId: a.coachId,
+    actor: input.actor,
+    changes: { via: 'client' },
+  });
+}
+
+/**
+ * Moves the client's initial appointment to a free slot of the pool, keeping its length,
+ * its id and its meeting codes. The current coach keeps it when free at the new time.
+ * One transaction: the new time is taken and the old one released together, or nothing.
+ */
+export async function rescheduleInitialAppointment(
+  tx: Tx,
+  deps: AppDeps,
+  input: ChangeInitial & { startDate: string; coachId?: string },
+) {
+  const found = await findClientAppointment(tx, input.clientId, input.appointmentId);
+  if (!found) throw notFound('appointment');
+  const before = found.appointment;
+  const start = Date.parse(input.startDate);
+  const durationMs = Date.parse(before.endDate) - Date.parse(before.startDate);
+  const list = await candidates(tx, deps, start, durationMs / 60_000, {
+    only: input.coachId,
+    prefer: before.coachId,
+    ignore: before.id,
+  });
+  await lockCalendars(tx, [before.coachId, ...list.map((c) => c.id)]);
+  const a = await changeable(tx, deps, input.clientId, input.appointmentId);
+  const notice = deps.config.CLIENT_BOOKING_NOTICE_HOURS;
+  if (start < deps.now().getTime() + notice * HOUR_MS) throw noticePeriod('booking', notice);
+  const startDate = new Date(start).toISOString();
+  const endDate = new Date(start + durationMs).toISOString();
+  const coach = await firstFree(list, async (c) => {
+    await guardOverlap(tx, () =>
+      tx
+        .update(appointments)
+        .set({ startDate, endDate, coachId: c.id, updatedAt: sql`now()` })
+        .where(eq(appointments.id, a.id)),
+    );
+    return c;
+  });
+  await recordEvent(tx, {
+    type: 'appointment.rescheduled',
+    entityType: 'appointment',
+    entityId: a.id,
+    appointmentId: a.id,
+    clientId: a.clientId,
+    coachId: coach.id,
+    actor: input.actor,
+    changes: {
+      startDate: { from: a.startDate, to: startDate },
+      endDate: { from: a.endDate, to: endDate },
+      ...(coach.id === a.coachId ? {} : { coachId: { from: a.coachId, to: coach.id } }),
+      via: 'client',
+    },
+  });
+}
+
+/**
+ * Releases provisional appointments whose hold has expired (provisionalUntil ≤ now): they
+ * are cancelled, so their slots are free again. Safe to run on several instances at once
+ * (rows another run holds are skipped). Returns the released appointment ids.
+ */
+export async function releaseExpiredHolds(db: Db, now: Date, batch = 500): Promise<string[]> {
+  const nowIso = now.toISOString();
+  return db.transaction(async (tx) => {
+    const expired = await tx
+      .select({
+        id: appointments.id,
+        clientId: appointments.clientId,
+        coachId: appointments.coachId,
+      })
+      .from(appointments)
+      .where(
+        and(
+          eq(appointments.isProvisional, true),
+          isNull(appointments.cancelledAt),
+          lte(appointments.provisionalUntil, nowIso),
+        ),
+      )
+      .limit(batch)
+      .for('update', { skipLocked: true });
+    if (expired.length === 0) return [];
+    await tx
+      .update(appointments)
+      .set({ cancelledAt: nowIso, updatedAt: sql`now()` })
+      .where(
+        inArray(
+          appointments.id,
+          expired.map((e) => e.id),
+        ),
+      );
+    for (const e of expired) {
+      await recordEvent(tx, {
+        type: 'appointment.hold_expired',
+        entityType: 'appointment',
+        entityId: e.id,
+        appointmentId: e.id,
+        clientId: e.clientId,
+        coachId: e.coachId,
+        source: 'system',
+        changes: { cancelledAt: nowIso },
+      });
+    }
+    return expired.map((e) => e.id);
+  });
+}

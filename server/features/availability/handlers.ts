@@ -1,0 +1,284 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { availabilities, availabilityOverrides, coaches } from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+import { defineHandlers, type AppDeps } from '../../http/handler';
+import { badRequest, forbidden, notFound } from '../../http/problem';
+import { changedFields, recordEvent } from '../events/record';
+import {
+  isOccurrenceDate,
+  RuleError,
+  seriesBounds,
+  type OverrideFields,
+  type SeriesFields,
+} from './occurrences';
+import {
+  availabilityScope,
+  findAvailability,
+  overlapsWindow,
+  overrideFields,
+  selectAvailabilities,
+  toAvailability,
+  type LoadedAvailability,
+} from './repository';
+import { queryWindow } from './window';
+
+const DAY_MS = 24 * 60 * 60_000;
+const DEFAULT_WINDOW_MS = 8 * 7 * DAY_MS;
+const MAX_LIST_DAYS = 366;
+
+/** Rule problems are the caller's bad input: 400 naming the field. */
+function bounds(series: SeriesFields, overrides: OverrideFields[] = []) {
+  try {
+    return seriesBounds(series, overrides);
+  } catch (error) {
+    if (error instanceof RuleError) throw badRequest(error.field, error.code, error.message);
+    throw error;
+  }
+}
+
+function occurs(series: SeriesFields, date: string) {
+  try {
+    return isOccurrenceDate(series, date);
+  } catch (error) {
+    if (error instanceof RuleError) return false;
+    throw error;
+  }
+}
+
+/** A coach manages only their own availability. */
+function assertOwnCoach(principal: Principal, coachId: string) {
+  if (principal.role === 'COACH' && principal.user?.coachId !== coachId) {
+    throw forbidden('forbidden_scope', 'Coaches manage only their own availability');
+  }
+}
+
+/** The default occurrence window of single-availability answers: now and the next 8 weeks. */
+function defaultWindow(deps: AppDeps) {
+  const from = deps.now().getTime();
+  return { from, to: from + DEFAULT_WINDOW_MS };
+}
+
+async function loadForUpdate(tx: Tx, principal: Principal, id: string) {
+  const found = await findAvailability(tx, principal, id);
+  if (!found) throw notFound('availability');
+  await tx
+    .select({ id: availabilities.id })
+    .from(availabilities)
+    .where(eq(availabilities.id, id))
+    .for('update');
+  return found;
+}
+
+/** Keeps series_start/series_end right after the overrides changed. */
+async function refreshBounds(tx: Tx, loaded: LoadedAvailability) {
+  const overrides = await tx
+    .select()
+    .from(availabilityOverrides)
+    .where(eq(availabilityOverrides.availabilityId, loaded.availability.id));
+  await tx
+    .update(availabilities)
+    .set({ ...bounds(loaded.availability, overrides.map(overrideFields)), updatedAt: sql`now()` })
+    .where(eq(availabilities.id, loaded.availability.id));
+}
+
+async function answer(tx: Tx, principal: Principal, id: string, deps: AppDeps) {
+  const { from, to } = defaultWindow(deps);
+  return toAvailability((await findAvailability(tx, principal, id))!, from, to);
+}
+
+export const availabilityHandlers = defineHandlers({
+  async createAvailability({ body, principal, deps, reply }) {
+    assertOwnCoach(principal, body.coachId);
+    const series: SeriesFields = {
+      startDay: body.startDay,
+      startTime: body.startTime,
+      endTime: body.endTime,
+      recurrence: body.recurrence ?? null,
+    };
+    const seriesWindow = bounds(series);
+    const created = await deps.db.transaction(async (tx) => {
+      const [coach] = await tx
+        .select({ active: coaches.active })
+        .from(coaches)
+        .where(eq(coaches.id, body.coachId));
+      if (!coach) throw badRequest('coachId', 'unknown_coach', 'No coach with this id');
+      if (!coach.active) throw badRequest('coachId', 'coach_inactive', 'The coach is not active');
+      const [row] = await tx
+        .insert(availabilities)
+        .values({
+          coachId: body.coachId,
+          kind: body.kind ?? 'available',
+          ...series,
+          ...seriesWindow,
+          note: body.note ?? null,
+          createdById: principal.user?.id ?? null,
+        })
+        .returning({ id: availabilities.id });
+      await recordEvent(tx, {
+        type: 'availability.created',
+        entityType: 'availability',
+        entityId: row!.id,
+        coachId: body.coachId,
+        actor: principal,
+        important: false,
+        changes: { kind: body.kind ?? 'available', ...series },
+      });
+      return answer(tx, principal, row!.id, deps);
+    });
+    reply.code(201);
+    return created;
+  },
+
+  async listAvailability({ query, principal, deps }) {
+    const { from, to } = queryWindow(query.startDate, query.endDate, MAX_LIST_DAYS);
+    const rows = await selectAvailabilities(
+      deps.db,
+      and(
+        overlapsWindow(new Date(from).toISOString(), new Date(to).toISOString()),
+        availabilityScope(principal),
+        query.coachId ? eq(availabilities.coachId, query.coachId) : undefined,
+      ),
+    );
+    return { availabilities: rows.map((r) => toAvailability(r, from, to)) };
+  },
+
+  async getAvailability({ params, query, principal, deps }) {
+    const found = await findAvailability(deps.db, principal, params.id);
+    if (!found) throw notFound('availability');
+    const start = query.startDate ?? deps.now().toISOString();
+    const end = query.endDate ?? new Date(Date.parse(start) + DEFAULT_WINDOW_MS).toISOString();
+    const { from, to } = queryWindow(start, end, MAX_LIST_DAYS);
+    return toAvailability(found, from, to);
+  },
+
+  async updateAvailability({ params, body, principal, deps }) {
+    return deps.db.transaction(async (tx) => {
+      const before = await loadForUpdate(tx, principal, params.id);
+      const a = before.availability;
+      const series: SeriesFields = {
+        startDay: body.startDay ?? a.startDay,
+        startTime: body.startTime ?? a.startTime,
+        endTime: body.endTime ?? a.endTime,
+        recurrence: body.recurrence === undefined ? a.recurrence : body.recurrence,
+      };
+      // Overrides of dates the new rule no longer generates are dropped.
+      const kept = before.overrides.filter((o) => occurs(series, o.occurrenceDate));
+      const dropped = before.overrides.filter((o) => !kept.includes(o)).map((o) => o.id);
+      const seriesWindow = bounds(series, kept.map(overrideFields));
+      if (dropped.length) {
+        await tx.delete(availabilityOverrides).where(inArray(availabilityOverrides.id, dropped));
+      }
+      await tx
+        .update(availabilities)
+        .set({
+          ...series,
+          ...seriesWindow,
+          ...(body.kind === undefined ? {} : { kind: body.kind }),
+          ...(body.note === undefined ? {} : { note: body.note }),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(availabilities.id, a.id));
+      await recordEvent(tx, {
+        type: 'availability.updated',
+        entityType: 'availability',
+        entityId: a.id,
+        coachId: a.coachId,
+        actor: principal,
+        important: false,
+        changes: {
+          ...changedFields(
+            { ...a, startTime: a.startTime.slice(0, 5), endTime: a.endTime.slice(0, 5) },
+            body,
+          ),
+          ...(dropped.length ? { droppedOverrides: dropped.length } : {}),
+        },
+      });
+      return answer(tx, principal, a.id, deps);
+    });
+  },
+
+  async deleteAvailability({ params, principal, deps }) {
+    await deps.db.transaction(async (tx) => {
+      const before = await loadForUpdate(tx, principal, params.id);
+      await tx.delete(availabilities).where(eq(availabilities.id, params.id));
+      await recordEvent(tx, {
+        type: 'availability.deleted',
+        entityType: 'availability',
+        entityId: params.id,
+        coachId: before.availability.coachId,
+        actor: principal,
+        important: false,
+      });
+    });
+  },
+
+  async updateAvailabilityOccurrence({ params, body, principal, deps }) {
+    const ms = Date.parse(body.endDate) - Date.parse(body.startDate);
+    if (!(ms > 0))
+      throw badRequest('endDate', 'end_before_start', 'endDate must be after startDate');
+    if (ms > DAY_MS)
+      throw badRequest('endDate', 'value_too_large', 'An occurrence lasts at most 24 hours');
+    return deps.db.transaction(async (tx) => {
+      const before = await loadForUpdate(tx, principal, params.id);
+      if (!occurs(before.availability, body.occurrenceDate)) throw notFound('occurrence');
+      await tx
+        .insert(availabilityOverrides)
+        .values({
+          availabilityId: params.id,
+          occurrenceDate: body.occurrenceDate,
+          cancelled: false,
+          startDate: body.startDate,
+          endDate: body.endDate,
+        })
+        .onConflictDoUpdate({
+          target: [availabilityOverrides.availabilityId, availabilityOverrides.occurrenceDate],
+          set: {
+            cancelled: false,
+            startDate: body.startDate,
+            endDate: body.endDate,
+            updatedAt: sql`now()`,
+          },
+        });
+      await refreshBounds(tx, before);
+      await recordEvent(tx, {
+        type: 'availability.occurrence_changed',
+        entityType: 'availability',
+        entityId: params.id,
+        coachId: before.availability.coachId,
+        actor: principal,
+        important: false,
+        changes: { ...body },
+      });
+      return answer(tx, principal, params.id, deps);
+    });
+  },
+
+  async deleteAvailabilityOccurrence({ params, query, principal, deps }) {
+    await deps.db.transaction(async (tx) => {
+      const before = await loadForUpdate(tx, principal, params.id);
+      if (!occurs(before.availability, query.occurrenceDate)) throw notFound('occurrence');
+      await tx
+        .insert(availabilityOverrides)
+        .values({
+          availabilityId: params.id,
+          occurrenceDate: query.occurrenceDate,
+          cancelled: true,
+        })
+        .onConflictDoUpdate({
+          target: [availabilityOverrides.availabilityId, availabilityOverrides.occurrenceDate],
+          set: { cancelled: true, startDate: null, endDate: null, updatedAt: sql`now()` },
+        });
+      await refreshBounds(tx, before);
+      await recordEvent(tx, {
+        type: 'availability.occurrence_removed',
+        entityType: 'availability',
+        entityId: params.id,
+        coachId: before.availability.coachId,
+        actor: principal,
+        important: false,
+        changes: { occurrenceDate: query.occurrenceDate },
+      });
+    });
+  },
+});

@@ -1,0 +1,94 @@
+import { and, asc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { availabilities, availabilityOverrides, coaches } from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+import { expandOccurrences, hhmm, ZONE, type OverrideFields } from './occurrences';
+
+type AvailabilityRow = typeof availabilities.$inferSelect;
+type OverrideRow = typeof availabilityOverrides.$inferSelect;
+
+/** Coaches reach only their own availability; everyone else all of it. */
+export function availabilityScope(principal: Principal): SQL | undefined {
+  if (principal.role !== 'COACH') return undefined;
+  const coachId = principal.user?.coachId;
+  return coachId ? eq(availabilities.coachId, coachId) : sql`false`;
+}
+
+/** Series whose bounds overlap [from, to). */
+export const overlapsWindow = (from: string, to: string) =>
+  and(
+    lt(availabilities.seriesStart, to),
+    or(isNull(availabilities.seriesEnd), gt(availabilities.seriesEnd, from)),
+  );
+
+export async function selectAvailabilities(db: Db | Tx, where: SQL | undefined) {
+  const rows = await db
+    .select({
+      availability: availabilities,
+      coachFirstName: coaches.firstName,
+      coachLastName: coaches.lastName,
+    })
+    .from(availabilities)
+    .innerJoin(coaches, eq(coaches.id, availabilities.coachId))
+    .where(where)
+    .orderBy(asc(availabilities.seriesStart), asc(availabilities.id));
+  const ids = rows.map((r) => r.availability.id);
+  const overrides = ids.length
+    ? await db
+        .select()
+        .from(availabilityOverrides)
+        .where(inArray(availabilityOverrides.availabilityId, ids))
+        .orderBy(asc(availabilityOverrides.occurrenceDate))
+    : [];
+  const byAvailability = new Map<string, OverrideRow[]>();
+  for (const o of overrides) {
+    const list = byAvailability.get(o.availabilityId) ?? [];
+    list.push(o);
+    byAvailability.set(o.availabilityId, list);
+  }
+  return rows.map((r) => ({ ...r, overrides: byAvailability.get(r.availability.id) ?? [] }));
+}
+
+export type LoadedAvailability = Awaited<ReturnType<typeof selectAvailabilities>>[number];
+
+export const overrideFields = (o: OverrideRow): OverrideFields => ({
+  occurrenceDate: o.occurrenceDate,
+  cancelled: o.cancelled,
+  startDate: o.startDate,
+  endDate: o.endDate,
+});
+
+/** The contract's Availability, with occurrences expanded in [from, to). */
+export function toAvailability(loaded: LoadedAvailability, from: number, to: number) {
+  const a: AvailabilityRow = loaded.availability;
+  const overrides = loaded.overrides.map(overrideFields);
+  return {
+    id: a.id,
+    coachId: a.coachId,
+    coach: { id: a.coachId, firstName: loaded.coachFirstName, lastName: loaded.coachLastName },
+    kind: a.kind,
+    timeZone: ZONE as 'Europe/Berlin',
+    startDay: a.startDay,
+    startTime: hhmm(a.startTime),
+    endTime: hhmm(a.endTime),
+    recurrence: a.recurrence,
+    note: a.note,
+    overrides,
+    occurrences: expandOccurrences(a, overrides, from, to).map((o) => ({
+      occurrenceDate: o.occurrenceDate,
+      startDate: new Date(o.start).toISOString(),
+      endDate: new Date(o.end).toISOString(),
+      modified: o.modified,
+    })),
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+  };
+}
+
+export async function findAvailability(db: Db | Tx, principal: Principal, id: string) {
+  const [row] = await selectAvailabilities(
+    db,
+    and(eq(availabilities.id, id), availabilityScope(principal)),
+  );
+  return row ?? null;
+}

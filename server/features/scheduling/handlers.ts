@@ -1,0 +1,206 @@
+import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import Holidays from 'date-holidays';
+import { appointments, availabilities, clients, coaches } from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+import { defineHandlers, type AppDeps } from '../../http/handler';
+import { notFound } from '../../http/problem';
+import { ZONE } from '../availability/occurrences';
+import {
+  availabilityScope,
+  overlapsWindow,
+  selectAvailabilities,
+  toAvailability,
+} from '../availability/repository';
+import { queryWindow } from '../availability/window';
+import { INITIAL_MEETINGS, isoSlot, listSlots, type Calendar } from './slots';
+
+const MAX_SLOT_DAYS = 62;
+const HOUR_MS = 60 * 60_000;
+
+/** What a client may book: now plus the booking notice. */
+export const clientNotBefore = (deps: AppDeps) =>
+  deps.now().getTime() + deps.config.CLIENT_BOOKING_NOTICE_HOURS * HOUR_MS;
+
+/** Coaches see only their own calendar; asking for another coach's is a 404. */
+function calendarFor(principal: Principal, calendarId: string): Calendar {
+  const own = principal.user?.coachId;
+  if (principal.role === 'COACH' && calendarId !== own) throw notFound('calendar');
+  return calendarId === INITIAL_MEETINGS
+    ? { kind: 'initial-meetings' }
+    : { kind: 'coach', coachId: calendarId };
+}
+
+async function slots(
+  deps: AppDeps,
+  calendar: Calendar,
+  query: { startDate: string; endDate: string; duration: number },
+  notBefore: number,
+) {
+  const { from, to } = queryWindow(query.startDate, query.endDate, MAX_SLOT_DAYS);
+  const found = await listSlots(deps.db, {
+    calendar,
+    from,
+    to,
+    durationMinutes: query.duration,
+    stepMinutes: deps.config.SLOT_STEP_MINUTES,
+    notBefore,
+  });
+  return { timeZone: ZONE as 'Europe/Berlin', slots: found.map(isoSlot) };
+}
+
+const holidayCalendars = new Map<string, Holidays>();
+function holidaysOf(state: string) {
+  let hd = holidayCalendars.get(state);
+  if (!hd) {
+    hd = new Holidays('DE', state, { languages: ['de'], timezone: ZONE, types: ['public'] });
+    holidayCalendars.set(state, hd);
+  }
+  return hd;
+}
+
+/** Public holidays of the configured federal state overlapping [from, to), as calendar events. */
+function holidayEvents(state: string, from: number, to: number) {
+  const hd = holidaysOf(state);
+  const first = new Date(from).getUTCFullYear() - 1;
+  const last = new Date(to).getUTCFullYear() + 1;
+  const events = [];
+  for (let year = first; year <= last; year++) {
+    for (const h of hd.getHolidays(year)) {
+      const start = h.start.getTime();
+      const end = h.end.getTime();
+      if (start >= to || end <= from) continue;
+      const date = h.date.slice(0, 10);
+      events.push({
+        id: `holiday:${date}`,
+        kind: 'holiday' as const,
+        startDate: h.start.toISOString(),
+        endDate: h.end.toISOString(),
+        title: h.name.slice(0, 300),
+        coachId: null,
+        appointmentId: null,
+        appointmentType: null,
+        availabilityId: null,
+        occurrenceDate: date,
+        isProvisional: false,
+      });
+    }
+  }
+  return events;
+}
+
+export const schedulingHandlers = defineHandlers({
+  async listAvailableSlots({ query, principal, deps }) {
+    // Coaches see their own calendar only.
+    const calendar: Calendar =
+      principal.role === 'COACH'
+        ? {
+            kind: 'coach',
+            coachId: principal.user?.coachId ?? '00000000-0000-0000-0000-000000000000',
+          }
+        : { kind: 'all' };
+    return slots(deps, calendar, query, deps.now().getTime());
+  },
+
+  async listAvailableSlotsForCalendar({ params, query, principal, deps }) {
+    const calendar = calendarFor(principal, params.calendarid);
+    if (calendar.kind === 'coach') {
+      const [coach] = await deps.db
+        .select({ id: coaches.id })
+        .from(coaches)
+        .where(eq(coaches.id, calendar.coachId));
+      if (!coach) throw notFound('calendar');
+    }
+    return slots(deps, calendar, query, deps.now().getTime());
+  },
+
+  async getInitialAppointmentSlots({ query, deps }) {
+    return slots(deps, { kind: 'initial-meetings' }, query, clientNotBefore(deps));
+  },
+
+  async listCalendarEvents({ query, principal, deps }) {
+    const { from, to } = queryWindow(query.startDate, query.endDate, MAX_SLOT_DAYS);
+    const fromIso = new Date(from).toISOString();
+    const toIso = new Date(to).toISOString();
+    const own = principal.user?.coachId ?? null;
+    // A coach asking for another coach's calendar sees no coach events.
+    const blocked =
+      principal.role === 'COACH' && (!own || (query.coachId && query.coachId !== own));
+    const coachId = principal.role === 'COACH' ? own : (query.coachId ?? null);
+    const events = [];
+    if (!blocked) {
+      const rows = await deps.db
+        .select({
+          id: appointments.id,
+          startDate: appointments.startDate,
+          endDate: appointments.endDate,
+          coachId: appointments.coachId,
+          appointmentType: appointments.appointmentType,
+          isProvisional: appointments.isProvisional,
+          firstName: clients.firstName,
+          lastName: clients.lastName,
+        })
+        .from(appointments)
+        .innerJoin(clients, eq(clients.id, appointments.clientId))
+        .where(
+          and(
+            isNull(appointments.cancelledAt),
+            coachId ? eq(appointments.coachId, coachId) : undefined,
+            // Appointments last at most 12 hours: the start bounds the index scan.
+            gt(appointments.startDate, sql`${fromIso}::timestamptz - interval '12 hours'`),
+            lt(appointments.startDate, toIso),
+            gt(appointments.endDate, fromIso),
+          ),
+        )
+        .orderBy(asc(appointments.startDate), asc(appointments.id));
+      for (const a of rows) {
+        events.push({
+          id: a.id,
+          kind: 'appointment' as const,
+          startDate: a.startDate,
+          endDate: a.endDate,
+          title: `${a.firstName} ${a.lastName}`.slice(0, 300),
+          coachId: a.coachId,
+          appointmentId: a.id,
+          appointmentType: a.appointmentType,
+          availabilityId: null,
+          occurrenceDate: null,
+          isProvisional: a.isProvisional,
+        });
+      }
+      const series = await selectAvailabilities(
+        deps.db,
+        and(
+          overlapsWindow(fromIso, toIso),
+          availabilityScope(principal),
+          coachId ? eq(availabilities.coachId, coachId) : undefined,
+        ),
+      );
+      for (const s of series) {
+        const a = toAvailability(s, from, to);
+        for (const o of a.occurrences) {
+          events.push({
+            id: `${a.id}:${o.occurrenceDate}`,
+            kind: a.kind === 'available' ? ('availability' as const) : ('blocker' as const),
+            startDate: o.startDate,
+            endDate: o.endDate,
+            title: (a.note ?? (a.kind === 'available' ? 'Verfügbar' : 'Blocker')).slice(0, 300),
+            coachId: a.coachId,
+            appointmentId: null,
+            appointmentType: null,
+            availabilityId: a.id,
+            occurrenceDate: o.occurrenceDate,
+            isProvisional: false,
+          });
+        }
+      }
+    }
+    const all = [
+      ...events,
+      ...(query.excludeSpecial ? [] : holidayEvents(deps.config.HOLIDAY_STATE, from, to)),
+    ];
+    all.sort((a, b) =>
+      a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : a.id < b.id ? -1 : 1,
+    );
+    return { events: all };
+  },
+});

@@ -1,0 +1,295 @@
+/**
+ * Free slots: the one place that decides when a coach can be booked. Used by the slot
+ * calls, the calendar, and the client booking (which accepts only what this offers).
+ *
+ * free(coach) = ∪ available occurrences − ∪ blocker occurrences − live appointments,
+ * then slot starts on the step grid with the whole duration free and not before `notBefore`.
+ *
+ * The grid is counted from local midnight; because Europe/Berlin is always a whole number
+ * of hours from UTC and the step divides 60 minutes, the local grid is the UTC grid and
+ * stays right across daylight-saving changes without per-slot time-zone arithmetic.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { expandOccurrences, type OverrideFields } from '../availability/occurrences';
+
+/** Longest appointment (server/features/appointments): bounds the appointment scan. */
+const MAX_APPOINTMENT_MS = 12 * 60 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * A calendar: one coach, the pooled initial-meetings calendar (active coaches who take
+ * initial appointments), or every active coach.
+ */
+export type Calendar =
+  { kind: 'coach'; coachId: string } | { kind: 'initial-meetings' } | { kind: 'all' };
+
+export const INITIAL_MEETINGS = 'initial-meetings';
+
+export interface CoachRef {
+  id: string;
+  firstName: string;
+  lastName: string;
+}
+
+export interface Slot {
+  start: number;
+  end: number;
+  coach: CoachRef;
+}
+
+type Interval = [number, number];
+
+function coachFilter(calendar: Calendar, column: SQL): SQL {
+  switch (calendar.kind) {
+    case 'coach':
+      return sql`${column} = ${calendar.coachId}::uuid`;
+    case 'initial-meetings':
+      return sql`${column} IN (SELECT id FROM coaches WHERE active AND takes_initial_appointments)`;
+    case 'all':
+      return sql`${column} IN (SELECT id FROM coaches WHERE active)`;
+  }
+}
+
+interface AvailabilityRow extends Record<string, unknown> {
+  coach_id: string;
+  kind: 'available' | 'blocker';
+  start_day: string;
+  start_time: string;
+  end_time: string;
+  recurrence: string | null;
+  overrides: OverrideFields[] | null;
+}
+
+interface BusyRow extends Record<string, unknown> {
+  coach_id: string;
+  s: number;
+  e: number;
+}
+
+export interface CoachTime {
+  coach: CoachRef;
+  /** Free intervals in start order. */
+  free: Interval[];
+  /** Live appointments overlapping the window (the pooled calendar's fairness measure). */
+  booked: number;
+}
+
+const rowsOf = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+
+/** Sorted, merged union of intervals. */
+function merge(intervals: Interval[]): Interval[] {
+  intervals.sort((a, b) => a[0] - b[0]);
+  const out: Interval[] = [];
+  for (const [s, e] of intervals) {
+    const last = out[out.length - 1];
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
+}
+
+/** `free` minus the merged, sorted `busy` intervals. */
+function subtract(free: Interval[], busy: Interval[]): Interval[] {
+  const out: Interval[] = [];
+  let j = 0;
+  for (const [fs, fe] of free) {
+    let s = fs;
+    while (j < busy.length && busy[j]![1] <= s) j++;
+    let k = j;
+    while (k < busy.length && busy[k]![0] < fe) {
+      const [bs, be] = busy[k]!;
+      if (bs > s) out.push([s, bs]);
+      s = Math.max(s, be);
+      k++;
+    }
+    if (s < fe) out.push([s, fe]);
+  }
+  return out;
+}
+
+/**
+ * Each coach's free time in [from, to): three queries (coaches, availability with their
+ * overrides, live appointments as epoch milliseconds), run together.
+ */
+export async function freeTime(
+  db: Db | Tx,
+  calendar: Calendar,
+  from: number,
+  to: number,
+  /** An appointment to leave out (the one being moved). */
+  ignoreAppointment?: string,
+): Promise<CoachTime[]> {
+  const fromIso = new Date(from).toISOString();
+  const toIso = new Date(to).toISOString();
+  const scanFrom = new Date(from - MAX_APPOINTMENT_MS).toISOString();
+  const [coachRows, availabilityRows, busyRows] = await Promise.all([
+    db.execute<{ id: string; first_name: string; last_name: string }>(sql`
+      SELECT id, first_name, last_name FROM coaches
+       WHERE active AND ${coachFilter(calendar, sql`id`)} ORDER BY id`),
+    db.execute<AvailabilityRow>(sql`
+      SELECT a.coach_id, a.kind, a.start_day::text AS start_day, a.start_time::text AS start_time,
+             a.end_time::text AS end_time, a.recurrence,
+             (SELECT json_agg(json_build_object(
+                       'occurrenceDate', o.occurrence_date::text, 'cancelled', o.cancelled,
+                       'startDate', o.start_date, 'endDate', o.end_date))
+                FROM availability_overrides o WHERE o.availability_id = a.id) AS overrides
+        FROM availabilities a
+       WHERE ${coachFilter(calendar, sql`a.coach_id`)}
+         AND a.series_start < ${toIso}::timestamptz
+         AND (a.series_end IS NULL OR a.series_end > ${fromIso}::timestamptz)`),
+    db.execute<BusyRow>(sql`
+      SELECT coach_id, extract(epoch FROM start_date)::float8 * 1000 AS s,
+             extract(epoch FROM end_date)::float8 * 1000 AS e
+        FROM appointments
+       WHERE ${coachFilter(calendar, sql`coach_id`)}
+         AND cancelled_at IS NULL
+         AND start_date >= ${scanFrom}::timestamptz
+         AND start_date < ${toIso}::timestamptz
+         AND end_date > ${fromIso}::timestamptz
+         ${ignoreAppointment ? sql`AND id <> ${ignoreAppointment}::uuid` : sql``}`),
+  ]);
+
+  const coaches = new Map<
+    string,
+    { coach: CoachRef; available: Interval[]; busy: Interval[]; booked: number }
+  >();
+  for (const c of rowsOf<{ id: string; first_name: string; last_name: string }>(coachRows)) {
+    coaches.set(c.id, {
+      coach: { id: c.id, firstName: c.first_name, lastName: c.last_name },
+      available: [],
+      busy: [],
+      booked: 0,
+    });
+  }
+  for (const a of rowsOf<AvailabilityRow>(availabilityRows)) {
+    const entry = coaches.get(a.coach_id);
+    if (!entry) continue;
+    const overrides = (a.overrides ?? []).map((o) => ({
+      ...o,
+      // json_build_object renders timestamptz in the session's zone; normalise to ISO.
+      startDate: o.startDate ? new Date(o.startDate).toISOString() : null,
+      endDate: o.endDate ? new Date(o.endDate).toISOString() : null,
+    }));
+    const series = {
+      startDay: a.start_day,
+      startTime: a.start_time,
+      endTime: a.end_time,
+      recurrence: a.recurrence,
+    };
+    const target = a.kind === 'available' ? entry.available : entry.busy;
+    for (const o of expandOccurrences(series, overrides, from, to)) target.push([o.start, o.end]);
+  }
+  for (const b of rowsOf<BusyRow>(busyRows)) {
+    const entry = coaches.get(b.coach_id);
+    if (!entry) continue;
+    entry.busy.push([Number(b.s), Number(b.e)]);
+    entry.booked++;
+  }
+  const out: CoachTime[] = [];
+  for (const { coach, available, busy, booked } of coaches.values()) {
+    const free = subtract(
+      merge(available).map(([s, e]) => [Math.max(s, from), Math.min(e, to)] as Interval),
+      merge(busy),
+    ).filter(([s, e]) => e > s);
+    out.push({ coach, free, booked });
+  }
+  return out;
+}
+
+/** Slot starts on the step grid inside `free` where `duration` fits, start ≥ notBefore. */
+export function gridStarts(
+  free: readonly Interval[],
+  durationMs: number,
+  stepMs: number,
+  notBefore: number,
+  windowEnd: number,
+): number[] {
+  const out: number[] = [];
+  for (const [s, e] of free) {
+    const lower = Math.max(s, notBefore);
+    for (
+      let t = Math.ceil(lower / stepMs) * stepMs;
+      t + durationMs <= e && t < windowEnd;
+      t += stepMs
+    ) {
+      out.push(t);
+    }
+  }
+  return out;
+}
+
+export interface SlotQuery {
+  calendar: Calendar;
+  from: number;
+  to: number;
+  durationMinutes: number;
+  stepMinutes: number;
+  /** No slot starts before this instant (now plus the minimum notice). */
+  notBefore: number;
+}
+
+/**
+ * Free slots of a calendar, in start order. Coach calendars and `all` list every coach's
+ * slot; the pooled initial-meetings calendar lists each start once, with the free coach
+ * who has the fewest appointments in the window (ties by id), so the client sees times.
+ */
+export async function listSlots(db: Db | Tx, q: SlotQuery): Promise<Slot[]> {
+  const durationMs = q.durationMinutes * 60_000;
+  const stepMs = q.stepMinutes * 60_000;
+  // A slot starting just before `to` may run past it: read that far.
+  const times = await freeTime(db, q.calendar, q.from, q.to + durationMs);
+  const from = Math.max(q.from, q.notBefore);
+  if (q.calendar.kind !== 'initial-meetings') {
+    const slots: Slot[] = [];
+    for (const t of times) {
+      for (const start of gridStarts(t.free, durationMs, stepMs, from, q.to)) {
+        slots.push({ start, end: start + durationMs, coach: t.coach });
+      }
+    }
+    return slots.sort((a, b) => a.start - b.start || (a.coach.id < b.coach.id ? -1 : 1));
+  }
+  // Least booked first; the first free coach seen for a start keeps it.
+  times.sort((a, b) => a.booked - b.booked || (a.coach.id < b.coach.id ? -1 : 1));
+  const byStart = new Map<number, CoachRef>();
+  for (const t of times) {
+    for (const start of gridStarts(t.free, durationMs, stepMs, from, q.to)) {
+      if (!byStart.has(start)) byStart.set(start, t.coach);
+    }
+  }
+  return [...byStart.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([start, coach]) => ({ start, end: start + durationMs, coach }));
+}
+
+/**
+ * The coaches of a calendar for whom [start, start + duration) is a free slot on the grid,
+ * after `notBefore`. Booking offers exactly what listSlots shows.
+ */
+export async function freeCoachesAt(
+  db: Db | Tx,
+  calendar: Calendar,
+  start: number,
+  durationMinutes: number,
+  stepMinutes: number,
+  notBefore: number,
+  ignoreAppointment?: string,
+): Promise<CoachRef[]> {
+  const durationMs = durationMinutes * 60_000;
+  const stepMs = stepMinutes * 60_000;
+  if (start % stepMs !== 0 || start < notBefore) return [];
+  const times = await freeTime(db, calendar, start, start + durationMs, ignoreAppointment);
+  return times
+    .filter((t) => t.free.some(([s, e]) => s <= start && start + durationMs <= e))
+    .map((t) => t.coach);
+}
+
+export const isoSlot = (slot: Slot) => ({
+  startDate: new Date(slot.start).toISOString(),
+  endDate: new Date(slot.end).toISOString(),
+  coachId: slot.coach.id,
+  coach: slot.coach,
+});
+
+export { DAY_MS };

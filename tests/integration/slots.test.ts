@@ -1,0 +1,361 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coaches } from '../../server/db/schema/index';
+import { eq } from 'drizzle-orm';
+import { createApi, type Api } from '../support/api';
+import {
+  bookAppointment,
+  type Caller,
+  expectFieldError,
+  expectProblem,
+  expectStatus,
+  newClient,
+} from './fixtures';
+import { coachSlots, coachWithAvailability, startsOf, testClock } from './scheduling-support';
+
+const clock = testClock('2027-03-01T08:00:00Z');
+let api: Api;
+let admin: Caller;
+
+beforeAll(async () => {
+  api = await createApi({ now: clock.now });
+  admin = await api.signIn('ADMIN');
+});
+afterAll(() => api.close());
+
+/** Every 15 minutes from `first` (UTC ISO) for `count` slots. */
+const grid = (first: string, count: number) =>
+  Array.from({ length: count }, (_, i) =>
+    new Date(Date.parse(first) + i * 15 * 60_000).toISOString(),
+  );
+
+const SUNDAYS_09_12 = {
+  startDay: '2027-03-07',
+  startTime: '09:00',
+  endTime: '12:00',
+  recurrence: 'FREQ=WEEKLY;BYDAY=SU',
+};
+
+describe('free slots across daylight-saving changes', () => {
+  it('keeps a 09:00–12:00 Berlin availability at 09:00 local on 2027-03-28 and 2027-10-31', async () => {
+    clock.set('2027-03-01T08:00:00Z');
+    const { coach } = await coachWithAvailability(api, admin, SUNDAYS_09_12);
+
+    // The Sunday before the change is CET (UTC+1), 2027-03-28 is CEST (UTC+2).
+    const march = await coachSlots(
+      api,
+      admin,
+      coach.id,
+      '2027-03-20T00:00:00Z',
+      '2027-03-29T00:00:00Z',
+    );
+    expectStatus(march, 200);
+    expect(march.body.timeZone).toBe('Europe/Berlin');
+    expect(startsOf(march.body)).toEqual([
+      ...grid('2027-03-21T08:00:00.000Z', 9), // 09:00–11:00 CET starts
+      ...grid('2027-03-28T07:00:00.000Z', 9), // 09:00–11:00 CEST starts
+    ]);
+    expect(march.body.slots[0]).toEqual({
+      startDate: '2027-03-21T08:00:00.000Z',
+      endDate: '2027-03-21T09:00:00.000Z',
+      coachId: coach.id,
+      coach: { id: coach.id, firstName: coach.firstName, lastName: coach.lastName },
+    });
+
+    // 2027-10-24 is CEST, 2027-10-31 (the change at 03:00) is CET.
+    const october = await coachSlots(
+      api,
+      admin,
+      coach.id,
+      '2027-10-23T00:00:00Z',
+      '2027-11-01T00:00:00Z',
+    );
+    expect(startsOf(october.body)).toEqual([
+      ...grid('2027-10-24T07:00:00.000Z', 9),
+      ...grid('2027-10-31T08:00:00.000Z', 9),
+    ]);
+  });
+
+  it('puts slots of a 30-minute step on the local grid', async () => {
+    clock.set('2027-03-01T08:00:00Z');
+    const { coach } = await coachWithAvailability(api, admin, {
+      startDay: '2027-03-28',
+      startTime: '09:10',
+      endTime: '10:30',
+    });
+    const res = await coachSlots(
+      api,
+      admin,
+      coach.id,
+      '2027-03-28T00:00:00Z',
+      '2027-03-29T00:00:00Z',
+      30,
+    );
+    // 09:10 is not on the 15-minute grid: the first slot starts 09:15 local (07:15Z).
+    expect(startsOf(res.body)).toEqual(grid('2027-03-28T07:15:00.000Z', 4));
+  });
+});
+
+describe('appointments and blockers', () => {
+  it('removes booked time; back-to-back bookings fit, overlapping ones are refused', async () => {
+    clock.set('2027-03-01T08:00:00Z');
+    const { coach } = await coachWithAvailability(api, admin, SUNDAYS_09_12);
+    const client = await newClient(api, admin);
+    const book = (startDate: string, minutes = 60) =>
+      bookAppointment(api, admin, { clientId: client.id, coachId: coach.id, startDate, minutes });
+
+    expectStatus(await book('2027-03-28T07:00:00.000Z'), 201);
+    // Overlapping the first by 30 minutes: refused, nothing booked.
+    expectProblem(await book('2027-03-28T07:30:00.000Z'), 409, 'slot_taken');
+    // Starting exactly at its end: fine.
+    expectStatus(await book('2027-03-28T08:00:00.000Z'), 201);
+
+    const res = await coachSlots(
+      api,
+      admin,
+      coach.id,
+      '2027-03-28T00:00:00Z',
+      '2027-03-29T00:00:00Z',
+    );
+    // 07:00–09:00Z is booked; one free hour 09:00–10:00Z remains.
+    expect(startsOf(res.body)).toEqual(['2027-03-28T09:00:00.000Z']);
+
+    // A cancelled appointment frees its time again.
+    const list = await api.call('GET', '/api/appointments', {
+      as: admin,
+      query: { clientId: client.id },
+    });
+    const first = list.body.appointments.find(
+      (a: { startDate: string }) => a.startDate === '2027-03-28T07:00:00.000Z',
+    );
+    expectStatus(await api.call('DELETE', `/api/appointment/${first.id}`, { as: admin }), 200);
+    const after = await coachSlots(
+      api,
+      admin,
+      coach.id,
+      '2027-03-28T00:00:00Z',
+      '2027-03-29T00:00:00Z',
+    );
+    expect(startsOf(after.body)).toEqual(['2027-03-28T07:00:00.000Z', '2027-03-28T09:00:00.000Z']);
+  });
+
+  it('removes blocker time', async () => {
+    clock.set('2027-03-01T08:00:00Z');
+    const { coach } = await coachWithAvailability(api, admin, SUNDAYS_09_12);
+    expectStatus(
+      await api.call('POST', '/api/availability', {
+        as: admin,
+        body: {
+          coachId: coach.id,
+          kind: 'blocker',
+          startDay: '2027-03-28',
+          startTime: '09:30',
+          endTime: '11:30',
+          note: 'Supervision',
+        },
+      }),
+      201,
+    );
+    const res = await coachSlots(
+      api,
+      admin,
+      coach.id,
+      '2027-03-28T00:00:00Z',
+      '2027-03-29T00:00:00Z',
+      30,
+    );
+    // Free: 09:00–09:30 and 11:30–12:00 local.
+    expect(startsOf(res.body)).toEqual(['2027-03-28T07:00:00.000Z', '2027-03-28T09:30:00.000Z']);
+  });
+});
+
+describe('minimum notice', () => {
+  it('shows clients only slots 24 h ahead; staff see every future slot', async () => {
+    const { coach } = await coachWithAvailability(api, admin, SUNDAYS_09_12);
+    const window = {
+      startDate: '2027-03-28T00:00:00Z',
+      endDate: '2027-03-29T00:00:00Z',
+      duration: 30,
+    };
+    const clientSlots = async () => {
+      const res = await api.call('GET', '/api/client/initial_appointment_slots', {
+        as: admin,
+        query: window,
+      });
+      expectStatus(res, 200);
+      return res.body.slots
+        .filter((s: { coachId: string }) => s.coachId === coach.id)
+        .map((s: { startDate: string }) => s.startDate);
+    };
+    // Saturday 10:00Z: 24 h later is after Sunday's last start (09:30Z).
+    clock.set('2027-03-27T10:00:00Z');
+    expect(await clientSlots()).toEqual([]);
+    const staff = await coachSlots(api, admin, coach.id, window.startDate, window.endDate, 30);
+    expect(startsOf(staff.body)).toEqual(grid('2027-03-28T07:00:00.000Z', 11));
+
+    // Saturday 08:20Z: from Sunday 08:20Z on, so the first client slot is 08:30Z.
+    clock.set('2027-03-27T08:20:00Z');
+    expect(await clientSlots()).toEqual(grid('2027-03-28T08:30:00.000Z', 5));
+
+    // Slots in the past are never offered, not even to staff.
+    clock.set('2027-03-28T08:10:00Z');
+    const late = await coachSlots(api, admin, coach.id, window.startDate, window.endDate, 30);
+    expect(startsOf(late.body)).toEqual(grid('2027-03-28T08:15:00.000Z', 6));
+  });
+});
+
+describe('calendars', () => {
+  it('pools the coaches taking initial appointments and lists each start once', async () => {
+    clock.set('2027-04-01T08:00:00Z');
+    const day = { startDay: '2027-04-11', startTime: '14:00', endTime: '15:00' };
+    const a = await coachWithAvailability(api, admin, day);
+    const b = await coachWithAvailability(api, admin, {
+      ...day,
+      startTime: '14:30',
+      endTime: '15:30',
+    });
+    const notPooled = await coachWithAvailability(api, admin, {
+      ...day,
+      startTime: '16:00',
+      endTime: '17:00',
+    });
+    await api.database.db
+      .update(coaches)
+      .set({ takesInitialAppointments: false })
+      .where(eq(coaches.id, notPooled.coach.id));
+    // Coach a is busier in the window: the pooled slot at 14:30 goes to b.
+    const client = await newClient(api, admin);
+    expectStatus(
+      await bookAppointment(api, admin, {
+        clientId: client.id,
+        coachId: a.coach.id,
+        startDate: '2027-04-11T12:45:00.000Z',
+        minutes: 15,
+      }),
+      201,
+    );
+
+    const window = {
+      startDate: '2027-04-11T00:00:00Z',
+      endDate: '2027-04-12T00:00:00Z',
+      duration: 30,
+    };
+    const pooled = await api.call('GET', '/api/admin/calendar/available_slots/initial-meetings', {
+      as: admin,
+      query: window,
+    });
+    expectStatus(pooled, 200);
+    const ours = pooled.body.slots.filter((s: { coachId: string }) =>
+      [a.coach.id, b.coach.id, notPooled.coach.id].includes(s.coachId),
+    );
+    // a: 14:00, 14:15 (12:45Z–13:00Z booked → only 14:00–14:30 local… see below); b: 14:30–15:00.
+    expect(
+      ours.map((s: { startDate: string; coachId: string }) => [s.startDate, s.coachId]),
+    ).toEqual([
+      ['2027-04-11T12:00:00.000Z', a.coach.id],
+      ['2027-04-11T12:15:00.000Z', a.coach.id],
+      ['2027-04-11T12:30:00.000Z', b.coach.id],
+      ['2027-04-11T12:45:00.000Z', b.coach.id],
+      ['2027-04-11T13:00:00.000Z', b.coach.id],
+    ]);
+    const client2 = await api.call('GET', '/api/client/initial_appointment_slots', {
+      as: admin,
+      query: window,
+    });
+    expect(client2.body).toEqual(pooled.body);
+
+    // Every coach's slots: one entry per coach and start, the non-pooled coach included.
+    const all = await api.call('GET', '/api/admin/calendar/available_slots', {
+      as: admin,
+      query: window,
+    });
+    const byCoach = (id: string) =>
+      all.body.slots
+        .filter((s: { coachId: string }) => s.coachId === id)
+        .map((s: { startDate: string }) => s.startDate);
+    expect(byCoach(notPooled.coach.id)).toEqual(grid('2027-04-11T14:00:00.000Z', 3));
+    expect(byCoach(b.coach.id)).toEqual(grid('2027-04-11T12:30:00.000Z', 3));
+  });
+
+  it('lets coaches see only their own calendar', async () => {
+    clock.set('2027-04-01T08:00:00Z');
+    const day = { startDay: '2027-04-18', startTime: '10:00', endTime: '11:00' };
+    const coach = await api.signIn('COACH');
+    const own = await api.call('POST', '/api/availability', {
+      as: coach,
+      body: { coachId: coach.coachId, ...day },
+    });
+    expectStatus(own, 201);
+    const other = await coachWithAvailability(api, admin, day);
+    const window = {
+      startDate: '2027-04-18T00:00:00Z',
+      endDate: '2027-04-19T00:00:00Z',
+      duration: 30,
+    };
+
+    expectStatus(
+      await coachSlots(api, coach, coach.coachId!, window.startDate, window.endDate),
+      200,
+    );
+    expectProblem(
+      await coachSlots(api, coach, other.coach.id, window.startDate, window.endDate),
+      404,
+    );
+    expectProblem(
+      await api.call('GET', '/api/admin/calendar/available_slots/initial-meetings', {
+        as: coach,
+        query: window,
+      }),
+      404,
+    );
+    const all = await api.call('GET', '/api/admin/calendar/available_slots', {
+      as: coach,
+      query: window,
+    });
+    expectStatus(all, 200);
+    expect(new Set(all.body.slots.map((s: { coachId: string }) => s.coachId))).toEqual(
+      new Set([coach.coachId]),
+    );
+    expect(all.body.slots).toHaveLength(3);
+  });
+});
+
+describe('bad input', () => {
+  const full = { startDate: '2027-03-28T00:00:00Z', endDate: '2027-03-29T00:00:00Z', duration: 30 };
+  const paths = [
+    '/api/admin/calendar/available_slots',
+    '/api/admin/calendar/available_slots/initial-meetings',
+    '/api/client/initial_appointment_slots',
+  ];
+  it.each(paths)('%s answers 400 naming a missing startDate, endDate or duration', async (path) => {
+    for (const missing of ['startDate', 'endDate', 'duration'] as const) {
+      const query: Record<string, string | number> = { ...full };
+      delete query[missing];
+      expectFieldError(await api.call('GET', path, { as: admin, query }), missing);
+    }
+    expectFieldError(
+      await api.call('GET', path, {
+        as: admin,
+        query: { ...full, endDate: '2027-06-28T00:00:00Z' },
+      }),
+      'endDate',
+    );
+    expectFieldError(
+      await api.call('GET', path, { as: admin, query: { ...full, endDate: full.startDate } }),
+      'endDate',
+    );
+    expectStatus(await api.call('GET', path, { as: admin, query: full }), 200);
+  });
+
+  it('answers 404 for an unknown coach calendar', async () => {
+    expectProblem(
+      await coachSlots(
+        api,
+        admin,
+        '6f1c2d3e-4b5a-4c6d-8e7f-001122334455',
+        full.startDate,
+        full.endDate,
+      ),
+      404,
+    );
+  });
+});
