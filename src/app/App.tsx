@@ -4,6 +4,8 @@ import { I18nextProvider } from 'react-i18next';
 import { Route, Router, Switch, type RouterProps } from 'wouter';
 import { AppShell } from '../views/layout/AppShell';
 import { LoadingScreen } from '../views/layout/LoadingScreen';
+import { PageLoading } from '../views/layout/PageLoading';
+import { RouteGuard } from '../views/layout/RouteGuard';
 import { NotFoundPage } from '../views/not-found/NotFoundPage';
 import { routes } from './routes';
 import { AppServicesContext, type AppServices } from './services';
@@ -22,12 +24,22 @@ export function App({ services, i18n, router }: AppProps) {
         <Router {...router}>
           <Suspense fallback={<LoadingScreen />}>
             <AppShell>
-              <Switch>
-                {routes.map((route) => (
-                  <Route key={route.path} path={route.path} component={route.component} />
-                ))}
-                <Route component={NotFoundPage} />
-              </Switch>
+              <Suspense fallback={<PageLoading />}>
+                <Switch>
+                  {routes.map((route) => (
+                    <Route key={route.path} path={route.path}>
+                      {(params) => (
+                        <RouteGuard
+                          access={route.access}
+                          component={route.component}
+                          params={params}
+                        />
+                      )}
+                    </Route>
+                  ))}
+                  <Route component={NotFoundPage} />
+                </Switch>
+              </Suspense>
             </AppShell>
           </Suspense>
         </Router>

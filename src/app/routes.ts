@@ -1,17 +1,65 @@
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { HomePage } from '../views/home/HomePage';
 import { tKey } from '../i18n/keys';
+import { SUPERADMIN_ONLY, STAFF, type RouteAccess } from './access';
 import type { BreadcrumbRoute } from './breadcrumbs';
 
 /** A page of the app (specification section 2). */
 export interface AppRoute extends BreadcrumbRoute {
   component: ComponentType;
+  /**
+   * Who may open it (src/app/access.ts). Unset: open to everyone. Set: the protected wrapper
+   * renders it only with a session and an active user (unless `allowInactive`), redirecting to
+   * /login or /notactive with `?returnTo=`; `roles` as in specification section 6.
+   */
+  access?: RouteAccess;
 }
 
+// Pages other than the entry points load on demand, so /login stays small (bench/web.ts).
+const NotActivePage = lazy(() => import('../views/notactive/NotActivePage'));
+const ActivatePage = lazy(() => import('../views/activate/ActivatePage'));
+const HelpPage = lazy(() => import('../views/help/HelpPage'));
+const SupportPage = lazy(() => import('../views/support/SupportPage'));
+const DashboardPage = lazy(() => import('../views/dashboard/DashboardPage'));
+
 /**
- * The route table, in matching order. Feature issues add their pages here; protected pages get
- * wrapped by the session guard when it exists. Unknown paths render the not-found page.
+ * The route table, in matching order. Feature issues add their pages here. The menu shows an
+ * item only when its path is a route here (src/app/menu.ts). Unknown paths render the
+ * not-found page.
  */
 export const routes: readonly AppRoute[] = [
   { path: '/', breadcrumb: tKey('breadcrumbs.home'), component: HomePage },
+  {
+    path: '/notactive',
+    breadcrumb: tKey('breadcrumbs.notActive'),
+    component: NotActivePage,
+    access: { allowInactive: true },
+  },
+  {
+    path: '/activate',
+    breadcrumb: tKey('breadcrumbs.activate'),
+    component: ActivatePage,
+    access: { allowInactive: true },
+  },
+  {
+    path: '/help',
+    breadcrumb: tKey('breadcrumbs.help'),
+    component: HelpPage,
+    access: { roles: STAFF },
+  },
+  {
+    path: '/support',
+    breadcrumb: tKey('breadcrumbs.support'),
+    component: SupportPage,
+    access: { roles: STAFF },
+  },
+  {
+    path: '/dashboard',
+    breadcrumb: tKey('breadcrumbs.dashboard'),
+    component: DashboardPage,
+    access: { roles: SUPERADMIN_ONLY },
+  },
 ];
+
+/** The route patterns, for the data-driven menu. */
+export const routePatterns = (): string[] => routes.map((r) => r.path);

@@ -1,9 +1,17 @@
+import createClient, { type Client } from 'openapi-fetch';
 import { createContext, useContext } from 'react';
+import { createActor, type ActorRefFrom } from 'xstate';
 import { createApiClient, type ApiClient } from '../api/client';
-import type { TokenGetter } from '../api/middleware';
+import type { paths as AuthPaths } from '../api/generated/auth';
+import { bearerMiddleware, type TokenGetter } from '../api/middleware';
+import { createSessionEffects } from '../machines/actors/session';
+import { sessionMachine } from '../machines/session.machine';
 import { createAuthEvents, type AuthEvents } from './auth-events';
 import type { InspectOption } from './inspector';
 import { createNetworkBannerStore, type NetworkBannerStore } from './network-banner';
+import { createBrowserSessionStore, type BrowserSessionStore } from './session-storage';
+import { createSidebarStore, type SidebarStore } from './sidebar';
+import { createToastStore, type ToastStore } from './toasts';
 
 /**
  * App-wide actors and clients, created once outside React (style.md, convention 6) and handed
@@ -14,15 +22,29 @@ export interface AppServices {
   networkBanner: NetworkBannerStore;
   /** Widget → session events (session-created, user-deleted, …). */
   authEvents: AuthEvents;
+  /** The application session (src/machines/session.machine.ts), already started. */
+  session: ActorRefFrom<typeof sessionMachine>;
+  toasts: ToastStore;
+  sidebar: SidebarStore;
+  /** Typed client for the authentication provider (openapi/auth.yaml); the sign-in widget's. */
+  authApi: Client<AuthPaths>;
+  /** The session's token, for calls that need it (the widget's profile flow). */
+  getToken: TokenGetter;
 }
 
 export interface AppServicesDeps {
-  /** The session's access token (the session machine provides it). */
+  /** The access token; defaults to the session machine's token. */
   getToken?: TokenGetter;
   /** Reloads the page (the banner's retry). */
   reload?: () => void;
   fetch?: typeof globalThis.fetch;
   apiBaseUrl?: string;
+  /** Base URL of the authentication provider; defaults to `/auth` (same origin). */
+  authBaseUrl?: string;
+  /** Cookie and local storage of the session; tests pass an in-memory one. */
+  sessionStore?: BrowserSessionStore;
+  /** The window whose width drives the sidebar; defaults to the real one when there is one. */
+  window?: Pick<Window, 'innerWidth' | 'addEventListener'>;
   /** The Stately inspector (src/app/inspector.ts), attached to every app-wide actor. */
   inspect?: InspectOption | undefined;
 }
@@ -32,13 +54,83 @@ export function createAppServices(deps: AppServicesDeps = {}): AppServices {
     reload: deps.reload ?? (() => window.location.reload()),
   });
   if (deps.inspect) networkBanner.inspect(deps.inspect);
+  const authEvents = createAuthEvents();
+  const store = deps.sessionStore ?? createBrowserSessionStore();
+
+  // The client reads the token from the session actor, created just below.
+  const sessionRef: { current?: AppServices['session'] } = {};
+  const getToken: TokenGetter =
+    deps.getToken ?? (() => sessionRef.current?.getSnapshot().context.token);
   const api = createApiClient({
-    getToken: deps.getToken ?? (() => undefined),
+    getToken,
     onNetworkError: () => networkBanner.send({ type: 'networkFailed' }),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.apiBaseUrl ? { baseUrl: deps.apiBaseUrl } : {}),
   });
-  return { api, networkBanner, authEvents: createAuthEvents() };
+
+  const auth = createClient<AuthPaths>({
+    baseUrl: deps.authBaseUrl ?? '/auth',
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    // A hosted provider on another origin needs its cookies (protocol §1.4).
+    credentials: 'include',
+  });
+  auth.use(bearerMiddleware(getToken));
+  const providerLogout = async (token: string | null) => {
+    if (!token) return;
+    // 401: the provider ended the session already, which is what logging out wants.
+    await auth.POST('/logout', { headers: { Authorization: `Bearer ${token}` } });
+  };
+
+  const effects = createSessionEffects({ api, authEvents, store, providerLogout });
+  const session = createActor(sessionMachine.provide(effects), {
+    input: { token: store.readToken(), session: store.readSession() },
+    ...(deps.inspect ? { inspect: deps.inspect } : {}),
+  });
+  sessionRef.current = session;
+  session.start();
+
+  const win = deps.window ?? (typeof window === 'undefined' ? undefined : window);
+  const sidebar = createSidebarStore(win?.innerWidth ?? 1400);
+  if (deps.inspect) sidebar.inspect(deps.inspect);
+  win?.addEventListener('resize', () =>
+    sidebar.send({ type: 'viewportChanged', width: win.innerWidth }),
+  );
+
+  const toasts = createToastStore();
+  if (deps.inspect) toasts.inspect(deps.inspect);
+  announceSessionChanges(session, authEvents, toasts);
+
+  return { api, networkBanner, authEvents, session, toasts, sidebar, authApi: auth, getToken };
+}
+
+/** Toasts for what happens to the session outside the current page's control. */
+function announceSessionChanges(
+  session: AppServices['session'],
+  authEvents: AuthEvents,
+  toasts: ToastStore,
+) {
+  const messages = {
+    'user-logged-out': 'common:toasts.loggedOut',
+    'session-expired': 'common:toasts.sessionExpired',
+    'user-deleted': 'common:toasts.accountDeleted',
+  } as const;
+  authEvents.subscribe((event) => {
+    if (event.type === 'session-created') return;
+    // One toast per kind: the logout is announced once, even if the widget repeats it.
+    toasts.send({
+      type: 'show',
+      id: `session-${event.type}`,
+      kind: event.type === 'user-logged-out' ? 'info' : 'warning',
+      messageKey: messages[event.type],
+    });
+  });
+  let activating = false;
+  session.subscribe((snapshot) => {
+    if (activating && snapshot.matches({ signedIn: 'active' })) {
+      toasts.send({ type: 'show', kind: 'success', messageKey: 'common:toasts.activated' });
+    }
+    activating = snapshot.matches({ signedIn: { inactive: 'activating' } });
+  });
 }
 
 export const AppServicesContext = createContext<AppServices | null>(null);

@@ -1,26 +1,92 @@
+import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link, useLocation, useRouter } from 'wouter';
+import { analyticsUrl } from '../../app/config';
+import { menuItems, visibleMenu } from '../../app/menu';
+import { routePatterns } from '../../app/routes';
+import { useAppServices } from '../../app/services';
+import { useSessionStatus } from '../../app/session-hooks';
 import { Breadcrumbs } from './Breadcrumbs';
+import { Navigation } from './Navigation';
 import { NetworkBanner } from './NetworkBanner';
+import { Toaster } from './Toaster';
 
+/** Header, sidebar or drawer, breadcrumbs, banner and toasts around every page. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation('common');
+  const { sidebar, session } = useAppServices();
+  const status = useSessionStatus();
+  const [pathname] = useLocation();
+  const { parser } = useRouter();
+  const { open, layout } = useSelector(sidebar, (s) => s.context);
+
+  const menu =
+    status.kind === 'signedIn' && status.session.active
+      ? visibleMenu(
+          status.session.role,
+          menuItems({ analyticsUrl: analyticsUrl() }),
+          routePatterns(),
+          parser,
+        )
+      : null;
+  const hasMenu = !!menu && menu.quick.length + menu.main.length + menu.bottom.length > 0;
+  const onClientSignup = pathname === '/client-signup' || pathname.startsWith('/client-signup/');
+  const signedIn = status.kind === 'signedIn' || status.kind === 'partial';
+
   return (
-    <div className="app-shell">
+    <div
+      className="app-shell"
+      data-layout={layout}
+      data-sidebar={hasMenu ? (open ? 'open' : 'closed') : 'none'}
+    >
       <a className="skip-link" href="#content">
         {t('skipToContent')}
       </a>
       <NetworkBanner />
       <header className="app-header">
+        {hasMenu && (
+          <button
+            type="button"
+            className="menu-toggle"
+            aria-expanded={open}
+            aria-controls="app-navigation"
+            onClick={() => sidebar.send({ type: 'toggled' })}
+          >
+            {open ? t('header.closeMenu') : t('header.openMenu')}
+          </button>
+        )}
         <Link href="/" className="app-name">
           {t('appName')}
         </Link>
+        {!onClientSignup && (
+          <div className="header-actions">
+            {signedIn ? (
+              <button
+                type="button"
+                className="button"
+                onClick={() => session.send({ type: 'session.logout' })}
+              >
+                {t('header.logout')}
+              </button>
+            ) : (
+              <Link href="/login" className="button">
+                {t('header.login')}
+              </Link>
+            )}
+          </div>
+        )}
       </header>
-      <Breadcrumbs />
-      <main id="content" className="app-main" tabIndex={-1}>
-        {children}
-      </main>
+      <div className="app-body">
+        {hasMenu && menu && <Navigation menu={menu} open={open} layout={layout} />}
+        <div className="app-content">
+          <Breadcrumbs />
+          <main id="content" className="app-main" tabIndex={-1}>
+            {children}
+          </main>
+        </div>
+      </div>
+      <Toaster />
     </div>
   );
 }

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { SessionInfo } from '../machines/session.machine';
+
+/**
+ * Where the session lives in the browser (specification sections 4, 7 and 9):
+ * - the token in the JS-readable cookie `hanko`, as the provider's SDK keeps it (SameSite=Lax,
+ *   Secure on https, expiring with the session), so the widget and the app share one token;
+ * - the session (role, active, coach; never the API client) in local storage under `session`.
+ */
+export const TOKEN_COOKIE = 'hanko';
+export const SESSION_STORAGE_KEY = 'session';
+
+const storedSessionSchema = z.object({
+  userId: z.string().min(1),
+  role: z.enum(['NONE', 'COACH', 'ADMIN', 'ONBOARDING_MANAGER', 'SUPERADMIN']),
+  active: z.boolean(),
+  coach: z.object({ id: z.string(), name: z.string() }).nullable(),
+});
+
+export interface BrowserSessionStore {
+  readToken(): string | null;
+  writeToken(token: string, expiresAt: number | null): void;
+  readSession(): SessionInfo | null;
+  writeSession(session: SessionInfo): void;
+  clear(): void;
+}
+
+export interface BrowserSessionStoreDeps {
+  document?: Pick<Document, 'cookie'> & { location?: { protocol: string } };
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+}
+
+export function createBrowserSessionStore(deps: BrowserSessionStoreDeps = {}): BrowserSessionStore {
+  const doc = deps.document ?? document;
+  const storage = deps.storage ?? window.localStorage;
+  const secure = () => (doc.location?.protocol === 'https:' ? '; Secure' : '');
+
+  return {
+    readToken() {
+      for (const part of doc.cookie.split(';')) {
+        const [name, ...value] = part.trim().split('=');
+        if (name === TOKEN_COOKIE) return decodeURIComponent(value.join('=')) || null;
+      }
+      return null;
+    },
+    writeToken(token, expiresAt) {
+      const expires = expiresAt === null ? '' : `; Expires=${new Date(expiresAt).toUTCString()}`;
+      doc.cookie = `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; SameSite=Lax${expires}${secure()}`;
+    },
+    readSession() {
+      try {
+        const raw = storage.getItem(SESSION_STORAGE_KEY);
+        if (raw === null) return null;
+        const parsed = storedSessionSchema.safeParse(JSON.parse(raw));
+        return parsed.success ? parsed.data : null;
+      } catch {
+        return null;
+      }
+    },
+    writeSession(session) {
+      storage.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
+    },
+    clear() {
+      doc.cookie = `${TOKEN_COOKIE}=; Path=/; SameSite=Lax; Max-Age=0${secure()}`;
+      storage.removeItem(SESSION_STORAGE_KEY);
+    },
+  };
+}

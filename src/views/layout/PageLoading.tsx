@@ -1,0 +1,4 @@
+/** Shown while a page's code or translations load, inside the shell. */
+export function PageLoading() {
+  return <div className="page-loading" aria-busy="true" />;
+}

@@ -1,0 +1,272 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { memoryLocation } from 'wouter/memory-location';
+import { App } from '../../src/app/App';
+import { createAppServices } from '../../src/app/services';
+import type { BrowserSessionStore } from '../../src/app/session-storage';
+import { createI18n } from '../../src/i18n';
+import type { SessionInfo } from '../../src/machines/session.machine';
+import { readLocales } from '../support/locales';
+
+/** The whole app in jsdom with a fake server, to see what a person sees per session. */
+async function renderApp(
+  path: string,
+  options: {
+    session?: SessionInfo;
+    width?: number;
+    respond?: (url: URL, init: Request) => Response | Promise<Response>;
+  } = {},
+) {
+  const { i18n, ready } = createI18n({
+    lng: 'de',
+    resources: readLocales('de', 'en'),
+    debug: false,
+  });
+  await ready;
+  const stored = {
+    token: options.session ? 'jwt' : null,
+    session: options.session ?? null,
+  } as { token: string | null; session: SessionInfo | null };
+  const sessionStore: BrowserSessionStore = {
+    readToken: () => stored.token,
+    writeToken: (t) => void (stored.token = t),
+    readSession: () => stored.session,
+    writeSession: (s) => void (stored.session = s),
+    clear: () => Object.assign(stored, { token: null, session: null }),
+  };
+  const requests: Request[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    requests.push(request);
+    const url = new URL(request.url);
+    return (await options.respond?.(url, request)) ?? new Response(null, { status: 204 });
+  });
+  const services = createAppServices({
+    reload: () => {},
+    sessionStore,
+    fetch,
+    apiBaseUrl: 'http://app.test/api',
+    authBaseUrl: 'http://app.test/auth',
+    window: { innerWidth: options.width ?? 1400, addEventListener: () => {} },
+  });
+  const location = memoryLocation({ path, record: true });
+  const view = render(
+    <App
+      services={services}
+      i18n={i18n}
+      router={{ hook: location.hook, searchHook: location.searchHook }}
+    />,
+  );
+  return { view, services, location, stored, requests };
+}
+
+const person = (role: SessionInfo['role'], active = true): SessionInfo => ({
+  userId: '5b0c6f0e-8a4b-4c61-9a55-0d8f5b7b1e01',
+  role,
+  active,
+  coach: null,
+});
+
+const json = (status: number, body: unknown, type = 'application/json') =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': type } });
+
+describe('the protected wrapper', () => {
+  it('sends a signed-out visitor of /help to /login, carrying the page', async () => {
+    const { location } = await renderApp('/help?video=2');
+    await waitFor(() =>
+      expect(location.history!.at(-1)).toBe('/login?returnTo=%2Fhelp%3Fvideo%3D2'),
+    );
+  });
+
+  it('sends an inactive user to /notactive and on to the page after activation', async () => {
+    const { location, requests } = await renderApp('/support', {
+      session: person('COACH', false),
+      respond: (url) =>
+        url.pathname === '/api/user/activate' ? json(200, person('COACH', true)) : undefined!,
+    });
+    await waitFor(() => expect(location.history!.at(-1)).toBe('/notactive?returnTo=%2Fsupport'));
+    const main = screen.getByRole('main');
+    await within(main).findByRole('heading', { name: 'Ihr Konto ist noch nicht aktiv' });
+    await userEvent.type(within(main).getByLabelText('Aktivierungscode'), 'abcd-efgh-jkmn');
+    await userEvent.click(within(main).getByRole('button', { name: 'Aktivieren' }));
+    await waitFor(() => expect(location.history!.at(-1)).toBe('/support'));
+    const sent = requests.find((r) => r.url.endsWith('/api/user/activate'))!;
+    expect(sent.headers.get('Authorization')).toBe('Bearer jwt');
+    expect(await screen.findByRole('heading', { name: 'Support', level: 1 })).toBeTruthy();
+    expect(screen.getByText('Ihr Konto ist jetzt aktiv.')).toBeTruthy();
+  });
+
+  it('shows a wrong activation code as an error and stays', async () => {
+    await renderApp('/activate', {
+      session: person('NONE', false),
+      respond: () =>
+        json(
+          400,
+          { status: 400, code: 'activation_code_invalid', title: 'Bad Request' },
+          'application/problem+json',
+        ),
+    });
+    await userEvent.type(await screen.findByLabelText('Aktivierungscode'), 'falsch');
+    await userEvent.click(screen.getByRole('button', { name: 'Aktivieren' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Dieser Aktivierungscode ist nicht gültig. Bitte prüfen Sie Ihre Eingabe.',
+    );
+  });
+
+  it('tells a coach that the dashboard is not for their role', async () => {
+    await renderApp('/dashboard', { session: person('COACH') });
+    expect(await screen.findByRole('heading', { name: 'Kein Zugriff' })).toBeTruthy();
+  });
+});
+
+describe('navigation', () => {
+  const menuLinks = () =>
+    within(screen.getByRole('navigation', { name: 'Hauptnavigation' }))
+      .getAllByRole('link')
+      .map((a) => a.textContent);
+
+  it('a SUPERADMIN sees the dashboard, help and support (the routes that exist today)', async () => {
+    await renderApp('/', { session: person('SUPERADMIN') });
+    expect(menuLinks()).toEqual(expect.arrayContaining(['Admin (Dashboard)', 'Hilfe', 'Support']));
+  });
+
+  it('a coach sees help and support but not the dashboard', async () => {
+    await renderApp('/', { session: person('COACH') });
+    const links = menuLinks();
+    expect(links).toEqual(expect.arrayContaining(['Hilfe', 'Support']));
+    expect(links).not.toContain('Admin (Dashboard)');
+  });
+
+  it('a client and a signed-out visitor get no menu; the header offers the matching button', async () => {
+    await renderApp('/', { session: person('NONE') });
+    expect(screen.queryByRole('navigation', { name: 'Hauptnavigation' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Abmelden' })).toBeTruthy();
+  });
+
+  it('hides the login button on client-signup pages', async () => {
+    await renderApp('/client-signup');
+    expect(within(screen.getByRole('banner')).queryByRole('link', { name: 'Anmelden' })).toBeNull();
+    await renderApp('/');
+    expect(
+      within(screen.getAllByRole('banner')[1]!).getByRole('link', { name: 'Anmelden' }),
+    ).toBeTruthy();
+  });
+
+  it('at 375 px the menu is a closed drawer that opens and closes after navigating', async () => {
+    const { location } = await renderApp('/', { session: person('ADMIN'), width: 375 });
+    expect(screen.queryByRole('navigation', { name: 'Hauptnavigation' })).toBeNull();
+    const toggle = screen.getByRole('button', { name: 'Menü öffnen' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    await userEvent.click(toggle);
+    await userEvent.click(
+      within(screen.getByRole('navigation', { name: 'Hauptnavigation' })).getByRole('link', {
+        name: 'Hilfe',
+      }),
+    );
+    expect(location.history!.at(-1)).toBe('/help');
+    expect(screen.queryByRole('navigation', { name: 'Hauptnavigation' })).toBeNull();
+  });
+
+  it('logging out ends the provider session, clears the browser and says so', async () => {
+    const { stored, requests } = await renderApp('/', { session: person('ADMIN') });
+    await userEvent.click(screen.getByRole('button', { name: 'Abmelden' }));
+    await waitFor(() => expect(stored).toEqual({ token: null, session: null }));
+    const logout = requests.find((r) => r.url === 'http://app.test/auth/logout')!;
+    expect(logout.method).toBe('POST');
+    expect(logout.headers.get('Authorization')).toBe('Bearer jwt');
+    expect(await screen.findByText('Sie haben sich abgemeldet.')).toBeTruthy();
+    expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Anmelden' })).toBeTruthy();
+  });
+});
+
+describe('support form', () => {
+  it('names the missing fields, sends a valid request once and confirms it', async () => {
+    const { requests } = await renderApp('/support', {
+      session: person('COACH'),
+      respond: (url) =>
+        url.pathname === '/api/support/message'
+          ? json(201, { id: '9b8c7d6e-5f4a-4b3c-8d2e-1f0a9b8c7d6e' })
+          : undefined!,
+    });
+    const main = screen.getByRole('main');
+    await userEvent.click(await within(main).findByRole('button', { name: 'Anfrage senden' }));
+    expect(within(main).getAllByText('Bitte füllen Sie dieses Feld aus.')).toHaveLength(3);
+    expect(requests.filter((r) => r.url.endsWith('/support/message'))).toHaveLength(0);
+
+    await userEvent.selectOptions(within(main).getByLabelText('Thema'), 'technical');
+    await userEvent.type(within(main).getByLabelText('Betreff'), 'Kalender lädt nicht');
+    await userEvent.type(
+      within(main).getByLabelText('Nachricht'),
+      'Seit heute Morgen bleibt er leer.',
+    );
+    await userEvent.click(within(main).getByRole('button', { name: 'Anfrage senden' }));
+
+    expect(
+      await within(main).findByText('Vielen Dank, Ihre Supportanfrage ist eingegangen.'),
+    ).toBeTruthy();
+    const sent = requests.filter((r) => r.url.endsWith('/api/support/message'));
+    expect(sent).toHaveLength(1);
+    expect(await sent[0]!.json()).toEqual({
+      category: 'technical',
+      subject: 'Kalender lädt nicht',
+      message: 'Seit heute Morgen bleibt er leer.',
+    });
+    expect(screen.getByText('Ihre Supportanfrage wurde gesendet.')).toBeTruthy();
+  });
+
+  it('offers a retry after a failed send', async () => {
+    let calls = 0;
+    await renderApp('/support', {
+      session: person('ADMIN'),
+      respond: (url) => {
+        if (url.pathname !== '/api/support/message') return undefined!;
+        calls += 1;
+        return calls === 1
+          ? json(503, { status: 503, code: 'unavailable', title: 'x' }, 'application/problem+json')
+          : json(201, { id: '9b8c7d6e-5f4a-4b3c-8d2e-1f0a9b8c7d6e' });
+      },
+    });
+    const main = screen.getByRole('main');
+    await userEvent.selectOptions(await within(main).findByLabelText('Thema'), 'other');
+    await userEvent.type(within(main).getByLabelText('Betreff'), 'Frage');
+    await userEvent.type(within(main).getByLabelText('Nachricht'), 'Text');
+    await userEvent.click(within(main).getByRole('button', { name: 'Anfrage senden' }));
+    await userEvent.click(await within(main).findByRole('button', { name: 'Erneut senden' }));
+    expect(
+      await within(main).findByText('Vielen Dank, Ihre Supportanfrage ist eingegangen.'),
+    ).toBeTruthy();
+    expect(calls).toBe(2);
+  });
+});
+
+describe('dashboard', () => {
+  it('shows the key figures from the list operations, and a retry after an error', async () => {
+    let fail = true;
+    await renderApp('/dashboard', {
+      session: person('SUPERADMIN'),
+      respond: (url) => {
+        if (fail)
+          return json(
+            500,
+            { status: 500, code: 'internal_error', title: 'x' },
+            'application/problem+json',
+          );
+        const counts: Record<string, unknown> = {
+          '/api/user': { users: [], itemCount: 12 },
+          '/api/coach': { coaches: [], itemCount: 5 },
+          '/api/admin/client': { clients: [], itemCount: 1000, itemCountCapped: true },
+          '/api/appointments': { appointments: [], itemCount: 34, itemCountCapped: false },
+        };
+        return json(200, counts[url.pathname]);
+      },
+    });
+    const retry = await screen.findByRole('button', { name: 'Erneut versuchen' });
+    fail = false;
+    await act(() => userEvent.click(retry));
+    const figures = await screen.findByText('Anstehende Termine');
+    expect(figures.closest('dl')!.textContent).toBe(
+      'Benutzer:innen12Coaches5Klient:innen mit offenen Sitzungenmehr als 1.000Anstehende Termine34',
+    );
+  });
+});
