@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { loadOperations, productContractPath, readContract } from './http/contract';
 import type { AppDeps, Handlers } from './http/handler';
-import { errorHandler } from './http/problem';
+import { errorHandler, loggableError } from './http/problem';
 import { registerOperations } from './http/routes';
 import { contractValidatorCompiler } from './http/validation';
 import { allHandlers } from './features/index';
@@ -13,6 +13,15 @@ import { registerWeb } from './web/static';
 import { registerDevMailbox } from './adapters/mail/mailbox';
 import { authProviderPlugin } from './auth-provider/plugin';
 import type { AuthProvider } from './auth-provider/provider';
+import { startAppJobs, type AppJobsOptions } from './jobs/index';
+import type { JobQueue } from './jobs/queue';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's job queue (started with the app, stopped when it closes). */
+    jobs: JobQueue;
+  }
+}
 
 export interface BuildOptions {
   /** Override handlers (tests); defaults to every feature's handlers. */
@@ -20,12 +29,17 @@ export interface BuildOptions {
   logger?: boolean;
   /** The authentication provider mounted at /auth (the default set-up). */
   authProvider?: AuthProvider;
+  /** Job queue settings (tests: no workers, a controllable clock, fake adapters). */
+  jobs?: Omit<AppJobsOptions, 'db' | 'config'>;
 }
 
-export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  baseDeps: Omit<AppDeps, 'jobs'>,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger === false ? false : {
-      level: deps.config.LOG_LEVEL,
+      level: baseDeps.config.LOG_LEVEL,
       // Personal data stays out of the logs: no headers, bodies or query strings.
       redact: ['req.headers.authorization', 'req.headers.cookie'],
       serializers: {
@@ -42,10 +56,22 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     },
     requestIdHeader: false,
     // Behind a load balancer, request.ip is the caller's address only when the proxy is trusted.
-    trustProxy: deps.config.TRUST_PROXY,
+    trustProxy: baseDeps.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(contractValidatorCompiler);
+
+  // Jobs start with the app (workers unless switched off) and stop when it closes, before
+  // the database does.
+  const jobs = await startAppJobs({
+    db: baseDeps.db,
+    config: baseDeps.config,
+    onError: (error, context) => app.log.error({ error: loggableError(error), context }, 'job failed'),
+    ...options.jobs,
+  });
+  app.decorate('jobs', jobs);
+  app.addHook('onClose', async () => jobs.stop());
+  const deps: AppDeps = { ...baseDeps, jobs };
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Principal, TokenVerifier } from './auth';
 import type { RateLimiters } from './rate-limit';
+import type { JobQueue } from '../jobs/queue';
 
 /** Everything a handler may reach: injected once in buildApp, replaced in tests. */
 export interface AppDeps {
@@ -13,6 +14,8 @@ export interface AppDeps {
   now: () => Date;
   /** Shared counters for abuse-prone calls (PostgreSQL, or memory for the embedded database). */
   rateLimits: RateLimiters;
+  /** Background jobs (pg-boss on the same database): queue them in the handler's transaction. */
+  jobs: JobQueue;
 }
 
 export type OperationId = keyof operations;

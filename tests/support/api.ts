@@ -7,6 +7,7 @@ import {
   type TestRole,
 } from '../../server/testing/test-app';
 import { checkAgainstContract } from './contract-validator';
+import type { BuildOptions } from '../../server/app';
 
 export interface CallOptions {
   as?: { authorization: string } | null;
@@ -27,7 +28,14 @@ export interface ApiResponse<T = any> {
  * The app on a fresh database, called in-process; every answer is checked against the
  * contract, so a test fails when a response leaves the documented shape.
  */
-export async function createApi(options: { env?: Record<string, string>; now?: () => Date } = {}) {
+export async function createApi(
+  options: {
+    env?: Record<string, string>;
+    now?: () => Date;
+    /** Job queue settings: a test clock, fake mail or SMS adapters. */
+    jobs?: BuildOptions['jobs'];
+  } = {},
+) {
   const violations: string[] = [];
   const testApp: TestApp = await createTestApp({
     ...(process.env.DATABASE_URL ? { template: inject('templateDatabase') } : {}),

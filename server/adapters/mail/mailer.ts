@@ -10,10 +10,22 @@ export interface MailMessage {
   template: string;
 }
 
+/** A mail whose log row the caller keeps itself (appointment messages). */
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  /** An iCalendar invitation or cancellation, sent as the mail's text/calendar part. */
+  calendar?: { method: 'REQUEST' | 'CANCEL'; content: string } | undefined;
+}
+
 export interface Mailer {
   /** `capture` stores mails for the development mailbox; `smtp` sends them. */
   readonly transport: 'capture' | 'smtp';
+  /** Sends and logs the mail as a sent communication. */
   send(message: MailMessage): Promise<void>;
+  /** Only sends (throws when the server refuses); the caller records the outcome. */
+  deliver(message: OutgoingMail): Promise<{ messageId: string | null }>;
 }
 
 export interface MailerOptions {
@@ -38,6 +50,26 @@ export function createMailer(options: MailerOptions): Mailer {
   const now = options.now ?? (() => new Date());
   return {
     transport,
+    async deliver(message) {
+      const info = await transporter.sendMail({
+        from: options.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        // nodemailer adds the calendar as a text/calendar alternative with its METHOD and as
+        // an invite.ics attachment, which mail programs show with accept/decline buttons.
+        ...(message.calendar
+          ? {
+              icalEvent: {
+                method: message.calendar.method,
+                filename: message.calendar.method === 'CANCEL' ? 'absage.ics' : 'einladung.ics',
+                content: message.calendar.content,
+              },
+            }
+          : {}),
+      });
+      return { messageId: typeof info.messageId === 'string' ? info.messageId : null };
+    },
     async send(message) {
       const info = await transporter.sendMail({
         from: options.from,

@@ -214,6 +214,20 @@ CREATE TABLE "webhooks" (
 	CONSTRAINT "webhooks_url_check" CHECK ("webhooks"."url" ~ '^https://')
 );
 --> statement-breakpoint
+CREATE TABLE "appointment_calendar_sequences" (
+	"appointment_id" uuid PRIMARY KEY NOT NULL,
+	"sequence" integer DEFAULT 0 NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "appointment_calendar_sequences_check" CHECK ("appointment_calendar_sequences"."sequence" >= 0)
+);
+--> statement-breakpoint
+CREATE TABLE "calendar_feed_tokens" (
+	"coach_id" uuid PRIMARY KEY NOT NULL,
+	"token_hash" text NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "calendar_feed_tokens_hash_key" UNIQUE("token_hash")
+);
+--> statement-breakpoint
 CREATE TABLE "communications" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"channel" text NOT NULL,
@@ -221,6 +235,8 @@ CREATE TABLE "communications" (
 	"recipient" text NOT NULL,
 	"subject" text,
 	"body" text DEFAULT '' NOT NULL,
+	"calendar" text,
+	"calendar_method" text,
 	"status" text DEFAULT 'queued' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"provider_message_id" text,
@@ -233,7 +249,8 @@ CREATE TABLE "communications" (
 	CONSTRAINT "communications_channel_check" CHECK ("communications"."channel" IN ('email', 'sms')),
 	CONSTRAINT "communications_status_check" CHECK ("communications"."status" IN ('queued', 'sent', 'failed')),
 	CONSTRAINT "communications_sent_check" CHECK ("communications"."status" <> 'sent' OR "communications"."sent_at" IS NOT NULL),
-	CONSTRAINT "communications_attempts_check" CHECK ("communications"."attempts" >= 0)
+	CONSTRAINT "communications_attempts_check" CHECK ("communications"."attempts" >= 0),
+	CONSTRAINT "communications_calendar_method_check" CHECK ("communications"."calendar_method" IS NULL OR "communications"."calendar_method" IN ('REQUEST', 'CANCEL'))
 );
 --> statement-breakpoint
 CREATE TABLE "patient_cards" (
@@ -307,6 +324,14 @@ CREATE TABLE "rate_limits" (
 	"expire" bigint
 );
 --> statement-breakpoint
+CREATE TABLE "auth_device_tokens" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"token_hash" text NOT NULL,
+	"expires_at" timestamp(3) with time zone NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "auth_emails" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"user_id" uuid NOT NULL,
@@ -332,6 +357,14 @@ CREATE TABLE "auth_flows" (
 	CONSTRAINT "auth_flows_name_check" CHECK ("auth_flows"."name" IN ('login', 'registration', 'profile', 'token_exchange'))
 );
 --> statement-breakpoint
+CREATE TABLE "auth_otp_secrets" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"secret_encrypted" text NOT NULL,
+	"last_used_step" bigint,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "auth_passcodes" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"flow_id" uuid,
@@ -351,6 +384,12 @@ CREATE TABLE "auth_password_credentials" (
 	"hash" text NOT NULL,
 	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "auth_secret_keys" (
+	"name" text PRIMARY KEY NOT NULL,
+	"key" text NOT NULL,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "auth_sessions" (
@@ -385,6 +424,25 @@ CREATE TABLE "auth_users" (
 	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "auth_webauthn_credentials" (
+	"id" text PRIMARY KEY NOT NULL,
+	"user_id" uuid NOT NULL,
+	"name" text,
+	"public_key" text NOT NULL,
+	"attestation_type" text NOT NULL,
+	"aaguid" text NOT NULL,
+	"sign_count" bigint DEFAULT 0 NOT NULL,
+	"transports" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"backup_eligible" boolean DEFAULT false NOT NULL,
+	"backup_state" boolean DEFAULT false NOT NULL,
+	"mfa_only" boolean DEFAULT false NOT NULL,
+	"last_used_at" timestamp(3) with time zone,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "auth_webauthn_credentials_sign_count_check" CHECK ("auth_webauthn_credentials"."sign_count" >= 0),
+	CONSTRAINT "auth_webauthn_credentials_name_check" CHECK ("auth_webauthn_credentials"."name" IS NULL OR char_length("auth_webauthn_credentials"."name") BETWEEN 3 AND 32)
+);
+--> statement-breakpoint
 ALTER TABLE "appointments" ADD CONSTRAINT "appointments_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "appointments" ADD CONSTRAINT "appointments_coach_id_coaches_id_fk" FOREIGN KEY ("coach_id") REFERENCES "public"."coaches"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "clients" ADD CONSTRAINT "clients_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
@@ -401,6 +459,8 @@ ALTER TABLE "billable_items" ADD CONSTRAINT "billable_items_coach_id_coaches_id_
 ALTER TABLE "billable_items" ADD CONSTRAINT "billable_items_billing_rule_id_billing_rules_id_fk" FOREIGN KEY ("billing_rule_id") REFERENCES "public"."billing_rules"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "billable_items" ADD CONSTRAINT "billable_items_approved_by_id_users_id_fk" FOREIGN KEY ("approved_by_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhooks" ADD CONSTRAINT "webhooks_updated_by_id_users_id_fk" FOREIGN KEY ("updated_by_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "appointment_calendar_sequences" ADD CONSTRAINT "appointment_calendar_sequences_appointment_id_appointments_id_fk" FOREIGN KEY ("appointment_id") REFERENCES "public"."appointments"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "calendar_feed_tokens" ADD CONSTRAINT "calendar_feed_tokens_coach_id_coaches_id_fk" FOREIGN KEY ("coach_id") REFERENCES "public"."coaches"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "communications" ADD CONSTRAINT "communications_appointment_id_appointments_id_fk" FOREIGN KEY ("appointment_id") REFERENCES "public"."appointments"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "communications" ADD CONSTRAINT "communications_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "patient_cards" ADD CONSTRAINT "patient_cards_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -410,11 +470,14 @@ ALTER TABLE "appointment_summaries" ADD CONSTRAINT "appointment_summaries_appoin
 ALTER TABLE "appointment_summaries" ADD CONSTRAINT "appointment_summaries_author_id_users_id_fk" FOREIGN KEY ("author_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "support_messages" ADD CONSTRAINT "support_messages_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "idempotency_keys" ADD CONSTRAINT "idempotency_keys_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "auth_device_tokens" ADD CONSTRAINT "auth_device_tokens_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth_emails" ADD CONSTRAINT "auth_emails_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "auth_otp_secrets" ADD CONSTRAINT "auth_otp_secrets_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth_passcodes" ADD CONSTRAINT "auth_passcodes_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth_password_credentials" ADD CONSTRAINT "auth_password_credentials_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth_sessions" ADD CONSTRAINT "auth_sessions_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth_usernames" ADD CONSTRAINT "auth_usernames_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "auth_webauthn_credentials" ADD CONSTRAINT "auth_webauthn_credentials_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "appointments_meeting_code_coach_key" ON "appointments" USING btree ("meeting_code_coach");--> statement-breakpoint
 CREATE UNIQUE INDEX "appointments_meeting_code_client_key" ON "appointments" USING btree ("meeting_code_client");--> statement-breakpoint
 CREATE UNIQUE INDEX "appointments_client_number_key" ON "appointments" USING btree ("client_id","appointment_number");--> statement-breakpoint
@@ -475,14 +538,18 @@ CREATE INDEX "support_messages_created_idx" ON "support_messages" USING btree ("
 CREATE INDEX "support_messages_user_idx" ON "support_messages" USING btree ("user_id","created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "idempotency_keys_created_at_idx" ON "idempotency_keys" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "rate_limits_expire_idx" ON "rate_limits" USING btree ("expire");--> statement-breakpoint
+CREATE UNIQUE INDEX "auth_device_tokens_token_key" ON "auth_device_tokens" USING btree ("token_hash");--> statement-breakpoint
+CREATE INDEX "auth_device_tokens_user_idx" ON "auth_device_tokens" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "auth_emails_address_key" ON "auth_emails" USING btree ("address");--> statement-breakpoint
 CREATE INDEX "auth_emails_user_idx" ON "auth_emails" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "auth_emails_one_primary_key" ON "auth_emails" USING btree ("user_id") WHERE "auth_emails"."is_primary";--> statement-breakpoint
 CREATE INDEX "auth_flows_expires_idx" ON "auth_flows" USING btree ("expires_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "auth_otp_secrets_user_key" ON "auth_otp_secrets" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "auth_passcodes_flow_idx" ON "auth_passcodes" USING btree ("flow_id");--> statement-breakpoint
 CREATE INDEX "auth_passcodes_expires_idx" ON "auth_passcodes" USING btree ("expires_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "auth_password_credentials_user_key" ON "auth_password_credentials" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "auth_sessions_user_idx" ON "auth_sessions" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE INDEX "auth_sessions_expires_idx" ON "auth_sessions" USING btree ("expires_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "auth_usernames_username_key" ON "auth_usernames" USING btree ("username");--> statement-breakpoint
-CREATE UNIQUE INDEX "auth_usernames_user_key" ON "auth_usernames" USING btree ("user_id");
+CREATE UNIQUE INDEX "auth_usernames_user_key" ON "auth_usernames" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "auth_webauthn_credentials_user_idx" ON "auth_webauthn_credentials" USING btree ("user_id");

@@ -21,6 +21,7 @@ import { preparedOnce } from '../../db/prepared';
 import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/record';
+import { enqueueAppointmentNotifications } from '../notifications/enqueue';
 import { guardOverlap, insertAppointment, lockCoachCalendar } from './booking';
 import {
   appointmentClient as client,
@@ -152,6 +153,7 @@ export const appointmentsHandlers = defineHandlers({
           appointmentType: body.appointmentType,
         },
       });
+      await enqueueAppointmentNotifications(tx, deps, { appointmentId: id, change: 'booked' });
       return (await findAppointment(tx, principal, id))!;
     });
     reply.code(201);
@@ -201,7 +203,24 @@ export const appointmentsHandlers = defineHandlers({
         actor: principal,
         changes: changedFields(before, body),
       });
-      return (await findAppointment(tx, principal, before.id))!;
+      const after = (await findAppointment(tx, principal, before.id))!;
+      // A confirmed hold is a booking; a moved appointment (time or coach) a reschedule.
+      const change =
+        before.isProvisional && !after.isProvisional
+          ? 'booked'
+          : after.startDate !== before.startDate ||
+              after.endDate !== before.endDate ||
+              after.coachId !== before.coachId
+            ? 'rescheduled'
+            : null;
+      if (change) {
+        await enqueueAppointmentNotifications(tx, deps, {
+          appointmentId: before.id,
+          change,
+          previousStart: before.startDate,
+        });
+      }
+      return after;
     });
   },
 
@@ -224,6 +243,7 @@ export const appointmentsHandlers = defineHandlers({
         coachId: before.coachId,
         actor: principal,
       });
+      await enqueueAppointmentNotifications(tx, deps, { appointmentId: before.id, change: 'cancelled' });
       return (await findAppointment(tx, principal, before.id))!;
     });
   },

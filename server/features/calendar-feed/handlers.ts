@@ -1,0 +1,178 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, asc, eq, gte, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import {
+  appointmentCalendarSequences,
+  appointments,
+  calendarFeedTokens,
+  clients,
+  coaches,
+} from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+import { defineHandlers } from '../../http/handler';
+import { forbidden, notFound } from '../../http/problem';
+import { recordEvent } from '../events/record';
+import { addressOf, buildCalendar } from '../notifications/ics';
+import { APPOINTMENT_TYPE_NAMES } from '../notifications/templates';
+
+const DAY = 24 * 60 * 60_000;
+/** The feed shows live appointments from this long ago on (calendar apps keep the past). */
+const FEED_PAST_MS = 30 * DAY;
+const FEED_LIMIT = 2000;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Coaches manage only their own feed. */
+function assertOwnFeed(principal: Principal, coachId: string) {
+  if (principal.role === 'COACH' && principal.user?.coachId !== coachId) {
+    throw forbidden('forbidden_scope', 'Coaches manage only their own calendar feed');
+  }
+}
+
+async function assertCoach(db: Db, coachId: string) {
+  const [row] = await db.select({ id: coaches.id }).from(coaches).where(eq(coaches.id, coachId));
+  if (!row) throw notFound('coach');
+}
+
+/**
+ * The coach's live appointments as iCalendar (no METHOD: a published feed). Events carry
+ * the same UID and SEQUENCE as the invitations, so calendar apps do not show doubles.
+ * Client names are shortened to first name and last initial: the feed's address is a
+ * bearer secret that may end up in a calendar service's hands.
+ */
+async function feedOf(
+  db: Db,
+  config: { PUBLIC_URL: string; PRACTICE_NAME: string; MAIL_FROM: string },
+  coachId: string,
+  now: Date,
+) {
+  const [coach] = await db
+    .select({ firstName: coaches.firstName, lastName: coaches.lastName })
+    .from(coaches)
+    .where(eq(coaches.id, coachId));
+  const rows = await db
+    .select({
+      id: appointments.id,
+      startDate: appointments.startDate,
+      endDate: appointments.endDate,
+      appointmentType: appointments.appointmentType,
+      isProvisional: appointments.isProvisional,
+      meetingCodeCoach: appointments.meetingCodeCoach,
+      clientFirstName: clients.firstName,
+      clientLastName: clients.lastName,
+      sequence: appointmentCalendarSequences.sequence,
+    })
+    .from(appointments)
+    .innerJoin(clients, eq(clients.id, appointments.clientId))
+    .leftJoin(
+      appointmentCalendarSequences,
+      eq(appointmentCalendarSequences.appointmentId, appointments.id),
+    )
+    .where(
+      and(
+        eq(appointments.coachId, coachId),
+        isNull(appointments.cancelledAt),
+        gte(appointments.endDate, new Date(now.getTime() - FEED_PAST_MS).toISOString()),
+      ),
+    )
+    .orderBy(asc(appointments.startDate))
+    .limit(FEED_LIMIT);
+  const base = config.PUBLIC_URL.replace(/\/+$/, '');
+  return buildCalendar({
+    method: null,
+    practice: config.PRACTICE_NAME,
+    organizerEmail: addressOf(config.MAIL_FROM),
+    uidDomain: new URL(config.PUBLIC_URL).hostname,
+    name: `${config.PRACTICE_NAME}: ${coach ? `${coach.firstName} ${coach.lastName}` : 'Termine'}`,
+    events: rows.map((r) => {
+      const link = `${base}/coach/meeting/${r.meetingCodeCoach}`;
+      const who = `${r.clientFirstName} ${r.clientLastName.slice(0, 1)}.`;
+      const type = APPOINTMENT_TYPE_NAMES[r.appointmentType] ?? 'Termin';
+      return {
+        appointmentId: r.id,
+        sequence: r.sequence ?? 0,
+        start: r.startDate,
+        end: r.endDate,
+        summary: `${type}: ${who}${r.isProvisional ? ' (vorläufig)' : ''}`,
+        description: `Zum Videotermin: ${link}`,
+        link,
+      };
+    }),
+  });
+}
+
+export const calendarFeedHandlers = defineHandlers({
+  async getCalendarFeed({ params, principal, deps }) {
+    assertOwnFeed(principal, params.coachId);
+    await assertCoach(deps.db, params.coachId);
+    const [row] = await deps.db
+      .select({ createdAt: calendarFeedTokens.createdAt })
+      .from(calendarFeedTokens)
+      .where(eq(calendarFeedTokens.coachId, params.coachId));
+    return { active: !!row, createdAt: row?.createdAt ?? null };
+  },
+
+  async createCalendarFeed({ params, principal, deps, reply }) {
+    assertOwnFeed(principal, params.coachId);
+    await assertCoach(deps.db, params.coachId);
+    // 256 bits: the address is the only credential of the feed.
+    const token = randomBytes(32).toString('base64url');
+    const createdAt = deps.now().toISOString();
+    await deps.db.transaction(async (tx) => {
+      await tx
+        .insert(calendarFeedTokens)
+        .values({ coachId: params.coachId, tokenHash: hashToken(token), createdAt })
+        .onConflictDoUpdate({
+          target: calendarFeedTokens.coachId,
+          set: { tokenHash: hashToken(token), createdAt },
+        });
+      await recordEvent(tx, {
+        type: 'calendar_feed.created',
+        entityType: 'coach',
+        entityId: params.coachId,
+        coachId: params.coachId,
+        actor: principal,
+        important: false,
+      });
+    });
+    const url = `${deps.config.PUBLIC_URL.replace(/\/+$/, '')}/api/calendar-feed/${token}`;
+    reply.code(201);
+    return { url, webcalUrl: url.replace(/^https?:/, 'webcal:'), createdAt };
+  },
+
+  async revokeCalendarFeed({ params, principal, deps }) {
+    assertOwnFeed(principal, params.coachId);
+    await assertCoach(deps.db, params.coachId);
+    await deps.db.transaction(async (tx) => {
+      const removed = await tx
+        .delete(calendarFeedTokens)
+        .where(eq(calendarFeedTokens.coachId, params.coachId))
+        .returning({ coachId: calendarFeedTokens.coachId });
+      if (removed.length > 0) {
+        await recordEvent(tx, {
+          type: 'calendar_feed.revoked',
+          entityType: 'coach',
+          entityId: params.coachId,
+          coachId: params.coachId,
+          actor: principal,
+          important: false,
+        });
+      }
+    });
+  },
+
+  async getCalendarFeedByToken({ params, deps, request, reply }) {
+    await deps.rateLimits.calendarFeed.consume(request.ip);
+    const [feed] = await deps.db
+      .select({ coachId: calendarFeedTokens.coachId })
+      .from(calendarFeedTokens)
+      .where(eq(calendarFeedTokens.tokenHash, hashToken(params.token)));
+    if (!feed) throw notFound('calendar feed');
+    const body = await feedOf(deps.db, deps.config, feed.coachId, deps.now());
+    reply
+      .type('text/calendar; charset=utf-8')
+      .header('cache-control', 'private, max-age=300')
+      .header('content-disposition', 'inline; filename="termine.ics"');
+    return body as never;
+  },
+});

@@ -1,0 +1,294 @@
+/**
+ * Appointment messages as jobs. Everything here runs inside the transaction that changes the
+ * appointment: the messages are written `queued` to `communications` and a delivery job is
+ * queued for each (pg-boss, same database, same transaction), so a change that rolls back
+ * sends nothing and a committed one is sent even if the process dies right after.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db, Tx } from '../../db/client';
+import {
+  appointmentCalendarSequences,
+  appointments,
+  clients,
+  coaches,
+  communications,
+} from '../../db/schema/index';
+import type { JobQueue } from '../../jobs/queue';
+import { addressOf, buildCalendar } from './ics';
+import {
+  APPOINTMENT_TYPE_NAMES,
+  clientMail,
+  clientSms,
+  coachMail,
+  templateKey,
+  type MessageFacts,
+  type MessageKind,
+} from './templates';
+
+export const DELIVER_JOB = 'deliver-communication';
+export const REMINDER_JOB = 'appointment-reminder';
+
+export type AppointmentChange = 'booked' | 'rescheduled' | 'cancelled';
+
+/** What the notification service needs of the app (a handler passes its `deps`). */
+export interface NotifyDeps {
+  config: Pick<Config, 'PUBLIC_URL' | 'PRACTICE_NAME' | 'MAIL_FROM'>;
+  jobs: JobQueue;
+}
+
+export interface DeliverJobData {
+  communicationId: string;
+}
+
+export interface ReminderJobData {
+  appointmentId: string;
+  /** The appointment's SEQUENCE when the reminder was planned: a reschedule outdates it. */
+  sequence: number;
+  kind: 'reminder_24h' | 'reminder_1h';
+}
+
+const HOUR = 60 * 60_000;
+export const REMINDERS = [
+  { kind: 'reminder_24h', leadMs: 24 * HOUR },
+  { kind: 'reminder_1h', leadMs: HOUR },
+] as const;
+
+type Row = NonNullable<Awaited<ReturnType<typeof loadAppointment>>>;
+
+export async function loadAppointment(db: Db | Tx, appointmentId: string) {
+  const [row] = await db
+    .select({
+      appointment: appointments,
+      client: {
+        id: clients.id,
+        firstName: clients.firstName,
+        lastName: clients.lastName,
+        email: clients.email,
+        telephone: clients.telephone,
+        notifyViaSms: clients.notifyViaSms,
+      },
+      coach: {
+        firstName: coaches.firstName,
+        lastName: coaches.lastName,
+        email: coaches.email,
+      },
+    })
+    .from(appointments)
+    .innerJoin(clients, eq(clients.id, appointments.clientId))
+    .innerJoin(coaches, eq(coaches.id, appointments.coachId))
+    .where(eq(appointments.id, appointmentId));
+  return row ?? null;
+}
+
+export async function currentSequence(db: Db | Tx, appointmentId: string): Promise<number> {
+  const [row] = await db
+    .select({ sequence: appointmentCalendarSequences.sequence })
+    .from(appointmentCalendarSequences)
+    .where(eq(appointmentCalendarSequences.appointmentId, appointmentId));
+  return row?.sequence ?? 0;
+}
+
+async function raiseSequence(tx: Db | Tx, appointmentId: string): Promise<number> {
+  const [row] = await tx
+    .insert(appointmentCalendarSequences)
+    .values({ appointmentId, sequence: 1 })
+    .onConflictDoUpdate({
+      target: appointmentCalendarSequences.appointmentId,
+      set: { sequence: sql`${appointmentCalendarSequences.sequence} + 1`, updatedAt: sql`now()` },
+    })
+    .returning({ sequence: appointmentCalendarSequences.sequence });
+  return row!.sequence;
+}
+
+/** The client's link to the meeting page: meetingBaseUrl + "/" + the client meeting code. */
+export function defaultMeetingBaseUrl(config: Pick<Config, 'PUBLIC_URL'>) {
+  return `${config.PUBLIC_URL.replace(/\/+$/, '')}/meeting`;
+}
+
+function links(config: NotifyDeps['config'], a: Row['appointment'], meetingBaseUrl?: string) {
+  const base = (meetingBaseUrl ?? defaultMeetingBaseUrl(config)).replace(/\/+$/, '');
+  return {
+    client: `${base}/${a.meetingCodeClient}`,
+    coach: `${config.PUBLIC_URL.replace(/\/+$/, '')}/coach/meeting/${a.meetingCodeCoach}`,
+  };
+}
+
+interface Plan {
+  kind: MessageKind;
+  sequence: number;
+  meetingBaseUrl?: string | undefined;
+  previousStart?: string | null | undefined;
+  /** Reminders go to the client only. */
+  coachToo: boolean;
+}
+
+/** Writes the messages of one change as `queued` communications and queues their delivery. */
+export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, plan: Plan) {
+  const { config } = deps;
+  const a = row.appointment;
+  const link = links(config, a, plan.meetingBaseUrl);
+  const clientName = `${row.client.firstName} ${row.client.lastName}`;
+  const coachName = `${row.coach.firstName} ${row.coach.lastName}`;
+  const facts = (recipientLink: string, meetingCode: string): MessageFacts => ({
+    practice: config.PRACTICE_NAME,
+    typeName: APPOINTMENT_TYPE_NAMES[a.appointmentType] ?? 'Termin',
+    start: a.startDate,
+    end: a.endDate,
+    previousStart: plan.previousStart,
+    clientName,
+    coachName,
+    link: recipientLink,
+    meetingCode,
+    externalMeetingUrl: a.externalMeetingUrl,
+  });
+  const clientFacts = facts(link.client, a.meetingCodeClient);
+  const coachFacts = facts(link.coach, a.meetingCodeCoach);
+  const withCalendar = plan.kind !== 'reminder_24h' && plan.kind !== 'reminder_1h';
+  const method = plan.kind === 'cancelled' ? 'CANCEL' : 'REQUEST';
+  const attendees = [
+    ...(row.client.email ? [{ name: clientName, email: row.client.email }] : []),
+    { name: coachName, email: row.coach.email },
+  ];
+  const calendarFor = (summary: string, f: MessageFacts) =>
+    withCalendar
+      ? buildCalendar({
+          method,
+          practice: config.PRACTICE_NAME,
+          organizerEmail: addressOf(config.MAIL_FROM),
+          uidDomain: new URL(config.PUBLIC_URL).hostname,
+          events: [
+            {
+              appointmentId: a.id,
+              sequence: plan.sequence,
+              start: a.startDate,
+              end: a.endDate,
+              summary,
+              description: [
+                `Zum Videotermin: ${f.link}`,
+                `Meeting-Code: ${f.meetingCode}`,
+                ...(f.externalMeetingUrl ? [`Link zum Termin: ${f.externalMeetingUrl}`] : []),
+              ].join('\n'),
+              link: f.link,
+              attendees,
+            },
+          ],
+        })
+      : null;
+
+  const template = templateKey(plan.kind);
+  const base = { template, appointmentId: a.id, clientId: row.client.id, status: 'queued' as const };
+  const messages: (typeof communications.$inferInsert)[] = [];
+  if (row.client.email) {
+    const mail = clientMail(plan.kind, clientFacts);
+    messages.push({
+      ...base,
+      channel: 'email',
+      recipient: row.client.email,
+      subject: mail.subject,
+      body: mail.text,
+      calendar: calendarFor(`${clientFacts.typeName} mit ${coachName}`, clientFacts),
+      calendarMethod: withCalendar ? method : null,
+    });
+  }
+  if (row.client.notifyViaSms && row.client.telephone?.trim()) {
+    messages.push({
+      ...base,
+      channel: 'sms',
+      recipient: row.client.telephone.trim(),
+      subject: null,
+      body: clientSms(plan.kind, clientFacts),
+    });
+  }
+  if (plan.coachToo) {
+    const mail = coachMail(plan.kind, coachFacts);
+    messages.push({
+      ...base,
+      channel: 'email',
+      recipient: row.coach.email,
+      subject: mail.subject,
+      body: mail.text,
+      calendar: calendarFor(`${coachFacts.typeName}: ${clientName}`, coachFacts),
+      calendarMethod: withCalendar ? method : null,
+    });
+  }
+  if (messages.length === 0) return 0;
+  const inserted = await tx
+    .insert(communications)
+    .values(messages)
+    .returning({ id: communications.id });
+  for (const { id } of inserted) {
+    await deps.jobs.send<DeliverJobData>(tx, DELIVER_JOB, { communicationId: id });
+  }
+  return inserted.length;
+}
+
+/**
+ * Queues the messages about a change of an appointment, inside the caller's transaction:
+ * invitations (iCalendar METHOD:REQUEST) on booking, updated invitations with a raised
+ * SEQUENCE on a reschedule, cancellations (METHOD:CANCEL) on a cancel, to the client (e-mail,
+ * and SMS when notifyViaSms is set) and the coach; and the reminders 24 h and 1 h before the
+ * start as jobs that wait until then. A reschedule or cancel withdraws waiting reminders.
+ * Provisional appointments (slot holds) send nothing until they are confirmed.
+ */
+export async function enqueueAppointmentNotifications(
+  tx: Db | Tx,
+  deps: NotifyDeps,
+  input: { appointmentId: string; change: AppointmentChange; previousStart?: string | null },
+): Promise<void> {
+  const row = await loadAppointment(tx, input.appointmentId);
+  if (!row) return;
+  const { change } = input;
+  if (change !== 'booked') {
+    await deps.jobs.cancelWaiting(tx, REMINDER_JOB, { appointmentId: input.appointmentId });
+  }
+  if (row.appointment.isProvisional) return;
+  if (change === 'cancelled' && !row.appointment.cancelledAt) return;
+
+  let sequence: number;
+  if (change === 'booked') {
+    await tx
+      .insert(appointmentCalendarSequences)
+      .values({ appointmentId: input.appointmentId, sequence: 0 })
+      .onConflictDoNothing();
+    sequence = await currentSequence(tx, input.appointmentId);
+  } else {
+    sequence = await raiseSequence(tx, input.appointmentId);
+  }
+  await queueMessages(tx, deps, row, {
+    kind: change,
+    sequence,
+    previousStart: input.previousStart,
+    coachToo: true,
+  });
+  if (change === 'cancelled') return;
+
+  const now = deps.jobs.now().getTime();
+  const start = Date.parse(row.appointment.startDate);
+  for (const reminder of REMINDERS) {
+    const at = start - reminder.leadMs;
+    if (at <= now) continue;
+    await deps.jobs.send<ReminderJobData>(
+      tx,
+      REMINDER_JOB,
+      { appointmentId: input.appointmentId, sequence, kind: reminder.kind },
+      { startAfter: new Date(at) },
+    );
+  }
+}
+
+/** Sends the current invitation again (same SEQUENCE), with the caller's meeting link. */
+export async function enqueueInvitations(
+  tx: Db | Tx,
+  deps: NotifyDeps,
+  input: { appointmentId: string; meetingBaseUrl?: string },
+): Promise<number> {
+  const row = await loadAppointment(tx, input.appointmentId);
+  if (!row) return 0;
+  return queueMessages(tx, deps, row, {
+    kind: 'invitation',
+    sequence: await currentSequence(tx, input.appointmentId),
+    meetingBaseUrl: input.meetingBaseUrl,
+    coachToo: true,
+  });
+}

@@ -1,0 +1,230 @@
+/**
+ * German texts of the appointment messages (e-mail and SMS). Formal address ("Sie"), the
+ * project's vocabulary (Termin, Erstgespräch, Videotermin, Meeting-Code, absagen,
+ * verschieben), dates and times in Europe/Berlin.
+ */
+
+const ZONE = 'Europe/Berlin';
+
+const longDate = new Intl.DateTimeFormat('de-DE', {
+  timeZone: ZONE,
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+});
+const shortDate = new Intl.DateTimeFormat('de-DE', {
+  timeZone: ZONE,
+  weekday: 'short',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+});
+const clock = new Intl.DateTimeFormat('de-DE', {
+  timeZone: ZONE,
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** "Montag, 7. Dezember 2026, 10:00 Uhr" */
+export const formatWhen = (instant: string | Date) =>
+  `${longDate.format(new Date(instant))}, ${clock.format(new Date(instant))} Uhr`;
+
+/** "Mo., 07.12.2026, 10:00 Uhr" (SMS: short) */
+export const formatWhenShort = (instant: string | Date) =>
+  `${shortDate.format(new Date(instant))}, ${clock.format(new Date(instant))} Uhr`;
+
+export const APPOINTMENT_TYPE_NAMES: Record<string, string> = {
+  initial: 'Erstgespräch',
+  first: 'Ersttermin',
+  followup: 'Folgetermin',
+  'first-arztkonsultation': 'Ärztliche Konsultation (Ersttermin)',
+  'followup-arztkonsultation': 'Ärztliche Konsultation (Folgetermin)',
+  adhoc: 'Ad-hoc-Termin',
+};
+
+export type MessageKind =
+  | 'booked'
+  | 'rescheduled'
+  | 'cancelled'
+  | 'invitation'
+  | 'reminder_24h'
+  | 'reminder_1h';
+
+/** The template key stored with each communication. */
+export const templateKey = (kind: MessageKind) =>
+  kind === 'invitation' ? 'appointment_invitation' : `appointment_${kind}`;
+
+export interface MessageFacts {
+  practice: string;
+  typeName: string;
+  start: string;
+  end: string;
+  /** The start before a reschedule (rescheduled only). */
+  previousStart?: string | null | undefined;
+  clientName: string;
+  coachName: string;
+  /** The recipient's link to the meeting page. */
+  link: string;
+  meetingCode: string;
+  externalMeetingUrl: string | null;
+}
+
+const minutes = (f: MessageFacts) =>
+  Math.round((Date.parse(f.end) - Date.parse(f.start)) / 60_000);
+
+const signature = (f: MessageFacts) => `Freundliche Grüße\nIhr Team von ${f.practice}`;
+
+function meetingLines(f: MessageFacts): string[] {
+  return [
+    `Zum Videotermin: ${f.link}`,
+    `Meeting-Code: ${f.meetingCode}`,
+    ...(f.externalMeetingUrl ? [`Link zum Termin: ${f.externalMeetingUrl}`] : []),
+  ];
+}
+
+export interface Mail {
+  subject: string;
+  text: string;
+}
+
+/** The e-mail to the client. */
+export function clientMail(kind: MessageKind, f: MessageFacts): Mail {
+  const when = formatWhen(f.start);
+  // "Termin" carries the article, so every type name reads right (Erstgespräch, Konsultation).
+  const what = `Termin (${f.typeName}) mit ${f.coachName}`;
+  const hello = `Guten Tag ${f.clientName},`;
+  const calendarNote = 'Die Einladung im Anhang können Sie in Ihren Kalender übernehmen.';
+  const lines = (...parts: string[]) => parts.join('\n');
+  switch (kind) {
+    case 'booked':
+    case 'invitation':
+      return {
+        subject: `Ihr Termin am ${when}`,
+        text: lines(
+          hello,
+          '',
+          `Ihr ${what} ist gebucht:`,
+          `${when} (${minutes(f)} Minuten)`,
+          '',
+          ...meetingLines(f),
+          '',
+          calendarNote,
+          'Wenn Sie den Termin nicht wahrnehmen können, sagen Sie ihn bitte rechtzeitig ab.',
+          '',
+          signature(f),
+        ),
+      };
+    case 'rescheduled':
+      return {
+        subject: `Ihr Termin wurde verschoben: ${when}`,
+        text: lines(
+          hello,
+          '',
+          `Ihr ${what} wurde verschoben.`,
+          ...(f.previousStart ? [`Bisher: ${formatWhen(f.previousStart)}`] : []),
+          `Neu: ${when} (${minutes(f)} Minuten)`,
+          '',
+          ...meetingLines(f),
+          '',
+          'Die geänderte Einladung im Anhang ersetzt die bisherige in Ihrem Kalender.',
+          '',
+          signature(f),
+        ),
+      };
+    case 'cancelled':
+      return {
+        subject: `Ihr Termin am ${when} wurde abgesagt`,
+        text: lines(
+          hello,
+          '',
+          `Ihr ${what} am ${when} wurde abgesagt.`,
+          'Mit der Absage im Anhang verschwindet er aus Ihrem Kalender.',
+          'Einen neuen Termin können Sie jederzeit vereinbaren.',
+          '',
+          signature(f),
+        ),
+      };
+    case 'reminder_24h':
+    case 'reminder_1h':
+      return {
+        subject:
+          kind === 'reminder_1h'
+            ? `Erinnerung: Ihr Termin beginnt um ${clock.format(new Date(f.start))} Uhr`
+            : `Erinnerung: Ihr Termin am ${when}`,
+        text: lines(
+          hello,
+          '',
+          kind === 'reminder_1h'
+            ? `Ihr ${what} beginnt in einer Stunde: ${when}.`
+            : `wir erinnern Sie an Ihren ${what} morgen: ${when}.`,
+          '',
+          ...meetingLines(f),
+          '',
+          signature(f),
+        ),
+      };
+  }
+}
+
+/** The e-mail to the coach (no reminders: coaches see their day on the coach page). */
+export function coachMail(kind: MessageKind, f: MessageFacts): Mail {
+  const when = formatWhen(f.start);
+  const what = `${f.typeName} mit ${f.clientName}`;
+  const hello = `Guten Tag ${f.coachName},`;
+  const lines = (...parts: string[]) => parts.join('\n');
+  switch (kind) {
+    case 'cancelled':
+      return {
+        subject: `Abgesagt: ${what} am ${when}`,
+        text: lines(hello, '', `${what} am ${when} wurde abgesagt.`, '', signature(f)),
+      };
+    case 'rescheduled':
+      return {
+        subject: `Verschoben: ${what} auf ${when}`,
+        text: lines(
+          hello,
+          '',
+          `${what} wurde verschoben.`,
+          ...(f.previousStart ? [`Bisher: ${formatWhen(f.previousStart)}`] : []),
+          `Neu: ${when} (${minutes(f)} Minuten)`,
+          '',
+          ...meetingLines(f),
+          '',
+          signature(f),
+        ),
+      };
+    default:
+      return {
+        subject: `Neuer Termin: ${what} am ${when}`,
+        text: lines(
+          hello,
+          '',
+          `${what}: ${when} (${minutes(f)} Minuten)`,
+          '',
+          ...meetingLines(f),
+          '',
+          signature(f),
+        ),
+      };
+  }
+}
+
+/** The SMS to the client: one short message with the time and the link. */
+export function clientSms(kind: MessageKind, f: MessageFacts): string {
+  const when = formatWhenShort(f.start);
+  switch (kind) {
+    case 'booked':
+    case 'invitation':
+      return `${f.practice}: Ihr Termin (${f.typeName}) am ${when} ist gebucht. Videotermin: ${f.link}`;
+    case 'rescheduled':
+      return `${f.practice}: Ihr Termin (${f.typeName}) wurde auf ${when} verschoben. Videotermin: ${f.link}`;
+    case 'cancelled':
+      return `${f.practice}: Ihr Termin (${f.typeName}) am ${when} wurde abgesagt.`;
+    case 'reminder_24h':
+      return `${f.practice}: Erinnerung an Ihren Termin (${f.typeName}) morgen, ${when}. Videotermin: ${f.link}`;
+    case 'reminder_1h':
+      return `${f.practice}: Ihr Termin (${f.typeName}) beginnt in einer Stunde (${when}). Videotermin: ${f.link}`;
+  }
+}

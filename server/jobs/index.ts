@@ -1,0 +1,57 @@
+import type { Clock } from 'pg-boss';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { createMailer, type Mailer } from '../adapters/mail/mailer';
+import { createSmsSender, type SmsSender } from '../adapters/sms/sms';
+import { notificationJobs } from '../features/notifications/jobs';
+import { releaseExpiredHolds } from '../features/appointments/client-booking';
+import { startJobQueue, type JobDefinition, type JobQueue } from './queue';
+
+export const RELEASE_HOLDS_JOB = 'release-expired-holds';
+
+export interface AppJobsOptions {
+  db: Db;
+  config: Config;
+  /** Default: JOBS_WORKERS, which is on except in tests. */
+  workers?: boolean;
+  clock?: Clock;
+  mailer?: Mailer;
+  sms?: SmsSender;
+  onError?: (error: unknown, context: string) => void;
+}
+
+/** Every background job of the app, on one pg-boss queue in the app's database. */
+export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
+  const { db, config } = options;
+  const mailer =
+    options.mailer ?? createMailer({ db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL });
+  const sms =
+    options.sms ??
+    createSmsSender({ url: config.SMS_URL, token: config.SMS_TOKEN, from: config.SMS_FROM });
+  // Jobs that queue further jobs reach the queue through this, once it has started.
+  const started: { queue?: JobQueue } = {};
+  const jobs = () => {
+    if (!started.queue) throw new Error('The job queue is not started');
+    return started.queue;
+  };
+
+  const releaseHolds: JobDefinition<null> = {
+    name: RELEASE_HOLDS_JOB,
+    // A missed run is made up by the next minute's; no retries pile up.
+    queue: { retryLimit: 0, expireInSeconds: 60 },
+    async run(_job, { now }) {
+      const released = await releaseExpiredHolds(db, now);
+      return { released: released.length };
+    },
+  };
+
+  started.queue = await startJobQueue({
+    db,
+    workers: options.workers ?? config.JOBS_WORKERS ?? config.NODE_ENV !== 'test',
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+    definitions: [...notificationJobs({ db, config, mailer, sms, jobs }), releaseHolds as JobDefinition],
+    periodic: [{ name: RELEASE_HOLDS_JOB, cron: '* * * * *' }],
+  });
+  return started.queue;
+}

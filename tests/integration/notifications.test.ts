@@ -1,0 +1,368 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { communications } from '../../server/db/schema/index';
+import { insertAppointment } from '../../server/features/appointments/booking';
+import { enqueueAppointmentNotifications } from '../../server/features/notifications/enqueue';
+import { createApi, type Api } from '../support/api';
+import {
+  expectFieldError,
+  expectProblem,
+  expectStatus,
+  newAppointment,
+  newClient,
+  plusMinutes,
+  unique,
+  type Caller,
+} from './fixtures';
+import {
+  DELIVER_JOB,
+  messagesOf,
+  parseInvite,
+  REMINDER_JOB,
+  testClock,
+  urlOf,
+} from './notifications-support';
+
+const HOUR = 60 * 60_000;
+const clock = testClock();
+let api: Api;
+let admin: Caller;
+let coach: Caller & { coachId: string | null; email: string };
+let otherCoach: Caller;
+
+/** A client with e-mail and phone who wants SMS (the default). */
+async function smsClient(extra: Record<string, unknown> = {}) {
+  const u = unique('n');
+  return newClient(api, admin, {
+    email: `${u}@klient.example`,
+    telephone: '+49 151 2345678',
+    ...extra,
+  });
+}
+
+/** An instant `days` after the queue clock's now, on the hour. */
+function daysAhead(days: number, hourUtc = 9) {
+  const d = new Date(clock.now() + days * 24 * HOUR);
+  d.setUTCHours(hourUtc, 0, 0, 0);
+  return d.toISOString();
+}
+
+async function book(clientId: string, startDate: string, extra: Record<string, unknown> = {}) {
+  return newAppointment(api, coach, {
+    clientId,
+    coachId: coach.coachId!,
+    startDate,
+    appointmentType: 'initial',
+    ...extra,
+  });
+}
+
+const waitingReminders = (appointmentId: string) =>
+  api.app.jobs.waiting<{ kind: string }>(REMINDER_JOB, { appointmentId });
+
+beforeAll(async () => {
+  api = await createApi({ jobs: { clock } });
+  admin = await api.signIn('ADMIN');
+  coach = await api.signIn('COACH');
+  otherCoach = await api.signIn('COACH');
+});
+afterAll(() => api?.close());
+
+describe('invitations on booking', () => {
+  it('queues German e-mails with an iCalendar REQUEST to client and coach, an SMS, and two reminders; the worker sends them', async () => {
+    const client = await smsClient({ firstName: 'Klara', lastName: 'Klientin' });
+    // Monday 2 December 2030, 09:00 UTC = 10:00 in Berlin (winter time).
+    const a = await book(client.id, '2030-12-02T09:00:00.000Z');
+
+    const queued = await messagesOf(api, a.id);
+    expect(queued.map((m) => [m.channel, m.recipient, m.status])).toEqual(
+      expect.arrayContaining([
+        ['email', client.email, 'queued'],
+        ['sms', '+49 151 2345678', 'queued'],
+        ['email', coach.email, 'queued'],
+      ]),
+    );
+    expect(queued).toHaveLength(3);
+
+    const reminders = await waitingReminders(a.id);
+    expect(reminders.map((r) => [r.data.kind, r.startAfter.toISOString()]).sort()).toEqual([
+      ['reminder_1h', '2030-12-02T08:00:00.000Z'],
+      ['reminder_24h', '2030-12-01T09:00:00.000Z'],
+    ]);
+
+    expect(await api.app.jobs.runDue()).toBeGreaterThanOrEqual(3);
+    const sent = await messagesOf(api, a.id);
+    expect(sent.map((m) => [m.status, m.attempts])).toEqual([
+      ['sent', 1],
+      ['sent', 1],
+      ['sent', 1],
+    ]);
+
+    const toClient = sent.find((m) => m.channel === 'email' && m.recipient === client.email)!;
+    expect(toClient.template).toBe('appointment_booked');
+    expect(toClient.subject).toBe('Ihr Termin am Montag, 2. Dezember 2030, 10:00 Uhr');
+    expect(toClient.body).toContain('Guten Tag Klara Klientin,');
+    const link = `http://localhost:3000/meeting/${a.meetingCodeClient}`;
+    expect(toClient.body).toContain(link);
+    expect(toClient.body).toContain(a.meetingCodeClient);
+    expect(toClient.body).not.toContain(a.meetingCodeCoach);
+
+    const invite = parseInvite(toClient.calendar!);
+    expect(invite.method).toBe('REQUEST');
+    expect(invite.event.uid).toBe(`appointment-${a.id}@localhost`);
+    expect(Number(invite.event.sequence)).toBe(0);
+    expect(new Date(invite.event.start).toISOString()).toBe('2030-12-02T09:00:00.000Z');
+    expect(new Date(invite.event.end!).toISOString()).toBe('2030-12-02T09:30:00.000Z');
+    expect(urlOf(invite.event)).toBe(link);
+    expect(String(invite.event.description)).toContain(link);
+    expect(JSON.stringify(invite.event.organizer)).toContain('no-reply@sprechstunde.invalid');
+
+    const toCoach = sent.find((m) => m.recipient === coach.email)!;
+    const coachInvite = parseInvite(toCoach.calendar!);
+    expect(coachInvite.event.uid).toBe(invite.event.uid);
+    expect(urlOf(coachInvite.event)).toBe(
+      `http://localhost:3000/coach/meeting/${a.meetingCodeCoach}`,
+    );
+    expect(toCoach.body).not.toContain(a.meetingCodeClient);
+
+    const sms = sent.find((m) => m.channel === 'sms')!;
+    expect(sms.body).toBe(
+      `Sprechstunde: Ihr Termin (Erstgespräch) am Mo., 02.12.2030, 10:00 Uhr ist gebucht. Videotermin: ${link}`,
+    );
+  });
+
+  it('writes summer dates in Berlin summer time', async () => {
+    const client = await smsClient();
+    const a = await book(client.id, '2030-06-03T08:00:00.000Z');
+    const [mail] = (await messagesOf(api, a.id)).filter((m) => m.recipient === client.email);
+    expect(mail!.subject).toBe('Ihr Termin am Montag, 3. Juni 2030, 10:00 Uhr');
+  });
+
+  it('sends no SMS to a client who does not want them', async () => {
+    const client = await smsClient({ notifyViaSms: false });
+    const a = await book(client.id, daysAhead(12));
+    const messages = await messagesOf(api, a.id);
+    expect(messages.map((m) => m.channel).sort()).toEqual(['email', 'email']);
+  });
+
+  it('sends nothing for a provisional hold until it is confirmed', async () => {
+    const client = await smsClient();
+    const a = await book(client.id, daysAhead(13), { isProvisional: true });
+    expect(await messagesOf(api, a.id)).toEqual([]);
+    expect(await waitingReminders(a.id)).toEqual([]);
+
+    const res = await api.call('PUT', `/api/appointment/${a.id}`, {
+      as: coach,
+      body: { isProvisional: false },
+    });
+    expectStatus(res, 200);
+    const messages = await messagesOf(api, a.id);
+    expect(messages.map((m) => m.template)).toEqual([
+      'appointment_booked',
+      'appointment_booked',
+      'appointment_booked',
+    ]);
+    expect(await waitingReminders(a.id)).toHaveLength(2);
+  });
+
+  it('a booking that rolls back leaves no message and no job', async () => {
+    const client = await smsClient();
+    const deliveriesBefore = (await api.app.jobs.all(DELIVER_JOB)).length;
+    const remindersBefore = (await api.app.jobs.all(REMINDER_JOB)).length;
+    let appointmentId = '';
+    await expect(
+      api.database.db.transaction(async (tx) => {
+        appointmentId = await insertAppointment(tx, {
+          clientId: client.id,
+          coachId: coach.coachId!,
+          startDate: daysAhead(14),
+          endDate: plusMinutes(daysAhead(14), 30),
+          appointmentType: 'initial',
+        });
+        await enqueueAppointmentNotifications(
+          tx,
+          { config: api.config, jobs: api.app.jobs },
+          { appointmentId, change: 'booked' },
+        );
+        // Inside the transaction the messages and jobs exist…
+        const inside = await tx
+          .select()
+          .from(communications)
+          .where(eq(communications.appointmentId, appointmentId));
+        expect(inside).toHaveLength(3);
+        throw new Error('booking failed late');
+      }),
+    ).rejects.toThrow('booking failed late');
+    // …and after the rollback nothing is left to send.
+    expect(await messagesOf(api, appointmentId)).toEqual([]);
+    expect(await api.app.jobs.all(DELIVER_JOB)).toHaveLength(deliveriesBefore);
+    expect(await api.app.jobs.all(REMINDER_JOB)).toHaveLength(remindersBefore);
+    expect(await api.app.jobs.all(REMINDER_JOB, { appointmentId })).toEqual([]);
+  });
+});
+
+describe('reschedule and cancellation', () => {
+  it('a reschedule sends updated invitations with a raised SEQUENCE and moves the reminders', async () => {
+    const client = await smsClient();
+    const start = daysAhead(20);
+    const a = await book(client.id, start);
+    await api.app.jobs.runDue();
+
+    const moved = daysAhead(21, 14);
+    const res = await api.call('PUT', `/api/appointment/${a.id}`, {
+      as: coach,
+      body: { startDate: moved, endDate: plusMinutes(moved, 30) },
+    });
+    expectStatus(res, 200);
+    const rescheduled = (await messagesOf(api, a.id)).filter(
+      (m) => m.template === 'appointment_rescheduled',
+    );
+    expect(rescheduled.map((m) => m.recipient).sort()).toEqual(
+      [client.email, coach.email, '+49 151 2345678'].sort(),
+    );
+    const mail = rescheduled.find((m) => m.recipient === client.email)!;
+    expect(mail.body).toContain('Bisher:');
+    expect(mail.body).toContain('Neu:');
+    const invite = parseInvite(mail.calendar!);
+    expect(invite.method).toBe('REQUEST');
+    expect(invite.event.uid).toBe(`appointment-${a.id}@localhost`);
+    expect(Number(invite.event.sequence)).toBe(1);
+    expect(new Date(invite.event.start).toISOString()).toBe(moved);
+
+    const reminders = await waitingReminders(a.id);
+    expect(reminders.map((r) => r.startAfter.toISOString()).sort()).toEqual(
+      [
+        new Date(Date.parse(moved) - 24 * HOUR).toISOString(),
+        new Date(Date.parse(moved) - HOUR).toISOString(),
+      ].sort(),
+    );
+
+    // A change that does not move the appointment sends nothing.
+    const before = (await messagesOf(api, a.id)).length;
+    expectStatus(
+      await api.call('PUT', `/api/appointment/${a.id}`, { as: coach, body: { noShow: false } }),
+      200,
+    );
+    expect(await messagesOf(api, a.id)).toHaveLength(before);
+  });
+
+  it('a cancellation sends METHOD:CANCEL and stops the reminders, even when their time comes', async () => {
+    const client = await smsClient();
+    const start = daysAhead(25);
+    const a = await book(client.id, start);
+    await api.app.jobs.runDue();
+    expect(await waitingReminders(a.id)).toHaveLength(2);
+
+    expectStatus(await api.call('DELETE', `/api/appointment/${a.id}`, { as: coach }), 200);
+    expect(await waitingReminders(a.id)).toEqual([]);
+    const cancellation = (await messagesOf(api, a.id)).filter(
+      (m) => m.template === 'appointment_cancelled',
+    );
+    expect(cancellation).toHaveLength(3);
+    const invite = parseInvite(cancellation.find((m) => m.recipient === client.email)!.calendar!);
+    expect(invite.method).toBe('CANCEL');
+    expect(invite.event.status).toBe('CANCELLED');
+    expect(Number(invite.event.sequence)).toBe(1);
+    expect(invite.event.uid).toBe(`appointment-${a.id}@localhost`);
+
+    await clock.setTime(new Date(Date.parse(start) - HOUR / 2));
+    await api.app.jobs.runDue();
+    const all = await messagesOf(api, a.id);
+    expect(all.filter((m) => m.template.startsWith('appointment_reminder'))).toEqual([]);
+    expect(all.every((m) => m.status === 'sent')).toBe(true);
+  });
+});
+
+describe('reminders', () => {
+  it('reminds the client 24 h and 1 h before by e-mail and SMS, not the coach', async () => {
+    const client = await smsClient();
+    const start = daysAhead(3, 10);
+    const a = await book(client.id, start);
+    await api.app.jobs.runDue();
+    const reminders = () =>
+      messagesOf(api, a.id).then((all) => all.filter((m) => m.template.includes('reminder')));
+
+    await clock.setTime(new Date(Date.parse(start) - 25 * HOUR));
+    await api.app.jobs.runDue();
+    expect(await reminders()).toEqual([]);
+
+    await clock.setTime(new Date(Date.parse(start) - 24 * HOUR + 60_000));
+    await api.app.jobs.runDue();
+    const day = await reminders();
+    expect(day.map((m) => [m.template, m.channel, m.recipient, m.status]).sort()).toEqual(
+      [
+        ['appointment_reminder_24h', 'email', client.email, 'sent'],
+        ['appointment_reminder_24h', 'sms', '+49 151 2345678', 'sent'],
+      ].sort(),
+    );
+    expect(day.find((m) => m.channel === 'email')!.subject).toMatch(/^Erinnerung: Ihr Termin am /);
+
+    await clock.setTime(new Date(Date.parse(start) - HOUR + 60_000));
+    await api.app.jobs.runDue();
+    const hour = (await reminders()).filter((m) => m.template === 'appointment_reminder_1h');
+    expect(hour).toHaveLength(2);
+    expect(hour.find((m) => m.channel === 'email')!.body).toContain('beginnt in einer Stunde');
+  });
+
+  it('books close to the start without the reminder whose time has passed', async () => {
+    const client = await smsClient();
+    const start = new Date(clock.now() + 5 * HOUR).toISOString();
+    const a = await book(client.id, start);
+    const kinds = (await waitingReminders(a.id)).map((r) => r.data.kind);
+    expect(kinds).toEqual(['reminder_1h']);
+  });
+});
+
+describe('resendAppointmentInvites', () => {
+  it('sends the current invitation again with the given meeting link (202)', async () => {
+    const client = await smsClient();
+    const a = await book(client.id, daysAhead(30));
+    const res = await api.call('POST', `/api/appointment/${a.id}/resendInvites`, {
+      as: coach,
+      body: { meetingBaseUrl: 'http://localhost:3000/termin/' },
+    });
+    expectStatus(res, 202);
+    expect(res.body).toEqual({ queued: true });
+    const resent = (await messagesOf(api, a.id)).filter(
+      (m) => m.template === 'appointment_invitation',
+    );
+    expect(resent).toHaveLength(3);
+    const mail = resent.find((m) => m.recipient === client.email)!;
+    const link = `http://localhost:3000/termin/${a.meetingCodeClient}`;
+    expect(mail.body).toContain(link);
+    const invite = parseInvite(mail.calendar!);
+    expect(urlOf(invite.event)).toBe(link);
+    expect(Number(invite.event.sequence)).toBe(0);
+    await api.app.jobs.runDue();
+    expect((await messagesOf(api, a.id)).every((m) => m.status === 'sent')).toBe(true);
+  });
+
+  it('refuses a meeting link to another site (400 naming meetingBaseUrl), sending nothing', async () => {
+    const client = await smsClient();
+    const a = await book(client.id, daysAhead(31));
+    const before = (await messagesOf(api, a.id)).length;
+    const res = await api.call('POST', `/api/appointment/${a.id}/resendInvites`, {
+      as: coach,
+      body: { meetingBaseUrl: 'https://evil.example/meeting' },
+    });
+    expectFieldError(res, 'meetingBaseUrl');
+    expect(res.body.errors[0].code).toBe('meeting_base_url_not_allowed');
+    expect(await messagesOf(api, a.id)).toHaveLength(before);
+  });
+
+  it('answers 409 for a cancelled appointment and 404 to another coach', async () => {
+    const client = await smsClient();
+    const a = await book(client.id, daysAhead(32));
+    const body = { meetingBaseUrl: 'http://localhost:3000/meeting' };
+    expectProblem(
+      await api.call('POST', `/api/appointment/${a.id}/resendInvites`, { as: otherCoach, body }),
+      404,
+    );
+    await api.call('DELETE', `/api/appointment/${a.id}`, { as: coach });
+    expectProblem(
+      await api.call('POST', `/api/appointment/${a.id}/resendInvites`, { as: admin, body }),
+      409,
+      'appointment_cancelled',
+    );
+  });
+});
