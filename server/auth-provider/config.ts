@@ -4,6 +4,8 @@ const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
 
+const acquire = z.enum(['always', 'conditional', 'never']);
+
 /**
  * Switches that shape the flows (protocol §3.1), read once from the environment. Defaults
  * suit Sprechstunde: sign-up on, e-mail required and verified, passcode login, a password
@@ -58,6 +60,55 @@ const schema = z.object({
         v.split(',').every((o) => o.trim() === '' || (URL.canParse(o.trim()) && new URL(o.trim()).origin !== 'null')),
       'a comma-separated list of origins such as https://app.example.org',
     ),
+  /** Passkeys: sign-in with a WebAuthn credential (only offered to browsers that can). */
+  AUTH_PASSKEYS_ENABLED: bool.default(true),
+  /** Passkey creation may be skipped. */
+  AUTH_PASSKEY_OPTIONAL: bool.default(true),
+  /** At most this many WebAuthn credentials per user (passkeys and security keys). */
+  AUTH_PASSKEY_LIMIT: z.coerce.number().int().min(1).max(50).default(10),
+  /** When a credential is asked for after registration / login (protocol §3.2, §3.3). */
+  AUTH_PASSKEY_ACQUIRE_ON_REGISTRATION: acquire.default('always'),
+  AUTH_PASSKEY_ACQUIRE_ON_LOGIN: acquire.default('always'),
+  AUTH_PASSWORD_ACQUIRE_ON_REGISTRATION: acquire.default('always'),
+  AUTH_PASSWORD_ACQUIRE_ON_LOGIN: acquire.default('never'),
+  AUTH_PASSKEY_USER_VERIFICATION: z.enum(['required', 'preferred', 'discouraged']).default('preferred'),
+  /** WebAuthn relying party id; unset: the host name of PUBLIC_URL (localhost by default). */
+  AUTH_WEBAUTHN_RP_ID: z.string().regex(/^[a-z0-9.-]+$/i).optional(),
+  AUTH_WEBAUTHN_RP_NAME: z.string().min(1).max(64).default('Sprechstunde'),
+  /** Origins (comma-separated) WebAuthn responses may come from; unset: PUBLIC_URL's origin. */
+  AUTH_WEBAUTHN_ORIGINS: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || v.split(',').every((o) => URL.canParse(o.trim())),
+      'a comma-separated list of origins such as https://app.example.org',
+    ),
+  AUTH_WEBAUTHN_TIMEOUT_MS: z.coerce.number().int().min(10_000).max(600_000).default(60_000),
+  /** Second factor: off, optional (offered), required (everyone sets one up). */
+  AUTH_MFA: z.enum(['off', 'optional', 'required']).default('optional'),
+  /** Offer MFA set-up right after registration / after a login without MFA (optional mode). */
+  AUTH_MFA_ACQUIRE_ON_REGISTRATION: bool.default(false),
+  AUTH_MFA_ACQUIRE_ON_LOGIN: bool.default(false),
+  /** Authenticator apps (TOTP, RFC 6238). */
+  AUTH_MFA_TOTP: bool.default(true),
+  /** Security keys as a second factor. */
+  AUTH_MFA_SECURITY_KEYS: bool.default(true),
+  AUTH_MFA_SECURITY_KEY_ATTACHMENT: z.enum(['platform', 'cross-platform', 'any']).default('cross-platform'),
+  AUTH_MFA_SECURITY_KEY_LIMIT: z.coerce.number().int().min(1).max(50).default(10),
+  /** Issuer shown in authenticator apps. */
+  AUTH_TOTP_ISSUER: z.string().min(1).max(64).default('Sprechstunde'),
+  /** Trusted devices skip the second factor: ask (prompt), always, never. */
+  AUTH_DEVICE_TRUST: z.enum(['prompt', 'always', 'never']).default('prompt'),
+  AUTH_DEVICE_TRUST_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  AUTH_DEVICE_TRUST_COOKIE: z.string().regex(/^[\w-]+$/).default('hanko-device-token'),
+  /**
+   * 32 bytes, base64, that encrypt authenticator-app secrets; unset: a key generated at the
+   * first start and kept in the database.
+   */
+  AUTH_ENCRYPTION_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || Buffer.from(v, 'base64').length === 32, '32 bytes, base64-encoded'),
   /** Include internal error causes in flow errors (never in production). */
   AUTH_DEBUG: bool.default(false),
 });

@@ -6,7 +6,7 @@ import { flowErrors } from './flow/errors';
 import { sessionCookie } from './flows/shared';
 import { allowedOrigins, registerCors } from './cors';
 import type { AuthProvider } from './provider';
-import { registerRestRoutes, sessionToken } from './rest';
+import { readCookie, registerRestRoutes, sessionToken } from './rest';
 import { profileData } from './users';
 
 const unauthorized = (reply: FastifyReply) =>
@@ -47,6 +47,8 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
         userAgent: request.headers['user-agent'],
         language: typeof request.headers['x-language'] === 'string' ? request.headers['x-language'] : undefined,
       };
+      const deviceCookie = readCookie(request, auth.AUTH_DEVICE_TRUST_COOKIE);
+      if (deviceCookie) info.deviceCookie = deviceCookie;
       // The profile flow needs a valid session on every request (protocol §1.1, §3.4).
       let refused: FlowResult | null = null;
       if (flowName === 'profile') {
@@ -103,7 +105,7 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
     const token = sessionToken(request, auth.AUTH_COOKIE_NAME);
     const session = token ? await sessions.verify(token) : null;
     if (!session) return unauthorized(reply);
-    const profile = await profileData(provider.db, session.userId);
+    const profile = await profileData(provider.db, session.userId, auth);
     if (!profile) return reply.code(404).send({ code: 404, message: 'Not Found' });
     return reply.header('cache-control', 'no-store').send(profile);
   });

@@ -10,7 +10,9 @@ import { profileFlow } from './flows/profile';
 import { registrationFlow } from './flows/registration';
 import type { AuthEnv } from './flows/shared';
 import { loadKeyStore } from './keys';
+import { loadSecretBox } from './secret-box';
 import { createSessionService } from './sessions';
+import { relyingParty } from './webauthn';
 
 export interface AuthProviderOptions {
   db: Db;
@@ -31,6 +33,8 @@ export async function createAuthProvider(options: AuthProviderOptions) {
   const { db, config } = options;
   const auth = options.auth ?? loadAuthConfig();
   const keys = await loadKeyStore(db);
+  const secrets = await loadSecretBox(db, auth.AUTH_ENCRYPTION_KEY);
+  const rp = relyingParty(auth, config.PUBLIC_URL);
   const sessions = createSessionService({
     db,
     keys,
@@ -49,6 +53,8 @@ export async function createAuthProvider(options: AuthProviderOptions) {
       sessions,
       rateLimits: options.rateLimits,
       mailer: options.mailer,
+      rp,
+      secrets,
     }),
     ...(options.now ? { now: options.now } : {}),
     debug: auth.AUTH_DEBUG && config.NODE_ENV !== 'production',
@@ -60,6 +66,7 @@ export async function createAuthProvider(options: AuthProviderOptions) {
     keys,
     sessions,
     engine,
+    rp,
     rateLimits: options.rateLimits,
     jwks: () => keys.jwks(),
     /** The app's public origin (the default CORS origin). */

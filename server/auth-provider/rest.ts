@@ -16,16 +16,22 @@ import { overLimit, sessionCookie } from './flows/shared';
 import type { AuthProvider } from './provider';
 import { createUser, findUserByEmail, sessionEmail } from './users';
 import type { VerifiedSession } from './sessions';
+import { credentialsOf, wireCredential } from './webauthn';
 
-/** The session token: `Authorization: Bearer …` or the session cookie. */
-export function sessionToken(request: FastifyRequest, cookieName: string): string | null {
-  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-  if (bearer?.[1]) return bearer[1];
+/** The value of one request cookie. */
+export function readCookie(request: FastifyRequest, cookieName: string): string | null {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
     if (name === cookieName && value.length > 0) return value.join('=');
   }
   return null;
+}
+
+/** The session token: `Authorization: Bearer …` or the session cookie. */
+export function sessionToken(request: FastifyRequest, cookieName: string): string | null {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  if (bearer?.[1]) return bearer[1];
+  return readCookie(request, cookieName);
 }
 
 /** Errors of the non-flow calls: Echo's `{code, message}` (openapi `HttpError`). */
@@ -152,7 +158,7 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
       id,
       ...(primary ? { email: primary.address } : {}),
       ...(username ? { username: username.username } : {}),
-      webauthn_credentials: [],
+      webauthn_credentials: (await credentialsOf(db, id)).map(wireCredential),
       emails: emails.map(wireEmail),
       created_at: user.createdAt,
       updated_at: user.updatedAt,

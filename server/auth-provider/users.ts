@@ -1,7 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { authEmails, authPasswordCredentials, authUsernames, authUsers } from '../db/schema/index';
+import type { AuthConfig } from './config';
 import type { SessionEmail } from './sessions';
+import { otpSecretOf } from './totp';
+import { credentialsOf, wireCredential } from './webauthn';
 
 type Conn = Tx | Db;
 
@@ -84,7 +87,7 @@ export async function sessionEmail(tx: Conn, userId: string): Promise<SessionEma
 }
 
 /** ProfileData (protocol §4.5) for success payloads and GET /me. */
-export async function profileData(tx: Conn, userId: string) {
+export async function profileData(tx: Conn, userId: string, auth: AuthConfig) {
   const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, userId));
   if (!user) return null;
   const emails = await tx
@@ -93,10 +96,20 @@ export async function profileData(tx: Conn, userId: string) {
     .where(eq(authEmails.userId, userId))
     .orderBy(asc(authEmails.createdAt));
   const [username] = await tx.select().from(authUsernames).where(eq(authUsernames.userId, userId));
+  const credentials = await credentialsOf(tx, userId);
+  const passkeys = credentials.filter((c) => !c.mfaOnly).map(wireCredential);
+  const securityKeys = credentials.filter((c) => c.mfaOnly).map(wireCredential);
+  const mfa = auth.AUTH_MFA !== 'off';
   return {
     id: user.id,
     user_id: user.id,
-    mfa_config: { auth_app_set_up: false, totp_enabled: false, security_keys_enabled: false },
+    ...(passkeys.length > 0 ? { passkeys } : {}),
+    ...(securityKeys.length > 0 ? { security_keys: securityKeys } : {}),
+    mfa_config: {
+      auth_app_set_up: !!(await otpSecretOf(tx, userId)),
+      totp_enabled: mfa && auth.AUTH_MFA_TOTP,
+      security_keys_enabled: mfa && auth.AUTH_MFA_SECURITY_KEYS,
+    },
     emails: emails.map((e) => ({
       id: e.id,
       address: e.address,

@@ -96,7 +96,13 @@ describe('profile flow: session', () => {
     expect(init.actions.password_update).toBeUndefined();
     expect(init.actions.username_create).toBeUndefined(); // usernames are off
     expect(init.actions.back).toBeUndefined();
-    expect(Object.keys(init.actions).sort()).toEqual(['account_delete', 'email_create', 'password_create']);
+    // Without WebAuthn in the browser only the authenticator app is offered as a second factor.
+    expect(Object.keys(init.actions).sort()).toEqual([
+      'account_delete',
+      'continue_to_otp_secret_creation',
+      'email_create',
+      'password_create',
+    ]);
 
     const foreign = await act(init, b.token, 'password_create', { password: 'geheim-123' });
     expect(foreign).toMatchObject({ status: 403, name: 'error', error: { code: 'operation_not_permitted_error' } });

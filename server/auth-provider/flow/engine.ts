@@ -402,6 +402,10 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
               // The passcode and address of this flow survive going back.
               data: { ...entry.data, ...(stash.data.sticky ? { sticky: stash.data.sticky } : {}) },
             };
+            if (outcome.error) {
+              error = outcome.error;
+              status = outcome.error.status;
+            }
             break;
           }
           case 'stay':

@@ -27,6 +27,17 @@ export const flowErrors = {
     message: 'The rate limit has been exceeded.',
   },
   unauthorized: { status: 401, code: 'unauthorized', message: 'The session is invalid.' },
+  passkeyInvalid: { status: 401, code: 'passkey_invalid', message: 'The passkey is invalid.' },
+  webauthnCredentialInvalidMfaOnly: {
+    status: 401,
+    code: 'webauthn_credential_invalid_mfa_only',
+    message: 'This credential can be used as a second factor security key only.',
+  },
+  platformAuthenticatorRequired: {
+    status: 401,
+    code: 'platform_authenticator_required',
+    message: 'The device or browser does not support the required platform authenticators.',
+  },
 } satisfies Record<string, FlowErrorDef>;
 
 /** Input-level errors (protocol §4.2); they come with form_data_invalid_error / 400. */
@@ -44,6 +55,8 @@ export const inputErrors = {
     message: 'The username is invalid. Only letters, digits and underscores are allowed.',
   },
   passcodeInvalid: { code: 'passcode_invalid', message: 'The passcode is invalid.' },
+  otpCodeInvalid: { code: 'otp_code_invalid', message: 'The OTP code is invalid.' },
+  otpCodeAlreadyUsed: { code: 'otp_code_already_used', message: 'The OTP code has already been used.' },
 } satisfies Record<string, ErrorBody>;
 
 /** An input error on one input: the 400 form_data_invalid_error outcome. */

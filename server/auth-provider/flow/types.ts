@@ -98,13 +98,16 @@ export interface StoredFlow {
 export type Outcome =
   | { kind: 'continue'; states: string[] }
   | { kind: 'error'; error: FlowErrorDef; inputErrors?: Record<string, ErrorBody> }
-  | { kind: 'revert' }
+  /** `back`; with an error: back to the previous state, showing why (a refused WebAuthn response). */
+  | { kind: 'revert'; error?: FlowErrorDef }
   | { kind: 'stay' };
 
 export interface RequestInfo {
   ip: string;
   userAgent: string | undefined;
   language: string | undefined;
+  /** The device-trust cookie the browser sent (`hanko-device-token`). */
+  deviceCookie?: string;
   /** The caller's verified session (profile flow; checked before every request). */
   session?: { sessionId: string; userId: string };
 }

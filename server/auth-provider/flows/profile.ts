@@ -18,7 +18,23 @@ import { PASSWORD_MAX_BYTES, type AuthConfig } from '../config';
 import { flowErrors, inputErrors, invalidInput } from '../flow/errors';
 import type { FlowDef, InputDef, Outcome } from '../flow/types';
 import { hashPassword, hasPassword, passwordPolicyError, setPasswordHash } from '../passwords';
+import { deleteOtpSecret, otpSecretOf, saveOtpSecret } from '../totp';
 import { findUserByEmail, findUserByUsername, profileData } from '../users';
+import {
+  credentialsOf,
+  deleteCredential,
+  insertCredential,
+  renameCredential,
+  type CredentialRow,
+} from '../webauthn';
+import {
+  credentialStates,
+  mfaEnabled,
+  passkeysUsable,
+  securityKeysUsable,
+  totpUsable,
+  type CredentialSink,
+} from './credentials';
 import {
   emailInput,
   passcodeConfirmation,
@@ -39,6 +55,8 @@ interface Snapshot {
   hasPassword: boolean;
   username: string | null;
   otherSessions: { id: string; userAgent: string | null }[];
+  credentials: CredentialRow[];
+  otp: boolean;
 }
 
 /** Profile data kept in the flow between the action and the passcode. */
@@ -75,6 +93,8 @@ async function load(ctx: Ctx, fresh = false): Promise<Snapshot> {
     otherSessions: (await sessions.list(tx, userId, ctx.now))
       .filter((s) => s.id !== current)
       .map((s) => ({ id: s.id, userAgent: s.userAgent })),
+    credentials: await credentialsOf(tx, userId),
+    otp: !!(await otpSecretOf(tx, userId)),
   };
   snapshots.set(ctx.data, snapshot);
   return snapshot;
@@ -84,6 +104,42 @@ async function load(ctx: Ctx, fresh = false): Promise<Snapshot> {
 const snap = (ctx: Ctx): Snapshot | undefined => snapshots.get(ctx.data);
 
 const stay = async (): Promise<Outcome> => ({ kind: 'stay' });
+
+const passkeysOf = (s: Snapshot | undefined) => (s?.credentials ?? []).filter((c) => !c.mfaOnly);
+const securityKeysOf = (s: Snapshot | undefined) => (s?.credentials ?? []).filter((c) => c.mfaOnly);
+
+/** The profile stores new credentials at once and returns to profile_init. */
+const profileSink: CredentialSink = {
+  flow: 'profile',
+  userId: userIdOf,
+  userName: (ctx) => {
+    const emails = snap(ctx)?.emails ?? [];
+    return (emails.find((e) => e.isPrimary) ?? emails[0])?.address ?? snap(ctx)?.username ?? 'user';
+  },
+  async summary(ctx) {
+    const s = await load(ctx, true);
+    return {
+      password: s.hasPassword,
+      passkeys: passkeysOf(s).length,
+      securityKeys: securityKeysOf(s).length,
+      otp: s.otp,
+      email: s.emails.length > 0,
+    };
+  },
+  existing: (ctx) => credentialsOf(ctx.env.tx, userIdOf(ctx)),
+  saveCredential: (ctx, credential) => insertCredential(ctx.env.tx, userIdOf(ctx), credential, ctx.now),
+  saveOtp: (ctx, sealed, step) => saveOtpSecret(ctx.env.tx, userIdOf(ctx), sealed, step),
+  savePassword: (ctx, hash) => setPasswordHash(ctx.env.tx, userIdOf(ctx), hash, ctx.now),
+  // The flow's data is cleared of the MFA-chooser mark, so set-up is offered again next time.
+  after: ['profile_init'],
+};
+
+const PROFILE_CREDENTIAL_STATES = new Set([
+  'webauthn_credential_verification',
+  'onboarding_verify_passkey_attestation',
+  'mfa_otp_secret_creation',
+  'mfa_security_key_creation',
+]);
 
 export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
   const passwords = auth.AUTH_PASSWORD_ENABLED;
@@ -130,6 +186,124 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       required: true,
       hidden: true,
       allowedValues: values.map((e) => ({ value: e.id, name: e.address })),
+    },
+  ];
+
+  /** Passcode login or a password remain when this passkey goes. */
+  const otherLoginMethod = (s: Snapshot) => passcodeLogin(s) || (passwords && s.hasPassword);
+
+  const credentialIdInput = (name: string, rows: CredentialRow[]): InputDef[] => [
+    {
+      name,
+      type: 'string',
+      required: true,
+      hidden: true,
+      allowedValues: rows.map((c) => ({ value: c.id.slice(0, 255), name: (c.name ?? c.id).slice(0, 255) })),
+    },
+  ];
+
+  const credentialActions: Action[] = [
+    {
+      name: 'webauthn_credential_create',
+      description: 'Create a WebAuthn credential for the current session user.',
+      enabled: (ctx) => passkeysUsable(ctx) && (snap(ctx)?.credentials.length ?? Infinity) < auth.AUTH_PASSKEY_LIMIT,
+      async execute(ctx) {
+        ctx.data.webauthn_purpose = 'create_passkey';
+        return { kind: 'continue', states: ['webauthn_credential_verification'] };
+      },
+    },
+    {
+      name: 'webauthn_credential_rename',
+      description: 'Rename a WebAuthn credential.',
+      inputs: () => [
+        { name: 'passkey_id', type: 'string', required: true, hidden: true, maxLength: 1024 },
+        { name: 'passkey_name', type: 'string', required: true, trim: true, minLength: 3, maxLength: 128 },
+      ],
+      enabled: (ctx) => auth.AUTH_PASSKEYS_ENABLED && (snap(ctx)?.credentials.length ?? 0) > 0,
+      async execute(ctx) {
+        // 3 to 32 characters (the declared lengths are bytes, like Hanko's).
+        const name = String(ctx.input.passkey_name);
+        const length = [...name].length;
+        if (length < 3) return invalidInput('passkey_name', inputErrors.valueTooShort);
+        if (length > 32) return invalidInput('passkey_name', inputErrors.valueTooLong);
+        const renamed = await renameCredential(ctx.env.tx, userIdOf(ctx), String(ctx.input.passkey_id), name, ctx.now);
+        if (!renamed) return { kind: 'error', error: flowErrors.notFound };
+        return stay();
+      },
+    },
+    {
+      name: 'webauthn_credential_delete',
+      description: 'Delete a WebAuthn credential.',
+      inputs: () => [{ name: 'passkey_id', type: 'string', required: true, hidden: true, maxLength: 1024 }],
+      enabled: (ctx) => {
+        const s = snap(ctx);
+        const passkeys = passkeysOf(s).length;
+        if (!auth.AUTH_PASSKEYS_ENABLED || !s || passkeys === 0) return false;
+        // The last passkey stays when passkeys are required or nothing else signs in.
+        return passkeys > 1 || (auth.AUTH_PASSKEY_OPTIONAL && otherLoginMethod(s));
+      },
+      async execute(ctx) {
+        const s = await load(ctx);
+        const id = String(ctx.input.passkey_id);
+        if (!passkeysOf(s).some((c) => c.id === id)) return { kind: 'error', error: flowErrors.notFound };
+        await deleteCredential(ctx.env.tx, userIdOf(ctx), id);
+        return stay();
+      },
+    },
+    {
+      name: 'security_key_create',
+      description: 'Create a security key.',
+      enabled: (ctx) =>
+        securityKeysUsable(ctx) && securityKeysOf(snap(ctx)).length < auth.AUTH_MFA_SECURITY_KEY_LIMIT &&
+        (snap(ctx)?.credentials.length ?? Infinity) < auth.AUTH_PASSKEY_LIMIT,
+      async execute(ctx) {
+        ctx.data.webauthn_purpose = 'create_security_key';
+        return { kind: 'continue', states: ['webauthn_credential_verification'] };
+      },
+    },
+    {
+      name: 'security_key_delete',
+      description: 'Delete a security key.',
+      inputs: (ctx) => credentialIdInput('security_key_id', securityKeysOf(snap(ctx))),
+      enabled: (ctx) => {
+        const s = snap(ctx);
+        const keys = securityKeysOf(s).length;
+        if (!mfaEnabled(ctx) || !auth.AUTH_MFA_SECURITY_KEYS || !s || keys === 0) return false;
+        // Not the last second factor when MFA is required.
+        return auth.AUTH_MFA !== 'required' || keys > 1 || s.otp;
+      },
+      async execute(ctx) {
+        // allowed_values limited the id to the user's security keys.
+        await deleteCredential(ctx.env.tx, userIdOf(ctx), String(ctx.input.security_key_id));
+        return stay();
+      },
+    },
+    {
+      name: 'continue_to_otp_secret_creation',
+      description: 'Set up an authenticator app.',
+      enabled: (ctx) => totpUsable(ctx) && snap(ctx)?.otp === false,
+      execute: async () => ({ kind: 'continue', states: ['mfa_otp_secret_creation'] }),
+    },
+    {
+      name: 'continue_to_security_key_creation',
+      description: 'Create a security key.',
+      enabled: (ctx) =>
+        securityKeysUsable(ctx) && securityKeysOf(snap(ctx)).length < auth.AUTH_MFA_SECURITY_KEY_LIMIT &&
+        (snap(ctx)?.credentials.length ?? Infinity) < auth.AUTH_PASSKEY_LIMIT,
+      execute: async () => ({ kind: 'continue', states: ['mfa_security_key_creation'] }),
+    },
+    {
+      name: 'otp_secret_delete',
+      description: 'Delete the authenticator app.',
+      enabled: (ctx) => {
+        const s = snap(ctx);
+        if (!s?.otp) return false;
+        return auth.AUTH_MFA !== 'required' || securityKeysOf(s).length > 0;
+      },
+      async execute(ctx) {
+        await deleteOtpSecret(ctx.env.tx, userIdOf(ctx));
+        return stay();
+      },
     },
   ];
 
@@ -280,6 +454,7 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         return stay();
       },
     },
+    ...credentialActions,
     {
       name: 'account_delete',
       description: 'Delete the account.',
@@ -299,7 +474,7 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
     actions,
     async before(ctx) {
       await load(ctx, true);
-      ctx.payload.user = await profileData(ctx.env.tx, userIdOf(ctx));
+      ctx.payload.user = await profileData(ctx.env.tx, userIdOf(ctx), auth);
       const current = ctx.request.session!.sessionId;
       const rows = await ctx.env.sessions.list(ctx.env.tx, userIdOf(ctx), ctx.now);
       ctx.payload.sessions = rows.map((r) => ({
@@ -352,7 +527,13 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       return null;
     },
     states: Object.fromEntries(
-      [preflight, profileInit, passcode, accountDeleted].map((s) => [s.name, s]),
+      [
+        preflight,
+        profileInit,
+        passcode,
+        ...credentialStates(profileSink).filter((s) => PROFILE_CREDENTIAL_STATES.has(s.name)),
+        accountDeleted,
+      ].map((s) => [s.name, s]),
     ),
   };
 }

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { PASSWORD_MAX_BYTES, type AuthConfig } from '../config';
+import type { AuthConfig } from '../config';
 import { inputErrors, invalidInput } from '../flow/errors';
 import type { FlowDef, InputDef } from '../flow/types';
-import { hashPassword, passwordPolicyError } from '../passwords';
+import { saveOtpSecret } from '../totp';
+import { findCredential, insertCredential } from '../webauthn';
+import {
+  credentialOnboarding,
+  credentialStates,
+  mfaCreation,
+  type CredentialSink,
+} from './credentials';
 import {
   createUser,
   findUserByEmail,
@@ -20,6 +27,41 @@ import {
   type AuthEnv,
   type State,
 } from './shared';
+
+/** Registration keeps new credentials in the flow; the user and they are created at success. */
+const registrationSink: CredentialSink = {
+  flow: 'registration',
+  userId: (ctx) => dataOf(ctx).user_id!,
+  userName: (ctx) => dataOf(ctx).email ?? dataOf(ctx).username ?? 'user',
+  async summary(ctx) {
+    const data = dataOf(ctx);
+    const pending = data.pending_credentials ?? [];
+    return {
+      password: !!data.password_hash,
+      passkeys: pending.filter((c) => !c.mfaOnly).length,
+      securityKeys: pending.filter((c) => c.mfaOnly).length,
+      otp: !!data.pending_otp,
+      email: !!data.email,
+    };
+  },
+  existing: async (ctx) => (dataOf(ctx).pending_credentials ?? []).map((c) => ({ id: c.id, transports: c.transports })),
+  async saveCredential(ctx, credential) {
+    const data = dataOf(ctx);
+    const pending = (data.pending_credentials ??= []);
+    if (pending.some((c) => c.id === credential.id) || (await findCredential(ctx.env.tx, credential.id))) {
+      return false;
+    }
+    pending.push(credential);
+    return true;
+  },
+  async saveOtp(ctx, sealed, step) {
+    dataOf(ctx).pending_otp = { secret: sealed, step };
+  },
+  async savePassword(ctx, hash) {
+    dataOf(ctx).password_hash = hash;
+  },
+  after: [],
+};
 
 export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
   const usernames = auth.AUTH_USERNAME !== 'off';
@@ -66,13 +108,13 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
           }
           data.user_id = randomUUID();
           data.passcode_template = 'email_verification';
+          const summary = await registrationSink.summary(ctx);
+          const credentials = credentialOnboarding(ctx, 'registration', summary);
+          // Without a passcode step or credential states, MFA set-up comes right away.
+          const mfa = !verify && credentials.length === 0 ? await mfaCreation(ctx, registrationSink) : [];
           return {
             kind: 'continue',
-            states: [
-              ...(verify ? ['passcode_confirmation'] : []),
-              ...(auth.AUTH_PASSWORD_ENABLED ? ['password_creation'] : []),
-              'success',
-            ],
+            states: [...(verify ? ['passcode_confirmation'] : []), ...credentials, ...mfa, 'success'],
           };
         },
       },
@@ -81,50 +123,8 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
 
   const passcode = passcodeConfirmation(async (ctx) => {
     dataOf(ctx).email_verified = true;
-    return { kind: 'continue', states: [] };
+    return { kind: 'continue', states: await mfaCreation(ctx, registrationSink) };
   });
-
-  const passwordCreation: State = {
-    name: 'password_creation',
-    back: true,
-    actions: [
-      {
-        name: 'register_password',
-        description: 'Submit a new password.',
-        inputs: () => [
-          {
-            name: 'new_password',
-            type: 'password',
-            required: !auth.AUTH_PASSWORD_OPTIONAL,
-            minLength: auth.AUTH_PASSWORD_MIN_LENGTH,
-            maxLength: PASSWORD_MAX_BYTES,
-          },
-        ],
-        async execute(ctx) {
-          const password = typeof ctx.input.new_password === 'string' ? ctx.input.new_password : '';
-          if (!password) return invalidInput('new_password', inputErrors.valueMissing);
-          const policy = passwordPolicyError(password, auth.AUTH_PASSWORD_MIN_LENGTH);
-          if (policy) {
-            return invalidInput(
-              'new_password',
-              policy === 'too_short' ? inputErrors.valueTooShort : inputErrors.valueTooLong,
-            );
-          }
-          dataOf(ctx).password_hash = await hashPassword(password);
-          ctx.preventRevert();
-          return { kind: 'continue', states: [] };
-        },
-      },
-      {
-        name: 'skip',
-        description: 'Skip',
-        // Without a password the person signs in by passcode, so the address must be there.
-        enabled: (ctx) =>
-          auth.AUTH_PASSWORD_OPTIONAL && auth.AUTH_PASSCODE_LOGIN && !!dataOf(ctx).email,
-        execute: async () => ({ kind: 'continue', states: [] }),
-      },
-    ],
-  };
 
   const done = success(async (ctx) => {
     const data = dataOf(ctx);
@@ -138,8 +138,24 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       passwordHash: data.password_hash ?? null,
       now: ctx.now,
     });
-    const amr = [...(data.email_verified ? ['otp'] : []), ...(data.password_hash ? ['pwd'] : [])];
+    const pending = data.pending_credentials ?? [];
+    for (const credential of pending) {
+      if (!(await insertCredential(ctx.env.tx, data.user_id, credential, ctx.now))) {
+        throw new Error('a WebAuthn credential of this registration was registered meanwhile');
+      }
+    }
+    if (data.pending_otp) {
+      await saveOtpSecret(ctx.env.tx, data.user_id, data.pending_otp.secret, data.pending_otp.step);
+    }
+    const amr = [
+      ...(data.email_verified ? ['otp'] : []),
+      ...(data.password_hash ? ['pwd'] : []),
+      ...(pending.some((c) => !c.mfaOnly) ? ['passkey'] : []),
+      ...(pending.some((c) => c.mfaOnly) ? ['security_key'] : []),
+      ...(data.pending_otp ? ['totp'] : []),
+    ];
     delete data.password_hash;
+    delete data.pending_otp;
     return { userId: data.user_id, amr };
   }, false);
 
@@ -148,7 +164,10 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
     ttlSeconds: auth.AUTH_FLOW_TTL_SECONDS,
     initial: ['preflight', 'registration_init'],
     states: Object.fromEntries(
-      [preflight, registrationInit, passcode, passwordCreation, done].map((s) => [s.name, s]),
+      [preflight, registrationInit, passcode, ...credentialStates(registrationSink), done].map((s) => [
+        s.name,
+        s,
+      ]),
     ),
   };
 }

@@ -8,7 +8,9 @@ import type { ActionDef, FlowContext, InputDef, Outcome, StateDef } from '../flo
 import { CODELESS, passcodeMail, type PasscodeTemplate } from '../mail-templates';
 import { checkPasscode, createPasscode, findPasscode, isUsable, newPasscode } from '../passcodes';
 import type { SessionService } from '../sessions';
+import type { SecretBox } from '../secret-box';
 import { profileData, sessionEmail } from '../users';
+import type { NewCredential, RelyingParty } from '../webauthn';
 
 /** The services flows use, bound to the flow's transaction. */
 export interface AuthEnv {
@@ -18,6 +20,10 @@ export interface AuthEnv {
   sessions: SessionService;
   rateLimits: RateLimiters;
   mailer: Mailer;
+  /** WebAuthn relying party (id, name, accepted origins). */
+  rp: RelyingParty;
+  /** Encrypts authenticator-app secrets. */
+  secrets: SecretBox;
 }
 
 export type Ctx = FlowContext<AuthEnv>;
@@ -27,6 +33,26 @@ export type State = StateDef<AuthEnv>;
 /** Flow data keys (kept in the stash). */
 export interface FlowData {
   webauthn_available?: boolean;
+  webauthn_conditional_mediation_available?: boolean;
+  webauthn_platform_authenticator_available?: boolean;
+  /** The challenge of the WebAuthn options last sent, and what they were for. */
+  webauthn_challenge?: string;
+  webauthn_purpose?: 'login' | 'mfa' | 'create_passkey' | 'create_security_key';
+  /** Registration: verified credentials and the authenticator-app secret, stored with the user. */
+  pending_credentials?: NewCredential[];
+  pending_otp?: { secret: string; step: number };
+  /** mfa_otp_secret_creation: the secret being set up (sealed). */
+  otp_setup_secret?: string;
+  mfa_method?: 'totp' | 'security_key';
+  /** mfa_method_chooser was scheduled once in this flow. */
+  mfa_chooser_scheduled?: boolean;
+  /** Login: the user's second factors, read when the credential was proven. */
+  user_has_otp?: boolean;
+  user_has_security_key?: boolean;
+  user_has_password?: boolean;
+  user_has_webauthn?: boolean;
+  /** Login: the device is to be trusted when the session is issued. */
+  trust_device?: boolean;
   email?: string;
   username?: string;
   user_id?: string;
@@ -36,7 +62,7 @@ export interface FlowData {
   recovery_pending?: boolean;
   email_verified?: boolean;
   password_hash?: string;
-  login_method?: 'password' | 'passcode';
+  login_method?: 'password' | 'passcode' | 'passkey';
   sticky?: { passcode_id?: string; passcode_email?: string };
 }
 
@@ -74,8 +100,12 @@ export const preflight: State = {
         { name: 'webauthn_platform_authenticator_available', type: 'boolean', hidden: true },
       ],
       async execute(ctx) {
-        // Kept for the passkey phase; no WebAuthn action is offered yet.
-        dataOf(ctx).webauthn_available = ctx.input.webauthn_available === true;
+        const data = dataOf(ctx);
+        data.webauthn_available = ctx.input.webauthn_available === true;
+        data.webauthn_conditional_mediation_available =
+          ctx.input.webauthn_conditional_mediation_available === true;
+        data.webauthn_platform_authenticator_available =
+          ctx.input.webauthn_platform_authenticator_available === true;
         return { kind: 'continue', states: [] };
       },
     },
@@ -200,13 +230,21 @@ export function success(
       ctx.headers['x-session-lifetime'] = String(lifetime);
       ctx.headers['x-session-retention'] = 'persistent';
       if (auth.AUTH_SESSION_TOKEN_HEADER) ctx.headers['x-auth-token'] = issued.token;
-      else ctx.headers['set-cookie'] = sessionCookie(auth, issued.token, lifetime);
-      ctx.payload.user = await profileData(tx, userId);
+      else addCookie(ctx, sessionCookie(auth, issued.token, lifetime));
+      ctx.payload.user = await profileData(tx, userId, auth);
       ctx.payload.claims = issued.claims;
-      const method = dataOf(ctx).login_method;
-      if (lastLogin && method) ctx.payload.last_login = { login_method: method };
+      const { login_method: method, mfa_method: mfa } = dataOf(ctx);
+      if (lastLogin && method) {
+        ctx.payload.last_login = { login_method: method, ...(mfa ? { mfa_method: mfa } : {}) };
+      }
     },
   };
+}
+
+/** Adds a Set-Cookie header to the response (several may be set). */
+export function addCookie(ctx: Ctx, cookie: string) {
+  const existing = ctx.headers['set-cookie'];
+  ctx.headers['set-cookie'] = existing === undefined ? cookie : [...[existing].flat(), cookie];
 }
 
 /** The session cookie (cookie mode); maxAge -1 expires it. */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -160,5 +161,89 @@ export const authSigningKeys = pgTable('auth_signing_keys', {
   algorithm: text('algorithm').notNull(),
   publicJwk: jsonb('public_jwk').notNull(),
   privateJwk: jsonb('private_jwk').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Passkeys and security keys (WebAuthn). `id` is the credential id (base64url), unique
+ * across users; `public_key` the COSE key (base64url). `mfa_only` marks security keys, which
+ * count only as a second factor. `sign_count` is the authenticator's counter (0 when the
+ * authenticator does not count).
+ */
+export const authWebauthnCredentials = pgTable(
+  'auth_webauthn_credentials',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    publicKey: text('public_key').notNull(),
+    attestationType: text('attestation_type').notNull(),
+    aaguid: text('aaguid').notNull(),
+    signCount: bigint('sign_count', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    backupEligible: boolean('backup_eligible').notNull().default(false),
+    backupState: boolean('backup_state').notNull().default(false),
+    mfaOnly: boolean('mfa_only').notNull().default(false),
+    lastUsedAt: ts('last_used_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('auth_webauthn_credentials_user_idx').on(t.userId),
+    check('auth_webauthn_credentials_sign_count_check', sql`${t.signCount} >= 0`),
+    check(
+      'auth_webauthn_credentials_name_check',
+      sql`${t.name} IS NULL OR char_length(${t.name}) BETWEEN 3 AND 32`,
+    ),
+  ],
+);
+
+/**
+ * Authenticator-app (TOTP) secrets, one per user, encrypted (AES-256-GCM, see
+ * server/auth-provider/secret-box.ts). `last_used_step` is the newest 30-second step a code
+ * was accepted for, so a code cannot be used twice.
+ */
+export const authOtpSecrets = pgTable(
+  'auth_otp_secrets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    secretEncrypted: text('secret_encrypted').notNull(),
+    lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('auth_otp_secrets_user_key').on(t.userId)],
+);
+
+/**
+ * Trusted devices: the `hanko-device-token` cookie carries `user:token` pairs; only the
+ * SHA-256 of each token is stored. A trusted device skips the second factor until
+ * `expires_at`.
+ */
+export const authDeviceTokens = pgTable(
+  'auth_device_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('auth_device_tokens_token_key').on(t.tokenHash),
+    index('auth_device_tokens_user_idx').on(t.userId),
+  ],
+);
+
+/** The provider's own symmetric keys (the OTP-secret key when AUTH_ENCRYPTION_KEY is unset). */
+export const authSecretKeys = pgTable('auth_secret_keys', {
+  name: text('name').primaryKey(),
+  key: text('key').notNull(),
   createdAt: createdAt(),
 });
