@@ -21,6 +21,9 @@ const ActivatePage = lazy(() => import('../views/activate/ActivatePage'));
 const HelpPage = lazy(() => import('../views/help/HelpPage'));
 const SupportPage = lazy(() => import('../views/support/SupportPage'));
 const DashboardPage = lazy(() => import('../views/dashboard/DashboardPage'));
+const LoginPage = lazy(() => import('../views/auth/LoginPage'));
+const ClientLoginPage = lazy(() => import('../views/auth/ClientLoginPage'));
+const ProfilePage = lazy(() => import('../views/auth/ProfilePage'));
 
 /**
  * The route table, in matching order. Feature issues add their pages here. The menu shows an
@@ -29,6 +32,10 @@ const DashboardPage = lazy(() => import('../views/dashboard/DashboardPage'));
  */
 export const routes: readonly AppRoute[] = [
   { path: '/', breadcrumb: tKey('breadcrumbs.home'), component: HomePage },
+  // The sign-in widget (issue #4). Open routes: /profile shows its own error screen without a session.
+  { path: '/login', breadcrumb: tKey('auth:pages.staffLogin'), component: LoginPage },
+  { path: '/client-signup/login', breadcrumb: tKey('auth:pages.clientLogin'), component: ClientLoginPage },
+  { path: '/profile', breadcrumb: tKey('auth:pages.profile'), component: ProfilePage },
   {
     path: '/notactive',
     breadcrumb: tKey('breadcrumbs.notActive'),

@@ -1,0 +1,258 @@
+import {
+  WebAuthnAbortService,
+  browserSupportsWebAuthn,
+  browserSupportsWebAuthnAutofill,
+  platformAuthenticatorIsAvailable,
+  startAuthentication,
+  startRegistration,
+} from '@simplewebauthn/browser';
+import type { Client } from 'openapi-fetch';
+import { fromCallback, fromPromise } from 'xstate';
+import { z } from 'zod';
+import type { paths } from '../../api/generated/auth';
+import type { TokenGetter } from '../../api/middleware';
+import type { AuthEvents } from '../../app/auth-events';
+import type { AuthFlowEvent } from './flow.machine';
+import type {
+  ClientCapabilities,
+  FlowName,
+  FlowReply,
+  FlowResponse,
+  LastLogin,
+  ThirdPartyReturn,
+  WebAuthnOptions,
+} from './types';
+
+/** The typed client for openapi/auth.yaml (base URL `/auth`, or a hosted provider's). */
+export type AuthApiClient = Client<paths>;
+
+/** Local-storage keys (specification section 9). */
+export const FLOW_STATE_KEY = 'flow-state';
+export const DEFAULT_STORAGE_KEY = 'hanko';
+export const LAST_LOGIN_SUFFIX = '_last_login';
+/** URL parameters of a third-party return (protocol §3.6 `thirdparty`). */
+export const RETURN_PARAMS = ['hanko_token', 'error', 'error_description'] as const;
+
+export interface WebAuthnClient {
+  capabilities(): Promise<ClientCapabilities>;
+  /** Resolves with the assertion (webauthn-json shape); conditional = passkey autofill. */
+  get(options: WebAuthnOptions, conditional: boolean): Promise<unknown>;
+  create(options: WebAuthnOptions): Promise<unknown>;
+  cancel(): void;
+}
+
+/** @simplewebauthn/browser behind the widget's small WebAuthn interface. */
+export const browserWebAuthn: WebAuthnClient = {
+  async capabilities() {
+    const webauthn = browserSupportsWebAuthn();
+    return {
+      webauthn_available: webauthn,
+      webauthn_conditional_mediation_available: webauthn && (await browserSupportsWebAuthnAutofill()),
+      webauthn_platform_authenticator_available: webauthn && (await platformAuthenticatorIsAvailable()),
+    };
+  },
+  get(options, conditional) {
+    return startAuthentication({
+      optionsJSON: options.publicKey as unknown as Parameters<
+        typeof startAuthentication
+      >[0]['optionsJSON'],
+      useBrowserAutofill: conditional,
+      // The login screen renders its `username webauthn` field after the state is entered.
+      verifyBrowserAutofillInput: false,
+    });
+  },
+  create(options) {
+    return startRegistration({
+      optionsJSON: options.publicKey as unknown as Parameters<
+        typeof startRegistration
+      >[0]['optionsJSON'],
+    });
+  },
+  cancel() {
+    WebAuthnAbortService.cancelCeremony();
+  },
+};
+
+export interface BrowserLocation {
+  /** The current URL. */
+  href(): string;
+  /** Replaces the URL without a navigation (removes the return parameters). */
+  replace(url: string): void;
+  /** Navigates away (to the provider). */
+  assign(url: string): void;
+}
+
+export const browserLocation: BrowserLocation = {
+  href: () => window.location.href,
+  replace: (url) => window.history.replaceState(window.history.state, '', url),
+  assign: (url) => window.location.assign(url),
+};
+
+export interface AuthFlowDeps {
+  authApi: AuthApiClient;
+  /** The session's token (the session machine provides it); sent as Bearer on flow calls. */
+  getToken: TokenGetter;
+  authEvents: AuthEvents;
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+  location?: BrowserLocation;
+  webauthn?: WebAuthnClient;
+  /** Storage key of the widget (section 9: named after the provider). */
+  storageKey?: string;
+  /** Language of the provider's e-mails (X-Language). */
+  language?: () => string;
+  clipboard?: (text: string) => Promise<void>;
+}
+
+/** The minimum a flow answer must have (protocol §5.3 item 2); the rest passes through. */
+const flowResponseSchema = z
+  .object({
+    name: z.string(),
+    status: z.number(),
+    csrf_token: z.string(),
+    actions: z.record(z.string(), z.object({ href: z.string() }).passthrough()),
+  })
+  .passthrough();
+
+const numberHeader = (response: Response, name: string) => {
+  const value = Number(response.headers.get(name));
+  return response.headers.has(name) && Number.isFinite(value) ? value : null;
+};
+
+const FLOW_PATHS = ['/login', '/registration', '/profile'] as const;
+type FlowPath = (typeof FLOW_PATHS)[number];
+
+/** One flow request; the JSON body decides, whatever the status (protocol §5.2). */
+async function post(
+  deps: AuthFlowDeps,
+  path: FlowPath,
+  action: string | undefined,
+  body: { input_data: Record<string, unknown>; csrf_token: string } | undefined,
+  signal: AbortSignal,
+): Promise<FlowReply> {
+  const { data, error, response } = await deps.authApi.POST(path, {
+    params: {
+      query: action === undefined ? {} : { action },
+      header: { 'X-Language': deps.language?.() ?? 'de' },
+    },
+    ...(body ? { body } : {}),
+    signal,
+  });
+  const parsed = flowResponseSchema.safeParse(data ?? error);
+  if (!parsed.success) throw new Error(`not a flow answer (HTTP ${response.status})`);
+  return {
+    body: parsed.data as unknown as FlowResponse,
+    status: response.status,
+    token: response.headers.get('X-Auth-Token'),
+    sessionLifetime: numberHeader(response, 'X-Session-Lifetime'),
+    retryAfter: numberHeader(response, 'Retry-After'),
+  };
+}
+
+const savedFlowSchema = flowResponseSchema.extend({ name: z.literal('thirdparty') });
+
+/** The flow saved before the redirect, if it is one (local storage is outside input). */
+function parseSaved(raw: string | null): FlowResponse | null {
+  if (!raw) return null;
+  try {
+    const parsed = savedFlowSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? (parsed.data as unknown as FlowResponse) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The real actors of the flow machine, for `authFlowMachine.provide({ actors })`. */
+export function createAuthFlowActors(deps: AuthFlowDeps) {
+  const storage = deps.storage ?? window.localStorage;
+  const location = deps.location ?? browserLocation;
+  const webauthn = deps.webauthn ?? browserWebAuthn;
+  const storageKey = deps.storageKey ?? DEFAULT_STORAGE_KEY;
+
+  const cancelOnAbort = (signal: AbortSignal) =>
+    signal.addEventListener('abort', () => webauthn.cancel(), { once: true });
+
+  return {
+    checkSession: fromPromise<boolean>(async () => Boolean(await deps.getToken())),
+
+    readReturn: fromPromise<ThirdPartyReturn>(async () => {
+      const url = new URL(location.href());
+      const token = url.searchParams.get('hanko_token');
+      const error = url.searchParams.get('error');
+      const errorDescription = url.searchParams.get('error_description');
+      const raw = storage.getItem(FLOW_STATE_KEY);
+      storage.removeItem(FLOW_STATE_KEY);
+      if (RETURN_PARAMS.some((p) => url.searchParams.has(p))) {
+        for (const p of RETURN_PARAMS) url.searchParams.delete(p);
+        location.replace(`${url.pathname}${url.search}${url.hash}`);
+      }
+      return { saved: parseSaved(raw), token, error, errorDescription };
+    }),
+
+    startFlow: fromPromise<FlowReply, { flowName: FlowName }>(({ input, signal }) =>
+      post(deps, `/${input.flowName}`, undefined, undefined, signal),
+    ),
+
+    runAction: fromPromise<
+      FlowReply,
+      { href: string; csrfToken: string; inputs: Record<string, unknown> }
+    >(({ input, signal }) => {
+      // hrefs are root-relative to the provider's base URL: "/login?action=name%40uuid".
+      const url = new URL(input.href, 'http://provider.invalid');
+      const path = url.pathname as FlowPath;
+      if (!FLOW_PATHS.includes(path)) throw new Error(`unknown flow path ${url.pathname}`);
+      const action = url.searchParams.get('action') ?? undefined;
+      return post(
+        deps,
+        path,
+        action,
+        { input_data: input.inputs, csrf_token: input.csrfToken },
+        signal,
+      );
+    }),
+
+    detectCapabilities: fromPromise<ClientCapabilities>(() => webauthn.capabilities()),
+
+    conditionalPasskey: fromPromise<unknown, { options: WebAuthnOptions }>(({ input, signal }) => {
+      cancelOnAbort(signal);
+      return webauthn.get(input.options, true);
+    }),
+
+    getPasskey: fromPromise<unknown, { options: WebAuthnOptions }>(({ input, signal }) => {
+      cancelOnAbort(signal);
+      return webauthn.get(input.options, false);
+    }),
+
+    createPasskey: fromPromise<unknown, { options: WebAuthnOptions }>(({ input, signal }) => {
+      cancelOnAbort(signal);
+      return webauthn.create(input.options);
+    }),
+
+    redirectToProvider: fromPromise<void, { response: FlowResponse; url: string }>(
+      async ({ input }) => {
+        storage.setItem(FLOW_STATE_KEY, JSON.stringify(input.response));
+        location.assign(input.url);
+      },
+    ),
+
+    saveLastLogin: fromPromise<void, { lastLogin: LastLogin | null }>(async ({ input }) => {
+      if (input.lastLogin) {
+        storage.setItem(`${storageKey}${LAST_LOGIN_SUFFIX}`, JSON.stringify(input.lastLogin));
+      }
+    }),
+
+    authEvents: fromCallback(({ sendBack }) =>
+      deps.authEvents.subscribe((event) =>
+        sendBack({
+          type: event.type === 'session-created' ? 'auth.sessionCreated' : 'auth.sessionEnded',
+        } satisfies AuthFlowEvent),
+      ),
+    ),
+  };
+}
+
+/** The copy machine's actor. */
+export const createCopyActors = (deps: Pick<AuthFlowDeps, 'clipboard'>) => ({
+  copyText: fromPromise<void, { text: string }>(({ input }) =>
+    (deps.clipboard ?? ((text: string) => navigator.clipboard.writeText(text)))(input.text),
+  ),
+});

@@ -1,0 +1,80 @@
+import { useActorRef } from '@xstate/react';
+import { useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAppServices } from '../../app/services';
+import { createAuthFlowActors, type AuthFlowDeps } from '../../machines/auth/actors';
+import { authFlowMachine } from '../../machines/auth/flow.machine';
+import { eventThrottleMachine } from '../../machines/auth/support.machines';
+import type { FlowName } from '../../machines/auth/types';
+import { AuthFlowActor, selectScreen } from './flowContext';
+import { FlowScreen } from './screens';
+
+export interface AuthWidgetProps {
+  flow: FlowName;
+  /** Called once when the flow reaches `success` (after session-created was emitted). */
+  onSucceeded?: () => void;
+  /** Replaces the browser parts (tests). */
+  deps?: Partial<Omit<AuthFlowDeps, 'authApi' | 'getToken' | 'authEvents'>>;
+}
+
+/**
+ * The sign-in widget: runs the flow machine against the provider and shows the screen of its
+ * state. Its events (session-created, user-deleted, session-expired) go, throttled to one of
+ * a kind per second, to the app's auth-event channel.
+ */
+export function AuthWidget({ flow, onSucceeded, deps }: AuthWidgetProps) {
+  const services = useAppServices();
+  const { i18n } = useTranslation('auth');
+  const logic = useMemo(
+    () =>
+      authFlowMachine.provide({
+        actors: createAuthFlowActors({
+          authApi: services.authApi,
+          getToken: services.getToken,
+          authEvents: services.authEvents,
+          language: () => i18n.resolvedLanguage ?? 'de',
+          ...deps,
+        }),
+      }),
+    // The machine is built once per widget; later changes of deps do not restart a flow.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [services],
+  );
+  return (
+    <AuthFlowActor.Provider logic={logic} options={{ input: { flowName: flow } }}>
+      <div className="auth-widget">
+        <EventBridge />
+        <SuccessWatcher {...(onSucceeded ? { onSucceeded } : {})} />
+        <FlowScreen />
+      </div>
+    </AuthFlowActor.Provider>
+  );
+}
+
+/** Forwards the machine's emitted events to the app, through the 1 s event throttle. */
+function EventBridge() {
+  const { authEvents } = useAppServices();
+  const flow = AuthFlowActor.useActorRef();
+  const throttle = useActorRef(eventThrottleMachine);
+  useEffect(() => {
+    const forwarded = throttle.on('event.forwarded', ({ event }) => authEvents.emit(event));
+    const emitted = flow.on('*', (event) => throttle.send({ type: 'event.forward', event }));
+    return () => {
+      emitted.unsubscribe();
+      forwarded.unsubscribe();
+    };
+  }, [authEvents, flow, throttle]);
+  return null;
+}
+
+function SuccessWatcher({ onSucceeded }: { onSucceeded?: () => void }) {
+  const screen = AuthFlowActor.useSelector(selectScreen);
+  const callback = useRef(onSucceeded);
+  useEffect(() => {
+    callback.current = onSucceeded;
+  }, [onSucceeded]);
+  useEffect(() => {
+    if (screen === 'success') callback.current?.();
+  }, [screen]);
+  return null;
+}
