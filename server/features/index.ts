@@ -10,6 +10,7 @@ import { calendarFeedHandlers } from './calendar-feed/handlers';
 import { clientsHandlers } from './clients/handlers';
 import { coachesHandlers } from './coaches/handlers';
 import { eventsHandlers } from './events/handlers';
+import { supportHandlers } from './support/handlers';
 import { usersHandlers } from './users/handlers';
 
 /** Every implemented operation; the rest of the contract answers 501 until its area lands. */
@@ -26,4 +27,5 @@ export const allHandlers: Handlers = {
   ...notificationsHandlers,
   ...calendarFeedHandlers,
   ...eventsHandlers,
+  ...supportHandlers,
 };

@@ -36,6 +36,8 @@ export const RATE_RULES = {
   passwordAttemptIdentifier: { points: 20, durationSeconds: QUARTER_HOUR },
   /** Unauthenticated account calls of the provider (`POST /auth/user`, `/auth/users`) per IP. */
   authAccountLookup: { points: 20, durationSeconds: 60 },
+  /** Support requests by one person (each one mails the team and the sender). */
+  supportMessage: { points: 5, durationSeconds: QUARTER_HOUR },
   /** Calendar feed fetches by secret address, per IP (calendar apps poll every few minutes). */
   calendarFeed: { points: 120, durationSeconds: 60 },
 } satisfies Record<string, RateRule>;
