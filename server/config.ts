@@ -63,8 +63,15 @@ const schema = z.object({
   MAILCHIMP_WEBHOOK_SECRET: z.string().min(16).optional(),
   /** How long a provisional appointment holds its slot, in minutes (sets provisionalUntil). */
   PROVISIONAL_HOLD_MINUTES: z.coerce.number().int().min(1).max(14 * 24 * 60).default(60),
-  /** Free slots start on this grid (minutes from local midnight, Europe/Berlin). */
-  SLOT_STEP_MINUTES: z.coerce.number().int().min(5).max(120).default(15),
+  /**
+   * Free slots start on this grid (minutes from local midnight, Europe/Berlin). A divisor of
+   * 60, so the local grid is the UTC grid whatever the daylight-saving offset.
+   */
+  SLOT_STEP_MINUTES: z.coerce
+    .number()
+    .int()
+    .refine((v) => v >= 5 && 60 % v === 0, 'a divisor of 60 from 5 to 60')
+    .default(15),
   /** Clients see and book slots only this far ahead of now (hours). Staff have none. */
   CLIENT_BOOKING_NOTICE_HOURS: z.coerce.number().min(0).max(24 * 60).default(24),
   /** Clients cancel or reschedule only this long before the start (hours); staff may always. */

@@ -198,8 +198,13 @@ export const schedulingHandlers = defineHandlers({
       ...events,
       ...(query.excludeSpecial ? [] : holidayEvents(deps.config.HOLIDAY_STATE, from, to)),
     ];
-    all.sort((a, b) =>
-      a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : a.id < b.id ? -1 : 1,
+    // By start; at the same start background first (holidays, availability), then appointments.
+    const rank = { holiday: 0, availability: 1, blocker: 2, appointment: 3 } as const;
+    all.sort(
+      (a, b) =>
+        (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : 0) ||
+        rank[a.kind] - rank[b.kind] ||
+        (a.id < b.id ? -1 : 1),
     );
     return { events: all };
   },
