@@ -186,8 +186,11 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     workers: options.workers,
     now,
     async send(db, name, data, sendOptions = {}) {
+      // With a test clock, "now" on the app's own connections is real time, not the clock's
+      // (PostgreSQL: the clock lives in pg-boss's sessions), so a job's start is stated.
+      const startAfter = sendOptions.startAfter ?? (options.clock ? now() : undefined);
       const id = await boss.send(name, data, {
-        ...(sendOptions.startAfter ? { startAfter: sendOptions.startAfter } : {}),
+        ...(startAfter ? { startAfter } : {}),
         db: fromDrizzle(db as never, sql as never),
       });
       if (!id) throw new Error(`pg-boss refused a job for ${name}`);
