@@ -93,7 +93,7 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
       id: found.userId,
       email_id: found.emailId,
       verified: found.verified,
-      has_webauthn_credential: false,
+      has_webauthn_credential: (await credentialsOf(db, found.userId)).some((c) => !c.mfaOnly),
     });
   });
 

@@ -9,6 +9,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authOtpSecrets } from '../../server/db/schema/index';
 import { createAuthTestApp, uniqueEmail, type AuthTestApp, type FlowState } from '../support/auth-client';
+import { SoftAuthenticator } from '../support/soft-authenticator';
 
 /** The code an authenticator app shows for `secret`, `offsetSteps` periods from now. */
 const codeFor = (secret: string, offsetSteps = 0) =>
@@ -128,6 +129,28 @@ describe('MFA required', () => {
     expect(init.name).toBe('profile_init');
     expect(init.actions.otp_secret_delete).toBeUndefined();
     expect(init.actions.continue_to_otp_secret_creation).toBeUndefined();
+  });
+
+  it('a passkey added in the profile returns to the profile, also for someone without a second factor', async () => {
+    const person = uniqueEmail('mfa-passkey');
+    const init = await t.begin('registration');
+    const pc = await t.act(init, 'register_login_identifier', { email: person });
+    const pw = await t.act(pc, 'verify_passcode', { code: await t.lastCode(person) });
+    const chooser = await t.act(pw, 'register_password', { new_password: password });
+    const setup = await t.act(chooser, 'continue_to_otp_secret_creation');
+    const done = await t.act(setup, 'otp_code_verify', { otp_code: codeFor(setup.payload!.otp_secret) });
+    // As for someone who signed up before MFA became required: no second factor yet.
+    await t.database.db.delete(authOtpSecrets).where(eq(authOtpSecrets.userId, done.payload!.user.id));
+    const headers = { authorization: `Bearer ${String(done.headers['x-auth-token'])}` };
+    const first = await t.post('/profile', undefined, headers);
+    const profile = await act(t, first, 'register_client_capabilities', { webauthn_available: true }, headers);
+    const verification = await act(t, profile, 'webauthn_credential_create', {}, headers);
+    const authenticator = new SoftAuthenticator('http://localhost:3000');
+    const back = await act(t, verification, 'webauthn_verify_attestation_response', {
+      public_key: authenticator.create(verification.payload!.creation_options),
+    }, headers);
+    expect(back).toMatchObject({ name: 'profile_init', status: 200 });
+    expect(back.payload!.user.passkeys).toHaveLength(1);
   });
 });
 

@@ -107,6 +107,8 @@ export function credentialOnboarding(ctx: Ctx, flow: 'login' | 'registration', s
 export async function mfaCreation(ctx: Ctx, sink: CredentialSink): Promise<string[]> {
   const { auth } = ctx.env;
   const data = dataOf(ctx);
+  // The profile offers MFA set-up as its own actions.
+  if (sink.flow === 'profile') return [];
   if (!mfaEnabled(ctx) || data.mfa_chooser_scheduled || data.recovery_pending) return [];
   if (ctx.scheduled.some((s) => ONBOARDING.has(s))) return [];
   const s = await sink.summary(ctx);
