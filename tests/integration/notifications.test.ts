@@ -14,6 +14,8 @@ import {
   unique,
   type Caller,
 } from './fixtures';
+import { clients } from '../../server/db/schema/index';
+import { coachWithAvailability, signInClient } from './scheduling-support';
 import {
   DELIVER_JOB,
   messagesOf,
@@ -364,5 +366,61 @@ describe('resendAppointmentInvites', () => {
       409,
       'appointment_cancelled',
     );
+  });
+});
+
+describe('the client’s own booking, reschedule and cancel', () => {
+  it('send the same invitations, updates and cancellations as staff changes', async () => {
+    // Tuesday 10 December 2030, Berlin winter time (UTC+1).
+    const { coach: poolCoach } = await coachWithAvailability(api, admin, {
+      startDay: '2030-12-10',
+      startTime: '10:00',
+      endTime: '12:00',
+    });
+    const client = await signInClient(api);
+    const email = `${unique('c')}@klient.example`;
+    await api.database.db
+      .update(clients)
+      .set({ email, telephone: '+49 170 1234567' })
+      .where(eq(clients.id, client.clientId));
+
+    const booked = await api.call('POST', '/api/client/book_initial_appointment', {
+      as: client,
+      body: { startDate: '2030-12-10T09:00:00.000Z' },
+    });
+    expectStatus(booked, 201);
+    const id = booked.body.id as string;
+    const templates = async () =>
+      (await messagesOf(api, id)).map((m) => [m.template, m.channel, m.recipient]);
+    expect(await templates()).toEqual(
+      expect.arrayContaining([
+        ['appointment_booked', 'email', email],
+        ['appointment_booked', 'sms', '+49 170 1234567'],
+        ['appointment_booked', 'email', poolCoach.email],
+      ]),
+    );
+    expect(await waitingReminders(id)).toHaveLength(2);
+
+    const moved = await api.call('PUT', `/api/client/initial_appointment/${id}`, {
+      as: client,
+      body: { startDate: '2030-12-10T10:00:00.000Z' },
+    });
+    expectStatus(moved, 200);
+    const update = (await messagesOf(api, id)).find(
+      (m) => m.template === 'appointment_rescheduled' && m.recipient === email,
+    )!;
+    expect(update.subject).toBe('Ihr Termin wurde verschoben: Dienstag, 10. Dezember 2030, 11:00 Uhr');
+    expect(update.body).toContain('Bisher: Dienstag, 10. Dezember 2030, 10:00 Uhr');
+    expect(Number(parseInvite(update.calendar!).event.sequence)).toBe(1);
+
+    expectStatus(
+      await api.call('DELETE', `/api/client/initial_appointment/${id}`, { as: client }),
+      200,
+    );
+    const cancel = (await messagesOf(api, id)).find(
+      (m) => m.template === 'appointment_cancelled' && m.recipient === poolCoach.email,
+    )!;
+    expect(parseInvite(cancel.calendar!).method).toBe('CANCEL');
+    expect(await waitingReminders(id)).toEqual([]);
   });
 });

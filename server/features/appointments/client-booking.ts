@@ -11,6 +11,7 @@ import type { Principal } from '../../http/auth';
 import type { AppDeps } from '../../http/handler';
 import { conflict, HttpProblem, notFound } from '../../http/problem';
 import { recordEvent } from '../events/record';
+import { enqueueAppointmentNotifications } from '../notifications/enqueue';
 import { freeCoachesAt, type Calendar, type CoachRef } from '../scheduling/slots';
 import { guardOverlap, insertAppointment, lockCoachCalendar, slotTaken } from './booking';
 
@@ -212,6 +213,7 @@ export async function bookInitialAppointment(
     actor: input.actor,
     changes: { startDate: startIso, endDate: end, appointmentType: 'initial', via: 'client' },
   });
+  await enqueueAppointmentNotifications(tx, deps, { appointmentId: id, change: 'booked' });
   return id;
 }
 
@@ -258,6 +260,7 @@ export async function cancelInitialAppointment(tx: Tx, deps: AppDeps, input: Cha
     actor: input.actor,
     changes: { via: 'client' },
   });
+  await enqueueAppointmentNotifications(tx, deps, { appointmentId: a.id, change: 'cancelled' });
 }
 
 /**
@@ -309,6 +312,11 @@ export async function rescheduleInitialAppointment(
       ...(coach.id === a.coachId ? {} : { coachId: { from: a.coachId, to: coach.id } }),
       via: 'client',
     },
+  });
+  await enqueueAppointmentNotifications(tx, deps, {
+    appointmentId: a.id,
+    change: 'rescheduled',
+    previousStart: a.startDate,
   });
 }
 

@@ -10,7 +10,7 @@ import {
 } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
-import { forbidden, notFound } from '../../http/problem';
+import { notFound } from '../../http/problem';
 import { recordEvent } from '../events/record';
 import { addressOf, buildCalendar } from '../notifications/ics';
 import { APPOINTMENT_TYPE_NAMES } from '../notifications/templates';
@@ -22,11 +22,9 @@ const FEED_LIMIT = 2000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** Coaches manage only their own feed. */
+/** Coaches reach only their own feed; another coach's is out of reach (404, as records are). */
 function assertOwnFeed(principal: Principal, coachId: string) {
-  if (principal.role === 'COACH' && principal.user?.coachId !== coachId) {
-    throw forbidden('forbidden_scope', 'Coaches manage only their own calendar feed');
-  }
+  if (principal.role === 'COACH' && principal.user?.coachId !== coachId) throw notFound('coach');
 }
 
 async function assertCoach(db: Db, coachId: string) {

@@ -1280,18 +1280,18 @@ export interface paths {
         };
         /**
          * Whether the coach's subscribable calendar feed is active
-         * @description The secret address itself is shown only once, when the feed is created or rotated. Coaches reach only their own feed (403 forbidden_scope).
+         * @description The secret address itself is shown only once, when the feed is created or rotated. Coaches reach only their own feed (404 for another coach's).
          */
         get: operations["getCalendarFeed"];
         put?: never;
         /**
          * Create or rotate the coach's secret calendar feed address
-         * @description Answers a new secret address (iCalendar, for subscribing in a calendar app); an earlier address stops working at once. Coaches manage only their own feed (403 forbidden_scope).
+         * @description Answers a new secret address (iCalendar, for subscribing in a calendar app); an earlier address stops working at once. Coaches manage only their own feed (404 for another coach's).
          */
         post: operations["createCalendarFeed"];
         /**
          * Revoke the coach's calendar feed address
-         * @description The secret address stops working at once (404 for calendar apps). Coaches manage only their own feed (403 forbidden_scope).
+         * @description The secret address stops working at once (404 for calendar apps). Coaches manage only their own feed (404 for another coach's).
          */
         delete: operations["revokeCalendarFeed"];
         options?: never;
