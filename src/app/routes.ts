@@ -1,7 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 import { HomePage } from '../views/home/HomePage';
 import { tKey } from '../i18n/keys';
-import { SUPERADMIN_ONLY, STAFF, type RouteAccess } from './access';
+import { MANAGERS, SUPERADMIN_ONLY, STAFF, type RouteAccess } from './access';
 import type { BreadcrumbRoute } from './breadcrumbs';
 
 /** A page of the app (specification section 2). */
@@ -21,6 +21,10 @@ const ActivatePage = lazy(() => import('../views/activate/ActivatePage'));
 const HelpPage = lazy(() => import('../views/help/HelpPage'));
 const SupportPage = lazy(() => import('../views/support/SupportPage'));
 const DashboardPage = lazy(() => import('../views/dashboard/DashboardPage'));
+const CalendarPage = lazy(() => import('../views/calendar/CalendarPage'));
+const AvailabilityPage = lazy(() => import('../views/availability/AvailabilityPage'));
+const NewAppointmentPage = lazy(() => import('../views/appointments/NewAppointmentPage'));
+const NewAdhocAppointmentPage = lazy(() => import('../views/appointments/NewAdhocAppointmentPage'));
 const LoginPage = lazy(() => import('../views/auth/LoginPage'));
 const ClientLoginPage = lazy(() => import('../views/auth/ClientLoginPage'));
 const ProfilePage = lazy(() => import('../views/auth/ProfilePage'));
@@ -65,6 +69,32 @@ export const routes: readonly AppRoute[] = [
     breadcrumb: tKey('breadcrumbs.dashboard'),
     component: DashboardPage,
     access: { roles: SUPERADMIN_ONLY },
+  },
+  // Staff scheduling (issue 5); section 6: calendar, availability and new meetings for staff,
+  // new ad-hoc meetings for admins and onboarding managers.
+  {
+    path: '/calendar',
+    breadcrumb: tKey('common:menu.calendar'),
+    component: CalendarPage,
+    access: { roles: STAFF },
+  },
+  {
+    path: '/availability',
+    breadcrumb: tKey('common:menu.availability'),
+    component: AvailabilityPage,
+    access: { roles: STAFF },
+  },
+  {
+    path: '/appointments/new',
+    breadcrumb: tKey('common:menu.newMeeting'),
+    component: NewAppointmentPage,
+    access: { roles: STAFF },
+  },
+  {
+    path: '/appointments/new-adhoc',
+    breadcrumb: tKey('common:menu.newAdhocMeeting'),
+    component: NewAdhocAppointmentPage,
+    access: { roles: MANAGERS },
   },
 ];
 

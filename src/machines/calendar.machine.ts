@@ -1,0 +1,238 @@
+import type { Temporal } from '@js-temporal/polyfill';
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import type { Role } from './session.machine';
+import {
+  picksCoach,
+  toScheduleError,
+  type Appointment,
+  type CalendarEvent,
+  type CoachOption,
+  type ScheduleError,
+} from './scheduling/shared';
+import { mondayOf, windowOf } from './scheduling/time';
+
+/**
+ * `/calendar`: a week (Monday first, Berlin time) of appointments, availability, blockers and
+ * public holidays; a single day on narrow screens. Admins and onboarding managers filter by
+ * coach; coaches see their own. An appointment opens its detail, which can cancel it after a
+ * confirmation.
+ *
+ * The machine always loads the whole week around `anchor`; the day view shows one day of it.
+ * The viewport actor reports narrow/wide (the view supplies it with matchMedia).
+ */
+
+export type CalendarMode = 'week' | 'day';
+
+export interface CalendarQuery {
+  startDate: string;
+  endDate: string;
+  coachId: string | null;
+}
+
+export interface CalendarContext {
+  canPickCoach: boolean;
+  coaches: CoachOption[];
+  /** The coach filter; null: every coach (managers) or the caller's own calendar (coaches). */
+  coachId: string | null;
+  mode: CalendarMode;
+  /** The day shown (day view) or a day of the week shown (week view). */
+  anchor: Temporal.PlainDate;
+  events: CalendarEvent[];
+  appointmentId: string | null;
+  appointment: Appointment | null;
+  error: ScheduleError | null;
+}
+
+export interface CalendarInput {
+  role: Role;
+  today: Temporal.PlainDate;
+  /** Narrow screen at start (the viewport actor reports changes). */
+  narrow?: boolean;
+}
+
+export type CalendarEventType =
+  | { type: 'period.previous' }
+  | { type: 'period.next' }
+  | { type: 'period.today'; today: Temporal.PlainDate }
+  | { type: 'viewport.change'; narrow: boolean }
+  | { type: 'coach.select'; coachId: string | null }
+  | { type: 'appointment.open'; appointmentId: string }
+  | { type: 'detail.close' }
+  | { type: 'cancel.request' }
+  | { type: 'cancel.confirm' }
+  | { type: 'cancel.abort' }
+  | { type: 'retry' };
+
+/** The days the current mode shows. */
+export function visibleDays(context: Pick<CalendarContext, 'mode' | 'anchor'>): Temporal.PlainDate[] {
+  if (context.mode === 'day') return [context.anchor];
+  const monday = mondayOf(context.anchor);
+  return Array.from({ length: 7 }, (_, i) => monday.add({ days: i }));
+}
+
+const notProvided = (name: string) => () => {
+  throw new Error(`calendar machine: provide the "${name}" actor`);
+};
+
+const navigation = {
+  'period.previous': { target: '#calendar.loading', actions: 'previousPeriod' },
+  'period.next': { target: '#calendar.loading', actions: 'nextPeriod' },
+  'period.today': { target: '#calendar.loading', actions: 'thisPeriod' },
+  'coach.select': { guard: 'canPickCoach', target: '#calendar.loading', actions: 'pickCoach' },
+} as const;
+
+export const calendarMachine = setup({
+  types: {
+    context: {} as CalendarContext,
+    events: {} as CalendarEventType,
+    input: {} as CalendarInput,
+    tags: {} as 'busy' | 'error',
+  },
+  actors: {
+    loadCoaches: fromPromise<CoachOption[]>(notProvided('loadCoaches')),
+    loadEvents: fromPromise<CalendarEvent[], CalendarQuery>(notProvided('loadEvents')),
+    loadAppointment: fromPromise<Appointment, { id: string }>(notProvided('loadAppointment')),
+    cancelAppointment: fromPromise<Appointment, { id: string }>(notProvided('cancelAppointment')),
+    /** Sends `viewport.change` when the screen turns narrow or wide. */
+    watchViewport: fromCallback(() => undefined),
+  },
+  actions: {
+    /** Tells the person the appointment was cancelled (the page shows a toast). */
+    notifyCancelled: () => undefined,
+    previousPeriod: assign({
+      anchor: ({ context }) => context.anchor.subtract({ days: context.mode === 'day' ? 1 : 7 }),
+    }),
+    nextPeriod: assign({
+      anchor: ({ context }) => context.anchor.add({ days: context.mode === 'day' ? 1 : 7 }),
+    }),
+    thisPeriod: assign({
+      anchor: ({ context, event }) => (event.type === 'period.today' ? event.today : context.anchor),
+    }),
+    pickCoach: assign({
+      coachId: ({ context, event }) => (event.type === 'coach.select' ? event.coachId : context.coachId),
+    }),
+  },
+  guards: {
+    canPickCoach: ({ context }) => context.canPickCoach,
+    isCancellable: ({ context }) => context.appointment !== null && context.appointment.cancelledAt === null,
+  },
+}).createMachine({
+  id: 'calendar',
+  context: ({ input }) => ({
+    canPickCoach: picksCoach(input.role),
+    coaches: [],
+    coachId: null,
+    mode: input.narrow ? 'day' : 'week',
+    anchor: input.today,
+    events: [],
+    appointmentId: null,
+    appointment: null,
+    error: null,
+  }),
+  invoke: { id: 'watchViewport', src: 'watchViewport' },
+  on: {
+    'viewport.change': {
+      actions: assign({ mode: ({ event }) => (event.narrow ? 'day' : 'week') }),
+    },
+  },
+  initial: 'starting',
+  states: {
+    starting: {
+      always: [{ guard: 'canPickCoach', target: 'loadingCoaches' }, { target: 'loading' }],
+    },
+    loadingCoaches: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadCoaches',
+        src: 'loadCoaches',
+        onDone: { target: 'loading', actions: assign({ coaches: ({ event }) => event.output }) },
+        // Without the list the calendar still shows every coach; only the filter is missing.
+        onError: { target: 'loading' },
+      },
+    },
+    loading: {
+      tags: ['busy'],
+      entry: assign({ error: null }),
+      invoke: {
+        id: 'loadEvents',
+        src: 'loadEvents',
+        input: ({ context }) => ({ ...windowOf(mondayOf(context.anchor), 7), coachId: context.coachId }),
+        onDone: { target: 'ready', actions: assign({ events: ({ event }) => event.output }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
+      },
+    },
+    failed: {
+      tags: ['error'],
+      on: { retry: 'loading', ...navigation },
+    },
+    ready: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            ...navigation,
+            'appointment.open': {
+              target: 'detail',
+              actions: assign({ appointmentId: ({ event }) => event.appointmentId, appointment: null, error: null }),
+            },
+          },
+        },
+        detail: {
+          initial: 'loadingDetail',
+          on: {
+            'detail.close': {
+              target: 'idle',
+              actions: assign({ appointmentId: null, appointment: null, error: null }),
+            },
+          },
+          states: {
+            loadingDetail: {
+              tags: ['busy'],
+              invoke: {
+                id: 'loadAppointment',
+                src: 'loadAppointment',
+                input: ({ context }) => ({ id: context.appointmentId! }),
+                onDone: { target: 'showing', actions: assign({ appointment: ({ event }) => event.output }) },
+                onError: {
+                  target: 'detailFailed',
+                  actions: assign({ error: ({ event }) => toScheduleError(event.error) }),
+                },
+              },
+            },
+            detailFailed: {
+              tags: ['error'],
+              on: { retry: { target: 'loadingDetail', actions: assign({ error: null }) } },
+            },
+            showing: {
+              on: {
+                'cancel.request': { guard: 'isCancellable', target: 'confirmingCancel', actions: assign({ error: null }) },
+              },
+            },
+            confirmingCancel: {
+              on: {
+                'cancel.confirm': 'cancelling',
+                'cancel.abort': 'showing',
+              },
+            },
+            cancelling: {
+              tags: ['busy'],
+              invoke: {
+                id: 'cancelAppointment',
+                src: 'cancelAppointment',
+                input: ({ context }) => ({ id: context.appointmentId! }),
+                onDone: {
+                  target: '#calendar.loading',
+                  actions: [assign({ appointmentId: null, appointment: null }), 'notifyCancelled'],
+                },
+                onError: {
+                  target: 'showing',
+                  actions: assign({ error: ({ event }) => toScheduleError(event.error) }),
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,46 @@
+import type { components } from '../../api/generated/product';
+import type { Role } from '../session.machine';
+
+export type Availability = components['schemas']['Availability'];
+export type CalendarEvent = components['schemas']['CalendarEvent'];
+export type Appointment = components['schemas']['Appointment'];
+export type AppointmentType = components['schemas']['AppointmentType'];
+export type FreeSlot = components['schemas']['FreeSlot'];
+export type ClientSummary = components['schemas']['ClientSummary'];
+
+/** A coach as the pickers show them. */
+export interface CoachOption {
+  id: string;
+  name: string;
+}
+
+/** A failure the views translate by `code` (`slot_taken`, `network_error`, …). */
+export interface ScheduleError {
+  code: string;
+}
+
+/** Reads `{ code }` from what an actor rejected with (ApiError, NetworkError, …). */
+export function toScheduleError(error: unknown): ScheduleError {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return { code: typeof code === 'string' ? code : 'unknown_error' };
+}
+
+/** Field errors of a 400 answer, by the bare field name (`startTime`, `body.startTime`, …). */
+export function fieldErrorsOf<F extends string>(
+  error: unknown,
+  fields: Partial<Record<string, F>>,
+): Partial<Record<F, string>> {
+  const list = (error as { fieldErrors?: Array<{ field: string; code: string }> } | undefined)
+    ?.fieldErrors;
+  const result: Partial<Record<F, string>> = {};
+  for (const e of list ?? []) {
+    const bare = e.field.split(/[./]/).filter(Boolean).at(-1) ?? e.field;
+    const field = fields[bare];
+    if (field) result[field] ??= e.code;
+  }
+  return result;
+}
+
+/** Roles that pick the coach (section 6: admins and onboarding managers work for all coaches). */
+export const picksCoach = (role: Role): boolean =>
+  role === 'ADMIN' || role === 'ONBOARDING_MANAGER' || role === 'SUPERADMIN';
