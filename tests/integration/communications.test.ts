@@ -132,3 +132,12 @@ describe('GET /communications/client/{id}', () => {
     );
   });
 });
+
+describe('development mailbox', () => {
+  it('shows appointment e-mails with their delivery status', async () => {
+    const page = await api.app.inject({ method: 'GET', url: '/dev/mailbox' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`An: ${clientOfB.email} · versendet`);
+    expect(page.body).toContain(`An: ${clientOfA.email} · wartet auf Versand`);
+  });
+});

@@ -6,6 +6,8 @@ import { communications } from '../../db/schema/index';
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+const STATUS = { queued: 'wartet auf Versand', sent: 'versendet', failed: 'fehlgeschlagen' } as const;
+
 const berlin = new Intl.DateTimeFormat('de-DE', {
   timeZone: 'Europe/Berlin',
   dateStyle: 'medium',
@@ -23,6 +25,7 @@ export function registerDevMailbox(app: FastifyInstance, db: Db) {
         recipient: communications.recipient,
         subject: communications.subject,
         body: communications.body,
+        status: communications.status,
         createdAt: communications.createdAt,
       })
       .from(communications)
@@ -33,7 +36,7 @@ export function registerDevMailbox(app: FastifyInstance, db: Db) {
       .map(
         (m) => `<article>
 <h2>${escapeHtml(m.subject ?? '(ohne Betreff)')}</h2>
-<p>An: ${escapeHtml(m.recipient)} · <time datetime="${escapeHtml(m.createdAt)}">${escapeHtml(berlin.format(new Date(m.createdAt)))}</time></p>
+<p>An: ${escapeHtml(m.recipient)} · ${STATUS[m.status]} · <time datetime="${escapeHtml(m.createdAt)}">${escapeHtml(berlin.format(new Date(m.createdAt)))}</time></p>
 <pre>${escapeHtml(m.body)}</pre>
 </article>`,
       )
