@@ -3,9 +3,12 @@ import type {
   ClientCapabilities,
   FlowAction,
   FlowInput,
+  FlowName,
   FlowReply,
   FlowResponse,
   ThirdPartyReturn,
+  WebAuthnOptions,
+  LastLogin,
 } from '../../src/machines/auth/types';
 
 /**
@@ -104,7 +107,7 @@ export function fakeProvider(
   let starts = 0;
   let passkeyResult: () => Promise<unknown> = () => Promise.resolve({ id: 'credential-1' });
   let conditionalResult: () => Promise<unknown> = () => new Promise(() => {});
-  const listeners = new Set<(type: string) => void>();
+  const listeners = new Set<(type: 'auth.sessionCreated' | 'auth.sessionEnded') => void>();
 
   const answer = (action: string, call: Call): Promise<FlowReply> => {
     const queue = answers.get(action) ?? [];
@@ -124,7 +127,7 @@ export function fakeProvider(
       errorDescription: null,
       ...options.thirdPartyReturn,
     })),
-    startFlow: fromPromise<FlowReply, { flowName: string }>(async () => {
+    startFlow: fromPromise<FlowReply, { flowName: FlowName }>(async () => {
       starts++;
       return reply(options.start ?? preflightState());
     }),
@@ -138,26 +141,26 @@ export function fakeProvider(
       return answer(action, call);
     }),
     detectCapabilities: fromPromise<ClientCapabilities>(async () => options.capabilities ?? CAPABILITIES_OFF),
-    conditionalPasskey: fromPromise<unknown, { options: unknown }>(({ input }) => {
+    conditionalPasskey: fromPromise<unknown, { options: WebAuthnOptions }>(({ input }) => {
       passkeyPrompts.push({ kind: 'conditional', options: input.options });
       return conditionalResult();
     }),
-    getPasskey: fromPromise<unknown, { options: unknown }>(({ input }) => {
+    getPasskey: fromPromise<unknown, { options: WebAuthnOptions }>(({ input }) => {
       passkeyPrompts.push({ kind: 'get', options: input.options });
       return passkeyResult();
     }),
-    createPasskey: fromPromise<unknown, { options: unknown }>(({ input }) => {
+    createPasskey: fromPromise<unknown, { options: WebAuthnOptions }>(({ input }) => {
       passkeyPrompts.push({ kind: 'create', options: input.options });
       return passkeyResult();
     }),
-    redirectToProvider: fromPromise<void, { url: string }>(async ({ input }) => {
+    redirectToProvider: fromPromise<void, { response: FlowResponse; url: string }>(async ({ input }) => {
       redirects.push(input.url);
     }),
-    saveLastLogin: fromPromise<void, { lastLogin: unknown }>(async ({ input }) => {
+    saveLastLogin: fromPromise<void, { lastLogin: LastLogin | null }>(async ({ input }) => {
       lastLogins.push(input.lastLogin);
     }),
     authEvents: fromCallback(({ sendBack }) => {
-      const listener = (type: string) => sendBack({ type });
+      const listener = (type: 'auth.sessionCreated' | 'auth.sessionEnded') => sendBack({ type });
       listeners.add(listener);
       return () => listeners.delete(listener);
     }),

@@ -368,7 +368,7 @@ export const authFlowMachine = setup({
     thirdPartyReturn: null,
     rename: null,
   }),
-  invoke: { src: 'authEvents' },
+  invoke: { id: 'authEvents', src: 'authEvents' },
   initial: 'initializing',
   on: {
     'flow.restart': { target: '.restarting', actions: 'resetFlow' },
@@ -385,6 +385,7 @@ export const authFlowMachine = setup({
   states: {
     initializing: {
       invoke: {
+        id: 'readReturn',
         src: 'readReturn',
         onDone: [
           {
@@ -403,6 +404,7 @@ export const authFlowMachine = setup({
     checkingSession: {
       tags: ['busy'],
       invoke: {
+        id: 'checkSession',
         src: 'checkSession',
         onDone: [
           { guard: 'sessionValid', target: 'starting' },
@@ -417,6 +419,7 @@ export const authFlowMachine = setup({
     starting: {
       tags: ['busy'],
       invoke: {
+        id: 'startFlow',
         src: 'startFlow',
         input: ({ context }) => ({ flowName: context.flowName }),
         onDone: routing(),
@@ -446,6 +449,7 @@ export const authFlowMachine = setup({
         detecting: {
           tags: ['busy'],
           invoke: {
+            id: 'detectCapabilities',
             src: 'detectCapabilities',
             onDone: { target: 'submitting', actions: 'pendCapabilities' },
             // Detection failed: report nothing available, so passwords and passcodes remain.
@@ -460,6 +464,7 @@ export const authFlowMachine = setup({
         /** Waiting, with passkey autofill (conditional mediation) offered in the background. */
         autofill: {
           invoke: {
+            id: 'conditionalPasskey',
             src: 'conditionalPasskey',
             input: ({ context }: { context: AuthFlowContext }) => ({
               options: context.response!.payload!.request_options!,
@@ -481,7 +486,7 @@ export const authFlowMachine = setup({
     passcode_confirmation: {
       type: 'parallel',
       states: {
-        form: formRegion({}),
+        form: formRegion({ retryCountdown: true }),
         resend: {
           initial: 'init',
           states: {
@@ -502,9 +507,9 @@ export const authFlowMachine = setup({
         },
       },
     },
-    login_otp: serverState({}),
+    login_otp: serverState({ retryCountdown: true }),
     login_passkey: serverState(passkeyPrompt('get')),
-    login_password: serverState({}),
+    login_password: serverState({ retryCountdown: true }),
     login_password_recovery: serverState({}),
     login_security_key: serverState({}),
     login_method_chooser: serverState({}),
@@ -528,6 +533,7 @@ export const authFlowMachine = setup({
     credential_onboarding_chooser: serverState({}),
     webauthn_credential_verification: serverState(passkeyPrompt('create')),
     thirdparty: serverState({
+      retryCountdown: true,
       init: [
         {
           guard: 'hasReturnToken',
@@ -546,6 +552,7 @@ export const authFlowMachine = setup({
         redirecting: {
           tags: ['busy'],
           invoke: {
+            id: 'redirectToProvider',
             src: 'redirectToProvider',
             input: ({ context }: { context: AuthFlowContext }) => ({
               response: context.response!,
@@ -606,6 +613,7 @@ export const authFlowMachine = setup({
       tags: ['succeeded'],
       entry: 'emitSessionCreated',
       invoke: {
+        id: 'saveLastLogin',
         src: 'saveLastLogin',
         input: ({ context }) => ({ lastLogin: context.response?.payload?.last_login ?? null }),
       },
@@ -653,6 +661,11 @@ function runTransitions(): Config[] {
 }
 
 interface ServerStateOptions {
+  /**
+   * The state has actions the server rate-limits with `retry_after` (protocol §4.4: password,
+   * OTP, passcode attempts, token exchange): a 429 starts the retry countdown.
+   */
+  retryCountdown?: boolean;
   /** Transitions tried on entry before waiting (after a pending retry countdown). */
   init?: Config[];
   extra?: Record<string, Config>;
@@ -666,25 +679,30 @@ function formRegion(options: ServerStateOptions): Config {
     states: {
       init: {
         always: [
-          { guard: 'retryPending', target: 'coolingDown' },
+          ...(options.retryCountdown ? [{ guard: 'retryPending', target: 'coolingDown' }] : []),
           ...(options.init ?? []),
           { target: 'idle' },
         ],
       },
       idle: { on: { 'action.run': runTransitions(), ...options.extraIdleEvents } },
-      coolingDown: {
-        tags: ['retryCountdown'],
-        after: {
-          countdownTick: [
-            { guard: 'retryEndsNow', target: 'idle', actions: 'tickRetry' },
-            { target: 'coolingDown', reenter: true, actions: 'tickRetry' },
-          ],
-        },
-        on: { 'action.run': runTransitions() },
-      },
+      ...(options.retryCountdown
+        ? {
+            coolingDown: {
+              tags: ['retryCountdown'],
+              after: {
+                countdownTick: [
+                  { guard: 'retryEndsNow', target: 'idle', actions: 'tickRetry' },
+                  { target: 'coolingDown', reenter: true, actions: 'tickRetry' },
+                ],
+              },
+              on: { 'action.run': runTransitions() },
+            },
+          }
+        : {}),
       submitting: {
         tags: ['busy'],
         invoke: {
+          id: 'runAction',
           src: 'runAction',
           input: ({ context }: { context: AuthFlowContext }) => {
             const pending = context.pending!;
@@ -731,6 +749,7 @@ function passkeyPrompt(kind: 'get' | 'create'): ServerStateOptions {
       prompting: {
         tags: ['busy'],
         invoke: {
+          id: 'passkeyPrompt',
           src: kind === 'get' ? 'getPasskey' : 'createPasskey',
           input: ({ context }: { context: AuthFlowContext }) => ({
             options:
