@@ -7,6 +7,7 @@ import { LoadingScreen } from '../views/layout/LoadingScreen';
 import { PageLoading } from '../views/layout/PageLoading';
 import { RouteGuard } from '../views/layout/RouteGuard';
 import { NotFoundPage } from '../views/not-found/NotFoundPage';
+import { RoutePreloader } from './RoutePreloader';
 import { routes } from './routes';
 import { AppServicesContext, type AppServices } from './services';
 
@@ -22,6 +23,7 @@ export function App({ services, i18n, router }: AppProps) {
     <I18nextProvider i18n={i18n}>
       <AppServicesContext value={services}>
         <Router {...router}>
+          <RoutePreloader />
           <Suspense fallback={<LoadingScreen />}>
             <AppShell>
               <Suspense fallback={<PageLoading />}>

@@ -1,8 +1,9 @@
-import { lazy, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import { HomePage } from '../views/home/HomePage';
 import { tKey } from '../i18n/keys';
 import { MANAGERS, SUPERADMIN_ONLY, STAFF, type RouteAccess } from './access';
 import type { BreadcrumbRoute } from './breadcrumbs';
+import { lazyPage } from './lazy-page';
 
 /** A page of the app (specification section 2). */
 export interface AppRoute extends BreadcrumbRoute {
@@ -13,21 +14,26 @@ export interface AppRoute extends BreadcrumbRoute {
    * /login or /notactive with `?returnTo=`; `roles` as in specification section 6.
    */
   access?: RouteAccess;
+  /** i18n namespaces the page needs besides the start ones; loaded early with its code. */
+  namespaces?: readonly string[];
 }
 
-// Pages other than the entry points load on demand, so /login stays small (bench/web.ts).
-const NotActivePage = lazy(() => import('../views/notactive/NotActivePage'));
-const ActivatePage = lazy(() => import('../views/activate/ActivatePage'));
-const HelpPage = lazy(() => import('../views/help/HelpPage'));
-const SupportPage = lazy(() => import('../views/support/SupportPage'));
-const DashboardPage = lazy(() => import('../views/dashboard/DashboardPage'));
-const CalendarPage = lazy(() => import('../views/calendar/CalendarPage'));
-const AvailabilityPage = lazy(() => import('../views/availability/AvailabilityPage'));
-const NewAppointmentPage = lazy(() => import('../views/appointments/NewAppointmentPage'));
-const NewAdhocAppointmentPage = lazy(() => import('../views/appointments/NewAdhocAppointmentPage'));
-const LoginPage = lazy(() => import('../views/auth/LoginPage'));
-const ClientLoginPage = lazy(() => import('../views/auth/ClientLoginPage'));
-const ProfilePage = lazy(() => import('../views/auth/ProfilePage'));
+// Pages other than the home page load on demand, so /login stays small (bench/web.ts);
+// src/app/RoutePreloader.tsx asks for the current one early.
+const NotActivePage = lazyPage(() => import('../views/notactive/NotActivePage'));
+const ActivatePage = lazyPage(() => import('../views/activate/ActivatePage'));
+const HelpPage = lazyPage(() => import('../views/help/HelpPage'));
+const SupportPage = lazyPage(() => import('../views/support/SupportPage'));
+const DashboardPage = lazyPage(() => import('../views/dashboard/DashboardPage'));
+const CalendarPage = lazyPage(() => import('../views/calendar/CalendarPage'));
+const AvailabilityPage = lazyPage(() => import('../views/availability/AvailabilityPage'));
+const NewAppointmentPage = lazyPage(() => import('../views/appointments/NewAppointmentPage'));
+const NewAdhocAppointmentPage = lazyPage(
+  () => import('../views/appointments/NewAdhocAppointmentPage'),
+);
+const LoginPage = lazyPage(() => import('../views/auth/LoginPage'));
+const ClientLoginPage = lazyPage(() => import('../views/auth/ClientLoginPage'));
+const ProfilePage = lazyPage(() => import('../views/auth/ProfilePage'));
 
 /**
  * The route table, in matching order. Feature issues add their pages here. The menu shows an
@@ -37,37 +43,57 @@ const ProfilePage = lazy(() => import('../views/auth/ProfilePage'));
 export const routes: readonly AppRoute[] = [
   { path: '/', breadcrumb: tKey('breadcrumbs.home'), component: HomePage },
   // The sign-in widget (issue #4). Open routes: /profile shows its own error screen without a session.
-  { path: '/login', breadcrumb: tKey('auth:pages.staffLogin'), component: LoginPage },
-  { path: '/client-signup/login', breadcrumb: tKey('auth:pages.clientLogin'), component: ClientLoginPage },
-  { path: '/profile', breadcrumb: tKey('auth:pages.profile'), component: ProfilePage },
+  {
+    path: '/login',
+    breadcrumb: tKey('auth:pages.staffLogin'),
+    component: LoginPage,
+    namespaces: ['auth'],
+  },
+  {
+    path: '/client-signup/login',
+    breadcrumb: tKey('auth:pages.clientLogin'),
+    component: ClientLoginPage,
+    namespaces: ['auth'],
+  },
+  {
+    path: '/profile',
+    breadcrumb: tKey('auth:pages.profile'),
+    component: ProfilePage,
+    namespaces: ['auth'],
+  },
   {
     path: '/notactive',
     breadcrumb: tKey('breadcrumbs.notActive'),
     component: NotActivePage,
+    namespaces: ['shell'],
     access: { allowInactive: true },
   },
   {
     path: '/activate',
     breadcrumb: tKey('breadcrumbs.activate'),
     component: ActivatePage,
+    namespaces: ['shell'],
     access: { allowInactive: true },
   },
   {
     path: '/help',
     breadcrumb: tKey('breadcrumbs.help'),
     component: HelpPage,
+    namespaces: ['shell'],
     access: { roles: STAFF },
   },
   {
     path: '/support',
     breadcrumb: tKey('breadcrumbs.support'),
     component: SupportPage,
+    namespaces: ['shell'],
     access: { roles: STAFF },
   },
   {
     path: '/dashboard',
     breadcrumb: tKey('breadcrumbs.dashboard'),
     component: DashboardPage,
+    namespaces: ['shell'],
     access: { roles: SUPERADMIN_ONLY },
   },
   // Staff scheduling (issue 5); section 6: calendar, availability and new meetings for staff,

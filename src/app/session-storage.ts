@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// zod/mini: the tree-shakable build, since this runs on every page load (bench/web.ts).
+import * as z from 'zod/mini';
 import type { SessionInfo } from '../machines/session.machine';
 
 /**
@@ -11,10 +12,10 @@ export const TOKEN_COOKIE = 'hanko';
 export const SESSION_STORAGE_KEY = 'session';
 
 const storedSessionSchema = z.object({
-  userId: z.string().min(1),
+  userId: z.string().check(z.minLength(1)),
   role: z.enum(['NONE', 'COACH', 'ADMIN', 'ONBOARDING_MANAGER', 'SUPERADMIN']),
   active: z.boolean(),
-  coach: z.object({ id: z.string(), name: z.string() }).nullable(),
+  coach: z.nullable(z.object({ id: z.string(), name: z.string() })),
 });
 
 export interface BrowserSessionStore {

@@ -1,0 +1,110 @@
+/**
+ * npm run bench:web — what a person's browser pays for the sign-in page.
+ *
+ * 1. Builds the web app when it is stale (as the e2e runner does) and starts the real app
+ *    (server/testing/start-test-server.ts: embedded database, demo data, auth provider).
+ * 2. Headless Chromium (/usr/bin/chromium, tests/support/browser.ts) opens /login RUNS times,
+ *    each in a fresh context (empty cache, no session), on localhost.
+ * 3. Figures:
+ *    - `loginJs`: every script the page loaded until the sign-in form showed, raw and gzip
+ *      (level 9 here; the target is ≤ 150 KB gzip, staff areas are split off as lazy routes);
+ *    - `firstRender`: time from navigation start until the sign-in form is on screen (the
+ *      first `main form`), and first contentful paint; median and worst of the runs
+ *      (target ≤ 500 ms).
+ * Prints one JSON document and writes bench/results/web-latest.json. A missed target is
+ * reported, not an error.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { launchChromium } from '../tests/support/browser';
+import { buildWeb, webBuildIsStale } from '../tests/support/e2e-global-setup';
+import { startTestServer } from '../server/testing/start-test-server';
+
+const RUNS = Number(process.env.BENCH_WEB_RUNS) || 7;
+const JS_TARGET_BYTES = 150 * 1024;
+const RENDER_TARGET_MS = 500;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+const round = (n: number) => Math.round(n * 10) / 10;
+
+async function main() {
+  process.env.LOG_LEVEL ??= 'silent';
+  let buildMs: number | null = null;
+  if (webBuildIsStale()) buildMs = await buildWeb();
+  const server = await startTestServer();
+  const browser = await launchChromium();
+  try {
+    const renders: number[] = [];
+    const paints: number[] = [];
+    let scripts: Array<{ url: string; raw: number; gzip: number }> = [];
+
+    for (let run = 0; run < RUNS; run++) {
+      const context = await browser.newContext({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
+      const page = await context.newPage();
+      const loaded: Array<Promise<{ url: string; raw: number; gzip: number }>> = [];
+      page.on('response', (response) => {
+        if (response.request().resourceType() !== 'script') return;
+        loaded.push(
+          response.body().then((body) => ({
+            url: new URL(response.url()).pathname,
+            raw: body.length,
+            gzip: gzipSync(body, { level: 9 }).length,
+          })),
+        );
+      });
+      await page.goto(`${server.url}/login`, { waitUntil: 'commit' });
+      await page.locator('main form').first().waitFor({ state: 'visible' });
+      const timing = await page.evaluate(() => ({
+        rendered: performance.now(),
+        fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+      }));
+      renders.push(timing.rendered);
+      if (timing.fcp !== null) paints.push(timing.fcp);
+      if (run === 0) scripts = await Promise.all(loaded);
+      await context.close();
+    }
+
+    const raw = scripts.reduce((n, s) => n + s.raw, 0);
+    const gzip = scripts.reduce((n, s) => n + s.gzip, 0);
+    const result = {
+      bench: 'web',
+      at: new Date().toISOString(),
+      page: '/login',
+      runs: RUNS,
+      buildMs: buildMs === null ? null : Math.round(buildMs),
+      loginJs: {
+        files: scripts.length,
+        rawBytes: raw,
+        gzipBytes: gzip,
+        gzipKB: round(gzip / 1024),
+        targetKB: JS_TARGET_BYTES / 1024,
+        met: gzip <= JS_TARGET_BYTES,
+        perFile: scripts
+          .sort((a, b) => b.gzip - a.gzip)
+          .map((s) => ({ file: s.url, gzipKB: round(s.gzip / 1024) })),
+      },
+      firstRender: {
+        medianMs: round(median(renders)),
+        worstMs: round(Math.max(...renders)),
+        firstContentfulPaintMedianMs: paints.length ? round(median(paints)) : null,
+        targetMs: RENDER_TARGET_MS,
+        met: median(renders) <= RENDER_TARGET_MS,
+      },
+    };
+    const out = JSON.stringify(result, null, 2);
+    console.log(out);
+    const dir = path.join(import.meta.dirname, 'results');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'web-latest.json'), `${out}\n`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+await main();

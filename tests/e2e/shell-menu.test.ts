@@ -1,0 +1,170 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from '../support/axe';
+import { useBrowser } from '../support/browser';
+import { seedSession, signInByPasscode } from '../support/e2e-sign-in';
+
+const b = useBrowser();
+
+const ACCOUNTS = {
+  SUPERADMIN: 'superadmin@sprechstunde.demo',
+  ADMIN: 'admin@sprechstunde.demo',
+  ONBOARDING_MANAGER: 'onboarding@sprechstunde.demo',
+  COACH: 'coach2@sprechstunde.demo',
+  CLIENT: 'klient@sprechstunde.demo',
+} as const;
+type Account = keyof typeof ACCOUNTS;
+
+const tokens = {} as Record<Account, string>;
+beforeAll(async () => {
+  for (const [role, email] of Object.entries(ACCOUNTS)) {
+    tokens[role as Account] = await signInByPasscode(b.baseUrl, email);
+  }
+});
+
+async function openAs(account: Account, path: string) {
+  await seedSession(b.context, b.baseUrl, tokens[account]);
+  await b.page.goto(path);
+}
+
+const nav = () => b.page.getByRole('navigation', { name: 'Hauptnavigation' });
+const menuLinks = async () =>
+  (await nav().getByRole('link').allTextContents()).map((s) => s.trim());
+
+describe('menu per role (specification section 6)', () => {
+  it('SUPERADMIN sees the admin dashboard with key figures', async () => {
+    await openAs('SUPERADMIN', '/');
+    await nav().waitFor();
+    const links = await menuLinks();
+    expect(links).toEqual(
+      expect.arrayContaining(['Admin (Dashboard)', 'Hilfe', 'Support', 'Profil']),
+    );
+
+    await nav().getByRole('link', { name: 'Admin (Dashboard)' }).click();
+    await b.page.getByRole('heading', { name: 'Admin (Dashboard)', level: 1 }).waitFor();
+    await b.page.getByText('Anstehende Termine').waitFor();
+    const figures = await b.page.locator('.figure dd').allTextContents();
+    expect(figures).toHaveLength(4);
+    // Demo data: 5 coaches, and users and clients exist.
+    expect(figures[1]).toBe('5');
+    for (const f of figures) expect(f).toMatch(/^(mehr als )?[\d.]+$/);
+    expect(await seriousAxeViolations(b.page)).toEqual([]);
+    expect(b.pageErrors).toEqual([]);
+  });
+
+  it.each(['ADMIN', 'ONBOARDING_MANAGER', 'COACH'] as const)(
+    '%s sees help, support and profile but not the dashboard, which it may not open',
+    async (account) => {
+      await openAs(account, '/');
+      await nav().waitFor();
+      const links = await menuLinks();
+      expect(links).toEqual(expect.arrayContaining(['Hilfe', 'Support', 'Profil']));
+      expect(links).not.toContain('Admin (Dashboard)');
+      if (account === 'COACH') {
+        for (const item of [
+          'Neue:r Klient:in',
+          'Coaches',
+          'Benutzer:innen',
+          'Ereignisse',
+          'Abrechnungsregeln',
+        ]) {
+          expect(links).not.toContain(item);
+        }
+      }
+      await b.page.goto('/dashboard');
+      await b.page.getByRole('heading', { name: 'Kein Zugriff' }).waitFor();
+    },
+  );
+
+  it('every item the ADMIN sees leads to a page of the app', async () => {
+    await openAs('ADMIN', '/');
+    await nav().waitFor();
+    const hrefs = await nav()
+      .getByRole('link')
+      .evaluateAll((as) =>
+        as.filter((a) => !(a as HTMLAnchorElement).target).map((a) => a.getAttribute('href')!),
+      );
+    expect(hrefs.length).toBeGreaterThanOrEqual(3);
+    for (const href of hrefs) {
+      await b.page.goto(href);
+      await b.page.locator('main h1, main [role="heading"]').first().waitFor();
+      expect(
+        await b.page.getByRole('heading', { name: 'Seite nicht gefunden' }).count(),
+        href,
+      ).toBe(0);
+    }
+  });
+
+  it('a client gets no staff menu', async () => {
+    await openAs('CLIENT', '/');
+    await b.page.getByRole('button', { name: 'Abmelden' }).waitFor();
+    expect(await nav().count()).toBe(0);
+  });
+});
+
+describe('drawer at 375 px', () => {
+  it('is closed, opens from the header, and closes after choosing an item', async () => {
+    await b.page.setViewportSize({ width: 375, height: 740 });
+    await openAs('COACH', '/');
+    const toggle = b.page.getByRole('button', { name: 'Menü öffnen' });
+    await toggle.waitFor();
+    expect(await nav().count()).toBe(0);
+    await toggle.click();
+    await nav().waitFor();
+    const box = await nav().boundingBox();
+    expect(box!.width).toBeLessThanOrEqual(375);
+    expect(await seriousAxeViolations(b.page)).toEqual([]);
+    await nav().getByRole('link', { name: 'Hilfe' }).click();
+    await b.page.getByRole('heading', { name: 'Hilfe', level: 1 }).waitFor();
+    expect(await nav().count()).toBe(0);
+    expect(new URL(b.page.url()).pathname).toBe('/help');
+  });
+
+  it('the sidebar is open by default above 1350 px and collapsed at 1024 px', async () => {
+    await b.page.setViewportSize({ width: 1400, height: 900 });
+    await openAs('COACH', '/');
+    await nav().waitFor();
+    await b.page.setViewportSize({ width: 1024, height: 900 });
+    await b.page.getByRole('button', { name: 'Menü öffnen' }).waitFor();
+    expect(await nav().count()).toBe(0);
+  });
+});
+
+describe('help and support', () => {
+  it('/help shows the four tutorial videos with German titles', async () => {
+    await openAs('COACH', '/help');
+    await b.page.getByRole('heading', { name: 'Hilfe', level: 1 }).waitFor();
+    expect(await b.page.locator('main video').count()).toBe(4);
+    expect(await b.page.locator('main h2').allTextContents()).toEqual([
+      'Anmelden und Konto aktivieren',
+      'Termine und Kalender verwalten',
+      'Klient:innen anlegen und betreuen',
+      'Videotermine durchführen',
+    ]);
+    expect(await seriousAxeViolations(b.page)).toEqual([]);
+  });
+
+  it('the support form sends a request, and it arrives at the team and the sender', async () => {
+    await openAs('COACH', '/support');
+    await b.page.getByRole('heading', { name: 'Support', level: 1 }).waitFor();
+    await b.page.getByRole('button', { name: 'Anfrage senden' }).click();
+    expect(await b.page.getByText('Bitte füllen Sie dieses Feld aus.').count()).toBe(3);
+    expect(await seriousAxeViolations(b.page)).toEqual([]);
+
+    const subject = `Frage ${Date.now().toString(36)}`;
+    await b.page.getByLabel('Thema', { exact: true }).selectOption('scheduling');
+    await b.page.getByLabel('Betreff', { exact: true }).fill(subject);
+    await b.page
+      .getByLabel('Nachricht', { exact: true })
+      .fill('Wie verschiebe ich einen Folgetermin?');
+    await b.page.getByRole('button', { name: 'Anfrage senden' }).click();
+    await b.page.getByText('Vielen Dank, Ihre Supportanfrage ist eingegangen.').waitFor();
+    await b.page.getByText('Ihre Supportanfrage wurde gesendet.').waitFor();
+
+    const mailbox = await (await fetch(`${b.baseUrl}/dev/mailbox`)).text();
+    expect(mailbox).toContain(`Supportanfrage: ${subject}`);
+    expect(mailbox).toContain(`Ihre Supportanfrage ist eingegangen: ${subject}`);
+    expect(mailbox).toContain(`An: ${ACCOUNTS.COACH}`);
+    expect(mailbox).toContain('Wie verschiebe ich einen Folgetermin?');
+    expect(b.pageErrors).toEqual([]);
+  });
+});

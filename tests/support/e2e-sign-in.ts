@@ -1,0 +1,85 @@
+import type { BrowserContext } from 'playwright-core';
+
+/**
+ * Signs in through the real authentication provider's flow API (auth-flow-protocol.md), as the
+ * widget would, reading the one-time code from the development mailbox; then seeds the token
+ * into a browser context the way the session machine restores it (cookie `hanko`).
+ */
+interface Flow {
+  name: string;
+  csrf_token: string;
+  actions: Record<string, { href: string }>;
+}
+
+async function post(baseUrl: string, path: string, body?: unknown) {
+  const res = await fetch(`${baseUrl}/auth${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? '' : JSON.stringify(body),
+  });
+  return { flow: (await res.json()) as Flow, headers: res.headers, status: res.status };
+}
+
+async function act(
+  baseUrl: string,
+  state: Flow,
+  action: string,
+  input: Record<string, unknown> = {},
+) {
+  const a = state.actions[action];
+  if (!a)
+    throw new Error(`${state.name} offers no ${action} (${Object.keys(state.actions).join(', ')})`);
+  return post(baseUrl, a.href, { input_data: input, csrf_token: state.csrf_token });
+}
+
+/** The newest one-time code mailed to `email`, from /dev/mailbox. */
+async function lastCode(baseUrl: string, email: string): Promise<string> {
+  const html = await (await fetch(`${baseUrl}/dev/mailbox`)).text();
+  for (const article of html.split('<article>').slice(1)) {
+    if (!article.includes(`An: ${email}`)) continue;
+    const code = /Einmalcode für Sprechstunde: (\d{6})/.exec(article)?.[1];
+    if (code) return code;
+  }
+  throw new Error(`no one-time code mailed to ${email}`);
+}
+
+async function begin(baseUrl: string, flow: 'login' | 'registration') {
+  const first = await post(baseUrl, `/${flow}`);
+  return act(baseUrl, first.flow, 'register_client_capabilities', {
+    webauthn_available: false,
+    webauthn_conditional_mediation_available: false,
+    webauthn_platform_authenticator_available: false,
+  });
+}
+
+const tokenOf = (res: { flow: Flow; headers: Headers }) => {
+  if (res.flow.name !== 'success') throw new Error(`sign-in ended in ${res.flow.name}`);
+  const token = res.headers.get('x-auth-token');
+  if (!token) throw new Error('no X-Auth-Token');
+  return token;
+};
+
+/** A demo account (or any existing one) signs in by one-time code; returns the session JWT. */
+export async function signInByPasscode(baseUrl: string, email: string): Promise<string> {
+  const init = await begin(baseUrl, 'login');
+  const chooser = await act(baseUrl, init.flow, 'continue_with_login_identifier', { email });
+  const pc = await act(baseUrl, chooser.flow, 'continue_to_passcode_confirmation');
+  return tokenOf(
+    await act(baseUrl, pc.flow, 'verify_passcode', { code: await lastCode(baseUrl, email) }),
+  );
+}
+
+/** Someone new registers with a one-time code (no password); returns the session JWT. */
+export async function registerByPasscode(baseUrl: string, email: string): Promise<string> {
+  const init = await begin(baseUrl, 'registration');
+  const pc = await act(baseUrl, init.flow, 'register_login_identifier', { email });
+  const pw = await act(baseUrl, pc.flow, 'verify_passcode', {
+    code: await lastCode(baseUrl, email),
+  });
+  return tokenOf(pw.flow.name === 'success' ? pw : await act(baseUrl, pw.flow, 'skip'));
+}
+
+/** Puts the token where the app's session machine finds it at start (cookie `hanko`). */
+export async function seedSession(context: BrowserContext, baseUrl: string, token: string) {
+  await context.addCookies([{ name: 'hanko', value: token, url: baseUrl, sameSite: 'Lax' }]);
+}
