@@ -14,6 +14,7 @@ import { registerDevMailbox } from './adapters/mail/mailbox';
 import { authProviderPlugin } from './auth-provider/plugin';
 import type { AuthProvider } from './auth-provider/provider';
 import { startAppJobs, type AppJobsOptions } from './jobs/index';
+import { jitsiOrigins } from './adapters/video/video';
 import type { JobQueue } from './jobs/queue';
 
 declare module 'fastify' {
@@ -77,11 +78,14 @@ export async function buildApp(
     reply.header('x-request-id', request.id);
   });
 
+  const jitsi = jitsiOrigins(deps.config);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The Jitsi IFrame API script and the room it frames (video meetings).
+        scriptSrc: ["'self'", jitsi.script],
+        frameSrc: ["'self'", ...jitsi.frames],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],

@@ -80,6 +80,25 @@ const schema = z.object({
   HOLIDAY_STATE: z
     .enum(['BW', 'BY', 'BE', 'BB', 'HB', 'HH', 'HE', 'MV', 'NI', 'NW', 'RP', 'SL', 'SN', 'ST', 'SH', 'TH'])
     .default('BE'),
+  /** Jitsi deployment of the video meetings (IFrame API and rooms). */
+  JITSI_DOMAIN: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'a host name, optionally with :port')
+    .default('meet.jit.si'),
+  /** The Jitsi IFrame API script; default https://JITSI_DOMAIN/external_api.js. */
+  JITSI_SCRIPT_URL: z.string().url().optional(),
+  /**
+   * Jitsi JWT authentication (prosody token auth): app id (`iss`) and shared secret (HS256).
+   * Both or neither; unset means rooms without tokens (still hidden, random names).
+   */
+  JITSI_APP_ID: z.string().min(1).max(200).optional(),
+  JITSI_APP_SECRET: z.string().min(16).optional(),
+  /** `aud` of Jitsi JWTs (prosody's asap_accepted_audiences; "jitsi" by default). */
+  JITSI_JWT_AUDIENCE: z.string().min(1).default('jitsi'),
+  /** Both sides may enter the video room this many minutes before the start. */
+  MEETING_JOIN_EARLY_MINUTES: z.coerce.number().int().min(0).max(120).default(10),
+  /** …and until this many minutes after the end (JWT exp). */
+  MEETING_JOIN_LATE_MINUTES: z.coerce.number().int().min(0).max(240).default(30),
   /**
    * Proxies in front of the API whose X-Forwarded-For is believed, so rate limits see the
    * caller's address: `true` (any) or comma-separated addresses/CIDRs of the proxies.
@@ -101,6 +120,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${fields.join('\n')}`);
+  }
+  if (!parsed.data.JITSI_APP_ID !== !parsed.data.JITSI_APP_SECRET) {
+    throw new Error('Invalid configuration:\nJITSI_APP_ID and JITSI_APP_SECRET: set both or neither');
   }
   return parsed.data;
 }

@@ -10,6 +10,7 @@ import { calendarFeedHandlers } from './calendar-feed/handlers';
 import { clientsHandlers } from './clients/handlers';
 import { coachesHandlers } from './coaches/handlers';
 import { eventsHandlers } from './events/handlers';
+import { meetingsHandlers } from './meetings/handlers';
 import { supportHandlers } from './support/handlers';
 import { usersHandlers } from './users/handlers';
 
@@ -27,5 +28,6 @@ export const allHandlers: Handlers = {
   ...notificationsHandlers,
   ...calendarFeedHandlers,
   ...eventsHandlers,
+  ...meetingsHandlers,
   ...supportHandlers,
 };

@@ -38,6 +38,11 @@ export const RATE_RULES = {
   authAccountLookup: { points: 20, durationSeconds: 60 },
   /** Support requests by one person (each one mails the team and the sender). */
   supportMessage: { points: 5, durationSeconds: QUARTER_HOUR },
+  /**
+   * Look-ups by meeting code (meeting pages and room tokens), per IP: enough for people who
+   * open their meeting, far too few to guess 60-bit codes.
+   */
+  meetingCodeLookup: { points: 30, durationSeconds: 60 },
   /** Calendar feed fetches by secret address, per IP (calendar apps poll every few minutes). */
   calendarFeed: { points: 120, durationSeconds: 60 },
 } satisfies Record<string, RateRule>;

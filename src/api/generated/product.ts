@@ -155,7 +155,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public: look up a meeting by the client meeting code */
+        /**
+         * Public: look up a meeting by the client meeting code
+         * @description Rate-limited per IP address (429 rate_limited with Retry-After). Unknown code 404. Answers only what the client's meeting page needs (no names of the client, no codes, no room).
+         */
         get: operations["getMeetingByClientCode"];
         put?: never;
         post?: never;
@@ -176,7 +179,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Coach meeting overview (client and appointment) by coach meeting code */
+        /**
+         * Coach meeting overview (client and appointment) by coach meeting code
+         * @description Rate-limited per IP address. Coaches reach only their own appointments (another coach's code answers 404, as an unknown one does).
+         */
         get: operations["getMeetingByCoachCode"];
         put?: never;
         post?: never;
@@ -195,7 +201,7 @@ export interface paths {
         };
         /**
          * Public: video room access for the client
-         * @description 409 appointment_cancelled, meeting_not_video (meetingType is not jitsi), meeting_not_open (earlier than 15 minutes before start or later than 30 minutes after the end).
+         * @description Rate-limited per IP address (meeting codes are guessed here). 409 appointment_cancelled, meeting_not_video (meetingType is not jitsi: open externalMeetingUrl of MeetingInfo instead), meeting_not_open (outside joinableFrom..joinableUntil: MEETING_JOIN_EARLY_MINUTES before the start to MEETING_JOIN_LATE_MINUTES after the end). The JWT (HS256, when JITSI_APP_ID and JITSI_APP_SECRET are set) carries room, nbf = joinableFrom, exp = joinableUntil, context.user.name and moderator false.
          */
         get: operations["getClientMeetingToken"];
         put?: never;
@@ -213,10 +219,33 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Video room access for the coach (moderator) */
+        /**
+         * Video room access for the coach (moderator)
+         * @description Rate-limited per IP address. Coaches reach only their own appointments (404 otherwise). 409 as for getClientMeetingToken. The JWT carries moderator true and the coach's name.
+         */
         get: operations["getCoachMeetingToken"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/appointment/coach/meetingCode/{coachMeetingCode}/finished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The coach left the video meeting; records that the meeting took place
+         * @description Records the business event meeting.finished once per appointment (a second call answers the first record). Coaches reach only their own appointments (404 otherwise). 409 appointment_cancelled; meeting_not_started before joinableFrom.
+         */
+        post: operations["recordCoachMeetingFinished"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1806,15 +1835,47 @@ export interface components {
             meetingType: components["schemas"]["MeetingType"];
             coachName: string;
             cancelled: boolean;
+            /** @description For xodosign and arztkonsultation meetings, the link the client opens (from the video adapter); null for jitsi. */
             externalMeetingUrl: string | null;
+            /**
+             * Format: date-time
+             * @description From when the room can be entered (MEETING_JOIN_EARLY_MINUTES before the start).
+             */
+            joinableFrom: string;
+            /**
+             * Format: date-time
+             * @description Until when the room can be entered (MEETING_JOIN_LATE_MINUTES after the end).
+             */
+            joinableUntil: string;
         };
         CoachMeetingOverview: {
             appointment: components["schemas"]["Appointment"];
             client: components["schemas"]["Client"];
+            /** @description The client's latest live appointments that started before this one, newest first (at most 10). */
+            earlierAppointments: components["schemas"]["Appointment"][];
+            /** Format: date-time */
+            joinableFrom: string;
+            /** Format: date-time */
+            joinableUntil: string;
+            /** @description For xodosign and arztkonsultation meetings, the link the coach opens (from the video adapter); null for jitsi. */
+            externalJoinUrl: string | null;
+            /**
+             * Format: date-time
+             * @description When the coach recorded that the meeting took place (recordCoachMeetingFinished); null before.
+             */
+            finishedAt: string | null;
+        };
+        MeetingFinished: {
+            /** Format: uuid */
+            appointmentId: string;
+            /** Format: date-time */
+            finishedAt: string;
         };
         MeetingToken: {
-            /** @description Jitsi domain, e.g. "meet.jit.si". */
+            /** @description Jitsi domain, e.g. "meet.jit.si" (JITSI_DOMAIN). */
             domain: string;
+            /** @description The Jitsi IFrame API script (JITSI_SCRIPT_URL, default https://{domain}/external_api.js). */
+            scriptUrl: string;
             /** @description Hidden room name (not a meeting code). */
             roomName: string;
             /** @description Room JWT when the Jitsi deployment uses JWT auth; null otherwise. */
@@ -3049,6 +3110,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -3104,6 +3166,38 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    recordCoachMeetingFinished: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coachMeetingCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingFinished"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
     };

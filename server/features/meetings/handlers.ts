@@ -1,0 +1,295 @@
+import { and, desc, eq, isNull, lt, ne, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { appointments, clients, coaches, events } from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+import { defineHandlers, type AppDeps } from '../../http/handler';
+import { conflict, notFound } from '../../http/problem';
+import { appointmentScope, selectAppointments, toAppointment } from '../appointments/repository';
+import { selectClients, toClient } from '../clients/repository';
+import { recordEvent } from '../events/record';
+import { enqueueAppointmentNotifications } from '../notifications/enqueue';
+import type { MeetingRole } from '../../adapters/video/video';
+import {
+  clientDisplayName,
+  joiningWindow,
+  normaliseMeetingCode,
+  personName,
+  videoAdaptersOf,
+} from './meetings';
+
+const HOUR_MS = 60 * 60_000;
+const EARLIER_LIMIT = 10;
+const FINISHED_EVENT = 'meeting.finished';
+
+type AppointmentRow = typeof appointments.$inferSelect;
+
+/** Every look-up by meeting code counts against the caller's address (guessing codes). */
+const countLookup = (deps: AppDeps, ip: string) => deps.rateLimits.meetingCodeLookup.consume(ip);
+
+/** The appointment of a client meeting code, with the coach's name; null when unknown. */
+async function byClientCode(db: Db | Tx, typed: string) {
+  const [row] = await db
+    .select({
+      appointment: appointments,
+      coachTitle: coaches.title,
+      coachFirstName: coaches.firstName,
+      coachLastName: coaches.lastName,
+      clientFirstName: clients.firstName,
+      clientLastName: clients.lastName,
+    })
+    .from(appointments)
+    .innerJoin(coaches, eq(coaches.id, appointments.coachId))
+    .innerJoin(clients, eq(clients.id, appointments.clientId))
+    .where(eq(appointments.meetingCodeClient, normaliseMeetingCode(typed)));
+  return row ?? null;
+}
+
+/** The appointment of a coach meeting code within the caller's reach (coaches: their own). */
+async function byCoachCode(db: Db | Tx, principal: Principal, typed: string) {
+  const [row] = await selectAppointments(db, {
+    coachTitle: sql<string | null>`(SELECT ${coaches.title} FROM ${coaches} WHERE ${coaches.id} = ${appointments.coachId})`,
+  })
+    .where(
+      and(
+        eq(appointments.meetingCodeCoach, normaliseMeetingCode(typed)),
+        appointmentScope(principal),
+      ),
+    );
+  return row ?? null;
+}
+
+async function finishedAtOf(db: Db | Tx, appointmentId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ occurredAt: events.occurredAt })
+    .from(events)
+    .where(and(eq(events.appointmentId, appointmentId), eq(events.type, FINISHED_EVENT)))
+    .orderBy(events.occurredAt)
+    .limit(1);
+  return row?.occurredAt ?? null;
+}
+
+/** 409 unless the room of this appointment may be entered now. */
+function assertOpen(deps: AppDeps, a: AppointmentRow) {
+  if (a.cancelledAt) throw conflict('appointment_cancelled', 'The appointment is cancelled');
+  if (a.meetingType !== 'jitsi') {
+    throw conflict('meeting_not_video', 'This meeting is held through an external link');
+  }
+  const window = joiningWindow(deps.config, a);
+  const now = deps.now().getTime();
+  if (now < window.from.getTime() || now > window.until.getTime()) {
+    throw conflict('meeting_not_open', 'The meeting room is not open at this time');
+  }
+  return window;
+}
+
+async function roomToken(deps: AppDeps, a: AppointmentRow, role: MeetingRole, displayName: string) {
+  const window = assertOpen(deps, a);
+  const access = await videoAdaptersOf(deps.config)[a.meetingType].access({
+    appointment: a,
+    role,
+    displayName,
+    window,
+    now: deps.now(),
+  });
+  if (access.kind !== 'room') {
+    throw conflict('meeting_not_video', 'This meeting is held through an external link');
+  }
+  return {
+    domain: access.domain,
+    scriptUrl: access.scriptUrl,
+    roomName: access.roomName,
+    jwt: access.jwt,
+    displayName,
+    startDate: a.startDate,
+    endDate: a.endDate,
+    moderator: access.moderator,
+  };
+}
+
+/** The external link one side opens (xodosign, arztkonsultation); null for Jitsi rooms. */
+async function externalLink(deps: AppDeps, a: AppointmentRow, role: MeetingRole, name: string) {
+  if (a.meetingType === 'jitsi') return null;
+  const access = await videoAdaptersOf(deps.config)[a.meetingType].access({
+    appointment: a,
+    role,
+    displayName: name,
+    window: joiningWindow(deps.config, a),
+    now: deps.now(),
+  });
+  return access.kind === 'external' ? access.url : null;
+}
+
+async function meetingInfo(
+  deps: AppDeps,
+  row: NonNullable<Awaited<ReturnType<typeof byClientCode>>>,
+) {
+  const a = row.appointment;
+  const window = joiningWindow(deps.config, a);
+  return {
+    appointmentId: a.id,
+    startDate: a.startDate,
+    endDate: a.endDate,
+    appointmentType: a.appointmentType,
+    meetingType: a.meetingType,
+    coachName: personName({
+      title: row.coachTitle,
+      firstName: row.coachFirstName,
+      lastName: row.coachLastName,
+    }),
+    cancelled: a.cancelledAt !== null,
+    externalMeetingUrl: await externalLink(
+      deps,
+      a,
+      'client',
+      clientDisplayName(row.clientFirstName, row.clientLastName),
+    ),
+    joinableFrom: window.from.toISOString(),
+    joinableUntil: window.until.toISOString(),
+  };
+}
+
+export const meetingsHandlers = defineHandlers({
+  async getMeetingByClientCode({ params, deps, request }) {
+    await countLookup(deps, request.ip);
+    const row = await byClientCode(deps.db, params.clientMeetingCode);
+    if (!row) throw notFound('meeting');
+    return meetingInfo(deps, row);
+  },
+
+  async cancelMeetingByClientCode({ params, principal, deps, request }) {
+    await countLookup(deps, request.ip);
+    return deps.db.transaction(async (tx) => {
+      const found = await byClientCode(tx, params.clientMeetingCode);
+      if (!found) throw notFound('meeting');
+      await tx
+        .select({ id: appointments.id })
+        .from(appointments)
+        .where(eq(appointments.id, found.appointment.id))
+        .for('update');
+      const row = (await byClientCode(tx, params.clientMeetingCode))!;
+      const a = row.appointment;
+      if (a.cancelledAt) throw conflict('appointment_cancelled', 'The appointment is cancelled already');
+      const now = deps.now().getTime();
+      const start = Date.parse(a.startDate);
+      if (start <= now) throw conflict('appointment_started', 'The appointment has started already');
+      const notice = deps.config.CLIENT_CHANGE_NOTICE_HOURS;
+      if (start - now < notice * HOUR_MS) {
+        throw conflict(
+          'notice_period',
+          `Appointments can be changed or cancelled at most until ${notice} h before the start`,
+        );
+      }
+      const cancelledAt = deps.now().toISOString();
+      await tx
+        .update(appointments)
+        .set({ cancelledAt, updatedAt: sql`now()` })
+        .where(eq(appointments.id, a.id));
+      await recordEvent(tx, {
+        type: 'appointment.cancelled',
+        entityType: 'appointment',
+        entityId: a.id,
+        appointmentId: a.id,
+        clientId: a.clientId,
+        coachId: a.coachId,
+        actor: principal,
+        changes: { via: 'meeting_code' },
+      });
+      await enqueueAppointmentNotifications(tx, deps, { appointmentId: a.id, change: 'cancelled' });
+      return meetingInfo(deps, { ...row, appointment: { ...a, cancelledAt } });
+    });
+  },
+
+  async getMeetingByCoachCode({ params, principal, deps, request }) {
+    await countLookup(deps, request.ip);
+    const row = await byCoachCode(deps.db, principal, params.coachMeetingCode);
+    if (!row) throw notFound('meeting');
+    const a = row.appointment;
+    const [clientRow] = await selectClients(deps.db).where(eq(clients.id, a.clientId));
+    const earlier = await selectAppointments(deps.db)
+      .where(
+        and(
+          eq(appointments.clientId, a.clientId),
+          ne(appointments.id, a.id),
+          isNull(appointments.cancelledAt),
+          lt(appointments.startDate, a.startDate),
+        ),
+      )
+      .orderBy(desc(appointments.startDate), desc(appointments.id))
+      .limit(EARLIER_LIMIT);
+    const window = joiningWindow(deps.config, a);
+    const coachName = personName({
+      title: row.coachTitle,
+      firstName: row.coachFirstName,
+      lastName: row.coachLastName,
+    });
+    return {
+      appointment: toAppointment(row),
+      client: toClient(clientRow!),
+      earlierAppointments: earlier.map(toAppointment),
+      joinableFrom: window.from.toISOString(),
+      joinableUntil: window.until.toISOString(),
+      externalJoinUrl: await externalLink(deps, a, 'coach', coachName),
+      finishedAt: await finishedAtOf(deps.db, a.id),
+    };
+  },
+
+  async getClientMeetingToken({ params, deps, request }) {
+    await countLookup(deps, request.ip);
+    const row = await byClientCode(deps.db, params.clientMeetingCode);
+    if (!row) throw notFound('meeting');
+    return roomToken(
+      deps,
+      row.appointment,
+      'client',
+      clientDisplayName(row.clientFirstName, row.clientLastName),
+    );
+  },
+
+  async getCoachMeetingToken({ params, principal, deps, request }) {
+    await countLookup(deps, request.ip);
+    const row = await byCoachCode(deps.db, principal, params.meetingCodeCoach);
+    if (!row) throw notFound('meeting');
+    return roomToken(
+      deps,
+      row.appointment,
+      'coach',
+      personName({ title: row.coachTitle, firstName: row.coachFirstName, lastName: row.coachLastName }),
+    );
+  },
+
+  async recordCoachMeetingFinished({ params, principal, deps, request }) {
+    await countLookup(deps, request.ip);
+    return deps.db.transaction(async (tx) => {
+      const found = await byCoachCode(tx, principal, params.coachMeetingCode);
+      if (!found) throw notFound('meeting');
+      const a = found.appointment;
+      // One record per appointment, also when the page is reloaded or sent twice at once.
+      await tx
+        .select({ id: appointments.id })
+        .from(appointments)
+        .where(eq(appointments.id, a.id))
+        .for('update');
+      if (a.cancelledAt) throw conflict('appointment_cancelled', 'The appointment is cancelled');
+      if (deps.now().getTime() < joiningWindow(deps.config, a).from.getTime()) {
+        throw conflict('meeting_not_started', 'The meeting has not begun yet');
+      }
+      const earlier = await finishedAtOf(tx, a.id);
+      if (earlier) return { appointmentId: a.id, finishedAt: earlier };
+      const finishedAt = deps.now().toISOString();
+      await tx.insert(events).values({
+        type: FINISHED_EVENT,
+        entityType: 'appointment',
+        entityId: a.id,
+        actorUserId: principal.user?.id ?? null,
+        appointmentId: a.id,
+        clientId: a.clientId,
+        coachId: a.coachId,
+        changes: { role: principal.role },
+        source: 'business',
+        important: false,
+        occurredAt: finishedAt,
+      });
+      return { appointmentId: a.id, finishedAt };
+    });
+  },
+});
