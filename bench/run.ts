@@ -29,6 +29,7 @@ import { loadConfig } from '../server/config';
 import { connectPostgres } from '../server/db/client';
 import { createTestIssuer } from '../server/testing/test-auth';
 import { loadBenchData, SIZES } from './load';
+import { bookingRace, floorQuery, loadSchedulingData, measureFloor } from './scheduling';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = (name: string, fallback: number) => {
@@ -212,6 +213,8 @@ async function main() {
   const loader = new pg.Client({ connectionString: dbUrl });
   await loader.connect();
   const { timingsMs, fixtures } = await loadBenchData(loader);
+  const schedulingData = await loadSchedulingData(loader);
+  Object.assign(timingsMs, schedulingData.timingsMs);
   await loader.end();
   const loadMs = Math.round(performance.now() - t);
   log(
@@ -350,6 +353,12 @@ async function main() {
     results.push(entry);
   }
 
+  const scheduling = await runScheduling(
+    `http://127.0.0.1:${app.port}`,
+    headers,
+    schedulingData.fixtures,
+  );
+
   const report = {
     startedAt: started.toISOString(),
     finishedAt: new Date().toISOString(),
@@ -377,6 +386,7 @@ async function main() {
       '(autocannon "response" event), percentiles by nearest rank. okRps counts 2xx responses only. ' +
       'throughputVsBaseline = okRps / baseline okRps. Request logging off in both servers.',
     scenarios: results,
+    scheduling,
   };
 
   const dir = path.join(here, 'results');
@@ -393,6 +403,62 @@ async function main() {
     log(
       `${misses.length} scenario(s) miss a target (p95 ≤ ${TARGET.p95Ms} ms, ≥ ${TARGET.throughputShare * 100} % of baseline); exit code stays 0.`,
     );
+}
+
+const wants = (name: string) => !ONLY || ONLY.some((o) => name.includes(o));
+
+/** Scheduling figures (bench/scheduling.ts): slots with their SQL floor, the booking race. */
+async function runScheduling(
+  appUrl: string,
+  headers: Record<string, string>,
+  fixtures: Awaited<ReturnType<typeof loadSchedulingData>>['fixtures'],
+) {
+  const out: Record<string, unknown> = {};
+  if (wants('slots.initialPool28d')) {
+    const query = new URLSearchParams({
+      startDate: fixtures.windowStart,
+      endDate: fixtures.windowEnd,
+      duration: '30',
+    });
+    const url = `${appUrl}/api/client/initial_appointment_slots?${query.toString()}`;
+    const probed = await probe(url, headers);
+    log(
+      `slots.initialPool28d: probe ${probed.status}, ${probed.rows ?? '-'} slots, ${probed.bytes} bytes; measuring ${WARMUP}+${DURATION} s`,
+    );
+    const app = await measure(url, headers);
+    const floor = await measureFloor(
+      dbUrl,
+      POOL_SIZE,
+      CONNECTIONS,
+      WARMUP,
+      DURATION,
+      floorQuery(fixtures.windowStart, fixtures.windowEnd),
+    );
+    const ratio = round(app.latencyMs.p95 / floor.latencyMs.p95, 2);
+    out['slots.initialPool28d'] = {
+      url: url.slice(appUrl.length),
+      probe: probed,
+      ...app,
+      floor,
+      p95VsFloor: ratio,
+      pass: { p95: app.latencyMs.p95 <= 30, ratio: ratio <= 3 },
+    };
+    log(
+      `slots.initialPool28d: p50 ${app.latencyMs.p50} / p95 ${app.latencyMs.p95} / p99 ${app.latencyMs.p99} ms, ${app.okRps} req/s, non-2xx ${app.non2xx}; ` +
+        `floor (${floor.rows} rows) p95 ${floor.latencyMs.p95} ms (serial p50 ${floor.serialMs.p50} ms); ratio ${ratio}× ` +
+        `[p95 ≤ 30 ms: ${app.latencyMs.p95 <= 30 ? 'pass' : 'FAIL'}, ≤ 3×: ${ratio <= 3 ? 'pass' : 'FAIL'}]`,
+    );
+  }
+  if (wants('booking.race')) {
+    const race = await bookingRace(appUrl, headers, fixtures, dbUrl);
+    out['booking.race'] = race;
+    log(
+      `booking.race: ${race.requests} requests → ${JSON.stringify(race.statuses)}; ${race.liveAppointments} live appointments; ` +
+        `${race.deadlocks} deadlocks; p50 ${race.latencyMs.p50} / p95 ${race.latencyMs.p95} / p99 ${race.latencyMs.p99} ms ` +
+        `(wall ${race.wallMs} ms) ${JSON.stringify(race.pass)}`,
+    );
+  }
+  return out;
 }
 
 function printTable(results: Measured[]) {

@@ -100,14 +100,22 @@ describe('appointments and blockers', () => {
     clock.set('2027-03-01T08:00:00Z');
     const { coach } = await coachWithAvailability(api, admin, SUNDAYS_09_12);
     const client = await newClient(api, admin);
-    const book = (startDate: string, minutes = 60) =>
-      bookAppointment(api, admin, { clientId: client.id, coachId: coach.id, startDate, minutes });
+    const book = (startDate: string, minutes = 60, appointmentType = 'followup') =>
+      bookAppointment(api, admin, {
+        clientId: client.id,
+        coachId: coach.id,
+        startDate,
+        minutes,
+        appointmentType,
+      });
 
     expectStatus(await book('2027-03-28T07:00:00.000Z'), 201);
     // Overlapping the first by 30 minutes: refused, nothing booked.
     expectProblem(await book('2027-03-28T07:30:00.000Z'), 409, 'slot_taken');
-    // Starting exactly at its end: fine.
-    expectStatus(await book('2027-03-28T08:00:00.000Z'), 201);
+    // Starting exactly at its end: fine (an ad-hoc appointment, which staff book the same way).
+    const adhoc = await book('2027-03-28T08:00:00.000Z', 60, 'adhoc');
+    expectStatus(adhoc, 201);
+    expect(adhoc.body.appointmentType).toBe('adhoc');
 
     const res = await coachSlots(
       api,

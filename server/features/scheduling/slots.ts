@@ -51,20 +51,20 @@ function coachFilter(calendar: Calendar, column: SQL): SQL {
   }
 }
 
-interface AvailabilityRow extends Record<string, unknown> {
+/**
+ * One row of the single statement freeTime sends: 'c' a coach (a, b = names), 'a' an
+ * availability (a = kind, b = start day, c = start time, d = end time, e = rule,
+ * o = overrides), 'b' a coach's live appointments (a = count, b = "start end …" in epoch ms).
+ */
+interface TimeRow extends Record<string, unknown> {
+  k: 'c' | 'a' | 'b';
   coach_id: string;
-  kind: 'available' | 'blocker';
-  start_day: string;
-  start_time: string;
-  end_time: string;
-  recurrence: string | null;
-  overrides: OverrideFields[] | null;
-}
-
-interface BusyRow extends Record<string, unknown> {
-  coach_id: string;
-  s: number;
-  e: number;
+  a: string | null;
+  b: string | null;
+  c: string | null;
+  d: string | null;
+  e: string | null;
+  o: OverrideFields[] | null;
 }
 
 export interface CoachTime {
@@ -124,68 +124,72 @@ export async function freeTime(
   const fromIso = new Date(from).toISOString();
   const toIso = new Date(to).toISOString();
   const scanFrom = new Date(from - MAX_APPOINTMENT_MS).toISOString();
-  const [coachRows, availabilityRows, busyRows] = await Promise.all([
-    db.execute<{ id: string; first_name: string; last_name: string }>(sql`
-      SELECT id, first_name, last_name FROM coaches
-       WHERE active AND ${coachFilter(calendar, sql`id`)} ORDER BY id`),
-    db.execute<AvailabilityRow>(sql`
-      SELECT a.coach_id, a.kind, a.start_day::text AS start_day, a.start_time::text AS start_time,
-             a.end_time::text AS end_time, a.recurrence,
-             (SELECT json_agg(json_build_object(
-                       'occurrenceDate', o.occurrence_date::text, 'cancelled', o.cancelled,
-                       'startDate', o.start_date, 'endDate', o.end_date))
-                FROM availability_overrides o WHERE o.availability_id = a.id) AS overrides
-        FROM availabilities a
-       WHERE ${coachFilter(calendar, sql`a.coach_id`)}
-         AND a.series_start < ${toIso}::timestamptz
-         AND (a.series_end IS NULL OR a.series_end > ${fromIso}::timestamptz)`),
-    db.execute<BusyRow>(sql`
-      SELECT coach_id, extract(epoch FROM start_date)::float8 * 1000 AS s,
-             extract(epoch FROM end_date)::float8 * 1000 AS e
-        FROM appointments
-       WHERE ${coachFilter(calendar, sql`coach_id`)}
-         AND cancelled_at IS NULL
-         AND start_date >= ${scanFrom}::timestamptz
-         AND start_date < ${toIso}::timestamptz
-         AND end_date > ${fromIso}::timestamptz
-         ${ignoreAppointment ? sql`AND id <> ${ignoreAppointment}::uuid` : sql``}`),
-  ]);
+  // One statement, one round trip: the coaches, their availability with overrides, and
+  // their live appointments aggregated per coach as text (far cheaper to hand over and
+  // parse than one row per appointment).
+  const result = await db.execute<TimeRow>(sql`
+    SELECT 'c' AS k, id AS coach_id, first_name AS a, last_name AS b,
+           NULL::text AS c, NULL::text AS d, NULL::text AS e, NULL::json AS o
+      FROM coaches WHERE active AND ${coachFilter(calendar, sql`id`)}
+    UNION ALL
+    SELECT 'a', av.coach_id, av.kind, av.start_day::text, av.start_time::text, av.end_time::text,
+           av.recurrence,
+           (SELECT json_agg(json_build_object(
+                     'occurrenceDate', o.occurrence_date::text, 'cancelled', o.cancelled,
+                     'startDate', o.start_date, 'endDate', o.end_date))
+              FROM availability_overrides o WHERE o.availability_id = av.id)
+      FROM availabilities av
+     WHERE ${coachFilter(calendar, sql`av.coach_id`)}
+       AND av.series_start < ${toIso}::timestamptz
+       AND (av.series_end IS NULL OR av.series_end > ${fromIso}::timestamptz)
+    UNION ALL
+    SELECT 'b', coach_id, count(*)::text,
+           string_agg((extract(epoch FROM start_date) * 1000)::int8::text || ' ' ||
+                      (extract(epoch FROM end_date) * 1000)::int8::text, ' ' ORDER BY start_date),
+           NULL, NULL, NULL, NULL
+      FROM appointments
+     WHERE ${coachFilter(calendar, sql`coach_id`)}
+       AND cancelled_at IS NULL
+       AND start_date >= ${scanFrom}::timestamptz
+       AND start_date < ${toIso}::timestamptz
+       AND end_date > ${fromIso}::timestamptz
+       ${ignoreAppointment ? sql`AND id <> ${ignoreAppointment}::uuid` : sql``}
+     GROUP BY coach_id`);
+  const rows = rowsOf<TimeRow>(result);
 
   const coaches = new Map<
     string,
     { coach: CoachRef; available: Interval[]; busy: Interval[]; booked: number }
   >();
-  for (const c of rowsOf<{ id: string; first_name: string; last_name: string }>(coachRows)) {
-    coaches.set(c.id, {
-      coach: { id: c.id, firstName: c.first_name, lastName: c.last_name },
+  for (const r of rows) {
+    if (r.k !== 'c') continue;
+    coaches.set(r.coach_id, {
+      coach: { id: r.coach_id, firstName: r.a!, lastName: r.b! },
       available: [],
       busy: [],
       booked: 0,
     });
   }
-  for (const a of rowsOf<AvailabilityRow>(availabilityRows)) {
-    const entry = coaches.get(a.coach_id);
-    if (!entry) continue;
-    const overrides = (a.overrides ?? []).map((o) => ({
+  for (const r of rows) {
+    const entry = coaches.get(r.coach_id);
+    if (!entry || r.k === 'c') continue;
+    if (r.k === 'b') {
+      const numbers = r.b!.split(' ');
+      for (let i = 0; i + 1 < numbers.length; i += 2) {
+        entry.busy.push([+numbers[i]!, +numbers[i + 1]!]);
+      }
+      entry.booked = Number(r.a);
+      continue;
+    }
+    const overrides = (r.o ?? []).map((o) => ({
       ...o,
       // json_build_object renders timestamptz in the session's zone; normalise to ISO.
       startDate: o.startDate ? new Date(o.startDate).toISOString() : null,
       endDate: o.endDate ? new Date(o.endDate).toISOString() : null,
     }));
-    const series = {
-      startDay: a.start_day,
-      startTime: a.start_time,
-      endTime: a.end_time,
-      recurrence: a.recurrence,
-    };
-    const target = a.kind === 'available' ? entry.available : entry.busy;
+    const series = { startDay: r.b!, startTime: r.c!, endTime: r.d!, recurrence: r.e };
+    const target = r.a === 'available' ? entry.available : entry.busy;
     for (const o of expandOccurrences(series, overrides, from, to)) target.push([o.start, o.end]);
-  }
-  for (const b of rowsOf<BusyRow>(busyRows)) {
-    const entry = coaches.get(b.coach_id);
-    if (!entry) continue;
-    entry.busy.push([Number(b.s), Number(b.e)]);
-    entry.booked++;
   }
   const out: CoachTime[] = [];
   for (const { coach, available, busy, booked } of coaches.values()) {
@@ -250,17 +254,24 @@ export async function listSlots(db: Db | Tx, q: SlotQuery): Promise<Slot[]> {
     }
     return slots.sort((a, b) => a.start - b.start || (a.coach.id < b.coach.id ? -1 : 1));
   }
-  // Least booked first; the first free coach seen for a start keeps it.
+  // Least booked first; the first free coach seen for a start keeps it. Starts are on the
+  // grid, so a typed array indexed by grid step stands in for a map.
   times.sort((a, b) => a.booked - b.booked || (a.coach.id < b.coach.id ? -1 : 1));
-  const byStart = new Map<number, CoachRef>();
-  for (const t of times) {
+  const origin = Math.floor(q.from / stepMs) * stepMs;
+  const owner = new Int32Array(Math.ceil((q.to - origin) / stepMs) + 1).fill(-1);
+  times.forEach((t, index) => {
     for (const start of gridStarts(t.free, durationMs, stepMs, from, q.to)) {
-      if (!byStart.has(start)) byStart.set(start, t.coach);
+      const cell = (start - origin) / stepMs;
+      if (owner[cell] === -1) owner[cell] = index;
     }
-  }
-  return [...byStart.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([start, coach]) => ({ start, end: start + durationMs, coach }));
+  });
+  const slots: Slot[] = [];
+  owner.forEach((index, cell) => {
+    if (index === -1) return;
+    const start = origin + cell * stepMs;
+    slots.push({ start, end: start + durationMs, coach: times[index]!.coach });
+  });
+  return slots;
 }
 
 /**
