@@ -12,9 +12,9 @@ describe('home page', () => {
     await heading.waitFor();
     expect(await heading.textContent()).toBe('Willkommen bei Sprechstunde');
     expect(await b.page.locator('html').getAttribute('lang')).toBe('de');
-    expect(await b.page.getByRole('link', { name: 'Anmelden' }).getAttribute('href')).toBe(
-      '/login',
-    );
+    expect(
+      await b.page.getByRole('main').getByRole('link', { name: 'Anmelden' }).getAttribute('href'),
+    ).toBe('/login');
     expect(
       await b.page.getByRole('link', { name: 'Als Klient:in registrieren' }).getAttribute('href'),
     ).toBe('/client-signup');

@@ -57,4 +57,15 @@ describe('protected pages', () => {
     expect(me.status).toBe(401);
     expect(b.pageErrors).toEqual([]);
   });
+
+  it('the axe helper does report a serious violation when a page has one', async () => {
+    await b.page.goto('/');
+    await b.page.getByRole('heading', { level: 1 }).waitFor();
+    // A button without a name is a critical violation (button-name).
+    await b.page.evaluate(() =>
+      document.querySelector('main')!.append(document.createElement('button')),
+    );
+    const found = await seriousAxeViolations(b.page);
+    expect(found.map((v) => v.id)).toContain('button-name');
+  });
 });
