@@ -173,6 +173,16 @@ describe('POST /client/book_initial_appointment', () => {
     expect(await liveOf(coach.id)).toHaveLength(1);
   });
 
+  it('gives a contested last slot to exactly one of several clients booking at once', async () => {
+    const coach = await poolCoach('10:00', '10:30');
+    const clients = await Promise.all(Array.from({ length: 6 }, () => signInClient(api)));
+    const answers = await Promise.all(clients.map((c) => book(c, { startDate: local('10:00') })));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
+    for (const r of answers.filter((x) => x.status === 409)) expect(r.body.code).toBe('slot_taken');
+    expect(await liveOf(coach.id)).toHaveLength(1);
+  });
+
   it('needs a client record and valid input', async () => {
     await poolCoach();
     const staff = await api.signIn('SUPERADMIN');

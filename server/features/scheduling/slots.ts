@@ -145,7 +145,7 @@ export async function freeTime(
     UNION ALL
     SELECT 'b', coach_id, count(*)::text,
            string_agg((extract(epoch FROM start_date) * 1000)::int8::text || ' ' ||
-                      (extract(epoch FROM end_date) * 1000)::int8::text, ' ' ORDER BY start_date),
+                      (extract(epoch FROM end_date) * 1000)::int8::text, ' '),
            NULL, NULL, NULL, NULL
       FROM appointments
      WHERE ${coachFilter(calendar, sql`coach_id`)}
