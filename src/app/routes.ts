@@ -31,6 +31,18 @@ const NewAppointmentPage = lazyPage(() => import('../views/appointments/NewAppoi
 const NewAdhocAppointmentPage = lazyPage(
   () => import('../views/appointments/NewAdhocAppointmentPage'),
 );
+const ClientMeetingPage = lazyPage(() => import('../views/meeting/ClientMeetingPage'));
+const ClientMeetingFinishedPage = lazyPage(() => import('../views/meeting/ClientMeetingFinishedPage'));
+const CoachMeetingStartPage = lazyPage(() => import('../views/meeting/CoachMeetingStartPage'));
+const CoachMeetingOverviewPage = lazyPage(() =>
+  import('../views/meeting/CoachMeetingPage').then((m) => ({ default: m.CoachMeetingOverviewPage })),
+);
+const CoachMeetingJoinPage = lazyPage(() =>
+  import('../views/meeting/CoachMeetingPage').then((m) => ({ default: m.CoachMeetingJoinPage })),
+);
+const CoachMeetingFinishedPage = lazyPage(() =>
+  import('../views/meeting/CoachMeetingPage').then((m) => ({ default: m.CoachMeetingFinishedPage })),
+);
 const LoginPage = lazyPage(() => import('../views/auth/LoginPage'));
 const ClientLoginPage = lazyPage(() => import('../views/auth/ClientLoginPage'));
 const ProfilePage = lazyPage(() => import('../views/auth/ProfilePage'));
@@ -121,6 +133,54 @@ export const routes: readonly AppRoute[] = [
     breadcrumb: tKey('common:menu.newAdhocMeeting'),
     component: NewAdhocAppointmentPage,
     access: { roles: MANAGERS },
+  },
+  // Video meetings (issue 8): the client's pages are public (the meeting code is the key),
+  // the coach's need a staff session.
+  {
+    path: '/meeting',
+    breadcrumb: tKey('meeting:title.client'),
+    component: ClientMeetingPage,
+    namespaces: ['meeting'],
+  },
+  {
+    path: '/meeting/:meetingCode',
+    breadcrumb: tKey('meeting:title.client'),
+    component: ClientMeetingPage,
+    namespaces: ['meeting'],
+  },
+  {
+    path: '/meetingfinished',
+    breadcrumb: tKey('meeting:title.finished'),
+    component: ClientMeetingFinishedPage,
+    namespaces: ['meeting'],
+  },
+  {
+    path: '/coach/meeting',
+    breadcrumb: tKey('meeting:title.coachStart'),
+    component: CoachMeetingStartPage,
+    namespaces: ['meeting'],
+    access: { roles: STAFF },
+  },
+  {
+    path: '/coach/meeting/:meetingCode',
+    breadcrumb: tKey('meeting:title.overview'),
+    component: CoachMeetingOverviewPage,
+    namespaces: ['meeting'],
+    access: { roles: STAFF },
+  },
+  {
+    path: '/coach/meeting/:meetingCode/join',
+    breadcrumb: tKey('meeting:title.room'),
+    component: CoachMeetingJoinPage,
+    namespaces: ['meeting'],
+    access: { roles: STAFF },
+  },
+  {
+    path: '/coach/meeting/:meetingCode/finished',
+    breadcrumb: tKey('meeting:title.finished'),
+    component: CoachMeetingFinishedPage,
+    namespaces: ['meeting'],
+    access: { roles: STAFF },
   },
 ];
 

@@ -1,0 +1,236 @@
+import { assign, setup } from 'xstate';
+import {
+  errorCodeOf,
+  isInvalidCode,
+  msUntilOpen,
+  notProvided,
+  ROOM_CONTAINER_ID,
+  roomStub,
+  tickMs,
+  windowPhase,
+  type MeetingError,
+  type MeetingInfo,
+  type MeetingToken,
+  type RoomInput,
+} from './meeting/shared';
+
+/**
+ * The client's video meeting (`/meeting`, `/meeting/{meetingCode}`, public):
+ * enteringCode → lookingUp → waiting (countdown until the room opens) → joining (room token)
+ * → room.connecting → room.inMeeting → finished; with invalidCode, cancelled, over, external
+ * (xodosign and arztkonsultation open a link) and failed (retry).
+ *
+ * Time comes from `input.now` (the real clock in the browser, a SimulatedClock in tests);
+ * the countdown ticks with the named delay `countdownTick`.
+ */
+export interface ClientMeetingInput {
+  /** The code from the URL; empty shows the code form. */
+  code?: string | undefined;
+  /** Milliseconds since the epoch. */
+  now?: () => number;
+  /** Interface language handed to the video room. */
+  lang?: string;
+}
+
+export interface ClientMeetingContext {
+  code: string;
+  info: MeetingInfo | null;
+  token: MeetingToken | null;
+  error: MeetingError | null;
+  nowMs: number;
+  clock: () => number;
+  lang: string;
+}
+
+export type ClientMeetingEvent =
+  | { type: 'code.change'; value: string }
+  | { type: 'code.submit' }
+  | { type: 'meeting.retry' }
+  | { type: 'room.joined' }
+  | { type: 'room.left' }
+  | { type: 'room.failed' };
+
+const trimmed = (code: string) => code.trim();
+
+export const clientMeetingMachine = setup({
+  types: {
+    context: {} as ClientMeetingContext,
+    events: {} as ClientMeetingEvent,
+    input: {} as ClientMeetingInput,
+    tags: {} as 'busy' | 'error' | 'room',
+  },
+  actors: {
+    lookupMeeting: notProvided<MeetingInfo, { code: string }>('lookupMeeting'),
+    fetchToken: notProvided<MeetingToken, { code: string }>('fetchToken'),
+    videoRoom: roomStub,
+  },
+  actions: {
+    /** Puts the code into the address (`/meeting/{code}`); provided by the view. */
+    showCode: (_, _params: { code: string }) => undefined,
+    /** Leads on to `/meetingfinished`; provided by the view. */
+    showFinished: () => undefined,
+    readClock: assign({ nowMs: ({ context }) => context.clock() }),
+  },
+  guards: {
+    hasCode: ({ context }) => trimmed(context.code) !== '',
+    cancelled: ({ event }) => (event as { output?: MeetingInfo }).output?.cancelled === true,
+    external: ({ event }) => (event as { output?: MeetingInfo }).output?.meetingType !== 'jitsi',
+    windowOver: ({ context }) =>
+      context.info !== null && windowPhase(context.info, context.clock()) === 'over',
+    windowOpen: ({ context }) =>
+      context.info !== null && windowPhase(context.info, context.clock()) === 'open',
+    invalidCode: ({ event }) => isInvalidCode((event as { error?: unknown }).error),
+  },
+  delays: {
+    countdownTick: ({ context }) => (context.info ? tickMs(context.info, context.nowMs) : 1000),
+  },
+}).createMachine({
+  id: 'clientMeeting',
+  context: ({ input }) => {
+    const clock = input.now ?? (() => Date.now());
+    return {
+      code: input.code ?? '',
+      info: null,
+      token: null,
+      error: null,
+      nowMs: clock(),
+      clock,
+      lang: input.lang ?? 'de',
+    };
+  },
+  initial: 'start',
+  states: {
+    start: {
+      always: [{ guard: 'hasCode', target: 'lookingUp' }, { target: 'enteringCode' }],
+    },
+    enteringCode: {
+      on: {
+        'code.change': { actions: assign({ code: ({ event }) => event.value, error: null }) },
+        'code.submit': [
+          {
+            guard: 'hasCode',
+            target: 'lookingUp',
+            actions: [
+              assign({ code: ({ context }) => trimmed(context.code) }),
+              { type: 'showCode', params: ({ context }) => ({ code: trimmed(context.code) }) },
+            ],
+          },
+          { actions: assign({ error: { code: 'no_meeting_code' } }) },
+        ],
+      },
+    },
+    lookingUp: {
+      tags: ['busy'],
+      entry: assign({ error: null }),
+      invoke: {
+        id: 'lookupMeeting',
+        src: 'lookupMeeting',
+        input: ({ context }) => ({ code: context.code }),
+        onDone: [
+          {
+            guard: 'cancelled',
+            target: 'cancelled',
+            actions: assign({ info: ({ event }) => event.output }),
+          },
+          {
+            guard: 'external',
+            target: 'external',
+            actions: assign({ info: ({ event }) => event.output }),
+          },
+          { target: 'scheduled', actions: assign({ info: ({ event }) => event.output }) },
+        ],
+        onError: [
+          {
+            guard: 'invalidCode',
+            target: 'invalidCode',
+            actions: assign({ error: { code: 'invalid_meeting_code' } }),
+          },
+          {
+            target: 'failed',
+            actions: assign({ error: ({ event }) => ({ code: errorCodeOf(event.error) }) }),
+          },
+        ],
+      },
+    },
+    /** Looked up: decide by the clock. */
+    scheduled: {
+      entry: 'readClock',
+      always: [
+        { guard: 'windowOver', target: 'over' },
+        { guard: 'windowOpen', target: 'joining' },
+        { target: 'waiting' },
+      ],
+    },
+    waiting: {
+      entry: 'readClock',
+      always: [{ guard: 'windowOpen', target: 'joining' }, { guard: 'windowOver', target: 'over' }],
+      after: { countdownTick: { target: 'waiting', reenter: true } },
+    },
+    joining: {
+      tags: ['busy'],
+      invoke: {
+        id: 'fetchToken',
+        src: 'fetchToken',
+        input: ({ context }) => ({ code: context.code }),
+        onDone: { target: 'room', actions: assign({ token: ({ event }) => event.output }) },
+        onError: [
+          {
+            guard: 'invalidCode',
+            target: 'invalidCode',
+            actions: assign({ error: { code: 'invalid_meeting_code' } }),
+          },
+          {
+            target: 'failed',
+            actions: assign({ error: ({ event }) => ({ code: errorCodeOf(event.error) }) }),
+          },
+        ],
+      },
+    },
+    room: {
+      tags: ['room'],
+      invoke: {
+        id: 'videoRoom',
+        src: 'videoRoom',
+        input: ({ context }): RoomInput => ({
+          token: context.token!,
+          containerId: ROOM_CONTAINER_ID,
+          lang: context.lang,
+        }),
+        onError: {
+          target: 'failed',
+          actions: assign({ error: { code: 'video_unavailable' } }),
+        },
+      },
+      initial: 'connecting',
+      states: {
+        connecting: { tags: ['busy'], on: { 'room.joined': { target: 'inMeeting' } } },
+        inMeeting: {},
+      },
+      on: {
+        'room.left': { target: 'finished' },
+        'room.failed': { target: 'failed', actions: assign({ error: { code: 'video_unavailable' } }) },
+      },
+    },
+    finished: { type: 'final', entry: 'showFinished' },
+    invalidCode: {
+      tags: ['error'],
+      on: {
+        'code.change': {
+          target: 'enteringCode',
+          actions: assign({ code: ({ event }) => event.value, error: null }),
+        },
+      },
+    },
+    failed: {
+      tags: ['error'],
+      on: { 'meeting.retry': { target: 'lookingUp' } },
+    },
+    cancelled: { tags: ['error'] },
+    over: { tags: ['error'] },
+    external: {},
+  },
+});
+
+/** Seconds until the room opens, for the countdown (0 once open). */
+export const secondsUntilOpen = (context: Pick<ClientMeetingContext, 'info' | 'nowMs'>) =>
+  context.info ? Math.ceil(msUntilOpen(context.info, context.nowMs) / 1000) : 0;

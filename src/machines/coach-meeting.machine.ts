@@ -1,0 +1,355 @@
+import { assign, setup } from 'xstate';
+import {
+  errorCodeOf,
+  isInvalidCode,
+  notProvided,
+  ROOM_CONTAINER_ID,
+  roomStub,
+  tickMs,
+  windowPhase,
+  type Appointment,
+  type CoachMeetingOverview,
+  type MeetingError,
+  type MeetingFinished,
+  type MeetingToken,
+  type RoomInput,
+} from './meeting/shared';
+
+const MINUTE_MS = 60_000;
+/** Specification: the join button shows from 10 minutes before the start… */
+export const JOIN_BUTTON_EARLY_MS = 10 * MINUTE_MS;
+/** …until the end of the ongoing window, 30 minutes after the start. */
+export const ONGOING_MS = 30 * MINUTE_MS;
+/** The coach page shows the first two upcoming appointments. */
+export const UPCOMING_SHOWN = 2;
+
+/** Whether an upcoming appointment shows its join button at `nowMs`. */
+export function showsJoinButton(appointment: Pick<Appointment, 'startDate'>, nowMs: number) {
+  const start = Date.parse(appointment.startDate);
+  return nowMs >= start - JOIN_BUTTON_EARLY_MS && nowMs <= start + ONGOING_MS;
+}
+
+/** `forDate` of `GET /appointments/upcoming`: the date only (the first 10 characters). */
+export const forDateOf = (nowMs: number) => new Date(nowMs).toISOString().slice(0, 10);
+
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * `/coach/meeting`: the first two upcoming appointments (refreshed every minute, so join
+ * buttons appear on time) and the meeting-code form. A missing code is `no_meeting_code`; an
+ * unknown code or a failed look-up `invalid_meeting_code` (specification section 5).
+ */
+export interface CoachMeetingStartContext {
+  upcoming: Appointment[];
+  code: string;
+  error: MeetingError | null;
+  nowMs: number;
+  clock: () => number;
+}
+
+export type CoachMeetingStartEvent =
+  | { type: 'code.change'; value: string }
+  | { type: 'code.submit' }
+  | { type: 'upcoming.retry' };
+
+export const coachMeetingStartMachine = setup({
+  types: {
+    context: {} as CoachMeetingStartContext,
+    events: {} as CoachMeetingStartEvent,
+    input: {} as { now?: () => number },
+    tags: {} as 'busy' | 'error',
+  },
+  actors: {
+    loadUpcoming: notProvided<Appointment[], { forDate: string }>('loadUpcoming'),
+    lookupCoachMeeting: notProvided<CoachMeetingOverview, { code: string }>('lookupCoachMeeting'),
+  },
+  actions: {
+    /** Goes to `/coach/meeting/{code}`; provided by the view. */
+    openMeeting: (_, _params: { code: string }) => undefined,
+    readClock: assign({ nowMs: ({ context }) => context.clock() }),
+  },
+  guards: {
+    hasCode: ({ context }) => context.code.trim() !== '',
+  },
+  delays: { upcomingRefresh: 60_000 },
+}).createMachine({
+  id: 'coachMeetingStart',
+  type: 'parallel',
+  context: ({ input }) => {
+    const clock = input.now ?? (() => Date.now());
+    return { upcoming: [], code: '', error: null, nowMs: clock(), clock };
+  },
+  states: {
+    upcoming: {
+      initial: 'loading',
+      states: {
+        loading: {
+          tags: ['busy'],
+          entry: 'readClock',
+          invoke: {
+            id: 'loadUpcoming',
+            src: 'loadUpcoming',
+            input: ({ context }) => ({ forDate: forDateOf(context.nowMs) }),
+            onDone: {
+              target: 'loaded',
+              actions: assign({ upcoming: ({ event }) => event.output.slice(0, UPCOMING_SHOWN) }),
+            },
+            onError: { target: 'failed' },
+          },
+        },
+        loaded: {
+          entry: 'readClock',
+          after: { upcomingRefresh: { target: 'loading' } },
+        },
+        failed: {
+          tags: ['error'],
+          on: { 'upcoming.retry': { target: 'loading' } },
+        },
+      },
+    },
+    codeForm: {
+      initial: 'editing',
+      states: {
+        editing: {
+          on: {
+            'code.change': { actions: assign({ code: ({ event }) => event.value, error: null }) },
+            'code.submit': [
+              { guard: 'hasCode', target: 'checking' },
+              { actions: assign({ error: { code: 'no_meeting_code' } }) },
+            ],
+          },
+        },
+        checking: {
+          tags: ['busy'],
+          entry: assign({ error: null }),
+          invoke: {
+            id: 'lookupCoachMeeting',
+            src: 'lookupCoachMeeting',
+            input: ({ context }) => ({ code: context.code.trim() }),
+            onDone: {
+              target: 'opened',
+              actions: { type: 'openMeeting', params: ({ context }) => ({ code: context.code.trim() }) },
+            },
+            // Unknown code and failed look-up alike (section 5); rate limits keep their own text.
+            onError: {
+              target: 'editing',
+              actions: assign({
+                error: ({ event }) => ({
+                  code:
+                    errorCodeOf(event.error) === 'rate_limited' ? 'rate_limited' : 'invalid_meeting_code',
+                }),
+              }),
+            },
+          },
+        },
+        opened: { type: 'final' },
+      },
+    },
+  },
+});
+
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * The coach's meeting by coach code. `mode` is the page: `overview`
+ * (`/coach/meeting/{code}`), `join` (`/coach/meeting/{code}/join`) or `finished`
+ * (`/coach/meeting/{code}/finished`).
+ *
+ * lookingUp → overview | waiting (countdown) → joining (moderator token) → room.connecting →
+ * room.inMeeting → left (to the finished page) ; finished page: recording → finished.
+ * Errors: invalidCode, cancelled, over, external (link), failed (retry).
+ */
+export type CoachMeetingMode = 'overview' | 'join' | 'finished';
+
+export interface CoachMeetingInput {
+  code: string;
+  mode: CoachMeetingMode;
+  now?: () => number;
+  lang?: string;
+}
+
+export interface CoachMeetingContext {
+  code: string;
+  mode: CoachMeetingMode;
+  overview: CoachMeetingOverview | null;
+  token: MeetingToken | null;
+  finished: MeetingFinished | null;
+  error: MeetingError | null;
+  nowMs: number;
+  clock: () => number;
+  lang: string;
+}
+
+export type CoachMeetingEvent =
+  | { type: 'meeting.join' }
+  | { type: 'meeting.retry' }
+  | { type: 'room.joined' }
+  | { type: 'room.left' }
+  | { type: 'room.failed' };
+
+const phaseOf = (context: CoachMeetingContext) =>
+  context.overview ? windowPhase(context.overview, context.clock()) : 'early';
+
+export const coachMeetingMachine = setup({
+  types: {
+    context: {} as CoachMeetingContext,
+    events: {} as CoachMeetingEvent,
+    input: {} as CoachMeetingInput,
+    tags: {} as 'busy' | 'error' | 'room',
+  },
+  actors: {
+    lookupCoachMeeting: notProvided<CoachMeetingOverview, { code: string }>('lookupCoachMeeting'),
+    fetchCoachToken: notProvided<MeetingToken, { code: string }>('fetchCoachToken'),
+    recordFinished: notProvided<MeetingFinished, { code: string }>('recordFinished'),
+    videoRoom: roomStub,
+  },
+  actions: {
+    /** Goes to `/coach/meeting/{code}/join`; provided by the view. */
+    openRoom: () => undefined,
+    /** Goes to `/coach/meeting/{code}/finished`; provided by the view. */
+    showFinished: () => undefined,
+    readClock: assign({ nowMs: ({ context }) => context.clock() }),
+    keepOverview: assign({
+      overview: ({ event }) => (event as unknown as { output: CoachMeetingOverview }).output,
+    }),
+  },
+  guards: {
+    modeIs: ({ context }, mode: CoachMeetingMode) => context.mode === mode,
+    cancelled: ({ context }) => context.overview?.appointment.cancelledAt != null,
+    external: ({ context }) => context.overview?.appointment.meetingType !== 'jitsi',
+    windowOpen: ({ context }) => phaseOf(context) === 'open',
+    windowOver: ({ context }) => phaseOf(context) === 'over',
+    invalidCode: ({ event }) => isInvalidCode((event as { error?: unknown }).error),
+  },
+  delays: {
+    countdownTick: ({ context }) =>
+      context.overview ? tickMs(context.overview, context.nowMs) : 1000,
+    overviewTick: 15_000,
+  },
+}).createMachine({
+  id: 'coachMeeting',
+  context: ({ input }) => {
+    const clock = input.now ?? (() => Date.now());
+    return {
+      code: input.code.trim(),
+      mode: input.mode,
+      overview: null,
+      token: null,
+      finished: null,
+      error: null,
+      nowMs: clock(),
+      clock,
+      lang: input.lang ?? 'de',
+    };
+  },
+  initial: 'lookingUp',
+  states: {
+    lookingUp: {
+      tags: ['busy'],
+      entry: assign({ error: null }),
+      invoke: {
+        id: 'lookupCoachMeeting',
+        src: 'lookupCoachMeeting',
+        input: ({ context }) => ({ code: context.code }),
+        onDone: { target: 'found', actions: 'keepOverview' },
+        onError: [
+          {
+            guard: 'invalidCode',
+            target: 'invalidCode',
+            actions: assign({ error: { code: 'invalid_meeting_code' } }),
+          },
+          {
+            target: 'failed',
+            actions: assign({ error: ({ event }) => ({ code: errorCodeOf(event.error) }) }),
+          },
+        ],
+      },
+    },
+    /** Looked up: decide by page and clock. */
+    found: {
+      entry: 'readClock',
+      always: [
+        { guard: { type: 'modeIs', params: 'finished' }, target: 'recording' },
+        { guard: { type: 'modeIs', params: 'overview' }, target: 'overview' },
+        { guard: 'cancelled', target: 'cancelled' },
+        { guard: 'external', target: 'external' },
+        { guard: 'windowOver', target: 'over' },
+        { guard: 'windowOpen', target: 'joining' },
+        { target: 'waiting' },
+      ],
+    },
+    overview: {
+      entry: 'readClock',
+      after: { overviewTick: { target: 'overview', reenter: true } },
+      on: {
+        'meeting.join': {
+          guard: 'windowOpen',
+          actions: 'openRoom',
+        },
+      },
+    },
+    waiting: {
+      entry: 'readClock',
+      always: [{ guard: 'windowOpen', target: 'joining' }, { guard: 'windowOver', target: 'over' }],
+      after: { countdownTick: { target: 'waiting', reenter: true } },
+    },
+    joining: {
+      tags: ['busy'],
+      invoke: {
+        id: 'fetchCoachToken',
+        src: 'fetchCoachToken',
+        input: ({ context }) => ({ code: context.code }),
+        onDone: { target: 'room', actions: assign({ token: ({ event }) => event.output }) },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => ({ code: errorCodeOf(event.error) }) }),
+        },
+      },
+    },
+    room: {
+      tags: ['room'],
+      invoke: {
+        id: 'videoRoom',
+        src: 'videoRoom',
+        input: ({ context }): RoomInput => ({
+          token: context.token!,
+          containerId: ROOM_CONTAINER_ID,
+          lang: context.lang,
+        }),
+        onError: { target: 'failed', actions: assign({ error: { code: 'video_unavailable' } }) },
+      },
+      initial: 'connecting',
+      states: {
+        connecting: { tags: ['busy'], on: { 'room.joined': { target: 'inMeeting' } } },
+        inMeeting: {},
+      },
+      on: {
+        'room.left': { target: 'left' },
+        'room.failed': { target: 'failed', actions: assign({ error: { code: 'video_unavailable' } }) },
+      },
+    },
+    left: { type: 'final', entry: 'showFinished' },
+    recording: {
+      tags: ['busy'],
+      invoke: {
+        id: 'recordFinished',
+        src: 'recordFinished',
+        input: ({ context }) => ({ code: context.code }),
+        onDone: { target: 'finished', actions: assign({ finished: ({ event }) => event.output }) },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => ({ code: errorCodeOf(event.error) }) }),
+        },
+      },
+    },
+    finished: { type: 'final' },
+    invalidCode: { tags: ['error'] },
+    cancelled: { tags: ['error'] },
+    over: { tags: ['error'] },
+    external: {},
+    failed: {
+      tags: ['error'],
+      on: { 'meeting.retry': { target: 'lookingUp' } },
+    },
+  },
+});

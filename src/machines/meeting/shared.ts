@@ -1,0 +1,74 @@
+import { fromCallback, fromPromise } from 'xstate';
+import type { components } from '../../api/generated/product';
+
+/** Shared types and pure rules of the coach and client meeting machines. */
+
+export type MeetingInfo = components['schemas']['MeetingInfo'];
+export type MeetingToken = components['schemas']['MeetingToken'];
+export type CoachMeetingOverview = components['schemas']['CoachMeetingOverview'];
+export type MeetingFinished = components['schemas']['MeetingFinished'];
+export type Appointment = components['schemas']['Appointment'];
+
+/** A failure the page explains (`invalid_meeting_code`, `rate_limited`, `network_error`, …). */
+export interface MeetingError {
+  code: string;
+}
+
+/** The stable code of a rejected call (ApiError, NetworkError), else `unknown_error`. */
+export function errorCodeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' ? code : 'unknown_error';
+}
+
+export const statusOf = (error: unknown): number | undefined => {
+  const status = (error as { status?: unknown } | null | undefined)?.status;
+  return typeof status === 'number' ? status : undefined;
+};
+
+/** Unknown codes (404) and malformed ones (400) are both an invalid meeting code. */
+export const isInvalidCode = (error: unknown) => {
+  const status = statusOf(error);
+  return status === 404 || status === 400;
+};
+
+export type WindowPhase = 'early' | 'open' | 'over';
+
+/** Where `nowMs` lies relative to the joining window [from, until]. */
+export function windowPhase(window: { joinableFrom: string; joinableUntil: string }, nowMs: number): WindowPhase {
+  if (nowMs < Date.parse(window.joinableFrom)) return 'early';
+  if (nowMs > Date.parse(window.joinableUntil)) return 'over';
+  return 'open';
+}
+
+/** Milliseconds until the window opens (0 when open or over). */
+export const msUntilOpen = (window: { joinableFrom: string }, nowMs: number) =>
+  Math.max(0, Date.parse(window.joinableFrom) - nowMs);
+
+/** The countdown tick: once a second, or exactly when the window opens if that is sooner. */
+export const tickMs = (window: { joinableFrom: string }, nowMs: number) =>
+  Math.max(1, Math.min(1000, msUntilOpen(window, nowMs) || 1000));
+
+/** Input of the video room actor: the token and where to put the room. */
+export interface RoomInput {
+  token: MeetingToken;
+  /** id of the element the view renders for the room. */
+  containerId: string;
+  /** Interface language of the room. */
+  lang: string;
+}
+
+/** What the room reports back to its machine. */
+export type RoomEvent = { type: 'room.joined' } | { type: 'room.left' } | { type: 'room.failed' };
+
+/** Declared by the machines; the real one (actors/meeting.ts) is provided by the views. */
+export const roomStub = fromCallback<RoomEvent, RoomInput>(() => {
+  throw new Error('meeting machine: provide the "videoRoom" actor');
+});
+
+export const notProvided = <T, I>(name: string) =>
+  fromPromise<T, I>(() => {
+    throw new Error(`meeting machine: provide the "${name}" actor`);
+  });
+
+/** The element id of the room container the meeting views render. */
+export const ROOM_CONTAINER_ID = 'meeting-room';

@@ -1,0 +1,217 @@
+import { useMachine } from '@xstate/react';
+import { useId, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import { useAppServices } from '../../app/services';
+import {
+  fetchCoachTokenActor,
+  lookupCoachMeetingActor,
+  recordFinishedActor,
+  videoRoomActor,
+} from '../../machines/actors/meeting';
+import {
+  coachMeetingMachine,
+  type CoachMeetingMode,
+} from '../../machines/coach-meeting.machine';
+import { msUntilOpen, type CoachMeetingOverview } from '../../machines/meeting/shared';
+import { Busy, ErrorNotice, RoomContainer, TYPE_LABELS, When, dateOf, formatCountdown, timeOf } from './parts';
+
+const base = (code: string) => `/coach/meeting/${encodeURIComponent(code)}`;
+const TITLES: Record<CoachMeetingMode, string> = {
+  overview: 'title.overview',
+  join: 'title.room',
+  finished: 'title.finished',
+};
+
+function Overview({ overview, nowMs }: { overview: CoachMeetingOverview; nowMs: number }) {
+  const { t } = useTranslation('meeting');
+  const ids = { client: useId(), appointment: useId(), earlier: useId() };
+  const { client, appointment } = overview;
+  const year = client.yearOfBirth;
+  const age = year ? new Date(nowMs).getUTCFullYear() - year : null;
+  return (
+    <>
+      <section className="meeting-card" aria-labelledby={ids.appointment}>
+        <h2 id={ids.appointment}>{t('appointment.heading')}</h2>
+        <dl className="meeting-facts">
+          <dt>{t('appointment.type')}</dt>
+          <dd>{t(TYPE_LABELS[appointment.appointmentType] ?? 'appointment.heading')}</dd>
+          <dt>{t('appointment.heading')}</dt>
+          <dd>
+            <When startDate={appointment.startDate} endDate={appointment.endDate} />
+          </dd>
+        </dl>
+      </section>
+      <section className="meeting-card" aria-labelledby={ids.client}>
+        <h2 id={ids.client}>{t('coach.client')}</h2>
+        <dl className="meeting-facts">
+          <dt>{t('coach.name')}</dt>
+          <dd data-testid="client-name">{`${client.firstName} ${client.lastName}`}</dd>
+          <dt>{t('coach.age')}</dt>
+          <dd>{age !== null && year ? t('coach.ageValue', { age, year }) : t('coach.unknown')}</dd>
+          <dt>{t('coach.insurer')}</dt>
+          <dd>{client.insurer ?? t('coach.unknown')}</dd>
+        </dl>
+      </section>
+      <section className="meeting-card" aria-labelledby={ids.earlier}>
+        <h2 id={ids.earlier}>{t('coach.earlier')}</h2>
+        {overview.earlierAppointments.length === 0 ? (
+          <p>{t('coach.noEarlier')}</p>
+        ) : (
+          <ul>
+            {overview.earlierAppointments.map((a) => (
+              <li key={a.id}>
+                <When startDate={a.startDate} endDate={a.endDate} /> ·{' '}
+                {t(TYPE_LABELS[a.appointmentType] ?? 'appointment.heading')}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** `/coach/meeting/{code}`, `…/join` and `…/finished`: one coach meeting machine per page. */
+export function CoachMeetingPage({ code, mode }: { code: string; mode: CoachMeetingMode }) {
+  const { t, i18n } = useTranslation('meeting');
+  const { api } = useAppServices();
+  const [, navigate] = useLocation();
+  const machine = useMemo(
+    () =>
+      coachMeetingMachine.provide({
+        actors: {
+          lookupCoachMeeting: lookupCoachMeetingActor(api),
+          fetchCoachToken: fetchCoachTokenActor(api),
+          recordFinished: recordFinishedActor(api),
+          videoRoom: videoRoomActor(),
+        },
+        actions: {
+          openRoom: () => navigate(`${base(code)}/join`),
+          showFinished: () => navigate(`${base(code)}/finished`, { replace: true }),
+        },
+      }),
+    [api, navigate, code],
+  );
+  const [state, send] = useMachine(machine, { input: { code, mode, lang: i18n.language } });
+  const { context } = state;
+  const overview = context.overview;
+  const inRoom = state.hasTag('room');
+  const canJoin = state.can({ type: 'meeting.join' });
+
+  return (
+    <article className={inRoom ? 'meeting-page in-room' : 'meeting-page'}>
+      <h1>{t(TITLES[mode])}</h1>
+      {state.matches('lookingUp') ? <Busy label={t('state.loading')} /> : null}
+      {state.matches('invalidCode') ? (
+        <>
+          <ErrorNotice error={context.error} />
+          <Link href="/coach/meeting">{t('coach.backToMeetings')}</Link>
+        </>
+      ) : null}
+      {state.matches('overview') && overview ? (
+        <>
+          <Overview overview={overview} nowMs={context.nowMs} />
+          <div className="form-actions">
+            {overview.appointment.meetingType !== 'jitsi' && overview.externalJoinUrl ? (
+              <a className="button button-primary" href={overview.externalJoinUrl} target="_blank" rel="noopener noreferrer">
+                {t('state.externalOpen')}
+              </a>
+            ) : (
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={!canJoin}
+                onClick={() => send({ type: 'meeting.join' })}
+              >
+                {t('coach.join')}
+              </button>
+            )}
+            {!canJoin && overview.appointment.meetingType === 'jitsi' && !overview.appointment.cancelledAt ? (
+              <p>{t('coach.joinNotYet', { time: timeOf(overview.joinableFrom) })}</p>
+            ) : null}
+          </div>
+          {overview.appointment.cancelledAt ? (
+            <div className="notice notice-error" role="alert">
+              <p>{t('state.cancelled')}</p>
+            </div>
+          ) : null}
+        </>
+      ) : null}
+      {state.matches('waiting') && overview ? (
+        <section className="notice" aria-live="polite">
+          <h2>{t('waiting.title')}</h2>
+          <p>{t('waiting.opensAt', { date: dateOf(overview.joinableFrom), time: timeOf(overview.joinableFrom) })}</p>
+          <p className="meeting-countdown" role="timer" aria-live="off">
+            {t('waiting.countdown', {
+              countdown: formatCountdown(Math.ceil(msUntilOpen(overview, context.nowMs) / 1000)),
+            })}
+          </p>
+        </section>
+      ) : null}
+      {state.matches('joining') || state.matches({ room: 'connecting' }) ? (
+        <Busy label={t('state.joining')} />
+      ) : null}
+      {state.matches('cancelled') ? (
+        <div className="notice notice-error" role="alert">
+          <p>{t('state.cancelled')}</p>
+        </div>
+      ) : null}
+      {state.matches('over') ? (
+        <div className="notice" role="status">
+          <p>{t('state.over')}</p>
+        </div>
+      ) : null}
+      {state.matches('external') && overview ? (
+        <div className="notice">
+          <p>{t('state.external')}</p>
+          {overview.externalJoinUrl ? (
+            <a className="button button-primary" href={overview.externalJoinUrl} target="_blank" rel="noopener noreferrer">
+              {t('state.externalOpen')}
+            </a>
+          ) : (
+            <p>{t('state.externalMissing')}</p>
+          )}
+        </div>
+      ) : null}
+      {state.matches('recording') ? <Busy label={t('coach.recording')} /> : null}
+      {state.matches('finished') && context.finished ? (
+        <>
+          <div className="notice notice-success" role="status">
+            <p>{t('finished.coachText')}</p>
+            <p>
+              {t('coach.finishedAt', {
+                date: dateOf(context.finished.finishedAt),
+                time: timeOf(context.finished.finishedAt),
+              })}
+            </p>
+          </div>
+          <div className="form-actions">
+            <Link className="button button-primary" href={`/appointments/${context.finished.appointmentId}`}>
+              {t('coach.toSummary')}
+            </Link>
+            <Link className="button" href="/coach/meeting">
+              {t('coach.backToMeetings')}
+            </Link>
+          </div>
+        </>
+      ) : null}
+      {state.matches('failed') ? (
+        <ErrorNotice error={context.error} onRetry={() => send({ type: 'meeting.retry' })} />
+      ) : null}
+      <RoomContainer visible={inRoom} />
+    </article>
+  );
+}
+
+type PageProps = { params?: { meetingCode?: string | undefined } };
+
+export function CoachMeetingOverviewPage({ params }: PageProps) {
+  return <CoachMeetingPage key="overview" code={params?.meetingCode ?? ''} mode="overview" />;
+}
+export function CoachMeetingJoinPage({ params }: PageProps) {
+  return <CoachMeetingPage key="join" code={params?.meetingCode ?? ''} mode="join" />;
+}
+export function CoachMeetingFinishedPage({ params }: PageProps) {
+  return <CoachMeetingPage key="finished" code={params?.meetingCode ?? ''} mode="finished" />;
+}

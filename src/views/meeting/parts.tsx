@@ -1,0 +1,95 @@
+import { useTranslation } from 'react-i18next';
+import { tKey } from '../../i18n/keys';
+import { berlinDate, berlinTime, formatDate } from '../../machines/scheduling/time';
+import { ROOM_CONTAINER_ID, type MeetingError } from '../../machines/meeting/shared';
+import './meeting.css';
+
+/** Shared pieces of the meeting pages. */
+
+const ERRORS: Record<string, string> = {
+  no_meeting_code: tKey('meeting:errors.no_meeting_code'),
+  invalid_meeting_code: tKey('meeting:errors.invalid_meeting_code'),
+  rate_limited: tKey('meeting:errors.rate_limited'),
+  network_error: tKey('meeting:errors.network_error'),
+  meeting_not_open: tKey('meeting:errors.meeting_not_open'),
+  appointment_cancelled: tKey('meeting:errors.appointment_cancelled'),
+  meeting_not_video: tKey('meeting:errors.meeting_not_video'),
+  video_unavailable: tKey('meeting:errors.video_unavailable'),
+};
+const GENERIC = tKey('meeting:errors.generic');
+
+export const errorKey = (error: MeetingError | null) => ERRORS[error?.code ?? ''] ?? GENERIC;
+
+export const TYPE_LABELS: Record<string, string> = {
+  initial: tKey('meeting:appointment.types.initial'),
+  first: tKey('meeting:appointment.types.first'),
+  followup: tKey('meeting:appointment.types.followup'),
+  'first-arztkonsultation': tKey('meeting:appointment.types.first-arztkonsultation'),
+  'followup-arztkonsultation': tKey('meeting:appointment.types.followup-arztkonsultation'),
+  adhoc: tKey('meeting:appointment.types.adhoc'),
+};
+
+export const dateOf = (iso: string) => formatDate(berlinDate(iso));
+export const timeOf = (iso: string) => berlinTime(iso);
+
+/** `dd.MM.yyyy, HH:mm–HH:mm Uhr` in Berlin time. */
+export function When({ startDate, endDate }: { startDate: string; endDate: string }) {
+  const { t } = useTranslation('meeting');
+  return (
+    <>
+      {t('appointment.when', {
+        date: dateOf(startDate),
+        start: timeOf(startDate),
+        end: timeOf(endDate),
+      })}
+    </>
+  );
+}
+
+/** `1:02:03` or `04:05` for a number of seconds. */
+export function formatCountdown(totalSeconds: number): string {
+  const s = Math.max(0, totalSeconds);
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const seconds = s % 60;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return hours > 0 ? `${hours}:${two(minutes)}:${two(seconds)}` : `${two(minutes)}:${two(seconds)}`;
+}
+
+export function ErrorNotice({ error, onRetry }: { error: MeetingError | null; onRetry?: (() => void) | undefined }) {
+  const { t } = useTranslation('meeting');
+  return (
+    <div className="notice notice-error" role="alert">
+      <p>{t(errorKey(error))}</p>
+      {onRetry ? (
+        <button type="button" className="button button-primary" onClick={onRetry}>
+          {t('errors.retry')}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function Busy({ label }: { label: string }) {
+  return (
+    <p className="meeting-busy" role="status" aria-live="polite">
+      {label}
+    </p>
+  );
+}
+
+/**
+ * Where the video room goes. Always rendered (hidden until the room is there), so the room
+ * actor finds it as soon as the machine enters the room.
+ */
+export function RoomContainer({ visible }: { visible: boolean }) {
+  const { t } = useTranslation('meeting');
+  return (
+    <section
+      id={ROOM_CONTAINER_ID}
+      className="meeting-room"
+      aria-label={t('room.label')}
+      hidden={!visible}
+    />
+  );
+}
