@@ -90,15 +90,16 @@ function holidayEvents(state: string, from: number, to: number) {
 
 export const schedulingHandlers = defineHandlers({
   async listAvailableSlots({ query, principal, deps }) {
-    // Coaches see their own calendar only.
-    const calendar: Calendar =
-      principal.role === 'COACH'
-        ? {
-            kind: 'coach',
-            coachId: principal.user?.coachId ?? '00000000-0000-0000-0000-000000000000',
-          }
-        : { kind: 'all' };
-    return slots(deps, calendar, query, deps.now().getTime());
+    // Coaches see their own calendar only (a coach account without a coach record: none).
+    if (principal.role === 'COACH') {
+      const own = principal.user?.coachId;
+      if (!own) {
+        queryWindow(query.startDate, query.endDate, MAX_SLOT_DAYS);
+        return { timeZone: ZONE as 'Europe/Berlin', slots: [] };
+      }
+      return slots(deps, { kind: 'coach', coachId: own }, query, deps.now().getTime());
+    }
+    return slots(deps, { kind: 'all' }, query, deps.now().getTime());
   },
 
   async listAvailableSlotsForCalendar({ params, query, principal, deps }) {
