@@ -45,7 +45,7 @@ const COACHES: CoachOption[] = [
 
 function startWeek(role: 'COACH' | 'ADMIN' = 'COACH', ownCoachId: string | null = COACH_ID) {
   const fakes = {
-    loadCoaches: controlled<void, CoachOption[]>(),
+    loadCoaches: controlled<any, CoachOption[]>(),
     loadWeek: controlled<LoadWeekInput, Availability[]>(),
     saveAvailability: controlled<SaveAvailabilityInput, Availability>(),
     deleteAvailability: controlled<DeleteAvailabilityInput, void>(),
@@ -257,7 +257,7 @@ describe('availability week machine', () => {
 
 function startCalendar(role: 'COACH' | 'ADMIN' = 'COACH', narrow = false) {
   const fakes = {
-    loadCoaches: controlled<void, CoachOption[]>(),
+    loadCoaches: controlled<any, CoachOption[]>(),
     loadEvents: controlled<CalendarQuery, CalendarEvent[]>(),
     loadAppointment: controlled<{ id: string }, Appointment>(),
     cancelAppointment: controlled<{ id: string }, Appointment>(),
@@ -349,7 +349,7 @@ describe('calendar machine', () => {
 function startBooking(role: 'COACH' | 'ADMIN' = 'COACH', kind: 'regular' | 'adhoc' = 'regular') {
   const clock = new SimulatedClock();
   const fakes = {
-    loadCoaches: controlled<void, CoachOption[]>(),
+    loadCoaches: controlled<any, CoachOption[]>(),
     searchClients: controlled<{ query: string }, ClientSummary[]>(),
     loadSlots: controlled<SlotQuery, FreeSlot[]>(),
     createAppointment: controlled<BookingRequest, Appointment>(),

@@ -56,7 +56,6 @@ export function AvailabilityWeekView({ actorRef, browserZone }: { actorRef: Week
   const send = actorRef.send;
   const weekTitle = useWeekTitle();
   const { context } = state;
-  const busy = state.hasTag('busy');
 
   return (
     <article className="scheduling-page availability-page">
@@ -91,7 +90,7 @@ export function AvailabilityWeekView({ actorRef, browserZone }: { actorRef: Week
             onNext={() => send({ type: 'week.next' })}
           />
           {state.matches('failed') ? <ErrorNotice snapshot={state} onRetry={() => send({ type: 'retry' })} /> : null}
-          <WeekGrid snapshot={state} send={send} busy={busy} />
+          <WeekGrid snapshot={state} send={send} busy={state.matches('loading')} />
           {state.matches({ ready: 'selected' }) ||
           state.matches({ ready: 'confirmingDelete' }) ||
           state.matches({ ready: 'deleting' }) ? (
@@ -158,9 +157,13 @@ function WeekGrid({ snapshot, send, busy }: { snapshot: WeekSnapshot; send: Week
                       <span className="event-title">
                         {a.kind === 'available' ? t('availability.kindAvailable') : t('availability.kindBlocker')}
                       </span>
-                      {a.note ? <span className="event-note"> · {a.note}</span> : null}
+                      {a.note ? (
+                        <>
+                          {' · '}
+                          <span className="event-note">{a.note}</span>
+                        </>
+                      ) : null}{' '}
                       <span className="event-meta">
-                        {' '}
                         ({a.recurrence ? t('availability.weekly') : t('availability.once')}
                         {o.modified ? `, ${t('availability.modified')}` : ''})
                       </span>

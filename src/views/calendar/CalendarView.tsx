@@ -123,13 +123,29 @@ function EventItem(props: { event: CalendarEvent; coach: string | undefined; can
   const { t } = useTranslation('scheduling');
   const e = props.event;
   const time = <span className="event-time">{timeRange(e.startDate, e.endDate)}</span>;
-  const coach = props.coach ? <span className="event-coach"> · {props.coach}</span> : null;
+  // Separators stay outside the spans, so the accessible name keeps its spaces.
+  const coach = props.coach ? (
+    <>
+      {' · '}
+      <span className="event-coach">{props.coach}</span>
+    </>
+  ) : null;
   if (e.kind === 'appointment') {
     return (
       <button type="button" className="event event-appointment" disabled={!props.canOpen} onClick={props.onOpen}>
         {time} <span className="event-title">{e.title}</span>
-        {e.appointmentType ? <span className="event-meta"> · {t(APPOINTMENT_TYPE_LABELS[e.appointmentType])}</span> : null}
-        {e.isProvisional ? <span className="event-meta"> · {t('calendar.provisional')}</span> : null}
+        {e.appointmentType ? (
+          <>
+            {' · '}
+            <span className="event-meta">{t(APPOINTMENT_TYPE_LABELS[e.appointmentType])}</span>
+          </>
+        ) : null}
+        {e.isProvisional ? (
+          <>
+            {' · '}
+            <span className="event-meta">{t('calendar.provisional')}</span>
+          </>
+        ) : null}
         {coach}
       </button>
     );
@@ -140,7 +156,12 @@ function EventItem(props: { event: CalendarEvent; coach: string | undefined; can
       <span className="event-title">
         {e.kind === 'availability' ? t('calendar.kinds.availability') : t('calendar.kinds.blocker')}
       </span>
-      {e.title !== 'Verfügbar' && e.title !== 'Blocker' ? <span className="event-note"> · {e.title}</span> : null}
+      {e.title !== 'Verfügbar' && e.title !== 'Blocker' ? (
+        <>
+          {' · '}
+          <span className="event-note">{e.title}</span>
+        </>
+      ) : null}
       {coach}
     </p>
   );
