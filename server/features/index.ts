@@ -8,6 +8,7 @@ import { catalogHandlers } from './catalog/handlers';
 import { notificationsHandlers } from './notifications/handlers';
 import { calendarFeedHandlers } from './calendar-feed/handlers';
 import { clientsHandlers } from './clients/handlers';
+import { clientSignupHandlers } from './client-signup/handlers';
 import { coachesHandlers } from './coaches/handlers';
 import { eventsHandlers } from './events/handlers';
 import { meetingsHandlers } from './meetings/handlers';
@@ -20,6 +21,7 @@ export const allHandlers: Handlers = {
   ...usersHandlers,
   ...coachesHandlers,
   ...clientsHandlers,
+  ...clientSignupHandlers,
   ...appointmentsHandlers,
   ...clientAppointmentsHandlers,
   ...availabilityHandlers,

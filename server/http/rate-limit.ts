@@ -45,6 +45,12 @@ export const RATE_RULES = {
   meetingCodeLookup: { points: 30, durationSeconds: 60 },
   /** Calendar feed fetches by secret address, per IP (calendar apps poll every few minutes). */
   calendarFeed: { points: 120, durationSeconds: 60 },
+  /** Client sign-ups (and their validate-only checks) from one IP address. */
+  clientSignup: { points: 20, durationSeconds: QUARTER_HOUR },
+  /** Sign-in links sent to one client (by id or e-mail address), whoever asks. */
+  clientAuthRequest: { points: 3, durationSeconds: QUARTER_HOUR },
+  /** Sign-in links requested by one staff member. */
+  clientAuthRequestCaller: { points: 30, durationSeconds: QUARTER_HOUR },
 } satisfies Record<string, RateRule>;
 
 export type RateLimitName = keyof typeof RATE_RULES;

@@ -345,7 +345,7 @@ export interface paths {
         put?: never;
         /**
          * Public: sign up as a client
-         * @description 409 email_taken when a client with this e-mail exists.
+         * @description Creates the client record. Public (no auth), as the specification says; when the request carries the bearer token of a person who has just registered, the new client is linked to that person's account and the account becomes active, in one transaction (the token's verified e-mail must equal `email`: 400 `email_mismatch`; an account that is staff or already a client: 409 `account_not_eligible`). Without a token the record is linked at the person's first sign-in with that verified e-mail. 409 `email_taken` when a client with this e-mail exists. `validateOnly=true` checks everything (400, 409) and writes nothing (204). Rate-limited per IP address.
          */
         post: operations["signupClient"];
         delete?: never;
@@ -365,7 +365,7 @@ export interface paths {
         put?: never;
         /**
          * Staff: send a client a sign-in link or passcode notice
-         * @description 409 no_contact when the client has no e-mail (or no telephone for sms).
+         * @description Sends the client a link to `/client-signup/login`, where they sign in with a one-time code (Einmalcode) by e-mail. The client is named by `clientId` or by `email` (exactly one; 400 otherwise). By `email` the answer is the same 202 whether or not a client has that address (a message goes out only when one has). 404 for an unknown `clientId`; 409 `no_contact` when the client has no e-mail (or no telephone for sms). Rate-limited per client (3 per 15 minutes) and per caller.
          */
         post: operations["requestClientAuth"];
         delete?: never;
@@ -2076,6 +2076,8 @@ export interface components {
             /** @default DE */
             country: string;
             telephone?: string;
+            /** @description Further telephone numbers, comma separated. */
+            additionalTelephoneNumbers?: string;
             insurer?: string;
             insurerCode?: string;
             /** @default self */
@@ -2097,10 +2099,12 @@ export interface components {
             /** Format: uuid */
             clientId: string;
         };
-        /** @description Spec name: requestAuth. Staff send a client a sign-in link (e-mail) or passcode notice (SMS). */
+        /** @description Spec name: requestAuth. Staff send a client a sign-in link (e-mail) or passcode notice (SMS); exactly one of clientId and email. */
         RequestAuthRequest: {
             /** Format: uuid */
-            clientId: string;
+            clientId?: string;
+            /** Format: email */
+            email?: string;
             /**
              * @default email
              * @enum {string}
@@ -3403,7 +3407,9 @@ export interface operations {
     };
     signupClient: {
         parameters: {
-            query?: never;
+            query?: {
+                validateOnly?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3423,7 +3429,15 @@ export interface operations {
                     "application/json": components["schemas"]["SignupResponse"];
                 };
             };
+            /** @description Valid (validateOnly); nothing was written */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

@@ -1,0 +1,294 @@
+// zod/mini: the tree-shakable build, because this ships with /client-signup (bench/web.ts).
+import * as z from 'zod/mini';
+
+/**
+ * The client sign-up form (issue #6): what a new client gives about themselves, checked in
+ * the browser before anything is sent, and again by the server (server/features/client-signup)
+ * with the same rules. Messages are keys of the `client` namespace (`validation.*`), which the
+ * form shows in German next to the field.
+ */
+
+export const BOOKING_FOR = ['self', 'relative'] as const;
+export type BookingFor = (typeof BOOKING_FOR)[number];
+
+/** Countries offered in the form (ISO 3166-1 alpha-2); postal codes are checked per country. */
+export const COUNTRIES = ['DE', 'AT', 'CH', 'LU', 'BE', 'NL', 'FR', 'PL', 'DK', 'IT'] as const;
+
+export const HEARD_FROM = [
+  'search',
+  'doctor',
+  'insurer',
+  'friends',
+  'socialMedia',
+  'press',
+  'other',
+] as const;
+
+/** The oldest age we accept; the year of birth may not lie in the future. */
+export const MAX_AGE = 110;
+
+const POSTAL_CODES: Record<string, RegExp> = {
+  DE: /^\d{5}$/,
+  AT: /^\d{4}$/,
+  CH: /^\d{4}$/,
+  LU: /^(L-?)?\d{4}$/i,
+  BE: /^\d{4}$/,
+  DK: /^\d{4}$/,
+  NL: /^\d{4} ?[A-Z]{2}$/i,
+  FR: /^\d{5}$/,
+  PL: /^\d{2}-\d{3}$/,
+  IT: /^\d{5}$/,
+};
+
+/** `+49 151 2345678`, `0151-2345678`, `030 / 123 45 67`, `(030) 1234567`, `+49 (0)30 1234567`. */
+export function isPhoneNumber(value: string): boolean {
+  const v = value.trim();
+  if (!/^[+0-9 ()/-]+$/.test(v)) return false;
+  if (!/^(\+|0|\(0)/.test(v)) return false;
+  if (v.indexOf('+') > 0) return false;
+  const digits = v.replace(/\D/g, '').length;
+  return digits >= 6 && digits <= 15;
+}
+
+/** Comma-separated phone numbers; empty is fine. */
+export const isPhoneList = (value: string): boolean =>
+  value.trim() === '' || value.split(',').every((part) => isPhoneNumber(part));
+
+export const isPostalCode = (country: string, value: string): boolean =>
+  (POSTAL_CODES[country] ?? /^[A-Z0-9 -]{2,10}$/i).test(value.trim());
+
+/** The widget's e-mail rule (specification section 5): an address, and not all digits. */
+export const isEmail = (value: string): boolean =>
+  value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) && !/^\d+$/.test(value);
+
+export const isPlausibleYearOfBirth = (year: number, currentYear: number): boolean =>
+  Number.isInteger(year) && year <= currentYear && year >= currentYear - MAX_AGE;
+
+/** Insurance numbers (Versichertennummer and private ones): letters and digits, 5–20. */
+export const isInsurerCode = (value: string): boolean => /^[A-Z0-9]{5,20}$/i.test(value.trim());
+
+const text = (max: number, required: string) =>
+  z.string().check(
+    z.trim(),
+    z.minLength(1, required),
+    z.maxLength(max, 'validation.tooLong'),
+  );
+const optionalText = (max: number) => z.string().check(z.trim(), z.maxLength(max, 'validation.tooLong'));
+
+/** The form's values as the fields hold them (strings and booleans). */
+export function signupFormSchema(currentYear: number) {
+  return z
+    .object({
+      bookingFor: z.enum(BOOKING_FOR),
+      firstName: text(100, 'validation.firstNameRequired'),
+      lastName: text(100, 'validation.lastNameRequired'),
+      email: z
+        .string()
+        .check(z.trim(), z.minLength(1, 'validation.emailRequired'), z.refine(isEmail, 'validation.email')),
+      telephone: z
+        .string()
+        .check(z.minLength(1, 'validation.telephoneRequired'), z.refine(isPhoneNumber, 'validation.telephone')),
+      additionalTelephoneNumbers: z
+        .string()
+        .check(z.maxLength(200, 'validation.tooLong'), z.refine(isPhoneList, 'validation.additionalTelephoneNumbers')),
+      relativeFirstName: optionalText(100),
+      relativeLastName: optionalText(100),
+      yearOfBirth: z
+        .string()
+        .check(
+          z.trim(),
+          z.minLength(1, 'validation.yearOfBirthRequired'),
+          z.refine(
+            (v) => /^\d{4}$/.test(v) && isPlausibleYearOfBirth(Number(v), currentYear),
+            'validation.yearOfBirth',
+          ),
+        ),
+      street: text(200, 'validation.streetRequired'),
+      postalCode: text(16, 'validation.postalCodeRequired'),
+      city: text(100, 'validation.cityRequired'),
+      country: z.enum(COUNTRIES, 'validation.country'),
+      insurer: optionalText(100),
+      insurerCode: z
+        .string()
+        .check(z.refine((v) => v.trim() === '' || isInsurerCode(v), 'validation.insurerCode')),
+      howDidYouHearAboutUs: z.union([z.enum(HEARD_FROM), z.literal('')]),
+      wantsToProvideRecordingsForResearch: z.boolean(),
+      notifyViaSms: z.boolean(),
+      privacyConsent: z.literal(true, 'validation.privacyConsent'),
+    })
+    .check(
+      z.superRefine((form, ctx) => {
+        if (form.postalCode.trim() && !isPostalCode(form.country, form.postalCode)) {
+          ctx.issues.push({
+            code: 'custom',
+            input: form.postalCode,
+            path: ['postalCode'],
+            message: form.country === 'DE' ? 'validation.postalCodeDe' : 'validation.postalCode',
+          });
+        }
+        if (form.bookingFor === 'relative') {
+          for (const field of ['relativeFirstName', 'relativeLastName'] as const) {
+            if (!form[field].trim()) {
+              ctx.issues.push({
+                code: 'custom',
+                input: form[field],
+                path: [field],
+                message:
+                  field === 'relativeFirstName'
+                    ? 'validation.firstNameRequired'
+                    : 'validation.lastNameRequired',
+              });
+            }
+          }
+        }
+      }),
+    );
+}
+
+export type SignupForm = z.infer<ReturnType<typeof signupFormSchema>>;
+export type SignupField = keyof SignupForm;
+
+/** The form as it starts: SMS notifications on (specification section 3), Germany. */
+export const emptySignupForm = (): SignupFormValues => ({
+  bookingFor: 'self',
+  firstName: '',
+  lastName: '',
+  email: '',
+  telephone: '',
+  additionalTelephoneNumbers: '',
+  relativeFirstName: '',
+  relativeLastName: '',
+  yearOfBirth: '',
+  street: '',
+  postalCode: '',
+  city: '',
+  country: 'DE',
+  insurer: '',
+  insurerCode: '',
+  howDidYouHearAboutUs: '',
+  wantsToProvideRecordingsForResearch: false,
+  notifyViaSms: true,
+  privacyConsent: false,
+});
+
+/** What the fields hold before validation. */
+export interface SignupFormValues {
+  bookingFor: BookingFor;
+  firstName: string;
+  lastName: string;
+  email: string;
+  telephone: string;
+  additionalTelephoneNumbers: string;
+  relativeFirstName: string;
+  relativeLastName: string;
+  yearOfBirth: string;
+  street: string;
+  postalCode: string;
+  city: string;
+  country: string;
+  insurer: string;
+  insurerCode: string;
+  howDidYouHearAboutUs: string;
+  wantsToProvideRecordingsForResearch: boolean;
+  notifyViaSms: boolean;
+  privacyConsent: boolean;
+}
+
+export type FieldErrors = Partial<Record<keyof SignupFormValues, string>>;
+
+/** Checks the form; the first message per field, as `client` namespace keys. */
+export function validateSignupForm(
+  values: SignupFormValues,
+  currentYear: number,
+): { ok: true; form: SignupForm } | { ok: false; errors: FieldErrors } {
+  const parsed = signupFormSchema(currentYear).safeParse(values);
+  if (parsed.success) return { ok: true, form: parsed.data };
+  const errors: FieldErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0] as keyof SignupFormValues | undefined;
+    if (field && !errors[field]) errors[field] = issue.message;
+  }
+  return { ok: false, errors };
+}
+
+/** The campaign from the link's query (`?campaign=…`): 1–64 letters, digits, `-`, `_`, `.`. */
+export function campaignFrom(search: string): string | null {
+  const value = new URLSearchParams(search).get('campaign')?.trim() ?? '';
+  return /^[A-Za-z0-9._-]{1,64}$/.test(value) ? value : null;
+}
+
+/** Labels of `howDidYouHearAboutUs` as stored (German, for staff reading the record). */
+export const HEARD_FROM_LABELS: Record<(typeof HEARD_FROM)[number], string> = {
+  search: 'Suchmaschine',
+  doctor: 'Ärztin/Arzt oder Praxis',
+  insurer: 'Krankenkasse',
+  friends: 'Freunde oder Familie',
+  socialMedia: 'Soziale Medien',
+  press: 'Presse',
+  other: 'Sonstiges',
+};
+
+export interface SignupRequestBody {
+  firstName: string;
+  lastName: string;
+  email: string;
+  yearOfBirth: number;
+  street: string;
+  postalCode: string;
+  city: string;
+  country: string;
+  telephone: string;
+  additionalTelephoneNumbers?: string;
+  insurer?: string;
+  insurerCode?: string;
+  clientType: BookingFor;
+  contactPerson?: { firstName: string; lastName: string; email: string; telephone: string };
+  howDidYouHearAboutUs?: string;
+  wantsToProvideRecordingsForResearch: boolean;
+  notifyViaSms: boolean;
+  campaign?: string;
+  privacyConsent: true;
+}
+
+/**
+ * The request for `POST /client/signup`. Booking for a relative: the client record is the
+ * relative (their name, year of birth, address, insurer); the person filling in the form is
+ * the contact person and owns the account, so the record's e-mail and telephone are theirs.
+ */
+export function toSignupRequest(form: SignupForm, campaign: string | null): SignupRequestBody {
+  const self = form.bookingFor === 'self';
+  const optional = <K extends string>(key: K, value: string) =>
+    (value.trim() ? { [key]: value.trim() } : {}) as Partial<Record<K, string>>;
+  return {
+    firstName: self ? form.firstName : form.relativeFirstName.trim(),
+    lastName: self ? form.lastName : form.relativeLastName.trim(),
+    email: form.email,
+    yearOfBirth: Number(form.yearOfBirth),
+    street: form.street,
+    postalCode: form.postalCode.trim().toUpperCase(),
+    city: form.city,
+    country: form.country,
+    telephone: form.telephone.trim(),
+    ...optional('additionalTelephoneNumbers', form.additionalTelephoneNumbers),
+    ...optional('insurer', form.insurer),
+    ...optional('insurerCode', form.insurerCode.toUpperCase()),
+    clientType: form.bookingFor,
+    ...(self
+      ? {}
+      : {
+          contactPerson: {
+            firstName: form.firstName,
+            lastName: form.lastName,
+            email: form.email,
+            telephone: form.telephone.trim(),
+          },
+        }),
+    ...(form.howDidYouHearAboutUs
+      ? { howDidYouHearAboutUs: HEARD_FROM_LABELS[form.howDidYouHearAboutUs] }
+      : {}),
+    wantsToProvideRecordingsForResearch: form.wantsToProvideRecordingsForResearch,
+    notifyViaSms: form.notifyViaSms,
+    ...(campaign ? { campaign } : {}),
+    privacyConsent: true,
+  };
+}
