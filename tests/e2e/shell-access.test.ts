@@ -19,6 +19,9 @@ describe('protected pages', () => {
     expect(await b.page.getByRole('banner').getByRole('link', { name: 'Anmelden' }).count()).toBe(
       1,
     );
+    // The sign-in page it lands on has no serious accessibility problem either.
+    await b.page.locator('main form').first().waitFor();
+    expect(await seriousAxeViolations(b.page)).toEqual([]);
     expect(b.pageErrors).toEqual([]);
   });
 
