@@ -44,12 +44,27 @@ export async function guardOverlap<T>(tx: Tx, write: () => Promise<T>): Promise<
   }
 }
 
+/** Whether a live appointment of the coach overlaps [start, end) (the exclusion constraint's test). */
+async function overlapsLive(tx: Tx, coachId: string, start: string, end: string): Promise<boolean> {
+  const rows = await tx.execute(sql`
+    SELECT 1 FROM appointments
+     WHERE coach_id = ${coachId}::uuid AND cancelled_at IS NULL
+       AND tstzrange(start_date, end_date, '[)') && tstzrange(${start}::timestamptz, ${end}::timestamptz, '[)')
+     LIMIT 1`);
+  return (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows).length > 0;
+}
+
 /**
  * Inserts an appointment inside the caller's transaction: the coach's calendar is locked,
  * the client's next appointment number taken, and fresh meeting codes drawn.
  */
 export async function insertAppointment(tx: Tx, input: NewAppointment): Promise<string> {
+  // A time already taken is refused before queueing for the calendar lock, and again once
+  // holding it: under a rush for one slot the losers leave after one cheap read instead of
+  // waiting for the lock and failing on the constraint (which stays the final guard).
+  if (await overlapsLive(tx, input.coachId, input.startDate, input.endDate)) throw slotTaken();
   await lockCoachCalendar(tx, input.coachId);
+  if (await overlapsLive(tx, input.coachId, input.startDate, input.endDate)) throw slotTaken();
   // The client row lock keeps appointment numbers gap-free under concurrent bookings.
   await tx
     .select({ id: clients.id })
