@@ -67,6 +67,16 @@ export function createAppServices(deps: AppServicesDeps = {}): AppServices {
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.apiBaseUrl ? { baseUrl: deps.apiBaseUrl } : {}),
   });
+  // A 401 from the product API means the session ended (expired, or revoked on another
+  // device): the same as the provider saying so. Runs before the error middleware.
+  api.use({
+    onResponse({ response }) {
+      if (response.status === 401 && sessionRef.current?.getSnapshot().context.token) {
+        authEvents.emit({ type: 'session-expired' });
+      }
+      return undefined;
+    },
+  });
 
   const auth = createClient<AuthPaths>({
     baseUrl: deps.authBaseUrl ?? '/auth',

@@ -180,6 +180,25 @@ describe('navigation', () => {
   });
 });
 
+describe('session end noticed by the API', () => {
+  it('a 401 from any call signs out, says so and sends the person to /login', async () => {
+    const { location, stored } = await renderApp('/dashboard', {
+      session: person('SUPERADMIN'),
+      respond: () =>
+        json(
+          401,
+          { status: 401, code: 'unauthorized', title: 'Unauthorized' },
+          'application/problem+json',
+        ),
+    });
+    await waitFor(() => expect(location.history!.at(-1)).toBe('/login?returnTo=%2Fdashboard'));
+    expect(stored).toEqual({ token: null, session: null });
+    expect(
+      await screen.findByText('Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.'),
+    ).toBeTruthy();
+  });
+});
+
 describe('support form', () => {
   it('names the missing fields, sends a valid request once and confirms it', async () => {
     const { requests } = await renderApp('/support', {
