@@ -69,10 +69,19 @@ export function createAppServices(deps: AppServicesDeps = {}): AppServices {
   });
   // A 401 from the product API means the session ended (expired, or revoked on another
   // device): the same as the provider saying so. Runs before the error middleware.
+  // A 403 `inactive_user` means the account was deactivated since the session was cached:
+  // the session is loaded again, and the guards send the person to /notactive.
   api.use({
-    onResponse({ response }) {
-      if (response.status === 401 && sessionRef.current?.getSnapshot().context.token) {
-        authEvents.emit({ type: 'session-expired' });
+    async onResponse({ response }) {
+      const session = sessionRef.current;
+      if (!session?.getSnapshot().context.token) return undefined;
+      if (response.status === 401) authEvents.emit({ type: 'session-expired' });
+      if (response.status === 403) {
+        const problem = (await response
+          .clone()
+          .json()
+          .catch(() => null)) as { code?: unknown } | null;
+        if (problem?.code === 'inactive_user') session.send({ type: 'session.refresh' });
       }
       return undefined;
     },

@@ -199,6 +199,24 @@ describe('session end noticed by the API', () => {
   });
 });
 
+describe('account deactivated since the session was cached', () => {
+  it('a 403 inactive_user reloads the session and leads to /notactive', async () => {
+    const { location, stored } = await renderApp('/dashboard', {
+      session: person('SUPERADMIN'),
+      respond: (url) =>
+        url.pathname === '/api/login'
+          ? json(200, person('SUPERADMIN', false))
+          : json(
+              403,
+              { status: 403, code: 'inactive_user', title: 'Forbidden' },
+              'application/problem+json',
+            ),
+    });
+    await waitFor(() => expect(location.history!.at(-1)).toBe('/notactive?returnTo=%2Fdashboard'));
+    expect(stored.session?.active).toBe(false);
+  });
+});
+
 describe('support form', () => {
   it('names the missing fields, sends a valid request once and confirms it', async () => {
     const { requests } = await renderApp('/support', {
