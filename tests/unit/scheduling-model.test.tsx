@@ -203,7 +203,7 @@ describe('availability week, model-based', () => {
         retry: () => user.click(button('Erneut versuchen')),
         'week.next': () => user.click(button('Nächste Woche')),
         'coach.select': () => user.selectOptions(screen.getByRole('combobox', { name: 'Coach' }), OTHER_COACH_ID),
-        'block.create': () => user.click(button('Block am Dienstag, 24.03.2026 hinzufügen')),
+        'block.create': () => user.click(button('Block hinzufügen am Dienstag, 24.03.2026')),
         'occurrence.select': () =>
           user.click(within(screen.getByRole('region', { name: /25\.3\./ })).getByRole('button', { name: /09:00–12:00/ })),
         'selection.clear': () => user.click(button('Schließen')),
@@ -242,7 +242,7 @@ describe('availability week, model-based', () => {
         },
         '#availabilityWeek.ready.idle': () => {
           expect(c.querySelector('.detail-panel')).toBeNull();
-          expect((button('Block am Montag, 23.03.2026 hinzufügen') as HTMLButtonElement).disabled).toBe(false);
+          expect((button('Block hinzufügen am Montag, 23.03.2026') as HTMLButtonElement).disabled).toBe(false);
         },
         '#availabilityWeek.ready.selected': () => {
           screen.getByRole('heading', { name: 'Ausgewählter Block' });
