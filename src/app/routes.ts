@@ -3,11 +3,14 @@ import { HomePage } from '../views/home/HomePage';
 import { tKey } from '../i18n/keys';
 import { MANAGERS, SUPERADMIN_ONLY, STAFF, type RouteAccess } from './access';
 import type { BreadcrumbRoute } from './breadcrumbs';
-import { lazyPage } from './lazy-page';
+import { lazyPage, type RoutePageProps } from './lazy-page';
+
+export type { RoutePageProps };
 
 /** A page of the app (specification section 2). */
 export interface AppRoute extends BreadcrumbRoute {
-  component: ComponentType;
+  /** The page; like a wouter route component it gets the route's `params`. */
+  component: ComponentType<RoutePageProps>;
   /**
    * Who may open it (src/app/access.ts). Unset: open to everyone. Set: the protected wrapper
    * renders it only with a session and an active user (unless `allowInactive`), redirecting to

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { decideAccess, type RouteAccess } from '../../app/access';
+import type { RoutePageProps } from '../../app/routes';
 import { useAppServices } from '../../app/services';
 import { useSessionStatus } from '../../app/session-hooks';
 import { PageLoading } from './PageLoading';
@@ -9,7 +10,7 @@ import { PageLoading } from './PageLoading';
 export interface RouteGuardProps {
   access: RouteAccess | undefined;
   /** The page; it gets the route's `params` like a wouter route component. */
-  component: ComponentType;
+  component: ComponentType<RoutePageProps>;
   params: Record<string, string | undefined>;
 }
 
@@ -17,10 +18,7 @@ export interface RouteGuardProps {
  * The protected wrapper (specification section 2): renders the page only when the session
  * allows it; otherwise redirects to /login or /notactive carrying the page as `returnTo`.
  */
-type RoutePage = ComponentType<{ params: Record<string, string | undefined> }>;
-
-export function RouteGuard({ access, component, params }: RouteGuardProps) {
-  const Page = component as RoutePage;
+export function RouteGuard({ access, component: Page, params }: RouteGuardProps) {
   const status = useSessionStatus();
   const [pathname] = useLocation();
   const search = useSearch();
