@@ -94,6 +94,23 @@ describe('staff scheduling', () => {
     expect(b.pageErrors).toEqual([]);
   });
 
+  it('on a phone in New York the calendar shows one day, in Berlin time, with a zone note', async () => {
+    const context = await b.newContext({ timezoneId: 'America/New_York', viewport: { width: 390, height: 800 } });
+    const page = await context.newPage();
+    await openAs(page, coachToken, '/calendar');
+    await page.getByRole('heading', { name: 'Kalender', level: 1 }).waitFor();
+    const note = page.getByRole('note');
+    expect(await note.textContent()).toBe(
+      'Alle Zeiten sind deutsche Zeit (Europe/Berlin). Ihr Gerät verwendet die Zeitzone America/New_York.',
+    );
+    expect(await page.locator('.day-column').count()).toBe(1);
+    await page.getByRole('button', { name: 'Nächster Tag' }).click();
+    await page.setViewportSize({ width: 1300, height: 800 });
+    await page.getByRole('button', { name: 'Nächste Woche' }).waitFor();
+    expect(await page.locator('.day-column').count()).toBe(7);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+
   it('a slot taken meanwhile is explained in German, with fresh slots', async () => {
     const first = await (await b.newContext()).newPage();
     const second = await (await b.newContext()).newPage();
