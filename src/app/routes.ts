@@ -47,7 +47,14 @@ const CoachMeetingFinishedPage = lazyPage(() =>
   import('../views/meeting/CoachMeetingPage').then((m) => ({ default: m.CoachMeetingFinishedPage })),
 );
 const LoginPage = lazyPage(() => import('../views/auth/LoginPage'));
-const ClientLoginPage = lazyPage(() => import('../views/auth/ClientLoginPage'));
+// Client self-service (issue #6): its own chunks, no staff code.
+const ClientSignupPage = lazyPage(() => import('../views/client-signup/SignupPage'));
+const ClientLoginPage = lazyPage(() => import('../views/client-signup/ClientLoginPage'));
+const ClientAppointmentSelectionPage = lazyPage(
+  () => import('../views/client-signup/AppointmentSelectionPage'),
+);
+const ClientCancelPage = lazyPage(() => import('../views/client-signup/CancelPage'));
+const ClientReschedulePage = lazyPage(() => import('../views/client-signup/ReschedulePage'));
 const ProfilePage = lazyPage(() => import('../views/auth/ProfilePage'));
 
 /**
@@ -64,11 +71,37 @@ export const routes: readonly AppRoute[] = [
     component: LoginPage,
     namespaces: ['auth'],
   },
+  // Client self-service (issue #6). Open routes: the pages themselves ask a signed-out person
+  // to sign in at /client-signup/login (not the staff /login).
+  {
+    path: '/client-signup',
+    breadcrumb: tKey('client:signup.title'),
+    component: ClientSignupPage,
+    namespaces: ['client', 'auth'],
+  },
   {
     path: '/client-signup/login',
     breadcrumb: tKey('auth:pages.clientLogin'),
     component: ClientLoginPage,
-    namespaces: ['auth'],
+    namespaces: ['client', 'auth'],
+  },
+  {
+    path: '/client-signup/appointment-selection',
+    breadcrumb: tKey('client:selection.title'),
+    component: ClientAppointmentSelectionPage,
+    namespaces: ['client'],
+  },
+  {
+    path: '/client-signup/cancel-appointment/:appointmentId',
+    breadcrumb: tKey('client:cancel.title'),
+    component: ClientCancelPage,
+    namespaces: ['client'],
+  },
+  {
+    path: '/client-signup/reschedule-appointment/:appointmentId',
+    breadcrumb: tKey('client:reschedule.title'),
+    component: ClientReschedulePage,
+    namespaces: ['client'],
   },
   {
     path: '/profile',

@@ -1,16 +1,20 @@
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { appointments, clients, coaches } from '../../db/schema/index';
 import { bearerToken, forgetPrincipal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { badRequest, notFound } from '../../http/problem';
 import { clientByEmail, clientById, queueSignInLink } from './request-auth';
 import { signUp } from './signup';
+import { toClientAppointment } from '../appointments/client-booking';
 
 export const clientSignupHandlers = defineHandlers({
   async signupClient({ body, query, deps, request, reply }) {
     await deps.rateLimits.clientSignup.consume(request.ip);
     // Public call; a token, when sent, must be valid (401) and names the account to link.
-    const header = request.headers.authorization;
-    const claims = header ? await deps.verifyToken(bearerToken(header)) : null;
+    // The validate-only pass comes before any account exists and links nothing: no token.
     const validateOnly = query.validateOnly === true;
+    const header = validateOnly ? undefined : request.headers.authorization;
+    const claims = header ? await deps.verifyToken(bearerToken(header)) : null;
     const outcome = await deps.db.transaction((tx) =>
       signUp(tx, deps, { body, claims, validateOnly }),
     );
@@ -18,6 +22,31 @@ export const clientSignupHandlers = defineHandlers({
     if (!outcome.clientId) return undefined;
     reply.code(201);
     return { clientId: outcome.clientId };
+  },
+
+  async listOwnInitialAppointments({ principal, deps }) {
+    const userId = principal.user?.id;
+    if (!userId) return { appointments: [] };
+    const rows = await deps.db
+      .select({
+        appointment: appointments,
+        coachFirstName: coaches.firstName,
+        coachLastName: coaches.lastName,
+      })
+      .from(appointments)
+      .innerJoin(clients, eq(clients.id, appointments.clientId))
+      .innerJoin(coaches, eq(coaches.id, appointments.coachId))
+      .where(
+        and(
+          eq(clients.userId, userId),
+          eq(appointments.appointmentType, 'initial'),
+          isNull(appointments.cancelledAt),
+          gt(appointments.endDate, deps.now().toISOString()),
+        ),
+      )
+      .orderBy(asc(appointments.startDate), asc(appointments.id))
+      .limit(10);
+    return { appointments: rows.map(toClientAppointment) };
   },
 
   async requestClientAuth({ body, principal, deps, reply }) {

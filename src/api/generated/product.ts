@@ -394,6 +394,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client/initial_appointment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in client's live initial appointments that have not ended, soonest first
+         * @description Not in the specification's list of calls: a client who signs in again (on another device, from the e-mail) has no other way to find the appointment id the specification's `/client/initial_appointment/{appointmentId}` calls need. Cancelled and past appointments are left out; an account without a client record gets an empty list.
+         */
+        get: operations["listOwnInitialAppointments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/client/initial_appointment/{appointmentId}": {
         parameters: {
             query?: never;
@@ -2117,6 +2137,9 @@ export interface components {
             /** @enum {string} */
             channel: "email" | "sms";
         };
+        ClientAppointmentList: {
+            appointments: components["schemas"]["ClientAppointment"][];
+        };
         /** @description A client's view of their own appointment (never the coach's meeting code). */
         ClientAppointment: {
             /** Format: uuid */
@@ -3510,6 +3533,30 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listOwnInitialAppointments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientAppointmentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };

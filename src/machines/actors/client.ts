@@ -1,0 +1,187 @@
+import { fromPromise } from 'xstate';
+import type { ApiClient } from '../../api/client';
+import type { AppServices } from '../../app/services';
+import type { BookRequest } from '../client-appointment-selection.machine';
+import type { CancelTarget, CancelView } from '../client-cancel.machine';
+import type { MoveRequest } from '../client-reschedule.machine';
+import type { LinkInput } from '../client-signup.machine';
+import type { SignupRequestBody } from '../client-signup.validation';
+import { appointmentIcs, type ClientAppointment, type FreeSlot } from '../client-slots';
+
+/** The API calls of the client pages (issue #6), as the actors their machines declare. */
+
+const loadSlots = async (
+  api: ApiClient,
+  query: { startDate: string; endDate: string; duration: number },
+  signal: AbortSignal,
+): Promise<FreeSlot[]> =>
+  (await api.GET('/client/initial_appointment_slots', { params: { query }, signal })).data!.slots;
+
+const appointmentView = (a: ClientAppointment): CancelView => ({
+  startDate: a.startDate,
+  endDate: a.endDate,
+  coachName: `${a.coach.firstName} ${a.coach.lastName}`,
+  cancelled: a.cancelledAt !== null,
+});
+
+export const createSignupActors = (services: Pick<AppServices, 'api' | 'session'>) => ({
+  checkSignup: fromPromise<void, SignupRequestBody>(async ({ input, signal }) => {
+    await services.api.POST('/client/signup', {
+      params: { query: { validateOnly: true } },
+      body: input,
+      signal,
+    });
+  }),
+  linkSignup: fromPromise<{ clientId: string }, LinkInput>(async ({ input, signal }) => {
+    const { data } = await services.api.POST('/client/signup', {
+      body: input.request,
+      headers: { Authorization: `Bearer ${input.token}` },
+      signal,
+    });
+    return data!;
+  }),
+  /**
+   * The session logs in again once the link exists and is active then. The widget's
+   * session-created may still be on its way: an inactive session is asked to refresh, an
+   * active one is done; gives up after 10 s.
+   */
+  refreshSession: fromPromise<void>(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        let asked = false;
+        let finished = false;
+        const look = (snapshot: ReturnType<AppServices['session']['getSnapshot']>) => {
+          if (finished) return;
+          if (snapshot.matches({ signedIn: 'active' })) {
+            finished = true;
+            clearTimeout(timer);
+            queueMicrotask(() => subscription.unsubscribe());
+            resolve();
+          } else if (!asked && snapshot.matches({ signedIn: 'inactive' })) {
+            asked = true;
+            queueMicrotask(() => services.session.send({ type: 'session.refresh' }));
+          }
+        };
+        const timer = setTimeout(() => {
+          finished = true;
+          subscription.unsubscribe();
+          reject(new Error('the session did not become active'));
+        }, 10_000);
+        const subscription = services.session.subscribe(look);
+        look(services.session.getSnapshot());
+      }),
+  ),
+});
+
+export const createSelectionActors = (api: ApiClient) => ({
+  loadSlots: fromPromise<FreeSlot[], { startDate: string; endDate: string; duration: number }>(
+    ({ input, signal }) => loadSlots(api, input, signal),
+  ),
+  bookAppointment: fromPromise<ClientAppointment, BookRequest>(async ({ input, signal }) => {
+    const { data } = await api.POST('/client/book_initial_appointment', {
+      params: { header: { 'Idempotency-Key': input.idempotencyKey } },
+      body: { startDate: input.startDate, durationMinutes: input.durationMinutes },
+      signal,
+    });
+    return data!;
+  }),
+});
+
+export const createRescheduleActors = (api: ApiClient) => ({
+  loadReschedule: fromPromise<
+    { appointment: ClientAppointment; slots: FreeSlot[] },
+    { appointmentId: string; startDate: string; endDate: string; duration: number }
+  >(async ({ input, signal }) => {
+    const { appointmentId, ...window } = input;
+    const [appointment, slots] = await Promise.all([
+      api
+        .GET('/client/initial_appointment/{appointmentId}', {
+          params: { path: { appointmentId } },
+          signal,
+        })
+        .then((r) => r.data!),
+      loadSlots(api, window, signal),
+    ]);
+    return { appointment, slots };
+  }),
+  moveAppointment: fromPromise<ClientAppointment, MoveRequest>(async ({ input, signal }) => {
+    const { data } = await api.PUT('/client/initial_appointment/{appointmentId}', {
+      params: {
+        path: { appointmentId: input.appointmentId },
+        header: { 'Idempotency-Key': input.idempotencyKey },
+      },
+      body: { startDate: input.startDate },
+      signal,
+    });
+    return data!;
+  }),
+});
+
+export const createCancelActors = (api: ApiClient) => ({
+  loadAppointment: fromPromise<CancelView, CancelTarget>(async ({ input, signal }) => {
+    if (input.kind === 'own') {
+      const { data } = await api.GET('/client/initial_appointment/{appointmentId}', {
+        params: { path: { appointmentId: input.appointmentId } },
+        signal,
+      });
+      return appointmentView(data!);
+    }
+    const { data } = await api.GET('/appointment/meetingCode/{clientMeetingCode}', {
+      params: { path: { clientMeetingCode: input.code } },
+      signal,
+    });
+    return {
+      startDate: data!.startDate,
+      endDate: data!.endDate,
+      coachName: data!.coachName,
+      cancelled: data!.cancelled,
+    };
+  }),
+  cancelAppointment: fromPromise<CancelView, CancelTarget>(async ({ input, signal }) => {
+    if (input.kind === 'own') {
+      const { data } = await api.DELETE('/client/initial_appointment/{appointmentId}', {
+        params: { path: { appointmentId: input.appointmentId } },
+        signal,
+      });
+      return appointmentView(data!);
+    }
+    const { data } = await api.DELETE('/appointment/meetingCode/{clientMeetingCode}', {
+      params: { path: { clientMeetingCode: input.code } },
+      signal,
+    });
+    return {
+      startDate: data!.startDate,
+      endDate: data!.endDate,
+      coachName: data!.coachName,
+      cancelled: data!.cancelled,
+    };
+  }),
+});
+
+export const createAppointmentsActors = (api: ApiClient) => ({
+  loadAppointments: fromPromise<ClientAppointment[]>(async ({ signal }) => {
+    const { data } = await api.GET('/client/initial_appointment', { signal });
+    return data!.appointments;
+  }),
+});
+
+
+/**
+ * "Zum Kalender hinzufügen": the .ics is made in the browser from the booked appointment and
+ * handed over as a download (every calendar app opens it); no extra server call.
+ */
+export function saveCalendarFile(appointment: ClientAppointment, summary: string) {
+  const ics = appointmentIcs(appointment, {
+    origin: window.location.origin,
+    summary,
+    now: Date.now(),
+  });
+  const url = URL.createObjectURL(new Blob([ics], { type: 'text/calendar;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'erstgespraech.ics';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

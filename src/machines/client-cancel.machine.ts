@@ -1,0 +1,107 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { toClientError, type ClientError } from './client-slots';
+
+/**
+ * `/client-signup/cancel-appointment/{appointmentId}` (issue #6): a client cancels their
+ * appointment — signed in by its id (`/client/initial_appointment/{id}`), or without signing
+ * in by the meeting code from the invitation (`/appointment/meetingCode/{code}`, public).
+ *
+ * loading → confirming → cancelling → cancelled; already cancelled, too late (minimum notice
+ * or started: the German explanation) and unknown appointments end in their own states.
+ */
+
+export type CancelTarget = { kind: 'own'; appointmentId: string } | { kind: 'code'; code: string };
+
+/** What the page shows of the appointment, from either call. */
+export interface CancelView {
+  startDate: string;
+  endDate: string;
+  coachName: string;
+  cancelled: boolean;
+}
+
+export interface CancelInput {
+  target: CancelTarget;
+  now: () => number;
+}
+
+export interface CancelContext {
+  target: CancelTarget;
+  now: () => number;
+  appointment: CancelView | null;
+  error: ClientError | null;
+}
+
+export type CancelEvent = { type: 'cancel.confirm' } | { type: 'retry' };
+
+const notProvided = (name: string) => () => {
+  throw new Error(`client-cancel machine: provide the "${name}" actor`);
+};
+
+const codeOf = (event: unknown) => toClientError((event as { error?: unknown }).error).code;
+const outputOf = (event: unknown) => (event as { output: CancelView }).output;
+
+export const cancelMachine = setup({
+  types: {
+    context: {} as CancelContext,
+    events: {} as CancelEvent,
+    input: {} as CancelInput,
+    tags: {} as 'busy' | 'error',
+  },
+  actors: {
+    loadAppointment: fromPromise<CancelView, CancelTarget>(notProvided('loadAppointment')),
+    cancelAppointment: fromPromise<CancelView, CancelTarget>(notProvided('cancelAppointment')),
+  },
+  guards: {
+    isCancelled: ({ event }) => outputOf(event).cancelled,
+    hasStarted: ({ context, event }) => Date.parse(outputOf(event).startDate) <= context.now(),
+    tooLate: ({ event }) => ['notice_period', 'appointment_started'].includes(codeOf(event)),
+    cancelledMeanwhile: ({ event }) => codeOf(event) === 'appointment_cancelled',
+    notFound: ({ event }) => ['not_found', 'unauthorized', 'not_a_client'].includes(codeOf(event)),
+  },
+}).createMachine({
+  id: 'cancelAppointment',
+  context: ({ input }) => ({ target: input.target, now: input.now, appointment: null, error: null }),
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadAppointment',
+        src: 'loadAppointment',
+        input: ({ context }) => context.target,
+        onDone: [
+          { guard: 'isCancelled', target: 'alreadyCancelled', actions: assign({ appointment: ({ event }) => event.output }) },
+          { guard: 'hasStarted', target: 'tooLate', actions: assign({ appointment: ({ event }) => event.output }) },
+          { target: 'confirming', actions: assign({ appointment: ({ event }) => event.output, error: null }) },
+        ],
+        onError: [
+          { guard: 'notFound', target: 'notFound' },
+          { target: 'loadFailed', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
+        ],
+      },
+    },
+    loadFailed: { tags: ['error'], on: { retry: 'loading' } },
+    notFound: {},
+    alreadyCancelled: {},
+    tooLate: {},
+    confirming: {
+      on: { 'cancel.confirm': { target: 'cancelling', actions: assign({ error: null }) } },
+    },
+    cancelling: {
+      tags: ['busy'],
+      invoke: {
+        id: 'cancelAppointment',
+        src: 'cancelAppointment',
+        input: ({ context }) => context.target,
+        onDone: { target: 'cancelled', actions: assign({ appointment: ({ event }) => event.output }) },
+        onError: [
+          { guard: 'tooLate', target: 'tooLate' },
+          { guard: 'cancelledMeanwhile', target: 'alreadyCancelled' },
+          { target: 'confirming', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
+        ],
+      },
+    },
+    cancelled: {},
+  },
+});

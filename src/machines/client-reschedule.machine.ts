@@ -1,0 +1,193 @@
+import { assign, fromPromise, setup } from 'xstate';
+import {
+  berlinDay,
+  INITIAL_MINUTES,
+  slotWindow,
+  toClientError,
+  type ClientAppointment,
+  type ClientError,
+  type FreeSlot,
+} from './client-slots';
+
+/**
+ * `/client-signup/reschedule-appointment/{appointmentId}` (issue #6): the client moves their
+ * initial appointment to another free slot. The server moves it in place (same id and meeting
+ * codes) in one transaction, so a refused move changes nothing.
+ *
+ * loading (the appointment and fresh slots) → choosing → confirming → moving → moved; a slot
+ * taken meanwhile reloads with the explanation; too late (`notice_period`,
+ * `appointment_started`) and cancelled appointments end in their own states.
+ */
+
+export interface RescheduleInput {
+  appointmentId: string;
+  now: () => number;
+}
+
+export interface MoveRequest {
+  appointmentId: string;
+  idempotencyKey: string;
+  startDate: string;
+}
+
+export interface RescheduleContext {
+  appointmentId: string;
+  now: () => number;
+  appointment: ClientAppointment | null;
+  slots: FreeSlot[];
+  day: string | null;
+  slot: FreeSlot | null;
+  conflict: boolean;
+  idempotencyKey: string | null;
+  error: ClientError | null;
+}
+
+export type RescheduleEvent =
+  | { type: 'day.select'; day: string }
+  | { type: 'slot.select'; slot: FreeSlot }
+  | { type: 'move.confirm' }
+  | { type: 'move.back' }
+  | { type: 'retry' };
+
+const notProvided = (name: string) => () => {
+  throw new Error(`client-reschedule machine: provide the "${name}" actor`);
+};
+
+const codeOf = (event: unknown) => toClientError((event as { error?: unknown }).error).code;
+
+export const rescheduleMachine = setup({
+  types: {
+    context: {} as RescheduleContext,
+    events: {} as RescheduleEvent,
+    input: {} as RescheduleInput,
+    tags: {} as 'busy' | 'error',
+  },
+  actors: {
+    /** `GET /client/initial_appointment/{id}` and `GET /client/initial_appointment_slots`. */
+    loadReschedule: fromPromise<
+      { appointment: ClientAppointment; slots: FreeSlot[] },
+      { appointmentId: string; startDate: string; endDate: string; duration: number }
+    >(notProvided('loadReschedule')),
+    /** `PUT /client/initial_appointment/{id}` with the Idempotency-Key header. */
+    moveAppointment: fromPromise<ClientAppointment, MoveRequest>(notProvided('moveAppointment')),
+  },
+  guards: {
+    isCancelled: ({ event }) =>
+      (event as { output?: { appointment: ClientAppointment } }).output?.appointment.cancelledAt != null,
+    hasStarted: ({ context, event }) => {
+      const a = (event as { output?: { appointment: ClientAppointment } }).output?.appointment;
+      return a !== undefined && Date.parse(a.startDate) <= context.now();
+    },
+    slotTaken: ({ event }) => codeOf(event) === 'slot_taken',
+    tooLate: ({ event }) => ['notice_period', 'appointment_started'].includes(codeOf(event)),
+    cancelledMeanwhile: ({ event }) => codeOf(event) === 'appointment_cancelled',
+    notFound: ({ event }) => ['not_found', 'unauthorized', 'not_a_client'].includes(codeOf(event)),
+  },
+}).createMachine({
+  id: 'reschedule',
+  context: ({ input }) => ({
+    appointmentId: input.appointmentId,
+    now: input.now,
+    appointment: null,
+    slots: [],
+    day: null,
+    slot: null,
+    conflict: false,
+    idempotencyKey: null,
+    error: null,
+  }),
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadReschedule',
+        src: 'loadReschedule',
+        input: ({ context }) => ({
+          appointmentId: context.appointmentId,
+          ...slotWindow(context.now()),
+          duration: INITIAL_MINUTES,
+        }),
+        onDone: [
+          {
+            guard: 'isCancelled',
+            target: 'cancelled',
+            actions: assign({ appointment: ({ event }) => event.output.appointment }),
+          },
+          {
+            guard: 'hasStarted',
+            target: 'tooLate',
+            actions: assign({ appointment: ({ event }) => event.output.appointment }),
+          },
+          {
+            target: 'choosing',
+            actions: assign({
+              appointment: ({ event }) => event.output.appointment,
+              slots: ({ event }) => event.output.slots,
+              day: ({ context, event }) =>
+                context.day && event.output.slots.some((s) => berlinDay(s.startDate) === context.day)
+                  ? context.day
+                  : event.output.slots[0]
+                    ? berlinDay(event.output.slots[0].startDate)
+                    : null,
+              error: null,
+            }),
+          },
+        ],
+        onError: [
+          { guard: 'notFound', target: 'notFound' },
+          { target: 'loadFailed', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
+        ],
+      },
+    },
+    loadFailed: { tags: ['error'], on: { retry: 'loading' } },
+    notFound: {},
+    cancelled: {},
+    /** Closer to the start than the minimum notice (or started): the German explanation. */
+    tooLate: {},
+    choosing: {
+      on: {
+        retry: 'loading',
+        'day.select': { actions: assign({ day: ({ event }) => event.day }) },
+        'slot.select': {
+          target: 'confirming',
+          actions: assign({
+            slot: ({ event }) => event.slot,
+            conflict: false,
+            error: null,
+            idempotencyKey: () => crypto.randomUUID(),
+          }),
+        },
+      },
+    },
+    confirming: {
+      on: {
+        'move.confirm': { target: 'moving', actions: assign({ error: null }) },
+        'move.back': { target: 'choosing', actions: assign({ slot: null, error: null }) },
+      },
+    },
+    moving: {
+      tags: ['busy'],
+      invoke: {
+        id: 'moveAppointment',
+        src: 'moveAppointment',
+        input: ({ context }) => ({
+          appointmentId: context.appointmentId,
+          idempotencyKey: context.idempotencyKey!,
+          startDate: context.slot!.startDate,
+        }),
+        onDone: {
+          target: 'moved',
+          actions: assign({ appointment: ({ event }) => event.output, error: null }),
+        },
+        onError: [
+          { guard: 'slotTaken', target: 'loading', actions: assign({ conflict: true, slot: null }) },
+          { guard: 'tooLate', target: 'tooLate' },
+          { guard: 'cancelledMeanwhile', target: 'cancelled' },
+          { target: 'confirming', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
+        ],
+      },
+    },
+    moved: {},
+  },
+});

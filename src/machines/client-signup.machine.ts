@@ -1,0 +1,262 @@
+import { assign, fromCallback, fromPromise, setup, type AnyActorRef } from 'xstate';
+import { toClientError, type ClientError } from './client-slots';
+import {
+  emptySignupForm,
+  toSignupRequest,
+  validateSignupForm,
+  type FieldErrors,
+  type SignupFormValues,
+  type SignupRequestBody,
+} from './client-signup.validation';
+
+/**
+ * `/client-signup` (issue #6): a new client fills in the form, gets an account through the
+ * sign-in widget's registration flow (one-time code by e-mail), and the account is linked to
+ * the new client record.
+ *
+ * editing → checking (`POST /client/signup?validateOnly`: bad input and a known address are
+ * found before any account exists) → registering (the widget's flow machine, run by the page;
+ * `watchRegistration` types the form's address into it and reports the session) → linking
+ * (`POST /client/signup` with the new session's token: client record and link in one
+ * transaction) → activating (the app session logs in again and is now active) → done.
+ * A failed link keeps the account and offers the link step again (`link.retry`).
+ */
+
+export interface SignupInput {
+  /** `?campaign=…` of the link that brought the person here. */
+  campaign: string | null;
+  /** The Berlin year, for the year-of-birth check. */
+  currentYear: number;
+  /** Values to start with (the address from a sign-in link's `?email=`, tests). */
+  values?: Partial<SignupFormValues>;
+}
+
+export interface SignupContext {
+  values: SignupFormValues;
+  errors: FieldErrors;
+  campaign: string | null;
+  currentYear: number;
+  request: SignupRequestBody | null;
+  /** The running registration flow of the widget (an authFlowMachine actor). */
+  flow: AnyActorRef | null;
+  token: string | null;
+  error: ClientError | null;
+}
+
+export type SignupEvent =
+  | { type: 'field.change'; field: keyof SignupFormValues; value: string | boolean }
+  | { type: 'form.submit' }
+  | { type: 'form.edit' }
+  | { type: 'registration.attach'; flow: AnyActorRef }
+  | { type: 'registration.succeeded'; token: string }
+  | { type: 'link.retry' };
+
+export interface LinkInput {
+  request: SignupRequestBody;
+  token: string;
+}
+
+const notProvided = (name: string) => () => {
+  throw new Error(`client-signup machine: provide the "${name}" actor`);
+};
+
+/** The widget's flow snapshot as far as this machine reads it. */
+interface FlowView {
+  context: { response: { actions?: Record<string, unknown> } | null; session: { token: string | null } };
+  matches(state: Record<string, string>): boolean;
+  hasTag(tag: string): boolean;
+}
+
+/**
+ * Watches the registration flow: types the form's address into `registration_init` once
+ * (the person entered it in the form already), and reports the new session's token when the
+ * flow succeeds.
+ */
+export const watchRegistrationLogic = fromCallback<
+  { type: 'noop' },
+  { flow: AnyActorRef; email: string }
+>(({ input, sendBack }) => {
+  let sent = false;
+  let reported = false;
+  const look = (snapshot: FlowView) => {
+    if (
+      !sent &&
+      snapshot.matches({ registration_init: 'idle' }) &&
+      snapshot.context.response?.actions?.register_login_identifier
+    ) {
+      sent = true;
+      input.flow.send({
+        type: 'action.run',
+        name: 'register_login_identifier',
+        inputs: { email: input.email },
+      });
+    }
+    if (!reported && snapshot.hasTag('succeeded') && snapshot.context.session.token) {
+      reported = true;
+      sendBack({ type: 'registration.succeeded', token: snapshot.context.session.token });
+    }
+  };
+  look(input.flow.getSnapshot() as FlowView);
+  const subscription = input.flow.subscribe((snapshot) => look(snapshot as FlowView));
+  return () => subscription.unsubscribe();
+});
+
+export const clientSignupMachine = setup({
+  types: {
+    context: {} as SignupContext,
+    events: {} as SignupEvent,
+    input: {} as SignupInput,
+    tags: {} as 'busy' | 'error' | 'invalid',
+  },
+  actors: {
+    /** `POST /client/signup?validateOnly=true` (no token). */
+    checkSignup: fromPromise<void, SignupRequestBody>(notProvided('checkSignup')),
+    /** `POST /client/signup` with `Authorization: Bearer <token>`. */
+    linkSignup: fromPromise<{ clientId: string }, LinkInput>(notProvided('linkSignup')),
+    /** The app session logs in again (`POST /login`) and resolves once it is active. */
+    refreshSession: fromPromise<void>(notProvided('refreshSession')),
+    watchRegistration: watchRegistrationLogic,
+  },
+  guards: {
+    formValid: ({ context }) => validateSignupForm(context.values, context.currentYear).ok,
+    emailTaken: ({ event }) =>
+      'error' in event && toClientError((event as { error: unknown }).error).code === 'email_taken',
+    fieldsRejected: ({ event }) =>
+      'error' in event && toClientError((event as { error: unknown }).error).fields !== undefined,
+  },
+  actions: {
+    showFieldErrors: assign({
+      errors: ({ context }) => {
+        const result = validateSignupForm(context.values, context.currentYear);
+        return result.ok ? {} : result.errors;
+      },
+    }),
+    prepareRequest: assign({
+      errors: {},
+      error: null,
+      request: ({ context }) => {
+        const result = validateSignupForm(context.values, context.currentYear);
+        return result.ok ? toSignupRequest(result.form, context.campaign) : null;
+      },
+    }),
+  },
+}).createMachine({
+  id: 'clientSignup',
+  context: ({ input }) => ({
+    values: { ...emptySignupForm(), ...input.values },
+    errors: {},
+    campaign: input.campaign,
+    currentYear: input.currentYear,
+    request: null,
+    flow: null,
+    token: null,
+    error: null,
+  }),
+  initial: 'editing',
+  states: {
+    editing: {
+      initial: 'clean',
+      on: {
+        'field.change': {
+          actions: assign({
+            values: ({ context, event }) => ({ ...context.values, [event.field]: event.value }),
+            errors: ({ context, event }) => {
+              const { [event.field]: _gone, ...rest } = context.errors;
+              return rest;
+            },
+          }),
+        },
+        'form.submit': [
+          { guard: 'formValid', target: 'checking', actions: 'prepareRequest' },
+          { target: '.invalid', actions: 'showFieldErrors' },
+        ],
+      },
+      states: {
+        clean: {},
+        /** Fields carry German messages; nothing was sent. */
+        invalid: { tags: ['invalid'] },
+        /** The server refused (fields named, or another problem). */
+        failed: { tags: ['error'] },
+      },
+    },
+    checking: {
+      tags: ['busy'],
+      invoke: {
+        id: 'checkSignup',
+        src: 'checkSignup',
+        input: ({ context }) => context.request!,
+        onDone: 'registering',
+        onError: [
+          { guard: 'emailTaken', target: 'emailTaken' },
+          {
+            guard: 'fieldsRejected',
+            target: 'editing.invalid',
+            actions: assign({
+              errors: ({ event }) =>
+                Object.fromEntries(
+                  Object.keys(toClientError(event.error).fields ?? {}).map((field) => [
+                    field,
+                    'validation.serverRejected',
+                  ]),
+                ),
+            }),
+          },
+          { target: 'editing.failed', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
+        ],
+      },
+    },
+    /** A client with this address exists: sign in instead (or change the address). */
+    emailTaken: {
+      tags: ['error'],
+      on: { 'form.edit': 'editing' },
+    },
+    registering: {
+      initial: 'starting',
+      on: { 'form.edit': { target: 'editing', actions: assign({ flow: null }) } },
+      states: {
+        /** The page mounts the widget and attaches its flow actor. */
+        starting: {
+          on: {
+            'registration.attach': {
+              target: 'running',
+              actions: assign({ flow: ({ event }) => event.flow }),
+            },
+          },
+        },
+        running: {
+          invoke: {
+            src: 'watchRegistration',
+            input: ({ context }) => ({ flow: context.flow!, email: context.request!.email }),
+          },
+          on: {
+            'registration.succeeded': {
+              target: '#clientSignup.linking',
+              actions: assign({ token: ({ event }) => event.token }),
+            },
+          },
+        },
+      },
+    },
+    linking: {
+      tags: ['busy'],
+      invoke: {
+        id: 'linkSignup',
+        src: 'linkSignup',
+        input: ({ context }) => ({ request: context.request!, token: context.token! }),
+        onDone: 'activating',
+        onError: { target: 'linkFailed', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
+      },
+    },
+    /** The account exists, the client record does not: the link step can be tried again. */
+    linkFailed: {
+      tags: ['error'],
+      on: { 'link.retry': { target: 'linking', actions: assign({ error: null }) } },
+    },
+    activating: {
+      tags: ['busy'],
+      invoke: { id: 'refreshSession', src: 'refreshSession', onDone: 'done', onError: 'done' },
+    },
+    /** The page goes on to the appointment selection. */
+    done: { type: 'final' },
+  },
+});

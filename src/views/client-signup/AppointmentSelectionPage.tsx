@@ -1,0 +1,148 @@
+import { useMachine } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { useAppServices } from '../../app/services';
+import { createSelectionActors, saveCalendarFile } from '../../machines/actors/client';
+import { appointmentSelectionMachine } from '../../machines/client-appointment-selection.machine';
+import { berlinClock } from '../../machines/client-slots';
+
+import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
+
+/** `/client-signup/appointment-selection`: the initial appointment calendar. */
+export default function AppointmentSelectionPage() {
+  const { t } = useTranslation('client');
+  return (
+    <ClientPage title={t('selection.title')}>
+      <ClientGate>
+        <Selection />
+      </ClientGate>
+    </ClientPage>
+  );
+}
+
+function Selection() {
+  const { t } = useTranslation('client');
+  const { api } = useAppServices();
+  const [state, send] = useMachine(
+    appointmentSelectionMachine.provide({
+      actors: createSelectionActors(api),
+      actions: {
+        saveCalendar: (_, { appointment }) =>
+          saveCalendarFile(
+            appointment,
+            t('booked.calendarSummary', { coach: `${appointment.coach.firstName} ${appointment.coach.lastName}` }),
+          ),
+      },
+    }),
+    { input: { now: () => Date.now() } },
+  );
+  const { slots, day, slot, conflict, appointment, error } = state.context;
+  const busy = state.hasTag('busy');
+
+  if (state.matches('booked') && appointment) {
+    return (
+      <section className="client-success" aria-labelledby="client-booked-title">
+        <h2 id="client-booked-title">{t('booked.title')}</h2>
+        <AppointmentFacts
+          startDate={appointment.startDate}
+          endDate={appointment.endDate}
+          coachName={`${appointment.coach.firstName} ${appointment.coach.lastName}`}
+        />
+        <p className="client-zone-note">{t('slots.zoneNote')}</p>
+        <div className="form-actions">
+          <button type="button" className="button button-primary" onClick={() => send({ type: 'calendar.download' })}>
+            {t('booked.addToCalendar')}
+          </button>
+        </div>
+        <h3>{t('booked.nextTitle')}</h3>
+        <ul className="client-next">
+          <li>{t('booked.nextMail')}</li>
+          <li>{t('booked.nextMeeting', { code: appointment.meetingCodeClient })}</li>
+          <li>{t('booked.nextChange')}</li>
+        </ul>
+        <Link href="/client-signup/login">{t('booked.toOverview')}</Link>
+      </section>
+    );
+  }
+  if (state.matches('alreadyBooked')) {
+    return (
+      <div className="notice">
+        <p>{t('selection.alreadyBooked')}</p>
+        <Link href="/client-signup/login" className="button button-primary">
+          {t('selection.toOverview')}
+        </Link>
+      </div>
+    );
+  }
+  if (state.matches('notClient')) {
+    return (
+      <div className="notice">
+        <p>{t('gate.noClient')}</p>
+        <Link href="/client-signup" className="button button-primary">
+          {t('gate.toSignup')}
+        </Link>
+      </div>
+    );
+  }
+  if (state.matches('loadFailed')) {
+    return <ErrorNotice code={error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
+  }
+  if (state.matches('empty')) {
+    return (
+      <div className="notice">
+        <p>{t('selection.empty')}</p>
+        <button type="button" className="button" onClick={() => send({ type: 'retry' })}>
+          {t('actions.reload')}
+        </button>
+      </div>
+    );
+  }
+  if (state.matches('confirming') || state.matches('booking')) {
+    return (
+      <section aria-labelledby="client-confirm-title">
+        <h2 id="client-confirm-title">{t('selection.confirmTitle')}</h2>
+        <p>
+          {t('selection.confirmText', {
+            day: formatLongDay(slot!.startDate),
+            time: berlinClock(slot!.startDate),
+          })}
+        </p>
+        <p className="client-zone-note">{t('slots.zoneNote')}</p>
+        {error ? <ErrorNotice code={error.code} /> : null}
+        <div className="form-actions">
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={busy}
+            onClick={() => send({ type: 'booking.confirm' })}
+          >
+            {busy ? t('selection.booking') : t('selection.confirm')}
+          </button>
+          <button type="button" className="button" disabled={busy} onClick={() => send({ type: 'booking.back' })}>
+            {t('actions.back')}
+          </button>
+        </div>
+      </section>
+    );
+  }
+  return (
+    <>
+      <p>{t('selection.intro')}</p>
+      {conflict ? (
+        <p className="notice notice-error" role="alert">
+          {t(`selection.conflict.${conflict}`)}
+        </p>
+      ) : null}
+      {busy ? (
+        <p role="status">{t('slots.loading')}</p>
+      ) : (
+        <SlotPicker
+          slots={slots}
+          day={day}
+          onDay={(d) => send({ type: 'day.select', day: d })}
+          onSlot={(s) => send({ type: 'slot.select', slot: s })}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,98 @@
+import { useMachine } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearch } from 'wouter';
+import { safeReturnTo } from '../../app/access';
+import { useAppServices } from '../../app/services';
+import { useSessionStatus } from '../../app/session-hooks';
+import { createAppointmentsActors } from '../../machines/actors/client';
+import { clientAppointmentsMachine } from '../../machines/client-appointments.machine';
+import { AuthWidget } from '../auth/AuthWidget';
+import { AppointmentFacts, ClientPage, ErrorNotice } from './parts';
+
+/**
+ * `/client-signup/login`: the sign-in widget; once signed in, the client's upcoming
+ * appointment with cancel and reschedule (or the way to book one).
+ */
+export default function ClientLoginPage() {
+  const { t } = useTranslation('client');
+  const status = useSessionStatus();
+  const returnTo = safeReturnTo(new URLSearchParams(useSearch()).get('returnTo'));
+  if (status.kind === 'signedIn' && status.session.active) {
+    return (
+      <ClientPage title={t('login.overviewTitle')}>
+        {returnTo ? (
+          <p>
+            <Link href={returnTo}>{t('login.continue')}</Link>
+          </p>
+        ) : null}
+        <Upcoming />
+      </ClientPage>
+    );
+  }
+  return (
+    <ClientPage title={t('login.title')}>
+      {status.kind === 'signedIn' ? (
+        <div className="notice">
+          <p>{t('gate.noClient')}</p>
+          <Link href="/client-signup" className="button button-primary">
+            {t('gate.toSignup')}
+          </Link>
+        </div>
+      ) : (
+        <>
+          <p>{t('login.intro')}</p>
+          <AuthWidget flow="login" />
+          <p>
+            {t('login.noAccount')} <Link href="/client-signup">{t('gate.toSignup')}</Link>
+          </p>
+        </>
+      )}
+    </ClientPage>
+  );
+}
+
+function Upcoming() {
+  const { t } = useTranslation('client');
+  const { api } = useAppServices();
+  const [state, send] = useMachine(
+    clientAppointmentsMachine.provide({ actors: createAppointmentsActors(api) }),
+  );
+  if (state.matches('loading')) return <p role="status">{t('login.loading')}</p>;
+  if (state.matches('loadFailed')) {
+    return <ErrorNotice code={state.context.error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
+  }
+  if (state.matches('none')) {
+    return (
+      <div className="notice">
+        <p>{t('login.none')}</p>
+        <Link href="/client-signup/appointment-selection" className="button button-primary">
+          {t('login.book')}
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <>
+      {state.context.appointments.map((a) => (
+        <section key={a.id} className="client-appointment" aria-label={t('login.upcomingTitle')}>
+          <h2>{t('login.upcomingTitle')}</h2>
+          <AppointmentFacts
+            startDate={a.startDate}
+            endDate={a.endDate}
+            coachName={`${a.coach.firstName} ${a.coach.lastName}`}
+          />
+          <p className="client-zone-note">{t('slots.zoneNote')}</p>
+          <p>{t('login.meetingCode', { code: a.meetingCodeClient })}</p>
+          <div className="form-actions">
+            <Link href={`/client-signup/reschedule-appointment/${a.id}`} className="button button-primary">
+              {t('login.reschedule')}
+            </Link>
+            <Link href={`/client-signup/cancel-appointment/${a.id}`} className="button">
+              {t('login.cancel')}
+            </Link>
+          </div>
+        </section>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { useActorRef } from '@xstate/react';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AnyActorRef } from 'xstate';
+import { useAppServices } from '../../app/services';
+import { createAuthFlowActors } from '../../machines/auth/actors';
+import { authFlowMachine } from '../../machines/auth/flow.machine';
+import { eventThrottleMachine } from '../../machines/auth/support.machines';
+import { AuthFlowActor } from '../auth/flowContext';
+import { FlowScreen } from '../auth/screens';
+
+/**
+ * The sign-in widget's registration flow inside the sign-up: the same flow machine, actors
+ * and screens as /login (no second protocol client). The page hands the running flow to the
+ * sign-up machine (`onAttach`), which types the form's address in and takes the new session.
+ */
+export function RegistrationStep({ onAttach }: { onAttach: (flow: AnyActorRef) => void }) {
+  const services = useAppServices();
+  const { i18n } = useTranslation('auth');
+  const logic = useMemo(
+    () =>
+      authFlowMachine.provide({
+        actors: createAuthFlowActors({
+          authApi: services.authApi,
+          getToken: services.getToken,
+          authEvents: services.authEvents,
+          language: () => i18n.resolvedLanguage ?? 'de',
+        }),
+      }),
+    // One flow per mounted step.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [services],
+  );
+  return (
+    <AuthFlowActor.Provider logic={logic} options={{ input: { flowName: 'registration' } }}>
+      <div className="auth-widget">
+        <Attach onAttach={onAttach} />
+        <EventBridge />
+        <FlowScreen />
+      </div>
+    </AuthFlowActor.Provider>
+  );
+}
+
+function Attach({ onAttach }: { onAttach: (flow: AnyActorRef) => void }) {
+  const flow = AuthFlowActor.useActorRef();
+  useEffect(() => onAttach(flow), [flow, onAttach]);
+  return null;
+}
+
+/** As in the widget: the flow's events go, throttled, to the app's auth-event channel. */
+function EventBridge() {
+  const { authEvents } = useAppServices();
+  const flow = AuthFlowActor.useActorRef();
+  const throttle = useActorRef(eventThrottleMachine);
+  useEffect(() => {
+    const forwarded = throttle.on('event.forwarded', ({ event }) => authEvents.emit(event));
+    const emitted = flow.on('*', (event) => throttle.send({ type: 'event.forward', event }));
+    return () => {
+      emitted.unsubscribe();
+      forwarded.unsubscribe();
+    };
+  }, [authEvents, flow, throttle]);
+  return null;
+}

@@ -1,0 +1,112 @@
+import { useMachine } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { useAppServices } from '../../app/services';
+import { createRescheduleActors } from '../../machines/actors/client';
+import { rescheduleMachine } from '../../machines/client-reschedule.machine';
+import { berlinClock } from '../../machines/client-slots';
+import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
+
+/** `/client-signup/reschedule-appointment/{appointmentId}`. */
+export default function ReschedulePage({ params }: { params?: { appointmentId?: string } }) {
+  const { t } = useTranslation('client');
+  return (
+    <ClientPage title={t('reschedule.title')}>
+      <ClientGate>
+        <Reschedule appointmentId={params?.appointmentId ?? ''} />
+      </ClientGate>
+    </ClientPage>
+  );
+}
+
+function Reschedule({ appointmentId }: { appointmentId: string }) {
+  const { t } = useTranslation('client');
+  const { api } = useAppServices();
+  const [state, send] = useMachine(rescheduleMachine.provide({ actors: createRescheduleActors(api) }), {
+    input: { appointmentId, now: () => Date.now() },
+  });
+  const { appointment, slots, day, slot, conflict, error } = state.context;
+  const busy = state.hasTag('busy');
+  const facts = appointment ? (
+    <AppointmentFacts
+      startDate={appointment.startDate}
+      endDate={appointment.endDate}
+      coachName={`${appointment.coach.firstName} ${appointment.coach.lastName}`}
+    />
+  ) : null;
+  const back = (
+    <Link href="/client-signup/login" className="button">
+      {t('actions.toOverview')}
+    </Link>
+  );
+
+  if (state.matches('loading')) return <p role="status">{t('slots.loading')}</p>;
+  if (state.matches('loadFailed')) {
+    return <ErrorNotice code={error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
+  }
+  if (state.matches('notFound')) return <div className="notice"><p>{t('errors.not_found')}</p>{back}</div>;
+  if (state.matches('cancelled')) {
+    return <div className="notice"><p>{t('reschedule.cancelled')}</p>{back}</div>;
+  }
+  if (state.matches('tooLate')) {
+    return (
+      <div className="notice notice-error" role="alert">
+        {facts}
+        <p>{t('reschedule.tooLate')}</p>
+        {back}
+      </div>
+    );
+  }
+  if (state.matches('moved')) {
+    return (
+      <section className="client-success" aria-labelledby="client-moved-title">
+        <h2 id="client-moved-title">{t('reschedule.movedTitle')}</h2>
+        {facts}
+        <p>{t('reschedule.movedText')}</p>
+        {back}
+      </section>
+    );
+  }
+  if (state.matches('confirming') || state.matches('moving')) {
+    return (
+      <section aria-labelledby="client-move-title">
+        <h2 id="client-move-title">{t('reschedule.confirmTitle')}</h2>
+        {facts}
+        <p>
+          {t('reschedule.confirmText', { day: formatLongDay(slot!.startDate), time: berlinClock(slot!.startDate) })}
+        </p>
+        {error ? <ErrorNotice code={error.code} /> : null}
+        <div className="form-actions">
+          <button type="button" className="button button-primary" disabled={busy} onClick={() => send({ type: 'move.confirm' })}>
+            {busy ? t('reschedule.moving') : t('reschedule.confirm')}
+          </button>
+          <button type="button" className="button" disabled={busy} onClick={() => send({ type: 'move.back' })}>
+            {t('actions.back')}
+          </button>
+        </div>
+      </section>
+    );
+  }
+  return (
+    <>
+      <h2>{t('reschedule.currentTitle')}</h2>
+      {facts}
+      {conflict ? (
+        <p className="notice notice-error" role="alert">
+          {t('selection.conflict.slot_taken')}
+        </p>
+      ) : null}
+      {slots.length === 0 ? (
+        <p className="notice">{t('selection.empty')}</p>
+      ) : (
+        <SlotPicker
+          slots={slots}
+          day={day}
+          onDay={(d) => send({ type: 'day.select', day: d })}
+          onSlot={(s) => send({ type: 'slot.select', slot: s })}
+        />
+      )}
+      {back}
+    </>
+  );
+}

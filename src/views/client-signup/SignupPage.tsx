@@ -1,0 +1,264 @@
+import { useMachine } from '@xstate/react';
+import { useCallback, useEffect, useId, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AnyActorRef } from 'xstate';
+import { Link, useLocation, useSearch } from 'wouter';
+import { useAppServices } from '../../app/services';
+import { createSignupActors } from '../../machines/actors/client';
+import { clientSignupMachine } from '../../machines/client-signup.machine';
+import {
+  campaignFrom,
+  COUNTRIES,
+  HEARD_FROM,
+  type SignupFormValues,
+} from '../../machines/client-signup.validation';
+import { ClientPage, ErrorNotice } from './parts';
+import { RegistrationStep } from './RegistrationStep';
+
+const berlinYear = () =>
+  Number(new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', year: 'numeric' }).format(new Date()));
+
+/** `/client-signup`: the sign-up form, then the account (one-time code), then on to booking. */
+export default function SignupPage() {
+  const { t } = useTranslation('client');
+  const services = useAppServices();
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const [state, send] = useMachine(
+    clientSignupMachine.provide({ actors: createSignupActors(services) }),
+    { input: { campaign: campaignFrom(search), currentYear: berlinYear() } },
+  );
+  const done = state.matches('done');
+  useEffect(() => {
+    if (done) navigate('/client-signup/appointment-selection');
+  }, [done, navigate]);
+  const attach = useCallback((flow: AnyActorRef) => send({ type: 'registration.attach', flow }), [send]);
+
+  if (state.matches('registering')) {
+    return (
+      <ClientPage title={t('signup.title')}>
+        <p className="client-step">{t('signup.stepAccount')}</p>
+        <p>{t('signup.accountIntro', { email: state.context.request?.email })}</p>
+        <RegistrationStep onAttach={attach} />
+        <button type="button" className="button-link" onClick={() => send({ type: 'form.edit' })}>
+          {t('signup.backToForm')}
+        </button>
+      </ClientPage>
+    );
+  }
+  if (state.matches('linking') || state.matches('activating') || done) {
+    return (
+      <ClientPage title={t('signup.title')}>
+        <p role="status">{t('signup.linking')}</p>
+      </ClientPage>
+    );
+  }
+  if (state.matches('linkFailed')) {
+    return (
+      <ClientPage title={t('signup.title')}>
+        <ErrorNotice code={state.context.error?.code ?? 'unknown'} />
+        <p>{t('signup.linkFailed')}</p>
+        <button type="button" className="button button-primary" onClick={() => send({ type: 'link.retry' })}>
+          {t('actions.retry')}
+        </button>
+      </ClientPage>
+    );
+  }
+  return (
+    <ClientPage title={t('signup.title')}>
+      <p>{t('signup.intro')}</p>
+      <p>
+        {t('signup.haveAccount')}{' '}
+        <Link href="/client-signup/login">{t('signup.toLogin')}</Link>
+      </p>
+      {state.matches('emailTaken') ? (
+        <div className="notice notice-error" role="alert">
+          <p>{t('signup.emailTaken')}</p>
+          <div className="form-actions">
+            <Link href="/client-signup/login" className="button button-primary">
+              {t('signup.toLogin')}
+            </Link>
+            <button type="button" className="button" onClick={() => send({ type: 'form.edit' })}>
+              {t('signup.changeEmail')}
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {state.matches({ editing: 'failed' }) && state.context.error ? (
+        <ErrorNotice code={state.context.error.code} />
+      ) : null}
+      {state.matches({ editing: 'invalid' }) ? (
+        <p className="notice notice-error" role="alert">
+          {t('signup.fixFields')}
+        </p>
+      ) : null}
+      <SignupForm
+        values={state.context.values}
+        errors={state.context.errors}
+        busy={state.hasTag('busy')}
+        disabled={state.matches('emailTaken')}
+        onChange={(field, value) => send({ type: 'field.change', field, value })}
+        onSubmit={() => send({ type: 'form.submit' })}
+      />
+    </ClientPage>
+  );
+}
+
+interface FormProps {
+  values: SignupFormValues;
+  errors: Partial<Record<keyof SignupFormValues, string>>;
+  busy: boolean;
+  disabled: boolean;
+  onChange: (field: keyof SignupFormValues, value: string | boolean) => void;
+  onSubmit: () => void;
+}
+
+function SignupForm({ values, errors, busy, disabled, onChange, onSubmit }: FormProps) {
+  const { t } = useTranslation('client');
+  const base = useId();
+  const id = (field: string) => `${base}-${field}`;
+  const relative = values.bookingFor === 'relative';
+
+  const describe = (field: keyof SignupFormValues) =>
+    errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `${id(field)}-error` } : {};
+  const error = (field: keyof SignupFormValues) =>
+    errors[field] ? (
+      <p id={`${id(field)}-error`} className="field-error">
+        {t(errors[field]!)}
+      </p>
+    ) : null;
+  const text = (
+    field: keyof SignupFormValues,
+    options: { autoComplete?: string; type?: string; inputMode?: 'numeric' | 'tel' | 'email'; hint?: ReactNode } = {},
+  ) => (
+    <div className="field">
+      <label htmlFor={id(field)}>{t(`fields.${field}`)}</label>
+      <input
+        id={id(field)}
+        name={field}
+        type={options.type ?? 'text'}
+        value={values[field] as string}
+        autoComplete={options.autoComplete}
+        inputMode={options.inputMode}
+        disabled={busy || disabled}
+        onChange={(e) => onChange(field, e.target.value)}
+        {...describe(field)}
+      />
+      {options.hint ? <p className="field-hint">{options.hint}</p> : null}
+      {error(field)}
+    </div>
+  );
+  const check = (field: 'wantsToProvideRecordingsForResearch' | 'notifyViaSms' | 'privacyConsent') => (
+    <div className="field client-check">
+      <input
+        id={id(field)}
+        name={field}
+        type="checkbox"
+        checked={values[field]}
+        disabled={busy || disabled}
+        onChange={(e) => onChange(field, e.target.checked)}
+        {...describe(field)}
+      />
+      <label htmlFor={id(field)}>{t(`fields.${field}`)}</label>
+      {error(field)}
+    </div>
+  );
+
+  return (
+    <form
+      className="client-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      <fieldset>
+        <legend>{t('signup.bookingForLegend')}</legend>
+        {(['self', 'relative'] as const).map((value) => (
+          <div className="client-check" key={value}>
+            <input
+              id={id(`bookingFor-${value}`)}
+              type="radio"
+              name="bookingFor"
+              value={value}
+              checked={values.bookingFor === value}
+              disabled={busy || disabled}
+              onChange={() => onChange('bookingFor', value)}
+            />
+            <label htmlFor={id(`bookingFor-${value}`)}>{t(`signup.bookingFor.${value}`)}</label>
+          </div>
+        ))}
+      </fieldset>
+
+      <fieldset>
+        <legend>{t(relative ? 'signup.contactLegend' : 'signup.personLegend')}</legend>
+        {text('firstName', { autoComplete: 'given-name' })}
+        {text('lastName', { autoComplete: 'family-name' })}
+        {text('email', { type: 'email', autoComplete: 'email', inputMode: 'email' })}
+        {text('telephone', { type: 'tel', autoComplete: 'tel', inputMode: 'tel', hint: t('hints.telephone') })}
+        {text('additionalTelephoneNumbers', { type: 'tel', inputMode: 'tel', hint: t('hints.additionalTelephoneNumbers') })}
+      </fieldset>
+
+      <fieldset>
+        <legend>{t(relative ? 'signup.relativeLegend' : 'signup.addressLegend')}</legend>
+        {relative ? text('relativeFirstName') : null}
+        {relative ? text('relativeLastName') : null}
+        {text('yearOfBirth', { inputMode: 'numeric', hint: t('hints.yearOfBirth') })}
+        {text('street', { autoComplete: 'street-address' })}
+        {text('postalCode', { autoComplete: 'postal-code', inputMode: 'numeric' })}
+        {text('city', { autoComplete: 'address-level2' })}
+        <div className="field">
+          <label htmlFor={id('country')}>{t('fields.country')}</label>
+          <select
+            id={id('country')}
+            name="country"
+            value={values.country}
+            disabled={busy || disabled}
+            onChange={(e) => onChange('country', e.target.value)}
+            {...describe('country')}
+          >
+            {COUNTRIES.map((c) => (
+              <option key={c} value={c}>
+                {t(`countries.${c}`)}
+              </option>
+            ))}
+          </select>
+          {error('country')}
+        </div>
+        {text('insurer', { hint: t('hints.insurer') })}
+        {text('insurerCode', { hint: t('hints.insurerCode') })}
+      </fieldset>
+
+      <fieldset>
+        <legend>{t('signup.moreLegend')}</legend>
+        <div className="field">
+          <label htmlFor={id('howDidYouHearAboutUs')}>{t('fields.howDidYouHearAboutUs')}</label>
+          <select
+            id={id('howDidYouHearAboutUs')}
+            name="howDidYouHearAboutUs"
+            value={values.howDidYouHearAboutUs}
+            disabled={busy || disabled}
+            onChange={(e) => onChange('howDidYouHearAboutUs', e.target.value)}
+          >
+            <option value="">{t('heardFrom.none')}</option>
+            {HEARD_FROM.map((h) => (
+              <option key={h} value={h}>
+                {t(`heardFrom.${h}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {check('notifyViaSms')}
+        {check('wantsToProvideRecordingsForResearch')}
+        {check('privacyConsent')}
+      </fieldset>
+
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={busy || disabled}>
+          {busy ? t('signup.checking') : t('signup.submit')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,678 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  createActor,
+  createMachine,
+  fromCallback,
+  fromPromise,
+  type AnyActorRef,
+  type AnyStateMachine,
+  type EventObject,
+} from 'xstate';
+import { getStateNodes, TestModel, type StatePath } from 'xstate/graph';
+import { appointmentSelectionMachine } from '../../src/machines/client-appointment-selection.machine';
+import { clientAppointmentsMachine } from '../../src/machines/client-appointments.machine';
+import { cancelMachine, type CancelView } from '../../src/machines/client-cancel.machine';
+import { rescheduleMachine } from '../../src/machines/client-reschedule.machine';
+import { clientSignupMachine, watchRegistrationLogic } from '../../src/machines/client-signup.machine';
+import {
+  appointmentIcs,
+  berlinClock,
+  berlinDay,
+  groupByDay,
+  slotWindow,
+  toClientError,
+  zoneDiffers,
+  type ClientAppointment,
+  type FreeSlot,
+} from '../../src/machines/client-slots';
+import {
+  campaignFrom,
+  emptySignupForm,
+  isPhoneNumber,
+  isPostalCode,
+  toSignupRequest,
+  validateSignupForm,
+  type SignupFormValues,
+} from '../../src/machines/client-signup.validation';
+import { tagManagerId } from '../../src/views/client-signup/tag-manager';
+
+/**
+ * The client pages' machines (issue #6). Model-based: the paths come from the real machines
+ * (xstate/graph, shortest paths over every UI event and every actor result), a guard test
+ * asserts they reach every state, and each path is played on a live actor whose API actors are
+ * controllable fakes; in every state on the way the test checks what a caller of the API (or
+ * the page) would notice: which request went out with what, and what the page has to show.
+ */
+
+const NOW = Date.parse('2027-03-22T09:00:00Z');
+const YEAR = 2027;
+const COACH = { id: '11111111-1111-4111-8111-111111111111', firstName: 'Clara', lastName: 'Coach' };
+const APPOINTMENT_ID = '55555555-5555-4555-8555-555555555555';
+
+const slot = (iso: string): FreeSlot => ({
+  startDate: iso,
+  endDate: new Date(Date.parse(iso) + 30 * 60_000).toISOString(),
+  coachId: COACH.id,
+  coach: COACH,
+});
+const SLOTS = [slot('2027-03-24T08:00:00Z'), slot('2027-03-24T08:30:00Z'), slot('2027-03-26T13:00:00Z')];
+
+const appointment = (over: Partial<ClientAppointment> = {}): ClientAppointment => ({
+  id: APPOINTMENT_ID,
+  startDate: '2027-03-25T09:00:00Z',
+  endDate: '2027-03-25T09:30:00Z',
+  appointmentType: 'initial',
+  meetingType: 'jitsi',
+  meetingCodeClient: 'abcd-efgh-jkmn',
+  cancelledAt: null,
+  coach: COACH,
+  isProvisional: false,
+  externalMeetingUrl: null,
+  createdAt: '2027-03-20T09:00:00Z',
+  updatedAt: '2027-03-20T09:00:00Z',
+  ...over,
+});
+
+const apiError = (code: string, fields?: string[]) =>
+  Object.assign(new Error(code), {
+    name: 'ApiError',
+    code,
+    fieldErrors: (fields ?? []).map((field) => ({ field, code: 'invalid' })),
+  });
+const NETWORK = Object.assign(new Error('offline'), { name: 'NetworkError', code: 'network_error' });
+
+interface Controlled<I, O> {
+  logic: ReturnType<typeof fromPromise<O, I>>;
+  calls: I[];
+  resolve(value: O): void;
+  reject(error: unknown): void;
+}
+function controlled<I, O>(): Controlled<I, O> {
+  const waiting: Array<{ resolve: (v: O) => void; reject: (e: unknown) => void }> = [];
+  const calls: I[] = [];
+  return {
+    logic: fromPromise<O, I>(({ input }) => {
+      calls.push(input);
+      return new Promise<O>((resolve, reject) => waiting.push({ resolve, reject }));
+    }),
+    calls,
+    resolve: (value) => waiting.shift()!.resolve(value),
+    reject: (error) => waiting.shift()!.reject(error),
+  };
+}
+const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+const stateMatcher = (machine: AnyStateMachine) => (state: { _nodes: unknown[] }, key: string) =>
+  state._nodes.includes(machine.getStateNodeById(key));
+
+function reachedStateIds(paths: Array<StatePath<any, any>>): Set<string> {
+  const reached = new Set<string>();
+  for (const path of paths) {
+    for (const snapshot of [path.state, ...path.steps.map((s) => s.state)]) {
+      for (const node of (snapshot as { _nodes: Array<{ id: string }> })._nodes) reached.add(node.id);
+    }
+  }
+  return reached;
+}
+const allStateIds = (machine: AnyStateMachine) => getStateNodes(machine).map((n) => n.id);
+const describePath = (path: StatePath<any, EventObject>) =>
+  path.steps.map((s) => s.event.type.replace('xstate.', '')).join(' → ') || '(start)';
+
+const summary: Array<Record<string, unknown>> = [];
+afterAll(() => {
+  for (const line of summary) console.log(JSON.stringify(line));
+});
+
+const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output }) as EventObject;
+const failed = (id: string, error: unknown) => ({ type: `xstate.error.actor.${id}`, error }) as EventObject;
+
+/** Plays `path` on a live actor: UI events are sent, actor results settle the fakes. */
+async function play(
+  model: TestModel<any, any, any>,
+  path: StatePath<any, EventObject>,
+  actor: AnyActorRef,
+  fakes: Record<string, Controlled<any, any>>,
+  states: Record<string, (snapshot: any) => void>,
+) {
+  const settle = async (event: EventObject) => {
+    const [, kind, , id] = event.type.split('.');
+    const fake = fakes[id!]!;
+    if (kind === 'done') fake.resolve((event as { output?: unknown }).output);
+    else fake.reject((event as { error?: unknown }).error);
+    await flush();
+  };
+  const eventTypes = new Set(path.steps.map((s) => s.event.type));
+  const handlers = Object.fromEntries(
+    [...eventTypes].map((type) => [
+      type,
+      async ({ event }: { event: EventObject }) => {
+        if (type === 'xstate.init') return;
+        if (type.startsWith('xstate.')) await settle(event);
+        else actor.send(event);
+        await flush();
+      },
+    ]),
+  );
+  await model.testPath(path, {
+    events: handlers as never,
+    states: Object.fromEntries(
+      Object.entries(states).map(([id, check]) => [id, () => check(actor.getSnapshot())]),
+    ) as never,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('sign-up form validation (zod, German messages)', () => {
+  const valid: SignupFormValues = {
+    ...emptySignupForm(),
+    firstName: 'Klara',
+    lastName: 'Neu',
+    email: 'klara@example.de',
+    telephone: '0151 2345678',
+    yearOfBirth: '1985',
+    street: 'Hauptstraße 1',
+    postalCode: '10115',
+    city: 'Berlin',
+    privacyConsent: true,
+  };
+
+  it('accepts a complete form and starts with SMS notifications on and Germany', () => {
+    expect(emptySignupForm()).toMatchObject({ notifyViaSms: true, country: 'DE', bookingFor: 'self' });
+    expect(validateSignupForm(valid, YEAR).ok).toBe(true);
+  });
+
+  it.each([
+    ['firstName', '', 'validation.firstNameRequired'],
+    ['lastName', '  ', 'validation.lastNameRequired'],
+    ['email', '', 'validation.emailRequired'],
+    ['email', 'klara@', 'validation.email'],
+    ['email', '12345', 'validation.email'],
+    ['telephone', '', 'validation.telephoneRequired'],
+    ['telephone', '151-abc', 'validation.telephone'],
+    ['telephone', '12345', 'validation.telephone'],
+    ['additionalTelephoneNumbers', '0151 2345678, 12', 'validation.additionalTelephoneNumbers'],
+    ['yearOfBirth', '', 'validation.yearOfBirthRequired'],
+    ['yearOfBirth', '85', 'validation.yearOfBirth'],
+    ['yearOfBirth', '2028', 'validation.yearOfBirth'],
+    ['yearOfBirth', '1900', 'validation.yearOfBirth'],
+    ['street', '', 'validation.streetRequired'],
+    ['postalCode', '', 'validation.postalCodeRequired'],
+    ['postalCode', '1011', 'validation.postalCodeDe'],
+    ['postalCode', '10115a', 'validation.postalCodeDe'],
+    ['city', '', 'validation.cityRequired'],
+    ['insurerCode', 'A1', 'validation.insurerCode'],
+    ['privacyConsent', false, 'validation.privacyConsent'],
+  ] as const)('%s = %j → %s', (field, value, message) => {
+    const result = validateSignupForm({ ...valid, [field]: value }, YEAR);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors[field]).toBe(message);
+  });
+
+  it('accepts German ways of writing telephone numbers and per-country postal codes', () => {
+    for (const phone of ['0151 2345678', '+49 151 2345678', '0151-2345678', '030/1234567', '(030) 123 45 67', '+49 (0)30 1234567']) {
+      expect(isPhoneNumber(phone), phone).toBe(true);
+    }
+    for (const phone of ['abc', '+49', '49+151234567', '0151 23x']) expect(isPhoneNumber(phone), phone).toBe(false);
+    expect(isPostalCode('DE', '01067')).toBe(true);
+    expect(isPostalCode('AT', '1010')).toBe(true);
+    expect(isPostalCode('DE', '1010')).toBe(false);
+    expect(isPostalCode('NL', '1012 AB')).toBe(true);
+  });
+
+  it('asks for the relative’s name when booking for a relative and sends the booker as contact person', () => {
+    const relative = { ...valid, bookingFor: 'relative' as const };
+    const missing = validateSignupForm(relative, YEAR);
+    expect(missing.ok).toBe(false);
+    if (!missing.ok) {
+      expect(missing.errors.relativeFirstName).toBe('validation.firstNameRequired');
+      expect(missing.errors.relativeLastName).toBe('validation.lastNameRequired');
+    }
+    const ok = validateSignupForm({ ...relative, relativeFirstName: 'Opa', relativeLastName: 'Heinz' }, YEAR);
+    expect(ok.ok).toBe(true);
+    if (ok.ok) {
+      expect(toSignupRequest(ok.form, 'herbst')).toMatchObject({
+        firstName: 'Opa',
+        lastName: 'Heinz',
+        email: 'klara@example.de',
+        clientType: 'relative',
+        contactPerson: { firstName: 'Klara', lastName: 'Neu', email: 'klara@example.de', telephone: '0151 2345678' },
+        campaign: 'herbst',
+        notifyViaSms: true,
+        privacyConsent: true,
+      });
+    }
+  });
+
+  it('takes the campaign from the link and ignores anything that is not a campaign name', () => {
+    expect(campaignFrom('?campaign=herbst-2026')).toBe('herbst-2026');
+    expect(campaignFrom('?campaign=%3Cscript%3E')).toBeNull();
+    expect(campaignFrom('')).toBeNull();
+  });
+});
+
+describe('slots, times and the calendar file', () => {
+  it('groups slots by Berlin day and shows Berlin wall time across the March DST change', () => {
+    // 2027-03-28 is the last Sunday of March: 01:30 UTC is 03:30 CEST.
+    const days = groupByDay([slot('2027-03-28T01:30:00Z'), slot('2027-03-27T22:30:00Z'), slot('2027-03-26T23:30:00Z')]);
+    expect(days.map((d) => [d.day, d.slots.length])).toEqual([
+      ['2027-03-27', 2],
+      ['2027-03-28', 1],
+    ]);
+    expect(berlinClock('2027-03-28T01:30:00Z')).toBe('03:30');
+    expect(berlinClock('2027-10-31T01:30:00Z')).toBe('02:30');
+    expect(berlinDay('2027-03-27T23:30:00Z')).toBe('2027-03-28');
+  });
+
+  it('asks for 28 days from now', () => {
+    const w = slotWindow(NOW);
+    expect(Date.parse(w.endDate) - Date.parse(w.startDate)).toBe(28 * 86_400_000);
+  });
+
+  it('knows when the browser zone shows other times than Berlin', () => {
+    expect(zoneDiffers('Europe/Berlin', NOW)).toBe(false);
+    expect(zoneDiffers('Europe/Paris', NOW)).toBe(false);
+    expect(zoneDiffers('Europe/London', NOW)).toBe(true);
+    expect(zoneDiffers('America/New_York', NOW)).toBe(true);
+  });
+
+  it('makes an iCalendar event with the start, end and meeting link', () => {
+    const ics = appointmentIcs(appointment(), { origin: 'https://app.example', summary: 'Erstgespräch mit Clara Coach', now: NOW });
+    expect(ics).toContain('BEGIN:VEVENT');
+    expect(ics).toContain('DTSTART:20270325T090000Z');
+    expect(ics).toContain('DTEND:20270325T093000Z');
+    expect(ics).toContain(`UID:${APPOINTMENT_ID}@app.example`);
+    expect(ics.replace(/\r\n /g, '')).toContain('https://app.example/meeting/abcd-efgh-jkmn');
+    expect(ics.split('\r\n').every((line) => new TextEncoder().encode(line).length <= 75)).toBe(true);
+  });
+
+  it('reads the code and named fields of an API error', () => {
+    expect(toClientError(apiError('validation_failed', ['body.postalCode']))).toEqual({
+      code: 'validation_failed',
+      fields: { postalCode: 'invalid' },
+    });
+    expect(toClientError(NETWORK).code).toBe('network');
+  });
+});
+
+describe('tag manager', () => {
+  const env = { production: true, host: 'app.sprechstunde.de', productionHost: 'app.sprechstunde.de', id: 'GTM-ABC123' };
+  it('loads only in a production build on the configured production host', () => {
+    expect(tagManagerId(env)).toBe('GTM-ABC123');
+    expect(tagManagerId({ ...env, production: false })).toBeNull();
+    expect(tagManagerId({ ...env, host: 'localhost' })).toBeNull();
+    expect(tagManagerId({ ...env, productionHost: undefined })).toBeNull();
+    expect(tagManagerId({ ...env, id: undefined })).toBeNull();
+    expect(tagManagerId({ ...env, id: 'GTM-<x>' })).toBeNull();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('sign-up machine, model-based', () => {
+  const filled: Partial<SignupFormValues> = {
+    firstName: 'Klara',
+    lastName: 'Neu',
+    email: 'klara@example.de',
+    telephone: '0151 2345678',
+    yearOfBirth: '1985',
+    street: 'Hauptstraße 1',
+    postalCode: '10115',
+    city: 'Berlin',
+  };
+  const input = { campaign: 'herbst', currentYear: YEAR, values: filled };
+  const fakeFlow = createActor(createMachine({})).start();
+  const events: EventObject[] = [
+    { type: 'field.change', field: 'privacyConsent', value: true } as EventObject,
+    { type: 'form.submit' },
+    { type: 'form.edit' },
+    { type: 'registration.attach', flow: fakeFlow } as EventObject,
+    { type: 'registration.succeeded', token: 'token-1' } as EventObject,
+    { type: 'link.retry' },
+    done('checkSignup', undefined),
+    failed('checkSignup', apiError('email_taken')),
+    failed('checkSignup', apiError('validation_failed', ['body.postalCode'])),
+    failed('checkSignup', NETWORK),
+    done('linkSignup', { clientId: 'c1' }),
+    failed('linkSignup', NETWORK),
+    done('refreshSession', undefined),
+  ];
+  const machine = clientSignupMachine.provide({ actors: { watchRegistration: fromCallback(() => () => {}) } });
+  const model = new TestModel(machine as any, {
+    input,
+    events: events as never,
+    stateMatcher: stateMatcher(clientSignupMachine) as never,
+    serializeState: (s: any) =>
+      JSON.stringify({ v: s.value, consent: s.context.values.privacyConsent, errors: Object.keys(s.context.errors).sort(), token: s.context.token }),
+  });
+  const paths = model.getShortestPaths();
+
+  it('reaches every state', () => {
+    const expected = allStateIds(clientSignupMachine);
+    const reached = reachedStateIds(paths);
+    expect(expected.filter((id) => !reached.has(id))).toEqual([]);
+    summary.push({ machine: 'clientSignup', states: expected.length, paths: paths.length });
+  });
+
+  it.each(paths.map((p) => [describePath(p), p] as const))('%s', async (_name, path) => {
+    const fakes = {
+      checkSignup: controlled<any, void>(),
+      linkSignup: controlled<any, { clientId: string }>(),
+      refreshSession: controlled<any, void>(),
+    };
+    const actor = createActor(
+      clientSignupMachine.provide({
+        actors: {
+          checkSignup: fakes.checkSignup.logic,
+          linkSignup: fakes.linkSignup.logic,
+          refreshSession: fakes.refreshSession.logic,
+          watchRegistration: fromCallback(() => () => {}),
+        },
+      }),
+      { input },
+    ).start();
+    await play(model, path as never, actor, fakes, {
+      'clientSignup.editing.invalid': (s) => {
+        // Nothing was sent for a form with a German message at a field.
+        expect(Object.values(s.context.errors).every((m) => String(m).startsWith('validation.'))).toBe(true);
+        expect(Object.keys(s.context.errors).length).toBeGreaterThan(0);
+      },
+      'clientSignup.checking': () => {
+        const sent = fakes.checkSignup.calls.at(-1);
+        expect(sent).toMatchObject({ email: 'klara@example.de', postalCode: '10115', campaign: 'herbst', privacyConsent: true, notifyViaSms: true });
+      },
+      'clientSignup.emailTaken': (s) => expect(s.hasTag('error')).toBe(true),
+      'clientSignup.linking': () => {
+        expect(fakes.linkSignup.calls.at(-1)).toMatchObject({ token: 'token-1', request: { email: 'klara@example.de' } });
+      },
+      'clientSignup.linkFailed': (s) => expect(s.context.error?.code).toBe('network'),
+      'clientSignup.done': (s) => expect(s.status).toBe('done'),
+    });
+    actor.stop();
+  });
+
+  it('types the form’s address into the widget’s registration and reports the session', async () => {
+    const flowMachine = createMachine({
+      id: 'flow',
+      types: {} as { context: any },
+      context: { response: { actions: { register_login_identifier: {} } }, session: { token: null } },
+      initial: 'registration_init',
+      states: {
+        registration_init: {
+          initial: 'idle',
+          states: { idle: { on: { 'action.run': '#flow.passcode_confirmation' } } },
+        },
+        passcode_confirmation: { on: { ok: { target: 'success', actions: ({ context }) => { context.session.token = 'jwt'; } } } },
+        success: { tags: ['succeeded'] },
+      },
+    });
+    const flow = createActor(flowMachine).start();
+    const sent: unknown[] = [];
+    const spy = flow.send.bind(flow);
+    flow.send = (event: any) => {
+      sent.push(event);
+      spy(event);
+    };
+    const parent = createActor(
+      createMachine({
+        types: {} as { events: any },
+        invoke: { src: watchRegistrationLogic, input: { flow, email: 'klara@example.de' } },
+        initial: 'waiting',
+        states: { waiting: { on: { 'registration.succeeded': 'got' } }, got: {} },
+      }),
+    ).start();
+    expect(sent).toEqual([{ type: 'action.run', name: 'register_login_identifier', inputs: { email: 'klara@example.de' } }]);
+    expect(flow.getSnapshot().value).toBe('passcode_confirmation');
+    spy({ type: 'ok' });
+    expect(parent.getSnapshot().value).toBe('got');
+    expect(sent).toHaveLength(1);
+  });
+});
+
+describe('appointment selection machine, model-based', () => {
+  const events: EventObject[] = [
+    done('loadSlots', SLOTS),
+    done('loadSlots', []),
+    failed('loadSlots', NETWORK),
+    failed('loadSlots', apiError('unauthorized')),
+    { type: 'day.select', day: '2027-03-26' } as EventObject,
+    { type: 'slot.select', slot: SLOTS[1] } as EventObject,
+    { type: 'booking.confirm' },
+    { type: 'booking.back' },
+    { type: 'calendar.download' },
+    { type: 'retry' },
+    done('bookAppointment', appointment({ startDate: SLOTS[1]!.startDate, endDate: SLOTS[1]!.endDate })),
+    failed('bookAppointment', apiError('slot_taken')),
+    failed('bookAppointment', apiError('notice_period')),
+    failed('bookAppointment', apiError('initial_appointment_exists')),
+    failed('bookAppointment', apiError('not_a_client')),
+    failed('bookAppointment', NETWORK),
+  ];
+  const input = { now: () => NOW };
+  const model = new TestModel(appointmentSelectionMachine as any, {
+    input,
+    events: events as never,
+    stateMatcher: stateMatcher(appointmentSelectionMachine) as never,
+    serializeState: (s: any) =>
+      JSON.stringify({ v: s.value, day: s.context.day, slot: s.context.slot?.startDate ?? null, conflict: s.context.conflict, error: s.context.error?.code ?? null }),
+  });
+  const paths = model.getShortestPaths();
+
+  it('reaches every state', () => {
+    const expected = allStateIds(appointmentSelectionMachine);
+    expect(expected.filter((id) => !reachedStateIds(paths).has(id))).toEqual([]);
+    summary.push({ machine: 'appointmentSelection', states: expected.length, paths: paths.length });
+  });
+
+  it.each(paths.map((p) => [describePath(p), p] as const))('%s', async (_name, path) => {
+    const fakes = { loadSlots: controlled<any, FreeSlot[]>(), bookAppointment: controlled<any, ClientAppointment>() };
+    const saved: ClientAppointment[] = [];
+    const actor = createActor(
+      appointmentSelectionMachine.provide({
+        actors: { loadSlots: fakes.loadSlots.logic, bookAppointment: fakes.bookAppointment.logic },
+        actions: { saveCalendar: (_, p) => void saved.push(p.appointment) },
+      }),
+      { input },
+    ).start();
+    await play(model, path as never, actor, fakes, {
+      'appointmentSelection.loading': (s) => {
+        const q = fakes.loadSlots.calls.at(-1);
+        expect(q).toMatchObject({ duration: 30, startDate: new Date(NOW).toISOString() });
+        expect(s.hasTag('busy')).toBe(true);
+      },
+      'appointmentSelection.choosing': (s) => {
+        // A day with free slots is always chosen, so times are on screen.
+        expect(SLOTS.some((x) => berlinDay(x.startDate) === s.context.day)).toBe(true);
+      },
+      'appointmentSelection.booking': (s) => {
+        const sent = fakes.bookAppointment.calls.at(-1);
+        expect(sent).toMatchObject({ startDate: SLOTS[1]!.startDate, durationMinutes: 30 });
+        expect(sent.idempotencyKey).toBe(s.context.idempotencyKey);
+        expect(sent.idempotencyKey.length).toBeGreaterThanOrEqual(8);
+      },
+      'appointmentSelection.booked': (s) => {
+        expect(s.context.appointment?.coach.lastName).toBe('Coach');
+        expect(saved.every((a) => a.id === APPOINTMENT_ID)).toBe(true);
+      },
+      'appointmentSelection.confirming': (s) => expect(s.context.slot?.startDate).toBe(SLOTS[1]!.startDate),
+    });
+    // A slot taken meanwhile: fresh slots are asked for and the reason is kept for the page.
+    const steps = path.steps.map((st) => st.event);
+    const conflictAt = steps.findIndex((e) => e.type === 'xstate.error.actor.bookAppointment' && ['slot_taken', 'notice_period'].includes((e as any).error.code));
+    if (conflictAt >= 0 && conflictAt === steps.length - 1) {
+      expect(actor.getSnapshot().matches('loading')).toBe(true);
+      expect(actor.getSnapshot().context.conflict).toBe((steps[conflictAt] as any).error.code);
+    }
+    actor.stop();
+  });
+
+  it('a new choice gets a new Idempotency-Key; a retry of the same choice keeps it', async () => {
+    const fakes = { loadSlots: controlled<any, FreeSlot[]>(), bookAppointment: controlled<any, ClientAppointment>() };
+    const actor = createActor(
+      appointmentSelectionMachine.provide({ actors: { loadSlots: fakes.loadSlots.logic, bookAppointment: fakes.bookAppointment.logic } }),
+      { input },
+    ).start();
+    fakes.loadSlots.resolve(SLOTS);
+    await flush();
+    actor.send({ type: 'slot.select', slot: SLOTS[0]! });
+    actor.send({ type: 'booking.confirm' });
+    fakes.bookAppointment.reject(NETWORK);
+    await flush();
+    actor.send({ type: 'booking.confirm' });
+    expect(fakes.bookAppointment.calls[0].idempotencyKey).toBe(fakes.bookAppointment.calls[1].idempotencyKey);
+    fakes.bookAppointment.reject(NETWORK);
+    await flush();
+    actor.send({ type: 'booking.back' });
+    actor.send({ type: 'slot.select', slot: SLOTS[2]! });
+    actor.send({ type: 'booking.confirm' });
+    expect(fakes.bookAppointment.calls[2].idempotencyKey).not.toBe(fakes.bookAppointment.calls[0].idempotencyKey);
+    actor.stop();
+  });
+});
+
+describe('reschedule machine, model-based', () => {
+  const later = appointment({ startDate: '2027-03-30T09:00:00Z', endDate: '2027-03-30T09:30:00Z' });
+  const events: EventObject[] = [
+    done('loadReschedule', { appointment: later, slots: SLOTS }),
+    done('loadReschedule', { appointment: appointment({ cancelledAt: '2027-03-21T09:00:00Z' }), slots: SLOTS }),
+    done('loadReschedule', { appointment: appointment({ startDate: '2027-03-22T08:00:00Z' }), slots: SLOTS }),
+    failed('loadReschedule', apiError('not_found')),
+    failed('loadReschedule', NETWORK),
+    { type: 'day.select', day: '2027-03-26' } as EventObject,
+    { type: 'slot.select', slot: SLOTS[2] } as EventObject,
+    { type: 'move.confirm' },
+    { type: 'move.back' },
+    { type: 'retry' },
+    done('moveAppointment', appointment({ startDate: SLOTS[2]!.startDate, endDate: SLOTS[2]!.endDate })),
+    failed('moveAppointment', apiError('slot_taken')),
+    failed('moveAppointment', apiError('notice_period')),
+    failed('moveAppointment', apiError('appointment_cancelled')),
+    failed('moveAppointment', NETWORK),
+  ];
+  const input = { appointmentId: APPOINTMENT_ID, now: () => NOW };
+  const model = new TestModel(rescheduleMachine as any, {
+    input,
+    events: events as never,
+    stateMatcher: stateMatcher(rescheduleMachine) as never,
+    serializeState: (s: any) =>
+      JSON.stringify({ v: s.value, day: s.context.day, slot: s.context.slot?.startDate ?? null, conflict: s.context.conflict, error: s.context.error?.code ?? null, start: s.context.appointment?.startDate ?? null }),
+  });
+  const paths = model.getShortestPaths();
+
+  it('reaches every state', () => {
+    const expected = allStateIds(rescheduleMachine);
+    expect(expected.filter((id) => !reachedStateIds(paths).has(id))).toEqual([]);
+    summary.push({ machine: 'reschedule', states: expected.length, paths: paths.length });
+  });
+
+  it.each(paths.map((p) => [describePath(p), p] as const))('%s', async (_name, path) => {
+    const fakes = { loadReschedule: controlled<any, any>(), moveAppointment: controlled<any, ClientAppointment>() };
+    const actor = createActor(
+      rescheduleMachine.provide({ actors: { loadReschedule: fakes.loadReschedule.logic, moveAppointment: fakes.moveAppointment.logic } }),
+      { input },
+    ).start();
+    await play(model, path as never, actor, fakes, {
+      'reschedule.loading': () => expect(fakes.loadReschedule.calls.at(-1)).toMatchObject({ appointmentId: APPOINTMENT_ID, duration: 30 }),
+      'reschedule.moving': (s) => {
+        const sent = fakes.moveAppointment.calls.at(-1);
+        expect(sent).toMatchObject({ appointmentId: APPOINTMENT_ID, startDate: SLOTS[2]!.startDate });
+        expect(sent.idempotencyKey).toBe(s.context.idempotencyKey);
+      },
+      'reschedule.moved': (s) => expect(s.context.appointment?.startDate).toBe(SLOTS[2]!.startDate),
+      'reschedule.tooLate': (s) => expect(s.context.appointment).not.toBeNull(),
+      'reschedule.choosing': (s) => expect(s.context.appointment).not.toBeNull(),
+    });
+    actor.stop();
+  });
+});
+
+describe('cancel machine, model-based', () => {
+  const view = (over: Partial<CancelView> = {}): CancelView => ({
+    startDate: '2027-03-25T09:00:00Z',
+    endDate: '2027-03-25T09:30:00Z',
+    coachName: 'Clara Coach',
+    cancelled: false,
+    ...over,
+  });
+  for (const target of [
+    { kind: 'own', appointmentId: APPOINTMENT_ID } as const,
+    { kind: 'code', code: 'abcd-efgh-jkmn' } as const,
+  ]) {
+    const events: EventObject[] = [
+      done('loadAppointment', view()),
+      done('loadAppointment', view({ cancelled: true })),
+      done('loadAppointment', view({ startDate: '2027-03-22T08:00:00Z' })),
+      failed('loadAppointment', apiError('not_found')),
+      failed('loadAppointment', NETWORK),
+      { type: 'cancel.confirm' },
+      { type: 'retry' },
+      done('cancelAppointment', view({ cancelled: true })),
+      failed('cancelAppointment', apiError('notice_period')),
+      failed('cancelAppointment', apiError('appointment_cancelled')),
+      failed('cancelAppointment', NETWORK),
+    ];
+    const input = { target, now: () => NOW };
+    const model = new TestModel(cancelMachine as any, {
+      input,
+      events: events as never,
+      stateMatcher: stateMatcher(cancelMachine) as never,
+      serializeState: (s: any) => JSON.stringify({ v: s.value, error: s.context.error?.code ?? null, a: s.context.appointment }),
+    });
+    const paths = model.getShortestPaths();
+
+    it(`reaches every state (${target.kind})`, () => {
+      const expected = allStateIds(cancelMachine);
+      expect(expected.filter((id) => !reachedStateIds(paths).has(id))).toEqual([]);
+      summary.push({ machine: `cancelAppointment (${target.kind})`, states: expected.length, paths: paths.length });
+    });
+
+    it.each(paths.map((p) => [describePath(p), p] as const))(`${target.kind}: %s`, async (_name, path) => {
+      const fakes = { loadAppointment: controlled<any, CancelView>(), cancelAppointment: controlled<any, CancelView>() };
+      const actor = createActor(
+        cancelMachine.provide({ actors: { loadAppointment: fakes.loadAppointment.logic, cancelAppointment: fakes.cancelAppointment.logic } }),
+        { input },
+      ).start();
+      await play(model, path as never, actor, fakes, {
+        'cancelAppointment.loading': () => expect(fakes.loadAppointment.calls.at(-1)).toEqual(target),
+        'cancelAppointment.cancelling': () => expect(fakes.cancelAppointment.calls.at(-1)).toEqual(target),
+        'cancelAppointment.confirming': (s) => expect(s.context.appointment?.cancelled).toBe(false),
+        'cancelAppointment.cancelled': (s) => expect(s.context.appointment?.cancelled).toBe(true),
+      });
+      // Nothing is cancelled without the confirmation: one request per confirmation.
+      expect(fakes.cancelAppointment.calls.length).toBe(path.steps.filter((st) => st.event.type === 'cancel.confirm').length);
+      actor.stop();
+    });
+  }
+});
+
+describe('client appointments machine (login page), model-based', () => {
+  const events: EventObject[] = [
+    done('loadAppointments', [appointment()]),
+    done('loadAppointments', []),
+    failed('loadAppointments', NETWORK),
+    { type: 'retry' },
+  ];
+  const model = new TestModel(clientAppointmentsMachine as any, {
+    events: events as never,
+    stateMatcher: stateMatcher(clientAppointmentsMachine) as never,
+    serializeState: (s: any) => JSON.stringify({ v: s.value, n: s.context.appointments.length, e: s.context.error?.code ?? null }),
+  });
+  const paths = model.getShortestPaths();
+
+  it('reaches every state', () => {
+    const expected = allStateIds(clientAppointmentsMachine);
+    expect(expected.filter((id) => !reachedStateIds(paths).has(id))).toEqual([]);
+    summary.push({ machine: 'clientAppointments', states: expected.length, paths: paths.length });
+  });
+
+  it.each(paths.map((p) => [describePath(p), p] as const))('%s', async (_name, path) => {
+    const fakes = { loadAppointments: controlled<any, ClientAppointment[]>() };
+    const actor = createActor(clientAppointmentsMachine.provide({ actors: { loadAppointments: fakes.loadAppointments.logic } })).start();
+    await play(model, path as never, actor, fakes, {
+      'clientAppointments.upcoming': (s) => expect(s.context.appointments[0].id).toBe(APPOINTMENT_ID),
+      'clientAppointments.none': (s) => expect(s.context.appointments).toEqual([]),
+      'clientAppointments.loadFailed': (s) => expect(s.context.error?.code).toBe('network'),
+    });
+    actor.stop();
+  });
+});
