@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, SimulatedClock } from 'xstate';
+import { createActor, fromCallback, SimulatedClock, type EventObject } from 'xstate';
 import { clientMeetingMachine, secondsUntilOpen } from '../../src/machines/client-meeting.machine';
 import {
   coachMeetingMachine,
@@ -58,9 +58,9 @@ describe('client meeting machine with a simulated clock', () => {
         actors: {
           lookupMeeting: lookup.logic,
           fetchToken: fetchToken.logic,
-          videoRoom: fromCallback<never, RoomInput>(({ input }) => {
+          videoRoom: fromCallback<EventObject, RoomInput>(({ input }) => {
             rooms.push(input);
-          }),
+          }) as never,
         },
       }),
       { input: { code: 'abcd-efgh-jkmn', now: () => clock.now() }, clock },
@@ -170,8 +170,8 @@ describe('coach meeting machines', () => {
     const actor = createActor(
       coachMeetingStartMachine.provide({
         actors: {
-          loadUpcoming: controlled<{ forDate: string }, never>().logic,
-          lookupCoachMeeting: lookup.logic,
+          loadUpcoming: controlled<{ forDate: string }, never>().logic as never,
+          lookupCoachMeeting: lookup.logic as never,
         },
         actions: { openMeeting: (_, p) => opened.push(p.code) },
       }),
@@ -203,7 +203,7 @@ describe('coach meeting machines', () => {
     const actor = createActor(
       coachMeetingMachine.provide({
         actors: {
-          lookupCoachMeeting: lookup.logic,
+          lookupCoachMeeting: lookup.logic as never,
           fetchCoachToken: fetchToken.logic,
           videoRoom: fromCallback(() => undefined),
         },
