@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe('the contract and its documentation', () => {
-  it('serves the contract at /api/openapi.json with all 91 operations', async () => {
+  it('serves the contract at /api/openapi.json: the specification's 91 operations and our additions', async () => {
     const res = await api.call('GET', '/api/openapi.json');
     expectStatus(res, 200);
     expect(String(res.headers['content-type'])).toContain('application/json');
@@ -24,7 +24,8 @@ describe('the contract and its documentation', () => {
     const operations = Object.values(
       res.body.paths as Record<string, Record<string, unknown>>,
     ).flatMap((item) => Object.keys(item).filter((k) => METHODS.includes(k)));
-    expect(operations).toHaveLength(91);
+    // Section 7 lists 91; the calendar feed added its own (docs/decisions.md).
+    expect(operations.length).toBeGreaterThanOrEqual(91);
     expect(res.body).toEqual(JSON.parse(JSON.stringify(readContract())));
   });
 
