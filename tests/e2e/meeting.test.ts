@@ -182,6 +182,15 @@ describe('video meetings in Chromium', () => {
       headers: { authorization: `Bearer ${coach.token}` },
     });
     expect((await overview.json()).finishedAt).not.toBeNull();
+
+    // The overview of the meeting: client, appointment, and that it took place.
+    await coachPage.goto(`${base}/coach/meeting/${a.meetingCodeCoach}`);
+    await coachPage.getByTestId('client-name').filter({ hasText: 'Klara Mustermann' }).waitFor();
+    await coachPage.getByText('Jahrgang 1980', { exact: false }).waitFor();
+    await coachPage.getByText('TK', { exact: true }).waitFor();
+    await coachPage.getByText('Als stattgefunden erfasst am', { exact: false }).waitFor();
+    expect(await coachPage.getByRole('button', { name: 'Beitreten' }).isEnabled()).toBe(true);
+    expect(await seriousAxeViolations(coachPage)).toEqual([]);
     expect(b.pageErrors).toEqual([]);
   });
 

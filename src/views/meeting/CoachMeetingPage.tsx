@@ -131,6 +131,11 @@ export function CoachMeetingPage({ code, mode }: { code: string; mode: CoachMeet
               <p>{t('coach.joinNotYet', { time: timeOf(overview.joinableFrom) })}</p>
             ) : null}
           </div>
+          {overview.finishedAt ? (
+            <p>
+              {t('coach.finishedAt', { date: dateOf(overview.finishedAt), time: timeOf(overview.finishedAt) })}
+            </p>
+          ) : null}
           {overview.appointment.cancelledAt ? (
             <div className="notice notice-error" role="alert">
               <p>{t('state.cancelled')}</p>
