@@ -46,6 +46,17 @@ const CoachMeetingJoinPage = lazyPage(() =>
 const CoachMeetingFinishedPage = lazyPage(() =>
   import('../views/meeting/CoachMeetingPage').then((m) => ({ default: m.CoachMeetingFinishedPage })),
 );
+const AppointmentsListPage = lazyPage(() => import('../views/appointments-list/AppointmentsListPage'));
+const AppointmentsAbcPage = lazyPage(() => import('../views/appointments-list/AppointmentsAbcPage'));
+const CancelAppointmentsPage = lazyPage(() => import('../views/appointments-list/CancelAppointmentsPage'));
+const AppointmentDetailPage = lazyPage(() => import('../views/appointment-detail/AppointmentDetailPage'));
+const AppointmentEditPage = lazyPage(() => import('../views/appointment-detail/AppointmentEditPage'));
+const CancelAppointmentPage = lazyPage(() => import('../views/appointment-detail/CancelAppointmentPage'));
+const ClientsListPage = lazyPage(() => import('../views/clients/ClientsListPage'));
+const ClientNewPage = lazyPage(() => import('../views/clients/ClientNewPage'));
+const ClientDetailPage = lazyPage(() => import('../views/clients/ClientDetailPage'));
+const ClientEditPage = lazyPage(() => import('../views/clients/ClientEditPage'));
+const PreAppointmentPage = lazyPage(() => import('../views/pre-appointment/PreAppointmentPage'));
 const LoginPage = lazyPage(() => import('../views/auth/LoginPage'));
 // Client self-service (issue #6): its own chunks, no staff code.
 const ClientSignupPage = lazyPage(() => import('../views/client-signup/SignupPage'));
@@ -218,7 +229,30 @@ export const routes: readonly AppRoute[] = [
     namespaces: ['meeting'],
     access: { roles: STAFF },
   },
+  // Staff workspace (issue 7): appointments and clients. After /appointments/new*, which the
+  // scheduling screens own; `abc` before the id pattern.
+  staffRoute('/appointments', tKey('staff:breadcrumbs.appointments'), AppointmentsListPage, STAFF),
+  staffRoute('/appointments/abc', tKey('staff:breadcrumbs.appointments'), AppointmentsAbcPage, STAFF),
+  staffRoute('/appointments/:appointmentId', tKey('staff:breadcrumbs.appointment'), AppointmentDetailPage, STAFF),
+  staffRoute('/appointments/:appointmentId/edit', tKey('staff:breadcrumbs.edit'), AppointmentEditPage, STAFF),
+  staffRoute('/cancel-appointment', tKey('staff:breadcrumbs.cancelAppointment'), CancelAppointmentsPage, STAFF),
+  staffRoute('/cancel-appointment/:appointmentId', tKey('staff:breadcrumbs.appointment'), CancelAppointmentPage, STAFF),
+  staffRoute('/clients', tKey('staff:breadcrumbs.clients'), ClientsListPage, STAFF),
+  staffRoute('/clients/new', tKey('staff:breadcrumbs.newClient'), ClientNewPage, MANAGERS),
+  staffRoute('/clients/:clientId', tKey('staff:breadcrumbs.client'), ClientDetailPage, STAFF),
+  staffRoute('/clients/:clientId/edit', tKey('staff:breadcrumbs.edit'), ClientEditPage, STAFF),
+  staffRoute('/pre-appointment/new', tKey('staff:breadcrumbs.preAppointment'), PreAppointmentPage, MANAGERS),
 ];
+
+/** A staff workspace page: its translations load with its code. */
+function staffRoute(
+  path: string,
+  breadcrumb: string,
+  component: AppRoute['component'],
+  roles: RouteAccess['roles'],
+): AppRoute {
+  return { path, breadcrumb, component, namespaces: ['staff'], access: { roles } };
+}
 
 /** The route patterns, for the data-driven menu. */
 export const routePatterns = (): string[] => routes.map((r) => r.path);

@@ -1,0 +1,264 @@
+import { Temporal } from '@js-temporal/polyfill';
+import { fromPromise } from 'xstate';
+import type { ApiClient } from '../../api/client';
+import type { components, operations } from '../../api/generated/product';
+import type { AppointmentDetail } from '../appointment-detail.machine';
+import type { ClientDetail } from '../client-staff-detail.machine';
+import type { ListPage, ListQuery } from '../list.machine';
+import type { LoadedRecord, SaveRequest } from '../record-form.machine';
+import type { FilterOptions } from '../staff-filter-options.machine';
+
+/** The API calls of the staff workspace (appointments and clients), as the actors its machines declare. */
+
+type Appointment = components['schemas']['Appointment'];
+type Client = components['schemas']['Client'];
+type AppointmentsQuery = NonNullable<operations['listAppointments']['parameters']['query']>;
+type ClientsQuery = NonNullable<operations['listClients']['parameters']['query']>;
+
+const ZONE = 'Europe/Berlin';
+
+/** Berlin midnight starting `date` (`YYYY-MM-DD`) as an ISO instant. */
+export const berlinMidnight = (date: string): string =>
+  Temporal.PlainDate.from(date).toZonedDateTime({ timeZone: ZONE }).toInstant().toString();
+
+const bool = (value: string | undefined) =>
+  value === 'true' ? true : value === 'false' ? false : undefined;
+
+const defined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
+/**
+ * The appointments list's URL query as `GET /appointments` parameters. `from` and `to` are
+ * Berlin calendar days, both included: `to` ends at the next Berlin midnight.
+ */
+export function appointmentsQueryOf(query: ListQuery): AppointmentsQuery {
+  const f = query.filters;
+  return defined({
+    page: query.page,
+    limit: query.limit,
+    fromDate: f.from ? berlinMidnight(f.from) : undefined,
+    toDate: f.to ? berlinMidnight(Temporal.PlainDate.from(f.to).add({ days: 1 }).toString()) : undefined,
+    appointmentType: f.appointmentType as AppointmentsQuery['appointmentType'],
+    sortDirection: f.sortDirection as AppointmentsQuery['sortDirection'],
+    cancelled: bool(f.cancelled),
+    noShow: bool(f.noShow),
+    participatingInResearch: bool(f.participatingInResearch),
+    selfOrRelative: f.selfOrRelative as AppointmentsQuery['selfOrRelative'],
+    campaign: f.campaign,
+    insurer: f.insurer,
+    coach: f.coach,
+    clientId: f.clientId,
+  });
+}
+
+/** `GET /appointments` for the list machine; `fixed` filters apply whatever the URL says. */
+export const loadAppointmentsPageActor = (api: ApiClient, fixed: Record<string, string> = {}) =>
+  fromPromise<ListPage, ListQuery>(async ({ input, signal }) => {
+    const { data } = await api.GET('/appointments', {
+      params: { query: appointmentsQueryOf({ ...input, filters: { ...input.filters, ...fixed } }) },
+      signal,
+    });
+    return { rows: data!.appointments, itemCount: data!.itemCount, itemCountCapped: data!.itemCountCapped };
+  });
+
+/** The clients list's URL query as `GET /admin/client` parameters. */
+export function clientsQueryOf(query: ListQuery): ClientsQuery {
+  const f = query.filters;
+  return defined({
+    page: query.page,
+    limit: query.limit,
+    search: f.search,
+    sortBy: f.sortBy as ClientsQuery['sortBy'],
+    sortOrder: f.sortOrder as ClientsQuery['sortOrder'],
+    participatingInResearch: bool(f.participatingInResearch),
+    selfOrRelative: f.selfOrRelative as ClientsQuery['selfOrRelative'],
+    campaign: f.campaign,
+    insurer: f.insurer,
+    coach: f.coach,
+    showClosedSessions: bool(f.showClosedSessions),
+    initialAppointment: bool(f.initialAppointment),
+    firstAppointment: bool(f.firstAppointment),
+    followupAppointment: bool(f.followupAppointment),
+    minFollowupAppointments: f.minFollowupAppointments ? Number(f.minFollowupAppointments) : undefined,
+    hasRejected: bool(f.hasRejected),
+    createdAfter: f.createdAfter ? berlinMidnight(f.createdAfter) : undefined,
+    phoneNumber: f.phoneNumber,
+  });
+}
+
+/** `GET /admin/client` for the list machine. */
+export const loadClientsPageActor = (api: ApiClient) =>
+  fromPromise<ListPage, ListQuery>(async ({ input, signal }) => {
+    const { data } = await api.GET('/admin/client', { params: { query: clientsQueryOf(input) }, signal });
+    return { rows: data!.clients, itemCount: data!.itemCount, itemCountCapped: data!.itemCountCapped };
+  });
+
+/**
+ * Coaches, insurers and campaigns for the filters. Coaches only for the roles that may list
+ * them (`GET /coach`: admins and onboarding managers); a coach filters their own anyway.
+ */
+export const loadFilterOptionsActor = (api: ApiClient) =>
+  fromPromise<FilterOptions, { withCoaches: boolean }>(async ({ input, signal }) => {
+    const coaches: FilterOptions['coaches'] = [];
+    const loadCoaches = async () => {
+      for (let page = 1; page <= 50; page++) {
+        const { data } = await api.GET('/coach', { params: { query: { page, limit: 100 } }, signal });
+        for (const c of data!.coaches) {
+          coaches.push({ id: c.id, name: [c.title, c.firstName, c.lastName].filter(Boolean).join(' '), active: c.active });
+        }
+        if (page * 100 >= data!.itemCount) break;
+      }
+    };
+    const [insurers, campaigns] = await Promise.all([
+      api.GET('/admin/insurers', { signal }),
+      api.GET('/admin/campaigns', { signal }),
+      input.withCoaches ? loadCoaches() : Promise.resolve(),
+    ]);
+    return {
+      coaches,
+      insurers: insurers.data!.insurers.map((i) => i.name),
+      campaigns: campaigns.data!.campaigns.map((c) => ({ code: c.code, name: c.name })),
+    };
+  });
+
+// ---------------------------------------------------------------------------------------------
+// Appointment detail
+
+/**
+ * `GET /appointment/{id}` with its messages and, for the roles that may read the audit trail,
+ * its business events. Messages and events that fail to load do not hide the appointment.
+ */
+export const loadAppointmentDetailActor = (api: ApiClient) =>
+  fromPromise<AppointmentDetail, { id: string; withEvents: boolean }>(async ({ input, signal }) => {
+    const path = { id: input.id };
+    const [appointment, communications, events] = await Promise.all([
+      api.GET('/appointment/{id}', { params: { path }, signal }),
+      api
+        .GET('/communications/appointment/{appointmentId}', { params: { path: { appointmentId: input.id } }, signal })
+        .then((r) => r.data!.communications)
+        .catch(() => null),
+      input.withEvents
+        ? api
+            .GET('/businessevents', { params: { query: { appointmentId: input.id, pageSize: 50 } }, signal })
+            .then((r) => r.data!.businessEvents)
+            .catch(() => null)
+        : Promise.resolve(null),
+    ]);
+    return { appointment: appointment.data!, communications, events };
+  });
+
+export const cancelAppointmentActor = (api: ApiClient) =>
+  fromPromise<Appointment, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.DELETE('/appointment/{id}', { params: { path: { id: input.id } }, signal });
+    return data!;
+  });
+
+export const setNoShowActor = (api: ApiClient) =>
+  fromPromise<Appointment, { id: string; noShow: boolean }>(async ({ input, signal }) => {
+    const { data } = await api.PUT('/appointment/{id}', {
+      params: { path: { id: input.id } },
+      body: { noShow: input.noShow },
+      signal,
+    });
+    return data!;
+  });
+
+/** `POST /appointment/{id}/resendInvites`; the client's link is `{origin}/meeting/{code}`. */
+export const resendInvitesActor = (api: ApiClient, origin: string) =>
+  fromPromise<void, { id: string }>(async ({ input, signal }) => {
+    await api.POST('/appointment/{id}/resendInvites', {
+      params: { path: { id: input.id } },
+      body: { meetingBaseUrl: `${origin}/meeting` },
+      signal,
+    });
+  });
+
+// ---------------------------------------------------------------------------------------------
+// Client detail
+
+export const loadClientDetailActor = (api: ApiClient) =>
+  fromPromise<ClientDetail, { id: string }>(async ({ input, signal }) => {
+    const [client, appointments, communications] = await Promise.all([
+      api.GET('/admin/client/{clientId}', { params: { path: { clientId: input.id } }, signal }),
+      api
+        .GET('/appointments', {
+          params: { query: { clientId: input.id, limit: 100, sortDirection: 'desc' } },
+          signal,
+        })
+        .then((r) => ({ rows: r.data!.appointments, itemCount: r.data!.itemCount }))
+        .catch(() => null),
+      api
+        .GET('/communications/client/{clientId}', { params: { path: { clientId: input.id } }, signal })
+        .then((r) => r.data!.communications)
+        .catch(() => null),
+    ]);
+    return { client: client.data!, appointments, communications };
+  });
+
+export const setSessionsClosedActor = (api: ApiClient) =>
+  fromPromise<Client, { id: string; closed: boolean }>(async ({ input, signal }) => {
+    const params = { path: { clientId: input.id } };
+    const { data } = input.closed
+      ? await api.POST('/admin/client/{clientId}/close-sessions', { params, signal })
+      : await api.POST('/admin/client/{clientId}/open-sessions', { params, signal });
+    return data!;
+  });
+
+export const sendContractReminderActor = (api: ApiClient) =>
+  fromPromise<{ sentAt: string }, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.POST('/admin/client/{clientId}/contract/reminder', {
+      params: { path: { clientId: input.id } },
+      signal,
+    });
+    return data!;
+  });
+
+// ---------------------------------------------------------------------------------------------
+// Forms
+
+/** `GET /admin/client/{id}` as form values (`clientFormValues`). */
+export const loadClientRecordActor = (api: ApiClient, toValues: (client: Client) => LoadedRecord['values']) =>
+  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/admin/client/{clientId}', {
+      params: { path: { clientId: input.id } },
+      signal,
+    });
+    return { values: toValues(data!), record: data! };
+  });
+
+/** `POST /admin/client` (new) or `PUT /admin/client/{id}` (changed fields). */
+export const saveClientActor = (api: ApiClient) =>
+  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
+    if (input.id === null) {
+      const { data } = await api.POST('/admin/client', {
+        body: input.body as components['schemas']['CreateClientRequest'],
+        signal,
+      });
+      return data!;
+    }
+    const { data } = await api.PUT('/admin/client/{clientId}', {
+      params: { path: { clientId: input.id } },
+      body: input.body as components['schemas']['UpdateClientRequest'],
+      signal,
+    });
+    return data!;
+  });
+
+export const loadAppointmentRecordActor = (
+  api: ApiClient,
+  toValues: (appointment: Appointment) => LoadedRecord['values'],
+) =>
+  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/appointment/{id}', { params: { path: { id: input.id } }, signal });
+    return { values: toValues(data!), record: data! };
+  });
+
+export const saveAppointmentActor = (api: ApiClient) =>
+  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
+    const { data } = await api.PUT('/appointment/{id}', {
+      params: { path: { id: input.id! } },
+      body: input.body as components['schemas']['UpdateAppointmentRequest'],
+      signal,
+    });
+    return data!;
+  });

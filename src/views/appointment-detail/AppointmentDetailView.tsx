@@ -1,0 +1,243 @@
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import type { ActorRefFrom } from 'xstate';
+import type { components } from '../../api/generated/product';
+import { tKey } from '../../i18n/keys';
+import type { appointmentDetailMachine } from '../../machines/appointment-detail.machine';
+import { APPOINTMENT_TYPE_LABELS, AppointmentStatus, MEETING_TYPE_LABELS } from '../appointments-list/parts';
+import { formatDateTime, formatRange } from '../staff/format';
+import { errorKey } from '../staff/ListParts';
+import '../staff/staff.css';
+
+type DetailActor = ActorRefFrom<typeof appointmentDetailMachine>;
+type Communication = components['schemas']['Communication'];
+type BusinessEvent = components['schemas']['BusinessEvent'];
+
+const COMMUNICATION_STATUS: Record<Communication['status'], string> = {
+  queued: tKey('staff:communications.status.queued'),
+  sent: tKey('staff:communications.status.sent'),
+  failed: tKey('staff:communications.status.failed'),
+};
+const CHANNELS: Record<Communication['channel'], string> = {
+  email: tKey('staff:communications.channel.email'),
+  sms: tKey('staff:communications.channel.sms'),
+};
+
+/**
+ * One appointment for staff, with its actions. `mode="cancel"` is `/cancel-appointment/{id}`:
+ * the same page, opened with the cancellation question.
+ */
+export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActor; mode: 'detail' | 'cancel' }) {
+  const { t } = useTranslation('staff');
+  const state = useSelector(actorRef, (s) => s);
+  const send = actorRef.send;
+  const { detail, error, actionError } = state.context;
+  const busy = state.hasTag('busy');
+  const title = mode === 'cancel' ? t('cancel.title') : t('appointment.title');
+
+  if (!detail) {
+    return (
+      <article className="staff-page" aria-busy={busy}>
+        <h1>{title}</h1>
+        {state.matches('failed') ? (
+          <div className="notice notice-error" role="alert">
+            <p>{t(errorKey(error))}</p>
+            {error?.code !== 'not_found' ? (
+              <button type="button" className="button" onClick={() => send({ type: 'detail.retry' })}>
+                {t('list.retry')}
+              </button>
+            ) : null}
+            <Link href="/appointments">{t('appointment.backToList')}</Link>
+          </div>
+        ) : (
+          <p className="list-progress" role="status">
+            <span className="spinner" aria-hidden="true" />
+            {t('list.loading')}
+          </p>
+        )}
+      </article>
+    );
+  }
+
+  const a = detail.appointment;
+  const live = a.cancelledAt === null;
+  const confirming = state.matches({ ready: 'confirmingCancel' });
+  const cancelling = state.matches({ ready: 'cancelling' });
+
+  return (
+    <article className="staff-page" aria-busy={busy}>
+      <h1>{title}</h1>
+      {busy ? (
+        <p className="list-progress" role="status">
+          <span className="spinner" aria-hidden="true" />
+          {state.matches('loading') ? t('list.loading') : t('appointment.working')}
+        </p>
+      ) : null}
+      <dl className="details">
+        <dt>{t('appointment.when')}</dt>
+        <dd>
+          {formatRange(a.startDate, a.endDate)} {t('appointment.berlinTime')}
+        </dd>
+        <dt>{t('appointment.type')}</dt>
+        <dd>{t(APPOINTMENT_TYPE_LABELS[a.appointmentType])}</dd>
+        <dt>{t('appointment.status')}</dt>
+        <dd>
+          <AppointmentStatus appointment={a} />
+        </dd>
+        <dt>{t('appointment.client')}</dt>
+        <dd>
+          <Link href={`/clients/${a.clientId}`}>{a.clientName}</Link>
+        </dd>
+        <dt>{t('appointment.coach')}</dt>
+        <dd>
+          {a.coach.firstName} {a.coach.lastName}
+        </dd>
+        <dt>{t('appointment.number')}</dt>
+        <dd>{a.appointmentNumber}</dd>
+        <dt>{t('appointment.meetingType')}</dt>
+        <dd>{t(MEETING_TYPE_LABELS[a.meetingType])}</dd>
+        <dt>{t('appointment.meetingCode')}</dt>
+        <dd>
+          <code>{a.meetingCodeCoach}</code>
+        </dd>
+        {a.isProvisional && a.provisionalUntil ? (
+          <>
+            <dt>{t('appointment.provisionalUntil')}</dt>
+            <dd>{formatDateTime(a.provisionalUntil)}</dd>
+          </>
+        ) : null}
+        <dt>{t('appointment.createdAt')}</dt>
+        <dd>{formatDateTime(a.createdAt)}</dd>
+      </dl>
+
+      {actionError ? (
+        <div className="notice notice-error" role="alert">
+          <p>{t(errorKey(actionError))}</p>
+        </div>
+      ) : null}
+
+      {confirming || cancelling ? (
+        <div className="confirm-box" role="alertdialog" aria-labelledby="cancel-question" aria-describedby="cancel-effect">
+          <p id="cancel-question">
+            <strong>{t('cancel.question', { when: formatRange(a.startDate, a.endDate), client: a.clientName })}</strong>
+          </p>
+          <p id="cancel-effect">{t('cancel.effect')}</p>
+          <div className="form-actions">
+            <button
+              type="button"
+              className="button button-danger"
+              disabled={cancelling}
+              aria-busy={cancelling}
+              onClick={() => send({ type: 'cancel.confirm' })}
+            >
+              {cancelling ? t('cancel.cancelling') : t('cancel.confirm')}
+            </button>
+            <button type="button" className="button" disabled={cancelling} onClick={() => send({ type: 'cancel.abort' })}>
+              {t('cancel.abort')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="page-actions">
+          {live ? (
+            <>
+              <Link href={`/appointments/${a.id}/edit`} className="button">
+                {t('appointment.edit')}
+              </Link>
+              <button
+                type="button"
+                className="button"
+                disabled={!state.can({ type: 'invites.resend' })}
+                onClick={() => send({ type: 'invites.resend' })}
+              >
+                {t('appointment.resend')}
+              </button>
+            </>
+          ) : null}
+          <button
+            type="button"
+            className="button"
+            disabled={!state.can({ type: 'noShow.toggle' })}
+            onClick={() => send({ type: 'noShow.toggle' })}
+          >
+            {a.noShow ? t('appointment.unmarkNoShow') : t('appointment.markNoShow')}
+          </button>
+          {live ? (
+            <button
+              type="button"
+              className="button button-danger"
+              disabled={!state.can({ type: 'cancel.request' })}
+              onClick={() => send({ type: 'cancel.request' })}
+            >
+              {t('appointment.cancel')}
+            </button>
+          ) : null}
+        </div>
+      )}
+
+      <section className="detail-section" aria-labelledby="communications-heading">
+        <h2 id="communications-heading">{t('communications.title')}</h2>
+        <Communications items={detail.communications} />
+      </section>
+      {detail.events !== null ? (
+        <section className="detail-section" aria-labelledby="events-heading">
+          <h2 id="events-heading">{t('events.title')}</h2>
+          <BusinessEvents items={detail.events} />
+        </section>
+      ) : null}
+    </article>
+  );
+}
+
+/** Messages about an appointment or to a client, newest first. */
+export function Communications({ items }: { items: readonly Communication[] | null }) {
+  const { t } = useTranslation('staff');
+  if (items === null) return <p className="notice notice-error">{t('communications.unavailable')}</p>;
+  if (items.length === 0) return <p>{t('communications.empty')}</p>;
+  return (
+    <div className="table-scroll">
+      <table className="staff-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('communications.columns.createdAt')}</th>
+            <th scope="col">{t('communications.columns.channel')}</th>
+            <th scope="col">{t('communications.columns.recipient')}</th>
+            <th scope="col">{t('communications.columns.subject')}</th>
+            <th scope="col">{t('communications.columns.status')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((c) => (
+            <tr key={c.id}>
+              <td>{formatDateTime(c.createdAt)}</td>
+              <td>{t(CHANNELS[c.channel])}</td>
+              <td>{c.recipient}</td>
+              <td>{c.subject ?? c.template}</td>
+              <td>
+                {t(COMMUNICATION_STATUS[c.status])}
+                {c.sentAt ? ` (${formatDateTime(c.sentAt)})` : ''}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function BusinessEvents({ items }: { items: readonly BusinessEvent[] }) {
+  const { t } = useTranslation('staff');
+  if (items.length === 0) return <p>{t('events.empty')}</p>;
+  return (
+    <ul>
+      {items.map((e) => (
+        <li key={e.id}>
+          {formatDateTime(e.occurredAt)}: <code>{e.action}</code>
+          {e.actor ? ` – ${e.actor.email}` : ''}
+        </li>
+      ))}
+    </ul>
+  );
+}
+

@@ -1,0 +1,92 @@
+import { useActorRef } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useParams } from 'wouter';
+import { useAppServices } from '../../app/services';
+import { loadAppointmentRecordActor, saveAppointmentActor } from '../../machines/actors/staff';
+import {
+  APPOINTMENT_TYPES,
+  appointmentFormSchema,
+  appointmentFormValues,
+  MEETING_TYPES,
+} from '../../machines/appointment-staff-form';
+import { recordFormMachine } from '../../machines/record-form.machine';
+import { APPOINTMENT_TYPE_LABELS, MEETING_TYPE_LABELS } from '../appointments-list/parts';
+import { CheckField, RecordForm, SelectField, TextField } from '../staff/FormParts';
+import '../staff/staff.css';
+
+/** `/appointments/{appointmentId}/edit`: day, times (Berlin), type, meeting kind, flags. */
+export default function AppointmentEditPage() {
+  const { appointmentId } = useParams<{ appointmentId: string }>();
+  return <AppointmentEdit key={appointmentId} id={appointmentId} />;
+}
+
+function AppointmentEdit({ id }: { id: string }) {
+  const { t } = useTranslation('staff');
+  const { api, toasts } = useAppServices();
+  const [, navigate] = useLocation();
+  const actorRef = useActorRef(
+    recordFormMachine.provide({
+      actors: {
+        loadRecord: loadAppointmentRecordActor(api, appointmentFormValues),
+        saveRecord: saveAppointmentActor(api),
+      },
+      actions: {
+        notifySaved: (_, { unchanged }) => {
+          toasts.send({
+            type: 'show',
+            kind: unchanged ? 'info' : 'success',
+            messageKey: unchanged ? 'staff:toasts.unchanged' : 'staff:toasts.appointmentSaved',
+          });
+          navigate(`/appointments/${id}`);
+        },
+      },
+    }),
+    { input: { id, schema: appointmentFormSchema } },
+  );
+  return (
+    <article className="staff-page">
+      <h1>{t('appointmentForm.title')}</h1>
+      <p className="lead">{t('appointmentForm.zone')}</p>
+      <RecordForm
+        actorRef={actorRef}
+        label={t('appointmentForm.title')}
+        submitLabel={t('form.save')}
+        actions={
+          <Link href={`/appointments/${id}`} className="button">
+            {t('form.cancel')}
+          </Link>
+        }
+      >
+        <fieldset>
+          <legend>{t('appointmentForm.time')}</legend>
+          <TextField actorRef={actorRef} name="date" type="date" label={t('appointmentForm.date')} required />
+          <TextField actorRef={actorRef} name="startTime" label={t('appointmentForm.startTime')} hint={t('appointmentForm.timeHint')} required />
+          <TextField actorRef={actorRef} name="endTime" label={t('appointmentForm.endTime')} hint={t('appointmentForm.timeHint')} required />
+        </fieldset>
+        <fieldset>
+          <legend>{t('appointmentForm.kind')}</legend>
+          <SelectField
+            actorRef={actorRef}
+            name="appointmentType"
+            label={t('appointment.type')}
+            options={APPOINTMENT_TYPES.map((v) => ({ value: v, label: t(APPOINTMENT_TYPE_LABELS[v]) }))}
+          />
+          <SelectField
+            actorRef={actorRef}
+            name="meetingType"
+            label={t('appointment.meetingType')}
+            options={MEETING_TYPES.map((v) => ({ value: v, label: t(MEETING_TYPE_LABELS[v]) }))}
+          />
+          <TextField
+            actorRef={actorRef}
+            name="externalMeetingUrl"
+            label={t('appointmentForm.externalMeetingUrl')}
+            hint={t('appointmentForm.externalMeetingUrlHint')}
+          />
+          <CheckField actorRef={actorRef} name="isProvisional" label={t('appointmentForm.isProvisional')} />
+          <CheckField actorRef={actorRef} name="noShow" label={t('appointmentForm.noShow')} />
+        </fieldset>
+      </RecordForm>
+    </article>
+  );
+}

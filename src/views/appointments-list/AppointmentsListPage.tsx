@@ -1,0 +1,131 @@
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { z } from 'zod';
+import type { components } from '../../api/generated/product';
+import { useAppServices } from '../../app/services';
+import { loadAppointmentsPageActor } from '../../machines/actors/staff';
+import { APPOINTMENT_TYPES } from '../../machines/appointment-staff-form';
+import { isoDate, oneOf, rowsOf, text, uuid, yesNo } from '../../machines/list.machine';
+import { FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
+import { ListFrame } from '../staff/ListParts';
+import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
+import { APPOINTMENT_TYPE_LABELS, AppointmentsTable } from './parts';
+
+type Appointment = components['schemas']['Appointment'];
+
+/** The filters of `/appointments` as URL keys (sections 3 and 7); `from`/`to` are Berlin days. */
+export const APPOINTMENT_FILTERS = z.object({
+  appointmentType: oneOf(APPOINTMENT_TYPES),
+  cancelled: yesNo,
+  noShow: yesNo,
+  participatingInResearch: yesNo,
+  selfOrRelative: oneOf(['self', 'relative']),
+  campaign: text(64),
+  insurer: text(100),
+  coach: uuid,
+  clientId: uuid,
+  from: isoDate,
+  to: isoDate,
+  sortDirection: oneOf(['asc', 'desc']),
+});
+
+/** `/appointments`: every appointment the person may see, filtered, sorted and paged. */
+export default function AppointmentsListPage() {
+  const { t } = useTranslation('staff');
+  const { api } = useAppServices();
+  const { manager } = useStaffSession();
+  const actorRef = useUrlList({
+    path: '/appointments',
+    filters: APPOINTMENT_FILTERS,
+    loadPage: loadAppointmentsPageActor(api),
+    sortKeys: { order: 'sortDirection' },
+  });
+  const options = useFilterOptions(manager);
+  const filters = useSelector(actorRef, (s) => s.context.query.filters);
+  const rows = useSelector(actorRef, (s) => rowsOf<Appointment>(s.context));
+  const f = (key: string) => filters[key];
+
+  return (
+    <article className="staff-page">
+      <h1>{t('appointments.title')}</h1>
+      <div className="page-actions">
+        <Link href="/appointments/new" className="button button-primary">
+          {t('appointments.new')}
+        </Link>
+        <Link href="/cancel-appointment" className="button">
+          {t('appointments.cancelPicker')}
+        </Link>
+      </div>
+      {filters.clientId ? (
+        <p className="active-filter">
+          {t('appointments.filters.forClient')}
+          <button
+            type="button"
+            className="button"
+            onClick={() => actorRef.send({ type: 'list.filter', filters: { clientId: undefined } })}
+          >
+            {t('appointments.filters.removeClient')}
+          </button>
+        </p>
+      ) : null}
+      <FilterForm actorRef={actorRef} filtersKey={JSON.stringify(filters)} label={t('list.filters')}>
+        <FilterInput name="from" type="date" label={t('appointments.filters.from')} value={f('from')} />
+        <FilterInput name="to" type="date" label={t('appointments.filters.to')} value={f('to')} />
+        <FilterSelect
+          name="appointmentType"
+          label={t('appointments.filters.type')}
+          value={f('appointmentType')}
+          options={APPOINTMENT_TYPES.map((type) => ({ value: type, label: t(APPOINTMENT_TYPE_LABELS[type]) }))}
+        />
+        <FilterYesNo name="cancelled" label={t('appointments.filters.cancelled')} value={f('cancelled')} />
+        <FilterYesNo name="noShow" label={t('appointments.filters.noShow')} value={f('noShow')} />
+        <FilterYesNo
+          name="participatingInResearch"
+          label={t('appointments.filters.research')}
+          value={f('participatingInResearch')}
+        />
+        <FilterSelect
+          name="selfOrRelative"
+          label={t('appointments.filters.selfOrRelative')}
+          value={f('selfOrRelative')}
+          options={[
+            { value: 'self', label: t('clientTypes.self') },
+            { value: 'relative', label: t('clientTypes.relative') },
+          ]}
+        />
+        <FilterSelect
+          name="insurer"
+          label={t('appointments.filters.insurer')}
+          value={f('insurer')}
+          options={options.insurers.map((name) => ({ value: name, label: name }))}
+        />
+        <FilterSelect
+          name="campaign"
+          label={t('appointments.filters.campaign')}
+          value={f('campaign')}
+          options={options.campaigns.map((c) => ({ value: c.code, label: c.name }))}
+        />
+        {manager ? (
+          <FilterSelect
+            name="coach"
+            label={t('appointments.filters.coach')}
+            value={f('coach')}
+            options={options.coaches.map((c) => ({ value: c.id, label: c.name }))}
+          />
+        ) : null}
+        <FilterSelect
+          name="sortDirection"
+          label={t('appointments.filters.sort')}
+          value={f('sortDirection')}
+          anyLabel={t('appointments.filters.sortAsc')}
+          options={[{ value: 'desc', label: t('appointments.filters.sortDesc') }]}
+        />
+        {filters.clientId ? <input type="hidden" name="clientId" value={filters.clientId} /> : null}
+      </FilterForm>
+      <ListFrame actorRef={actorRef} label={t('appointments.results')} emptyText={t('appointments.empty')}>
+        <AppointmentsTable rows={rows} caption={t('appointments.results')} />
+      </ListFrame>
+    </article>
+  );
+}

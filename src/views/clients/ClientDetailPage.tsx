@@ -1,0 +1,231 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'wouter';
+import { useAppServices } from '../../app/services';
+import {
+  loadClientDetailActor,
+  sendContractReminderActor,
+  setSessionsClosedActor,
+} from '../../machines/actors/staff';
+import { clientStaffDetailMachine, type ClientAction } from '../../machines/client-staff-detail.machine';
+import { Communications } from '../appointment-detail/AppointmentDetailView';
+import { AppointmentsTable } from '../appointments-list/parts';
+import { ageOf, formatDate, formatDateTime } from '../staff/format';
+import { errorKey } from '../staff/ListParts';
+import { REJECTION_LABELS } from './ClientFormFields';
+import '../staff/staff.css';
+
+const TOASTS: Record<ClientAction, string> = {
+  sessionsClosed: 'staff:toasts.sessionsClosed',
+  sessionsOpened: 'staff:toasts.sessionsOpened',
+  reminderSent: 'staff:toasts.reminderSent',
+};
+
+/** `/clients/{clientId}`. */
+export default function ClientDetailPage() {
+  const { clientId } = useParams<{ clientId: string }>();
+  return <ClientDetail key={clientId} id={clientId} />;
+}
+
+function ClientDetail({ id }: { id: string }) {
+  const { t } = useTranslation('staff');
+  const { api, toasts } = useAppServices();
+  const actorRef = useActorRef(
+    clientStaffDetailMachine.provide({
+      actors: {
+        loadDetail: loadClientDetailActor(api),
+        setSessionsClosed: setSessionsClosedActor(api),
+        sendContractReminder: sendContractReminderActor(api),
+      },
+      actions: {
+        notify: (_, { action }) => toasts.send({ type: 'show', kind: 'success', messageKey: TOASTS[action] }),
+      },
+    }),
+    { input: { id } },
+  );
+  const state = useSelector(actorRef, (s) => s);
+  const send = actorRef.send;
+  const { detail, error, actionError, reminderUnavailable } = state.context;
+  const busy = state.hasTag('busy');
+
+  if (!detail) {
+    return (
+      <article className="staff-page" aria-busy={busy}>
+        <h1>{t('client.title')}</h1>
+        {state.matches('failed') ? (
+          <div className="notice notice-error" role="alert">
+            <p>{t(errorKey(error))}</p>
+            {error?.code !== 'not_found' ? (
+              <button type="button" className="button" onClick={() => send({ type: 'detail.retry' })}>
+                {t('list.retry')}
+              </button>
+            ) : null}
+            <Link href="/clients">{t('client.backToList')}</Link>
+          </div>
+        ) : (
+          <p className="list-progress" role="status">
+            <span className="spinner" aria-hidden="true" />
+            {t('list.loading')}
+          </p>
+        )}
+      </article>
+    );
+  }
+
+  const c = detail.client;
+  const age = ageOf(c.yearOfBirth);
+  const confirming = state.matches({ ready: 'confirmingClose' }) || state.matches({ ready: 'closing' });
+  const dash = '–';
+
+  return (
+    <article className="staff-page" aria-busy={busy}>
+      <h1>
+        {c.firstName} {c.lastName}
+      </h1>
+      {busy ? (
+        <p className="list-progress" role="status">
+          <span className="spinner" aria-hidden="true" />
+          {state.matches('loading') ? t('list.loading') : t('appointment.working')}
+        </p>
+      ) : null}
+      <div className="page-actions">
+        <Link href={`/clients/${c.id}/edit`} className="button button-primary">
+          {t('client.edit')}
+        </Link>
+        <Link href={`/appointments?clientId=${c.id}`} className="button">
+          {t('client.allAppointments')}
+        </Link>
+        {c.sessionsClosedOn === null ? (
+          <button
+            type="button"
+            className="button"
+            disabled={!state.can({ type: 'sessions.close' })}
+            onClick={() => send({ type: 'sessions.close' })}
+          >
+            {t('client.closeSessions')}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button"
+            disabled={!state.can({ type: 'sessions.open' })}
+            onClick={() => send({ type: 'sessions.open' })}
+          >
+            {t('client.openSessions')}
+          </button>
+        )}
+        {c.hasNotSignedRequiredContract && !reminderUnavailable ? (
+          <button
+            type="button"
+            className="button"
+            disabled={!state.can({ type: 'reminder.send' })}
+            onClick={() => send({ type: 'reminder.send' })}
+          >
+            {t('client.sendReminder')}
+          </button>
+        ) : null}
+      </div>
+      {reminderUnavailable ? (
+        <p className="notice" role="status">
+          {t('client.reminderUnavailable')}
+        </p>
+      ) : null}
+      {actionError ? (
+        <div className="notice notice-error" role="alert">
+          <p>{t(errorKey(actionError))}</p>
+        </div>
+      ) : null}
+      {confirming ? (
+        <div className="confirm-box" role="alertdialog" aria-labelledby="close-question">
+          <p id="close-question">
+            <strong>{t('client.closeQuestion', { name: `${c.firstName} ${c.lastName}` })}</strong>
+          </p>
+          <div className="form-actions">
+            <button
+              type="button"
+              className="button button-danger"
+              disabled={state.matches({ ready: 'closing' })}
+              onClick={() => send({ type: 'close.confirm' })}
+            >
+              {t('client.closeConfirm')}
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={state.matches({ ready: 'closing' })}
+              onClick={() => send({ type: 'close.abort' })}
+            >
+              {t('cancel.abort')}
+            </button>
+          </div>
+        </div>
+      ) : null}
+
+      <section className="detail-section" aria-labelledby="client-details">
+        <h2 id="client-details">{t('client.details')}</h2>
+        <dl className="details">
+          <dt>{t('client.age')}</dt>
+          <dd>{age === null ? dash : t('client.ageValue', { age, year: c.yearOfBirth })}</dd>
+          <dt>{t('clientForm.clientType')}</dt>
+          <dd>
+            {c.clientType === 'relative' ? t('clientTypes.relative') : t('clientTypes.self')}
+            {c.contactPerson ? ` (${c.contactPerson.firstName} ${c.contactPerson.lastName})` : ''}
+          </dd>
+          <dt>{t('clientForm.email')}</dt>
+          <dd>{c.email ?? dash}</dd>
+          <dt>{t('clientForm.telephone')}</dt>
+          <dd>{[c.telephone, c.additionalTelephoneNumbers].filter(Boolean).join(', ') || dash}</dd>
+          <dt>{t('client.address')}</dt>
+          <dd>{[c.street, [c.postalCode, c.city].filter(Boolean).join(' '), c.country].filter(Boolean).join(', ') || dash}</dd>
+          <dt>{t('client.coach')}</dt>
+          <dd>{c.coachedBy ? `${c.coachedBy.firstName} ${c.coachedBy.lastName}` : t('client.noCoach')}</dd>
+          <dt>{t('clientForm.insurer')}</dt>
+          <dd>{[c.insurer, c.insurerCode].filter(Boolean).join(' · ') || dash}</dd>
+          <dt>{t('clientForm.campaign')}</dt>
+          <dd>{c.campaign ?? dash}</dd>
+          <dt>{t('client.sessions')}</dt>
+          <dd>
+            {c.sessionsClosedOn
+              ? t('clients.sessionsClosedOn', { date: formatDate(c.sessionsClosedOn) })
+              : t('clients.sessionsOpen')}
+          </dd>
+          <dt>{t('client.contract')}</dt>
+          <dd>{c.hasNotSignedRequiredContract ? t('client.contractMissing') : t('client.contractSigned')}</dd>
+          <dt>{t('clientForm.research')}</dt>
+          <dd>{c.wantsToProvideRecordingsForResearch ? t('list.yes') : t('list.no')}</dd>
+          <dt>{t('clientForm.notifyViaSms')}</dt>
+          <dd>{c.notifyViaSms ? t('list.yes') : t('list.no')}</dd>
+          <dt>{t('clientForm.rejectionReasonType')}</dt>
+          <dd>
+            {c.rejectionReasonType ? t(REJECTION_LABELS[c.rejectionReasonType]) : t('clientForm.noRejection')}
+            {c.rejectionReasonNotes ? ` – ${c.rejectionReasonNotes}` : ''}
+          </dd>
+          <dt>{t('clientForm.diagnosis')}</dt>
+          <dd>
+            {c.diagnosis ?? dash}
+            {c.initialDiagnosis ? ` (${t('client.since', { date: formatDate(c.initialDiagnosis) })})` : ''}
+          </dd>
+          <dt>{t('clientForm.notes')}</dt>
+          <dd className="pre-wrap">{c.notes ?? dash}</dd>
+          <dt>{t('clients.columns.createdAt')}</dt>
+          <dd>{formatDateTime(c.createdAt)}</dd>
+        </dl>
+      </section>
+
+      <section className="detail-section" aria-labelledby="client-appointments">
+        <h2 id="client-appointments">{t('client.appointments')}</h2>
+        {detail.appointments === null ? (
+          <p className="notice notice-error">{t('client.appointmentsUnavailable')}</p>
+        ) : detail.appointments.rows.length === 0 ? (
+          <p>{t('client.noAppointments')}</p>
+        ) : (
+          <AppointmentsTable rows={detail.appointments.rows} caption={t('client.appointments')} />
+        )}
+      </section>
+      <section className="detail-section" aria-labelledby="client-communications">
+        <h2 id="client-communications">{t('communications.title')}</h2>
+        <Communications items={detail.communications} />
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,3 @@
+import { ClientEditPage } from './ClientFormPage';
+
+export default ClientEditPage;

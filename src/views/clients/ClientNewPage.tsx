@@ -1,0 +1,3 @@
+import { ClientNewPage } from './ClientFormPage';
+
+export default ClientNewPage;

@@ -1,0 +1,188 @@
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { z } from 'zod';
+import type { components } from '../../api/generated/product';
+import { OPEN_CLIENTS_HREF } from '../../app/menu';
+import { useAppServices } from '../../app/services';
+import { tKey } from '../../i18n/keys';
+import { loadClientsPageActor } from '../../machines/actors/staff';
+import { isoDate, oneOf, rowsOf, text, uuid, wholeNumber, yesNo } from '../../machines/list.machine';
+import { ageOf, formatDate } from '../staff/format';
+import { FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
+import { ListFrame } from '../staff/ListParts';
+import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
+
+type Client = components['schemas']['Client'];
+
+/** The filters of `/clients` as URL keys (section 7); `createdAfter` is a Berlin day. */
+export const CLIENT_FILTERS = z.object({
+  search: text(100),
+  phoneNumber: text(40),
+  createdAfter: isoDate,
+  hasRejected: yesNo,
+  minFollowupAppointments: wholeNumber(0, 1000),
+  participatingInResearch: yesNo,
+  selfOrRelative: oneOf(['self', 'relative']),
+  campaign: text(64),
+  insurer: text(100),
+  coach: uuid,
+  showClosedSessions: yesNo,
+  initialAppointment: yesNo,
+  firstAppointment: yesNo,
+  followupAppointment: yesNo,
+  sortBy: oneOf(['createdAt', 'lastName', 'firstName', 'yearOfBirth', 'updatedAt']),
+  sortOrder: oneOf(['asc', 'desc']),
+});
+
+const SORT_LABELS = {
+  lastName: tKey('staff:clients.sortFields.lastName'),
+  firstName: tKey('staff:clients.sortFields.firstName'),
+  yearOfBirth: tKey('staff:clients.sortFields.yearOfBirth'),
+  updatedAt: tKey('staff:clients.sortFields.updatedAt'),
+} as const;
+
+/** `/clients`: the clients the person may see (coaches: their own), filtered, sorted, paged. */
+export default function ClientsListPage() {
+  const { t } = useTranslation('staff');
+  const { api } = useAppServices();
+  const { manager } = useStaffSession();
+  const actorRef = useUrlList({
+    path: '/clients',
+    filters: CLIENT_FILTERS,
+    loadPage: loadClientsPageActor(api),
+    sortKeys: { by: 'sortBy', order: 'sortOrder' },
+  });
+  const options = useFilterOptions(manager);
+  const filters = useSelector(actorRef, (s) => s.context.query.filters);
+  const rows = useSelector(actorRef, (s) => rowsOf<Client>(s.context));
+  const f = (key: string) => filters[key];
+
+  return (
+    <article className="staff-page">
+      <h1>{t('clients.title')}</h1>
+      <div className="page-actions">
+        {manager ? (
+          <>
+            <Link href="/clients/new" className="button button-primary">
+              {t('clients.new')}
+            </Link>
+            <Link href="/pre-appointment/new" className="button">
+              {t('clients.preAppointment')}
+            </Link>
+            <Link href={OPEN_CLIENTS_HREF} className="button">
+              {t('clients.openClients')}
+            </Link>
+          </>
+        ) : null}
+      </div>
+      <FilterForm actorRef={actorRef} filtersKey={JSON.stringify(filters)} label={t('list.filters')}>
+        <FilterInput name="search" type="search" label={t('clients.filters.search')} value={f('search')} maxLength={100} />
+        <FilterInput name="phoneNumber" type="tel" label={t('clients.filters.phoneNumber')} value={f('phoneNumber')} maxLength={40} />
+        <FilterInput name="createdAfter" type="date" label={t('clients.filters.createdAfter')} value={f('createdAfter')} />
+        <FilterYesNo name="hasRejected" label={t('clients.filters.hasRejected')} value={f('hasRejected')} />
+        <FilterInput
+          name="minFollowupAppointments"
+          type="number"
+          min={0}
+          max={1000}
+          label={t('clients.filters.minFollowupAppointments')}
+          value={f('minFollowupAppointments')}
+        />
+        <FilterYesNo name="initialAppointment" label={t('clients.filters.initialAppointment')} value={f('initialAppointment')} />
+        <FilterYesNo name="firstAppointment" label={t('clients.filters.firstAppointment')} value={f('firstAppointment')} />
+        <FilterYesNo name="followupAppointment" label={t('clients.filters.followupAppointment')} value={f('followupAppointment')} />
+        <FilterYesNo name="participatingInResearch" label={t('clients.filters.research')} value={f('participatingInResearch')} />
+        <FilterSelect
+          name="selfOrRelative"
+          label={t('clients.filters.selfOrRelative')}
+          value={f('selfOrRelative')}
+          options={[
+            { value: 'self', label: t('clientTypes.self') },
+            { value: 'relative', label: t('clientTypes.relative') },
+          ]}
+        />
+        <FilterSelect
+          name="insurer"
+          label={t('clients.filters.insurer')}
+          value={f('insurer')}
+          options={options.insurers.map((name) => ({ value: name, label: name }))}
+        />
+        <FilterSelect
+          name="campaign"
+          label={t('clients.filters.campaign')}
+          value={f('campaign')}
+          options={options.campaigns.map((c) => ({ value: c.code, label: c.name }))}
+        />
+        {manager ? (
+          <FilterSelect
+            name="coach"
+            label={t('clients.filters.coach')}
+            value={f('coach')}
+            options={options.coaches.map((c) => ({ value: c.id, label: c.name }))}
+          />
+        ) : null}
+        <FilterSelect
+          name="showClosedSessions"
+          label={t('clients.filters.showClosedSessions')}
+          value={f('showClosedSessions')}
+          anyLabel={t('clients.filters.onlyOpen')}
+          options={[{ value: 'true', label: t('clients.filters.includeClosed') }]}
+        />
+        <FilterSelect
+          name="sortBy"
+          label={t('clients.filters.sortBy')}
+          value={f('sortBy')}
+          anyLabel={t('clients.sortFields.createdAt')}
+          options={Object.entries(SORT_LABELS).map(([value, key]) => ({ value, label: t(key) }))}
+        />
+        <FilterSelect
+          name="sortOrder"
+          label={t('clients.filters.sortOrder')}
+          value={f('sortOrder')}
+          anyLabel={t('list.descending')}
+          options={[{ value: 'asc', label: t('list.ascending') }]}
+        />
+      </FilterForm>
+      <ListFrame actorRef={actorRef} label={t('clients.results')} emptyText={t('clients.empty')}>
+        <div className="table-scroll">
+          <table className="staff-table">
+            <caption className="visually-hidden">{t('clients.results')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('clients.columns.name')}</th>
+                <th scope="col">{t('clients.columns.age')}</th>
+                <th scope="col">{t('clients.columns.contact')}</th>
+                <th scope="col">{t('clients.columns.insurer')}</th>
+                <th scope="col">{t('clients.columns.coach')}</th>
+                <th scope="col">{t('clients.columns.createdAt')}</th>
+                <th scope="col">{t('clients.columns.sessions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((c) => (
+                <tr key={c.id}>
+                  <td>
+                    <Link href={`/clients/${c.id}`}>
+                      {c.lastName}, {c.firstName}
+                    </Link>
+                  </td>
+                  <td>{ageOf(c.yearOfBirth) ?? '–'}</td>
+                  <td>{[c.email, c.telephone].filter(Boolean).join(' · ') || '–'}</td>
+                  <td>{c.insurer ?? '–'}</td>
+                  <td>{c.coachedBy ? `${c.coachedBy.firstName} ${c.coachedBy.lastName}` : '–'}</td>
+                  <td>{formatDate(c.createdAt)}</td>
+                  <td>
+                    {c.sessionsClosedOn
+                      ? t('clients.sessionsClosedOn', { date: formatDate(c.sessionsClosedOn) })
+                      : t('clients.sessionsOpen')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </ListFrame>
+    </article>
+  );
+}

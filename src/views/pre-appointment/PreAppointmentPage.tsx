@@ -1,0 +1,215 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import type { ActorRefFrom } from 'xstate';
+import type { components } from '../../api/generated/product';
+import { useAppServices } from '../../app/services';
+import { createAppointmentActor, loadSlotsActor } from '../../machines/actors/scheduling';
+import { loadClientRecordActor, saveClientActor } from '../../machines/actors/staff';
+import { clientFormValues } from '../../machines/client-staff-form';
+import { preAppointmentMachine } from '../../machines/pre-appointment.machine';
+import { recordFormMachine } from '../../machines/record-form.machine';
+import { todayInBerlin } from '../../machines/scheduling/time';
+import { ClientFormFields } from '../clients/ClientFormFields';
+import { formatDate, formatRange, formatTime } from '../staff/format';
+import { RecordForm, type FormActor } from '../staff/FormParts';
+import { errorKey } from '../staff/ListParts';
+import '../staff/staff.css';
+
+type FreeSlot = components['schemas']['FreeSlot'];
+type PreActor = ActorRefFrom<typeof preAppointmentMachine>;
+
+/** `/pre-appointment/new`: a new client and their initial appointment (Erstgespräch). */
+export default function PreAppointmentPage() {
+  const { t } = useTranslation('staff');
+  const { api, toasts } = useAppServices();
+  const [today] = useState(() => todayInBerlin());
+  const actorRef = useActorRef(
+    preAppointmentMachine.provide({
+      actors: {
+        clientForm: recordFormMachine.provide({
+          actors: {
+            loadRecord: loadClientRecordActor(api, clientFormValues),
+            saveRecord: saveClientActor(api),
+          },
+          actions: {
+            notifySaved: () =>
+              toasts.send({ type: 'show', kind: 'success', messageKey: 'staff:toasts.clientCreated' }),
+          },
+        }),
+        loadSlots: loadSlotsActor(api),
+        createAppointment: createAppointmentActor(api),
+      },
+      actions: {
+        notifyBooked: () => toasts.send({ type: 'show', kind: 'success', messageKey: 'staff:toasts.initialBooked' }),
+      },
+    }),
+    { input: { today } },
+  );
+  const step = useSelector(actorRef, (s) =>
+    s.matches('enteringClient') ? 1 : s.matches('booked') ? 3 : 2,
+  );
+  return (
+    <article className="staff-page">
+      <h1>{t('preAppointment.title')}</h1>
+      <p className="lead">{t('preAppointment.step', { step, steps: 3 })}</p>
+      {step === 1 ? <ClientStep actorRef={actorRef} /> : null}
+      {step === 2 ? <SlotStep actorRef={actorRef} /> : null}
+      {step === 3 ? <Booked actorRef={actorRef} /> : null}
+    </article>
+  );
+}
+
+function ClientStep({ actorRef }: { actorRef: PreActor }) {
+  const { t } = useTranslation('staff');
+  const form = useSelector(actorRef, (s) => s.children.clientForm) as FormActor | undefined;
+  if (!form) return null;
+  return (
+    <>
+      <h2>{t('preAppointment.clientStep')}</h2>
+      <RecordForm actorRef={form} label={t('preAppointment.clientStep')} submitLabel={t('preAppointment.next')}>
+        <ClientFormFields actorRef={form} coaches={[]} full={false} />
+      </RecordForm>
+    </>
+  );
+}
+
+function SlotStep({ actorRef }: { actorRef: PreActor }) {
+  const { t } = useTranslation('staff');
+  const state = useSelector(actorRef, (s) => s);
+  const { client, slots, slot, weekStart, conflict, error } = state.context;
+  const send = actorRef.send;
+  const confirming = state.matches('confirming') || state.matches('booking');
+  const byDay = new Map<string, FreeSlot[]>();
+  for (const s of slots) {
+    const day = formatDate(s.startDate);
+    byDay.set(day, [...(byDay.get(day) ?? []), s]);
+  }
+  return (
+    <>
+      <h2>{t('preAppointment.slotStep', { name: `${client?.firstName ?? ''} ${client?.lastName ?? ''}` })}</h2>
+      {confirming && slot ? (
+        <div className="confirm-box" role="alertdialog" aria-labelledby="book-question">
+          <p id="book-question">
+            <strong>
+              {t('preAppointment.confirmQuestion', {
+                when: formatRange(slot.startDate, slot.endDate),
+                coach: `${slot.coach.firstName} ${slot.coach.lastName}`,
+              })}
+            </strong>
+          </p>
+          {error ? (
+            <p className="field-error" role="alert">
+              {t(errorKey(error))}
+            </p>
+          ) : null}
+          <div className="form-actions">
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={state.matches('booking')}
+              aria-busy={state.matches('booking')}
+              onClick={() => send({ type: 'booking.confirm' })}
+            >
+              {state.matches('booking') ? t('preAppointment.booking') : t('preAppointment.book')}
+            </button>
+            <button type="button" className="button" disabled={state.matches('booking')} onClick={() => send({ type: 'booking.back' })}>
+              {t('preAppointment.otherTime')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <>
+          {conflict ? (
+            <p className="notice notice-error" role="alert">
+              {t('errors.slotTaken')}
+            </p>
+          ) : null}
+          <div className="page-actions">
+            <button
+              type="button"
+              className="button"
+              disabled={!state.can({ type: 'week.previous' })}
+              onClick={() => send({ type: 'week.previous' })}
+            >
+              {t('preAppointment.previousWeek')}
+            </button>
+            <span>
+              {t('preAppointment.week', {
+                from: formatDate(weekStart.toString()),
+                to: formatDate(weekStart.add({ days: 6 }).toString()),
+              })}
+            </span>
+            <button type="button" className="button" onClick={() => send({ type: 'week.next' })}>
+              {t('preAppointment.nextWeek')}
+            </button>
+          </div>
+          {state.hasTag('busy') ? (
+            <p className="list-progress" role="status">
+              <span className="spinner" aria-hidden="true" />
+              {t('list.loading')}
+            </p>
+          ) : null}
+          {state.matches({ choosingSlot: 'failed' }) ? (
+            <div className="notice notice-error" role="alert">
+              <p>{t(errorKey(error))}</p>
+              <button type="button" className="button" onClick={() => send({ type: 'retry' })}>
+                {t('list.retry')}
+              </button>
+            </div>
+          ) : null}
+          {state.matches({ choosingSlot: 'ready' }) && slots.length === 0 ? (
+            <p className="list-empty">{t('preAppointment.noSlots')}</p>
+          ) : null}
+          {state.matches({ choosingSlot: 'ready' })
+            ? [...byDay].map(([day, daySlots]) => (
+                <section key={day} aria-label={day}>
+                  <h3 className="slot-day">{day}</h3>
+                  <ul className="slot-list">
+                    {daySlots.map((s) => (
+                      <li key={s.startDate}>
+                        <button
+                          type="button"
+                          className="button"
+                          aria-label={t('preAppointment.slotLabel', { when: formatRange(s.startDate, s.endDate) })}
+                          onClick={() => send({ type: 'slot.select', slot: s })}
+                        >
+                          {formatTime(s.startDate)}
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              ))
+            : null}
+        </>
+      )}
+    </>
+  );
+}
+
+function Booked({ actorRef }: { actorRef: PreActor }) {
+  const { t } = useTranslation('staff');
+  const { appointment, client } = useSelector(actorRef, (s) => s.context);
+  if (!appointment || !client) return null;
+  return (
+    <div className="notice notice-success" role="status">
+      <h2>{t('preAppointment.doneTitle')}</h2>
+      <p>
+        {t('preAppointment.doneText', {
+          name: `${client.firstName} ${client.lastName}`,
+          when: formatRange(appointment.startDate, appointment.endDate),
+        })}
+      </p>
+      <div className="page-actions">
+        <Link href={`/appointments/${appointment.id}`} className="button">
+          {t('preAppointment.openAppointment')}
+        </Link>
+        <Link href={`/clients/${client.id}`} className="button">
+          {t('preAppointment.openClient')}
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ListActor } from './ListParts';
+import { filtersFromForm } from './useUrlList';
+
+/**
+ * The filter form of a staff list. Inputs are plain form fields named like the URL keys; the
+ * form sends all of them at once with "Filter anwenden" (one request for any number of
+ * changes). It is keyed by the current filters, so back/forward show what applies.
+ */
+export function FilterForm({
+  actorRef,
+  filtersKey,
+  label,
+  children,
+}: {
+  actorRef: ListActor;
+  filtersKey: string;
+  label: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation('staff');
+  return (
+    <form
+      key={filtersKey}
+      className="filters"
+      aria-label={label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        actorRef.send({ type: 'list.filter', filters: filtersFromForm(e.currentTarget) });
+      }}
+    >
+      {children}
+      <div className="form-actions">
+        <button type="submit" className="button button-primary">
+          {t('list.apply')}
+        </button>
+        <button type="button" className="button" onClick={() => actorRef.send({ type: 'list.clear' })}>
+          {t('list.clear')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function FilterSelect({
+  name,
+  label,
+  value,
+  options,
+  anyLabel,
+}: {
+  name: string;
+  label: string;
+  value: string | undefined;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  /** The "no filter" choice; defaults to "Alle". */
+  anyLabel?: string;
+}) {
+  const { t } = useTranslation('staff');
+  const id = `filter-${name}`;
+  const known = value === undefined || options.some((o) => o.value === value);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} defaultValue={value ?? ''}>
+        <option value="">{anyLabel ?? t('list.any')}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+        {/* A value from the URL the options do not (yet) list stays selectable. */}
+        {known ? null : <option value={value}>{value}</option>}
+      </select>
+    </div>
+  );
+}
+
+export function FilterYesNo({ name, label, value }: { name: string; label: string; value: string | undefined }) {
+  const { t } = useTranslation('staff');
+  return (
+    <FilterSelect
+      name={name}
+      label={label}
+      value={value}
+      options={[
+        { value: 'true', label: t('list.yes') },
+        { value: 'false', label: t('list.no') },
+      ]}
+    />
+  );
+}
+
+export function FilterInput({
+  name,
+  label,
+  value,
+  type = 'text',
+  maxLength,
+  min,
+  max,
+}: {
+  name: string;
+  label: string;
+  value: string | undefined;
+  type?: 'text' | 'search' | 'date' | 'number' | 'tel';
+  maxLength?: number;
+  min?: number;
+  max?: number;
+}) {
+  const id = `filter-${name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name={name} type={type} defaultValue={value ?? ''} maxLength={maxLength} min={min} max={max} />
+    </div>
+  );
+}

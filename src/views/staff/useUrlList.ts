@@ -1,0 +1,87 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import type { z } from 'zod';
+import {
+  listMachine,
+  parseListSearch,
+  type ListPage,
+  type ListQuery,
+  type SortKeys,
+} from '../../machines/list.machine';
+import type { fromPromise } from 'xstate';
+import { useAppServices } from '../../app/services';
+import { useSessionStatus } from '../../app/session-hooks';
+import { loadFilterOptionsActor } from '../../machines/actors/staff';
+import { filterOptionsMachine, type FilterOptions } from '../../machines/staff-filter-options.machine';
+import type { Role } from '../../machines/session.machine';
+
+type FilterSchema = z.ZodObject<Record<string, z.ZodType<string | undefined>>>;
+
+/**
+ * Starts the list machine for a page whose query lives in its URL: the first query comes from
+ * the address, the machine writes changes back (a history entry each), and back/forward are
+ * passed to it as `url.change`. Wiring only; the machine decides what loads.
+ */
+export function useUrlList(options: {
+  path: string;
+  filters: FilterSchema;
+  loadPage: ReturnType<typeof fromPromise<ListPage, ListQuery>>;
+  defaultLimit?: number;
+  sortKeys?: SortKeys;
+}) {
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const [initial] = useState(() => parseListSearch(search, options.filters, options.defaultLimit));
+  const actorRef = useActorRef(
+    listMachine.provide({
+      actors: { loadPage: options.loadPage },
+      actions: { syncUrl: (_, params) => navigate(`${options.path}${params.search}`) },
+    }),
+    {
+      input: {
+        query: initial,
+        ...(options.defaultLimit ? { defaultLimit: options.defaultLimit } : {}),
+        ...(options.sortKeys ? { sortKeys: options.sortKeys } : {}),
+      },
+    },
+  );
+  useEffect(() => {
+    actorRef.send({
+      type: 'url.change',
+      query: parseListSearch(search, options.filters, options.defaultLimit),
+    });
+  }, [actorRef, search, options.filters, options.defaultLimit]);
+  return actorRef;
+}
+
+/** The signed-in role and coach (pages pass them to machines; the server checks anyway). */
+export function useStaffSession(): { role: Role; coachId: string | null; manager: boolean } {
+  const status = useSessionStatus();
+  const role = status.kind === 'signedIn' ? status.session.role : 'NONE';
+  const coachId = status.kind === 'signedIn' ? (status.session.coach?.id ?? null) : null;
+  return {
+    role,
+    coachId,
+    manager: role === 'ADMIN' || role === 'ONBOARDING_MANAGER' || role === 'SUPERADMIN',
+  };
+}
+
+/** FormData of a filter form as `list.filter` values (every field, empty ones remove). */
+export function filtersFromForm(form: HTMLFormElement): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of new FormData(form).entries()) {
+    if (typeof value === 'string') values[key] = value.trim();
+  }
+  return values;
+}
+
+/** Coaches (for managers), insurers and campaigns for the filter selects. */
+export function useFilterOptions(withCoaches: boolean): FilterOptions {
+  const { api } = useAppServices();
+  const ref = useActorRef(
+    filterOptionsMachine.provide({ actors: { loadFilterOptions: loadFilterOptionsActor(api) } }),
+    { input: { withCoaches } },
+  );
+  return useSelector(ref, (s) => s.context.options);
+}

@@ -1,0 +1,210 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from '../support/axe';
+import { useBrowser } from '../support/browser';
+import { seedSession, signInByPasscode } from '../support/e2e-sign-in';
+
+/**
+ * Issue 7, staff workspace part 1: appointments and clients in Chromium, signed in as the demo
+ * accounts. A coach sees only their own clients and appointments; an admin filters (the filters
+ * live in the URL and survive a reload), opens and edits a client (bad input gets a German
+ * message at the field and changes nothing), and cancels an appointment after confirming.
+ */
+const b = useBrowser();
+
+const COACH = 'coach2@sprechstunde.demo';
+const ADMIN = 'admin@sprechstunde.demo';
+
+let coachToken: string;
+let adminToken: string;
+let coach: { id: string; name: string };
+
+beforeAll(async () => {
+  coachToken = await signInByPasscode(b.baseUrl, COACH);
+  adminToken = await signInByPasscode(b.baseUrl, ADMIN);
+  const login = await fetch(`${b.baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${coachToken}` },
+  });
+  coach = ((await login.json()) as { coach: { id: string; name: string } }).coach;
+});
+
+async function openAs(page: Page, token: string, path: string) {
+  await seedSession(page.context(), b.baseUrl, token);
+  await page.goto(path);
+}
+
+/** The text of one column of the results table, per row. */
+async function column(page: Page, region: string, index: number): Promise<string[]> {
+  const table = page.getByRole('region', { name: region }).locator('table.staff-table tbody tr');
+  return table.evaluateAll(
+    (rows, i) => rows.map((r) => (r.children[i] as HTMLElement).innerText.trim()),
+    index,
+  );
+}
+
+/** Waits until the list has answered (no progress) and shows rows or its empty state. */
+async function settled(page: Page, region: string) {
+  const list = page.getByRole('region', { name: region });
+  await list.and(page.locator('[aria-busy="false"]')).waitFor();
+}
+
+const search = (page: Page) => new URL(page.url()).searchParams;
+
+describe('a coach', () => {
+  it('sees only their own clients and appointments', async () => {
+    const page = b.page;
+    await openAs(page, coachToken, '/clients?showClosedSessions=true&limit=100');
+    await page.getByRole('heading', { name: 'Klient:innen', level: 1 }).waitFor();
+    await settled(page, 'Klient:innen');
+    const clientCoaches = await column(page, 'Klient:innen', 4);
+    expect(clientCoaches.length).toBeGreaterThan(0);
+    // The coach's own name without a title (the session carries "Dr. …" for some).
+    for (const name of clientCoaches) expect(coach.name).toContain(name);
+    // No coach filter for coaches: they have only their own.
+    expect(await page.getByLabel('Coach', { exact: true }).count()).toBe(0);
+
+    await page.goto('/appointments?limit=100');
+    await page.getByRole('heading', { name: 'Termine', level: 1 }).waitFor();
+    await settled(page, 'Termine');
+    const appointmentCoaches = await column(page, 'Termine', 3);
+    expect(appointmentCoaches.length).toBeGreaterThan(0);
+    for (const name of appointmentCoaches) expect(coach.name).toContain(name);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+
+  it("cannot open another coach's client", async () => {
+    const page = b.page;
+    // A client of another coach, found as the admin.
+    const res = await fetch(`${b.baseUrl}/api/admin/client?limit=100&showClosedSessions=true`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    const { clients } = (await res.json()) as { clients: Array<{ id: string; coachedBy: { id: string } | null }> };
+    const other = clients.find((c) => c.coachedBy && c.coachedBy.id !== coach.id)!;
+    await openAs(page, coachToken, `/clients/${other.id}`);
+    await page.getByRole('alert').getByText('Der Eintrag wurde nicht gefunden oder ist für Sie nicht sichtbar.').waitFor();
+  });
+});
+
+describe('an admin', () => {
+  it('filters appointments; the filters survive a reload; pages move on', async () => {
+    const page = b.page;
+    await openAs(page, adminToken, '/appointments');
+    await page.getByRole('heading', { name: 'Termine', level: 1 }).waitFor();
+    await settled(page, 'Termine');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    const requests: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/appointments') requests.push(r.url());
+    });
+    await page.getByLabel('Terminart').selectOption('initial');
+    await page.getByLabel('Reihenfolge').selectOption('desc');
+    await page.getByRole('button', { name: 'Filter anwenden' }).click();
+    await page.waitForURL(/appointmentType=initial/);
+    await settled(page, 'Termine');
+    // Two filters changed at once: one request.
+    expect(requests).toHaveLength(1);
+    expect(search(page).get('sortDirection')).toBe('desc');
+    const types = await column(page, 'Termine', 1);
+    expect(types.length).toBeGreaterThan(0);
+    expect(new Set(types)).toEqual(new Set(['Erstgespräch']));
+    // German date and 24-hour time, Berlin.
+    const when = await column(page, 'Termine', 0);
+    for (const w of when) expect(w).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}–\d{2}:\d{2}$/);
+    const dates = when.map((w) => w.slice(6, 10) + w.slice(3, 5) + w.slice(0, 2) + w.slice(12, 17));
+    expect([...dates].sort().reverse()).toEqual(dates);
+
+    await page.reload();
+    await settled(page, 'Termine');
+    expect(await page.getByLabel('Terminart').inputValue()).toBe('initial');
+    expect(await page.getByLabel('Reihenfolge').inputValue()).toBe('desc');
+    expect(new Set(await column(page, 'Termine', 1))).toEqual(new Set(['Erstgespräch']));
+
+    const pager = page.getByRole('navigation', { name: 'Seiten' });
+    if (await pager.getByRole('button', { name: 'Nächste Seite' }).isEnabled()) {
+      requests.length = 0;
+      await pager.getByRole('button', { name: 'Nächste Seite' }).click();
+      await page.waitForURL(/page=2/);
+      await settled(page, 'Termine');
+      expect(requests).toHaveLength(1);
+      await pager.getByText('Seite 2 von').waitFor();
+      await page.goBack();
+      await page.waitForURL((url) => !url.searchParams.has('page'));
+      await pager.getByText('Seite 1 von').waitFor();
+    }
+  });
+
+  it('filters clients, opens one, and a bad edit changes nothing; a good one is saved', async () => {
+    const page = b.page;
+    await openAs(page, adminToken, '/clients');
+    await page.getByRole('heading', { name: 'Klient:innen', level: 1 }).waitFor();
+    await settled(page, 'Klient:innen');
+    const firstName = (await column(page, 'Klient:innen', 0))[0]!.split(', ')[0]!;
+    await page.getByLabel('Suche (Name, E-Mail, Versichertennummer)').fill(firstName);
+    await page.getByLabel('Sortieren nach').selectOption('lastName');
+    await page.getByLabel('Richtung').selectOption('asc');
+    await page.getByRole('button', { name: 'Filter anwenden' }).click();
+    await page.waitForURL(/search=/);
+    await settled(page, 'Klient:innen');
+    await page.reload();
+    await settled(page, 'Klient:innen');
+    expect(await page.getByLabel('Suche (Name, E-Mail, Versichertennummer)').inputValue()).toBe(firstName);
+    expect(await page.getByLabel('Sortieren nach').inputValue()).toBe('lastName');
+    const names = await column(page, 'Klient:innen', 0);
+    expect(names.length).toBeGreaterThan(0);
+    for (const n of names) expect(n.toLowerCase()).toContain(firstName.toLowerCase());
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await page.getByRole('region', { name: 'Klient:innen' }).getByRole('link').first().click();
+    await page.getByRole('heading', { name: 'Angaben' }).waitFor();
+    const clientUrl = page.url();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    const cityBefore = await page.locator('dt:text-is("Adresse") + dd').innerText();
+
+    await page.getByRole('link', { name: 'Bearbeiten' }).click();
+    const year = page.getByRole('textbox', { name: 'Geburtsjahr' });
+    await year.waitFor();
+    await year.fill('12');
+    await page.getByRole('textbox', { name: 'Ort' }).fill('Nirgendwo');
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await page
+      .locator('#field-yearOfBirth-error')
+      .getByText('Bitte ein Geburtsjahr zwischen 1900 und dem laufenden Jahr angeben (vierstellig).')
+      .waitFor();
+    expect(await year.getAttribute('aria-invalid')).toBe('true');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    // Nothing was saved.
+    await page.goto(clientUrl);
+    await page.getByRole('heading', { name: 'Angaben' }).waitFor();
+    expect(await page.locator('dt:text-is("Adresse") + dd').innerText()).toBe(cityBefore);
+
+    await page.getByRole('link', { name: 'Bearbeiten' }).click();
+    await page.getByRole('textbox', { name: 'Ort' }).fill('Potsdam');
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await page.getByText('Die Änderungen sind gespeichert.').waitFor();
+    await page.waitForURL(clientUrl);
+    await page.locator('dt:text-is("Adresse") + dd', { hasText: 'Potsdam' }).waitFor();
+  });
+
+  it('cancels an appointment only after confirming', async () => {
+    const page = b.page;
+    await openAs(page, adminToken, '/cancel-appointment');
+    await page.getByRole('heading', { name: 'Termin absagen', level: 1 }).waitFor();
+    await settled(page, 'Anstehende Termine');
+    await page.getByRole('region', { name: 'Anstehende Termine' }).getByRole('link', { name: 'Absagen' }).first().click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByText(/Möchten Sie den Termin am .* wirklich absagen\?/).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Abbrechen' }).click();
+    await page.getByText('Geplant', { exact: true }).or(page.getByText('Vorläufig', { exact: true })).waitFor();
+
+    await page.getByRole('button', { name: 'Termin absagen' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Ja, Termin absagen' }).click();
+    await page.getByText('Der Termin ist abgesagt.').waitFor();
+    await page.getByText(/^Abgesagt am \d{2}\.\d{2}\.\d{4}$/).waitFor();
+    // The cancellation notice shows among the messages.
+    expect(await page.getByRole('button', { name: 'Termin absagen' }).count()).toBe(0);
+    expect(b.pageErrors).toEqual([]);
+  });
+});
