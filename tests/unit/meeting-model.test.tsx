@@ -1,11 +1,15 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActor, fromCallback, type AnyStateMachine, type EventObject } from 'xstate';
+import { createActor, fromCallback, SimulatedClock, type AnyStateMachine, type EventObject } from 'xstate';
 import { getStateNodes, TestModel, type StatePath } from 'xstate/graph';
 import { createI18n } from '../../src/i18n';
 import { clientMeetingMachine } from '../../src/machines/client-meeting.machine';
-import { coachMeetingMachine, type CoachMeetingMode } from '../../src/machines/coach-meeting.machine';
+import {
+  coachMeetingMachine,
+  coachMeetingStartMachine,
+  type CoachMeetingMode,
+} from '../../src/machines/coach-meeting.machine';
 import type { CoachMeetingOverview, MeetingFinished, MeetingInfo, MeetingToken } from '../../src/machines/meeting/shared';
 import { ClientMeetingView } from '../../src/views/meeting/ClientMeetingView';
 import { readLocales } from '../support/locales';
@@ -393,6 +397,89 @@ describe('coach meeting, model-based against the machine', () => {
           expect(snap().hasTag('error')).toBe(true);
           expect(['network_error', 'meeting_not_started', 'video_unavailable']).toContain(snap().context.error?.code);
         },
+      },
+    });
+    actor.stop();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Coach start page (/coach/meeting)
+
+const START_EVENTS: EventObject[] = [
+  { type: 'xstate.done.actor.loadUpcoming', output: [] } as EventObject,
+  { type: 'xstate.error.actor.loadUpcoming', error: NETWORK } as EventObject,
+  { type: 'xstate.done.actor.lookupCoachMeeting', output: overview(OPEN) } as EventObject,
+  { type: 'xstate.error.actor.lookupCoachMeeting', error: apiError(404, 'not_found') } as EventObject,
+  { type: 'code.change', value: 'abcd-efgh-jkmn' } as EventObject,
+  { type: 'code.change', value: '' } as EventObject,
+  { type: 'code.submit' },
+  { type: 'upcoming.retry' },
+  { type: 'xstate.after.upcomingRefresh.coachMeetingStart.upcoming.loaded' },
+];
+
+const startModel = new TestModel(coachMeetingStartMachine, {
+  input: { now: () => NOW },
+  events: runningOnly(START_EVENTS) as never,
+  stateMatcher: stateMatcher(coachMeetingStartMachine) as never,
+  serializeState: (s) => {
+    const c = (s as ReturnType<typeof coachMeetingStartMachine.transition>).context;
+    return JSON.stringify({ value: (s as { value: unknown }).value, code: c.code !== '', error: c.error?.code ?? null });
+  },
+}) as unknown as TestModel<any, EventObject, any>;
+
+describe('coach start page, model-based against the machine', () => {
+  const paths = startModel.getShortestPaths();
+
+  it('reaches every state of the machine', () => {
+    const expected = restingStateIds(coachMeetingStartMachine);
+    const reached = reachedStateIds(paths);
+    expect(expected.filter((id) => !reached.has(id))).toEqual([]);
+    summary.push({ machine: 'coachMeetingStart', states: expected.length, paths: paths.length });
+  });
+
+  it.each(paths.map((p) => [describePath(p), p] as const))('%s', async (_name, path) => {
+    const fakes = {
+      loadUpcoming: controlled<{ forDate: string }, CoachMeetingOverview['earlierAppointments']>(),
+      lookupCoachMeeting: controlled<{ code: string }, CoachMeetingOverview>(),
+    };
+    const clock = new SimulatedClock();
+    clock.set(NOW);
+    const opened: string[] = [];
+    const actor = createActor(
+      coachMeetingStartMachine.provide({
+        actors: { loadUpcoming: fakes.loadUpcoming.logic, lookupCoachMeeting: fakes.lookupCoachMeeting.logic },
+        actions: { openMeeting: (_, p) => opened.push(p.code) },
+      }),
+      { input: { now: () => NOW }, clock },
+    ).start();
+    const snap = () => actor.getSnapshot();
+    const settleFake = (name: keyof typeof fakes, how: 'resolve' | 'reject') => async ({ event }: { event: EventObject }) => {
+      if (how === 'resolve') fakes[name].resolve((event as any).output);
+      else fakes[name].reject((event as any).error);
+      await flush();
+    };
+    await startModel.testPath(path, {
+      events: {
+        'xstate.done.actor.loadUpcoming': settleFake('loadUpcoming', 'resolve'),
+        'xstate.error.actor.loadUpcoming': settleFake('loadUpcoming', 'reject'),
+        'xstate.done.actor.lookupCoachMeeting': settleFake('lookupCoachMeeting', 'resolve'),
+        'xstate.error.actor.lookupCoachMeeting': settleFake('lookupCoachMeeting', 'reject'),
+        'code.change': ({ event }) => void actor.send(event as never),
+        'code.submit': () => void actor.send({ type: 'code.submit' }),
+        'upcoming.retry': () => void actor.send({ type: 'upcoming.retry' }),
+        'xstate.after.upcomingRefresh.coachMeetingStart.upcoming.loaded': () => void clock.increment(60_000),
+      },
+      states: {
+        'coachMeetingStart.upcoming.loading': () =>
+          expect(fakes.loadUpcoming.calls.at(-1)).toEqual({ forDate: '2026-03-29' }),
+        'coachMeetingStart.upcoming.loaded': () => expect(snap().context.upcoming).toEqual([]),
+        'coachMeetingStart.upcoming.failed': () => expect(snap().can({ type: 'upcoming.retry' })).toBe(true),
+        'coachMeetingStart.codeForm.editing': () =>
+          expect([null, 'no_meeting_code', 'invalid_meeting_code']).toContain(snap().context.error?.code ?? null),
+        'coachMeetingStart.codeForm.checking': () =>
+          expect(fakes.lookupCoachMeeting.calls.at(-1)).toEqual({ code: 'abcd-efgh-jkmn' }),
+        'coachMeetingStart.codeForm.opened': () => expect(opened).toEqual(['abcd-efgh-jkmn']),
       },
     });
     actor.stop();
