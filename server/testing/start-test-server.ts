@@ -1,20 +1,33 @@
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { seed } from '../db/seed/seed';
 import { createTestApp, type TestApp } from './test-app';
+
+/** A port the kernel just handed out and released, so the app's PUBLIC_URL can name it. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
 
 /**
  * The real app on a free local port, on a fresh migrated database with the German demo data,
  * serving dist/web, with the authentication provider at /auth (mails captured, readable at
  * /dev/mailbox), so end-to-end tests sign in like a person does.
+ *
+ * The origin is `http://localhost:<port>` and PUBLIC_URL says so: WebAuthn needs a host name as
+ * relying-party id (Chromium refuses an IP address), and links in e-mails must lead back here.
  */
 export async function startTestServer(): Promise<{
   url: string;
   testApp: TestApp;
   close(): Promise<void>;
 }> {
-  const testApp = await createTestApp({ withAuthProvider: true });
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const testApp = await createTestApp({ withAuthProvider: true, env: { PUBLIC_URL: url } });
   await seed(testApp.database.db);
-  await testApp.app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = testApp.app.server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, testApp, close: () => testApp.close() };
+  await testApp.app.listen({ host: '127.0.0.1', port });
+  return { url, testApp, close: () => testApp.close() };
 }

@@ -1,11 +1,12 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../support/browser';
 
 /**
  * The sign-in widget in real Chromium against the real provider at /auth: registration with a
  * one-time code from the development mailbox, password login with returnTo, and the profile
- * (add an address, end another session, delete the account).
+ * (add an address, end another session, delete the account), and passkeys with Chromium's virtual
+ * authenticator (registration on one device, sign-in with the copied credential on another).
  */
 
 const b = useBrowser();
@@ -54,7 +55,11 @@ async function heading(page: Page, name: string) {
  * the person skips), a second factor. Goes through them until the page reached `path`;
  * returns the screens seen.
  */
-async function finishOnboarding(page: Page, path: string): Promise<string[]> {
+async function finishOnboarding(
+  page: Page,
+  path: string,
+  options: { createPasskey?: boolean } = {},
+): Promise<string[]> {
   const seen: string[] = [];
   const deadline = Date.now() + 30_000;
   while (new URL(page.url()).pathname !== path) {
@@ -66,7 +71,16 @@ async function finishOnboarding(page: Page, path: string): Promise<string[]> {
       .first()
       .textContent({ timeout: 500 })
       .catch(() => null);
-    if (title === 'Passwort festlegen') {
+    if (title === 'Passkey einrichten' && options.createPasskey) {
+      seen.push(title);
+      await page.getByRole('button', { name: 'Passkey erstellen' }).click();
+      await page
+        .locator('.auth-screen h2', { hasText: title })
+        .waitFor({ state: 'detached' })
+        .catch(async (error: unknown) => {
+          throw new Error(`passkey not created: ${await page.locator('main').innerText()}`, { cause: error });
+        });
+    } else if (title === 'Passwort festlegen') {
       seen.push(title);
       expect(await page.getByText('Muss zwischen 8 und 72 Zeichen lang sein.').count()).toBe(1);
       await page.getByLabel('Neues Passwort').fill(password);
@@ -194,6 +208,65 @@ describe('sign-in widget', () => {
     await page.getByLabel('Ja, ich möchte mein Konto dauerhaft löschen.').check();
     await page.getByRole('button', { name: 'Konto endgültig löschen' }).click();
     await heading(page, 'Konto gelöscht');
+    expect(b.pageErrors).toEqual([]);
+  });
+});
+
+/** A platform authenticator that says yes by itself (CDP WebAuthn domain). */
+async function virtualAuthenticator(context: BrowserContext, page: Page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
+}
+
+describe('sign-in widget with passkeys', () => {
+  const passkeyEmail = `passkey-${Date.now().toString(36)}@example.org`;
+
+  it('creates a passkey at registration and signs in with it on another device', async () => {
+    const { page, context } = b;
+    const first = await virtualAuthenticator(context, page);
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Registrieren' }).click();
+    await page.getByLabel('E-Mail-Adresse').fill(passkeyEmail);
+    await page.getByRole('button', { name: 'Weiter' }).click();
+    await heading(page, 'Code eingeben');
+    await enterCode(page, await codeFor(passkeyEmail));
+    const seen = await finishOnboarding(page, '/', { createPasskey: true });
+    expect(seen).toContain('Passkey einrichten');
+    const { credentials } = await first.cdp.send('WebAuthn.getCredentials', {
+      authenticatorId: first.authenticatorId,
+    });
+    expect(credentials).toHaveLength(1);
+
+    // Another browser with the same passkey (copied into its authenticator) signs in with it.
+    const otherContext = await b.newContext();
+    const other = await otherContext.newPage();
+    const second = await virtualAuthenticator(otherContext, other);
+    await second.cdp.send('WebAuthn.addCredential', {
+      authenticatorId: second.authenticatorId,
+      credential: credentials[0]!,
+    });
+    await other.goto('/login?returnTo=%2Fprofile');
+    await heading(other, 'Anmelden');
+    // Autofill (conditional mediation) may already have used it; otherwise the button does.
+    const button = other.getByRole('button', { name: 'Mit Passkey anmelden' });
+    if (new URL(other.url()).pathname === '/login' && (await button.count()) > 0) {
+      await button.click().catch(() => {});
+    }
+    await finishOnboarding(other, '/profile');
+    await heading(other, 'Passkeys');
+    const lastLogin = await other.evaluate(() => localStorage.getItem('hanko_last_login'));
+    expect(JSON.parse(lastLogin ?? 'null')).toMatchObject({ login_method: 'passkey' });
     expect(b.pageErrors).toEqual([]);
   });
 });
