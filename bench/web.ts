@@ -12,6 +12,11 @@
  *      first `main form`, after the widget's flow round trips), median and worst of the runs
  *      (target ≤ 500 ms); also first contentful paint and the shell (header) on screen, and
  *      the machine's load average, since other work on the machine skews these.
+ *    - `staffList` (issue 7): `/appointments` as the demo admin, 10 rows a page: time from the
+ *      list's response having fully arrived (resource timing `responseEnd` of `GET
+ *      /api/appointments`) until its 10 rows are in the DOM (`domMs`) and until the next frame
+ *      that paints them (`frameMs`), for the first page and for "Nächste Seite"; median and
+ *      worst of the runs (target ≤ 200 ms).
  * Prints one JSON document and writes bench/results/web-latest.json. A missed target is
  * reported, not an error.
  */
@@ -22,6 +27,8 @@ import { gzipSync } from 'node:zlib';
 import { launchChromium } from '../tests/support/browser';
 import { buildWeb, webBuildIsStale } from '../tests/support/e2e-global-setup';
 import { startTestServer } from '../server/testing/start-test-server';
+import { seedSession, signInByPasscode } from '../tests/support/e2e-sign-in';
+import type { Browser } from 'playwright-core';
 
 const RUNS = Number(process.env.BENCH_WEB_RUNS) || 7;
 const JS_TARGET_BYTES = 150 * 1024;
@@ -76,6 +83,7 @@ async function main() {
 
     const raw = scripts.reduce((n, s) => n + s.raw, 0);
     const gzip = scripts.reduce((n, s) => n + s.gzip, 0);
+    const staffList = await measureStaffList(browser, server.url);
     const result = {
       bench: 'web',
       at: new Date().toISOString(),
@@ -104,6 +112,7 @@ async function main() {
         targetMs: RENDER_TARGET_MS,
         met: median(renders) <= RENDER_TARGET_MS,
       },
+      staffList,
     };
     const out = JSON.stringify(result, null, 2);
     console.log(out);
@@ -114,6 +123,80 @@ async function main() {
     await browser.close();
     await server.close();
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Staff workspace (issue 7): a list page of 10 rows after its response.
+
+const LIST_TARGET_MS = 200;
+
+/** Installed before the app loads: notes when the staff list shows 10 rows it did not show before. */
+function watchListRows() {
+  const w = window as unknown as { __listMark: { dom: number; frame: number } | null; __listPrev: string };
+  w.__listMark = null;
+  w.__listPrev = '';
+  new MutationObserver(() => {
+    if (w.__listMark) return;
+    const list = document.querySelector('section.staff-list[aria-busy="false"]');
+    const rows = list?.querySelectorAll('table.staff-table tbody tr') ?? [];
+    if (rows.length !== 10) return;
+    const signature = Array.from(rows, (r) => r.textContent).join('|');
+    if (signature === w.__listPrev) return;
+    w.__listPrev = signature;
+    const mark = { dom: performance.now(), frame: 0 };
+    w.__listMark = mark;
+    requestAnimationFrame(() => requestAnimationFrame((t) => (mark.frame = t)));
+  }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+}
+
+async function measureStaffList(browser: Browser, baseUrl: string) {
+  const token = await signInByPasscode(baseUrl, 'admin@sprechstunde.demo');
+  const firstPage = { dom: [] as number[], frame: [] as number[] };
+  const nextPage = { dom: [] as number[], frame: [] as number[] };
+  for (let run = 0; run < RUNS; run++) {
+    const context = await browser.newContext({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
+    await seedSession(context, baseUrl, token);
+    await context.addInitScript(watchListRows);
+    const page = await context.newPage();
+    const measure = async (into: { dom: number[]; frame: number[] }) => {
+      await page.waitForFunction(() => {
+        const m = (window as unknown as { __listMark: { frame: number } | null }).__listMark;
+        return m !== null && m.frame > 0;
+      });
+      const t = await page.evaluate(() => {
+        const m = (window as unknown as { __listMark: { dom: number; frame: number } }).__listMark;
+        const calls = performance
+          .getEntriesByType('resource')
+          .filter((e) => new URL(e.name).pathname === '/api/appointments') as PerformanceResourceTiming[];
+        const responseEnd = calls.at(-1)!.responseEnd;
+        return { dom: m.dom - responseEnd, frame: m.frame - responseEnd };
+      });
+      into.dom.push(t.dom);
+      into.frame.push(t.frame);
+    };
+    await page.goto(`${baseUrl}/appointments`);
+    await measure(firstPage);
+    await page.evaluate(() => {
+      (window as unknown as { __listMark: unknown }).__listMark = null;
+    });
+    await page.getByRole('button', { name: 'Nächste Seite' }).click();
+    await measure(nextPage);
+    await context.close();
+  }
+  const figures = (xs: { dom: number[]; frame: number[] }) => ({
+    domMedianMs: round(median(xs.dom)),
+    frameMedianMs: round(median(xs.frame)),
+    frameWorstMs: round(Math.max(...xs.frame)),
+  });
+  return {
+    page: '/appointments',
+    rows: 10,
+    runs: RUNS,
+    firstPage: figures(firstPage),
+    nextPage: figures(nextPage),
+    targetMs: LIST_TARGET_MS,
+    met: median(firstPage.frame) <= LIST_TARGET_MS && median(nextPage.frame) <= LIST_TARGET_MS,
+  };
 }
 
 await main();
