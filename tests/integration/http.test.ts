@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe('the contract and its documentation', () => {
-  it('serves the contract at /api/openapi.json: the specification's 91 operations and our additions', async () => {
+  it('serves the contract at /api/openapi.json: the 91 operations of the specification and our additions', async () => {
     const res = await api.call('GET', '/api/openapi.json');
     expectStatus(res, 200);
     expect(String(res.headers['content-type'])).toContain('application/json');
