@@ -115,34 +115,7 @@ export function signupFormSchema(currentYear: number) {
       wantsToProvideRecordingsForResearch: z.boolean(),
       notifyViaSms: z.boolean(),
       privacyConsent: z.literal(true, 'validation.privacyConsent'),
-    })
-    .check(
-      z.superRefine((form, ctx) => {
-        if (form.postalCode.trim() && !isPostalCode(form.country, form.postalCode)) {
-          ctx.issues.push({
-            code: 'custom',
-            input: form.postalCode,
-            path: ['postalCode'],
-            message: form.country === 'DE' ? 'validation.postalCodeDe' : 'validation.postalCode',
-          });
-        }
-        if (form.bookingFor === 'relative') {
-          for (const field of ['relativeFirstName', 'relativeLastName'] as const) {
-            if (!form[field].trim()) {
-              ctx.issues.push({
-                code: 'custom',
-                input: form[field],
-                path: [field],
-                message:
-                  field === 'relativeFirstName'
-                    ? 'validation.firstNameRequired'
-                    : 'validation.lastNameRequired',
-              });
-            }
-          }
-        }
-      }),
-    );
+    });
 }
 
 export type SignupForm = z.infer<ReturnType<typeof signupFormSchema>>;
@@ -196,15 +169,29 @@ export interface SignupFormValues {
 
 export type FieldErrors = Partial<Record<keyof SignupFormValues, string>>;
 
+/** The postal code for the chosen country; the relative's name when booking for a relative. */
+function crossFieldErrors(values: SignupFormValues): FieldErrors {
+  const errors: FieldErrors = {};
+  if (values.postalCode.trim() && !isPostalCode(values.country, values.postalCode)) {
+    errors.postalCode = values.country === 'DE' ? 'validation.postalCodeDe' : 'validation.postalCode';
+  }
+  if (values.bookingFor === 'relative') {
+    if (!values.relativeFirstName.trim()) errors.relativeFirstName = 'validation.firstNameRequired';
+    if (!values.relativeLastName.trim()) errors.relativeLastName = 'validation.lastNameRequired';
+  }
+  return errors;
+}
+
 /** Checks the form; the first message per field, as `client` namespace keys. */
 export function validateSignupForm(
   values: SignupFormValues,
   currentYear: number,
 ): { ok: true; form: SignupForm } | { ok: false; errors: FieldErrors } {
   const parsed = signupFormSchema(currentYear).safeParse(values);
-  if (parsed.success) return { ok: true, form: parsed.data };
-  const errors: FieldErrors = {};
-  for (const issue of parsed.error.issues) {
+  // Rules across fields run whatever else is wrong, so every field gets its message at once.
+  const errors: FieldErrors = crossFieldErrors(values);
+  if (parsed.success && Object.keys(errors).length === 0) return { ok: true, form: parsed.data };
+  for (const issue of parsed.success ? [] : parsed.error.issues) {
     const field = issue.path[0] as keyof SignupFormValues | undefined;
     if (field && !errors[field]) errors[field] = issue.message;
   }

@@ -1,0 +1,306 @@
+import { readFileSync } from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from '../support/axe';
+import { useBrowser } from '../support/browser';
+
+/**
+ * Client self-service (issue #6) in real Chromium against the real app and provider, at
+ * phone width (375 px): sign up → one-time code from the development mailbox → choose a slot
+ * → booked → invitation in the mailbox → sign in again → reschedule → cancel; the public
+ * cancel by meeting code; two people racing for one slot; bad input in every field.
+ */
+
+const PHONE = { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true };
+const b = useBrowser(PHONE);
+const run = Date.now().toString(36);
+const figures: Record<string, unknown> = {};
+
+async function mailbox(): Promise<string[]> {
+  const html = await (await fetch(`${b.baseUrl}/dev/mailbox`)).text();
+  return html.split('<article>').slice(1);
+}
+
+/** The newest one-time code mailed to `to` once there are more than `after` mails to it. */
+async function codeFor(to: string, after = 0): Promise<string> {
+  for (let attempt = 0; attempt < 75; attempt++) {
+    const mails = (await mailbox()).filter((a) => a.includes(`An: ${to}`));
+    const code = mails.map((m) => /Einmalcode für Sprechstunde: (\d{6})/.exec(m)?.[1]).find(Boolean);
+    if (code && mails.length > after) return code;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no one-time code for ${to}`);
+}
+
+async function mailsTo(to: string) {
+  return (await mailbox()).filter((a) => a.includes(`An: ${to}`));
+}
+
+async function enterCode(page: Page, code: string) {
+  await page.getByLabel('Ziffer 1 von 6').click();
+  await page.keyboard.type(code);
+}
+
+/** Skips the optional credential steps the provider offers after the code (password, passkey). */
+async function finishOnboarding(page: Page, path: string) {
+  const deadline = Date.now() + 30_000;
+  while (new URL(page.url()).pathname !== path) {
+    if (Date.now() > deadline) throw new Error(`stuck at ${page.url()}: ${await page.locator('main').innerText()}`);
+    const skip = page.getByRole('button', { name: 'Überspringen' });
+    if (await skip.isVisible().catch(() => false)) {
+      await skip.click();
+      await page.waitForTimeout(150);
+    } else {
+      await page.waitForTimeout(100);
+    }
+  }
+}
+
+async function noHorizontalScroll(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, 'the page is wider than the phone').toBeLessThanOrEqual(0);
+}
+
+async function expectAccessible(page: Page, where: string) {
+  const violations = await seriousAxeViolations(page);
+  expect(violations.map((v) => `${where}: ${v.id} ${v.impact}`)).toEqual([]);
+}
+
+async function fillSignupForm(page: Page, email: string) {
+  await page.getByLabel('Vorname', { exact: true }).fill('Klara');
+  await page.getByLabel('Nachname', { exact: true }).fill(`Test-${run}`);
+  await page.getByLabel('E-Mail-Adresse').fill(email);
+  await page.getByLabel('Telefonnummer', { exact: true }).fill('0151 2345678');
+  await page.getByLabel('Geburtsjahr').fill('1985');
+  await page.getByLabel('Straße und Hausnummer').fill('Hauptstraße 1');
+  await page.getByLabel('Postleitzahl').fill('10115');
+  await page.getByLabel('Ort', { exact: true }).fill('Berlin');
+  await page.getByLabel('Krankenkasse (optional)').fill('AOK Nordost');
+  await page.getByLabel('Versichertennummer (optional)').fill('A123456789');
+  await page.getByLabel(/Datenschutzerklärung/).check();
+}
+
+/** Signs up `email` through the form and the widget; ends on the appointment selection. */
+async function signUp(page: Page, email: string) {
+  await page.goto('/client-signup?campaign=e2e-herbst');
+  await page.getByRole('heading', { name: 'Als Klient:in registrieren' }).waitFor();
+  await expect(page.getByLabel(/Terminerinnerungen per SMS/).isChecked()).resolves.toBe(true);
+  await fillSignupForm(page, email);
+  await page.getByRole('button', { name: 'Weiter' }).click();
+  await page.getByRole('heading', { name: 'Code eingeben' }).waitFor({ timeout: 20_000 });
+  await enterCode(page, await codeFor(email));
+  await finishOnboarding(page, '/client-signup/appointment-selection');
+  const signedUpAt = Date.now();
+  await page.locator('.client-time').first().waitFor({ timeout: 15_000 });
+  return Date.now() - signedUpAt;
+}
+
+async function signIn(page: Page, email: string) {
+  const before = (await mailsTo(email)).length;
+  await page.goto('/client-signup/login');
+  await page.getByLabel('E-Mail-Adresse').fill(email);
+  await page.getByRole('button', { name: 'Weiter' }).click();
+  const byCode = page.getByRole('button', { name: 'Mit einem Code per E-Mail' });
+  const code = page.getByLabel('Ziffer 1 von 6');
+  await Promise.race([byCode.waitFor({ timeout: 20_000 }), code.waitFor({ timeout: 20_000 })]);
+  if (await byCode.isVisible().catch(() => false)) await byCode.click();
+  await enterCode(page, await codeFor(email, before));
+  const deadline = Date.now() + 30_000;
+  while (!(await page.getByRole('heading', { name: 'Ihr Termin', exact: true }).isVisible().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`not signed in: ${await page.locator('main').innerText()}`);
+    const skip = page.getByRole('button', { name: 'Überspringen' });
+    if (await skip.isVisible().catch(() => false)) await skip.click();
+    await page.waitForTimeout(150);
+  }
+}
+
+async function chooseAndBook(page: Page, index = 0) {
+  const time = page.locator('.client-time').nth(index);
+  const label = (await time.textContent())!;
+  await time.click();
+  await page.getByRole('heading', { name: 'Termin bestätigen' }).waitFor();
+  await page.getByRole('button', { name: 'Verbindlich buchen' }).click();
+  return label;
+}
+
+describe('client journey at 375 px', () => {
+  it('signs up, books, gets the invitation, signs in again, reschedules and cancels', async () => {
+    const page = b.page;
+    const email = `klient-${run}@example.org`;
+
+    await page.goto('/client-signup');
+    await page.getByRole('heading', { name: 'Als Klient:in registrieren' }).waitFor();
+    await noHorizontalScroll(page);
+    await expectAccessible(page, 'signup form');
+
+    figures.slotsVisibleAfterSignupMs = await signUp(page, email);
+    expect(page.getByText('Alle Zeiten in deutscher Zeit (Europe/Berlin)')).toBeTruthy();
+    await noHorizontalScroll(page);
+    await expectAccessible(page, 'appointment selection');
+
+    const chosen = await chooseAndBook(page);
+    await page.getByRole('heading', { name: 'Ihr Erstgespräch ist gebucht' }).waitFor();
+    const success = await page.locator('.client-success').innerText();
+    expect(success).toContain(chosen.replace(' Uhr', ''));
+    expect(success).toContain('Coach');
+    expect(success).toContain('Wie geht es weiter?');
+    await noHorizontalScroll(page);
+    await expectAccessible(page, 'booked');
+
+    // "Zum Kalender hinzufügen": an .ics made in the browser.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Zum Kalender hinzufügen' }).click(),
+    ]);
+    const ics = readFileSync((await download.path())!, 'utf8');
+    expect(ics).toContain('BEGIN:VEVENT');
+    expect(ics).toMatch(/DTSTART:\d{8}T\d{6}Z/);
+
+    // The invitation (with its calendar part) is in the development mailbox.
+    const invitation = (await mailsTo(email)).find((m) => m.includes('Ihr Termin am'));
+    expect(invitation, 'invitation mail').toBeDefined();
+    expect(invitation).toContain('Die Einladung im Anhang');
+    const meetingCode = /Meeting-Code: ([a-z0-9-]+)/.exec(invitation!)![1]!;
+
+    // Sign in again in a fresh browser: the upcoming appointment with reschedule and cancel.
+    const phone2 = await b.newContext(PHONE);
+    const page2 = await phone2.newPage();
+    await signIn(page2, email);
+    await expect(page2.locator('.client-appointment').innerText()).resolves.toContain(meetingCode);
+    await noHorizontalScroll(page2);
+    await expectAccessible(page2, 'client overview');
+
+    await page2.getByRole('link', { name: 'Verschieben' }).click();
+    await page2.getByRole('heading', { name: 'Ihr bisheriger Termin' }).waitFor();
+    await page2.locator('.client-time').first().waitFor();
+    await noHorizontalScroll(page2);
+    await page2.locator('.client-time').nth(1).click();
+    await page2.getByRole('button', { name: 'Termin verschieben' }).click();
+    await page2.getByRole('heading', { name: 'Ihr Termin wurde verschoben' }).waitFor();
+    await expectAccessible(page2, 'rescheduled');
+
+    await page2.getByRole('link', { name: 'Zu meinem Termin' }).click();
+    await page2.getByRole('link', { name: 'Absagen' }).click();
+    await page2.getByRole('heading', { name: 'Möchten Sie diesen Termin absagen?' }).waitFor();
+    await expectAccessible(page2, 'cancel');
+    await page2.getByRole('button', { name: 'Termin absagen' }).click();
+    await page2.getByRole('heading', { name: 'Ihr Termin ist abgesagt' }).waitFor();
+    await page2.goto('/client-signup/login');
+    await page2.getByText('Sie haben zurzeit keinen anstehenden Termin.').waitFor();
+
+    expect(b.pageErrors).toEqual([]);
+  });
+
+  it('cancels by the meeting code from the invitation without signing in', async () => {
+    const page = b.page;
+    const email = `code-${run}@example.org`;
+    await signUp(page, email);
+    await chooseAndBook(page);
+    await page.getByRole('heading', { name: 'Ihr Erstgespräch ist gebucht' }).waitFor();
+    const invitation = (await mailsTo(email)).find((m) => m.includes('Ihr Termin am'))!;
+    const code = /Meeting-Code: ([a-z0-9-]+)/.exec(invitation)![1]!;
+
+    const anonymous: BrowserContext = await b.newContext(PHONE);
+    const other = await anonymous.newPage();
+    await other.goto(`/client-signup/cancel-appointment/${code}`);
+    await other.getByRole('heading', { name: 'Möchten Sie diesen Termin absagen?' }).waitFor();
+    await noHorizontalScroll(other);
+    await other.getByRole('button', { name: 'Termin absagen' }).click();
+    await other.getByRole('heading', { name: 'Ihr Termin ist abgesagt' }).waitFor();
+    await other.reload();
+    await other.getByText('Dieser Termin ist bereits abgesagt.').waitFor();
+    await other.goto('/client-signup/cancel-appointment/zzzz-zzzz-zzzz');
+    await other.getByText('Zu diesem Meeting-Code gibt es keinen Termin.').waitFor();
+  });
+
+  it('two people take the same slot: one gets it, the other is told and books another', async () => {
+    const first = b.page;
+    const secondContext = await b.newContext(PHONE);
+    const second = await secondContext.newPage();
+    await Promise.all([signUp(first, `race-a-${run}@example.org`), signUp(second, `race-b-${run}@example.org`)]);
+    await first.reload();
+    await second.reload();
+    const slotA = first.locator('.client-time').first();
+    const slotB = second.locator('.client-time').first();
+    await Promise.all([slotA.waitFor(), slotB.waitFor()]);
+    expect(await slotA.textContent()).toBe(await slotB.textContent());
+    const step = async (page: Page, what: string, action: () => Promise<unknown>) => {
+      try {
+        await action();
+      } catch (error) {
+        console.log('DEBUG', what, page.url(), await page.locator('main').innerText().catch(() => '?'));
+        throw error;
+      }
+    };
+    await step(first, 'choose A', async () => {
+      await slotA.click();
+      await first.getByRole('heading', { name: 'Termin bestätigen' }).waitFor();
+    });
+    await step(second, 'choose B', async () => {
+      await slotB.click();
+      await second.getByRole('heading', { name: 'Termin bestätigen' }).waitFor();
+    });
+    await step(first, 'book A', async () => {
+      await first.getByRole('button', { name: 'Verbindlich buchen' }).click();
+      await first.getByRole('heading', { name: 'Ihr Erstgespräch ist gebucht' }).waitFor();
+    });
+    await step(second, 'book B', async () => {
+      await second.getByRole('button', { name: 'Verbindlich buchen' }).click();
+      await second.getByText('Der gewählte Termin ist inzwischen leider vergeben.').waitFor();
+      await second.locator('.client-time').first().waitFor();
+    });
+    await step(second, 'book B again', async () => {
+      await chooseAndBook(second, 0);
+      await second.getByRole('heading', { name: 'Ihr Erstgespräch ist gebucht' }).waitFor();
+    });
+  });
+
+  it('bad input in every field gets a German message and sends nothing', async () => {
+    const page = b.page;
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/client/signup') || r.url().includes('/auth/registration')) sent.push(r.url());
+    });
+    await page.goto('/client-signup');
+    await page.getByRole('heading', { name: 'Als Klient:in registrieren' }).waitFor();
+    await page.getByLabel('Für eine Angehörige oder einen Angehörigen').check();
+    await page.getByLabel('E-Mail-Adresse').fill('klara@');
+    await page.getByLabel('Telefonnummer', { exact: true }).fill('12-ab');
+    await page.getByLabel('Weitere Telefonnummern (optional)').fill('0151 2345678, 99');
+    await page.getByLabel('Geburtsjahr').fill('2099');
+    await page.getByLabel('Postleitzahl').fill('1011');
+    await page.getByLabel('Versichertennummer (optional)').fill('X1');
+    await page.getByRole('button', { name: 'Weiter' }).click();
+    const messages = [
+      'Bitte geben Sie einen Vornamen ein.',
+      'Bitte geben Sie einen Nachnamen ein.',
+      'Bitte geben Sie eine gültige E-Mail-Adresse ein, zum Beispiel name@beispiel.de.',
+      'Bitte geben Sie eine gültige Telefonnummer ein, zum Beispiel 0151 2345678 oder +49 30 1234567.',
+      'Bitte geben Sie gültige Telefonnummern ein und trennen Sie sie mit Kommas.',
+      'Bitte geben Sie ein gültiges Geburtsjahr ein (vierstellig, nicht in der Zukunft).',
+      'Bitte geben Sie Straße und Hausnummer ein.',
+      'Bitte geben Sie eine fünfstellige deutsche Postleitzahl ein, zum Beispiel 10115.',
+      'Bitte geben Sie den Ort ein.',
+      'Die Versichertennummer besteht aus 5 bis 20 Buchstaben und Ziffern.',
+      'Bitte stimmen Sie der Datenschutzerklärung zu, damit wir Ihre Angaben verarbeiten dürfen.',
+    ];
+    for (const message of messages) await page.getByText(message, { exact: true }).first().waitFor();
+    // Both of the relative's names are asked for as well.
+    expect(await page.getByText('Bitte geben Sie einen Vornamen ein.').count()).toBe(2);
+    expect(await page.locator('[aria-invalid="true"]').count()).toBeGreaterThanOrEqual(12);
+    await noHorizontalScroll(page);
+    await expectAccessible(page, 'form with errors');
+    expect(sent).toEqual([]);
+  });
+
+  it('an address that is a client already gets a clear message and the way to sign in', async () => {
+    const page = b.page;
+    await page.goto('/client-signup');
+    await fillSignupForm(page, 'klient@sprechstunde.demo');
+    await page.getByRole('button', { name: 'Weiter' }).click();
+    await page.getByText('Für diese E-Mail-Adresse gibt es bereits ein Konto.', { exact: false }).waitFor();
+    await page.locator('.notice-error').getByRole('link', { name: 'Zur Anmeldung' }).click();
+    await page.waitForURL('**/client-signup/login');
+    console.log(JSON.stringify({ bench: 'client-journey', ...figures }));
+  });
+});
