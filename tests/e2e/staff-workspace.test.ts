@@ -207,4 +207,39 @@ describe('an admin', () => {
     expect(await page.getByRole('button', { name: 'Termin absagen' }).count()).toBe(0);
     expect(b.pageErrors).toEqual([]);
   });
+
+  it('onboards a new client with their initial appointment in one flow', async () => {
+    const page = b.page;
+    const onboarding = await signInByPasscode(b.baseUrl, 'onboarding@sprechstunde.demo');
+    await openAs(page, onboarding, '/pre-appointment/new');
+    await page.getByRole('heading', { name: 'Neue:r Klient:in mit Erstgespräch', level: 1 }).waitFor();
+    await page.getByRole('textbox', { name: 'Vorname' }).fill('Erna');
+    await page.getByRole('textbox', { name: 'Nachname' }).fill('Onboarding');
+    await page.getByRole('textbox', { name: 'E-Mail-Adresse' }).fill('kein-at-zeichen');
+    await page.getByRole('button', { name: 'Anlegen und Termin wählen' }).click();
+    await page.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein, z. B. name@beispiel.de.').waitFor();
+    await page.getByRole('textbox', { name: 'E-Mail-Adresse' }).fill('erna.onboarding@example.org');
+    await page.getByRole('button', { name: 'Anlegen und Termin wählen' }).click();
+    await page.getByRole('heading', { name: 'Erstgespräch für Erna Onboarding wählen' }).waitFor();
+    // This week may have no free initial slots left; the next one has.
+    await page.getByRole('button', { name: 'Nächste Woche' }).click();
+    const slot = page.getByRole('button', { name: /^Freier Termin / }).first();
+    await slot.waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await slot.click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Erstgespräch buchen' }).click();
+    await page.getByRole('heading', { name: 'Erstgespräch gebucht' }).waitFor();
+    await page.getByRole('link', { name: 'Termin öffnen' }).click();
+    await page.getByRole('heading', { name: 'Termin', level: 1 }).waitFor();
+    await page.getByText('Erstgespräch', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Erna Onboarding' }).waitFor();
+  });
+
+  it('/appointments/abc leads to the list, keeping its query', async () => {
+    const page = b.page;
+    await openAs(page, adminToken, '/appointments/abc?appointmentType=followup');
+    await page.waitForURL((url) => url.pathname === '/appointments');
+    expect(search(page).get('appointmentType')).toBe('followup');
+    await page.getByRole('heading', { name: 'Termine', level: 1 }).waitFor();
+  });
 });
