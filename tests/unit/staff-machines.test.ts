@@ -4,9 +4,15 @@ import { createActor, fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/errors';
 import type { components } from '../../src/api/generated/product';
 import { appointmentsQueryOf, clientsQueryOf } from '../../src/machines/actors/staff';
-import { appointmentDetailMachine, type AppointmentDetail } from '../../src/machines/appointment-detail.machine';
+import {
+  appointmentDetailMachine,
+  type AppointmentDetail,
+} from '../../src/machines/appointment-detail.machine';
 import { appointmentFormSchema } from '../../src/machines/appointment-staff-form';
-import { clientStaffDetailMachine, type ClientDetail } from '../../src/machines/client-staff-detail.machine';
+import {
+  clientStaffDetailMachine,
+  type ClientDetail,
+} from '../../src/machines/client-staff-detail.machine';
 import { clientFormSchema, newClientValues } from '../../src/machines/client-staff-form';
 import { preAppointmentMachine } from '../../src/machines/pre-appointment.machine';
 import { recordFormMachine } from '../../src/machines/record-form.machine';
@@ -23,7 +29,9 @@ function fake<I, O>() {
   const calls: Array<{ input: I; resolve: (v: O) => void; reject: (e: unknown) => void }> = [];
   return {
     calls,
-    logic: fromPromise<O, I>(({ input }) => new Promise<O>((resolve, reject) => calls.push({ input, resolve, reject }))),
+    logic: fromPromise<O, I>(
+      ({ input }) => new Promise<O>((resolve, reject) => calls.push({ input, resolve, reject })),
+    ),
     latest: () => calls.at(-1)!,
   };
 }
@@ -49,7 +57,12 @@ describe('list queries for the API', () => {
     const query = appointmentsQueryOf({
       page: 2,
       limit: 10,
-      filters: { from: '2026-03-29', to: '2026-03-29', cancelled: 'false', appointmentType: 'initial' },
+      filters: {
+        from: '2026-03-29',
+        to: '2026-03-29',
+        cancelled: 'false',
+        appointmentType: 'initial',
+      },
     });
     // 29 March 2026: midnight is still winter time (UTC+1), the next midnight summer time (UTC+2).
     expect(query).toEqual({
@@ -67,7 +80,13 @@ describe('list queries for the API', () => {
       clientsQueryOf({
         page: 1,
         limit: 10,
-        filters: { minFollowupAppointments: '2', hasRejected: 'true', createdAfter: '2026-01-01', sortBy: 'createdAt', sortOrder: 'desc' },
+        filters: {
+          minFollowupAppointments: '2',
+          hasRejected: 'true',
+          createdAfter: '2026-01-01',
+          sortBy: 'createdAt',
+          sortOrder: 'desc',
+        },
       }),
     ).toEqual({
       page: 1,
@@ -85,7 +104,9 @@ describe('German formats', () => {
   it('show Berlin wall time, 24 h, dd.MM.yyyy', () => {
     expect(formatDateTime('2026-10-25T00:30:00Z')).toBe('25.10.2026, 02:30');
     expect(formatDateTime('2026-10-25T01:30:00Z')).toBe('25.10.2026, 02:30');
-    expect(formatRange('2026-03-29T07:00:00Z', '2026-03-29T07:50:00Z')).toBe('29.03.2026, 09:00–09:50');
+    expect(formatRange('2026-03-29T07:00:00Z', '2026-03-29T07:50:00Z')).toBe(
+      '29.03.2026, 09:00–09:50',
+    );
   });
 
   it('age is the current year minus the year of birth', () => {
@@ -103,7 +124,12 @@ describe('appointment detail', () => {
     const notified: string[] = [];
     const actor = createActor(
       appointmentDetailMachine.provide({
-        actors: { loadDetail: load.logic, cancelAppointment: cancel.logic, setNoShow: noShow.logic, resendInvites: resend.logic },
+        actors: {
+          loadDetail: load.logic,
+          cancelAppointment: cancel.logic,
+          setNoShow: noShow.logic,
+          resendInvites: resend.logic,
+        },
         actions: { notify: (_, p) => void notified.push(p.action) },
       }),
       { input: { id: APPOINTMENT.id, withEvents: true, askToCancel } },
@@ -158,7 +184,9 @@ describe('appointment detail', () => {
     actor.send({ type: 'noShow.toggle' });
     await flush();
     expect(noShow.latest().input).toEqual({ id: APPOINTMENT.id, noShow: false });
-    noShow.latest().reject(new ApiError({ status: 409, code: 'appointment_cancelled', fieldErrors: [] }));
+    noShow
+      .latest()
+      .reject(new ApiError({ status: 409, code: 'appointment_cancelled', fieldErrors: [] }));
     await flush();
     expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
     expect(actor.getSnapshot().context.actionError).toEqual({ code: 'appointment_cancelled' });
@@ -172,13 +200,21 @@ describe('client detail', () => {
     const reminder = fake<{ id: string }, { sentAt: string }>();
     const actor = createActor(
       clientStaffDetailMachine.provide({
-        actors: { loadDetail: load.logic, setSessionsClosed: sessions.logic, sendContractReminder: reminder.logic },
+        actors: {
+          loadDetail: load.logic,
+          setSessionsClosed: sessions.logic,
+          sendContractReminder: reminder.logic,
+        },
       }),
       { input: { id: CLIENT.id } },
     ).start();
     return { actor, load, sessions, reminder };
   }
-  const detail: ClientDetail = { client: CLIENT, appointments: { rows: [], itemCount: 0 }, communications: [] };
+  const detail: ClientDetail = {
+    client: CLIENT,
+    appointments: { rows: [], itemCount: 0 },
+    communications: [],
+  };
 
   it('a 501 contract reminder takes the button away and says so, without an error', async () => {
     const { actor, load, reminder } = start();
@@ -187,7 +223,9 @@ describe('client detail', () => {
     expect(actor.getSnapshot().can({ type: 'reminder.send' })).toBe(true);
     actor.send({ type: 'reminder.send' });
     await flush();
-    reminder.latest().reject(new ApiError({ status: 501, code: 'not_implemented', fieldErrors: [] }));
+    reminder
+      .latest()
+      .reject(new ApiError({ status: 501, code: 'not_implemented', fieldErrors: [] }));
     await flush();
     const snap = actor.getSnapshot();
     expect(snap.context.reminderUnavailable).toBe(true);
@@ -209,7 +247,12 @@ describe('client detail', () => {
 
 describe('client and appointment forms', () => {
   it('a relative needs a contact person; the body nests it', () => {
-    const values = { ...newClientValues(), firstName: 'Mia', lastName: 'Maier', clientType: 'relative' };
+    const values = {
+      ...newClientValues(),
+      firstName: 'Mia',
+      lastName: 'Maier',
+      clientType: 'relative',
+    };
     const bad = clientFormSchema.safeParse(values);
     expect(bad.success).toBe(false);
     const good = clientFormSchema.parse({
@@ -247,19 +290,26 @@ describe('client and appointment forms', () => {
     });
     const bad = appointmentFormSchema.safeParse({ ...values, endTime: '08:00' });
     expect(bad.success).toBe(false);
-    expect(bad.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['endTime', 'end_before_start']]);
+    expect(bad.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['endTime', 'end_before_start'],
+    ]);
   });
 });
 
 describe('pre-appointment', () => {
   it('creates the client, then books an initial appointment; a taken slot gives fresh slots', async () => {
     const save = fake<unknown, Client>();
-    const slots = fake<{ coachId: string; duration: number }, Array<components['schemas']['FreeSlot']>>();
+    const slots = fake<
+      { coachId: string; duration: number },
+      Array<components['schemas']['FreeSlot']>
+    >();
     const book = fake<{ idempotencyKey: string; body: Record<string, unknown> }, Appointment>();
     const actor = createActor(
       preAppointmentMachine.provide({
         actors: {
-          clientForm: recordFormMachine.provide({ actors: { saveRecord: save.logic } }),
+          clientForm: recordFormMachine.provide({
+            actors: { saveRecord: save.logic as never },
+          }) as never,
           loadSlots: slots.logic as never,
           createAppointment: book.logic as never,
         },
@@ -286,7 +336,11 @@ describe('pre-appointment', () => {
     actor.send({ type: 'slot.select', slot });
     actor.send({ type: 'booking.confirm' });
     await flush();
-    expect(book.latest().input.body).toMatchObject({ clientId: CLIENT.id, appointmentType: 'initial', coachId: slot.coachId });
+    expect(book.latest().input.body).toMatchObject({
+      clientId: CLIENT.id,
+      appointmentType: 'initial',
+      coachId: slot.coachId,
+    });
     book.latest().reject(new ApiError({ status: 409, code: 'slot_taken', fieldErrors: [] }));
     await flush();
     expect(actor.getSnapshot().matches({ choosingSlot: 'loading' })).toBe(true);
