@@ -177,6 +177,29 @@ describe('authFlowMachine: the server decides the next state', () => {
     expect(context.response?.actions.verify_passcode?.inputs.code?.error?.code).toBe('passcode_invalid');
     expect(context.codeResets).toBe(before + 1);
   });
+
+  it('counts a wrong or reused authenticator-app code too, so the boxes clear for the next try', async () => {
+    const provider = fakeProvider();
+    const { actor } = await atLoginInit(provider);
+    const otp = (error?: 'otp_code_invalid' | 'otp_code_already_used') =>
+      state(
+        'login_otp',
+        { otp_code_validate: { otp_code: error ? { required: true, error: { code: error, message: 'x' } } : true } },
+        error ? { status: 400, error: { code: 'form_data_invalid_error', message: 'Form data invalid.' } } : {},
+      );
+    provider.on('continue_with_login_identifier', reply(otp()));
+    actor.send({ type: 'action.run', name: 'continue_with_login_identifier', inputs: { email: 'a@example.org' } });
+    await flush();
+    const before = actor.getSnapshot().context.codeResets;
+    provider.on('otp_code_validate', reply(otp('otp_code_invalid')));
+    actor.send({ type: 'action.run', name: 'otp_code_validate', inputs: { otp_code: '000000' } });
+    await flush();
+    expect(actor.getSnapshot().context.codeResets).toBe(before + 1);
+    provider.on('otp_code_validate', reply(otp('otp_code_already_used')));
+    actor.send({ type: 'action.run', name: 'otp_code_validate', inputs: { otp_code: '123456' } });
+    await flush();
+    expect(actor.getSnapshot().context.codeResets).toBe(before + 2);
+  });
 });
 
 describe('authFlowMachine: time', () => {

@@ -76,7 +76,7 @@ export interface AuthFlowContext {
   retryAction: string | null;
   /** Seconds until a new passcode may be requested (`resend_after`). */
   resendSeconds: number;
-  /** Counts passcode_invalid answers: the code input clears itself when it changes. */
+  /** Counts wrong-code answers (e-mail or app code): the code input clears itself when it changes. */
   codeResets: number;
   thirdPartyReturn: ThirdPartyReturn | null;
   rename: RenameTarget | null;
@@ -113,10 +113,13 @@ const notProvided = (name: string) => () => {
 const replyOf = (event: AnyEventObject): FlowReply =>
   (event as unknown as { output: FlowReply }).output;
 
-const hasInputError = (body: FlowResponse, code: string) =>
+const hasInputError = (body: FlowResponse, ...codes: string[]) =>
   Object.values(body.actions ?? {}).some((action) =>
-    Object.values(action.inputs ?? {}).some((input) => input.error?.code === code),
+    Object.values(action.inputs ?? {}).some((input) => codes.includes(input.error?.code ?? '')),
   );
+
+/** Input errors after which the code boxes start empty again. */
+const WRONG_CODE_ERRORS = ['passcode_invalid', 'otp_code_invalid', 'otp_code_already_used'];
 
 const numberOr0 = (value: unknown) =>
   typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.ceil(value) : 0;
@@ -138,7 +141,7 @@ function contextFor(context: AuthFlowContext, reply: FlowReply): Partial<AuthFlo
     retrySeconds: retry,
     retryAction: retry > 0 ? (context.pending?.name ?? null) : null,
     resendSeconds: numberOr0(body.payload?.resend_after),
-    codeResets: context.codeResets + (hasInputError(body, 'passcode_invalid') ? 1 : 0),
+    codeResets: context.codeResets + (hasInputError(body, ...WRONG_CODE_ERRORS) ? 1 : 0),
     session:
       reply.token !== null || reply.sessionLifetime !== null
         ? { token: reply.token, lifetime: reply.sessionLifetime }

@@ -43,6 +43,8 @@ const FIELD_MESSAGES: Record<string, string> = {
   'password_login.password.value_invalid_error': tKey('auth:errors.invalidPassword'),
   'email.value_invalid_error': tKey('auth:errors.emailInvalid'),
   'identifier.value_invalid_error': tKey('auth:errors.emailInvalid'),
+  // Hanko reports a wrong app code at set-up as passcode_invalid (protocol Q2).
+  'otp_code_verify.otp_code.passcode_invalid': tKey('auth:errors.invalidOtpCode'),
   'passkey_name.value_too_short_error': tKey('auth:errors.passkeyNameLength'),
   'passkey_name.value_too_long_error': tKey('auth:errors.passkeyNameLength'),
 };
