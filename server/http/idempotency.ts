@@ -85,10 +85,15 @@ export async function withIdempotency(
     // Expired keys are forgotten: this one now, all of them now and then.
     await tx
       .delete(idempotencyKeys)
-      .where(sweep ? lt(idempotencyKeys.createdAt, cutoff) : and(thisKey, lt(idempotencyKeys.createdAt, cutoff)));
+      .where(
+        sweep
+          ? lt(idempotencyKeys.createdAt, cutoff)
+          : and(thisKey, lt(idempotencyKeys.createdAt, cutoff)),
+      );
     const claimed = await tx
       .insert(idempotencyKeys)
-      .values({ ...scope, status: null, responseBody: null })
+      // Stamped by the same clock that expires it (the server's, injectable in tests).
+      .values({ ...scope, status: null, responseBody: null, createdAt: now.toISOString() })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
     if (claimed.length === 0) {

@@ -152,9 +152,8 @@ describe('POST /client/book_initial_appointment', () => {
   });
 
   it('answers a retry with the same Idempotency-Key with the first answer, booking once', async () => {
-    // Idempotency keys age by the database's clock (created_at = now()), so this test runs
-    // on the real time; the day booked is months ahead of it.
-    clock.set(new Date().toISOString());
+    // The test clock is months ahead of the real one: keys must age by the server's clock.
+    clock.set(new Date(Date.parse(local('10:00')) - 48 * 3600_000).toISOString());
     const coach = await poolCoach();
     const client = await signInClient(api);
     const key = { 'idempotency-key': `book-${day}-0001` };
