@@ -84,6 +84,7 @@ async function main() {
     const raw = scripts.reduce((n, s) => n + s.raw, 0);
     const gzip = scripts.reduce((n, s) => n + s.gzip, 0);
     const staffList = await measureStaffList(browser, server.url);
+    const clientSignup = await measureClientSignup(browser, server.url);
     const result = {
       bench: 'web',
       at: new Date().toISOString(),
@@ -113,6 +114,7 @@ async function main() {
         met: median(renders) <= RENDER_TARGET_MS,
       },
       staffList,
+      clientSignup,
     };
     const out = JSON.stringify(result, null, 2);
     console.log(out);
@@ -200,3 +202,58 @@ async function measureStaffList(browser: Browser, baseUrl: string) {
 }
 
 await main();
+
+// ---------------------------------------------------------------------------------------------
+// Client sign-up (issue #6): the JavaScript a new client's browser loads for /client-signup.
+
+async function measureClientSignup(browser: Browser, baseUrl: string) {
+  // main() runs before module-level constants below it exist: keep these in the function.
+  const CLIENT_JS_TARGET_BYTES = 120 * 1024;
+  /** Chunks of staff pages (by their source file names); none may load for /client-signup. */
+  const STAFF_CHUNK =
+    /(Calendar|Availability|Booking|NewAppointment|NewAdhoc|AppointmentsList|AppointmentDetail|AppointmentEdit|PreAppointment|Dashboard|Support|Help|Coach|Staff|staff|Billing|Review|Users|Events|ClientDetail|ClientsList)/;
+  const renders: number[] = [];
+  let scripts: Array<{ url: string; raw: number; gzip: number }> = [];
+  for (let run = 0; run < RUNS; run++) {
+    const context = await browser.newContext({
+      locale: 'de-DE',
+      timezoneId: 'Europe/Berlin',
+      viewport: { width: 375, height: 740 },
+    });
+    const page = await context.newPage();
+    const loaded: Array<Promise<{ url: string; raw: number; gzip: number }>> = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      loaded.push(
+        response.body().then((body) => ({
+          url: new URL(response.url()).pathname,
+          raw: body.length,
+          gzip: gzipSync(body, { level: 9 }).length,
+        })),
+      );
+    });
+    await page.goto(`${baseUrl}/client-signup`, { waitUntil: 'commit' });
+    await page.locator('form.client-form').waitFor({ state: 'visible' });
+    renders.push(await page.evaluate(() => performance.now()));
+    // Whatever the page loads right after showing the form counts too.
+    await page.waitForLoadState('networkidle');
+    if (run === 0) scripts = await Promise.all(loaded);
+    await context.close();
+  }
+  const gzip = scripts.reduce((n, s) => n + s.gzip, 0);
+  const staffChunks = scripts.map((s) => s.url).filter((u) => STAFF_CHUNK.test(u));
+  return {
+    page: '/client-signup',
+    files: scripts.length,
+    rawBytes: scripts.reduce((n, s) => n + s.raw, 0),
+    gzipBytes: gzip,
+    gzipKB: round(gzip / 1024),
+    targetKB: CLIENT_JS_TARGET_BYTES / 1024,
+    met: gzip <= CLIENT_JS_TARGET_BYTES && staffChunks.length === 0,
+    staffChunks,
+    perFile: scripts
+      .sort((a, b) => b.gzip - a.gzip)
+      .map((s) => ({ file: s.url, gzipKB: round(s.gzip / 1024) })),
+    formVisibleMedianMs: round(median(renders)),
+  };
+}

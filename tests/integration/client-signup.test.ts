@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { clients, communications, users } from '../../server/db/schema/index';
 import { createApi, type Api } from '../support/api';
+import { coachWithAvailability, signInClient } from './scheduling-support';
 import {
+  berlinDate,
   type Caller,
   expectFieldError,
   expectProblem,
@@ -306,3 +308,44 @@ describe('POST /client/request-auth', () => {
     expectProblem(await api.call('POST', '/api/client/request-auth', { body: { email: 'a@example.test' } }), 401);
   });
 });
+
+describe('GET /client/initial_appointment', () => {
+  it('lists the signed-in client’s live upcoming initial appointment, and nobody else’s', async () => {
+    const day = berlinDate(new Date(Date.now() + 10 * 86_400_000));
+    await coachWithAvailability(api, admin, { startDay: day, startTime: '10:00', endTime: '12:00' });
+    const email = `${unique('o')}@example.test`;
+    const token = await api.tokenFor({ sub: randomUUID(), email });
+    const me = { authorization: `Bearer ${token}` };
+    expectStatus(await signup(signupBody(email), { token }), 201);
+    const start = new Date(`${day}T10:30:00+0${berlinOffset(day)}:00`).toISOString();
+    const booked = await api.call('POST', '/api/client/book_initial_appointment', { as: me, body: { startDate: start } });
+    expectStatus(booked, 201);
+
+    const mine = await api.call('GET', '/api/client/initial_appointment', { as: me });
+    expectStatus(mine, 200);
+    expect(mine.body.appointments.map((a: { id: string }) => a.id)).toEqual([booked.body.id]);
+    expect(mine.body.appointments[0]).not.toHaveProperty('meetingCodeCoach');
+
+    const other = await signInClient(api);
+    expect((await api.call('GET', '/api/client/initial_appointment', { as: other })).body.appointments).toEqual([]);
+    const noClient = await api.signIn('NONE', { active: false });
+    expectProblem(await api.call('GET', '/api/client/initial_appointment', { as: noClient }), 403);
+    expectProblem(await api.call('GET', '/api/client/initial_appointment', { as: admin }), 403);
+
+    // Cancelled appointments leave the list.
+    expectStatus(
+      await api.call('DELETE', `/api/client/initial_appointment/${booked.body.id}`, { as: me }),
+      200,
+    );
+    expect((await api.call('GET', '/api/client/initial_appointment', { as: me })).body.appointments).toEqual([]);
+  });
+});
+
+/** Hours Europe/Berlin is ahead of UTC on `day` (1 or 2). */
+function berlinOffset(day: string): number {
+  const noon = new Date(`${day}T12:00:00Z`);
+  const hour = Number(
+    new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', hour: 'numeric', hourCycle: 'h23' }).format(noon),
+  );
+  return hour - 12;
+}

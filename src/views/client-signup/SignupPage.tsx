@@ -1,5 +1,5 @@
 import { useMachine } from '@xstate/react';
-import { useCallback, useEffect, useId, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnyActorRef } from 'xstate';
 import { Link, useLocation, useSearch } from 'wouter';
@@ -13,7 +13,11 @@ import {
   type SignupFormValues,
 } from '../../machines/client-signup.validation';
 import { ClientPage, ErrorNotice } from './parts';
-import { RegistrationStep } from './RegistrationStep';
+
+// The widget's screens load when the account step starts, not with the form (bench/web.ts).
+const RegistrationStep = lazy(() =>
+  import('./RegistrationStep').then((m) => ({ default: m.RegistrationStep })),
+);
 
 const berlinYear = () =>
   Number(new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', year: 'numeric' }).format(new Date()));
@@ -39,7 +43,9 @@ export default function SignupPage() {
       <ClientPage title={t('signup.title')}>
         <p className="client-step">{t('signup.stepAccount')}</p>
         <p>{t('signup.accountIntro', { email: state.context.request?.email })}</p>
-        <RegistrationStep onAttach={attach} />
+        <Suspense fallback={<p role="status">{t('gate.loading')}</p>}>
+          <RegistrationStep onAttach={attach} />
+        </Suspense>
         <button type="button" className="button-link" onClick={() => send({ type: 'form.edit' })}>
           {t('signup.backToForm')}
         </button>
