@@ -484,26 +484,47 @@ describe('authFlowMachine: passkeys', () => {
     expect(screen()).toBe('login_init');
   });
 
-  it('goes back and shows webauthn_credential_already_exists when creating a passkey fails', async () => {
+  /** Onboarding offers a passkey; creating it fails in the browser with `failure`. */
+  async function failedCreation(failure: Error) {
     const provider = fakeProvider();
-    provider.on(
-      'register_client_capabilities',
-      reply(state('onboarding_create_passkey', { webauthn_generate_creation_options: {}, skip: {} })),
-    );
+    const offer = () => state('onboarding_create_passkey', { webauthn_generate_creation_options: {}, skip: {} });
+    provider.on('register_client_capabilities', reply(offer()));
     const { actor, screen } = run(provider);
     await flush();
     await flush();
-    provider.passkeyFails('InvalidStateError');
+    provider.passkeyRejects(failure);
     provider.on(
       'webauthn_generate_creation_options',
       reply(state('onboarding_verify_passkey_attestation', { webauthn_verify_attestation_response: { public_key: { type: 'json' } }, back: {} }, { payload: { creation_options: options } })),
     );
-    provider.on('back', reply(state('onboarding_create_passkey', { webauthn_generate_creation_options: {}, skip: {} })));
+    provider.on('back', reply(offer()));
     actor.send({ type: 'action.run', name: 'webauthn_generate_creation_options' });
     await flush();
     await flush();
     expect(screen()).toBe('onboarding_create_passkey');
-    expect(actor.getSnapshot().context.error).toEqual({ code: 'webauthn_credential_already_exists' });
+    expect(provider.calls.map((c) => c.action).slice(-2)).toEqual(['webauthn_generate_creation_options', 'back']);
+    expect(provider.calls.some((c) => c.action === 'webauthn_verify_attestation_response')).toBe(false);
+    return actor.getSnapshot().context.error;
+  }
+
+  /** What @simplewebauthn/browser throws: its WebAuthnError, named after the DOMException. */
+  const webAuthnError = (name: string) =>
+    Object.assign(new Error('ceremony failed', { cause: new DOMException('x', name) }), { name, code: 'X' });
+
+  it('goes back and says the passkey already exists only for InvalidStateError', async () => {
+    expect(await failedCreation(webAuthnError('InvalidStateError'))).toEqual({
+      code: 'webauthn_credential_already_exists',
+    });
+  });
+
+  it('goes back without a message when the person cancels creating a passkey', async () => {
+    expect(await failedCreation(webAuthnError('NotAllowedError'))).toBeNull();
+    expect(await failedCreation(webAuthnError('AbortError'))).toBeNull();
+  });
+
+  it('goes back with a generic message when creating a passkey fails otherwise', async () => {
+    expect(await failedCreation(webAuthnError('SecurityError'))).toEqual({ code: 'passkey_creation_failed' });
+    expect(await failedCreation(new TypeError('options'))).toEqual({ code: 'passkey_creation_failed' });
   });
 
   it('sends the new passkey of a successful prompt as public_key', async () => {

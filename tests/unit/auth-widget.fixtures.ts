@@ -185,6 +185,9 @@ export function fakeProvider(
     passkeyFails(name = 'NotAllowedError') {
       passkeyResult = () => Promise.reject(Object.assign(new Error(name), { name }));
     },
+    passkeyRejects(error: Error) {
+      passkeyResult = () => Promise.reject(error);
+    },
     conditionalResolves(value: unknown) {
       conditionalResult = () => Promise.resolve(value);
     },

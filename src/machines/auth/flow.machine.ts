@@ -118,6 +118,22 @@ const hasInputError = (body: FlowResponse, ...codes: string[]) =>
     Object.values(action.inputs ?? {}).some((input) => codes.includes(input.error?.code ?? '')),
   );
 
+/** The DOMException name of a WebAuthn failure (@simplewebauthn keeps it on its WebAuthnError). */
+function webAuthnErrorName(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { name, cause } = error as { name?: unknown; cause?: unknown };
+  if (typeof name === 'string' && name !== 'Error' && name !== 'WebAuthnError') return name;
+  return cause === undefined ? undefined : webAuthnErrorName(cause);
+}
+
+/** What the person is told after `navigator.credentials.create` failed (null: a cancel). */
+export function creationFailure(error: unknown): WidgetError | null {
+  const name = webAuthnErrorName(error);
+  if (name === 'InvalidStateError') return { code: 'webauthn_credential_already_exists' };
+  if (name === 'NotAllowedError' || name === 'AbortError') return null;
+  return { code: 'passkey_creation_failed' };
+}
+
 /** Input errors after which the code boxes start empty again. */
 const WRONG_CODE_ERRORS = ['passcode_invalid', 'otp_code_invalid', 'otp_code_already_used'];
 
@@ -328,9 +344,14 @@ export const authFlowMachine = setup({
       pending: { name: 'back', inputs: {} },
       carriedError: context.carriedError ?? context.error,
     })),
-    carryCredentialExists: assign({
-      carriedError: { code: 'webauthn_credential_already_exists' },
-      error: { code: 'webauthn_credential_already_exists' },
+    /**
+     * Creating a passkey failed: "already exists" only for the browser's InvalidStateError (as
+     * the Hanko SDK does); a cancel (NotAllowedError, AbortError) says nothing; anything else
+     * says that it did not work.
+     */
+    carryCreateFailure: assign(({ event }) => {
+      const error = creationFailure((event as { error?: unknown }).error);
+      return { carriedError: error, error };
     }),
     carryPromptFailure: assign(({ context }) => ({ carriedError: context.error })),
     openRename: assign(({ event }) =>
@@ -741,7 +762,7 @@ function passkeyPrompt(kind: 'get' | 'create'): ServerStateOptions {
     kind === 'get'
       ? { name: 'webauthn_verify_assertion_response', input: 'assertion_response' }
       : { name: 'webauthn_verify_attestation_response', input: 'public_key' };
-  const failed = kind === 'get' ? 'carryPromptFailure' : 'carryCredentialExists';
+  const failed = kind === 'get' ? 'carryPromptFailure' : 'carryCreateFailure';
   return {
     init: [
       { guard: optionsGuard, target: 'prompting' },

@@ -97,6 +97,7 @@ export type WidgetErrorCode =
   | 'network_error'
   | 'handler_not_found'
   | 'webauthn_credential_already_exists'
+  | 'passkey_creation_failed'
   | 'third_party_access_denied'
   | 'third_party_error'
   | 'session_missing';

@@ -21,6 +21,7 @@ const MESSAGES: Record<string, string> = {
   forbidden: tKey('auth:errors.forbidden'),
   handler_not_found: tKey('auth:errors.handlerNotFound'),
   webauthn_credential_already_exists: tKey('auth:errors.webauthnCredentialAlreadyExists'),
+  passkey_creation_failed: tKey('auth:errors.passkeyCreationFailed'),
   third_party_access_denied: tKey('auth:errors.thirdPartyAccessDenied'),
   value_missing_error: tKey('auth:errors.valueMissing'),
   value_invalid_error: tKey('auth:errors.valueInvalid'),
