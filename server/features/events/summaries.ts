@@ -14,6 +14,18 @@ const SUMMARIES: Record<string, string> = {
   'appointment.created': 'Termin angelegt',
   'appointment.updated': 'Termin geändert',
   'appointment.cancelled': 'Termin abgesagt',
+  'appointment.rescheduled': 'Termin verschoben',
+  'appointment.hold_expired': 'Vorläufige Reservierung abgelaufen',
+  'appointment.invites_resent': 'Einladungen erneut gesendet',
+  'availability.created': 'Verfügbarkeit angelegt',
+  'availability.updated': 'Verfügbarkeit geändert',
+  'availability.deleted': 'Verfügbarkeit gelöscht',
+  'availability.occurrence_changed': 'Einzeltermin der Verfügbarkeit geändert',
+  'availability.occurrence_removed': 'Einzeltermin der Verfügbarkeit entfernt',
+  'calendar_feed.created': 'Kalender-Abo erstellt',
+  'calendar_feed.revoked': 'Kalender-Abo widerrufen',
+  'support.message_sent': 'Supportanfrage gesendet',
+  'meeting.finished': 'Termin hat stattgefunden',
 };
 
 export const summaryOf = (type: string) => SUMMARIES[type] ?? type;
