@@ -19,6 +19,7 @@ import {
  * `watchRegistration` types the form's address into it and reports the session) → linking
  * (`POST /client/signup` with the new session's token: client record and link in one
  * transaction) → activating (the app session logs in again and is now active) → done.
+ * Someone signed in already (an account without a client record) skips the registration.
  * A failed link keeps the account and offers the link step again (`link.retry`).
  */
 
@@ -29,6 +30,11 @@ export interface SignupInput {
   currentYear: number;
   /** Values to start with (the address from a sign-in link's `?email=`, tests). */
   values?: Partial<SignupFormValues>;
+  /**
+   * The token of a person already signed in without a client record (they signed in first,
+   * saw "not a client yet" and came here): the account exists, so the form links it directly.
+   */
+  sessionToken?: string | null;
 }
 
 export interface SignupContext {
@@ -119,6 +125,7 @@ export const clientSignupMachine = setup({
   },
   guards: {
     formValid: ({ context }) => validateSignupForm(context.values, context.currentYear).ok,
+    signedIn: ({ context }) => context.token !== null,
     emailTaken: ({ event }) =>
       'error' in event && toClientError((event as { error: unknown }).error).code === 'email_taken',
     fieldsRejected: ({ event }) =>
@@ -149,7 +156,7 @@ export const clientSignupMachine = setup({
     currentYear: input.currentYear,
     request: null,
     flow: null,
-    token: null,
+    token: input.sessionToken ?? null,
     error: null,
   }),
   initial: 'editing',
@@ -185,7 +192,7 @@ export const clientSignupMachine = setup({
         id: 'checkSignup',
         src: 'checkSignup',
         input: ({ context }) => context.request!,
-        onDone: 'registering',
+        onDone: [{ guard: 'signedIn', target: 'linking' }, { target: 'registering' }],
         onError: [
           { guard: 'emailTaken', target: 'emailTaken' },
           {

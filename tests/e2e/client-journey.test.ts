@@ -3,6 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from '../support/axe';
 import { useBrowser } from '../support/browser';
+import { registerByPasscode, seedSession } from '../support/e2e-sign-in';
 
 /**
  * Client self-service (issue #6) in real Chromium against the real app and provider, at
@@ -291,6 +292,23 @@ describe('client journey at 375 px', () => {
     await noHorizontalScroll(page);
     await expectAccessible(page, 'form with errors');
     expect(sent).toEqual([]);
+  });
+
+  it('someone signed in without a client record signs up without a second account', async () => {
+    const email = `erst-konto-${run}@example.org`;
+    await seedSession(b.context, b.baseUrl, await registerByPasscode(b.baseUrl, email));
+    const page = b.page;
+    const codesBefore = (await mailsTo(email)).length;
+    await page.goto('/client-signup/login');
+    await page.getByText('Mit diesem Konto ist noch keine Registrierung als Klient:in verbunden.').waitFor();
+    await page.getByRole('link', { name: 'Jetzt registrieren' }).click();
+    await page.getByRole('heading', { name: 'Als Klient:in registrieren' }).waitFor();
+    await fillSignupForm(page, email);
+    await page.getByRole('button', { name: 'Weiter' }).click();
+    await page.waitForURL('**/client-signup/appointment-selection');
+    await page.locator('.client-time').first().waitFor();
+    // No registration flow ran: no further one-time code was mailed.
+    expect((await mailsTo(email)).length).toBe(codesBefore);
   });
 
   it('an address that is a client already gets a clear message and the way to sign in', async () => {

@@ -120,7 +120,7 @@ const describePath = (path: StatePath<any, EventObject>) =>
 
 const summary: Array<Record<string, unknown>> = [];
 afterAll(() => {
-  for (const line of summary) console.log(JSON.stringify(line));
+  console.log(JSON.stringify({ modelBased: 'client machines', machines: summary }));
 });
 
 const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output }) as EventObject;
@@ -388,6 +388,26 @@ describe('sign-up machine, model-based', () => {
       'clientSignup.linkFailed': (s) => expect(s.context.error?.code).toBe('network'),
       'clientSignup.done': (s) => expect(s.status).toBe('done'),
     });
+    actor.stop();
+  });
+
+  it('links an account that is signed in already without registering again', async () => {
+    const fakes = {
+      checkSignup: controlled<any, void>(),
+      linkSignup: controlled<any, { clientId: string }>(),
+      refreshSession: controlled<any, void>(),
+    };
+    const actor = createActor(
+      clientSignupMachine.provide({
+        actors: { checkSignup: fakes.checkSignup.logic, linkSignup: fakes.linkSignup.logic, refreshSession: fakes.refreshSession.logic },
+      }),
+      { input: { ...input, values: { ...filled, privacyConsent: true }, sessionToken: 'signed-in' } },
+    ).start();
+    actor.send({ type: 'form.submit' });
+    fakes.checkSignup.resolve();
+    await flush();
+    expect(actor.getSnapshot().value).toBe('linking');
+    expect(fakes.linkSignup.calls[0]).toMatchObject({ token: 'signed-in', request: { email: 'klara@example.de' } });
     actor.stop();
   });
 

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { AnyActorRef } from 'xstate';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useAppServices } from '../../app/services';
+import { useSessionStatus } from '../../app/session-hooks';
 import { createSignupActors } from '../../machines/actors/client';
 import { clientSignupMachine } from '../../machines/client-signup.machine';
 import {
@@ -28,9 +29,20 @@ export default function SignupPage() {
   const services = useAppServices();
   const search = useSearch();
   const [, navigate] = useLocation();
+  const status = useSessionStatus();
   const [state, send] = useMachine(
     clientSignupMachine.provide({ actors: createSignupActors(services) }),
-    { input: { campaign: campaignFrom(search), currentYear: berlinYear() } },
+    {
+      input: {
+        campaign: campaignFrom(search),
+        currentYear: berlinYear(),
+        // Signed in without a client record: this account is the one to link.
+        sessionToken:
+          status.kind === 'signedIn' && !status.session.active
+            ? (services.session.getSnapshot().context.token ?? null)
+            : null,
+      },
+    },
   );
   const done = state.matches('done');
   useEffect(() => {
@@ -46,6 +58,9 @@ export default function SignupPage() {
         <Suspense fallback={<p role="status">{t('gate.loading')}</p>}>
           <RegistrationStep onAttach={attach} />
         </Suspense>
+        <p>
+          {t('signup.haveAccount')} <Link href="/client-signup/login">{t('signup.toLogin')}</Link>
+        </p>
         <button type="button" className="button-link" onClick={() => send({ type: 'form.edit' })}>
           {t('signup.backToForm')}
         </button>
