@@ -259,8 +259,10 @@ describe('client journey at 375 px', () => {
   it('bad input in every field gets a German message and sends nothing', async () => {
     const page = b.page;
     const sent: string[] = [];
+    const tagManager: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/api/client/signup') || r.url().includes('/auth/registration')) sent.push(r.url());
+      if (r.url().includes('googletagmanager')) tagManager.push(r.url());
     });
     await page.goto('/client-signup');
     await page.getByRole('heading', { name: 'Als Klient:in registrieren' }).waitFor();
@@ -292,6 +294,9 @@ describe('client journey at 375 px', () => {
     await noHorizontalScroll(page);
     await expectAccessible(page, 'form with errors');
     expect(sent).toEqual([]);
+    // Not the production host (and not a production build): no tag manager.
+    expect(tagManager).toEqual([]);
+    expect(await page.locator('script#tag-manager').count()).toBe(0);
   });
 
   it('someone signed in without a client record signs up without a second account', async () => {

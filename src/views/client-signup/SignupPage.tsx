@@ -170,7 +170,7 @@ function SignupForm({ values, errors, busy, disabled, onChange, onSubmit }: Form
     </div>
   );
   const check = (field: 'wantsToProvideRecordingsForResearch' | 'notifyViaSms' | 'privacyConsent') => (
-    <div className="field client-check">
+    <div className="client-check">
       <input
         id={id(field)}
         name={field}
