@@ -109,6 +109,18 @@ const schema = z.object({
     .string()
     .optional()
     .refine((v) => v === undefined || Buffer.from(v, 'base64').length === 32, '32 bytes, base64-encoded'),
+  /**
+   * Third-party sign-in providers (OAuth 2.0 / OpenID Connect), a JSON array of
+   * {id, name, issuer | authorization_url + token_url + userinfo_url/jwks_url, client_id,
+   * client_secret, scopes?, token_auth?}; unset: none (server/auth-provider/thirdparty.ts).
+   */
+  AUTH_THIRDPARTY_PROVIDERS: z.string().optional(),
+  /** Where sign-ins may return to (comma-separated; `*` at the end: any URL below); unset: PUBLIC_URL/*. */
+  AUTH_THIRDPARTY_REDIRECT_URLS: z.string().optional(),
+  /** The callback registered at the providers; unset: PUBLIC_URL/auth/thirdparty/callback. */
+  AUTH_THIRDPARTY_CALLBACK_URL: z.url().optional(),
+  /** Where a callback without a usable state goes (with ?error=…); unset: PUBLIC_URL/login. */
+  AUTH_THIRDPARTY_ERROR_REDIRECT_URL: z.url().optional(),
   /** Include internal error causes in flow errors (never in production). */
   AUTH_DEBUG: bool.default(false),
 });

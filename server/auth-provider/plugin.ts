@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loggableError } from '../http/problem';
 import { bareError, type FlowResult } from './flow/engine';
 import type { RequestInfo } from './flow/types';
@@ -74,6 +74,29 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
   }
 
   registerRestRoutes(app, provider);
+
+  // The provider sends the browser back here (GET, or POST with response_mode=form_post);
+  // it goes on to `redirect_to` with ?hanko_token=… or ?error=… (protocol §1.1, §3.6).
+  const thirdpartyCallback = async (request: FastifyRequest, reply: FastifyReply) => {
+    const params = {
+      ...(request.query as Record<string, unknown>),
+      ...(request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {}),
+    };
+    const { location, cookie } = await provider.thirdparty.callback(
+      params,
+      readCookie(request, provider.thirdparty.cookieName),
+      (error) => app.log.warn({ error: loggableError(error) }, 'third-party sign-in failed'),
+    );
+    return reply.code(303).header('cache-control', 'no-store').header('set-cookie', cookie).redirect(location, 303);
+  };
+  app.get('/thirdparty/callback', thirdpartyCallback);
+  app.register(async (scope) => {
+    // form_post callbacks: application/x-www-form-urlencoded, parsed with URLSearchParams.
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+    scope.post('/thirdparty/callback', thirdpartyCallback);
+  });
 
   app.get('/.well-known/jwks.json', async (_request, reply) =>
     reply.header('cache-control', 'max-age=600').send(provider.jwks()),

@@ -12,6 +12,7 @@ import type { AuthEnv } from './flows/shared';
 import { loadKeyStore } from './keys';
 import { loadSecretBox } from './secret-box';
 import { createSessionService } from './sessions';
+import { createThirdParty } from './thirdparty';
 import { relyingParty } from './webauthn';
 
 export interface AuthProviderOptions {
@@ -42,6 +43,7 @@ export async function createAuthProvider(options: AuthProviderOptions) {
     issuer: config.AUTH_ISSUER,
     audience: config.AUTH_AUDIENCE,
   });
+  const thirdparty = createThirdParty({ auth, secrets, publicUrl: config.PUBLIC_URL, ...(options.now ? { now: options.now } : {}) });
   let logError: (error: unknown) => void = () => {};
   const engine = createFlowEngine<AuthEnv, Tx>({
     flows: { login: loginFlow(auth), registration: registrationFlow(auth), profile: profileFlow(auth) },
@@ -55,6 +57,7 @@ export async function createAuthProvider(options: AuthProviderOptions) {
       mailer: options.mailer,
       rp,
       secrets,
+      thirdparty,
     }),
     ...(options.now ? { now: options.now } : {}),
     debug: auth.AUTH_DEBUG && config.NODE_ENV !== 'production',
@@ -67,6 +70,9 @@ export async function createAuthProvider(options: AuthProviderOptions) {
     sessions,
     engine,
     rp,
+    thirdparty,
+    /** Unexpected errors outside flows (third-party callback). */
+    logError: (error: unknown) => logError(error),
     rateLimits: options.rateLimits,
     jwks: () => keys.jwks(),
     /** The app's public origin (the default CORS origin). */

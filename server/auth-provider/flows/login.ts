@@ -49,6 +49,7 @@ import {
   type Ctx,
   type State,
 } from './shared';
+import { thirdpartyAmr, thirdpartyOauth, thirdpartyState } from './thirdparty';
 
 /** Login stores new credentials at once, for the user whose credential was proven. */
 const loginSink: CredentialSink = {
@@ -274,6 +275,7 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
           return { kind: 'error', error: flowErrors.flowDiscontinuity };
         },
       },
+      thirdpartyOauth,
     ],
   };
 
@@ -501,6 +503,7 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
   const done = success(async (ctx) => {
     const data = dataOf(ctx);
     if (!data.user_id || data.dead_end) throw new Error('success without a user');
+    if (data.login_method === 'third_party') return { userId: data.user_id, amr: thirdpartyAmr(ctx) };
     if (data.trust_device) {
       const value = await trustDevice(
         ctx.env.tx,
@@ -533,6 +536,7 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         loginOtp,
         deviceTrust,
         onboardingUsername,
+        thirdpartyState,
         ...credentialStates(loginSink),
         done,
       ].map((s) => [s.name, s]),

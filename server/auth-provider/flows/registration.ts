@@ -27,6 +27,7 @@ import {
   type AuthEnv,
   type State,
 } from './shared';
+import { thirdpartyAmr, thirdpartyOauth, thirdpartyState } from './thirdparty';
 
 /** Registration keeps new credentials in the flow; the user and they are created at success. */
 const registrationSink: CredentialSink = {
@@ -118,6 +119,7 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
           };
         },
       },
+      thirdpartyOauth,
     ],
   };
 
@@ -129,6 +131,8 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
   const done = success(async (ctx) => {
     const data = dataOf(ctx);
     if (!data.user_id || data.dead_end) throw new Error('success without a new user');
+    // A third-party sign-up created (or found) the user when the token was exchanged.
+    if (data.login_method === 'third_party') return { userId: data.user_id, amr: thirdpartyAmr(ctx) };
     if (data.email && data.email_verified) await releaseUnconfirmedAddress(ctx.env.tx, data.email);
     await createUser(ctx.env.tx, {
       id: data.user_id,
@@ -164,7 +168,7 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
     ttlSeconds: auth.AUTH_FLOW_TTL_SECONDS,
     initial: ['preflight', 'registration_init'],
     states: Object.fromEntries(
-      [preflight, registrationInit, passcode, ...credentialStates(registrationSink), done].map((s) => [
+      [preflight, registrationInit, passcode, thirdpartyState, ...credentialStates(registrationSink), done].map((s) => [
         s.name,
         s,
       ]),

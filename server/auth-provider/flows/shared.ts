@@ -1,3 +1,4 @@
+import type { ThirdParty } from '../thirdparty';
 import type { Tx } from '../../db/client';
 import { HttpProblem } from '../../http/problem';
 import type { RateLimiter, RateLimiters } from '../../http/rate-limit';
@@ -24,6 +25,8 @@ export interface AuthEnv {
   rp: RelyingParty;
   /** Encrypts authenticator-app secrets. */
   secrets: SecretBox;
+  /** Third-party sign-in providers. */
+  thirdparty: ThirdParty;
 }
 
 export type Ctx = FlowContext<AuthEnv>;
@@ -62,7 +65,12 @@ export interface FlowData {
   recovery_pending?: boolean;
   email_verified?: boolean;
   password_hash?: string;
-  login_method?: 'password' | 'passcode' | 'passkey';
+  login_method?: 'password' | 'passcode' | 'passkey' | 'third_party';
+  /** thirdparty_oauth: the provider chosen, and the SDK's PKCE verifier for exchange_token. */
+  thirdparty_provider?: string;
+  thirdparty_code_verifier?: string;
+  /** hanko_token ids already exchanged in this flow. */
+  thirdparty_used?: string[];
   sticky?: { passcode_id?: string; passcode_email?: string };
 }
 
@@ -235,7 +243,12 @@ export function success(
       ctx.payload.claims = issued.claims;
       const { login_method: method, mfa_method: mfa } = dataOf(ctx);
       if (lastLogin && method) {
-        ctx.payload.last_login = { login_method: method, ...(mfa ? { mfa_method: mfa } : {}) };
+        const provider = method === 'third_party' ? dataOf(ctx).thirdparty_provider : undefined;
+        ctx.payload.last_login = {
+          login_method: method,
+          ...(provider ? { third_party_provider: provider } : {}),
+          ...(mfa ? { mfa_method: mfa } : {}),
+        };
       }
     },
   };

@@ -357,6 +357,16 @@ CREATE TABLE "auth_flows" (
 	CONSTRAINT "auth_flows_name_check" CHECK ("auth_flows"."name" IN ('login', 'registration', 'profile', 'token_exchange'))
 );
 --> statement-breakpoint
+CREATE TABLE "auth_identities" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"provider" text NOT NULL,
+	"provider_user_id" text NOT NULL,
+	"email" text,
+	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "auth_otp_secrets" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"user_id" uuid NOT NULL,
@@ -472,6 +482,7 @@ ALTER TABLE "support_messages" ADD CONSTRAINT "support_messages_user_id_users_id
 ALTER TABLE "idempotency_keys" ADD CONSTRAINT "idempotency_keys_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth_device_tokens" ADD CONSTRAINT "auth_device_tokens_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth_emails" ADD CONSTRAINT "auth_emails_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "auth_identities" ADD CONSTRAINT "auth_identities_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth_otp_secrets" ADD CONSTRAINT "auth_otp_secrets_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth_passcodes" ADD CONSTRAINT "auth_passcodes_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth_password_credentials" ADD CONSTRAINT "auth_password_credentials_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -544,6 +555,8 @@ CREATE UNIQUE INDEX "auth_emails_address_key" ON "auth_emails" USING btree ("add
 CREATE INDEX "auth_emails_user_idx" ON "auth_emails" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "auth_emails_one_primary_key" ON "auth_emails" USING btree ("user_id") WHERE "auth_emails"."is_primary";--> statement-breakpoint
 CREATE INDEX "auth_flows_expires_idx" ON "auth_flows" USING btree ("expires_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "auth_identities_provider_user_key" ON "auth_identities" USING btree ("provider","provider_user_id");--> statement-breakpoint
+CREATE INDEX "auth_identities_user_idx" ON "auth_identities" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "auth_otp_secrets_user_key" ON "auth_otp_secrets" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "auth_passcodes_flow_idx" ON "auth_passcodes" USING btree ("flow_id");--> statement-breakpoint
 CREATE INDEX "auth_passcodes_expires_idx" ON "auth_passcodes" USING btree ("expires_at");--> statement-breakpoint

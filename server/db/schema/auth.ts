@@ -247,3 +247,27 @@ export const authSecretKeys = pgTable('auth_secret_keys', {
   key: text('key').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Accounts at third-party sign-in providers (OAuth 2.0 / OpenID Connect) linked to a user:
+ * `provider_user_id` is the provider's `sub`. One provider account belongs to one user.
+ */
+export const authIdentities = pgTable(
+  'auth_identities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    providerUserId: text('provider_user_id').notNull(),
+    /** The address the provider vouched for when the account was linked. */
+    email: text('email'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('auth_identities_provider_user_key').on(t.provider, t.providerUserId),
+    index('auth_identities_user_idx').on(t.userId),
+  ],
+);

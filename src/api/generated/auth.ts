@@ -315,6 +315,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/thirdparty/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth / OpenID Connect callback; redirects back to the app
+         * @description Checks the state and its hanko_thirdparty_state cookie, exchanges the code with PKCE and redirects to redirect_to with ?hanko_token=<one-time token> (exchange_token in the thirdparty state), or with ?error=…&error_description=… (access_denied when the person said no).
+         */
+        get: operations["thirdpartyCallbackGet"];
+        put?: never;
+        /** OAuth callback with response_mode=form_post */
+        post: operations["thirdpartyCallbackPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/jwks.json": {
         parameters: {
             query?: never;
@@ -345,7 +366,7 @@ export interface components {
          * @description Flow-level codes (top-level error) and input-level codes (inputs.<name>.error).
          * @enum {string}
          */
-        FlowErrorCode: "technical_error" | "flow_expired_error" | "operation_not_permitted_error" | "flow_discontinuity_error" | "form_data_invalid_error" | "not_found" | "passcode_max_attempts_reached" | "passkey_invalid" | "webauthn_credential_invalid_mfa_only" | "platform_authenticator_required" | "rate_limit_exceeded" | "unauthorized" | "forbidden" | "value_missing_error" | "value_invalid_error" | "value_too_long_error" | "value_too_short_error" | "email_already_exists" | "username_already_exists" | "unknown_username_error" | "unknown_email_error" | "invalid_username_error" | "passcode_invalid" | "otp_code_invalid" | "otp_code_already_used" | "invalid_metadata_error";
+        FlowErrorCode: "technical_error" | "flow_expired_error" | "operation_not_permitted_error" | "flow_discontinuity_error" | "form_data_invalid_error" | "not_found" | "passcode_max_attempts_reached" | "passkey_invalid" | "webauthn_credential_invalid_mfa_only" | "platform_authenticator_required" | "rate_limit_exceeded" | "unauthorized" | "forbidden" | "third_party_unverified_email" | "value_missing_error" | "value_invalid_error" | "value_too_long_error" | "value_too_short_error" | "email_already_exists" | "username_already_exists" | "unknown_username_error" | "unknown_email_error" | "invalid_username_error" | "passcode_invalid" | "otp_code_invalid" | "otp_code_already_used" | "invalid_metadata_error";
         /** @description `cause` only in debug mode (flow level) or when one exists (input level). */
         FlowError: {
             code: components["schemas"]["FlowErrorCode"];
@@ -1188,6 +1209,60 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             500: components["responses"]["Error"];
+        };
+    };
+    thirdpartyCallbackGet: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back to the app. */
+            303: {
+                headers: {
+                    /** @description redirect_to with hanko_token or error. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    thirdpartyCallbackPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    code?: string;
+                    state?: string;
+                    error?: string;
+                    error_description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Back to the app. */
+            303: {
+                headers: {
+                    /** @description redirect_to with hanko_token or error. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getJwks: {

@@ -23,6 +23,7 @@ const MESSAGES: Record<string, string> = {
   webauthn_credential_already_exists: tKey('auth:errors.webauthnCredentialAlreadyExists'),
   passkey_creation_failed: tKey('auth:errors.passkeyCreationFailed'),
   third_party_access_denied: tKey('auth:errors.thirdPartyAccessDenied'),
+  third_party_unverified_email: tKey('auth:errors.thirdPartyUnverifiedEmail'),
   value_missing_error: tKey('auth:errors.valueMissing'),
   value_invalid_error: tKey('auth:errors.valueInvalid'),
   value_too_long_error: tKey('auth:errors.valueTooLong'),
