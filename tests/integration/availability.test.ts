@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApi, type Api } from '../support/api';
+import type { Api } from '../support/api';
 import {
   type Caller,
   expectFieldError,
@@ -7,6 +7,7 @@ import {
   expectStatus,
   newCoach,
   SOME_ID,
+  startApi,
 } from './fixtures';
 import { coachSlots, coachWithAvailability, startsOf, testClock } from './scheduling-support';
 
@@ -15,8 +16,10 @@ let api: Api;
 let admin: Caller;
 
 beforeAll(async () => {
-  api = await createApi({ now: clock.now });
-  admin = await api.signIn('ADMIN');
+  ({
+    api,
+    callers: [admin],
+  } = await startApi({ now: clock.now }, 'ADMIN'));
 });
 afterAll(() => api.close());
 

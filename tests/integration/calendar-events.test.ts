@@ -6,6 +6,7 @@ import {
   expectFieldError,
   expectStatus,
   newClient,
+  startApi,
 } from './fixtures';
 import { coachWithAvailability, testClock } from './scheduling-support';
 
@@ -14,8 +15,10 @@ let api: Api;
 let admin: Caller;
 
 beforeAll(async () => {
-  api = await createApi({ now: clock.now });
-  admin = await api.signIn('ADMIN');
+  ({
+    api,
+    callers: [admin],
+  } = await startApi({ now: clock.now }, 'ADMIN'));
 });
 afterAll(() => api.close());
 

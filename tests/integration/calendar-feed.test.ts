@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApi, type Api } from '../support/api';
+import type { Api } from '../support/api';
 import {
   expectProblem,
   expectStatus,
@@ -8,6 +8,7 @@ import {
   plusMinutes,
   unique,
   type Caller,
+  startApi,
 } from './fixtures';
 import { messagesOf, parseFeed, parseInvite, testClock, urlOf } from './notifications-support';
 
@@ -22,7 +23,11 @@ const feedPath = (coachId: string) => `/api/coach/${coachId}/calendar-feed`;
 /** The path of a feed URL the API answered, for calling the app in-process. */
 const pathOf = (url: string) => new URL(url).pathname;
 
-async function appointmentFor(c: { coachId: string | null } & Caller, day: number, lastName: string) {
+async function appointmentFor(
+  c: { coachId: string | null } & Caller,
+  day: number,
+  lastName: string,
+) {
   const client = await newClient(api, admin, {
     firstName: 'Klara',
     lastName,
@@ -39,10 +44,10 @@ async function appointmentFor(c: { coachId: string | null } & Caller, day: numbe
 }
 
 beforeAll(async () => {
-  api = await createApi({ jobs: { clock } });
-  admin = await api.signIn('ADMIN');
-  coach = await api.signIn('COACH');
-  otherCoach = await api.signIn('COACH');
+  ({
+    api,
+    callers: [admin, coach, otherCoach],
+  } = await startApi({ jobs: { clock } }, 'ADMIN', 'COACH', 'COACH'));
 });
 afterAll(() => api?.close());
 

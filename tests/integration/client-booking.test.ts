@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import { appointments, coaches } from '../../server/db/schema/index';
 import { releaseExpiredHolds } from '../../server/features/appointments/client-booking';
-import { createApi, type Api } from '../support/api';
+import type { Api } from '../support/api';
 import {
   bookAppointment,
   type Caller,
@@ -11,6 +11,7 @@ import {
   expectStatus,
   newClient,
   SOME_ID,
+  startApi,
 } from './fixtures';
 import {
   coachSlots,
@@ -25,8 +26,10 @@ let api: Api;
 let admin: Caller;
 
 beforeAll(async () => {
-  api = await createApi({ now: clock.now });
-  admin = await api.signIn('ADMIN');
+  ({
+    api,
+    callers: [admin],
+  } = await startApi({ now: clock.now }, 'ADMIN'));
 });
 afterAll(() => api.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApi, type Api } from '../support/api';
+import type { Api } from '../support/api';
 import {
   expectProblem,
   expectStatus,
@@ -8,6 +8,7 @@ import {
   SOME_ID,
   unique,
   type Caller,
+  startApi,
 } from './fixtures';
 import { testClock } from './notifications-support';
 
@@ -33,11 +34,10 @@ async function clientCoachedBy(coachId: string) {
 }
 
 beforeAll(async () => {
-  api = await createApi({ jobs: { clock } });
-  admin = await api.signIn('ADMIN');
-  manager = await api.signIn('ONBOARDING_MANAGER');
-  coachA = await api.signIn('COACH');
-  coachB = await api.signIn('COACH');
+  ({
+    api,
+    callers: [admin, manager, coachA, coachB],
+  } = await startApi({ jobs: { clock } }, 'ADMIN', 'ONBOARDING_MANAGER', 'COACH', 'COACH'));
   clientOfA = await clientCoachedBy(coachA.coachId!);
   clientOfB = await clientCoachedBy(coachB.coachId!);
   const start = new Date(clock.now() + 7 * DAY);
@@ -71,13 +71,20 @@ describe('GET /communications/appointment/{id}', () => {
       ['appointment_cancelled', 'queued'],
       ['appointment_cancelled', 'queued'],
     ]);
-    expect(list.slice(3).every((c) => c.template === 'appointment_booked' && c.status === 'sent')).toBe(
-      true,
-    );
-    expect(list.map((c) => c.channel).sort()).toEqual(['email', 'email', 'email', 'email', 'sms', 'sms']);
-    expect(list.every((c) => c.appointmentId === appointmentOfA.id && c.clientId === clientOfA.id)).toBe(
-      true,
-    );
+    expect(
+      list.slice(3).every((c) => c.template === 'appointment_booked' && c.status === 'sent'),
+    ).toBe(true);
+    expect(list.map((c) => c.channel).sort()).toEqual([
+      'email',
+      'email',
+      'email',
+      'email',
+      'sms',
+      'sms',
+    ]);
+    expect(
+      list.every((c) => c.appointmentId === appointmentOfA.id && c.clientId === clientOfA.id),
+    ).toBe(true);
     const createdAt = list.map((c) => Date.parse(String(c.createdAt)));
     expect([...createdAt].sort((a, b) => b - a)).toEqual(createdAt);
   });

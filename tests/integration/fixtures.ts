@@ -1,11 +1,28 @@
 import { expect } from 'vitest';
-import type { Api, ApiResponse } from '../support/api';
+import type { TestRole } from '../../server/testing/test-app';
+import { createApi, type Api, type ApiResponse } from '../support/api';
 
 /** A well-formed id that names no record. */
 export const SOME_ID = '6f1c2d3e-4b5a-4c6d-8e7f-001122334455';
 
 /** A caller as `api.signIn` returns it (only the header is needed to call). */
 export type Caller = { authorization: string };
+
+type SignedIn = Awaited<ReturnType<Api['signIn']>>;
+
+/**
+ * The app for one test file, with one caller signed in per role, in the order given:
+ * `beforeAll(async () => ({ api, callers: [admin, coach] } = await startApi({}, 'ADMIN', 'COACH')));`
+ */
+export async function startApi<const R extends readonly TestRole[]>(
+  options: Parameters<typeof createApi>[0],
+  ...roles: R
+): Promise<{ api: Api; callers: { -readonly [K in keyof R]: SignedIn } }> {
+  const api = await createApi(options);
+  const callers: SignedIn[] = [];
+  for (const role of roles) callers.push(await api.signIn(role));
+  return { api, callers: callers as { -readonly [K in keyof R]: SignedIn } };
+}
 
 /** Builds the expectation message once, so a failing status shows the answer's body. */
 const why = (res: ApiResponse) => `${res.status} ${JSON.stringify(res.body)}`;

@@ -12,6 +12,7 @@ import {
   plusMinutes,
   unique,
   type Caller,
+  startApi,
 } from './fixtures';
 
 const SECRET = 'jitsi-test-secret-0123456789abcdef';
@@ -33,21 +34,26 @@ const from = () => ({ 'x-forwarded-for': ip });
 const get = (url: string, as?: Caller) => api.call('GET', url, { as: as ?? null, headers: from() });
 
 beforeAll(async () => {
-  api = await createApi({
-    env: {
-      JITSI_DOMAIN: DOMAIN,
-      JITSI_APP_ID: APP_ID,
-      JITSI_APP_SECRET: SECRET,
-      MEETING_JOIN_EARLY_MINUTES: '10',
-      MEETING_JOIN_LATE_MINUTES: '30',
-      TRUST_PROXY: 'true',
-      CLIENT_CHANGE_NOTICE_HOURS: '24',
+  ({
+    api,
+    callers: [admin, coach, otherCoach],
+  } = await startApi(
+    {
+      env: {
+        JITSI_DOMAIN: DOMAIN,
+        JITSI_APP_ID: APP_ID,
+        JITSI_APP_SECRET: SECRET,
+        MEETING_JOIN_EARLY_MINUTES: '10',
+        MEETING_JOIN_LATE_MINUTES: '30',
+        TRUST_PROXY: 'true',
+        CLIENT_CHANGE_NOTICE_HOURS: '24',
+      },
+      now: () => new Date(nowMs),
     },
-    now: () => new Date(nowMs),
-  });
-  admin = await api.signIn('ADMIN');
-  coach = await api.signIn('COACH');
-  otherCoach = await api.signIn('COACH');
+    'ADMIN',
+    'COACH',
+    'COACH',
+  ));
 });
 afterAll(() => api?.close());
 beforeEach(() => {
@@ -56,7 +62,11 @@ beforeEach(() => {
 });
 
 /** A 50-minute jitsi appointment of `c` with a new client, starting at `start`. */
-async function meeting(c: { coachId: string | null } & Caller, start: string, extra: Record<string, unknown> = {}) {
+async function meeting(
+  c: { coachId: string | null } & Caller,
+  start: string,
+  extra: Record<string, unknown> = {},
+) {
   const client = await newClient(api, admin, {
     firstName: 'Klara',
     lastName: 'Mustermann',
@@ -102,7 +112,14 @@ describe('meeting look-up by the client’s code (public)', () => {
       joinableUntil: plusMinutes(a.endDate, 30),
     });
     const text = JSON.stringify(res.body);
-    for (const secret of ['Mustermann', 'Klara', a.meetingCodeCoach, a.meetingCodeClient, '2345678', 'TK']) {
+    for (const secret of [
+      'Mustermann',
+      'Klara',
+      a.meetingCodeCoach,
+      a.meetingCodeClient,
+      '2345678',
+      'TK',
+    ]) {
       expect(text).not.toContain(secret);
     }
   });
@@ -117,7 +134,9 @@ describe('meeting look-up by the client’s code (public)', () => {
     const a = await meeting(coach, at(2, 11));
     let limited = null;
     for (let i = 0; i < 40 && !limited; i++) {
-      const res = await get(`/api/appointment/meetingCode/${unique('g').slice(0, 12).padEnd(12, '0')}`);
+      const res = await get(
+        `/api/appointment/meetingCode/${unique('g').slice(0, 12).padEnd(12, '0')}`,
+      );
       if (res.status === 429) limited = { res, after: i };
       else expectProblem(res, 404);
     }
@@ -175,7 +194,11 @@ describe('room tokens', () => {
     const res = await get(`/api/appointment/authenticatedToken/${a.meetingCodeCoach}`, coach);
     expectStatus(res, 200);
     const coachName = `${a.coach.firstName} ${a.coach.lastName}`;
-    expect(res.body).toMatchObject({ roomName: client.roomName, moderator: true, displayName: coachName });
+    expect(res.body).toMatchObject({
+      roomName: client.roomName,
+      moderator: true,
+      displayName: coachName,
+    });
     const { payload } = await verify(res.body.jwt);
     expect(payload).toMatchObject({
       room: client.roomName,
@@ -211,25 +234,47 @@ describe('room tokens', () => {
       externalMeetingUrl: 'https://xodo.example/room/abc',
     });
     nowMs = Date.parse(external.startDate);
-    expectProblem(await get(`/api/appointment/token/${external.meetingCodeClient}`), 409, 'meeting_not_video');
+    expectProblem(
+      await get(`/api/appointment/token/${external.meetingCodeClient}`),
+      409,
+      'meeting_not_video',
+    );
     const info = await get(`/api/appointment/meetingCode/${external.meetingCodeClient}`);
-    expect(info.body).toMatchObject({ meetingType: 'xodosign', externalMeetingUrl: 'https://xodo.example/room/abc' });
-    const overview = await get(`/api/appointment/coach/meetingCode/${external.meetingCodeCoach}`, coach);
+    expect(info.body).toMatchObject({
+      meetingType: 'xodosign',
+      externalMeetingUrl: 'https://xodo.example/room/abc',
+    });
+    const overview = await get(
+      `/api/appointment/coach/meetingCode/${external.meetingCodeCoach}`,
+      coach,
+    );
     expect(overview.body.externalJoinUrl).toBe('https://xodo.example/room/abc');
 
     const cancelled = await meeting(coach, at(4, 14));
     expectStatus(await api.call('DELETE', `/api/appointment/${cancelled.id}`, { as: coach }), 200);
     nowMs = Date.parse(cancelled.startDate);
-    expectProblem(await get(`/api/appointment/token/${cancelled.meetingCodeClient}`), 409, 'appointment_cancelled');
-    expect((await get(`/api/appointment/meetingCode/${cancelled.meetingCodeClient}`)).body.cancelled).toBe(true);
+    expectProblem(
+      await get(`/api/appointment/token/${cancelled.meetingCodeClient}`),
+      409,
+      'appointment_cancelled',
+    );
+    expect(
+      (await get(`/api/appointment/meetingCode/${cancelled.meetingCodeClient}`)).body.cancelled,
+    ).toBe(true);
   });
 
   it('keeps a coach out of another coach’s meeting (404) but lets admins in', async () => {
     const start = at(5, 9);
     const a = await meeting(coach, start);
     nowMs = Date.parse(start);
-    expectProblem(await get(`/api/appointment/authenticatedToken/${a.meetingCodeCoach}`, otherCoach), 404);
-    expectProblem(await get(`/api/appointment/coach/meetingCode/${a.meetingCodeCoach}`, otherCoach), 404);
+    expectProblem(
+      await get(`/api/appointment/authenticatedToken/${a.meetingCodeCoach}`, otherCoach),
+      404,
+    );
+    expectProblem(
+      await get(`/api/appointment/coach/meetingCode/${a.meetingCodeCoach}`, otherCoach),
+      404,
+    );
     expectProblem(
       await api.call('POST', `/api/appointment/coach/meetingCode/${a.meetingCodeCoach}/finished`, {
         as: otherCoach,
@@ -238,7 +283,10 @@ describe('room tokens', () => {
       404,
     );
     // The client's code is no key to the coach's calls.
-    expectProblem(await get(`/api/appointment/authenticatedToken/${a.meetingCodeClient}`, coach), 404);
+    expectProblem(
+      await get(`/api/appointment/authenticatedToken/${a.meetingCodeClient}`, coach),
+      404,
+    );
     expectProblem(await get(`/api/appointment/authenticatedToken/${a.meetingCodeCoach}`), 401);
     const asAdmin = await get(`/api/appointment/authenticatedToken/${a.meetingCodeCoach}`, admin);
     expectStatus(asAdmin, 200);
@@ -285,7 +333,10 @@ describe('the coach’s meeting overview and the finished record', () => {
     expectStatus(res, 200);
     expect(res.body.appointment.id).toBe(current.id);
     expect(res.body.client).toMatchObject({ id: client, firstName: 'Klara', insurer: 'TK' });
-    expect(res.body.earlierAppointments.map((x: { id: string }) => x.id)).toEqual([second.id, first.id]);
+    expect(res.body.earlierAppointments.map((x: { id: string }) => x.id)).toEqual([
+      second.id,
+      first.id,
+    ]);
     expect(res.body.joinableFrom).toBe(plusMinutes(current.startDate, -10));
     expect(res.body.finishedAt).toBeNull();
   });
@@ -295,7 +346,11 @@ describe('the coach’s meeting overview and the finished record', () => {
     const a = await meeting(coach, start);
     const url = `/api/appointment/coach/meetingCode/${a.meetingCodeCoach}/finished`;
     nowMs = Date.parse(start) - 60 * MIN;
-    expectProblem(await api.call('POST', url, { as: coach, headers: from() }), 409, 'meeting_not_started');
+    expectProblem(
+      await api.call('POST', url, { as: coach, headers: from() }),
+      409,
+      'meeting_not_started',
+    );
     nowMs = Date.parse(start) + 45 * MIN;
     const first = await api.call('POST', url, { as: coach, headers: from() });
     expectStatus(first, 200);
@@ -303,7 +358,10 @@ describe('the coach’s meeting overview and the finished record', () => {
     nowMs += 5 * MIN;
     const again = await api.call('POST', url, { as: coach, headers: from() });
     expect(again.body).toEqual(first.body);
-    const recorded = await api.database.db.select().from(events).where(eq(events.appointmentId, a.id));
+    const recorded = await api.database.db
+      .select()
+      .from(events)
+      .where(eq(events.appointmentId, a.id));
     expect(recorded.filter((e) => e.type === 'meeting.finished')).toHaveLength(1);
     const overview = await get(`/api/appointment/coach/meetingCode/${a.meetingCodeCoach}`, coach);
     expect(overview.body.finishedAt).toBe(first.body.finishedAt);
@@ -313,22 +371,30 @@ describe('the coach’s meeting overview and the finished record', () => {
 describe('the client cancels by meeting code', () => {
   it('cancels a future appointment once; refuses late and repeated cancellations', async () => {
     const a = await meeting(coach, at(9, 9));
-    const res = await api.call('DELETE', `/api/appointment/meetingCode/${a.meetingCodeClient}`, { headers: from() });
+    const res = await api.call('DELETE', `/api/appointment/meetingCode/${a.meetingCodeClient}`, {
+      headers: from(),
+    });
     expectStatus(res, 200);
     expect(res.body).toMatchObject({ appointmentId: a.id, cancelled: true });
     const stored = await api.call('GET', `/api/appointment/${a.id}`, { as: coach });
     expect(stored.body.cancelledAt).not.toBeNull();
     expectProblem(
-      await api.call('DELETE', `/api/appointment/meetingCode/${a.meetingCodeClient}`, { headers: from() }),
+      await api.call('DELETE', `/api/appointment/meetingCode/${a.meetingCodeClient}`, {
+        headers: from(),
+      }),
       409,
       'appointment_cancelled',
     );
     const soon = await meeting(coach, plusMinutes(new Date().toISOString(), 120));
     expectProblem(
-      await api.call('DELETE', `/api/appointment/meetingCode/${soon.meetingCodeClient}`, { headers: from() }),
+      await api.call('DELETE', `/api/appointment/meetingCode/${soon.meetingCodeClient}`, {
+        headers: from(),
+      }),
       409,
       'notice_period',
     );
-    expect((await api.call('GET', `/api/appointment/${soon.id}`, { as: coach })).body.cancelledAt).toBeNull();
+    expect(
+      (await api.call('GET', `/api/appointment/${soon.id}`, { as: coach })).body.cancelledAt,
+    ).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { communications } from '../../server/db/schema/index';
 import { insertAppointment } from '../../server/features/appointments/booking';
 import { enqueueAppointmentNotifications } from '../../server/features/notifications/enqueue';
-import { createApi, type Api } from '../support/api';
+import type { Api } from '../support/api';
 import {
   expectFieldError,
   expectProblem,
@@ -13,6 +13,7 @@ import {
   plusMinutes,
   unique,
   type Caller,
+  startApi,
 } from './fixtures';
 import { clients } from '../../server/db/schema/index';
 import { coachWithAvailability, signInClient } from './scheduling-support';
@@ -63,10 +64,10 @@ const waitingReminders = (appointmentId: string) =>
   api.app.jobs.waiting<{ kind: string }>(REMINDER_JOB, { appointmentId });
 
 beforeAll(async () => {
-  api = await createApi({ jobs: { clock } });
-  admin = await api.signIn('ADMIN');
-  coach = await api.signIn('COACH');
-  otherCoach = await api.signIn('COACH');
+  ({
+    api,
+    callers: [admin, coach, otherCoach],
+  } = await startApi({ jobs: { clock } }, 'ADMIN', 'COACH', 'COACH'));
 });
 afterAll(() => api?.close());
 
@@ -409,7 +410,9 @@ describe('the client’s own booking, reschedule and cancel', () => {
     const update = (await messagesOf(api, id)).find(
       (m) => m.template === 'appointment_rescheduled' && m.recipient === email,
     )!;
-    expect(update.subject).toBe('Ihr Termin wurde verschoben: Dienstag, 10. Dezember 2030, 11:00 Uhr');
+    expect(update.subject).toBe(
+      'Ihr Termin wurde verschoben: Dienstag, 10. Dezember 2030, 11:00 Uhr',
+    );
     expect(update.body).toContain('Bisher: Dienstag, 10. Dezember 2030, 10:00 Uhr');
     expect(Number(parseInvite(update.calendar!).event.sequence)).toBe(1);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coaches } from '../../server/db/schema/index';
 import { eq } from 'drizzle-orm';
-import { createApi, type Api } from '../support/api';
+import type { Api } from '../support/api';
 import {
   bookAppointment,
   type Caller,
@@ -9,6 +9,7 @@ import {
   expectProblem,
   expectStatus,
   newClient,
+  startApi,
 } from './fixtures';
 import { coachSlots, coachWithAvailability, startsOf, testClock } from './scheduling-support';
 
@@ -17,8 +18,10 @@ let api: Api;
 let admin: Caller;
 
 beforeAll(async () => {
-  api = await createApi({ now: clock.now });
-  admin = await api.signIn('ADMIN');
+  ({
+    api,
+    callers: [admin],
+  } = await startApi({ now: clock.now }, 'ADMIN'));
 });
 afterAll(() => api.close());
 
