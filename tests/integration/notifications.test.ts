@@ -109,6 +109,10 @@ describe('invitations on booking', () => {
     expect(toClient.body).toContain(link);
     expect(toClient.body).toContain(a.meetingCodeClient);
     expect(toClient.body).not.toContain(a.meetingCodeCoach);
+    // The cancel page of client self-service, reachable without signing in.
+    expect(toClient.body).toContain(
+      `Termin absagen: http://localhost:3000/client-signup/cancel-appointment/${a.meetingCodeClient}`,
+    );
 
     const invite = parseInvite(toClient.calendar!);
     expect(invite.method).toBe('REQUEST');

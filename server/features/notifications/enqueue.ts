@@ -111,6 +111,8 @@ function links(config: NotifyDeps['config'], a: Row['appointment'], meetingBaseU
   return {
     client: `${base}/${a.meetingCodeClient}`,
     coach: `${config.PUBLIC_URL.replace(/\/+$/, '')}/coach/meeting/${a.meetingCodeCoach}`,
+    // The client's cancel page takes the meeting code and works without signing in.
+    clientCancel: `${config.PUBLIC_URL.replace(/\/+$/, '')}/client-signup/cancel-appointment/${a.meetingCodeClient}`,
   };
 }
 
@@ -130,7 +132,11 @@ export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, pla
   const link = links(config, a, plan.meetingBaseUrl);
   const clientName = `${row.client.firstName} ${row.client.lastName}`;
   const coachName = `${row.coach.firstName} ${row.coach.lastName}`;
-  const facts = (recipientLink: string, meetingCode: string): MessageFacts => ({
+  const facts = (
+    recipientLink: string,
+    meetingCode: string,
+    cancelLink: string | null,
+  ): MessageFacts => ({
     practice: config.PRACTICE_NAME,
     typeName: APPOINTMENT_TYPE_NAMES[a.appointmentType] ?? 'Termin',
     start: a.startDate,
@@ -140,10 +146,11 @@ export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, pla
     coachName,
     link: recipientLink,
     meetingCode,
+    cancelLink,
     externalMeetingUrl: a.externalMeetingUrl,
   });
-  const clientFacts = facts(link.client, a.meetingCodeClient);
-  const coachFacts = facts(link.coach, a.meetingCodeCoach);
+  const clientFacts = facts(link.client, a.meetingCodeClient, link.clientCancel);
+  const coachFacts = facts(link.coach, a.meetingCodeCoach, null);
   const withCalendar = plan.kind !== 'reminder_24h' && plan.kind !== 'reminder_1h';
   const method = plan.kind === 'cancelled' ? 'CANCEL' : 'REQUEST';
   const attendees = [
@@ -177,7 +184,12 @@ export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, pla
       : null;
 
   const template = templateKey(plan.kind);
-  const base = { template, appointmentId: a.id, clientId: row.client.id, status: 'queued' as const };
+  const base = {
+    template,
+    appointmentId: a.id,
+    clientId: row.client.id,
+    status: 'queued' as const,
+  };
   const messages: (typeof communications.$inferInsert)[] = [];
   if (row.client.email) {
     const mail = clientMail(plan.kind, clientFacts);

@@ -45,12 +45,7 @@ export const APPOINTMENT_TYPE_NAMES: Record<string, string> = {
 };
 
 export type MessageKind =
-  | 'booked'
-  | 'rescheduled'
-  | 'cancelled'
-  | 'invitation'
-  | 'reminder_24h'
-  | 'reminder_1h';
+  'booked' | 'rescheduled' | 'cancelled' | 'invitation' | 'reminder_24h' | 'reminder_1h';
 
 /** The template key stored with each communication. */
 export const templateKey = (kind: MessageKind) =>
@@ -68,11 +63,12 @@ export interface MessageFacts {
   /** The recipient's link to the meeting page. */
   link: string;
   meetingCode: string;
+  /** Where the recipient can cancel without signing in (clients only). */
+  cancelLink: string | null;
   externalMeetingUrl: string | null;
 }
 
-const minutes = (f: MessageFacts) =>
-  Math.round((Date.parse(f.end) - Date.parse(f.start)) / 60_000);
+const minutes = (f: MessageFacts) => Math.round((Date.parse(f.end) - Date.parse(f.start)) / 60_000);
 
 const signature = (f: MessageFacts) => `Freundliche Grüße\nIhr Team von ${f.practice}`;
 
@@ -81,6 +77,7 @@ function meetingLines(f: MessageFacts): string[] {
     `Zum Videotermin: ${f.link}`,
     `Meeting-Code: ${f.meetingCode}`,
     ...(f.externalMeetingUrl ? [`Link zum Termin: ${f.externalMeetingUrl}`] : []),
+    ...(f.cancelLink ? [`Termin absagen: ${f.cancelLink}`] : []),
   ];
 }
 
