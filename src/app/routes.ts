@@ -57,6 +57,14 @@ const ClientNewPage = lazyPage(() => import('../views/clients/ClientNewPage'));
 const ClientDetailPage = lazyPage(() => import('../views/clients/ClientDetailPage'));
 const ClientEditPage = lazyPage(() => import('../views/clients/ClientEditPage'));
 const PreAppointmentPage = lazyPage(() => import('../views/pre-appointment/PreAppointmentPage'));
+const CoachesListPage = lazyPage(() => import('../views/coaches/CoachesListPage'));
+const CoachNewPage = lazyPage(() => import('../views/coaches/CoachNewPage'));
+const CoachDetailPage = lazyPage(() => import('../views/coaches/CoachDetailPage'));
+const CoachEditPage = lazyPage(() => import('../views/coaches/CoachEditPage'));
+const UsersListPage = lazyPage(() => import('../views/users/UsersListPage'));
+const UserNewPage = lazyPage(() => import('../views/users/UserNewPage'));
+const UserEditPage = lazyPage(() => import('../views/users/UserEditPage'));
+const EventsListPage = lazyPage(() => import('../views/events/EventsListPage'));
 const LoginPage = lazyPage(() => import('../views/auth/LoginPage'));
 // Client self-service (issue #6): its own chunks, no staff code.
 const ClientSignupPage = lazyPage(() => import('../views/client-signup/SignupPage'));
@@ -242,6 +250,15 @@ export const routes: readonly AppRoute[] = [
   staffRoute('/clients/:clientId', tKey('staff:breadcrumbs.client'), ClientDetailPage, STAFF),
   staffRoute('/clients/:clientId/edit', tKey('staff:breadcrumbs.edit'), ClientEditPage, STAFF),
   staffRoute('/pre-appointment/new', tKey('staff:breadcrumbs.preAppointment'), PreAppointmentPage, MANAGERS),
+  // Staff workspace part 2: coaches, users and events (section 6: admins and onboarding managers).
+  staffRoute('/coaches', tKey('staff:breadcrumbs.coaches'), CoachesListPage, MANAGERS),
+  staffRoute('/coaches/new', tKey('staff:breadcrumbs.newCoach'), CoachNewPage, MANAGERS),
+  staffRoute('/coaches/:coachId', tKey('staff:breadcrumbs.coach'), CoachDetailPage, MANAGERS),
+  staffRoute('/coaches/:coachId/edit', tKey('staff:breadcrumbs.edit'), CoachEditPage, MANAGERS),
+  staffRoute('/users', tKey('staff:breadcrumbs.users'), UsersListPage, MANAGERS),
+  staffRoute('/users/new', tKey('staff:breadcrumbs.newUser'), UserNewPage, MANAGERS),
+  staffRoute('/users/:userId/edit', tKey('staff:breadcrumbs.edit'), UserEditPage, MANAGERS),
+  staffRoute('/events', tKey('staff:breadcrumbs.events'), EventsListPage, MANAGERS),
 ];
 
 /** A staff workspace page: its translations load with its code. */

@@ -262,3 +262,191 @@ export const saveAppointmentActor = (api: ApiClient) =>
     });
     return data!;
   });
+
+// ---------------------------------------------------------------------------------------------
+// Coaches, users and events (issue 7, part 2)
+
+type Coach = components['schemas']['Coach'];
+type User = components['schemas']['User'];
+/** The confirm-action payload of an activate/deactivate button: `{ id, active }`. */
+type ActivePayload = Readonly<Record<string, unknown>>;
+
+/** Coaches loaded in pages of 100 (the filters that `GET /coach` lacks are applied here). */
+async function allCoaches(api: ApiClient, signal: AbortSignal): Promise<Coach[]> {
+  const all: Coach[] = [];
+  for (let page = 1; page <= 100; page++) {
+    const { data } = await api.GET('/coach', { params: { query: { page, limit: 100 } }, signal });
+    all.push(...data!.coaches);
+    if (page * 100 >= data!.itemCount) break;
+  }
+  return all;
+}
+
+const slicePage = <Row>(rows: readonly Row[], query: ListQuery): ListPage<Row> => ({
+  rows: rows.slice((query.page - 1) * query.limit, query.page * query.limit),
+  itemCount: rows.length,
+});
+
+/**
+ * The coaches list (`/coaches`). Without filters: `GET /coach` pages as they are. With a
+ * search: `GET /coach/search` (active coaches by name or e-mail, at most 50; a search for
+ * deactivated coaches finds none). With only the active filter: every coach, filtered and
+ * paged here (`GET /coach` has no such parameter; staff lists are short).
+ */
+export const loadCoachesPageActor = (api: ApiClient) =>
+  fromPromise<ListPage, ListQuery>(async ({ input, signal }) => {
+    const { search, active } = input.filters;
+    if (search) {
+      if (active === 'false') return { rows: [], itemCount: 0 };
+      const { data } = await api.GET('/coach/search', { params: { query: { query: search, limit: 50 } }, signal });
+      return slicePage(data!.coaches, input);
+    }
+    if (active === 'true' || active === 'false') {
+      const wanted = active === 'true';
+      return slicePage((await allCoaches(api, signal)).filter((c) => c.active === wanted), input);
+    }
+    const { data } = await api.GET('/coach', { params: { query: { page: input.page, limit: input.limit } }, signal });
+    return { rows: data!.coaches, itemCount: data!.itemCount };
+  });
+
+/** `GET /coach/{id}` as form values. */
+export const loadCoachRecordActor = (api: ApiClient, toValues: (coach: Coach) => LoadedRecord['values']) =>
+  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/coach/{coachId}', { params: { path: { coachId: input.id } }, signal });
+    return { values: toValues(data!), record: data! };
+  });
+
+/** `POST /coach` (new) or `PUT /coach/{id}` (changed fields). */
+export const saveCoachActor = (api: ApiClient) =>
+  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
+    if (input.id === null) {
+      const { data } = await api.POST('/coach', {
+        body: input.body as components['schemas']['CreateCoachRequest'],
+        signal,
+      });
+      return data!;
+    }
+    const { data } = await api.PUT('/coach/{coachId}', {
+      params: { path: { coachId: input.id } },
+      body: input.body as components['schemas']['UpdateCoachRequest'],
+      signal,
+    });
+    return data!;
+  });
+
+/** Deactivates (`DELETE /coach/{id}`: refused while live appointments lie ahead) or reactivates a coach. */
+export const setCoachActiveActor = (api: ApiClient) =>
+  fromPromise<unknown, ActivePayload>(async ({ input, signal }) => {
+    const params = { path: { coachId: String(input.id) } };
+    if (input.active === true) await api.PUT('/coach/{coachId}', { params, body: { active: true }, signal });
+    else await api.DELETE('/coach/{coachId}', { params, signal });
+  });
+
+/** `GET /user` for the list machine. */
+export const loadUsersPageActor = (api: ApiClient) =>
+  fromPromise<ListPage, ListQuery>(async ({ input, signal }) => {
+    const { data } = await api.GET('/user', { params: { query: { page: input.page, limit: input.limit } }, signal });
+    return { rows: data!.users, itemCount: data!.itemCount };
+  });
+
+/** `GET /user/{id}` as form values. */
+export const loadUserRecordActor = (api: ApiClient, toValues: (user: User) => LoadedRecord['values']) =>
+  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/user/{id}', { params: { path: { id: input.id } }, signal });
+    return { values: toValues(data!), record: data! };
+  });
+
+/**
+ * `POST /user` (new: answers the user and the one-time activation code) or `POST /user/{id}`
+ * (role, coach link). The server refuses roles above the caller's own (403 role_not_assignable).
+ */
+export const saveUserActor = (api: ApiClient) =>
+  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
+    if (input.id === null) {
+      const { data } = await api.POST('/user', {
+        body: input.body as components['schemas']['CreateUserRequest'],
+        signal,
+      });
+      return data!;
+    }
+    const { data } = await api.POST('/user/{id}', {
+      params: { path: { id: input.id } },
+      body: input.body as components['schemas']['UpdateUserRequest'],
+      signal,
+    });
+    return data!;
+  });
+
+export const setUserActiveActor = (api: ApiClient) =>
+  fromPromise<unknown, ActivePayload>(async ({ input, signal }) => {
+    const { data } = await api.POST('/user/{id}', {
+      params: { path: { id: String(input.id) } },
+      body: { active: input.active === true },
+      signal,
+    });
+    return data!;
+  });
+
+/** One row of `/events`: an activity-feed entry or an audit-trail entry, told apart by `kind`. */
+export type EventRow =
+  | ({ kind: 'feed' } & components['schemas']['Event'])
+  | ({ kind: 'audit' } & components['schemas']['BusinessEvent']);
+
+/**
+ * `/events`: the activity feed (`GET /events`: client, coach, appointment, showAllEvents) or,
+ * with `view=audit`, the audit trail (`GET /businessevents`, which names the page size
+ * `pageSize` and the filters `clientId`, `coachId`, `appointmentId`).
+ */
+export const loadEventsPageActor = (api: ApiClient) =>
+  fromPromise<ListPage, ListQuery>(async ({ input, signal }) => {
+    const f = input.filters;
+    if (f.view === 'audit') {
+      const { data } = await api.GET('/businessevents', {
+        params: {
+          query: defined({
+            page: input.page,
+            pageSize: input.limit,
+            clientId: f.client,
+            coachId: f.coach,
+            appointmentId: f.appointment,
+          }),
+        },
+        signal,
+      });
+      return {
+        rows: data!.businessEvents.map((e) => ({ kind: 'audit' as const, ...e })),
+        itemCount: data!.itemCount,
+        itemCountCapped: data!.itemCountCapped,
+      };
+    }
+    const { data } = await api.GET('/events', {
+      params: {
+        query: defined({
+          page: input.page,
+          limit: input.limit,
+          client: f.client,
+          coach: f.coach,
+          appointment: f.appointment,
+          showAllEvents: bool(f.showAllEvents),
+        }),
+      },
+      signal,
+    });
+    return {
+      rows: data!.events.map((e) => ({ kind: 'feed' as const, ...e })),
+      itemCount: data!.itemCount,
+      itemCountCapped: data!.itemCountCapped,
+    };
+  });
+
+export const loadCoachActor = (api: ApiClient) =>
+  fromPromise<unknown, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/coach/{coachId}', { params: { path: { coachId: input.id } }, signal });
+    return data!;
+  });
+
+export const loadUserActor = (api: ApiClient) =>
+  fromPromise<unknown, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/user/{id}', { params: { path: { id: input.id } }, signal });
+    return data!;
+  });

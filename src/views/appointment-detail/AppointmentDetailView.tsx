@@ -6,6 +6,7 @@ import type { components } from '../../api/generated/product';
 import { tKey } from '../../i18n/keys';
 import type { appointmentDetailMachine } from '../../machines/appointment-detail.machine';
 import { APPOINTMENT_TYPE_LABELS, AppointmentStatus, MEETING_TYPE_LABELS } from '../appointments-list/parts';
+import { eventActionLabel } from '../events/actions';
 import { formatDateTime, formatRange } from '../staff/format';
 import { errorKey } from '../staff/ListParts';
 import '../staff/staff.css';
@@ -233,7 +234,7 @@ function BusinessEvents({ items }: { items: readonly BusinessEvent[] }) {
     <ul>
       {items.map((e) => (
         <li key={e.id}>
-          {formatDateTime(e.occurredAt)}: <code>{e.action}</code>
+          {formatDateTime(e.occurredAt)}: {eventActionLabel(t, e.action)}
           {e.actor ? ` – ${e.actor.email}` : ''}
         </li>
       ))}

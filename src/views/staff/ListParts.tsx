@@ -25,6 +25,10 @@ const ERRORS: Record<string, string> = {
   no_contact: tKey('staff:errors.noContact'),
   not_implemented: tKey('staff:errors.notImplemented'),
   meeting_base_url_not_allowed: tKey('staff:errors.generic'),
+  role_not_assignable: tKey('staff:errors.roleNotAssignable'),
+  cannot_change_own_account: tKey('staff:errors.cannotChangeOwnAccount'),
+  coach_already_linked: tKey('staff:errors.coachAlreadyLinked'),
+  coach_has_future_appointments: tKey('staff:errors.coachHasFutureAppointments'),
 };
 
 export const errorKey = (error: { code: string } | null | undefined): string =>

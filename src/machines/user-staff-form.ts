@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { components } from '../api/generated/product';
+import type { FormSchema, FormValues } from './record-form.machine';
+
+/**
+ * The user forms of `/users/new` (e-mail, role, coach record) and `/users/{id}/edit` (role,
+ * coach record). A COACH account needs its coach record (domain.md: a coach's user row links
+ * the coach record); the server says the same (400 naming coachId). Which roles the caller may
+ * hand out is the server's decision (403 role_not_assignable), shown in German.
+ */
+type User = components['schemas']['User'];
+export type Role = components['schemas']['Role'];
+
+export const ROLES = ['COACH', 'ONBOARDING_MANAGER', 'ADMIN', 'SUPERADMIN', 'NONE'] as const satisfies readonly Role[];
+
+const role = z.enum(ROLES, { error: 'value_missing' });
+const coachId = z
+  .string()
+  .refine((s) => s === '' || z.uuid().safeParse(s).success, { error: 'unknown_coach' })
+  .transform((s) => (s === '' ? null : s));
+
+const coachNeeded = (v: { role: Role; coachId: string | null }, ctx: z.RefinementCtx) => {
+  if (v.role === 'COACH' && !v.coachId) ctx.addIssue({ code: 'custom', path: ['coachId'], message: 'value_missing' });
+};
+
+export const newUserSchema = z
+  .object({
+    email: z
+      .string()
+      .trim()
+      .min(1, { error: 'value_missing' })
+      .max(254, { error: 'value_too_long' })
+      .refine((s) => s === '' || z.email().safeParse(s).success, { error: 'invalid_email' }),
+    role,
+    coachId,
+  })
+  .superRefine(coachNeeded) as unknown as FormSchema;
+
+export const editUserSchema = z.object({ role, coachId }).superRefine(coachNeeded) as unknown as FormSchema;
+
+export const newUserValues = (prefill: { email?: string; coachId?: string } = {}): FormValues => ({
+  email: prefill.email ?? '',
+  role: 'COACH',
+  coachId: prefill.coachId ?? '',
+});
+
+export const userFormValues = (u: User): FormValues => ({ role: u.role, coachId: u.coach?.id ?? '' });

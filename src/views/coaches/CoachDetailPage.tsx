@@ -1,0 +1,145 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'wouter';
+import type { components } from '../../api/generated/product';
+import { useAppServices } from '../../app/services';
+import { loadCoachActor, setCoachActiveActor } from '../../machines/actors/staff';
+import { coachName } from '../../machines/coach-staff-form';
+import { confirmActionMachine } from '../../machines/confirm-action.machine';
+import { recordDetailMachine, recordOf } from '../../machines/record-detail.machine';
+import { formatDateTime } from '../staff/format';
+import { errorKey } from '../staff/ListParts';
+import { ConfirmActionPanel } from './ConfirmActionPanel';
+import '../staff/staff.css';
+
+type Coach = components['schemas']['Coach'];
+
+/** `/coaches/{coachId}`. */
+export default function CoachDetailPage() {
+  const { coachId } = useParams<{ coachId: string }>();
+  return <CoachDetail key={coachId} id={coachId} />;
+}
+
+function CoachDetail({ id }: { id: string }) {
+  const { t } = useTranslation('staff');
+  const { api, toasts } = useAppServices();
+  const detailRef = useActorRef(recordDetailMachine.provide({ actors: { loadDetail: loadCoachActor(api) } }), {
+    input: { id },
+  });
+  const activeRef = useActorRef(
+    confirmActionMachine.provide({
+      actors: {
+        runAction: setCoachActiveActor(api),
+      },
+      actions: {
+        notifyDone: (_, { payload }) => {
+          toasts.send({
+            type: 'show',
+            kind: 'success',
+            messageKey: payload.active ? 'staff:toasts.coachReactivated' : 'staff:toasts.coachDeactivated',
+          });
+          detailRef.send({ type: 'detail.reload' });
+        },
+      },
+    }),
+  );
+  const state = useSelector(detailRef, (s) => s);
+  const askOpen = useSelector(activeRef, (s) => !s.matches('idle'));
+  const asking = useSelector(activeRef, (s) => s.context.payload);
+  const coach = recordOf<Coach>(state.context);
+  const busy = state.hasTag('busy');
+
+  if (!coach) {
+    return (
+      <article className="staff-page" aria-busy={busy}>
+        <h1>{t('coach.title')}</h1>
+        {state.matches('failed') ? (
+          <div className="notice notice-error" role="alert">
+            <p>{t(errorKey(state.context.error))}</p>
+            {state.can({ type: 'detail.retry' }) ? (
+              <button type="button" className="button" onClick={() => detailRef.send({ type: 'detail.retry' })}>
+                {t('list.retry')}
+              </button>
+            ) : null}
+            <Link href="/coaches">{t('coach.backToList')}</Link>
+          </div>
+        ) : (
+          <p className="list-progress" role="status">
+            <span className="spinner" aria-hidden="true" />
+            {t('list.loading')}
+          </p>
+        )}
+      </article>
+    );
+  }
+
+  const name = coachName(coach);
+  const accountHref = `/users/new?${new URLSearchParams({ coachId: coach.id, email: coach.email }).toString()}`;
+  return (
+    <article className="staff-page" aria-busy={busy}>
+      <h1>{name}</h1>
+      {busy ? (
+        <p className="list-progress" role="status">
+          <span className="spinner" aria-hidden="true" />
+          {t('list.loading')}
+        </p>
+      ) : null}
+      <div className="page-actions">
+        <Link href={`/coaches/${coach.id}/edit`} className="button button-primary">
+          {t('coach.edit')}
+        </Link>
+        <Link href={`/appointments?coach=${coach.id}`} className="button">
+          {t('coach.appointments')}
+        </Link>
+        <Link href={`/events?coach=${coach.id}`} className="button">
+          {t('coach.events')}
+        </Link>
+        <button
+          type="button"
+          className="button"
+          disabled={askOpen}
+          onClick={() => activeRef.send({ type: 'action.ask', payload: { id: coach.id, active: !coach.active } })}
+        >
+          {coach.active ? t('coach.deactivate') : t('coach.reactivate')}
+        </button>
+      </div>
+      {asking ? (
+        <ConfirmActionPanel
+          actorRef={activeRef}
+          danger={asking.active === false}
+          question={
+            asking.active === false ? t('coach.deactivateQuestion', { name }) : t('coach.reactivateQuestion', { name })
+          }
+          confirmLabel={asking.active === false ? t('coach.deactivateConfirm') : t('coach.reactivateConfirm')}
+        />
+      ) : null}
+      <section className="detail-section" aria-labelledby="coach-details">
+        <h2 id="coach-details">{t('coach.title')}</h2>
+        <dl className="details">
+          <dt>{t('coach.status')}</dt>
+          <dd>{coach.active ? t('coaches.active') : t('coaches.inactive')}</dd>
+          <dt>{t('coach.email')}</dt>
+          <dd>{coach.email}</dd>
+          <dt>{t('coach.telephone')}</dt>
+          <dd>{coach.telephone ?? '–'}</dd>
+          <dt>{t('coach.initial')}</dt>
+          <dd>{coach.takesInitialAppointments ? t('coach.initialYes') : t('coach.initialNo')}</dd>
+          <dt>{t('coach.createdAt')}</dt>
+          <dd>{formatDateTime(coach.createdAt)}</dd>
+          <dt>{t('coach.updatedAt')}</dt>
+          <dd>{formatDateTime(coach.updatedAt)}</dd>
+        </dl>
+      </section>
+      <section className="detail-section" aria-labelledby="coach-account">
+        <h2 id="coach-account">{t('coach.accountTitle')}</h2>
+        <p>{t('coach.accountHint')}</p>
+        <Link href={accountHref} className="button">
+          {t('coach.createAccount')}
+        </Link>
+      </section>
+      <p>
+        <Link href="/coaches">{t('coach.backToList')}</Link>
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,3 @@
+import { CoachEditPage } from './CoachFormPage';
+
+export default CoachEditPage;

@@ -1,0 +1,3 @@
+import { CoachNewPage } from './CoachFormPage';
+
+export default CoachNewPage;

@@ -1,0 +1,115 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useParams } from 'wouter';
+import type { components } from '../../api/generated/product';
+import { useAppServices } from '../../app/services';
+import { loadUserActor, loadUserRecordActor, saveUserActor, setUserActiveActor } from '../../machines/actors/staff';
+import { confirmActionMachine } from '../../machines/confirm-action.machine';
+import { recordDetailMachine, recordOf } from '../../machines/record-detail.machine';
+import { recordFormMachine } from '../../machines/record-form.machine';
+import { editUserSchema, userFormValues } from '../../machines/user-staff-form';
+import { ConfirmActionPanel } from '../coaches/ConfirmActionPanel';
+import { formatDateTime } from '../staff/format';
+import { RecordForm } from '../staff/FormParts';
+import { useFilterOptions } from '../staff/useUrlList';
+import { RoleAndCoachFields } from './UserFields';
+import '../staff/staff.css';
+
+type User = components['schemas']['User'];
+
+/** `/users/{userId}/edit`: role and coach record (record form), and the account's active flag (asks first). */
+export default function UserEditPage() {
+  const { userId } = useParams<{ userId: string }>();
+  return <UserEdit key={userId} id={userId} />;
+}
+
+function UserEdit({ id }: { id: string }) {
+  const { t } = useTranslation('staff');
+  const { api, toasts } = useAppServices();
+  const [, navigate] = useLocation();
+  const options = useFilterOptions(true);
+  const formRef = useActorRef(
+    recordFormMachine.provide({
+      actors: { loadRecord: loadUserRecordActor(api, userFormValues), saveRecord: saveUserActor(api) },
+      actions: {
+        notifySaved: (_, { unchanged }) => {
+          toasts.send({
+            type: 'show',
+            kind: unchanged ? 'info' : 'success',
+            messageKey: unchanged ? 'staff:toasts.unchanged' : 'staff:toasts.userSaved',
+          });
+          navigate('/users');
+        },
+      },
+    }),
+    { input: { id, schema: editUserSchema } },
+  );
+  const detailRef = useActorRef(recordDetailMachine.provide({ actors: { loadDetail: loadUserActor(api) } }), {
+    input: { id },
+  });
+  const activeRef = useActorRef(
+    confirmActionMachine.provide({
+      actors: { runAction: setUserActiveActor(api) },
+      actions: {
+        notifyDone: (_, { payload }) => {
+          toasts.send({
+            type: 'show',
+            kind: 'success',
+            messageKey: payload.active ? 'staff:toasts.userActivated' : 'staff:toasts.userDeactivated',
+          });
+          detailRef.send({ type: 'detail.reload' });
+        },
+      },
+    }),
+  );
+  const user = useSelector(detailRef, (s) => recordOf<User>(s.context));
+  const asking = useSelector(activeRef, (s) => s.context.payload);
+  const title = t('user.editTitle');
+
+  return (
+    <article className="staff-page">
+      <h1>{user ? `${title}: ${user.email}` : title}</h1>
+      <RecordForm
+        actorRef={formRef}
+        label={title}
+        submitLabel={t('form.save')}
+        actions={
+          <Link href="/users" className="button">
+            {t('form.cancel')}
+          </Link>
+        }
+      >
+        <RoleAndCoachFields actorRef={formRef} coaches={options.coaches} />
+      </RecordForm>
+      {user ? (
+        <section className="detail-section" aria-labelledby="user-account">
+          <h2 id="user-account">{t('user.accountTitle')}</h2>
+          <p>
+            {user.active ? t('user.statusActive') : t('user.statusInactive')}
+            {user.activatedAt ? ` ${t('users.columns.activatedAt')}: ${formatDateTime(user.activatedAt)}` : ''}
+          </p>
+          <button
+            type="button"
+            className="button"
+            disabled={asking !== null}
+            onClick={() => activeRef.send({ type: 'action.ask', payload: { id: user.id, active: !user.active } })}
+          >
+            {user.active ? t('user.deactivate') : t('user.activate')}
+          </button>
+          {asking ? (
+            <ConfirmActionPanel
+              actorRef={activeRef}
+              danger={asking.active === false}
+              question={
+                asking.active === false
+                  ? t('user.deactivateQuestion', { email: user.email })
+                  : t('user.activateQuestion', { email: user.email })
+              }
+              confirmLabel={asking.active === false ? t('user.deactivateConfirm') : t('user.activateConfirm')}
+            />
+          ) : null}
+        </section>
+      ) : null}
+    </article>
+  );
+}
