@@ -9,12 +9,22 @@ import {
   recordFinishedActor,
   videoRoomActor,
 } from '../../machines/actors/meeting';
-import {
-  coachMeetingMachine,
-  type CoachMeetingMode,
-} from '../../machines/coach-meeting.machine';
+import { coachMeetingMachine, type CoachMeetingMode } from '../../machines/coach-meeting.machine';
 import { msUntilOpen, type CoachMeetingOverview } from '../../machines/meeting/shared';
-import { Busy, ErrorNotice, RoomContainer, TYPE_LABELS, When, dateOf, formatCountdown, timeOf } from './parts';
+import {
+  Busy,
+  CancelledNotice,
+  ErrorNotice,
+  ExternalLink,
+  ExternalNotice,
+  OverNotice,
+  RoomContainer,
+  TYPE_LABELS,
+  WaitingNotice,
+  When,
+  dateOf,
+  timeOf,
+} from './parts';
 
 const base = (code: string) => `/coach/meeting/${encodeURIComponent(code)}`;
 const TITLES: Record<CoachMeetingMode, string> = {
@@ -114,9 +124,7 @@ export function CoachMeetingPage({ code, mode }: { code: string; mode: CoachMeet
           <Overview overview={overview} nowMs={context.nowMs} />
           <div className="form-actions">
             {overview.appointment.meetingType !== 'jitsi' && overview.externalJoinUrl ? (
-              <a className="button button-primary" href={overview.externalJoinUrl} target="_blank" rel="noopener noreferrer">
-                {t('state.externalOpen')}
-              </a>
+              <ExternalLink url={overview.externalJoinUrl} />
             ) : (
               <button
                 type="button"
@@ -127,57 +135,36 @@ export function CoachMeetingPage({ code, mode }: { code: string; mode: CoachMeet
                 {t('coach.join')}
               </button>
             )}
-            {!canJoin && overview.appointment.meetingType === 'jitsi' && !overview.appointment.cancelledAt ? (
+            {!canJoin &&
+            overview.appointment.meetingType === 'jitsi' &&
+            !overview.appointment.cancelledAt ? (
               <p>{t('coach.joinNotYet', { time: timeOf(overview.joinableFrom) })}</p>
             ) : null}
           </div>
           {overview.finishedAt ? (
             <p>
-              {t('coach.finishedAt', { date: dateOf(overview.finishedAt), time: timeOf(overview.finishedAt) })}
+              {t('coach.finishedAt', {
+                date: dateOf(overview.finishedAt),
+                time: timeOf(overview.finishedAt),
+              })}
             </p>
           ) : null}
-          {overview.appointment.cancelledAt ? (
-            <div className="notice notice-error" role="alert">
-              <p>{t('state.cancelled')}</p>
-            </div>
-          ) : null}
+          {overview.appointment.cancelledAt ? <CancelledNotice /> : null}
         </>
       ) : null}
       {state.matches('waiting') && overview ? (
-        <section className="notice" aria-live="polite">
-          <h2>{t('waiting.title')}</h2>
-          <p>{t('waiting.opensAt', { date: dateOf(overview.joinableFrom), time: timeOf(overview.joinableFrom) })}</p>
-          <p className="meeting-countdown" role="timer" aria-live="off">
-            {t('waiting.countdown', {
-              countdown: formatCountdown(Math.ceil(msUntilOpen(overview, context.nowMs) / 1000)),
-            })}
-          </p>
-        </section>
+        <WaitingNotice
+          joinableFrom={overview.joinableFrom}
+          countdownSeconds={Math.ceil(msUntilOpen(overview, context.nowMs) / 1000)}
+        />
       ) : null}
       {state.matches('joining') || state.matches({ room: 'connecting' }) ? (
         <Busy label={t('state.joining')} />
       ) : null}
-      {state.matches('cancelled') ? (
-        <div className="notice notice-error" role="alert">
-          <p>{t('state.cancelled')}</p>
-        </div>
-      ) : null}
-      {state.matches('over') ? (
-        <div className="notice" role="status">
-          <p>{t('state.over')}</p>
-        </div>
-      ) : null}
+      {state.matches('cancelled') ? <CancelledNotice /> : null}
+      {state.matches('over') ? <OverNotice /> : null}
       {state.matches('external') && overview ? (
-        <div className="notice">
-          <p>{t('state.external')}</p>
-          {overview.externalJoinUrl ? (
-            <a className="button button-primary" href={overview.externalJoinUrl} target="_blank" rel="noopener noreferrer">
-              {t('state.externalOpen')}
-            </a>
-          ) : (
-            <p>{t('state.externalMissing')}</p>
-          )}
-        </div>
+        <ExternalNotice url={overview.externalJoinUrl} />
       ) : null}
       {state.matches('recording') ? <Busy label={t('coach.recording')} /> : null}
       {state.matches('finished') && context.finished ? (
@@ -192,7 +179,10 @@ export function CoachMeetingPage({ code, mode }: { code: string; mode: CoachMeet
             </p>
           </div>
           <div className="form-actions">
-            <Link className="button button-primary" href={`/appointments/${context.finished.appointmentId}`}>
+            <Link
+              className="button button-primary"
+              href={`/appointments/${context.finished.appointmentId}`}
+            >
               {t('coach.toSummary')}
             </Link>
             <Link className="button" href="/coach/meeting">

@@ -5,7 +5,7 @@ import { Link, useLocation } from 'wouter';
 import { useAppServices } from '../../app/services';
 import { loadUpcomingActor, lookupCoachMeetingActor } from '../../machines/actors/meeting';
 import { coachMeetingStartMachine, showsJoinButton } from '../../machines/coach-meeting.machine';
-import { Busy, TYPE_LABELS, When, errorKey } from './parts';
+import { Busy, CodeForm, TYPE_LABELS, When } from './parts';
 
 const meetingPath = (code: string) => `/coach/meeting/${encodeURIComponent(code)}`;
 
@@ -14,7 +14,7 @@ export default function CoachMeetingStartPage() {
   const { t } = useTranslation('meeting');
   const { api } = useAppServices();
   const [, navigate] = useLocation();
-  const ids = { code: useId(), upcoming: useId(), form: useId() };
+  const ids = { upcoming: useId(), form: useId() };
   const machine = useMemo(
     () =>
       coachMeetingStartMachine.provide({
@@ -41,7 +41,11 @@ export default function CoachMeetingStartPage() {
         {state.matches({ upcoming: 'failed' }) ? (
           <div className="notice notice-error" role="alert">
             <p>{t('coach.upcomingFailed')}</p>
-            <button type="button" className="button" onClick={() => send({ type: 'upcoming.retry' })}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => send({ type: 'upcoming.retry' })}
+            >
               {t('errors.retry')}
             </button>
           </div>
@@ -80,39 +84,15 @@ export default function CoachMeetingStartPage() {
       </section>
       <section className="meeting-card" aria-labelledby={ids.form}>
         <h2 id={ids.form}>{t('coach.enterCode')}</h2>
-        <form
-          className="meeting-code-form"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            send({ type: 'code.submit' });
-          }}
-        >
-          <div className="field">
-            <label htmlFor={ids.code}>{t('code.label')}</label>
-            <input
-              id={ids.code}
-              name="meetingCode"
-              value={context.code}
-              autoComplete="off"
-              spellCheck={false}
-              maxLength={64}
-              disabled={checking}
-              aria-invalid={context.error ? true : undefined}
-              aria-describedby={context.error ? `${ids.code}-error` : `${ids.code}-hint`}
-              onChange={(e) => send({ type: 'code.change', value: e.target.value })}
-            />
-            <p id={`${ids.code}-hint`}>{t('code.coachHint')}</p>
-            {context.error ? (
-              <p id={`${ids.code}-error`} className="field-error" role="alert">
-                {t(errorKey(context.error))}
-              </p>
-            ) : null}
-          </div>
-          <button type="submit" className="button button-primary" disabled={checking} aria-busy={checking}>
-            {checking ? t('code.checking') : t('code.coachSubmit')}
-          </button>
-        </form>
+        <CodeForm
+          code={context.code}
+          error={context.error}
+          hint={t('code.coachHint')}
+          submitLabel={checking ? t('code.checking') : t('code.coachSubmit')}
+          busy={checking}
+          onChange={(value) => send({ type: 'code.change', value })}
+          onSubmit={() => send({ type: 'code.submit' })}
+        />
       </section>
     </article>
   );

@@ -1,3 +1,4 @@
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tKey } from '../../i18n/keys';
 import { berlinDate, berlinTime, formatDate } from '../../machines/scheduling/time';
@@ -56,7 +57,13 @@ export function formatCountdown(totalSeconds: number): string {
   return hours > 0 ? `${hours}:${two(minutes)}:${two(seconds)}` : `${two(minutes)}:${two(seconds)}`;
 }
 
-export function ErrorNotice({ error, onRetry }: { error: MeetingError | null; onRetry?: (() => void) | undefined }) {
+export function ErrorNotice({
+  error,
+  onRetry,
+}: {
+  error: MeetingError | null;
+  onRetry?: (() => void) | undefined;
+}) {
   const { t } = useTranslation('meeting');
   return (
     <div className="notice notice-error" role="alert">
@@ -91,5 +98,131 @@ export function RoomContainer({ visible }: { visible: boolean }) {
       aria-label={t('room.label')}
       hidden={!visible}
     />
+  );
+}
+
+/** The meeting-code form of the client's and the coach's start pages. */
+export function CodeForm({
+  code,
+  error,
+  hint,
+  hintClassName,
+  submitLabel,
+  busy,
+  onChange,
+  onSubmit,
+}: {
+  code: string;
+  error: MeetingError | null;
+  hint: string;
+  hintClassName?: string;
+  submitLabel: string;
+  /** While the code is checked: the field and button are disabled. */
+  busy?: boolean;
+  onChange: (value: string) => void;
+  onSubmit: () => void;
+}) {
+  const { t } = useTranslation('meeting');
+  const codeId = useId();
+  return (
+    <form
+      className="meeting-code-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      <div className="field">
+        <label htmlFor={codeId}>{t('code.label')}</label>
+        <input
+          id={codeId}
+          name="meetingCode"
+          value={code}
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={64}
+          disabled={busy}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${codeId}-error` : `${codeId}-hint`}
+          onChange={(e) => onChange(e.target.value)}
+        />
+        <p id={`${codeId}-hint`} className={hintClassName}>
+          {hint}
+        </p>
+        {error ? (
+          <p id={`${codeId}-error`} className="field-error" role="alert">
+            {t(errorKey(error))}
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
+        {submitLabel}
+      </button>
+    </form>
+  );
+}
+
+/** Waiting for the room to open: the opening time and, when given, the running countdown. */
+export function WaitingNotice({
+  joinableFrom,
+  countdownSeconds,
+  children,
+}: {
+  joinableFrom: string;
+  /** Seconds until the room opens; null shows only the opening time. */
+  countdownSeconds: number | null;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation('meeting');
+  return (
+    <section className="notice" aria-live="polite">
+      <h2>{t('waiting.title')}</h2>
+      <p>{t('waiting.opensAt', { date: dateOf(joinableFrom), time: timeOf(joinableFrom) })}</p>
+      {countdownSeconds !== null ? (
+        <p className="meeting-countdown" data-testid="countdown" role="timer" aria-live="off">
+          {t('waiting.countdown', { countdown: formatCountdown(countdownSeconds) })}
+        </p>
+      ) : null}
+      {children}
+    </section>
+  );
+}
+
+export function CancelledNotice() {
+  const { t } = useTranslation('meeting');
+  return (
+    <div className="notice notice-error" role="alert">
+      <p>{t('state.cancelled')}</p>
+    </div>
+  );
+}
+
+export function OverNotice() {
+  const { t } = useTranslation('meeting');
+  return (
+    <div className="notice" role="status">
+      <p>{t('state.over')}</p>
+    </div>
+  );
+}
+
+/** xodosign and arztkonsultation meetings: the link to the external meeting, if there is one. */
+export function ExternalNotice({ url }: { url: string | null | undefined }) {
+  const { t } = useTranslation('meeting');
+  return (
+    <div className="notice">
+      <p>{t('state.external')}</p>
+      {url ? <ExternalLink url={url} /> : <p>{t('state.externalMissing')}</p>}
+    </div>
+  );
+}
+
+export function ExternalLink({ url }: { url: string }) {
+  const { t } = useTranslation('meeting');
+  return (
+    <a className="button button-primary" href={url} target="_blank" rel="noopener noreferrer">
+      {t('state.externalOpen')}
+    </a>
   );
 }
