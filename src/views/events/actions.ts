@@ -12,5 +12,5 @@ export function eventActionLabel(t: TFunction<'staff'>, code: string): string {
     const label: string = t(key as never);
     if (label !== key && !label.endsWith(key)) return label;
   }
-  return t('eventActions.unknown', { code });
+  return t('staff:eventActions.unknown', { code });
 }
