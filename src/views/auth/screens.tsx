@@ -1,7 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createCopyActors } from '../../machines/auth/actors';
+import { createCopyActors, RETURN_PARAMS } from '../../machines/auth/actors';
 import { copyMachine } from '../../machines/auth/support.machines';
 import { AuthFlowActor, selectScreen, useFlow } from './flowContext';
 import { fieldMessageKey } from './messages';
@@ -53,9 +53,11 @@ function ThirdPartyButtons() {
   const flow = useFlow();
   const providers = flow.input('thirdparty_oauth', 'provider')?.allowed_values ?? [];
   if (!flow.offered('thirdparty_oauth') || providers.length === 0) return null;
+  // Back to this page with its query (returnTo survives the trip), without old return params.
   const redirectTo = () => {
     const url = new URL(window.location.href);
-    return `${url.origin}${url.pathname}`;
+    for (const p of RETURN_PARAMS) url.searchParams.delete(p);
+    return `${url.origin}${url.pathname}${url.search}`;
   };
   return (
     <div className="auth-thirdparty">
