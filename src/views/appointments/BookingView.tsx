@@ -16,6 +16,7 @@ import {
   CoachPicker,
   errorKey,
   PeriodNav,
+  RetryNotice,
   timeRange,
   useDayLabel,
   useWeekTitle,
@@ -45,12 +46,7 @@ export function BookingView({ actorRef, browserZone }: { actorRef: BookingActor;
       ) : state.matches('loadingCoaches') ? (
         <div className="page-loading" aria-busy="true" />
       ) : state.matches('coachesFailed') ? (
-        <div className="notice notice-error" role="alert">
-          <p>{t(errorKey(context.error))}</p>
-          <button type="button" className="button" onClick={() => send({ type: 'retry' })}>
-            {t('retry')}
-          </button>
-        </div>
+        <RetryNotice error={context.error} onRetry={() => send({ type: 'retry' })} />
       ) : state.matches('booked') ? (
         <Booked snapshot={state} send={send} />
       ) : (
@@ -112,12 +108,7 @@ function ClientStep({ snapshot, send }: { snapshot: BookingSnapshot; send: Booki
       </div>
       <div aria-live="polite" aria-busy={searching}>
         {snapshot.matches({ choosingClient: 'searchFailed' }) ? (
-          <div className="notice notice-error" role="alert">
-            <p>{t(errorKey(context.error))}</p>
-            <button type="button" className="button" onClick={() => send({ type: 'retry' })}>
-              {t('retry')}
-            </button>
-          </div>
+          <RetryNotice error={context.error} onRetry={() => send({ type: 'retry' })} />
         ) : null}
         {showResults && context.results.length === 0 ? <p>{t('booking.noClients')}</p> : null}
         {showResults && context.results.length > 0 ? (
@@ -213,12 +204,7 @@ function SlotStep({ snapshot, send }: { snapshot: BookingSnapshot; send: Booking
           />
           <div aria-busy={loading} aria-live="polite">
             {snapshot.matches({ choosingSlot: 'slotsFailed' }) ? (
-              <div className="notice notice-error" role="alert">
-                <p>{t(errorKey(context.error))}</p>
-                <button type="button" className="button" onClick={() => send({ type: 'retry' })}>
-                  {t('retry')}
-                </button>
-              </div>
+              <RetryNotice error={context.error} onRetry={() => send({ type: 'retry' })} />
             ) : null}
             {snapshot.matches({ choosingSlot: 'slotsReady' }) && days.length === 0 ? (
               <p>{t('booking.noSlots')}</p>

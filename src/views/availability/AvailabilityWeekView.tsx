@@ -16,6 +16,7 @@ import {
   CoachPicker,
   errorKey,
   PeriodNav,
+  RetryNotice,
   timeRange,
   useDayLabel,
   useWeekTitle,
@@ -75,7 +76,7 @@ export function AvailabilityWeekView({ actorRef, browserZone }: { actorRef: Week
           {context.canPickCoach ? t('availability.noCoaches') : t('availability.noCoachRecord')}
         </p>
       ) : state.matches('coachesFailed') ? (
-        <ErrorNotice snapshot={state} onRetry={() => send({ type: 'retry' })} />
+        <RetryNotice error={state.context.error} onRetry={() => send({ type: 'retry' })} />
       ) : state.matches('loadingCoaches') ? (
         <div className="page-loading" aria-busy="true" />
       ) : (
@@ -89,7 +90,9 @@ export function AvailabilityWeekView({ actorRef, browserZone }: { actorRef: Week
             onToday={() => send({ type: 'week.today', today: todayInBerlin() })}
             onNext={() => send({ type: 'week.next' })}
           />
-          {state.matches('failed') ? <ErrorNotice snapshot={state} onRetry={() => send({ type: 'retry' })} /> : null}
+          {state.matches('failed') ? (
+            <RetryNotice error={state.context.error} onRetry={() => send({ type: 'retry' })} />
+          ) : null}
           <WeekGrid snapshot={state} send={send} busy={state.matches('loading')} />
           {state.matches({ ready: 'selected' }) ||
           state.matches({ ready: 'confirmingDelete' }) ||
@@ -102,18 +105,6 @@ export function AvailabilityWeekView({ actorRef, browserZone }: { actorRef: Week
         </>
       )}
     </article>
-  );
-}
-
-function ErrorNotice({ snapshot, onRetry }: { snapshot: WeekSnapshot; onRetry: () => void }) {
-  const { t } = useTranslation('scheduling');
-  return (
-    <div className="notice notice-error" role="alert">
-      <p>{t(errorKey(snapshot.context.error))}</p>
-      <button type="button" className="button" onClick={onRetry}>
-        {t('retry')}
-      </button>
-    </div>
   );
 }
 

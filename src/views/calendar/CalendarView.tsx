@@ -11,6 +11,7 @@ import {
   CoachPicker,
   errorKey,
   PeriodNav,
+  RetryNotice,
   timeRange,
   useDayLabel,
   useWeekTitle,
@@ -61,12 +62,7 @@ export function CalendarView({ actorRef, browserZone }: { actorRef: CalendarActo
         <li className="legend-holiday">{t('calendar.kinds.holiday')}</li>
       </ul>
       {state.matches('failed') ? (
-        <div className="notice notice-error" role="alert">
-          <p>{t(errorKey(context.error))}</p>
-          <button type="button" className="button" onClick={() => send({ type: 'retry' })}>
-            {t('retry')}
-          </button>
-        </div>
+        <RetryNotice error={context.error} onRetry={() => send({ type: 'retry' })} />
       ) : null}
       <Days snapshot={state} send={send} />
       {state.matches({ ready: 'detail' }) ? <Detail snapshot={state} send={send} /> : null}
@@ -186,12 +182,7 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
       <h2 id={headingId}>{t('calendar.detail.title')}</h2>
       {snapshot.matches({ ready: { detail: 'loadingDetail' } }) ? <div className="page-loading" aria-busy="true" /> : null}
       {snapshot.matches({ ready: { detail: 'detailFailed' } }) ? (
-        <div className="notice notice-error" role="alert">
-          <p>{t(errorKey(snapshot.context.error))}</p>
-          <button type="button" className="button" onClick={() => send({ type: 'retry' })}>
-            {t('retry')}
-          </button>
-        </div>
+        <RetryNotice error={snapshot.context.error} onRetry={() => send({ type: 'retry' })} />
       ) : null}
       {a ? (
         <>

@@ -150,3 +150,16 @@ export function useWeekTitle() {
       week: monday.weekOfYear,
     });
 }
+
+/** A failed load: the German reason and a retry button. */
+export function RetryNotice({ error, onRetry }: { error: ScheduleError | null; onRetry: () => void }) {
+  const { t } = useTranslation('scheduling');
+  return (
+    <div className="notice notice-error" role="alert">
+      <p>{t(errorKey(error))}</p>
+      <button type="button" className="button" onClick={onRetry}>
+        {t('retry')}
+      </button>
+    </div>
+  );
+}
