@@ -1,17 +1,18 @@
 import { assign, setup } from 'xstate';
 import {
-  errorCodeOf,
-  isInvalidCode,
+  failedOrInvalidCode,
+  invalidCodeGuard,
+  meetingActions,
+  roomState,
+  waitingState,
   msUntilOpen,
   notProvided,
-  ROOM_CONTAINER_ID,
   roomStub,
   tickMs,
   windowPhase,
   type MeetingError,
   type MeetingInfo,
   type MeetingToken,
-  type RoomInput,
 } from './meeting/shared';
 
 /**
@@ -69,7 +70,7 @@ export const clientMeetingMachine = setup({
     showCode: (_, _params: { code: string }) => undefined,
     /** Leads on to `/meetingfinished`; provided by the view. */
     showFinished: () => undefined,
-    readClock: assign({ nowMs: ({ context }) => context.clock() }),
+    ...meetingActions<ClientMeetingContext, ClientMeetingEvent>(),
   },
   guards: {
     hasCode: ({ context }) => trimmed(context.code) !== '',
@@ -79,7 +80,7 @@ export const clientMeetingMachine = setup({
       context.info !== null && windowPhase(context.info, context.clock()) === 'over',
     windowOpen: ({ context }) =>
       context.info !== null && windowPhase(context.info, context.clock()) === 'open',
-    invalidCode: ({ event }) => isInvalidCode((event as { error?: unknown }).error),
+    invalidCode: invalidCodeGuard,
   },
   delays: {
     countdownTick: ({ context }) => (context.info ? tickMs(context.info, context.nowMs) : 1000),
@@ -139,17 +140,7 @@ export const clientMeetingMachine = setup({
           },
           { target: 'scheduled', actions: assign({ info: ({ event }) => event.output }) },
         ],
-        onError: [
-          {
-            guard: 'invalidCode',
-            target: 'invalidCode',
-            actions: assign({ error: { code: 'invalid_meeting_code' } }),
-          },
-          {
-            target: 'failed',
-            actions: assign({ error: ({ event }) => ({ code: errorCodeOf(event.error) }) }),
-          },
-        ],
+        onError: failedOrInvalidCode,
       },
     },
     /** Looked up: decide by the clock. */
@@ -161,11 +152,7 @@ export const clientMeetingMachine = setup({
         { target: 'waiting' },
       ],
     },
-    waiting: {
-      entry: 'readClock',
-      always: [{ guard: 'windowOpen', target: 'joining' }, { guard: 'windowOver', target: 'over' }],
-      after: { countdownTick: { target: 'waiting', reenter: true } },
-    },
+    waiting: waitingState,
     joining: {
       tags: ['busy'],
       invoke: {
@@ -173,44 +160,10 @@ export const clientMeetingMachine = setup({
         src: 'fetchToken',
         input: ({ context }) => ({ code: context.code }),
         onDone: { target: 'room', actions: assign({ token: ({ event }) => event.output }) },
-        onError: [
-          {
-            guard: 'invalidCode',
-            target: 'invalidCode',
-            actions: assign({ error: { code: 'invalid_meeting_code' } }),
-          },
-          {
-            target: 'failed',
-            actions: assign({ error: ({ event }) => ({ code: errorCodeOf(event.error) }) }),
-          },
-        ],
+        onError: failedOrInvalidCode,
       },
     },
-    room: {
-      tags: ['room'],
-      invoke: {
-        id: 'videoRoom',
-        src: 'videoRoom',
-        input: ({ context }): RoomInput => ({
-          token: context.token!,
-          containerId: ROOM_CONTAINER_ID,
-          lang: context.lang,
-        }),
-        onError: {
-          target: 'failed',
-          actions: assign({ error: { code: 'video_unavailable' } }),
-        },
-      },
-      initial: 'connecting',
-      states: {
-        connecting: { tags: ['busy'], on: { 'room.joined': { target: 'inMeeting' } } },
-        inMeeting: {},
-      },
-      on: {
-        'room.left': { target: 'finished' },
-        'room.failed': { target: 'failed', actions: assign({ error: { code: 'video_unavailable' } }) },
-      },
-    },
+    room: roomState('finished'),
     finished: { type: 'final', entry: 'showFinished' },
     invalidCode: {
       tags: ['error'],

@@ -1,9 +1,12 @@
 import { assign, setup } from 'xstate';
 import {
+  failedOrInvalidCode,
+  invalidCodeGuard,
+  meetingActions,
+  roomState,
+  waitingState,
   errorCodeOf,
-  isInvalidCode,
   notProvided,
-  ROOM_CONTAINER_ID,
   roomStub,
   tickMs,
   windowPhase,
@@ -12,7 +15,6 @@ import {
   type MeetingError,
   type MeetingFinished,
   type MeetingToken,
-  type RoomInput,
 } from './meeting/shared';
 
 const MINUTE_MS = 60_000;
@@ -208,7 +210,7 @@ export const coachMeetingMachine = setup({
     openRoom: () => undefined,
     /** Goes to `/coach/meeting/{code}/finished`; provided by the view. */
     showFinished: () => undefined,
-    readClock: assign({ nowMs: ({ context }) => context.clock() }),
+    ...meetingActions<CoachMeetingContext, CoachMeetingEvent>(),
     keepOverview: assign({
       overview: ({ event }) => (event as unknown as { output: CoachMeetingOverview }).output,
     }),
@@ -219,7 +221,7 @@ export const coachMeetingMachine = setup({
     external: ({ context }) => context.overview?.appointment.meetingType !== 'jitsi',
     windowOpen: ({ context }) => phaseOf(context) === 'open',
     windowOver: ({ context }) => phaseOf(context) === 'over',
-    invalidCode: ({ event }) => isInvalidCode((event as { error?: unknown }).error),
+    invalidCode: invalidCodeGuard,
   },
   delays: {
     countdownTick: ({ context }) =>
@@ -252,17 +254,7 @@ export const coachMeetingMachine = setup({
         src: 'lookupCoachMeeting',
         input: ({ context }) => ({ code: context.code }),
         onDone: { target: 'found', actions: 'keepOverview' },
-        onError: [
-          {
-            guard: 'invalidCode',
-            target: 'invalidCode',
-            actions: assign({ error: { code: 'invalid_meeting_code' } }),
-          },
-          {
-            target: 'failed',
-            actions: assign({ error: ({ event }) => ({ code: errorCodeOf(event.error) }) }),
-          },
-        ],
+        onError: failedOrInvalidCode,
       },
     },
     /** Looked up: decide by page and clock. */
@@ -288,11 +280,7 @@ export const coachMeetingMachine = setup({
         },
       },
     },
-    waiting: {
-      entry: 'readClock',
-      always: [{ guard: 'windowOpen', target: 'joining' }, { guard: 'windowOver', target: 'over' }],
-      after: { countdownTick: { target: 'waiting', reenter: true } },
-    },
+    waiting: waitingState,
     joining: {
       tags: ['busy'],
       invoke: {
@@ -300,34 +288,10 @@ export const coachMeetingMachine = setup({
         src: 'fetchCoachToken',
         input: ({ context }) => ({ code: context.code }),
         onDone: { target: 'room', actions: assign({ token: ({ event }) => event.output }) },
-        onError: {
-          target: 'failed',
-          actions: assign({ error: ({ event }) => ({ code: errorCodeOf(event.error) }) }),
-        },
+        onError: { target: 'failed', actions: 'keepError' },
       },
     },
-    room: {
-      tags: ['room'],
-      invoke: {
-        id: 'videoRoom',
-        src: 'videoRoom',
-        input: ({ context }): RoomInput => ({
-          token: context.token!,
-          containerId: ROOM_CONTAINER_ID,
-          lang: context.lang,
-        }),
-        onError: { target: 'failed', actions: assign({ error: { code: 'video_unavailable' } }) },
-      },
-      initial: 'connecting',
-      states: {
-        connecting: { tags: ['busy'], on: { 'room.joined': { target: 'inMeeting' } } },
-        inMeeting: {},
-      },
-      on: {
-        'room.left': { target: 'left' },
-        'room.failed': { target: 'failed', actions: assign({ error: { code: 'video_unavailable' } }) },
-      },
-    },
+    room: roomState('left'),
     left: { type: 'final', entry: 'showFinished' },
     recording: {
       tags: ['busy'],
@@ -336,10 +300,7 @@ export const coachMeetingMachine = setup({
         src: 'recordFinished',
         input: ({ context }) => ({ code: context.code }),
         onDone: { target: 'finished', actions: assign({ finished: ({ event }) => event.output }) },
-        onError: {
-          target: 'failed',
-          actions: assign({ error: ({ event }) => ({ code: errorCodeOf(event.error) }) }),
-        },
+        onError: { target: 'failed', actions: 'keepError' },
       },
     },
     finished: { type: 'final' },

@@ -1,4 +1,4 @@
-import { fromCallback, fromPromise } from 'xstate';
+import { assign, fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { components } from '../../api/generated/product';
 
 /** Shared types and pure rules of the coach and client meeting machines. */
@@ -72,3 +72,78 @@ export const notProvided = <T, I>(name: string) =>
 
 /** The element id of the room container the meeting views render. */
 export const ROOM_CONTAINER_ID = 'meeting-room';
+
+/* ----------------------------------------------------------------------------------------- */
+/* Pieces both meeting machines (client and coach) are built from.                           */
+
+/** What the shared actions need of a meeting machine's context. */
+interface MeetingContextBase {
+  error: MeetingError | null;
+  nowMs: number;
+  clock: () => number;
+}
+
+/**
+ * The named actions of the shared states below, for a machine's `setup({ actions })`:
+ * `readClock` (take the time), `rejectCode` (invalid_meeting_code), `keepError` (the failed
+ * call's code) and `videoUnavailable` (the room failed).
+ */
+export function meetingActions<TContext extends MeetingContextBase, TEvent extends EventObject>() {
+  const set = (update: (args: { context: TContext; event: TEvent }) => Partial<MeetingContextBase>) =>
+    assign<TContext, TEvent, undefined, TEvent, never>(
+      (args) => update(args as { context: TContext; event: TEvent }) as Partial<TContext>,
+    );
+  return {
+    readClock: set(({ context }) => ({ nowMs: context.clock() })),
+    rejectCode: set(() => ({ error: { code: 'invalid_meeting_code' } })),
+    keepError: set(({ event }) => ({ error: { code: errorCodeOf((event as { error?: unknown }).error) } })),
+    videoUnavailable: set(() => ({ error: { code: 'video_unavailable' } })),
+  };
+}
+
+/** Guard: the failed call said the code is unknown or malformed. */
+export const invalidCodeGuard = ({ event }: { event: EventObject }) =>
+  isInvalidCode((event as { error?: unknown }).error);
+
+/** `onError` of a look-up or token call: unknown code → invalidCode, else failed (retry). */
+export const failedOrInvalidCode = [
+  { guard: 'invalidCode', target: 'invalidCode', actions: 'rejectCode' },
+  { target: 'failed', actions: 'keepError' },
+] as const;
+
+/** The countdown until the room opens: ticks with `countdownTick`, then joins (or is over). */
+export const waitingState = {
+  entry: 'readClock',
+  always: [
+    { guard: 'windowOpen', target: 'joining' },
+    { guard: 'windowOver', target: 'over' },
+  ],
+  after: { countdownTick: { target: 'waiting', reenter: true } },
+} as const;
+
+const roomInput = ({ context }: { context: { token: MeetingToken | null; lang: string } }): RoomInput => ({
+  token: context.token!,
+  containerId: ROOM_CONTAINER_ID,
+  lang: context.lang,
+});
+
+/** In the video room (connecting → inMeeting); leaving goes to `leftTarget`. */
+export const roomState = <const T extends string>(leftTarget: T) =>
+  ({
+    tags: ['room'],
+    invoke: {
+      id: 'videoRoom',
+      src: 'videoRoom',
+      input: roomInput,
+      onError: { target: 'failed', actions: 'videoUnavailable' },
+    },
+    initial: 'connecting',
+    states: {
+      connecting: { tags: ['busy'], on: { 'room.joined': { target: 'inMeeting' } } },
+      inMeeting: {},
+    },
+    on: {
+      'room.left': { target: leftTarget },
+      'room.failed': { target: 'failed', actions: 'videoUnavailable' },
+    },
+  }) as const;
