@@ -85,7 +85,8 @@ export default function EventsListPage() {
                     <td>{formatDateTime(e.occurredAt)}</td>
                     <td>
                       {eventActionLabel(t, code)}
-                      {e.kind === 'feed' && e.important ? ` (${t('eventList.important')})` : ''}
+                      {/* Only the full feed mixes important and other events. */}
+                      {e.kind === 'feed' && e.important && filters.showAllEvents === 'true' ? ` (${t('eventList.important')})` : ''}
                     </td>
                     <td>{e.actor ? `${e.actor.email} (${t(`roles.${e.actor.role}`)})` : t('eventList.system')}</td>
                     <td>
@@ -97,7 +98,6 @@ export default function EventsListPage() {
                               <button
                                 type="button"
                                 className="button-link"
-                                aria-label={t('eventList.onlyClientLabel')}
                                 onClick={() => actorRef.send({ type: 'list.filter', filters: { client: e.clientId! } })}
                               >
                                 {t('eventList.onlyClient')}

@@ -1,0 +1,248 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from '../support/axe';
+import { useBrowser } from '../support/browser';
+import { seedSession, signInByPasscode } from '../support/e2e-sign-in';
+
+/**
+ * Issue 7, staff workspace part 2 in Chromium, signed in as the demo accounts: an admin
+ * creates a user and sees the activation code once, changes the role (a role above their own is
+ * refused in German, nothing changes); a coach sees only the menu items of section 6; bad input
+ * in the coach form gets German messages at the fields and changes nothing; events filtered by
+ * client.
+ */
+const b = useBrowser();
+
+const COACH = 'coach2@sprechstunde.demo';
+const ADMIN = 'admin@sprechstunde.demo';
+
+let coachToken: string;
+let adminToken: string;
+
+const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+  const res = await fetch(`${b.baseUrl}/api${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json', ...init.headers },
+  });
+  expect(res.ok, `${path}: ${res.status}`).toBe(true);
+  return (await res.json()) as T;
+};
+
+beforeAll(async () => {
+  coachToken = await signInByPasscode(b.baseUrl, COACH);
+  adminToken = await signInByPasscode(b.baseUrl, ADMIN);
+});
+
+async function openAs(page: Page, token: string, path: string) {
+  await seedSession(page.context(), b.baseUrl, token);
+  await page.goto(path);
+}
+
+async function settled(page: Page, region: string) {
+  await page.getByRole('region', { name: region }).and(page.locator('[aria-busy="false"]')).waitFor();
+}
+
+describe('an admin and the users', () => {
+  it('creates a user and sees the activation code once, then changes the role; a higher role is refused', async () => {
+    const page = b.page;
+    const email = `neu-${Date.now()}@example.org`;
+    await openAs(page, adminToken, '/users');
+    await page.getByRole('heading', { name: 'Benutzer:innen', level: 1 }).waitFor();
+    await settled(page, 'Benutzer:innen');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await page.getByRole('link', { name: 'Neue:n Benutzer:in anlegen' }).click();
+    await page.getByRole('heading', { name: 'Neue:r Benutzer:in', level: 1 }).waitFor();
+    // Bad input first: German messages at the fields, nothing sent.
+    const posts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname.startsWith('/api/user')) posts.push(r.url());
+    });
+    await page.getByLabel('E-Mail-Adresse').fill('kein-at');
+    await page.getByRole('button', { name: 'Anlegen und Aktivierungscode erzeugen' }).click();
+    await page.locator('#field-email-error').getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein').waitFor();
+    // A coach account needs its coach record.
+    await page.locator('#field-coachId-error').getByText('Bitte füllen Sie dieses Feld aus.').waitFor();
+    expect(posts).toEqual([]);
+
+    await page.getByLabel('E-Mail-Adresse').fill(email);
+    await page.getByLabel('Rolle').selectOption('ONBOARDING_MANAGER');
+    await page.getByRole('button', { name: 'Anlegen und Aktivierungscode erzeugen' }).click();
+    const code = page.getByTestId('activation-code');
+    await code.waitFor();
+    const shown = (await code.textContent())!.trim();
+    expect(shown.length).toBeGreaterThanOrEqual(6);
+    await page.getByText('Der Code wird nur jetzt angezeigt.').waitFor();
+    await page.getByRole('status').getByText('Der Zugang ist angelegt.').waitFor();
+    await page.getByRole('button', { name: 'Code kopieren' }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(posts).toHaveLength(1);
+
+    // The code is not shown again: back at the page, the form is empty.
+    await page.reload();
+    await page.getByLabel('E-Mail-Adresse').waitFor();
+    expect(await page.getByTestId('activation-code').count()).toBe(0);
+    expect(await page.content()).not.toContain(shown);
+
+    // The new user in the list; change the role.
+    const { users } = await api<{ users: Array<{ id: string; email: string; role: string; active: boolean }> }>(
+      '/user?limit=100',
+    );
+    const created = users.find((u) => u.email === email)!;
+    expect(created).toMatchObject({ role: 'ONBOARDING_MANAGER', active: false });
+    await page.goto('/users');
+    await settled(page, 'Benutzer:innen');
+    const row = page.getByRole('row').filter({ hasText: email });
+    await row.getByText('Onboarding-Management').waitFor();
+    await row.getByText('Inaktiv').waitFor();
+    await row.getByRole('link', { name: `Bearbeiten: ${email}` }).click();
+    await page.getByRole('heading', { name: `Benutzer:in bearbeiten: ${email}`, level: 1 }).waitFor();
+    await expect.poll(() => page.getByLabel('Rolle').inputValue()).toBe('ONBOARDING_MANAGER');
+    await page.getByLabel('Rolle').selectOption('ADMIN');
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await page.getByRole('status').getByText('Die Änderungen sind gespeichert.').waitFor();
+    await page.waitForURL(/\/users$/);
+    await settled(page, 'Benutzer:innen');
+    await page.getByRole('row').filter({ hasText: email }).getByText('Admin', { exact: true }).waitFor();
+
+    // SUPERADMIN is above an admin: the server refuses, the page says so in German.
+    await page.goto(`/users/${created.id}/edit`);
+    await expect.poll(() => page.getByLabel('Rolle').inputValue()).toBe('ADMIN');
+    await page.getByLabel('Rolle').selectOption('SUPERADMIN');
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await page.getByRole('alert').getByText('Diese Rolle dürfen Sie nicht vergeben.').waitFor();
+    expect((await api<{ role: string }>(`/user/${created.id}`)).role).toBe('ADMIN');
+
+    // Activate the account after confirming.
+    await page.getByRole('button', { name: 'Weiter bearbeiten' }).click();
+    await page.getByRole('button', { name: 'Konto aktivieren' }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Das Konto von ${email} aktivieren?` });
+    await dialog.waitFor();
+    expect((await api<{ active: boolean }>(`/user/${created.id}`)).active).toBe(false);
+    await dialog.getByRole('button', { name: 'Ja, aktivieren' }).click();
+    await page.getByRole('status').getByText('Das Konto ist aktiviert.').waitFor();
+    await page.getByText('Das Konto ist aktiv.').waitFor();
+    expect((await api<{ active: boolean }>(`/user/${created.id}`)).active).toBe(true);
+    expect(b.pageErrors).toEqual([]);
+  });
+});
+
+describe('a coach', () => {
+  it('sees only the menu items of section 6 and cannot open users, coaches or events', async () => {
+    const page = b.page;
+    await openAs(page, coachToken, '/appointments');
+    const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
+    await nav.waitFor();
+    const links = (await nav.getByRole('link').allTextContents()).map((s) => s.trim());
+    expect(links).toEqual(expect.arrayContaining(['Kalender', 'Termine', 'Klient:innen', 'Verfügbarkeit']));
+    for (const item of ['Coaches', 'Benutzer:innen', 'Ereignisse', 'Neue:r Klient:in', 'Neuer Ad-hoc-Termin', 'Admin (Dashboard)']) {
+      expect(links).not.toContain(item);
+    }
+    for (const path of ['/users', '/users/new', '/coaches', '/events']) {
+      await page.goto(path);
+      await page.getByRole('heading', { name: 'Kein Zugriff', level: 1 }).waitFor();
+    }
+  });
+});
+
+describe('an admin and the coaches', () => {
+  it('edits a coach with bad input: German messages at the fields, nothing changed', async () => {
+    const page = b.page;
+    await openAs(page, adminToken, '/coaches?active=true');
+    await page.getByRole('heading', { name: 'Coaches', level: 1 }).waitFor();
+    await settled(page, 'Coaches');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    const first = page.getByRole('region', { name: 'Coaches' }).locator('tbody tr').first().getByRole('link');
+    const name = (await first.textContent())!.trim();
+    await first.click();
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
+    const coachId = new URL(page.url()).pathname.split('/').pop()!;
+    const before = await api<Record<string, unknown>>(`/coach/${coachId}`);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await page.getByRole('link', { name: 'Bearbeiten' }).click();
+    await page.getByRole('heading', { name: 'Coach bearbeiten', level: 1 }).waitFor();
+    await expect.poll(() => page.getByLabel('Vorname').inputValue()).toBe(before.firstName);
+    const puts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT') puts.push(r.url());
+    });
+    await page.getByLabel('Vorname').fill('   ');
+    await page.getByLabel('E-Mail-Adresse').fill('kein-at');
+    await page.getByLabel('Telefon').fill('abc');
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await page.locator('#field-firstName-error').getByText('Bitte füllen Sie dieses Feld aus.').waitFor();
+    await page.locator('#field-email-error').getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein').waitFor();
+    await page.locator('#field-telephone-error').waitFor();
+    expect(await page.getByLabel('Vorname').getAttribute('aria-invalid')).toBe('true');
+    await page.getByRole('alert').getByText('Bitte prüfen Sie die markierten Felder.').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(puts).toEqual([]);
+    expect(await api<Record<string, unknown>>(`/coach/${coachId}`)).toEqual(before);
+  });
+
+  it('searches coaches; the search stays in the URL', async () => {
+    const page = b.page;
+    await openAs(page, adminToken, '/coaches');
+    await settled(page, 'Coaches');
+    const { coaches } = await api<{ coaches: Array<{ lastName: string; active: boolean }> }>('/coach?limit=100');
+    const target = coaches.find((c) => c.active)!;
+    await page.getByLabel('Suche (Name oder E-Mail)').fill(target.lastName);
+    await page.getByRole('button', { name: 'Filter anwenden' }).click();
+    await page.waitForURL(new RegExp(`search=${encodeURIComponent(target.lastName)}`));
+    await settled(page, 'Coaches');
+    const names = await page.getByRole('region', { name: 'Coaches' }).locator('tbody tr td:first-child').allTextContents();
+    expect(names.length).toBeGreaterThan(0);
+    for (const n of names) expect(n).toContain(target.lastName);
+  });
+});
+
+describe('an admin and the events', () => {
+  it('filters events by client; the actions are German', async () => {
+    const page = b.page;
+    // A client with events of its own: created and changed.
+    const client = await api<{ id: string }>('/admin/client', {
+      method: 'POST',
+      body: JSON.stringify({ firstName: 'Erika', lastName: `Ereignis${Date.now()}`, clientType: 'self' }),
+    });
+    await api(`/admin/client/${client.id}`, { method: 'PUT', body: JSON.stringify({ notes: 'Rückruf erbeten' }) });
+
+    await openAs(page, adminToken, '/events?showAllEvents=true');
+    await page.getByRole('heading', { name: 'Ereignisse', level: 1 }).waitFor();
+    await settled(page, 'Ereignisse');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    const region = page.getByRole('region', { name: 'Ereignisse' });
+    const row = region.locator('tbody tr').filter({ has: page.locator(`a[href="/clients/${client.id}"]`) }).first();
+    await row.getByRole('button', { name: 'Nur diese:n Klient:in' }).click();
+    await page.waitForURL(new RegExp(`client=${client.id}`));
+    await settled(page, 'Ereignisse');
+
+    const rows = region.locator('tbody tr');
+    const count = await rows.count();
+    const expected = await api<{ itemCount: number }>(`/events?client=${client.id}&showAllEvents=true`);
+    expect(count).toBe(expected.itemCount);
+    expect(count).toBeGreaterThanOrEqual(2);
+    for (let i = 0; i < count; i++) {
+      await rows.nth(i).locator(`a[href="/clients/${client.id}"]`).waitFor();
+    }
+    const actions = (await region.locator('tbody tr td:nth-child(2)').allTextContents()).map((a) =>
+      a.replace(/ \(wichtig\)$/, ''),
+    );
+    expect(actions).toEqual(expect.arrayContaining(['Klient:in angelegt', 'Klient:in geändert']));
+    for (const a of actions) expect(a).not.toMatch(/[a-z]+\.[a-z_]+/);
+    // German date and 24-hour time.
+    for (const w of await region.locator('tbody tr td:first-child').allTextContents()) {
+      expect(w).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+    }
+
+    // The audit trail of the same client.
+    await page.getByLabel('Ansicht').selectOption('audit');
+    await page.getByRole('button', { name: 'Filter anwenden' }).click();
+    await page.waitForURL(/view=audit/);
+    await settled(page, 'Ereignisse');
+    expect(new URL(page.url()).searchParams.get('client')).toBe(client.id);
+    const audit = await region.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(audit).toEqual(expect.arrayContaining(['Klient:in angelegt']));
+    expect(b.pageErrors).toEqual([]);
+  });
+});
