@@ -217,16 +217,28 @@ export async function bookInitialAppointment(
   return id;
 }
 
-/** The client's live, not yet started initial appointment, locked; 404/409 otherwise. */
-async function changeable(tx: Tx, deps: AppDeps, clientId: string, id: string) {
-  const found = await findClientAppointment(tx, clientId, id);
-  if (!found) throw notFound('appointment');
+type AppointmentRow = typeof appointments.$inferSelect;
+
+/**
+ * The appointment `find` reads, locked and read again, when the client may still change it:
+ * 404 (`what` not found) without one; 409 when cancelled, started or inside the change notice.
+ * Used by the signed-in client and by the meeting-code cancel.
+ */
+export async function lockChangeable<R extends { appointment: AppointmentRow }>(
+  tx: Tx,
+  deps: AppDeps,
+  what: string,
+  find: () => Promise<R | null>,
+): Promise<R> {
+  const found = await find();
+  if (!found) throw notFound(what);
   await tx
     .select({ id: appointments.id })
     .from(appointments)
-    .where(eq(appointments.id, id))
+    .where(eq(appointments.id, found.appointment.id))
     .for('update');
-  const a = (await findClientAppointment(tx, clientId, id))!.appointment;
+  const row = (await find())!;
+  const a = row.appointment;
   if (a.cancelledAt)
     throw conflict('appointment_cancelled', 'The appointment is cancelled already');
   const now = deps.now().getTime();
@@ -234,7 +246,46 @@ async function changeable(tx: Tx, deps: AppDeps, clientId: string, id: string) {
   if (start <= now) throw conflict('appointment_started', 'The appointment has started already');
   const notice = deps.config.CLIENT_CHANGE_NOTICE_HOURS;
   if (start - now < notice * HOUR_MS) throw noticePeriod('change', notice);
-  return a;
+  return row;
+}
+
+/** The client's live, not yet started initial appointment, locked; 404/409 otherwise. */
+async function changeable(tx: Tx, deps: AppDeps, clientId: string, id: string) {
+  const row = await lockChangeable(tx, deps, 'appointment', () =>
+    findClientAppointment(tx, clientId, id),
+  );
+  return row.appointment;
+}
+
+/**
+ * Cancels an appointment `lockChangeable` returned, on the client's side (`via` the signed-in
+ * client or the meeting code): records the event and queues the notifications. Returns the
+ * cancellation time.
+ */
+export async function cancelForClient(
+  tx: Tx,
+  deps: AppDeps,
+  a: AppointmentRow,
+  actor: Principal,
+  via: 'client' | 'meeting_code',
+): Promise<string> {
+  const cancelledAt = deps.now().toISOString();
+  await tx
+    .update(appointments)
+    .set({ cancelledAt, updatedAt: sql`now()` })
+    .where(eq(appointments.id, a.id));
+  await recordEvent(tx, {
+    type: 'appointment.cancelled',
+    entityType: 'appointment',
+    entityId: a.id,
+    appointmentId: a.id,
+    clientId: a.clientId,
+    coachId: a.coachId,
+    actor,
+    changes: { via },
+  });
+  await enqueueAppointmentNotifications(tx, deps, { appointmentId: a.id, change: 'cancelled' });
+  return cancelledAt;
 }
 
 export interface ChangeInitial {
@@ -246,21 +297,7 @@ export interface ChangeInitial {
 /** The client cancels their initial appointment (not after the change notice). */
 export async function cancelInitialAppointment(tx: Tx, deps: AppDeps, input: ChangeInitial) {
   const a = await changeable(tx, deps, input.clientId, input.appointmentId);
-  await tx
-    .update(appointments)
-    .set({ cancelledAt: deps.now().toISOString(), updatedAt: sql`now()` })
-    .where(eq(appointments.id, a.id));
-  await recordEvent(tx, {
-    type: 'appointment.cancelled',
-    entityType: 'appointment',
-    entityId: a.id,
-    appointmentId: a.id,
-    clientId: a.clientId,
-    coachId: a.coachId,
-    actor: input.actor,
-    changes: { via: 'client' },
-  });
-  await enqueueAppointmentNotifications(tx, deps, { appointmentId: a.id, change: 'cancelled' });
+  await cancelForClient(tx, deps, a, input.actor, 'client');
 }
 
 /**

@@ -4,10 +4,9 @@ import { appointments, clients, coaches, events } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps } from '../../http/handler';
 import { conflict, notFound } from '../../http/problem';
+import { cancelForClient, lockChangeable } from '../appointments/client-booking';
 import { appointmentScope, selectAppointments, toAppointment } from '../appointments/repository';
 import { selectClients, toClient } from '../clients/repository';
-import { recordEvent } from '../events/record';
-import { enqueueAppointmentNotifications } from '../notifications/enqueue';
 import type { MeetingRole } from '../../adapters/video/video';
 import {
   clientDisplayName,
@@ -17,7 +16,6 @@ import {
   videoAdaptersOf,
 } from './meetings';
 
-const HOUR_MS = 60 * 60_000;
 const EARLIER_LIMIT = 10;
 const FINISHED_EVENT = 'meeting.finished';
 
@@ -159,42 +157,11 @@ export const meetingsHandlers = defineHandlers({
   async cancelMeetingByClientCode({ params, principal, deps, request }) {
     await countLookup(deps, request.ip);
     return deps.db.transaction(async (tx) => {
-      const found = await byClientCode(tx, params.clientMeetingCode);
-      if (!found) throw notFound('meeting');
-      await tx
-        .select({ id: appointments.id })
-        .from(appointments)
-        .where(eq(appointments.id, found.appointment.id))
-        .for('update');
-      const row = (await byClientCode(tx, params.clientMeetingCode))!;
+      const row = await lockChangeable(tx, deps, 'meeting', () =>
+        byClientCode(tx, params.clientMeetingCode),
+      );
       const a = row.appointment;
-      if (a.cancelledAt) throw conflict('appointment_cancelled', 'The appointment is cancelled already');
-      const now = deps.now().getTime();
-      const start = Date.parse(a.startDate);
-      if (start <= now) throw conflict('appointment_started', 'The appointment has started already');
-      const notice = deps.config.CLIENT_CHANGE_NOTICE_HOURS;
-      if (start - now < notice * HOUR_MS) {
-        throw conflict(
-          'notice_period',
-          `Appointments can be changed or cancelled at most until ${notice} h before the start`,
-        );
-      }
-      const cancelledAt = deps.now().toISOString();
-      await tx
-        .update(appointments)
-        .set({ cancelledAt, updatedAt: sql`now()` })
-        .where(eq(appointments.id, a.id));
-      await recordEvent(tx, {
-        type: 'appointment.cancelled',
-        entityType: 'appointment',
-        entityId: a.id,
-        appointmentId: a.id,
-        clientId: a.clientId,
-        coachId: a.coachId,
-        actor: principal,
-        changes: { via: 'meeting_code' },
-      });
-      await enqueueAppointmentNotifications(tx, deps, { appointmentId: a.id, change: 'cancelled' });
+      const cancelledAt = await cancelForClient(tx, deps, a, principal, 'meeting_code');
       return meetingInfo(deps, { ...row, appointment: { ...a, cancelledAt } });
     });
   },
