@@ -1,10 +1,11 @@
 import type { Temporal } from '@js-temporal/polyfill';
 import { assign, fromPromise, setup } from 'xstate';
-import type { components } from '../api/generated/product';
 import type { Role } from './session.machine';
 import {
   picksCoach,
+  bookingRequestOf,
   toScheduleError,
+  type BookingRequest,
   type Appointment,
   type AppointmentType,
   type ClientSummary,
@@ -56,10 +57,7 @@ export interface SlotQuery {
   duration: number;
 }
 
-export interface BookingRequest {
-  idempotencyKey: string;
-  body: components['schemas']['CreateAppointmentRequest'];
-}
+export type { BookingRequest } from './scheduling/shared';
 
 export interface BookingContext {
   kind: BookingKind;
@@ -292,18 +290,7 @@ export const bookingMachine = setup({
       invoke: {
         id: 'createAppointment',
         src: 'createAppointment',
-        input: ({ context }): BookingRequest => ({
-          idempotencyKey: context.idempotencyKey!,
-          body: {
-            clientId: context.client!.id,
-            coachId: context.slot!.coachId,
-            startDate: context.slot!.startDate,
-            endDate: context.slot!.endDate,
-            appointmentType: context.appointmentType,
-            meetingType: 'jitsi',
-            isProvisional: false,
-          },
-        }),
+        input: ({ context }) => bookingRequestOf(context, context.appointmentType),
         onDone: {
           target: 'booked',
           actions: [assign({ appointment: ({ event }) => event.output, conflict: false, error: null }), 'notifyBooked'],

@@ -1,9 +1,11 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { assign, fromPromise, setup } from 'xstate';
 import type { components } from '../api/generated/product';
-import type { BookingRequest, SlotQuery } from './appointment-booking.machine';
+import type { SlotQuery } from './appointment-booking.machine';
 import { clientFormSchema, newClientValues } from './client-staff-form';
 import { recordFormMachine } from './record-form.machine';
+import { bookingRequestOf, toScheduleError, type BookingRequest } from './scheduling/shared';
+import { mondayOf, windowOf } from './scheduling/time';
 
 /**
  * `/pre-appointment/new` (onboarding managers): a new client and their initial appointment in
@@ -42,13 +44,6 @@ export type PreAppointmentEvent =
   | { type: 'booking.back' }
   | { type: 'retry' };
 
-const errorOf = (error: unknown) => {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return { code: typeof code === 'string' ? code : 'unknown_error' };
-};
-
-const mondayOf = (d: Temporal.PlainDate) => d.subtract({ days: d.dayOfWeek - 1 });
-const midnight = (d: Temporal.PlainDate) => d.toZonedDateTime({ timeZone: ZONE }).toInstant().toString();
 
 export const preAppointmentMachine = setup({
   types: {
@@ -70,7 +65,7 @@ export const preAppointmentMachine = setup({
     notifyBooked: () => undefined,
   },
   guards: {
-    isSlotTaken: ({ event }) => 'error' in event && errorOf(event.error).code === 'slot_taken',
+    isSlotTaken: ({ event }) => 'error' in event && toScheduleError(event.error).code === 'slot_taken',
     notBeforeThisWeek: ({ context }) => Temporal.PlainDate.compare(context.weekStart, mondayOf(Temporal.Now.plainDateISO(ZONE))) > 0,
   },
 }).createMachine({
@@ -121,12 +116,11 @@ export const preAppointmentMachine = setup({
             src: 'loadSlots',
             input: ({ context }) => ({
               coachId: INITIAL_MEETINGS_CALENDAR,
-              startDate: midnight(context.weekStart),
-              endDate: midnight(context.weekStart.add({ days: 7 })),
+              ...windowOf(context.weekStart, 7),
               duration: INITIAL_DURATION,
             }),
             onDone: { target: 'ready', actions: assign({ slots: ({ event }) => event.output, error: null }) },
-            onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf(event.error) }) },
+            onError: { target: 'failed', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
           },
         },
         failed: { tags: ['error'], on: { retry: 'loading' } },
@@ -156,18 +150,7 @@ export const preAppointmentMachine = setup({
       invoke: {
         id: 'createAppointment',
         src: 'createAppointment',
-        input: ({ context }): BookingRequest => ({
-          idempotencyKey: context.idempotencyKey!,
-          body: {
-            clientId: context.client!.id,
-            coachId: context.slot!.coachId,
-            startDate: context.slot!.startDate,
-            endDate: context.slot!.endDate,
-            appointmentType: 'initial',
-            meetingType: 'jitsi',
-            isProvisional: false,
-          },
-        }),
+        input: ({ context }) => bookingRequestOf(context, 'initial'),
         onDone: {
           target: 'booked',
           actions: [assign({ appointment: ({ event }) => event.output, error: null }), 'notifyBooked'],
@@ -178,7 +161,7 @@ export const preAppointmentMachine = setup({
             target: 'choosingSlot.loading',
             actions: assign({ conflict: true, slot: null }),
           },
-          { target: 'confirming', actions: assign({ error: ({ event }) => errorOf(event.error) }) },
+          { target: 'confirming', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
         ],
       },
     },

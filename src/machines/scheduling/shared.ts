@@ -44,3 +44,28 @@ export function fieldErrorsOf<F extends string>(
 /** Roles that pick the coach (section 6: admins and onboarding managers work for all coaches). */
 export const picksCoach = (role: Role): boolean =>
   role === 'ADMIN' || role === 'ONBOARDING_MANAGER' || role === 'SUPERADMIN';
+
+/** The booking call: the request body and the key that makes a retry after a lost answer safe. */
+export interface BookingRequest {
+  idempotencyKey: string;
+  body: components['schemas']['CreateAppointmentRequest'];
+}
+
+/** The booking of the chosen free slot for the client: a video (jitsi), not provisional appointment. */
+export function bookingRequestOf(
+  context: { idempotencyKey: string | null; client: { id: string } | null; slot: FreeSlot | null },
+  appointmentType: AppointmentType,
+): BookingRequest {
+  return {
+    idempotencyKey: context.idempotencyKey!,
+    body: {
+      clientId: context.client!.id,
+      coachId: context.slot!.coachId,
+      startDate: context.slot!.startDate,
+      endDate: context.slot!.endDate,
+      appointmentType,
+      meetingType: 'jitsi',
+      isProvisional: false,
+    },
+  };
+}
