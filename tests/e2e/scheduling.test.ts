@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from '../support/axe';
 import { useBrowser } from '../support/browser';
-import { seedSession, signInByPasscode } from '../support/e2e-sign-in';
+import { coachOf, openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
 
 /**
  * Issue 5, staff screens: a coach sets availability on /availability and an admin books into it
@@ -30,17 +30,11 @@ const SATURDAY = `Samstag, ${dd(saturday)}`;
 beforeAll(async () => {
   coachToken = await signInByPasscode(b.baseUrl, COACH);
   adminToken = await signInByPasscode(b.baseUrl, ADMIN);
-  const login = await fetch(`${b.baseUrl}/api/login`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${coachToken}` },
-  });
-  coach = ((await login.json()) as { coach: { id: string; name: string } }).coach;
+  coach = await coachOf(b.baseUrl, coachToken);
 });
 
-async function openAs(page: Page, token: string, path: string) {
-  await seedSession(page.context(), b.baseUrl, token);
-  await page.goto(path);
-}
+const openAs = (page: Page, token: string, path: string) =>
+  openSignedIn(page, b.baseUrl, token, path);
 
 /** An admin page at the confirmation of the Saturday slot at `time`. */
 async function chooseSlot(page: Page, time: string, end: string) {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from '../support/axe';
 import { useBrowser } from '../support/browser';
-import { seedSession, signInByPasscode } from '../support/e2e-sign-in';
+import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
 
 const b = useBrowser();
 
@@ -21,10 +21,8 @@ beforeAll(async () => {
   }
 });
 
-async function openAs(account: Account, path: string) {
-  await seedSession(b.context, b.baseUrl, tokens[account]);
-  await b.page.goto(path);
-}
+const openAs = (account: Account, path: string) =>
+  openSignedIn(b.page, b.baseUrl, tokens[account], path);
 
 const nav = () => b.page.getByRole('navigation', { name: 'Hauptnavigation' });
 const menuLinks = async () =>

@@ -1,4 +1,4 @@
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 /**
  * Signs in through the real authentication provider's flow API (auth-flow-protocol.md), as the
@@ -82,4 +82,19 @@ export async function registerByPasscode(baseUrl: string, email: string): Promis
 /** Puts the token where the app's session machine finds it at start (cookie `hanko`). */
 export async function seedSession(context: BrowserContext, baseUrl: string, token: string) {
   await context.addCookies([{ name: 'hanko', value: token, url: baseUrl, sameSite: 'Lax' }]);
+}
+
+/** Opens `path` in `page` signed in with `token` (seeded into the page's browser context). */
+export async function openSignedIn(page: Page, baseUrl: string, token: string, path: string) {
+  await seedSession(page.context(), baseUrl, token);
+  await page.goto(path);
+}
+
+/** The coach record of a signed-in coach, as `POST /api/login` answers it. */
+export async function coachOf(baseUrl: string, token: string): Promise<{ id: string; name: string }> {
+  const login = await fetch(`${baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return ((await login.json()) as { coach: { id: string; name: string } }).coach;
 }
