@@ -1,7 +1,5 @@
 import { useActorRef } from '@xstate/react';
-import { useState } from 'react';
 import { useAppServices } from '../../app/services';
-import { useSessionStatus } from '../../app/session-hooks';
 import {
   createAppointmentActor,
   loadCoachesActor,
@@ -9,15 +7,14 @@ import {
   searchClientsActor,
 } from '../../machines/actors/scheduling';
 import { bookingMachine, type BookingKind } from '../../machines/appointment-booking.machine';
-import { browserTimeZone, todayInBerlin } from '../../machines/scheduling/time';
+import { todayInBerlin } from '../../machines/scheduling/time';
+import { useSchedulingSession } from '../calendar/scheduling-session';
 import { BookingView } from './BookingView';
 
 /** Wires the booking machine to the API and the toasts. */
 export function BookingPage({ kind }: { kind: BookingKind }) {
   const { api, toasts } = useAppServices();
-  const status = useSessionStatus();
-  const session = status.kind === 'signedIn' ? status.session : null;
-  const [browserZone] = useState(browserTimeZone);
+  const { browserZone, role, ownCoachId } = useSchedulingSession();
   const actorRef = useActorRef(
     bookingMachine.provide({
       actors: {
@@ -34,8 +31,8 @@ export function BookingPage({ kind }: { kind: BookingKind }) {
     {
       input: {
         kind,
-        role: session?.role ?? 'COACH',
-        ownCoachId: session?.coach?.id ?? null,
+        role,
+        ownCoachId,
         today: todayInBerlin(),
       },
     },

@@ -1,7 +1,5 @@
 import { useActorRef } from '@xstate/react';
-import { useState } from 'react';
 import { useAppServices } from '../../app/services';
-import { useSessionStatus } from '../../app/session-hooks';
 import {
   deleteAvailabilityActor,
   loadCoachesActor,
@@ -9,15 +7,14 @@ import {
   saveAvailabilityActor,
 } from '../../machines/actors/scheduling';
 import { availabilityWeekMachine } from '../../machines/availability-week.machine';
-import { browserTimeZone, todayInBerlin } from '../../machines/scheduling/time';
+import { todayInBerlin } from '../../machines/scheduling/time';
+import { useSchedulingSession } from '../calendar/scheduling-session';
 import { AvailabilityWeekView } from './AvailabilityWeekView';
 
 /** `/availability`: wires the week machine to the API and the toasts. */
 export default function AvailabilityPage() {
   const { api, toasts } = useAppServices();
-  const status = useSessionStatus();
-  const session = status.kind === 'signedIn' ? status.session : null;
-  const [browserZone] = useState(browserTimeZone);
+  const { browserZone, role, ownCoachId } = useSchedulingSession();
   const actorRef = useActorRef(
     availabilityWeekMachine.provide({
       actors: {
@@ -33,7 +30,7 @@ export default function AvailabilityPage() {
           toasts.send({ type: 'show', kind: 'success', messageKey: 'scheduling:availability.deletedToast' }),
       },
     }),
-    { input: { role: session?.role ?? 'COACH', ownCoachId: session?.coach?.id ?? null, today: todayInBerlin() } },
+    { input: { role, ownCoachId, today: todayInBerlin() } },
   );
   return <AvailabilityWeekView actorRef={actorRef} browserZone={browserZone} />;
 }

@@ -1,0 +1,18 @@
+import { useState } from 'react';
+import { useSessionStatus } from '../../app/session-hooks';
+import { browserTimeZone } from '../../machines/scheduling/time';
+
+/**
+ * What the scheduling pages start their machines with: the signed-in role (COACH until the
+ * session is known), the own coach record and the browser's time zone (read once per page).
+ */
+export function useSchedulingSession() {
+  const status = useSessionStatus();
+  const session = status.kind === 'signedIn' ? status.session : null;
+  const [browserZone] = useState(browserTimeZone);
+  return {
+    browserZone,
+    role: session?.role ?? 'COACH',
+    ownCoachId: session?.coach?.id ?? null,
+  };
+}
