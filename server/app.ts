@@ -10,6 +10,7 @@ import { registerOperations } from './http/routes';
 import { contractValidatorCompiler } from './http/validation';
 import { allHandlers } from './features/index';
 import { registerWeb } from './web/static';
+import { registerAuthEventRawBody } from './features/auth-sync/signature';
 import { registerDevMailbox } from './adapters/mail/mailbox';
 import { authProviderPlugin } from './auth-provider/plugin';
 import type { AuthProvider } from './auth-provider/provider';
@@ -108,6 +109,7 @@ export async function buildApp(
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => document);
 
   const operations = await loadOperations(document);
+  registerAuthEventRawBody(app);
   registerOperations(app, operations, options.handlers ?? allHandlers, deps);
 
   if (options.authProvider) {

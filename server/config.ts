@@ -61,6 +61,8 @@ const schema = z.object({
   /** Where support requests (`POST /support/message`) are forwarded. */
   SUPPORT_EMAIL: z.string().email().default('support@sprechstunde.invalid'),
   MAILCHIMP_WEBHOOK_SECRET: z.string().min(16).optional(),
+  /** Verifies user events of a separately run auth provider (POST /api/auth-provider/events). */
+  AUTH_PRODUCT_WEBHOOK_SECRET: z.string().min(32).optional(),
   /** How long a provisional appointment holds its slot, in minutes (sets provisionalUntil). */
   PROVISIONAL_HOLD_MINUTES: z.coerce.number().int().min(1).max(14 * 24 * 60).default(60),
   /**

@@ -9,6 +9,7 @@ import { loggableError } from './http/problem';
 import { createRateLimiters } from './http/rate-limit';
 import { createMailer } from './adapters/mail/mailer';
 import { createAuthProvider } from './auth-provider/provider';
+import { applyAuthUserEvent } from './features/auth-sync/apply';
 
 const started = performance.now();
 const config = loadConfig();
@@ -36,6 +37,8 @@ const authProvider = config.AUTH_JWKS_URL
       config,
       rateLimits,
       mailer: createMailer({ db: database.db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
+      // Created/deleted users and changed primary e-mails reach the product directly.
+      onUserEvent: (event) => applyAuthUserEvent(database.db, event),
     });
 const verifyToken = createTokenVerifier(
   authProvider

@@ -123,6 +123,17 @@ const schema = z.object({
   AUTH_THIRDPARTY_ERROR_REDIRECT_URL: z.url().optional(),
   /** Include internal error causes in flow errors (never in production). */
   AUTH_DEBUG: bool.default(false),
+  /**
+   * The provider on its own (`npm run start:auth`): where created and deleted users and
+   * changed primary e-mails are posted (the product's /api/auth-provider/events), signed
+   * with HMAC-SHA256 over the body with AUTH_PRODUCT_WEBHOOK_SECRET. Unset: no webhook (in the
+   * default set-up the product hears of them in-process).
+   */
+  AUTH_PRODUCT_WEBHOOK_URL: z.url().optional(),
+  AUTH_PRODUCT_WEBHOOK_SECRET: z.string().min(32).optional(),
+}).refine((c) => !c.AUTH_PRODUCT_WEBHOOK_URL || c.AUTH_PRODUCT_WEBHOOK_SECRET, {
+  path: ['AUTH_PRODUCT_WEBHOOK_SECRET'],
+  message: 'required with AUTH_PRODUCT_WEBHOOK_URL',
 });
 
 export type AuthConfig = z.infer<typeof schema>;

@@ -49,6 +49,8 @@ if (config.NODE_ENV !== 'production') registerDevMailbox(app, database.db);
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {
   if (err) app.log.error({ error: loggableError(err) }, 'shutting down after an error');
   await app.close();
+  // Webhook deliveries to the product still under way finish first.
+  await provider.events.settle();
   await database.close();
 });
 

@@ -13,6 +13,7 @@ import { loadKeyStore } from './keys';
 import { loadSecretBox } from './secret-box';
 import { createSessionService } from './sessions';
 import { createThirdParty } from './thirdparty';
+import { createUserEvents, type AuthUserEventHandler } from './user-events';
 import { relyingParty } from './webauthn';
 
 export interface AuthProviderOptions {
@@ -23,6 +24,12 @@ export interface AuthProviderOptions {
   rateLimits: RateLimiters;
   mailer: Mailer;
   now?: () => Date;
+  /**
+   * The product's receiver of created and deleted users and changed primary e-mails (the
+   * default set-up, in-process); the provider on its own posts them to
+   * AUTH_PRODUCT_WEBHOOK_URL instead.
+   */
+  onUserEvent?: AuthUserEventHandler;
 }
 
 /**
@@ -43,6 +50,13 @@ export async function createAuthProvider(options: AuthProviderOptions) {
     issuer: config.AUTH_ISSUER,
     audience: config.AUTH_AUDIENCE,
   });
+  const events = createUserEvents({
+    onUserEvent: options.onUserEvent,
+    webhook:
+      auth.AUTH_PRODUCT_WEBHOOK_URL && auth.AUTH_PRODUCT_WEBHOOK_SECRET
+        ? { url: auth.AUTH_PRODUCT_WEBHOOK_URL, secret: auth.AUTH_PRODUCT_WEBHOOK_SECRET }
+        : undefined,
+  });
   const thirdparty = createThirdParty({ auth, secrets, publicUrl: config.PUBLIC_URL, ...(options.now ? { now: options.now } : {}) });
   let logError: (error: unknown) => void = () => {};
   const engine = createFlowEngine<AuthEnv, Tx>({
@@ -58,6 +72,7 @@ export async function createAuthProvider(options: AuthProviderOptions) {
       rp,
       secrets,
       thirdparty,
+      events,
     }),
     ...(options.now ? { now: options.now } : {}),
     debug: auth.AUTH_DEBUG && config.NODE_ENV !== 'production',
@@ -71,6 +86,8 @@ export async function createAuthProvider(options: AuthProviderOptions) {
     engine,
     rp,
     thirdparty,
+    /** Created/deleted users and changed primary e-mails, to the product (after commits). */
+    events,
     /** Unexpected errors outside flows (third-party callback). */
     logError: (error: unknown) => logError(error),
     rateLimits: options.rateLimits,
@@ -80,6 +97,7 @@ export async function createAuthProvider(options: AuthProviderOptions) {
     /** The plugin routes unexpected flow errors into the app's log. */
     setErrorLogger(log: (error: unknown) => void) {
       logError = log;
+      events.setErrorLogger(log);
     },
   };
 }

@@ -60,7 +60,13 @@ function emailField(body: unknown, field: string, maxLength: number): { error: s
  * the session and puts that id into each query, so nobody reaches another user's data.
  */
 export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider) {
-  const { auth, sessions, db, rateLimits } = provider;
+  const { auth, sessions, db, rateLimits, events } = provider;
+
+  /** After a commit: the product hears of the user's (new) primary address. */
+  async function primaryChanged(userId: string, at: Date) {
+    const email = (await sessionEmail(db, userId))?.address ?? null;
+    await events.emit({ type: 'user.email_changed', userId, email, occurredAt: at });
+  }
 
   /** The unauthenticated calls are limited per IP; answers true when a 429 was sent. */
   async function limited(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
@@ -131,6 +137,7 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
       });
       return { emailId: email!.id, token: issued.token };
     });
+    await events.emit({ type: 'user.created', userId, email: field.address, occurredAt: now });
     if (created.token) {
       const lifetime = auth.AUTH_SESSION_LIFETIME_SECONDS;
       reply.header('x-session-lifetime', String(lifetime)).header('x-session-retention', 'persistent');
@@ -171,6 +178,7 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
     if (!auth.AUTH_ACCOUNT_DELETION) return httpError(reply, 403, 'Forbidden');
     const ended = await db.transaction((tx) => deleteAccount(tx, session.userId));
     sessions.forget(ended);
+    await events.emit({ type: 'user.deleted', userId: session.userId, email: null });
     return reply.code(204).header('set-cookie', sessionCookie(auth, '', 0)).send();
   });
 
@@ -196,6 +204,7 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
     });
     if (result === 'max') return httpError(reply, 409, 'max number of email addresses reached');
     if (result === 'exists') return httpError(reply, 400, 'email_already_exists');
+    if (result.isPrimary) await primaryChanged(userId, new Date());
     return reply.header('cache-control', 'no-store').send(wireEmail(result));
   });
 
@@ -210,7 +219,10 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
     if (!target.verified && auth.AUTH_EMAIL_REQUIRE_VERIFICATION) {
       return httpError(reply, 400, 'id: email_not_verified');
     }
-    if (!target.isPrimary) await db.transaction((tx) => setPrimaryEmail(tx, session.userId, id, new Date()));
+    if (!target.isPrimary) {
+      await db.transaction((tx) => setPrimaryEmail(tx, session.userId, id, new Date()));
+      await primaryChanged(session.userId, new Date());
+    }
     return reply.code(204).send();
   });
 

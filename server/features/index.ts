@@ -2,6 +2,7 @@ import type { Handlers } from '../http/handler';
 import { accountHandlers } from './account/handlers';
 import { appointmentsHandlers } from './appointments/handlers';
 import { clientAppointmentsHandlers } from './appointments/client-handlers';
+import { authSyncHandlers } from './auth-sync/handlers';
 import { availabilityHandlers } from './availability/handlers';
 import { schedulingHandlers } from './scheduling/handlers';
 import { catalogHandlers } from './catalog/handlers';
@@ -32,4 +33,5 @@ export const allHandlers: Handlers = {
   ...eventsHandlers,
   ...meetingsHandlers,
   ...supportHandlers,
+  ...authSyncHandlers,
 };

@@ -12,6 +12,7 @@ import { createTestIssuer } from './test-auth';
 import { createMailer } from '../adapters/mail/mailer';
 import { createAuthProvider, type AuthProvider } from '../auth-provider/provider';
 import { loadAuthConfig } from '../auth-provider/config';
+import { applyAuthUserEvent } from '../features/auth-sync/apply';
 
 export type TestRole = 'NONE' | 'COACH' | 'ADMIN' | 'ONBOARDING_MANAGER' | 'SUPERADMIN';
 
@@ -72,6 +73,7 @@ export async function createTestApp(
         auth: loadAuthConfig({ ...options.env }),
         rateLimits,
         mailer: createMailer({ db: database.db, from: config.MAIL_FROM }),
+        onUserEvent: (event) => applyAuthUserEvent(database.db, event),
       })
     : null;
   const app = await buildApp(

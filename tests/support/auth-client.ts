@@ -4,7 +4,7 @@ import { desc, eq } from 'drizzle-orm';
 import { expect, inject } from 'vitest';
 import { parse } from 'yaml';
 import { communications } from '../../server/db/schema/index';
-import { createTestApp, type TestApp } from '../../server/testing/test-app';
+import { createTestApp, type SeenResponse, type TestApp } from '../../server/testing/test-app';
 import { ajv } from './contract-validator';
 import type { RateRules } from '../../server/http/rate-limit';
 
@@ -37,7 +37,12 @@ export async function expectSchema(name: string, value: unknown) {
 
 /** The app with the real provider at /auth, plus a small client that drives flows like the SDK. */
 export async function createAuthTestApp(
-  options: { env?: Record<string, string>; rateLimits?: Partial<RateRules> } = {},
+  options: {
+    env?: Record<string, string>;
+    rateLimits?: Partial<RateRules>;
+    /** Sees every answer (e.g. the contract check of the product API). */
+    onResponse?: (seen: SeenResponse) => void;
+  } = {},
 ) {
   const testApp: TestApp = await createTestApp({
     ...(process.env.DATABASE_URL ? { template: inject('templateDatabase') } : {}),

@@ -36,6 +36,7 @@ import {
   type CredentialSink,
 } from './credentials';
 import {
+  emailChangedAfterCommit,
   emailInput,
   passcodeConfirmation,
   preflight,
@@ -323,7 +324,8 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
           return invalidInput('email', inputErrors.emailAlreadyExists);
         }
         if (!verify) {
-          await addEmail(tx, userId, email, false, ctx.now);
+          const added = await addEmail(tx, userId, email, false, ctx.now);
+          if (added.isPrimary) await emailChangedAfterCommit(ctx, userId);
           return stay();
         }
         data.email = email;
@@ -356,6 +358,7 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         if (!target) return { kind: 'error', error: flowErrors.notFound };
         if (!target.verified && verify) return invalidInput('email_id', inputErrors.valueInvalid);
         await setPrimaryEmail(ctx.env.tx, userIdOf(ctx), target.id, ctx.now);
+        await emailChangedAfterCommit(ctx, userIdOf(ctx));
         return stay();
       },
     },
@@ -460,8 +463,10 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       description: 'Delete the account.',
       enabled: () => auth.AUTH_ACCOUNT_DELETION,
       async execute(ctx) {
-        const ended = await deleteAccount(ctx.env.tx, userIdOf(ctx));
+        const userId = userIdOf(ctx);
+        const ended = await deleteAccount(ctx.env.tx, userId);
         ctx.afterCommit(() => ctx.env.sessions.forget(ended));
+        ctx.afterCommit(() => ctx.env.events.emit({ type: 'user.deleted', userId, email: null, occurredAt: ctx.now }));
         ctx.headers['set-cookie'] = sessionCookie(auth, '', 0);
         ctx.preventRevert();
         return { kind: 'continue', states: ['account_deleted'] };
@@ -501,7 +506,10 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       const taken = await findUserByEmail(tx, email);
       const emails = await emailsOf(tx, userId);
       if (taken && taken.userId !== userId) return invalidInput('code', inputErrors.passcodeInvalid);
-      if (!taken && emails.length < auth.AUTH_EMAIL_LIMIT) await addEmail(tx, userId, email, true, ctx.now);
+      if (!taken && emails.length < auth.AUTH_EMAIL_LIMIT) {
+        const added = await addEmail(tx, userId, email, true, ctx.now);
+        if (added.isPrimary) await emailChangedAfterCommit(ctx, userId);
+      }
       else if (taken) await markVerified(tx, userId, taken.emailId, ctx.now);
     }
     delete data.email;

@@ -142,6 +142,8 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       passwordHash: data.password_hash ?? null,
       now: ctx.now,
     });
+    const created = { userId: data.user_id, email: data.email?.toLowerCase() ?? null };
+    ctx.afterCommit(() => ctx.env.events.emit({ type: 'user.created', ...created, occurredAt: ctx.now }));
     const pending = data.pending_credentials ?? [];
     for (const credential of pending) {
       if (!(await insertCredential(ctx.env.tx, data.user_id, credential, ctx.now))) {

@@ -11,6 +11,7 @@ import { checkPasscode, createPasscode, findPasscode, isUsable, newPasscode } fr
 import type { SessionService } from '../sessions';
 import type { SecretBox } from '../secret-box';
 import { profileData, sessionEmail } from '../users';
+import type { UserEvents } from '../user-events';
 import type { NewCredential, RelyingParty } from '../webauthn';
 
 /** The services flows use, bound to the flow's transaction. */
@@ -27,6 +28,14 @@ export interface AuthEnv {
   secrets: SecretBox;
   /** Third-party sign-in providers. */
   thirdparty: ThirdParty;
+  /** Tells the product of created and deleted users and changed primary e-mails. */
+  events: UserEvents;
+}
+
+/** The product hears (after the commit) that the user's primary address is now the stored one. */
+export async function emailChangedAfterCommit(ctx: Ctx, userId: string) {
+  const email = (await sessionEmail(ctx.env.tx, userId))?.address ?? null;
+  ctx.afterCommit(() => ctx.env.events.emit({ type: 'user.email_changed', userId, email, occurredAt: ctx.now }));
 }
 
 export type Ctx = FlowContext<AuthEnv>;

@@ -71,6 +71,8 @@ async function resolveUser(ctx: Ctx, who: { provider: string; sub: string; email
   const userId = randomUUID();
   await createUser(tx, { id: userId, email: who.email, emailVerified: true, username: null, passwordHash: null, now: ctx.now });
   await linkIdentity(tx, userId, who, ctx.now);
+  const email = who.email.toLowerCase();
+  ctx.afterCommit(() => ctx.env.events.emit({ type: 'user.created', userId, email, occurredAt: ctx.now }));
   return { userId, created: true };
 }
 

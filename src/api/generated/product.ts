@@ -1261,8 +1261,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a sync of users' e-mail addresses from the auth provider */
+        /**
+         * Bring users' and their clients' e-mail addresses in line with the auth provider
+         * @description Re-reads the primary e-mail address of every linked user from the authentication provider's accounts and corrects users (and their linked client records) whose address drifted. Users whose provider account no longer exists are counted, not changed (deletions arrive as events).
+         */
         post: operations["syncAuthEmails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth-provider/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * User events from the authentication provider running on its own
+         * @description The provider (npm run start:auth with AUTH_PRODUCT_WEBHOOK_URL) posts created and deleted users and changed primary e-mail addresses. Public, but only accepted with X-Auth-Signature: sha256=<hex HMAC-SHA256 of the exact body with AUTH_PRODUCT_WEBHOOK_SECRET>; events older than 10 minutes are refused.
+         */
+        post: operations["receiveAuthUserEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1837,6 +1860,28 @@ export interface components {
              * @description Base URL of the meeting page; the client link is meetingBaseUrl + "/" + meetingCodeClient. Its origin must be the app's (PUBLIC_URL) or one listed in MEETING_LINK_ORIGINS (400 meeting_base_url_not_allowed).
              */
             meetingBaseUrl: string;
+        };
+        AuthEmailSyncResult: {
+            /** @description Users linked to a provider account that were compared. */
+            checked: number;
+            /** @description Users whose e-mail address was corrected. */
+            usersUpdated: number;
+            /** @description Linked client records whose e-mail address was corrected. */
+            clientsUpdated: number;
+            /** @description Linked users without a provider account (or without a primary address); left unchanged. */
+            missing: number;
+        };
+        AuthUserEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "user.created" | "user.deleted" | "user.email_changed";
+            /** Format: uuid */
+            userId: string;
+            /** Format: email */
+            email: string | null;
+            /** Format: date-time */
+            occurredAt: string;
         };
         /** @description The work was queued as a background job. */
         Queued: {
@@ -5336,19 +5381,48 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Accepted */
-            202: {
+            /** @description OK */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Queued"];
+                    "application/json": components["schemas"]["AuthEmailSyncResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    receiveAuthUserEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                "X-Auth-Signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthUserEvent"];
+            };
+        };
+        responses: {
+            /** @description Applied (or a repeat, or about a user the product does not know) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
