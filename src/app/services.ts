@@ -50,10 +50,10 @@ export interface AppServicesDeps {
 }
 
 export function createAppServices(deps: AppServicesDeps = {}): AppServices {
-  const networkBanner = createNetworkBannerStore({
-    reload: deps.reload ?? (() => window.location.reload()),
-  });
-  if (deps.inspect) networkBanner.inspect(deps.inspect);
+  const networkBanner = createNetworkBannerStore(
+    { reload: deps.reload ?? (() => window.location.reload()) },
+    deps.inspect,
+  );
   const authEvents = createAuthEvents();
   const store = deps.sessionStore ?? createBrowserSessionStore();
 
@@ -109,14 +109,12 @@ export function createAppServices(deps: AppServicesDeps = {}): AppServices {
   session.start();
 
   const win = deps.window ?? (typeof window === 'undefined' ? undefined : window);
-  const sidebar = createSidebarStore(win?.innerWidth ?? 1400);
-  if (deps.inspect) sidebar.inspect(deps.inspect);
+  const sidebar = createSidebarStore(win?.innerWidth ?? 1400, deps.inspect);
   win?.addEventListener('resize', () =>
     sidebar.send({ type: 'viewportChanged', width: win.innerWidth }),
   );
 
-  const toasts = createToastStore();
-  if (deps.inspect) toasts.inspect(deps.inspect);
+  const toasts = createToastStore(undefined, deps.inspect);
   announceSessionChanges(session, authEvents, toasts);
 
   return { api, networkBanner, authEvents, session, toasts, sidebar, authApi: auth, getToken };

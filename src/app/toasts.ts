@@ -1,10 +1,12 @@
-import { createStore } from '@xstate/store';
+import { assign, createActor, enqueueActions, setup } from 'xstate';
+import type { InspectOption } from './inspector';
 
 /**
  * Toasts (specification sections 8 and 9): kinds success, info, warning, error and loading;
  * at most 3 visible, each shown for 4000 ms, 356 px wide with 14 px between them, stacked at
- * the bottom right; a swipe of 20 px dismisses one. A small shared queue, so an @xstate/store
- * (style.md, convention 7); its timers are effects of the store, not of the view.
+ * the bottom right; a swipe of 20 px dismisses one. A small shared queue: a small xstate actor
+ * (xstate is loaded on every page anyway; docs/decisions.md, "Web performance"); its timers
+ * are effects of the actor, not of the view.
  */
 export const TOAST_SETTINGS = {
   visible: 3,
@@ -40,59 +42,68 @@ export interface ToastTimers {
   clearTimeout: (handle: unknown) => void;
 }
 
+export type ToastEvent = ({ type: 'show' } & ToastInput) | { type: 'dismiss'; id: string };
+
 let sequence = 0;
 
-export function createToastStore(
-  timers: ToastTimers = {
-    setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
-    clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-  },
-) {
+const defaultTimers: ToastTimers = {
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** The toast queue actor, started. */
+export function createToastStore(timers: ToastTimers = defaultTimers, inspect?: InspectOption) {
   const pending = new Map<string, unknown>();
   const cancel = (id: string) => {
     if (pending.has(id)) timers.clearTimeout(pending.get(id));
     pending.delete(id);
   };
 
-  const store = createStore({
-    context: { toasts: [] as Toast[] },
+  const logic = setup({
+    types: { context: {} as { toasts: Toast[] }, events: {} as ToastEvent },
+  }).createMachine({
+    id: 'toasts',
+    context: { toasts: [] },
     on: {
-      show: (context, event: ToastInput, enq) => {
-        const id = event.id ?? `toast-${++sequence}`;
-        const toast: Toast = {
-          id,
-          kind: event.kind,
-          messageKey: event.messageKey,
-          ...(event.values ? { values: event.values } : {}),
-        };
-        const duration = event.durationMs ?? TOAST_SETTINGS.durationMs;
-        enq.effect(() => {
-          cancel(id);
-          if (event.kind === 'loading') return;
-          pending.set(
+      show: {
+        actions: enqueueActions(({ context, event, enqueue, self }) => {
+          const id = event.id ?? `toast-${++sequence}`;
+          const toast: Toast = {
             id,
-            timers.setTimeout(() => {
-              pending.delete(id);
-              store.send({ type: 'dismiss', id });
-            }, duration),
-          );
-        });
-        // Newest first; replacing keeps the toast's place.
-        const index = context.toasts.findIndex((t) => t.id === id);
-        if (index >= 0) {
-          const toasts = [...context.toasts];
-          toasts[index] = toast;
-          return { toasts };
-        }
-        return { toasts: [toast, ...context.toasts] };
+            kind: event.kind,
+            messageKey: event.messageKey,
+            ...(event.values ? { values: event.values } : {}),
+          };
+          // Newest first; replacing keeps the toast's place.
+          const toasts = context.toasts.some((t) => t.id === id)
+            ? context.toasts.map((t) => (t.id === id ? toast : t))
+            : [toast, ...context.toasts];
+          enqueue.assign({ toasts });
+          const duration = event.durationMs ?? TOAST_SETTINGS.durationMs;
+          enqueue(() => {
+            cancel(id);
+            if (event.kind === 'loading') return;
+            pending.set(
+              id,
+              timers.setTimeout(() => {
+                pending.delete(id);
+                self.send({ type: 'dismiss', id });
+              }, duration),
+            );
+          });
+        }),
       },
-      dismiss: (context, event: { id: string }, enq) => {
-        enq.effect(() => cancel(event.id));
-        return { toasts: context.toasts.filter((t) => t.id !== event.id) };
+      dismiss: {
+        actions: [
+          ({ event }) => cancel(event.id),
+          assign(({ context, event }) => ({
+            toasts: context.toasts.filter((t) => t.id !== event.id),
+          })),
+        ],
       },
     },
   });
-  return store;
+  return createActor(logic, inspect ? { inspect } : {}).start();
 }
 
 export type ToastStore = ReturnType<typeof createToastStore>;
