@@ -4,6 +4,8 @@ import type { Role } from './session.machine';
 import {
   picksCoach,
   bookingRequestOf,
+  coachGuards,
+  startingState,
   toScheduleError,
   type BookingRequest,
   type Appointment,
@@ -128,8 +130,7 @@ export const bookingMachine = setup({
     newIdempotencyKey: assign({ idempotencyKey: () => crypto.randomUUID() }),
   },
   guards: {
-    canPickCoach: ({ context }) => context.canPickCoach,
-    hasCoach: ({ context }) => context.coachId !== null,
+    ...coachGuards,
     queryLongEnough: ({ event }) =>
       event.type === 'client.query' && event.query.trim().length >= MIN_QUERY_LENGTH,
     isSlotTaken: ({ event }) => 'error' in event && toScheduleError(event.error).code === 'slot_taken',
@@ -156,13 +157,7 @@ export const bookingMachine = setup({
   }),
   initial: 'starting',
   states: {
-    starting: {
-      always: [
-        { guard: 'canPickCoach', target: 'loadingCoaches' },
-        { guard: 'hasCoach', target: 'choosingClient' },
-        { target: 'noCoach' },
-      ],
-    },
+    starting: startingState('choosingClient'),
     loadingCoaches: {
       tags: ['busy'],
       invoke: {

@@ -5,6 +5,8 @@ import type { Role } from './session.machine';
 import {
   fieldErrorsOf,
   picksCoach,
+  coachGuards,
+  startingState,
   toScheduleError,
   type Availability,
   type CoachOption,
@@ -312,8 +314,7 @@ export const availabilityWeekMachine = setup({
     }),
   },
   guards: {
-    canPickCoach: ({ context }) => context.canPickCoach,
-    hasCoach: ({ context }) => context.coachId !== null,
+    ...coachGuards,
     noCoaches: ({ event }) => 'output' in event && Array.isArray(event.output) && event.output.length === 0,
     draftIsValid: ({ context }) => context.draft !== null && Object.keys(validateDraft(context.draft)).length === 0,
     hasFieldErrors: ({ event }) =>
@@ -342,13 +343,7 @@ export const availabilityWeekMachine = setup({
   }),
   initial: 'starting',
   states: {
-    starting: {
-      always: [
-        { guard: 'canPickCoach', target: 'loadingCoaches' },
-        { guard: 'hasCoach', target: 'loading' },
-        { target: 'noCoach' },
-      ],
-    },
+    starting: startingState('loading'),
     loadingCoaches: {
       tags: ['busy'],
       invoke: {

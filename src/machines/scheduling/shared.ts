@@ -69,3 +69,19 @@ export function bookingRequestOf(
     },
   };
 }
+
+/** Guards of the machines that start with the coach: managers pick one, a coach has their own. */
+export const coachGuards = {
+  canPickCoach: ({ context }: { context: { canPickCoach: boolean } }) => context.canPickCoach,
+  hasCoach: ({ context }: { context: { coachId: string | null } }) => context.coachId !== null,
+};
+
+/** The first state: managers load the coaches, a coach goes on to `withCoach`, else noCoach. */
+export const startingState = <const T extends string>(withCoach: T) =>
+  ({
+    always: [
+      { guard: 'canPickCoach', target: 'loadingCoaches' },
+      { guard: 'hasCoach', target: withCoach },
+      { target: 'noCoach' },
+    ],
+  }) as const;
