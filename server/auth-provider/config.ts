@@ -37,6 +37,11 @@ const schema = z.object({
   AUTH_SESSION_LIFETIME_SECONDS: z.coerce.number().int().min(60).default(12 * 60 * 60),
   AUTH_SESSION_LIMIT: z.coerce.number().int().min(1).max(100).default(5),
   /**
+   * A new signing key pair after this many days (0: only by `npm run auth:rotate-key`); old
+   * public keys stay in the JWKS until the last token they signed has expired.
+   */
+  AUTH_KEY_ROTATION_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
+  /**
    * true: the session JWT travels in `X-Auth-Token` (the SDK keeps it and sends it as a
    * Bearer header, which is what the product API reads); false: an HttpOnly cookie.
    */

@@ -20,6 +20,8 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
   const { provider } = opts;
   const { auth, sessions, engine } = provider;
   provider.setErrorLogger((error) => app.log.error({ error: loggableError(error) }, 'auth flow failed'));
+  // The key refresh timer ends with the app (before its database closes).
+  app.addHook('onClose', async () => provider.keys.stop());
   registerCors(app, {
     origins: allowedOrigins(auth, provider.publicUrl),
     exposeAuthToken: auth.AUTH_SESSION_TOKEN_HEADER,

@@ -40,7 +40,13 @@ export interface AuthProviderOptions {
 export async function createAuthProvider(options: AuthProviderOptions) {
   const { db, config } = options;
   const auth = options.auth ?? loadAuthConfig();
-  const keys = await loadKeyStore(db);
+  let logError: (error: unknown) => void = () => {};
+  const keys = await loadKeyStore(db, {
+    tokenLifetimeSeconds: auth.AUTH_SESSION_LIFETIME_SECONDS,
+    rotationDays: auth.AUTH_KEY_ROTATION_DAYS,
+    ...(options.now ? { now: options.now } : {}),
+    onError: (error) => logError(error),
+  });
   const secrets = await loadSecretBox(db, auth.AUTH_ENCRYPTION_KEY);
   const rp = relyingParty(auth, config.PUBLIC_URL);
   const sessions = createSessionService({
@@ -58,7 +64,6 @@ export async function createAuthProvider(options: AuthProviderOptions) {
         : undefined,
   });
   const thirdparty = createThirdParty({ auth, secrets, publicUrl: config.PUBLIC_URL, ...(options.now ? { now: options.now } : {}) });
-  let logError: (error: unknown) => void = () => {};
   const engine = createFlowEngine<AuthEnv, Tx>({
     flows: { login: loginFlow(auth), registration: registrationFlow(auth), profile: profileFlow(auth) },
     store: createDbFlowStore(db),

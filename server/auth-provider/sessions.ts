@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, notInArray } from 'drizzle-orm';
-import { createLocalJWKSet, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { createLocalJWKSet, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Db, Tx } from '../db/client';
 import { authSessions } from '../db/schema/index';
 import type { AuthConfig } from './config';
@@ -68,6 +68,7 @@ export function createSessionService(options: SessionServiceOptions) {
   // Positive look-ups the product API may reuse for a moment; a revocation in this process
   // removes the entry at once.
   const active = new Map<string, number>();
+  let lastForcedRefresh = 0;
 
   async function issue(
     tx: Tx | Db,
@@ -127,14 +128,25 @@ export function createSessionService(options: SessionServiceOptions) {
   /** Signature, issuer, audience, expiry, and the session row. */
   async function verify(token: string, now = new Date()): Promise<VerifiedSession | null> {
     let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, keySet(), {
+    const check = () =>
+      jwtVerify(token, keySet(), {
         issuer: options.issuer,
         audience: options.audience,
         algorithms: [SIGNING_ALGORITHM],
-      }));
-    } catch {
-      return null;
+      });
+    try {
+      ({ payload } = await check());
+    } catch (error) {
+      // A key another instance has just published: read the keys again, once.
+      // At most every 5 s, so tokens with made-up key ids cannot make every request read.
+      if (!(error instanceof errors.JWKSNoMatchingKey) || Date.now() - lastForcedRefresh < 5_000) return null;
+      lastForcedRefresh = Date.now();
+      try {
+        await keys.refresh();
+        ({ payload } = await check());
+      } catch {
+        return null;
+      }
     }
     const sessionId = payload.session_id;
     if (typeof sessionId !== 'string' || !payload.sub || !/^[0-9a-f-]{36}$/.test(sessionId)) return null;
