@@ -78,7 +78,9 @@ async function finishOnboarding(
         .locator('.auth-screen h2', { hasText: title })
         .waitFor({ state: 'detached' })
         .catch(async (error: unknown) => {
-          throw new Error(`passkey not created: ${await page.locator('main').innerText()}`, { cause: error });
+          throw new Error(`passkey not created: ${await page.locator('main').innerText()}`, {
+            cause: error,
+          });
         });
     } else if (title === 'Passwort festlegen') {
       seen.push(title);
@@ -86,7 +88,10 @@ async function finishOnboarding(
       await page.getByLabel('Neues Passwort').fill(password);
       await page.getByRole('button', { name: 'Passwort speichern' }).click();
       await page.locator('.auth-screen h2', { hasText: title }).waitFor({ state: 'detached' });
-    } else if (title && ['Passkey einrichten', 'Zweiten Faktor einrichten', 'Diesem Gerät vertrauen?'].includes(title)) {
+    } else if (
+      title &&
+      ['Passkey einrichten', 'Zweiten Faktor einrichten', 'Diesem Gerät vertrauen?'].includes(title)
+    ) {
       seen.push(title);
       await page.getByRole('button', { name: 'Überspringen' }).click();
       await page.locator('.auth-screen h2', { hasText: title }).waitFor({ state: 'detached' });
@@ -191,7 +196,9 @@ describe('sign-in widget', () => {
     await page.getByText(secondEmail).waitFor();
 
     // End another session (yes/no first).
-    const sessions = page.locator('section', { has: page.getByRole('heading', { name: 'Sitzungen' }) });
+    const sessions = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Sitzungen' }),
+    });
     const endButtons = sessions.getByRole('button', { name: 'Abmelden' });
     const others = await endButtons.count();
     expect(others).toBeGreaterThanOrEqual(1);
@@ -257,7 +264,12 @@ describe('sign-in widget with passkeys', () => {
       credential: credentials[0]!,
     });
     await other.goto('/login?returnTo=%2Fprofile');
-    await heading(other, 'Anmelden');
+    // Autofill may sign in before the form is even seen: wait for the form or the profile.
+    await other
+      .getByRole('heading', { name: 'Anmelden', exact: true })
+      .or(other.getByRole('heading', { name: 'Profil', exact: true }))
+      .first()
+      .waitFor({ timeout: 15_000 });
     // Autofill (conditional mediation) may already have used it; otherwise the button does.
     const button = other.getByRole('button', { name: 'Mit Passkey anmelden' });
     if (new URL(other.url()).pathname === '/login' && (await button.count()) > 0) {

@@ -27,6 +27,8 @@ describe('home page', () => {
     expect(response?.headers()['content-type']).toContain('text/html');
     // The app booted on that path: its shell rendered, and the URL was kept.
     await b.page.locator('#root main').waitFor();
+    // Pages load lazily: wait for the page's heading before counting.
+    await b.page.getByRole('heading', { level: 1 }).first().waitFor();
     expect(await b.page.getByRole('heading', { level: 1 }).count()).toBe(1);
     expect(new URL(b.page.url()).pathname).not.toBe('/');
 
