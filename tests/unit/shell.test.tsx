@@ -121,19 +121,22 @@ describe('the protected wrapper', () => {
 });
 
 describe('navigation', () => {
-  const menuLinks = () =>
-    within(screen.getByRole('navigation', { name: 'Hauptnavigation' }))
+  // The menu's code loads on demand once someone active is signed in: it appears shortly after.
+  const menuLinks = async () =>
+    within(await screen.findByRole('navigation', { name: 'Hauptnavigation' }))
       .getAllByRole('link')
       .map((a) => a.textContent);
 
   it('a SUPERADMIN sees the dashboard, help and support (the routes that exist today)', async () => {
     await renderApp('/', { session: person('SUPERADMIN') });
-    expect(menuLinks()).toEqual(expect.arrayContaining(['Admin (Dashboard)', 'Hilfe', 'Support']));
+    expect(await menuLinks()).toEqual(
+      expect.arrayContaining(['Admin (Dashboard)', 'Hilfe', 'Support']),
+    );
   });
 
   it('a coach sees help and support but not the dashboard', async () => {
     await renderApp('/', { session: person('COACH') });
-    const links = menuLinks();
+    const links = await menuLinks();
     expect(links).toEqual(expect.arrayContaining(['Hilfe', 'Support']));
     expect(links).not.toContain('Admin (Dashboard)');
   });
@@ -155,8 +158,8 @@ describe('navigation', () => {
 
   it('at 375 px the menu is a closed drawer that opens and closes after navigating', async () => {
     const { location } = await renderApp('/', { session: person('ADMIN'), width: 375 });
+    const toggle = await screen.findByRole('button', { name: 'Menü öffnen' });
     expect(screen.queryByRole('navigation', { name: 'Hauptnavigation' })).toBeNull();
-    const toggle = screen.getByRole('button', { name: 'Menü öffnen' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     await userEvent.click(toggle);
     await userEvent.click(

@@ -1,16 +1,39 @@
 import { useSelector } from '@xstate/react';
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useRouter } from 'wouter';
-import { analyticsUrl } from '../../app/config';
-import { menuItems, visibleMenu } from '../../app/menu';
 import { routePatterns } from '../../app/routes';
 import { useAppServices } from '../../app/services';
 import { useSessionStatus } from '../../app/session-hooks';
 import { Breadcrumbs } from './Breadcrumbs';
-import { Navigation } from './Navigation';
 import { NetworkBanner } from './NetworkBanner';
+import type * as StaffMenuModule from './staff-menu';
 import { Toaster } from './Toaster';
+
+type StaffMenu = typeof StaffMenuModule;
+let staffMenu: StaffMenu | undefined;
+const loadStaffMenu = () => import('./staff-menu').then((m) => (staffMenu = m));
+
+/**
+ * The staff menu's code, once someone active is signed in; loaded on demand, so pages for
+ * signed-out visitors and clients do without it. Until it has arrived there is no menu.
+ */
+function useStaffMenu(needed: boolean): StaffMenu | undefined {
+  const [loaded, setLoaded] = useState(staffMenu);
+  useEffect(() => {
+    if (!needed || loaded) return;
+    let live = true;
+    loadStaffMenu().then(
+      (m) => live && setLoaded(m),
+      // A failed load (network) leaves the page without a menu; the next sign-in tries again.
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [needed, loaded]);
+  return needed ? loaded : undefined;
+}
 
 /** Header, sidebar or drawer, breadcrumbs, banner and toasts around every page. */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -21,15 +44,9 @@ export function AppShell({ children }: { children: ReactNode }) {
   const { parser } = useRouter();
   const { open, layout } = useSelector(sidebar, (s) => s.context);
 
-  const menu =
-    status.kind === 'signedIn' && status.session.active
-      ? visibleMenu(
-          status.session.role,
-          menuItems({ analyticsUrl: analyticsUrl() }),
-          routePatterns(),
-          parser,
-        )
-      : null;
+  const active = status.kind === 'signedIn' && status.session.active ? status.session : null;
+  const staff = useStaffMenu(active !== null);
+  const menu = active && staff ? staff.menuFor(active.role, routePatterns(), parser) : null;
   const hasMenu = !!menu && menu.quick.length + menu.main.length + menu.bottom.length > 0;
   const onClientSignup = pathname === '/client-signup' || pathname.startsWith('/client-signup/');
   const signedIn = status.kind === 'signedIn' || status.kind === 'partial';
@@ -78,7 +95,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         )}
       </header>
       <div className="app-body">
-        {hasMenu && menu && <Navigation menu={menu} open={open} layout={layout} />}
+        {hasMenu && menu && staff && <staff.Navigation menu={menu} open={open} layout={layout} />}
         <div className="app-content">
           <Breadcrumbs />
           <main id="content" className="app-main" tabIndex={-1}>
