@@ -147,4 +147,22 @@ describe('development mailbox', () => {
     expect(page.body).toContain(`An: ${clientOfB.email} · versendet`);
     expect(page.body).toContain(`An: ${clientOfA.email} · wartet auf Versand`);
   });
+
+  it('offers the calendar file of an invitation as the attachment a calendar app would get', async () => {
+    const page = await api.app.inject({ method: 'GET', url: '/dev/mailbox' });
+    const links = [...page.body.matchAll(/href="(\/dev\/mailbox\/[0-9a-f-]{36}\/invite\.ics)"/g)];
+    expect(links.length).toBeGreaterThan(0);
+    const ics = await api.app.inject({ method: 'GET', url: links[0]![1]! });
+    expect(ics.statusCode).toBe(200);
+    expect(ics.headers['content-type']).toContain('text/calendar');
+    expect(ics.body).toContain('BEGIN:VCALENDAR');
+    const method = /^METHOD:(REQUEST|CANCEL)\r?$/m.exec(ics.body)?.[1];
+    expect(method).toBeDefined();
+    expect(ics.headers['content-type']).toContain(`method=${method}`);
+    const unknown = await api.app.inject({
+      method: 'GET',
+      url: `/dev/mailbox/${SOME_ID}/invite.ics`,
+    });
+    expect(unknown.statusCode).toBe(404);
+  });
 });

@@ -1,12 +1,19 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { communications } from '../../db/schema/index';
 
 const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
-const STATUS = { queued: 'wartet auf Versand', sent: 'versendet', failed: 'fehlgeschlagen' } as const;
+const STATUS = {
+  queued: 'wartet auf Versand',
+  sent: 'versendet',
+  failed: 'fehlgeschlagen',
+} as const;
 
 const berlin = new Intl.DateTimeFormat('de-DE', {
   timeZone: 'Europe/Berlin',
@@ -22,7 +29,9 @@ export function registerDevMailbox(app: FastifyInstance, db: Db) {
   app.get('/dev/mailbox', { schema: { hide: true } }, async (_request, reply) => {
     const mails = await db
       .select({
+        id: communications.id,
         recipient: communications.recipient,
+        calendarMethod: communications.calendarMethod,
         subject: communications.subject,
         body: communications.body,
         status: communications.status,
@@ -38,6 +47,7 @@ export function registerDevMailbox(app: FastifyInstance, db: Db) {
 <h2>${escapeHtml(m.subject ?? '(ohne Betreff)')}</h2>
 <p>An: ${escapeHtml(m.recipient)} · ${STATUS[m.status]} · <time datetime="${escapeHtml(m.createdAt)}">${escapeHtml(berlin.format(new Date(m.createdAt)))}</time></p>
 <pre>${escapeHtml(m.body)}</pre>
+${m.calendarMethod ? `<p>Anhang: <a href="/dev/mailbox/${m.id}/invite.ics" download="einladung.ics">einladung.ics</a> (${m.calendarMethod === 'CANCEL' ? 'Absage' : 'Einladung'})</p>` : ''}
 </article>`,
       )
       .join('\n');
@@ -52,4 +62,32 @@ ${items || '<p>Noch keine E-Mails.</p>'}
 </html>`;
     return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
   });
+
+  // The calendar part of a captured e-mail, as a calendar app would receive it.
+  app.get<{ Params: { id: string } }>(
+    '/dev/mailbox/:id/invite.ics',
+    {
+      schema: {
+        hide: true,
+        params: {
+          type: 'object',
+          properties: { id: { type: 'string', format: 'uuid' } },
+          required: ['id'],
+        },
+      },
+    },
+    async (request, reply) => {
+      const [mail] = await db
+        .select({ calendar: communications.calendar, method: communications.calendarMethod })
+        .from(communications)
+        .where(and(eq(communications.id, request.params.id), eq(communications.channel, 'email')));
+      if (!mail?.calendar)
+        return reply.code(404).type('text/plain; charset=utf-8').send('Kein Anhang');
+      return reply
+        .header('cache-control', 'no-store')
+        .header('content-disposition', 'attachment; filename="einladung.ics"')
+        .type(`text/calendar; charset=utf-8; method=${mail.method ?? 'REQUEST'}`)
+        .send(mail.calendar);
+    },
+  );
 }
