@@ -26,7 +26,9 @@ async function mailbox(): Promise<string[]> {
 async function codeFor(to: string, after = 0): Promise<string> {
   for (let attempt = 0; attempt < 75; attempt++) {
     const mails = (await mailbox()).filter((a) => a.includes(`An: ${to}`));
-    const code = mails.map((m) => /Einmalcode für Sprechstunde: (\d{6})/.exec(m)?.[1]).find(Boolean);
+    const code = mails
+      .map((m) => /Einmalcode für Sprechstunde: (\d{6})/.exec(m)?.[1])
+      .find(Boolean);
     if (code && mails.length > after) return code;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -46,7 +48,8 @@ async function enterCode(page: Page, code: string) {
 async function finishOnboarding(page: Page, path: string) {
   const deadline = Date.now() + 30_000;
   while (new URL(page.url()).pathname !== path) {
-    if (Date.now() > deadline) throw new Error(`stuck at ${page.url()}: ${await page.locator('main').innerText()}`);
+    if (Date.now() > deadline)
+      throw new Error(`stuck at ${page.url()}: ${await page.locator('main').innerText()}`);
     const skip = page.getByRole('button', { name: 'Überspringen' });
     if (await skip.isVisible().catch(() => false)) {
       await skip.click();
@@ -58,7 +61,9 @@ async function finishOnboarding(page: Page, path: string) {
 }
 
 async function noHorizontalScroll(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  );
   expect(overflow, 'the page is wider than the phone').toBeLessThanOrEqual(0);
 }
 
@@ -107,8 +112,14 @@ async function signIn(page: Page, email: string) {
   if (await byCode.isVisible().catch(() => false)) await byCode.click();
   await enterCode(page, await codeFor(email, before));
   const deadline = Date.now() + 30_000;
-  while (!(await page.getByRole('heading', { name: 'Ihr Termin', exact: true }).isVisible().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`not signed in: ${await page.locator('main').innerText()}`);
+  while (
+    !(await page
+      .getByRole('heading', { name: 'Ihr Termin', exact: true })
+      .isVisible()
+      .catch(() => false))
+  ) {
+    if (Date.now() > deadline)
+      throw new Error(`not signed in: ${await page.locator('main').innerText()}`);
     const skip = page.getByRole('button', { name: 'Überspringen' });
     if (await skip.isVisible().catch(() => false)) await skip.click();
     await page.waitForTimeout(150);
@@ -162,6 +173,11 @@ describe('client journey at 375 px', () => {
     expect(invitation, 'invitation mail').toBeDefined();
     expect(invitation).toContain('Die Einladung im Anhang');
     const meetingCode = /Meeting-Code: ([a-z0-9-]+)/.exec(invitation!)![1]!;
+    const attachment = /href="(\/dev\/mailbox\/[0-9a-f-]+\/invite\.ics)"/.exec(invitation!)?.[1];
+    expect(attachment, 'invitation .ics attachment').toBeDefined();
+    const attached = await (await fetch(`${b.baseUrl}${attachment}`)).text();
+    expect(attached).toContain('METHOD:REQUEST');
+    expect(attached).toContain(meetingCode);
 
     // Sign in again in a fresh browser: the upcoming appointment with reschedule and cancel.
     const phone2 = await b.newContext(PHONE);
@@ -218,7 +234,10 @@ describe('client journey at 375 px', () => {
     const first = b.page;
     const secondContext = await b.newContext(PHONE);
     const second = await secondContext.newPage();
-    await Promise.all([signUp(first, `race-a-${run}@example.org`), signUp(second, `race-b-${run}@example.org`)]);
+    await Promise.all([
+      signUp(first, `race-a-${run}@example.org`),
+      signUp(second, `race-b-${run}@example.org`),
+    ]);
     await first.reload();
     await second.reload();
     const slotA = first.locator('.client-time').first();
@@ -229,7 +248,15 @@ describe('client journey at 375 px', () => {
       try {
         await action();
       } catch (error) {
-        console.log('DEBUG', what, page.url(), await page.locator('main').innerText().catch(() => '?'));
+        console.log(
+          'DEBUG',
+          what,
+          page.url(),
+          await page
+            .locator('main')
+            .innerText()
+            .catch(() => '?'),
+        );
         throw error;
       }
     };
@@ -261,7 +288,8 @@ describe('client journey at 375 px', () => {
     const sent: string[] = [];
     const tagManager: string[] = [];
     page.on('request', (r) => {
-      if (r.url().includes('/api/client/signup') || r.url().includes('/auth/registration')) sent.push(r.url());
+      if (r.url().includes('/api/client/signup') || r.url().includes('/auth/registration'))
+        sent.push(r.url());
       if (r.url().includes('googletagmanager')) tagManager.push(r.url());
     });
     await page.goto('/client-signup');
@@ -287,7 +315,8 @@ describe('client journey at 375 px', () => {
       'Die Versichertennummer besteht aus 5 bis 20 Buchstaben und Ziffern.',
       'Bitte stimmen Sie der Datenschutzerklärung zu, damit wir Ihre Angaben verarbeiten dürfen.',
     ];
-    for (const message of messages) await page.getByText(message, { exact: true }).first().waitFor();
+    for (const message of messages)
+      await page.getByText(message, { exact: true }).first().waitFor();
     // Both of the relative's names are asked for as well.
     expect(await page.getByText('Bitte geben Sie einen Vornamen ein.').count()).toBe(2);
     expect(await page.locator('[aria-invalid="true"]').count()).toBeGreaterThanOrEqual(12);
@@ -305,7 +334,9 @@ describe('client journey at 375 px', () => {
     const page = b.page;
     const codesBefore = (await mailsTo(email)).length;
     await page.goto('/client-signup/login');
-    await page.getByText('Mit diesem Konto ist noch keine Registrierung als Klient:in verbunden.').waitFor();
+    await page
+      .getByText('Mit diesem Konto ist noch keine Registrierung als Klient:in verbunden.')
+      .waitFor();
     await page.getByRole('link', { name: 'Jetzt registrieren' }).click();
     await page.getByRole('heading', { name: 'Als Klient:in registrieren' }).waitFor();
     await fillSignupForm(page, email);
@@ -321,7 +352,9 @@ describe('client journey at 375 px', () => {
     await page.goto('/client-signup');
     await fillSignupForm(page, 'klient@sprechstunde.demo');
     await page.getByRole('button', { name: 'Weiter' }).click();
-    await page.getByText('Für diese E-Mail-Adresse gibt es bereits ein Konto.', { exact: false }).waitFor();
+    await page
+      .getByText('Für diese E-Mail-Adresse gibt es bereits ein Konto.', { exact: false })
+      .waitFor();
     await page.locator('.notice-error').getByRole('link', { name: 'Zur Anmeldung' }).click();
     await page.waitForURL('**/client-signup/login');
     console.log(JSON.stringify({ bench: 'client-journey', ...figures }));
