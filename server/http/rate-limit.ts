@@ -51,6 +51,8 @@ export const RATE_RULES = {
   clientAuthRequest: { points: 3, durationSeconds: QUARTER_HOUR },
   /** Sign-in links requested by one staff member. */
   clientAuthRequestCaller: { points: 30, durationSeconds: QUARTER_HOUR },
+  /** Contract reminders to one client: a nudge, not a flood. */
+  contractReminder: { points: 2, durationSeconds: 24 * 60 * 60 },
 } satisfies Record<string, RateRule>;
 
 export type RateLimitName = keyof typeof RATE_RULES;

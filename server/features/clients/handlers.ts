@@ -8,6 +8,7 @@ import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http
 import { containsText } from '../../db/like';
 import { badRequest, conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/record';
+import { sendContractReminder } from './contract-reminder';
 import {
   clientFilters,
   clientListShape,
@@ -97,6 +98,12 @@ async function setSessionsClosed(db: Db, principal: Principal, clientId: string,
 }
 
 export const clientsHandlers = defineHandlers({
+  async sendContractReminder({ params, principal, deps, reply }) {
+    const result = await sendContractReminder(deps, principal, params.clientId);
+    reply.code(202);
+    return result;
+  },
+
   async createClient({ body, principal, deps, reply }) {
     assertContactPerson(body.clientType ?? 'self', body.contactPerson);
     const created = await deps.db.transaction(async (tx) => {

@@ -65,6 +65,7 @@ export function toClient({ client: c, coachId, coachFirstName, coachLastName }: 
     notifyViaSms: c.notifyViaSms,
     notes: c.notes,
     sessionsClosedOn: c.sessionsClosedOn,
+    contractReminderSentAt: c.contractReminderSentAt,
     coachedBy: coachId
       ? { id: coachId, firstName: coachFirstName!, lastName: coachLastName! }
       : null,

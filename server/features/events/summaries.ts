@@ -11,6 +11,7 @@ const SUMMARIES: Record<string, string> = {
   'client.deleted': 'Klient:in gelöscht',
   'client.sessions_closed': 'Sitzungen abgeschlossen',
   'client.sessions_opened': 'Sitzungen wieder geöffnet',
+  'client.contract_reminder_sent': 'Erinnerung an die Vereinbarung gesendet',
   'appointment.created': 'Termin angelegt',
   'appointment.updated': 'Termin geändert',
   'appointment.cancelled': 'Termin abgesagt',

@@ -1652,6 +1652,11 @@ export interface components {
             wantsToProvideRecordingsForResearch: boolean;
             notifyViaSms: boolean;
             notes: string | null;
+            /**
+             * Format: date-time
+             * @description When the last reminder to sign the required contract was sent.
+             */
+            contractReminderSentAt: string | null;
             /** Format: date-time */
             sessionsClosedOn: string | null;
             coachedBy: components["schemas"]["PersonRef"] | null;
