@@ -135,6 +135,11 @@ const schema = z.object({
    * default set-up the product hears of them in-process).
    */
   AUTH_PRODUCT_WEBHOOK_URL: z.url().optional(),
+  /**
+   * SAML 2.0 identity providers, a JSON array of {domains, name, entry_point, idp_cert,
+   * idp_issuer?} (server/auth-provider/saml.ts); unset: SAML off.
+   */
+  AUTH_SAML_PROVIDERS: z.string().optional(),
   AUTH_PRODUCT_WEBHOOK_SECRET: z.string().min(32).optional(),
 }).refine((c) => !c.AUTH_PRODUCT_WEBHOOK_URL || c.AUTH_PRODUCT_WEBHOOK_SECRET, {
   path: ['AUTH_PRODUCT_WEBHOOK_SECRET'],

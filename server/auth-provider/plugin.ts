@@ -41,7 +41,7 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
     }
   });
 
-  for (const flowName of ['login', 'registration', 'profile'] as const) {
+  for (const flowName of ['login', 'registration', 'profile', 'token_exchange'] as const) {
     app.post(`/${flowName}`, async (request, reply) => {
       const { action } = request.query as { action?: unknown };
       const info: RequestInfo = {
@@ -53,6 +53,10 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
       if (deviceCookie) info.deviceCookie = deviceCookie;
       // The profile flow needs a valid session on every request (protocol §1.1, §3.4).
       let refused: FlowResult | null = null;
+      // Hanko: `forbidden` (403) when SAML is not configured.
+      if (flowName === 'token_exchange' && !provider.saml.enabled) {
+        refused = bareError({ status: 403, code: 'forbidden', message: 'SAML is not enabled.' });
+      }
       if (flowName === 'profile') {
         const token = sessionToken(request, auth.AUTH_COOKIE_NAME);
         const session = token ? await sessions.verify(token) : null;
@@ -98,6 +102,46 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
     scope.post('/thirdparty/callback', thirdpartyCallback);
+  });
+
+  // SAML (protocol §1.1): provider look-up by domain, the redirect to the IdP, its POST back.
+  app.get('/saml/provider', async (request, reply) => {
+    const { domain } = request.query as { domain?: unknown };
+    if (typeof domain !== 'string' || domain === '' || domain.length > 253) {
+      return reply.code(400).send({ code: 400, message: 'domain: value_invalid_error' });
+    }
+    const found = provider.saml.provider(domain);
+    if (!found) return reply.code(404).send({ code: 404, message: 'Not Found' });
+    return reply.header('cache-control', 'no-store').send({ domain: domain.trim().toLowerCase() });
+  });
+  app.get('/saml/auth', async (request, reply) => {
+    const { domain, redirect_to: redirectTo } = request.query as { domain?: unknown; redirect_to?: unknown };
+    if (typeof redirectTo !== 'string' || !provider.saml.redirectAllowed(redirectTo)) {
+      return reply.code(400).send({ code: 400, message: 'redirect_to: value_invalid_error' });
+    }
+    if (typeof domain !== 'string' || !provider.saml.provider(domain)) {
+      const back = new URL(redirectTo);
+      back.searchParams.set('error', 'invalid_request');
+      back.searchParams.set('error_description', 'no SAML provider for this domain');
+      return reply.header('cache-control', 'no-store').redirect(back.toString(), 307);
+    }
+    return reply.header('cache-control', 'no-store').redirect(await provider.saml.begin(domain, redirectTo), 307);
+  });
+  app.get('/saml/metadata', async (_request, reply) => {
+    if (!provider.saml.enabled) return reply.code(404).send({ code: 404, message: 'Not Found' });
+    return reply.type('application/samlmetadata+xml').send(provider.saml.metadata());
+  });
+  app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+    scope.post('/saml/callback', async (request, reply) => {
+      const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
+      const location = await provider.saml.callback(body, (error) =>
+        app.log.warn({ error: loggableError(error) }, 'SAML sign-in refused'),
+      );
+      return reply.header('cache-control', 'no-store').redirect(location, 303);
+    });
   });
 
   app.get('/.well-known/jwks.json', async (_request, reply) =>

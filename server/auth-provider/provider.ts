@@ -12,7 +12,9 @@ import type { AuthEnv } from './flows/shared';
 import { loadKeyStore } from './keys';
 import { loadSecretBox } from './secret-box';
 import { createSessionService } from './sessions';
+import { createSaml } from './saml';
 import { createThirdParty } from './thirdparty';
+import { tokenExchangeFlow } from './flows/token-exchange';
 import { createUserEvents, type AuthUserEventHandler } from './user-events';
 import { relyingParty } from './webauthn';
 
@@ -56,6 +58,7 @@ export async function createAuthProvider(options: AuthProviderOptions) {
     issuer: config.AUTH_ISSUER,
     audience: config.AUTH_AUDIENCE,
   });
+  const saml = createSaml({ auth, secrets, publicUrl: config.PUBLIC_URL, ...(options.now ? { now: options.now } : {}) });
   const events = createUserEvents({
     onUserEvent: options.onUserEvent,
     webhook:
@@ -65,7 +68,13 @@ export async function createAuthProvider(options: AuthProviderOptions) {
   });
   const thirdparty = createThirdParty({ auth, secrets, publicUrl: config.PUBLIC_URL, ...(options.now ? { now: options.now } : {}) });
   const engine = createFlowEngine<AuthEnv, Tx>({
-    flows: { login: loginFlow(auth), registration: registrationFlow(auth), profile: profileFlow(auth) },
+    flows: {
+      login: loginFlow(auth),
+      registration: registrationFlow(auth),
+      profile: profileFlow(auth),
+      // Only with SAML: otherwise /token_exchange is refused (403).
+      ...(saml.enabled ? { token_exchange: tokenExchangeFlow(auth) } : {}),
+    },
     store: createDbFlowStore(db),
     env: (tx) => ({
       tx,
@@ -78,6 +87,7 @@ export async function createAuthProvider(options: AuthProviderOptions) {
       secrets,
       thirdparty,
       events,
+      saml,
     }),
     ...(options.now ? { now: options.now } : {}),
     debug: auth.AUTH_DEBUG && config.NODE_ENV !== 'production',
@@ -91,6 +101,7 @@ export async function createAuthProvider(options: AuthProviderOptions) {
     engine,
     rp,
     thirdparty,
+    saml,
     /** Created/deleted users and changed primary e-mails, to the product (after commits). */
     events,
     /** Unexpected errors outside flows (third-party callback). */

@@ -11,6 +11,7 @@ import { checkPasscode, createPasscode, findPasscode, isUsable, newPasscode } fr
 import type { SessionService } from '../sessions';
 import type { SecretBox } from '../secret-box';
 import { profileData, sessionEmail } from '../users';
+import type { Saml } from '../saml';
 import type { UserEvents } from '../user-events';
 import type { NewCredential, RelyingParty } from '../webauthn';
 
@@ -30,6 +31,8 @@ export interface AuthEnv {
   thirdparty: ThirdParty;
   /** Tells the product of created and deleted users and changed primary e-mails. */
   events: UserEvents;
+  /** SAML identity providers by e-mail domain. */
+  saml: Saml;
 }
 
 /** The product hears (after the commit) that the user's primary address is now the stored one. */

@@ -55,7 +55,7 @@ export const thirdpartyOauth: Action = {
  * The person behind a provider account: the linked user; else the user whose confirmed
  * address the provider vouched for (linked now); else a new user (when sign-up is on).
  */
-async function resolveUser(ctx: Ctx, who: { provider: string; sub: string; email: string | null; emailVerified: boolean }) {
+export async function resolveUser(ctx: Ctx, who: { provider: string; sub: string; email: string | null; emailVerified: boolean }) {
   const { tx, auth } = ctx.env;
   const linked = await identityUser(tx, who.provider, who.sub);
   if (linked) return { userId: linked };

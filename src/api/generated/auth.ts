@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/token_exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token exchange flow (SAML): start or run an action
+         * @description Only when SAML is configured (otherwise 403 forbidden). States: thirdparty (exchange_token with the hanko_token of the SAML callback) → success. See §3.5.
+         */
+        post: operations["tokenExchangeFlow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/profile": {
         parameters: {
             query?: never;
@@ -273,6 +293,40 @@ export interface paths {
         };
         /** Is there a SAML provider for this e-mail domain? */
         get: operations["getSamlProvider"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/saml/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Assertion consumer service (HTTP-POST binding) of the SAML identity providers */
+        post: operations["samlCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/saml/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The service provider's SAML metadata (entity id, assertion consumer service) */
+        get: operations["samlMetadata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -766,6 +820,35 @@ export interface operations {
             500: components["responses"]["Flow"];
         };
     };
+    tokenExchangeFlow: {
+        parameters: {
+            query?: {
+                /** @description Absent: start a new flow. Present: "<action_name>@<flowId>" (URL-encoded), taken from an action href. */
+                action?: string;
+            };
+            header?: {
+                /** @description Language of e-mails (de, en). */
+                "X-Language"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FlowActionRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Flow"];
+            400: components["responses"]["Flow"];
+            401: components["responses"]["Flow"];
+            403: components["responses"]["Flow"];
+            404: components["responses"]["Flow"];
+            410: components["responses"]["Flow"];
+            429: components["responses"]["Flow"];
+            500: components["responses"]["Flow"];
+        };
+    };
     profileFlow: {
         parameters: {
             query?: {
@@ -1156,6 +1239,54 @@ export interface operations {
             400: components["responses"]["Error"];
             404: components["responses"]["Error"];
             500: components["responses"]["Error"];
+        };
+    };
+    samlCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    SAMLResponse: string;
+                    RelayState?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To redirect_to (or PUBLIC_URL/login?saml_hint=idp_initiated) with ?hanko_token=…, or with ?error=…&error_description=…. */
+            303: {
+                headers: {
+                    /** @description Redirect target. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    samlMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SAML metadata XML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            404: components["responses"]["Error"];
         };
     };
     samlAuth: {

@@ -1,0 +1,56 @@
+import type { AuthConfig } from '../config';
+import { flowErrors } from '../flow/errors';
+import type { FlowDef, Outcome } from '../flow/types';
+import { resolveUser } from './thirdparty';
+import { dataOf, overLimit, rateLimited, success, type AuthEnv, type State } from './shared';
+
+/**
+ * The token exchange flow (protocol §3.5, only when SAML is configured): it starts in
+ * `thirdparty`, whose one action exchanges the `hanko_token` the SAML callback put into the
+ * page URL (IdP- or SP-initiated) for a session. SAML sign-ins skip MFA and credential
+ * onboarding like other third-party sign-ins.
+ */
+const thirdparty: State = {
+  name: 'thirdparty',
+  actions: [
+    {
+      name: 'exchange_token',
+      description: 'Exchange a one time token.',
+      inputs: () => [
+        { name: 'token', type: 'string', required: true, hidden: true, maxLength: 4000 },
+        { name: 'code_verifier', type: 'string', hidden: true, maxLength: 128 },
+      ],
+      async execute(ctx): Promise<Outcome> {
+        const { saml, rateLimits } = ctx.env;
+        const wait = await overLimit(rateLimits.passwordAttempt, `saml|${ctx.request.ip}|${ctx.flowId}`);
+        if (wait !== null) return rateLimited(ctx, wait, 'retry_after');
+        const who = saml.redeem(String(ctx.input.token));
+        if (!who) return { kind: 'error', error: flowErrors.technical };
+        const resolved = await resolveUser(ctx, who);
+        if ('error' in resolved) return { kind: 'error', error: resolved.error! };
+        const data = dataOf(ctx);
+        data.user_id = resolved.userId;
+        data.email = who.email ?? undefined;
+        data.login_method = 'third_party';
+        data.thirdparty_provider = who.provider;
+        ctx.preventRevert();
+        return { kind: 'continue', states: ['success'] };
+      },
+    },
+  ],
+};
+
+export function tokenExchangeFlow(_auth: AuthConfig): FlowDef<AuthEnv> {
+  const done = success(async (ctx) => {
+    const data = dataOf(ctx);
+    if (!data.user_id) throw new Error('success without a user');
+    return { userId: data.user_id, amr: [`ext:${data.thirdparty_provider ?? 'saml'}`] };
+  }, true);
+  return {
+    name: 'token_exchange',
+    // Hanko: 60 minutes for this flow.
+    ttlSeconds: 60 * 60,
+    initial: ['thirdparty'],
+    states: Object.fromEntries([thirdparty, done].map((s) => [s.name, s])),
+  };
+}
