@@ -72,7 +72,7 @@ export async function createTestApp(
         config,
         auth: loadAuthConfig({ ...options.env }),
         rateLimits,
-        mailer: createMailer({ db: database.db, from: config.MAIL_FROM }),
+        mailer: createMailer({ db: database.db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
         onUserEvent: (event) => applyAuthUserEvent(database.db, event),
       })
     : null;
