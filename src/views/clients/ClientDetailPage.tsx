@@ -125,6 +125,9 @@ function ClientDetail({ id }: { id: string }) {
           </button>
         ) : null}
       </div>
+      {c.hasNotSignedRequiredContract && c.contractReminderSentAt ? (
+        <p>{t('client.reminderLastSent', { date: formatDateTime(c.contractReminderSentAt) })}</p>
+      ) : null}
       {reminderUnavailable ? (
         <p className="notice" role="status">
           {t('client.reminderUnavailable')}
