@@ -9,6 +9,7 @@ import { loggableError } from './http/problem';
 import { createRateLimiters } from './http/rate-limit';
 import { createMailer } from './adapters/mail/mailer';
 import { createAuthProvider } from './auth-provider/provider';
+import { webBuildDone } from './web/build-gate';
 import { applyAuthUserEvent } from './features/auth-sync/apply';
 
 const started = performance.now();
@@ -48,9 +49,15 @@ const verifyToken = createTokenVerifier(
         jwks: async () => authProvider.jwks(),
         sessionActive: authProvider.sessions.isActive,
       }
-    : { issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE, jwks: new URL(config.AUTH_JWKS_URL!) },
+    : {
+        issuer: config.AUTH_ISSUER,
+        audience: config.AUTH_AUDIENCE,
+        jwks: new URL(config.AUTH_JWKS_URL!),
+      },
 );
 
+// The web app's files are listed when the app is built (npm start may still be building them).
+await webBuildDone();
 const app = await buildApp(
   { config, db: database.db, verifyToken, now: () => new Date(), rateLimits },
   authProvider ? { authProvider } : {},
