@@ -16,6 +16,7 @@ import {
   type ScheduleError,
 } from './scheduling/shared';
 import { mondayOf, windowOf } from './scheduling/time';
+import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
  * `/appointments/new` and `/appointments/new-adhoc`: staff book an appointment for a client
@@ -103,9 +104,7 @@ export type BookingEvent =
   | { type: 'booking.another' }
   | { type: 'retry' };
 
-const notProvided = (name: string) => () => {
-  throw new Error(`appointment-booking machine: provide the "${name}" actor`);
-};
+const notProvided = (actor: string) => notProvidedBy('appointment-booking', actor);
 
 export const bookingMachine = setup({
   types: {

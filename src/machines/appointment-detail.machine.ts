@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { components } from '../api/generated/product';
+import { machineErrorOf } from './shared/failures';
 
 /**
  * One appointment for staff (`/appointments/{id}` and `/cancel-appointment/{id}`): the
@@ -45,10 +46,7 @@ export type AppointmentDetailEvent =
 
 export type AppointmentAction = 'cancelled' | 'noShowChanged' | 'invitesSent';
 
-const errorOf = (error: unknown) => {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return { code: typeof code === 'string' ? code : 'unknown_error' };
-};
+const errorOf = (error: unknown) => ({ code: machineErrorOf(error).code });
 
 export const appointmentDetailMachine = setup({
   types: {

@@ -14,6 +14,7 @@ import {
 } from './scheduling/shared';
 import { formatRule, parseRule, weekdayOf, WEEKDAYS, type Weekday } from './scheduling/recurrence';
 import { inBerlin, mondayOf, parsePlainDate, wallTimeToInstant, windowOf } from './scheduling/time';
+import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
  * `/availability`: one coach's week of recurring blocks and exceptions. Coaches see their own;
@@ -274,9 +275,7 @@ const SERVER_FIELDS: Partial<Record<string, DraftField>> = {
   endDate: 'endTime',
 };
 
-const notProvided = (name: string) => () => {
-  throw new Error(`availability-week machine: provide the "${name}" actor`);
-};
+const notProvided = (actor: string) => notProvidedBy('availability-week', actor);
 
 const weekNavigation = {
   'week.previous': { target: '#availabilityWeek.loading', actions: 'previousWeek' },

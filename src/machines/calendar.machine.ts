@@ -10,6 +10,7 @@ import {
   type ScheduleError,
 } from './scheduling/shared';
 import { mondayOf, windowOf } from './scheduling/time';
+import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
  * `/calendar`: a week (Monday first, Berlin time) of appointments, availability, blockers and
@@ -70,9 +71,7 @@ export function visibleDays(context: Pick<CalendarContext, 'mode' | 'anchor'>): 
   return Array.from({ length: 7 }, (_, i) => monday.add({ days: i }));
 }
 
-const notProvided = (name: string) => () => {
-  throw new Error(`calendar machine: provide the "${name}" actor`);
-};
+const notProvided = (actor: string) => notProvidedBy('calendar', actor);
 
 const navigation = {
   'period.previous': { target: '#calendar.loading', actions: 'previousPeriod' },

@@ -8,6 +8,7 @@ import {
   type ClientError,
   type FreeSlot,
 } from './client-slots';
+import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
  * `/client-signup/appointment-selection` (issue #6, the "initial appointment calendar"): the
@@ -51,9 +52,7 @@ export type SelectionEvent =
   | { type: 'calendar.download' }
   | { type: 'retry' };
 
-const notProvided = (name: string) => () => {
-  throw new Error(`client-appointment-selection machine: provide the "${name}" actor`);
-};
+const notProvided = (actor: string) => notProvidedBy('client-appointment-selection', actor);
 
 const codeOf = (event: unknown) => toClientError((event as { error?: unknown }).error).code;
 

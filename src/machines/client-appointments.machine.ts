@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { toClientError, type ClientAppointment, type ClientError } from './client-slots';
+import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
  * `/client-signup/login` after signing in (issue #6): the client's upcoming initial
@@ -16,9 +17,7 @@ export interface AppointmentsContext {
 
 export type AppointmentsEvent = { type: 'retry' };
 
-const notProvided = (name: string) => () => {
-  throw new Error(`client-appointments machine: provide the "${name}" actor`);
-};
+const notProvided = (actor: string) => notProvidedBy('client-appointments', actor);
 
 export const clientAppointmentsMachine = setup({
   types: {

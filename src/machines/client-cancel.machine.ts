@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { toClientError, type ClientError } from './client-slots';
+import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
  * `/client-signup/cancel-appointment/{appointmentId}` (issue #6): a client cancels their
@@ -34,9 +35,7 @@ export interface CancelContext {
 
 export type CancelEvent = { type: 'cancel.confirm' } | { type: 'retry' };
 
-const notProvided = (name: string) => () => {
-  throw new Error(`client-cancel machine: provide the "${name}" actor`);
-};
+const notProvided = (actor: string) => notProvidedBy('client-cancel', actor);
 
 const codeOf = (event: unknown) => toClientError((event as { error?: unknown }).error).code;
 const outputOf = (event: unknown) => (event as { output: CancelView }).output;

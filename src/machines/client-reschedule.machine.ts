@@ -8,6 +8,7 @@ import {
   type ClientError,
   type FreeSlot,
 } from './client-slots';
+import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
  * `/client-signup/reschedule-appointment/{appointmentId}` (issue #6): the client moves their
@@ -49,9 +50,7 @@ export type RescheduleEvent =
   | { type: 'move.back' }
   | { type: 'retry' };
 
-const notProvided = (name: string) => () => {
-  throw new Error(`client-reschedule machine: provide the "${name}" actor`);
-};
+const notProvided = (actor: string) => notProvidedBy('client-reschedule', actor);
 
 const codeOf = (event: unknown) => toClientError((event as { error?: unknown }).error).code;
 

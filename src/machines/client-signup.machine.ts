@@ -8,6 +8,7 @@ import {
   type SignupFormValues,
   type SignupRequestBody,
 } from './client-signup.validation';
+import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
  * `/client-signup` (issue #6): a new client fills in the form, gets an account through the
@@ -62,9 +63,7 @@ export interface LinkInput {
   token: string;
 }
 
-const notProvided = (name: string) => () => {
-  throw new Error(`client-signup machine: provide the "${name}" actor`);
-};
+const notProvided = (actor: string) => notProvidedBy('client-signup', actor);
 
 /** The widget's flow snapshot as far as this machine reads it. */
 interface FlowView {

@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { components } from '../api/generated/product';
+import { machineErrorOf } from './shared/failures';
 
 /**
  * One client for staff (`/clients/{id}`): details, appointments and messages; close or reopen
@@ -34,10 +35,7 @@ export type ClientDetailEvent =
 
 export type ClientAction = 'sessionsClosed' | 'sessionsOpened' | 'reminderSent';
 
-const errorOf = (error: unknown) => {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return { code: typeof code === 'string' ? code : 'unknown_error' };
-};
+const errorOf = (error: unknown) => ({ code: machineErrorOf(error).code });
 
 export const clientStaffDetailMachine = setup({
   types: {

@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { machineErrorOf } from './shared/failures';
 
 /**
  * One action on a record that asks first (deactivate a coach, deactivate or reactivate a
@@ -20,14 +21,6 @@ export type ConfirmActionEvent =
   | { type: 'action.confirm' }
   | { type: 'action.abort' }
   | { type: 'action.retry' };
-
-function errorOf(error: unknown): NonNullable<ConfirmActionContext['error']> {
-  const e = error as { code?: unknown; status?: unknown } | undefined;
-  return {
-    code: typeof e?.code === 'string' ? e.code : 'unknown_error',
-    ...(typeof e?.status === 'number' ? { status: e.status } : {}),
-  };
-}
 
 export const confirmActionMachine = setup({
   types: {
@@ -79,7 +72,7 @@ export const confirmActionMachine = setup({
             assign({ payload: null }),
           ],
         },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf(event.error) }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
       },
     },
     failed: {

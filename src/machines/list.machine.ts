@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
+import { machineErrorOf } from './shared/failures';
 
 /**
  * The one list machine every staff list uses (appointments, clients, coaches, users, events,
@@ -159,14 +160,6 @@ export const rowsOf = <Row>(context: Pick<ListContext, 'rows'>): readonly Row[] 
 export const pageCount = (context: Pick<ListContext, 'itemCount' | 'query'>): number =>
   Math.max(1, Math.ceil(context.itemCount / context.query.limit));
 
-function errorOf(error: unknown): NonNullable<ListContext['error']> {
-  const e = error as { code?: unknown; status?: unknown } | undefined;
-  return {
-    code: typeof e?.code === 'string' ? e.code : 'unknown_error',
-    ...(typeof e?.status === 'number' ? { status: e.status } : {}),
-  };
-}
-
 /** The query an event asks for (undefined: the event does not change the query). */
 function nextQuery(context: ListContext, event: ListEvent): ListQuery | undefined {
   const { query } = context;
@@ -294,7 +287,7 @@ export const listMachine = listSetup.createMachine({
         ],
         onError: {
           target: 'failed',
-          actions: assign({ error: ({ event }) => errorOf(event.error) }),
+          actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
         },
       },
     },

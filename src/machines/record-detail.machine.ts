@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { machineErrorOf } from './shared/failures';
 
 /**
  * One record shown read-only (a coach, a user): loading → shown, or failed with retry (no
@@ -14,14 +15,6 @@ export interface RecordDetailContext {
 }
 
 export type RecordDetailEvent = { type: 'detail.retry' } | { type: 'detail.reload' };
-
-function errorOf(error: unknown): NonNullable<RecordDetailContext['error']> {
-  const e = error as { code?: unknown; status?: unknown } | undefined;
-  return {
-    code: typeof e?.code === 'string' ? e.code : 'unknown_error',
-    ...(typeof e?.status === 'number' ? { status: e.status } : {}),
-  };
-}
 
 export const recordDetailMachine = setup({
   types: {
@@ -49,7 +42,7 @@ export const recordDetailMachine = setup({
         src: 'loadDetail',
         input: ({ context }) => ({ id: context.id }),
         onDone: { target: 'shown', actions: assign({ record: ({ event }) => event.output, error: null }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf(event.error) }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
       },
     },
     shown: { on: { 'detail.reload': 'loading' } },

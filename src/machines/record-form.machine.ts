@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { z } from 'zod';
+import { machineErrorOf } from './shared/failures';
 
 /**
  * The one record form every staff form uses (client, appointment, coach, user …): load the
@@ -101,14 +102,6 @@ export function serverFieldErrors(error: unknown, values: FormValues): FieldErro
   return errors;
 }
 
-function errorOf(error: unknown): NonNullable<RecordFormContext['error']> {
-  const e = error as { code?: unknown; status?: unknown } | undefined;
-  return {
-    code: typeof e?.code === 'string' ? e.code : 'unknown_error',
-    ...(typeof e?.status === 'number' ? { status: e.status } : {}),
-  };
-}
-
 const statusOf = (error: unknown) => (error as { status?: unknown } | undefined)?.status;
 
 /** The request body: everything for a new record, the changed fields of an existing one. */
@@ -190,7 +183,7 @@ export const recordFormMachine = setup({
             error: null,
           })),
         },
-        onError: { target: 'loadFailed', actions: assign({ error: ({ event }) => errorOf(event.error) }) },
+        onError: { target: 'loadFailed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
       },
     },
     /** The record could not be loaded (not found, network …). */
@@ -246,9 +239,9 @@ export const recordFormMachine = setup({
           {
             guard: 'isConflict',
             target: 'conflict',
-            actions: assign({ error: ({ event }) => errorOf(event.error) }),
+            actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
           },
-          { target: 'failed', actions: assign({ error: ({ event }) => errorOf(event.error) }) },
+          { target: 'failed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
         ],
       },
     },

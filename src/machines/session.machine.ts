@@ -1,6 +1,7 @@
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
 import type { AuthEvent } from '../app/auth-events';
 import type { components } from '../api/generated/product';
+import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
  * The application session (specification section 4): who is signed in, with which role, and
@@ -58,9 +59,7 @@ export type SessionEvent =
   | { type: 'activation.submit'; code: string };
 
 /** Stand-in for effects that src/app provides; calling it means the wiring is missing. */
-const notProvided = (name: string) => () => {
-  throw new Error(`session machine: provide the "${name}" actor`);
-};
+const notProvided = (actor: string) => notProvidedBy('session', actor);
 
 /** Reads `{ code, status }` from what an actor rejected with (ApiError, NetworkError, …). */
 export function toSessionError(error: unknown): SessionError {

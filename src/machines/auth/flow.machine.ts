@@ -22,6 +22,7 @@ import {
   type WidgetError,
 } from './types';
 import { validateAction, validateCredentialName, type FieldErrorCode } from './validation';
+import { notProvided as notProvidedBy } from '../shared/failures';
 
 /**
  * The sign-in widget's flow machine (issue #4; specification sections 2, 4, 5, 8; protocol
@@ -105,9 +106,7 @@ export const AUTH_FLOW_DELAYS = {
   profileRefresh: 360,
 } as const;
 
-const notProvided = (name: string) => () => {
-  throw new Error(`authFlowMachine: actor "${name}" is not implemented, provide it`);
-};
+const notProvided = (actor: string) => notProvidedBy('authFlow', actor);
 
 /** The part of an `xstate.done.actor.*` event the routing reads. */
 const replyOf = (event: AnyEventObject): FlowReply =>
