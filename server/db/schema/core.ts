@@ -75,6 +75,11 @@ export const coaches = pgTable(
     title: text('title'),
     takesInitialAppointments: boolean('takes_initial_appointments').notNull().default(true),
     active: boolean('active').notNull().default(true),
+    /**
+     * Raised by triggers (migration 0002) whenever the coach's appointments or availability
+     * change: the free-slot cache compares it instead of re-reading the calendar.
+     */
+    scheduleVersion: integer('schedule_version').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
