@@ -132,6 +132,21 @@ export const authFlows = pgTable(
   ],
 );
 
+/**
+ * One-time tokens already exchanged (the ids of SAML `hanko_token`s): a token whose id is
+ * here is refused. A row is needed only while the token could still be used, so rows past
+ * `expires_at` are deleted.
+ */
+export const authUsedTokens = pgTable(
+  'auth_used_tokens',
+  {
+    id: text('id').primaryKey(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('auth_used_tokens_expires_idx').on(t.expiresAt)],
+);
+
 /** Server-side sessions: a session JWT is valid only while its row exists. */
 export const authSessions = pgTable(
   'auth_sessions',
