@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coaches } from '../../server/db/schema/index';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Api } from '../support/api';
 import {
   bookAppointment,
@@ -367,5 +367,54 @@ describe('bad input', () => {
       ),
       404,
     );
+  });
+});
+
+describe('a repeated slot request (the slot cache)', () => {
+  const day = ['2027-03-28T00:00:00Z', '2027-03-29T00:00:00Z'] as const;
+
+  it('follows writes that bypass this server, coach edits, and the clock', async () => {
+    clock.set('2027-03-01T08:00:00Z');
+    const { coach } = await coachWithAvailability(api, admin, SUNDAYS_09_12);
+    const first = await coachSlots(api, admin, coach.id, ...day);
+    expect(startsOf(first.body)).toEqual(grid('2027-03-28T07:00:00.000Z', 9));
+    // The same request again: the same answer.
+    expect((await coachSlots(api, admin, coach.id, ...day)).body).toEqual(first.body);
+
+    // Another server instance (here: plain SQL) blocks 10:00–12:00 Berlin.
+    await api.database.db.execute(sql`
+      INSERT INTO availabilities (coach_id, kind, start_day, start_time, end_time, series_start)
+      VALUES (${coach.id}::uuid, 'blocker', '2027-03-28', '10:00', '12:00', '2027-03-28T08:00:00Z')`);
+    expect(startsOf((await coachSlots(api, admin, coach.id, ...day)).body)).toEqual(
+      grid('2027-03-28T07:00:00.000Z', 1),
+    );
+
+    // A renamed coach shows under the new name at once.
+    await api.database.db
+      .update(coaches)
+      .set({ lastName: 'Neumann' })
+      .where(eq(coaches.id, coach.id));
+    const renamed = await coachSlots(api, admin, coach.id, ...day);
+    expect(renamed.body.slots[0].coach.lastName).toBe('Neumann');
+
+    // The client's notice cuts what the clock passed, without a change to the calendar.
+    await coachWithAvailability(api, admin, SUNDAYS_09_12, { takesInitialAppointments: true });
+    const client = { startDate: day[0], endDate: day[1], duration: 60 };
+    const ask = async () =>
+      startsOf(
+        (
+          await api.call('GET', '/api/client/initial_appointment_slots', {
+            as: admin,
+            query: client,
+          })
+        ).body,
+      );
+    expect((await ask())[0]).toBe('2027-03-28T07:00:00.000Z');
+    clock.set('2027-03-27T07:30:00Z'); // 24 h notice: 07:30Z on the 28th is the earliest start
+    expect((await ask())[0]).toBe('2027-03-28T07:30:00.000Z');
+
+    // A deactivated coach leaves the calendar.
+    await api.database.db.update(coaches).set({ active: false }).where(eq(coaches.id, coach.id));
+    expect((await coachSlots(api, admin, coach.id, ...day)).body.slots).toEqual([]);
   });
 });

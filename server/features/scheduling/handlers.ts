@@ -2,7 +2,8 @@ import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import Holidays from 'date-holidays';
 import { appointments, availabilities, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
-import { defineHandlers, type AppDeps } from '../../http/handler';
+import type { FastifyReply } from 'fastify';
+import { defineHandlers, type AppDeps, type Result } from '../../http/handler';
 import { notFound } from '../../http/problem';
 import { ZONE } from '../availability/occurrences';
 import {
@@ -12,7 +13,10 @@ import {
   toAvailability,
 } from '../availability/repository';
 import { queryWindow } from '../availability/window';
+import { slotCacheFor } from './slot-cache';
 import { INITIAL_MEETINGS, isoSlot, listSlots, type Calendar } from './slots';
+
+type SlotsAnswer = Result<'getInitialAppointmentSlots'>;
 
 const MAX_SLOT_DAYS = 62;
 const HOUR_MS = 60 * 60_000;
@@ -30,22 +34,40 @@ function calendarFor(principal: Principal, calendarId: string): Calendar {
     : { kind: 'coach', coachId: calendarId };
 }
 
+/**
+ * The slot answer, serialised by the route's own response schema and kept in the slot cache:
+ * a repeated request costs one fingerprint read (see slot-cache.ts).
+ */
 async function slots(
   deps: AppDeps,
+  reply: FastifyReply,
   calendar: Calendar,
   query: { startDate: string; endDate: string; duration: number },
   notBefore: number,
-) {
+): Promise<SlotsAnswer> {
   const { from, to } = queryWindow(query.startDate, query.endDate, MAX_SLOT_DAYS);
-  const found = await listSlots(deps.db, {
+  const key = {
     calendar,
     from,
     to,
     durationMinutes: query.duration,
     stepMinutes: deps.config.SLOT_STEP_MINUTES,
+  };
+  const body = await slotCacheFor(deps.db).body(
+    deps.db,
+    key,
     notBefore,
-  });
-  return { timeZone: ZONE as 'Europe/Berlin', slots: found.map(isoSlot) };
+    () => listSlots(deps.db, { ...key, notBefore: from }),
+    (found) =>
+      reply.serializeInput(
+        { timeZone: ZONE, slots: found.map(isoSlot) },
+        '200',
+        'application/json',
+      ) as string,
+  );
+  reply.header('content-type', 'application/json; charset=utf-8');
+  // Fastify sends a string with a JSON content type as it is.
+  return body as unknown as SlotsAnswer;
 }
 
 const holidayCalendars = new Map<string, Holidays>();
@@ -89,7 +111,7 @@ function holidayEvents(state: string, from: number, to: number) {
 }
 
 export const schedulingHandlers = defineHandlers({
-  async listAvailableSlots({ query, principal, deps }) {
+  async listAvailableSlots({ query, principal, deps, reply }) {
     // Coaches see their own calendar only (a coach account without a coach record: none).
     if (principal.role === 'COACH') {
       const own = principal.user?.coachId;
@@ -97,12 +119,12 @@ export const schedulingHandlers = defineHandlers({
         queryWindow(query.startDate, query.endDate, MAX_SLOT_DAYS);
         return { timeZone: ZONE as 'Europe/Berlin', slots: [] };
       }
-      return slots(deps, { kind: 'coach', coachId: own }, query, deps.now().getTime());
+      return slots(deps, reply, { kind: 'coach', coachId: own }, query, deps.now().getTime());
     }
-    return slots(deps, { kind: 'all' }, query, deps.now().getTime());
+    return slots(deps, reply, { kind: 'all' }, query, deps.now().getTime());
   },
 
-  async listAvailableSlotsForCalendar({ params, query, principal, deps }) {
+  async listAvailableSlotsForCalendar({ params, query, principal, deps, reply }) {
     const calendar = calendarFor(principal, params.calendarid);
     if (calendar.kind === 'coach') {
       const [coach] = await deps.db
@@ -111,11 +133,11 @@ export const schedulingHandlers = defineHandlers({
         .where(eq(coaches.id, calendar.coachId));
       if (!coach) throw notFound('calendar');
     }
-    return slots(deps, calendar, query, deps.now().getTime());
+    return slots(deps, reply, calendar, query, deps.now().getTime());
   },
 
-  async getInitialAppointmentSlots({ query, deps }) {
-    return slots(deps, { kind: 'initial-meetings' }, query, clientNotBefore(deps));
+  async getInitialAppointmentSlots({ query, deps, reply }) {
+    return slots(deps, reply, { kind: 'initial-meetings' }, query, clientNotBefore(deps));
   },
 
   async listCalendarEvents({ query, principal, deps }) {
