@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { generateServiceProviderMetadata, SAML, type Profile } from '@node-saml/node-saml';
+import { lt } from 'drizzle-orm';
 import { z } from 'zod';
+import type { Tx } from '../db/client';
+import { authUsedTokens } from '../db/schema/index';
 import type { AuthConfig } from './config';
 import type { SecretBox } from './secret-box';
 import { redirectAllowed, type ProviderAccount } from './thirdparty';
@@ -185,11 +188,32 @@ export function createSaml(options: SamlOptions) {
     }
   }
 
-  /** The account a SAML `hanko_token` names, while it is fresh. */
-  function redeem(token: string): (ProviderAccount & { jti: string }) | null {
+  /**
+   * The account a SAML `hanko_token` names, while it is fresh. It does not mark the token
+   * used: the exchange does that in its transaction (`useTokenOnce`).
+   */
+  function redeem(token: string): (ProviderAccount & { jti: string; expiresAt: Date }) | null {
     const value = open<SealedToken>(token, 'saml_token');
     if (!value) return null;
-    return { provider: value.provider, sub: value.sub, email: value.email, emailVerified: value.emailVerified, jti: value.jti };
+    return {
+      provider: value.provider,
+      sub: value.sub,
+      email: value.email,
+      emailVerified: value.emailVerified,
+      jti: value.jti,
+      expiresAt: new Date(value.exp),
+    };
+  }
+
+  /**
+   * Sends a sign-in of `email` to its domain's IdP, if SAML serves that domain: the IdP URL
+   * (the state names the default page to come back to, like Hanko's `saml.default_redirect_url`)
+   * and the provider id the returned token must name.
+   */
+  async function divert(email: string): Promise<{ url: string; provider: string } | null> {
+    const p = byDomain(domainOf(email));
+    if (!p) return null;
+    return { url: await begin(p.domains[0]!, defaultRedirect), provider: `saml:${p.domains[0]}` };
   }
 
   return {
@@ -201,9 +225,25 @@ export function createSaml(options: SamlOptions) {
     begin,
     callback,
     redeem,
+    divert,
     metadata: () =>
       generateServiceProviderMetadata({ issuer: entityId, callbackUrl, wantAssertionsSigned: true, identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress' }),
   };
 }
 
 export type Saml = ReturnType<typeof createSaml>;
+
+/**
+ * Records a one-time token id as used, in the exchange's transaction; false when it was used
+ * before (here or by another instance: the primary key decides). Ids of tokens that have
+ * expired anyway are deleted on the way.
+ */
+export async function useTokenOnce(tx: Tx, id: string, expiresAt: Date, now: Date): Promise<boolean> {
+  await tx.delete(authUsedTokens).where(lt(authUsedTokens.expiresAt, now.toISOString()));
+  const inserted = await tx
+    .insert(authUsedTokens)
+    .values({ id, expiresAt: expiresAt.toISOString() })
+    .onConflictDoNothing()
+    .returning({ id: authUsedTokens.id });
+  return inserted.length === 1;
+}

@@ -1,5 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authSessions } from '../../server/db/schema/index';
 import { createAuthTestApp, uniqueEmail, type AuthTestApp, type FlowState } from '../support/auth-client';
 import { createSamlIdp } from '../support/saml-idp';
 
@@ -113,6 +115,91 @@ describe('SAML', () => {
       expect(back.searchParams.get('hanko_token')).toBeNull();
       expect(back.searchParams.get('error')).toBe('access_denied');
     }
+  });
+
+  it('a hanko_token is exchanged once: a second exchange is refused and creates no session', async () => {
+    const email = `einmal-${Date.now()}@${DOMAIN}`;
+    const back = await postCallback({ SAMLResponse: idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE }) });
+    const token = back.searchParams.get('hanko_token')!;
+    expect((await exchange(token)).name).toBe('success');
+    const sessions = async () => (await t.database.db.select({ n: count() }).from(authSessions))[0]!.n;
+    const before = await sessions();
+
+    const again = await exchange(token);
+    expect(again.status).toBe(500);
+    expect(again.name).toBe('error');
+    expect(again.error).toMatchObject({ code: 'technical_error' });
+    expect(again.headers['x-auth-token']).toBeUndefined();
+    expect(again.payload?.claims).toBeUndefined();
+    expect(await sessions()).toBe(before);
+  });
+
+  it('the same token exchanged twice at once: one session, one refusal', async () => {
+    const email = `zugleich-${Date.now()}@${DOMAIN}`;
+    const back = await postCallback({ SAMLResponse: idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE }) });
+    const token = back.searchParams.get('hanko_token')!;
+    const [a, b] = await Promise.all([t.post('/token_exchange'), t.post('/token_exchange')]);
+    const results = await Promise.all([t.act(a!, 'exchange_token', { token }), t.act(b!, 'exchange_token', { token })]);
+    expect(results.map((r) => r.name).sort()).toEqual(['error', 'success']);
+    expect(results.filter((r) => r.headers['x-auth-token'])).toHaveLength(1);
+  });
+
+  it('login: an address of a SAML domain goes to its IdP, and the token brought back signs in once', async () => {
+    const email = `berta-${Date.now()}@${DOMAIN}`;
+    const init = await t.begin('login');
+    const diverted = await t.act(init, 'continue_with_login_identifier', { email });
+    expect(diverted.name).toBe('thirdparty');
+    const to = new URL(diverted.payload!.redirect_url);
+    expect(to.origin + to.pathname).toBe('https://idp.example.test/sso');
+    expect(to.searchParams.get('SAMLRequest')).toBeTruthy();
+    // No code was sent: the IdP signs the person in.
+    expect(await t.mails(email)).toHaveLength(0);
+
+    const back = await postCallback({
+      SAMLResponse: idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE }),
+      RelayState: to.searchParams.get('RelayState')!,
+    });
+    // Back to the sign-in page, where the widget resumes its saved `thirdparty` state.
+    expect(back.origin + back.pathname).toBe(`${PUBLIC}/login`);
+    const token = back.searchParams.get('hanko_token')!;
+    const done = await t.act(diverted, 'exchange_token', { token });
+    expect(done.name).toBe('success');
+    expect(done.headers['x-auth-token']).toBeTruthy();
+    expect(done.payload!.user.emails[0]).toMatchObject({ address: email, is_verified: true });
+    expect(done.payload!.claims.amr).toEqual([`ext:saml:${DOMAIN}`]);
+    expect(done.payload!.last_login).toMatchObject({ login_method: 'third_party', third_party_provider: `saml:${DOMAIN}` });
+
+    // The token is spent, in the token exchange flow too.
+    const reused = await exchange(token);
+    expect(reused.status).toBe(500);
+    expect(reused.headers['x-auth-token']).toBeUndefined();
+
+    // Other domains still sign in by code; `back` leaves the IdP detour.
+    const other = uniqueEmail();
+    const init2 = await t.begin('login');
+    const toIdp = await t.act(init2, 'continue_with_login_identifier', { email: `carl-${Date.now()}@${DOMAIN}` });
+    const returned = await t.act(toIdp, 'back');
+    expect(returned.name).toBe('login_init');
+    const byCode = await t.act(returned, 'continue_with_login_identifier', { email: other });
+    expect(byCode.name).not.toBe('thirdparty');
+  });
+
+  it('registration: an address of a SAML domain signs up at its IdP instead of by code', async () => {
+    const email = `dora-${Date.now()}@${DOMAIN}`;
+    const init = await t.begin('registration');
+    const diverted = await t.act(init, 'register_login_identifier', { email });
+    expect(diverted.name).toBe('thirdparty');
+    const to = new URL(diverted.payload!.redirect_url);
+    expect(to.origin + to.pathname).toBe('https://idp.example.test/sso');
+    expect(await t.mails(email)).toHaveLength(0);
+    const back = await postCallback({
+      SAMLResponse: idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE }),
+      RelayState: to.searchParams.get('RelayState')!,
+    });
+    const done = await t.act(diverted, 'exchange_token', { token: back.searchParams.get('hanko_token')! });
+    expect(done.name).toBe('success');
+    expect(done.payload!.user.emails[0]).toMatchObject({ address: email, is_verified: true });
+    expect(done.payload!.claims.amr).toEqual([`ext:saml:${DOMAIN}`]);
   });
 
   it('a made-up token is refused by the exchange', async () => {

@@ -49,7 +49,7 @@ import {
   type Ctx,
   type State,
 } from './shared';
-import { thirdpartyAmr, thirdpartyOauth, thirdpartyState } from './thirdparty';
+import { samlDivert, thirdpartyAmr, thirdpartyOauth, thirdpartyState } from './thirdparty';
 
 /** Login stores new credentials at once, for the user whose credential was proven. */
 const loginSink: CredentialSink = {
@@ -240,12 +240,15 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         name: 'continue_with_login_identifier',
         description: 'Enter an identifier to login.',
         inputs: () => [identifierInput],
-        enabled: () => passwords || passcodes,
+        // Hanko: also offered for SAML alone (addresses of its domains go to their IdP).
+        enabled: (ctx) => passwords || passcodes || ctx.env.saml.enabled,
         async execute(ctx) {
           const { tx } = ctx.env;
           const data = dataOf(ctx);
           const given = String(ctx.input[identifierInput.name]);
           const isEmail = given.includes('@');
+          const diverted = isEmail ? await samlDivert(ctx, given) : null;
+          if (diverted) return diverted;
           if (isEmail) {
             // An address someone added but never confirmed does not lead into their account:
             // otherwise its real owner, signing in by code, would land in the other account.

@@ -27,7 +27,7 @@ import {
   type AuthEnv,
   type State,
 } from './shared';
-import { thirdpartyAmr, thirdpartyOauth, thirdpartyState } from './thirdparty';
+import { samlDivert, thirdpartyAmr, thirdpartyOauth, thirdpartyState } from './thirdparty';
 
 /** Registration keeps new credentials in the flow; the user and they are created at success. */
 const registrationSink: CredentialSink = {
@@ -91,6 +91,9 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
               return invalidInput('username', inputErrors.usernameAlreadyExists);
             }
           }
+          // Hanko: after the username checks, an address of a SAML domain signs up at its IdP.
+          const diverted = await samlDivert(ctx, email);
+          if (diverted) return diverted;
           const verify = auth.AUTH_EMAIL_REQUIRE_VERIFICATION;
           // An address someone else added but never confirmed does not block its owner, who
           // proves it with the code; the unconfirmed claim is dropped on success.

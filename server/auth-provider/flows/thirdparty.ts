@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { flowErrors, inputErrors, invalidInput } from '../flow/errors';
 import type { FlowErrorDef, Outcome } from '../flow/types';
+import { useTokenOnce } from '../saml';
 import { identityUser, linkIdentity } from '../thirdparty';
 import { createUser, findUserByEmail, releaseUnconfirmedAddress } from '../users';
 import { dataOf, overLimit, rateLimited, type Action, type Ctx, type State } from './shared';
@@ -52,6 +53,25 @@ export const thirdpartyOauth: Action = {
 };
 
 /**
+ * An address of a domain that signs in by SAML goes to its identity provider instead of a
+ * code or password (Hanko's continue_with_login_identifier and register_login_identifier):
+ * `thirdparty` with the IdP URL in `redirect_url`, which the widget follows like an OAuth
+ * redirect; the IdP's answer comes back to the sign-in page with a `hanko_token` for
+ * exchange_token. Null when SAML does not serve the address's domain.
+ */
+export async function samlDivert(ctx: Ctx, email: string): Promise<Outcome | null> {
+  const { saml } = ctx.env;
+  if (!saml.enabled) return null;
+  const to = await saml.divert(email);
+  if (!to) return null;
+  const data = dataOf(ctx);
+  data.thirdparty_provider = to.provider;
+  delete data.thirdparty_code_verifier;
+  ctx.payload.redirect_url = to.url;
+  return { kind: 'continue', states: ['thirdparty'] };
+}
+
+/**
  * The person behind a provider account: the linked user; else the user whose confirmed
  * address the provider vouched for (linked now); else a new user (when sign-up is on).
  */
@@ -98,9 +118,15 @@ export const thirdpartyState: State = {
         if (data.thirdparty_code_verifier && ctx.input.code_verifier !== data.thirdparty_code_verifier) {
           return invalidInput('code_verifier', inputErrors.valueInvalid);
         }
-        const who = thirdparty.redeem(String(ctx.input.token), ctx.flowId);
+        // A SAML sign-in (an address of a SAML domain, see samlDivert) comes back with the
+        // token of the SAML callback, which knows no flow: it is recorded as used instead.
+        const saml = data.thirdparty_provider?.startsWith('saml:') ? ctx.env.saml.redeem(String(ctx.input.token)) : null;
+        const who = saml ?? thirdparty.redeem(String(ctx.input.token), ctx.flowId);
         const used = data.thirdparty_used ?? [];
         if (!who || who.provider !== data.thirdparty_provider || used.includes(who.jti)) {
+          return { kind: 'error', error: flowErrors.technical };
+        }
+        if (saml && !(await useTokenOnce(ctx.env.tx, saml.jti, saml.expiresAt, ctx.now))) {
           return { kind: 'error', error: flowErrors.technical };
         }
         data.thirdparty_used = [...used, who.jti];

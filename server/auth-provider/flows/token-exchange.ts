@@ -1,6 +1,7 @@
 import type { AuthConfig } from '../config';
 import { flowErrors } from '../flow/errors';
 import type { FlowDef, Outcome } from '../flow/types';
+import { useTokenOnce } from '../saml';
 import { resolveUser } from './thirdparty';
 import { dataOf, overLimit, rateLimited, success, type AuthEnv, type State } from './shared';
 
@@ -25,7 +26,11 @@ const thirdparty: State = {
         const wait = await overLimit(rateLimits.passwordAttempt, `saml|${ctx.request.ip}|${ctx.flowId}`);
         if (wait !== null) return rateLimited(ctx, wait, 'retry_after');
         const who = saml.redeem(String(ctx.input.token));
-        if (!who) return { kind: 'error', error: flowErrors.technical };
+        // Unknown, expired or already exchanged (here or in another flow): Hanko's answer to a
+        // token it no longer has. Nothing of the account is touched.
+        if (!who || !(await useTokenOnce(ctx.env.tx, who.jti, who.expiresAt, ctx.now))) {
+          return { kind: 'error', error: flowErrors.technical };
+        }
         const resolved = await resolveUser(ctx, who);
         if ('error' in resolved) return { kind: 'error', error: resolved.error! };
         const data = dataOf(ctx);
