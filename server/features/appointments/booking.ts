@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { appointments, clients } from '../../db/schema/index';
 import { conflict } from '../../http/problem';
 import { newMeetingCode, newVideoRoom } from './codes';
@@ -45,7 +45,7 @@ export async function guardOverlap<T>(tx: Tx, write: () => Promise<T>): Promise<
 }
 
 /** Whether a live appointment of the coach overlaps [start, end) (the exclusion constraint's test). */
-async function overlapsLive(tx: Tx, coachId: string, start: string, end: string): Promise<boolean> {
+export async function overlapsLive(tx: Tx | Db, coachId: string, start: string, end: string): Promise<boolean> {
   const rows = await tx.execute(sql`
     SELECT 1 FROM appointments
      WHERE coach_id = ${coachId}::uuid AND cancelled_at IS NULL

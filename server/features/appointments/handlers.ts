@@ -22,7 +22,13 @@ import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/record';
 import { enqueueAppointmentNotifications } from '../notifications/enqueue';
-import { guardOverlap, insertAppointment, lockCoachCalendar } from './booking';
+import {
+  guardOverlap,
+  insertAppointment,
+  lockCoachCalendar,
+  overlapsLive,
+  slotTaken,
+} from './booking';
 import {
   appointmentClient as client,
   appointmentScope,
@@ -126,6 +132,11 @@ export const appointmentsHandlers = defineHandlers({
   async createAppointment({ body, principal, deps, reply }) {
     assertRange(body.startDate, body.endDate);
     assertOwnCoach(principal, body.coachId);
+    // A taken time is refused with one read and no transaction: under a rush for one slot
+    // the losers never queue for a connection's transaction or the calendar lock.
+    if (await overlapsLive(deps.db, body.coachId, body.startDate, body.endDate)) {
+      throw slotTaken();
+    }
     const created = await deps.db.transaction(async (tx) => {
       await assertParties(tx, body.clientId, body.coachId);
       const id = await insertAppointment(tx, {
