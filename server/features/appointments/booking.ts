@@ -17,6 +17,28 @@ export async function lockCoachCalendar(tx: Tx, coachId: string) {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${coachId}::text, 0))`);
 }
 
+const queues = new Map<string, Promise<void>>();
+
+/**
+ * Runs `write` after this process's earlier writes to the coach's calendar have finished.
+ * The advisory lock stays the guard across instances; waiting here instead of on the lock
+ * keeps a rush of bookings for one coach from holding every pooled connection while they
+ * wait, and lets each one see its predecessor's commit before it opens a transaction.
+ */
+export async function inCoachQueue<T>(coachId: string, write: () => Promise<T>): Promise<T> {
+  const previous = queues.get(coachId) ?? Promise.resolve();
+  let done!: () => void;
+  const tail = previous.then(() => new Promise<void>((resolve) => (done = resolve)));
+  queues.set(coachId, tail);
+  await previous;
+  try {
+    return await write();
+  } finally {
+    done();
+    if (queues.get(coachId) === tail) queues.delete(coachId);
+  }
+}
+
 const EXCLUSION_VIOLATION = '23P01';
 
 export function isOverlap(error: unknown): boolean {
@@ -45,7 +67,12 @@ export async function guardOverlap<T>(tx: Tx, write: () => Promise<T>): Promise<
 }
 
 /** Whether a live appointment of the coach overlaps [start, end) (the exclusion constraint's test). */
-export async function overlapsLive(tx: Tx | Db, coachId: string, start: string, end: string): Promise<boolean> {
+export async function overlapsLive(
+  tx: Tx | Db,
+  coachId: string,
+  start: string,
+  end: string,
+): Promise<boolean> {
   const rows = await tx.execute(sql`
     SELECT 1 FROM appointments
      WHERE coach_id = ${coachId}::uuid AND cancelled_at IS NULL

@@ -24,6 +24,7 @@ import { changedFields, recordEvent } from '../events/record';
 import { enqueueAppointmentNotifications } from '../notifications/enqueue';
 import {
   guardOverlap,
+  inCoachQueue,
   insertAppointment,
   lockCoachCalendar,
   overlapsLive,
@@ -132,40 +133,42 @@ export const appointmentsHandlers = defineHandlers({
   async createAppointment({ body, principal, deps, reply }) {
     assertRange(body.startDate, body.endDate);
     assertOwnCoach(principal, body.coachId);
-    // A taken time is refused with one read and no transaction: under a rush for one slot
-    // the losers never queue for a connection's transaction or the calendar lock.
-    if (await overlapsLive(deps.db, body.coachId, body.startDate, body.endDate)) {
-      throw slotTaken();
-    }
-    const created = await deps.db.transaction(async (tx) => {
-      await assertParties(tx, body.clientId, body.coachId);
-      const id = await insertAppointment(tx, {
-        clientId: body.clientId,
-        coachId: body.coachId,
-        startDate: body.startDate,
-        endDate: body.endDate,
-        appointmentType: body.appointmentType,
-        meetingType: body.meetingType ?? 'jitsi',
-        isProvisional: body.isProvisional ?? false,
-        provisionalUntil: provisionalUntil(deps, body.isProvisional ?? false),
-        externalMeetingUrl: body.externalMeetingUrl ?? null,
-      });
-      await recordEvent(tx, {
-        type: 'appointment.created',
-        entityType: 'appointment',
-        entityId: id,
-        appointmentId: id,
-        clientId: body.clientId,
-        coachId: body.coachId,
-        actor: principal,
-        changes: {
+    // In line behind this process's other writes to the calendar, a taken time is refused
+    // with one read and no transaction: under a rush for one slot the losers cost a query.
+    const created = await inCoachQueue(body.coachId, async () => {
+      if (await overlapsLive(deps.db, body.coachId, body.startDate, body.endDate)) {
+        throw slotTaken();
+      }
+      return deps.db.transaction(async (tx) => {
+        await assertParties(tx, body.clientId, body.coachId);
+        const id = await insertAppointment(tx, {
+          clientId: body.clientId,
+          coachId: body.coachId,
           startDate: body.startDate,
           endDate: body.endDate,
           appointmentType: body.appointmentType,
-        },
+          meetingType: body.meetingType ?? 'jitsi',
+          isProvisional: body.isProvisional ?? false,
+          provisionalUntil: provisionalUntil(deps, body.isProvisional ?? false),
+          externalMeetingUrl: body.externalMeetingUrl ?? null,
+        });
+        await recordEvent(tx, {
+          type: 'appointment.created',
+          entityType: 'appointment',
+          entityId: id,
+          appointmentId: id,
+          clientId: body.clientId,
+          coachId: body.coachId,
+          actor: principal,
+          changes: {
+            startDate: body.startDate,
+            endDate: body.endDate,
+            appointmentType: body.appointmentType,
+          },
+        });
+        await enqueueAppointmentNotifications(tx, deps, { appointmentId: id, change: 'booked' });
+        return (await findAppointment(tx, principal, id))!;
       });
-      await enqueueAppointmentNotifications(tx, deps, { appointmentId: id, change: 'booked' });
-      return (await findAppointment(tx, principal, id))!;
     });
     reply.code(201);
     return created;
@@ -254,7 +257,10 @@ export const appointmentsHandlers = defineHandlers({
         coachId: before.coachId,
         actor: principal,
       });
-      await enqueueAppointmentNotifications(tx, deps, { appointmentId: before.id, change: 'cancelled' });
+      await enqueueAppointmentNotifications(tx, deps, {
+        appointmentId: before.id,
+        change: 'cancelled',
+      });
       return (await findAppointment(tx, principal, before.id))!;
     });
   },
