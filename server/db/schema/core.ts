@@ -197,13 +197,16 @@ export const clients = pgTable(
   (t) => [
     uniqueIndex('clients_user_id_key').on(t.userId),
     index('clients_created_at_idx').on(t.createdAt, t.id),
+    // The default client list (sessions open, newest first) and its capped count walk this
+    // small index alone. Campaign, insurer and coach have covering indexes in migration 0004
+    // (INCLUDE cannot be declared here).
+    index('clients_open_created_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.sessionsClosedOn} IS NULL`),
     index('clients_updated_at_idx').on(t.updatedAt),
     index('clients_last_name_idx').on(t.lastName, t.firstName),
     index('clients_first_name_idx').on(t.firstName),
     index('clients_year_of_birth_idx').on(t.yearOfBirth),
-    index('clients_coached_by_idx').on(t.coachedById, t.createdAt),
-    index('clients_campaign_idx').on(t.campaign),
-    index('clients_insurer_idx').on(t.insurer),
     index('clients_email_idx').on(sql`lower(${t.email})`),
     check('clients_client_type_check', sql`${t.clientType} IN ${inList(CLIENT_TYPES)}`),
     check(
@@ -240,6 +243,9 @@ export const appointments = pgTable(
     // Hidden from both parties: the meeting code never doubles as the video room.
     videoRoom: text('video_room').notNull(),
     externalMeetingUrl: text('external_meeting_url'),
+    // The client's insurer, kept by triggers (migration 0004) so the list filters and counts
+    // by insurer on appointments alone instead of joining every client of that insurer.
+    clientInsurer: text('client_insurer'),
     appointmentNumber: integer('appointment_number').notNull(),
     isProvisional: boolean('is_provisional').notNull().default(false),
     provisionalUntil: ts('provisional_until'),
@@ -257,6 +263,10 @@ export const appointments = pgTable(
     index('appointments_coach_start_idx').on(t.coachId, t.startDate, t.id),
     index('appointments_client_start_idx').on(t.clientId, t.startDate, t.id),
     index('appointments_type_start_idx').on(t.appointmentType, t.startDate, t.id),
+    index('appointments_insurer_start_idx').on(t.clientInsurer, t.startDate, t.id),
+    index('appointments_live_type_insurer_idx')
+      .on(t.appointmentType, t.clientInsurer, t.startDate, t.id)
+      .where(sql`${t.cancelledAt} IS NULL`),
     index('appointments_client_type_live_idx')
       .on(t.clientId, t.appointmentType)
       .where(sql`${t.cancelledAt} IS NULL`),
