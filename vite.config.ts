@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 
 // The API, the auth provider and the translation files are served by the Fastify server
 // (`npm start`, port 3000). In development Vite serves the app and forwards those paths.
@@ -46,12 +47,117 @@ function isolateZodMini(): Plugin {
   };
 }
 
+/**
+ * `use-sync-external-store/shim` (wouter, @xstate/react) is React's own `useSyncExternalStore`
+ * in React 18 and later; the shim's fallback for older React is dead weight on every page.
+ */
+function nativeSyncExternalStore(): Plugin {
+  const ID = '\0native-use-sync-external-store';
+  return {
+    name: 'sprechstunde:native-use-sync-external-store',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source) {
+      return /^use-sync-external-store\/shim(\/index\.js)?$/.test(source) ? ID : null;
+    },
+    load(id) {
+      return id === ID ? `export { useSyncExternalStore } from 'react';` : null;
+    },
+  };
+}
+
+/** What the server hints for one route (server/web/static.ts reads `ROUTE_HINTS_FILE`). */
+export interface RouteHint {
+  /** The route's pattern as in src/app/routes.ts (`/clients/:clientId`). */
+  pattern: string;
+  /** The page's chunks and their imports that index.html does not load already. */
+  js: string[];
+  css: string[];
+  /** Translation namespaces the page needs besides the start ones. */
+  ns: string[];
+}
+
+export const ROUTE_HINTS_FILE = '.vite/route-hints.json';
+
+/**
+ * Writes, for every route of src/app/routes.ts, the files its page needs beyond index.html's
+ * (`dist/web/.vite/route-hints.json`). The server puts them into the index.html it answers for
+ * that route as `modulepreload`/`preload` links, so a page's code and translations load with
+ * the start script instead of after it ran (bench/web.ts, issue #4).
+ *
+ * The route table is read as text: `const X = lazyPage(() => import('…'))` and the route
+ * entries `{ path, …, component: X, namespaces: […] }` / `staffRoute(path, …, X, …)`. A route
+ * it cannot read simply gets no hints (the page still loads, only later).
+ */
+function routeHints(): Plugin {
+  const routesFile = path.resolve(import.meta.dirname, 'src/app/routes.ts');
+  let base = '/';
+  return {
+    name: 'sprechstunde:route-hints',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    generateBundle(_options, bundle) {
+      const source = readFileSync(routesFile, 'utf8');
+      const modules = new Map<string, string>();
+      for (const m of source.matchAll(/const (\w+) = lazyPage\(\s*\(\) =>\s*import\('([^']+)'\)/g)) {
+        modules.set(m[1]!, path.resolve(path.dirname(routesFile), m[2]!));
+      }
+      const entries: Array<{ pattern: string; component: string; ns: string[] }> = [];
+      const table = source.slice(source.indexOf('export const routes'));
+      const entry =
+        /\{\s*path:\s*'([^']+)',((?:[^{}]|\{[^{}]*\})*)\}|staffRoute\(\s*'([^']+)',[^,]+,\s*(\w+),/g;
+      for (const m of table.matchAll(entry)) {
+        if (m[3]) {
+          entries.push({ pattern: m[3], component: m[4]!, ns: ['staff'] });
+          continue;
+        }
+        const component = /component:\s*(\w+)/.exec(m[2]!)?.[1];
+        const ns = /namespaces:\s*\[([^\]]*)\]/.exec(m[2]!)?.[1];
+        if (!component) continue;
+        entries.push({
+          pattern: m[1]!,
+          component,
+          ns: ns ? [...ns.matchAll(/'([^']+)'/g)].map((n) => n[1]!) : [],
+        });
+      }
+
+      const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      const closure = (start: string[]) => {
+        const seen = new Set<string>();
+        const visit = (file: string) => {
+          if (seen.has(file)) return;
+          seen.add(file);
+          for (const next of byFile.get(file)?.imports ?? []) visit(next);
+        };
+        start.forEach(visit);
+        return seen;
+      };
+      const inIndex = closure(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
+      const hints: RouteHint[] = entries.map(({ pattern, component, ns }) => {
+        const module = modules.get(component);
+        const chunk = module
+          ? chunks.find((c) => c.isDynamicEntry && c.facadeModuleId?.replace(/\.tsx?$/, '') === module)
+          : undefined;
+        const files = chunk ? [...closure([chunk.fileName])].filter((f) => !inIndex.has(f)) : [];
+        const css = files.flatMap((f) => [...(byFile.get(f)?.viteMetadata?.importedCss ?? [])]);
+        return { pattern, js: files.map((f) => base + f), css: css.map((f) => base + f), ns };
+      });
+      this.emitFile({ type: 'asset', fileName: ROUTE_HINTS_FILE, source: JSON.stringify(hints) });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), isolateZodMini()],
+  plugins: [react(), isolateZodMini(), nativeSyncExternalStore(), routeHints()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
     sourcemap: true,
+    // Every browser the app supports has <link rel="modulepreload">.
+    modulePreload: { polyfill: false },
   },
   server: { port: 5173, proxy },
   preview: { port: 4173, proxy },

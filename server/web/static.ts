@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -9,6 +9,63 @@ import { notFoundHandler } from '../http/problem';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const localesDir = path.join(root, 'src/i18n/locales');
 const NOT_APP = /^\/(api|auth|locales)(\/|$)/;
+
+/** Written by the build next to index.html (vite.config.ts, `routeHints`). */
+const ROUTE_HINTS_FILE = '.vite/route-hints.json';
+
+interface RouteHint {
+  pattern: string;
+  js: string[];
+  css: string[];
+  ns: string[];
+}
+
+/** A route pattern (`/a/:b`) against a path, like the app's router; trailing slash optional. */
+export function matchesRoute(pattern: string, pathname: string): boolean {
+  const want = pattern.split('/');
+  const have = (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname).split('/');
+  return (
+    want.length === have.length &&
+    want.every((part, i) => (part.startsWith(':') ? have[i] !== '' : part === have[i]))
+  );
+}
+
+const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+/**
+ * index.html for one app path: the page's code, styles and translations (German, the fallback
+ * language every visitor loads) are named in the head, so the browser fetches them with the
+ * start script instead of after it ran (bench/web.ts, issue #4). The hints come from the build
+ * (`dist/web/.vite/route-hints.json`); without them, or for an unknown path, index.html as built.
+ */
+export function createIndexHtml(webDir: string): (pathname: string) => string {
+  const html = readFileSync(path.join(webDir, 'index.html'), 'utf8');
+  let hints: RouteHint[] = [];
+  try {
+    hints = JSON.parse(readFileSync(path.join(webDir, ROUTE_HINTS_FILE), 'utf8')) as RouteHint[];
+  } catch {
+    // An older build without hints: pages load as before.
+  }
+  const cache = new Map<RouteHint, string>();
+  return (pathname) => {
+    const hint = hints.find((h) => matchesRoute(h.pattern, pathname));
+    if (!hint) return html;
+    let page = cache.get(hint);
+    if (page === undefined) {
+      const links = [
+        ...hint.css.map((href) => `<link rel="stylesheet" crossorigin href="${attr(href)}">`),
+        ...hint.js.map((href) => `<link rel="modulepreload" crossorigin href="${attr(href)}">`),
+        ...hint.ns.map(
+          (ns) =>
+            `<link rel="preload" href="/locales/de/${attr(ns)}.json" as="fetch" crossorigin="anonymous">`,
+        ),
+      ];
+      page = links.length ? html.replace('</head>', `    ${links.join('\n    ')}\n  </head>`) : html;
+      cache.set(hint, page);
+    }
+    return page;
+  };
+}
 
 /** Serves the translation files and the built web app, with history fallback for client routes. */
 export async function registerWeb(app: FastifyInstance, config: Config) {
@@ -21,6 +78,7 @@ export async function registerWeb(app: FastifyInstance, config: Config) {
 
   const webDir = path.resolve(root, config.WEB_DIST_DIR);
   const hasWeb = existsSync(path.join(webDir, 'index.html'));
+  const indexHtml = hasWeb ? createIndexHtml(webDir) : null;
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDir,
@@ -48,6 +106,9 @@ export async function registerWeb(app: FastifyInstance, config: Config) {
       return reply.code(503).type('text/plain; charset=utf-8').send('Die Web-App ist nicht gebaut: npm run build');
     }
     if (/\.[a-z0-9]+$/i.test(pathname)) return reply.code(404).send();
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(indexHtml!(pathname));
   });
 }

@@ -1,7 +1,9 @@
 import i18next, { type i18n as I18n, type InitOptions, type Resource } from 'i18next';
-import LanguageDetector, { type DetectorOptions } from 'i18next-browser-languagedetector';
-import HttpBackend, { type HttpBackendOptions } from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
+import { LocalesBackend, type LocaleFetch, type LocalesBackendOptions } from './backend';
+import { LanguageDetector, type DetectionOptions } from './detector';
+
+export type { LocaleFetch, LocaleResponse } from './backend';
 
 /** Languages we ship. German is complete; English mirrors every German key (tests check it). */
 export const SUPPORTED_LANGUAGES = ['de', 'en'] as const;
@@ -14,7 +16,7 @@ export const DEFAULT_NAMESPACES = ['translation', 'common'] as const;
 export const LOCALES_LOAD_PATH = '/locales/{{lng}}/{{ns}}.json';
 
 /** Specification section 9: detection order and cache. */
-export const detectionOptions: DetectorOptions = {
+export const detectionOptions: DetectionOptions = {
   order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],
   lookupQuerystring: 'lng',
   lookupCookie: 'i18next',
@@ -26,8 +28,10 @@ export const detectionOptions: DetectorOptions = {
 /**
  * Specification sections 8 and 9. Retries are done by i18next's backend connector: a read that
  * fails with a retryable error is tried again after 350 ms, then 700, 1400, 2800 and 5600 ms
- * (5 retries). i18next-http-backend marks 5xx, "no status" and network errors (fetch rejected)
- * as retryable and 4xx as final, which is exactly the rule of the specification.
+ * (5 retries). Our backend (./backend.ts) marks 5xx, "no status" and network errors (fetch
+ * rejected) as retryable and 4xx as final, which is exactly the rule of the specification.
+ * `initAsync: false`: detection and the first reads start inside `init()`, not a task later,
+ * so src/main.tsx can ask for the page's namespaces right away.
  */
 export const baseInitOptions = {
   fallbackLng: 'de',
@@ -43,14 +47,12 @@ export const baseInitOptions = {
   saveMissing: false,
   returnEmptyString: false,
   react: { useSuspense: true },
+  initAsync: false,
 } satisfies InitOptions;
 
 export interface CreateI18nOptions {
-  /**
-   * Replaces the HTTP request of i18next-http-backend (tests pass a fake). Signature:
-   * `(options, url, payload, callback)`, callback `(error, { status, data })`.
-   */
-  request?: HttpBackendOptions['request'];
+  /** Replaces `fetch(url)` of the translation backend (tests pass a fake). */
+  fetch?: LocaleFetch;
   /** Bundled resources instead of the HTTP backend (unit tests load the JSON files directly). */
   resources?: Resource;
   /** Fixed language; skips detection. */
@@ -71,7 +73,7 @@ export interface I18nSetup {
 export function createI18n(options: CreateI18nOptions = {}): I18nSetup {
   const i18n = i18next.createInstance();
   const useBackend = options.resources === undefined;
-  if (useBackend) i18n.use(HttpBackend);
+  if (useBackend) i18n.use(LocalesBackend);
   if (options.lng === undefined) i18n.use(LanguageDetector);
   i18n.use(initReactI18next);
 
@@ -81,8 +83,8 @@ export function createI18n(options: CreateI18nOptions = {}): I18nSetup {
     });
   }
 
-  const backend: HttpBackendOptions = { loadPath: LOCALES_LOAD_PATH };
-  if (options.request) backend.request = options.request;
+  const backend: LocalesBackendOptions = { loadPath: LOCALES_LOAD_PATH };
+  if (options.fetch) backend.fetch = options.fetch;
 
   const ready = i18n.init({
     ...baseInitOptions,

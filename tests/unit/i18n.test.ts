@@ -1,40 +1,42 @@
-import type { HttpBackendOptions, RequestResponse } from 'i18next-http-backend';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { baseInitOptions, createI18n, detectionOptions } from '../../src/i18n';
+import {
+  baseInitOptions,
+  createI18n,
+  detectionOptions,
+  type LocaleFetch,
+  type LocaleResponse,
+} from '../../src/i18n';
 
-type Request = NonNullable<HttpBackendOptions['request']>;
-type Answer = { error: unknown; response: RequestResponse | null };
+/** A response, or a rejected fetch (what a browser does on a network error). */
+type Answer = { error: Error } | { response: LocaleResponse };
 
-/** A fake for i18next-http-backend's request: records calls (with the fake clock) and answers. */
-function fakeRequest(answer: (url: string, attempt: number) => Answer) {
+/** A fake `fetch` for the translation backend: records calls (with the fake clock) and answers. */
+function fakeFetch(answer: (url: string, attempt: number) => Answer) {
   const calls: { url: string; at: number }[] = [];
-  const request: Request = (_options, url, _payload, callback) => {
+  // Answers asynchronously, like a real request, without moving the (fake) clock.
+  const fetch: LocaleFetch = async (url) => {
     const attempt = calls.filter((c) => c.url === url).length;
     calls.push({ url, at: Date.now() });
-    const { error, response } = answer(url, attempt);
-    // Answer asynchronously, like a real request, without moving the (fake) clock.
-    queueMicrotask(() => callback(error, response));
+    const result = answer(url, attempt);
+    if ('error' in result) throw result.error;
+    return result.response;
   };
-  return { request, calls };
+  return { fetch, calls };
 }
 
-const status = (code: number): Answer => ({
-  error: `HTTP ${code}`,
-  response: { status: code, data: '' },
+const status = (code: number, body = ''): Answer => ({
+  response: { status: code, text: async () => body },
 });
-const ok = (data: object): Answer => ({
-  error: null,
-  response: { status: 200, data: JSON.stringify(data) },
-});
+const ok = (data: object): Answer => status(200, JSON.stringify(data));
 
 const URL_DE = '/locales/de/translation.json';
 
 function setUp(answer: (url: string, attempt: number) => Answer) {
-  const fake = fakeRequest(answer);
+  const fake = fakeFetch(answer);
   const { i18n, ready } = createI18n({
     lng: 'de',
     ns: ['translation'],
-    request: fake.request,
+    fetch: fake.fetch,
     debug: false,
   });
   return { ...fake, i18n, ready };
@@ -67,10 +69,7 @@ describe('i18n set-up (specification sections 8 and 9)', () => {
   });
 
   it('retries a network error (no status) the same way', async () => {
-    const { calls, ready } = setUp(() => ({
-      error: new TypeError('Failed to fetch'),
-      response: null,
-    }));
+    const { calls, ready } = setUp(() => ({ error: new TypeError('Failed to fetch') }));
     await vi.advanceTimersByTimeAsync(60_000);
     await ready;
     expect(gaps(calls, URL_DE)).toEqual([350, 700, 1400, 2800, 5600]);
@@ -81,6 +80,14 @@ describe('i18n set-up (specification sections 8 and 9)', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     await ready;
     expect(calls).toHaveLength(1);
+  });
+
+  it('does not retry a file that is not JSON', async () => {
+    const { calls, i18n, ready } = setUp(() => status(200, '<!doctype html>'));
+    await vi.advanceTimersByTimeAsync(60_000);
+    await ready;
+    expect(calls).toHaveLength(1);
+    expect(i18n.hasResourceBundle('de', 'translation')).toBe(false);
   });
 
   it('loads the bundle when a retry succeeds', async () => {
@@ -94,8 +101,8 @@ describe('i18n set-up (specification sections 8 and 9)', () => {
   });
 
   it('loads from /locales/{lng}/{ns}.json with fallback de', async () => {
-    const fake = fakeRequest((url) => ok({ url }));
-    const { i18n, ready } = createI18n({ lng: 'en', request: fake.request, debug: false });
+    const fake = fakeFetch((url) => ok({ url }));
+    const { i18n, ready } = createI18n({ lng: 'en', fetch: fake.fetch, debug: false });
     await vi.advanceTimersByTimeAsync(1_000);
     await ready;
     expect(fake.calls.map((c) => c.url).sort()).toEqual([
@@ -131,6 +138,7 @@ describe('i18n set-up (specification sections 8 and 9)', () => {
 describe('language detection', () => {
   afterEach(() => {
     localStorage.clear();
+    document.cookie = 'i18next=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';
     window.history.replaceState(null, '', '/');
     document.documentElement.lang = 'de';
     vi.restoreAllMocks();
@@ -138,12 +146,41 @@ describe('language detection', () => {
 
   it('takes ?lng= first and caches the result in localStorage', async () => {
     window.history.replaceState(null, '', '/?lng=en');
-    const { request } = fakeRequest(() => ok({ greeting: 'x' }));
-    const { i18n, ready } = createI18n({ request, debug: false });
+    const { fetch } = fakeFetch(() => ok({ greeting: 'x' }));
+    const { i18n, ready } = createI18n({ fetch, debug: false });
     await ready;
     expect(i18n.resolvedLanguage).toBe('en');
     expect(localStorage.getItem('i18nextLng')).toBe('en');
     expect(document.documentElement.lang).toBe('en');
+  });
+
+  it('takes the i18next cookie before local storage, and the browser languages after them', async () => {
+    localStorage.setItem('i18nextLng', 'de');
+    document.cookie = 'i18next=en; path=/';
+    const first = createI18n({ fetch: fakeFetch(() => ok({ greeting: 'x' })).fetch, debug: false });
+    await first.ready;
+    expect(first.i18n.resolvedLanguage).toBe('en');
+    document.cookie = 'i18next=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+    vi.restoreAllMocks();
+
+    localStorage.clear();
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['fr-FR', 'en-GB', 'de']);
+    const second = createI18n({
+      fetch: fakeFetch(() => ok({ greeting: 'x' })).fetch,
+      debug: false,
+    });
+    await second.ready;
+    expect(second.i18n.resolvedLanguage).toBe('en');
+  });
+
+  it('ignores a ?lng= that is not a language tag', async () => {
+    window.history.replaceState(null, '', '/?lng=../../api');
+    localStorage.setItem('i18nextLng', 'en');
+    const fake = fakeFetch(() => ok({ greeting: 'x' }));
+    const { i18n, ready } = createI18n({ fetch: fake.fetch, debug: false });
+    await ready;
+    expect(i18n.resolvedLanguage).toBe('en');
+    expect(fake.calls.every((c) => /^\/locales\/(de|en)\//.test(c.url))).toBe(true);
   });
 
   it('falls back to German when no source names a supported language', async () => {
@@ -151,8 +188,8 @@ describe('language detection', () => {
     vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['fr-FR', 'it']);
     vi.spyOn(navigator, 'language', 'get').mockReturnValue('fr-FR');
     document.documentElement.lang = 'fr';
-    const { request } = fakeRequest(() => ok({ greeting: 'x' }));
-    const { i18n, ready } = createI18n({ request, debug: false });
+    const { fetch } = fakeFetch(() => ok({ greeting: 'x' }));
+    const { i18n, ready } = createI18n({ fetch, debug: false });
     await ready;
     expect(i18n.resolvedLanguage).toBe('de');
     expect(document.documentElement.lang).toBe('de');

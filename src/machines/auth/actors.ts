@@ -6,12 +6,17 @@ import {
   startAuthentication,
   startRegistration,
 } from '@simplewebauthn/browser';
-import type { Client } from 'openapi-fetch';
 import { fromCallback, fromPromise } from 'xstate';
-import type { paths } from '../../api/generated/auth';
 import type { TokenGetter } from '../../api/middleware';
 import type { AuthEvents } from '../../app/auth-events';
 import type { AuthFlowEvent } from './flow.machine';
+import {
+  FLOW_PATHS,
+  isFlowResponse,
+  postFlow,
+  type AuthApiClient,
+  type FlowPath,
+} from './flow-request';
 import type {
   ClientCapabilities,
   FlowName,
@@ -22,8 +27,7 @@ import type {
   WebAuthnOptions,
 } from './types';
 
-/** The typed client for openapi/auth.yaml (base URL `/auth`, or a hosted provider's). */
-export type AuthApiClient = Client<paths>;
+export type { AuthApiClient };
 
 /** Local-storage keys (specification section 9). */
 export const FLOW_STATE_KEY = 'flow-state';
@@ -100,62 +104,11 @@ export interface AuthFlowDeps {
   /** Language of the provider's e-mails (X-Language). */
   language?: () => string;
   clipboard?: (text: string) => Promise<void>;
-}
-
-/**
- * The minimum a flow answer must have (protocol §5.3 item 2); the rest passes through. A
- * hand-written check rather than zod: zod would add 12 KB gzip to /login (bench/web.ts).
- */
-function isFlowResponse(value: unknown): value is FlowResponse {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  const actions = v.actions;
-  return (
-    typeof v.name === 'string' &&
-    typeof v.status === 'number' &&
-    typeof v.csrf_token === 'string' &&
-    typeof actions === 'object' &&
-    actions !== null &&
-    !Array.isArray(actions) &&
-    Object.values(actions).every(
-      (a) => typeof a === 'object' && a !== null && typeof (a as { href?: unknown }).href === 'string',
-    )
-  );
-}
-
-const numberHeader = (response: Response, name: string) => {
-  const value = Number(response.headers.get(name));
-  return response.headers.has(name) && Number.isFinite(value) ? value : null;
-};
-
-const FLOW_PATHS = ['/login', '/registration', '/profile'] as const;
-type FlowPath = (typeof FLOW_PATHS)[number];
-
-/** One flow request; the JSON body decides, whatever the status (protocol §5.2). */
-async function post(
-  deps: AuthFlowDeps,
-  path: FlowPath,
-  action: string | undefined,
-  body: { input_data: Record<string, unknown>; csrf_token: string } | undefined,
-  signal: AbortSignal,
-): Promise<FlowReply> {
-  const { data, error, response } = await deps.authApi.POST(path, {
-    params: {
-      query: action === undefined ? {} : { action },
-      header: { 'X-Language': deps.language?.() ?? 'de' },
-    },
-    ...(body ? { body } : {}),
-    signal,
-  });
-  const answer: unknown = data ?? error;
-  if (!isFlowResponse(answer)) throw new Error(`not a flow answer (HTTP ${response.status})`);
-  return {
-    body: answer,
-    status: response.status,
-    token: response.headers.get('X-Auth-Token'),
-    sessionLifetime: numberHeader(response, 'X-Session-Lifetime'),
-    retryAfter: numberHeader(response, 'Retry-After'),
-  };
+  /**
+   * A start request already under way for this flow (src/machines/auth/early-start.ts), taken
+   * by the first `startFlow`; null or absent: the actor sends its own.
+   */
+  takeStarted?: (flowName: FlowName) => Promise<FlowReply> | null;
 }
 
 /** The flow saved before the redirect, if it is one (local storage is outside input). */
@@ -196,8 +149,10 @@ export function createAuthFlowActors(deps: AuthFlowDeps) {
       return { saved: parseSaved(raw), token, error, errorDescription };
     }),
 
-    startFlow: fromPromise<FlowReply, { flowName: FlowName }>(({ input, signal }) =>
-      post(deps, `/${input.flowName}`, undefined, undefined, signal),
+    startFlow: fromPromise<FlowReply, { flowName: FlowName }>(
+      ({ input, signal }) =>
+        deps.takeStarted?.(input.flowName) ??
+        postFlow(deps, `/${input.flowName}`, undefined, undefined, signal),
     ),
 
     runAction: fromPromise<
@@ -209,7 +164,7 @@ export function createAuthFlowActors(deps: AuthFlowDeps) {
       const path = url.pathname as FlowPath;
       if (!FLOW_PATHS.includes(path)) throw new Error(`unknown flow path ${url.pathname}`);
       const action = url.searchParams.get('action') ?? undefined;
-      return post(
+      return postFlow(
         deps,
         path,
         action,

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppServices } from '../../app/services';
 import { createAuthFlowActors, type AuthFlowDeps } from '../../machines/auth/actors';
+import { takeEarlyFlowStart } from '../../machines/auth/early-start';
 import { authFlowMachine } from '../../machines/auth/flow.machine';
 import { eventThrottleMachine } from '../../machines/auth/support.machines';
 import type { FlowName } from '../../machines/auth/types';
@@ -33,6 +34,8 @@ export function AuthWidget({ flow, onSucceeded, deps }: AuthWidgetProps) {
           getToken: services.getToken,
           authEvents: services.authEvents,
           language: () => i18n.resolvedLanguage ?? 'de',
+          // The first POST of the flow may be under way since the app started (src/main.tsx).
+          takeStarted: takeEarlyFlowStart,
           ...deps,
         }),
       }),

@@ -1,0 +1,65 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createIndexHtml, matchesRoute } from '../../server/web/static';
+
+const INDEX = `<!doctype html><html><head><script type="module" src="/assets/index.js"></script></head><body></body></html>`;
+
+function webDir(hints?: unknown) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'web-'));
+  writeFileSync(path.join(dir, 'index.html'), INDEX);
+  if (hints !== undefined) {
+    mkdirSync(path.join(dir, '.vite'));
+    writeFileSync(path.join(dir, '.vite/route-hints.json'), JSON.stringify(hints));
+  }
+  return dir;
+}
+
+describe('index.html with the page hints of the route (server/web/static.ts, issue #4)', () => {
+  const hints = [
+    {
+      pattern: '/login',
+      js: ['/assets/LoginPage.js', '/assets/screens.js'],
+      css: [],
+      ns: ['auth'],
+    },
+    { pattern: '/clients/new', js: ['/assets/ClientNew.js'], css: [], ns: ['staff'] },
+    {
+      pattern: '/clients/:clientId',
+      js: ['/assets/ClientDetail.js'],
+      css: ['/assets/list.css'],
+      ns: ['staff'],
+    },
+  ];
+
+  it("names the page's code, styles and German translations in the head", () => {
+    const html = createIndexHtml(webDir(hints));
+    const login = html('/login');
+    expect(login).toContain('<link rel="modulepreload" crossorigin href="/assets/LoginPage.js">');
+    expect(login).toContain('<link rel="modulepreload" crossorigin href="/assets/screens.js">');
+    expect(login).toContain(
+      '<link rel="preload" href="/locales/de/auth.json" as="fetch" crossorigin="anonymous">',
+    );
+    expect(login.indexOf('LoginPage.js')).toBeLessThan(login.indexOf('</head>'));
+    expect(html('/clients/42/')).toContain(
+      '<link rel="stylesheet" crossorigin href="/assets/list.css">',
+    );
+    // The first matching route wins, as in the app's route table.
+    expect(html('/clients/new')).toContain('/assets/ClientNew.js');
+    expect(html('/clients/new')).not.toContain('/assets/ClientDetail.js');
+  });
+
+  it('answers index.html as built for paths without hints, or a build without them', () => {
+    expect(createIndexHtml(webDir(hints))('/nowhere')).toBe(INDEX);
+    expect(createIndexHtml(webDir())('/login')).toBe(INDEX);
+  });
+
+  it('matches route patterns like the router', () => {
+    expect(matchesRoute('/', '/')).toBe(true);
+    expect(matchesRoute('/login', '/login/')).toBe(true);
+    expect(matchesRoute('/clients/:clientId', '/clients/abc')).toBe(true);
+    expect(matchesRoute('/clients/:clientId', '/clients/')).toBe(false);
+    expect(matchesRoute('/clients/:clientId', '/clients/abc/edit')).toBe(false);
+  });
+});
