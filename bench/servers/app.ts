@@ -27,6 +27,7 @@ const app = await buildApp(
     now: () => new Date(),
     rateLimits: createRateLimiters({ kind: 'memory' }),
   },
-  { logger: false },
+  // BENCH_APP_LOG=error shows the app's errors (failed requests) on the console.
+  { logger: process.env.BENCH_APP_LOG ? ({ level: process.env.BENCH_APP_LOG } as never) : false },
 );
 await serveChild(app, () => database.close(), config.DATABASE_POOL_SIZE);
