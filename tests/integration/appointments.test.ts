@@ -607,6 +607,28 @@ describe('GET /api/appointments', () => {
     expect(joined.body.itemCount).toBe(4);
     expect(joined.body.appointments).toHaveLength(1);
   });
+
+  it('filters by the insurer the client has now', async () => {
+    const client = await newClient(api, admin, { insurer: `IZ-${tag}` });
+    const booked = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coachG.id,
+      startDate: at(15, 9),
+      appointmentType: 'followup',
+    });
+    const live = { appointmentType: 'followup', cancelled: false };
+    expect(await listed({ insurer: `IZ-${tag}`, ...live })).toEqual([booked.id]);
+    expectStatus(
+      await api.call('PUT', `/api/admin/client/${client.id}`, {
+        as: admin,
+        body: { insurer: `IW-${tag}` },
+      }),
+      200,
+    );
+    expect(await listed({ insurer: `IZ-${tag}`, ...live })).toEqual([]);
+    expect(await listed({ insurer: `IW-${tag}`, ...live })).toEqual([booked.id]);
+    expect(await listed({ insurer: `IW-${tag}` })).toEqual([booked.id]);
+  });
 });
 
 describe('GET /api/appointments/upcoming', () => {

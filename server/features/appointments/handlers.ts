@@ -1,24 +1,9 @@
 import { Temporal } from '@js-temporal/polyfill';
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  getTableColumns,
-  gt,
-  gte,
-  isNotNull,
-  isNull,
-  lt,
-  sql,
-} from 'drizzle-orm';
-import type { PgSelect, SelectedFields } from 'drizzle-orm/pg-core';
+import { and, asc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
-import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
-import { defineHandlers, type AppDeps, type Query } from '../../http/handler';
-import { preparedOnce } from '../../db/prepared';
-import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
+import type { Principal } from '../../http/auth';
+import { defineHandlers, type AppDeps } from '../../http/handler';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/record';
 import { enqueueAppointmentNotifications } from '../notifications/enqueue';
@@ -30,14 +15,8 @@ import {
   overlapsLive,
   slotTaken,
 } from './booking';
-import {
-  appointmentClient as client,
-  appointmentScope,
-  findAppointment,
-  selectAppointmentPage,
-  selectAppointments,
-  toAppointment,
-} from './repository';
+import { listAppointmentPage } from './list';
+import { appointmentScope, findAppointment, selectAppointments, toAppointment } from './repository';
 
 const ZONE = 'Europe/Berlin';
 const ONGOING_MS = 30 * 60_000;
@@ -84,50 +63,6 @@ async function assertParties(tx: Tx, clientId: string | undefined, coachId: stri
     if (!row.active) throw badRequest('coachId', 'coach_inactive', 'The coach is not active');
   }
 }
-
-// Filters that compare a column with the caller's value; the value is a placeholder, so one
-// prepared query serves every value (see preparedOnce).
-const VALUE_FILTERS = [
-  'fromDate',
-  'toDate',
-  'appointmentType',
-  'noShow',
-  'participatingInResearch',
-  'selfOrRelative',
-  'campaign',
-  'insurer',
-  'coach',
-  'clientId',
-] as const;
-
-function listFilters(scope: ListScope, q: Query<'listAppointments'>) {
-  const value = (name: string) => sql.placeholder(name);
-  const has = (name: (typeof VALUE_FILTERS)[number]) => q[name] !== undefined;
-  return and(
-    scope === 'coach' ? eq(appointments.coachId, value('scopeCoach')) : undefined,
-    scope === 'none' ? sql`false` : undefined,
-    has('fromDate') ? gte(appointments.startDate, value('fromDate')) : undefined,
-    has('toDate') ? lt(appointments.startDate, value('toDate')) : undefined,
-    has('appointmentType') ? eq(appointments.appointmentType, value('appointmentType')) : undefined,
-    q.cancelled === undefined
-      ? undefined
-      : q.cancelled
-        ? isNotNull(appointments.cancelledAt)
-        : isNull(appointments.cancelledAt),
-    has('noShow') ? eq(appointments.noShow, value('noShow')) : undefined,
-    has('participatingInResearch')
-      ? eq(client.wantsToProvideRecordingsForResearch, value('participatingInResearch'))
-      : undefined,
-    has('selfOrRelative') ? eq(client.clientType, value('selfOrRelative')) : undefined,
-    has('campaign') ? eq(client.campaign, value('campaign')) : undefined,
-    has('insurer') ? eq(client.insurer, value('insurer')) : undefined,
-    has('coach') ? eq(appointments.coachId, value('coach')) : undefined,
-    has('clientId') ? eq(appointments.clientId, value('clientId')) : undefined,
-  );
-}
-
-const needsClient = (q: Query<'listAppointments'>) =>
-  q.participatingInResearch !== undefined || !!q.selfOrRelative || !!q.campaign || !!q.insurer;
 
 export const appointmentsHandlers = defineHandlers({
   async createAppointment({ body, principal, deps, reply }) {
@@ -265,50 +200,7 @@ export const appointmentsHandlers = defineHandlers({
     });
   },
 
-  async listAppointments({ query, principal, deps }) {
-    const { limit, offset } = pageWindow(query.page, query.limit);
-    const scope = listScopeOf(principal);
-    const descending = query.sortDirection === 'desc';
-    const shape = JSON.stringify([
-      scope,
-      VALUE_FILTERS.filter((name) => query[name] !== undefined),
-      query.cancelled,
-      descending,
-      query.limit ?? 10,
-      query.page ?? 1,
-    ]);
-    const values = { ...query, scopeCoach: principal.user?.coachId };
-    // Client-side filters need the join; the rest work on the appointments table alone.
-    const matching = (fields: SelectedFields): PgSelect => {
-      const q = deps.db.select(fields).from(appointments).$dynamic() as PgSelect;
-      const where = listFilters(scope, query);
-      return (
-        needsClient(query) ? q.innerJoin(client, eq(client.id, appointments.clientId)) : q
-      ).where(where);
-    };
-    const direction = descending ? desc : asc;
-    const pageQuery = preparedOnce(deps.db, 'list_appointments', shape, (name) =>
-      // The page is chosen on appointments alone and only its rows are joined to names.
-      selectAppointmentPage(
-        deps.db,
-        matching(getTableColumns(appointments))
-          .orderBy(direction(appointments.startDate), direction(appointments.id))
-          .limit(limit)
-          .offset(offset),
-        direction,
-        { total: totalColumn(matching(one)) },
-      ).prepare(name),
-    );
-    const rows = await pageQuery.execute(values);
-    return {
-      appointments: rows.map(toAppointment),
-      ...(await pageCounts(rows, () =>
-        preparedOnce(deps.db, 'count_appointments', shape, (name) =>
-          countQuery(deps.db, matching(one)).prepare(name),
-        ).execute(values),
-      )),
-    };
-  },
+  listAppointments: ({ query, principal, deps }) => listAppointmentPage(deps.db, principal, query),
 
   async listUpcomingAppointments({ query, principal, deps }) {
     const dayStart = Temporal.PlainDate.from(query.forDate)

@@ -1,5 +1,5 @@
-import { and, eq, getTableColumns, sql, type asc, type SQL } from 'drizzle-orm';
-import { alias, type PgSelect } from 'drizzle-orm/pg-core';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
@@ -23,38 +23,6 @@ export function selectAppointments<E extends Record<string, SQL.Aliased | SQL>>(
     .from(appointments)
     .innerJoin(client, eq(client.id, appointments.clientId))
     .innerJoin(coach, eq(coach.id, appointments.coachId));
-}
-
-export { client as appointmentClient };
-
-/**
- * The rows of an already limited select of appointments, with client and coach names.
- * Joining after the LIMIT keeps the plan from joining (and sorting) every match first.
- */
-export function selectAppointmentPage<E extends Record<string, SQL.Aliased | SQL>>(
-  db: Db | Tx,
-  limited: PgSelect,
-  direction: typeof asc,
-  extra: E,
-) {
-  const page = limited.as('page');
-  const columns = page as unknown as Record<string, unknown>;
-  const appointment = Object.fromEntries(
-    Object.keys(getTableColumns(appointments)).map((key) => [key, columns[key]]),
-  ) as unknown as typeof appointments._.columns;
-  return db
-    .select({
-      appointment,
-      clientFirstName: client.firstName,
-      clientLastName: client.lastName,
-      coachFirstName: coach.firstName,
-      coachLastName: coach.lastName,
-      ...extra,
-    })
-    .from(page)
-    .innerJoin(client, eq(client.id, page.clientId))
-    .innerJoin(coach, eq(coach.id, page.coachId))
-    .orderBy(direction(page.startDate), direction(page.id));
 }
 
 type Joined = {

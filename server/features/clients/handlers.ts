@@ -1,24 +1,14 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { billableItems, clients, coaches } from '../../db/schema/index';
-import { listScopeOf, type Principal } from '../../http/auth';
+import type { Principal } from '../../http/auth';
 import { defineHandlers, type Body } from '../../http/handler';
-import { preparedOnce } from '../../db/prepared';
-import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
 import { containsText } from '../../db/like';
 import { badRequest, conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/record';
 import { sendContractReminder } from './contract-reminder';
-import {
-  clientFilters,
-  clientListShape,
-  clientOrder,
-  clientScope,
-  findClient,
-  searchExpression,
-  selectClients,
-  toClient,
-} from './repository';
+import { listClientPage } from './list';
+import { clientScope, findClient, searchExpression } from './repository';
 
 type ClientInput = Body<'createClient'> | Body<'updateClient'>;
 
@@ -128,31 +118,7 @@ export const clientsHandlers = defineHandlers({
     return created;
   },
 
-  async listClients({ query, principal, deps }) {
-    const { limit, offset } = pageWindow(query.page, query.limit);
-    const scope = listScopeOf(principal);
-    const shape = clientListShape(scope, query);
-    const values = { ...query, scopeCoach: principal.user?.coachId };
-    const matching = () =>
-      deps.db.select(one).from(clients).where(clientFilters(scope, query)).$dynamic();
-    const pageQuery = preparedOnce(deps.db, 'list_clients', shape, (name) =>
-      selectClients(deps.db, { total: totalColumn(matching()) })
-        .where(clientFilters(scope, query))
-        .orderBy(...clientOrder(query))
-        .limit(limit)
-        .offset(offset)
-        .prepare(name),
-    );
-    const rows = await pageQuery.execute(values);
-    return {
-      clients: rows.map(toClient),
-      ...(await pageCounts(rows, () =>
-        preparedOnce(deps.db, 'count_clients', shape, (name) =>
-          countQuery(deps.db, matching()).prepare(name),
-        ).execute(values),
-      )),
-    };
-  },
+  listClients: ({ query, principal, deps }) => listClientPage(deps.db, principal, query),
 
   async searchClients({ query, principal, deps }) {
     const rows = await deps.db

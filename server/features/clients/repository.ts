@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { containsText, likeLiteral } from '../../db/like';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
@@ -180,17 +180,4 @@ export function clientFilters(scope: ListScope, q: Query<'listClients'>): SQL | 
         : isNull(clients.rejectionReasonType),
     applies(q, 'createdAfter') ? gt(clients.createdAt, value('createdAfter')) : undefined,
   );
-}
-
-const SORT_COLUMNS = {
-  createdAt: clients.createdAt,
-  updatedAt: clients.updatedAt,
-  lastName: clients.lastName,
-  firstName: clients.firstName,
-  yearOfBirth: clients.yearOfBirth,
-} as const;
-
-export function clientOrder(q: Query<'listClients'>) {
-  const direction = (q.sortOrder ?? 'desc') === 'asc' ? asc : desc;
-  return [direction(SORT_COLUMNS[q.sortBy ?? 'createdAt']), direction(clients.id)];
 }

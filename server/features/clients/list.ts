@@ -1,0 +1,192 @@
+import { asc, desc, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client';
+import { preparedOnce } from '../../db/prepared';
+import { rawRows } from '../../db/raw-rows';
+import { clients, coaches, toIsoInstant, type ContactPerson } from '../../db/schema/index';
+import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
+import type { Query } from '../../http/handler';
+import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
+import { clientFilters, clientListShape, type ClientRow } from './repository';
+
+const SORT_COLUMNS = {
+  createdAt: clients.createdAt,
+  updatedAt: clients.updatedAt,
+  lastName: clients.lastName,
+  firstName: clients.firstName,
+  yearOfBirth: clients.yearOfBirth,
+} as const;
+
+// The page's rows, read by id after the page is chosen.
+const row = alias(clients, 'c');
+const rowCoach = alias(coaches, 'coach');
+
+function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
+  const { limit, offset } = pageWindow(query.page, query.limit);
+  const direction = (query.sortOrder ?? 'desc') === 'asc' ? asc : desc;
+  const sortKey = SORT_COLUMNS[query.sortBy ?? 'createdAt'];
+  const matching = () => db.select(one).from(clients).where(clientFilters(scope, query)).$dynamic();
+  // A text or phone search finds its matches through a trigram index, in no particular
+  // order: the page has to read and sort every match anyway, so it counts them in the same
+  // pass. Other filters walk an index in the list's order and stop after the page; their
+  // count is a separate walk that stops after COUNT_CAP + 1 matches.
+  const searching = !!query.search || query.phoneNumber !== undefined;
+  const total = searching
+    ? sql<number>`count(*) OVER ()`.as('total')
+    : totalColumn(matching()).as('total');
+  // The page is chosen on ids and the sort column with the count beside it; only its rows
+  // are then read and joined to their coach.
+  const page = db
+    .select({ id: clients.id, sortKey, total })
+    .from(clients)
+    .where(clientFilters(scope, query))
+    .orderBy(direction(sortKey), direction(clients.id))
+    .limit(limit)
+    .offset(offset)
+    .as('page');
+  return {
+    page: db
+      .select({
+        id: row.id,
+        firstName: row.firstName,
+        lastName: row.lastName,
+        email: row.email,
+        yearOfBirth: row.yearOfBirth,
+        street: row.street,
+        city: row.city,
+        postalCode: row.postalCode,
+        country: row.country,
+        telephone: row.telephone,
+        additionalTelephoneNumbers: row.additionalTelephoneNumbers,
+        hasNotSignedRequiredContract: row.hasNotSignedRequiredContract,
+        rejectionReasonType: row.rejectionReasonType,
+        rejectionReasonNotes: row.rejectionReasonNotes,
+        insurer: row.insurer,
+        insurerCode: row.insurerCode,
+        campaign: row.campaign,
+        clientType: row.clientType,
+        contactPerson: row.contactPerson,
+        howDidYouHearAboutUs: row.howDidYouHearAboutUs,
+        diagnosis: row.diagnosis,
+        initialDiagnosis: row.initialDiagnosis,
+        mentalStressIndicator: row.mentalStressIndicator,
+        paidBySponsor: row.paidBySponsor,
+        wantsToProvideRecordingsForResearch: row.wantsToProvideRecordingsForResearch,
+        notifyViaSms: row.notifyViaSms,
+        notes: row.notes,
+        sessionsClosedOn: row.sessionsClosedOn,
+        existingClientOfCoachId: row.existingClientOfCoachId,
+        contractReminderSentAt: row.contractReminderSentAt,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
+        coachId: sql`${rowCoach.id}`.as('coach_id'),
+        coachFirstName: sql`${rowCoach.firstName}`.as('coach_first_name'),
+        coachLastName: sql`${rowCoach.lastName}`.as('coach_last_name'),
+        total: page.total,
+      })
+      .from(page)
+      .innerJoin(row, eq(row.id, page.id))
+      .leftJoin(rowCoach, eq(rowCoach.id, row.coachedById))
+      .orderBy(direction(page.sortKey), direction(page.id)),
+    count: countQuery(db, matching()),
+  };
+}
+
+/** A page row as the driver hands it over: column names, timestamps as UTC text. */
+interface PageRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  year_of_birth: number | null;
+  street: string | null;
+  city: string | null;
+  postal_code: string | null;
+  country: string | null;
+  telephone: string | null;
+  additional_telephone_numbers: string | null;
+  has_not_signed_required_contract: boolean;
+  rejection_reason_type: ClientRow['rejectionReasonType'];
+  rejection_reason_notes: string | null;
+  insurer: string | null;
+  insurer_code: string | null;
+  campaign: string | null;
+  client_type: ClientRow['clientType'];
+  contact_person: ContactPerson | null;
+  how_did_you_hear_about_us: string | null;
+  diagnosis: string | null;
+  initial_diagnosis: string | null;
+  mental_stress_indicator: number | null;
+  paid_by_sponsor: boolean;
+  wants_to_provide_recordings_for_research: boolean;
+  notify_via_sms: boolean;
+  notes: string | null;
+  sessions_closed_on: string | null;
+  existing_client_of_coach_id: string | null;
+  contract_reminder_sent_at: string | null;
+  created_at: string;
+  updated_at: string;
+  coach_id: string | null;
+  coach_first_name: string | null;
+  coach_last_name: string | null;
+  total: number | string;
+}
+
+const instantOrNull = (value: string | null) => (value === null ? null : toIsoInstant(value));
+
+/** The contract's Client, as `toClient` (repository.ts) builds it from a joined row. */
+function fromPageRow(c: PageRow) {
+  return {
+    id: c.id,
+    firstName: c.first_name,
+    lastName: c.last_name,
+    email: c.email,
+    yearOfBirth: c.year_of_birth,
+    street: c.street,
+    city: c.city,
+    postalCode: c.postal_code,
+    country: c.country,
+    telephone: c.telephone,
+    additionalTelephoneNumbers: c.additional_telephone_numbers,
+    createdAt: toIsoInstant(c.created_at),
+    updatedAt: toIsoInstant(c.updated_at),
+    hasNotSignedRequiredContract: c.has_not_signed_required_contract,
+    rejectionReasonType: c.rejection_reason_type,
+    rejectionReasonNotes: c.rejection_reason_notes,
+    insurer: c.insurer,
+    insurerCode: c.insurer_code,
+    campaign: c.campaign,
+    clientType: c.client_type,
+    contactPerson: c.contact_person ?? null,
+    howDidYouHearAboutUs: c.how_did_you_hear_about_us,
+    diagnosis: c.diagnosis,
+    initialDiagnosis: c.initial_diagnosis,
+    mentalStressIndicator: c.mental_stress_indicator,
+    paidBySponsor: c.paid_by_sponsor,
+    wantsToProvideRecordingsForResearch: c.wants_to_provide_recordings_for_research,
+    notifyViaSms: c.notify_via_sms,
+    notes: c.notes,
+    sessionsClosedOn: instantOrNull(c.sessions_closed_on),
+    contractReminderSentAt: instantOrNull(c.contract_reminder_sent_at),
+    coachedBy: c.coach_id
+      ? { id: c.coach_id, firstName: c.coach_first_name!, lastName: c.coach_last_name! }
+      : null,
+    existingClientOfCoachId: c.existing_client_of_coach_id,
+  };
+}
+
+/** GET /admin/client: one page in the caller's scope and the capped count, in one round trip. */
+export async function listClientPage(db: Db, principal: Principal, query: Query<'listClients'>) {
+  const scope = listScopeOf(principal);
+  const values = { ...query, scopeCoach: principal.user?.coachId };
+  const prepared = preparedOnce(db, 'list_clients', clientListShape(scope, query), (name) => {
+    const { page, count } = pageQuery(db, scope, query);
+    return { page: page.prepare(name), count: count.prepare(`${name}_n`) };
+  });
+  const rows = await rawRows<PageRow>(prepared.page, values);
+  const counted = rows.map((r) => ({ total: Number(r.total) }));
+  return {
+    clients: rows.map(fromPageRow),
+    ...(await pageCounts(counted, () => prepared.count.execute(values))),
+  };
+}
