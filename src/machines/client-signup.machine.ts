@@ -2,12 +2,11 @@ import { assign, fromCallback, fromPromise, setup, type AnyActorRef } from 'xsta
 import { toClientError, type ClientError } from './client-slots';
 import {
   emptySignupForm,
-  toSignupRequest,
-  validateSignupForm,
   type FieldErrors,
   type SignupFormValues,
   type SignupRequestBody,
-} from './client-signup.validation';
+} from './client-signup.form';
+import type { SignupCheck } from './client-signup.validation';
 import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
@@ -15,7 +14,8 @@ import { notProvided as notProvidedBy } from './shared/failures';
  * sign-in widget's registration flow (one-time code by e-mail), and the account is linked to
  * the new client record.
  *
- * editing → checking (`POST /client/signup?validateOnly`: bad input and a known address are
+ * editing → validating (the form's rules, zod/mini: loaded when the form is first sent, not with
+ * the page, bench/web.ts) → checking (`POST /client/signup?validateOnly`: bad input and a known address are
  * found before any account exists) → registering (the widget's flow machine, run by the page;
  * `watchRegistration` types the form's address into it and reports the session) → linking
  * (`POST /client/signup` with the new session's token: client record and link in one
@@ -58,12 +58,21 @@ export type SignupEvent =
   | { type: 'registration.succeeded'; token: string }
   | { type: 'link.retry' };
 
+export interface ValidateInput {
+  values: SignupFormValues;
+  currentYear: number;
+  campaign: string | null;
+}
+
 export interface LinkInput {
   request: SignupRequestBody;
   token: string;
 }
 
 const notProvided = (actor: string) => notProvidedBy('client-signup', actor);
+
+/** The answer of `validateForm` (the guard and actions below run on its done event only). */
+const outputOf = (event: unknown) => (event as { output: SignupCheck }).output;
 
 /** The widget's flow snapshot as far as this machine reads it. */
 interface FlowView {
@@ -121,9 +130,13 @@ export const clientSignupMachine = setup({
     /** The app session logs in again (`POST /login`) and resolves once it is active. */
     refreshSession: fromPromise<void>(notProvided('refreshSession')),
     watchRegistration: watchRegistrationLogic,
+    /** The form's rules (./client-signup.validation.ts), in their own chunk. */
+    validateForm: fromPromise<SignupCheck, ValidateInput>(async ({ input }) =>
+      (await import('./client-signup.validation')).checkSignupForm(input),
+    ),
   },
   guards: {
-    formValid: ({ context }) => validateSignupForm(context.values, context.currentYear).ok,
+    formValid: ({ event }) => outputOf(event).ok,
     signedIn: ({ context }) => context.token !== null,
     emailTaken: ({ event }) =>
       'error' in event && toClientError((event as { error: unknown }).error).code === 'email_taken',
@@ -132,17 +145,17 @@ export const clientSignupMachine = setup({
   },
   actions: {
     showFieldErrors: assign({
-      errors: ({ context }) => {
-        const result = validateSignupForm(context.values, context.currentYear);
+      errors: ({ event }) => {
+        const result = outputOf(event);
         return result.ok ? {} : result.errors;
       },
     }),
     prepareRequest: assign({
       errors: {},
       error: null,
-      request: ({ context }) => {
-        const result = validateSignupForm(context.values, context.currentYear);
-        return result.ok ? toSignupRequest(result.form, context.campaign) : null;
+      request: ({ event }) => {
+        const result = outputOf(event);
+        return result.ok ? result.request : null;
       },
     }),
   },
@@ -172,10 +185,7 @@ export const clientSignupMachine = setup({
             },
           }),
         },
-        'form.submit': [
-          { guard: 'formValid', target: 'checking', actions: 'prepareRequest' },
-          { target: '.invalid', actions: 'showFieldErrors' },
-        ],
+        'form.submit': '#clientSignup.validating',
       },
       states: {
         clean: {},
@@ -183,6 +193,27 @@ export const clientSignupMachine = setup({
         invalid: { tags: ['invalid'] },
         /** The server refused (fields named, or another problem). */
         failed: { tags: ['error'] },
+      },
+    },
+    validating: {
+      tags: ['busy'],
+      invoke: {
+        id: 'validateForm',
+        src: 'validateForm',
+        input: ({ context }) => ({
+          values: context.values,
+          currentYear: context.currentYear,
+          campaign: context.campaign,
+        }),
+        onDone: [
+          { guard: 'formValid', target: 'checking', actions: 'prepareRequest' },
+          { target: 'editing.invalid', actions: 'showFieldErrors' },
+        ],
+        // The rules' code did not load (offline): the form says so, nothing was sent.
+        onError: {
+          target: 'editing.failed',
+          actions: assign({ error: ({ event }) => toClientError(event.error) }),
+        },
       },
     },
     checking: {

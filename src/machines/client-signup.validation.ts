@@ -1,5 +1,15 @@
 // zod/mini: the tree-shakable build, because this ships with /client-signup (bench/web.ts).
 import * as z from 'zod/mini';
+import {
+  BOOKING_FOR,
+  COUNTRIES,
+  HEARD_FROM,
+  type FieldErrors,
+  type SignupFormValues,
+  type SignupRequestBody,
+} from './client-signup.form';
+
+export * from './client-signup.form';
 
 /**
  * The client sign-up form (issue #6): what a new client gives about themselves, checked in
@@ -7,22 +17,6 @@ import * as z from 'zod/mini';
  * with the same rules. Messages are keys of the `client` namespace (`validation.*`), which the
  * form shows in German next to the field.
  */
-
-export const BOOKING_FOR = ['self', 'relative'] as const;
-export type BookingFor = (typeof BOOKING_FOR)[number];
-
-/** Countries offered in the form (ISO 3166-1 alpha-2); postal codes are checked per country. */
-export const COUNTRIES = ['DE', 'AT', 'CH', 'LU', 'BE', 'NL', 'FR', 'PL', 'DK', 'IT'] as const;
-
-export const HEARD_FROM = [
-  'search',
-  'doctor',
-  'insurer',
-  'friends',
-  'socialMedia',
-  'press',
-  'other',
-] as const;
 
 /** The oldest age we accept; the year of birth may not lie in the future. */
 export const MAX_AGE = 110;
@@ -121,54 +115,6 @@ export function signupFormSchema(currentYear: number) {
 export type SignupForm = z.infer<ReturnType<typeof signupFormSchema>>;
 export type SignupField = keyof SignupForm;
 
-/** The form as it starts: SMS notifications on (specification section 3), Germany. */
-export const emptySignupForm = (): SignupFormValues => ({
-  bookingFor: 'self',
-  firstName: '',
-  lastName: '',
-  email: '',
-  telephone: '',
-  additionalTelephoneNumbers: '',
-  relativeFirstName: '',
-  relativeLastName: '',
-  yearOfBirth: '',
-  street: '',
-  postalCode: '',
-  city: '',
-  country: 'DE',
-  insurer: '',
-  insurerCode: '',
-  howDidYouHearAboutUs: '',
-  wantsToProvideRecordingsForResearch: false,
-  notifyViaSms: true,
-  privacyConsent: false,
-});
-
-/** What the fields hold before validation. */
-export interface SignupFormValues {
-  bookingFor: BookingFor;
-  firstName: string;
-  lastName: string;
-  email: string;
-  telephone: string;
-  additionalTelephoneNumbers: string;
-  relativeFirstName: string;
-  relativeLastName: string;
-  yearOfBirth: string;
-  street: string;
-  postalCode: string;
-  city: string;
-  country: string;
-  insurer: string;
-  insurerCode: string;
-  howDidYouHearAboutUs: string;
-  wantsToProvideRecordingsForResearch: boolean;
-  notifyViaSms: boolean;
-  privacyConsent: boolean;
-}
-
-export type FieldErrors = Partial<Record<keyof SignupFormValues, string>>;
-
 /** The postal code for the chosen country; the relative's name when booking for a relative. */
 function crossFieldErrors(values: SignupFormValues): FieldErrors {
   const errors: FieldErrors = {};
@@ -198,12 +144,6 @@ export function validateSignupForm(
   return { ok: false, errors };
 }
 
-/** The campaign from the link's query (`?campaign=…`): 1–64 letters, digits, `-`, `_`, `.`. */
-export function campaignFrom(search: string): string | null {
-  const value = new URLSearchParams(search).get('campaign')?.trim() ?? '';
-  return /^[A-Za-z0-9._-]{1,64}$/.test(value) ? value : null;
-}
-
 /** Labels of `howDidYouHearAboutUs` as stored (German, for staff reading the record). */
 export const HEARD_FROM_LABELS: Record<(typeof HEARD_FROM)[number], string> = {
   search: 'Suchmaschine',
@@ -214,28 +154,6 @@ export const HEARD_FROM_LABELS: Record<(typeof HEARD_FROM)[number], string> = {
   press: 'Presse',
   other: 'Sonstiges',
 };
-
-export interface SignupRequestBody {
-  firstName: string;
-  lastName: string;
-  email: string;
-  yearOfBirth: number;
-  street: string;
-  postalCode: string;
-  city: string;
-  country: string;
-  telephone: string;
-  additionalTelephoneNumbers?: string;
-  insurer?: string;
-  insurerCode?: string;
-  clientType: BookingFor;
-  contactPerson?: { firstName: string; lastName: string; email: string; telephone: string };
-  howDidYouHearAboutUs?: string;
-  wantsToProvideRecordingsForResearch: boolean;
-  notifyViaSms: boolean;
-  campaign?: string;
-  privacyConsent: true;
-}
 
 /**
  * The request for `POST /client/signup`. Booking for a relative: the client record is the
@@ -278,4 +196,19 @@ export function toSignupRequest(form: SignupForm, campaign: string | null): Sign
     ...(campaign ? { campaign } : {}),
     privacyConsent: true,
   };
+}
+
+/** What the sign-up machine's `validateForm` actor answers (./client-signup.machine.ts). */
+export type SignupCheck = { ok: true; request: SignupRequestBody } | { ok: false; errors: FieldErrors };
+
+/** The form checked and, when it is fine, turned into the request. */
+export function checkSignupForm(input: {
+  values: SignupFormValues;
+  currentYear: number;
+  campaign: string | null;
+}): SignupCheck {
+  const result = validateSignupForm(input.values, input.currentYear);
+  return result.ok
+    ? { ok: true, request: toSignupRequest(result.form, input.campaign) }
+    : { ok: false, errors: result.errors };
 }

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
   createActor,
   createMachine,
@@ -27,6 +27,7 @@ import {
 } from '../../src/machines/client-slots';
 import {
   campaignFrom,
+  checkSignupForm,
   emptySignupForm,
   isPhoneNumber,
   isPostalCode,
@@ -321,10 +322,16 @@ describe('sign-up machine, model-based', () => {
     city: 'Berlin',
   };
   const input = { campaign: 'herbst', currentYear: YEAR, values: filled };
+  // What the form's rules (loaded on submit) answer for the filled form with and without consent.
+  const check = (privacyConsent: boolean) =>
+    checkSignupForm({ values: { ...emptySignupForm(), ...filled, privacyConsent }, currentYear: YEAR, campaign: 'herbst' });
   const fakeFlow = createActor(createMachine({})).start();
   const events: EventObject[] = [
     { type: 'field.change', field: 'privacyConsent', value: true } as EventObject,
     { type: 'form.submit' },
+    done('validateForm', check(true)),
+    done('validateForm', check(false)),
+    failed('validateForm', NETWORK),
     { type: 'form.edit' },
     { type: 'registration.attach', flow: fakeFlow } as EventObject,
     { type: 'registration.succeeded', token: 'token-1' } as EventObject,
@@ -356,6 +363,7 @@ describe('sign-up machine, model-based', () => {
 
   it.each(paths.map((p) => [describePath(p), p] as const))('%s', async (_name, path) => {
     const fakes = {
+      validateForm: controlled<any, any>(),
       checkSignup: controlled<any, void>(),
       linkSignup: controlled<any, { clientId: string }>(),
       refreshSession: controlled<any, void>(),
@@ -363,6 +371,7 @@ describe('sign-up machine, model-based', () => {
     const actor = createActor(
       clientSignupMachine.provide({
         actors: {
+          validateForm: fakes.validateForm.logic,
           checkSignup: fakes.checkSignup.logic,
           linkSignup: fakes.linkSignup.logic,
           refreshSession: fakes.refreshSession.logic,
@@ -372,6 +381,15 @@ describe('sign-up machine, model-based', () => {
       { input },
     ).start();
     await play(model, path as never, actor, fakes, {
+      'clientSignup.validating': (s) => {
+        // The form as typed goes to the rules; the form is locked meanwhile.
+        expect(fakes.validateForm.calls.at(-1)).toMatchObject({
+          values: { email: 'klara@example.de', postalCode: '10115' },
+          currentYear: YEAR,
+          campaign: 'herbst',
+        });
+        expect(s.hasTag('busy')).toBe(true);
+      },
       'clientSignup.editing.invalid': (s) => {
         // Nothing was sent for a form with a German message at a field.
         expect(Object.values(s.context.errors).every((m) => String(m).startsWith('validation.'))).toBe(true);
@@ -404,10 +422,28 @@ describe('sign-up machine, model-based', () => {
       { input: { ...input, values: { ...filled, privacyConsent: true }, sessionToken: 'signed-in' } },
     ).start();
     actor.send({ type: 'form.submit' });
+    // The machine's own validateForm: the rules' module loads on the first submit.
+    await vi.waitFor(() => expect(fakes.checkSignup.calls).toHaveLength(1));
     fakes.checkSignup.resolve();
     await flush();
     expect(actor.getSnapshot().value).toBe('linking');
     expect(fakes.linkSignup.calls[0]).toMatchObject({ token: 'signed-in', request: { email: 'klara@example.de' } });
+    actor.stop();
+  });
+
+  it('checks the form with the real rules when it is sent: German messages, nothing sent', async () => {
+    const checkSignup = controlled<any, void>();
+    const actor = createActor(clientSignupMachine.provide({ actors: { checkSignup: checkSignup.logic } }), {
+      input: { ...input, values: { ...filled, postalCode: '1234' } },
+    }).start();
+    actor.send({ type: 'form.submit' });
+    expect(actor.getSnapshot().value).toBe('validating');
+    await vi.waitFor(() => expect(actor.getSnapshot().matches({ editing: 'invalid' })).toBe(true));
+    expect(actor.getSnapshot().context.errors).toEqual({
+      postalCode: 'validation.postalCodeDe',
+      privacyConsent: 'validation.privacyConsent',
+    });
+    expect(checkSignup.calls).toHaveLength(0);
     actor.stop();
   });
 

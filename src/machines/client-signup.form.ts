@@ -1,0 +1,98 @@
+/**
+ * The client sign-up form's values, choices and request (issue #6), without the rules: the
+ * page and the machine need these for the first screen, the rules (./client-signup.validation.ts,
+ * zod/mini) load when the form is sent (bench/web.ts). The validation module re-exports all of
+ * it, so the server and tests keep importing from there.
+ */
+
+export const BOOKING_FOR = ['self', 'relative'] as const;
+export type BookingFor = (typeof BOOKING_FOR)[number];
+
+/** Countries offered in the form (ISO 3166-1 alpha-2); postal codes are checked per country. */
+export const COUNTRIES = ['DE', 'AT', 'CH', 'LU', 'BE', 'NL', 'FR', 'PL', 'DK', 'IT'] as const;
+
+export const HEARD_FROM = [
+  'search',
+  'doctor',
+  'insurer',
+  'friends',
+  'socialMedia',
+  'press',
+  'other',
+] as const;
+
+/** The form as it starts: SMS notifications on (specification section 3), Germany. */
+export const emptySignupForm = (): SignupFormValues => ({
+  bookingFor: 'self',
+  firstName: '',
+  lastName: '',
+  email: '',
+  telephone: '',
+  additionalTelephoneNumbers: '',
+  relativeFirstName: '',
+  relativeLastName: '',
+  yearOfBirth: '',
+  street: '',
+  postalCode: '',
+  city: '',
+  country: 'DE',
+  insurer: '',
+  insurerCode: '',
+  howDidYouHearAboutUs: '',
+  wantsToProvideRecordingsForResearch: false,
+  notifyViaSms: true,
+  privacyConsent: false,
+});
+
+/** What the fields hold before validation. */
+export interface SignupFormValues {
+  bookingFor: BookingFor;
+  firstName: string;
+  lastName: string;
+  email: string;
+  telephone: string;
+  additionalTelephoneNumbers: string;
+  relativeFirstName: string;
+  relativeLastName: string;
+  yearOfBirth: string;
+  street: string;
+  postalCode: string;
+  city: string;
+  country: string;
+  insurer: string;
+  insurerCode: string;
+  howDidYouHearAboutUs: string;
+  wantsToProvideRecordingsForResearch: boolean;
+  notifyViaSms: boolean;
+  privacyConsent: boolean;
+}
+
+export type FieldErrors = Partial<Record<keyof SignupFormValues, string>>;
+
+/** The campaign from the link's query (`?campaign=…`): 1–64 letters, digits, `-`, `_`, `.`. */
+export function campaignFrom(search: string): string | null {
+  const value = new URLSearchParams(search).get('campaign')?.trim() ?? '';
+  return /^[A-Za-z0-9._-]{1,64}$/.test(value) ? value : null;
+}
+
+export interface SignupRequestBody {
+  firstName: string;
+  lastName: string;
+  email: string;
+  yearOfBirth: number;
+  street: string;
+  postalCode: string;
+  city: string;
+  country: string;
+  telephone: string;
+  additionalTelephoneNumbers?: string;
+  insurer?: string;
+  insurerCode?: string;
+  clientType: BookingFor;
+  contactPerson?: { firstName: string; lastName: string; email: string; telephone: string };
+  howDidYouHearAboutUs?: string;
+  wantsToProvideRecordingsForResearch: boolean;
+  notifyViaSms: boolean;
+  campaign?: string;
+  privacyConsent: true;
+}
