@@ -25,11 +25,19 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
   const { limit, offset } = pageWindow(query.page, query.limit);
   const direction = (query.sortOrder ?? 'desc') === 'asc' ? asc : desc;
   const sortKey = SORT_COLUMNS[query.sortBy ?? 'createdAt'];
-  const matching = () => db.select(one).from(clients).where(clientFilters(scope, query)).$dynamic();
+  const order = [direction(sortKey), direction(clients.id)];
   // A text or phone search finds its matches through a trigram index, in no particular
   // order: the page has to read and sort every match anyway, so it counts them in the same
   // pass. Other filters walk an index in the list's order and stop after the page; their
-  // count is a separate walk that stops after COUNT_CAP + 1 matches.
+  // count is a separate walk, in the same order (so the planner takes the index the page
+  // walks, not whole client rows), that stops after COUNT_CAP + 1 matches.
+  const matching = () =>
+    db
+      .select(one)
+      .from(clients)
+      .where(clientFilters(scope, query))
+      .orderBy(...order)
+      .$dynamic();
   const searching = !!query.search || query.phoneNumber !== undefined;
   const total = searching
     ? sql<number>`count(*) OVER ()`.as('total')
@@ -40,7 +48,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
     .select({ id: clients.id, sortKey, total })
     .from(clients)
     .where(clientFilters(scope, query))
-    .orderBy(direction(sortKey), direction(clients.id))
+    .orderBy(...order)
     .limit(limit)
     .offset(offset)
     .as('page');
