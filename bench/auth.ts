@@ -6,9 +6,10 @@
  *    mounted at /auth (as server/main.ts does) and listens on 127.0.0.1.
  * 2. Flow step: BENCH_CONNECTIONS (default 20) concurrent clients, each repeatedly starting
  *    a login flow over HTTP (`POST /auth/login`: creates the flow row) and answering its
- *    preflight (`register_client_capabilities`: locks the row, validates, renders, stores a
+ *    preflight (`register_client_capabilities`: claims the flow, validates, renders, stores a
  *    new CSRF token). Neither hashes a password. Latency per request, client-side, in this
- *    process (so the client's own work is included: a conservative figure).
+ *    process (so the client's own work is included: a conservative figure), and the CPU time
+ *    this process spent per start + step (`processCpuMsPerFlow`, server and client).
  * 3. Session check in the product API: the product's verifyToken (createTokenVerifier with
  *    the provider's keys and session table, as main.ts wires it) on one token, many times
  *    after the first call (key and session answer cached), and, for comparison, a full
@@ -17,10 +18,14 @@
  *    database. A missed target is reported, not an error.
  *
  * Knobs: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS,
- * BENCH_VERIFY_ITERATIONS (default 200000), BENCH_KEEP_DB=1.
+ * BENCH_CLIENT=fetch (the load generator uses fetch instead of node:http),
+ * BENCH_VERIFY_ITERATIONS (default 200000), BENCH_KEEP_DB=1, BENCH_CPU_PROFILE=<file> (a V8
+ * CPU profile of this process during the measured flow steps only, for chrome://inspect).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +49,7 @@ const DURATION = env('BENCH_DURATION', 10);
 const WARMUP = env('BENCH_WARMUP', 2);
 const CONNECTIONS = env('BENCH_CONNECTIONS', 20);
 const ITERATIONS = env('BENCH_VERIFY_ITERATIONS', 200_000);
+const CLIENT = process.env.BENCH_CLIENT === 'fetch' ? 'fetch' : 'http';
 const TARGET = { flowStepP95Ms: 10, sessionCheckMs: 0.2 };
 
 const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -95,18 +101,38 @@ try {
   const steps: number[] = [];
   let failures = 0;
   let measuring = false;
+  // node:http with kept-alive sockets costs this process far less CPU per request than
+  // fetch (WHATWG streams); BENCH_CLIENT=fetch measures with fetch as the first figures did.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const send = (url: string, payload: string) =>
+    CLIENT === 'fetch'
+      ? fetch(base + url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload }).then(async (res) => ({
+          status: res.status,
+          text: await res.text(),
+        }))
+      : new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const req = http.request(
+            base + url,
+            { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+            (res) => {
+              let text = '';
+              res.setEncoding('utf8');
+              res.on('data', (chunk: string) => (text += chunk));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+              res.on('error', reject);
+            },
+          );
+          req.on('error', reject);
+          req.end(payload);
+        });
   const post = async (url: string, body: unknown) => {
     const t0 = performance.now();
-    const res = await fetch(base + url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: body === undefined ? '' : JSON.stringify(body),
-    });
-    const text = await res.text();
+    const res = await send(url, body === undefined ? '' : JSON.stringify(body));
     const ms = performance.now() - t0;
-    if (!res.ok && failures < 3) log(`${url} answered ${res.status}: ${text.slice(0, 200)}`);
-    const json = (text ? JSON.parse(text) : {}) as { name: string; csrf_token: string; actions: Record<string, { href: string }> };
-    return { ms, ok: res.ok, json };
+    const ok = res.status >= 200 && res.status < 300;
+    if (!ok && failures < 3) log(`${url} answered ${res.status}: ${res.text.slice(0, 200)}`);
+    const json = (res.text ? JSON.parse(res.text) : {}) as { name: string; csrf_token: string; actions: Record<string, { href: string }> };
+    return { ms, ok, json };
   };
   async function client(until: () => boolean) {
     while (!until()) {
@@ -130,10 +156,27 @@ try {
   log(`flow steps: ${CONNECTIONS} concurrent flows, ${WARMUP}s warm-up, ${DURATION}s measured`);
   const warmEnd = Date.now() + WARMUP * 1000;
   const end = warmEnd + DURATION * 1000;
+  const profileFile = process.env.BENCH_CPU_PROFILE;
+  const inspector = profileFile ? new Session() : null;
+  let cpuAtStart = process.cpuUsage();
   setTimeout(() => {
     measuring = true;
+    cpuAtStart = process.cpuUsage();
+    if (inspector) {
+      inspector.connect();
+      void inspector.post('Profiler.enable').then(() => inspector.post('Profiler.start'));
+    }
   }, WARMUP * 1000);
   await Promise.all(Array.from({ length: CONNECTIONS }, () => client(() => Date.now() >= end)));
+  // CPU time of this process (server and client) per measured start + step.
+  const cpu = process.cpuUsage(cpuAtStart);
+  const processCpuMsPerFlow = Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, steps.length)) * 1000) / 1000;
+  if (inspector && profileFile) {
+    const { profile } = await inspector.post('Profiler.stop');
+    writeFileSync(profileFile, JSON.stringify(profile));
+    inspector.disconnect();
+    log(`CPU profile of the measured flow steps: ${profileFile}`);
+  }
 
   // --- Session check ------------------------------------------------------------------------
   // One user per token: at most AUTH_SESSION_LIMIT sessions per user stay alive.
@@ -164,12 +207,15 @@ try {
     flowStep: {
       description: 'register_client_capabilities on a fresh login flow (no password hashing), over HTTP',
       connections: CONNECTIONS,
+      client: CLIENT,
       durationS: DURATION,
       samples: steps.length,
       failures,
       stepsPerSecond: Math.round(steps.length / DURATION),
       latencyMs: stepStats,
       flowStartLatencyMs: percentiles(starts),
+      /** CPU time of the Node process (server and load generator) per measured start + step. */
+      processCpuMsPerFlow,
       target: { p95Ms: TARGET.flowStepP95Ms, met: stepStats.p95 <= TARGET.flowStepP95Ms },
     },
     sessionCheck: {
@@ -187,6 +233,7 @@ try {
   writeFileSync(path.join(dir, 'auth-latest.json'), json);
   console.log(json);
   provider.keys.stop();
+  agent.destroy();
   await app.close();
 } finally {
   await database.close();

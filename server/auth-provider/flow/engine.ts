@@ -53,13 +53,24 @@ export interface FlowEngineOptions<Env, Tx> {
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
+// Random bytes are taken from a pool refilled 4 KB at a time: one call into the CSPRNG per
+// ~100 tokens instead of one per token (every flow answer carries a new token).
+let entropy = Buffer.alloc(0);
+let entropyAt = 0;
+function randomByte(): number {
+  if (entropyAt >= entropy.length) {
+    entropy = randomBytes(4096);
+    entropyAt = 0;
+  }
+  return entropy[entropyAt++]!;
+}
+
 /** 32 random alphanumerics (rejection sampling keeps them uniform). */
 export function newCsrfToken(): string {
   let out = '';
   while (out.length < 32) {
-    for (const byte of randomBytes(48)) {
-      if (byte < 248 && out.length < 32) out += ALPHANUMERIC[byte % 62];
-    }
+    const byte = randomByte();
+    if (byte < 248) out += ALPHANUMERIC[byte % 62];
   }
   return out;
 }
@@ -348,8 +359,10 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
         }
         const state = stateOf(def, flow.stash.state);
         const env = options.env(tx);
+        // The stored flow was read for this step alone: the action may change its stash in
+        // place; `before` keeps the state it started from (history).
         const before = structuredClone(flow.stash);
-        const stash: Stash = structuredClone(flow.stash);
+        const stash: Stash = flow.stash;
         const probe = context(flow, stash, env, request, at, {}, scratch);
         // The flow may refuse the caller (profile: another session) before anything is offered.
         const refused = def.prepare ? await def.prepare(probe) : null;
