@@ -31,16 +31,22 @@ function matches(pattern: string, pathname: string): boolean {
 
 const pathname = window.location.pathname;
 if (EARLY_LOGIN.includes(pathname) && !services.session.getSnapshot().context.token) {
-  // The widget's first request goes out now, with the page's code (bench/web.ts, issue #4).
-  // Its module is the widget's (modulepreloaded with the page), so other pages do not carry it.
+  // The widget's flow starts now, with the page's code (bench/web.ts, issue #4): its first
+  // request at once (a small module), the machine as soon as its code is there; the widget
+  // adopts the running machine. Both modules are the widget's (modulepreloaded with the
+  // page), so other pages do not carry them.
+  const deps = {
+    authApi: services.authApi,
+    getToken: services.getToken,
+    authEvents: services.authEvents,
+    language: () => i18n.resolvedLanguage ?? i18n.languages?.[0] ?? 'de',
+  };
+  const firstReply = import('./machines/auth/flow-request').then(({ postFlow }) =>
+    postFlow(deps, '/login', undefined, undefined),
+  );
+  firstReply.catch(() => undefined); // the machine's startFlow sees a failure
   void import('./machines/auth/early-start').then(({ startFlowEarly }) =>
-    startFlowEarly(
-      {
-        authApi: services.authApi,
-        language: () => i18n.resolvedLanguage ?? i18n.languages?.[0] ?? 'de',
-      },
-      'login',
-    ),
+    startFlowEarly(deps, 'login', { firstReply, inspect }),
   );
 }
 

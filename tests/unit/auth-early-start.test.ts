@@ -1,79 +1,113 @@
 import createClient from 'openapi-fetch';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, toPromise } from 'xstate';
+import { waitFor } from 'xstate';
 import type { paths } from '../../src/api/generated/auth';
 import { createAuthEvents } from '../../src/app/auth-events';
-import { createAuthFlowActors } from '../../src/machines/auth/actors';
-import { startFlowEarly, takeEarlyFlowStart } from '../../src/machines/auth/early-start';
-import { preflightState } from './auth-widget.fixtures';
+import type { AuthFlowDeps } from '../../src/machines/auth/actors';
+import { holdEarlyFlow, startFlowEarly, takeEarlyFlow } from '../../src/machines/auth/early-start';
+import { postFlow } from '../../src/machines/auth/flow-request';
+import { CAPABILITIES_OFF, loginInitState, preflightState } from './auth-widget.fixtures';
 
-/** The provider's `POST /login` as the widget's client sees it; records each request. */
-function fakeProvider() {
-  const requests: { url: string; language: string | null }[] = [];
+/** The provider as the widget's client sees it: preflight first, then login_init; records requests. */
+function fakeDeps() {
+  const requests: { path: string; action: string | null; language: string | null }[] = [];
   const fetch = async (request: Request) => {
+    const url = new URL(request.url);
     requests.push({
-      url: new URL(request.url).pathname,
+      path: url.pathname,
+      action: url.searchParams.get('action'),
       language: request.headers.get('X-Language'),
     });
-    return new Response(
-      JSON.stringify({ ...preflightState(), csrf_token: `csrf-${requests.length}` }),
-      {
-        status: 200,
-        headers: { 'Content-Type': 'application/json' },
-      },
-    );
+    const body = requests.length === 1 ? preflightState() : loginInitState();
+    return new Response(JSON.stringify(body), {
+      status: 200,
+      headers: { 'Content-Type': 'application/json' },
+    });
   };
-  const authApi = createClient<paths>({ baseUrl: 'http://localhost/auth', fetch });
-  return { authApi, requests };
-}
-
-function startFlowActor(authApi: ReturnType<typeof fakeProvider>['authApi']) {
-  const actors = createAuthFlowActors({
-    authApi,
+  const storage = new Map<string, string>();
+  const deps: AuthFlowDeps = {
+    authApi: createClient<paths>({ baseUrl: 'http://localhost/auth', fetch }),
     getToken: () => null,
     authEvents: createAuthEvents(),
-    takeStarted: takeEarlyFlowStart,
-  });
-  return toPromise(createActor(actors.startFlow, { input: { flowName: 'login' } }).start());
+    language: () => 'en',
+    storage: {
+      getItem: (k) => storage.get(k) ?? null,
+      setItem: (k, v) => void storage.set(k, v),
+      removeItem: (k) => void storage.delete(k),
+    },
+    location: { href: () => 'http://localhost/login', replace: () => {}, assign: () => {} },
+    webauthn: {
+      capabilities: async () => CAPABILITIES_OFF,
+      get: () => new Promise(() => {}),
+      create: () => new Promise(() => {}),
+      cancel: () => {},
+    },
+  };
+  return { deps, requests };
 }
 
 describe('the login flow started with the page (src/main.tsx, issue #4)', () => {
   afterEach(() => {
-    takeEarlyFlowStart('login');
+    takeEarlyFlow('login')?.stop();
     vi.useRealTimers();
   });
 
-  it("is the widget's first start: one POST /login, whose answer the flow machine gets", async () => {
-    const provider = fakeProvider();
-    startFlowEarly({ authApi: provider.authApi, language: () => 'en' }, 'login');
-    expect(provider.requests).toEqual([{ url: '/auth/login', language: 'en' }]);
-
-    const first = await startFlowActor(provider.authApi);
-    expect(first.body).toMatchObject({ name: 'preflight', csrf_token: 'csrf-1' });
-    expect(provider.requests).toHaveLength(1);
-
-    // A restart (Continue after an error, a session change) asks the provider again.
-    const second = await startFlowActor(provider.authApi);
-    expect(second.body.csrf_token).toBe('csrf-2');
-    expect(provider.requests).toHaveLength(2);
+  it('runs the start and the preflight before any widget, which then adopts it once', async () => {
+    const { deps, requests } = fakeDeps();
+    startFlowEarly(deps, 'login');
+    const flow = takeEarlyFlow('login')!;
+    await waitFor(flow, (s) => s.matches('login_init'));
+    expect(requests).toEqual([
+      { path: '/auth/login', action: null, language: 'en' },
+      {
+        path: '/auth/login',
+        action: expect.stringMatching(/^register_client_capabilities@/),
+        language: 'en',
+      },
+    ]);
+    // A second widget (another page later) starts its own flow.
+    expect(takeEarlyFlow('login')).toBeNull();
+    expect(takeEarlyFlow('registration')).toBeNull();
+    flow.stop();
   });
 
-  it('is not used after a minute: the widget starts its own flow', async () => {
-    vi.useFakeTimers({ now: 0, toFake: ['Date'] });
-    const provider = fakeProvider();
-    startFlowEarly({ authApi: provider.authApi }, 'login');
-    vi.setSystemTime(61_000);
-    const reply = await startFlowActor(provider.authApi);
-    expect(reply.body.csrf_token).toBe('csrf-2');
-    expect(provider.requests).toHaveLength(2);
+  it('takes its first answer from the request sent before its code loaded', async () => {
+    const { deps, requests } = fakeDeps();
+    const firstReply = postFlow(deps, '/login', undefined, undefined);
+    startFlowEarly(deps, 'login', { firstReply });
+    const flow = takeEarlyFlow('login')!;
+    await waitFor(flow, (s) => s.matches('login_init'));
+    expect(requests.map((r) => r.action?.split('@')[0] ?? 'start')).toEqual([
+      'start',
+      'register_client_capabilities',
+    ]);
+    // Continue after an error restarts the flow with a request of its own.
+    flow.send({ type: 'flow.restart' });
+    await waitFor(flow, () => requests.length === 3);
+    expect(requests[2]).toMatchObject({ path: '/auth/login', action: null });
+    flow.stop();
   });
 
-  it('hands a failed start to the widget, which shows its error', async () => {
-    const authApi = createClient<paths>({
-      baseUrl: 'http://localhost/auth',
-      fetch: () => Promise.reject(new TypeError('Failed to fetch')),
-    });
-    startFlowEarly({ authApi }, 'login');
-    await expect(startFlowActor(authApi)).rejects.toThrow('Failed to fetch');
+  it('stops a flow no widget took within a minute', async () => {
+    vi.useFakeTimers();
+    const { deps } = fakeDeps();
+    startFlowEarly(deps, 'login');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(takeEarlyFlow('login')).toBeNull();
+  });
+
+  it('keeps running while a widget shows it, also through StrictMode’s unmount and mount, and stops after', async () => {
+    vi.useFakeTimers();
+    const { deps } = fakeDeps();
+    startFlowEarly(deps, 'login');
+    const flow = takeEarlyFlow('login')!;
+    const release = holdEarlyFlow(flow);
+    release();
+    const again = holdEarlyFlow(flow);
+    await vi.advanceTimersByTimeAsync(61_000);
+    expect(flow.getSnapshot().status).toBe('active');
+    again();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(flow.getSnapshot().status).toBe('stopped');
   });
 });

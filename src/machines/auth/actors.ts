@@ -105,10 +105,10 @@ export interface AuthFlowDeps {
   language?: () => string;
   clipboard?: (text: string) => Promise<void>;
   /**
-   * A start request already under way for this flow (src/machines/auth/early-start.ts), taken
-   * by the first `startFlow`; null or absent: the actor sends its own.
+   * The answer of a start request sent before the machine existed (src/main.tsx, on /login),
+   * taken by the first `startFlow`; null or absent: the actor sends its own.
    */
-  takeStarted?: (flowName: FlowName) => Promise<FlowReply> | null;
+  takeStarted?: () => Promise<FlowReply> | null;
 }
 
 /** The flow saved before the redirect, if it is one (local storage is outside input). */
@@ -151,8 +151,7 @@ export function createAuthFlowActors(deps: AuthFlowDeps) {
 
     startFlow: fromPromise<FlowReply, { flowName: FlowName }>(
       ({ input, signal }) =>
-        deps.takeStarted?.(input.flowName) ??
-        postFlow(deps, `/${input.flowName}`, undefined, undefined, signal),
+        deps.takeStarted?.() ?? postFlow(deps, `/${input.flowName}`, undefined, undefined, signal),
     ),
 
     runAction: fromPromise<

@@ -1,28 +1,74 @@
-import { postFlow, type FlowRequestDeps } from './flow-request';
+import { createActor, type Actor, type ActorOptions } from 'xstate';
+import { createAuthFlowActors, type AuthFlowDeps } from './actors';
+import { authFlowMachine } from './flow.machine';
 import type { FlowName, FlowReply } from './types';
 
-/** An early start older than this is not used (the person left the tab before the widget came). */
+/** An early flow not taken by then is stopped (the page never showed its widget). */
 const MAX_AGE_MS = 60_000;
 
-const started = new Map<FlowName, { reply: Promise<FlowReply>; at: number }>();
+export type EarlyFlow = Actor<typeof authFlowMachine>;
+
+const started = new Map<FlowName, EarlyFlow>();
 
 /**
- * Sends a flow's first request (`POST /login`, protocol §3.1) with the app's start script,
- * before the sign-in page's code and translations have arrived (src/main.tsx, on /login): the
- * widget's flow machine then finds the answer there instead of asking after its first render
- * (bench/web.ts, issue #4). Its `startFlow` actor takes the request through `takeEarlyFlowStart`,
- * once; every later start (Continue, a restart) sends its own.
+ * Starts the sign-in widget's flow machine with the app's start script, before React rendered
+ * the page (src/main.tsx, on /login; bench/web.ts, issue #4): its first requests (`POST /login`,
+ * the preflight) run while the page's code and translations arrive and the app renders, and
+ * the widget shows the machine's state at once instead of starting it after its first render.
+ * The same machine with the same actors as the widget's own (AuthWidget adopts it through
+ * `takeEarlyFlow`, once); a later start (another widget, a new page) creates its own.
  */
-export function startFlowEarly(deps: FlowRequestDeps, flowName: FlowName): void {
-  const reply = postFlow(deps, `/${flowName}`, undefined, undefined);
-  // Nobody may be waiting yet: a failure is seen by the actor that takes it.
-  reply.catch(() => undefined);
-  started.set(flowName, { reply, at: Date.now() });
+export function startFlowEarly(
+  deps: AuthFlowDeps,
+  flowName: FlowName,
+  options: {
+    /** The flow's first answer, asked for before this module loaded (./flow-request.ts). */
+    firstReply?: Promise<FlowReply>;
+    inspect?: ActorOptions<typeof authFlowMachine>['inspect'];
+  } = {},
+): void {
+  const { inspect } = options;
+  let firstReply = options.firstReply ?? null;
+  const takeStarted = () => {
+    const reply = firstReply;
+    firstReply = null;
+    return reply;
+  };
+  const actors = createAuthFlowActors({ ...deps, takeStarted });
+  const actor = createActor(authFlowMachine.provide({ actors }), {
+    input: { flowName },
+    ...(inspect ? { inspect } : {}),
+  });
+  started.set(flowName, actor);
+  actor.start();
+  setTimeout(() => {
+    if (started.get(flowName) !== actor) return;
+    started.delete(flowName);
+    actor.stop();
+  }, MAX_AGE_MS);
 }
 
-/** The early start of this flow, once; null when there is none or it is too old. */
-export function takeEarlyFlowStart(flowName: FlowName): Promise<FlowReply> | null {
-  const early = started.get(flowName);
+/** The early flow of this name, once; null when there is none. */
+export function takeEarlyFlow(flowName: FlowName): EarlyFlow | null {
+  const actor = started.get(flowName) ?? null;
   started.delete(flowName);
-  return early && Date.now() - early.at <= MAX_AGE_MS ? early.reply : null;
+  return actor;
+}
+
+/** Widgets showing an early flow; it stops when the last one is gone for good. */
+const holders = new WeakMap<EarlyFlow, number>();
+
+/**
+ * A widget shows the early flow (in an effect); the returned function lets go of it. The flow
+ * stops a task after the last widget let go: StrictMode unmounts and mounts again at once,
+ * which is no goodbye.
+ */
+export function holdEarlyFlow(actor: EarlyFlow): () => void {
+  holders.set(actor, (holders.get(actor) ?? 0) + 1);
+  return () => {
+    holders.set(actor, (holders.get(actor) ?? 1) - 1);
+    setTimeout(() => {
+      if (!holders.get(actor)) actor.stop();
+    }, 0);
+  };
 }

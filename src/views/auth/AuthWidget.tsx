@@ -1,9 +1,9 @@
 import { useActorRef } from '@xstate/react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppServices } from '../../app/services';
 import { createAuthFlowActors, type AuthFlowDeps } from '../../machines/auth/actors';
-import { takeEarlyFlowStart } from '../../machines/auth/early-start';
+import { takeEarlyFlow } from '../../machines/auth/early-start';
 import { authFlowMachine } from '../../machines/auth/flow.machine';
 import { eventThrottleMachine } from '../../machines/auth/support.machines';
 import type { FlowName } from '../../machines/auth/types';
@@ -34,8 +34,6 @@ export function AuthWidget({ flow, onSucceeded, deps }: AuthWidgetProps) {
           getToken: services.getToken,
           authEvents: services.authEvents,
           language: () => i18n.resolvedLanguage ?? 'de',
-          // The first POST of the flow may be under way since the app started (src/main.tsx).
-          takeStarted: takeEarlyFlowStart,
           ...deps,
         }),
       }),
@@ -43,8 +41,10 @@ export function AuthWidget({ flow, onSucceeded, deps }: AuthWidgetProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [services],
   );
+  // The login flow may be running since the app started (src/main.tsx): this widget shows it.
+  const [early] = useState(() => (deps ? null : takeEarlyFlow(flow)));
   return (
-    <AuthFlowActor.Provider logic={logic} options={{ input: { flowName: flow } }}>
+    <AuthFlowActor.Provider logic={logic} options={{ input: { flowName: flow } }} actor={early}>
       <div className="auth-widget">
         <EventBridge />
         <SuccessWatcher {...(onSucceeded ? { onSucceeded } : {})} />

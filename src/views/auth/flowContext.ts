@@ -1,11 +1,59 @@
-import { createActorContext } from '@xstate/react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { createContext, createElement, useContext, useEffect, type ReactNode } from 'react';
+import type { Actor, ActorOptions } from 'xstate';
+import { holdEarlyFlow } from '../../machines/auth/early-start';
 import { authFlowMachine, type AuthFlowContext } from '../../machines/auth/flow.machine';
 import type { FlowAction, FlowInput } from '../../machines/auth/types';
 
-/** The running flow machine of one widget, shared by its screens. */
-export const AuthFlowActor = createActorContext(authFlowMachine);
+type FlowLogic = typeof authFlowMachine;
+export type AuthFlowActorRef = Actor<FlowLogic>;
 
-type Snapshot = ReturnType<ReturnType<typeof AuthFlowActor.useActorRef>['getSnapshot']>;
+const FlowContext = createContext<AuthFlowActorRef | null>(null);
+
+interface ProviderProps {
+  children?: ReactNode;
+  logic?: FlowLogic;
+  options?: ActorOptions<FlowLogic>;
+  /**
+   * A flow actor already running (src/machines/auth/early-start.ts: the login flow started with
+   * the page); the provider adopts it and stops it when the widget goes. Without it the
+   * provider creates its own from `logic` and `options`, like @xstate/react's
+   * `createActorContext`.
+   */
+  actor?: AuthFlowActorRef | null;
+}
+
+function OwnActor({ children, logic = authFlowMachine, options }: ProviderProps) {
+  const actor = useActorRef(logic, options);
+  return createElement(FlowContext.Provider, { value: actor }, children);
+}
+
+function AdoptedActor({ children, actor }: ProviderProps & { actor: AuthFlowActorRef }) {
+  useEffect(() => holdEarlyFlow(actor), [actor]);
+  return createElement(FlowContext.Provider, { value: actor }, children);
+}
+
+function Provider(props: ProviderProps) {
+  return props.actor
+    ? createElement(AdoptedActor, { ...props, actor: props.actor })
+    : createElement(OwnActor, props);
+}
+
+function useFlowActorRef(): AuthFlowActorRef {
+  const actor = useContext(FlowContext);
+  if (!actor) throw new Error('AuthFlowActor hooks need an <AuthFlowActor.Provider>');
+  return actor;
+}
+
+type Snapshot = ReturnType<AuthFlowActorRef['getSnapshot']>;
+
+/** The running flow machine of one widget, shared by its screens. */
+export const AuthFlowActor = {
+  Provider,
+  useActorRef: useFlowActorRef,
+  useSelector: <T>(selector: (snapshot: Snapshot) => T, compare?: (a: T, b: T) => boolean): T =>
+    useSelector(useFlowActorRef(), selector, compare),
+};
 
 /** The server state (top-level state name) the machine is in. */
 export const selectScreen = (snapshot: Snapshot): string =>
