@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { loadOperations, productContractPath, readContract } from './http/contract';
@@ -15,7 +14,7 @@ import { registerDevMailbox } from './adapters/mail/mailbox';
 import { authProviderPlugin } from './auth-provider/plugin';
 import type { AuthProvider } from './auth-provider/provider';
 import { startAppJobs, type AppJobsOptions } from './jobs/index';
-import { jitsiOrigins } from './adapters/video/video';
+import { registerSecurityHeaders } from './http/security-headers';
 import type { JobQueue } from './jobs/queue';
 
 declare module 'fastify' {
@@ -40,18 +39,21 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : {
-      level: baseDeps.config.LOG_LEVEL,
-      // Personal data stays out of the logs: no headers, bodies or query strings.
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-      serializers: {
-        req: (req: { method: string; url: string; id: string }) => ({
-          method: req.method,
-          url: req.url.split('?')[0],
-          id: req.id,
-        }),
-      },
-    },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: baseDeps.config.LOG_LEVEL,
+            // Personal data stays out of the logs: no headers, bodies or query strings.
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+            serializers: {
+              req: (req: { method: string; url: string; id: string }) => ({
+                method: req.method,
+                url: req.url.split('?')[0],
+                id: req.id,
+              }),
+            },
+          },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
@@ -68,7 +70,8 @@ export async function buildApp(
   const jobs = await startAppJobs({
     db: baseDeps.db,
     config: baseDeps.config,
-    onError: (error, context) => app.log.error({ error: loggableError(error), context }, 'job failed'),
+    onError: (error, context) =>
+      app.log.error({ error: loggableError(error), context }, 'job failed'),
     ...options.jobs,
   });
   app.decorate('jobs', jobs);
@@ -79,32 +82,15 @@ export async function buildApp(
     reply.header('x-request-id', request.id);
   });
 
-  const jitsi = jitsiOrigins(deps.config);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        // The Jitsi IFrame API script and the room it frames (video meetings).
-        scriptSrc: ["'self'", jitsi.script],
-        frameSrc: ["'self'", ...jitsi.frames],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        // Only behind TLS: on plain-http hosts it would break every request.
-        upgradeInsecureRequests: deps.config.NODE_ENV === 'production' ? [] : null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  registerSecurityHeaders(app, deps.config);
 
   app.setErrorHandler(errorHandler);
 
   const document = readContract();
-  await app.register(swagger, { mode: 'static', specification: { path: productContractPath, baseDir: undefined as never } });
+  await app.register(swagger, {
+    mode: 'static',
+    specification: { path: productContractPath, baseDir: undefined as never },
+  });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => document);
 
