@@ -5,6 +5,7 @@ import { inspect } from './app/inspector';
 import { routes } from './app/routes';
 import { createAppServices } from './app/services';
 import { createI18n } from './i18n';
+import { isThirdPartyReturn } from './machines/auth/return-params';
 import './app/app.css';
 
 // App-wide things are created once, outside React (StrictMode mounts components twice).
@@ -30,7 +31,13 @@ function matches(pattern: string, pathname: string): boolean {
 }
 
 const pathname = window.location.pathname;
-if (EARLY_LOGIN.includes(pathname) && !services.session.getSnapshot().context.token) {
+// Not on a return from a third-party provider: that flow resumes from the one saved before
+// the redirect, and a second, fresh flow racing it could leave the person signed out.
+if (
+  EARLY_LOGIN.includes(pathname) &&
+  !services.session.getSnapshot().context.token &&
+  !isThirdPartyReturn(window.location.search)
+) {
   // The widget's flow starts now, with the page's code (bench/web.ts, issue #4): its first
   // request at once (a small module), the machine as soon as its code is there; the widget
   // adopts the running machine. Both modules are the widget's (modulepreloaded with the

@@ -7,6 +7,7 @@ import {
   startRegistration,
 } from '@simplewebauthn/browser';
 import { fromCallback, fromPromise } from 'xstate';
+import { RETURN_PARAMS } from './return-params';
 import type { TokenGetter } from '../../api/middleware';
 import type { AuthEvents } from '../../app/auth-events';
 import type { AuthFlowEvent } from './flow.machine';
@@ -33,8 +34,7 @@ export type { AuthApiClient };
 export const FLOW_STATE_KEY = 'flow-state';
 export const DEFAULT_STORAGE_KEY = 'hanko';
 export const LAST_LOGIN_SUFFIX = '_last_login';
-/** URL parameters of a third-party return (protocol §3.6 `thirdparty`). */
-export const RETURN_PARAMS = ['hanko_token', 'error', 'error_description'] as const;
+export { RETURN_PARAMS };
 
 export interface WebAuthnClient {
   capabilities(): Promise<ClientCapabilities>;
