@@ -1,6 +1,8 @@
 import { count, sql } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
+import { preparedOnce } from '../db/prepared';
+import { rawRows } from '../db/raw-rows';
 
 /**
  * A LIMIT/OFFSET written into the statement instead of passed as a parameter: with a
@@ -51,4 +53,34 @@ export async function pageCounts(
   if (rows[0]) return capped(rows[0].total);
   const [row] = await recount();
   return capped(row?.n ?? 0);
+}
+
+interface Preparable<P> {
+  prepare(name: string): P;
+}
+
+/**
+ * A list page whose statements (the page with its `total` column, and the count for a page
+ * past the end) are built once per shape (preparedOnce): the page's rows as the driver
+ * hands them over (rawRows, mapped by the caller) and the capped counts.
+ */
+export async function preparedListPage<Row extends { total: number | string }>(
+  db: Db,
+  kind: string,
+  shape: string,
+  build: () => {
+    page: Preparable<{ execute(values?: Record<string, unknown>): Promise<unknown> }>;
+    count: Preparable<{
+      execute(values?: Record<string, unknown>): Promise<readonly { n: number }[]>;
+    }>;
+  },
+  values: Record<string, unknown>,
+) {
+  const prepared = preparedOnce(db, kind, shape, (name) => {
+    const { page, count } = build();
+    return { page: page.prepare(name), count: count.prepare(`${name}_n`) };
+  });
+  const rows = await rawRows<Row>(prepared.page, values);
+  const counted = rows.map((r) => ({ total: Number(r.total) }));
+  return { rows, counts: await pageCounts(counted, () => prepared.count.execute(values)) };
 }

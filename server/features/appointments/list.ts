@@ -1,12 +1,10 @@
 import { and, asc, desc, eq, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { alias, type PgSelect, type SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { preparedOnce } from '../../db/prepared';
-import { rawRows } from '../../db/raw-rows';
 import { appointments, clients, coaches, toIsoInstant } from '../../db/schema/index';
 import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
-import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
+import { countQuery, one, pageWindow, preparedListPage, totalColumn } from '../../http/paging';
 
 // Filters that compare a column with the caller's value; the value is a placeholder, so one
 // prepared query serves every value (see preparedOnce).
@@ -188,14 +186,12 @@ export async function listAppointmentPage(
     query.page ?? 1,
   ]);
   const values = { ...query, scopeCoach: principal.user?.coachId };
-  const prepared = preparedOnce(db, 'list_appointments', shape, (name) => {
-    const { page, count } = pageQuery(db, scope, query);
-    return { page: page.prepare(name), count: count.prepare(`${name}_n`) };
-  });
-  const rows = await rawRows<PageRow>(prepared.page, values);
-  const counted = rows.map((r) => ({ total: Number(r.total) }));
-  return {
-    appointments: rows.map(fromPageRow),
-    ...(await pageCounts(counted, () => prepared.count.execute(values))),
-  };
+  const { rows, counts } = await preparedListPage<PageRow>(
+    db,
+    'list_appointments',
+    shape,
+    () => pageQuery(db, scope, query),
+    values,
+  );
+  return { appointments: rows.map(fromPageRow), ...counts };
 }

@@ -1,12 +1,10 @@
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { preparedOnce } from '../../db/prepared';
-import { rawRows } from '../../db/raw-rows';
 import { clients, coaches, toIsoInstant, type ContactPerson } from '../../db/schema/index';
 import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
-import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
+import { countQuery, one, pageWindow, preparedListPage, totalColumn } from '../../http/paging';
 import { clientFilters, clientListShape, type ClientRow } from './repository';
 
 const SORT_COLUMNS = {
@@ -187,14 +185,12 @@ function fromPageRow(c: PageRow) {
 export async function listClientPage(db: Db, principal: Principal, query: Query<'listClients'>) {
   const scope = listScopeOf(principal);
   const values = { ...query, scopeCoach: principal.user?.coachId };
-  const prepared = preparedOnce(db, 'list_clients', clientListShape(scope, query), (name) => {
-    const { page, count } = pageQuery(db, scope, query);
-    return { page: page.prepare(name), count: count.prepare(`${name}_n`) };
-  });
-  const rows = await rawRows<PageRow>(prepared.page, values);
-  const counted = rows.map((r) => ({ total: Number(r.total) }));
-  return {
-    clients: rows.map(fromPageRow),
-    ...(await pageCounts(counted, () => prepared.count.execute(values))),
-  };
+  const { rows, counts } = await preparedListPage<PageRow>(
+    db,
+    'list_clients',
+    clientListShape(scope, query),
+    () => pageQuery(db, scope, query),
+    values,
+  );
+  return { clients: rows.map(fromPageRow), ...counts };
 }
