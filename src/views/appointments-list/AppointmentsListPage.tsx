@@ -7,7 +7,13 @@ import { useAppServices } from '../../app/services';
 import { loadAppointmentsPageActor } from '../../machines/actors/staff';
 import { APPOINTMENT_TYPES } from '../../machines/appointment-staff-form';
 import { isoDate, oneOf, rowsOf, text, uuid, yesNo } from '../../machines/list.machine';
-import { FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
+import {
+  ClientFilterFields,
+  FilterForm,
+  FilterInput,
+  FilterSelect,
+  FilterYesNo,
+} from '../staff/FilterParts';
 import { ListFrame } from '../staff/ListParts';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
 import { APPOINTMENT_TYPE_LABELS, AppointmentsTable } from './parts';
@@ -85,35 +91,7 @@ export default function AppointmentsListPage() {
           label={t('appointments.filters.research')}
           value={f('participatingInResearch')}
         />
-        <FilterSelect
-          name="selfOrRelative"
-          label={t('appointments.filters.selfOrRelative')}
-          value={f('selfOrRelative')}
-          options={[
-            { value: 'self', label: t('clientTypes.self') },
-            { value: 'relative', label: t('clientTypes.relative') },
-          ]}
-        />
-        <FilterSelect
-          name="insurer"
-          label={t('appointments.filters.insurer')}
-          value={f('insurer')}
-          options={options.insurers.map((name) => ({ value: name, label: name }))}
-        />
-        <FilterSelect
-          name="campaign"
-          label={t('appointments.filters.campaign')}
-          value={f('campaign')}
-          options={options.campaigns.map((c) => ({ value: c.code, label: c.name }))}
-        />
-        {manager ? (
-          <FilterSelect
-            name="coach"
-            label={t('appointments.filters.coach')}
-            value={f('coach')}
-            options={options.coaches.map((c) => ({ value: c.id, label: c.name }))}
-          />
-        ) : null}
+        <ClientFilterFields value={f} options={options} manager={manager} />
         <FilterSelect
           name="sortDirection"
           label={t('appointments.filters.sort')}

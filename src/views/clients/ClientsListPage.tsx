@@ -9,7 +9,13 @@ import { tKey } from '../../i18n/keys';
 import { loadClientsPageActor } from '../../machines/actors/staff';
 import { isoDate, oneOf, rowsOf, text, uuid, wholeNumber, yesNo } from '../../machines/list.machine';
 import { ageOf, formatDate } from '../staff/format';
-import { FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
+import {
+  ClientFilterFields,
+  FilterForm,
+  FilterInput,
+  FilterSelect,
+  FilterYesNo,
+} from '../staff/FilterParts';
 import { ListFrame } from '../staff/ListParts';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
 
@@ -93,35 +99,7 @@ export default function ClientsListPage() {
         <FilterYesNo name="firstAppointment" label={t('clients.filters.firstAppointment')} value={f('firstAppointment')} />
         <FilterYesNo name="followupAppointment" label={t('clients.filters.followupAppointment')} value={f('followupAppointment')} />
         <FilterYesNo name="participatingInResearch" label={t('clients.filters.research')} value={f('participatingInResearch')} />
-        <FilterSelect
-          name="selfOrRelative"
-          label={t('clients.filters.selfOrRelative')}
-          value={f('selfOrRelative')}
-          options={[
-            { value: 'self', label: t('clientTypes.self') },
-            { value: 'relative', label: t('clientTypes.relative') },
-          ]}
-        />
-        <FilterSelect
-          name="insurer"
-          label={t('clients.filters.insurer')}
-          value={f('insurer')}
-          options={options.insurers.map((name) => ({ value: name, label: name }))}
-        />
-        <FilterSelect
-          name="campaign"
-          label={t('clients.filters.campaign')}
-          value={f('campaign')}
-          options={options.campaigns.map((c) => ({ value: c.code, label: c.name }))}
-        />
-        {manager ? (
-          <FilterSelect
-            name="coach"
-            label={t('clients.filters.coach')}
-            value={f('coach')}
-            options={options.coaches.map((c) => ({ value: c.id, label: c.name }))}
-          />
-        ) : null}
+        <ClientFilterFields value={f} options={options} manager={manager} />
         <FilterSelect
           name="showClosedSessions"
           label={t('clients.filters.showClosedSessions')}

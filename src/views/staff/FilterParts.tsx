@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { FilterOptions } from '../../machines/staff-filter-options.machine';
 import type { ListActor } from './ListParts';
 import { filtersFromForm } from './useUrlList';
 
@@ -115,5 +116,54 @@ export function FilterInput({
       <label htmlFor={id}>{label}</label>
       <input id={id} name={name} type={type} defaultValue={value ?? ''} maxLength={maxLength} min={min} max={max} />
     </div>
+  );
+}
+
+/**
+ * The client filters the appointment and client lists share: booked by, insurer, campaign,
+ * and (for managers) the coach.
+ */
+export function ClientFilterFields({
+  value,
+  options,
+  manager,
+}: {
+  value: (key: string) => string | undefined;
+  options: FilterOptions;
+  manager: boolean;
+}) {
+  const { t } = useTranslation('staff');
+  return (
+    <>
+      <FilterSelect
+        name="selfOrRelative"
+        label={t('list.clientFilters.selfOrRelative')}
+        value={value('selfOrRelative')}
+        options={[
+          { value: 'self', label: t('clientTypes.self') },
+          { value: 'relative', label: t('clientTypes.relative') },
+        ]}
+      />
+      <FilterSelect
+        name="insurer"
+        label={t('list.clientFilters.insurer')}
+        value={value('insurer')}
+        options={options.insurers.map((name) => ({ value: name, label: name }))}
+      />
+      <FilterSelect
+        name="campaign"
+        label={t('list.clientFilters.campaign')}
+        value={value('campaign')}
+        options={options.campaigns.map((c) => ({ value: c.code, label: c.name }))}
+      />
+      {manager ? (
+        <FilterSelect
+          name="coach"
+          label={t('list.clientFilters.coach')}
+          value={value('coach')}
+          options={options.coaches.map((c) => ({ value: c.id, label: c.name }))}
+        />
+      ) : null}
+    </>
   );
 }
