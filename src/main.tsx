@@ -2,6 +2,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { inspect } from './app/inspector';
+import { matchesRoute } from './app/route-match';
 import { routes } from './app/routes';
 import { createAppServices } from './app/services';
 import { createI18n } from './i18n';
@@ -19,16 +20,6 @@ if (!container) throw new Error('index.html has no #root element');
 const EARLY_LOGIN = ['/login', '/client-signup/login'];
 /** The longest the first render waits for the page's code and translations. */
 const FIRST_RENDER_WAIT_MS = 3_000;
-
-/** A route pattern of src/app/routes.ts (`/a/:b`) against a path; trailing slash optional. */
-function matches(pattern: string, pathname: string): boolean {
-  const want = pattern.split('/');
-  const have = (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname).split('/');
-  return (
-    want.length === have.length &&
-    want.every((part, i) => (part.startsWith(':') ? have[i] !== '' : part === have[i]))
-  );
-}
 
 const pathname = window.location.pathname;
 // Not on a return from a third-party provider: that flow resumes from the one saved before
@@ -62,7 +53,7 @@ if (
 // suspends commits the empty loading screen, and React then holds the page back until 300 ms
 // after that fallback (its throttle for revealing suspended content). With everything there
 // the page is the first thing painted. Other routes render as before (src/app/RoutePreloader).
-const route = routes.find((r) => matches(r.path, pathname));
+const route = routes.find((r) => matchesRoute(r.path, pathname));
 const page = route?.component as { preload?: () => Promise<unknown> } | undefined;
 const firstScreen = Promise.all([
   ready,

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { notFoundHandler } from '../http/problem';
+import { matchesRoute } from '../../src/app/route-match';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const localesDir = path.join(root, 'src/i18n/locales');
@@ -18,16 +19,6 @@ interface RouteHint {
   js: string[];
   css: string[];
   ns: string[];
-}
-
-/** A route pattern (`/a/:b`) against a path, like the app's router; trailing slash optional. */
-export function matchesRoute(pattern: string, pathname: string): boolean {
-  const want = pattern.split('/');
-  const have = (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname).split('/');
-  return (
-    want.length === have.length &&
-    want.every((part, i) => (part.startsWith(':') ? have[i] !== '' : part === have[i]))
-  );
 }
 
 const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
