@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
+import { ROUTE_HINTS_FILE, type RouteHint } from './src/app/route-match';
 
 // The API, the auth provider and the translation files are served by the Fastify server
 // (`npm start`, port 3000). In development Vite serves the app and forwards those paths.
@@ -65,19 +66,6 @@ function nativeSyncExternalStore(): Plugin {
     },
   };
 }
-
-/** What the server hints for one route (server/web/static.ts reads `ROUTE_HINTS_FILE`). */
-export interface RouteHint {
-  /** The route's pattern as in src/app/routes.ts (`/clients/:clientId`). */
-  pattern: string;
-  /** The page's chunks and their imports that index.html does not load already. */
-  js: string[];
-  css: string[];
-  /** Translation namespaces the page needs besides the start ones. */
-  ns: string[];
-}
-
-export const ROUTE_HINTS_FILE = '.vite/route-hints.json';
 
 /**
  * Writes, for every route of src/app/routes.ts, the files its page needs beyond index.html's

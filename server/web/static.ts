@@ -5,21 +5,11 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { notFoundHandler } from '../http/problem';
-import { matchesRoute } from '../../src/app/route-match';
+import { matchesRoute, ROUTE_HINTS_FILE, type RouteHint } from '../../src/app/route-match';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const localesDir = path.join(root, 'src/i18n/locales');
 const NOT_APP = /^\/(api|auth|locales)(\/|$)/;
-
-/** Written by the build next to index.html (vite.config.ts, `routeHints`). */
-const ROUTE_HINTS_FILE = '.vite/route-hints.json';
-
-interface RouteHint {
-  pattern: string;
-  js: string[];
-  css: string[];
-  ns: string[];
-}
 
 const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 

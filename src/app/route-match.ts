@@ -11,3 +11,20 @@ export function matchesRoute(pattern: string, pathname: string): boolean {
     want.every((part, i) => (part.startsWith(':') ? have[i] !== '' : part === have[i]))
   );
 }
+
+/**
+ * What the build (vite.config.ts, `routeHints`) writes for one route and the server
+ * (server/web/static.ts) names in that route's index.html.
+ */
+export interface RouteHint {
+  /** The route's pattern as in src/app/routes.ts (`/clients/:clientId`). */
+  pattern: string;
+  /** The page's chunks and their imports that index.html does not load already. */
+  js: string[];
+  css: string[];
+  /** Translation namespaces the page needs besides the start ones. */
+  ns: string[];
+}
+
+/** Where the build writes the hints, relative to the built web app. */
+export const ROUTE_HINTS_FILE = '.vite/route-hints.json';
