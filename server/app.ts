@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { loadOperations, productContractPath, readContract } from './http/contract';
 import type { AppDeps, Handlers } from './http/handler';
-import { errorHandler, loggableError } from './http/problem';
+import { errorHandler, loggableError, loggerOptions } from './http/problem';
 import { registerOperations } from './http/routes';
 import { contractValidatorCompiler } from './http/validation';
 import { allHandlers } from './features/index';
@@ -39,21 +39,7 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: baseDeps.config.LOG_LEVEL,
-            // Personal data stays out of the logs: no headers, bodies or query strings.
-            redact: ['req.headers.authorization', 'req.headers.cookie'],
-            serializers: {
-              req: (req: { method: string; url: string; id: string }) => ({
-                method: req.method,
-                url: req.url.split('?')[0],
-                id: req.id,
-              }),
-            },
-          },
+    logger: options.logger === false ? false : loggerOptions(baseDeps.config.LOG_LEVEL),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();

@@ -7,7 +7,7 @@ import { createMailer } from '../adapters/mail/mailer';
 import { registerDevMailbox } from '../adapters/mail/mailbox';
 import { loadConfig } from '../config';
 import { connectDatabase } from '../db/client';
-import { errorHandler, loggableError } from '../http/problem';
+import { errorHandler, loggableError, loggerOptions } from '../http/problem';
 import { createRateLimiters } from '../http/rate-limit';
 import { authProviderPlugin } from './plugin';
 import { createAuthProvider } from './provider';
@@ -28,17 +28,7 @@ const provider = await createAuthProvider({
 });
 
 const app = Fastify({
-  logger: {
-    level: config.LOG_LEVEL,
-    redact: ['req.headers.authorization', 'req.headers.cookie'],
-    serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({
-        method: req.method,
-        url: req.url.split('?')[0],
-        id: req.id,
-      }),
-    },
-  },
+  logger: loggerOptions(config.LOG_LEVEL),
   trustProxy: config.TRUST_PROXY,
   bodyLimit: 1024 * 1024,
 });

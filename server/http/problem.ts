@@ -190,3 +190,19 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
     new HttpProblem(404, 'route_not_found', 'Not Found', 'No such API route'),
   );
 }
+
+/**
+ * Fastify's logger options for both servers (the app and the stand-alone auth provider):
+ * personal data stays out of the logs, so no headers, bodies or query strings.
+ */
+export const loggerOptions = (level: string) => ({
+  level,
+  redact: ['req.headers.authorization', 'req.headers.cookie'],
+  serializers: {
+    req: (req: { method: string; url: string; id: string }) => ({
+      method: req.method,
+      url: req.url.split('?')[0],
+      id: req.id,
+    }),
+  },
+});
