@@ -3,28 +3,37 @@
  *
  * 1. Creates a scratch database spr_bench_auth_<random> on DATABASE_URL's server (default
  *    postgres://postgres@127.0.0.1:5432), migrates it, builds the app with the provider
- *    mounted at /auth (as server/main.ts does) and listens on 127.0.0.1.
- * 2. Flow step: BENCH_CONNECTIONS (default 20) concurrent clients, each repeatedly starting
- *    a login flow over HTTP (`POST /auth/login`: creates the flow row) and answering its
- *    preflight (`register_client_capabilities`: claims the flow, validates, renders, stores a
- *    new CSRF token). Neither hashes a password. Latency per request, client-side, in this
- *    process (so the client's own work is included: a conservative figure), and the CPU time
- *    this process spent per start + step (`processCpuMsPerFlow`, server and client).
- * 3. Session check in the product API: the product's verifyToken (createTokenVerifier with
+ *    mounted at /auth (as server/main.ts does) and listens on 127.0.0.1. This process is the
+ *    server; the clients run in a child process of their own (bench/auth-load.ts, same Node
+ *    and tsx, node:http keep-alive), as a real caller would: they never take the server's
+ *    event loop. Latency is measured there, per request, client-side.
+ * 2. Floor: BENCH_CONNECTIONS (default 20) concurrent callers posting `{}` to the app's
+ *    cheapest POST (`/auth/token_exchange`, refused with 403 before any database work while
+ *    SAML is off: the same HTTP, hooks and JSON parsing as a flow request).
+ * 3. Flow step: as many concurrent clients, each repeatedly starting a login flow
+ *    (`POST /auth/login`: creates the flow row) and answering its preflight
+ *    (`register_client_capabilities`: claims the flow, validates, renders, stores a new CSRF
+ *    token). Neither hashes a password. Reported: latencies, steps/s, the server process's
+ *    CPU per start + step (`processCpuMsPerFlow`), the clients' (`clientCpuMsPerFlow`), the
+ *    share of the machine's cores busy, and p95 / floor p95 (`p95VsFloor`): on 2 shared,
+ *    noisy cores the ratio says more than the milliseconds.
+ * 4. Bare floor: the same callers against bare Fastify in another child process
+ *    (bench/auth-floor-server.ts): one HTTP round trip on this machine, below the app.
+ * 5. Session check in the product API: the product's verifyToken (createTokenVerifier with
  *    the provider's keys and session table, as main.ts wires it) on one token, many times
  *    after the first call (key and session answer cached), and, for comparison, a full
  *    signature check of a token not seen before.
- * 4. Writes bench/results/auth-<timestamp>.json and auth-latest.json, prints them, drops the
- *    database. A missed target is reported, not an error.
+ * 6. Writes bench/results/auth-<timestamp>.json and auth-latest.json, prints them and a
+ *    summary line, drops the database. A missed target is reported, not an error.
  *
  * Knobs: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS,
  * BENCH_CLIENT=fetch (the load generator uses fetch instead of node:http),
  * BENCH_VERIFY_ITERATIONS (default 200000), BENCH_KEEP_DB=1, BENCH_CPU_PROFILE=<file> (a V8
- * CPU profile of this process during the measured flow steps only, for chrome://inspect).
+ * CPU profile of the server during the measured flow steps only, for chrome://inspect).
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -39,6 +48,7 @@ import { createTokenVerifier } from '../server/http/auth';
 import { createRateLimiters } from '../server/http/rate-limit';
 import { createMailer } from '../server/adapters/mail/mailer';
 import { createAuthProvider } from '../server/auth-provider/provider';
+import type { LoadDone, LoadJob } from './auth-load';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = (name: string, fallback: number) => {
@@ -59,14 +69,89 @@ const dbUrl = (() => {
   u.pathname = `/${dbName}`;
   return u.toString();
 })();
-const log = (...args: unknown[]) => console.log(`[bench:auth ${(performance.now() / 1000).toFixed(1)}s]`, ...args);
+const log = (...args: unknown[]) =>
+  console.log(`[bench:auth ${(performance.now() / 1000).toFixed(1)}s]`, ...args);
 
 function percentiles(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  const round = (n: number) => Math.round(n * 1000) / 1000;
+  const at = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
-  return { p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), mean: round(mean), max: round(sorted.at(-1) ?? NaN) };
+  const r = (n: number) => round(n, 3);
+  return {
+    p50: r(at(0.5)),
+    p95: r(at(0.95)),
+    p99: r(at(0.99)),
+    mean: r(mean),
+    max: r(sorted.at(-1) ?? NaN),
+  };
+}
+
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** All cores' busy and total jiffies so far (Linux /proc/stat), or null elsewhere. */
+function machineCpu(): { busy: number; total: number } | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8')
+      .split('\n', 1)[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    return { busy: total - fields[3]! - (fields[4] ?? 0), total };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time (ms) so far of this machine's PostgreSQL processes, by pid (Linux /proc; empty
+ * elsewhere or when the server runs on another host).
+ */
+function postgresCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      // Fields after "(comm) ": state is [0], utime [11], stime [12] (clock ticks, 100 Hz).
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return out;
+}
+
+const cpuSince = (before: Map<string, number>, after: Map<string, number>) =>
+  [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
+
+/** Forks a bench child (same Node, tsx) and waits for its first IPC message. */
+function startChild<Message>(file: string): Promise<{ child: ChildProcess; message: Message }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(file, [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.once('message', (message: Message) => resolve({ child, message }));
+    child.once('exit', (code) => reject(new Error(`${file} exited with code ${code}`)));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 }
 
 const admin = new pg.Client({ connectionString: server });
@@ -75,7 +160,12 @@ await admin.query(`CREATE DATABASE ${dbName}`);
 const database = connectPostgres(dbUrl, 10);
 try {
   await database.migrate();
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: dbUrl });
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: dbUrl,
+  });
   const rateLimits = createRateLimiters({ kind: 'memory' }, {});
   const provider = await createAuthProvider({
     db: database.db,
@@ -96,93 +186,111 @@ try {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
-  // --- Flow steps -------------------------------------------------------------------------
-  const starts: number[] = [];
-  const steps: number[] = [];
-  let failures = 0;
-  let measuring = false;
-  // node:http with kept-alive sockets costs this process far less CPU per request than
-  // fetch (WHATWG streams); BENCH_CLIENT=fetch measures with fetch as the first figures did.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const send = (url: string, payload: string) =>
-    CLIENT === 'fetch'
-      ? fetch(base + url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload }).then(async (res) => ({
-          status: res.status,
-          text: await res.text(),
-        }))
-      : new Promise<{ status: number; text: string }>((resolve, reject) => {
-          const req = http.request(
-            base + url,
-            { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-            (res) => {
-              let text = '';
-              res.setEncoding('utf8');
-              res.on('data', (chunk: string) => (text += chunk));
-              res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-              res.on('error', reject);
-            },
-          );
-          req.on('error', reject);
-          req.end(payload);
-        });
-  const post = async (url: string, body: unknown) => {
-    const t0 = performance.now();
-    const res = await send(url, body === undefined ? '' : JSON.stringify(body));
-    const ms = performance.now() - t0;
-    const ok = res.status >= 200 && res.status < 300;
-    if (!ok && failures < 3) log(`${url} answered ${res.status}: ${res.text.slice(0, 200)}`);
-    const json = (res.text ? JSON.parse(res.text) : {}) as { name: string; csrf_token: string; actions: Record<string, { href: string }> };
-    return { ms, ok, json };
-  };
-  async function client(until: () => boolean) {
-    while (!until()) {
-      const first = await post('/auth/login', undefined);
-      const href = first.json.actions?.register_client_capabilities?.href;
-      if (!first.ok || !href) {
-        failures += 1;
-        continue;
-      }
-      const second = await post(`/auth${href}`, {
-        input_data: { webauthn_available: true, webauthn_conditional_mediation_available: false, webauthn_platform_authenticator_available: false },
-        csrf_token: first.json.csrf_token,
-      });
-      if (!second.ok || second.json.name !== 'login_init') failures += 1;
-      if (measuring) {
-        starts.push(first.ms);
-        steps.push(second.ms);
-      }
-    }
-  }
-  log(`flow steps: ${CONNECTIONS} concurrent flows, ${WARMUP}s warm-up, ${DURATION}s measured`);
-  const warmEnd = Date.now() + WARMUP * 1000;
-  const end = warmEnd + DURATION * 1000;
+  // --- Load: a child process with its own event loop ----------------------------------------
+  const load = await startChild<{ type: 'ready' }>(path.join(here, 'auth-load.ts'));
+  const bare = await startChild<{ port: number }>(path.join(here, 'auth-floor-server.ts'));
   const profileFile = process.env.BENCH_CPU_PROFILE;
-  const inspector = profileFile ? new Session() : null;
-  let cpuAtStart = process.cpuUsage();
-  setTimeout(() => {
-    measuring = true;
-    cpuAtStart = process.cpuUsage();
-    if (inspector) {
-      inspector.connect();
-      void inspector.post('Profiler.enable').then(() => inspector.post('Profiler.start'));
+  /**
+   * Runs one job in the load generator; the server's (this process's) CPU and the machine's
+   * are read over the same measured window, and `profile` records this process in it.
+   */
+  async function measure(job: LoadJob, profile = false) {
+    const inspector = profile && profileFile ? new Session() : null;
+    let cpuAt = process.cpuUsage();
+    let machineAt = machineCpu();
+    let postgresAt = postgresCpu();
+    const done = new Promise<LoadDone>((resolve, reject) => {
+      const onMessage = (message: { type: string }) => {
+        if (message.type === 'measuring') {
+          cpuAt = process.cpuUsage();
+          machineAt = machineCpu();
+          postgresAt = postgresCpu();
+          if (inspector) {
+            inspector.connect();
+            void inspector.post('Profiler.enable').then(() => inspector.post('Profiler.start'));
+          }
+        } else if (message.type === 'done') {
+          load.child.off('message', onMessage);
+          load.child.off('exit', reject);
+          resolve(message as LoadDone);
+        }
+      };
+      load.child.on('message', onMessage);
+      load.child.once('exit', reject);
+    });
+    load.child.send(job);
+    const result = await done;
+    const cpu = process.cpuUsage(cpuAt);
+    const machine = machineCpu();
+    const postgresMs = cpuSince(postgresAt, postgresCpu());
+    if (inspector && profileFile) {
+      const { profile: recorded } = await inspector.post('Profiler.stop');
+      writeFileSync(profileFile, JSON.stringify(recorded));
+      inspector.disconnect();
+      log(`CPU profile of the server during the measured flow steps: ${profileFile}`);
     }
-  }, WARMUP * 1000);
-  await Promise.all(Array.from({ length: CONNECTIONS }, () => client(() => Date.now() >= end)));
-  // CPU time of this process (server and client) per measured start + step.
-  const cpu = process.cpuUsage(cpuAtStart);
-  const processCpuMsPerFlow = Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, steps.length)) * 1000) / 1000;
-  if (inspector && profileFile) {
-    const { profile } = await inspector.post('Profiler.stop');
-    writeFileSync(profileFile, JSON.stringify(profile));
-    inspector.disconnect();
-    log(`CPU profile of the measured flow steps: ${profileFile}`);
+    const busy =
+      machine && machineAt
+        ? (machine.busy - machineAt.busy) / Math.max(1, machine.total - machineAt.total)
+        : null;
+    return {
+      ...result,
+      serverCpuMs: (cpu.user + cpu.system) / 1000,
+      postgresMs,
+      machineBusy: busy === null ? null : round(busy, 3),
+    };
   }
+  const phase = { connections: CONNECTIONS, warmupS: WARMUP, durationS: DURATION };
+  async function floor(url: string, status: number, description: string, inThisProcess: boolean) {
+    log(
+      `floor: ${description}, ${CONNECTIONS} concurrent callers, ${WARMUP}s warm-up, ${DURATION}s measured`,
+    );
+    const run = await measure({ kind: 'floor', url, status, ...phase });
+    const perRequest = (ms: number) => round(ms / Math.max(1, run.starts.length), 3);
+    return {
+      description,
+      samples: run.starts.length,
+      failures: run.failures,
+      requestsPerSecond: Math.round(run.starts.length / run.wallS),
+      latencyMs: percentiles(run.starts),
+      ...(inThisProcess ? { serverCpuMsPerRequest: perRequest(run.serverCpuMs) } : {}),
+      clientCpuMsPerRequest: perRequest(run.cpuMs),
+      machineCpuBusy: run.machineBusy,
+    };
+  }
+
+  const appFloor = await floor(
+    `${base}/auth/token_exchange`,
+    403,
+    "the app's cheapest POST: /auth/token_exchange refused (403, SAML off) before any database work",
+    true,
+  );
+
+  log(`flow steps: ${CONNECTIONS} concurrent flows, ${WARMUP}s warm-up, ${DURATION}s measured`);
+  const flow = await measure({ kind: 'flow', base, ...phase }, true);
+  const { starts, steps, failures } = flow;
+  const perFlow = (ms: number) => round(ms / Math.max(1, steps.length), 3);
+
+  const bareFloor = await floor(
+    `http://127.0.0.1:${bare.message.port}/floor`,
+    200,
+    'bare Fastify (no plugins, no database) in a child process answering a tiny JSON POST',
+    false,
+  );
+  await Promise.all([stopChild(load.child), stopChild(bare.child)]);
 
   // --- Session check ------------------------------------------------------------------------
   // One user per token: at most AUTH_SESSION_LIMIT sessions per user stay alive.
   const issue = async () => {
     const [user] = await database.db.insert(authUsers).values({}).returning();
-    const issued = await provider.sessions.issue(database.db, { userId: user!.id, email: null, amr: ['otp'], ip: null, userAgent: null, now: new Date() });
+    const issued = await provider.sessions.issue(database.db, {
+      userId: user!.id,
+      email: null,
+      amr: ['otp'],
+      ip: null,
+      userAgent: null,
+      now: new Date(),
+    });
     return issued.token;
   };
   const token = await issue();
@@ -202,24 +310,44 @@ try {
   const stepStats = percentiles(steps);
   const result = {
     at: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, load1: os.loadavg()[0] },
+    machine: {
+      cpus: os.cpus().length,
+      model: os.cpus()[0]?.model,
+      node: process.version,
+      load1: os.loadavg()[0],
+    },
     database: 'postgres',
     flowStep: {
-      description: 'register_client_capabilities on a fresh login flow (no password hashing), over HTTP',
+      description:
+        'register_client_capabilities on a fresh login flow (no password hashing), over HTTP',
       connections: CONNECTIONS,
       client: CLIENT,
+      /** Where the clients run: a child process of their own (not the server's event loop). */
+      loadGenerator: 'child process',
       durationS: DURATION,
       samples: steps.length,
       failures,
-      stepsPerSecond: Math.round(steps.length / DURATION),
+      stepsPerSecond: Math.round(steps.length / flow.wallS),
       latencyMs: stepStats,
       flowStartLatencyMs: percentiles(starts),
-      /** CPU time of the Node process (server and load generator) per measured start + step. */
-      processCpuMsPerFlow,
+      /** CPU time of the server process (app + provider; the clients run elsewhere) per start + step. */
+      processCpuMsPerFlow: perFlow(flow.serverCpuMs),
+      /** CPU time of the load generator per start + step. */
+      clientCpuMsPerFlow: perFlow(flow.cpuMs),
+      /** CPU time of all PostgreSQL processes on this machine per start + step (others' work included). */
+      postgresCpuMsPerFlow: perFlow(flow.postgresMs),
+      /** Share of all cores busy during the measured window (everything on the machine). */
+      machineCpuBusy: flow.machineBusy,
+      /** step p95 / app floor p95: what the step adds over the app's cheapest POST. */
+      p95VsFloor: round(stepStats.p95 / appFloor.latencyMs.p95, 2),
+      p95VsBareFloor: round(stepStats.p95 / bareFloor.latencyMs.p95, 2),
       target: { p95Ms: TARGET.flowStepP95Ms, met: stepStats.p95 <= TARGET.flowStepP95Ms },
     },
+    floor: appFloor,
+    bareFloor,
     sessionCheck: {
-      description: "the product's verifyToken, in-process: signature result and session answer cached",
+      description:
+        "the product's verifyToken, in-process: signature result and session answer cached",
       iterations: ITERATIONS,
       cachedMsPerCall: Math.round(cachedMs * 10_000) / 10_000,
       firstSeenTokenMsPerCall: Math.round(firstSeenMs * 1000) / 1000,
@@ -232,11 +360,16 @@ try {
   writeFileSync(path.join(dir, `auth-${result.at.replace(/[:.]/g, '-')}.json`), json);
   writeFileSync(path.join(dir, 'auth-latest.json'), json);
   console.log(json);
+  log(
+    `flow step p95 ${stepStats.p95} ms at ${result.flowStep.stepsPerSecond} steps/s; floor p95 ${appFloor.latencyMs.p95} ms ` +
+      `(bare ${bareFloor.latencyMs.p95} ms); ratio ${result.flowStep.p95VsFloor}× (bare ${result.flowStep.p95VsBareFloor}×); ` +
+      `server CPU ${result.flowStep.processCpuMsPerFlow} ms per start + step [p95 ≤ ${TARGET.flowStepP95Ms} ms: ${result.flowStep.target.met ? 'pass' : 'FAIL'}]`,
+  );
   provider.keys.stop();
-  agent.destroy();
   await app.close();
 } finally {
   await database.close();
-  if (!process.env.BENCH_KEEP_DB) await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  if (!process.env.BENCH_KEEP_DB)
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   await admin.end();
 }
