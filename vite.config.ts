@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin, type Rollup } from 'vite';
-import { ROUTE_HINTS_FILE, type RouteHint } from './src/app/route-match';
+import { build, defineConfig, type Plugin, type Rollup } from 'vite';
+import { EARLY_LOGIN_PATHS, ROUTE_HINTS_FILE, type RouteHint } from './src/app/route-match';
 
 // The API, the auth provider and the translation files are served by the Fastify server
 // (`npm start`, port 3000). In development Vite serves the app and forwards those paths.
@@ -32,10 +32,14 @@ function isolateZodMini(): Plugin {
     async resolveId(source, importer, options) {
       const fromMini = importer?.endsWith(TAG) ?? false;
       if (source !== 'zod/mini' && !fromMini) return null;
-      const resolved = await this.resolve(source, fromMini ? importer!.slice(0, -TAG.length) : importer, {
-        ...options,
-        skipSelf: true,
-      });
+      const resolved = await this.resolve(
+        source,
+        fromMini ? importer!.slice(0, -TAG.length) : importer,
+        {
+          ...options,
+          skipSelf: true,
+        },
+      );
       if (!resolved || resolved.external || !/[/\\]node_modules[/\\]zod[/\\]/.test(resolved.id)) {
         return resolved;
       }
@@ -68,6 +72,36 @@ function nativeSyncExternalStore(): Plugin {
 }
 
 /**
+ * src/early-login.ts as one file of its own (`assets/early-login-<hash>.js`, no imports): the
+ * sign-in pages run it `async` ahead of the app's start script, and it sends the login flow's
+ * first requests the moment it arrives (issue #4). A separate build, not a second entry: an
+ * entry shares modules with the app through common chunks, and the script would wait for them.
+ * Its few modules (openapi-fetch, the flow request) are loaded twice on those pages; that is
+ * the price of not waiting.
+ */
+async function buildEarlyLogin(): Promise<{ fileName: string; code: string }> {
+  const result = await build({
+    configFile: false,
+    logLevel: 'warn',
+    build: {
+      write: false,
+      emptyOutDir: false,
+      sourcemap: false,
+      modulePreload: false,
+      rollupOptions: {
+        input: path.resolve(import.meta.dirname, 'src/early-login.ts'),
+        output: { format: 'es', entryFileNames: 'assets/early-login-[hash].js' },
+      },
+    },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
+  const chunks = outputs.flatMap((o) => o.output).filter((c) => c.type === 'chunk');
+  if (chunks.length !== 1)
+    throw new Error(`src/early-login.ts built into ${chunks.length} files, not one`);
+  return { fileName: chunks[0]!.fileName, code: chunks[0]!.code };
+}
+
+/**
  * Writes, for every route of src/app/routes.ts, the files its page needs beyond index.html's
  * (`dist/web/.vite/route-hints.json`). The server puts them into the index.html it answers for
  * that route as `modulepreload`/`preload` links, so a page's code and translations load with
@@ -76,6 +110,9 @@ function nativeSyncExternalStore(): Plugin {
  * The route table is read as text: `const X = lazyPage(() => import('…'))` and the route
  * entries `{ path, …, component: X, namespaces: […] }` / `staffRoute(path, …, X, …)`. A route
  * it cannot read simply gets no hints (the page still loads, only later).
+ *
+ * The sign-in pages (EARLY_LOGIN_PATHS) also get src/early-login.ts, built as a file of its own
+ * (buildEarlyLogin), which sends the login flow's first requests while the app's code loads.
  */
 function routeHints(): Plugin {
   const routesFile = path.resolve(import.meta.dirname, 'src/app/routes.ts');
@@ -86,10 +123,14 @@ function routeHints(): Plugin {
     configResolved(config) {
       base = config.base;
     },
-    generateBundle(_options, bundle) {
+    async generateBundle(_options, bundle) {
+      const early = await buildEarlyLogin();
+      this.emitFile({ type: 'asset', fileName: early.fileName, source: early.code });
       const source = readFileSync(routesFile, 'utf8');
       const modules = new Map<string, string>();
-      for (const m of source.matchAll(/const (\w+) = lazyPage\(\s*\(\) =>\s*import\('([^']+)'\)/g)) {
+      for (const m of source.matchAll(
+        /const (\w+) = lazyPage\(\s*\(\) =>\s*import\('([^']+)'\)/g,
+      )) {
         modules.set(m[1]!, path.resolve(path.dirname(routesFile), m[2]!));
       }
       const entries: Array<{ pattern: string; component: string; ns: string[] }> = [];
@@ -111,7 +152,9 @@ function routeHints(): Plugin {
         });
       }
 
-      const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+      const chunks = Object.values(bundle).filter(
+        (c): c is Rollup.OutputChunk => c.type === 'chunk',
+      );
       const byFile = new Map(chunks.map((c) => [c.fileName, c]));
       const closure = (start: string[]) => {
         const seen = new Set<string>();
@@ -127,11 +170,20 @@ function routeHints(): Plugin {
       const hints: RouteHint[] = entries.map(({ pattern, component, ns }) => {
         const module = modules.get(component);
         const chunk = module
-          ? chunks.find((c) => c.isDynamicEntry && c.facadeModuleId?.replace(/\.tsx?$/, '') === module)
+          ? chunks.find(
+              (c) => c.isDynamicEntry && c.facadeModuleId?.replace(/\.tsx?$/, '') === module,
+            )
           : undefined;
+        const entry = EARLY_LOGIN_PATHS.includes(pattern) ? [early.fileName] : [];
         const files = chunk ? [...closure([chunk.fileName])].filter((f) => !inIndex.has(f)) : [];
         const css = files.flatMap((f) => [...(byFile.get(f)?.viteMetadata?.importedCss ?? [])]);
-        return { pattern, js: files.map((f) => base + f), css: css.map((f) => base + f), ns };
+        return {
+          pattern,
+          entry: entry.map((f) => base + f),
+          js: files.map((f) => base + f),
+          css: css.map((f) => base + f),
+          ns,
+        };
       });
       this.emitFile({ type: 'asset', fileName: ROUTE_HINTS_FILE, source: JSON.stringify(hints) });
     },

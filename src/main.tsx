@@ -5,8 +5,8 @@ import { inspect } from './app/inspector';
 import { matchesRoute } from './app/route-match';
 import { routes } from './app/routes';
 import { createAppServices } from './app/services';
+import { takeEarlyLogin } from './early-login-handoff';
 import { createI18n } from './i18n';
-import { isThirdPartyReturn } from './machines/auth/return-params';
 import './app/app.css';
 
 // App-wide things are created once, outside React (StrictMode mounts components twice).
@@ -16,33 +16,21 @@ const services = createAppServices({ inspect });
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-/** Pages whose sign-in widget starts a login flow at once (signed-out visitors only). */
-const EARLY_LOGIN = ['/login', '/client-signup/login'];
 /** The longest the first render waits for the page's code and translations. */
 const FIRST_RENDER_WAIT_MS = 3_000;
 
 const pathname = window.location.pathname;
-// Not on a return from a third-party provider: that flow resumes from the one saved before
-// the redirect, and a second, fresh flow racing it could leave the person signed out.
-if (
-  EARLY_LOGIN.includes(pathname) &&
-  !services.session.getSnapshot().context.token &&
-  !isThirdPartyReturn(window.location.search)
-) {
-  // The widget's flow starts now, with the page's code (bench/web.ts, issue #4): its first
-  // request at once (a small module), the machine as soon as its code is there; the widget
-  // adopts the running machine. Both modules are the widget's (modulepreloaded with the
-  // page), so other pages do not carry them.
+// On the sign-in page the flow's first answer is on its way (src/early-login.ts); the widget's
+// machine starts as soon as its code is there and the widget adopts the running machine. Its
+// module is the widget's (modulepreloaded with the page), so other pages do not carry it.
+const firstReply = takeEarlyLogin();
+if (firstReply) {
   const deps = {
     authApi: services.authApi,
     getToken: services.getToken,
     authEvents: services.authEvents,
     language: () => i18n.resolvedLanguage ?? i18n.languages?.[0] ?? 'de',
   };
-  const firstReply = import('./machines/auth/flow-request').then(({ postFlow }) =>
-    postFlow(deps, '/login', undefined, undefined),
-  );
-  firstReply.catch(() => undefined); // the machine's startFlow sees a failure
   void import('./machines/auth/early-start').then(({ startFlowEarly }) =>
     startFlowEarly(deps, 'login', { firstReply, inspect }),
   );

@@ -11,6 +11,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const localesDir = path.join(root, 'src/i18n/locales');
 const NOT_APP = /^\/(api|auth|locales)(\/|$)/;
 
+/** Where the head's first elements go: after the charset, which must come early. */
+const HEAD_START = /<meta charset="[^"]*"\s*\/?>|<head>/i;
+
 const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
 /**
@@ -33,7 +36,12 @@ export function createIndexHtml(webDir: string): (pathname: string) => string {
     if (!hint) return html;
     let page = cache.get(hint);
     if (page === undefined) {
+      // First in the head, so that they are the first requests: a page's own entry script, then
+      // its code (the entry's imports first) and translations. The app's start script follows.
       const links = [
+        ...(hint.entry ?? []).map(
+          (src) => `<script type="module" async crossorigin src="${attr(src)}"></script>`,
+        ),
         ...hint.css.map((href) => `<link rel="stylesheet" crossorigin href="${attr(href)}">`),
         ...hint.js.map((href) => `<link rel="modulepreload" crossorigin href="${attr(href)}">`),
         ...hint.ns.map(
@@ -41,7 +49,9 @@ export function createIndexHtml(webDir: string): (pathname: string) => string {
             `<link rel="preload" href="/locales/de/${attr(ns)}.json" as="fetch" crossorigin="anonymous">`,
         ),
       ];
-      page = links.length ? html.replace('</head>', `    ${links.join('\n    ')}\n  </head>`) : html;
+      page = links.length
+        ? html.replace(HEAD_START, (m) => `${m}\n    ${links.join('\n    ')}`)
+        : html;
       cache.set(hint, page);
     }
     return page;
@@ -81,10 +91,15 @@ export async function registerWeb(app: FastifyInstance, config: Config) {
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     if (NOT_APP.test(pathname) || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      return pathname.startsWith('/api/') ? notFoundHandler(request, reply) : reply.code(404).send();
+      return pathname.startsWith('/api/')
+        ? notFoundHandler(request, reply)
+        : reply.code(404).send();
     }
     if (!hasWeb) {
-      return reply.code(503).type('text/plain; charset=utf-8').send('Die Web-App ist nicht gebaut: npm run build');
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('Die Web-App ist nicht gebaut: npm run build');
     }
     if (/\.[a-z0-9]+$/i.test(pathname)) return reply.code(404).send();
     return reply

@@ -19,6 +19,8 @@ export function matchesRoute(pattern: string, pathname: string): boolean {
 export interface RouteHint {
   /** The route's pattern as in src/app/routes.ts (`/clients/:clientId`). */
   pattern: string;
+  /** Scripts of their own the page runs at once (`async`), before the app's start script. */
+  entry?: string[];
   /** The page's chunks and their imports that index.html does not load already. */
   js: string[];
   css: string[];
@@ -28,3 +30,9 @@ export interface RouteHint {
 
 /** Where the build writes the hints, relative to the built web app. */
 export const ROUTE_HINTS_FILE = '.vite/route-hints.json';
+
+/**
+ * Pages whose sign-in widget starts a login flow at once (signed-out visitors only): the build
+ * (vite.config.ts, `routeHints`) names src/early-login.ts in their index.html.
+ */
+export const EARLY_LOGIN_PATHS: readonly string[] = ['/login', '/client-signup/login'];

@@ -1,8 +1,7 @@
-import createClient, { type Client } from 'openapi-fetch';
 import { createContext, useContext } from 'react';
 import { createActor, type ActorRefFrom } from 'xstate';
+import { createAuthApiClient, type AuthApiClient } from '../api/auth-client';
 import { createApiClient, type ApiClient } from '../api/client';
-import type { paths as AuthPaths } from '../api/generated/auth';
 import { bearerMiddleware, type TokenGetter } from '../api/middleware';
 import { createSessionEffects } from '../machines/actors/session';
 import { sessionMachine } from '../machines/session.machine';
@@ -27,7 +26,7 @@ export interface AppServices {
   toasts: ToastStore;
   sidebar: SidebarStore;
   /** Typed client for the authentication provider (openapi/auth.yaml); the sign-in widget's. */
-  authApi: Client<AuthPaths>;
+  authApi: AuthApiClient;
   /** The session's token, for calls that need it (the widget's profile flow). */
   getToken: TokenGetter;
 }
@@ -87,11 +86,9 @@ export function createAppServices(deps: AppServicesDeps = {}): AppServices {
     },
   });
 
-  const auth = createClient<AuthPaths>({
-    baseUrl: deps.authBaseUrl ?? '/auth',
+  const auth = createAuthApiClient({
+    ...(deps.authBaseUrl ? { baseUrl: deps.authBaseUrl } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
-    // A hosted provider on another origin needs its cookies (protocol §1.4).
-    credentials: 'include',
   });
   auth.use(bearerMiddleware(getToken));
   const providerLogout = async (token: string | null) => {

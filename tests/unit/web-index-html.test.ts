@@ -21,6 +21,7 @@ describe('index.html with the page hints of the route (server/web/static.ts, iss
   const hints = [
     {
       pattern: '/login',
+      entry: ['/assets/early-login.js'],
       js: ['/assets/LoginPage.js', '/assets/screens.js'],
       css: [],
       ns: ['auth'],
@@ -49,6 +50,14 @@ describe('index.html with the page hints of the route (server/web/static.ts, iss
     // The first matching route wins, as in the app's route table.
     expect(html('/clients/new')).toContain('/assets/ClientNew.js');
     expect(html('/clients/new')).not.toContain('/assets/ClientDetail.js');
+  });
+
+  it("runs a page's own entry script first, before the app's start script", () => {
+    const login = createIndexHtml(webDir(hints))('/login');
+    const tag = '<script type="module" async crossorigin src="/assets/early-login.js"></script>';
+    expect(login).toContain(tag);
+    expect(login.indexOf(tag)).toBeLessThan(login.indexOf('/assets/index.js'));
+    expect(createIndexHtml(webDir(hints))('/clients/new')).not.toContain('early-login');
   });
 
   it('answers index.html as built for paths without hints, or a build without them', () => {

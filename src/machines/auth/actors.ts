@@ -1,8 +1,5 @@
 import {
   WebAuthnAbortService,
-  browserSupportsWebAuthn,
-  browserSupportsWebAuthnAutofill,
-  platformAuthenticatorIsAvailable,
   startAuthentication,
   startRegistration,
 } from '@simplewebauthn/browser';
@@ -11,13 +8,8 @@ import { RETURN_PARAMS } from './return-params';
 import type { TokenGetter } from '../../api/middleware';
 import type { AuthEvents } from '../../app/auth-events';
 import type { AuthFlowEvent } from './flow.machine';
-import {
-  FLOW_PATHS,
-  isFlowResponse,
-  postFlow,
-  type AuthApiClient,
-  type FlowPath,
-} from './flow-request';
+import { detectCapabilities } from './detect-capabilities';
+import { isFlowResponse, postAction, postFlow, type AuthApiClient } from './flow-request';
 import type {
   ClientCapabilities,
   FlowName,
@@ -46,14 +38,7 @@ export interface WebAuthnClient {
 
 /** @simplewebauthn/browser behind the widget's small WebAuthn interface. */
 export const browserWebAuthn: WebAuthnClient = {
-  async capabilities() {
-    const webauthn = browserSupportsWebAuthn();
-    return {
-      webauthn_available: webauthn,
-      webauthn_conditional_mediation_available: webauthn && (await browserSupportsWebAuthnAutofill()),
-      webauthn_platform_authenticator_available: webauthn && (await platformAuthenticatorIsAvailable()),
-    };
-  },
+  capabilities: detectCapabilities,
   get(options, conditional) {
     return startAuthentication({
       optionsJSON: options.publicKey as unknown as Parameters<
@@ -157,20 +142,14 @@ export function createAuthFlowActors(deps: AuthFlowDeps) {
     runAction: fromPromise<
       FlowReply,
       { href: string; csrfToken: string; inputs: Record<string, unknown> }
-    >(({ input, signal }) => {
-      // hrefs are root-relative to the provider's base URL: "/login?action=name%40uuid".
-      const url = new URL(input.href, 'http://provider.invalid');
-      const path = url.pathname as FlowPath;
-      if (!FLOW_PATHS.includes(path)) throw new Error(`unknown flow path ${url.pathname}`);
-      const action = url.searchParams.get('action') ?? undefined;
-      return postFlow(
+    >(({ input, signal }) =>
+      postAction(
         deps,
-        path,
-        action,
+        input.href,
         { input_data: input.inputs, csrf_token: input.csrfToken },
         signal,
-      );
-    }),
+      ),
+    ),
 
     detectCapabilities: fromPromise<ClientCapabilities>(() => webauthn.capabilities()),
 

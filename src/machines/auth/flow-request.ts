@@ -1,9 +1,7 @@
-import type { Client } from 'openapi-fetch';
-import type { paths } from '../../api/generated/auth';
+import type { AuthApiClient } from '../../api/auth-client';
 import type { FlowReply, FlowResponse } from './types';
 
-/** The typed client for openapi/auth.yaml (base URL `/auth`, or a hosted provider's). */
-export type AuthApiClient = Client<paths>;
+export type { AuthApiClient };
 
 export interface FlowRequestDeps {
   authApi: AuthApiClient;
@@ -70,4 +68,20 @@ export async function postFlow(
     sessionLifetime: numberHeader(response, 'X-Session-Lifetime'),
     retryAfter: numberHeader(response, 'Retry-After'),
   };
+}
+
+/**
+ * Runs one of a flow answer's actions. Its href is root-relative to the provider's base URL:
+ * "/login?action=name%40uuid".
+ */
+export function postAction(
+  deps: FlowRequestDeps,
+  href: string,
+  body: { input_data: Record<string, unknown>; csrf_token: string },
+  signal?: AbortSignal,
+): Promise<FlowReply> {
+  const url = new URL(href, 'http://provider.invalid');
+  const path = url.pathname as FlowPath;
+  if (!FLOW_PATHS.includes(path)) throw new Error(`unknown flow path ${url.pathname}`);
+  return postFlow(deps, path, url.searchParams.get('action') ?? undefined, body, signal);
 }

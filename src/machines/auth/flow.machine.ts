@@ -22,6 +22,7 @@ import {
   type WidgetError,
 } from './types';
 import { validateAction, validateCredentialName, type FieldErrorCode } from './validation';
+import { capabilityInputs } from './capabilities';
 import { notProvided as notProvidedBy } from '../shared/failures';
 
 /**
@@ -270,21 +271,16 @@ export const authFlowMachine = setup({
         inputs: { [params.input]: (event as unknown as { output: unknown }).output },
       },
     })),
-    pendCapabilities: assign(({ event }) => {
-      const output = (event as unknown as { output?: Partial<ClientCapabilities> }).output;
-      return {
-        pending: {
-          name: 'register_client_capabilities',
-          inputs: {
-            webauthn_available: output?.webauthn_available === true,
-            webauthn_conditional_mediation_available:
-              output?.webauthn_conditional_mediation_available === true,
-            webauthn_platform_authenticator_available:
-              output?.webauthn_platform_authenticator_available === true,
-          },
+    pendCapabilities: assign(({ event }) => ({
+      pending: {
+        name: 'register_client_capabilities',
+        inputs: {
+          ...capabilityInputs(
+            (event as unknown as { output?: Partial<ClientCapabilities> }).output,
+          ),
         },
-      };
-    }),
+      },
+    })),
     pendSingleMfaMethod: assign(({ context }) => ({
       pending: { name: MFA_METHODS.find((m) => offered(context, m))!, inputs: {} },
     })),
@@ -293,7 +289,9 @@ export const authFlowMachine = setup({
       thirdPartyReturn: null,
     })),
     setPending: assign(({ event }) =>
-      event.type === 'action.run' ? { pending: { name: event.name, inputs: event.inputs ?? {} } } : {},
+      event.type === 'action.run'
+        ? { pending: { name: event.name, inputs: event.inputs ?? {} } }
+        : {},
     ),
     setClientErrors: assign(({ context, event }) =>
       event.type === 'action.run' ? { clientErrors: clientErrorsFor(context, event) } : {},
@@ -336,7 +334,10 @@ export const authFlowMachine = setup({
       const error: WidgetError =
         r?.error === 'access_denied'
           ? { code: 'third_party_access_denied' }
-          : { code: 'third_party_error', ...(r?.errorDescription ? { description: r.errorDescription } : {}) };
+          : {
+              code: 'third_party_error',
+              ...(r?.errorDescription ? { description: r.errorDescription } : {}),
+            };
       return { error, carriedError: error, thirdPartyReturn: null };
     }),
     runBack: assign(({ context }) => ({
@@ -354,7 +355,9 @@ export const authFlowMachine = setup({
     }),
     carryPromptFailure: assign(({ context }) => ({ carriedError: context.error })),
     openRename: assign(({ event }) =>
-      event.type === 'profile.rename' ? { rename: { kind: event.kind, id: event.id }, clientErrors: {} } : {},
+      event.type === 'profile.rename'
+        ? { rename: { kind: event.kind, id: event.id }, clientErrors: {} }
+        : {},
     ),
     closeSubscreen: assign({ rename: null, clientErrors: {} }),
     emitSessionCreated: enqueueActions(({ context, enqueue }) => {
@@ -736,7 +739,10 @@ function formRegion(options: ServerStateOptions): Config {
             };
           },
           onDone: routing(options.submitDone),
-          onError: { target: 'idle', actions: { type: 'setError', params: { code: 'network_error' } } },
+          onError: {
+            target: 'idle',
+            actions: { type: 'setError', params: { code: 'network_error' } },
+          },
         },
         after: {
           requestTimeout: {
