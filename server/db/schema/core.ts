@@ -193,9 +193,15 @@ export const clients = pgTable(
     contractReminderSentAt: ts('contract_reminder_sent_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // What the client search matches (name, e-mail, insurance number), lowered once on write,
+    // so a search reads it from the matching rows instead of computing it for each of them.
+    searchText: text('search_text').generatedAlwaysAs(
+      sql`lower("first_name" || ' ' || "last_name" || ' ' || coalesce("email", '') || ' ' || coalesce("insurer_code", ''))`,
+    ),
   },
   (t) => [
     uniqueIndex('clients_user_id_key').on(t.userId),
+    index('clients_search_text_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     index('clients_created_at_idx').on(t.createdAt, t.id),
     // The default client list (sessions open, newest first) and its capped count walk this
     // small index alone. Campaign, insurer and coach have covering indexes in migration 0004

@@ -104,7 +104,8 @@ const hasAppointment = (group: keyof typeof TYPE_GROUPS, wanted: boolean | undef
       ? sql`EXISTS (${liveAppointmentsOf(group)})`
       : sql`NOT EXISTS (${liveAppointmentsOf(group)})`;
 
-export const searchExpression = sql`lower(${clients.firstName} || ' ' || ${clients.lastName} || ' ' || coalesce(${clients.email}, '') || ' ' || coalesce(${clients.insurerCode}, ''))`;
+/** Name, e-mail and insurance number, lowered: a stored column with a trigram index. */
+export const searchExpression = sql`${clients.searchText}`;
 const phoneDigits = sql`regexp_replace(coalesce(${clients.telephone}, '') || ',' || coalesce(${clients.additionalTelephoneNumbers}, ''), '[^0-9]', '', 'g')`;
 
 /** +49 151…, 0049 151… and 0151… all reduce to 151…, so any spelling finds the others. */
