@@ -23,7 +23,9 @@
 import http from 'node:http';
 import type pg from 'pg';
 import pgModule from 'pg';
+import path from 'node:path';
 import { localInstant } from '../server/features/availability/occurrences';
+import { startChild, stopChild } from './servers/child';
 
 /**
  * The race's HTTP client: node:http on keep-alive sockets (one per concurrent request),
@@ -306,6 +308,26 @@ export async function bookingRace(
     }),
   );
   const floorWallMs = performance.now() - floorStarted;
+  // The machine's floor: the same 500 bodies at once to a bare Fastify server (its own
+  // process, no plugins, no database) through the same kind of client: what a burst of 500
+  // costs on these cores before anything the app does.
+  const bare = await startChild<{ port: number }>(
+    path.join(import.meta.dirname, 'auth-floor-server.ts'),
+  );
+  const bareClient = burstClient(`http://127.0.0.1:${bare.message.port}`, headers);
+  const burstBare = () =>
+    Promise.all(requests.map(({ body }) => bareClient.request('POST', '/floor', body)));
+  await burstBare(); // its sockets opened and its code warm, as the app's are
+  const bareLatencies: number[] = [];
+  await Promise.all(
+    requests.map(async ({ body }) => {
+      const t = performance.now();
+      await bareClient.request('POST', '/floor', body);
+      bareLatencies.push(performance.now() - t);
+    }),
+  );
+  bareClient.close();
+  await stopChild(bare.child);
   const deadlocksBefore = await deadlocks();
   const statuses: Record<string, number> = {};
   const latencies: number[] = [];
@@ -351,6 +373,20 @@ export async function bookingRace(
       description: '500 GET /api/admin/insurers at once, same client and sockets',
       wallMs: round(floorWallMs),
       latencyMs: summary(floorLatencies),
+    },
+    bareFloor: {
+      description: 'the same 500 POST bodies at once to a bare Fastify server, no database',
+      latencyMs: summary(bareLatencies),
+      p99Ratio: round(
+        percentile(
+          [...latencies].sort((a, b) => a - b),
+          99,
+        ) /
+          percentile(
+            [...bareLatencies].sort((a, b) => a - b),
+            99,
+          ),
+      ),
     },
     pass: {
       exactlyTwenty:

@@ -1,11 +1,13 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from '../config';
 import { jitsiOrigins } from '../adapters/video/video';
 
 /**
- * Security headers with a strict CSP on every response. helmet's middleware is built once
- * here; @fastify/helmet built a new one (parsing every directive) on each request.
+ * Security headers with a strict CSP on every response. helmet decides them; they are the
+ * same for every request (no nonces), so helmet runs once here and each request only gets the
+ * recorded headers: its middleware would rebuild the CSP string on every request.
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
   const jitsi = jitsiOrigins(config);
@@ -29,7 +31,16 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
     },
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', (request, reply, done) => {
-    headers(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
+  const recorded: Array<[string, string]> = [];
+  const recorder = {
+    setHeader: (name: string, value: unknown) => void recorded.push([name, String(value)]),
+    removeHeader: () => undefined,
+  };
+  headers({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of recorded) reply.raw.setHeader(name, value);
+    done();
   });
 }

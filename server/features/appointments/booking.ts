@@ -3,6 +3,7 @@ import type { Db, Tx } from '../../db/client';
 import { appointments, clients } from '../../db/schema/index';
 import { conflict } from '../../http/problem';
 import { newMeetingCode, newVideoRoom } from './codes';
+import type { Range } from './coach-line';
 
 type NewAppointment = Omit<
   typeof appointments.$inferInsert,
@@ -15,28 +16,6 @@ type NewAppointment = Omit<
  */
 export async function lockCoachCalendar(tx: Tx, coachId: string) {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${coachId}::text, 0))`);
-}
-
-const queues = new Map<string, Promise<void>>();
-
-/**
- * Runs `write` after this process's earlier writes to the coach's calendar have finished.
- * The advisory lock stays the guard across instances; waiting here instead of on the lock
- * keeps a rush of bookings for one coach from holding every pooled connection while they
- * wait, and lets each one see its predecessor's commit before it opens a transaction.
- */
-export async function inCoachQueue<T>(coachId: string, write: () => Promise<T>): Promise<T> {
-  const previous = queues.get(coachId) ?? Promise.resolve();
-  let done!: () => void;
-  const tail = previous.then(() => new Promise<void>((resolve) => (done = resolve)));
-  queues.set(coachId, tail);
-  await previous;
-  try {
-    return await write();
-  } finally {
-    done();
-    if (queues.get(coachId) === tail) queues.delete(coachId);
-  }
 }
 
 const EXCLUSION_VIOLATION = '23P01';
@@ -64,6 +43,27 @@ export async function guardOverlap<T>(tx: Tx, write: () => Promise<T>): Promise<
     if (isOverlap(error)) throw slotTaken();
     throw error;
   }
+}
+
+/** The coach's live appointments overlapping [from, to), in epoch milliseconds (./coach-line.ts). */
+export async function takenRanges(
+  db: Db,
+  coachId: string,
+  from: number,
+  to: number,
+): Promise<Range[]> {
+  const result = await db.execute(sql`
+    SELECT (extract(epoch FROM start_date) * 1000)::float8 AS start,
+           (extract(epoch FROM end_date) * 1000)::float8 AS "end"
+      FROM appointments
+     WHERE coach_id = ${coachId}::uuid AND cancelled_at IS NULL
+       AND tstzrange(start_date, end_date, '[)')
+           && tstzrange(${new Date(from).toISOString()}::timestamptz, ${new Date(to).toISOString()}::timestamptz, '[)')`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
+    start: number | string;
+    end: number | string;
+  }>;
+  return rows.map((r) => ({ start: Number(r.start), end: Number(r.end) }));
 }
 
 /** Whether a live appointment of the coach overlaps [start, end) (the exclusion constraint's test). */

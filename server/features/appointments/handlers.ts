@@ -1,20 +1,14 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { and, asc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps } from '../../http/handler';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/record';
 import { enqueueAppointmentNotifications } from '../notifications/enqueue';
-import {
-  guardOverlap,
-  inCoachQueue,
-  insertAppointment,
-  lockCoachCalendar,
-  overlapsLive,
-  slotTaken,
-} from './booking';
+import { guardOverlap, insertAppointment, lockCoachCalendar, takenRanges } from './booking';
+import { createCoachLines } from './coach-line';
 import { listAppointmentPage } from './list';
 import { appointmentScope, findAppointment, selectAppointments, toAppointment } from './repository';
 
@@ -40,6 +34,17 @@ function provisionalUntil(deps: AppDeps, isProvisional: boolean): string | null 
   return new Date(
     deps.now().getTime() + deps.config.PROVISIONAL_HOLD_MINUTES * 60_000,
   ).toISOString();
+}
+
+const coachLines = new WeakMap<Db, ReturnType<typeof createCoachLines>>();
+/** Staff bookings of this process, per coach (./coach-line.ts). */
+function coachLinesOf(db: Db) {
+  let lines = coachLines.get(db);
+  if (!lines) {
+    lines = createCoachLines((coachId, from, to) => takenRanges(db, coachId, from, to));
+    coachLines.set(db, lines);
+  }
+  return lines;
 }
 
 /** A coach books and moves only their own appointments. */
@@ -68,13 +73,9 @@ export const appointmentsHandlers = defineHandlers({
   async createAppointment({ body, principal, deps, reply }) {
     assertRange(body.startDate, body.endDate);
     assertOwnCoach(principal, body.coachId);
-    // In line behind this process's other writes to the calendar, a taken time is refused
-    // with one read and no transaction: under a rush for one slot the losers cost a query.
-    const created = await inCoachQueue(body.coachId, async () => {
-      if (await overlapsLive(deps.db, body.coachId, body.startDate, body.endDate)) {
-        throw slotTaken();
-      }
-      return deps.db.transaction(async (tx) => {
+    const range = { start: Date.parse(body.startDate), end: Date.parse(body.endDate) };
+    const created = await coachLinesOf(deps.db).book(body.coachId, range, () =>
+      deps.db.transaction(async (tx) => {
         await assertParties(tx, body.clientId, body.coachId);
         const id = await insertAppointment(tx, {
           clientId: body.clientId,
@@ -103,8 +104,8 @@ export const appointmentsHandlers = defineHandlers({
         });
         await enqueueAppointmentNotifications(tx, deps, { appointmentId: id, change: 'booked' });
         return (await findAppointment(tx, principal, id))!;
-      });
-    });
+      }),
+    );
     reply.code(201);
     return created;
   },
