@@ -311,6 +311,15 @@ async function main() {
       path: `/api/admin/client${q({ phoneNumber: fixtures.phoneNumber })}`,
       description: `phoneNumber=${fixtures.phoneNumber}`,
     },
+    // Guard: a common name. Its larger estimate once turned the search's generic plan into
+    // a walk of every client in the list's order (27 req/s); see searchPage in
+    // server/features/clients/list.ts.
+    {
+      name: 'clients.e.commonName',
+      target: 'app',
+      path: `/api/admin/client${q({ search: 'schmid' })}`,
+      description: 'search=schmid (about 1,500 hits): diagnostic',
+    },
   ].filter(
     (s): s is Scenario => !ONLY || s.name === 'baseline' || ONLY.some((o) => s.name.includes(o)),
   );
