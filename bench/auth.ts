@@ -236,6 +236,7 @@ try {
     return {
       ...result,
       serverCpuMs: (cpu.user + cpu.system) / 1000,
+      serverKernelShare: round(cpu.system / Math.max(1, cpu.user + cpu.system), 2),
       postgresMs,
       machineBusy: busy === null ? null : round(busy, 3),
     };
@@ -253,7 +254,12 @@ try {
       failures: run.failures,
       requestsPerSecond: Math.round(run.starts.length / run.wallS),
       latencyMs: percentiles(run.starts),
-      ...(inThisProcess ? { serverCpuMsPerRequest: perRequest(run.serverCpuMs) } : {}),
+      ...(inThisProcess
+        ? {
+            serverCpuMsPerRequest: perRequest(run.serverCpuMs),
+            serverKernelCpuShare: run.serverKernelShare,
+          }
+        : {}),
       clientCpuMsPerRequest: perRequest(run.cpuMs),
       machineCpuBusy: run.machineBusy,
     };
@@ -332,6 +338,8 @@ try {
       flowStartLatencyMs: percentiles(starts),
       /** CPU time of the server process (app + provider; the clients run elsewhere) per start + step. */
       processCpuMsPerFlow: perFlow(flow.serverCpuMs),
+      /** Share of that CPU time spent in the kernel (socket reads and writes: HTTP and PostgreSQL). */
+      processKernelCpuShare: flow.serverKernelShare,
       /** CPU time of the load generator per start + step. */
       clientCpuMsPerFlow: perFlow(flow.cpuMs),
       /** CPU time of all PostgreSQL processes on this machine per start + step (others' work included). */
