@@ -17,7 +17,7 @@
  * BENCH_CONNECTIONS (default 20), BENCH_ONLY (comma-separated scenario names),
  * BENCH_KEEP_DB=1 (leave the database for inspection), DATABASE_POOL_SIZE (default 10).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -30,6 +30,7 @@ import { connectPostgres } from '../server/db/client';
 import { createTestIssuer } from '../server/testing/test-auth';
 import { loadBenchData, SIZES } from './load';
 import { bookingRace, floorQuery, loadSchedulingData, measureFloor } from './scheduling';
+import { startChild, stopChild } from './servers/child';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = (name: string, fallback: number) => {
@@ -83,43 +84,6 @@ interface Measured {
 }
 
 // ---------------------------------------------------------------------------------------
-
-function startChild(
-  file: string,
-  extraEnv: Record<string, string>,
-): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(here, file), [], {
-      execArgv: ['--import', 'tsx'],
-      env: { ...process.env, ...extraEnv },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const timer = setTimeout(() => reject(new Error(`${file} did not start within 60 s`)), 60_000);
-    child.once('message', (message: { port: number }) => {
-      clearTimeout(timer);
-      resolve({ child, port: message.port });
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${file} exited with code ${code}`));
-    });
-  });
-}
-
-function stopChild(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve();
-    }, 5_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return NaN;
@@ -231,13 +195,16 @@ async function main() {
     LOG_LEVEL: 'silent',
     BENCH_JWKS: JSON.stringify(issuer.jwks),
   };
+  type Listening = { port: number };
   const [app, baseline] = await Promise.all([
-    startChild('servers/app.ts', childEnv),
-    startChild('servers/baseline.ts', childEnv),
+    startChild<Listening>(path.join(here, 'servers/app.ts'), childEnv),
+    startChild<Listening>(path.join(here, 'servers/baseline.ts'), childEnv),
   ]);
   appChild = app.child;
   baselineChild = baseline.child;
-  log(`app on :${app.port}, baseline on :${baseline.port}, pool size ${POOL_SIZE} each`);
+  log(
+    `app on :${app.message.port}, baseline on :${baseline.message.port}, pool size ${POOL_SIZE} each`,
+  );
 
   const token = await issuer.sign({
     sub: fixtures.adminSubject,
@@ -330,8 +297,8 @@ async function main() {
   for (const scenario of scenarios) {
     const base =
       scenario.target === 'app'
-        ? `http://127.0.0.1:${app.port}`
-        : `http://127.0.0.1:${baseline.port}`;
+        ? `http://127.0.0.1:${app.message.port}`
+        : `http://127.0.0.1:${baseline.message.port}`;
     const url = base + scenario.path;
     const h = scenario.target === 'app' ? headers : {};
     const probed = await probe(url, h);
@@ -363,7 +330,7 @@ async function main() {
   }
 
   const scheduling = await runScheduling(
-    `http://127.0.0.1:${app.port}`,
+    `http://127.0.0.1:${app.message.port}`,
     headers,
     schedulingData.fixtures,
   );
