@@ -25,10 +25,13 @@ import type { FlowReply } from './machines/auth/types';
  */
 async function startLogin(): Promise<FlowReply> {
   const deps = { authApi: createAuthApiClient() };
+  // Asked beside the first request, so the preflight's answer can follow its reply at once
+  // (before the app's start script takes the main thread for a while).
+  const capabilities = detectCapabilities().catch(() => undefined);
   const first = await postFlow(deps, '/login', undefined, undefined);
   const href = first.body.actions.register_client_capabilities?.href;
   if (first.body.name !== 'preflight' || !href) return first;
-  const found = await detectCapabilities().catch(() => undefined);
+  const found = await capabilities;
   return postAction(deps, href, {
     input_data: { ...capabilityInputs(found) },
     csrf_token: first.body.csrf_token,

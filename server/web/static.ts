@@ -36,12 +36,12 @@ export function createIndexHtml(webDir: string): (pathname: string) => string {
     if (!hint) return html;
     let page = cache.get(hint);
     if (page === undefined) {
-      // First in the head, so that they are the first requests: a page's own entry script, then
-      // its code (the entry's imports first) and translations. The app's start script follows.
+      // A page's own entry script is the first request (it starts the page's work while the
+      // rest loads); its code and translations follow the app's start script and its imports.
+      const first = (hint.entry ?? []).map(
+        (src) => `<script type="module" async crossorigin src="${attr(src)}"></script>`,
+      );
       const links = [
-        ...(hint.entry ?? []).map(
-          (src) => `<script type="module" async crossorigin src="${attr(src)}"></script>`,
-        ),
         ...hint.css.map((href) => `<link rel="stylesheet" crossorigin href="${attr(href)}">`),
         ...hint.js.map((href) => `<link rel="modulepreload" crossorigin href="${attr(href)}">`),
         ...hint.ns.map(
@@ -49,9 +49,9 @@ export function createIndexHtml(webDir: string): (pathname: string) => string {
             `<link rel="preload" href="/locales/de/${attr(ns)}.json" as="fetch" crossorigin="anonymous">`,
         ),
       ];
-      page = links.length
-        ? html.replace(HEAD_START, (m) => `${m}\n    ${links.join('\n    ')}`)
-        : html;
+      page = html;
+      if (first.length) page = page.replace(HEAD_START, (m) => `${m}\n    ${first.join('\n    ')}`);
+      if (links.length) page = page.replace('</head>', `    ${links.join('\n    ')}\n  </head>`);
       cache.set(hint, page);
     }
     return page;
