@@ -431,7 +431,7 @@ async function runScheduling(
     log(
       `booking.race: ${race.requests} requests → ${JSON.stringify(race.statuses)}; ${race.liveAppointments} live appointments; ` +
         `${race.deadlocks} deadlocks; p50 ${race.latencyMs.p50} / p95 ${race.latencyMs.p95} / p99 ${race.latencyMs.p99} ms ` +
-        `(wall ${race.wallMs} ms; floor: 500 cheapest calls p99 ${race.floor.latencyMs.p99} ms, wall ${race.floor.wallMs} ms) ${JSON.stringify(race.pass)}`,
+        `(wall ${race.wallMs} ms; floor: 500 cheapest calls p99 ${race.floor.latencyMs.p99} ms, wall ${race.floor.wallMs} ms; bare Fastify p99 ${race.bareFloor.latencyMs.p99} ms, ratio ${race.bareFloor.p99Ratio}×) ${JSON.stringify(race.pass)}`,
     );
   }
   return out;
