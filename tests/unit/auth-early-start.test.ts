@@ -6,7 +6,14 @@ import { createAuthEvents } from '../../src/app/auth-events';
 import type { AuthFlowDeps } from '../../src/machines/auth/actors';
 import { holdEarlyFlow, startFlowEarly, takeEarlyFlow } from '../../src/machines/auth/early-start';
 import { postFlow } from '../../src/machines/auth/flow-request';
-import { CAPABILITIES_OFF, loginInitState, preflightState } from './auth-widget.fixtures';
+import {
+  CAPABILITIES_OFF,
+  flush,
+  loginInitState,
+  preflightState,
+  reply,
+  state,
+} from './auth-widget.fixtures';
 
 /** The provider as the widget's client sees it: preflight first, then login_init; records requests. */
 function fakeDeps() {
@@ -85,6 +92,27 @@ describe('the login flow started with the page (src/main.tsx, issue #4)', () => 
     flow.send({ type: 'flow.restart' });
     await waitFor(flow, () => requests.length === 3);
     expect(requests[2]).toMatchObject({ path: '/auth/login', action: null });
+    flow.stop();
+  });
+
+  it('hands the app a session created before any widget showed the flow, and only then', async () => {
+    const { deps } = fakeDeps();
+    const seen: string[] = [];
+    deps.authEvents.subscribe((event) => seen.push(event.type));
+    // A passkey autofill that signed in at once: the first answer is already `success`.
+    const success = reply(
+      state('success', {}, { payload: { claims: { subject: 'user-1' } } as never }),
+      { token: 'token-1', sessionLifetime: 3600 },
+    );
+    startFlowEarly(deps, 'login', { firstReply: Promise.resolve(success) });
+    const flow = takeEarlyFlow('login')!;
+    await waitFor(flow, (s) => s.hasTag('succeeded'));
+    expect(seen).toEqual(['session-created']);
+    // Once a widget shows it, its own bridge forwards (no second copy from here).
+    holdEarlyFlow(flow);
+    flow.send({ type: 'flow.restart' });
+    await flush();
+    expect(seen).toEqual(['session-created']);
     flow.stop();
   });
 

@@ -9,6 +9,7 @@ const MAX_AGE_MS = 60_000;
 export type EarlyFlow = Actor<typeof authFlowMachine>;
 
 const started = new Map<FlowName, EarlyFlow>();
+const beforeWidget = new WeakMap<EarlyFlow, { unsubscribe(): void }>();
 
 /**
  * Starts the sign-in widget's flow machine with the app's start script, before React rendered
@@ -40,6 +41,12 @@ export function startFlowEarly(
     ...(inspect ? { inspect } : {}),
   });
   started.set(flowName, actor);
+  // A passkey autofill can sign in before the page rendered its widget: until a widget shows
+  // the flow (its EventBridge forwards from then on), the flow's events go to the app directly.
+  beforeWidget.set(
+    actor,
+    actor.on('*', (event) => deps.authEvents.emit(event)),
+  );
   actor.start();
   setTimeout(() => {
     if (started.get(flowName) !== actor) return;
@@ -64,6 +71,9 @@ const holders = new WeakMap<EarlyFlow, number>();
  * which is no goodbye.
  */
 export function holdEarlyFlow(actor: EarlyFlow): () => void {
+  // Runs after the widget's EventBridge subscribed (a parent's effect follows its children's).
+  beforeWidget.get(actor)?.unsubscribe();
+  beforeWidget.delete(actor);
   holders.set(actor, (holders.get(actor) ?? 0) + 1);
   return () => {
     holders.set(actor, (holders.get(actor) ?? 1) - 1);
