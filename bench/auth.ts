@@ -18,7 +18,7 @@
  *    share of the machine's cores busy, and p95 / floor p95 (`p95VsFloor`): on 2 shared,
  *    noisy cores the ratio says more than the milliseconds.
  * 4. Bare floor: the same callers against bare Fastify in another child process
- *    (bench/auth-floor-server.ts): one HTTP round trip on this machine, below the app.
+ *    (bench/servers/bare-post.ts): one HTTP round trip on this machine, below the app.
  * 5. Session check in the product API: the product's verifyToken (createTokenVerifier with
  *    the provider's keys and session table, as main.ts wires it) on one token, many times
  *    after the first call (key and session answer cached), and, for comparison, a full
@@ -31,7 +31,6 @@
  * BENCH_VERIFY_ITERATIONS (default 200000), BENCH_KEEP_DB=1, BENCH_CPU_PROFILE=<file> (a V8
  * CPU profile of the server during the measured flow steps only, for chrome://inspect).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -49,6 +48,7 @@ import { createRateLimiters } from '../server/http/rate-limit';
 import { createMailer } from '../server/adapters/mail/mailer';
 import { createAuthProvider } from '../server/auth-provider/provider';
 import type { LoadDone, LoadJob } from './auth-load';
+import { startChild, stopChild } from './servers/child';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = (name: string, fallback: number) => {
@@ -134,26 +134,6 @@ function postgresCpu(): Map<string, number> {
 const cpuSince = (before: Map<string, number>, after: Map<string, number>) =>
   [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 
-/** Forks a bench child (same Node, tsx) and waits for its first IPC message. */
-function startChild<Message>(file: string): Promise<{ child: ChildProcess; message: Message }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(file, [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    child.once('message', (message: Message) => resolve({ child, message }));
-    child.once('exit', (code) => reject(new Error(`${file} exited with code ${code}`)));
-  });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
 const admin = new pg.Client({ connectionString: server });
 await admin.connect();
 await admin.query(`CREATE DATABASE ${dbName}`);
@@ -188,7 +168,7 @@ try {
 
   // --- Load: a child process with its own event loop ----------------------------------------
   const load = await startChild<{ type: 'ready' }>(path.join(here, 'auth-load.ts'));
-  const bare = await startChild<{ port: number }>(path.join(here, 'auth-floor-server.ts'));
+  const bare = await startChild<{ port: number }>(path.join(here, 'servers/bare-post.ts'));
   const profileFile = process.env.BENCH_CPU_PROFILE;
   /**
    * Runs one job in the load generator; the server's (this process's) CPU and the machine's

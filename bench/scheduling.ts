@@ -312,7 +312,7 @@ export async function bookingRace(
   // process, no plugins, no database) through the same kind of client: what a burst of 500
   // costs on these cores before anything the app does.
   const bare = await startChild<{ port: number }>(
-    path.join(import.meta.dirname, 'auth-floor-server.ts'),
+    path.join(import.meta.dirname, 'servers/bare-post.ts'),
   );
   const bareClient = burstClient(`http://127.0.0.1:${bare.message.port}`, headers);
   const burstBare = () =>
