@@ -15,3 +15,10 @@ export function rawRows<Row>(
   if (typeof all !== 'function') throw new Error('rawRows: the prepared query has no all()');
   return all.call(prepared, values) as Promise<Row[]>;
 }
+
+/**
+ * The rows of a raw `db.execute(sql…)`: node-postgres answers `{ rows }`, PGlite's drizzle
+ * driver the array itself.
+ */
+export const rowsOf = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);

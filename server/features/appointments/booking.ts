@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { appointments, clients } from '../../db/schema/index';
+import { rowsOf } from '../../db/raw-rows';
 import { conflict } from '../../http/problem';
 import { newMeetingCode, newVideoRoom } from './codes';
 import type { Range } from './coach-line';
@@ -45,6 +46,12 @@ export async function guardOverlap<T>(tx: Tx, write: () => Promise<T>): Promise<
   }
 }
 
+/** The coach's live (not cancelled) appointments overlapping [start, end): the exclusion constraint's test. */
+const liveOverlapping = (coachId: string, start: string, end: string) => sql`
+  FROM appointments
+ WHERE coach_id = ${coachId}::uuid AND cancelled_at IS NULL
+   AND tstzrange(start_date, end_date, '[)') && tstzrange(${start}::timestamptz, ${end}::timestamptz, '[)')`;
+
 /** The coach's live appointments overlapping [from, to), in epoch milliseconds (./coach-line.ts). */
 export async function takenRanges(
   db: Db,
@@ -55,30 +62,22 @@ export async function takenRanges(
   const result = await db.execute(sql`
     SELECT (extract(epoch FROM start_date) * 1000)::float8 AS start,
            (extract(epoch FROM end_date) * 1000)::float8 AS "end"
-      FROM appointments
-     WHERE coach_id = ${coachId}::uuid AND cancelled_at IS NULL
-       AND tstzrange(start_date, end_date, '[)')
-           && tstzrange(${new Date(from).toISOString()}::timestamptz, ${new Date(to).toISOString()}::timestamptz, '[)')`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
-    start: number | string;
-    end: number | string;
-  }>;
-  return rows.map((r) => ({ start: Number(r.start), end: Number(r.end) }));
+    ${liveOverlapping(coachId, new Date(from).toISOString(), new Date(to).toISOString())}`);
+  return rowsOf<{ start: number | string; end: number | string }>(result).map((r) => ({
+    start: Number(r.start),
+    end: Number(r.end),
+  }));
 }
 
-/** Whether a live appointment of the coach overlaps [start, end) (the exclusion constraint's test). */
+/** Whether a live appointment of the coach overlaps [start, end). */
 export async function overlapsLive(
   tx: Tx | Db,
   coachId: string,
   start: string,
   end: string,
 ): Promise<boolean> {
-  const rows = await tx.execute(sql`
-    SELECT 1 FROM appointments
-     WHERE coach_id = ${coachId}::uuid AND cancelled_at IS NULL
-       AND tstzrange(start_date, end_date, '[)') && tstzrange(${start}::timestamptz, ${end}::timestamptz, '[)')
-     LIMIT 1`);
-  return (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows).length > 0;
+  const result = await tx.execute(sql`SELECT 1 ${liveOverlapping(coachId, start, end)} LIMIT 1`);
+  return rowsOf(result).length > 0;
 }
 
 /**

@@ -12,6 +12,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import type { Calendar, Slot } from './slots';
+import { rowsOf } from '../../db/raw-rows';
 
 const MAX_ENTRIES = 64;
 
@@ -33,9 +34,6 @@ export interface SlotKey {
 
 const keyOf = (k: SlotKey) =>
   `${k.calendar.kind === 'coach' ? k.calendar.coachId : k.calendar.kind}|${k.from}|${k.to}|${k.durationMinutes}|${k.stepMinutes}`;
-
-const rowsOf = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 
 /** What the calendar's slots depend on in the coaches table, as one short string. */
 async function fingerprint(db: Db | Tx, calendar: Calendar): Promise<string> {

@@ -12,6 +12,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { expandOccurrences, type OverrideFields } from '../availability/occurrences';
+import { rowsOf } from '../../db/raw-rows';
 
 /** Longest appointment (server/features/appointments): bounds the appointment scan. */
 const MAX_APPOINTMENT_MS = 12 * 60 * 60_000;
@@ -74,9 +75,6 @@ export interface CoachTime {
   /** Live appointments overlapping the window (the pooled calendar's fairness measure). */
   booked: number;
 }
-
-const rowsOf = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 
 /** Sorted, merged union of intervals. */
 function merge(intervals: Interval[]): Interval[] {
