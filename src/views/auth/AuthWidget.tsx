@@ -26,25 +26,32 @@ export interface AuthWidgetProps {
 export function AuthWidget({ flow, onSucceeded, deps }: AuthWidgetProps) {
   const services = useAppServices();
   const { i18n } = useTranslation('auth');
+  // The login flow may be running since the app started (src/main.tsx): this widget shows it,
+  // and builds no machine of its own (the flow machine is large to build).
+  const [early] = useState(() => (deps ? null : takeEarlyFlow(flow)));
   const logic = useMemo(
     () =>
-      authFlowMachine.provide({
-        actors: createAuthFlowActors({
-          authApi: services.authApi,
-          getToken: services.getToken,
-          authEvents: services.authEvents,
-          language: () => i18n.resolvedLanguage ?? 'de',
-          ...deps,
-        }),
-      }),
+      early
+        ? undefined
+        : authFlowMachine.provide({
+            actors: createAuthFlowActors({
+              authApi: services.authApi,
+              getToken: services.getToken,
+              authEvents: services.authEvents,
+              language: () => i18n.resolvedLanguage ?? 'de',
+              ...deps,
+            }),
+          }),
     // The machine is built once per widget; later changes of deps do not restart a flow.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [services],
+    [services, early],
   );
-  // The login flow may be running since the app started (src/main.tsx): this widget shows it.
-  const [early] = useState(() => (deps ? null : takeEarlyFlow(flow)));
   return (
-    <AuthFlowActor.Provider logic={logic} options={{ input: { flowName: flow } }} actor={early}>
+    <AuthFlowActor.Provider
+      {...(logic ? { logic } : {})}
+      options={{ input: { flowName: flow } }}
+      actor={early}
+    >
       <div className="auth-widget">
         <EventBridge />
         <SuccessWatcher {...(onSucceeded ? { onSucceeded } : {})} />
