@@ -32,7 +32,7 @@
  * CPU profile of the server during the measured flow steps only, for chrome://inspect).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -48,6 +48,7 @@ import { createRateLimiters } from '../server/http/rate-limit';
 import { createMailer } from '../server/adapters/mail/mailer';
 import { createAuthProvider } from '../server/auth-provider/provider';
 import type { LoadDone, LoadJob } from './auth-load';
+import { cpuSince, machineCpu, postgresCpu } from './cpu';
 import { startChild, stopChild } from './servers/child';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -88,51 +89,6 @@ function percentiles(samples: number[]) {
 }
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-/** All cores' busy and total jiffies so far (Linux /proc/stat), or null elsewhere. */
-function machineCpu(): { busy: number; total: number } | null {
-  try {
-    const fields = readFileSync('/proc/stat', 'utf8')
-      .split('\n', 1)[0]!
-      .trim()
-      .split(/\s+/)
-      .slice(1)
-      .map(Number);
-    const total = fields.reduce((a, b) => a + b, 0);
-    return { busy: total - fields[3]! - (fields[4] ?? 0), total };
-  } catch {
-    return null;
-  }
-}
-
-/**
- * CPU time (ms) so far of this machine's PostgreSQL processes, by pid (Linux /proc; empty
- * elsewhere or when the server runs on another host).
- */
-function postgresCpu(): Map<string, number> {
-  const out = new Map<string, number>();
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return out;
-  }
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      // Fields after "(comm) ": state is [0], utime [11], stime [12] (clock ticks, 100 Hz).
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return out;
-}
-
-const cpuSince = (before: Map<string, number>, after: Map<string, number>) =>
-  [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 
 const admin = new pg.Client({ connectionString: server });
 await admin.connect();

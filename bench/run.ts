@@ -28,6 +28,7 @@ import pg from 'pg';
 import { loadConfig } from '../server/config';
 import { connectPostgres } from '../server/db/client';
 import { createTestIssuer } from '../server/testing/test-auth';
+import { cpuSince, machineCpu, postgresCpu, processCpuMs } from './cpu';
 import { loadBenchData, SIZES } from './load';
 import { bookingRace, floorQuery, loadSchedulingData, measureFloor } from './scheduling';
 import { startChild, stopChild } from './servers/child';
@@ -79,6 +80,8 @@ interface Measured {
   non2xx?: number;
   errors?: number;
   timeouts?: number;
+  cpuMsPerRequest?: { server?: number; postgres?: number; loadGenerator?: number };
+  machineCpuBusy?: number;
   throughputVsBaseline?: number;
   pass?: { p95: boolean; throughput: boolean };
 }
@@ -109,10 +112,14 @@ async function probe(url: string, headers: Record<string, string>): Promise<Meas
   return { status: response.status, itemCount, rows, bytes: Buffer.byteLength(text) };
 }
 
-async function measure(url: string, headers: Record<string, string>) {
+async function measure(url: string, headers: Record<string, string>, serverPid?: number) {
   // Warm-up: JIT, pool connections, PostgreSQL caches; nothing recorded.
   await autocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP });
   const latencies: number[] = [];
+  const serverAt = processCpuMs(serverPid);
+  const postgresAt = postgresCpu();
+  const loadAt = process.cpuUsage();
+  const machineAt = machineCpu();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       { url, headers, connections: CONNECTIONS, duration: DURATION },
@@ -122,11 +129,26 @@ async function measure(url: string, headers: Record<string, string>) {
       latencies.push(responseTime),
     );
   });
+  const load = process.cpuUsage(loadAt);
+  const serverMs = (processCpuMs(serverPid) ?? NaN) - (serverAt ?? NaN);
+  const postgresMs = cpuSince(postgresAt, postgresCpu());
+  const machine = machineCpu();
   const sorted = Float64Array.from(latencies).sort();
   const mean = latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length);
   const seconds = result.duration;
   const total = result.requests.total;
+  const perRequest = (ms: number) => (Number.isFinite(ms) ? round(ms / total, 3) : undefined);
   return {
+    // Where the machine's CPU went per request (10 ms ticks, so ±10 ms over the run).
+    cpuMsPerRequest: {
+      server: perRequest(serverMs),
+      postgres: postgresAt.size ? perRequest(postgresMs) : undefined,
+      loadGenerator: perRequest((load.user + load.system) / 1000),
+    },
+    machineCpuBusy:
+      machine && machineAt
+        ? round((machine.busy - machineAt.busy) / Math.max(1, machine.total - machineAt.total))
+        : undefined,
     requests: total,
     durationS: seconds,
     rps: round(total / seconds, 1),
@@ -317,7 +339,8 @@ async function main() {
     log(
       `${scenario.name}: ${scenario.description} — probe 200, itemCount ${probed.itemCount ?? '-'}, ${probed.bytes} bytes; measuring ${WARMUP}+${DURATION} s`,
     );
-    Object.assign(entry, await measure(url, h));
+    const pid = (scenario.target === 'app' ? appChild : baselineChild)?.pid;
+    Object.assign(entry, await measure(url, h, pid));
     if (scenario.target === 'baseline') baselineOkRps = entry.okRps;
     if (scenario.target === 'app' && baselineOkRps) {
       entry.throughputVsBaseline = round(entry.okRps! / baselineOkRps, 3);
@@ -448,10 +471,11 @@ function printTable(results: Measured[]) {
     'vs base',
     'p95≤20',
     '≥50%',
+    'cpu ms/req srv+pg+load',
   ];
   const rows = results.map((r) =>
     r.skipped
-      ? [r.name, '-', '-', '-', '-', '-', '-', r.skipped, '']
+      ? [r.name, '-', '-', '-', '-', '-', '-', r.skipped, '', '']
       : [
           r.name,
           r.latencyMs!.p50.toFixed(1),
@@ -464,6 +488,9 @@ function printTable(results: Measured[]) {
             : `${(r.throughputVsBaseline * 100).toFixed(0)} %`,
           r.pass ? (r.pass.p95 ? 'pass' : 'FAIL') : '',
           r.pass ? (r.pass.throughput ? 'pass' : 'FAIL') : '',
+          [r.cpuMsPerRequest?.server, r.cpuMsPerRequest?.postgres, r.cpuMsPerRequest?.loadGenerator]
+            .map((ms) => (ms === undefined ? '?' : ms.toFixed(2)))
+            .join('+'),
         ],
   );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
