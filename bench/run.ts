@@ -7,14 +7,15 @@
  * 2. Starts two child processes, each with its own event loop: the real app (buildApp,
  *    bench/servers/app.ts) and the baseline (bare Fastify + pg.Pool reading one row by
  *    primary key, bench/servers/baseline.ts), both with the same pool size.
- * 3. autocannon, in this process, runs each scenario: warm-up, then the measured run.
- *    Latencies are recorded per response (autocannon's `response` event) so p50/p95/p99 are
- *    exact; autocannon's own summary has no p95.
+ * 3. autocannon, in this process, runs each scenario: warm-up, then BENCH_ROUNDS short runs
+ *    in turns with the baseline, whose throughput in those same minutes is the scenario's
+ *    reference. Latencies are recorded per response (autocannon's `response` event) so
+ *    p50/p95/p99 are exact; autocannon's own summary has no p95.
  * 4. Writes bench/results/<timestamp>.json and bench/results/latest.json, prints a table,
  *    drops the database. A missed target is reported, not an error.
  *
  * Knobs (environment): BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2),
- * BENCH_CONNECTIONS (default 20), BENCH_ONLY (comma-separated scenario names),
+ * BENCH_CONNECTIONS (default 20), BENCH_ROUNDS (default 5), BENCH_ONLY (comma-separated scenario names),
  * BENCH_KEEP_DB=1 (leave the database for inspection), DATABASE_POOL_SIZE (default 10).
  */
 import type { ChildProcess } from 'node:child_process';
@@ -41,6 +42,7 @@ const env = (name: string, fallback: number) => {
 const DURATION = env('BENCH_DURATION', 10);
 const WARMUP = env('BENCH_WARMUP', 2);
 const CONNECTIONS = env('BENCH_CONNECTIONS', 20);
+const ROUNDS = env('BENCH_ROUNDS', 5);
 const POOL_SIZE = env('DATABASE_POOL_SIZE', 10);
 const ONLY = process.env.BENCH_ONLY?.split(',')
   .map((s) => s.trim())
@@ -76,12 +78,13 @@ interface Measured {
   rps?: number;
   okRps?: number;
   latencyMs?: { p50: number; p95: number; p99: number; mean: number; max: number };
-  autocannonLatencyMs?: { p50: number; p97_5: number; p99: number };
   non2xx?: number;
   errors?: number;
   timeouts?: number;
   cpuMsPerRequest?: { server?: number; postgres?: number; loadGenerator?: number };
   machineCpuBusy?: number;
+  /** The baseline, measured in turns with this scenario. */
+  pairedBaseline?: { okRps: number; p95Ms: number; cpuMsPerRequest: Measured['cpuMsPerRequest'] };
   throughputVsBaseline?: number;
   pass?: { p95: boolean; throughput: boolean };
 }
@@ -112,17 +115,39 @@ async function probe(url: string, headers: Record<string, string>): Promise<Meas
   return { status: response.status, itemCount, rows, bytes: Buffer.byteLength(text) };
 }
 
-async function measure(url: string, headers: Record<string, string>, serverPid?: number) {
-  // Warm-up: JIT, pool connections, PostgreSQL caches; nothing recorded.
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP });
+interface Target {
+  url: string;
+  headers: Record<string, string>;
+  /** The server's process, for its CPU time. */
+  pid?: number;
+}
+
+/** One stretch of load on one target, with the CPU the machine's processes spent meanwhile. */
+interface Slice {
+  latencies: number[];
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  seconds: number;
+  serverMs: number;
+  postgresMs?: number;
+  loadMs: number;
+  machine?: { busy: number; total: number };
+}
+
+const warm = (t: Target) =>
+  autocannon({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration: WARMUP });
+
+async function slice(t: Target, seconds: number): Promise<Slice> {
   const latencies: number[] = [];
-  const serverAt = processCpuMs(serverPid);
+  const serverAt = processCpuMs(t.pid);
   const postgresAt = postgresCpu();
   const loadAt = process.cpuUsage();
   const machineAt = machineCpu();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      { url, headers, connections: CONNECTIONS, duration: DURATION },
+      { url: t.url, headers: t.headers, connections: CONNECTIONS, duration: seconds },
       (err, res) => (err ? reject(err) : resolve(res)),
     );
     instance.on('response', (_client, _status, _bytes, responseTime) =>
@@ -130,29 +155,57 @@ async function measure(url: string, headers: Record<string, string>, serverPid?:
     );
   });
   const load = process.cpuUsage(loadAt);
-  const serverMs = (processCpuMs(serverPid) ?? NaN) - (serverAt ?? NaN);
-  const postgresMs = cpuSince(postgresAt, postgresCpu());
   const machine = machineCpu();
+  return {
+    latencies,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    seconds: result.duration,
+    serverMs: (processCpuMs(t.pid) ?? NaN) - (serverAt ?? NaN),
+    postgresMs: postgresAt.size ? cpuSince(postgresAt, postgresCpu()) : undefined,
+    loadMs: (load.user + load.system) / 1000,
+    machine:
+      machine && machineAt
+        ? { busy: machine.busy - machineAt.busy, total: machine.total - machineAt.total }
+        : undefined,
+  };
+}
+
+/** The figures of a target's slices taken together. */
+function summarize(slices: Slice[]) {
+  const sum = (pick: (s: Slice) => number) => slices.reduce((a, s) => a + pick(s), 0);
+  const latencies = slices.flatMap((s) => s.latencies);
   const sorted = Float64Array.from(latencies).sort();
   const mean = latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length);
-  const seconds = result.duration;
-  const total = result.requests.total;
+  const seconds = sum((s) => s.seconds);
+  const total = sum((s) => s.requests);
+  const non2xx = sum((s) => s.non2xx);
   const perRequest = (ms: number) => (Number.isFinite(ms) ? round(ms / total, 3) : undefined);
+  const machine = slices.every((s) => s.machine)
+    ? round(
+        sum((s) => s.machine!.busy) /
+          Math.max(
+            1,
+            sum((s) => s.machine!.total),
+          ),
+      )
+    : undefined;
   return {
     // Where the machine's CPU went per request (10 ms ticks, so ±10 ms over the run).
     cpuMsPerRequest: {
-      server: perRequest(serverMs),
-      postgres: postgresAt.size ? perRequest(postgresMs) : undefined,
-      loadGenerator: perRequest((load.user + load.system) / 1000),
-    },
-    machineCpuBusy:
-      machine && machineAt
-        ? round((machine.busy - machineAt.busy) / Math.max(1, machine.total - machineAt.total))
+      server: perRequest(sum((s) => s.serverMs)),
+      postgres: slices.every((s) => s.postgresMs !== undefined)
+        ? perRequest(sum((s) => s.postgresMs!))
         : undefined,
+      loadGenerator: perRequest(sum((s) => s.loadMs)),
+    },
+    machineCpuBusy: machine,
     requests: total,
     durationS: seconds,
     rps: round(total / seconds, 1),
-    okRps: round((total - result.non2xx) / seconds, 1),
+    okRps: round((total - non2xx) / seconds, 1),
     latencyMs: {
       p50: round(percentile(sorted, 50)),
       p95: round(percentile(sorted, 95)),
@@ -160,15 +213,35 @@ async function measure(url: string, headers: Record<string, string>, serverPid?:
       mean: round(mean),
       max: round(sorted[sorted.length - 1] ?? NaN),
     },
-    autocannonLatencyMs: {
-      p50: result.latency.p50,
-      p97_5: result.latency.p97_5,
-      p99: result.latency.p99,
-    },
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
+    non2xx,
+    errors: sum((s) => s.errors),
+    timeouts: sum((s) => s.timeouts),
   };
+}
+
+/** Warm-up (JIT, pool connections, PostgreSQL caches; nothing recorded), then one run. */
+async function measure(url: string, headers: Record<string, string>, pid?: number) {
+  const target = { url, headers, pid };
+  await warm(target);
+  return summarize([await slice(target, DURATION)]);
+}
+
+/**
+ * A scenario and the baseline in turns (ROUNDS short runs each, baseline first), so both
+ * see the same load from the machine's other tenants: on shared cores the throughput drifts
+ * by a fifth within minutes, and a baseline measured once at the start mixed that drift into
+ * every ratio.
+ */
+async function measurePaired(scenario: Target, baseline: Target) {
+  await warm(baseline);
+  await warm(scenario);
+  const seconds = Math.max(1, Math.round(DURATION / ROUNDS));
+  const slices = { scenario: [] as Slice[], baseline: [] as Slice[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    slices.baseline.push(await slice(baseline, seconds));
+    slices.scenario.push(await slice(scenario, seconds));
+  }
+  return { scenario: summarize(slices.scenario), baseline: summarize(slices.baseline) };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -312,10 +385,10 @@ async function main() {
   ].filter(
     (s): s is Scenario => !ONLY || s.name === 'baseline' || ONLY.some((o) => s.name.includes(o)),
   );
-  // ~12 s per scenario (warm-up + run) on top of ~15 s of setup.
+  // ~24 s per app scenario (warm-ups, then its runs in turns with the baseline's).
 
   const results: Measured[] = [];
-  let baselineOkRps: number | undefined;
+  const baselineUrl = `http://127.0.0.1:${baseline.message.port}/clients/${fixtures.someClientId}`;
   for (const scenario of scenarios) {
     const base =
       scenario.target === 'app'
@@ -339,11 +412,20 @@ async function main() {
     log(
       `${scenario.name}: ${scenario.description} — probe 200, itemCount ${probed.itemCount ?? '-'}, ${probed.bytes} bytes; measuring ${WARMUP}+${DURATION} s`,
     );
-    const pid = (scenario.target === 'app' ? appChild : baselineChild)?.pid;
-    Object.assign(entry, await measure(url, h, pid));
-    if (scenario.target === 'baseline') baselineOkRps = entry.okRps;
-    if (scenario.target === 'app' && baselineOkRps) {
-      entry.throughputVsBaseline = round(entry.okRps! / baselineOkRps, 3);
+    if (scenario.target === 'baseline') {
+      Object.assign(entry, await measure(url, h, baselineChild?.pid));
+    } else {
+      const paired = await measurePaired(
+        { url, headers: h, pid: appChild?.pid },
+        { url: baselineUrl, headers: {}, pid: baselineChild?.pid },
+      );
+      Object.assign(entry, paired.scenario);
+      entry.pairedBaseline = {
+        okRps: paired.baseline.okRps,
+        p95Ms: paired.baseline.latencyMs.p95,
+        cpuMsPerRequest: paired.baseline.cpuMsPerRequest,
+      };
+      entry.throughputVsBaseline = round(entry.okRps! / paired.baseline.okRps, 3);
       entry.pass = {
         p95: entry.latencyMs!.p95 <= TARGET.p95Ms,
         throughput: entry.throughputVsBaseline >= TARGET.throughputShare,
@@ -381,9 +463,11 @@ async function main() {
     setup: { migrateMs, loadMs, loadStepsMs: timingsMs },
     method:
       'Servers run in child processes (one event loop each); autocannon runs in the parent. ' +
-      'Each scenario: warm-up, then a measured run; latencies recorded per response ' +
-      '(autocannon "response" event), percentiles by nearest rank. okRps counts 2xx responses only. ' +
-      'throughputVsBaseline = okRps / baseline okRps. Request logging off in both servers.',
+      'Each app scenario: warm-ups, then BENCH_ROUNDS short runs in turns with the baseline ' +
+      '(baseline first); latencies recorded per response (autocannon "response" event), ' +
+      'percentiles by nearest rank. okRps counts 2xx responses only. throughputVsBaseline = ' +
+      'okRps / okRps of the baseline runs taken in turns with it (pairedBaseline). ' +
+      'Request logging off in both servers.',
     scenarios: results,
     scheduling,
   };
@@ -468,6 +552,7 @@ function printTable(results: Measured[]) {
     'p99 ms',
     'req/s',
     'non-2xx',
+    'base req/s',
     'vs base',
     'p95≤20',
     '≥50%',
@@ -475,7 +560,7 @@ function printTable(results: Measured[]) {
   ];
   const rows = results.map((r) =>
     r.skipped
-      ? [r.name, '-', '-', '-', '-', '-', '-', r.skipped, '', '']
+      ? [r.name, '-', '-', '-', '-', '-', '-', '-', r.skipped, '', '']
       : [
           r.name,
           r.latencyMs!.p50.toFixed(1),
@@ -483,6 +568,7 @@ function printTable(results: Measured[]) {
           r.latencyMs!.p99.toFixed(1),
           r.okRps!.toFixed(0),
           String(r.non2xx! + r.errors! + r.timeouts!),
+          r.pairedBaseline ? r.pairedBaseline.okRps.toFixed(0) : '',
           r.throughputVsBaseline === undefined
             ? ''
             : `${(r.throughputVsBaseline * 100).toFixed(0)} %`,

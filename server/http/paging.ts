@@ -38,6 +38,23 @@ export const totalColumn = (matching: PgSelect) =>
     Number,
   );
 
+/** The list generation (migration 0006) as the statement's snapshot sees it. */
+const generationNow = sql`(SELECT "value" FROM "list_generation" WHERE "id" = 1)`;
+
+/** The snapshot's list generation, as a column of a page that uses `generationCheckedTotal`. */
+export const generationColumn = () => sql<string>`${generationNow}`;
+
+/**
+ * `totalColumn` for lists whose matches depend only on clients and appointments: when the
+ * caller already holds the count taken under the generation this statement still sees, it is
+ * answered as is and the count subquery (an initplan, evaluated only when its CASE branch is
+ * reached) never runs. Its placeholders are filled in by `preparedListPage`.
+ */
+export const generationCheckedTotal = (matching: PgSelect) =>
+  sql<number>`CASE WHEN ${generationNow} = ${sql.placeholder('knownGeneration')}::bigint THEN ${sql.placeholder('knownTotal')}::bigint ELSE ${totalColumn(matching)} END`.mapWith(
+    Number,
+  );
+
 /** Counts the rows `matching` selects, stopping after COUNT_CAP + 1. */
 export const countQuery = (db: Db, matching: PgSelect) =>
   db.select({ n: count() }).from(matching.limit(literal(COUNT_CAP + 1)).as('capped'));
@@ -59,12 +76,35 @@ interface Preparable<P> {
   prepare(name: string): P;
 }
 
+/** Counts remembered per filter set with the generation they were taken under. */
+const knownCounts = new WeakMap<Db, Map<string, { generation: string; total: number }>>();
+const MAX_KNOWN_COUNTS = 2000;
+
+function knownCount(db: Db, key: string | undefined) {
+  return key === undefined ? undefined : knownCounts.get(db)?.get(key);
+}
+
+function rememberCount(db: Db, key: string, generation: string, total: number) {
+  let counts = knownCounts.get(db);
+  if (!counts) knownCounts.set(db, (counts = new Map()));
+  if (!counts.has(key) && counts.size >= MAX_KNOWN_COUNTS)
+    counts.delete(counts.keys().next().value!);
+  counts.set(key, { generation, total });
+}
+
 /**
  * A list page whose statements (the page with its `total` column, and the count for a page
  * past the end) are built once per shape (preparedOnce): the page's rows as the driver
  * hands them over (rawRows, mapped by the caller) and the capped counts.
+ *
+ * `countKey` names the filter set and its values (not the page or the sort) of a page whose
+ * total is `generationCheckedTotal` and which selects `generationColumn()` as `generation`:
+ * the count is then taken once per list generation, and again only after a client or an
+ * appointment changed. Without it the statement counts every time.
  */
-export async function preparedListPage<Row extends { total: number | string }>(
+export async function preparedListPage<
+  Row extends { total: number | string; generation?: number | string },
+>(
   db: Db,
   kind: string,
   shape: string,
@@ -75,12 +115,22 @@ export async function preparedListPage<Row extends { total: number | string }>(
     }>;
   },
   values: Record<string, unknown>,
+  countKey?: string,
 ) {
   const prepared = preparedOnce(db, kind, shape, (name) => {
     const { page, count } = build();
     return { page: page.prepare(name), count: count.prepare(`${name}_n`) };
   });
-  const rows = await rawRows<Row>(prepared.page, values);
+  const known = knownCount(db, countKey);
+  const rows = await rawRows<Row>(prepared.page, {
+    ...values,
+    knownGeneration: known?.generation ?? '-1',
+    knownTotal: known?.total ?? 0,
+  });
+  const first = rows[0];
+  if (countKey !== undefined && first?.generation != null) {
+    rememberCount(db, countKey, String(first.generation), Number(first.total));
+  }
   const counted = rows.map((r) => ({ total: Number(r.total) }));
   return { rows, counts: await pageCounts(counted, () => prepared.count.execute(values)) };
 }

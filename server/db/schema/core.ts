@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   customType,
@@ -38,8 +39,14 @@ const isoTimestamp = customType<{ data: string; driverData: string | Date }>({
 });
 
 export const ts = (name: string) => isoTimestamp(name);
-export const createdAt = () => ts('created_at').notNull().default(sql`now()`);
-export const updatedAt = () => ts('updated_at').notNull().default(sql`now()`);
+export const createdAt = () =>
+  ts('created_at')
+    .notNull()
+    .default(sql`now()`);
+export const updatedAt = () =>
+  ts('updated_at')
+    .notNull()
+    .default(sql`now()`);
 
 /** Renders `column IN ('a','b')` for enum checks. */
 export const inList = (values: readonly string[]) =>
@@ -108,7 +115,9 @@ export const users = pgTable(
     uniqueIndex('users_auth_subject_key').on(t.authSubject),
     uniqueIndex('users_activation_code_key').on(t.activationCodeHash),
     // A coach record belongs to at most one account.
-    uniqueIndex('users_coach_id_key').on(t.coachId).where(sql`${t.coachId} IS NOT NULL`),
+    uniqueIndex('users_coach_id_key')
+      .on(t.coachId)
+      .where(sql`${t.coachId} IS NOT NULL`),
     index('users_email_idx').on(sql`lower(${t.email})`),
     index('users_created_at_idx').on(t.createdAt),
     check('users_role_check', sql`${t.role} IN ${inList(ROLES)}`),
@@ -280,12 +289,23 @@ export const appointments = pgTable(
       .on(t.provisionalUntil)
       .where(sql`${t.isProvisional} AND ${t.cancelledAt} IS NULL`),
     check('appointments_range_check', sql`${t.endDate} > ${t.startDate}`),
-    check(
-      'appointments_type_check',
-      sql`${t.appointmentType} IN ${inList(APPOINTMENT_TYPES)}`,
-    ),
+    check('appointments_type_check', sql`${t.appointmentType} IN ${inList(APPOINTMENT_TYPES)}`),
     check('appointments_meeting_type_check', sql`${t.meetingType} IN ${inList(MEETING_TYPES)}`),
   ],
+);
+
+/**
+ * One row whose value rises with every committed write to clients or appointments (deferred
+ * triggers, migration 0006), in the writing transaction: a list count cached under a value
+ * is exact for as long as a statement still reads that value (http/list-counts.ts).
+ */
+export const listGeneration = pgTable(
+  'list_generation',
+  {
+    id: integer('id').primaryKey().default(1),
+    value: bigint('value', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('list_generation_single_row', sql`${t.id} = 1`)],
 );
 
 export const EVENT_SOURCES = ['business', 'system'] as const;
@@ -296,7 +316,9 @@ export const events = pgTable(
   'events',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    occurredAt: ts('occurred_at').notNull().default(sql`now()`),
+    occurredAt: ts('occurred_at')
+      .notNull()
+      .default(sql`now()`),
     source: text('source', { enum: EVENT_SOURCES }).notNull(),
     type: text('type').notNull(),
     entityType: text('entity_type').notNull(),
@@ -314,7 +336,9 @@ export const events = pgTable(
     index('events_client_idx').on(t.clientId, t.occurredAt.desc()),
     index('events_coach_idx').on(t.coachId, t.occurredAt.desc()),
     index('events_actor_idx').on(t.actorUserId, t.occurredAt.desc()),
-    index('events_important_idx').on(t.occurredAt.desc()).where(sql`${t.important}`),
+    index('events_important_idx')
+      .on(t.occurredAt.desc())
+      .where(sql`${t.important}`),
     check('events_source_check', sql`${t.source} IN ${inList(EVENT_SOURCES)}`),
   ],
 );

@@ -4,7 +4,14 @@ import type { Db } from '../../db/client';
 import { appointments, clients, coaches, toIsoInstant } from '../../db/schema/index';
 import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
-import { countQuery, one, pageWindow, preparedListPage, totalColumn } from '../../http/paging';
+import {
+  countQuery,
+  generationCheckedTotal,
+  generationColumn,
+  one,
+  pageWindow,
+  preparedListPage,
+} from '../../http/paging';
 
 // Filters that compare a column with the caller's value; the value is a placeholder, so one
 // prepared query serves every value (see preparedOnce).
@@ -75,7 +82,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listAppointments'>) {
   const page = matching({
     id: appointments.id,
     startDate: appointments.startDate,
-    total: totalColumn(matching(one)).as('total'),
+    total: generationCheckedTotal(matching(one)).as('total'),
   })
     .orderBy(direction(appointments.startDate), direction(appointments.id))
     .limit(limit)
@@ -106,6 +113,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listAppointments'>) {
         coachFirstName: sql`${rowCoach.firstName}`.as('coach_first_name'),
         coachLastName: sql`${rowCoach.lastName}`.as('coach_last_name'),
         total: page.total,
+        generation: generationColumn().as('generation'),
       })
       .from(page)
       .innerJoin(row, eq(row.id, page.id))
@@ -140,6 +148,7 @@ interface PageRow {
   coach_first_name: string;
   coach_last_name: string;
   total: number | string;
+  generation: string;
 }
 
 const instantOrNull = (value: string | null) => (value === null ? null : toIsoInstant(value));
@@ -186,12 +195,19 @@ export async function listAppointmentPage(
     query.page ?? 1,
   ]);
   const values = { ...query, scopeCoach: principal.user?.coachId };
+  const countKey = JSON.stringify([
+    scope,
+    query.cancelled ?? null,
+    VALUE_FILTERS.map((name) => query[name] ?? null),
+    scope === 'coach' ? values.scopeCoach : null,
+  ]);
   const { rows, counts } = await preparedListPage<PageRow>(
     db,
     'list_appointments',
     shape,
     () => pageQuery(db, scope, query),
     values,
+    countKey,
   );
   return { appointments: rows.map(fromPageRow), ...counts };
 }

@@ -4,8 +4,15 @@ import type { Db } from '../../db/client';
 import { clients, coaches, toIsoInstant, type ContactPerson } from '../../db/schema/index';
 import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
-import { countQuery, one, pageWindow, preparedListPage, totalColumn } from '../../http/paging';
-import { clientFilters, clientListShape, type ClientRow } from './repository';
+import {
+  countQuery,
+  generationCheckedTotal,
+  generationColumn,
+  one,
+  pageWindow,
+  preparedListPage,
+} from '../../http/paging';
+import { clientCountKey, clientFilters, clientListShape, type ClientRow } from './repository';
 
 const SORT_COLUMNS = {
   createdAt: clients.createdAt,
@@ -80,7 +87,11 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
   const page = searching
     ? searchPage(db, scope, query, sortKey, direction, limit, offset)
     : db
-        .select({ id: clients.id, sortKey, total: totalColumn(matching()).as('total') })
+        .select({
+          id: clients.id,
+          sortKey,
+          total: generationCheckedTotal(matching()).as('total'),
+        })
         .from(clients)
         .where(clientFilters(scope, query))
         .orderBy(...order)
@@ -126,6 +137,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
         coachFirstName: sql`${rowCoach.firstName}`.as('coach_first_name'),
         coachLastName: sql`${rowCoach.lastName}`.as('coach_last_name'),
         total: page.total,
+        generation: generationColumn().as('generation'),
       })
       .from(page)
       .innerJoin(row, eq(row.id, page.id))
@@ -173,6 +185,7 @@ interface PageRow {
   coach_first_name: string | null;
   coach_last_name: string | null;
   total: number | string;
+  generation: string;
 }
 
 const instantOrNull = (value: string | null) => (value === null ? null : toIsoInstant(value));
@@ -228,6 +241,7 @@ export async function listClientPage(db: Db, principal: Principal, query: Query<
     clientListShape(scope, query),
     () => pageQuery(db, scope, query),
     values,
+    clientCountKey(scope, query, values.scopeCoach),
   );
   return { clients: rows.map(fromPageRow), ...counts };
 }

@@ -133,23 +133,45 @@ export const CLIENT_VALUE_FILTERS = [
 const applies = (q: Query<'listClients'>, name: (typeof CLIENT_VALUE_FILTERS)[number]) =>
   q[name] !== undefined && q[name] !== '' && q[name] !== 0;
 
+/** The filters' part of a client list's shape: what decides which clients match. */
+const filterShape = (scope: ListScope, q: Query<'listClients'>) => [
+  scope,
+  CLIENT_VALUE_FILTERS.filter((name) => applies(q, name)),
+  q.search ?? null,
+  q.phoneNumber === undefined ? null : nationalDigits(q.phoneNumber),
+  q.showClosedSessions ?? false,
+  q.initialAppointment ?? null,
+  q.firstAppointment ?? null,
+  q.followupAppointment ?? null,
+  q.hasRejected ?? null,
+];
+
 /** Everything that decides the SQL of a client list besides the placeholder values. */
 export const clientListShape = (scope: ListScope, q: Query<'listClients'>) =>
   JSON.stringify([
-    scope,
-    CLIENT_VALUE_FILTERS.filter((name) => applies(q, name)),
-    q.search ?? null,
-    q.phoneNumber === undefined ? null : nationalDigits(q.phoneNumber),
-    q.showClosedSessions ?? false,
-    q.initialAppointment ?? null,
-    q.firstAppointment ?? null,
-    q.followupAppointment ?? null,
-    q.hasRejected ?? null,
+    ...filterShape(scope, q),
     q.sortBy ?? 'createdAt',
     q.sortOrder ?? 'desc',
     q.limit ?? 10,
     q.page ?? 1,
   ]);
+
+/**
+ * The filters and their values, the key of a remembered count (http/paging.ts); none for a
+ * search, whose page counts its matches in the same pass.
+ */
+export const clientCountKey = (
+  scope: ListScope,
+  q: Query<'listClients'>,
+  scopeCoach: string | null | undefined,
+) =>
+  q.search || q.phoneNumber !== undefined
+    ? undefined
+    : JSON.stringify([
+        ...filterShape(scope, q),
+        CLIENT_VALUE_FILTERS.map((name) => (applies(q, name) ? q[name] : null)),
+        scope === 'coach' ? scopeCoach : null,
+      ]);
 
 export function clientFilters(scope: ListScope, q: Query<'listClients'>): SQL | undefined {
   const value = (name: string) => sql.placeholder(name);
