@@ -297,7 +297,7 @@ export const appointments = pgTable(
 /**
  * One row whose value rises with every committed write to clients or appointments (deferred
  * triggers, migration 0006), in the writing transaction: a list count cached under a value
- * is exact for as long as a statement still reads that value (http/list-counts.ts).
+ * is exact for as long as a statement still reads that value (http/paging.ts).
  */
 export const listGeneration = pgTable(
   'list_generation',
