@@ -1,25 +1,27 @@
-// `npm start`: builds the web app when its sources are newer than the build, then serves.
-// The build runs in a child process beside the server's database start (both take seconds).
+// `npm start`: brings the web app and the server bundle up to date with their sources, then
+// runs the server. Plain Node 24 runs this file (type stripping); the web build runs in a
+// child process beside the server's database start, and the server waits for it before it
+// lists the built files (server/web/build-gate.ts).
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { waitForWebBuild } from '../server/web/build-gate';
+import { pathToFileURL } from 'node:url';
+import { waitForWebBuild } from '../server/web/build-gate.ts';
+import {
+  buildServerBundle,
+  newestMtime,
+  SERVER_BUNDLE,
+  serverBundleIsStale,
+} from './server-bundle.ts';
 
-const built = 'dist/web/index.html';
-
-function newestMtime(entry: string): number {
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(
-    stat.mtimeMs,
-    ...readdirSync(entry).map((name) => newestMtime(path.join(entry, name))),
-  );
-}
+const root = path.resolve(import.meta.dirname, '..');
+const builtWeb = path.join(root, 'dist/web/index.html');
 
 function buildWeb(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const vite = path.resolve('node_modules/vite/bin/vite.js');
+    const vite = path.join(root, 'node_modules/vite/bin/vite.js');
     const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+      cwd: root,
       env: { ...process.env, NODE_ENV: 'production' },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
@@ -30,8 +32,12 @@ function buildWeb(): Promise<void> {
   });
 }
 
-const sources = ['src', 'index.html', 'vite.config.ts'].filter((p) => existsSync(p));
-if (!existsSync(built) || Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs) {
+const webSources = ['src', 'index.html', 'vite.config.ts'].map((p) => path.join(root, p));
+if (
+  !existsSync(builtWeb) ||
+  Math.max(...webSources.map(newestMtime)) > statSync(builtWeb).mtimeMs
+) {
   waitForWebBuild(buildWeb());
 }
-await import('../server/main');
+if (serverBundleIsStale()) await buildServerBundle();
+await import(pathToFileURL(SERVER_BUNDLE).href);

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -11,6 +10,8 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { projectRoot } from '../paths';
+import { copyPgliteTemplate } from './pglite-template';
 import * as schema from './schema/index';
 
 export type Schema = typeof schema;
@@ -25,7 +26,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const migrationsFolder = path.join(projectRoot, 'server/db/migrations');
 
 export const pgliteExtensions = { btree_gist, pg_trgm };
 
@@ -97,6 +98,7 @@ export function connectPostgres(url: string, poolSize = 10): Database {
 }
 
 export async function connectPglite(dataDir?: string, client?: PGlite): Promise<Database> {
+  if (dataDir && !client) copyPgliteTemplate(dataDir);
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = client ?? (await PGlite.create(dataDir, { extensions: pgliteExtensions }));
   await pglite.exec(`SET TIME ZONE 'UTC'`);

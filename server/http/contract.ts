@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { dereference } from '@apidevtools/json-schema-ref-parser';
 import { parse } from 'yaml';
+import { projectRoot } from '../paths';
 
 export const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
 export type Method = (typeof METHODS)[number];
@@ -55,8 +55,7 @@ export interface Operation {
   definition: OperationObject;
 }
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const productContractPath = path.join(root, 'openapi/product.yaml');
+export const productContractPath = path.join(projectRoot, 'openapi/product.yaml');
 
 export function readContract(file = productContractPath): OpenApiDocument {
   return parse(readFileSync(file, 'utf8')) as OpenApiDocument;

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { notFoundHandler } from '../http/problem';
+import { projectRoot } from '../paths';
 import { matchesRoute, ROUTE_HINTS_FILE, type RouteHint } from '../../src/app/route-match';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const root = projectRoot;
 const localesDir = path.join(root, 'src/i18n/locales');
 const NOT_APP = /^\/(api|auth|locales)(\/|$)/;
 
