@@ -65,6 +65,8 @@ interface Scenario {
   description: string;
   target: 'baseline' | 'app';
   path: string;
+  /** Each request's own path, for a scenario that must not repeat itself. */
+  nextPath?: () => string;
 }
 
 interface Measured {
@@ -120,7 +122,19 @@ interface Target {
   headers: Record<string, string>;
   /** The server's process, for its CPU time. */
   pid?: number;
+  nextPath?: () => string;
 }
+
+/** autocannon's options for a target: one URL, or a new path for every request. */
+const loadOptions = (t: Target, duration: number): autocannon.Options => ({
+  url: t.url,
+  headers: t.headers,
+  connections: CONNECTIONS,
+  duration,
+  ...(t.nextPath
+    ? { requests: [{ setupRequest: (request) => ({ ...request, path: t.nextPath!() }) }] }
+    : {}),
+});
 
 /** One stretch of load on one target, with the CPU the machine's processes spent meanwhile. */
 interface Slice {
@@ -136,8 +150,7 @@ interface Slice {
   machine?: { busy: number; total: number };
 }
 
-const warm = (t: Target) =>
-  autocannon({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration: WARMUP });
+const warm = (t: Target) => autocannon(loadOptions(t, WARMUP));
 
 async function slice(t: Target, seconds: number): Promise<Slice> {
   const latencies: number[] = [];
@@ -146,9 +159,8 @@ async function slice(t: Target, seconds: number): Promise<Slice> {
   const loadAt = process.cpuUsage();
   const machineAt = machineCpu();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      { url: t.url, headers: t.headers, connections: CONNECTIONS, duration: seconds },
-      (err, res) => (err ? reject(err) : resolve(res)),
+    const instance = autocannon(loadOptions(t, seconds), (err, res) =>
+      err ? reject(err) : resolve(res),
     );
     instance.on('response', (_client, _status, _bytes, responseTime) =>
       latencies.push(responseTime),
@@ -367,6 +379,20 @@ async function main() {
       path: `/api/admin/client${q({ campaign: fixtures.campaign, hasRejected: 'false', createdAfter: new Date(now - 180 * 86_400_000).toISOString() })}`,
       description: 'campaign + hasRejected=false + createdAfter (180 days)',
     },
+    // Diagnostic: clients.c with a new createdAfter on every request, so no request finds its
+    // count remembered (server/http/paging.ts): what a list costs right after a write.
+    {
+      name: 'clients.c.uncounted',
+      target: 'app',
+      path: `/api/admin/client${q({ campaign: fixtures.campaign, hasRejected: 'false', createdAfter: new Date(now - 180 * 86_400_000).toISOString() })}`,
+      nextPath: (() => {
+        let n = 0;
+        return () =>
+          `/api/admin/client${q({ campaign: fixtures.campaign, hasRejected: 'false', createdAfter: new Date(now - 180 * 86_400_000 + ++n).toISOString() })}`;
+      })(),
+      description:
+        'clients.c, every request a new createdAfter (count never remembered): diagnostic',
+    },
     {
       name: 'clients.d.phone',
       target: 'app',
@@ -416,7 +442,12 @@ async function main() {
       Object.assign(entry, await measure(url, h, baselineChild?.pid));
     } else {
       const paired = await measurePaired(
-        { url, headers: h, pid: appChild?.pid },
+        {
+          url,
+          headers: h,
+          pid: appChild?.pid,
+          ...(scenario.nextPath ? { nextPath: scenario.nextPath } : {}),
+        },
         { url: baselineUrl, headers: {}, pid: baselineChild?.pid },
       );
       Object.assign(entry, paired.scenario);

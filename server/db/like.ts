@@ -1,7 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 
-/** A LIKE pattern for a case-insensitive substring match, with the user's wildcards escaped. */
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+/** The user's text with LIKE's wildcards and escape character taken literally. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+/** A LIKE pattern for a case-insensitive substring match. */
+const likePattern = (text: string) => `%${escapeLike(text.toLowerCase())}%`;
 
 /**
  * The pattern written into the statement as a string literal rather than a parameter.
@@ -11,6 +13,10 @@ const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, 
  * literal.
  */
 export const likeLiteral = (pattern: string): SQL => sql.raw(`'${pattern.replace(/'/g, "''")}'`);
+
+/** `expression LIKE '<text>%'`, for words starting with `text` (already lower case). */
+export const startsWith = (expression: SQL, text: string): SQL =>
+  sql`${expression} LIKE ${likeLiteral(`${escapeLike(text)}%`)}`;
 
 /** `expression LIKE '<pattern>'`, for a substring search of `text`. */
 export const containsText = (expression: SQL, text: string): SQL =>

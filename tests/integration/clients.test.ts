@@ -14,7 +14,6 @@ import {
   unique,
 } from './fixtures';
 
-
 let api: Api;
 let admin: Caller;
 let manager: Caller;
@@ -202,7 +201,10 @@ describe('client records', () => {
     );
     // Other changes of a relative's record need not repeat the contact person.
     expectStatus(
-      await api.call('PUT', `/api/admin/client/${relative.id}`, { as: admin, body: { notes: 'ok' } }),
+      await api.call('PUT', `/api/admin/client/${relative.id}`, {
+        as: admin,
+        body: { notes: 'ok' },
+      }),
       200,
     );
     expect((await getClient(relative.id)).body.contactPerson).toMatchObject(contactPerson);
@@ -383,7 +385,7 @@ describe('GET /api/admin/client filters, sorting and paging', () => {
     coachB = await newCoach(api, admin);
     c1 = await newClient(api, admin, {
       firstName: 'Anna',
-      lastName: `Alpha${tag}`,
+      lastName: `Alpha-${tag}`,
       email: `anna.${tag}@mail.example`,
       yearOfBirth: 1980,
       insurer: `AOK-${tag}`,
@@ -395,7 +397,7 @@ describe('GET /api/admin/client filters, sorting and paging', () => {
     });
     c2 = await newClient(api, admin, {
       firstName: 'Bernd',
-      lastName: `Beta${tag}`,
+      lastName: `Beta-${tag}`,
       yearOfBirth: 1975,
       clientType: 'relative',
       contactPerson: { firstName: 'Rita', lastName: 'Beta' },
@@ -407,7 +409,7 @@ describe('GET /api/admin/client filters, sorting and paging', () => {
     });
     c3 = await newClient(api, admin, {
       firstName: 'Carla',
-      lastName: `Gamma${tag}`,
+      lastName: `Gamma-${tag}`,
       yearOfBirth: 1990,
       insurer: `AOK-${tag}`,
       rejectionReasonType: 'no_interest',
@@ -415,12 +417,12 @@ describe('GET /api/admin/client filters, sorting and paging', () => {
     });
     c4 = await newClient(api, admin, {
       firstName: 'Dora',
-      lastName: `Delta${tag}`,
+      lastName: `Delta-${tag}`,
       yearOfBirth: 1965,
     });
     c5 = await newClient(api, admin, {
       firstName: 'Emil',
-      lastName: `Epsilon${tag}`,
+      lastName: `Epsilon-${tag}`,
       yearOfBirth: 2001,
       campaign: `SPRING-${tag}`,
     });
@@ -455,14 +457,35 @@ describe('GET /api/admin/client filters, sorting and paging', () => {
     }
   });
 
-  it('searches first name, last name, e-mail and insurer code, ignoring case', async () => {
-    expect(await listed({ search: `ALPHA${tag}` })).toEqual([c1.id]);
-    expect(await listed({ search: `anna alpha${tag}` })).toEqual([c1.id]);
+  it('searches words of first name, last name, e-mail and insurer code by their start, ignoring case', async () => {
+    expect(await listed({ search: `ALPHA-${tag}` })).toEqual([c1.id]);
+    expect(await listed({ search: `anna alpha-${tag}` })).toEqual([c1.id]);
     expect(await listed({ search: `Anna.${tag}@MAIL` })).toEqual([c1.id]);
     expect(await listed({ search: `vnr${tag}` })).toEqual([c1.id]);
     expect(await listed({ search: `carla` })).toContain(c3.id);
     expect(await listed({ search: `%${tag}` })).toEqual([]);
-    expect(await listed({ search: `Alph_${tag}` })).toEqual([]);
+    expect(await listed({ search: 'Alph_' })).toEqual([]);
+  });
+
+  it('finds words while they are typed and follows renames and closed sessions', async () => {
+    expect(await listed({ search: `${tag} alp` })).toEqual([c1.id]);
+    expect(await listed({ search: `${tag} lpha` })).toEqual([]);
+    const other = unique('G');
+    const c6 = await newClient(api, admin, { firstName: 'Olga', lastName: `Omega-${other}` });
+    expect(await listed({ search: `${other} ome` })).toEqual([c6.id]);
+    const renamed = await api.call('PUT', `/api/admin/client/${c6.id}`, {
+      as: admin,
+      body: { lastName: `Zeta-${other}` },
+    });
+    expectStatus(renamed, 200);
+    expect(await listed({ search: `${other} ome` })).toEqual([]);
+    expect(await listed({ search: `${other} ZET` })).toEqual([c6.id]);
+    expectStatus(
+      await api.call('POST', `/api/admin/client/${c6.id}/close-sessions`, { as: admin }),
+      200,
+    );
+    expect(await listed({ search: other })).toEqual([]);
+    expect(await listed({ search: other, showClosedSessions: true })).toEqual([c6.id]);
   });
 
   it('matches phone numbers in any spelling, in telephone and additional numbers', async () => {
@@ -626,13 +649,19 @@ describe('GET /api/admin/client filters, sorting and paging', () => {
   it('offers a quick search by name or e-mail', async () => {
     const quick = (query: Record<string, string | number>, as: Caller = admin) =>
       api.call('GET', '/api/admin/client/search', { as, query });
-    const res = await quick({ query: `alpha${tag}` });
+    const res = await quick({ query: `alpha-${tag}` });
     expectStatus(res, 200);
     expect(res.body.clients).toEqual([
-      { id: c1.id, firstName: 'Anna', lastName: `Alpha${tag}`, email: c1.email, yearOfBirth: 1980 },
+      {
+        id: c1.id,
+        firstName: 'Anna',
+        lastName: `Alpha-${tag}`,
+        email: c1.email,
+        yearOfBirth: 1980,
+      },
     ]);
     expect(ids((await quick({ query: `ANNA.${tag}` })).body.clients)).toEqual([c1.id]);
-    expect(ids((await quick({ query: `Anna Alpha${tag}` })).body.clients)).toEqual([c1.id]);
+    expect(ids((await quick({ query: `Anna Alpha-${tag}` })).body.clients)).toEqual([c1.id]);
     // Sorted by last name; includes closed clients.
     expect(ids((await quick({ query: tag })).body.clients)).toEqual(ids([c1, c2, c4, c5, c3]));
     expect((await quick({ query: tag, limit: 2 })).body.clients).toHaveLength(2);

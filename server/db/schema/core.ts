@@ -295,6 +295,26 @@ export const appointments = pgTable(
 );
 
 /**
+ * One row per word of a client's name, e-mail and insurance number (clients.search_text split
+ * at spaces and punctuation), kept by a trigger on clients (migration 0007), with what a
+ * search sorts and filters by most: a word-prefix search is then an index-only range scan
+ * (index `client_search_terms_term_idx`, text_pattern_ops INCLUDE the other columns).
+ */
+export const clientSearchTerms = pgTable(
+  'client_search_terms',
+  {
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    term: text('term').notNull(),
+    createdAt: ts('created_at').notNull(),
+    open: boolean('open').notNull(),
+    coachedById: uuid('coached_by_id'),
+  },
+  (t) => [index('client_search_terms_client_idx').on(t.clientId)],
+);
+
+/**
  * One row whose value rises with every committed write to clients or appointments (deferred
  * triggers, migration 0006), in the writing transaction: a list count cached under a value
  * is exact for as long as a statement still reads that value (http/paging.ts).

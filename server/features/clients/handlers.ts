@@ -3,12 +3,12 @@ import type { Db, Tx } from '../../db/client';
 import { billableItems, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type Body } from '../../http/handler';
-import { containsText } from '../../db/like';
 import { badRequest, conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/record';
 import { sendContractReminder } from './contract-reminder';
 import { listClientPage } from './list';
-import { clientScope, findClient, searchExpression } from './repository';
+import { clientScope, findClient } from './repository';
+import { quickSearchMatches } from './search';
 
 type ClientInput = Body<'createClient'> | Body<'updateClient'>;
 
@@ -130,7 +130,7 @@ export const clientsHandlers = defineHandlers({
         yearOfBirth: clients.yearOfBirth,
       })
       .from(clients)
-      .where(and(containsText(searchExpression, query.query), clientScope(principal)))
+      .where(and(quickSearchMatches(query.query, principal), clientScope(principal)))
       .orderBy(asc(clients.lastName), asc(clients.firstName), asc(clients.id))
       .limit(query.limit ?? 10);
     return { clients: rows };

@@ -1,4 +1,4 @@
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { clients, coaches, toIsoInstant, type ContactPerson } from '../../db/schema/index';
@@ -12,7 +12,14 @@ import {
   pageWindow,
   preparedListPage,
 } from '../../http/paging';
-import { clientCountKey, clientFilters, clientListShape, type ClientRow } from './repository';
+import {
+  clientCountKey,
+  clientFilters,
+  clientListShape,
+  needsClientRow,
+  type ClientRow,
+} from './repository';
+import { searchMatches, searchWords } from './search';
 
 const SORT_COLUMNS = {
   createdAt: clients.createdAt,
@@ -30,13 +37,16 @@ const rowCoach = alias(coaches, 'coach');
 const OFFSET_ZERO = sql.raw('0') as unknown as number;
 
 /**
- * A text or phone search finds its matches through a trigram index, in no particular order:
- * the page reads and sorts every match anyway, so it counts them in the same pass
- * (`count(*) OVER ()`). The matches are a subquery with OFFSET 0, which PostgreSQL plans on
- * its own, without the page's order: otherwise, once its estimate of the matches grows (a
- * common name, or a sample that happened to hold the term), the generic plan walks the
- * list's btree index in order, filtering every client, as if the window could stop after
+ * A text or phone search reads its matches in no particular order: the page sorts every
+ * match anyway, so it counts them in the same pass (`count(*) OVER ()`). The matches are a
+ * subquery with OFFSET 0, which PostgreSQL plans on its own, without the page's order:
+ * otherwise, once its estimate of the matches grows (a common name), the generic plan walks
+ * the list's btree index in order, filtering every client, as if the window could stop after
  * the page; it cannot, so it reads all 50,000 rows (70 ms instead of 1).
+ *
+ * A text search starts from client_search_terms (search.ts): when nothing else is asked of
+ * the client and the list is in creation order, the words' index alone answers it; other
+ * filters and sorts read the matching clients' rows.
  */
 function searchPage(
   db: Db,
@@ -47,23 +57,54 @@ function searchPage(
   limit: number,
   offset: number,
 ) {
-  const matches = db
-    .select({ id: clients.id, sortKey })
-    .from(clients)
-    .where(clientFilters(scope, query))
-    .offset(OFFSET_ZERO)
-    .as('matches');
-  return db
-    .select({
-      id: matches.id,
-      sortKey: matches.sortKey,
-      total: sql<number>`count(*) OVER ()`.as('total'),
-    })
-    .from(matches)
-    .orderBy(direction(matches.sortKey), direction(matches.id))
-    .limit(limit)
-    .offset(offset)
-    .as('page');
+  const words = query.search ? searchWords(query.search) : [];
+  const textMatches =
+    words.length > 0
+      ? searchMatches(words, {
+          open: !query.showClosedSessions,
+          ...(scope === 'coach' ? { coach: sql`${sql.placeholder('scopeCoach')}` } : {}),
+        })
+      : undefined;
+  const fromWordsAlone =
+    textMatches &&
+    scope !== 'none' &&
+    (query.sortBy ?? 'createdAt') === 'createdAt' &&
+    !needsClientRow(query);
+  const matches = fromWordsAlone
+    ? db
+        .select({
+          id: sql<string>`m.id`.as('match_id'),
+          sortKey: sql<string>`m.created_at`.as('match_sort_key'),
+        })
+        .from(sql`(${textMatches}) m`)
+        .offset(OFFSET_ZERO)
+        .as('matches')
+    : db
+        .select({ id: clients.id, sortKey })
+        .from(clients)
+        .where(
+          and(
+            textMatches ? sql`${clients.id} IN (SELECT m.id FROM (${textMatches}) m)` : undefined,
+            clientFilters(scope, query),
+          ),
+        )
+        .offset(OFFSET_ZERO)
+        .as('matches');
+  return {
+    page: db
+      .select({
+        id: matches.id,
+        sortKey: matches.sortKey,
+        total: sql<number>`count(*) OVER ()`.as('total'),
+      })
+      .from(matches)
+      .orderBy(direction(matches.sortKey), direction(matches.id))
+      .limit(limit)
+      .offset(offset)
+      .as('page'),
+    // For a page past the end, which carries no count.
+    matching: () => db.select(one).from(matches).$dynamic(),
+  };
 }
 
 function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
@@ -84,8 +125,11 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
   const searching = !!query.search || query.phoneNumber !== undefined;
   // The page is chosen on ids and the sort column with the count beside it; only its rows
   // are then read and joined to their coach.
-  const page = searching
+  const search = searching
     ? searchPage(db, scope, query, sortKey, direction, limit, offset)
+    : undefined;
+  const page = search
+    ? search.page
     : db
         .select({
           id: clients.id,
@@ -143,7 +187,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
       .innerJoin(row, eq(row.id, page.id))
       .leftJoin(rowCoach, eq(rowCoach.id, row.coachedById))
       .orderBy(direction(page.sortKey), direction(page.id)),
-    count: countQuery(db, matching()),
+    count: countQuery(db, search ? search.matching() : matching()),
   };
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { containsText, likeLiteral } from '../../db/like';
+import { likeLiteral } from '../../db/like';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
@@ -104,8 +104,6 @@ const hasAppointment = (group: keyof typeof TYPE_GROUPS, wanted: boolean | undef
       ? sql`EXISTS (${liveAppointmentsOf(group)})`
       : sql`NOT EXISTS (${liveAppointmentsOf(group)})`;
 
-/** Name, e-mail and insurance number, lowered: a stored column with a trigram index. */
-export const searchExpression = sql`${clients.searchText}`;
 const phoneDigits = sql`regexp_replace(coalesce(${clients.telephone}, '') || ',' || coalesce(${clients.additionalTelephoneNumbers}, ''), '[^0-9]', '', 'g')`;
 
 /** +49 151…, 0049 151… and 0151… all reduce to 151…, so any spelling finds the others. */
@@ -132,6 +130,15 @@ export const CLIENT_VALUE_FILTERS = [
 /** Whether a value filter applies; the SQL and its shape key must agree on this. */
 const applies = (q: Query<'listClients'>, name: (typeof CLIENT_VALUE_FILTERS)[number]) =>
   q[name] !== undefined && q[name] !== '' && q[name] !== 0;
+
+/** Whether a list asks anything of the client besides its scope, open sessions and the text. */
+export const needsClientRow = (q: Query<'listClients'>) =>
+  CLIENT_VALUE_FILTERS.some((name) => applies(q, name)) ||
+  q.phoneNumber !== undefined ||
+  q.initialAppointment !== undefined ||
+  q.firstAppointment !== undefined ||
+  q.followupAppointment !== undefined ||
+  q.hasRejected !== undefined;
 
 /** The filters' part of a client list's shape: what decides which clients match. */
 const filterShape = (scope: ListScope, q: Query<'listClients'>) => [
@@ -179,8 +186,8 @@ export function clientFilters(scope: ListScope, q: Query<'listClients'>): SQL | 
   return and(
     scope === 'coach' ? eq(clients.coachedById, value('scopeCoach')) : undefined,
     scope === 'none' ? sql`false` : undefined,
+    // The text search is not a filter here: it starts from client_search_terms (list.ts).
     // Patterns are literals: a generic plan for `LIKE $1` cannot use the trigram index.
-    q.search ? containsText(searchExpression, q.search) : undefined,
     phone !== undefined ? sql`${phoneDigits} LIKE ${likeLiteral(`%${phone}%`)}` : undefined,
     applies(q, 'participatingInResearch')
       ? eq(clients.wantsToProvideRecordingsForResearch, value('participatingInResearch'))

@@ -852,7 +852,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Quick search by name or e-mail */
+        /**
+         * Quick search by name or e-mail
+         * @description The same word-start search as GET /admin/client's search, over open and closed clients, sorted by last name.
+         */
         get: operations["searchClients"];
         put?: never;
         post?: never;
@@ -4502,7 +4505,7 @@ export interface operations {
             query?: {
                 page?: components["parameters"]["Page"];
                 limit?: components["parameters"]["Limit"];
-                /** @description Matches first name, last name, e-mail, insurer code (case-insensitive, substring). */
+                /** @description Words that start the words of first name, last name, e-mail or insurer code (case-insensitive; words are cut at spaces and punctuation such as . @ - +; every word of the search must match, so "mül" finds Müller and "anna mül" Anna Müller). */
                 search?: string;
                 sortBy?: "createdAt" | "lastName" | "firstName" | "yearOfBirth" | "updatedAt";
                 sortOrder?: "asc" | "desc";
