@@ -486,6 +486,12 @@ describe('GET /api/admin/client filters, sorting and paging', () => {
     );
     expect(await listed({ search: other })).toEqual([]);
     expect(await listed({ search: other, showClosedSessions: true })).toEqual([c6.id]);
+
+    // A whole address finds its owner alone, though "a" starts another client's name.
+    const mailA = await newClient(api, admin, { firstName: 'Ida', email: `race-a-${other}@x.org` });
+    await newClient(api, admin, { firstName: 'Anna', email: `race-b-${other}@x.org` });
+    expect(await listed({ search: `RACE-A-${other}@x.org` })).toEqual([mailA.id]);
+    expect(await listed({ search: `race-a-${other}@` })).toEqual([mailA.id]);
   });
 
   it('matches phone numbers in any spelling, in telephone and additional numbers', async () => {

@@ -13,8 +13,9 @@ CREATE INDEX "client_search_terms_client_idx" ON "client_search_terms" USING btr
 CREATE INDEX "client_search_terms_term_idx" ON "client_search_terms"
   ("term" text_pattern_ops) INCLUDE ("client_id", "created_at", "open", "coached_by_id");
 --> statement-breakpoint
--- The words of clients.search_text (already lower case); the separators are the same as
--- searchWords in server/features/clients/search.ts.
+-- The words of clients.search_text (already lower case), and the whole e-mail address, which a
+-- search containing @ matches as one word; the separators are the same as searchWords in
+-- server/features/clients/search.ts.
 CREATE FUNCTION "sync_client_search_terms"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'UPDATE' THEN
@@ -22,7 +23,8 @@ BEGIN
   END IF;
   INSERT INTO "client_search_terms" ("client_id", "term", "created_at", "open", "coached_by_id")
   SELECT DISTINCT NEW."id", word, NEW."created_at", NEW."sessions_closed_on" IS NULL, NEW."coached_by_id"
-    FROM regexp_split_to_table(NEW."search_text", '[[:space:].@,;:/()"''+-]+') AS word
+    FROM (SELECT regexp_split_to_table(NEW."search_text", '[[:space:].@,;:/()"''+-]+')
+          UNION SELECT lower(NEW."email")) AS words (word)
    WHERE word <> '';
   RETURN NULL;
 END $$;
@@ -35,7 +37,9 @@ CREATE TRIGGER "clients_search_terms_update" AFTER UPDATE OF "first_name", "last
 --> statement-breakpoint
 INSERT INTO "client_search_terms" ("client_id", "term", "created_at", "open", "coached_by_id")
 SELECT DISTINCT c."id", word, c."created_at", c."sessions_closed_on" IS NULL, c."coached_by_id"
-  FROM "clients" c, regexp_split_to_table(c."search_text", '[[:space:].@,;:/()"''+-]+') AS word
+  FROM "clients" c,
+       LATERAL (SELECT regexp_split_to_table(c."search_text", '[[:space:].@,;:/()"''+-]+')
+                UNION SELECT lower(c."email")) AS words (word)
  WHERE word <> '';
 --> statement-breakpoint
 -- Text searches read client_search_terms now; the phone search keeps its own trigram index.

@@ -5,12 +5,15 @@ import type { Principal } from '../../http/auth';
 
 /**
  * The words of a search, as migration 0007 splits a client's name, e-mail and insurance
- * number: lower case, cut at spaces and punctuation. At most six count.
+ * number: lower case, cut at spaces and punctuation. A word with an @ stays whole: it is
+ * (the start of) an e-mail address, which is a word of its own, so it finds its owner alone.
+ * At most six count.
  */
 export function searchWords(text: string): string[] {
   return text
     .toLowerCase()
-    .split(/[\s.@,;:/()"'+-]+/)
+    .split(/\s+/)
+    .flatMap((word) => (word.includes('@') ? [word] : word.split(/[.@,;:/()"'+-]+/)))
     .filter(Boolean)
     .slice(0, 6);
 }
