@@ -31,7 +31,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { launchChromium } from '../tests/support/browser';
-import { buildWeb, webBuildIsStale } from '../tests/support/e2e-global-setup';
+import { buildWeb, webBuildIsStale } from '../scripts/web-build.ts';
 import { startChild, stopChild } from './servers/child';
 import { seedSession, signInByPasscode } from '../tests/support/e2e-sign-in';
 import type { Browser } from 'playwright-core';

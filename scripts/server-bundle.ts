@@ -2,29 +2,20 @@
 // `npm start` runs plain JavaScript: loading the server's ~150 TypeScript files through tsx's
 // module hooks took 3–4 s of a start. Built by `prepare` (npm ci) and again by scripts/start.ts
 // when the sources are newer. Runs as is under Node 24 (type stripping), without tsx.
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { isStale } from './freshness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const SERVER_BUNDLE = path.join(root, 'dist/server/main.js');
 /** What the bundle is made of (the server imports a few modules from src/). */
 const INPUTS = ['server', 'src', 'package-lock.json', 'tsconfig.json'];
 
-export function newestMtime(entry: string): number {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const name of readdirSync(entry))
-    newest = Math.max(newest, newestMtime(path.join(entry, name)));
-  return newest;
-}
-
 export const serverBundleIsStale = () =>
-  !existsSync(SERVER_BUNDLE) ||
-  Math.max(...INPUTS.map((input) => newestMtime(path.join(root, input)))) >
-    statSync(SERVER_BUNDLE).mtimeMs;
+  isStale(
+    SERVER_BUNDLE,
+    INPUTS.map((input) => path.join(root, input)),
+  );
 
 export async function buildServerBundle(): Promise<void> {
   await build({

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../server/db/raw-rows';
 import { appointments, clients } from '../../server/db/schema/index';
 import { createApi, type Api } from '../support/api';
 import { at, newAppointment, newClient, newCoach, unique, type Caller } from './fixtures';
@@ -16,9 +17,8 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const generation = async () => {
-  const rows = await api.database.db.execute(sql`SELECT value FROM list_generation`);
-  const list = Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows;
-  return Number((list[0] as { value: string | number }).value);
+  const result = await api.database.db.execute(sql`SELECT value FROM list_generation`);
+  return Number(rowsOf<{ value: string | number }>(result)[0]!.value);
 };
 
 describe('remembered list counts', () => {
