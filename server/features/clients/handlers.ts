@@ -130,7 +130,7 @@ export const clientsHandlers = defineHandlers({
         yearOfBirth: clients.yearOfBirth,
       })
       .from(clients)
-      .where(and(quickSearchMatches(query.query, principal), clientScope(principal)))
+      .where(and(quickSearchMatches(query.query), clientScope(principal)))
       .orderBy(asc(clients.lastName), asc(clients.firstName), asc(clients.id))
       .limit(query.limit ?? 10);
     return { clients: rows };

@@ -1,7 +1,6 @@
 import { and, sql, type SQL } from 'drizzle-orm';
 import { startsWith } from '../../db/like';
 import { clients, clientSearchTerms } from '../../db/schema/index';
-import type { Principal } from '../../http/auth';
 
 /**
  * The words of a search, as migration 0007 splits a client's name, e-mail and insurance
@@ -45,13 +44,8 @@ export function searchMatches(words: string[], options: { open: boolean; coach?:
 }
 
 /** The quick search's condition on clients: every word found, open sessions or not. */
-export function quickSearchMatches(text: string, principal: Principal): SQL {
+export function quickSearchMatches(text: string): SQL {
   const words = searchWords(text);
   if (words.length === 0) return sql`false`;
-  const coachId = principal.role === 'COACH' ? principal.user?.coachId : undefined;
-  const matches = searchMatches(words, {
-    open: false,
-    ...(coachId ? { coach: sql`${coachId}` } : {}),
-  });
-  return sql`${clients.id} IN (SELECT m.id FROM (${matches}) m)`;
+  return sql`${clients.id} IN (SELECT m.id FROM (${searchMatches(words, { open: false })}) m)`;
 }
