@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../server/db/raw-rows';
 import { appointments, clients } from '../../server/db/schema/index';
@@ -80,6 +80,35 @@ describe('remembered list counts', () => {
       .set({ cancelledAt: new Date().toISOString() })
       .where(eq(appointments.id, first.id));
     expect(await count()).toBe(1);
+  });
+
+  it('count the clients a text search finds after they were written past the API', async () => {
+    const name = unique('Suchzahl').toLowerCase();
+    const search = async (page = 1) =>
+      (
+        await api.call('GET', '/api/admin/client', {
+          as: admin,
+          query: { search: name, limit: 1, page },
+        })
+      ).body as { itemCount: number; clients: Array<{ firstName: string }> };
+    await newClient(api, admin, { lastName: name });
+    expect((await search()).itemCount).toBe(1);
+    expect((await search()).itemCount).toBe(1);
+
+    await api.database.db.insert(clients).values({ firstName: 'Direkt', lastName: name });
+    const afterInsert = await search();
+    expect(afterInsert.itemCount).toBe(2);
+    // Newest first: the client written last leads the first page.
+    expect(afterInsert.clients.map((c) => c.firstName)).toEqual(['Direkt']);
+    expect((await search(2)).itemCount).toBe(2);
+
+    await api.database.db
+      .update(clients)
+      .set({ lastName: 'Umbenannt' })
+      .where(and(eq(clients.firstName, 'Direkt'), eq(clients.lastName, name)));
+    expect((await search()).itemCount).toBe(1);
+    // A page past the end still says how many there are.
+    expect(await search(3)).toMatchObject({ itemCount: 1, clients: [] });
   });
 
   it('raise the generation once per transaction, whatever it writes', async () => {

@@ -36,17 +36,65 @@ const rowCoach = alias(coaches, 'coach');
 /** An OFFSET the statement carries, so the subquery is planned on its own (see searchPage). */
 const OFFSET_ZERO = sql.raw('0') as unknown as number;
 
+const searching = (query: Query<'listClients'>) =>
+  !!query.search || query.phoneNumber !== undefined;
+
 /**
- * A text or phone search reads its matches in no particular order: the page sorts every
- * match anyway, so it counts them in the same pass (`count(*) OVER ()`). The matches are a
- * subquery with OFFSET 0, which PostgreSQL plans on its own, without the page's order:
- * otherwise, once its estimate of the matches grows (a common name), the generic plan walks
- * the list's btree index in order, filtering every client, as if the window could stop after
- * the page; it cannot, so it reads all 50,000 rows (70 ms instead of 1).
- *
- * A text search starts from client_search_terms (search.ts): when nothing else is asked of
- * the client and the list is in creation order, the words' index alone answers it; other
- * filters and sorts read the matching clients' rows.
+ * Whether a text search is answered from client_search_terms alone: nothing else is asked
+ * of the client and the list is in creation order, so the words' index gives the page, and
+ * its count is remembered per list generation like a list without a search.
+ */
+function fromWordsAlone(scope: ListScope, query: Query<'listClients'>) {
+  return (
+    !!query.search &&
+    searchWords(query.search).length > 0 &&
+    scope !== 'none' &&
+    (query.sortBy ?? 'createdAt') === 'createdAt' &&
+    !needsClientRow(query)
+  );
+}
+
+/** A page of a text search from the words' index alone (see fromWordsAlone). */
+function wordsPage(
+  db: Db,
+  scope: ListScope,
+  query: Query<'listClients'>,
+  limit: number,
+  offset: number,
+) {
+  const options = {
+    open: !query.showClosedSessions,
+    ...(scope === 'coach' ? { coach: sql`${sql.placeholder('scopeCoach')}` } : {}),
+  };
+  const words = searchWords(query.search!);
+  const matching = () =>
+    db
+      .select(one)
+      .from(sql`(${searchMatches(words, options)}) counted`)
+      .$dynamic();
+  const direction = query.sortOrder ?? 'desc';
+  const page = sql`(${searchMatches(words, { ...options, page: { direction, limit, offset } })}) m`;
+  return {
+    page: db
+      .select({
+        id: sql<string>`m.id`.as('match_id'),
+        sortKey: sql<string>`m.created_at`.as('match_sort_key'),
+        total: generationCheckedTotal(matching()).as('total'),
+      })
+      .from(page)
+      .as('page'),
+    matching,
+  };
+}
+
+/**
+ * Any other search (a phone number, or words with other filters or another order) reads its
+ * matches in no particular order: the page sorts every match anyway, so it counts them in the
+ * same pass (`count(*) OVER ()`). The matches are a subquery with OFFSET 0, which PostgreSQL
+ * plans on its own, without the page's order: otherwise, once its estimate of the matches
+ * grows (a common name), the generic plan walks the list's btree index in order, filtering
+ * every client, as if the window could stop after the page; it cannot, so it reads all
+ * 50,000 rows (70 ms instead of 1).
  */
 function searchPage(
   db: Db,
@@ -65,31 +113,17 @@ function searchPage(
           ...(scope === 'coach' ? { coach: sql`${sql.placeholder('scopeCoach')}` } : {}),
         })
       : undefined;
-  const fromWordsAlone =
-    textMatches &&
-    scope !== 'none' &&
-    (query.sortBy ?? 'createdAt') === 'createdAt' &&
-    !needsClientRow(query);
-  const matches = fromWordsAlone
-    ? db
-        .select({
-          id: sql<string>`m.id`.as('match_id'),
-          sortKey: sql<string>`m.created_at`.as('match_sort_key'),
-        })
-        .from(sql`(${textMatches}) m`)
-        .offset(OFFSET_ZERO)
-        .as('matches')
-    : db
-        .select({ id: clients.id, sortKey })
-        .from(clients)
-        .where(
-          and(
-            textMatches ? sql`${clients.id} IN (SELECT m.id FROM (${textMatches}) m)` : undefined,
-            clientFilters(scope, query),
-          ),
-        )
-        .offset(OFFSET_ZERO)
-        .as('matches');
+  const matches = db
+    .select({ id: clients.id, sortKey })
+    .from(clients)
+    .where(
+      and(
+        textMatches ? sql`${clients.id} IN (SELECT m.id FROM (${textMatches}) m)` : undefined,
+        clientFilters(scope, query),
+      ),
+    )
+    .offset(OFFSET_ZERO)
+    .as('matches');
   return {
     page: db
       .select({
@@ -122,12 +156,13 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
       .where(clientFilters(scope, query))
       .orderBy(...order)
       .$dynamic();
-  const searching = !!query.search || query.phoneNumber !== undefined;
   // The page is chosen on ids and the sort column with the count beside it; only its rows
   // are then read and joined to their coach.
-  const search = searching
-    ? searchPage(db, scope, query, sortKey, direction, limit, offset)
-    : undefined;
+  const search = fromWordsAlone(scope, query)
+    ? wordsPage(db, scope, query, limit, offset)
+    : searching(query)
+      ? searchPage(db, scope, query, sortKey, direction, limit, offset)
+      : undefined;
   const page = search
     ? search.page
     : db
@@ -285,7 +320,10 @@ export async function listClientPage(db: Db, principal: Principal, query: Query<
     clientListShape(scope, query),
     () => pageQuery(db, scope, query),
     values,
-    clientCountKey(scope, query, values.scopeCoach),
+    // Other searches count in the page's own pass (searchPage).
+    fromWordsAlone(scope, query) || !searching(query)
+      ? clientCountKey(scope, query, values.scopeCoach)
+      : undefined,
   );
   return { clients: rows.map(fromPageRow), ...counts };
 }

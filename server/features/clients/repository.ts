@@ -163,22 +163,17 @@ export const clientListShape = (scope: ListScope, q: Query<'listClients'>) =>
     q.page ?? 1,
   ]);
 
-/**
- * The filters and their values, the key of a remembered count (http/paging.ts); none for a
- * search, whose page counts its matches in the same pass.
- */
+/** The filters and their values: the key of a remembered count (http/paging.ts). */
 export const clientCountKey = (
   scope: ListScope,
   q: Query<'listClients'>,
   scopeCoach: string | null | undefined,
 ) =>
-  q.search || q.phoneNumber !== undefined
-    ? undefined
-    : JSON.stringify([
-        ...filterShape(scope, q),
-        CLIENT_VALUE_FILTERS.map((name) => (applies(q, name) ? q[name] : null)),
-        scope === 'coach' ? scopeCoach : null,
-      ]);
+  JSON.stringify([
+    ...filterShape(scope, q),
+    CLIENT_VALUE_FILTERS.map((name) => (applies(q, name) ? q[name] : null)),
+    scope === 'coach' ? scopeCoach : null,
+  ]);
 
 export function clientFilters(scope: ListScope, q: Query<'listClients'>): SQL | undefined {
   const value = (name: string) => sql.placeholder(name);

@@ -17,30 +17,56 @@ export function searchWords(text: string): string[] {
     .slice(0, 6);
 }
 
+export interface SearchOptions {
+  /** Only clients whose sessions are open. */
+  open: boolean;
+  /** Only the clients of this coach. */
+  coach?: SQL;
+  /**
+   * One page in creation order, cut in the same statement as the grouping: PostgreSQL then
+   * sorts the words' rows and stops after the page's clients, instead of aggregating every
+   * match and sorting the groups. LIMIT and OFFSET are literals (http/paging.ts pageWindow).
+   */
+  page?: { direction: 'asc' | 'desc'; limit: number; offset: number };
+}
+
 /**
- * The clients one of whose words starts with each word of the search, with their creation
- * time: an index-only range scan of client_search_terms per word (migration 0007), grouped
- * by client. `open` keeps clients whose sessions are open; `coach` those of one coach.
+ * The clients one of whose words starts with each word of the search, as (id, created_at):
+ * an index-only range scan of client_search_terms per word (migration 0007). The words are
+ * read apart and appended (UNION ALL), since an OR of two ranges makes PostgreSQL visit the
+ * table for each row, then grouped by client. A client's rows all carry its creation time,
+ * so grouping by (created_at, client_id) groups by client and lets the page's order
+ * (creation time, then id) come straight from the grouping's sort.
  */
-export function searchMatches(words: string[], options: { open: boolean; coach?: SQL }) {
+export function searchMatches(words: string[], options: SearchOptions): SQL {
   const t = clientSearchTerms;
-  const each = words.map((word) => startsWith(sql`${t.term}`, word));
-  return sql`SELECT ${t.clientId} AS id, min(${t.createdAt}) AS created_at
-    FROM ${t}
-    WHERE ${and(
-      sql`(${sql.join(each, sql` OR `)})`,
-      options.open ? sql`${t.open}` : undefined,
-      options.coach ? sql`${t.coachedById} = ${options.coach}` : undefined,
-    )}
-    GROUP BY ${t.clientId}
-    ${
-      words.length > 1
-        ? sql`HAVING ${sql.join(
-            each.map((w) => sql`bool_or(${w})`),
-            sql` AND `,
-          )}`
-        : sql``
-    }`;
+  const wordRows = (word: string, index: number) =>
+    sql`SELECT ${t.clientId} AS client_id, ${t.createdAt} AS created_at, ${sql.raw(String(index))} AS word
+      FROM ${t}
+      WHERE ${and(
+        startsWith(sql`${t.term}`, word),
+        options.open ? sql`${t.open}` : undefined,
+        options.coach ? sql`${t.coachedById} = ${options.coach}` : undefined,
+      )}`;
+  const rows = sql.join(words.map(wordRows), sql` UNION ALL `);
+  // Every word of the search must have started one of the client's words.
+  const everyWord =
+    words.length > 1
+      ? sql`HAVING ${sql.join(
+          words.map((_, index) => sql`bool_or(w.word = ${sql.raw(String(index))})`),
+          sql` AND `,
+        )}`
+      : sql``;
+  const { page } = options;
+  const order = page
+    ? sql`ORDER BY w.created_at ${sql.raw(page.direction)}, w.client_id ${sql.raw(page.direction)}
+      LIMIT ${page.limit} OFFSET ${page.offset}`
+    : sql``;
+  return sql`SELECT w.client_id AS id, w.created_at AS created_at
+    FROM (${rows}) w
+    GROUP BY w.created_at, w.client_id
+    ${everyWord}
+    ${order}`;
 }
 
 /** The quick search's condition on clients: every word found, open sessions or not. */
