@@ -1,4 +1,4 @@
-import { count, sql } from 'drizzle-orm';
+import { count, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { preparedOnce } from '../db/prepared';
@@ -23,6 +23,20 @@ const capped = (n: number) => ({
   itemCount: Math.min(n, COUNT_CAP),
   itemCountCapped: n > COUNT_CAP,
 });
+
+/**
+ * A list page's columns as one JSON array per row. node-postgres spends more on many columns
+ * (their description on every call, a decode and a parser per field) than PostgreSQL spends
+ * building the array: on the bench data a client page (35 columns) cost 40 µs less Node CPU
+ * and 19 µs more PostgreSQL CPU. The caller reads the array back with `rowFields` in the same
+ * order, typed as a labelled tuple.
+ */
+export const jsonRow = <Fields>(columns: readonly (SQLWrapper | SQL)[]) =>
+  sql<Fields | string>`json_build_array(${sql.join([...columns], sql`, `)})`;
+
+/** The array of `jsonRow` (node-postgres parses json; a driver that does not hands over text). */
+export const rowFields = <Fields>(fields: Fields | string): Fields =>
+  typeof fields === 'string' ? (JSON.parse(fields) as Fields) : fields;
 
 /** The column list of a select that only exists to be counted. */
 export const one = { one: sql<number>`1` };

@@ -106,6 +106,13 @@ describe('POST /api/appointment', () => {
     const codes = all.flatMap((a) => [a.meetingCodeCoach, a.meetingCodeClient]);
     for (const code of codes) expect(code).toMatch(MEETING_CODE);
     expect(new Set(codes).size).toBe(codes.length);
+
+    // The list reads its rows another way (one JSON array per row): each the same record,
+    // field for field, the cancelled one with its cancellation time.
+    const listed = (await appointmentsOf(client.id)).appointments as Array<{ id: string }>;
+    expect(listed.map((a) => a.id)).toEqual([first.body.id, second.id, third.id, fourth.id]);
+    for (const shown of listed) expect(shown).toEqual((await getAppointment(shown.id)).body);
+    expect(listed[2]).toMatchObject({ cancelledAt: expect.stringMatching(/Z$/) });
   });
 
   it('refuses an end before or at the start with 400 naming endDate', async () => {
@@ -198,9 +205,17 @@ describe('Idempotency-Key', () => {
     const coach = await newCoach(api, admin);
     const client = await newClient(api, admin);
     const key = `replay-${unique()}`;
-    const first = await book(admin, key, { clientId: client.id, coachId: coach.id, startDate: at(11, 9) });
+    const first = await book(admin, key, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(11, 9),
+    });
     expectStatus(first, 201);
-    const repeat = await book(admin, key, { startDate: at(11, 9), coachId: coach.id, clientId: client.id });
+    const repeat = await book(admin, key, {
+      startDate: at(11, 9),
+      coachId: coach.id,
+      clientId: client.id,
+    });
     expectStatus(repeat, 201);
     expect(repeat.body).toEqual(first.body);
     expect((await appointmentsOf(client.id)).itemCount).toBe(1);
@@ -210,8 +225,15 @@ describe('Idempotency-Key', () => {
     const coach = await newCoach(api, admin);
     const client = await newClient(api, admin);
     const key = `reuse-${unique()}`;
-    expectStatus(await book(admin, key, { clientId: client.id, coachId: coach.id, startDate: at(12, 9) }), 201);
-    const other = await book(admin, key, { clientId: client.id, coachId: coach.id, startDate: at(12, 11) });
+    expectStatus(
+      await book(admin, key, { clientId: client.id, coachId: coach.id, startDate: at(12, 9) }),
+      201,
+    );
+    const other = await book(admin, key, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(12, 11),
+    });
     expectProblem(other, 422, 'idempotency_key_reused');
     expect((await appointmentsOf(client.id)).itemCount).toBe(1);
   });
@@ -220,8 +242,16 @@ describe('Idempotency-Key', () => {
     const coach = await newCoach(api, admin);
     const client = await newClient(api, admin);
     const key = `per-user-${unique()}`;
-    const mine = await book(admin, key, { clientId: client.id, coachId: coach.id, startDate: at(13, 9) });
-    const theirs = await book(manager, key, { clientId: client.id, coachId: coach.id, startDate: at(13, 10) });
+    const mine = await book(admin, key, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(13, 9),
+    });
+    const theirs = await book(manager, key, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(13, 10),
+    });
     expectStatus(mine, 201);
     expectStatus(theirs, 201);
     expect(theirs.body.id).not.toBe(mine.body.id);
@@ -260,7 +290,11 @@ describe('Idempotency-Key', () => {
   it('refuses a malformed key (400 naming the header) without booking', async () => {
     const coach = await newCoach(api, admin);
     const client = await newClient(api, admin);
-    const res = await book(admin, 'short', { clientId: client.id, coachId: coach.id, startDate: at(16, 9) });
+    const res = await book(admin, 'short', {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(16, 9),
+    });
     expectFieldError(res, 'idempotency-key');
     expect((await appointmentsOf(client.id)).itemCount).toBe(0);
   });

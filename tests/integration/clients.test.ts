@@ -86,6 +86,23 @@ describe('client records', () => {
     const shown = await getClient(res.body.id);
     expectStatus(shown, 200);
     expect(shown.body).toEqual(res.body);
+
+    // The list reads its rows another way (one JSON array per row): the same record, field
+    // for field, with the session closed so that every timestamp is set.
+    const closed = await api.call('POST', `/api/admin/client/${res.body.id}/close-sessions`, {
+      as: admin,
+    });
+    expectStatus(closed, 200);
+    const record = (await getClient(res.body.id)).body;
+    expect(record.sessionsClosedOn).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    for (const search of [email, undefined]) {
+      const listed = await api.call('GET', '/api/admin/client', {
+        as: admin,
+        query: { ...(search ? { search } : { coach: coach.id }), showClosedSessions: true },
+      });
+      expectStatus(listed, 200);
+      expect(listed.body.clients).toEqual([record]);
+    }
   });
 
   it('fills in the documented defaults', async () => {

@@ -8,9 +8,11 @@ import {
   countQuery,
   generationCheckedTotal,
   generationColumn,
+  jsonRow,
   one,
   pageWindow,
   preparedListPage,
+  rowFields,
 } from '../../http/paging';
 
 // Filters that compare a column with the caller's value; the value is a placeholder, so one
@@ -61,8 +63,7 @@ function listFilters(scope: ListScope, q: Query<'listAppointments'>) {
 const needsClient = (q: Query<'listAppointments'>) =>
   q.participatingInResearch !== undefined || !!q.selfOrRelative || !!q.campaign;
 
-// The page's rows, read by id after the page is chosen, under their own names so the raw row
-// has one key per column.
+// The page's rows, read by id after the page is chosen.
 const row = alias(appointments, 'a');
 const rowClient = alias(clients, 'c');
 const rowCoach = alias(coaches, 'coach');
@@ -91,27 +92,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listAppointments'>) {
   return {
     page: db
       .select({
-        id: row.id,
-        clientId: row.clientId,
-        coachId: row.coachId,
-        startDate: row.startDate,
-        endDate: row.endDate,
-        appointmentType: row.appointmentType,
-        meetingType: row.meetingType,
-        meetingCodeCoach: row.meetingCodeCoach,
-        meetingCodeClient: row.meetingCodeClient,
-        externalMeetingUrl: row.externalMeetingUrl,
-        appointmentNumber: row.appointmentNumber,
-        isProvisional: row.isProvisional,
-        provisionalUntil: row.provisionalUntil,
-        noShow: row.noShow,
-        cancelledAt: row.cancelledAt,
-        createdAt: row.createdAt,
-        updatedAt: row.updatedAt,
-        clientFirstName: sql`${rowClient.firstName}`.as('client_first_name'),
-        clientLastName: sql`${rowClient.lastName}`.as('client_last_name'),
-        coachFirstName: sql`${rowCoach.firstName}`.as('coach_first_name'),
-        coachLastName: sql`${rowCoach.lastName}`.as('coach_last_name'),
+        fields: jsonRow<PageFields>(PAGE_COLUMNS).as('fields'),
         total: page.total,
         generation: generationColumn().as('generation'),
       })
@@ -124,29 +105,61 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listAppointments'>) {
   };
 }
 
-/** A page row as the driver hands it over: column names, timestamps as UTC text. */
+/** The page's columns, read as one JSON array per row (jsonRow), in PageFields' order. */
+const PAGE_COLUMNS = [
+  row.id,
+  row.clientId,
+  row.coachId,
+  row.startDate,
+  row.endDate,
+  row.appointmentType,
+  row.meetingType,
+  row.meetingCodeCoach,
+  row.meetingCodeClient,
+  row.externalMeetingUrl,
+  row.appointmentNumber,
+  row.isProvisional,
+  row.provisionalUntil,
+  row.noShow,
+  row.cancelledAt,
+  row.createdAt,
+  row.updatedAt,
+  rowClient.firstName,
+  rowClient.lastName,
+  rowCoach.firstName,
+  rowCoach.lastName,
+];
+
+type AppointmentRow = typeof appointments.$inferSelect;
+
+/** PAGE_COLUMNS as JSON hands them over: timestamps as text. */
+type PageFields = [
+  id: string,
+  clientId: string,
+  coachId: string,
+  startDate: string,
+  endDate: string,
+  appointmentType: AppointmentRow['appointmentType'],
+  meetingType: AppointmentRow['meetingType'],
+  meetingCodeCoach: string,
+  meetingCodeClient: string,
+  externalMeetingUrl: string | null,
+  appointmentNumber: number,
+  isProvisional: boolean,
+  provisionalUntil: string | null,
+  noShow: boolean,
+  cancelledAt: string | null,
+  createdAt: string,
+  updatedAt: string,
+  clientFirstName: string,
+  clientLastName: string,
+  coachFirstName: string,
+  coachLastName: string,
+];
+
+/** A page row as the driver hands it over. */
 interface PageRow {
-  id: string;
-  client_id: string;
-  coach_id: string;
-  start_date: string;
-  end_date: string;
-  appointment_type: (typeof appointments.$inferSelect)['appointmentType'];
-  meeting_type: (typeof appointments.$inferSelect)['meetingType'];
-  meeting_code_coach: string;
-  meeting_code_client: string;
-  external_meeting_url: string | null;
-  appointment_number: number;
-  is_provisional: boolean;
-  provisional_until: string | null;
-  no_show: boolean;
-  cancelled_at: string | null;
-  created_at: string;
-  updated_at: string;
-  client_first_name: string;
-  client_last_name: string;
-  coach_first_name: string;
-  coach_last_name: string;
+  fields: PageFields | string;
   total: number | string;
   generation: string;
 }
@@ -154,28 +167,51 @@ interface PageRow {
 const instantOrNull = (value: string | null) => (value === null ? null : toIsoInstant(value));
 
 /** The contract's Appointment, as `toAppointment` (repository.ts) builds it from a joined row. */
-function fromPageRow(r: PageRow) {
+function fromPageRow({ fields }: PageRow) {
+  const [
+    id,
+    clientId,
+    coachId,
+    startDate,
+    endDate,
+    appointmentType,
+    meetingType,
+    meetingCodeCoach,
+    meetingCodeClient,
+    externalMeetingUrl,
+    appointmentNumber,
+    isProvisional,
+    provisionalUntil,
+    noShow,
+    cancelledAt,
+    createdAt,
+    updatedAt,
+    clientFirstName,
+    clientLastName,
+    coachFirstName,
+    coachLastName,
+  ] = rowFields(fields);
   return {
-    id: r.id,
-    startDate: toIsoInstant(r.start_date),
-    endDate: toIsoInstant(r.end_date),
-    appointmentType: r.appointment_type,
-    meetingType: r.meeting_type,
-    meetingCodeCoach: r.meeting_code_coach,
-    meetingCodeClient: r.meeting_code_client,
-    cancelledAt: instantOrNull(r.cancelled_at),
-    createdAt: toIsoInstant(r.created_at),
-    updatedAt: toIsoInstant(r.updated_at),
-    client: { id: r.client_id, firstName: r.client_first_name, lastName: r.client_last_name },
-    coach: { id: r.coach_id, firstName: r.coach_first_name, lastName: r.coach_last_name },
-    clientId: r.client_id,
-    coachId: r.coach_id,
-    clientName: `${r.client_first_name} ${r.client_last_name}`,
-    isProvisional: r.is_provisional,
-    provisionalUntil: instantOrNull(r.provisional_until),
-    noShow: r.no_show,
-    appointmentNumber: r.appointment_number,
-    externalMeetingUrl: r.external_meeting_url,
+    id,
+    startDate: toIsoInstant(startDate),
+    endDate: toIsoInstant(endDate),
+    appointmentType,
+    meetingType,
+    meetingCodeCoach,
+    meetingCodeClient,
+    cancelledAt: instantOrNull(cancelledAt),
+    createdAt: toIsoInstant(createdAt),
+    updatedAt: toIsoInstant(updatedAt),
+    client: { id: clientId, firstName: clientFirstName, lastName: clientLastName },
+    coach: { id: coachId, firstName: coachFirstName, lastName: coachLastName },
+    clientId,
+    coachId,
+    clientName: `${clientFirstName} ${clientLastName}`,
+    isProvisional,
+    provisionalUntil: instantOrNull(provisionalUntil),
+    noShow,
+    appointmentNumber,
+    externalMeetingUrl,
   };
 }
 

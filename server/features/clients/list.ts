@@ -8,9 +8,11 @@ import {
   countQuery,
   generationCheckedTotal,
   generationColumn,
+  jsonRow,
   one,
   pageWindow,
   preparedListPage,
+  rowFields,
 } from '../../http/paging';
 import {
   clientCountKey,
@@ -180,41 +182,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
   return {
     page: db
       .select({
-        id: row.id,
-        firstName: row.firstName,
-        lastName: row.lastName,
-        email: row.email,
-        yearOfBirth: row.yearOfBirth,
-        street: row.street,
-        city: row.city,
-        postalCode: row.postalCode,
-        country: row.country,
-        telephone: row.telephone,
-        additionalTelephoneNumbers: row.additionalTelephoneNumbers,
-        hasNotSignedRequiredContract: row.hasNotSignedRequiredContract,
-        rejectionReasonType: row.rejectionReasonType,
-        rejectionReasonNotes: row.rejectionReasonNotes,
-        insurer: row.insurer,
-        insurerCode: row.insurerCode,
-        campaign: row.campaign,
-        clientType: row.clientType,
-        contactPerson: row.contactPerson,
-        howDidYouHearAboutUs: row.howDidYouHearAboutUs,
-        diagnosis: row.diagnosis,
-        initialDiagnosis: row.initialDiagnosis,
-        mentalStressIndicator: row.mentalStressIndicator,
-        paidBySponsor: row.paidBySponsor,
-        wantsToProvideRecordingsForResearch: row.wantsToProvideRecordingsForResearch,
-        notifyViaSms: row.notifyViaSms,
-        notes: row.notes,
-        sessionsClosedOn: row.sessionsClosedOn,
-        existingClientOfCoachId: row.existingClientOfCoachId,
-        contractReminderSentAt: row.contractReminderSentAt,
-        createdAt: row.createdAt,
-        updatedAt: row.updatedAt,
-        coachId: sql`${rowCoach.id}`.as('coach_id'),
-        coachFirstName: sql`${rowCoach.firstName}`.as('coach_first_name'),
-        coachLastName: sql`${rowCoach.lastName}`.as('coach_last_name'),
+        fields: jsonRow<PageFields>(PAGE_COLUMNS).as('fields'),
         total: page.total,
         generation: generationColumn().as('generation'),
       })
@@ -226,43 +194,87 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
   };
 }
 
-/** A page row as the driver hands it over: column names, timestamps as UTC text. */
+/** The page's columns, read as one JSON array per row (jsonRow), in PageFields' order. */
+const PAGE_COLUMNS = [
+  row.id,
+  row.firstName,
+  row.lastName,
+  row.email,
+  row.yearOfBirth,
+  row.street,
+  row.city,
+  row.postalCode,
+  row.country,
+  row.telephone,
+  row.additionalTelephoneNumbers,
+  row.hasNotSignedRequiredContract,
+  row.rejectionReasonType,
+  row.rejectionReasonNotes,
+  row.insurer,
+  row.insurerCode,
+  row.campaign,
+  row.clientType,
+  row.contactPerson,
+  row.howDidYouHearAboutUs,
+  row.diagnosis,
+  row.initialDiagnosis,
+  row.mentalStressIndicator,
+  row.paidBySponsor,
+  row.wantsToProvideRecordingsForResearch,
+  row.notifyViaSms,
+  row.notes,
+  row.sessionsClosedOn,
+  row.existingClientOfCoachId,
+  row.contractReminderSentAt,
+  row.createdAt,
+  row.updatedAt,
+  rowCoach.id,
+  rowCoach.firstName,
+  rowCoach.lastName,
+];
+
+/** PAGE_COLUMNS as JSON hands them over: timestamps as text, the contact person an object. */
+type PageFields = [
+  id: string,
+  firstName: string,
+  lastName: string,
+  email: string | null,
+  yearOfBirth: number | null,
+  street: string | null,
+  city: string | null,
+  postalCode: string | null,
+  country: string | null,
+  telephone: string | null,
+  additionalTelephoneNumbers: string | null,
+  hasNotSignedRequiredContract: boolean,
+  rejectionReasonType: ClientRow['rejectionReasonType'],
+  rejectionReasonNotes: string | null,
+  insurer: string | null,
+  insurerCode: string | null,
+  campaign: string | null,
+  clientType: ClientRow['clientType'],
+  contactPerson: ContactPerson | null,
+  howDidYouHearAboutUs: string | null,
+  diagnosis: string | null,
+  initialDiagnosis: string | null,
+  mentalStressIndicator: number | null,
+  paidBySponsor: boolean,
+  wantsToProvideRecordingsForResearch: boolean,
+  notifyViaSms: boolean,
+  notes: string | null,
+  sessionsClosedOn: string | null,
+  existingClientOfCoachId: string | null,
+  contractReminderSentAt: string | null,
+  createdAt: string,
+  updatedAt: string,
+  coachId: string | null,
+  coachFirstName: string | null,
+  coachLastName: string | null,
+];
+
+/** A page row as the driver hands it over. */
 interface PageRow {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  year_of_birth: number | null;
-  street: string | null;
-  city: string | null;
-  postal_code: string | null;
-  country: string | null;
-  telephone: string | null;
-  additional_telephone_numbers: string | null;
-  has_not_signed_required_contract: boolean;
-  rejection_reason_type: ClientRow['rejectionReasonType'];
-  rejection_reason_notes: string | null;
-  insurer: string | null;
-  insurer_code: string | null;
-  campaign: string | null;
-  client_type: ClientRow['clientType'];
-  contact_person: ContactPerson | null;
-  how_did_you_hear_about_us: string | null;
-  diagnosis: string | null;
-  initial_diagnosis: string | null;
-  mental_stress_indicator: number | null;
-  paid_by_sponsor: boolean;
-  wants_to_provide_recordings_for_research: boolean;
-  notify_via_sms: boolean;
-  notes: string | null;
-  sessions_closed_on: string | null;
-  existing_client_of_coach_id: string | null;
-  contract_reminder_sent_at: string | null;
-  created_at: string;
-  updated_at: string;
-  coach_id: string | null;
-  coach_first_name: string | null;
-  coach_last_name: string | null;
+  fields: PageFields | string;
   total: number | string;
   generation: string;
 }
@@ -270,43 +282,80 @@ interface PageRow {
 const instantOrNull = (value: string | null) => (value === null ? null : toIsoInstant(value));
 
 /** The contract's Client, as `toClient` (repository.ts) builds it from a joined row. */
-function fromPageRow(c: PageRow) {
+function fromPageRow({ fields }: PageRow) {
+  const [
+    id,
+    firstName,
+    lastName,
+    email,
+    yearOfBirth,
+    street,
+    city,
+    postalCode,
+    country,
+    telephone,
+    additionalTelephoneNumbers,
+    hasNotSignedRequiredContract,
+    rejectionReasonType,
+    rejectionReasonNotes,
+    insurer,
+    insurerCode,
+    campaign,
+    clientType,
+    contactPerson,
+    howDidYouHearAboutUs,
+    diagnosis,
+    initialDiagnosis,
+    mentalStressIndicator,
+    paidBySponsor,
+    wantsToProvideRecordingsForResearch,
+    notifyViaSms,
+    notes,
+    sessionsClosedOn,
+    existingClientOfCoachId,
+    contractReminderSentAt,
+    createdAt,
+    updatedAt,
+    coachId,
+    coachFirstName,
+    coachLastName,
+  ] = rowFields(fields);
   return {
-    id: c.id,
-    firstName: c.first_name,
-    lastName: c.last_name,
-    email: c.email,
-    yearOfBirth: c.year_of_birth,
-    street: c.street,
-    city: c.city,
-    postalCode: c.postal_code,
-    country: c.country,
-    telephone: c.telephone,
-    additionalTelephoneNumbers: c.additional_telephone_numbers,
-    createdAt: toIsoInstant(c.created_at),
-    updatedAt: toIsoInstant(c.updated_at),
-    hasNotSignedRequiredContract: c.has_not_signed_required_contract,
-    rejectionReasonType: c.rejection_reason_type,
-    rejectionReasonNotes: c.rejection_reason_notes,
-    insurer: c.insurer,
-    insurerCode: c.insurer_code,
-    campaign: c.campaign,
-    clientType: c.client_type,
-    contactPerson: c.contact_person ?? null,
-    howDidYouHearAboutUs: c.how_did_you_hear_about_us,
-    diagnosis: c.diagnosis,
-    initialDiagnosis: c.initial_diagnosis,
-    mentalStressIndicator: c.mental_stress_indicator,
-    paidBySponsor: c.paid_by_sponsor,
-    wantsToProvideRecordingsForResearch: c.wants_to_provide_recordings_for_research,
-    notifyViaSms: c.notify_via_sms,
-    notes: c.notes,
-    sessionsClosedOn: instantOrNull(c.sessions_closed_on),
-    contractReminderSentAt: instantOrNull(c.contract_reminder_sent_at),
-    coachedBy: c.coach_id
-      ? { id: c.coach_id, firstName: c.coach_first_name!, lastName: c.coach_last_name! }
+    id,
+    firstName,
+    lastName,
+    email,
+    yearOfBirth,
+    street,
+    city,
+    postalCode,
+    country,
+    telephone,
+    additionalTelephoneNumbers,
+    createdAt: toIsoInstant(createdAt),
+    updatedAt: toIsoInstant(updatedAt),
+    hasNotSignedRequiredContract,
+    rejectionReasonType,
+    rejectionReasonNotes,
+    insurer,
+    insurerCode,
+    campaign,
+    clientType,
+    contactPerson,
+    howDidYouHearAboutUs,
+    diagnosis,
+    initialDiagnosis,
+    mentalStressIndicator,
+    paidBySponsor,
+    wantsToProvideRecordingsForResearch,
+    notifyViaSms,
+    notes,
+    sessionsClosedOn: instantOrNull(sessionsClosedOn),
+    contractReminderSentAt: instantOrNull(contractReminderSentAt),
+    coachedBy: coachId
+      ? { id: coachId, firstName: coachFirstName!, lastName: coachLastName! }
       : null,
-    existingClientOfCoachId: c.existing_client_of_coach_id,
+    existingClientOfCoachId,
   };
 }
 
