@@ -5,13 +5,13 @@ import { appointments, clients, coaches, toIsoInstant } from '../../db/schema/in
 import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
 import {
-  countQuery,
-  generationCheckedTotal,
+  generationCountQuery,
   generationColumn,
   jsonRow,
   one,
   pageWindow,
   preparedListPage,
+  rememberedTotal,
   rowFields,
 } from '../../http/paging';
 
@@ -68,7 +68,7 @@ const row = alias(appointments, 'a');
 const rowClient = alias(clients, 'c');
 const rowCoach = alias(coaches, 'coach');
 
-function pageQuery(db: Db, scope: ListScope, query: Query<'listAppointments'>) {
+function pageQuery(db: Db, scope: ListScope, query: Query<'listAppointments'>, counting: boolean) {
   const { limit, offset } = pageWindow(query.page, query.limit);
   const direction = query.sortDirection === 'desc' ? desc : asc;
   const where = listFilters(scope, query);
@@ -83,7 +83,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listAppointments'>) {
   const page = matching({
     id: appointments.id,
     startDate: appointments.startDate,
-    total: generationCheckedTotal(matching(one)).as('total'),
+    total: rememberedTotal(matching(one), counting).as('total'),
   })
     .orderBy(direction(appointments.startDate), direction(appointments.id))
     .limit(limit)
@@ -101,7 +101,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listAppointments'>) {
       .innerJoin(rowClient, eq(rowClient.id, row.clientId))
       .innerJoin(rowCoach, eq(rowCoach.id, row.coachId))
       .orderBy(direction(page.startDate), direction(page.id)),
-    count: countQuery(db, matching(one)),
+    count: generationCountQuery(db, matching(one)),
   };
 }
 
@@ -160,7 +160,7 @@ type PageFields = [
 /** A page row as the driver hands it over. */
 interface PageRow {
   fields: PageFields | string;
-  total: number | string;
+  total: number | string | null;
   generation: string;
 }
 
@@ -241,7 +241,7 @@ export async function listAppointmentPage(
     db,
     'list_appointments',
     shape,
-    () => pageQuery(db, scope, query),
+    (counting) => pageQuery(db, scope, query, counting),
     values,
     countKey,
   );

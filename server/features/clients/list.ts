@@ -5,13 +5,13 @@ import { clients, coaches, toIsoInstant, type ContactPerson } from '../../db/sch
 import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
 import {
-  countQuery,
-  generationCheckedTotal,
+  generationCountQuery,
   generationColumn,
   jsonRow,
   one,
   pageWindow,
   preparedListPage,
+  rememberedTotal,
   rowFields,
 } from '../../http/paging';
 import {
@@ -63,6 +63,7 @@ function wordsPage(
   query: Query<'listClients'>,
   limit: number,
   offset: number,
+  counting: boolean,
 ) {
   const options = {
     open: !query.showClosedSessions,
@@ -81,7 +82,7 @@ function wordsPage(
       .select({
         id: sql<string>`m.id`.as('match_id'),
         sortKey: sql<string>`m.created_at`.as('match_sort_key'),
-        total: generationCheckedTotal(matching()).as('total'),
+        total: rememberedTotal(matching(), counting).as('total'),
       })
       .from(page)
       .as('page'),
@@ -143,7 +144,7 @@ function searchPage(
   };
 }
 
-function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
+function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>, counting: boolean) {
   const { limit, offset } = pageWindow(query.page, query.limit);
   const direction = (query.sortOrder ?? 'desc') === 'asc' ? asc : desc;
   const sortKey = SORT_COLUMNS[query.sortBy ?? 'createdAt'];
@@ -161,7 +162,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
   // The page is chosen on ids and the sort column with the count beside it; only its rows
   // are then read and joined to their coach.
   const search = fromWordsAlone(scope, query)
-    ? wordsPage(db, scope, query, limit, offset)
+    ? wordsPage(db, scope, query, limit, offset, counting)
     : searching(query)
       ? searchPage(db, scope, query, sortKey, direction, limit, offset)
       : undefined;
@@ -171,7 +172,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
         .select({
           id: clients.id,
           sortKey,
-          total: generationCheckedTotal(matching()).as('total'),
+          total: rememberedTotal(matching(), counting).as('total'),
         })
         .from(clients)
         .where(clientFilters(scope, query))
@@ -190,7 +191,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>) {
       .innerJoin(row, eq(row.id, page.id))
       .leftJoin(rowCoach, eq(rowCoach.id, row.coachedById))
       .orderBy(direction(page.sortKey), direction(page.id)),
-    count: countQuery(db, search ? search.matching() : matching()),
+    count: generationCountQuery(db, search ? search.matching() : matching()),
   };
 }
 
@@ -275,7 +276,7 @@ type PageFields = [
 /** A page row as the driver hands it over. */
 interface PageRow {
   fields: PageFields | string;
-  total: number | string;
+  total: number | string | null;
   generation: string;
 }
 
@@ -367,7 +368,7 @@ export async function listClientPage(db: Db, principal: Principal, query: Query<
     db,
     'list_clients',
     clientListShape(scope, query),
-    () => pageQuery(db, scope, query),
+    (counting) => pageQuery(db, scope, query, counting),
     values,
     // Other searches count in the page's own pass (searchPage).
     fromWordsAlone(scope, query) || !searching(query)
