@@ -703,6 +703,10 @@ describe('GET /api/admin/client filters, sorting and paging', () => {
     expect(unscoped.body.clients.every((c: any) => c.coachedBy?.id === coachA.id)).toBe(true);
     // Asking for another coach's clients yields nothing rather than leaking them.
     expect(await listed({ coach: coachB.id }, coachUser)).toEqual([]);
+    // A search of several words reads each word apart, each within the coach's clients.
+    expect(await listed({ search: `anna ${tag}` }, coachUser)).toEqual([c1.id]);
+    expect(await listed({ search: `bernd ${tag}` }, coachUser)).toEqual([]);
+    expect(await listed({ search: `bernd ${tag}` })).toEqual([c2.id]);
 
     expectStatus(await getClient(c1.id, coachUser), 200);
     expectProblem(await getClient(c2.id, coachUser), 404, 'not_found');
