@@ -18,8 +18,8 @@ const UTC_TEXT = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00(?::
 
 /**
  * Drivers hand timestamptz over as '2026-11-22 00:49:24.728+00' (sessions run in UTC) or
- * as a Date; inside JSON, PostgreSQL writes '2026-11-22T00:49:24.728+00:00'. The UTC text form is rewritten without parsing, since every row of every list
- * passes through here.
+ * as a Date; inside JSON, PostgreSQL writes '2026-11-22T00:49:24.728+00:00'. The UTC text
+ * forms are rewritten without parsing, since every row of every list passes through here.
  */
 export function toIsoInstant(value: string | Date): string {
   if (value instanceof Date) return value.toISOString();

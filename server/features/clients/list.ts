@@ -41,6 +41,12 @@ const OFFSET_ZERO = sql.raw('0') as unknown as number;
 const searching = (query: Query<'listClients'>) =>
   !!query.search || query.phoneNumber !== undefined;
 
+/** Which clients a text search looks among: open sessions unless asked, a coach's own. */
+const searchOptions = (scope: ListScope, query: Query<'listClients'>) => ({
+  open: !query.showClosedSessions,
+  ...(scope === 'coach' ? { coach: sql`${sql.placeholder('scopeCoach')}` } : {}),
+});
+
 /**
  * Whether a text search is answered from client_search_terms alone: nothing else is asked
  * of the client and the list is in creation order, so the words' index gives the page, and
@@ -65,10 +71,7 @@ function wordsPage(
   offset: number,
   counting: boolean,
 ) {
-  const options = {
-    open: !query.showClosedSessions,
-    ...(scope === 'coach' ? { coach: sql`${sql.placeholder('scopeCoach')}` } : {}),
-  };
+  const options = searchOptions(scope, query);
   const words = searchWords(query.search!);
   const matching = () =>
     db
@@ -110,12 +113,7 @@ function searchPage(
 ) {
   const words = query.search ? searchWords(query.search) : [];
   const textMatches =
-    words.length > 0
-      ? searchMatches(words, {
-          open: !query.showClosedSessions,
-          ...(scope === 'coach' ? { coach: sql`${sql.placeholder('scopeCoach')}` } : {}),
-        })
-      : undefined;
+    words.length > 0 ? searchMatches(words, searchOptions(scope, query)) : undefined;
   const matches = db
     .select({ id: clients.id, sortKey })
     .from(clients)
