@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientSearchPrefixes } from '../../server/db/schema/index';
 import { createApi, type Api } from '../support/api';
 import {
   at,
@@ -509,6 +511,43 @@ describe('GET /api/admin/client filters, sorting and paging', () => {
     await newClient(api, admin, { firstName: 'Anna', email: `race-b-${other}@x.org` });
     expect(await listed({ search: `RACE-A-${other}@x.org` })).toEqual([mailA.id]);
     expect(await listed({ search: `race-a-${other}@` })).toEqual([mailA.id]);
+  });
+
+  it('finds a word by a start of any length, up to the stored eight letters and past them', async () => {
+    // Seven random letters: a word no other client starts with.
+    const start = `q${Math.random().toString(36).slice(2, 8).padEnd(6, 'q')}`;
+    const eight = await newClient(api, admin, { firstName: `${start}a` });
+    const nine = await newClient(api, admin, { firstName: `${start}bé` });
+    expect(await listed({ search: start })).toEqual([nine.id, eight.id]);
+    expect(await listed({ search: start, sortOrder: 'asc' })).toEqual([eight.id, nine.id]);
+    expect(await listed({ search: `${start}A` })).toEqual([eight.id]);
+    expect(await listed({ search: `${start}b` })).toEqual([nine.id]);
+    expect(await listed({ search: `${start}BÉ` })).toEqual([nine.id]);
+    // Past eight letters the whole word decides, not only its first eight.
+    expect(await listed({ search: `${start}bx` })).toEqual([]);
+    expect(await listed({ search: `${start}aa` })).toEqual([]);
+
+    expectStatus(
+      await api.call('PUT', `/api/admin/client/${nine.id}`, {
+        as: admin,
+        body: { firstName: 'Neunte' },
+      }),
+      200,
+    );
+    expect(await listed({ search: start })).toEqual([eight.id]);
+    expectStatus(
+      await api.call('POST', `/api/admin/client/${eight.id}/close-sessions`, { as: admin }),
+      200,
+    );
+    expect(await listed({ search: start })).toEqual([]);
+    expect(await listed({ search: start, showClosedSessions: true })).toEqual([eight.id]);
+    expectStatus(await api.call('DELETE', `/api/admin/client/${eight.id}`, { as: admin }), 204);
+    expect(await listed({ search: start, showClosedSessions: true })).toEqual([]);
+    const left = await api.database.db
+      .select()
+      .from(clientSearchPrefixes)
+      .where(eq(clientSearchPrefixes.clientId, eight.id));
+    expect(left).toEqual([]);
   });
 
   it('matches phone numbers in any spelling, in telephone and additional numbers', async () => {

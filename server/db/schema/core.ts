@@ -314,6 +314,30 @@ export const clientSearchTerms = pgTable(
   (t) => [index('client_search_terms_client_idx').on(t.clientId)],
 );
 
+/** How many letters of a word client_search_prefixes holds (migration 0008). */
+export const SEARCH_PREFIX_LENGTH = 8;
+
+/**
+ * One row per client and start of one of its words (the first one to eight letters of each
+ * row of client_search_terms, once per client), kept by the same triggers (migration 0008).
+ * A search of one word is then an equality in the index `(prefix, created_at, client_id)`,
+ * which hands over the matches already in the list's order: the page stops after its rows
+ * instead of sorting every match (features/clients/search.ts).
+ */
+export const clientSearchPrefixes = pgTable(
+  'client_search_prefixes',
+  {
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    prefix: text('prefix').notNull(),
+    createdAt: ts('created_at').notNull(),
+    open: boolean('open').notNull(),
+    coachedById: uuid('coached_by_id'),
+  },
+  (t) => [index('client_search_prefixes_client_idx').on(t.clientId)],
+);
+
 /**
  * One row whose value rises with every committed write to clients or appointments (deferred
  * triggers, migration 0006), in the writing transaction: a list count cached under a value

@@ -48,9 +48,9 @@ const searchOptions = (scope: ListScope, query: Query<'listClients'>) => ({
 });
 
 /**
- * Whether a text search is answered from client_search_terms alone: nothing else is asked
- * of the client and the list is in creation order, so the words' index gives the page, and
- * its count is remembered per list generation like a list without a search.
+ * Whether a text search is answered from the search tables alone (search.ts): nothing else
+ * is asked of the client and the list is in creation order, so their index gives the page,
+ * and its count is remembered per list generation like a list without a search.
  */
 function fromWordsAlone(scope: ListScope, query: Query<'listClients'>) {
   return (

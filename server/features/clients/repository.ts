@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { likeLiteral } from '../../db/like';
+import { textLiteral } from '../../db/like';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
@@ -183,7 +183,7 @@ export function clientFilters(scope: ListScope, q: Query<'listClients'>): SQL | 
     scope === 'none' ? sql`false` : undefined,
     // The text search is not a filter here: it starts from client_search_terms (list.ts).
     // Patterns are literals: a generic plan for `LIKE $1` cannot use the trigram index.
-    phone !== undefined ? sql`${phoneDigits} LIKE ${likeLiteral(`%${phone}%`)}` : undefined,
+    phone !== undefined ? sql`${phoneDigits} LIKE ${textLiteral(`%${phone}%`)}` : undefined,
     applies(q, 'participatingInResearch')
       ? eq(clients.wantsToProvideRecordingsForResearch, value('participatingInResearch'))
       : undefined,
