@@ -26,7 +26,16 @@ export async function startTestServer(): Promise<{
 }> {
   const port = await freePort();
   const url = `http://localhost:${port}`;
-  const testApp = await createTestApp({ withAuthProvider: true, env: { PUBLIC_URL: url } });
+  const testApp = await createTestApp({
+    withAuthProvider: true,
+    env: { PUBLIC_URL: url },
+    // The e2e files share this server and sign the same demo accounts in from one address,
+    // several a minute, as no person does: the passcode mail limits would refuse them.
+    rateLimits: {
+      passcodeSend: { points: 100, durationSeconds: 60 },
+      passcodeSendAddress: { points: 1000, durationSeconds: 15 * 60 },
+    },
+  });
   await seed(testApp.database.db);
   await testApp.app.listen({ host: '127.0.0.1', port });
   return { url, testApp, close: () => testApp.close() };
