@@ -86,7 +86,7 @@ const pageOrder = (createdAt: SQL, id: SQL, page: SearchOptions['page']) =>
  * order, so a page stops after its rows. A word longer than the stored starts is looked up by
  * its first SEARCH_PREFIX_LENGTH letters and confirmed on the client's whole words.
  */
-export function prefixMatches(word: string, options: SearchOptions): SQL {
+function prefixMatches(word: string, options: SearchOptions): SQL {
   const p = clientSearchPrefixes;
   const t = clientSearchTerms;
   // Letters as PostgreSQL's left() counts them: code points, not UTF-16 units.
