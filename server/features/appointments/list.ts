@@ -1,18 +1,19 @@
 import { and, asc, desc, eq, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { alias, type PgSelect, type SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { appointments, clients, coaches, toIsoInstant } from '../../db/schema/index';
+import { appointments, clients, coaches } from '../../db/schema/index';
 import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
+import { toAppointment } from './repository';
 import {
   generationCountQuery,
   generationColumn,
   jsonRow,
+  type JsonPageRow,
   one,
   pageWindow,
   preparedListPage,
   rememberedTotal,
-  rowFields,
 } from '../../http/paging';
 
 // Filters that compare a column with the caller's value; the value is a placeholder, so one
@@ -92,7 +93,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listAppointments'>, c
   return {
     page: db
       .select({
-        fields: jsonRow<PageFields>(PAGE_COLUMNS).as('fields'),
+        fields: PAGE.select().as('fields'),
         total: page.total,
         generation: generationColumn().as('generation'),
       })
@@ -105,114 +106,41 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listAppointments'>, c
   };
 }
 
-/** The page's columns, read as one JSON array per row (jsonRow), in PageFields' order. */
-const PAGE_COLUMNS = [
-  row.id,
-  row.clientId,
-  row.coachId,
-  row.startDate,
-  row.endDate,
-  row.appointmentType,
-  row.meetingType,
-  row.meetingCodeCoach,
-  row.meetingCodeClient,
-  row.externalMeetingUrl,
-  row.appointmentNumber,
-  row.isProvisional,
-  row.provisionalUntil,
-  row.noShow,
-  row.cancelledAt,
-  row.createdAt,
-  row.updatedAt,
-  rowClient.firstName,
-  rowClient.lastName,
-  rowCoach.firstName,
-  rowCoach.lastName,
-];
+/** The page's columns, read as one JSON array per row (jsonRow). */
+const PAGE = jsonRow({
+  id: row.id,
+  clientId: row.clientId,
+  coachId: row.coachId,
+  startDate: row.startDate,
+  endDate: row.endDate,
+  appointmentType: row.appointmentType,
+  meetingType: row.meetingType,
+  meetingCodeCoach: row.meetingCodeCoach,
+  meetingCodeClient: row.meetingCodeClient,
+  externalMeetingUrl: row.externalMeetingUrl,
+  appointmentNumber: row.appointmentNumber,
+  isProvisional: row.isProvisional,
+  provisionalUntil: row.provisionalUntil,
+  noShow: row.noShow,
+  cancelledAt: row.cancelledAt,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  clientFirstName: rowClient.firstName,
+  clientLastName: rowClient.lastName,
+  coachFirstName: rowCoach.firstName,
+  coachLastName: rowCoach.lastName,
+});
 
-type AppointmentRow = typeof appointments.$inferSelect;
-
-/** PAGE_COLUMNS as JSON hands them over: timestamps as text. */
-type PageFields = [
-  id: string,
-  clientId: string,
-  coachId: string,
-  startDate: string,
-  endDate: string,
-  appointmentType: AppointmentRow['appointmentType'],
-  meetingType: AppointmentRow['meetingType'],
-  meetingCodeCoach: string,
-  meetingCodeClient: string,
-  externalMeetingUrl: string | null,
-  appointmentNumber: number,
-  isProvisional: boolean,
-  provisionalUntil: string | null,
-  noShow: boolean,
-  cancelledAt: string | null,
-  createdAt: string,
-  updatedAt: string,
-  clientFirstName: string,
-  clientLastName: string,
-  coachFirstName: string,
-  coachLastName: string,
-];
-
-/** A page row as the driver hands it over. */
-interface PageRow {
-  fields: PageFields | string;
-  total: number | string | null;
-  generation: string;
-}
-
-const instantOrNull = (value: string | null) => (value === null ? null : toIsoInstant(value));
-
-/** The contract's Appointment, as `toAppointment` (repository.ts) builds it from a joined row. */
-function fromPageRow({ fields }: PageRow) {
-  const [
-    id,
-    clientId,
-    coachId,
-    startDate,
-    endDate,
-    appointmentType,
-    meetingType,
-    meetingCodeCoach,
-    meetingCodeClient,
-    externalMeetingUrl,
-    appointmentNumber,
-    isProvisional,
-    provisionalUntil,
-    noShow,
-    cancelledAt,
-    createdAt,
-    updatedAt,
+function fromPageRow({ fields }: JsonPageRow) {
+  const appointment = PAGE.read(fields);
+  const { clientFirstName, clientLastName, coachFirstName, coachLastName } = appointment;
+  return toAppointment({
+    appointment,
     clientFirstName,
     clientLastName,
     coachFirstName,
     coachLastName,
-  ] = rowFields(fields);
-  return {
-    id,
-    startDate: toIsoInstant(startDate),
-    endDate: toIsoInstant(endDate),
-    appointmentType,
-    meetingType,
-    meetingCodeCoach,
-    meetingCodeClient,
-    cancelledAt: instantOrNull(cancelledAt),
-    createdAt: toIsoInstant(createdAt),
-    updatedAt: toIsoInstant(updatedAt),
-    client: { id: clientId, firstName: clientFirstName, lastName: clientLastName },
-    coach: { id: coachId, firstName: coachFirstName, lastName: coachLastName },
-    clientId,
-    coachId,
-    clientName: `${clientFirstName} ${clientLastName}`,
-    isProvisional,
-    provisionalUntil: instantOrNull(provisionalUntil),
-    noShow,
-    appointmentNumber,
-    externalMeetingUrl,
-  };
+  });
 }
 
 /** GET /appointments: one page in the caller's scope and the capped count, in one round trip. */
@@ -237,7 +165,7 @@ export async function listAppointmentPage(
     VALUE_FILTERS.map((name) => query[name] ?? null),
     scope === 'coach' ? values.scopeCoach : null,
   ]);
-  const { rows, counts } = await preparedListPage<PageRow>(
+  const { rows, counts } = await preparedListPage<JsonPageRow>(
     db,
     'list_appointments',
     shape,

@@ -26,7 +26,8 @@ export function selectAppointments<E extends Record<string, SQL.Aliased | SQL>>(
 }
 
 type Joined = {
-  appointment: typeof appointments.$inferSelect;
+  /** The columns of an appointment that its record (toAppointment) shows. */
+  appointment: Omit<typeof appointments.$inferSelect, 'videoRoom' | 'clientInsurer'>;
   clientFirstName: string;
   clientLastName: string;
   coachFirstName: string;

@@ -1,25 +1,25 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { clients, coaches, toIsoInstant, type ContactPerson } from '../../db/schema/index';
+import { clients, coaches } from '../../db/schema/index';
 import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
 import {
   generationCountQuery,
   generationColumn,
   jsonRow,
+  type JsonPageRow,
   one,
   pageWindow,
   preparedListPage,
   rememberedTotal,
-  rowFields,
 } from '../../http/paging';
 import {
   clientCountKey,
   clientFilters,
   clientListShape,
   needsClientRow,
-  type ClientRow,
+  toClient,
 } from './repository';
 import { searchMatches, searchWords } from './search';
 
@@ -181,7 +181,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>, counti
   return {
     page: db
       .select({
-        fields: jsonRow<PageFields>(PAGE_COLUMNS).as('fields'),
+        fields: PAGE.select().as('fields'),
         total: page.total,
         generation: generationColumn().as('generation'),
       })
@@ -193,176 +193,59 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>, counti
   };
 }
 
-/** The page's columns, read as one JSON array per row (jsonRow), in PageFields' order. */
-const PAGE_COLUMNS = [
-  row.id,
-  row.firstName,
-  row.lastName,
-  row.email,
-  row.yearOfBirth,
-  row.street,
-  row.city,
-  row.postalCode,
-  row.country,
-  row.telephone,
-  row.additionalTelephoneNumbers,
-  row.hasNotSignedRequiredContract,
-  row.rejectionReasonType,
-  row.rejectionReasonNotes,
-  row.insurer,
-  row.insurerCode,
-  row.campaign,
-  row.clientType,
-  row.contactPerson,
-  row.howDidYouHearAboutUs,
-  row.diagnosis,
-  row.initialDiagnosis,
-  row.mentalStressIndicator,
-  row.paidBySponsor,
-  row.wantsToProvideRecordingsForResearch,
-  row.notifyViaSms,
-  row.notes,
-  row.sessionsClosedOn,
-  row.existingClientOfCoachId,
-  row.contractReminderSentAt,
-  row.createdAt,
-  row.updatedAt,
-  rowCoach.id,
-  rowCoach.firstName,
-  rowCoach.lastName,
-];
+/** The page's columns, read as one JSON array per row (jsonRow). */
+const PAGE = jsonRow(
+  {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    yearOfBirth: row.yearOfBirth,
+    street: row.street,
+    city: row.city,
+    postalCode: row.postalCode,
+    country: row.country,
+    telephone: row.telephone,
+    additionalTelephoneNumbers: row.additionalTelephoneNumbers,
+    hasNotSignedRequiredContract: row.hasNotSignedRequiredContract,
+    rejectionReasonType: row.rejectionReasonType,
+    rejectionReasonNotes: row.rejectionReasonNotes,
+    insurer: row.insurer,
+    insurerCode: row.insurerCode,
+    campaign: row.campaign,
+    clientType: row.clientType,
+    contactPerson: row.contactPerson,
+    howDidYouHearAboutUs: row.howDidYouHearAboutUs,
+    diagnosis: row.diagnosis,
+    initialDiagnosis: row.initialDiagnosis,
+    mentalStressIndicator: row.mentalStressIndicator,
+    paidBySponsor: row.paidBySponsor,
+    wantsToProvideRecordingsForResearch: row.wantsToProvideRecordingsForResearch,
+    notifyViaSms: row.notifyViaSms,
+    notes: row.notes,
+    sessionsClosedOn: row.sessionsClosedOn,
+    existingClientOfCoachId: row.existingClientOfCoachId,
+    contractReminderSentAt: row.contractReminderSentAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    coachId: rowCoach.id,
+    coachFirstName: rowCoach.firstName,
+    coachLastName: rowCoach.lastName,
+  },
+  ['coachId', 'coachFirstName', 'coachLastName'],
+);
 
-/** PAGE_COLUMNS as JSON hands them over: timestamps as text, the contact person an object. */
-type PageFields = [
-  id: string,
-  firstName: string,
-  lastName: string,
-  email: string | null,
-  yearOfBirth: number | null,
-  street: string | null,
-  city: string | null,
-  postalCode: string | null,
-  country: string | null,
-  telephone: string | null,
-  additionalTelephoneNumbers: string | null,
-  hasNotSignedRequiredContract: boolean,
-  rejectionReasonType: ClientRow['rejectionReasonType'],
-  rejectionReasonNotes: string | null,
-  insurer: string | null,
-  insurerCode: string | null,
-  campaign: string | null,
-  clientType: ClientRow['clientType'],
-  contactPerson: ContactPerson | null,
-  howDidYouHearAboutUs: string | null,
-  diagnosis: string | null,
-  initialDiagnosis: string | null,
-  mentalStressIndicator: number | null,
-  paidBySponsor: boolean,
-  wantsToProvideRecordingsForResearch: boolean,
-  notifyViaSms: boolean,
-  notes: string | null,
-  sessionsClosedOn: string | null,
-  existingClientOfCoachId: string | null,
-  contractReminderSentAt: string | null,
-  createdAt: string,
-  updatedAt: string,
-  coachId: string | null,
-  coachFirstName: string | null,
-  coachLastName: string | null,
-];
-
-/** A page row as the driver hands it over. */
-interface PageRow {
-  fields: PageFields | string;
-  total: number | string | null;
-  generation: string;
-}
-
-const instantOrNull = (value: string | null) => (value === null ? null : toIsoInstant(value));
-
-/** The contract's Client, as `toClient` (repository.ts) builds it from a joined row. */
-function fromPageRow({ fields }: PageRow) {
-  const [
-    id,
-    firstName,
-    lastName,
-    email,
-    yearOfBirth,
-    street,
-    city,
-    postalCode,
-    country,
-    telephone,
-    additionalTelephoneNumbers,
-    hasNotSignedRequiredContract,
-    rejectionReasonType,
-    rejectionReasonNotes,
-    insurer,
-    insurerCode,
-    campaign,
-    clientType,
-    contactPerson,
-    howDidYouHearAboutUs,
-    diagnosis,
-    initialDiagnosis,
-    mentalStressIndicator,
-    paidBySponsor,
-    wantsToProvideRecordingsForResearch,
-    notifyViaSms,
-    notes,
-    sessionsClosedOn,
-    existingClientOfCoachId,
-    contractReminderSentAt,
-    createdAt,
-    updatedAt,
-    coachId,
-    coachFirstName,
-    coachLastName,
-  ] = rowFields(fields);
-  return {
-    id,
-    firstName,
-    lastName,
-    email,
-    yearOfBirth,
-    street,
-    city,
-    postalCode,
-    country,
-    telephone,
-    additionalTelephoneNumbers,
-    createdAt: toIsoInstant(createdAt),
-    updatedAt: toIsoInstant(updatedAt),
-    hasNotSignedRequiredContract,
-    rejectionReasonType,
-    rejectionReasonNotes,
-    insurer,
-    insurerCode,
-    campaign,
-    clientType,
-    contactPerson,
-    howDidYouHearAboutUs,
-    diagnosis,
-    initialDiagnosis,
-    mentalStressIndicator,
-    paidBySponsor,
-    wantsToProvideRecordingsForResearch,
-    notifyViaSms,
-    notes,
-    sessionsClosedOn: instantOrNull(sessionsClosedOn),
-    contractReminderSentAt: instantOrNull(contractReminderSentAt),
-    coachedBy: coachId
-      ? { id: coachId, firstName: coachFirstName!, lastName: coachLastName! }
-      : null,
-    existingClientOfCoachId,
-  };
+function fromPageRow({ fields }: JsonPageRow) {
+  const client = PAGE.read(fields);
+  const { coachId, coachFirstName, coachLastName } = client;
+  return toClient({ client, coachId, coachFirstName, coachLastName });
 }
 
 /** GET /admin/client: one page in the caller's scope and the capped count, in one round trip. */
 export async function listClientPage(db: Db, principal: Principal, query: Query<'listClients'>) {
   const scope = listScopeOf(principal);
   const values = { ...query, scopeCoach: principal.user?.coachId };
-  const { rows, counts } = await preparedListPage<PageRow>(
+  const { rows, counts } = await preparedListPage<JsonPageRow>(
     db,
     'list_clients',
     clientListShape(scope, query),

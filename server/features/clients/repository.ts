@@ -26,8 +26,11 @@ export function selectClients<E extends Record<string, SQL.Aliased | SQL>>(
     .leftJoin(coach, eq(coach.id, clients.coachedById));
 }
 
+/** The columns of a client that its record (toClient) shows. */
+export type ClientRecordRow = Omit<ClientRow, 'userId' | 'coachedById' | 'searchText'>;
+
 type Joined = {
-  client: ClientRow;
+  client: ClientRecordRow;
   coachId: string | null;
   coachFirstName: string | null;
   coachLastName: string | null;
