@@ -50,6 +50,15 @@ class PreparingClient extends pg.Client {
   // Each named statement stays prepared on its connection: keep their number bounded.
   private readonly prepared = new Set<string>();
 
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // pg-pool listens for errors only while a client is idle: a connection that drops while
+    // checked out (a transaction when the server restarts or fails over) emits 'error' with
+    // nobody listening, which ends the process. The query in flight fails on its own (the
+    // request answers 503) and the pool discards the dead client when it is released.
+    this.on('error', () => {});
+  }
+
   // pg's overloads cannot be restated in a subclass; the arguments pass through unchanged.
   override query(...args: unknown[]): never {
     const [config] = args;
@@ -74,6 +83,9 @@ export function connectPostgres(url: string, poolSize = 10): Database {
     connectionString: url,
     max: poolSize,
     Client: PreparingClient,
+    // While the server is down or restarting, a request waits at most this long for a
+    // connection and then answers 503 (http/problem.ts) instead of hanging.
+    connectionTimeoutMillis: 5_000,
     // - Timestamps come back in UTC whatever the server's zone (see toIsoInstant).
     // - Generic plans: statements are prepared (PreparingClient) and planning a list query
     //   costs more than running it; values that steer a plan (LIKE patterns, LIMIT/OFFSET)

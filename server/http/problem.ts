@@ -111,8 +111,47 @@ const CONSTRAINT_PROBLEMS: Record<string, () => HttpProblem> = {
     new HttpProblem(409, 'coach_already_linked', 'Conflict', 'Another user is linked to this coach record'),
 };
 
+// The database cannot be reached (down, restarting, failing over): the caller may retry
+// shortly, so 503 with Retry-After instead of a 500. SQLSTATE 57P01 admin_shutdown, 57P02
+// crash_shutdown, 57P03 cannot_connect_now, class 08 connection exceptions; socket errors;
+// and the driver's own messages for a dropped connection or a pool connect timeout.
+const CONNECTION_STATES = /^(08...|57P0[123])$/;
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+const CONNECTION_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
+export const RETRY_AFTER_SECONDS = 5;
+
+/** Whether an error (or one it wraps) says the database cannot be reached. */
+export function isConnectionFailure(error: unknown): boolean {
+  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === 'string' && (CONNECTION_STATES.test(e.code) || CONNECTION_CODES.has(e.code))) return true;
+    if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
+    if (e instanceof AggregateError && e.errors.some(isConnectionFailure)) return true;
+  }
+  return false;
+}
+
+export const serviceUnavailable = () =>
+  new HttpProblem(
+    503,
+    'service_unavailable',
+    'Service Unavailable',
+    'The database cannot be reached; try again shortly',
+    undefined,
+    { 'retry-after': String(RETRY_AFTER_SECONDS) },
+  );
+
 function toProblem(error: FastifyError): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  if (isConnectionFailure(error)) return serviceUnavailable();
   const constraint = constraintOf(error);
   if (constraint && CONSTRAINT_PROBLEMS[constraint]) return CONSTRAINT_PROBLEMS[constraint]();
   const state = sqlState(error);
