@@ -45,7 +45,7 @@ import { connectPostgres } from '../server/db/client';
 import { authUsers } from '../server/db/schema/index';
 import { createTokenVerifier } from '../server/http/auth';
 import { createRateLimiters } from '../server/http/rate-limit';
-import { createMailer } from '../server/adapters/mail/mailer';
+import { mailOutbox } from '../server/features/notifications/enqueue';
 import { createAuthProvider } from '../server/auth-provider/provider';
 import type { LoadDone, LoadJob } from './auth-load';
 import { cpuSince, machineCpu, postgresCpu } from './cpu';
@@ -107,7 +107,8 @@ try {
     db: database.db,
     config,
     rateLimits,
-    mailer: createMailer({ db: database.db, from: config.MAIL_FROM }),
+    // The app's job queue, started by buildApp below (the bench sends no passcode mail).
+    mailer: mailOutbox(() => app.jobs),
   });
   const verifyToken = createTokenVerifier({
     issuer: config.AUTH_ISSUER,

@@ -7,7 +7,8 @@ import { seedIfEmpty } from './db/seed/seed';
 import { createTokenVerifier } from './http/auth';
 import { loggableError } from './http/problem';
 import { createRateLimiters } from './http/rate-limit';
-import { createMailer } from './adapters/mail/mailer';
+import { mailOutbox } from './features/notifications/enqueue';
+import type { JobQueue } from './jobs/queue';
 import { createAuthProvider } from './auth-provider/provider';
 import { webBuildDone } from './web/build-gate';
 import { applyAuthUserEvent } from './features/auth-sync/apply';
@@ -28,6 +29,14 @@ const rateLimits = createRateLimiters(
     : { kind: 'memory' },
 );
 
+// The job queue starts with the app (below); sign-in mails reach it through the outbox once
+// requests are served.
+const running: { jobs?: JobQueue } = {};
+const outbox = mailOutbox(() => {
+  if (!running.jobs) throw new Error('The job queue is not started');
+  return running.jobs;
+});
+
 // Default set-up: the authentication provider runs in this process under /auth, and the
 // product verifies its tokens with the provider's keys and session table, without HTTP.
 // With AUTH_JWKS_URL the provider runs elsewhere (npm run start:auth, or a hosted one).
@@ -37,7 +46,7 @@ const authProvider = config.AUTH_JWKS_URL
       db: database.db,
       config,
       rateLimits,
-      mailer: createMailer({ db: database.db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
+      mailer: outbox,
       // Created/deleted users and changed primary e-mails reach the product directly.
       onUserEvent: (event) => applyAuthUserEvent(database.db, event),
     });
@@ -62,6 +71,7 @@ const app = await buildApp(
   { config, db: database.db, verifyToken, now: () => new Date(), rateLimits },
   authProvider ? { authProvider } : {},
 );
+running.jobs = app.jobs;
 
 // In-flight requests finish; new connections are refused; then the database closes.
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {

@@ -9,6 +9,9 @@ import { loadConfig } from '../config';
 import { connectDatabase } from '../db/client';
 import { errorHandler, loggableError, loggerOptions } from '../http/problem';
 import { createRateLimiters } from '../http/rate-limit';
+import { authMailJob } from '../features/notifications/jobs';
+import { mailOutbox } from '../features/notifications/enqueue';
+import { startJobQueue } from '../jobs/queue';
 import { authProviderPlugin } from './plugin';
 import { createAuthProvider } from './provider';
 
@@ -20,18 +23,32 @@ const rateLimits = createRateLimiters(
     ? { kind: 'postgres', pool: (database.db as unknown as { $client: pg.Pool }).$client }
     : { kind: 'memory' },
 );
-const provider = await createAuthProvider({
-  db: database.db,
-  config,
-  rateLimits,
-  mailer: createMailer({ db: database.db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
-});
-
 const app = Fastify({
   logger: loggerOptions(config.LOG_LEVEL),
   trustProxy: config.TRUST_PROXY,
   bodyLimit: 1024 * 1024,
 });
+
+// Sign-in mails go through the job queue in the shared database (pg-boss schema `pgboss`),
+// on the queue of their own that this process works (the product's workers may too).
+const jobs = await startJobQueue({
+  db: database.db,
+  workers: config.JOBS_WORKERS ?? config.NODE_ENV !== 'test',
+  onError: (error, context) => app.log.error({ error: loggableError(error), context }, 'job failed'),
+  definitions: [
+    authMailJob({
+      db: database.db,
+      mailer: createMailer({ db: database.db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
+    }),
+  ],
+});
+const provider = await createAuthProvider({
+  db: database.db,
+  config,
+  rateLimits,
+  mailer: mailOutbox(() => jobs),
+});
+
 app.setErrorHandler(errorHandler);
 await app.register(authProviderPlugin, { prefix: '/auth', provider });
 if (config.NODE_ENV !== 'production') registerDevMailbox(app, database.db);
@@ -41,6 +58,7 @@ closeWithGrace({ delay: 10_000 }, async ({ err }) => {
   await app.close();
   // Webhook deliveries to the product still under way finish first.
   await provider.events.settle();
+  await jobs.stop();
   await database.close();
 });
 

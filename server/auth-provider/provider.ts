@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { Db, Tx } from '../db/client';
 import type { RateLimiters } from '../http/rate-limit';
-import type { Mailer } from '../adapters/mail/mailer';
+import type { MailOutbox } from '../features/notifications/enqueue';
 import { loadAuthConfig, type AuthConfig } from './config';
 import { createFlowEngine } from './flow/engine';
 import { createDbFlowStore } from './flow/store';
@@ -24,7 +24,8 @@ export interface AuthProviderOptions {
   /** Flow switches; read from the environment when absent. */
   auth?: AuthConfig;
   rateLimits: RateLimiters;
-  mailer: Mailer;
+  /** Where sign-in mails go: the job queue's outbox (stored, sent and retried by workers). */
+  mailer: MailOutbox;
   now?: () => Date;
   /**
    * The product's receiver of created and deleted users and changed primary e-mails (the

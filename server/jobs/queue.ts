@@ -33,6 +33,11 @@ export interface JobContext {
 export interface JobDefinition<T = unknown> {
   name: string;
   queue?: Omit<Queue, 'name'>;
+  /**
+   * Per process: `concurrency` workers each fetch up to `batchSize` jobs at once and run them
+   * concurrently. Default one job at a time.
+   */
+  work?: { batchSize: number; concurrency: number };
   /** Throwing fails this try; pg-boss retries with backoff until the queue's retryLimit. */
   run(job: RunningJob<T>, context: JobContext): Promise<unknown>;
 }
@@ -134,6 +139,9 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     // Maintenance (expiring stuck jobs, deleting old ones) and cron only where work is done.
     supervise: options.workers,
     schedule: options.workers,
+    // Workers of queues with `notify` wake when a job is queued (NOTIFY at commit), so a
+    // sign-in code goes out at once rather than at the next poll.
+    useListenNotify: options.workers,
     clock,
   });
   boss.on('error', (error) => onError(error, 'pg-boss'));
@@ -142,6 +150,8 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   const definitions = new Map(options.definitions.map((d) => [d.name, d]));
   for (const definition of definitions.values()) {
     await boss.createQueue(definition.name, definition.queue ?? {});
+    // createQueue leaves an existing queue as it was: a queue made before `notify` gets it here.
+    if (definition.queue?.notify) await boss.updateQueue(definition.name, { notify: true });
     // Loads the queue into pg-boss's cache now: a later send inside an app transaction must
     // not look it up on another connection (with PGlite, the one the transaction holds).
     await boss.findJobs(definition.name, { id: NO_JOB });
@@ -159,22 +169,39 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     );
 
   if (options.workers) {
+    const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
     for (const definition of definitions.values()) {
+      const { batchSize, concurrency } = definition.work ?? { batchSize: 1, concurrency: 1 };
+      // Each job of a batch settles on its own: one failed send retries only itself.
       await boss.work(
         definition.name,
         {
           includeMetadata: true,
-          batchSize: 1,
-          pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+          batchSize,
+          localConcurrency: concurrency,
+          perJobResults: true,
+          // A full batch means a backlog: fetch the next one at once instead of after a poll.
+          burstWhenBatchFull: true,
+          pollingIntervalSeconds,
+          // Retries come due without a NOTIFY: the backstop poll is the base one.
+          notifyPollingIntervalSeconds: pollingIntervalSeconds,
         },
-        async ([job]) => {
-          try {
-            return await run(definition, job!);
-          } catch (error) {
-            onError(error, `job ${definition.name}`);
-            throw error;
-          }
-        },
+        async (jobs) =>
+          Promise.all(
+            jobs.map(async (job) => {
+              try {
+                const output = (await run(definition, job)) ?? null;
+                return { id: job.id, status: 'completed' as const, output };
+              } catch (error) {
+                onError(error, `job ${definition.name}`);
+                return {
+                  id: job.id,
+                  status: 'failed' as const,
+                  output: { message: error instanceof Error ? error.message : String(error) },
+                };
+              }
+            }),
+          ),
       );
     }
   }

@@ -9,7 +9,7 @@ import type { Operation } from '../http/contract';
 import { createRateLimiters, type RateRules } from '../http/rate-limit';
 import { createTestDatabase } from './test-database';
 import { createTestIssuer } from './test-auth';
-import { createMailer } from '../adapters/mail/mailer';
+import { mailOutbox } from '../features/notifications/enqueue';
 import { createAuthProvider, type AuthProvider } from '../auth-provider/provider';
 import { loadAuthConfig } from '../auth-provider/config';
 import { applyAuthUserEvent } from '../features/auth-sync/apply';
@@ -72,7 +72,8 @@ export async function createTestApp(
         config,
         auth: loadAuthConfig({ ...options.env }),
         rateLimits,
-        mailer: createMailer({ db: database.db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
+        // The app's job queue, started by buildApp below, before any flow runs.
+        mailer: mailOutbox(() => app.jobs),
         onUserEvent: (event) => applyAuthUserEvent(database.db, event),
       })
     : null;

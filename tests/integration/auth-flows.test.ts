@@ -32,6 +32,9 @@ describe('registration', () => {
 
     const pc = await t.act(init, 'register_login_identifier', { email: `  ${email.toUpperCase()} ` });
     expect(pc.name).toBe('passcode_confirmation');
+    // Stored and queued with the flow's step; the job queue sends it.
+    expect((await t.mails(email))[0]).toMatchObject({ status: 'queued' });
+    expect(await t.app.jobs.runDue()).toBe(1);
     const [mail] = await t.mails(email);
     expect(mail).toMatchObject({ channel: 'email', status: 'sent', template: 'auth_email_verification' });
     expect(mail!.body).toMatch(/^Ihr Einmalcode für Sprechstunde: \d{6}/);

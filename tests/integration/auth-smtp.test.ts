@@ -42,6 +42,7 @@ it('a registration passcode travels over SMTP and the code from the received mai
   const init = await t.begin('registration');
   const pc = await t.act(init, 'register_login_identifier', { email });
   expect(pc.name).toBe('passcode_confirmation');
+  await t.app.jobs.runDue();
   await expect.poll(() => received.filter((m) => m.to.includes(email)).length, { timeout: 10_000 }).toBe(1);
   const mail = received.find((m) => m.to.includes(email))!;
   expect(mail.raw).toMatch(/^Subject: .+/m);

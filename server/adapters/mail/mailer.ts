@@ -37,6 +37,36 @@ export interface MailerOptions {
 }
 
 /**
+ * How long one step of an SMTP conversation may take (connect, greeting, any reply). A mail
+ * server that hangs fails the try after this instead of nodemailer's minutes; the job retries.
+ */
+export const SMTP_TIMEOUT_MS = 10_000;
+
+/**
+ * nodemailer's SMTP settings for SMTP_URL: short timeouts, and a pool of connections reused
+ * across messages, so a backlog goes out without a TCP and SMTP handshake per mail.
+ */
+export const smtpTransportOptions = (url: string) => ({
+  url,
+  pool: true,
+  maxConnections: 5,
+  maxMessages: 100,
+  connectionTimeout: SMTP_TIMEOUT_MS,
+  greetingTimeout: SMTP_TIMEOUT_MS,
+  socketTimeout: SMTP_TIMEOUT_MS,
+});
+
+/**
+ * Whether the mail server refused the message for good (an SMTP 5xx reply: unknown mailbox,
+ * rejected content). Sending it again would be refused again.
+ */
+export function isPermanentMailError(error: unknown): boolean {
+  const e = error as { permanent?: unknown; responseCode?: unknown } | null;
+  if (typeof e?.permanent === 'boolean') return e.permanent;
+  return typeof e?.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600;
+}
+
+/**
  * Sends e-mail through nodemailer. Without SMTP_URL every mail is captured (JSON transport)
  * and stored in `communications` with its text, so the development mailbox shows it and
  * tests read it. With SMTP the mail goes out and the log row keeps no body: bodies hold
@@ -45,7 +75,7 @@ export interface MailerOptions {
 export function createMailer(options: MailerOptions): Mailer {
   const transport = options.smtpUrl ? 'smtp' : 'capture';
   const transporter = options.smtpUrl
-    ? nodemailer.createTransport(options.smtpUrl)
+    ? nodemailer.createTransport(smtpTransportOptions(options.smtpUrl))
     : nodemailer.createTransport({ jsonTransport: true });
   const now = options.now ?? (() => new Date());
   return {

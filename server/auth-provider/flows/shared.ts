@@ -2,7 +2,7 @@ import type { ThirdParty } from '../thirdparty';
 import type { Tx } from '../../db/client';
 import { HttpProblem } from '../../http/problem';
 import type { RateLimiter, RateLimiters } from '../../http/rate-limit';
-import type { Mailer } from '../../adapters/mail/mailer';
+import type { MailOutbox } from '../../features/notifications/enqueue';
 import type { AuthConfig } from '../config';
 import { flowErrors, inputErrors, invalidInput } from '../flow/errors';
 import type { ActionDef, FlowContext, InputDef, Outcome, StateDef } from '../flow/types';
@@ -22,7 +22,8 @@ export interface AuthEnv {
   publicUrl: string;
   sessions: SessionService;
   rateLimits: RateLimiters;
-  mailer: Mailer;
+  /** Sign-in mails: stored and sent by the job queue. */
+  mailer: MailOutbox;
   /** WebAuthn relying party (id, name, accepted origins). */
   rp: RelyingParty;
   /** Encrypts authenticator-app secrets. */
@@ -177,7 +178,12 @@ async function sendPasscode(ctx: Ctx, force: boolean): Promise<boolean> {
     auth.AUTH_PASSCODE_TTL_SECONDS,
     ctx.env.publicUrl,
   );
-  ctx.afterCommit(() => mailer.send({ to: email, template: `auth_${template}`, ...mail }));
+  // Queued in the flow's transaction: answered at once, stored, retried until the code expires.
+  await mailer.queue(
+    tx,
+    { to: email, template: `auth_${template}`, ...mail },
+    { notAfter: new Date(ctx.now.getTime() + auth.AUTH_PASSCODE_TTL_SECONDS * 1000) },
+  );
   return true;
 }
 

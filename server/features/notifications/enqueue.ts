@@ -14,6 +14,7 @@ import {
   coaches,
   communications,
 } from '../../db/schema/index';
+import type { MailMessage } from '../../adapters/mail/mailer';
 import type { JobQueue } from '../../jobs/queue';
 import { addressOf, buildCalendar } from './ics';
 import {
@@ -28,6 +29,8 @@ import {
 
 export const DELIVER_JOB = 'deliver-communication';
 export const REMINDER_JOB = 'appointment-reminder';
+/** Sign-in mails of the authentication provider (jobs.ts: authMailJob). */
+export const AUTH_MAIL_JOB = 'deliver-auth-mail';
 
 export type AppointmentChange = 'booked' | 'rescheduled' | 'cancelled';
 
@@ -39,6 +42,8 @@ export interface NotifyDeps {
 
 export interface DeliverJobData {
   communicationId: string;
+  /** ISO instant after which the message is worthless (a sign-in code's expiry): not sent then. */
+  notAfter?: string;
 }
 
 export interface ReminderJobData {
@@ -303,4 +308,37 @@ export async function enqueueInvitations(
     meetingBaseUrl: input.meetingBaseUrl,
     coachToo: true,
   });
+}
+
+/** Mail that is stored and sent by the job queue (the authentication provider's mails). */
+export interface MailOutbox {
+  /**
+   * Stores the mail as a `queued` communication and queues its delivery, in the caller's
+   * transaction: it exists, and goes out, only if that transaction commits.
+   */
+  queue(tx: Db | Tx, mail: MailMessage, options?: { notAfter?: Date }): Promise<string>;
+}
+
+/** The outbox of the sign-in mails, on the given job queue (AUTH_MAIL_JOB). */
+export function mailOutbox(jobs: () => JobQueue): MailOutbox {
+  return {
+    async queue(tx, mail, options = {}) {
+      const [row] = await tx
+        .insert(communications)
+        .values({
+          channel: 'email',
+          template: mail.template,
+          recipient: mail.to,
+          subject: mail.subject,
+          body: mail.text,
+          status: 'queued',
+        })
+        .returning({ id: communications.id });
+      await jobs().send<DeliverJobData>(tx, AUTH_MAIL_JOB, {
+        communicationId: row!.id,
+        ...(options.notAfter ? { notAfter: options.notAfter.toISOString() } : {}),
+      });
+      return row!.id;
+    },
+  };
 }

@@ -2,10 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { communications } from '../../db/schema/index';
-import type { Mailer } from '../../adapters/mail/mailer';
+import { isPermanentMailError, type Mailer } from '../../adapters/mail/mailer';
 import type { SmsSender } from '../../adapters/sms/sms';
-import type { JobDefinition, JobQueue } from '../../jobs/queue';
+import type { JobDefinition, JobQueue, RunningJob } from '../../jobs/queue';
 import {
+  AUTH_MAIL_JOB,
   currentSequence,
   DELIVER_JOB,
   loadAppointment,
@@ -28,6 +29,111 @@ const errorText = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).slice(0, 2000);
 
 /**
+ * How the delivery workers take jobs: `batchSize` jobs per fetch, sent concurrently, by
+ * `concurrency` workers per process; so at most batchSize × concurrency sends are in flight
+ * (the SMTP pool, mailer.ts, queues them on its 5 connections).
+ */
+export const DELIVER_WORK = { batchSize: 10, concurrency: 2 } as const;
+
+// Sign-in mails hold a code or link that counts only while it is valid.
+const isSecret = (template: string) => template.startsWith('auth_');
+
+/**
+ * Sends one stored message and records the outcome on its row. A temporary failure throws
+ * (pg-boss retries the job; `failed` after the last try); a permanent refusal (SMTP 5xx) or an
+ * expired sign-in code ends the job at once with the message `failed`. With SMTP, a sign-in
+ * mail's body is erased once the try is over for good: codes must not lie in the database.
+ */
+async function deliverCommunication(
+  deps: Pick<NotificationJobDeps, 'db' | 'mailer'> & { sms?: SmsSender },
+  job: RunningJob<DeliverJobData>,
+  now: Date,
+) {
+  const id = job.data.communicationId;
+  const [message] = await deps.db.select().from(communications).where(eq(communications.id, id));
+  // Erased with its client, or sent by an earlier try whose completion was lost.
+  if (!message) return { skipped: 'gone' };
+  if (message.status === 'sent') return { skipped: 'sent' };
+  const erase = isSecret(message.template) && deps.mailer.transport === 'smtp' ? { body: '' } : {};
+  const record = (set: Partial<typeof communications.$inferInsert>, attempted = true) =>
+    deps.db
+      .update(communications)
+      .set({
+        ...(attempted ? { attempts: sql`${communications.attempts} + 1` } : {}),
+        updatedAt: sql`now()`,
+        ...set,
+      })
+      .where(eq(communications.id, id));
+  if (job.data.notAfter && Date.parse(job.data.notAfter) <= now.getTime()) {
+    await record({ status: 'failed', error: 'expired before it could be sent', ...erase }, false);
+    return { failed: 'expired' };
+  }
+  try {
+    const { messageId } =
+      message.channel === 'email'
+        ? await deps.mailer.deliver({
+            to: message.recipient,
+            subject: message.subject ?? '',
+            text: message.body,
+            calendar:
+              message.calendar && message.calendarMethod
+                ? {
+                    method: message.calendarMethod as 'REQUEST' | 'CANCEL',
+                    content: message.calendar,
+                  }
+                : undefined,
+          })
+        : await deps.sms!.send({ to: message.recipient, text: message.body });
+    await record({
+      status: 'sent',
+      sentAt: now.toISOString(),
+      providerMessageId: messageId,
+      error: null,
+      ...erase,
+    });
+    return { sent: true };
+  } catch (error) {
+    if (message.channel === 'email' && isPermanentMailError(error)) {
+      await record({ status: 'failed', error: errorText(error), ...erase });
+      return { failed: 'refused' };
+    }
+    const last = job.retryCount >= job.retryLimit;
+    await record({
+      status: last ? 'failed' : 'queued',
+      error: errorText(error),
+      ...(last ? erase : {}),
+    });
+    throw error;
+  }
+}
+
+/**
+ * Sign-in mails (codes, links) of the authentication provider: stored and delivered like
+ * appointment messages, on a queue of their own, so that a backlog of appointment mail never
+ * delays a code, the retries fit the code's lifetime, and the stand-alone provider
+ * (`npm run start:auth`) works this queue alone.
+ */
+export function authMailJob(deps: Pick<NotificationJobDeps, 'db' | 'mailer'>): JobDefinition {
+  const definition: JobDefinition<DeliverJobData> = {
+    name: AUTH_MAIL_JOB,
+    // Tries at about 0, 5, 10, 20, 40 s and then every minute; a code's mail that could not
+    // go out before the code expires is given up (notAfter).
+    queue: {
+      retryLimit: 8,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 60,
+      expireInSeconds: 60,
+      notify: true,
+      deleteAfterSeconds: 7 * 24 * 60 * 60,
+    },
+    work: DELIVER_WORK,
+    run: (job, { now }) => deliverCommunication(deps, job, now),
+  };
+  return definition as JobDefinition;
+}
+
+/**
  * The jobs behind appointment messages: delivering one stored message (retried with
  * exponential backoff; `failed` after the last try) and the reminders, which re-check the
  * appointment when they come due and send nothing for a cancelled or moved one.
@@ -41,57 +147,13 @@ export function notificationJobs(deps: NotificationJobDeps): JobDefinition[] {
       retryBackoff: true,
       retryDelayMax: 6 * 60 * 60,
       expireInSeconds: 120,
+      // Workers wake when a job is queued (NOTIFY at commit) instead of at the next poll.
+      notify: true,
       // Keep finished jobs a month: they are the queue's record of what was tried.
       deleteAfterSeconds: 30 * 24 * 60 * 60,
     },
-    async run(job, { now }) {
-      const id = job.data.communicationId;
-      const [message] = await deps.db.select().from(communications).where(eq(communications.id, id));
-      // Erased with its client, or sent by an earlier try whose completion was lost.
-      if (!message) return { skipped: 'gone' };
-      if (message.status === 'sent') return { skipped: 'sent' };
-      try {
-        const { messageId } =
-          message.channel === 'email'
-            ? await deps.mailer.deliver({
-                to: message.recipient,
-                subject: message.subject ?? '',
-                text: message.body,
-                calendar:
-                  message.calendar && message.calendarMethod
-                    ? {
-                        method: message.calendarMethod as 'REQUEST' | 'CANCEL',
-                        content: message.calendar,
-                      }
-                    : undefined,
-              })
-            : await deps.sms.send({ to: message.recipient, text: message.body });
-        await deps.db
-          .update(communications)
-          .set({
-            status: 'sent',
-            attempts: sql`${communications.attempts} + 1`,
-            sentAt: now.toISOString(),
-            providerMessageId: messageId,
-            error: null,
-            updatedAt: sql`now()`,
-          })
-          .where(eq(communications.id, id));
-        return { sent: true };
-      } catch (error) {
-        const last = job.retryCount >= job.retryLimit;
-        await deps.db
-          .update(communications)
-          .set({
-            status: last ? 'failed' : 'queued',
-            attempts: sql`${communications.attempts} + 1`,
-            error: errorText(error),
-            updatedAt: sql`now()`,
-          })
-          .where(eq(communications.id, id));
-        throw error;
-      }
-    },
+    work: DELIVER_WORK,
+    run: (job, { now }) => deliverCommunication(deps, job, now),
   };
 
   const reminder: JobDefinition<ReminderJobData> = {
@@ -118,5 +180,5 @@ export function notificationJobs(deps: NotificationJobDeps): JobDefinition[] {
     },
   };
 
-  return [deliver, reminder] as JobDefinition[];
+  return [deliver, reminder, authMailJob(deps)] as JobDefinition[];
 }
