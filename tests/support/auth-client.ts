@@ -7,6 +7,7 @@ import { communications } from '../../server/db/schema/index';
 import { createTestApp, type SeenResponse, type TestApp } from '../../server/testing/test-app';
 import { ajv } from './contract-validator';
 import type { RateRules } from '../../server/http/rate-limit';
+import type { BuildOptions } from '../../server/app';
 
 export interface FlowState {
   status: number;
@@ -42,6 +43,8 @@ export async function createAuthTestApp(
     rateLimits?: Partial<RateRules>;
     /** Sees every answer (e.g. the contract check of the product API). */
     onResponse?: (seen: SeenResponse) => void;
+    /** Job queue settings (e.g. a test clock for retries of sign-in mails). */
+    jobs?: BuildOptions['jobs'];
   } = {},
 ) {
   const testApp: TestApp = await createTestApp({
