@@ -7,6 +7,9 @@ import type { FormSchema, FormValues } from './record-form.machine';
  * The appointment form of `/appointments/{id}/edit`: day and times in Berlin wall time, type,
  * meeting kind, provisional, no-show and an external meeting link. Times become instants
  * (Europe/Berlin, DST-safe: a time the clock skips moves forward).
+ *
+ * A move outside the coach's availability is refused (409 outside_availability) unless staff
+ * tick the override and say why (issue 17); the page offers that after such a refusal.
  */
 type Appointment = components['schemas']['Appointment'];
 
@@ -32,6 +35,11 @@ const toInstant = (date: string, time: string) =>
     .toInstant()
     .toString();
 
+/** The 409 code of a move outside the coach's availability: the form then offers the override. */
+export const OUTSIDE_AVAILABILITY = 'outside_availability';
+/** The API's limit for availabilityOverrideReason. */
+export const OVERRIDE_REASON_MAX = 500;
+
 const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'value_invalid_format' });
 
 export const appointmentFormSchema = z
@@ -48,10 +56,16 @@ export const appointmentFormSchema = z
       .trim()
       .max(2000, { error: 'value_too_long' })
       .refine((s) => s === '' || /^https?:\/\/\S+$/.test(s), { error: 'value_invalid_format' }),
+    // Absent until the page offers the override.
+    overrideAvailability: z.boolean().default(false),
+    overrideReason: z.string().trim().max(OVERRIDE_REASON_MAX, { error: 'value_too_long' }).default(''),
   })
   .superRefine((v, ctx) => {
     if (v.startTime && v.endTime && v.endTime <= v.startTime) {
       ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'end_before_start' });
+    }
+    if (v.overrideAvailability && v.overrideReason === '') {
+      ctx.addIssue({ code: 'custom', path: ['overrideReason'], message: 'value_missing' });
     }
   })
   .transform((v) => ({
@@ -62,6 +76,8 @@ export const appointmentFormSchema = z
     isProvisional: v.isProvisional,
     noShow: v.noShow,
     externalMeetingUrl: v.externalMeetingUrl === '' ? null : v.externalMeetingUrl,
+    // Sent only when ticked; the server uses it only for a move that needs it.
+    availabilityOverrideReason: v.overrideAvailability ? v.overrideReason : undefined,
   })) as unknown as FormSchema;
 
 /** A stored appointment as form values (Berlin wall time). */
@@ -77,5 +93,7 @@ export function appointmentFormValues(a: Appointment): FormValues {
     isProvisional: a.isProvisional,
     noShow: a.noShow,
     externalMeetingUrl: a.externalMeetingUrl ?? '',
+    overrideAvailability: false,
+    overrideReason: '',
   };
 }

@@ -15,6 +15,11 @@ import { notProvided as notProvidedBy } from './shared/failures';
  * initial appointment to another free slot. The server moves it in place (same id and meeting
  * codes) in one transaction, so a refused move changes nothing.
  *
+ * The slots are those of this reschedule: each names the coach the move gets (the current
+ * coach wherever free, issue 17). The confirmation shows that coach, and the move asks for
+ * exactly that coach, so the client never gets another coach than the one they confirmed (a
+ * coach taken meanwhile is `slot_taken`).
+ *
  * loading (the appointment and fresh slots) → choosing → confirming → moving → moved; a slot
  * taken meanwhile reloads with the explanation; too late (`notice_period`,
  * `appointment_started`) and cancelled appointments end in their own states.
@@ -29,6 +34,8 @@ export interface MoveRequest {
   appointmentId: string;
   idempotencyKey: string;
   startDate: string;
+  /** The coach the confirmed slot named. */
+  coachId: string;
 }
 
 export interface RescheduleContext {
@@ -52,6 +59,17 @@ export type RescheduleEvent =
 
 const notProvided = (actor: string) => notProvidedBy('client-reschedule', actor);
 
+type Person = FreeSlot['coach'];
+
+/** The chosen slot's coach when it is not the appointment's coach now: the page says so. */
+export function coachChange(
+  context: Pick<RescheduleContext, 'appointment' | 'slot'>,
+): { from: Person; to: Person } | null {
+  const { appointment, slot } = context;
+  if (!appointment || !slot || slot.coachId === appointment.coach.id) return null;
+  return { from: appointment.coach, to: slot.coach };
+}
+
 const codeOf = (event: unknown) => toClientError((event as { error?: unknown }).error).code;
 
 export const rescheduleMachine = setup({
@@ -62,7 +80,10 @@ export const rescheduleMachine = setup({
     tags: {} as 'busy' | 'error',
   },
   actors: {
-    /** `GET /client/initial_appointment/{id}` and `GET /client/initial_appointment_slots`. */
+    /**
+     * `GET /client/initial_appointment/{id}` and `GET /client/initial_appointment_slots` with
+     * `rescheduleOf` (the slots of this move, each naming the coach it gets).
+     */
     loadReschedule: fromPromise<
       { appointment: ClientAppointment; slots: FreeSlot[] },
       { appointmentId: string; startDate: string; endDate: string; duration: number }
@@ -174,6 +195,7 @@ export const rescheduleMachine = setup({
           appointmentId: context.appointmentId,
           idempotencyKey: context.idempotencyKey!,
           startDate: context.slot!.startDate,
+          coachId: context.slot!.coachId,
         }),
         onDone: {
           target: 'moved',

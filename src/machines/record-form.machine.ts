@@ -52,6 +52,11 @@ export interface RecordFormContext {
   record: unknown;
   fieldErrors: FieldErrors;
   error: { code: string; status?: number } | null;
+  /**
+   * The code of the last 409, kept while editing again, so a screen can offer what that
+   * conflict calls for (the appointment form: moving outside the coach's availability).
+   */
+  lastConflict: string | null;
   /** Saved without a change (nothing was sent). */
   unchanged: boolean;
 }
@@ -159,6 +164,7 @@ export const recordFormMachine = setup({
     record: null,
     fieldErrors: {},
     error: null,
+    lastConflict: null,
     unchanged: false,
   }),
   initial: 'starting',
@@ -181,6 +187,7 @@ export const recordFormMachine = setup({
             record: event.output.record,
             fieldErrors: {},
             error: null,
+            lastConflict: null,
           })),
         },
         onError: { target: 'loadFailed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
@@ -239,7 +246,10 @@ export const recordFormMachine = setup({
           {
             guard: 'isConflict',
             target: 'conflict',
-            actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+            actions: assign(({ event }) => {
+              const error = machineErrorOf(event.error);
+              return { error, lastConflict: error.code };
+            }),
           },
           { target: 'failed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
         ],

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { communications } from '../../server/db/schema/index';
+import { insertAppointment } from '../../server/features/appointments/booking';
 import { createApi, type Api } from '../support/api';
 import {
   at,
@@ -17,6 +20,7 @@ import {
   SOME_ID,
   unique,
 } from './fixtures';
+import { coachWithAvailability } from './scheduling-support';
 
 const MEETING_CODE = /^[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}$/;
 
@@ -412,8 +416,9 @@ describe('overlap', () => {
 
 describe('PUT and DELETE /api/appointment/{id}', () => {
   it('moves an appointment, refuses a move onto another one and changes nothing then', async () => {
-    const coach = await newCoach(api, admin);
-    const otherCoach = await newCoach(api, admin);
+    const workday = { startDay: berlinDate(at(30, 12)), startTime: '08:00', endTime: '18:00' };
+    const { coach } = await coachWithAvailability(api, admin, workday);
+    const { coach: otherCoach } = await coachWithAvailability(api, admin, workday);
     const client = await newClient(api, admin);
     const a = await newAppointment(api, admin, {
       clientId: client.id,
@@ -712,6 +717,18 @@ describe('coaches reach only their own appointments', () => {
     const coachUser = await api.signIn('COACH');
     const own = coachUser.coachId!;
     const other = await newCoach(api, admin);
+    expectStatus(
+      await api.call('POST', '/api/availability', {
+        as: coachUser,
+        body: {
+          coachId: own,
+          startDay: berlinDate(at(60, 12)),
+          startTime: '08:00',
+          endTime: '18:00',
+        },
+      }),
+      201,
+    );
     const client = await newClient(api, admin);
 
     const mine = await bookAppointment(api, coachUser, {
@@ -780,5 +797,120 @@ describe('coaches reach only their own appointments', () => {
       await api.call('DELETE', `/api/appointment/${mine.body.id}`, { as: coachUser }),
       200,
     );
+  });
+});
+
+describe('a move follows the rules of a booking (issue 17)', () => {
+  /** A coach free 08:00–18:00 Berlin time on day `days`, with a client's appointment at 10:00 UTC. */
+  async function booked(days: number) {
+    const { coach } = await coachWithAvailability(api, admin, {
+      startDay: berlinDate(at(days, 12)),
+      startTime: '08:00',
+      endTime: '18:00',
+    });
+    const client = await newClient(api, admin, {
+      email: `${unique('m')}@klient.example`,
+      telephone: '+49 151 2345678',
+    });
+    const a = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(days, 10),
+    });
+    return { coach, client, a };
+  }
+  const move = (id: string, body: Record<string, unknown>, as: Caller = manager) =>
+    api.call('PUT', `/api/appointment/${id}`, { as, body });
+  const messagesAbout = async (appointmentId: string) =>
+    (
+      await api.database.db
+        .select({ id: communications.id })
+        .from(communications)
+        .where(eq(communications.appointmentId, appointmentId))
+    ).length;
+  const updates = async (appointmentId: string) =>
+    (
+      await api.call('GET', '/api/businessevents', {
+        as: admin,
+        query: { appointmentId, pageSize: 100 },
+      })
+    ).body.businessEvents.filter((e: any) => e.action === 'appointment.updated');
+
+  it('refuses a move into the past with 400 start_in_past, changes nothing and tells nobody', async () => {
+    const { a } = await booked(70);
+    const told = await messagesAbout(a.id);
+    for (const startDate of ['2020-01-10T09:00:00.000Z', minutesFromNow(-60)]) {
+      const res = await move(a.id, { startDate, endDate: plusMinutes(startDate, 30) });
+      expectFieldError(res, 'startDate');
+      expect(res.body.errors[0].code).toBe('start_in_past');
+    }
+    expect((await getAppointment(a.id)).body).toEqual(a);
+    expect(await messagesAbout(a.id)).toBe(told);
+    expect(await updates(a.id)).toEqual([]);
+  });
+
+  it('refuses a time outside the coach’s availability with 409 outside_availability, unless staff give a reason, which the event records', async () => {
+    const { a } = await booked(71);
+    const other = await newCoach(api, admin);
+    const told = await messagesAbout(a.id);
+    // 20:00 UTC is 21:00 or 22:00 in Berlin, after the coach's 18:00.
+    const evening = { startDate: at(71, 20), endDate: at(71, 20, 30) };
+    expectProblem(await move(a.id, evening), 409, 'outside_availability');
+    expectProblem(await move(a.id, { coachId: other.id }), 409, 'outside_availability');
+    expectFieldError(
+      await move(a.id, { ...evening, availabilityOverrideReason: '   ' }),
+      'availabilityOverrideReason',
+    );
+    expect((await getAppointment(a.id)).body).toEqual(a);
+    expect(await messagesAbout(a.id)).toBe(told);
+
+    const overridden = await move(a.id, {
+      ...evening,
+      availabilityOverrideReason: 'Klientin kann nur abends, mit Coach abgesprochen',
+    });
+    expectStatus(overridden, 200);
+    expect(overridden.body).toMatchObject(evening);
+    expect(await messagesAbout(a.id)).toBeGreaterThan(told);
+    // Back inside the availability, no reason is needed and none is recorded.
+    expectStatus(await move(a.id, { startDate: at(71, 11), endDate: at(71, 11, 30) }), 200);
+    const [second, first] = await updates(a.id); // newest first
+    expect(first.changes).toMatchObject({
+      startDate: { from: a.startDate, to: evening.startDate },
+      availabilityOverride: { reason: 'Klientin kann nur abends, mit Coach abgesprochen' },
+    });
+    expect(second.changes).not.toHaveProperty('availabilityOverride');
+  });
+
+  it('refuses an overlap even with a reason', async () => {
+    const { coach, client, a } = await booked(72);
+    await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(72, 12),
+    });
+    const onto = {
+      startDate: at(72, 12, 15),
+      endDate: at(72, 12, 45),
+      availabilityOverrideReason: 'Ausnahme',
+    };
+    expectProblem(await move(a.id, onto), 409, 'slot_taken');
+    expect((await getAppointment(a.id)).body).toEqual(a);
+  });
+
+  it('still lets staff record a no-show on a past appointment, telling nobody', async () => {
+    const { coach, client } = await booked(73);
+    const id = await api.database.db.transaction((tx) =>
+      insertAppointment(tx, {
+        clientId: client.id,
+        coachId: coach.id,
+        startDate: minutesFromNow(-24 * 60),
+        endDate: minutesFromNow(-24 * 60 + 30),
+        appointmentType: 'followup',
+      }),
+    );
+    const res = await move(id, { noShow: true, appointmentType: 'first' });
+    expectStatus(res, 200);
+    expect(res.body).toMatchObject({ noShow: true, appointmentType: 'first' });
+    expect(await messagesAbout(id)).toBe(0);
   });
 });

@@ -61,7 +61,11 @@ describe('a coach’s subscribable calendar feed', () => {
     expectStatus(
       await api.call('PUT', `/api/appointment/${moved.id}`, {
         as: coach,
-        body: { startDate: newStart, endDate: plusMinutes(newStart, 30) },
+        body: {
+          startDate: newStart,
+          endDate: plusMinutes(newStart, 30),
+          availabilityOverrideReason: 'Der Coach hat hier keine Verfügbarkeit eingetragen',
+        },
       }),
       200,
     );

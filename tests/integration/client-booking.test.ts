@@ -274,6 +274,55 @@ describe('cancel and reschedule', () => {
     expect(await liveOf(coach.id)).toHaveLength(2);
   });
 
+  it('lists reschedule slots naming the coach the move gets: the own coach wherever free', async () => {
+    const { coach, client, appointment } = await booked('10:00');
+    const idle = await poolCoach('09:00', '15:00');
+    const other = await newClient(api, admin);
+    expectStatus(
+      await bookAppointment(api, admin, {
+        clientId: other.id,
+        coachId: coach.id,
+        startDate: local('12:00'),
+      }),
+      201,
+    );
+    const window = { startDate: local('00:00'), endDate: local('23:59'), duration: 30 };
+    const slots = (as: Caller, query: Record<string, string | number>) =>
+      api.call('GET', '/api/client/initial_appointment_slots', { as, query });
+    const coachAt = (body: { slots: Array<{ startDate: string; coach: { id: string } }> }) =>
+      Object.fromEntries(body.slots.map((s) => [s.startDate, s.coach.id]));
+    // The pool alone names the less busy coach where both are free…
+    expect(coachAt((await slots(client, window)).body)[local('11:00')]).toBe(idle.id);
+    // …a reschedule keeps the client's coach there, and its own time is free again.
+    const res = await slots(client, { ...window, rescheduleOf: appointment.id });
+    expectStatus(res, 200);
+    const named = coachAt(res.body);
+    expect(named[local('10:00')]).toBe(coach.id);
+    expect(named[local('11:00')]).toBe(coach.id);
+    expect(named[local('12:00')]).toBe(idle.id);
+    expect(named[local('14:00')]).toBe(idle.id);
+    // Nobody else's appointment can be named.
+    const stranger = await signInClient(api);
+    expectProblem(await slots(stranger, { ...window, rescheduleOf: appointment.id }), 404);
+    expectProblem(await slots(admin, { ...window, rescheduleOf: appointment.id }), 404);
+
+    // The move gets the coach the confirmed slot named, or nothing changes.
+    expectProblem(
+      await api.call('PUT', url(appointment.id), {
+        as: client,
+        body: { startDate: local('12:00'), coachId: coach.id },
+      }),
+      409,
+      'slot_taken',
+    );
+    const moved = await api.call('PUT', url(appointment.id), {
+      as: client,
+      body: { startDate: local('14:00'), coachId: idle.id },
+    });
+    expectStatus(moved, 200);
+    expect(moved.body.coach.id).toBe(idle.id);
+  });
+
   it('refuses a reschedule within the notice and leaves the appointment', async () => {
     const { client, appointment } = await booked('10:00');
     clock.set(new Date(Date.parse(local('10:00')) - 2 * 3600_000).toISOString());

@@ -100,6 +100,8 @@ beforeAll(async () => {
     call(manager, 'PUT', `/api/appointment/${ctx.appointment.id}`, {
       startDate: at(3, 11),
       endDate: at(3, 12),
+      // The coach has no availability: staff move it anyway and say why.
+      availabilityOverrideReason: 'Telefonisch vereinbart',
     }),
   );
   await ok(200, call(admin, 'DELETE', `/api/appointment/${ctx.appointment.id}`));
@@ -216,6 +218,7 @@ describe('GET /api/businessevents', () => {
       changes: {
         startDate: { from: at(3, 9), to: at(3, 11) },
         endDate: { from: at(3, 10), to: at(3, 12) },
+        availabilityOverride: { reason: 'Telefonisch vereinbart' },
       },
     });
     expect(find('appointment.cancelled', ctx.appointment.id)).toMatchObject({

@@ -216,6 +216,19 @@ describe('reschedule and cancellation', () => {
     await api.app.jobs.runDue();
 
     const moved = daysAhead(21, 14);
+    // A move must land in the coach's availability.
+    expectStatus(
+      await api.call('POST', '/api/availability', {
+        as: coach,
+        body: {
+          coachId: coach.coachId,
+          startDay: moved.slice(0, 10),
+          startTime: '08:00',
+          endTime: '18:00',
+        },
+      }),
+      201,
+    );
     const res = await api.call('PUT', `/api/appointment/${a.id}`, {
       as: coach,
       body: { startDate: moved, endDate: plusMinutes(moved, 30) },
@@ -371,6 +384,112 @@ describe('resendAppointmentInvites', () => {
       409,
       'appointment_cancelled',
     );
+  });
+});
+
+describe('a reschedule that changes the coach', () => {
+  const onlyTo = async (appointmentId: string, recipient: string, since: number) => {
+    const got = (await messagesOf(api, appointmentId))
+      .slice(since)
+      .filter((m) => m.recipient === recipient);
+    expect(got, recipient).toHaveLength(1);
+    return got[0]!;
+  };
+
+  it('by the client: the previous coach gets the CANCEL, the new coach the REQUEST, the client the new coach', async () => {
+    // Wednesday 11 December 2030, Berlin winter time (UTC+1): Anna is free 10–11, Bert 12–13.
+    const day = { startDay: '2030-12-11' };
+    const { coach: anna } = await coachWithAvailability(
+      api,
+      admin,
+      { ...day, startTime: '10:00', endTime: '11:00' },
+      { firstName: 'Anna', lastName: 'Alt' },
+    );
+    const { coach: bert } = await coachWithAvailability(
+      api,
+      admin,
+      { ...day, startTime: '12:00', endTime: '13:00' },
+      { firstName: 'Bert', lastName: 'Neu' },
+    );
+    const client = await signInClient(api);
+    const email = `${unique('c')}@klient.example`;
+    await api.database.db
+      .update(clients)
+      .set({ email, telephone: '+49 170 7654321' })
+      .where(eq(clients.id, client.clientId));
+    const booked = await api.call('POST', '/api/client/book_initial_appointment', {
+      as: client,
+      body: { startDate: '2030-12-11T09:00:00.000Z' },
+    });
+    expectStatus(booked, 201);
+    expect(booked.body.coach.id).toBe(anna.id);
+    const id = booked.body.id as string;
+    const since = (await messagesOf(api, id)).length;
+
+    const moved = await api.call('PUT', `/api/client/initial_appointment/${id}`, {
+      as: client,
+      body: { startDate: '2030-12-11T11:00:00.000Z', coachId: bert.id },
+    });
+    expectStatus(moved, 200);
+    expect(moved.body.coach).toMatchObject({ id: bert.id, firstName: 'Bert', lastName: 'Neu' });
+
+    const toAnna = await onlyTo(id, anna.email, since);
+    expect(toAnna).toMatchObject({ template: 'appointment_handed_over', calendarMethod: 'CANCEL' });
+    expect(toAnna.subject).toMatch(/^Abgegeben: .* am Mittwoch, 11\. Dezember 2030, 10:00 Uhr$/);
+    expect(toAnna.body).toContain('an Bert Neu übergeben');
+    const cancel = parseInvite(toAnna.calendar!);
+    expect(cancel.method).toBe('CANCEL');
+    expect(cancel.event.uid).toBe(`appointment-${id}@localhost`);
+    expect(Number(cancel.event.sequence)).toBe(1);
+    expect(new Date(cancel.event.start).toISOString()).toBe('2030-12-11T09:00:00.000Z');
+
+    const toBert = await onlyTo(id, bert.email, since);
+    expect(toBert).toMatchObject({ template: 'appointment_taken_over', calendarMethod: 'REQUEST' });
+    expect(toBert.subject).toMatch(/^Neuer Termin: /);
+    expect(toBert.body).toContain('von Anna Alt');
+    const invite = parseInvite(toBert.calendar!);
+    expect(invite.method).toBe('REQUEST');
+    expect(Number(invite.event.sequence)).toBe(1);
+    expect(new Date(invite.event.start).toISOString()).toBe('2030-12-11T11:00:00.000Z');
+
+    const toClient = (await messagesOf(api, id))
+      .slice(since)
+      .filter((m) => m.recipient === email || m.recipient === '+49 170 7654321');
+    expect(toClient.map((m) => m.template)).toEqual([
+      'appointment_rescheduled',
+      'appointment_rescheduled',
+    ]);
+    const mail = toClient.find((m) => m.channel === 'email')!;
+    expect(mail.body).toContain('Ihr Coach ist jetzt Bert Neu (bisher Anna Alt).');
+    const unfolded = mail.calendar!.replace(/\r\n[ \t]/g, '').toLowerCase(); // RFC 5545 folds long lines
+    expect(unfolded).toContain(`mailto:${bert.email}`);
+    expect(unfolded).not.toContain(anna.email);
+    expect(toClient.find((m) => m.channel === 'sms')!.body).toContain('neu mit Bert Neu');
+  });
+
+  it('by staff: a handover at the same time tells the client the new coach, not a move', async () => {
+    const client = await smsClient();
+    const start = daysAhead(40);
+    const a = await book(client.id, start);
+    const { coach: next } = await coachWithAvailability(api, admin, {
+      startDay: start.slice(0, 10),
+      startTime: '08:00',
+      endTime: '18:00',
+    });
+    const since = (await messagesOf(api, a.id)).length;
+    expectStatus(
+      await api.call('PUT', `/api/appointment/${a.id}`, { as: admin, body: { coachId: next.id } }),
+      200,
+    );
+    const toOld = await onlyTo(a.id, coach.email, since);
+    expect(toOld.template).toBe('appointment_handed_over');
+    expect(parseInvite(toOld.calendar!).method).toBe('CANCEL');
+    const toNew = await onlyTo(a.id, next.email, since);
+    expect(toNew.template).toBe('appointment_taken_over');
+    expect(parseInvite(toNew.calendar!).method).toBe('REQUEST');
+    const mail = await onlyTo(a.id, client.email, since);
+    expect(mail.subject).toMatch(/: neuer Coach$/);
+    expect(mail.body).not.toContain('Bisher:');
   });
 });
 

@@ -12,7 +12,7 @@ import { getStateNodes, TestModel, type StatePath } from 'xstate/graph';
 import { appointmentSelectionMachine } from '../../src/machines/client-appointment-selection.machine';
 import { clientAppointmentsMachine } from '../../src/machines/client-appointments.machine';
 import { cancelMachine, type CancelView } from '../../src/machines/client-cancel.machine';
-import { rescheduleMachine } from '../../src/machines/client-reschedule.machine';
+import { coachChange, rescheduleMachine } from '../../src/machines/client-reschedule.machine';
 import { clientSignupMachine, watchRegistrationLogic } from '../../src/machines/client-signup.machine';
 import {
   appointmentIcs,
@@ -587,19 +587,22 @@ describe('appointment selection machine, model-based', () => {
 });
 
 describe('reschedule machine, model-based', () => {
+  // Clara is not free at the last slot: the reschedule's slot list names Otto there.
+  const OTTO = { id: '22222222-2222-4222-8222-222222222222', firstName: 'Otto', lastName: 'Other' };
+  const MOVE_SLOTS = [SLOTS[0]!, SLOTS[1]!, { ...SLOTS[2]!, coachId: OTTO.id, coach: OTTO }];
   const later = appointment({ startDate: '2027-03-30T09:00:00Z', endDate: '2027-03-30T09:30:00Z' });
   const events: EventObject[] = [
-    done('loadReschedule', { appointment: later, slots: SLOTS }),
-    done('loadReschedule', { appointment: appointment({ cancelledAt: '2027-03-21T09:00:00Z' }), slots: SLOTS }),
-    done('loadReschedule', { appointment: appointment({ startDate: '2027-03-22T08:00:00Z' }), slots: SLOTS }),
+    done('loadReschedule', { appointment: later, slots: MOVE_SLOTS }),
+    done('loadReschedule', { appointment: appointment({ cancelledAt: '2027-03-21T09:00:00Z' }), slots: MOVE_SLOTS }),
+    done('loadReschedule', { appointment: appointment({ startDate: '2027-03-22T08:00:00Z' }), slots: MOVE_SLOTS }),
     failed('loadReschedule', apiError('not_found')),
     failed('loadReschedule', NETWORK),
     { type: 'day.select', day: '2027-03-26' } as EventObject,
-    { type: 'slot.select', slot: SLOTS[2] } as EventObject,
+    { type: 'slot.select', slot: MOVE_SLOTS[2] } as EventObject,
     { type: 'move.confirm' },
     { type: 'move.back' },
     { type: 'retry' },
-    done('moveAppointment', appointment({ startDate: SLOTS[2]!.startDate, endDate: SLOTS[2]!.endDate })),
+    done('moveAppointment', appointment({ startDate: MOVE_SLOTS[2]!.startDate, endDate: MOVE_SLOTS[2]!.endDate, coach: OTTO })),
     failed('moveAppointment', apiError('slot_taken')),
     failed('moveAppointment', apiError('notice_period')),
     failed('moveAppointment', apiError('appointment_cancelled')),
@@ -629,12 +632,18 @@ describe('reschedule machine, model-based', () => {
     ).start();
     await play(model, path as never, actor, fakes, {
       'reschedule.loading': () => expect(fakes.loadReschedule.calls.at(-1)).toMatchObject({ appointmentId: APPOINTMENT_ID, duration: 30 }),
+      // The confirmation names the coach the move gets, before the client confirms…
+      'reschedule.confirming': (s) => expect(coachChange(s.context)).toEqual({ from: COACH, to: OTTO }),
+      // …and the move asks for exactly that coach.
       'reschedule.moving': (s) => {
         const sent = fakes.moveAppointment.calls.at(-1);
-        expect(sent).toMatchObject({ appointmentId: APPOINTMENT_ID, startDate: SLOTS[2]!.startDate });
+        expect(sent).toMatchObject({ appointmentId: APPOINTMENT_ID, startDate: MOVE_SLOTS[2]!.startDate, coachId: OTTO.id });
         expect(sent.idempotencyKey).toBe(s.context.idempotencyKey);
       },
-      'reschedule.moved': (s) => expect(s.context.appointment?.startDate).toBe(SLOTS[2]!.startDate),
+      'reschedule.moved': (s) => {
+        expect(s.context.appointment?.startDate).toBe(MOVE_SLOTS[2]!.startDate);
+        expect(s.context.appointment?.coach).toEqual(OTTO);
+      },
       'reschedule.tooLate': (s) => expect(s.context.appointment).not.toBeNull(),
       'reschedule.choosing': (s) => expect(s.context.appointment).not.toBeNull(),
     });

@@ -46,11 +46,15 @@ export async function guardOverlap<T>(tx: Tx, write: () => Promise<T>): Promise<
   }
 }
 
-/** The coach's live (not cancelled) appointments overlapping [start, end): the exclusion constraint's test. */
-const liveOverlapping = (coachId: string, start: string, end: string) => sql`
+/**
+ * The coach's live (not cancelled) appointments overlapping [start, end): the exclusion
+ * constraint's test; `except` leaves out the appointment being moved.
+ */
+const liveOverlapping = (coachId: string, start: string, end: string, except?: string) => sql`
   FROM appointments
  WHERE coach_id = ${coachId}::uuid AND cancelled_at IS NULL
-   AND tstzrange(start_date, end_date, '[)') && tstzrange(${start}::timestamptz, ${end}::timestamptz, '[)')`;
+   AND tstzrange(start_date, end_date, '[)') && tstzrange(${start}::timestamptz, ${end}::timestamptz, '[)')
+   ${except ? sql`AND id <> ${except}::uuid` : sql``}`;
 
 /** The coach's live appointments overlapping [from, to), in epoch milliseconds (./coach-line.ts). */
 export async function takenRanges(
@@ -69,14 +73,17 @@ export async function takenRanges(
   }));
 }
 
-/** Whether a live appointment of the coach overlaps [start, end). */
+/** Whether a live appointment of the coach (other than `except`) overlaps [start, end). */
 export async function overlapsLive(
   tx: Tx | Db,
   coachId: string,
   start: string,
   end: string,
+  except?: string,
 ): Promise<boolean> {
-  const result = await tx.execute(sql`SELECT 1 ${liveOverlapping(coachId, start, end)} LIMIT 1`);
+  const result = await tx.execute(
+    sql`SELECT 1 ${liveOverlapping(coachId, start, end, except)} LIMIT 1`,
+  );
   return rowsOf(result).length > 0;
 }
 

@@ -353,7 +353,7 @@ export async function rescheduleInitialAppointment(
   await enqueueAppointmentNotifications(tx, deps, {
     appointmentId: a.id,
     change: 'rescheduled',
-    previousStart: a.startDate,
+    previous: { start: a.startDate, end: a.endDate, coachId: a.coachId },
   });
 }
 

@@ -10,6 +10,7 @@ import { enqueueAppointmentNotifications } from '../notifications/enqueue';
 import { guardOverlap, insertAppointment, lockCoachCalendar, takenRanges } from './booking';
 import { createCoachLines } from './coach-line';
 import { listAppointmentPage } from './list';
+import { assertMoveFits, assertMoveRequest, isMove } from './move';
 import { appointmentScope, findAppointment, selectAppointments, toAppointment } from './repository';
 
 const ZONE = 'Europe/Berlin';
@@ -117,28 +118,39 @@ export const appointmentsHandlers = defineHandlers({
   },
 
   async updateAppointment({ params, body, principal, deps }) {
+    const { availabilityOverrideReason, ...changes } = body;
     return deps.db.transaction(async (tx) => {
       const before = await findAppointment(tx, principal, params.id);
       if (!before) throw notFound('appointment');
       if (before.cancelledAt) {
         throw conflict('appointment_cancelled', 'A cancelled appointment cannot be changed');
       }
-      const coachId = body.coachId ?? before.coachId;
+      const coachId = changes.coachId ?? before.coachId;
       assertOwnCoach(principal, coachId);
-      await assertParties(tx, undefined, body.coachId);
-      assertRange(body.startDate ?? before.startDate, body.endDate ?? before.endDate);
+      await assertParties(tx, undefined, changes.coachId);
+      const placed = {
+        appointmentId: before.id,
+        coachId,
+        startDate: changes.startDate ?? before.startDate,
+        endDate: changes.endDate ?? before.endDate,
+        overrideReason: availabilityOverrideReason,
+      };
+      assertRange(placed.startDate, placed.endDate);
+      const move = isMove(before, placed) ? placed : null;
+      assertMoveRequest(deps, move, availabilityOverrideReason);
       // Lock both calendars in a fixed order so two moves never wait on each other.
       for (const id of [...new Set([before.coachId, coachId])].sort())
         await lockCoachCalendar(tx, id);
+      const override = move ? await assertMoveFits(tx, move) : null;
       await guardOverlap(tx, () =>
         tx
           .update(appointments)
           .set({
-            ...body,
+            ...changes,
             // Saying isProvisional: true (re)starts the hold; false ends it.
-            ...(body.isProvisional === undefined
+            ...(changes.isProvisional === undefined
               ? {}
-              : { provisionalUntil: provisionalUntil(deps, body.isProvisional) }),
+              : { provisionalUntil: provisionalUntil(deps, changes.isProvisional) }),
             updatedAt: sql`now()`,
           })
           .where(eq(appointments.id, before.id)),
@@ -151,23 +163,20 @@ export const appointmentsHandlers = defineHandlers({
         clientId: before.clientId,
         coachId,
         actor: principal,
-        changes: changedFields(before, body),
+        changes: {
+          ...changedFields(before, changes),
+          ...(override ? { availabilityOverride: { reason: override } } : {}),
+        },
       });
       const after = (await findAppointment(tx, principal, before.id))!;
       // A confirmed hold is a booking; a moved appointment (time or coach) a reschedule.
       const change =
-        before.isProvisional && !after.isProvisional
-          ? 'booked'
-          : after.startDate !== before.startDate ||
-              after.endDate !== before.endDate ||
-              after.coachId !== before.coachId
-            ? 'rescheduled'
-            : null;
+        before.isProvisional && !after.isProvisional ? 'booked' : move ? 'rescheduled' : null;
       if (change) {
         await enqueueAppointmentNotifications(tx, deps, {
           appointmentId: before.id,
           change,
-          previousStart: before.startDate,
+          previous: { start: before.startDate, end: before.endDate, coachId: before.coachId },
         });
       }
       return after;

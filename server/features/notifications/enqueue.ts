@@ -86,6 +86,14 @@ export async function loadAppointment(db: Db | Tx, appointmentId: string) {
   return row ?? null;
 }
 
+async function coachContact(db: Db | Tx, coachId: string): Promise<CoachContact | undefined> {
+  const [row] = await db
+    .select({ firstName: coaches.firstName, lastName: coaches.lastName, email: coaches.email })
+    .from(coaches)
+    .where(eq(coaches.id, coachId));
+  return row;
+}
+
 export async function currentSequence(db: Db | Tx, appointmentId: string): Promise<number> {
   const [row] = await db
     .select({ sequence: appointmentCalendarSequences.sequence })
@@ -121,14 +129,34 @@ function links(config: NotifyDeps['config'], a: Row['appointment'], meetingBaseU
   };
 }
 
+/** The appointment as it was before a reschedule. */
+export interface Previous {
+  start: string;
+  end: string;
+  coachId: string;
+}
+
+interface CoachContact {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
 interface Plan {
   kind: MessageKind;
   sequence: number;
   meetingBaseUrl?: string | undefined;
-  previousStart?: string | null | undefined;
+  previous?: Previous | undefined;
+  /**
+   * The coach who held the appointment before a reschedule handed it to another: they get the
+   * calendar cancellation of their copy, the new coach the invitation instead of an update.
+   */
+  previousCoach?: CoachContact | undefined;
   /** Reminders go to the client only. */
   coachToo: boolean;
 }
+
+type Attendee = { name: string; email: string };
 
 /** Writes the messages of one change as `queued` communications and queues their delivery. */
 export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, plan: Plan) {
@@ -137,6 +165,10 @@ export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, pla
   const link = links(config, a, plan.meetingBaseUrl);
   const clientName = `${row.client.firstName} ${row.client.lastName}`;
   const coachName = `${row.coach.firstName} ${row.coach.lastName}`;
+  const previousCoach = plan.previousCoach;
+  const previousCoachName = previousCoach
+    ? `${previousCoach.firstName} ${previousCoach.lastName}`
+    : null;
   const facts = (
     recipientLink: string,
     meetingCode: string,
@@ -146,9 +178,10 @@ export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, pla
     typeName: APPOINTMENT_TYPE_NAMES[a.appointmentType] ?? 'Termin',
     start: a.startDate,
     end: a.endDate,
-    previousStart: plan.previousStart,
+    previousStart: plan.previous?.start,
     clientName,
     coachName,
+    previousCoachName,
     link: recipientLink,
     meetingCode,
     cancelLink,
@@ -158,48 +191,46 @@ export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, pla
   const coachFacts = facts(link.coach, a.meetingCodeCoach, null);
   const withCalendar = plan.kind !== 'reminder_24h' && plan.kind !== 'reminder_1h';
   const method = plan.kind === 'cancelled' ? 'CANCEL' : 'REQUEST';
-  const attendees = [
-    ...(row.client.email ? [{ name: clientName, email: row.client.email }] : []),
-    { name: coachName, email: row.coach.email },
-  ];
+  const clientAttendee = row.client.email ? [{ name: clientName, email: row.client.email }] : [];
+  const calendar = (
+    calendarMethod: 'REQUEST' | 'CANCEL',
+    summary: string,
+    f: MessageFacts,
+    attendees: Attendee[],
+  ) =>
+    buildCalendar({
+      method: calendarMethod,
+      practice: config.PRACTICE_NAME,
+      organizerEmail: addressOf(config.MAIL_FROM),
+      uidDomain: new URL(config.PUBLIC_URL).hostname,
+      events: [
+        {
+          appointmentId: a.id,
+          sequence: plan.sequence,
+          start: f.start,
+          end: f.end,
+          summary,
+          description: [
+            `Zum Videotermin: ${f.link}`,
+            `Meeting-Code: ${f.meetingCode}`,
+            ...(f.externalMeetingUrl ? [`Link zum Termin: ${f.externalMeetingUrl}`] : []),
+          ].join('\n'),
+          link: f.link,
+          attendees,
+        },
+      ],
+    });
+  const attendees = [...clientAttendee, { name: coachName, email: row.coach.email }];
   const calendarFor = (summary: string, f: MessageFacts) =>
-    withCalendar
-      ? buildCalendar({
-          method,
-          practice: config.PRACTICE_NAME,
-          organizerEmail: addressOf(config.MAIL_FROM),
-          uidDomain: new URL(config.PUBLIC_URL).hostname,
-          events: [
-            {
-              appointmentId: a.id,
-              sequence: plan.sequence,
-              start: a.startDate,
-              end: a.endDate,
-              summary,
-              description: [
-                `Zum Videotermin: ${f.link}`,
-                `Meeting-Code: ${f.meetingCode}`,
-                ...(f.externalMeetingUrl ? [`Link zum Termin: ${f.externalMeetingUrl}`] : []),
-              ].join('\n'),
-              link: f.link,
-              attendees,
-            },
-          ],
-        })
-      : null;
+    withCalendar ? calendar(method, summary, f, attendees) : null;
 
-  const template = templateKey(plan.kind);
-  const base = {
-    template,
-    appointmentId: a.id,
-    clientId: row.client.id,
-    status: 'queued' as const,
-  };
+  const base = { appointmentId: a.id, clientId: row.client.id, status: 'queued' as const };
   const messages: (typeof communications.$inferInsert)[] = [];
   if (row.client.email) {
     const mail = clientMail(plan.kind, clientFacts);
     messages.push({
       ...base,
+      template: templateKey(plan.kind),
       channel: 'email',
       recipient: row.client.email,
       subject: mail.subject,
@@ -211,21 +242,58 @@ export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, pla
   if (row.client.notifyViaSms && row.client.telephone?.trim()) {
     messages.push({
       ...base,
+      template: templateKey(plan.kind),
       channel: 'sms',
       recipient: row.client.telephone.trim(),
       subject: null,
       body: clientSms(plan.kind, clientFacts),
     });
   }
-  if (plan.coachToo) {
+  const coachSummary = `${coachFacts.typeName}: ${clientName}`;
+  if (plan.coachToo && previousCoach && plan.previous) {
+    // The new coach never had this appointment: an invitation, not an update.
+    const takenOver = coachMail('taken_over', coachFacts);
+    messages.push({
+      ...base,
+      template: templateKey('taken_over'),
+      channel: 'email',
+      recipient: row.coach.email,
+      subject: takenOver.subject,
+      body: takenOver.text,
+      calendar: calendar('REQUEST', coachSummary, coachFacts, attendees),
+      calendarMethod: 'REQUEST',
+    });
+    // The previous coach's copy (the old time) leaves their calendar.
+    const theirs = {
+      ...coachFacts,
+      start: plan.previous.start,
+      end: plan.previous.end,
+      coachName: previousCoachName!,
+      previousCoachName: coachName,
+    };
+    const handedOver = coachMail('handed_over', theirs);
+    messages.push({
+      ...base,
+      template: templateKey('handed_over'),
+      channel: 'email',
+      recipient: previousCoach.email,
+      subject: handedOver.subject,
+      body: handedOver.text,
+      calendar: calendar('CANCEL', coachSummary, theirs, [
+        { name: previousCoachName!, email: previousCoach.email },
+      ]),
+      calendarMethod: 'CANCEL',
+    });
+  } else if (plan.coachToo) {
     const mail = coachMail(plan.kind, coachFacts);
     messages.push({
       ...base,
+      template: templateKey(plan.kind),
       channel: 'email',
       recipient: row.coach.email,
       subject: mail.subject,
       body: mail.text,
-      calendar: calendarFor(`${coachFacts.typeName}: ${clientName}`, coachFacts),
+      calendar: calendarFor(coachSummary, coachFacts),
       calendarMethod: withCalendar ? method : null,
     });
   }
@@ -246,12 +314,13 @@ export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, pla
  * SEQUENCE on a reschedule, cancellations (METHOD:CANCEL) on a cancel, to the client (e-mail,
  * and SMS when notifyViaSms is set) and the coach; and the reminders 24 h and 1 h before the
  * start as jobs that wait until then. A reschedule or cancel withdraws waiting reminders.
+ * A reschedule to another coach cancels the previous coach's copy and invites the new coach.
  * Provisional appointments (slot holds) send nothing until they are confirmed.
  */
 export async function enqueueAppointmentNotifications(
   tx: Db | Tx,
   deps: NotifyDeps,
-  input: { appointmentId: string; change: AppointmentChange; previousStart?: string | null },
+  input: { appointmentId: string; change: AppointmentChange; previous?: Previous },
 ): Promise<void> {
   const row = await loadAppointment(tx, input.appointmentId);
   if (!row) return;
@@ -272,10 +341,16 @@ export async function enqueueAppointmentNotifications(
   } else {
     sequence = await raiseSequence(tx, input.appointmentId);
   }
+  const { previous } = input;
+  const previousCoach =
+    change === 'rescheduled' && previous && previous.coachId !== row.appointment.coachId
+      ? await coachContact(tx, previous.coachId)
+      : undefined;
   await queueMessages(tx, deps, row, {
     kind: change,
     sequence,
-    previousStart: input.previousStart,
+    previous: change === 'rescheduled' ? previous : undefined,
+    previousCoach,
     coachToo: true,
   });
   if (change === 'cancelled') return;

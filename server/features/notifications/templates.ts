@@ -47,8 +47,14 @@ export const APPOINTMENT_TYPE_NAMES: Record<string, string> = {
 export type MessageKind =
   'booked' | 'rescheduled' | 'cancelled' | 'invitation' | 'reminder_24h' | 'reminder_1h';
 
+/**
+ * A reschedule that hands the appointment to another coach: the new coach takes it over (an
+ * invitation), the previous coach hands it over (their calendar copy is cancelled).
+ */
+export type CoachMessageKind = MessageKind | 'taken_over' | 'handed_over';
+
 /** The template key stored with each communication. */
-export const templateKey = (kind: MessageKind) =>
+export const templateKey = (kind: CoachMessageKind) =>
   kind === 'invitation' ? 'appointment_invitation' : `appointment_${kind}`;
 
 export interface MessageFacts {
@@ -60,6 +66,11 @@ export interface MessageFacts {
   previousStart?: string | null | undefined;
   clientName: string;
   coachName: string;
+  /**
+   * When a reschedule changed the coach: the coach before (to the client and the new coach),
+   * or after (to the previous coach, whose `coachName` it is then).
+   */
+  previousCoachName?: string | null | undefined;
   /** The recipient's link to the meeting page. */
   link: string;
   meetingCode: string;
@@ -69,6 +80,10 @@ export interface MessageFacts {
 }
 
 const minutes = (f: MessageFacts) => Math.round((Date.parse(f.end) - Date.parse(f.start)) / 60_000);
+
+/** A reschedule that kept the time (only the coach changed). */
+const sameTime = (f: MessageFacts) =>
+  !!f.previousStart && Date.parse(f.previousStart) === Date.parse(f.start);
 
 const signature = (f: MessageFacts) => `Freundliche Grüße\nIhr Team von ${f.practice}`;
 
@@ -115,13 +130,21 @@ export function clientMail(kind: MessageKind, f: MessageFacts): Mail {
       };
     case 'rescheduled':
       return {
-        subject: `Ihr Termin wurde verschoben: ${when}`,
+        // Handed to another coach at the same time: no move to speak of.
+        subject: sameTime(f)
+          ? `Ihr Termin am ${when}: neuer Coach`
+          : `Ihr Termin wurde verschoben: ${when}`,
         text: lines(
           hello,
           '',
-          `Ihr ${what} wurde verschoben.`,
-          ...(f.previousStart ? [`Bisher: ${formatWhen(f.previousStart)}`] : []),
-          `Neu: ${when} (${minutes(f)} Minuten)`,
+          sameTime(f)
+            ? `Ihr ${what} findet zur gleichen Zeit statt.`
+            : `Ihr ${what} wurde verschoben.`,
+          ...(f.previousCoachName
+            ? [`Ihr Coach ist jetzt ${f.coachName} (bisher ${f.previousCoachName}).`]
+            : []),
+          ...(f.previousStart && !sameTime(f) ? [`Bisher: ${formatWhen(f.previousStart)}`] : []),
+          `${sameTime(f) ? 'Termin' : 'Neu'}: ${when} (${minutes(f)} Minuten)`,
           '',
           ...meetingLines(f),
           '',
@@ -166,12 +189,41 @@ export function clientMail(kind: MessageKind, f: MessageFacts): Mail {
 }
 
 /** The e-mail to the coach (no reminders: coaches see their day on the coach page). */
-export function coachMail(kind: MessageKind, f: MessageFacts): Mail {
+export function coachMail(kind: CoachMessageKind, f: MessageFacts): Mail {
   const when = formatWhen(f.start);
   const what = `${f.typeName} mit ${f.clientName}`;
   const hello = `Guten Tag ${f.coachName},`;
   const lines = (...parts: string[]) => parts.join('\n');
   switch (kind) {
+    case 'handed_over':
+      // `start` is the time the previous coach had; previousCoachName the one who has it now.
+      return {
+        subject: `Abgegeben: ${what} am ${when}`,
+        text: lines(
+          hello,
+          '',
+          `${what} am ${when} wurde an ${f.previousCoachName ?? 'einen anderen Coach'} übergeben.`,
+          'Mit der Absage im Anhang verschwindet er aus Ihrem Kalender.',
+          '',
+          signature(f),
+        ),
+      };
+    case 'taken_over':
+      return {
+        subject: `Neuer Termin: ${what} am ${when}`,
+        text: lines(
+          hello,
+          '',
+          `${what}: ${when} (${minutes(f)} Minuten)`,
+          ...(f.previousCoachName
+            ? [`Sie übernehmen diesen Termin von ${f.previousCoachName}.`]
+            : []),
+          '',
+          ...meetingLines(f),
+          '',
+          signature(f),
+        ),
+      };
     case 'cancelled':
       return {
         subject: `Abgesagt: ${what} am ${when}`,
@@ -216,7 +268,12 @@ export function clientSms(kind: MessageKind, f: MessageFacts): string {
     case 'invitation':
       return `${f.practice}: Ihr Termin (${f.typeName}) am ${when} ist gebucht. Videotermin: ${f.link}`;
     case 'rescheduled':
-      return `${f.practice}: Ihr Termin (${f.typeName}) wurde auf ${when} verschoben. Videotermin: ${f.link}`;
+      if (sameTime(f)) {
+        return `${f.practice}: Ihr Termin (${f.typeName}) am ${when} findet jetzt mit ${f.coachName} statt. Videotermin: ${f.link}`;
+      }
+      return f.previousCoachName
+        ? `${f.practice}: Ihr Termin (${f.typeName}) wurde auf ${when} verschoben, neu mit ${f.coachName}. Videotermin: ${f.link}`
+        : `${f.practice}: Ihr Termin (${f.typeName}) wurde auf ${when} verschoben. Videotermin: ${f.link}`;
     case 'cancelled':
       return `${f.practice}: Ihr Termin (${f.typeName}) am ${when} wurde abgesagt.`;
     case 'reminder_24h':

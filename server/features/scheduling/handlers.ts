@@ -13,6 +13,7 @@ import {
   toAvailability,
 } from '../availability/repository';
 import { queryWindow } from '../availability/window';
+import { clientIdOf, findClientAppointment } from '../appointments/client-booking';
 import { slotCacheFor } from './slot-cache';
 import { INITIAL_MEETINGS, isoSlot, listSlots, type Calendar } from './slots';
 
@@ -136,8 +137,30 @@ export const schedulingHandlers = defineHandlers({
     return slots(deps, reply, calendar, query, deps.now().getTime());
   },
 
-  async getInitialAppointmentSlots({ query, deps, reply }) {
-    return slots(deps, reply, { kind: 'initial-meetings' }, query, clientNotBefore(deps));
+  async getInitialAppointmentSlots({ query, principal, deps, reply }) {
+    const { rescheduleOf, ...window } = query;
+    if (!rescheduleOf) {
+      return slots(deps, reply, { kind: 'initial-meetings' }, window, clientNotBefore(deps));
+    }
+    // A reschedule's slots name the coach the move gets (rescheduleInitialAppointment keeps
+    // the current coach where free), so the client confirms the coach they will have. Per
+    // appointment, so not from the shared slot cache.
+    const clientId = await clientIdOf(deps.db, principal).catch(() => null);
+    const found = clientId ? await findClientAppointment(deps.db, clientId, rescheduleOf) : null;
+    if (!found) throw notFound('appointment');
+    const moving = found.appointment;
+    const { from, to } = queryWindow(window.startDate, window.endDate, MAX_SLOT_DAYS);
+    const free = await listSlots(deps.db, {
+      calendar: { kind: 'initial-meetings' },
+      from,
+      to,
+      durationMinutes: (Date.parse(moving.endDate) - Date.parse(moving.startDate)) / 60_000,
+      stepMinutes: deps.config.SLOT_STEP_MINUTES,
+      notBefore: clientNotBefore(deps),
+      ignoreAppointment: moving.id,
+      prefer: moving.coachId,
+    });
+    return { timeZone: ZONE as 'Europe/Berlin', slots: free.map(isoSlot) };
   },
 
   async listCalendarEvents({ query, principal, deps }) {

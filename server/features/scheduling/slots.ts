@@ -230,6 +230,10 @@ export interface SlotQuery {
   stepMinutes: number;
   /** No slot starts before this instant (now plus the minimum notice). */
   notBefore: number;
+  /** The appointment being moved: its time counts as free. */
+  ignoreAppointment?: string | undefined;
+  /** Pooled calendar: this coach (the moved appointment's) gets every start where free. */
+  prefer?: string | undefined;
 }
 
 /**
@@ -241,7 +245,7 @@ export async function listSlots(db: Db | Tx, q: SlotQuery): Promise<Slot[]> {
   const durationMs = q.durationMinutes * 60_000;
   const stepMs = q.stepMinutes * 60_000;
   // A slot starting just before `to` may run past it: read that far.
-  const times = await freeTime(db, q.calendar, q.from, q.to + durationMs);
+  const times = await freeTime(db, q.calendar, q.from, q.to + durationMs, q.ignoreAppointment);
   const from = Math.max(q.from, q.notBefore);
   if (q.calendar.kind !== 'initial-meetings') {
     const slots: Slot[] = [];
@@ -252,9 +256,14 @@ export async function listSlots(db: Db | Tx, q: SlotQuery): Promise<Slot[]> {
     }
     return slots.sort((a, b) => a.start - b.start || (a.coach.id < b.coach.id ? -1 : 1));
   }
-  // Least booked first; the first free coach seen for a start keeps it. Starts are on the
-  // grid, so a typed array indexed by grid step stands in for a map.
-  times.sort((a, b) => a.booked - b.booked || (a.coach.id < b.coach.id ? -1 : 1));
+  // The preferred coach, then least booked first; the first free coach seen for a start keeps
+  // it. Starts are on the grid, so a typed array indexed by grid step stands in for a map.
+  times.sort(
+    (a, b) =>
+      Number(b.coach.id === q.prefer) - Number(a.coach.id === q.prefer) ||
+      a.booked - b.booked ||
+      (a.coach.id < b.coach.id ? -1 : 1),
+  );
   const origin = Math.floor(q.from / stepMs) * stepMs;
   const owner = new Int32Array(Math.ceil((q.to - origin) / stepMs) + 1).fill(-1);
   times.forEach((t, index) => {
@@ -292,6 +301,22 @@ export async function freeCoachesAt(
   return times
     .filter((t) => t.free.some(([s, e]) => s <= start && start + durationMs <= e))
     .map((t) => t.coach);
+}
+
+/**
+ * Whether [start, end) lies wholly in the coach's free time: inside their availability, clear
+ * of blockers and of live appointments other than `ignoreAppointment`. Staff moves check
+ * this; unlike a slot, any minute may start it (staff are not bound to the step grid).
+ */
+export async function coachFreeFor(
+  db: Db | Tx,
+  coachId: string,
+  start: number,
+  end: number,
+  ignoreAppointment?: string,
+): Promise<boolean> {
+  const [time] = await freeTime(db, { kind: 'coach', coachId }, start, end, ignoreAppointment);
+  return time?.free.some(([s, e]) => s <= start && end <= e) ?? false;
 }
 
 export const isoSlot = (slot: Slot) => ({

@@ -117,7 +117,7 @@ export interface paths {
         get: operations["getAppointment"];
         /**
          * Update an appointment
-         * @description 409 slot_taken on overlap; 409 appointment_cancelled when it is cancelled. An unknown or inactive coachId is 400 naming the field. isProvisional true (re)starts the hold (provisionalUntil = now plus the configured hold), false clears provisionalUntil.
+         * @description 409 slot_taken on overlap; 409 appointment_cancelled when it is cancelled. An unknown or inactive coachId is 400 naming the field. isProvisional true (re)starts the hold (provisionalUntil = now plus the configured hold), false clears provisionalUntil. A move (a new start, end or coach) follows the rules of a booking: the new start must be in the future (else 400 start_in_past naming startDate), and the new time must lie in the (new) coach's free availability (else 409 outside_availability) unless availabilityOverrideReason says why it may not; the reason is recorded in the appointment.updated event. Client and coach are told of a move; when the coach changes, the previous coach gets the calendar cancellation and the new one the invitation. Changes that do not move the appointment (type, meeting kind, no-show, link) are allowed after it started and notify nobody.
          */
         put: operations["updateAppointment"];
         post?: never;
@@ -425,7 +425,7 @@ export interface paths {
         get: operations["getInitialAppointment"];
         /**
          * The client reschedules the own initial appointment
-         * @description Books the new slot and releases the old one in one transaction; on any refusal nothing changes. 409 slot_taken, appointment_cancelled, appointment_started, notice_period (the old appointment starts within the minimum notice for changes, or the new slot is within the booking notice).
+         * @description Books the new slot and releases the old one in one transaction; on any refusal nothing changes. 409 slot_taken, appointment_cancelled, appointment_started, notice_period (the old appointment starts within the minimum notice for changes, or the new slot is within the booking notice). When the coach changes, the client is told the new coach, the previous coach gets the calendar cancellation and the new coach the invitation.
          */
         put: operations["rescheduleInitialAppointment"];
         post?: never;
@@ -446,7 +446,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Free initial-appointment slots of all coaches taking initial appointments */
+        /**
+         * Free initial-appointment slots of all coaches taking initial appointments
+         * @description With rescheduleOf (the signed-in client's own initial appointment), the slots of a reschedule of it: its own time counts as free, each slot has its length (duration is then not used), and each start names the coach the move gets, its current coach wherever that coach is free. Any other appointment id is 404.
+         */
         get: operations["getInitialAppointmentSlots"];
         put?: never;
         post?: never;
@@ -1851,6 +1854,8 @@ export interface components {
             isProvisional?: boolean;
             /** Format: uri */
             externalMeetingUrl?: string | null;
+            /** @description Staff move the appointment outside the coach's availability on purpose, and say why (blank is 400). Only used by a move; recorded in the appointment.updated event as availabilityOverride.reason. Overlaps stay refused (409 slot_taken). */
+            availabilityOverrideReason?: string;
         };
         /** @description Large list: itemCount is exact up to 1000 matches; beyond that it is 1000 and itemCountCapped is true ("mehr als 1.000"), so counting never scans the whole table. */
         AppointmentList: {
@@ -2229,7 +2234,10 @@ export interface components {
         RescheduleInitialAppointmentRequest: {
             /** Format: date-time */
             startDate: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The coach the client confirmed (the slot's coach from getInitialAppointmentSlots with rescheduleOf): the move gets this coach or 409 slot_taken. Without it the current coach keeps the appointment when free, else the pooled calendar assigns one.
+             */
             coachId?: string;
         };
         /**
@@ -3711,6 +3719,8 @@ export interface operations {
     getInitialAppointmentSlots: {
         parameters: {
             query: {
+                /** @description The id of the caller's own initial appointment that is to be moved. */
+                rescheduleOf?: string;
                 startDate: string;
                 /** @description At most 62 days after startDate. */
                 endDate: string;
@@ -3735,6 +3745,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             501: components["responses"]["NotImplemented"];
         };
     };

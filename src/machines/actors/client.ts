@@ -12,7 +12,7 @@ import { appointmentIcs, type ClientAppointment, type FreeSlot } from '../client
 
 const loadSlots = async (
   api: ApiClient,
-  query: { startDate: string; endDate: string; duration: number },
+  query: { startDate: string; endDate: string; duration: number; rescheduleOf?: string },
   signal: AbortSignal,
 ): Promise<FreeSlot[]> =>
   (await api.GET('/client/initial_appointment_slots', { params: { query }, signal })).data!.slots;
@@ -100,7 +100,7 @@ export const createRescheduleActors = (api: ApiClient) => ({
           signal,
         })
         .then((r) => r.data!),
-      loadSlots(api, window, signal),
+      loadSlots(api, { ...window, rescheduleOf: appointmentId }, signal),
     ]);
     return { appointment, slots };
   }),
@@ -110,7 +110,7 @@ export const createRescheduleActors = (api: ApiClient) => ({
         path: { appointmentId: input.appointmentId },
         header: { 'Idempotency-Key': input.idempotencyKey },
       },
-      body: { startDate: input.startDate },
+      body: { startDate: input.startDate, coachId: input.coachId },
       signal,
     });
     return data!;

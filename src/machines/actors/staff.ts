@@ -1,6 +1,7 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../api/client';
+import { ApiError, isApiError } from '../../api/errors';
 import type { components, operations } from '../../api/generated/product';
 import type { AppointmentDetail } from '../appointment-detail.machine';
 import type { ClientDetail } from '../client-staff-detail.machine';
@@ -253,14 +254,45 @@ export const loadAppointmentRecordActor = (
     return { values: toValues(data!), record: data! };
   });
 
+/** The API's fields of a move and the form's fields that set them. */
+const FORM_FIELD_OF: Record<string, string> = { startDate: 'date', endDate: 'endTime' };
+
+/**
+ * A refused save as the form shows it: the API names `startDate` (e.g. `start_in_past`) and
+ * `endDate`, the form edits day and times, so those field errors go to the date and the end.
+ */
+function appointmentFormError(error: unknown): unknown {
+  if (!isApiError(error)) return error;
+  const fieldErrors = error.fieldErrors.map((e) => {
+    const name = e.field.split(/[./]/).filter(Boolean).at(-1) ?? '';
+    return name in FORM_FIELD_OF ? { ...e, field: FORM_FIELD_OF[name]! } : e;
+  });
+  const { status, code, title, detail, type, instance, requestId } = error;
+  return new ApiError(
+    Object.assign(
+      { status, code, fieldErrors },
+      title === undefined ? {} : { title },
+      detail === undefined ? {} : { detail },
+      type === undefined ? {} : { type },
+      instance === undefined ? {} : { instance },
+      requestId === undefined ? {} : { requestId },
+    ),
+    error.request,
+  );
+}
+
 export const saveAppointmentActor = (api: ApiClient) =>
   fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
-    const { data } = await api.PUT('/appointment/{id}', {
-      params: { path: { id: input.id! } },
-      body: input.body as components['schemas']['UpdateAppointmentRequest'],
-      signal,
-    });
-    return data!;
+    try {
+      const { data } = await api.PUT('/appointment/{id}', {
+        params: { path: { id: input.id! } },
+        body: input.body as components['schemas']['UpdateAppointmentRequest'],
+        signal,
+      });
+      return data!;
+    } catch (error) {
+      throw appointmentFormError(error);
+    }
   });
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { useActorRef } from '@xstate/react';
+import { useActorRef, useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'wouter';
 import { useAppServices } from '../../app/services';
@@ -8,6 +8,8 @@ import {
   appointmentFormSchema,
   appointmentFormValues,
   MEETING_TYPES,
+  OUTSIDE_AVAILABILITY,
+  OVERRIDE_REASON_MAX,
 } from '../../machines/appointment-staff-form';
 import { recordFormMachine } from '../../machines/record-form.machine';
 import { APPOINTMENT_TYPE_LABELS, MEETING_TYPE_LABELS } from '../appointments-list/parts';
@@ -42,6 +44,11 @@ function AppointmentEdit({ id }: { id: string }) {
       },
     }),
     { input: { id, schema: appointmentFormSchema } },
+  );
+  // Offered once the server refused a move outside the coach's availability.
+  const offerOverride = useSelector(
+    actorRef,
+    (s) => s.context.lastConflict === OUTSIDE_AVAILABILITY || s.context.values.overrideAvailability === true,
   );
   return (
     <article className="staff-page">
@@ -86,6 +93,20 @@ function AppointmentEdit({ id }: { id: string }) {
           <CheckField actorRef={actorRef} name="isProvisional" label={t('appointmentForm.isProvisional')} />
           <CheckField actorRef={actorRef} name="noShow" label={t('appointmentForm.noShow')} />
         </fieldset>
+        {offerOverride ? (
+          <fieldset>
+            <legend>{t('appointmentForm.override')}</legend>
+            <CheckField actorRef={actorRef} name="overrideAvailability" label={t('appointmentForm.overrideAvailability')} />
+            <TextField
+              actorRef={actorRef}
+              name="overrideReason"
+              type="textarea"
+              label={t('appointmentForm.overrideReason')}
+              hint={t('appointmentForm.overrideHint')}
+              maxLength={OVERRIDE_REASON_MAX}
+            />
+          </fieldset>
+        ) : null}
       </RecordForm>
     </article>
   );

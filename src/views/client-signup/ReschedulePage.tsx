@@ -3,9 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useAppServices } from '../../app/services';
 import { createRescheduleActors } from '../../machines/actors/client';
-import { rescheduleMachine } from '../../machines/client-reschedule.machine';
+import { coachChange, rescheduleMachine } from '../../machines/client-reschedule.machine';
 import { berlinClock } from '../../machines/client-slots';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
+
+const nameOf = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
 
 /** `/client-signup/reschedule-appointment/{appointmentId}`. */
 export default function ReschedulePage({ params }: { params?: { appointmentId?: string } }) {
@@ -31,7 +33,7 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
     <AppointmentFacts
       startDate={appointment.startDate}
       endDate={appointment.endDate}
-      coachName={`${appointment.coach.firstName} ${appointment.coach.lastName}`}
+      coachName={nameOf(appointment.coach)}
     />
   ) : null;
   const back = (
@@ -68,13 +70,20 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
     );
   }
   if (state.matches('confirming') || state.matches('moving')) {
+    // What the appointment will be: the new time with the coach the move gets.
+    const change = coachChange(state.context);
     return (
       <section aria-labelledby="client-move-title">
         <h2 id="client-move-title">{t('reschedule.confirmTitle')}</h2>
-        {facts}
         <p>
           {t('reschedule.confirmText', { day: formatLongDay(slot!.startDate), time: berlinClock(slot!.startDate) })}
         </p>
+        <AppointmentFacts startDate={slot!.startDate} endDate={slot!.endDate} coachName={nameOf(slot!.coach)} />
+        {change ? (
+          <p className="notice" role="note">
+            {t('reschedule.coachChange', { from: nameOf(change.from), to: nameOf(change.to) })}
+          </p>
+        ) : null}
         {error ? <ErrorNotice code={error.code} /> : null}
         <div className="form-actions">
           <button type="button" className="button button-primary" disabled={busy} onClick={() => send({ type: 'move.confirm' })}>

@@ -29,6 +29,7 @@ const ERRORS: Record<string, string> = {
   cannot_change_own_account: tKey('staff:errors.cannotChangeOwnAccount'),
   coach_already_linked: tKey('staff:errors.coachAlreadyLinked'),
   coach_has_future_appointments: tKey('staff:errors.coachHasFutureAppointments'),
+  outside_availability: tKey('staff:errors.outsideAvailability'),
 };
 
 export const errorKey = (error: { code: string } | null | undefined): string =>
@@ -51,6 +52,7 @@ const FIELD_ERRORS: Record<string, string> = {
   end_before_start: tKey('staff:fieldErrors.endBeforeStart'),
   email_taken: tKey('staff:errors.emailTaken'),
   unknown_coach: tKey('staff:fieldErrors.unknownCoach'),
+  start_in_past: tKey('staff:fieldErrors.startInPast'),
 };
 
 export const fieldErrorKey = (code: string): string =>

@@ -1,0 +1,77 @@
+/**
+ * The rules of a staff move (a new start, end or coach), the same as a booking's (issue 17):
+ * the new start lies in the future, the new time in the coach's free availability unless a
+ * staff member overrides that with a reason, and it overlaps no live appointment of the coach
+ * (the exclusion constraint stays the final guard).
+ */
+import type { Tx } from '../../db/client';
+import type { AppDeps } from '../../http/handler';
+import { badRequest, conflict } from '../../http/problem';
+import { coachFreeFor } from '../scheduling/slots';
+import { overlapsLive, slotTaken } from './booking';
+
+export interface Move {
+  appointmentId: string;
+  coachId: string;
+  startDate: string;
+  endDate: string;
+  /** availabilityOverrideReason of the request, if any. */
+  overrideReason?: string | undefined;
+}
+
+interface Placement {
+  coachId: string;
+  startDate: string;
+  endDate: string;
+}
+
+/** Whether the change places the appointment elsewhere: another start, end or coach. */
+export const isMove = (before: Placement, after: Placement) =>
+  before.coachId !== after.coachId ||
+  Date.parse(before.startDate) !== Date.parse(after.startDate) ||
+  Date.parse(before.endDate) !== Date.parse(after.endDate);
+
+/** What the request alone decides, before any lock: a blank reason, a start in the past. */
+export function assertMoveRequest(deps: Pick<AppDeps, 'now'>, move: Move | null, reason?: string) {
+  if (reason !== undefined && reason.trim() === '') {
+    throw badRequest(
+      'availabilityOverrideReason',
+      'value_missing',
+      'Say why the move may leave the availability',
+    );
+  }
+  if (move && Date.parse(move.startDate) <= deps.now().getTime()) {
+    // Recording a past session is not a move: nobody would be told of it rightly.
+    throw badRequest(
+      'startDate',
+      'start_in_past',
+      'An appointment can only be moved into the future',
+    );
+  }
+}
+
+/**
+ * Holding the coach's calendar lock: 409 slot_taken on an overlap (no reason overrides that),
+ * then 409 outside_availability unless overridden. Returns the reason an override used, or null.
+ */
+export async function assertMoveFits(tx: Tx, move: Move): Promise<string | null> {
+  if (await overlapsLive(tx, move.coachId, move.startDate, move.endDate, move.appointmentId)) {
+    throw slotTaken();
+  }
+  const free = await coachFreeFor(
+    tx,
+    move.coachId,
+    Date.parse(move.startDate),
+    Date.parse(move.endDate),
+    move.appointmentId,
+  );
+  if (free) return null;
+  const reason = move.overrideReason?.trim();
+  if (!reason) {
+    throw conflict(
+      'outside_availability',
+      "The new time is outside the coach's availability; staff may override with availabilityOverrideReason",
+    );
+  }
+  return reason;
+}
