@@ -57,6 +57,7 @@ export const inputErrors = {
   passcodeInvalid: { code: 'passcode_invalid', message: 'The passcode is invalid.' },
   otpCodeInvalid: { code: 'otp_code_invalid', message: 'The OTP code is invalid.' },
   otpCodeAlreadyUsed: { code: 'otp_code_already_used', message: 'The OTP code has already been used.' },
+  invalidMetadata: { code: 'invalid_metadata_error', message: 'The metadata is invalid.' },
 } satisfies Record<string, ErrorBody>;
 
 /**

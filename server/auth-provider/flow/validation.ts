@@ -49,7 +49,8 @@ export function validateInputs(defs: InputDef[], raw: Record<string, unknown>): 
       continue;
     }
     if (def.type === 'json') {
-      if (value === undefined || value === null) {
+      if (value === null && def.nullable) values[def.name] = null;
+      else if (value === undefined || value === null) {
         if (def.required) errors[def.name] = inputErrors.valueMissing;
       } else if (typeof value !== 'object') {
         errors[def.name] = inputErrors.valueInvalid;
