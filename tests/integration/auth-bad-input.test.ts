@@ -20,6 +20,7 @@ beforeAll(async () => {
     rateLimits: {
       authAccountLookup: { points: 100_000, durationSeconds: 60 },
       passcodeSend: { points: 100_000, durationSeconds: 60 },
+      passcodeSendCaller: { points: 100_000, durationSeconds: 60 },
       passcodeSendAddress: { points: 100_000, durationSeconds: 60 },
       passcodeAttempt: { points: 100_000, durationSeconds: 60 },
       passwordAttempt: { points: 100_000, durationSeconds: 60 },
