@@ -37,17 +37,20 @@ const stored = (value: unknown): UserMetadataObject | null =>
 
 const tooLarge = (value: UserMetadataObject | null) => value !== null && JSON.stringify(value).length > METADATA_MAX_CHARS;
 
+/** The metadata of an `auth_users` row, the kinds that are set. */
+export function metadataOfRow(
+  row: Pick<typeof authUsers.$inferSelect, 'publicMetadata' | 'privateMetadata' | 'unsafeMetadata'>,
+): UserMetadata {
+  return {
+    ...(row.publicMetadata ? { public_metadata: row.publicMetadata } : {}),
+    ...(row.privateMetadata ? { private_metadata: row.privateMetadata } : {}),
+    ...(row.unsafeMetadata ? { unsafe_metadata: row.unsafeMetadata } : {}),
+  };
+}
+
 export async function metadataOf(tx: Conn, userId: string): Promise<UserMetadata | null> {
-  const [row] = await tx
-    .select({
-      public_metadata: authUsers.publicMetadata,
-      private_metadata: authUsers.privateMetadata,
-      unsafe_metadata: authUsers.unsafeMetadata,
-    })
-    .from(authUsers)
-    .where(eq(authUsers.id, userId));
-  if (!row) return null;
-  return Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null)) as UserMetadata;
+  const [row] = await tx.select().from(authUsers).where(eq(authUsers.id, userId));
+  return row ? metadataOfRow(row) : null;
 }
 
 /**
