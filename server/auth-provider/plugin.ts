@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loggableError } from '../http/problem';
 import { bareError, type FlowResult } from './flow/engine';
 import type { RequestInfo } from './flow/types';
-import { flowErrors } from './flow/errors';
+import { flowErrors, malformedRequest } from './flow/errors';
 import { sessionCookie } from './flows/shared';
 import { allowedOrigins, registerCors } from './cors';
 import type { AuthProvider } from './provider';
@@ -28,7 +28,7 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
   });
 
   // The SDK starts a flow with `Content-Type: application/json` and an empty body; bad JSON
-  // answers the flow's own technical_error instead of a problem document.
+  // answers the flow's own 400 (bare error) instead of a problem document.
   const INVALID_JSON = Symbol('invalid json');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -69,9 +69,11 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
         refused ??
         (action === undefined
           ? await engine.start(flowName, info)
-          : typeof action === 'string' && request.body !== INVALID_JSON
-            ? await engine.run(flowName, action, request.body, info)
-            : bareError(flowErrors.technical));
+          : typeof action !== 'string'
+            ? bareError(malformedRequest('action'))
+            : request.body === INVALID_JSON
+              ? bareError(malformedRequest('body'))
+              : await engine.run(flowName, action, request.body, info));
       return reply
         .code(result.status)
         .headers({ ...result.headers, 'cache-control': 'no-store' })

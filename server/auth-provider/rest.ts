@@ -12,6 +12,7 @@ import {
   wireEmail,
 } from './accounts';
 import { EMAIL_PATTERN } from './flow/validation';
+import { metadataOfRow, userFacingMetadata } from './metadata';
 import { overLimit, sessionCookie } from './flows/shared';
 import type { AuthProvider } from './provider';
 import { createUser, findUserByEmail, sessionEmail } from './users';
@@ -169,6 +170,7 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
       emails: emails.map(wireEmail),
       created_at: user.createdAt,
       updated_at: user.updatedAt,
+      ...userFacingMetadata(metadataOfRow(user)),
     });
   });
 

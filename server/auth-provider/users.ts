@@ -3,6 +3,7 @@ import type { Db, Tx } from '../db/client';
 import { authEmails, authPasswordCredentials, authUsernames, authUsers } from '../db/schema/index';
 import type { AuthConfig } from './config';
 import type { SessionEmail } from './sessions';
+import { metadataOfRow, userFacingMetadata } from './metadata';
 import { otpSecretOf } from './totp';
 import { credentialsOf, wireCredential } from './webauthn';
 
@@ -128,5 +129,6 @@ export async function profileData(tx: Conn, userId: string, auth: AuthConfig) {
       : {}),
     created_at: user.createdAt,
     updated_at: user.updatedAt,
+    ...userFacingMetadata(metadataOfRow(user)),
   };
 }

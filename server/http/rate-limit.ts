@@ -26,8 +26,16 @@ export const RATE_RULES = {
   activationCodeIp: { points: 100, durationSeconds: QUARTER_HOUR },
   /** Passcode e-mails to one address from one IP address (Hanko: 3 per minute). */
   passcodeSend: { points: 3, durationSeconds: 60 },
-  /** Passcode e-mails to one address, from anywhere. */
-  passcodeSendAddress: { points: 10, durationSeconds: QUARTER_HOUR },
+  /**
+   * Passcode e-mails to one address from one IP address, per quarter-hour: each caller's own
+   * allowance, so a stranger who spends his leaves the owner's (server/auth-provider/passcode-limits.ts).
+   */
+  passcodeSendCaller: { points: 10, durationSeconds: QUARTER_HOUR },
+  /**
+   * Passcode e-mails to one address from all callers not recognised as its owner's: a ceiling
+   * for distributed floods, high enough for a few strangers and the owner on a new device.
+   */
+  passcodeSendAddress: { points: 40, durationSeconds: QUARTER_HOUR },
   /** Passcodes entered from one IP address (each code also dies after 3 wrong tries). */
   passcodeAttempt: { points: 30, durationSeconds: 60 },
   /** Password attempts for one identifier from one IP address (Hanko: 5 per minute). */

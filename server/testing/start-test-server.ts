@@ -33,6 +33,7 @@ export async function startTestServer(): Promise<{
     // several a minute, as no person does: the passcode mail limits would refuse them.
     rateLimits: {
       passcodeSend: { points: 100, durationSeconds: 60 },
+      passcodeSendCaller: { points: 1000, durationSeconds: 15 * 60 },
       passcodeSendAddress: { points: 1000, durationSeconds: 15 * 60 },
     },
   });

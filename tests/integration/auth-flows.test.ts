@@ -258,7 +258,11 @@ describe('refused requests change nothing', () => {
     const notHere = await t.post(`/login?action=password_login%40${flowId}`, { input_data: {}, csrf_token: init.csrf_token });
     expect(notHere).toMatchObject({ status: 403, name: 'error' });
     const malformed = await t.post('/login?action=nonsense', { input_data: {}, csrf_token: init.csrf_token });
-    expect(malformed).toMatchObject({ status: 500, error: { code: 'technical_error' } });
+    expect(malformed).toMatchObject({
+      status: 400,
+      name: 'error',
+      error: { code: 'form_data_invalid_error', cause: 'action: value_invalid_error' },
+    });
     const wrongFlow = await t.post(`/registration?action=continue_with_login_identifier%40${flowId}`, {
       input_data: {},
       csrf_token: init.csrf_token,

@@ -7,6 +7,7 @@ import {
   authUsers,
   users,
 } from '../../server/db/schema/index';
+import { patchMetadata } from '../../server/auth-provider/metadata';
 import { createAuthTestApp, uniqueEmail, type AuthTestApp, type FlowState } from '../support/auth-client';
 
 let t: AuthTestApp;
@@ -102,6 +103,7 @@ describe('profile flow: session', () => {
       'continue_to_otp_secret_creation',
       'email_create',
       'password_create',
+      'patch_metadata',
     ]);
 
     const foreign = await act(init, b.token, 'password_create', { password: 'geheim-123' });
@@ -379,5 +381,83 @@ describe('profile flow: account deletion', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('profile flow: metadata', () => {
+  const metadataOf = (state: FlowState) => state.payload!.user.metadata;
+  const me = async (token: string) =>
+    JSON.parse((await t.app.inject({ method: 'GET', url: '/auth/me', headers: bearer(token) })).body);
+
+  it('always offers patch_metadata: a merge patch of unsafe_metadata, null removes a key or clears it', async () => {
+    const { token } = await person();
+    const init = await profile(token);
+    expect(init.actions.patch_metadata!.inputs).toEqual({
+      patch_metadata: { name: 'patch_metadata', type: 'json', required: true },
+    });
+    expect(metadataOf(init)).toBeUndefined();
+
+    const first = await act(init, token, 'patch_metadata', { patch_metadata: { a: 1, nested: { x: 1, y: [1, 2] } } });
+    expect(first).toMatchObject({ status: 200, name: 'profile_init' });
+    expect(metadataOf(first)).toEqual({ unsafe_metadata: { a: 1, nested: { x: 1, y: [1, 2] } } });
+    const second = await act(first, token, 'patch_metadata', { patch_metadata: { nested: { x: null, y: [3] }, b: 'z' } });
+    expect(metadataOf(second)).toEqual({ unsafe_metadata: { a: 1, nested: { y: [3] }, b: 'z' } });
+    expect((await me(token)).metadata).toEqual({ unsafe_metadata: { a: 1, nested: { y: [3] }, b: 'z' } });
+
+    const cleared = await act(second, token, 'patch_metadata', { patch_metadata: null });
+    expect(cleared.status).toBe(200);
+    expect(metadataOf(cleared)).toBeUndefined();
+    expect((await me(token)).metadata).toBeUndefined();
+  });
+
+  it('refuses a patch that is no object or grows past 3000 characters, storing nothing', async () => {
+    const { token } = await person();
+    let state = await act(await profile(token), token, 'patch_metadata', { patch_metadata: { keep: true } });
+    const refusals: Array<[unknown, string]> = [
+      [['a'], 'invalid_metadata_error'],
+      ['text', 'value_invalid_error'],
+      [{ big: 'x'.repeat(2990) }, 'invalid_metadata_error'],
+    ];
+    for (const [patch, code] of refusals) {
+      const refused = await act(state, token, 'patch_metadata', { patch_metadata: patch });
+      expect(refused).toMatchObject({ status: 400, name: 'profile_init', error: { code: 'form_data_invalid_error' } });
+      expect(refused.actions.patch_metadata!.inputs.patch_metadata.error.code).toBe(code);
+      state = refused;
+    }
+    const missing = await act(state, token, 'patch_metadata', {});
+    expect(missing.actions.patch_metadata!.inputs.patch_metadata.error.code).toBe('value_missing_error');
+    expect((await me(token)).metadata).toEqual({ unsafe_metadata: { keep: true } });
+  });
+
+  it("shows public metadata to the user, private never; the user's patch reaches only unsafe_metadata", async () => {
+    const { token, userId } = await person();
+    const set = await t.database.db.transaction((tx) =>
+      patchMetadata(tx, userId, { public_metadata: { role: 'coach' }, private_metadata: { crm: 42 } }, new Date()),
+    );
+    expect(set?.tooLarge).toEqual([]);
+    const init = await profile(token);
+    expect(metadataOf(init)).toEqual({ public_metadata: { role: 'coach' } });
+
+    const patched = await act(init, token, 'patch_metadata', {
+      patch_metadata: { public_metadata: { role: 'admin' }, private_metadata: null },
+    });
+    expect(metadataOf(patched)).toEqual({
+      public_metadata: { role: 'coach' },
+      unsafe_metadata: { public_metadata: { role: 'admin' } },
+    });
+    const [row] = await t.database.db.select().from(authUsers).where(eq(authUsers.id, userId));
+    expect(row).toMatchObject({ publicMetadata: { role: 'coach' }, privateMetadata: { crm: 42 } });
+    const legacy = JSON.parse(
+      (await t.app.inject({ method: 'GET', url: `/auth/users/${userId}`, headers: bearer(token) })).body,
+    );
+    expect(legacy.metadata).toEqual(metadataOf(patched));
+    // Not in the session token: it would outgrow a cookie and go stale with every patch.
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+    expect(JSON.stringify(claims)).not.toContain('metadata');
+
+    // The operator's patch (Hanko's admin semantics): null clears all three.
+    const clearedAll = await t.database.db.transaction((tx) => patchMetadata(tx, userId, null, new Date()));
+    expect(clearedAll?.metadata).toEqual({});
+    expect((await me(token)).metadata).toBeUndefined();
   });
 });

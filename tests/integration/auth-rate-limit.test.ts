@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createAuthTestApp, uniqueEmail, type AuthTestApp } from '../support/auth-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthTestApp, uniqueEmail, type AuthTestApp, type FlowState } from '../support/auth-client';
 
 let t: AuthTestApp;
 beforeAll(async () => {
@@ -34,4 +34,67 @@ it('limits password attempts: 429 with retry_after', async () => {
   state = await t.act(state, 'password_login', { password: 'falsch-3' });
   expect(state).toMatchObject({ status: 429, name: 'login_password', error: { code: 'rate_limit_exceeded' } });
   expect(state.payload!.retry_after).toBeGreaterThan(0);
+});
+
+describe('passcode mails: a stranger cannot use up the owner\'s allowance', () => {
+  // Small numbers, the same rules: 3 mails per address and caller, a ceiling of 6 for all
+  // callers not recognised as the owner's.
+  let s: AuthTestApp;
+  beforeAll(async () => {
+    s = await createAuthTestApp({
+      rateLimits: {
+        passcodeSend: { points: 100, durationSeconds: 60 },
+        passcodeSendCaller: { points: 3, durationSeconds: 900 },
+        passcodeSendAddress: { points: 6, durationSeconds: 900 },
+      },
+    });
+  });
+  afterAll(() => s.close());
+
+  /** Asks for a login code for `email` from the IP address `ip`, as the SDK would. */
+  async function requestCode(email: string, ip: string) {
+    const init = await s.begin('login');
+    const post = async (state: FlowState, name: string, input: Record<string, unknown>) => {
+      const res = await s.app.inject({
+        method: 'POST',
+        url: `/auth${state.actions[name]!.href}`,
+        remoteAddress: ip,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ input_data: input, csrf_token: state.csrf_token }),
+      });
+      return JSON.parse(res.body) as FlowState;
+    };
+    const chooser = await post(init, 'continue_with_login_identifier', { email });
+    return post(chooser, 'continue_to_passcode_confirmation', {});
+  }
+
+  it('a stranger who exhausts his allowance for an address leaves the owner, at another address, a code', async () => {
+    const email = uniqueEmail('owner');
+    await s.register(email);
+    const stranger = await Promise.all([1, 2, 3, 4, 5].map(() => requestCode(email, '203.0.113.9')));
+    expect(stranger.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429]);
+    expect(stranger.find((r) => r.status === 429)).toMatchObject({ name: 'passcode_confirmation', error: { code: 'rate_limit_exceeded' } });
+
+    const before = (await s.mails(email)).length;
+    const owner = await requestCode(email, '198.51.100.20');
+    expect(owner).toMatchObject({ name: 'passcode_confirmation', status: 200 });
+    expect(await s.mails(email)).toHaveLength(before + 1);
+  });
+
+  it("a distributed attack hits the address's ceiling; the owner's own address still gets a code", async () => {
+    const email = uniqueEmail('owner');
+    await s.register(email); // signed in from 127.0.0.1: that address is the owner's
+    const sent: number[] = [];
+    for (const host of [1, 2, 3, 4]) {
+      for (let i = 0; i < 3; i++) sent.push((await requestCode(email, `203.0.113.${host}`)).status);
+    }
+    // The registration's code counted too (the address was nobody's yet): 5 more reach it.
+    expect(sent.filter((status) => status === 200)).toHaveLength(5);
+    expect(sent.slice(5).every((status) => status === 429)).toBe(true);
+    // The owner on a device never seen before is refused by the ceiling as well …
+    expect((await requestCode(email, '198.51.100.30')).status).toBe(429);
+    // … but not from where they signed in before.
+    const owner = await requestCode(email, '127.0.0.1');
+    expect(owner).toMatchObject({ name: 'passcode_confirmation', status: 200 });
+  });
 });

@@ -183,4 +183,27 @@ describe('the published SDK drives the provider', () => {
       expect((await productLogin(second)).statusCode).toBe(200);
     });
   });
+
+  it('profile: patch_metadata merges into unsafe_metadata, null removes a key, getCurrentUser shows it', async () => {
+    const hanko = client('hanko_metadata');
+    expect((await register(hanko, uniqueEmail('sdk-meta'))).name).toBe('success');
+    const init = await hanko.createState('profile', OPTIONS);
+    expect(init.name).toBe('profile_init');
+    // The SDK's types declare patch_metadata on profile_init; a disabled stub would say false.
+    expect(actionsOf(init).patch_metadata!.enabled).toBe(true);
+    const first = await run(init, 'patch_metadata', {
+      patch_metadata: { theme: 'dark', notes: { a: 1, b: 2 } },
+    });
+    expect(first.name).toBe('profile_init');
+    expect(first.status).toBe(200);
+    const second = await run(first, 'patch_metadata', { patch_metadata: { notes: { a: null }, lang: 'de' } });
+    const expected = { theme: 'dark', notes: { b: 2 }, lang: 'de' };
+    expect((second.payload as { user: { metadata: unknown } }).user.metadata).toEqual({ unsafe_metadata: expected });
+    expect((await hanko.getCurrentUser()).metadata).toEqual({ unsafe_metadata: expected });
+
+    const tooBig = await run(second, 'patch_metadata', { patch_metadata: { big: 'x'.repeat(3000) } });
+    expect(tooBig.status).toBe(400);
+    expect(actionsOf(tooBig).patch_metadata!.inputs.patch_metadata!.error).toMatchObject({ code: 'invalid_metadata_error' });
+    expect((await hanko.getCurrentUser()).metadata).toEqual({ unsafe_metadata: expected });
+  });
 });

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { flowErrors } from './errors';
+import { flowErrors, malformedRequest } from './errors';
 import type {
   ActionDef,
   ErrorBody,
@@ -81,6 +81,9 @@ function sameToken(given: unknown, expected: string): boolean {
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const ACTION_PARAM = /^([a-z_]+)@([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
@@ -337,14 +340,15 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
     request: RequestInfo,
   ): Promise<FlowResult> {
     const def = flows[flowName];
+    if (!def) return bareError(flowErrors.operationNotPermitted);
     const match = ACTION_PARAM.exec(actionParam);
-    if (!def || !match) return bareError(flowErrors.technical);
+    if (!match) return bareError(malformedRequest('action'));
     const [, actionName, flowId] = match as unknown as [string, string, string];
-    const given = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+    // No body is an empty one (the SDK sends none for actions without inputs).
+    if (body !== undefined && body !== null && !isObject(body)) return bareError(malformedRequest('body'));
+    const given = (body ?? {}) as Record<string, unknown>;
     const rawInput = given.input_data ?? {};
-    if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput)) {
-      return bareError(flowErrors.technical);
-    }
+    if (!isObject(rawInput)) return bareError(malformedRequest('input_data'));
     if (busy.has(flowId)) return bareError(flowErrors.technical);
     busy.add(flowId);
     const scratch = newScratch();

@@ -57,7 +57,18 @@ export const inputErrors = {
   passcodeInvalid: { code: 'passcode_invalid', message: 'The passcode is invalid.' },
   otpCodeInvalid: { code: 'otp_code_invalid', message: 'The OTP code is invalid.' },
   otpCodeAlreadyUsed: { code: 'otp_code_already_used', message: 'The OTP code has already been used.' },
+  invalidMetadata: { code: 'invalid_metadata_error', message: 'The metadata is invalid.' },
 } satisfies Record<string, ErrorBody>;
+
+/**
+ * A request the flow cannot even read (protocol §1.3): a malformed `action`, a body that is
+ * no JSON object, `input_data` that is no object. Hanko answers these with technical_error
+ * (500); a caller's mistake is a 400 here, in the bare error shape, `cause` naming the field.
+ */
+export const malformedRequest = (field: string): FlowErrorDef => ({
+  ...flowErrors.formDataInvalid,
+  cause: `${field}: value_invalid_error`,
+});
 
 /** An input error on one input: the 400 form_data_invalid_error outcome. */
 export function invalidInput(input: string, error: ErrorBody) {

@@ -22,6 +22,8 @@ export interface InputDef {
   lowercase?: boolean;
   /** Echoed back as `value` on the response to the action that was just run. */
   preserve?: boolean;
+  /** json inputs: an explicit null is a value (patch_metadata clears with it), not "missing". */
+  nullable?: boolean;
 }
 
 export interface ErrorBody {

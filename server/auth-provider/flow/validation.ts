@@ -12,6 +12,20 @@ export interface ValidationResult {
 
 const byteLength = (s: string) => Buffer.byteLength(s, 'utf8');
 
+/** NUL or a lone surrogate: text PostgreSQL cannot store (nor a person type). */
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** True when a string, or any key or string inside a JSON value, holds unstorable text. */
+export function hasUnstorableText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return UNSTORABLE.test(value);
+  if (typeof value !== 'object' || value === null) return false;
+  // Deeper than any input we declare: refuse rather than walk it.
+  if (depth > 32) return true;
+  if (Array.isArray(value)) return value.some((v) => hasUnstorableText(v, depth + 1));
+  return Object.entries(value).some(([k, v]) => UNSTORABLE.test(k) || hasUnstorableText(v, depth + 1));
+}
+
 /**
  * Validates `input_data` against the declared inputs. Undeclared keys are ignored. String
  * inputs only accept JSON strings (a number counts as missing, like Hanko); booleans must
@@ -22,6 +36,10 @@ export function validateInputs(defs: InputDef[], raw: Record<string, unknown>): 
   const errors: Record<string, ErrorBody> = {};
   for (const def of defs) {
     let value = Object.hasOwn(raw, def.name) ? raw[def.name] : undefined;
+    if (hasUnstorableText(value)) {
+      errors[def.name] = inputErrors.valueInvalid;
+      continue;
+    }
     if (def.type === 'boolean') {
       if (value === undefined || value === null) {
         if (def.required) errors[def.name] = inputErrors.valueMissing;
@@ -31,7 +49,8 @@ export function validateInputs(defs: InputDef[], raw: Record<string, unknown>): 
       continue;
     }
     if (def.type === 'json') {
-      if (value === undefined || value === null) {
+      if (value === null && def.nullable) values[def.name] = null;
+      else if (value === undefined || value === null) {
         if (def.required) errors[def.name] = inputErrors.valueMissing;
       } else if (typeof value !== 'object') {
         errors[def.name] = inputErrors.valueInvalid;

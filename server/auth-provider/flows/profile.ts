@@ -17,6 +17,7 @@ import {
 import { PASSWORD_MAX_BYTES, type AuthConfig } from '../config';
 import { flowErrors, inputErrors, invalidInput } from '../flow/errors';
 import type { FlowDef, InputDef, Outcome } from '../flow/types';
+import { METADATA_MAX_CHARS, patchUnsafeMetadata } from '../metadata';
 import { hashPassword, hasPassword, passwordPolicyError, setPasswordHash } from '../passwords';
 import { deleteOtpSecret, otpSecretOf, saveOtpSecret } from '../totp';
 import { findUserByEmail, findUserByUsername, profileData } from '../users';
@@ -458,6 +459,29 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       },
     },
     ...credentialActions,
+    {
+      // Hanko offers it always (the SDK's types declare it on profile_init).
+      name: 'patch_metadata',
+      description: 'Patch the (unsafe) metadata of the user',
+      inputs: () => [{ name: 'patch_metadata', type: 'json', required: true, nullable: true }],
+      async execute(ctx) {
+        const patch = ctx.input.patch_metadata;
+        if (patch !== null && (typeof patch !== 'object' || Array.isArray(patch))) {
+          return invalidInput('patch_metadata', {
+            ...inputErrors.invalidMetadata,
+            cause: 'patch metadata must be an object or null',
+          });
+        }
+        const result = await patchUnsafeMetadata(ctx.env.tx, userIdOf(ctx), patch as Record<string, unknown> | null, ctx.now);
+        if (result === 'too_large') {
+          return invalidInput('patch_metadata', {
+            ...inputErrors.invalidMetadata,
+            cause: `metadata must not exceed character limit (${METADATA_MAX_CHARS})`,
+          });
+        }
+        return stay();
+      },
+    },
     {
       name: 'account_delete',
       description: 'Delete the account.',

@@ -7,6 +7,7 @@ import type { AuthConfig } from '../config';
 import { flowErrors, inputErrors, invalidInput } from '../flow/errors';
 import type { ActionDef, FlowContext, InputDef, Outcome, StateDef } from '../flow/types';
 import { CODELESS, passcodeMail, type PasscodeTemplate } from '../mail-templates';
+import { passcodeSendWait } from '../passcode-limits';
 import { checkPasscode, createPasscode, findPasscode, isUsable, newPasscode } from '../passcodes';
 import type { SessionService } from '../sessions';
 import type { SecretBox } from '../secret-box';
@@ -140,7 +141,7 @@ export const preflight: State = {
  * Returns false when the rate limit refused it.
  */
 async function sendPasscode(ctx: Ctx, force: boolean): Promise<boolean> {
-  const { tx, auth, rateLimits, mailer } = ctx.env;
+  const { tx, auth, mailer } = ctx.env;
   const data = dataOf(ctx);
   const email = data.email;
   if (!email) throw new Error('passcode_confirmation without an e-mail address');
@@ -154,9 +155,7 @@ async function sendPasscode(ctx: Ctx, force: boolean): Promise<boolean> {
     rateLimited(ctx, wait, 'resend_after');
     return false;
   }
-  const wait =
-    (await overLimit(rateLimits.passcodeSend, `${ctx.request.ip}|${email}`)) ??
-    (await overLimit(rateLimits.passcodeSendAddress, email));
+  const wait = await passcodeSendWait(ctx, email);
   if (wait !== null) {
     rateLimited(ctx, wait, 'resend_after');
     return false;

@@ -17,11 +17,30 @@ import { createdAt, inList, ts, updatedAt } from './core';
 // product's tables: the product links its `users` row to `auth_users.id` through the token
 // subject (`users.auth_subject`), so the provider can also run as its own service.
 
-export const authUsers = pgTable('auth_users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+/**
+ * User metadata as Hanko defines it, each a JSON object or null: `public_metadata` (written by
+ * the operator, shown to the user), `private_metadata` (operator only, never shown to the
+ * user), `unsafe_metadata` (the user patches it in the profile flow). At most
+ * METADATA_MAX_CHARS (server/auth-provider/metadata.ts) of compact JSON each.
+ */
+export type UserMetadataObject = Record<string, unknown>;
+
+export const authUsers = pgTable(
+  'auth_users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    publicMetadata: jsonb('public_metadata').$type<UserMetadataObject>(),
+    privateMetadata: jsonb('private_metadata').$type<UserMetadataObject>(),
+    unsafeMetadata: jsonb('unsafe_metadata').$type<UserMetadataObject>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('auth_users_public_metadata_check', sql`jsonb_typeof(${t.publicMetadata}) = 'object'`),
+    check('auth_users_private_metadata_check', sql`jsonb_typeof(${t.privateMetadata}) = 'object'`),
+    check('auth_users_unsafe_metadata_check', sql`jsonb_typeof(${t.unsafeMetadata}) = 'object'`),
+  ],
+);
 
 /** A user's e-mail addresses; an address belongs to at most one user (case-insensitive). */
 export const authEmails = pgTable(

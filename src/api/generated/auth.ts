@@ -421,7 +421,7 @@ export interface components {
          * @enum {string}
          */
         FlowErrorCode: "technical_error" | "flow_expired_error" | "operation_not_permitted_error" | "flow_discontinuity_error" | "form_data_invalid_error" | "not_found" | "passcode_max_attempts_reached" | "passkey_invalid" | "webauthn_credential_invalid_mfa_only" | "platform_authenticator_required" | "rate_limit_exceeded" | "unauthorized" | "forbidden" | "third_party_unverified_email" | "value_missing_error" | "value_invalid_error" | "value_too_long_error" | "value_too_short_error" | "email_already_exists" | "username_already_exists" | "unknown_username_error" | "unknown_email_error" | "invalid_username_error" | "passcode_invalid" | "otp_code_invalid" | "otp_code_already_used" | "invalid_metadata_error";
-        /** @description `cause` only in debug mode (flow level) or when one exists (input level). */
+        /** @description `cause` only in debug mode (flow level), on a malformed request (400 form_data_invalid_error, bare: names the field, e.g. "action: value_invalid_error"), or when one exists (input level). */
         FlowError: {
             code: components["schemas"]["FlowErrorCode"];
             message: string;
