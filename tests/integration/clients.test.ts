@@ -285,6 +285,46 @@ describe('client records', () => {
     expect((await getClient(client.id)).body.coachedBy).toBeNull();
   });
 
+  it('lets only admins and onboarding managers hand a client to another coach', async () => {
+    const coach = await api.signIn('COACH');
+    const other = await newCoach(api, admin);
+    const client = await newClient(api, admin, { coachedById: coach.coachId });
+    const events = async () =>
+      (await api.call('GET', '/api/businessevents', { as: admin, query: { clientId: client.id } }))
+        .body.itemCount as number;
+    const eventsBefore = await events();
+    for (const field of ['coachedById', 'existingClientOfCoachId'] as const) {
+      expectProblem(
+        await api.call('PUT', `/api/admin/client/${client.id}`, {
+          as: coach,
+          body: { notes: 'Übergabe', [field]: other.id },
+        }),
+        403,
+        'forbidden_reassign',
+      );
+    }
+    const unchanged = (await getClient(client.id)).body;
+    expect(unchanged.coachedBy.id).toBe(coach.coachId);
+    expect(unchanged.existingClientOfCoachId).toBeNull();
+    expect(unchanged.notes).toBeNull();
+    expect(await events()).toBe(eventsBefore);
+    // The form sends the record back whole: the current coach, unchanged, is fine.
+    const kept = await api.call('PUT', `/api/admin/client/${client.id}`, {
+      as: coach,
+      body: { notes: 'Notiz', coachedById: coach.coachId, existingClientOfCoachId: null },
+    });
+    expectStatus(kept, 200);
+    expect(kept.body.notes).toBe('Notiz');
+    for (const staff of [manager, admin]) {
+      const moved = await api.call('PUT', `/api/admin/client/${client.id}`, {
+        as: staff,
+        body: { coachedById: staff === admin ? coach.coachId : other.id },
+      });
+      expectStatus(moved, 200);
+      expect(moved.body.coachedBy.id).toBe(staff === admin ? coach.coachId : other.id);
+    }
+  });
+
   it('answers 404 for unknown clients', async () => {
     expectProblem(await getClient(SOME_ID), 404, 'not_found');
     expectProblem(

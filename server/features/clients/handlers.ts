@@ -8,6 +8,7 @@ import { recordEvent } from '../events/record';
 import { sendContractReminder } from './contract-reminder';
 import { listClientPage } from './list';
 import { clientScope, findClient } from './repository';
+import { assertMayAssignCoach } from './scope';
 import { quickSearchMatches } from './search';
 
 type ClientInput = Body<'createClient'> | Body<'updateClient'>;
@@ -146,6 +147,14 @@ export const clientsHandlers = defineHandlers({
     return deps.db.transaction(async (tx) => {
       const before = await findClient(tx, principal, params.clientId);
       if (!before) throw notFound('client');
+      assertMayAssignCoach(
+        principal,
+        {
+          coachedById: before.coachedBy?.id ?? null,
+          existingClientOfCoachId: before.existingClientOfCoachId,
+        },
+        body,
+      );
       assertContactPerson(
         body.clientType ?? before.clientType,
         body.contactPerson === undefined ? before.contactPerson : body.contactPerson,

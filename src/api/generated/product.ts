@@ -97,7 +97,7 @@ export interface paths {
         put?: never;
         /**
          * Create an appointment
-         * @description 409 slot_taken when it overlaps a live appointment of the coach. Only ADMIN and ONBOARDING_MANAGER may create adhoc appointments for other coaches; coaches book for themselves. An unknown clientId or coachId, or an inactive coach, is 400 naming the field. isProvisional true sets provisionalUntil to now plus the configured hold.
+         * @description 409 slot_taken when it overlaps a live appointment of the coach. Only ADMIN and ONBOARDING_MANAGER may create adhoc appointments for other coaches; coaches book for themselves. Coaches book only clients they coach (403 forbidden_scope otherwise, checked after the 400 for an unknown clientId). An unknown clientId or coachId, or an inactive coach, is 400 naming the field. isProvisional true sets provisionalUntil to now plus the configured hold.
          */
         post: operations["createAppointment"];
         delete?: never;
@@ -876,7 +876,7 @@ export interface paths {
         get: operations["getClient"];
         /**
          * Update a client
-         * @description 409 email_taken; 400 naming the field when coachedById or existingClientOfCoachId is unknown; 400 naming contactPerson when the client would be of type relative without one.
+         * @description 409 email_taken; 400 naming the field when coachedById or existingClientOfCoachId is unknown; 400 naming contactPerson when the client would be of type relative without one. Only ADMIN and ONBOARDING_MANAGER (and SUPERADMIN) change coachedById or existingClientOfCoachId; a coach sending another value gets 403 forbidden_reassign and nothing changes (the current values may be sent back unchanged). Coaches reach only clients they coach (404 otherwise).
          */
         put: operations["updateClient"];
         post?: never;
