@@ -206,17 +206,17 @@ afterAll(() => api.close());
 
 /** Every table's content, as one fingerprint per table. */
 async function snapshot(): Promise<Record<string, string>> {
-  const tables = await api.database.db.execute<{ name: string }>(
+  const rows = async <T>(query: ReturnType<typeof sql>) =>
+    ((await api.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const tables = await rows<{ name: string }>(
     sql`SELECT table_name AS name FROM information_schema.tables
         WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1`,
   );
   const result: Record<string, string> = {};
-  for (const { name } of tables.rows) {
-    const [row] = (
-      await api.database.db.execute<{ digest: string | null }>(
-        sql`SELECT md5(string_agg(md5(t::text), '' ORDER BY md5(t::text))) AS digest FROM ${sql.identifier(name)} t`,
-      )
-    ).rows;
+  for (const { name } of tables) {
+    const [row] = await rows<{ digest: string | null }>(
+      sql`SELECT md5(string_agg(md5(t::text), '' ORDER BY md5(t::text))) AS digest FROM ${sql.identifier(name)} t`,
+    );
     result[name] = row?.digest ?? 'empty';
   }
   return result;
@@ -264,6 +264,21 @@ describe('scope: another coach’s or client’s record, named by id', () => {
       ]),
     );
     console.log(`Scope sweep: ${cases.length} (operation, caller, id) cases`);
+  });
+
+  it('sees a change the caller may make (the fingerprint is not blind)', async () => {
+    const before = await snapshot();
+    expect(Object.keys(before)).toEqual(
+      expect.arrayContaining(['clients', 'appointments', 'communications', 'events']),
+    );
+    const res = await api.call('PUT', `/api/admin/client/${own.get('COACH')!.client}`, {
+      as: callers.get('COACH')!,
+      body: { notes: 'Eigene Notiz' },
+    });
+    expect(res.status).toBe(200);
+    const after = await snapshot();
+    expect(after.clients).not.toBe(before.clients);
+    expect(after.events).not.toBe(before.events);
   });
 
   it.each(
