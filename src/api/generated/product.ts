@@ -345,7 +345,7 @@ export interface paths {
         put?: never;
         /**
          * Public: sign up as a client
-         * @description Creates the client record. Public (no auth), as the specification says; when the request carries the bearer token of a person who has just registered, the new client is linked to that person's account and the account becomes active, in one transaction (the token's verified e-mail must equal `email`: 400 `email_mismatch`; an account that is staff or already a client: 409 `account_not_eligible`). Without a token the record is linked at the person's first sign-in with that verified e-mail. 409 `email_taken` when a client with this e-mail exists. `validateOnly=true` checks everything (400, 409) and writes nothing (204). Rate-limited per IP address.
+         * @description Creates the client record. Public (no auth), as the specification says. Being a client of a practice is itself sensitive, so without a token the answer never says whether a client has the address: `validateOnly=true` checks the fields (400) and answers 204, and a sign-up without a token answers 202; either way a client who has the address already gets a sign-in link by e-mail (`client_sign_in_link`, a few per address and quarter hour) and nothing is written, and an unknown address is created (not by `validateOnly`), linked at the person's first sign-in with that verified e-mail and sent the same link. When the request carries the bearer token of a person who has just registered (201), the token's verified e-mail must equal `email` (400 `email_mismatch`); an account that is staff or already a client: 409 `account_not_eligible`; the new client is linked to that person's account and the account becomes active, in one transaction. A client record with the address that no account owns yet (entered by staff) is linked instead of a new one (201 with its id); one owned by another account: 409 `email_taken` (the caller has proved the address is theirs). Rate-limited per IP address.
          */
         post: operations["signupClient"];
         delete?: never;
@@ -3505,7 +3505,14 @@ export interface operations {
                     "application/json": components["schemas"]["SignupResponse"];
                 };
             };
-            /** @description Valid (validateOnly); nothing was written */
+            /** @description Without a token, known or unknown address alike; the sign-up goes on by e-mail */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Valid (validateOnly), known or unknown address alike; nothing was written */
             204: {
                 headers: {
                     [name: string]: unknown;
