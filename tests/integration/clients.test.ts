@@ -48,8 +48,8 @@ describe('client records', () => {
       email,
       yearOfBirth: 1971,
       street: 'Lindenstraße 5',
-      city: 'Köln',
-      postalCode: '50667',
+      city: 'Wien',
+      postalCode: '1010',
       country: 'AT',
       telephone: '+49 221 123456',
       additionalTelephoneNumbers: '0170 1234567, 0221/654321',
@@ -323,6 +323,50 @@ describe('client records', () => {
       expectStatus(moved, 200);
       expect(moved.body.coachedBy.id).toBe(staff === admin ? coach.coachId : other.id);
     }
+  });
+
+  it.each([
+    ['firstName', { firstName: 'K'.repeat(300) }],
+    ['firstName', { firstName: '   ' }],
+    ['postalCode', { postalCode: 'ABCDE' }],
+    ['postalCode', { country: 'AT', postalCode: '10115' }],
+    ['initialDiagnosis', { initialDiagnosis: '2099-01-01' }],
+    ['yearOfBirth', { yearOfBirth: 2099 }],
+    ['yearOfBirth', { yearOfBirth: 1901 }],
+    ['telephone', { telephone: '12345' }],
+    ['additionalTelephoneNumbers', { additionalTelephoneNumbers: '0151 2345678, 99' }],
+    ['insurerCode', { insurerCode: 'A1' }],
+    ['email', { email: '123456@example' }],
+  ])('refuses what sign-up refuses in %s, on create and on edit, changing nothing', async (field, change) => {
+    const before = await clientCount();
+    expectFieldError(
+      await api.call('POST', '/api/admin/client', {
+        as: manager,
+        body: { firstName: 'Klara', lastName: unique('Regel'), ...change },
+      }),
+      field,
+    );
+    expect(await clientCount()).toBe(before);
+    const client = await newClient(api, admin, { postalCode: '10115' });
+    expectFieldError(
+      await api.call('PUT', `/api/admin/client/${client.id}`, { as: admin, body: change }),
+      field,
+    );
+    expect((await getClient(client.id)).body).toEqual(client);
+  });
+
+  it('re-checks the stored postal code when only the country changes', async () => {
+    const client = await newClient(api, admin, { postalCode: '10115' });
+    expectFieldError(
+      await api.call('PUT', `/api/admin/client/${client.id}`, { as: admin, body: { country: 'AT' } }),
+      'postalCode',
+    );
+    const moved = await api.call('PUT', `/api/admin/client/${client.id}`, {
+      as: admin,
+      body: { country: 'AT', postalCode: '1010', initialDiagnosis: '2019-05-01' },
+    });
+    expectStatus(moved, 200);
+    expect(moved.body).toMatchObject({ country: 'AT', postalCode: '1010', initialDiagnosis: '2019-05-01' });
   });
 
   it('answers 404 for unknown clients', async () => {

@@ -12,14 +12,7 @@ import type { AppDeps, Body } from '../../http/handler';
 import { badRequest, conflict, HttpProblem } from '../../http/problem';
 import { recordEvent } from '../events/record';
 import { queueSignInLink } from './request-auth';
-import {
-  isEmail,
-  isInsurerCode,
-  isPhoneList,
-  isPhoneNumber,
-  isPlausibleYearOfBirth,
-  isPostalCode,
-} from '../../../src/machines/client-signup.validation';
+import { assertClientFields } from '../clients/fields';
 
 export type SignupBody = Body<'signupClient'>;
 
@@ -29,44 +22,14 @@ const blankToNull = (value: string | undefined) => {
 };
 
 /**
- * What the contract's schema cannot say: the same rules as the form in the browser
- * (src/machines/client-signup.validation.ts). 400 naming the first field that breaks one.
+ * What the contract's schema cannot say: the client field rules shared with the form in the
+ * browser and the staff API (src/machines/client-fields.rules.ts). 400 naming the first field
+ * that breaks one.
  */
 export function checkSignup(body: SignupBody, now: Date) {
-  const year = Number(
-    new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', year: 'numeric' }).format(now),
-  );
-  if (!body.firstName.trim()) throw badRequest('firstName', 'value_missing', 'First name is blank');
-  if (!body.lastName.trim()) throw badRequest('lastName', 'value_missing', 'Last name is blank');
-  if (!isEmail(body.email)) throw badRequest('email', 'invalid_email', 'Not an e-mail address');
-  if (body.yearOfBirth !== undefined && !isPlausibleYearOfBirth(body.yearOfBirth, year)) {
-    throw badRequest('yearOfBirth', 'implausible_year', 'Year of birth is not plausible');
-  }
-  const country = body.country ?? 'DE';
-  if (body.postalCode !== undefined && body.postalCode.trim() && !isPostalCode(country, body.postalCode)) {
-    throw badRequest('postalCode', 'invalid_postal_code', `Not a postal code of ${country}`);
-  }
-  if (body.telephone !== undefined && body.telephone.trim() && !isPhoneNumber(body.telephone)) {
-    throw badRequest('telephone', 'invalid_telephone', 'Not a telephone number');
-  }
-  if (body.additionalTelephoneNumbers !== undefined && !isPhoneList(body.additionalTelephoneNumbers)) {
-    throw badRequest(
-      'additionalTelephoneNumbers',
-      'invalid_telephone',
-      'Not a comma-separated list of telephone numbers',
-    );
-  }
-  if (body.insurerCode !== undefined && !isInsurerCode(body.insurerCode)) {
-    throw badRequest('insurerCode', 'invalid_insurer_code', 'Letters and digits, 5 to 20');
-  }
+  assertClientFields(body, now);
   if ((body.clientType ?? 'self') === 'relative' && !body.contactPerson) {
     throw badRequest('contactPerson', 'value_missing', 'A client of type relative needs a contact person');
-  }
-  if (body.contactPerson?.telephone && !isPhoneNumber(body.contactPerson.telephone)) {
-    throw badRequest('contactPerson.telephone', 'invalid_telephone', 'Not a telephone number');
-  }
-  if (body.contactPerson?.email && !isEmail(body.contactPerson.email)) {
-    throw badRequest('contactPerson.email', 'invalid_email', 'Not an e-mail address');
   }
 }
 

@@ -6,6 +6,7 @@ import { defineHandlers, type Body } from '../../http/handler';
 import { badRequest, conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/record';
 import { sendContractReminder } from './contract-reminder';
+import { assertClientFields } from './fields';
 import { listClientPage } from './list';
 import { clientScope, findClient } from './repository';
 import { assertMayAssignCoach } from './scope';
@@ -96,6 +97,7 @@ export const clientsHandlers = defineHandlers({
   },
 
   async createClient({ body, principal, deps, reply }) {
+    assertClientFields(body, deps.now());
     assertContactPerson(body.clientType ?? 'self', body.contactPerson);
     const created = await deps.db.transaction(async (tx) => {
       await assertCoaches(tx, body);
@@ -154,6 +156,19 @@ export const clientsHandlers = defineHandlers({
           existingClientOfCoachId: before.existingClientOfCoachId,
         },
         body,
+      );
+      // The postal code is read with the country the record will have, so either change
+      // re-checks the pair.
+      const pairChanges = body.postalCode !== undefined || body.country !== undefined;
+      assertClientFields(
+        pairChanges
+          ? {
+              ...body,
+              postalCode: body.postalCode !== undefined ? body.postalCode : before.postalCode,
+              country: body.country !== undefined ? body.country : before.country,
+            }
+          : body,
+        deps.now(),
       );
       assertContactPerson(
         body.clientType ?? before.clientType,

@@ -48,6 +48,8 @@ const FIELD_ERRORS: Record<string, string> = {
   invalid_postal_code: tKey('staff:fieldErrors.postalCode'),
   invalid_country: tKey('staff:fieldErrors.country'),
   invalid_date: tKey('staff:fieldErrors.date'),
+  implausible_date: tKey('staff:fieldErrors.pastDate'),
+  invalid_insurer_code: tKey('staff:fieldErrors.insurerCode'),
   end_before_start: tKey('staff:fieldErrors.endBeforeStart'),
   email_taken: tKey('staff:errors.emailTaken'),
   unknown_coach: tKey('staff:fieldErrors.unknownCoach'),
