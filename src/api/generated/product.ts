@@ -836,7 +836,7 @@ export interface paths {
         put?: never;
         /**
          * Create a client
-         * @description 409 email_taken; 400 naming the field when coachedById or existingClientOfCoachId is unknown; 400 naming contactPerson when clientType is relative without one.
+         * @description 409 email_taken; 400 naming the field when coachedById or existingClientOfCoachId is unknown; 400 naming contactPerson when clientType is relative without one. The client field rules of sign-up apply here too (400 naming the field). They ask for a postal code of the record's country (DE when none), a year of birth at most 110 years back and not in the future, telephone numbers beginning with + or 0 with 6 to 15 digits (additionalTelephoneNumbers comma-separated), an insurerCode of 5 to 20 letters and digits, an initialDiagnosis from 1900 up to today, names not blank.
          */
         post: operations["createClient"];
         delete?: never;
@@ -876,7 +876,7 @@ export interface paths {
         get: operations["getClient"];
         /**
          * Update a client
-         * @description 409 email_taken; 400 naming the field when coachedById or existingClientOfCoachId is unknown; 400 naming contactPerson when the client would be of type relative without one. Only ADMIN and ONBOARDING_MANAGER (and SUPERADMIN) change coachedById or existingClientOfCoachId; a coach sending another value gets 403 forbidden_reassign and nothing changes (the current values may be sent back unchanged). Coaches reach only clients they coach (404 otherwise).
+         * @description 409 email_taken; 400 naming the field when coachedById or existingClientOfCoachId is unknown; 400 naming contactPerson when the client would be of type relative without one. The client field rules of sign-up apply here too (400 naming the field). They ask for a postal code of the country the record will have (a changed country re-checks the stored postal code) (DE when none), a year of birth at most 110 years back and not in the future, telephone numbers beginning with + or 0 with 6 to 15 digits (additionalTelephoneNumbers comma-separated), an insurerCode of 5 to 20 letters and digits, an initialDiagnosis from 1900 up to today, names not blank. Only ADMIN and ONBOARDING_MANAGER (and SUPERADMIN) change coachedById or existingClientOfCoachId; a coach sending another value gets 403 forbidden_reassign and nothing changes (the current values may be sent back unchanged). Coaches reach only clients they coach (404 otherwise).
          */
         put: operations["updateClient"];
         post?: never;
