@@ -14,6 +14,8 @@ const ERRORS: Record<string, string> = {
   network_error: tKey('staff:errors.network'),
   not_found: tKey('staff:errors.notFound'),
   forbidden: tKey('staff:errors.forbidden'),
+  forbidden_scope: tKey('staff:errors.forbidden'),
+  forbidden_reassign: tKey('staff:errors.forbidden'),
   validation_failed: tKey('staff:errors.validation'),
   rate_limited: tKey('staff:errors.rateLimited'),
   email_taken: tKey('staff:errors.emailTaken'),
