@@ -52,7 +52,9 @@ async function finishOnboarding(page: Page, path: string) {
       throw new Error(`stuck at ${page.url()}: ${await page.locator('main').innerText()}`);
     const skip = page.getByRole('button', { name: 'Überspringen' });
     if (await skip.isVisible().catch(() => false)) {
-      await skip.click();
+      // The button is disabled while the flow works and is replaced by the next step's: a
+      // click that waits for this one may wait for an element that is gone; the loop retries.
+      await skip.click({ timeout: 3000 }).catch(() => undefined);
       await page.waitForTimeout(150);
     } else {
       await page.waitForTimeout(100);
@@ -160,7 +162,7 @@ async function signIn(page: Page, email: string) {
     if (Date.now() > deadline)
       throw new Error(`not signed in: ${await page.locator('main').innerText()}`);
     const skip = page.getByRole('button', { name: 'Überspringen' });
-    if (await skip.isVisible().catch(() => false)) await skip.click();
+    if (await skip.isVisible().catch(() => false)) await skip.click({ timeout: 3000 }).catch(() => undefined);
     await page.waitForTimeout(150);
   }
 }
