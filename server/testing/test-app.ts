@@ -37,7 +37,8 @@ export interface SeenResponse {
   operation: Operation | undefined;
   status: number;
   contentType: string;
-  payload: string;
+  /** The body as sent; null for a streamed body. */
+  payload: string | null;
 }
 
 export async function createTestApp(
@@ -103,7 +104,15 @@ export async function createTestApp(
         operation: request.routeOptions.config.operation,
         status: reply.statusCode,
         contentType: String(reply.getHeader('content-type') ?? ''),
-        payload: typeof payload === 'string' ? payload : '',
+        // A stream (files, long answers) is not read here: its status and type still count.
+        payload:
+          typeof payload === 'string'
+            ? payload
+            : Buffer.isBuffer(payload)
+              ? payload.toString('utf8')
+              : payload == null
+                ? ''
+                : null,
       });
       return payload;
     });

@@ -15,8 +15,9 @@ import { notProvided as notProvidedBy } from './shared/failures';
  * the new client record.
  *
  * editing → validating (the form's rules, zod/mini: loaded when the form is first sent, not with
- * the page, bench/web.ts) → checking (`POST /client/signup?validateOnly`: bad input and a known address are
- * found before any account exists) → registering (the widget's flow machine, run by the page;
+ * the page, bench/web.ts) → checking (`POST /client/signup?validateOnly`: bad input is found before
+ * any account exists; a known address answers the same and its client gets a sign-in link by
+ * e-mail, so the page never says whether someone is a client) → registering (the widget's flow machine, run by the page;
  * `watchRegistration` types the form's address into it and reports the session) → linking
  * (`POST /client/signup` with the new session's token: client record and link in one
  * transaction) → activating (the app session logs in again and is now active) → done.
@@ -138,8 +139,6 @@ export const clientSignupMachine = setup({
   guards: {
     formValid: ({ event }) => outputOf(event).ok,
     signedIn: ({ context }) => context.token !== null,
-    emailTaken: ({ event }) =>
-      'error' in event && toClientError((event as { error: unknown }).error).code === 'email_taken',
     fieldsRejected: ({ event }) =>
       'error' in event && toClientError((event as { error: unknown }).error).fields !== undefined,
   },
@@ -224,7 +223,6 @@ export const clientSignupMachine = setup({
         input: ({ context }) => context.request!,
         onDone: [{ guard: 'signedIn', target: 'linking' }, { target: 'registering' }],
         onError: [
-          { guard: 'emailTaken', target: 'emailTaken' },
           {
             guard: 'fieldsRejected',
             target: 'editing.invalid',
@@ -241,11 +239,6 @@ export const clientSignupMachine = setup({
           { target: 'editing.failed', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
         ],
       },
-    },
-    /** A client with this address exists: sign in instead (or change the address). */
-    emailTaken: {
-      tags: ['error'],
-      on: { 'form.edit': 'editing' },
     },
     registering: {
       initial: 'starting',

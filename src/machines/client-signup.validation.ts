@@ -8,6 +8,14 @@ import {
   type SignupFormValues,
   type SignupRequestBody,
 } from './client-signup.form';
+import {
+  isEmail,
+  isInsurerCode,
+  isPhoneList,
+  isPhoneNumber,
+  isPlausibleYearOfBirth,
+  isPostalCode,
+} from './client-fields.rules';
 
 export * from './client-signup.form';
 
@@ -18,48 +26,16 @@ export * from './client-signup.form';
  * form shows in German next to the field.
  */
 
-/** The oldest age we accept; the year of birth may not lie in the future. */
-export const MAX_AGE = 110;
-
-const POSTAL_CODES: Record<string, RegExp> = {
-  DE: /^\d{5}$/,
-  AT: /^\d{4}$/,
-  CH: /^\d{4}$/,
-  LU: /^(L-?)?\d{4}$/i,
-  BE: /^\d{4}$/,
-  DK: /^\d{4}$/,
-  NL: /^\d{4} ?[A-Z]{2}$/i,
-  FR: /^\d{5}$/,
-  PL: /^\d{2}-\d{3}$/,
-  IT: /^\d{5}$/,
-};
-
-/** `+49 151 2345678`, `0151-2345678`, `030 / 123 45 67`, `(030) 1234567`, `+49 (0)30 1234567`. */
-export function isPhoneNumber(value: string): boolean {
-  const v = value.trim();
-  if (!/^[+0-9 ()/-]+$/.test(v)) return false;
-  if (!/^(\+|0|\(0)/.test(v)) return false;
-  if (v.indexOf('+') > 0) return false;
-  const digits = v.replace(/\D/g, '').length;
-  return digits >= 6 && digits <= 15;
-}
-
-/** Comma-separated phone numbers; empty is fine. */
-export const isPhoneList = (value: string): boolean =>
-  value.trim() === '' || value.split(',').every((part) => isPhoneNumber(part));
-
-export const isPostalCode = (country: string, value: string): boolean =>
-  (POSTAL_CODES[country] ?? /^[A-Z0-9 -]{2,10}$/i).test(value.trim());
-
-/** The widget's e-mail rule (specification section 5): an address, and not all digits. */
-export const isEmail = (value: string): boolean =>
-  value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) && !/^\d+$/.test(value);
-
-export const isPlausibleYearOfBirth = (year: number, currentYear: number): boolean =>
-  Number.isInteger(year) && year <= currentYear && year >= currentYear - MAX_AGE;
-
-/** Insurance numbers (Versichertennummer and private ones): letters and digits, 5–20. */
-export const isInsurerCode = (value: string): boolean => /^[A-Z0-9]{5,20}$/i.test(value.trim());
+// The field rules are shared with the staff form and API (./client-fields.rules.ts).
+export {
+  isEmail,
+  isInsurerCode,
+  isPhoneList,
+  isPhoneNumber,
+  isPlausibleYearOfBirth,
+  isPostalCode,
+  MAX_AGE,
+} from './client-fields.rules';
 
 const text = (max: number, required: string) =>
   z.string().check(

@@ -1,6 +1,7 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { z } from 'zod';
 import type { components } from '../api/generated/product';
+import { clientFieldErrors } from './client-fields.rules';
 import type { FormSchema, FormValues } from './record-form.machine';
 
 /**
@@ -107,8 +108,20 @@ export type ClientField = keyof typeof fields;
 export const clientFormSchema = z
   .object(fields)
   .superRefine((v, ctx) => {
+    // The rules sign-up and the server apply to the same fields (./client-fields.rules.ts).
+    const relative = v.clientType === 'relative';
+    const errors = clientFieldErrors(
+      {
+        ...v,
+        contactPerson: relative
+          ? { email: v['contactPerson.email'], telephone: v['contactPerson.telephone'] }
+          : null,
+      },
+      new Date(),
+    );
+    for (const { field, code } of errors) ctx.addIssue({ code: 'custom', path: [field], message: code });
     // A relative booked: the contract needs the person to talk to (400 contactPerson otherwise).
-    if (v.clientType !== 'relative') return;
+    if (!relative) return;
     for (const key of ['contactPerson.firstName', 'contactPerson.lastName'] as const) {
       if (!v[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'value_missing' });
     }

@@ -729,7 +729,22 @@ describe('coaches reach only their own appointments', () => {
       }),
       201,
     );
-    const client = await newClient(api, admin);
+    const client = await newClient(api, admin, { coachedById: own });
+    const theirClient = await newClient(api, admin, { coachedById: other.id });
+
+    // Another coach's client (or one nobody coaches yet) is out of reach: booking them
+    // would mail them and show the coach their contact details.
+    for (const outside of [theirClient, await newClient(api, admin)]) {
+      expectProblem(
+        await bookAppointment(api, coachUser, {
+          clientId: outside.id,
+          coachId: own,
+          startDate: at(60, 15),
+        }),
+        403,
+        'forbidden_scope',
+      );
+    }
 
     const mine = await bookAppointment(api, coachUser, {
       clientId: client.id,

@@ -32,6 +32,7 @@ async function appointmentFor(
     firstName: 'Klara',
     lastName,
     email: `${unique('f')}@klient.example`,
+    coachedById: c.coachId,
   });
   const start = new Date(clock.now() + day * DAY);
   start.setUTCHours(10, 0, 0, 0);

@@ -63,6 +63,14 @@ const clientsWithEmail = (email: string) =>
     .from(clients)
     .where(sql`lower(${clients.email}) = lower(${email})`);
 
+const signInLinksTo = (recipient: string) =>
+  api.database.db
+    .select()
+    .from(communications)
+    .where(
+      sql`lower(${communications.recipient}) = lower(${recipient}) AND ${communications.template} = 'client_sign_in_link'`,
+    );
+
 const userOf = async (sub: string) =>
   (await api.database.db.select().from(users).where(eq(users.authSubject, sub)))[0];
 
@@ -116,7 +124,10 @@ describe('POST /client/signup', () => {
         contactPerson: { firstName: 'Klara', lastName: 'Neu', email, telephone: '0151 2345678' },
       }),
     );
-    expectStatus(res, 201);
+    // Without a token the answer is the same as for a known address; the link goes by e-mail.
+    expectStatus(res, 202);
+    expect(res.body).toBe('');
+    expect(await signInLinksTo(email)).toHaveLength(1);
     const [client] = await clientsWithEmail(email);
     expect(client).toMatchObject({
       firstName: 'Opa',
@@ -132,17 +143,57 @@ describe('POST /client/signup', () => {
     expect(login.body).toMatchObject({ active: true });
   });
 
-  it('answers 409 email_taken for an address a client has already (any case), and creates nothing', async () => {
+  it('answers a known address exactly as an unknown one and mails its client a sign-in link', async () => {
+    const existing = await newClient(api, admin, { email: `${unique('d')}@example.test` });
+    const unknown = `${unique('n')}@example.test`;
+    const known = existing.email.toUpperCase();
+    for (const validateOnly of [true, false]) {
+      const a = await signup(signupBody(known), { validateOnly });
+      const b = await signup(signupBody(unknown), { validateOnly });
+      expectStatus(a, validateOnly ? 204 : 202);
+      expect({ status: b.status, body: b.body }).toEqual({ status: a.status, body: a.body });
+      expect(Object.keys(a.headers).sort()).toEqual(Object.keys(b.headers).sort());
+    }
+    // The client learns it by e-mail, once per try; the known record stays as it was.
+    const links = await signInLinksTo(existing.email);
+    expect(links).toHaveLength(2);
+    expect(links[0]!.body).toContain('/client-signup/login?email=');
+    expect(await clientsWithEmail(existing.email)).toHaveLength(1);
+    expect((await clientsWithEmail(existing.email))[0]!.updatedAt).toEqual(
+      (await clientsWithEmail(existing.email))[0]!.createdAt,
+    );
+  });
+
+  it('sends a known address at most three links per quarter hour, answering the same', async () => {
+    const existing = await newClient(api, admin, { email: `${unique('q')}@example.test` });
+    for (let i = 0; i < 5; i++) {
+      expectStatus(await signup(signupBody(existing.email), { validateOnly: true }), 204);
+    }
+    expect(await signInLinksTo(existing.email)).toHaveLength(3);
+  });
+
+  it('links a registered person to the record staff entered for their address, creating none', async () => {
     const existing = await newClient(api, admin, { email: `${unique('d')}@example.test` });
     const sub = randomUUID();
     const token = await api.tokenFor({ sub, email: existing.email.toUpperCase() });
     const res = await signup(signupBody(existing.email.toUpperCase()), { token });
-    expectProblem(res, 409, 'email_taken');
+    expectStatus(res, 201);
+    expect(res.body).toEqual({ clientId: existing.id });
+    const [client] = await clientsWithEmail(existing.email);
+    expect(client).toMatchObject({ id: existing.id, firstName: existing.firstName });
     expect(await clientsWithEmail(existing.email)).toHaveLength(1);
+    expect(await userOf(sub)).toMatchObject({ active: true, id: client!.userId });
+  });
+
+  it('answers 409 email_taken to the owner of an address whose record has an account, creating nothing', async () => {
+    const email = `${unique('o')}@example.test`;
+    expectStatus(await signup(signupBody(email), { token: await api.tokenFor({ email }) }), 201);
+    const sub = randomUUID();
+    const res = await signup(signupBody(email), { token: await api.tokenFor({ sub, email }) });
+    expectProblem(res, 409, 'email_taken');
+    expect(await clientsWithEmail(email)).toHaveLength(1);
     // Nothing half-created: no account row was left behind for the token either.
     expect(await userOf(sub)).toBeUndefined();
-    // The validate-only check says the same before anything is registered.
-    expectProblem(await signup(signupBody(existing.email), { validateOnly: true }), 409, 'email_taken');
   });
 
   it('validateOnly checks everything and writes nothing', async () => {

@@ -48,8 +48,8 @@ describe('client records', () => {
       email,
       yearOfBirth: 1971,
       street: 'Lindenstraße 5',
-      city: 'Köln',
-      postalCode: '50667',
+      city: 'Wien',
+      postalCode: '1010',
       country: 'AT',
       telephone: '+49 221 123456',
       additionalTelephoneNumbers: '0170 1234567, 0221/654321',
@@ -283,6 +283,90 @@ describe('client records', () => {
       'coachedById',
     );
     expect((await getClient(client.id)).body.coachedBy).toBeNull();
+  });
+
+  it('lets only admins and onboarding managers hand a client to another coach', async () => {
+    const coach = await api.signIn('COACH');
+    const other = await newCoach(api, admin);
+    const client = await newClient(api, admin, { coachedById: coach.coachId });
+    const events = async () =>
+      (await api.call('GET', '/api/businessevents', { as: admin, query: { clientId: client.id } }))
+        .body.itemCount as number;
+    const eventsBefore = await events();
+    for (const field of ['coachedById', 'existingClientOfCoachId'] as const) {
+      expectProblem(
+        await api.call('PUT', `/api/admin/client/${client.id}`, {
+          as: coach,
+          body: { notes: 'Übergabe', [field]: other.id },
+        }),
+        403,
+        'forbidden_reassign',
+      );
+    }
+    const unchanged = (await getClient(client.id)).body;
+    expect(unchanged.coachedBy.id).toBe(coach.coachId);
+    expect(unchanged.existingClientOfCoachId).toBeNull();
+    expect(unchanged.notes).toBeNull();
+    expect(await events()).toBe(eventsBefore);
+    // The form sends the record back whole: the current coach, unchanged, is fine.
+    const kept = await api.call('PUT', `/api/admin/client/${client.id}`, {
+      as: coach,
+      body: { notes: 'Notiz', coachedById: coach.coachId, existingClientOfCoachId: null },
+    });
+    expectStatus(kept, 200);
+    expect(kept.body.notes).toBe('Notiz');
+    for (const staff of [manager, admin]) {
+      const moved = await api.call('PUT', `/api/admin/client/${client.id}`, {
+        as: staff,
+        body: { coachedById: staff === admin ? coach.coachId : other.id },
+      });
+      expectStatus(moved, 200);
+      expect(moved.body.coachedBy.id).toBe(staff === admin ? coach.coachId : other.id);
+    }
+  });
+
+  it.each([
+    ['firstName', { firstName: 'K'.repeat(300) }],
+    ['firstName', { firstName: '   ' }],
+    ['postalCode', { postalCode: 'ABCDE' }],
+    ['postalCode', { country: 'AT', postalCode: '10115' }],
+    ['initialDiagnosis', { initialDiagnosis: '2099-01-01' }],
+    ['yearOfBirth', { yearOfBirth: 2099 }],
+    ['yearOfBirth', { yearOfBirth: 1901 }],
+    ['telephone', { telephone: '12345' }],
+    ['additionalTelephoneNumbers', { additionalTelephoneNumbers: '0151 2345678, 99' }],
+    ['insurerCode', { insurerCode: 'A1' }],
+    ['email', { email: '123456@example' }],
+  ])('refuses what sign-up refuses in %s, on create and on edit, changing nothing', async (field, change) => {
+    const before = await clientCount();
+    expectFieldError(
+      await api.call('POST', '/api/admin/client', {
+        as: manager,
+        body: { firstName: 'Klara', lastName: unique('Regel'), ...change },
+      }),
+      field,
+    );
+    expect(await clientCount()).toBe(before);
+    const client = await newClient(api, admin, { postalCode: '10115' });
+    expectFieldError(
+      await api.call('PUT', `/api/admin/client/${client.id}`, { as: admin, body: change }),
+      field,
+    );
+    expect((await getClient(client.id)).body).toEqual(client);
+  });
+
+  it('re-checks the stored postal code when only the country changes', async () => {
+    const client = await newClient(api, admin, { postalCode: '10115' });
+    expectFieldError(
+      await api.call('PUT', `/api/admin/client/${client.id}`, { as: admin, body: { country: 'AT' } }),
+      'postalCode',
+    );
+    const moved = await api.call('PUT', `/api/admin/client/${client.id}`, {
+      as: admin,
+      body: { country: 'AT', postalCode: '1010', initialDiagnosis: '2019-05-01' },
+    });
+    expectStatus(moved, 200);
+    expect(moved.body).toMatchObject({ country: 'AT', postalCode: '1010', initialDiagnosis: '2019-05-01' });
   });
 
   it('answers 404 for unknown clients', async () => {

@@ -69,6 +69,7 @@ async function bookWithSms() {
   const client = await newClient(api, admin, {
     email: `${u}@klient.example`,
     telephone: '0151 2345678',
+    coachedById: coach.coachId,
   });
   const start = new Date(clock.now() + (10 + booked++) * 24 * HOUR);
   start.setUTCHours(9, 0, 0, 0);
@@ -167,7 +168,10 @@ describe('periodic jobs', () => {
 
   it('the release job cancels a hold whose time has run out, without messages', async () => {
     const u = unique('h');
-    const client = await newClient(api, admin, { email: `${u}@klient.example` });
+    const client = await newClient(api, admin, {
+      email: `${u}@klient.example`,
+      coachedById: coach.coachId,
+    });
     const start = new Date(clock.now() + 20 * 24 * HOUR);
     start.setUTCHours(11, 0, 0, 0);
     const hold = await newAppointment(api, coach, {

@@ -115,7 +115,12 @@ afterAll(async () => {
 
 it('delivers the invitation through real SMTP with a text/calendar REQUEST part the calendar parses', async () => {
   const email = `${unique('s')}@klient.example`;
-  const client = await newClient(api, admin, { firstName: 'Sina', lastName: 'Smtp', email });
+  const client = await newClient(api, admin, {
+    firstName: 'Sina',
+    lastName: 'Smtp',
+    email,
+    coachedById: coach.coachId,
+  });
   const a = await newAppointment(api, coach, {
     clientId: client.id,
     coachId: coach.coachId!,

@@ -298,7 +298,7 @@ describe('room tokens', () => {
     try {
       const pAdmin = await plain.signIn('ADMIN');
       const pCoach = await plain.signIn('COACH');
-      const client = await newClient(plain, pAdmin);
+      const client = await newClient(plain, pAdmin, { coachedById: pCoach.coachId });
       const a = await newAppointment(plain, pCoach, {
         clientId: client.id,
         coachId: pCoach.coachId!,

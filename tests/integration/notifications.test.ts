@@ -39,6 +39,8 @@ async function smsClient(extra: Record<string, unknown> = {}) {
   return newClient(api, admin, {
     email: `${u}@klient.example`,
     telephone: '+49 151 2345678',
+    // The booking coach's own client: coaches book only the clients they coach.
+    coachedById: coach.coachId,
     ...extra,
   });
 }

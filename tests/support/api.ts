@@ -26,7 +26,9 @@ export interface ApiResponse<T = any> {
 
 /**
  * The app on a fresh database, called in-process; every answer is checked against the
- * contract, so a test fails when a response leaves the documented shape.
+ * contract (status declared, body matching the schema of that status), so a test fails when
+ * a response leaves the documented shape: `call` throws at once, and `close` for answers
+ * drawn with `app.inject` directly.
  */
 export async function createApi(
   options: {
@@ -60,7 +62,8 @@ export async function createApi(
     const before = violations.length;
     const res = await testApp.app.inject({ method: method as 'GET', url, headers, payload, query });
     if (violations.length > before) {
-      throw new Error(`Response breaks the contract:\n${violations.slice(before).join('\n')}`);
+      const found = violations.splice(before);
+      throw new Error(`Response breaks the contract:\n${found.join('\n')}`);
     }
     const text = res.body;
     return {
@@ -74,6 +77,16 @@ export async function createApi(
   return {
     ...testApp,
     call,
+    /**
+     * Closes the app; answers a test drew with `app.inject` past `call` are checked too, and a
+     * contract break among them fails the file here.
+     */
+    async close() {
+      await testApp.close();
+      if (violations.length > 0) {
+        throw new Error(`Responses break the contract:\n${violations.join('\n')}`);
+      }
+    },
     signIn: (role: TestRole, opts?: { active?: boolean; coachId?: string }) =>
       testApp.signIn(role, opts),
   };

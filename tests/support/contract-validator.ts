@@ -34,12 +34,18 @@ export function checkAgainstContract(seen: SeenResponse): string[] {
   const where = `${seen.operation.operationId} → ${seen.status}`;
   const { schema, error } = schemaFor(seen);
   if (error) return [`${where}: ${error}`];
-  if (!schema || !seen.contentType.includes('json')) return [];
+  if (!schema || !seen.contentType.includes('json') || seen.payload === null) return [];
+  let body: unknown;
+  try {
+    body = JSON.parse(seen.payload);
+  } catch {
+    return [`${where}: the body is not JSON (${seen.payload.length} characters)`];
+  }
   let validate = compiled.get(schema);
   if (!validate) {
     validate = ajv.compile(schema);
     compiled.set(schema, validate);
   }
-  if (validate(JSON.parse(seen.payload))) return [];
+  if (validate(body)) return [];
   return (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || '/'} ${e.message}`);
 }

@@ -17,6 +17,8 @@ import { clientFormSchema, newClientValues } from '../../src/machines/client-sta
 import { preAppointmentMachine } from '../../src/machines/pre-appointment.machine';
 import { recordFormMachine } from '../../src/machines/record-form.machine';
 import { ageOf, formatDateTime, formatRange } from '../../src/views/staff/format';
+import { fieldErrorKey } from '../../src/views/staff/ListParts';
+import staffDe from '../../src/i18n/locales/de/staff.json';
 
 /** The staff workspace's machines and mappings, with fake API calls. */
 
@@ -270,6 +272,39 @@ describe('client and appointment forms', () => {
       contactPerson: { firstName: 'Jonas', lastName: 'Maier', email: null, telephone: null },
     });
     expect(Object.keys(good)).not.toContain('contactPerson.firstName');
+  });
+
+  it('refuses what sign-up refuses, each field with its own German message', () => {
+    const parsed = clientFormSchema.safeParse({
+      ...newClientValues(),
+      firstName: 'Mia',
+      lastName: 'Maier',
+      postalCode: 'ABCDE',
+      initialDiagnosis: '2099-01-01',
+      yearOfBirth: '1901',
+      insurerCode: 'A1',
+      telephone: '12345',
+    });
+    expect(parsed.success).toBe(false);
+    const codes = Object.fromEntries(
+      (parsed.success ? [] : parsed.error.issues).map((i) => [String(i.path[0]), i.message]),
+    );
+    expect(codes).toEqual({
+      postalCode: 'invalid_postal_code',
+      initialDiagnosis: 'implausible_date',
+      yearOfBirth: 'invalid_year',
+      insurerCode: 'invalid_insurer_code',
+      telephone: 'invalid_phone',
+    });
+    // Each code has its own German message in the form (not the generic one).
+    const de = (code: string) => {
+      const [, path] = fieldErrorKey(code).split(':');
+      return path!.split('.').reduce<any>((o, k) => o?.[k], staffDe) as string;
+    };
+    expect(de('implausible_date')).toBe('Bitte ein Datum zwischen 1900 und heute angeben.');
+    expect(de('invalid_postal_code')).toContain('Postleitzahl des gewählten Landes');
+    expect(de('invalid_insurer_code')).toContain('Versichertennummer');
+    expect(de('invalid_phone')).toContain('gültige Telefonnummer');
   });
 
   it('appointment times are Berlin wall time; an end before the start is named at the end', () => {

@@ -6,6 +6,7 @@ import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps } from '../../http/handler';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/record';
+import { assertClientInScope } from '../clients/scope';
 import { enqueueAppointmentNotifications } from '../notifications/enqueue';
 import { guardOverlap, insertAppointment, lockCoachCalendar, takenRanges } from './booking';
 import { createCoachLines } from './coach-line';
@@ -78,6 +79,9 @@ export const appointmentsHandlers = defineHandlers({
     const created = await coachLinesOf(deps.db).book(body.coachId, range, () =>
       deps.db.transaction(async (tx) => {
         await assertParties(tx, body.clientId, body.coachId);
+        // Booking for a client mails them and shows their contact details: coaches book
+        // only the clients they coach.
+        await assertClientInScope(tx, principal, body.clientId);
         const id = await insertAppointment(tx, {
           clientId: body.clientId,
           coachId: body.coachId,

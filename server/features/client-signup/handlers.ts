@@ -19,9 +19,14 @@ export const clientSignupHandlers = defineHandlers({
       signUp(tx, deps, { body, claims, validateOnly }),
     );
     if (claims) forgetPrincipal(deps.db, claims.subject);
-    if (!outcome.clientId) return undefined;
-    reply.code(201);
-    return { clientId: outcome.clientId };
+    if (outcome.clientId) {
+      reply.code(201);
+      return { clientId: outcome.clientId };
+    }
+    // Without a token the answer is the same for a known and an unknown address: the
+    // check (204), or the sign-up going on by e-mail (202).
+    reply.code(validateOnly ? 204 : 202);
+    return undefined;
   },
 
   async listOwnInitialAppointments({ principal, deps }) {

@@ -9,16 +9,10 @@ import type { Tx } from '../../db/client';
 import { clients, users } from '../../db/schema/index';
 import type { TokenClaims } from '../../http/auth';
 import type { AppDeps, Body } from '../../http/handler';
-import { badRequest, conflict } from '../../http/problem';
+import { badRequest, conflict, HttpProblem } from '../../http/problem';
 import { recordEvent } from '../events/record';
-import {
-  isEmail,
-  isInsurerCode,
-  isPhoneList,
-  isPhoneNumber,
-  isPlausibleYearOfBirth,
-  isPostalCode,
-} from '../../../src/machines/client-signup.validation';
+import { queueSignInLink } from './request-auth';
+import { assertClientFields } from '../clients/fields';
 
 export type SignupBody = Body<'signupClient'>;
 
@@ -28,54 +22,33 @@ const blankToNull = (value: string | undefined) => {
 };
 
 /**
- * What the contract's schema cannot say: the same rules as the form in the browser
- * (src/machines/client-signup.validation.ts). 400 naming the first field that breaks one.
+ * What the contract's schema cannot say: the client field rules shared with the form in the
+ * browser and the staff API (src/machines/client-fields.rules.ts). 400 naming the first field
+ * that breaks one.
  */
 export function checkSignup(body: SignupBody, now: Date) {
-  const year = Number(
-    new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', year: 'numeric' }).format(now),
-  );
-  if (!body.firstName.trim()) throw badRequest('firstName', 'value_missing', 'First name is blank');
-  if (!body.lastName.trim()) throw badRequest('lastName', 'value_missing', 'Last name is blank');
-  if (!isEmail(body.email)) throw badRequest('email', 'invalid_email', 'Not an e-mail address');
-  if (body.yearOfBirth !== undefined && !isPlausibleYearOfBirth(body.yearOfBirth, year)) {
-    throw badRequest('yearOfBirth', 'implausible_year', 'Year of birth is not plausible');
-  }
-  const country = body.country ?? 'DE';
-  if (body.postalCode !== undefined && body.postalCode.trim() && !isPostalCode(country, body.postalCode)) {
-    throw badRequest('postalCode', 'invalid_postal_code', `Not a postal code of ${country}`);
-  }
-  if (body.telephone !== undefined && body.telephone.trim() && !isPhoneNumber(body.telephone)) {
-    throw badRequest('telephone', 'invalid_telephone', 'Not a telephone number');
-  }
-  if (body.additionalTelephoneNumbers !== undefined && !isPhoneList(body.additionalTelephoneNumbers)) {
-    throw badRequest(
-      'additionalTelephoneNumbers',
-      'invalid_telephone',
-      'Not a comma-separated list of telephone numbers',
-    );
-  }
-  if (body.insurerCode !== undefined && !isInsurerCode(body.insurerCode)) {
-    throw badRequest('insurerCode', 'invalid_insurer_code', 'Letters and digits, 5 to 20');
-  }
+  assertClientFields(body, now);
   if ((body.clientType ?? 'self') === 'relative' && !body.contactPerson) {
     throw badRequest('contactPerson', 'value_missing', 'A client of type relative needs a contact person');
   }
-  if (body.contactPerson?.telephone && !isPhoneNumber(body.contactPerson.telephone)) {
-    throw badRequest('contactPerson.telephone', 'invalid_telephone', 'Not a telephone number');
-  }
-  if (body.contactPerson?.email && !isEmail(body.contactPerson.email)) {
-    throw badRequest('contactPerson.email', 'invalid_email', 'Not an e-mail address');
-  }
 }
 
-async function assertEmailFree(tx: Tx, email: string) {
+/** The client who has this address already (any case), locked for the rest of the sign-up. */
+async function clientWithEmail(tx: Tx, email: string) {
   const [row] = await tx
-    .select({ id: clients.id })
+    .select({
+      id: clients.id,
+      userId: clients.userId,
+      firstName: clients.firstName,
+      lastName: clients.lastName,
+      email: clients.email,
+      telephone: clients.telephone,
+    })
     .from(clients)
     .where(sql`lower(${clients.email}) = lower(${email})`)
-    .limit(1);
-  if (row) throw conflict('email_taken', 'A client with this e-mail address exists already');
+    .limit(1)
+    .for('update');
+  return row ?? null;
 }
 
 /** The caller's users row, created (role NONE) when their first POST /login has not run yet. */
@@ -93,17 +66,82 @@ async function accountOf(tx: Tx, claims: TokenClaims, create: boolean) {
 }
 
 export interface SignupOutcome {
+  /** The record the signed-in person now owns (201); null when nothing was linked. */
   clientId: string | null;
   linkedUserId: string | null;
 }
 
+type SignupDeps = Pick<AppDeps, 'now' | 'config' | 'jobs' | 'rateLimits'>;
+
 /**
- * Checks and (unless `validateOnly`) writes, inside `tx`. With `claims` the account must be a
- * NONE account without a client, and its verified e-mail the one signed up with.
+ * The sign-in link to a client who has the address already. Anyone may type any address
+ * into the form, so the answer never says whether it is a client's: the owner learns it by
+ * e-mail. Per address at most a few links per quarter hour; past that nothing goes out, and
+ * the answer stays the same.
+ */
+async function mailSignInLink(
+  tx: Tx,
+  deps: SignupDeps,
+  client: NonNullable<Awaited<ReturnType<typeof clientWithEmail>>>,
+) {
+  try {
+    await deps.rateLimits.clientAuthRequest.consume(client.email!.trim().toLowerCase());
+  } catch (error) {
+    if (error instanceof HttpProblem && error.status === 429) return;
+    throw error;
+  }
+  await queueSignInLink(tx, deps, client, 'email');
+}
+
+function recordValues(body: SignupBody, email: string, userId: string | null) {
+  const contactPerson = body.contactPerson
+    ? {
+        firstName: body.contactPerson.firstName.trim(),
+        lastName: body.contactPerson.lastName.trim(),
+        email: blankToNull(body.contactPerson.email ?? undefined),
+        telephone: blankToNull(body.contactPerson.telephone ?? undefined),
+      }
+    : null;
+  return {
+    userId,
+    firstName: body.firstName.trim(),
+    lastName: body.lastName.trim(),
+    email,
+    yearOfBirth: body.yearOfBirth ?? null,
+    street: blankToNull(body.street),
+    city: blankToNull(body.city),
+    postalCode: blankToNull(body.postalCode)?.toUpperCase() ?? null,
+    country: body.country ?? 'DE',
+    telephone: blankToNull(body.telephone),
+    additionalTelephoneNumbers: blankToNull(body.additionalTelephoneNumbers),
+    insurer: blankToNull(body.insurer),
+    insurerCode: blankToNull(body.insurerCode)?.toUpperCase() ?? null,
+    campaign: blankToNull(body.campaign),
+    clientType: body.clientType ?? 'self',
+    contactPerson: (body.clientType ?? 'self') === 'relative' ? contactPerson : null,
+    howDidYouHearAboutUs: blankToNull(body.howDidYouHearAboutUs),
+    wantsToProvideRecordingsForResearch: body.wantsToProvideRecordingsForResearch ?? false,
+    notifyViaSms: body.notifyViaSms ?? true,
+  };
+}
+
+async function activate(tx: Tx, userId: string) {
+  await tx.update(users).set({ active: true, updatedAt: sql`now()` }).where(eq(users.id, userId));
+}
+
+/**
+ * Checks and (unless `validateOnly`) writes, inside `tx`.
+ *
+ * Without a token (the check before registering, or a sign-up by API) the answer is the same
+ * whether or not a client has the address: a known address gets the sign-in link by e-mail
+ * and nothing is written; an unknown one is created (not when only checking) and, created,
+ * gets the same link. With a token the person has proved the address (its verified e-mail
+ * is the form's): the account must be a NONE account without a client; a client record with
+ * the address that nobody owns yet becomes theirs (the record staff keep stays as it is).
  */
 export async function signUp(
   tx: Tx,
-  deps: Pick<AppDeps, 'now'>,
+  deps: SignupDeps,
   input: { body: SignupBody; claims: TokenClaims | null; validateOnly: boolean },
 ): Promise<SignupOutcome> {
   const { body, claims } = input;
@@ -112,9 +150,23 @@ export async function signUp(
   if (claims && (!claims.email || claims.email.toLowerCase() !== email.toLowerCase())) {
     throw badRequest('email', 'email_mismatch', 'The e-mail differs from the signed-in address');
   }
-  await assertEmailFree(tx, email);
-  let account: Awaited<ReturnType<typeof accountOf>> = null;
-  if (claims) account = await accountOf(tx, claims, !input.validateOnly);
+  const known = await clientWithEmail(tx, email);
+  if (!claims) {
+    if (known) {
+      await mailSignInLink(tx, deps, known);
+      return { clientId: null, linkedUserId: null };
+    }
+    if (input.validateOnly) return { clientId: null, linkedUserId: null };
+    const [row] = await tx
+      .insert(clients)
+      .values(recordValues(body, email, null))
+      .returning({ id: clients.id });
+    await recordCreated(tx, body, row!.id, false);
+    await mailSignInLink(tx, deps, { ...recordValues(body, email, null), id: row!.id });
+    return { clientId: null, linkedUserId: null };
+  }
+
+  const account = await accountOf(tx, claims, !input.validateOnly);
   if (account) {
     const [linked] = await tx
       .select({ id: clients.id })
@@ -124,54 +176,41 @@ export async function signUp(
       throw conflict('account_not_eligible', 'This account is staff or a client already');
     }
   }
-  if (input.validateOnly) return { clientId: null, linkedUserId: null };
+  // The address is the caller's own (verified), so saying it has an account tells no stranger.
+  if (known?.userId) {
+    throw conflict('email_taken', 'A client with this e-mail address exists already');
+  }
+  if (input.validateOnly || !account) return { clientId: null, linkedUserId: null };
 
-  const contactPerson = body.contactPerson
-    ? {
-        firstName: body.contactPerson.firstName.trim(),
-        lastName: body.contactPerson.lastName.trim(),
-        email: blankToNull(body.contactPerson.email ?? undefined),
-        telephone: blankToNull(body.contactPerson.telephone ?? undefined),
-      }
-    : null;
+  if (known) {
+    await tx.update(clients).set({ userId: account.id }).where(eq(clients.id, known.id));
+    await activate(tx, account.id);
+    await recordEvent(tx, {
+      type: 'user.updated',
+      entityType: 'user',
+      entityId: account.id,
+      clientId: known.id,
+      important: false,
+      changes: { active: { from: false, to: true }, via: 'signup' },
+    });
+    return { clientId: known.id, linkedUserId: account.id };
+  }
   const [row] = await tx
     .insert(clients)
-    .values({
-      userId: account?.id ?? null,
-      firstName: body.firstName.trim(),
-      lastName: body.lastName.trim(),
-      email,
-      yearOfBirth: body.yearOfBirth ?? null,
-      street: blankToNull(body.street),
-      city: blankToNull(body.city),
-      postalCode: blankToNull(body.postalCode)?.toUpperCase() ?? null,
-      country: body.country ?? 'DE',
-      telephone: blankToNull(body.telephone),
-      additionalTelephoneNumbers: blankToNull(body.additionalTelephoneNumbers),
-      insurer: blankToNull(body.insurer),
-      insurerCode: blankToNull(body.insurerCode)?.toUpperCase() ?? null,
-      campaign: blankToNull(body.campaign),
-      clientType: body.clientType ?? 'self',
-      contactPerson: (body.clientType ?? 'self') === 'relative' ? contactPerson : null,
-      howDidYouHearAboutUs: blankToNull(body.howDidYouHearAboutUs),
-      wantsToProvideRecordingsForResearch: body.wantsToProvideRecordingsForResearch ?? false,
-      notifyViaSms: body.notifyViaSms ?? true,
-    })
+    .values(recordValues(body, email, account.id))
     .returning({ id: clients.id });
-  const clientId = row!.id;
-  if (account) {
-    await tx
-      .update(users)
-      .set({ active: true, updatedAt: sql`now()` })
-      .where(eq(users.id, account.id));
-  }
-  // Client records hold health data: the trail names the fields given, not their values.
+  await activate(tx, account.id);
+  await recordCreated(tx, body, row!.id, true);
+  return { clientId: row!.id, linkedUserId: account.id };
+}
+
+// Client records hold health data: the trail names the fields given, not their values.
+async function recordCreated(tx: Tx, body: SignupBody, clientId: string, linked: boolean) {
   await recordEvent(tx, {
     type: 'client.created',
     entityType: 'client',
     entityId: clientId,
     clientId,
-    changes: { fields: Object.keys(body).sort(), via: 'signup', linked: account !== null },
+    changes: { fields: Object.keys(body).sort(), via: 'signup', linked },
   });
-  return { clientId, linkedUserId: account?.id ?? null };
 }

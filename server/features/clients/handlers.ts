@@ -6,8 +6,10 @@ import { defineHandlers, type Body } from '../../http/handler';
 import { badRequest, conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/record';
 import { sendContractReminder } from './contract-reminder';
+import { assertClientFields } from './fields';
 import { listClientPage } from './list';
 import { clientScope, findClient } from './repository';
+import { assertMayAssignCoach } from './scope';
 import { quickSearchMatches } from './search';
 
 type ClientInput = Body<'createClient'> | Body<'updateClient'>;
@@ -95,6 +97,7 @@ export const clientsHandlers = defineHandlers({
   },
 
   async createClient({ body, principal, deps, reply }) {
+    assertClientFields(body, deps.now());
     assertContactPerson(body.clientType ?? 'self', body.contactPerson);
     const created = await deps.db.transaction(async (tx) => {
       await assertCoaches(tx, body);
@@ -146,6 +149,27 @@ export const clientsHandlers = defineHandlers({
     return deps.db.transaction(async (tx) => {
       const before = await findClient(tx, principal, params.clientId);
       if (!before) throw notFound('client');
+      assertMayAssignCoach(
+        principal,
+        {
+          coachedById: before.coachedBy?.id ?? null,
+          existingClientOfCoachId: before.existingClientOfCoachId,
+        },
+        body,
+      );
+      // The postal code is read with the country the record will have, so either change
+      // re-checks the pair.
+      const pairChanges = body.postalCode !== undefined || body.country !== undefined;
+      assertClientFields(
+        pairChanges
+          ? {
+              ...body,
+              postalCode: body.postalCode !== undefined ? body.postalCode : before.postalCode,
+              country: body.country !== undefined ? body.country : before.country,
+            }
+          : body,
+        deps.now(),
+      );
       assertContactPerson(
         body.clientType ?? before.clientType,
         body.contactPerson === undefined ? before.contactPerson : body.contactPerson,

@@ -97,7 +97,7 @@ export interface paths {
         put?: never;
         /**
          * Create an appointment
-         * @description 409 slot_taken when it overlaps a live appointment of the coach. Only ADMIN and ONBOARDING_MANAGER may create adhoc appointments for other coaches; coaches book for themselves. An unknown clientId or coachId, or an inactive coach, is 400 naming the field. isProvisional true sets provisionalUntil to now plus the configured hold.
+         * @description 409 slot_taken when it overlaps a live appointment of the coach. Only ADMIN and ONBOARDING_MANAGER may create adhoc appointments for other coaches; coaches book for themselves. Coaches book only clients they coach (403 forbidden_scope otherwise, checked after the 400 for an unknown clientId). An unknown clientId or coachId, or an inactive coach, is 400 naming the field. isProvisional true sets provisionalUntil to now plus the configured hold.
          */
         post: operations["createAppointment"];
         delete?: never;
@@ -345,7 +345,7 @@ export interface paths {
         put?: never;
         /**
          * Public: sign up as a client
-         * @description Creates the client record. Public (no auth), as the specification says; when the request carries the bearer token of a person who has just registered, the new client is linked to that person's account and the account becomes active, in one transaction (the token's verified e-mail must equal `email`: 400 `email_mismatch`; an account that is staff or already a client: 409 `account_not_eligible`). Without a token the record is linked at the person's first sign-in with that verified e-mail. 409 `email_taken` when a client with this e-mail exists. `validateOnly=true` checks everything (400, 409) and writes nothing (204). Rate-limited per IP address.
+         * @description Creates the client record. Public (no auth), as the specification says. Being a client of a practice is itself sensitive, so without a token the answer never says whether a client has the address: `validateOnly=true` checks the fields (400) and answers 204, and a sign-up without a token answers 202; either way a client who has the address already gets a sign-in link by e-mail (`client_sign_in_link`, a few per address and quarter hour) and nothing is written, and an unknown address is created (not by `validateOnly`), linked at the person's first sign-in with that verified e-mail and sent the same link. When the request carries the bearer token of a person who has just registered (201), the token's verified e-mail must equal `email` (400 `email_mismatch`); an account that is staff or already a client: 409 `account_not_eligible`; the new client is linked to that person's account and the account becomes active, in one transaction. A client record with the address that no account owns yet (entered by staff) is linked instead of a new one (201 with its id); one owned by another account: 409 `email_taken` (the caller has proved the address is theirs). Rate-limited per IP address.
          */
         post: operations["signupClient"];
         delete?: never;
@@ -839,7 +839,7 @@ export interface paths {
         put?: never;
         /**
          * Create a client
-         * @description 409 email_taken; 400 naming the field when coachedById or existingClientOfCoachId is unknown; 400 naming contactPerson when clientType is relative without one.
+         * @description 409 email_taken; 400 naming the field when coachedById or existingClientOfCoachId is unknown; 400 naming contactPerson when clientType is relative without one. The client field rules of sign-up apply here too (400 naming the field). They ask for a postal code of the record's country (DE when none), a year of birth at most 110 years back and not in the future, telephone numbers beginning with + or 0 with 6 to 15 digits (additionalTelephoneNumbers comma-separated), an insurerCode of 5 to 20 letters and digits, an initialDiagnosis from 1900 up to today, names not blank.
          */
         post: operations["createClient"];
         delete?: never;
@@ -879,7 +879,7 @@ export interface paths {
         get: operations["getClient"];
         /**
          * Update a client
-         * @description 409 email_taken; 400 naming the field when coachedById or existingClientOfCoachId is unknown; 400 naming contactPerson when the client would be of type relative without one.
+         * @description 409 email_taken; 400 naming the field when coachedById or existingClientOfCoachId is unknown; 400 naming contactPerson when the client would be of type relative without one. The client field rules of sign-up apply here too (400 naming the field). They ask for a postal code of the country the record will have (a changed country re-checks the stored postal code) (DE when none), a year of birth at most 110 years back and not in the future, telephone numbers beginning with + or 0 with 6 to 15 digits (additionalTelephoneNumbers comma-separated), an insurerCode of 5 to 20 letters and digits, an initialDiagnosis from 1900 up to today, names not blank. Only ADMIN and ONBOARDING_MANAGER (and SUPERADMIN) change coachedById or existingClientOfCoachId; a coach sending another value gets 403 forbidden_reassign and nothing changes (the current values may be sent back unchanged). Coaches reach only clients they coach (404 otherwise).
          */
         put: operations["updateClient"];
         post?: never;
@@ -3513,7 +3513,14 @@ export interface operations {
                     "application/json": components["schemas"]["SignupResponse"];
                 };
             };
-            /** @description Valid (validateOnly); nothing was written */
+            /** @description Without a token, known or unknown address alike; the sign-up goes on by e-mail */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Valid (validateOnly), known or unknown address alike; nothing was written */
             204: {
                 headers: {
                     [name: string]: unknown;

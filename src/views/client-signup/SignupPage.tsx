@@ -54,7 +54,7 @@ export default function SignupPage() {
     return (
       <ClientPage title={t('signup.title')}>
         <p className="client-step">{t('signup.stepAccount')}</p>
-        <p>{t('signup.accountIntro', { email: state.context.request?.email })}</p>
+        <p role="status">{t('signup.mailSent', { email: state.context.request?.email })}</p>
         <Suspense fallback={<p role="status">{t('gate.loading')}</p>}>
           <RegistrationStep onAttach={attach} />
         </Suspense>
@@ -92,19 +92,6 @@ export default function SignupPage() {
         {t('signup.haveAccount')}{' '}
         <Link href="/client-signup/login">{t('signup.toLogin')}</Link>
       </p>
-      {state.matches('emailTaken') ? (
-        <div className="notice notice-error" role="alert">
-          <p>{t('signup.emailTaken')}</p>
-          <div className="form-actions">
-            <Link href="/client-signup/login" className="button button-primary">
-              {t('signup.toLogin')}
-            </Link>
-            <button type="button" className="button" onClick={() => send({ type: 'form.edit' })}>
-              {t('signup.changeEmail')}
-            </button>
-          </div>
-        </div>
-      ) : null}
       {state.matches({ editing: 'failed' }) && state.context.error ? (
         <ErrorNotice code={state.context.error.code} />
       ) : null}
@@ -117,7 +104,6 @@ export default function SignupPage() {
         values={state.context.values}
         errors={state.context.errors}
         busy={state.hasTag('busy')}
-        disabled={state.matches('emailTaken')}
         onChange={(field, value) => send({ type: 'field.change', field, value })}
         onSubmit={() => send({ type: 'form.submit' })}
       />
@@ -129,12 +115,11 @@ interface FormProps {
   values: SignupFormValues;
   errors: Partial<Record<keyof SignupFormValues, string>>;
   busy: boolean;
-  disabled: boolean;
   onChange: (field: keyof SignupFormValues, value: string | boolean) => void;
   onSubmit: () => void;
 }
 
-function SignupForm({ values, errors, busy, disabled, onChange, onSubmit }: FormProps) {
+function SignupForm({ values, errors, busy, onChange, onSubmit }: FormProps) {
   const { t } = useTranslation('client');
   const base = useId();
   const id = (field: string) => `${base}-${field}`;
@@ -161,7 +146,7 @@ function SignupForm({ values, errors, busy, disabled, onChange, onSubmit }: Form
         value={values[field] as string}
         autoComplete={options.autoComplete}
         inputMode={options.inputMode}
-        disabled={busy || disabled}
+        disabled={busy}
         onChange={(e) => onChange(field, e.target.value)}
         {...describe(field)}
       />
@@ -176,7 +161,7 @@ function SignupForm({ values, errors, busy, disabled, onChange, onSubmit }: Form
         name={field}
         type="checkbox"
         checked={values[field]}
-        disabled={busy || disabled}
+        disabled={busy}
         onChange={(e) => onChange(field, e.target.checked)}
         {...describe(field)}
       />
@@ -204,7 +189,7 @@ function SignupForm({ values, errors, busy, disabled, onChange, onSubmit }: Form
               name="bookingFor"
               value={value}
               checked={values.bookingFor === value}
-              disabled={busy || disabled}
+              disabled={busy}
               onChange={() => onChange('bookingFor', value)}
             />
             <label htmlFor={id(`bookingFor-${value}`)}>{t(`signup.bookingFor.${value}`)}</label>
@@ -235,7 +220,7 @@ function SignupForm({ values, errors, busy, disabled, onChange, onSubmit }: Form
             id={id('country')}
             name="country"
             value={values.country}
-            disabled={busy || disabled}
+            disabled={busy}
             onChange={(e) => onChange('country', e.target.value)}
             {...describe('country')}
           >
@@ -259,7 +244,7 @@ function SignupForm({ values, errors, busy, disabled, onChange, onSubmit }: Form
             id={id('howDidYouHearAboutUs')}
             name="howDidYouHearAboutUs"
             value={values.howDidYouHearAboutUs}
-            disabled={busy || disabled}
+            disabled={busy}
             onChange={(e) => onChange('howDidYouHearAboutUs', e.target.value)}
           >
             <option value="">{t('heardFrom.none')}</option>
@@ -276,7 +261,7 @@ function SignupForm({ values, errors, busy, disabled, onChange, onSubmit }: Form
       </fieldset>
 
       <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={busy || disabled}>
+        <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? t('signup.checking') : t('signup.submit')}
         </button>
       </div>

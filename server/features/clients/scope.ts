@@ -1,0 +1,43 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { clients } from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+import { forbidden } from '../../http/problem';
+import { clientScope } from './repository';
+
+/** Roles that see and assign every client; coaches reach only the clients they coach. */
+const ASSIGNING_ROLES = new Set(['ADMIN', 'ONBOARDING_MANAGER', 'SUPERADMIN']);
+
+/**
+ * A client named by id in a body or filter must be in the caller's reach: a coach names
+ * only clients they coach (a record outside it answers 403, whether it exists or not).
+ */
+export async function assertClientInScope(db: Db | Tx, principal: Principal, clientId: string) {
+  const scope = clientScope(principal);
+  if (!scope) return;
+  const [row] = await db
+    .select({ id: clients.id })
+    .from(clients)
+    .where(and(eq(clients.id, clientId), scope));
+  if (!row) throw forbidden('forbidden_scope', 'Coaches reach only the clients they coach');
+}
+
+/**
+ * Handing a client to a coach (coachedById, existingClientOfCoachId) is for admins and
+ * onboarding managers; a coach may send the fields unchanged, as the form does.
+ */
+export function assertMayAssignCoach(
+  principal: Principal,
+  before: { coachedById: string | null; existingClientOfCoachId: string | null },
+  input: { coachedById?: string | null; existingClientOfCoachId?: string | null },
+) {
+  if (ASSIGNING_ROLES.has(principal.role)) return;
+  const changes = (field: 'coachedById' | 'existingClientOfCoachId') =>
+    input[field] !== undefined && (input[field] ?? null) !== before[field];
+  if (changes('coachedById') || changes('existingClientOfCoachId')) {
+    throw forbidden(
+      'forbidden_reassign',
+      'Only admins and onboarding managers assign a client to a coach',
+    );
+  }
+}
