@@ -69,6 +69,13 @@ function setup(now = () => new Date()) {
             },
           },
           {
+            name: 'lose',
+            description: 'Loses the database connection.',
+            async execute() {
+              throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+            },
+          },
+          {
             name: 'fatal',
             description: 'Ends the flow.',
             execute: async () => ({ kind: 'error', error: { status: 500, code: 'flow_discontinuity_error', message: 'x' } }),
@@ -147,6 +154,15 @@ describe('flow engine', () => {
     expect(store.flows().get(id)).toEqual(before);
     const fatal = await act(second, 'fatal');
     expect(fatal.body).toMatchObject({ name: 'error', status: 500, payload: {}, actions: {} });
+  });
+
+  it('answers 503 with Retry-After, not a 500, when the database cannot be reached', async () => {
+    const { engine, act } = setup();
+    const second = await act(await engine.start('demo', request), 'go', { name: 'Anna' });
+    const lost = await act(second, 'lose');
+    expect(lost.status).toBe(503);
+    expect(lost.headers).toEqual({ 'retry-after': '5' });
+    expect(lost.body).toMatchObject({ name: 'error', status: 503, error: { code: 'technical_error' } });
   });
 
   it('refuses suspended actions, expired flows and a second concurrent action', async () => {

@@ -18,6 +18,7 @@ import type {
   WireInput,
 } from './types';
 import { validateInputs } from './validation';
+import { isConnectionFailure, RETRY_AFTER_SECONDS } from '../../http/problem';
 
 /** Where flows live. `lock` must refuse at once (FlowLockedError) when another holds the row. */
 export interface FlowStore<Tx> {
@@ -237,6 +238,12 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
 
   function technical(error: unknown): FlowResult {
     options.onError?.(error);
+    // The database cannot be reached: the same technical_error, but as 503 with Retry-After,
+    // so clients and load balancers retry instead of treating it as a fault of the flow.
+    if (isConnectionFailure(error)) {
+      const result = bareError(flowErrors.unavailable);
+      return { ...result, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } };
+    }
     return bareError({
       ...flowErrors.technical,
       ...(options.debug && error instanceof Error ? { cause: error.message } : {}),

@@ -3,6 +3,11 @@ import type { ErrorBody, FlowErrorDef } from './types';
 /** Flow-level errors (protocol §4.1). */
 export const flowErrors = {
   technical: { status: 500, code: 'technical_error', message: 'Something went wrong.' },
+  unavailable: {
+    status: 503,
+    code: 'technical_error',
+    message: 'The service is unavailable; try again shortly.',
+  },
   flowExpired: { status: 410, code: 'flow_expired_error', message: 'The flow has expired.' },
   operationNotPermitted: {
     status: 403,
