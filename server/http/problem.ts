@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { UNSTORABLE_TEXT } from './validation';
 
 export interface FieldError {
   field: string;
@@ -79,6 +80,7 @@ const codeOf: Record<string, string> = {
   enum: 'value_not_allowed',
   type: 'value_wrong_type',
   minProperties: 'value_missing',
+  [UNSTORABLE_TEXT]: 'value_invalid_character',
 };
 
 /** The SQLSTATE of a database error, looking through Drizzle's wrapper. */
@@ -96,6 +98,23 @@ const DB_PROBLEMS: Record<string, () => HttpProblem> = {
   '23503': () => new HttpProblem(409, 'reference_conflict', 'Conflict', 'A referenced record does not exist or is still in use'),
   '23P01': () => new HttpProblem(409, 'slot_taken', 'Conflict', 'The coach already has an appointment at this time'),
 };
+
+/**
+ * Errors PostgreSQL raises about a value it was given: class 22 (data exception: text it
+ * cannot store, a number or date out of range, text too long for its column, a malformed
+ * literal) and class 54 (program limit: a value too large for an index entry). The contract
+ * and the central text check (validation.ts) refuse most such input before a handler runs;
+ * whatever still gets through is the caller's bad request, not a server fault.
+ */
+function inputProblem(state: string): HttpProblem | undefined {
+  const detail =
+    state.startsWith('22')
+      ? 'A value of the request cannot be stored'
+      : state.startsWith('54')
+        ? 'A value of the request is too large to be stored'
+        : undefined;
+  return detail ? new HttpProblem(400, 'validation_failed', 'Bad Request', detail) : undefined;
+}
 
 /** The violated constraint's name, looking through Drizzle's wrapper. */
 function constraintOf(error: unknown): string | undefined {
@@ -117,6 +136,8 @@ function toProblem(error: FastifyError): HttpProblem {
   if (constraint && CONSTRAINT_PROBLEMS[constraint]) return CONSTRAINT_PROBLEMS[constraint]();
   const state = sqlState(error);
   if (state && DB_PROBLEMS[state]) return DB_PROBLEMS[state]();
+  const input = state ? inputProblem(state) : undefined;
+  if (input) return input;
   if (error.validation) {
     const errors = (error.validation as AjvError[]).map((e) => ({
       field: fieldOf(e),
