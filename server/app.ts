@@ -15,6 +15,8 @@ import { authProviderPlugin } from './auth-provider/plugin';
 import type { AuthProvider } from './auth-provider/provider';
 import { startAppJobs, type AppJobsOptions } from './jobs/index';
 import { registerSecurityHeaders } from './http/security-headers';
+import { registerHealth } from './http/health';
+import { httpServerOptions } from './http/server-options';
 import type { JobQueue } from './jobs/queue';
 
 declare module 'fastify' {
@@ -47,7 +49,7 @@ export async function buildApp(
     requestIdHeader: false,
     // Behind a load balancer, request.ip is the caller's address only when the proxy is trusted.
     trustProxy: baseDeps.config.TRUST_PROXY,
-    bodyLimit: 1024 * 1024,
+    ...httpServerOptions(baseDeps.config),
   });
   app.setValidatorCompiler(contractValidatorCompiler);
 
@@ -83,6 +85,7 @@ export async function buildApp(
   const operations = await loadOperations(document);
   registerAuthEventRawBody(app);
   registerOperations(app, operations, options.handlers ?? allHandlers, deps);
+  registerHealth(app, deps.db, deps.config.READINESS_TIMEOUT_MS);
 
   if (options.authProvider) {
     await app.register(authProviderPlugin, { prefix: '/auth', provider: options.authProvider });

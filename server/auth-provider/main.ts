@@ -9,6 +9,7 @@ import { loadConfig } from '../config';
 import { connectDatabase } from '../db/client';
 import { errorHandler, loggableError, loggerOptions } from '../http/problem';
 import { createRateLimiters } from '../http/rate-limit';
+import { httpServerOptions } from '../http/server-options';
 import { authProviderPlugin } from './plugin';
 import { createAuthProvider } from './provider';
 
@@ -30,7 +31,8 @@ const provider = await createAuthProvider({
 const app = Fastify({
   logger: loggerOptions(config.LOG_LEVEL),
   trustProxy: config.TRUST_PROXY,
-  bodyLimit: 1024 * 1024,
+  // The same timeouts and body limit as the app (config.ts).
+  ...httpServerOptions(config),
 });
 app.setErrorHandler(errorHandler);
 await app.register(authProviderPlugin, { prefix: '/auth', provider });

@@ -85,7 +85,11 @@ const codeOf: Record<string, string> = {
 
 /** The SQLSTATE of a database error, looking through Drizzle's wrapper. */
 function sqlState(error: unknown): string | undefined {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+  for (
+    let e = error as { code?: unknown; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
     if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
   }
   return undefined;
@@ -94,9 +98,22 @@ function sqlState(error: unknown): string | undefined {
 // Constraint violations that slip past the handlers' checks (races) are the caller's
 // conflict, not a server fault.
 const DB_PROBLEMS: Record<string, () => HttpProblem> = {
-  '23505': () => new HttpProblem(409, 'already_exists', 'Conflict', 'A record with these values exists already'),
-  '23503': () => new HttpProblem(409, 'reference_conflict', 'Conflict', 'A referenced record does not exist or is still in use'),
-  '23P01': () => new HttpProblem(409, 'slot_taken', 'Conflict', 'The coach already has an appointment at this time'),
+  '23505': () =>
+    new HttpProblem(409, 'already_exists', 'Conflict', 'A record with these values exists already'),
+  '23503': () =>
+    new HttpProblem(
+      409,
+      'reference_conflict',
+      'Conflict',
+      'A referenced record does not exist or is still in use',
+    ),
+  '23P01': () =>
+    new HttpProblem(
+      409,
+      'slot_taken',
+      'Conflict',
+      'The coach already has an appointment at this time',
+    ),
 };
 
 /**
@@ -107,18 +124,21 @@ const DB_PROBLEMS: Record<string, () => HttpProblem> = {
  * whatever still gets through is the caller's bad request, not a server fault.
  */
 function inputProblem(state: string): HttpProblem | undefined {
-  const detail =
-    state.startsWith('22')
-      ? 'A value of the request cannot be stored'
-      : state.startsWith('54')
-        ? 'A value of the request is too large to be stored'
-        : undefined;
+  const detail = state.startsWith('22')
+    ? 'A value of the request cannot be stored'
+    : state.startsWith('54')
+      ? 'A value of the request is too large to be stored'
+      : undefined;
   return detail ? new HttpProblem(400, 'validation_failed', 'Bad Request', detail) : undefined;
 }
 
 /** The violated constraint's name, looking through Drizzle's wrapper. */
 function constraintOf(error: unknown): string | undefined {
-  for (let e = error as { constraint?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+  for (
+    let e = error as { constraint?: unknown; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
     if (typeof e.constraint === 'string') return e.constraint;
   }
   return undefined;
@@ -127,7 +147,12 @@ function constraintOf(error: unknown): string | undefined {
 // Unique indexes that back a handler's own check answer with the check's code.
 const CONSTRAINT_PROBLEMS: Record<string, () => HttpProblem> = {
   users_coach_id_key: () =>
-    new HttpProblem(409, 'coach_already_linked', 'Conflict', 'Another user is linked to this coach record'),
+    new HttpProblem(
+      409,
+      'coach_already_linked',
+      'Conflict',
+      'Another user is linked to this coach record',
+    ),
 };
 
 function toProblem(error: FastifyError): HttpProblem {
@@ -160,9 +185,13 @@ function toProblem(error: FastifyError): HttpProblem {
     return new HttpProblem(413, 'payload_too_large', 'Payload Too Large', error.message);
   }
   if (error.statusCode === 400 || error instanceof SyntaxError) {
-    return new HttpProblem(400, 'invalid_json', 'Bad Request', 'The request body is not valid JSON', [
-      { field: 'body', code: 'invalid_json', message: 'not valid JSON' },
-    ]);
+    return new HttpProblem(
+      400,
+      'invalid_json',
+      'Bad Request',
+      'The request body is not valid JSON',
+      [{ field: 'body', code: 'invalid_json', message: 'not valid JSON' }],
+    );
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return new HttpProblem(error.statusCode, 'bad_request', 'Bad Request', error.message);
@@ -194,12 +223,36 @@ export function loggableError(error: unknown) {
   return {
     type: e?.name ?? typeof error,
     code: e?.code ?? (e?.cause as { code?: string } | undefined)?.code,
-    frames: e?.stack?.split('\n').slice(1, 8).map((line) => line.trim()),
+    frames: e?.stack
+      ?.split('\n')
+      .slice(1, 8)
+      .map((line) => line.trim()),
   };
+}
+
+/**
+ * Fastify closes the connection after a body it would not read, and closing a socket with
+ * unread data makes the kernel answer the still-sending client with a reset: most clients
+ * (curl, browsers) then report the reset, not the 413 that went before it. Instead the
+ * connection stays open and the rest of the body is read and dropped, for at most the
+ * request timeout (HTTP_REQUEST_TIMEOUT_MS), after which the socket is closed.
+ */
+function drainRefusedBody(request: FastifyRequest, reply: FastifyReply) {
+  reply.removeHeader('connection');
+  const raw = request.raw;
+  if (raw.complete) return;
+  const { requestTimeout } = request.server.initialConfig as { requestTimeout?: number };
+  const timer = setTimeout(() => raw.socket?.destroy(), requestTimeout || 30_000);
+  const stop = () => clearTimeout(timer);
+  raw.once('end', stop);
+  raw.once('close', stop);
+  raw.on('data', () => {});
+  raw.resume();
 }
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const problem = toProblem(error);
+  if (problem.status === 413) drainRefusedBody(request, reply);
   if (problem.status >= 500) request.log.error({ error: loggableError(error) }, 'request failed');
   return sendProblem(request, reply, problem);
 }

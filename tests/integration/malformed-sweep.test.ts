@@ -160,7 +160,8 @@ function stringLeaves(raw: Schema, prefix: string[] = [], depth = 0): string[][]
       stringLeaves(child, [...prefix, key], depth + 1),
     );
   }
-  if (type === 'array' && s.items && depth < 3) return stringLeaves(s.items, [...prefix, '0'], depth + 1);
+  if (type === 'array' && s.items && depth < 3)
+    return stringLeaves(s.items, [...prefix, '0'], depth + 1);
   return type === 'string' && prefix.length ? [prefix] : [];
 }
 
@@ -203,7 +204,11 @@ function probes(op: Operation): Probe[] {
   }
   for (const p of paramsOf(op, 'query')) {
     const probe = (label: string, value: unknown) =>
-      out.push({ ...base(), what: `query ${p.name}: ${label}`, query: { ...query, [p.name]: value } });
+      out.push({
+        ...base(),
+        what: `query ${p.name}: ${label}`,
+        query: { ...query, [p.name]: value },
+      });
     for (const [label, value] of BAD_TEXT) probe(label, value);
     const valid = sample(p.schema ?? {}, p.name);
     probe('repeated', [valid, valid]);
@@ -212,14 +217,22 @@ function probes(op: Operation): Probe[] {
   }
   if (bodySchema) {
     const probe = (what: string, path: string[], value: unknown) =>
-      out.push({ ...base(), what: `body ${what}`, body: withValue(bodySchema, body(), path, value) });
+      out.push({
+        ...base(),
+        what: `body ${what}`,
+        body: withValue(bodySchema, body(), path, value),
+      });
     for (const leaf of stringLeaves(bodySchema)) {
       for (const [label, value] of BAD_TEXT) probe(`${leaf.join('.')}: ${label}`, leaf, value);
     }
     for (const field of topFields(bodySchema)) {
       for (const [label, value] of WRONG_TYPES) probe(`${field}: ${label}`, [field], value);
     }
-    out.push({ ...base(), what: 'body key with NUL', body: { ...(body() as object), 'a\u0000': 'x' } });
+    out.push({
+      ...base(),
+      what: 'body key with NUL',
+      body: { ...(body() as object), 'a\u0000': 'x' },
+    });
   }
   // Bodies the server cannot read, on every operation (also those that take none).
   for (const [label, rawBody] of [
@@ -263,10 +276,14 @@ const encodeText = (text: string) =>
     .join('');
 
 const urlOf = (op: Operation, probe: Probe) => {
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeText(probe.path[name] ?? SOME_ID));
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeText(probe.path[name] ?? SOME_ID),
+  );
   const query = encodeQuery({
     ...probe.query,
-    ...(op.access.kind === 'webhookSecret' ? { secret: testApp.config.MAILCHIMP_WEBHOOK_SECRET } : {}),
+    ...(op.access.kind === 'webhookSecret'
+      ? { secret: testApp.config.MAILCHIMP_WEBHOOK_SECRET }
+      : {}),
   });
   return `/api${path}${query ? `?${query}` : ''}`;
 };
@@ -286,12 +303,25 @@ beforeAll(async () => {
   const target = await testApp.signIn('NONE');
   const admin = { authorization: superadmin };
   const post = async (url: string, body: unknown) => {
-    const res = await testApp.app.inject({ method: 'POST', url, headers: admin, payload: body as object });
+    const res = await testApp.app.inject({
+      method: 'POST',
+      url,
+      headers: admin,
+      payload: body as object,
+    });
     if (res.statusCode !== 201) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
     return res.json();
   };
-  const coach = await post('/api/coach', { firstName: 'Carla', lastName: 'Coach', email: 'carla.sweep@coach.example' });
-  const client = await post('/api/admin/client', { firstName: 'Klara', lastName: 'Klient', coachedById: coach.id });
+  const coach = await post('/api/coach', {
+    firstName: 'Carla',
+    lastName: 'Coach',
+    email: 'carla.sweep@coach.example',
+  });
+  const client = await post('/api/admin/client', {
+    firstName: 'Klara',
+    lastName: 'Klient',
+    coachedById: coach.id,
+  });
   const appointment = await post('/api/appointment', {
     clientId: client.id,
     coachId: coach.id,
@@ -321,7 +351,8 @@ describe('malformed-input sweep over every operation of the product contract', (
           let payload: string | undefined;
           if (probe.rawBody !== undefined) payload = probe.rawBody;
           else if (probe.body !== undefined) payload = JSON.stringify(probe.body);
-          if (payload !== undefined) headers['content-type'] = probe.contentType ?? 'application/json';
+          if (payload !== undefined)
+            headers['content-type'] = probe.contentType ?? 'application/json';
           const res = await testApp.app.inject({
             method: op.method.toUpperCase() as 'GET',
             url: urlOf(op, probe),
@@ -329,14 +360,21 @@ describe('malformed-input sweep over every operation of the product contract', (
             ...(payload === undefined ? {} : { payload }),
           });
           requests++;
-          if (process.env.SWEEP_DEBUG && (probe.what === 'valid' || op.operationId === process.env.SWEEP_DEBUG))
-            console.log(`valid ${caller} ${op.operationId} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+          if (
+            process.env.SWEEP_DEBUG &&
+            (probe.what === 'valid' || op.operationId === process.env.SWEEP_DEBUG)
+          )
+            console.log(
+              `valid ${caller} ${op.operationId} → ${res.statusCode} ${res.body.slice(0, 200)}`,
+            );
           if (res.statusCode < 500) continue;
           if (res.statusCode === 501 && res.json().code === 'not_implemented') {
             notImplemented++;
             continue;
           }
-          faults.push(`${res.statusCode} ${caller} ${op.operationId} ${probe.what}: ${res.body.slice(0, 120)}`);
+          faults.push(
+            `${res.statusCode} ${caller} ${op.operationId} ${probe.what}: ${res.body.slice(0, 120)}`,
+          );
         }
       }
     }

@@ -75,7 +75,11 @@ const searchParameters = (words: string[]): SearchWord[] => {
  * stored starts. The words themselves are values (searchValues).
  */
 export const searchShape = (text: string | undefined) =>
-  text === undefined ? null : searchWords(text).map((w) => (isLonger(w) ? 'L' : 'S')).join('');
+  text === undefined
+    ? null
+    : searchWords(text)
+        .map((w) => (isLonger(w) ? 'L' : 'S'))
+        .join('');
 
 export interface SearchOptions {
   /** Only clients whose sessions are open. */
