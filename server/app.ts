@@ -30,6 +30,8 @@ export interface BuildOptions {
   /** Override handlers (tests); defaults to every feature's handlers. */
   handlers?: Handlers;
   logger?: boolean;
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
   /** The authentication provider mounted at /auth (the default set-up). */
   authProvider?: AuthProvider;
   /** Job queue settings (tests: no workers, a controllable clock, fake adapters). */
@@ -41,7 +43,13 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(baseDeps.config.LOG_LEVEL),
+    logger:
+      options.logger === false
+        ? false
+        : {
+            ...loggerOptions(baseDeps.config.LOG_LEVEL),
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();

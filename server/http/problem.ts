@@ -214,19 +214,44 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
   return reply.code(problem.status).type('application/problem+json').send(body);
 }
 
+/** A code worth logging: an SQLSTATE, a system error (ECONNRESET) or a library's code. */
+const LOGGABLE_CODE = /^[A-Za-z0-9_]{1,64}$/;
+/** A stack frame line ("at fn (file:line:col)"): the lines before the frames are the message. */
+const FRAME = /^\s*at /;
+
 /**
- * What of an unexpected error may be logged: driver errors carry the failed query's
- * parameters (names, e-mails) in their message, so only type, code and frames go out.
+ * What of an unexpected error may be logged: its type, its code (the SQLSTATE of a
+ * database error) and where it was thrown, for it and its causes. Never its message: a
+ * driver error's message and Drizzle's ("Failed query: <sql>\nparams: <values>") hold the
+ * statement and its values (names, e-mail addresses, search words), and the message takes
+ * up the stack's first lines, so only the lines that are frames go out.
  */
 export function loggableError(error: unknown) {
-  const e = error as { name?: string; code?: string; stack?: string; cause?: unknown };
+  const chain: Array<{ type: string; code?: string }> = [];
+  let frames: string[] | undefined;
+  let e = error as { name?: unknown; code?: unknown; stack?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e && depth < 5; depth++, e = e.cause as typeof e) {
+    const code = typeof e.code === 'string' && LOGGABLE_CODE.test(e.code) ? e.code : undefined;
+    chain.push({
+      type: typeof e.name === 'string' ? e.name : typeof e,
+      ...(code ? { code } : {}),
+    });
+    frames ??=
+      typeof e.stack === 'string'
+        ? e.stack
+            .split('\n')
+            .filter((line) => FRAME.test(line))
+            .slice(0, 8)
+            .map((line) => line.trim())
+        : undefined;
+  }
+  if (chain.length === 0) return { type: typeof error };
+  const [first, ...causes] = chain;
   return {
-    type: e?.name ?? typeof error,
-    code: e?.code ?? (e?.cause as { code?: string } | undefined)?.code,
-    frames: e?.stack
-      ?.split('\n')
-      .slice(1, 8)
-      .map((line) => line.trim()),
+    type: first!.type,
+    code: first!.code ?? sqlState(error) ?? causes.find((c) => c.code)?.code,
+    ...(causes.length ? { causes } : {}),
+    ...(frames?.length ? { frames } : {}),
   };
 }
 
@@ -253,7 +278,16 @@ function drainRefusedBody(request: FastifyRequest, reply: FastifyReply) {
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const problem = toProblem(error);
   if (problem.status === 413) drainRefusedBody(request, reply);
-  if (problem.status >= 500) request.log.error({ error: loggableError(error) }, 'request failed');
+  if (problem.status >= 500) {
+    request.log.error(
+      {
+        operation: request.routeOptions.config.operation?.operationId,
+        status: problem.status,
+        error: loggableError(error),
+      },
+      'request failed',
+    );
+  }
   return sendProblem(request, reply, problem);
 }
 
@@ -267,12 +301,20 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
 
 /**
  * Fastify's logger options for both servers (the app and the stand-alone auth provider):
- * personal data stays out of the logs, so no headers, bodies or query strings.
+ * personal data stays out of the logs, so no headers, bodies or query strings, and an error
+ * object Fastify or a library logs (`err`, `error`) goes out as loggableError.
  */
 export const loggerOptions = (level: string) => ({
   level,
   redact: ['req.headers.authorization', 'req.headers.cookie'],
   serializers: {
+    // Fastify's type asks for pino's own shape (with message and stack): the point is to leave those out.
+    err: loggableError as unknown as (err: Error) => {
+      type: string;
+      message: string;
+      stack: string;
+    },
+    error: (value: unknown) => (value instanceof Error ? loggableError(value) : value),
     req: (req: { method: string; url: string; id: string }) => ({
       method: req.method,
       url: req.url.split('?')[0],
