@@ -29,7 +29,14 @@ async function readiness(db: Db, expected: number[]): Promise<Unready | null> {
       sql`SELECT created_at FROM drizzle.__drizzle_migrations`,
     )) as unknown as { rows: Array<{ created_at: string | number }> };
     applied = new Set(rows.map((r) => Number(r.created_at)));
-  } catch {
+  } catch (error) {
+    // No table yet: the database was never migrated.
+    if (
+      (error as { cause?: { code?: string }; code?: string }).cause?.code === '42P01' ||
+      (error as { code?: string }).code === '42P01'
+    ) {
+      return { reason: 'migrations_pending', pending: expected.length };
+    }
     return { reason: 'database_unreachable' };
   }
   // A database ahead of this code (a newer instance migrated during a rolling deploy) stays
