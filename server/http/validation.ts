@@ -24,6 +24,7 @@ export const UNSTORABLE_TEXT = 'unstorableText';
 
 // NUL, and a UTF-16 surrogate without its partner: JSON and URLs can carry both, but a
 // PostgreSQL text value cannot (22021 / 22P05), and no person types them.
+// eslint-disable-next-line no-control-regex -- NUL is exactly what is looked for
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 interface ValidationError {

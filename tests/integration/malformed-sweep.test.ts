@@ -360,13 +360,6 @@ describe('malformed-input sweep over every operation of the product contract', (
             ...(payload === undefined ? {} : { payload }),
           });
           requests++;
-          if (
-            process.env.SWEEP_DEBUG &&
-            (probe.what === 'valid' || op.operationId === process.env.SWEEP_DEBUG)
-          )
-            console.log(
-              `valid ${caller} ${op.operationId} → ${res.statusCode} ${res.body.slice(0, 200)}`,
-            );
           if (res.statusCode < 500) continue;
           if (res.statusCode === 501 && res.json().code === 'not_implemented') {
             notImplemented++;
