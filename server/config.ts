@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -55,24 +57,14 @@ const schema = z.object({
   MEETING_LINK_ORIGINS: z
     .string()
     .optional()
-    .transform((v) =>
-      (v ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
+    .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
   /** Where support requests (`POST /support/message`) are forwarded. */
   SUPPORT_EMAIL: z.string().email().default('support@sprechstunde.invalid'),
   MAILCHIMP_WEBHOOK_SECRET: z.string().min(16).optional(),
   /** Verifies user events of a separately run auth provider (POST /api/auth-provider/events). */
   AUTH_PRODUCT_WEBHOOK_SECRET: z.string().min(32).optional(),
   /** How long a provisional appointment holds its slot, in minutes (sets provisionalUntil). */
-  PROVISIONAL_HOLD_MINUTES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(14 * 24 * 60)
-    .default(60),
+  PROVISIONAL_HOLD_MINUTES: z.coerce.number().int().min(1).max(14 * 24 * 60).default(60),
   /**
    * Free slots start on this grid (minutes from local midnight, Europe/Berlin). A divisor of
    * 60, so the local grid is the UTC grid whatever the daylight-saving offset.
@@ -83,37 +75,12 @@ const schema = z.object({
     .refine((v) => v >= 5 && 60 % v === 0, 'a divisor of 60 from 5 to 60')
     .default(15),
   /** Clients see and book slots only this far ahead of now (hours). Staff have none. */
-  CLIENT_BOOKING_NOTICE_HOURS: z.coerce
-    .number()
-    .min(0)
-    .max(24 * 60)
-    .default(24),
+  CLIENT_BOOKING_NOTICE_HOURS: z.coerce.number().min(0).max(24 * 60).default(24),
   /** Clients cancel or reschedule only this long before the start (hours); staff may always. */
-  CLIENT_CHANGE_NOTICE_HOURS: z.coerce
-    .number()
-    .min(0)
-    .max(24 * 60)
-    .default(24),
+  CLIENT_CHANGE_NOTICE_HOURS: z.coerce.number().min(0).max(24 * 60).default(24),
   /** Federal state whose public holidays the calendar shows (date-holidays code, e.g. BE, BY, NW). */
   HOLIDAY_STATE: z
-    .enum([
-      'BW',
-      'BY',
-      'BE',
-      'BB',
-      'HB',
-      'HH',
-      'HE',
-      'MV',
-      'NI',
-      'NW',
-      'RP',
-      'SL',
-      'SN',
-      'ST',
-      'SH',
-      'TH',
-    ])
+    .enum(['BW', 'BY', 'BE', 'BB', 'HB', 'HH', 'HE', 'MV', 'NI', 'NW', 'RP', 'SL', 'SN', 'ST', 'SH', 'TH'])
     .default('BE'),
   /** Jitsi deployment of the video meetings (IFrame API and rooms). */
   JITSI_DOMAIN: z
@@ -147,12 +114,7 @@ const schema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
   HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   /** Largest request body accepted (bytes); a larger one is answered 413. */
-  HTTP_BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(100 * 1024 * 1024)
-    .default(1024 * 1024),
+  HTTP_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
   /** How long `GET /readyz` waits for the database before it answers 503. */
   READINESS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
   /**
@@ -165,10 +127,7 @@ const schema = z.object({
     .transform((v): boolean | string[] => {
       if (v === undefined || v === '' || v === 'false') return false;
       if (v === 'true') return true;
-      return v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
+      return v.split(',').map((s) => s.trim()).filter(Boolean);
     }),
 });
 
@@ -182,14 +141,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (parsed.data.HTTP_HEADERS_TIMEOUT_MS > parsed.data.HTTP_REQUEST_TIMEOUT_MS) {
     // Node refuses a headers timeout longer than the whole request's.
-    throw new Error(
-      'Invalid configuration:\nHTTP_HEADERS_TIMEOUT_MS: at most HTTP_REQUEST_TIMEOUT_MS',
-    );
+    throw new Error('Invalid configuration:\nHTTP_HEADERS_TIMEOUT_MS: at most HTTP_REQUEST_TIMEOUT_MS');
   }
   if (!parsed.data.JITSI_APP_ID !== !parsed.data.JITSI_APP_SECRET) {
-    throw new Error(
-      'Invalid configuration:\nJITSI_APP_ID and JITSI_APP_SECRET: set both or neither',
-    );
+    throw new Error('Invalid configuration:\nJITSI_APP_ID and JITSI_APP_SECRET: set both or neither');
   }
   return parsed.data;
 }
