@@ -15,6 +15,8 @@ import { authProviderPlugin } from './auth-provider/plugin';
 import type { AuthProvider } from './auth-provider/provider';
 import { startAppJobs, type AppJobsOptions } from './jobs/index';
 import { registerSecurityHeaders } from './http/security-headers';
+import { registerHealth } from './http/health';
+import { httpServerOptions } from './http/server-options';
 import type { JobQueue } from './jobs/queue';
 
 declare module 'fastify' {
@@ -28,6 +30,8 @@ export interface BuildOptions {
   /** Override handlers (tests); defaults to every feature's handlers. */
   handlers?: Handlers;
   logger?: boolean;
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
   /** The authentication provider mounted at /auth (the default set-up). */
   authProvider?: AuthProvider;
   /** Job queue settings (tests: no workers, a controllable clock, fake adapters). */
@@ -39,7 +43,13 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(baseDeps.config.LOG_LEVEL),
+    logger:
+      options.logger === false
+        ? false
+        : {
+            ...loggerOptions(baseDeps.config.LOG_LEVEL),
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
@@ -47,7 +57,7 @@ export async function buildApp(
     requestIdHeader: false,
     // Behind a load balancer, request.ip is the caller's address only when the proxy is trusted.
     trustProxy: baseDeps.config.TRUST_PROXY,
-    bodyLimit: 1024 * 1024,
+    ...httpServerOptions(baseDeps.config),
   });
   app.setValidatorCompiler(contractValidatorCompiler);
 
@@ -83,6 +93,7 @@ export async function buildApp(
   const operations = await loadOperations(document);
   registerAuthEventRawBody(app);
   registerOperations(app, operations, options.handlers ?? allHandlers, deps);
+  registerHealth(app, deps.db, deps.config.READINESS_TIMEOUT_MS);
 
   if (options.authProvider) {
     await app.register(authProviderPlugin, { prefix: '/auth', provider: options.authProvider });

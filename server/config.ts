@@ -102,6 +102,22 @@ const schema = z.object({
   /** …and until this many minutes after the end (JWT exp). */
   MEETING_JOIN_LATE_MINUTES: z.coerce.number().int().min(0).max(240).default(30),
   /**
+   * HTTP timeouts (both servers: the app and the stand-alone auth provider). A client that has
+   * not sent its headers within HTTP_HEADERS_TIMEOUT_MS, or its whole request within
+   * HTTP_REQUEST_TIMEOUT_MS, is answered 408 and cut, so slow senders cannot hold connections
+   * open. An idle kept-alive connection closes after HTTP_KEEP_ALIVE_TIMEOUT_MS (above a load
+   * balancer's usual 60 s idle timeout, so the balancer closes first); a socket silent for
+   * HTTP_IDLE_TIMEOUT_MS, even during a request, is closed without an answer.
+   */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  /** Largest request body accepted (bytes); a larger one is answered 413. */
+  HTTP_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
+  /** How long `GET /readyz` waits for the database before it answers 503. */
+  READINESS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
+  /**
    * Proxies in front of the API whose X-Forwarded-For is believed, so rate limits see the
    * caller's address: `true` (any) or comma-separated addresses/CIDRs of the proxies.
    */
@@ -122,6 +138,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${fields.join('\n')}`);
+  }
+  if (parsed.data.HTTP_HEADERS_TIMEOUT_MS > parsed.data.HTTP_REQUEST_TIMEOUT_MS) {
+    // Node refuses a headers timeout longer than the whole request's.
+    throw new Error('Invalid configuration:\nHTTP_HEADERS_TIMEOUT_MS: at most HTTP_REQUEST_TIMEOUT_MS');
   }
   if (!parsed.data.JITSI_APP_ID !== !parsed.data.JITSI_APP_SECRET) {
     throw new Error('Invalid configuration:\nJITSI_APP_ID and JITSI_APP_SECRET: set both or neither');

@@ -12,6 +12,8 @@ import { createRateLimiters } from '../http/rate-limit';
 import { authMailJob } from '../features/notifications/jobs';
 import { mailOutbox } from '../features/notifications/enqueue';
 import { startJobQueue } from '../jobs/queue';
+import { httpServerOptions } from '../http/server-options';
+import { registerHealth } from '../http/health';
 import { authProviderPlugin } from './plugin';
 import { createAuthProvider } from './provider';
 
@@ -26,7 +28,8 @@ const rateLimits = createRateLimiters(
 const app = Fastify({
   logger: loggerOptions(config.LOG_LEVEL),
   trustProxy: config.TRUST_PROXY,
-  bodyLimit: 1024 * 1024,
+  // The same timeouts and body limit as the app (config.ts).
+  ...httpServerOptions(config),
 });
 
 // Sign-in mails go through the job queue in the shared database (pg-boss schema `pgboss`),
@@ -50,6 +53,8 @@ const provider = await createAuthProvider({
 });
 
 app.setErrorHandler(errorHandler);
+// The same probes as the product's, for the orchestrator of a stand-alone provider.
+registerHealth(app, database.db, config.READINESS_TIMEOUT_MS);
 await app.register(authProviderPlugin, { prefix: '/auth', provider });
 if (config.NODE_ENV !== 'production') registerDevMailbox(app, database.db);
 

@@ -26,7 +26,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.join(projectRoot, 'server/db/migrations');
+export const migrationsFolder = path.join(projectRoot, 'server/db/migrations');
 
 export const pgliteExtensions = { btree_gist, pg_trgm };
 
@@ -88,8 +88,8 @@ export function connectPostgres(url: string, poolSize = 10): Database {
     connectionTimeoutMillis: 5_000,
     // - Timestamps come back in UTC whatever the server's zone (see toIsoInstant).
     // - Generic plans: statements are prepared (PreparingClient) and planning a list query
-    //   costs more than running it; values that steer a plan (LIKE patterns, LIMIT/OFFSET)
-    //   are written into the statement instead (db/like.ts, http/paging.ts).
+    //   costs more than running it; LIMIT/OFFSET are written into the statement
+    //   (http/paging.ts), a prefix search is an index range of two parameters (db/like.ts).
     // - API calls touch a handful of rows: parallel workers cost more than they save.
     options: [
       '-c TimeZone=UTC',

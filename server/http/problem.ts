@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { UNSTORABLE_TEXT } from './validation';
 
 export interface FieldError {
   field: string;
@@ -79,6 +80,7 @@ const codeOf: Record<string, string> = {
   enum: 'value_not_allowed',
   type: 'value_wrong_type',
   minProperties: 'value_missing',
+  [UNSTORABLE_TEXT]: 'value_invalid_character',
 };
 
 /** The SQLSTATE of a database error, looking through Drizzle's wrapper. */
@@ -96,6 +98,22 @@ const DB_PROBLEMS: Record<string, () => HttpProblem> = {
   '23503': () => new HttpProblem(409, 'reference_conflict', 'Conflict', 'A referenced record does not exist or is still in use'),
   '23P01': () => new HttpProblem(409, 'slot_taken', 'Conflict', 'The coach already has an appointment at this time'),
 };
+
+/**
+ * Errors PostgreSQL raises about a value it was given: class 22 (data exception: text it
+ * cannot store, a number or date out of range, text too long for its column, a malformed
+ * literal) and class 54 (program limit: a value too large for an index entry). The contract
+ * and the central text check (validation.ts) refuse most such input before a handler runs;
+ * whatever still gets through is the caller's bad request, not a server fault.
+ */
+function inputProblem(state: string): HttpProblem | undefined {
+  const detail = state.startsWith('22')
+    ? 'A value of the request cannot be stored'
+    : state.startsWith('54')
+      ? 'A value of the request is too large to be stored'
+      : undefined;
+  return detail ? new HttpProblem(400, 'validation_failed', 'Bad Request', detail) : undefined;
+}
 
 /** The violated constraint's name, looking through Drizzle's wrapper. */
 function constraintOf(error: unknown): string | undefined {
@@ -156,6 +174,8 @@ function toProblem(error: FastifyError): HttpProblem {
   if (constraint && CONSTRAINT_PROBLEMS[constraint]) return CONSTRAINT_PROBLEMS[constraint]();
   const state = sqlState(error);
   if (state && DB_PROBLEMS[state]) return DB_PROBLEMS[state]();
+  const input = state ? inputProblem(state) : undefined;
+  if (input) return input;
   if (error.validation) {
     const errors = (error.validation as AjvError[]).map((e) => ({
       field: fieldOf(e),
@@ -203,22 +223,80 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
   return reply.code(problem.status).type('application/problem+json').send(body);
 }
 
+/** A code worth logging: an SQLSTATE, a system error (ECONNRESET) or a library's code. */
+const LOGGABLE_CODE = /^[A-Za-z0-9_]{1,64}$/;
+/** A stack frame line ("at fn (file:line:col)"): the lines before the frames are the message. */
+const FRAME = /^\s*at /;
+
 /**
- * What of an unexpected error may be logged: driver errors carry the failed query's
- * parameters (names, e-mails) in their message, so only type, code and frames go out.
+ * What of an unexpected error may be logged: its type, its code (the SQLSTATE of a
+ * database error) and where it was thrown, for it and its causes. Never its message: a
+ * driver error's message and Drizzle's ("Failed query: <sql>\nparams: <values>") hold the
+ * statement and its values (names, e-mail addresses, search words), and the message takes
+ * up the stack's first lines, so only the lines that are frames go out.
  */
 export function loggableError(error: unknown) {
-  const e = error as { name?: string; code?: string; stack?: string; cause?: unknown };
+  const chain: Array<{ type: string; code?: string }> = [];
+  let frames: string[] | undefined;
+  let e = error as { name?: unknown; code?: unknown; stack?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e && depth < 5; depth++, e = e.cause as typeof e) {
+    const code = typeof e.code === 'string' && LOGGABLE_CODE.test(e.code) ? e.code : undefined;
+    chain.push({
+      type: typeof e.name === 'string' ? e.name : typeof e,
+      ...(code ? { code } : {}),
+    });
+    frames ??=
+      typeof e.stack === 'string'
+        ? e.stack
+            .split('\n')
+            .filter((line) => FRAME.test(line))
+            .slice(0, 8)
+            .map((line) => line.trim())
+        : undefined;
+  }
+  if (chain.length === 0) return { type: typeof error };
+  const [first, ...causes] = chain;
   return {
-    type: e?.name ?? typeof error,
-    code: e?.code ?? (e?.cause as { code?: string } | undefined)?.code,
-    frames: e?.stack?.split('\n').slice(1, 8).map((line) => line.trim()),
+    type: first!.type,
+    code: first!.code ?? sqlState(error) ?? causes.find((c) => c.code)?.code,
+    ...(causes.length ? { causes } : {}),
+    ...(frames?.length ? { frames } : {}),
   };
+}
+
+/**
+ * Fastify closes the connection after a body it would not read, and closing a socket with
+ * unread data makes the kernel answer the still-sending client with a reset: most clients
+ * (curl, browsers) then report the reset, not the 413 that went before it. Instead the
+ * connection stays open and the rest of the body is read and dropped, for at most the
+ * request timeout (HTTP_REQUEST_TIMEOUT_MS), after which the socket is closed.
+ */
+function drainRefusedBody(request: FastifyRequest, reply: FastifyReply) {
+  reply.removeHeader('connection');
+  const raw = request.raw;
+  if (raw.complete) return;
+  const { requestTimeout } = request.server.initialConfig as { requestTimeout?: number };
+  const timer = setTimeout(() => raw.socket?.destroy(), requestTimeout || 30_000);
+  const stop = () => clearTimeout(timer);
+  raw.once('end', stop);
+  raw.once('close', stop);
+  raw.on('data', () => {});
+  raw.resume();
 }
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const problem = toProblem(error);
-  if (problem.status >= 500) request.log.error({ error: loggableError(error) }, 'request failed');
+  if (problem.status === 413) drainRefusedBody(request, reply);
+  if (problem.status >= 500) {
+    request.log.error(
+      {
+        operation: request.routeOptions.config.operation?.operationId,
+        status: problem.status,
+        error: loggableError(error),
+      },
+      'request failed',
+    );
+  }
   return sendProblem(request, reply, problem);
 }
 
@@ -232,12 +310,20 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
 
 /**
  * Fastify's logger options for both servers (the app and the stand-alone auth provider):
- * personal data stays out of the logs, so no headers, bodies or query strings.
+ * personal data stays out of the logs, so no headers, bodies or query strings, and an error
+ * object Fastify or a library logs (`err`, `error`) goes out as loggableError.
  */
 export const loggerOptions = (level: string) => ({
   level,
   redact: ['req.headers.authorization', 'req.headers.cookie'],
   serializers: {
+    // Fastify's type asks for pino's own shape (with message and stack): the point is to leave those out.
+    err: loggableError as unknown as (err: Error) => {
+      type: string;
+      message: string;
+      stack: string;
+    },
+    error: (value: unknown) => (value instanceof Error ? loggableError(value) : value),
     req: (req: { method: string; url: string; id: string }) => ({
       method: req.method,
       url: req.url.split('?')[0],

@@ -9,7 +9,8 @@ import { matchesRoute, ROUTE_HINTS_FILE, type RouteHint } from '../../src/app/ro
 
 const root = projectRoot;
 const localesDir = path.join(root, 'src/i18n/locales');
-const NOT_APP = /^\/(api|auth|locales)(\/|$)/;
+// /health is no page and no probe (http/health.ts): a 404, not the app.
+const NOT_APP = /^\/(api|auth|locales|health)(\/|$)/;
 
 /** Where the head's first elements go: after the charset, which must come early. */
 const HEAD_START = /<meta charset="[^"]*"\s*\/?>|<head>/i;

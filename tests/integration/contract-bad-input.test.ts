@@ -109,13 +109,43 @@ describe('bad input, for every operation of the contract', () => {
     await expectFieldError(op, { body: { [field]: 'x'.repeat(schema.maxLength! + 1) } }, field);
   });
 
+  // NUL and lone surrogates: JSON and URLs carry them, PostgreSQL cannot store them. The
+  // field is named whatever else the request lacks (public operations are called anonymously).
+  const UNSTORABLE = [
+    ['NUL', 'Anna\u0000'],
+    ['lone surrogate', 'Anna\uD83D'],
+  ] as const;
+  it.each(named(withBody.filter((op) => stringField(op))))(
+    '%s: text that cannot be stored, in the body',
+    async (_n, op) => {
+      const [field] = stringField(op)!;
+      for (const [, text] of UNSTORABLE) {
+        await expectFieldError(op, { body: { [field]: text } }, field);
+      }
+    },
+  );
+
+  const stringQuery = (op: Operation) =>
+    Object.entries((op.schema.querystring as Schema | undefined)?.properties ?? {}).find(
+      ([, s]) => typesOf(s).includes('string') && !s.format,
+    );
+  it.each(named(withQuery.filter((op) => stringQuery(op))))(
+    '%s: text that cannot be stored, in the query',
+    async (_n, op) => {
+      const [name] = stringQuery(op)!;
+      await expectFieldError(op, { query: { [name]: 'Anna\u0000' } }, name);
+    },
+  );
+
   it.each(named(withQuery))('%s: unknown query parameter', async (_n, op) => {
     await expectFieldError(op, { query: { zzUnknown: '1' } }, 'zzUnknown');
   });
 
   it.each(named(withPaging))('%s: out-of-range paging', async (_n, op) => {
     await expectFieldError(op, { query: { page: 0 } }, 'page');
-    const size = op.definition.parameters?.some((p) => p.name === 'pageSize') ? 'pageSize' : 'limit';
+    const size = op.definition.parameters?.some((p) => p.name === 'pageSize')
+      ? 'pageSize'
+      : 'limit';
     await expectFieldError(op, { query: { [size]: 1000 } }, size);
     await expectFieldError(op, { query: { [size]: 'abc' } }, size);
   });

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContract } from '../../server/http/contract';
 import { createApi, type Api } from '../support/api';
@@ -9,8 +10,10 @@ const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
 let api: Api;
 let admin: Caller;
 
+const READINESS_TIMEOUT_MS = 1_000;
+
 beforeAll(async () => {
-  api = await createApi();
+  api = await createApi({ env: { READINESS_TIMEOUT_MS: String(READINESS_TIMEOUT_MS) } });
   admin = await api.signIn('ADMIN');
 });
 afterAll(() => api.close());
@@ -98,5 +101,98 @@ describe('routes outside the contract', () => {
   it('answers a guarded route without a token with 401 problem+json', async () => {
     const res = await api.call('GET', '/api/appointments');
     expectProblem(res, 401, 'unauthorized');
+  });
+});
+
+describe('probes for the orchestrator', () => {
+  const json = (res: { headers: Record<string, unknown> }) =>
+    expect(String(res.headers['content-type'])).toContain('application/json');
+
+  it('answers liveness at /healthz without the database', async () => {
+    const res = await api.call('GET', '/healthz');
+    expectStatus(res, 200);
+    json(res);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('answers readiness at /readyz when the database answers and is migrated', async () => {
+    const res = await api.call('GET', '/readyz');
+    expectStatus(res, 200);
+    json(res);
+    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('is not ready while a committed migration is not applied', async () => {
+    const db = api.database.db;
+    const deleted = (await db.execute(
+      sql`DELETE FROM drizzle.__drizzle_migrations WHERE id = (SELECT max(id) FROM drizzle.__drizzle_migrations) RETURNING hash, created_at`,
+    )) as unknown as { rows: Array<{ hash: string; created_at: string }> };
+    const [last] = deleted.rows;
+    try {
+      const res = await api.call('GET', '/readyz');
+      expectStatus(res, 503);
+      json(res);
+      expect(res.body).toEqual({ status: 'unavailable', reason: 'migrations_pending', pending: 1 });
+    } finally {
+      await db.execute(
+        sql`INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES (${last!.hash}, ${last!.created_at})`,
+      );
+    }
+    expectStatus(await api.call('GET', '/readyz'), 200);
+  });
+
+  it('is not ready when the database does not answer within the timeout', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    // Another session holds the table the probe reads, as a stuck database would.
+    const holder = api.database.db.transaction(async (tx) => {
+      await tx.execute(sql`LOCK TABLE drizzle.__drizzle_migrations IN ACCESS EXCLUSIVE MODE`);
+      locked();
+      await held;
+    });
+    await isLocked;
+    const started = Date.now();
+    const res = await api.call('GET', '/readyz');
+    release();
+    await holder;
+    expectStatus(res, 503);
+    expect(res.body).toEqual({ status: 'unavailable', reason: 'database_timeout' });
+    expect(Date.now() - started).toBeLessThan(READINESS_TIMEOUT_MS + 1_000);
+  });
+
+  it('has no /health: it means liveness to some tools and readiness to others', async () => {
+    const res = await api.call('GET', '/health');
+    expect(res.status).toBe(404);
+    expect(String(res.headers['content-type'] ?? '')).not.toContain('text/html');
+  });
+});
+
+describe('paths that are not the web app', () => {
+  it('answers unknown paths under /api and /auth, and missing files, with 404 instead of the app', async () => {
+    for (const url of [
+      '/api',
+      '/api/',
+      '/auth',
+      '/auth/no-such-thing',
+      '/foo.php',
+      '/x.js',
+      '/assets/none.css',
+      '/wp-login.php',
+    ]) {
+      const res = await api.call('GET', url);
+      expect(res.status, url).toBe(404);
+      expect(String(res.headers['content-type'] ?? ''), url).not.toContain('text/html');
+    }
+  });
+
+  it('still serves the app for its own routes', async () => {
+    for (const url of ['/', '/appointments/123', '/login']) {
+      const res = await api.call('GET', url);
+      expectStatus(res, 200);
+      expect(String(res.headers['content-type']), url).toContain('text/html');
+    }
   });
 });

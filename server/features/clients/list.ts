@@ -19,9 +19,10 @@ import {
   clientFilters,
   clientListShape,
   needsClientRow,
+  phonePattern,
   toClient,
 } from './repository';
-import { searchMatches, searchWords } from './search';
+import { searchMatches, searchPlaceholders, searchValues, searchWords } from './search';
 
 const SORT_COLUMNS = {
   createdAt: clients.createdAt,
@@ -72,7 +73,7 @@ function wordsPage(
   counting: boolean,
 ) {
   const options = searchOptions(scope, query);
-  const words = searchWords(query.search!);
+  const words = searchPlaceholders(searchWords(query.search!));
   const matching = () =>
     db
       .select(one)
@@ -111,7 +112,7 @@ function searchPage(
   limit: number,
   offset: number,
 ) {
-  const words = query.search ? searchWords(query.search) : [];
+  const words = searchPlaceholders(query.search ? searchWords(query.search) : []);
   const textMatches =
     words.length > 0 ? searchMatches(words, searchOptions(scope, query)) : undefined;
   const matches = db
@@ -244,7 +245,13 @@ function fromPageRow({ fields }: JsonPageRow) {
 /** GET /admin/client: one page in the caller's scope and the capped count, in one round trip. */
 export async function listClientPage(db: Db, principal: Principal, query: Query<'listClients'>) {
   const scope = listScopeOf(principal);
-  const values = { ...query, scopeCoach: principal.user?.coachId };
+  // The search's words and the phone number are values of the prepared statement.
+  const values = {
+    ...query,
+    scopeCoach: principal.user?.coachId,
+    ...searchValues(query.search ? searchWords(query.search) : []),
+    ...(query.phoneNumber === undefined ? {} : { phonePattern: phonePattern(query.phoneNumber) }),
+  };
   const { rows, counts } = await preparedListPage<JsonPageRow>(
     db,
     'list_clients',

@@ -1,10 +1,10 @@
 import { and, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { textLiteral } from '../../db/like';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
 import type { ListScope, Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
+import { searchShape, searchWords } from './search';
 
 export type ClientRow = typeof clients.$inferSelect;
 
@@ -143,12 +143,15 @@ export const needsClientRow = (q: Query<'listClients'>) =>
   q.followupAppointment !== undefined ||
   q.hasRejected !== undefined;
 
-/** The filters' part of a client list's shape: what decides which clients match. */
+/** The LIKE pattern of a phone search (digits only, so nothing to escape). */
+export const phonePattern = (phone: string) => `%${nationalDigits(phone)}%`;
+
+/** The filters' part of a client list's shape: what decides the statement (not its values). */
 const filterShape = (scope: ListScope, q: Query<'listClients'>) => [
   scope,
   CLIENT_VALUE_FILTERS.filter((name) => applies(q, name)),
-  q.search ?? null,
-  q.phoneNumber === undefined ? null : nationalDigits(q.phoneNumber),
+  searchShape(q.search),
+  q.phoneNumber !== undefined,
   q.showClosedSessions ?? false,
   q.initialAppointment ?? null,
   q.firstAppointment ?? null,
@@ -175,18 +178,19 @@ export const clientCountKey = (
   JSON.stringify([
     ...filterShape(scope, q),
     CLIENT_VALUE_FILTERS.map((name) => (applies(q, name) ? q[name] : null)),
+    q.search === undefined ? null : searchWords(q.search),
+    q.phoneNumber === undefined ? null : nationalDigits(q.phoneNumber),
     scope === 'coach' ? scopeCoach : null,
   ]);
 
 export function clientFilters(scope: ListScope, q: Query<'listClients'>): SQL | undefined {
   const value = (name: string) => sql.placeholder(name);
-  const phone = q.phoneNumber === undefined ? undefined : nationalDigits(q.phoneNumber);
   return and(
     scope === 'coach' ? eq(clients.coachedById, value('scopeCoach')) : undefined,
     scope === 'none' ? sql`false` : undefined,
     // The text search is not a filter here: it starts from client_search_terms (list.ts).
-    // Patterns are literals: a generic plan for `LIKE $1` cannot use the trigram index.
-    phone !== undefined ? sql`${phoneDigits} LIKE ${textLiteral(`%${phone}%`)}` : undefined,
+    // The pattern is a placeholder (phonePattern); the trigram index serves it at run time.
+    q.phoneNumber !== undefined ? sql`${phoneDigits} LIKE ${value('phonePattern')}` : undefined,
     applies(q, 'participatingInResearch')
       ? eq(clients.wantsToProvideRecordingsForResearch, value('participatingInResearch'))
       : undefined,

@@ -1,5 +1,5 @@
 import { and, sql, type SQL } from 'drizzle-orm';
-import { startsWith, textLiteral } from '../../db/like';
+import { inPrefixRange, prefixEnd } from '../../db/like';
 import {
   clients,
   clientSearchPrefixes,
@@ -22,6 +22,65 @@ export function searchWords(text: string): string[] {
     .slice(0, 6);
 }
 
+/**
+ * One word of a search as the statement reads it: the values are bind parameters, or
+ * placeholders of a prepared statement (`searchPlaceholders`), never SQL text.
+ */
+export interface SearchWord {
+  /** Its first SEARCH_PREFIX_LENGTH letters (client_search_prefixes). */
+  prefix: unknown;
+  /** The range of words it starts: [from, to) (db/like.ts inPrefixRange). */
+  from: unknown;
+  to: unknown;
+  /** Longer than the stored starts, so confirmed on the whole words. */
+  longer: boolean;
+}
+
+// Letters as PostgreSQL's left() counts them: code points, not UTF-16 units.
+const isLonger = (word: string) => Array.from(word).length > SEARCH_PREFIX_LENGTH;
+
+/** The values of a search's words, by the names `searchPlaceholders` gives them. */
+export function searchValues(words: string[]): Record<string, string> {
+  return Object.fromEntries(
+    words.flatMap((word, i) => [
+      [`search${i}Prefix`, Array.from(word).slice(0, SEARCH_PREFIX_LENGTH).join('')],
+      [`search${i}From`, word],
+      [`search${i}To`, prefixEnd(word)],
+    ]),
+  );
+}
+
+/** A search's words as placeholders of a prepared statement (values: `searchValues`). */
+export const searchPlaceholders = (words: string[]): SearchWord[] =>
+  words.map((word, i) => ({
+    prefix: sql.placeholder(`search${i}Prefix`),
+    from: sql.placeholder(`search${i}From`),
+    to: sql.placeholder(`search${i}To`),
+    longer: isLonger(word),
+  }));
+
+/** A search's words as bind parameters of a statement built for one call. */
+const searchParameters = (words: string[]): SearchWord[] => {
+  const values = searchValues(words);
+  return words.map((word, i) => ({
+    prefix: values[`search${i}Prefix`],
+    from: values[`search${i}From`],
+    to: values[`search${i}To`],
+    longer: isLonger(word),
+  }));
+};
+
+/**
+ * What of a search decides its statement: how many words, and which are longer than the
+ * stored starts. The words themselves are values (searchValues).
+ */
+export const searchShape = (text: string | undefined) =>
+  text === undefined
+    ? null
+    : searchWords(text)
+        .map((w) => (isLonger(w) ? 'L' : 'S'))
+        .join('');
+
 export interface SearchOptions {
   /** Only clients whose sessions are open. */
   open: boolean;
@@ -39,7 +98,7 @@ export interface SearchOptions {
  * The clients one of whose words starts with each word of the search, as (id, created_at):
  * one word from its stored starts (prefixMatches), several from the words themselves.
  */
-export const searchMatches = (words: string[], options: SearchOptions): SQL =>
+export const searchMatches = (words: SearchWord[], options: SearchOptions): SQL =>
   words.length === 1 ? prefixMatches(words[0]!, options) : everyWordMatches(words, options);
 
 /**
@@ -50,13 +109,13 @@ export const searchMatches = (words: string[], options: SearchOptions): SQL =>
  * (created_at, client_id) groups by client and lets the page's order (creation time, then
  * id) come straight from the grouping's sort.
  */
-function everyWordMatches(words: string[], options: SearchOptions): SQL {
+function everyWordMatches(words: SearchWord[], options: SearchOptions): SQL {
   const t = clientSearchTerms;
-  const wordRows = (word: string, index: number) =>
+  const wordRows = (word: SearchWord, index: number) =>
     sql`SELECT ${t.clientId} AS client_id, ${t.createdAt} AS created_at, ${sql.raw(String(index))} AS word
       FROM ${t}
       WHERE ${and(
-        startsWith(sql`${t.term}`, word),
+        inPrefixRange(sql`${t.term}`, word.from, word.to),
         options.open ? sql`${t.open}` : undefined,
         options.coach ? sql`${t.coachedById} = ${options.coach}` : undefined,
       )}`;
@@ -86,20 +145,17 @@ const pageOrder = (createdAt: SQL, id: SQL, page: SearchOptions['page']) =>
  * order, so a page stops after its rows. A word longer than the stored starts is looked up by
  * its first SEARCH_PREFIX_LENGTH letters and confirmed on the client's whole words.
  */
-function prefixMatches(word: string, options: SearchOptions): SQL {
+function prefixMatches(word: SearchWord, options: SearchOptions): SQL {
   const p = clientSearchPrefixes;
   const t = clientSearchTerms;
-  // Letters as PostgreSQL's left() counts them: code points, not UTF-16 units.
-  const letters = Array.from(word);
-  const longer = letters.length > SEARCH_PREFIX_LENGTH;
   return sql`SELECT ${p.clientId} AS id, ${p.createdAt} AS created_at
     FROM ${p}
     WHERE ${and(
-      sql`${p.prefix} = ${textLiteral(letters.slice(0, SEARCH_PREFIX_LENGTH).join(''))}`,
+      sql`${p.prefix} = ${word.prefix}`,
       options.open ? sql`${p.open}` : undefined,
       options.coach ? sql`${p.coachedById} = ${options.coach}` : undefined,
-      longer
-        ? sql`EXISTS (SELECT 1 FROM ${t} WHERE ${t.clientId} = ${p.clientId} AND ${startsWith(sql`${t.term}`, word)})`
+      word.longer
+        ? sql`EXISTS (SELECT 1 FROM ${t} WHERE ${t.clientId} = ${p.clientId} AND ${inPrefixRange(sql`${t.term}`, word.from, word.to)})`
         : undefined,
     )}
     ${pageOrder(sql`${p.createdAt}`, sql`${p.clientId}`, options.page)}`;
@@ -109,5 +165,5 @@ function prefixMatches(word: string, options: SearchOptions): SQL {
 export function quickSearchMatches(text: string): SQL {
   const words = searchWords(text);
   if (words.length === 0) return sql`false`;
-  return sql`${clients.id} IN (SELECT m.id FROM (${searchMatches(words, { open: false })}) m)`;
+  return sql`${clients.id} IN (SELECT m.id FROM (${searchMatches(searchParameters(words), { open: false })}) m)`;
 }
