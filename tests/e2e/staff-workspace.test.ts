@@ -170,7 +170,7 @@ describe('an admin', () => {
     await page.getByRole('button', { name: 'Speichern' }).click();
     await page
       .locator('#field-yearOfBirth-error')
-      .getByText('Bitte ein Geburtsjahr zwischen 1900 und dem laufenden Jahr angeben (vierstellig).')
+      .getByText('Bitte ein plausibles Geburtsjahr angeben (vierstellig, höchstens 110 Jahre zurück, nicht in der Zukunft).')
       .waitFor();
     expect(await year.getAttribute('aria-invalid')).toBe('true');
     expect(await seriousAxeViolations(page)).toEqual([]);
