@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { DrizzleQueryError } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -78,6 +79,41 @@ class PreparingClient extends pg.Client {
   }
 }
 
+/** The part of pg.Pool that transactions need (a fake pool in tests). */
+export interface TransactionPool {
+  connect(): Promise<pg.PoolClient>;
+}
+
+/**
+ * Runs `db.transaction` on a client this code checks out and always gives back. drizzle-orm
+ * 0.45 sends BEGIN before its own try/finally, so a BEGIN that fails (a connection that died
+ * while idle, as after a database restart) never returns its client to the pool; after as
+ * many such failures as the pool has slots, every call waits for a connection until the
+ * process ends (drizzle-orm issues 6023, 6241). A client whose BEGIN or ROLLBACK failed is
+ * closed rather than reused: it may still be inside a transaction.
+ */
+export function releasingTransactions(db: Db, pool: TransactionPool): Db {
+  const onClient = new WeakMap<pg.PoolClient, Db>();
+  const transaction = async (work: never, config?: never) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      let clientDb = onClient.get(client);
+      if (!clientDb) {
+        clientDb = drizzlePg({ client, schema }) as unknown as Db;
+        onClient.set(client, clientDb);
+      }
+      return await clientDb.transaction(work, config);
+    } catch (error) {
+      if (error instanceof DrizzleQueryError && /^\s*(begin|rollback)\b/i.test(error.query)) broken = error;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+  return Object.assign(db, { transaction: transaction as unknown as Db['transaction'] });
+}
+
 export function connectPostgres(url: string, poolSize = 10): Database {
   const pool = new pg.Pool({
     connectionString: url,
@@ -100,7 +136,7 @@ export function connectPostgres(url: string, poolSize = 10): Database {
   });
   // An idle client that errors (e.g. the server restarts) must not crash the process.
   pool.on('error', () => {});
-  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  const db = releasingTransactions(drizzlePg({ client: pool, schema }) as unknown as Db, pool);
   return {
     db,
     kind: 'postgres',
