@@ -152,6 +152,11 @@ function routeHints(): Plugin {
         });
       }
 
+      // A chunk that only imports styles is dropped by Vite after this hook (its CSS stays):
+      // naming it would make every such page request a script that does not exist.
+      const pureCss = (c: Rollup.OutputChunk) =>
+        (c.viteMetadata?.importedCss.size ?? 0) > 0 &&
+        c.code.replace(/\/\/# sourceMappingURL=\S*/, '').trim() === '';
       const chunks = Object.values(bundle).filter(
         (c): c is Rollup.OutputChunk => c.type === 'chunk',
       );
@@ -180,7 +185,7 @@ function routeHints(): Plugin {
         return {
           pattern,
           entry: entry.map((f) => base + f),
-          js: files.map((f) => base + f),
+          js: files.filter((f) => !pureCss(byFile.get(f)!)).map((f) => base + f),
           css: css.map((f) => base + f),
           ns,
         };

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROUTE_HINTS_FILE } from '../../src/app/route-match';
 import { useBrowser } from '../support/browser';
 
 const b = useBrowser();
@@ -56,5 +59,26 @@ describe('home page', () => {
     await b.page.getByRole('link', { name: 'Zur Startseite' }).click();
     await b.page.getByRole('heading', { name: 'Willkommen bei Sprechstunde' }).waitFor();
     expect(new URL(b.page.url()).pathname).toBe('/');
+  });
+
+  it('names only files that exist: every script and style a page preloads, and the icon', async () => {
+    // The routes the build knows (the set-up builds dist/web before the run).
+    const hints = JSON.parse(
+      readFileSync(path.join(import.meta.dirname, '../../dist/web', ROUTE_HINTS_FILE), 'utf8'),
+    ) as Array<{ pattern: string }>;
+    const named = new Set<string>();
+    for (const { pattern } of hints) {
+      const html = await (await fetch(b.baseUrl + pattern.replace(/:\w+/g, 'x'))).text();
+      for (const m of html.matchAll(/<(?:link|script)\b[^>]*\b(?:href|src)="(\/[^"]+)"/g)) named.add(m[1]!);
+    }
+    expect(named.size).toBeGreaterThan(20);
+    const missing = [];
+    for (const file of [...named, '/favicon.ico']) {
+      const res = await fetch(b.baseUrl + file);
+      await res.arrayBuffer();
+      if (res.status !== 200) missing.push(`${file} ${res.status}`);
+    }
+    expect(missing).toEqual([]);
+    expect((await fetch(`${b.baseUrl}/favicon.ico`)).headers.get('content-type')).toMatch(/^image\//);
   });
 });
