@@ -82,6 +82,17 @@ const schema = z.object({
   HOLIDAY_STATE: z
     .enum(['BW', 'BY', 'BE', 'BB', 'HB', 'HH', 'HE', 'MV', 'NI', 'NW', 'RP', 'SL', 'SN', 'ST', 'SH', 'TH'])
     .default('BE'),
+  /**
+   * The help page's four tutorial videos, the same variable the web build reads (src/app/config.ts):
+   * their origins may serve media (CSP media-src). Unset: the build's default host.
+   */
+  VITE_HELP_VIDEO_URLS: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((u) => !u.trim() || URL.canParse(u.trim())),
+      'comma-separated absolute URLs',
+    )
+    .optional(),
   /** Jitsi deployment of the video meetings (IFrame API and rooms). */
   JITSI_DOMAIN: z
     .string()

@@ -9,6 +9,17 @@ import { jitsiOrigins } from '../adapters/video/video';
  * same for every request (no nonces), so helmet runs once here and each request only gets the
  * recorded headers: its middleware would rebuild the CSP string on every request.
  */
+/** Where the help page's videos live (the web build's default host when none is configured). */
+const DEFAULT_HELP_VIDEO_ORIGIN = 'https://videos.sprechstunde.example';
+
+export function helpVideoOrigins(config: Pick<Config, 'VITE_HELP_VIDEO_URLS'>): string[] {
+  const urls = (config.VITE_HELP_VIDEO_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+  // Fewer than four URLs: the rest come from the build's defaults.
+  const origins = new Set(urls.map((u) => new URL(u).origin));
+  if (urls.length < 4) origins.add(DEFAULT_HELP_VIDEO_ORIGIN);
+  return [...origins].filter((o) => o !== 'null');
+}
+
 export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
   const jitsi = jitsiOrigins(config);
   const headers = helmet({
@@ -20,6 +31,8 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
         frameSrc: ["'self'", ...jitsi.frames],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
+        // The help videos and their captions.
+        mediaSrc: ["'self'", ...helpVideoOrigins(config)],
         connectSrc: ["'self'"],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],

@@ -54,6 +54,8 @@ describe('security headers', () => {
       expect(csp).toContain("default-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain("object-src 'none'");
+      // The help videos (and their captions) come from the configured video host.
+      expect(csp).toContain("media-src 'self' https://videos.sprechstunde.example");
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-powered-by']).toBeUndefined();
     }

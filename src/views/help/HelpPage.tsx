@@ -16,7 +16,14 @@ export default function HelpPage() {
         {videos.map((video) => (
           <li key={video.id} className="help-video">
             <h2 id={`${video.id}-title`}>{t(video.titleKey)}</h2>
-            <video controls preload="none" src={video.url} aria-labelledby={`${video.id}-title`}>
+            {/* Captions from another host load only in CORS mode (docs/deploy.md: help videos). */}
+            <video
+              controls
+              preload="none"
+              crossOrigin="anonymous"
+              src={video.url}
+              aria-labelledby={`${video.id}-title`}
+            >
               <track
                 kind="captions"
                 srcLang="de"
