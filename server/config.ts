@@ -27,6 +27,8 @@ const schema = z.object({
   /** Public origin of the app, used in links in e-mails. */
   PUBLIC_URL: z.string().url().default('http://localhost:3000'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty`: one readable line per entry (default in development); `json`: one JSON object per line. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   /** Directory of the built web app. */
   WEB_DIST_DIR: z.string().default('./dist/web'),
   /** SMTP server for outgoing mail (smtp://user:pass@host:587); unset = mails are captured. */

@@ -1,9 +1,11 @@
 import closeWithGrace from 'close-with-grace';
 import type pg from 'pg';
+import pretty from 'pino-pretty';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { connectDatabase } from './db/client';
 import { seedIfEmpty } from './db/seed/seed';
+import { formatStartBanner } from './db/seed/summary';
 import { createTokenVerifier } from './http/auth';
 import { loggableError } from './http/problem';
 import { createRateLimiters } from './http/rate-limit';
@@ -67,9 +69,20 @@ const verifyToken = createTokenVerifier(
 
 // The web app's files are listed when the app is built (npm start may still be building them).
 await webBuildDone();
+// Development: one readable line per log entry; elsewhere JSON for the log collector.
+const logFormat = config.LOG_FORMAT ?? (config.NODE_ENV === 'development' ? 'pretty' : 'json');
+const logStream =
+  logFormat === 'pretty'
+    ? pretty({
+        colorize: Boolean(process.stdout.isTTY),
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname',
+        sync: true,
+      })
+    : undefined;
 const app = await buildApp(
   { config, db: database.db, verifyToken, now: () => new Date(), rateLimits },
-  authProvider ? { authProvider } : {},
+  { ...(authProvider ? { authProvider } : {}), ...(logStream ? { logStream } : {}) },
 );
 running.jobs = app.jobs;
 
@@ -90,3 +103,10 @@ app.log.info(
   },
   'ready',
 );
+if (config.NODE_ENV === 'development') {
+  const { port } = app.server.address() as { port: number };
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  process.stdout.write(
+    formatStartBanner(`http://${host}:${port}`, { mailbox: !config.SMTP_URL, seeded }),
+  );
+}

@@ -46,15 +46,17 @@ describe('npm start', () => {
     expect(home?.status, output).toBe(200);
     expect(await home!.text()).toContain('<html lang="de"');
     expect((await fetch(`${base}/api/openapi.json`)).status).toBe(200);
-    // The start log reports the demo data it seeded into the empty database.
-    for (let i = 0; i < 50 && !output.includes('"seeded"'); i++) {
+    // Once it listens, the terminal tells a newcomer where everything is, in readable lines.
+    for (let i = 0; i < 50 && !output.includes('Entwicklungs-Postfach unter'); i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
-    const ready = output
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { seeded?: { clients?: number; coaches?: number } })
-      .find((entry) => entry.seeded);
-    expect(ready?.seeded, output).toMatchObject({ clients: 200, coaches: 5 });
+    expect(output).toContain(`Sprechstunde läuft: ${base}`);
+    expect(output).toContain(`Entwicklungs-Postfach (Anmeldecodes): ${base}/dev/mailbox`);
+    expect(output).toMatch(/Klient:innen +200\n/);
+    expect(output).toMatch(/Coaches +5\n/);
+    expect(output).toMatch(/Admin +admin@sprechstunde\.demo/);
+    expect(output).toContain('klient@sprechstunde.demo');
+    expect(output).toMatch(/INFO.*ready/);
+    expect(output.split('\n').filter((line) => line.startsWith('{'))).toEqual([]);
   }, 120_000);
 });

@@ -42,11 +42,17 @@ export function formatSeedSummary(
     '',
     'Die Konten haben noch kein Passwort: Geben Sie die E-Mail-Adresse ein und wählen Sie',
     '„Einmalcode“. Der sechsstellige Code geht an diese Adresse und steht im',
-    'Entwicklungs-Postfach unter /dev/mailbox.',
+    `Entwicklungs-Postfach unter ${publicUrl}/dev/mailbox.`,
     'Als Klient:in melden Sie sich über /client-signup/login an.',
-    '',
-    'Hinweis: Das Anmelde-Widget der Oberfläche kommt mit einem späteren Issue; bis dahin',
-    'spricht nur der Anmeldedienst unter /auth (Flow-Protokoll) mit den Konten.',
   );
   return lines.join('\n');
+}
+
+/** What `npm start` prints once it listens: where the app is, and where the codes arrive. */
+export function formatStartBanner(url: string, options: { mailbox: boolean; seeded: SeedSummary | null }): string {
+  const lines = ['', `Sprechstunde läuft: ${url}`];
+  if (options.mailbox) lines.push(`Entwicklungs-Postfach (Anmeldecodes): ${url}/dev/mailbox`);
+  if (options.seeded) lines.push('', formatSeedSummary(options.seeded, url));
+  else lines.push('Demo-Konten: README.md, Abschnitt „Demo sign-in“ (npm run seed -- --force legt die Demodaten neu an).');
+  return `${lines.join('\n')}\n`;
 }
