@@ -37,6 +37,12 @@ const noLiteralTextInViews = [
   },
 ];
 
+/** `<prefix><area>/<file>` where <file> is not `index`: another feature's inner file. */
+const featureInternals = (prefix) => ({
+  regex: `^${prefix}[^./][^/]*/(?!index$).+`,
+  message: 'Import another feature only through its index.ts (server/features/<area>/index).',
+});
+
 export default defineConfig([
   globalIgnores([
     'dist/',
@@ -97,6 +103,74 @@ export default defineConfig([
           name,
           message: 'Views hold no side effects: put them into a machine (src/machines/).',
         })),
+      ],
+    },
+  },
+
+  {
+    // Issue 18: a feature's index.ts is its public face. Inside a feature, files import each
+    // other directly; everything else (other features, the app, jobs, seed, the auth
+    // provider) imports only server/features/<area>/index. The typescript-eslint copy of the
+    // rule: a later block setting the base rule for the same files adds to these patterns
+    // instead of replacing them.
+    name: 'sprechstunde/server-boundaries',
+    files: ['server/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [featureInternals('.*/features/')] },
+      ],
+    },
+  },
+  {
+    // Infrastructure knows no feature: features (and their jobs) are put together where the
+    // app is assembled (server/app.ts, server/app-jobs.ts, server/main.ts).
+    name: 'sprechstunde/infrastructure-boundaries',
+    files: ['server/{jobs,http,adapters,web}/**/*.ts', 'server/db/*.ts', 'server/db/schema/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)features(/|$)',
+              message: 'Infrastructure imports no feature: wire features in where the app is assembled.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    name: 'sprechstunde/feature-list-boundaries',
+    files: ['server/features/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [featureInternals('.*/features/'), featureInternals('\\./')] },
+      ],
+    },
+  },
+  {
+    name: 'sprechstunde/feature-boundaries',
+    files: ['server/features/*/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            featureInternals('.*/features/'),
+            // `../<area>/…` from a feature's top folder is another feature's file.
+            featureInternals('\\.\\./'),
+            {
+              // As if the provider ran elsewhere: its HTTP surface (openapi/auth.yaml) and the
+              // user events it posts (receiveAuthUserEvent in openapi/product.yaml).
+              regex: '(^|/)auth-provider(/|$)',
+              message:
+                'Features reach the auth provider only through its HTTP surface and its events, never its code.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -45,7 +45,7 @@ import { connectPostgres } from '../server/db/client';
 import { authUsers } from '../server/db/schema/index';
 import { createTokenVerifier } from '../server/http/auth';
 import { createRateLimiters } from '../server/http/rate-limit';
-import { mailOutbox } from '../server/features/notifications/enqueue';
+import { mailOutbox } from '../server/features/notifications/index';
 import { createAuthProvider } from '../server/auth-provider/provider';
 import type { LoadDone, LoadJob } from './auth-load';
 import { cpuSince, machineCpu, postgresCpu } from './cpu';

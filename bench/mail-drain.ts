@@ -27,9 +27,8 @@ import { smtpTransportOptions } from '../server/adapters/mail/mailer';
 import { loadConfig } from '../server/config';
 import { connectPostgres } from '../server/db/client';
 import { communications } from '../server/db/schema/index';
-import { DELIVER_JOB } from '../server/features/notifications/enqueue';
-import { DELIVER_WORK } from '../server/features/notifications/jobs';
-import { startAppJobs } from '../server/jobs/index';
+import { DELIVER_JOB, DELIVER_WORK } from '../server/features/notifications/index';
+import { startAppJobs } from '../server/app-jobs';
 import { startChild, stopChild } from './servers/child';
 
 const messages = Number(process.env.BENCH_MESSAGES ?? 1000);

@@ -24,7 +24,7 @@ import http from 'node:http';
 import type pg from 'pg';
 import pgModule from 'pg';
 import path from 'node:path';
-import { localInstant } from '../server/features/availability/occurrences';
+import { localInstant } from '../server/features/availability/index';
 import { startChild, stopChild } from './servers/child';
 
 /**

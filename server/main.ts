@@ -9,11 +9,11 @@ import { formatStartBanner } from './db/seed/summary';
 import { createTokenVerifier } from './http/auth';
 import { loggableError } from './http/problem';
 import { createRateLimiters } from './http/rate-limit';
-import { mailOutbox } from './features/notifications/enqueue';
+import { mailOutbox } from './features/notifications/index';
 import type { JobQueue } from './jobs/queue';
 import { createAuthProvider } from './auth-provider/provider';
 import { webBuildDone } from './web/build-gate';
-import { applyAuthUserEvent } from './features/auth-sync/apply';
+import { applyAuthUserEvent } from './features/auth-sync/index';
 
 const started = performance.now();
 const config = loadConfig();

@@ -1,14 +1,13 @@
 import type { Config } from '../config';
 import type { Db, Tx } from '../db/client';
 import type { RateLimiters } from '../http/rate-limit';
-import type { MailOutbox } from '../features/notifications/enqueue';
 import { loadAuthConfig, type AuthConfig } from './config';
 import { createFlowEngine } from './flow/engine';
 import { createDbFlowStore } from './flow/store';
 import { loginFlow } from './flows/login';
 import { profileFlow } from './flows/profile';
 import { registrationFlow } from './flows/registration';
-import type { AuthEnv } from './flows/shared';
+import type { AuthEnv, MailOutbox } from './flows/shared';
 import { loadKeyStore } from './keys';
 import { loadSecretBox } from './secret-box';
 import { createSessionService } from './sessions';

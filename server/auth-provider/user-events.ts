@@ -1,9 +1,11 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 
 /**
  * What the product hears from the provider (issue 3, item 7): a user was created or
  * deleted, or a user's primary e-mail address changed. `email` is the (new) primary
- * address, null when there is none (a deleted user, a user without an address).
+ * address, null when there is none (a deleted user, a user without an address). Published as
+ * the `userEvent` webhook of openapi/auth.yaml: the product receives it from there, never
+ * from this module.
  */
 export interface AuthUserEvent {
   /** Unique per event: receivers may use it to drop repeats. */
@@ -22,14 +24,6 @@ export const WEBHOOK_SIGNATURE_HEADER = 'x-auth-signature';
 /** `sha256=<hex>`: HMAC-SHA256 of the exact body bytes with the shared secret. */
 export function signWebhookBody(secret: string, body: string | Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-}
-
-/** Constant-time check of a signature header against the body. */
-export function verifyWebhookSignature(secret: string, body: string | Buffer, header: unknown): boolean {
-  if (typeof header !== 'string') return false;
-  const expected = Buffer.from(signWebhookBody(secret, body));
-  const given = Buffer.from(header.trim());
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 export interface UserEventsOptions {

@@ -1,20 +1,19 @@
 import type { Handlers } from '../http/handler';
-import { accountHandlers } from './account/handlers';
-import { appointmentsHandlers } from './appointments/handlers';
-import { clientAppointmentsHandlers } from './appointments/client-handlers';
-import { authSyncHandlers } from './auth-sync/handlers';
-import { availabilityHandlers } from './availability/handlers';
-import { schedulingHandlers } from './scheduling/handlers';
-import { catalogHandlers } from './catalog/handlers';
-import { notificationsHandlers } from './notifications/handlers';
-import { calendarFeedHandlers } from './calendar-feed/handlers';
-import { clientsHandlers } from './clients/handlers';
-import { clientSignupHandlers } from './client-signup/handlers';
-import { coachesHandlers } from './coaches/handlers';
-import { eventsHandlers } from './events/handlers';
-import { meetingsHandlers } from './meetings/handlers';
-import { supportHandlers } from './support/handlers';
-import { usersHandlers } from './users/handlers';
+import { accountHandlers } from './account/index';
+import { appointmentsHandlers, clientAppointmentsHandlers } from './appointments/index';
+import { authSyncHandlers } from './auth-sync/index';
+import { availabilityHandlers } from './availability/index';
+import { schedulingHandlers } from './scheduling/index';
+import { catalogHandlers } from './catalog/index';
+import { notificationsHandlers } from './notifications/index';
+import { calendarFeedHandlers } from './calendar-feed/index';
+import { clientsHandlers } from './clients/index';
+import { clientSignupHandlers } from './client-signup/index';
+import { coachesHandlers } from './coaches/index';
+import { eventsHandlers } from './events/index';
+import { meetingsHandlers } from './meetings/index';
+import { supportHandlers } from './support/index';
+import { usersHandlers } from './users/index';
 
 /** Every implemented operation; the rest of the contract answers 501 until its area lands. */
 export const allHandlers: Handlers = {

@@ -9,10 +9,10 @@ import type { Operation } from '../http/contract';
 import { createRateLimiters, type RateRules } from '../http/rate-limit';
 import { createTestDatabase } from './test-database';
 import { createTestIssuer } from './test-auth';
-import { mailOutbox } from '../features/notifications/enqueue';
+import { mailOutbox } from '../features/notifications/index';
 import { createAuthProvider, type AuthProvider } from '../auth-provider/provider';
 import { loadAuthConfig } from '../auth-provider/config';
-import { applyAuthUserEvent } from '../features/auth-sync/apply';
+import { applyAuthUserEvent } from '../features/auth-sync/index';
 
 export type TestRole = 'NONE' | 'COACH' | 'ADMIN' | 'ONBOARDING_MANAGER' | 'SUPERADMIN';
 

@@ -7,9 +7,9 @@ import { authEmails, clients, events, users } from '../../server/db/schema/index
 import {
   createUserEvents,
   signWebhookBody,
-  verifyWebhookSignature,
   type AuthUserEvent,
 } from '../../server/auth-provider/user-events';
+import { verifyAuthEventSignature } from '../../server/features/auth-sync/signature';
 import { createAuthTestApp, uniqueEmail, type AuthTestApp } from '../support/auth-client';
 import { checkAgainstContract } from '../support/contract-validator';
 
@@ -283,7 +283,7 @@ describe('signed webhook (provider on its own)', () => {
       expect(seen).toHaveLength(2);
       expect(errors).toEqual([]);
       for (const { body, signature } of seen) {
-        expect(verifyWebhookSignature(SECRET, body, signature)).toBe(true);
+        expect(verifyAuthEventSignature(SECRET, body, signature)).toBe(true);
         expect(JSON.parse(body)).toMatchObject({ type: 'user.deleted', userId: subject, email: null });
       }
       // A refusal (4xx) is not repeated, and is logged.

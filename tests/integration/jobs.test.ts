@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { appointments } from '../../server/db/schema/index';
-import { RELEASE_HOLDS_JOB } from '../../server/jobs/index';
+import { RELEASE_HOLDS_JOB } from '../../server/features/appointments/index';
 import { createApi, type Api } from '../support/api';
 import { expectStatus, newAppointment, newClient, unique, type Caller } from './fixtures';
 import { DELIVER_JOB, messagesOf, testClock } from './notifications-support';

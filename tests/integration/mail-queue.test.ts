@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { communications } from '../../server/db/schema/index';
 import { AUTH_MAIL_JOB, DELIVER_JOB } from '../../server/features/notifications/enqueue';
-import { startAppJobs } from '../../server/jobs/index';
+import { startAppJobs } from '../../server/app-jobs';
 import { freePort } from '../../server/testing/scratch-postgres';
 import { createAuthTestApp, uniqueEmail } from '../support/auth-client';
 

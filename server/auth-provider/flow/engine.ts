@@ -138,6 +138,22 @@ interface Scratch {
   effects: Array<() => Promise<void> | void>;
 }
 
+/** What `present` shows: the flow to store and answer with, and how this step ended. */
+interface Presentation<Env, Tx> {
+  tx: Tx;
+  def: FlowDef<Env>;
+  flow: StoredFlow;
+  request: RequestInfo;
+  at: Date;
+  scratch: Scratch;
+  /** The action that stays on its state (its values and input errors are shown again). */
+  executed?: Executed | null;
+  status?: number;
+  error?: FlowErrorDef | null;
+  /** A flow not yet stored: inserted (version 0) instead of updated. */
+  isNew?: boolean;
+}
+
 export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
   const { flows, store } = options;
   const now = options.now ?? (() => new Date());
@@ -254,18 +270,18 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
    * Enters (or shows again) `stash.state`: runs its `before` hook, stores the flow with a new
    * CSRF token and builds the response.
    */
-  async function present(
-    tx: Tx,
-    def: FlowDef<Env>,
-    flow: StoredFlow,
-    request: RequestInfo,
-    at: Date,
-    scratch: Scratch,
-    executed: Executed | null,
-    status: number,
-    error: FlowErrorDef | null,
-    isNew: boolean,
-  ): Promise<FlowResult> {
+  async function present({
+    tx,
+    def,
+    flow,
+    request,
+    at,
+    scratch,
+    executed = null,
+    status = 200,
+    error = null,
+    isNew = false,
+  }: Presentation<Env, Tx>): Promise<FlowResult> {
     const env = options.env(tx);
     const state = stateOf(def, flow.stash.state);
     const entered = isNew || flow.stash.state !== flow.state;
@@ -331,7 +347,7 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
           version: 0,
           expiresAt: new Date(at.getTime() + def.ttlSeconds * 1000),
         };
-        return present(tx, def, flow, request, at, scratch, null, 200, null, true);
+        return present({ tx, def, flow, request, at, scratch, isNew: true });
       });
       return await finish(result, scratch);
     } catch (error) {
@@ -445,18 +461,17 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
             }
             break;
         }
-        return present(
+        return present({
           tx,
           def,
-          { ...flow, stash: next, history },
+          flow: { ...flow, stash: next, history },
           request,
           at,
           scratch,
           executed,
           status,
           error,
-          false,
-        );
+        });
       });
       return await finish(result, scratch);
     } catch (error) {

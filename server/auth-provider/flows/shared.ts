@@ -1,8 +1,8 @@
 import type { ThirdParty } from '../thirdparty';
+import type { MailMessage } from '../../adapters/mail/mailer';
 import type { Tx } from '../../db/client';
 import { HttpProblem } from '../../http/problem';
 import type { RateLimiter, RateLimiters } from '../../http/rate-limit';
-import type { MailOutbox } from '../../features/notifications/enqueue';
 import type { AuthConfig } from '../config';
 import { flowErrors, inputErrors, invalidInput } from '../flow/errors';
 import type { ActionDef, FlowContext, InputDef, Outcome, StateDef } from '../flow/types';
@@ -15,6 +15,15 @@ import { profileData, sessionEmail } from '../users';
 import type { Saml } from '../saml';
 import type { UserEvents } from '../user-events';
 import type { NewCredential, RelyingParty } from '../webauthn';
+
+/**
+ * Where the provider's mails go; the host supplies it (the product's job queue in both
+ * set-ups), so the provider knows no product feature.
+ */
+export interface MailOutbox {
+  /** Stores the mail in the caller's transaction: it goes out only if that commits. */
+  queue(tx: Tx, mail: MailMessage, options?: { notAfter?: Date }): Promise<string>;
+}
 
 /** The services flows use, bound to the flow's transaction. */
 export interface AuthEnv {

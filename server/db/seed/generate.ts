@@ -1,6 +1,6 @@
 import { Faker, base, de, en } from '@faker-js/faker';
 import { Temporal } from '@js-temporal/polyfill';
-import { newMeetingCode, newVideoRoom } from '../../features/appointments/codes';
+import { newMeetingCode, newVideoRoom } from '../../features/appointments/index';
 import type {
   APPOINTMENT_TYPES,
   REJECTION_REASONS,

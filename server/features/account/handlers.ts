@@ -4,8 +4,8 @@ import type { Db, Tx } from '../../db/client';
 import { forgetPrincipal, type Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { badRequest, conflict } from '../../http/problem';
-import { recordEvent } from '../events/record';
-import { hashActivationCode } from '../users/codes';
+import { recordEvent } from '../events/index';
+import { hashActivationCode } from '../users/index';
 
 async function loginResponse(db: Db | Tx, userId: string) {
   const [row] = await db

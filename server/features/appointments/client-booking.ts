@@ -10,9 +10,9 @@ import { appointments, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import type { AppDeps } from '../../http/handler';
 import { conflict, HttpProblem, notFound } from '../../http/problem';
-import { recordEvent } from '../events/record';
-import { enqueueAppointmentNotifications } from '../notifications/enqueue';
-import { freeCoachesAt, type Calendar, type CoachRef } from '../scheduling/slots';
+import { recordEvent } from '../events/index';
+import { enqueueAppointmentNotifications } from '../notifications/index';
+import { freeCoachesAt, type Calendar, type CoachRef } from '../scheduling/index';
 import { guardOverlap, insertAppointment, lockCoachCalendar, slotTaken } from './booking';
 
 const HOUR_MS = 60 * 60_000;

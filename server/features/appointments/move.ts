@@ -7,7 +7,7 @@
 import type { Tx } from '../../db/client';
 import type { AppDeps } from '../../http/handler';
 import { badRequest, conflict } from '../../http/problem';
-import { coachFreeFor } from '../scheduling/slots';
+import { coachFreeFor } from '../scheduling/index';
 import { overlapsLive, slotTaken } from './booking';
 
 export interface Move {

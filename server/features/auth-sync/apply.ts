@@ -2,8 +2,14 @@ import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { authEmails, authUsers, clients, users } from '../../db/schema/index';
 import { forgetPrincipal } from '../../http/auth';
-import type { AuthUserEvent } from '../../auth-provider/user-events';
-import { recordEvent } from '../events/record';
+import type { Body } from '../../http/handler';
+import { recordEvent } from '../events/index';
+
+/**
+ * A user event of the authentication provider, as the product's contract receives it
+ * (receiveAuthUserEvent); the in-process set-up hands over the same shape.
+ */
+export type AuthUserEvent = Body<'receiveAuthUserEvent'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -1,11 +1,26 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpProblem, unauthorized } from '../../http/problem';
-import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../../auth-provider/user-events';
 
 const OPERATION = 'receiveAuthUserEvent';
 const MAX_BYTES = 64 * 1024;
+const SIGNATURE_HEADER = 'x-auth-signature';
 const rawBodies = new WeakMap<FastifyRequest, Buffer>();
+
+/**
+ * The scheme the provider publishes (receiveAuthUserEvent, and the userEvent webhook of
+ * openapi/auth.yaml): `sha256=<hex HMAC-SHA256 of the exact body bytes with the shared
+ * secret>`, compared in constant time. Checked here, not with the provider's code, as a
+ * receiver of a provider running elsewhere would.
+ */
+export function verifyAuthEventSignature(secret: string, body: Buffer | string, header: unknown) {
+  if (typeof header !== 'string') return false;
+  const hex = createHmac('sha256', secret).update(body).digest('hex');
+  const expected = Buffer.from(`sha256=${hex}`);
+  const given = Buffer.from(header.trim());
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
 
 /**
  * The provider's webhook is signed over the exact body bytes, which the JSON parser does not
@@ -34,7 +49,7 @@ export function registerAuthEventRawBody(app: FastifyInstance) {
 /** 401 unless the body carries a valid signature (no secret configured: always 401). */
 export function assertSigned(request: FastifyRequest, secret: string | undefined) {
   const raw = rawBodies.get(request);
-  if (!secret || !raw || !verifyWebhookSignature(secret, raw, request.headers[WEBHOOK_SIGNATURE_HEADER])) {
+  if (!secret || !raw || !verifyAuthEventSignature(secret, raw, request.headers[SIGNATURE_HEADER])) {
     throw unauthorized('The signature is missing or wrong');
   }
 }

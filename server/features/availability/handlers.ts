@@ -4,7 +4,7 @@ import { availabilities, availabilityOverrides, coaches } from '../../db/schema/
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps } from '../../http/handler';
 import { badRequest, forbidden, notFound } from '../../http/problem';
-import { changedFields, recordEvent } from '../events/record';
+import { changedFields, recordEvent } from '../events/index';
 import {
   isOccurrenceDate,
   RuleError,

@@ -11,9 +11,8 @@ import {
 import type { Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { notFound } from '../../http/problem';
-import { recordEvent } from '../events/record';
-import { addressOf, buildCalendar } from '../notifications/ics';
-import { APPOINTMENT_TYPE_NAMES } from '../notifications/templates';
+import { recordEvent } from '../events/index';
+import { addressOf, APPOINTMENT_TYPE_NAMES, buildCalendar } from '../notifications/index';
 
 const DAY = 24 * 60 * 60_000;
 /** The feed shows live appointments from this long ago on (calendar apps keep the past). */

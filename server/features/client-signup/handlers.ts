@@ -5,7 +5,7 @@ import { defineHandlers } from '../../http/handler';
 import { badRequest, notFound } from '../../http/problem';
 import { clientByEmail, clientById, queueSignInLink } from './request-auth';
 import { signUp } from './signup';
-import { toClientAppointment } from '../appointments/client-booking';
+import { toClientAppointment } from '../appointments/index';
 
 export const clientSignupHandlers = defineHandlers({
   async signupClient({ body, query, deps, request, reply }) {

@@ -10,7 +10,7 @@ import type { Tx } from '../../db/client';
 import { clients, communications } from '../../db/schema/index';
 import type { JobQueue } from '../../jobs/queue';
 import { conflict } from '../../http/problem';
-import { DELIVER_JOB, type DeliverJobData } from '../notifications/enqueue';
+import { DELIVER_JOB, type DeliverJobData } from '../notifications/index';
 
 export const SIGN_IN_TEMPLATE = 'client_sign_in_link';
 

@@ -10,9 +10,9 @@ import { clients, users } from '../../db/schema/index';
 import type { TokenClaims } from '../../http/auth';
 import type { AppDeps, Body } from '../../http/handler';
 import { badRequest, conflict, HttpProblem } from '../../http/problem';
-import { recordEvent } from '../events/record';
+import { recordEvent } from '../events/index';
 import { queueSignInLink } from './request-auth';
-import { assertClientFields } from '../clients/fields';
+import { assertClientFields } from '../clients/index';
 
 export type SignupBody = Body<'signupClient'>;
 

@@ -10,8 +10,8 @@ import { clients, communications } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import type { AppDeps } from '../../http/handler';
 import { conflict, notFound } from '../../http/problem';
-import { recordEvent } from '../events/record';
-import { DELIVER_JOB, type DeliverJobData } from '../notifications/enqueue';
+import { recordEvent } from '../events/index';
+import { DELIVER_JOB, type DeliverJobData } from '../notifications/index';
 import { findClient } from './repository';
 
 export const CONTRACT_REMINDER_TEMPLATE = 'client_contract_reminder';

@@ -4,7 +4,7 @@ import { billableItems, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type Body } from '../../http/handler';
 import { badRequest, conflict, notFound } from '../../http/problem';
-import { recordEvent } from '../events/record';
+import { recordEvent } from '../events/index';
 import { sendContractReminder } from './contract-reminder';
 import { assertClientFields } from './fields';
 import { listClientPage } from './list';

@@ -5,7 +5,7 @@ import { containsText } from '../../db/like';
 import { defineHandlers } from '../../http/handler';
 import { pageWindow } from '../../http/paging';
 import { conflict, notFound } from '../../http/problem';
-import { changedFields, recordEvent } from '../events/record';
+import { changedFields, recordEvent } from '../events/index';
 
 type CoachRow = typeof coaches.$inferSelect;
 

@@ -4,9 +4,14 @@ import { appointments, clients, coaches, events } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps } from '../../http/handler';
 import { conflict, notFound } from '../../http/problem';
-import { cancelForClient, lockChangeable } from '../appointments/client-booking';
-import { appointmentScope, selectAppointments, toAppointment } from '../appointments/repository';
-import { selectClients, toClient } from '../clients/repository';
+import {
+  appointmentScope,
+  cancelForClient,
+  lockChangeable,
+  selectAppointments,
+  toAppointment,
+} from '../appointments/index';
+import { selectClients, toClient } from '../clients/index';
 import type { MeetingRole } from '../../adapters/video/video';
 import {
   clientDisplayName,

@@ -5,7 +5,7 @@ import { appointments, clients, communications } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { badRequest, conflict, notFound } from '../../http/problem';
-import { recordEvent } from '../events/record';
+import { recordEvent } from '../events/index';
 import { enqueueInvitations } from './enqueue';
 
 /** Coaches reach the appointments they hold and the clients they coach; staff reach all. */

@@ -5,15 +5,15 @@ import type { Principal } from '../../http/auth';
 import type { FastifyReply } from 'fastify';
 import { defineHandlers, type AppDeps, type Result } from '../../http/handler';
 import { notFound } from '../../http/problem';
-import { ZONE } from '../availability/occurrences';
 import {
   availabilityScope,
   overlapsWindow,
+  queryWindow,
   selectAvailabilities,
   toAvailability,
-} from '../availability/repository';
-import { queryWindow } from '../availability/window';
-import { clientIdOf, findClientAppointment } from '../appointments/client-booking';
+  ZONE,
+} from '../availability/index';
+import { rescheduledAppointment } from './rescheduled';
 import { slotCacheFor } from './slot-cache';
 import { INITIAL_MEETINGS, isoSlot, listSlots, type Calendar } from './slots';
 
@@ -145,10 +145,8 @@ export const schedulingHandlers = defineHandlers({
     // A reschedule's slots name the coach the move gets (rescheduleInitialAppointment keeps
     // the current coach where free), so the client confirms the coach they will have. Per
     // appointment, so not from the shared slot cache.
-    const clientId = await clientIdOf(deps.db, principal).catch(() => null);
-    const found = clientId ? await findClientAppointment(deps.db, clientId, rescheduleOf) : null;
-    if (!found) throw notFound('appointment');
-    const moving = found.appointment;
+    const moving = await rescheduledAppointment(deps.db, principal, rescheduleOf);
+    if (!moving) throw notFound('appointment');
     const { from, to } = queryWindow(window.startDate, window.endDate, MAX_SLOT_DAYS);
     const free = await listSlots(deps.db, {
       calendar: { kind: 'initial-meetings' },

@@ -11,7 +11,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { expandOccurrences, type OverrideFields } from '../availability/occurrences';
+import { expandOccurrences, type OverrideFields } from '../availability/index';
 import { rowsOf } from '../../db/raw-rows';
 
 /** Longest appointment (server/features/appointments): bounds the appointment scan. */

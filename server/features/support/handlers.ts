@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { supportMessages } from '../../db/schema/index';
 import { defineHandlers } from '../../http/handler';
 import { badRequest } from '../../http/problem';
-import { recordEvent } from '../events/record';
+import { recordEvent } from '../events/index';
 import { confirmationMail, forwardMail } from './mails';
 
 // One mailer per database handle (its nodemailer transport is reused across requests).

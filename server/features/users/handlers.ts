@@ -5,7 +5,7 @@ import { forgetPrincipal, type Principal, type Role } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { pageWindow } from '../../http/paging';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
-import { changedFields, recordEvent } from '../events/record';
+import { changedFields, recordEvent } from '../events/index';
 import { hashActivationCode, newActivationCode } from './codes';
 import { coachLinkedTo, emailTaken, findUser, selectUsers, toUser } from './repository';
 

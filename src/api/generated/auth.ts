@@ -408,7 +408,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    userEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A user was created or deleted, or a user's primary e-mail address changed
+         * @description Posted by the provider on its own (npm run start:auth) to AUTH_PRODUCT_WEBHOOK_URL after the change is committed; retried after 1 s, 5 s and 30 s while the receiver answers 5xx or 429 or cannot be reached, never after another 4xx. Signed: X-Auth-Signature is sha256=<hex HMAC-SHA256 of the exact body bytes with AUTH_PRODUCT_WEBHOOK_SECRET>. The product receives it as receiveAuthUserEvent (openapi/product.yaml); mounted in the product's process, the provider hands the same event over in-process.
+         */
+        post: operations["postUserEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -725,6 +746,25 @@ export interface components {
         HttpError: {
             code: number;
             message: string;
+        };
+        /** @description What the provider tells the product about its users (the userEvent webhook). */
+        AuthUserEvent: {
+            /**
+             * Format: uuid
+             * @description Unique per event; receivers may use it to drop repeats.
+             */
+            id: string;
+            /** @enum {string} */
+            type: "user.created" | "user.deleted" | "user.email_changed";
+            /** Format: uuid */
+            userId: string;
+            /**
+             * Format: email
+             * @description The (new) primary address; null when there is none (a deleted user, a user without an address).
+             */
+            email: string | null;
+            /** Format: date-time */
+            occurredAt: string;
         };
     };
     responses: {
@@ -1417,6 +1457,30 @@ export interface operations {
                 };
             };
             500: components["responses"]["Error"];
+        };
+    };
+    postUserEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Auth-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthUserEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; a 4xx other than 429 is not repeated */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

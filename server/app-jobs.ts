@@ -1,13 +1,11 @@
 import type { Clock } from 'pg-boss';
-import type { Config } from '../config';
-import type { Db } from '../db/client';
-import { createMailer, type Mailer } from '../adapters/mail/mailer';
-import { createSmsSender, type SmsSender } from '../adapters/sms/sms';
-import { notificationJobs } from '../features/notifications/jobs';
-import { releaseExpiredHolds } from '../features/appointments/client-booking';
-import { startJobQueue, type JobDefinition, type JobQueue } from './queue';
-
-export const RELEASE_HOLDS_JOB = 'release-expired-holds';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import { createMailer, type Mailer } from './adapters/mail/mailer';
+import { createSmsSender, type SmsSender } from './adapters/sms/sms';
+import { appointmentJobs } from './features/appointments/index';
+import { notificationJobs } from './features/notifications/index';
+import { startJobQueue, type JobQueue } from './jobs/queue';
 
 export interface AppJobsOptions {
   db: Db;
@@ -20,7 +18,11 @@ export interface AppJobsOptions {
   onError?: (error: unknown, context: string) => void;
 }
 
-/** Every background job of the app, on one pg-boss queue in the app's database. */
+/**
+ * Every background job of the app, on one pg-boss queue in the app's database. The features
+ * bring their job definitions; they are put together here, where the app is assembled, so
+ * that server/jobs stays infrastructure that knows no feature.
+ */
 export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
   const { db, config } = options;
   const mailer =
@@ -35,23 +37,18 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
     return started.queue;
   };
 
-  const releaseHolds: JobDefinition<null> = {
-    name: RELEASE_HOLDS_JOB,
-    // A missed run is made up by the next minute's; no retries pile up.
-    queue: { retryLimit: 0, expireInSeconds: 60 },
-    async run(_job, { now }) {
-      const released = await releaseExpiredHolds(db, now);
-      return { released: released.length };
-    },
-  };
+  const appointmentWork = appointmentJobs(db);
 
   started.queue = await startJobQueue({
     db,
     workers: options.workers ?? config.JOBS_WORKERS ?? config.NODE_ENV !== 'test',
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
-    definitions: [...notificationJobs({ db, config, mailer, sms, jobs }), releaseHolds as JobDefinition],
-    periodic: [{ name: RELEASE_HOLDS_JOB, cron: '* * * * *' }],
+    definitions: [
+      ...notificationJobs({ db, config, mailer, sms, jobs }),
+      ...appointmentWork.definitions,
+    ],
+    periodic: appointmentWork.periodic,
   });
   return started.queue;
 }

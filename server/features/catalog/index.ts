@@ -1,0 +1,2 @@
+/** The catalog feature's public face: the only module other parts of the server import. */
+export { catalogHandlers } from './handlers';

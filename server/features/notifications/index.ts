@@ -1,0 +1,11 @@
+/** The notifications feature's public face: the only module other parts of the server import. */
+export { notificationsHandlers } from './handlers';
+export {
+  DELIVER_JOB,
+  enqueueAppointmentNotifications,
+  mailOutbox,
+  type DeliverJobData,
+} from './enqueue';
+export { authMailJob, DELIVER_WORK, notificationJobs } from './jobs';
+export { addressOf, buildCalendar } from './ics';
+export { APPOINTMENT_TYPE_NAMES } from './templates';
