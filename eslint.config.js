@@ -126,7 +126,11 @@ export default defineConfig([
     // Infrastructure knows no feature: features (and their jobs) are put together where the
     // app is assembled (server/app.ts, server/app-jobs.ts, server/main.ts).
     name: 'sprechstunde/infrastructure-boundaries',
-    files: ['server/{jobs,http,adapters,web}/**/*.ts', 'server/db/*.ts', 'server/db/schema/**/*.ts'],
+    files: [
+      'server/{jobs,http,adapters,web}/**/*.ts',
+      'server/db/*.ts',
+      'server/db/schema/**/*.ts',
+    ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -134,7 +138,8 @@ export default defineConfig([
           patterns: [
             {
               regex: '(^|/)features(/|$)',
-              message: 'Infrastructure imports no feature: wire features in where the app is assembled.',
+              message:
+                'Infrastructure imports no feature: wire features in where the app is assembled.',
             },
           ],
         },
