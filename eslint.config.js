@@ -44,7 +44,8 @@ export default defineConfig([
     'coverage/',
     '.data/',
     'test-results/',
-    'src/api/generated/',
+    'shared/contract/product.ts',
+    'shared/contract/auth.ts',
   ]),
 
   js.configs.recommended,

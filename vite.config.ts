@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type Plugin, type Rollup } from 'vite';
-import { EARLY_LOGIN_PATHS, ROUTE_HINTS_FILE, type RouteHint } from './src/app/route-match.ts';
+import { EARLY_LOGIN_PATHS, ROUTE_HINTS_FILE, type RouteHint } from './shared/route-match.ts';
 
 // The API, the auth provider and the translation files are served by the Fastify server
 // (`npm start`, port 3000). In development Vite serves the app and forwards those paths.

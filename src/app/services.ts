@@ -5,7 +5,7 @@ import { createApiClient, type ApiClient } from '../api/client';
 import { bearerMiddleware, type TokenGetter } from '../api/middleware';
 import { createSessionEffects } from '../machines/actors/session';
 import { sessionMachine } from '../machines/session.machine';
-import { createAuthEvents, type AuthEvents } from './auth-events';
+import { createAuthEvents, type AuthEvents } from '../ports/auth-events';
 import type { InspectOption } from './inspector';
 import { createNetworkBannerStore, type NetworkBannerStore } from './network-banner';
 import { createBrowserSessionStore, type BrowserSessionStore } from './session-storage';

@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
-import type { components } from '../api/generated/product';
+import type { components } from '../../shared/contract/product';
 
 /**
  * The support form (`/support`, operation sendSupportMessage): editing → submitting → sent,

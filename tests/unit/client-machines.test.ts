@@ -24,7 +24,7 @@ import {
   zoneDiffers,
   type ClientAppointment,
   type FreeSlot,
-} from '../../src/machines/client-slots';
+} from '../../src/lib/client-slots';
 import {
   campaignFrom,
   checkSignupForm,
@@ -34,7 +34,7 @@ import {
   toSignupRequest,
   validateSignupForm,
   type SignupFormValues,
-} from '../../src/machines/client-signup.validation';
+} from '../../src/forms/client-signup.validation';
 import { tagManagerId } from '../../src/views/client-signup/tag-manager';
 
 /**

@@ -3,7 +3,7 @@ import {
   clientFieldErrors,
   type ClientFieldError,
   type ClientFieldValues,
-} from '../../../src/machines/client-fields.rules';
+} from '../../../shared/client-fields.rules';
 
 const MESSAGES: Record<ClientFieldError, string> = {
   value_missing: 'The field is blank',

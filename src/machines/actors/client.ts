@@ -5,8 +5,8 @@ import type { BookRequest } from '../client-appointment-selection.machine';
 import type { CancelTarget, CancelView } from '../client-cancel.machine';
 import type { MoveRequest } from '../client-reschedule.machine';
 import type { LinkInput } from '../client-signup.machine';
-import type { SignupRequestBody } from '../client-signup.validation';
-import { appointmentIcs, type ClientAppointment, type FreeSlot } from '../client-slots';
+import type { SignupRequestBody } from '../../forms/client-signup.validation';
+import { appointmentIcs, type ClientAppointment, type FreeSlot } from '../../lib/client-slots';
 
 /** The API calls of the client pages (issue #6), as the actors their machines declare. */
 

@@ -1,6 +1,6 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { ApiClient } from '../../api/client';
-import type { AuthEvents } from '../../app/auth-events';
+import type { AuthEvents } from '../../ports/auth-events';
 import type { BrowserSessionStore } from '../../app/session-storage';
 import type { SessionInfo, sessionMachine } from '../session.machine';
 

@@ -1,4 +1,4 @@
-import type { components } from '../../api/generated/auth';
+import type { components } from '../../../shared/contract/auth';
 
 /**
  * The wire shapes of the sign-in flow protocol (openapi/auth.yaml, generated types), and the

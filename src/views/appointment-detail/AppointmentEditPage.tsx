@@ -10,7 +10,7 @@ import {
   MEETING_TYPES,
   OUTSIDE_AVAILABILITY,
   OVERRIDE_REASON_MAX,
-} from '../../machines/appointment-staff-form';
+} from '../../forms/appointment-staff-form';
 import { recordFormMachine } from '../../machines/record-form.machine';
 import { APPOINTMENT_TYPE_LABELS, MEETING_TYPE_LABELS } from '../appointments-list/parts';
 import { CheckField, RecordForm, SelectField, TextField } from '../staff/FormParts';

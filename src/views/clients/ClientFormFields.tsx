@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { tKey } from '../../i18n/keys';
-import { REJECTION_REASONS } from '../../machines/client-staff-form';
+import { REJECTION_REASONS } from '../../forms/client-staff-form';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
 import { CheckField, SelectField, TextField, type FormActor } from '../staff/FormParts';
 

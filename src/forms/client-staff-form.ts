@@ -1,8 +1,8 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { z } from 'zod';
-import type { components } from '../api/generated/product';
-import { clientFieldErrors } from './client-fields.rules';
-import type { FormSchema, FormValues } from './record-form.machine';
+import type { components } from '../../shared/contract/product';
+import { clientFieldErrors } from '../../shared/client-fields.rules';
+import type { FormSchema, FormValues } from '../machines/record-form.machine';
 
 /**
  * The client form of `/clients/new`, `/clients/{id}/edit` and `/pre-appointment/new`: what the

@@ -1,7 +1,7 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { z } from 'zod';
-import type { components } from '../api/generated/product';
-import type { FormSchema, FormValues } from './record-form.machine';
+import type { components } from '../../shared/contract/product';
+import type { FormSchema, FormValues } from '../machines/record-form.machine';
 
 /**
  * The appointment form of `/appointments/{id}/edit`: day and times in Berlin wall time, type,

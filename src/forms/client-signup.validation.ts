@@ -15,7 +15,7 @@ import {
   isPhoneNumber,
   isPlausibleYearOfBirth,
   isPostalCode,
-} from './client-fields.rules';
+} from '../../shared/client-fields.rules';
 
 export * from './client-signup.form';
 
@@ -35,7 +35,7 @@ export {
   isPlausibleYearOfBirth,
   isPostalCode,
   MAX_AGE,
-} from './client-fields.rules';
+} from '../../shared/client-fields.rules';
 
 const text = (max: number, required: string) =>
   z.string().check(
