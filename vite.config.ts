@@ -18,7 +18,7 @@ const proxy = {
  * `zod/mini` gets its own copy of zod's modules in the build (ids tagged `?zod-mini`).
  *
  * zod/mini and classic zod share `zod/v4/core`. Staff pages use classic zod, which needs nearly
- * all of core; the client sign-up uses zod/mini (src/machines/client-signup.validation.ts).
+ * all of core; the client sign-up uses zod/mini (src/forms/client-signup.validation.ts).
  * Shared, core would be one chunk holding everything classic needs, 14 KB gzip on
  * /client-signup. Separate, the sign-up's copy is tree-shaken to what zod/mini really uses
  * (bench/web.ts, issue #6). Only builds: the dev server and tests load zod as it is.

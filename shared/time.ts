@@ -1,10 +1,10 @@
 import { Temporal } from '@js-temporal/polyfill';
 
 /**
- * Time for the staff scheduling screens (architecture rule 3): everything is shown in
- * Europe/Berlin, weeks start on Monday, and day boundaries are Berlin midnights (so a DST
- * Sunday has 23 or 25 hours). Instants travel as ISO strings; inside machines dates are
- * Temporal values.
+ * Berlin time on Temporal, for the browser and the server (architecture rule 3): everything is
+ * shown in Europe/Berlin, weeks start on Monday, and day boundaries are Berlin midnights (so a
+ * DST Sunday has 23 or 25 hours). Instants travel as ISO strings; inside machines dates are
+ * Temporal values. The staff scheduling screens use it today.
  */
 export const ZONE = 'Europe/Berlin';
 

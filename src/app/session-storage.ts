@@ -1,3 +1,5 @@
+import { ROLES } from '../../shared/contract/enums';
+import type { BrowserSessionStore } from '../machines/actors/session';
 import type { SessionInfo } from '../machines/session.machine';
 
 /**
@@ -9,7 +11,6 @@ import type { SessionInfo } from '../machines/session.machine';
 export const TOKEN_COOKIE = 'hanko';
 export const SESSION_STORAGE_KEY = 'session';
 
-const ROLES: readonly string[] = ['NONE', 'COACH', 'ADMIN', 'ONBOARDING_MANAGER', 'SUPERADMIN'];
 
 /**
  * Whatever local storage holds may be stale or edited by hand; anything but a well-formed
@@ -27,7 +28,7 @@ function asStoredSession(value: unknown): SessionInfo | null {
     typeof v.userId !== 'string' ||
     v.userId.length === 0 ||
     typeof v.role !== 'string' ||
-    !ROLES.includes(v.role) ||
+    !(ROLES as readonly string[]).includes(v.role) ||
     typeof v.active !== 'boolean' ||
     !coachOk
   ) {
@@ -39,14 +40,6 @@ function asStoredSession(value: unknown): SessionInfo | null {
     active: v.active,
     coach: coach ? { id: coach.id as string, name: coach.name as string } : null,
   };
-}
-
-export interface BrowserSessionStore {
-  readToken(): string | null;
-  writeToken(token: string, expiresAt: number | null): void;
-  readSession(): SessionInfo | null;
-  writeSession(session: SessionInfo): void;
-  clear(): void;
 }
 
 export interface BrowserSessionStoreDeps {

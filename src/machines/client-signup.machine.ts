@@ -131,7 +131,7 @@ export const clientSignupMachine = setup({
     /** The app session logs in again (`POST /login`) and resolves once it is active. */
     refreshSession: fromPromise<void>(notProvided('refreshSession')),
     watchRegistration: watchRegistrationLogic,
-    /** The form's rules (./client-signup.validation.ts), in their own chunk. */
+    /** The form's rules (src/forms/client-signup.validation.ts), in their own chunk. */
     validateForm: fromPromise<SignupCheck, ValidateInput>(async ({ input }) =>
       (await import('../forms/client-signup.validation')).checkSignupForm(input),
     ),

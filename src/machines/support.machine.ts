@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
+import { SUPPORT_CATEGORIES } from '../../shared/contract/enums';
 import type { components } from '../../shared/contract/product';
 
 /**
@@ -9,15 +10,6 @@ import type { components } from '../../shared/contract/product';
  */
 export type SupportCategory = components['schemas']['SupportCategory'];
 export type SupportRequest = components['schemas']['SupportRequest'];
-
-export const SUPPORT_CATEGORIES = [
-  'technical',
-  'scheduling',
-  'billing',
-  'account',
-  'feedback',
-  'other',
-] as const satisfies readonly SupportCategory[];
 
 export const supportRequestSchema = z.object({
   category: z.enum(SUPPORT_CATEGORIES, { error: 'value_missing' }),

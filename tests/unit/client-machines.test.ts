@@ -25,15 +25,12 @@ import {
   type ClientAppointment,
   type FreeSlot,
 } from '../../src/lib/client-slots';
+import { isPhoneNumber, isPostalCode } from '../../shared/client-fields.rules';
+import { campaignFrom, emptySignupForm, type SignupFormValues } from '../../src/forms/client-signup.form';
 import {
-  campaignFrom,
   checkSignupForm,
-  emptySignupForm,
-  isPhoneNumber,
-  isPostalCode,
   toSignupRequest,
   validateSignupForm,
-  type SignupFormValues,
 } from '../../src/forms/client-signup.validation';
 import { tagManagerId } from '../../src/views/client-signup/tag-manager';
 

@@ -4,8 +4,7 @@ import { getStateNodes, TestModel } from 'xstate/graph';
 import type { ApiClient } from '../../src/api/client';
 import { decideAccess, sessionStatus } from '../../src/app/access';
 import { createAuthEvents } from '../../src/ports/auth-events';
-import type { BrowserSessionStore } from '../../src/app/session-storage';
-import { createSessionEffects } from '../../src/machines/actors/session';
+import { createSessionEffects, type BrowserSessionStore } from '../../src/machines/actors/session';
 import {
   sessionMachine,
   type SessionEvent,

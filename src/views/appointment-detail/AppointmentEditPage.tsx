@@ -3,11 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'wouter';
 import { useAppServices } from '../../app/services';
 import { loadAppointmentRecordActor, saveAppointmentActor } from '../../machines/actors/staff';
+import { APPOINTMENT_TYPES, MEETING_TYPES } from '../../../shared/contract/enums';
 import {
-  APPOINTMENT_TYPES,
   appointmentFormSchema,
   appointmentFormValues,
-  MEETING_TYPES,
   OUTSIDE_AVAILABILITY,
   OVERRIDE_REASON_MAX,
 } from '../../forms/appointment-staff-form';

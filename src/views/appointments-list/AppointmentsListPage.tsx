@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { components } from '../../../shared/contract/product';
 import { useAppServices } from '../../app/services';
 import { loadAppointmentsPageActor } from '../../machines/actors/staff';
-import { APPOINTMENT_TYPES } from '../../forms/appointment-staff-form';
+import { APPOINTMENT_TYPES } from '../../../shared/contract/enums';
 import { isoDate, oneOf, rowsOf, text, uuid, yesNo } from '../../machines/list.machine';
 import {
   ClientFilterFields,
