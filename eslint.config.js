@@ -43,13 +43,19 @@ const noLiteralTextInViews = [
  * nothing imports it.
  */
 const layer = (regex, message) => ({ regex, message });
-const NOT_SERVER = layer('(^|/)server/', 'The browser app does not import server/: share it through shared/.');
+const NOT_SERVER = layer(
+  '(^|/)server/',
+  'The browser app does not import server/: share it through shared/.',
+);
 const NOT_SRC = layer('(^|/)src/', 'The server does not import src/: share it through shared/.');
 const NOT_APP = layer(
   '(^|/)app/',
   'src/app/ is the entry at the top: machines, actors, api, forms, lib and ports do not import it.',
 );
-const SHARED_ONLY = layer('(^|/)(src|server)/', 'shared/ imports neither the browser app nor the server.');
+const SHARED_ONLY = layer(
+  '(^|/)(src|server)/',
+  'shared/ imports neither the browser app nor the server.',
+);
 
 export default defineConfig([
   globalIgnores([

@@ -13,7 +13,9 @@ type Tuple<T> = readonly [T, ...T[]];
 type Schemas = contract.components['schemas'];
 
 export const ROLES = contract.roleValues as Tuple<Schemas['Role']>;
-export const APPOINTMENT_TYPES = contract.appointmentTypeValues as Tuple<Schemas['AppointmentType']>;
+export const APPOINTMENT_TYPES = contract.appointmentTypeValues as Tuple<
+  Schemas['AppointmentType']
+>;
 export const MEETING_TYPES = contract.meetingTypeValues as Tuple<Schemas['MeetingType']>;
 export const CLIENT_TYPES = contract.clientTypeValues as Tuple<Schemas['ClientType']>;
 export const REJECTION_REASONS = contract.rejectionReasonTypeValues as Tuple<
@@ -34,7 +36,9 @@ export const COMMUNICATION_STATUSES = contract.communicationStatusValues as Tupl
 >;
 export const TASK_STATUSES = contract.taskStatusValues as Tuple<Schemas['TaskStatus']>;
 export const SUMMARY_STATUSES = contract.summaryStatusValues as Tuple<Schemas['SummaryStatus']>;
-export const SUPPORT_CATEGORIES = contract.supportCategoryValues as Tuple<Schemas['SupportCategory']>;
+export const SUPPORT_CATEGORIES = contract.supportCategoryValues as Tuple<
+  Schemas['SupportCategory']
+>;
 export const WEBHOOK_TYPES = contract.webhookTypeValues as Tuple<Schemas['WebhookType']>;
 
 /**

@@ -1,6 +1,6 @@
-import { ROLES } from '../../shared/contract/enums';
+import type { ListsAll } from '../../shared/contract/enums';
 import type { BrowserSessionStore } from '../machines/actors/session';
-import type { SessionInfo } from '../machines/session.machine';
+import type { Role, SessionInfo } from '../machines/session.machine';
 
 /**
  * Where the session lives in the browser (specification sections 4, 7 and 9):
@@ -11,6 +11,15 @@ import type { SessionInfo } from '../machines/session.machine';
 export const TOKEN_COOKIE = 'hanko';
 export const SESSION_STORAGE_KEY = 'session';
 
+/** The contract's roles, checked complete: a list of its own keeps the start script small. */
+const ROLES = [
+  'NONE',
+  'COACH',
+  'ADMIN',
+  'ONBOARDING_MANAGER',
+  'SUPERADMIN',
+] as const satisfies readonly Role[];
+const _allRoles: ListsAll<Role, typeof ROLES> = true;
 
 /**
  * Whatever local storage holds may be stale or edited by hand; anything but a well-formed
