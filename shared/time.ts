@@ -58,16 +58,6 @@ export function berlinTime(iso: IsoInstant): string {
   return `${String(z.hour).padStart(2, '0')}:${String(z.minute).padStart(2, '0')}`;
 }
 
-/** Minutes from Berlin midnight of `day` to the instant (can be < 0 or > 24 h for DST days). */
-export function minutesIntoDay(iso: IsoInstant, day: Temporal.PlainDate): number {
-  const start = startOfDay(day);
-  return Temporal.Instant.from(iso).since(start).total({ unit: 'minutes' });
-}
-
-/** Length of a Berlin day in minutes (1380, 1440 or 1500). */
-export const dayLengthMinutes = (day: Temporal.PlainDate): number =>
-  startOfDay(day.add({ days: 1 })).since(startOfDay(day)).total({ unit: 'minutes' });
-
 /** `dd.MM.yyyy` (domain.md). */
 export const formatDate = (date: Temporal.PlainDate): string =>
   `${String(date.day).padStart(2, '0')}.${String(date.month).padStart(2, '0')}.${date.year}`;
