@@ -43,6 +43,26 @@ const featureInternals = (prefix) => ({
   message: 'Import another feature only through its index.ts (server/features/<area>/index).',
 });
 
+/**
+ * Layers (docs/decisions.md, issue 18): shared/ is imported by the browser app and the server
+ * and imports neither; src/ and server/ meet only there; below src/app/ (the entry at the top),
+ * nothing imports it.
+ */
+const layer = (regex, message) => ({ regex, message });
+const NOT_SERVER = layer(
+  '(^|/)server/',
+  'The browser app does not import server/: share it through shared/.',
+);
+const NOT_SRC = layer('(^|/)src/', 'The server does not import src/: share it through shared/.');
+const NOT_APP = layer(
+  '(^|/)app/',
+  'src/app/ is the entry at the top: machines, actors, api, forms, lib and ports do not import it.',
+);
+const SHARED_ONLY = layer(
+  '(^|/)(src|server)/',
+  'shared/ imports neither the browser app nor the server.',
+);
+
 export default defineConfig([
   globalIgnores([
     'dist/',
@@ -50,7 +70,8 @@ export default defineConfig([
     'coverage/',
     '.data/',
     'test-results/',
-    'src/api/generated/',
+    'shared/contract/product.ts',
+    'shared/contract/auth.ts',
   ]),
 
   js.configs.recommended,
@@ -76,6 +97,27 @@ export default defineConfig([
     name: 'sprechstunde/node',
     files: ['server/**', 'tests/**', 'bench/**', 'scripts/**', '*.config.{js,ts}', '.ci/**'],
     languageOptions: { globals: globals.node },
+  },
+
+  {
+    name: 'sprechstunde/layers-shared',
+    files: ['shared/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SHARED_ONLY] }] },
+  },
+  {
+    name: 'sprechstunde/layers-server',
+    files: ['server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NOT_SRC] }] },
+  },
+  {
+    name: 'sprechstunde/layers-browser',
+    files: ['src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NOT_SERVER] }] },
+  },
+  {
+    name: 'sprechstunde/layers-below-app',
+    files: ['src/{api,forms,lib,ports}/**/*.ts', 'src/machines/actors/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NOT_SERVER, NOT_APP] }] },
   },
 
   {
@@ -197,6 +239,8 @@ export default defineConfig([
         'error',
         {
           patterns: [
+            NOT_SERVER,
+            NOT_APP,
             {
               group: ['**/api/client', '**/api', 'openapi-fetch'],
               allowTypeImports: true,

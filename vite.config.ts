@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type Plugin, type Rollup } from 'vite';
-import { EARLY_LOGIN_PATHS, ROUTE_HINTS_FILE, type RouteHint } from './src/app/route-match.ts';
+import { EARLY_LOGIN_PATHS, ROUTE_HINTS_FILE, type RouteHint } from './shared/route-match.ts';
 
 // The API, the auth provider and the translation files are served by the Fastify server
 // (`npm start`, port 3000). In development Vite serves the app and forwards those paths.
@@ -18,7 +18,7 @@ const proxy = {
  * `zod/mini` gets its own copy of zod's modules in the build (ids tagged `?zod-mini`).
  *
  * zod/mini and classic zod share `zod/v4/core`. Staff pages use classic zod, which needs nearly
- * all of core; the client sign-up uses zod/mini (src/machines/client-signup.validation.ts).
+ * all of core; the client sign-up uses zod/mini (src/forms/client-signup.validation.ts).
  * Shared, core would be one chunk holding everything classic needs, 14 KB gzip on
  * /client-signup. Separate, the sign-up's copy is tree-shaken to what zod/mini really uses
  * (bench/web.ts, issue #6). Only builds: the dev server and tests load zod as it is.

@@ -8,8 +8,8 @@ import { isStale } from './freshness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const SERVER_BUNDLE = path.join(root, 'dist/server/main.js');
-/** What the bundle is made of (the server imports a few modules from src/). */
-const INPUTS = ['server', 'src', 'package-lock.json', 'tsconfig.json'];
+/** What the bundle is made of (the server shares modules with the browser app through shared/). */
+const INPUTS = ['server', 'shared', 'package-lock.json', 'tsconfig.json'];
 
 export const serverBundleIsStale = () =>
   isStale(

@@ -1,6 +1,6 @@
 import { createAuthApiClient } from './api/auth-client';
 import { createBrowserSessionStore } from './app/session-storage';
-import { EARLY_LOGIN_PATHS } from './app/route-match';
+import { EARLY_LOGIN_PATHS } from '../shared/route-match';
 import { earlyLoginTooLate, handOverEarlyLogin } from './early-login-handoff';
 import { capabilityInputs } from './machines/auth/capabilities';
 import { detectCapabilities } from './machines/auth/detect-capabilities';

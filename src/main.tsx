@@ -2,7 +2,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { inspect } from './app/inspector';
-import { matchesRoute } from './app/route-match';
+import { matchesRoute } from '../shared/route-match';
 import { routes } from './app/routes';
 import { createAppServices } from './app/services';
 import { takeEarlyLogin } from './early-login-handoff';

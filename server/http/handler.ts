@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { operations } from '../../src/api/generated/product';
+import type { operations } from '../../shared/contract/product';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Principal, TokenVerifier } from './auth';

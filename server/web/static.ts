@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { notFoundHandler } from '../http/problem';
 import { projectRoot } from '../paths';
-import { matchesRoute, ROUTE_HINTS_FILE, type RouteHint } from '../../src/app/route-match';
+import { matchesRoute, ROUTE_HINTS_FILE, type RouteHint } from '../../shared/route-match';
 
 const root = projectRoot;
 const localesDir = path.join(root, 'src/i18n/locales');

@@ -1,5 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
-import type { paths } from './generated/auth';
+import type { paths } from '../../shared/contract/auth';
 
 export type AuthApiClient = Client<paths>;
 

@@ -1,5 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
-import type { paths } from './generated/product';
+import type { paths } from '../../shared/contract/product';
 import {
   bearerMiddleware,
   errorMiddleware,

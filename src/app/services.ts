@@ -3,12 +3,12 @@ import { createActor, type ActorRefFrom } from 'xstate';
 import { createAuthApiClient, type AuthApiClient } from '../api/auth-client';
 import { createApiClient, type ApiClient } from '../api/client';
 import { bearerMiddleware, type TokenGetter } from '../api/middleware';
-import { createSessionEffects } from '../machines/actors/session';
+import { createSessionEffects, type BrowserSessionStore } from '../machines/actors/session';
 import { sessionMachine } from '../machines/session.machine';
-import { createAuthEvents, type AuthEvents } from './auth-events';
+import { createAuthEvents, type AuthEvents } from '../ports/auth-events';
 import type { InspectOption } from './inspector';
 import { createNetworkBannerStore, type NetworkBannerStore } from './network-banner';
-import { createBrowserSessionStore, type BrowserSessionStore } from './session-storage';
+import { createBrowserSessionStore } from './session-storage';
 import { createSidebarStore, type SidebarStore } from './sidebar';
 import { createToastStore, type ToastStore } from './toasts';
 

@@ -1,4 +1,6 @@
-import type { SessionInfo } from '../machines/session.machine';
+import type { ListsAll } from '../../shared/contract/enums';
+import type { BrowserSessionStore } from '../machines/actors/session';
+import type { Role, SessionInfo } from '../machines/session.machine';
 
 /**
  * Where the session lives in the browser (specification sections 4, 7 and 9):
@@ -9,7 +11,15 @@ import type { SessionInfo } from '../machines/session.machine';
 export const TOKEN_COOKIE = 'hanko';
 export const SESSION_STORAGE_KEY = 'session';
 
-const ROLES: readonly string[] = ['NONE', 'COACH', 'ADMIN', 'ONBOARDING_MANAGER', 'SUPERADMIN'];
+/** The contract's roles, checked complete: a list of its own keeps the start script small. */
+const ROLES = [
+  'NONE',
+  'COACH',
+  'ADMIN',
+  'ONBOARDING_MANAGER',
+  'SUPERADMIN',
+] as const satisfies readonly Role[];
+const _allRoles: ListsAll<Role, typeof ROLES> = true;
 
 /**
  * Whatever local storage holds may be stale or edited by hand; anything but a well-formed
@@ -27,7 +37,7 @@ function asStoredSession(value: unknown): SessionInfo | null {
     typeof v.userId !== 'string' ||
     v.userId.length === 0 ||
     typeof v.role !== 'string' ||
-    !ROLES.includes(v.role) ||
+    !(ROLES as readonly string[]).includes(v.role) ||
     typeof v.active !== 'boolean' ||
     !coachOk
   ) {
@@ -39,14 +49,6 @@ function asStoredSession(value: unknown): SessionInfo | null {
     active: v.active,
     coach: coach ? { id: coach.id as string, name: coach.name as string } : null,
   };
-}
-
-export interface BrowserSessionStore {
-  readToken(): string | null;
-  writeToken(token: string, expiresAt: number | null): void;
-  readSession(): SessionInfo | null;
-  writeSession(session: SessionInfo): void;
-  clear(): void;
 }
 
 export interface BrowserSessionStoreDeps {

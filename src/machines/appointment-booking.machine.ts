@@ -15,7 +15,7 @@ import {
   type FreeSlot,
   type ScheduleError,
 } from './scheduling/shared';
-import { mondayOf, windowOf } from './scheduling/time';
+import { mondayOf, windowOf } from '../../shared/time';
 import { notProvided as notProvidedBy } from './shared/failures';
 
 /**

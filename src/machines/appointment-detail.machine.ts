@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { components } from '../api/generated/product';
+import type { components } from '../../shared/contract/product';
 import { machineErrorOf } from './shared/failures';
 
 /**

@@ -1,6 +1,6 @@
 import type { Temporal } from '@js-temporal/polyfill';
 import { assign, fromPromise, setup } from 'xstate';
-import type { components } from '../api/generated/product';
+import type { components } from '../../shared/contract/product';
 import type { Role } from './session.machine';
 import {
   fieldErrorsOf,
@@ -12,8 +12,8 @@ import {
   type CoachOption,
   type ScheduleError,
 } from './scheduling/shared';
-import { formatRule, parseRule, weekdayOf, WEEKDAYS, type Weekday } from './scheduling/recurrence';
-import { inBerlin, mondayOf, parsePlainDate, wallTimeToInstant, windowOf } from './scheduling/time';
+import { formatRule, parseRule, weekdayOf, WEEKDAYS, type Weekday } from '../../shared/recurrence';
+import { inBerlin, mondayOf, parsePlainDate, wallTimeToInstant, windowOf } from '../../shared/time';
 import { notProvided as notProvidedBy } from './shared/failures';
 
 /**

@@ -9,7 +9,7 @@ import {
   type CoachOption,
   type ScheduleError,
 } from './scheduling/shared';
-import { mondayOf, windowOf } from './scheduling/time';
+import { mondayOf, windowOf } from '../../shared/time';
 import { notProvided as notProvidedBy } from './shared/failures';
 
 /**

@@ -7,7 +7,7 @@ import {
   type ClientAppointment,
   type ClientError,
   type FreeSlot,
-} from './client-slots';
+} from '../lib/client-slots';
 import { notProvided as notProvidedBy } from './shared/failures';
 
 /**

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { toClientError, type ClientAppointment, type ClientError } from './client-slots';
+import { toClientError, type ClientAppointment, type ClientError } from '../lib/client-slots';
 import { notProvided as notProvidedBy } from './shared/failures';
 
 /**

@@ -1,12 +1,12 @@
 import { assign, fromCallback, fromPromise, setup, type AnyActorRef } from 'xstate';
-import { toClientError, type ClientError } from './client-slots';
+import { toClientError, type ClientError } from '../lib/client-slots';
 import {
   emptySignupForm,
   type FieldErrors,
   type SignupFormValues,
   type SignupRequestBody,
-} from './client-signup.form';
-import type { SignupCheck } from './client-signup.validation';
+} from '../forms/client-signup.form';
+import type { SignupCheck } from '../forms/client-signup.validation';
 import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
@@ -131,9 +131,9 @@ export const clientSignupMachine = setup({
     /** The app session logs in again (`POST /login`) and resolves once it is active. */
     refreshSession: fromPromise<void>(notProvided('refreshSession')),
     watchRegistration: watchRegistrationLogic,
-    /** The form's rules (./client-signup.validation.ts), in their own chunk. */
+    /** The form's rules (src/forms/client-signup.validation.ts), in their own chunk. */
     validateForm: fromPromise<SignupCheck, ValidateInput>(async ({ input }) =>
-      (await import('./client-signup.validation')).checkSignupForm(input),
+      (await import('../forms/client-signup.validation')).checkSignupForm(input),
     ),
   },
   guards: {

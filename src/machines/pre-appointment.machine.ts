@@ -1,11 +1,11 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { assign, fromPromise, setup } from 'xstate';
-import type { components } from '../api/generated/product';
+import type { components } from '../../shared/contract/product';
 import type { SlotQuery } from './appointment-booking.machine';
-import { clientFormSchema, newClientValues } from './client-staff-form';
+import { clientFormSchema, newClientValues } from '../forms/client-staff-form';
 import { recordFormMachine } from './record-form.machine';
 import { bookingRequestOf, toScheduleError, type BookingRequest } from './scheduling/shared';
-import { mondayOf, windowOf } from './scheduling/time';
+import { mondayOf, windowOf } from '../../shared/time';
 
 /**
  * `/pre-appointment/new` (onboarding managers): a new client and their initial appointment in

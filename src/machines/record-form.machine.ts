@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { z } from 'zod';
+import type { FieldErrors, FormSchema, FormValue, FormValues } from '../forms/form-schema';
 import { machineErrorOf } from './shared/failures';
 
 /**
@@ -16,13 +17,6 @@ import { machineErrorOf } from './shared/failures';
  * Actors per screen, supplied with `.provide()`: `loadRecord` (id → values and the record) and
  * `saveRecord` (id or null for a new record, body → the saved record).
  */
-
-export type FormValue = string | boolean;
-export type FormValues = Readonly<Record<string, FormValue>>;
-/** Field → error code. */
-export type FieldErrors = Readonly<Record<string, string>>;
-/** Parses form values into a request body. */
-export type FormSchema = z.ZodType<Record<string, unknown>, FormValues>;
 
 export interface LoadedRecord {
   values: FormValues;

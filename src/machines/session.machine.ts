@@ -1,6 +1,6 @@
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
-import type { AuthEvent } from '../app/auth-events';
-import type { components } from '../api/generated/product';
+import type { AuthEvent } from '../ports/auth-events';
+import type { components } from '../../shared/contract/product';
 import { notProvided as notProvidedBy } from './shared/failures';
 
 /**

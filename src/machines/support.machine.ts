@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
-import type { components } from '../api/generated/product';
+import { SUPPORT_CATEGORIES } from '../../shared/contract/enums';
+import type { components } from '../../shared/contract/product';
 
 /**
  * The support form (`/support`, operation sendSupportMessage): editing → submitting → sent,
@@ -9,15 +10,6 @@ import type { components } from '../api/generated/product';
  */
 export type SupportCategory = components['schemas']['SupportCategory'];
 export type SupportRequest = components['schemas']['SupportRequest'];
-
-export const SUPPORT_CATEGORIES = [
-  'technical',
-  'scheduling',
-  'billing',
-  'account',
-  'feedback',
-  'other',
-] as const satisfies readonly SupportCategory[];
 
 export const supportRequestSchema = z.object({
   category: z.enum(SUPPORT_CATEGORIES, { error: 'value_missing' }),

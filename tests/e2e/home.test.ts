@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROUTE_HINTS_FILE } from '../../src/app/route-match';
+import { ROUTE_HINTS_FILE } from '../../shared/route-match';
 import { useBrowser } from '../support/browser';
 
 const b = useBrowser();

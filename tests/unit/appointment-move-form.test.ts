@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/errors';
 import type { ApiClient } from '../../src/api/client';
-import type { components } from '../../src/api/generated/product';
+import type { components } from '../../shared/contract/product';
 import { saveAppointmentActor } from '../../src/machines/actors/staff';
 import {
   appointmentFormSchema,
   appointmentFormValues,
-} from '../../src/machines/appointment-staff-form';
+} from '../../src/forms/appointment-staff-form';
 import { type LoadedRecord, recordFormMachine } from '../../src/machines/record-form.machine';
 
 /**

@@ -1,8 +1,8 @@
 import createClient from 'openapi-fetch';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from 'xstate';
-import type { paths } from '../../src/api/generated/auth';
-import { createAuthEvents } from '../../src/app/auth-events';
+import type { paths } from '../../shared/contract/auth';
+import { createAuthEvents } from '../../src/ports/auth-events';
 import type { AuthFlowDeps } from '../../src/machines/auth/actors';
 import { holdEarlyFlow, startFlowEarly, takeEarlyFlow } from '../../src/machines/auth/early-start';
 import { postFlow } from '../../src/machines/auth/flow-request';

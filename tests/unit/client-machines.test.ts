@@ -24,17 +24,14 @@ import {
   zoneDiffers,
   type ClientAppointment,
   type FreeSlot,
-} from '../../src/machines/client-slots';
+} from '../../src/lib/client-slots';
+import { isPhoneNumber, isPostalCode } from '../../shared/client-fields.rules';
+import { campaignFrom, emptySignupForm, type SignupFormValues } from '../../src/forms/client-signup.form';
 import {
-  campaignFrom,
   checkSignupForm,
-  emptySignupForm,
-  isPhoneNumber,
-  isPostalCode,
   toSignupRequest,
   validateSignupForm,
-  type SignupFormValues,
-} from '../../src/machines/client-signup.validation';
+} from '../../src/forms/client-signup.validation';
 import { tagManagerId } from '../../src/views/client-signup/tag-manager';
 
 /**

@@ -7,9 +7,9 @@ import { getStateNodes, TestModel, type StatePath } from 'xstate/graph';
 import { z } from 'zod';
 import { ApiError } from '../../src/api/errors';
 import { createI18n } from '../../src/i18n';
+import type { FormValues } from '../../src/forms/form-schema';
 import {
   recordFormMachine,
-  type FormValues,
   type LoadedRecord,
   type SaveRequest,
 } from '../../src/machines/record-form.machine';

@@ -21,8 +21,8 @@ import type {
   CoachOption,
   FreeSlot,
 } from '../../src/machines/scheduling/shared';
-import { formatRule, parseRule } from '../../src/machines/scheduling/recurrence';
-import { wallTimeToInstant, windowOf, zoneDiffers } from '../../src/machines/scheduling/time';
+import { formatRule, parseRule } from '../../shared/recurrence';
+import { wallTimeToInstant, windowOf, zoneDiffers } from '../../shared/time';
 import {
   apiError,
   appointment,

@@ -3,9 +3,8 @@ import { createActor, type SnapshotFrom } from 'xstate';
 import { getStateNodes, TestModel } from 'xstate/graph';
 import type { ApiClient } from '../../src/api/client';
 import { decideAccess, sessionStatus } from '../../src/app/access';
-import { createAuthEvents } from '../../src/app/auth-events';
-import type { BrowserSessionStore } from '../../src/app/session-storage';
-import { createSessionEffects } from '../../src/machines/actors/session';
+import { createAuthEvents } from '../../src/ports/auth-events';
+import { createSessionEffects, type BrowserSessionStore } from '../../src/machines/actors/session';
 import {
   sessionMachine,
   type SessionEvent,

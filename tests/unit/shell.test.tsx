@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { memoryLocation } from 'wouter/memory-location';
 import { App } from '../../src/app/App';
 import { createAppServices } from '../../src/app/services';
-import type { BrowserSessionStore } from '../../src/app/session-storage';
+import type { BrowserSessionStore } from '../../src/machines/actors/session';
 import { createI18n } from '../../src/i18n';
 import type { SessionInfo } from '../../src/machines/session.machine';
 import { readLocales } from '../support/locales';

@@ -2,18 +2,18 @@ import { Temporal } from '@js-temporal/polyfill';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/errors';
-import type { components } from '../../src/api/generated/product';
+import type { components } from '../../shared/contract/product';
 import { appointmentsQueryOf, clientsQueryOf } from '../../src/machines/actors/staff';
 import {
   appointmentDetailMachine,
   type AppointmentDetail,
 } from '../../src/machines/appointment-detail.machine';
-import { appointmentFormSchema } from '../../src/machines/appointment-staff-form';
+import { appointmentFormSchema } from '../../src/forms/appointment-staff-form';
 import {
   clientStaffDetailMachine,
   type ClientDetail,
 } from '../../src/machines/client-staff-detail.machine';
-import { clientFormSchema, newClientValues } from '../../src/machines/client-staff-form';
+import { clientFormSchema, newClientValues } from '../../src/forms/client-staff-form';
 import { preAppointmentMachine } from '../../src/machines/pre-appointment.machine';
 import { recordFormMachine } from '../../src/machines/record-form.machine';
 import { ageOf, formatDateTime, formatRange } from '../../src/views/staff/format';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { matchesRoute } from '../../src/app/route-match';
+import { matchesRoute } from '../../shared/route-match';
 import { createIndexHtml } from '../../server/web/static';
 
 const INDEX = `<!doctype html><html><head><script type="module" src="/assets/index.js"></script></head><body></body></html>`;

@@ -10,9 +10,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { AVAILABILITY_KINDS } from '../../../shared/contract/enums';
 import { coaches, createdAt, inList, ts, updatedAt, users } from './core';
-
-export const AVAILABILITY_KINDS = ['available', 'blocker'] as const;
 
 // A coach's availability (or blocker): one-off when `recurrence` is null, otherwise an
 // RFC 5545 RRULE (FREQ=WEEKLY only) evaluated in Europe/Berlin wall time with

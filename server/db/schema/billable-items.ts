@@ -10,26 +10,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import {
-  APPOINTMENT_TYPES,
-  appointments,
-  clients,
-  coaches,
-  createdAt,
-  inList,
-  ts,
-  updatedAt,
-  users,
-} from './core';
+import { APPOINTMENT_TYPES, BILLABLE_ITEM_STATUSES } from '../../../shared/contract/enums';
+import { appointments, clients, coaches, createdAt, inList, ts, updatedAt, users } from './core';
 import { billingRules } from './billing-rules';
-
-export const BILLABLE_ITEM_STATUSES = [
-  'pending',
-  'validation_failed',
-  'approved',
-  'invoice_sent',
-  'cancelled',
-] as const;
 
 export type BillableItemValidationError = { code: string; message: string };
 

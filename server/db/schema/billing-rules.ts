@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { APPOINTMENT_TYPES, createdAt, inList, updatedAt } from './core';
+import { APPOINTMENT_TYPES } from '../../../shared/contract/enums';
+import { createdAt, inList, updatedAt } from './core';
 
 // Evaluated by position (0-based); the first active rule whose non-null criteria all match
 // sets amount and description. No unique index on position, so a reorder can rewrite all

@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { COMMUNICATION_CHANNELS, COMMUNICATION_STATUSES } from '../../../shared/contract/enums';
 import { appointments, clients, coaches, createdAt, inList, ts, updatedAt } from './core';
-
-export const COMMUNICATION_CHANNELS = ['email', 'sms'] as const;
-export const COMMUNICATION_STATUSES = ['queued', 'sent', 'failed'] as const;
 
 // Every e-mail and SMS the product sends (also the captured ones in development, which the
 // development mailbox page reads). Erasing a client erases their messages. Appointment

@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { APPOINTMENT_TYPES, CLIENT_TYPES, EVENT_SOURCES, MEETING_TYPES, REJECTION_REASONS, ROLES } from '../../../shared/contract/enums';
 
 const UTC_TEXT = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00(?::00)?$/;
 
@@ -51,25 +52,6 @@ export const updatedAt = () =>
 /** Renders `column IN ('a','b')` for enum checks. */
 export const inList = (values: readonly string[]) =>
   sql.raw(`(${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')})`);
-
-export const ROLES = ['NONE', 'COACH', 'ADMIN', 'ONBOARDING_MANAGER', 'SUPERADMIN'] as const;
-export const APPOINTMENT_TYPES = [
-  'initial',
-  'first',
-  'followup',
-  'first-arztkonsultation',
-  'followup-arztkonsultation',
-  'adhoc',
-] as const;
-export const MEETING_TYPES = ['jitsi', 'xodosign', 'arztkonsultation'] as const;
-export const CLIENT_TYPES = ['self', 'relative'] as const;
-export const REJECTION_REASONS = [
-  'not_reachable',
-  'not_eligible',
-  'no_interest',
-  'declined_contract',
-  'other',
-] as const;
 
 export const coaches = pgTable(
   'coaches',
@@ -351,8 +333,6 @@ export const listGeneration = pgTable(
   },
   (t) => [check('list_generation_single_row', sql`${t.id} = 1`)],
 );
-
-export const EVENT_SOURCES = ['business', 'system'] as const;
 
 // One table for the audit trail (source 'business': every write, who did what to which
 // record) and the operational feed (source 'system': mails, jobs, webhooks).

@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { TASK_STATUSES } from '../../../shared/contract/enums';
 import { appointments, clients, createdAt, inList, ts, updatedAt, users } from './core';
 
 // The spec's task status.
-export const TASK_STATUSES = ['new', 'sent', 'completed', 'canceled'] as const;
-
 // At most one patient card per appointment that is not canceled.
 export const patientCards = pgTable(
   'patient_cards',

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { SUMMARY_STATUSES } from '../../../shared/contract/enums';
 import { appointments, createdAt, inList, ts, updatedAt, users } from './core';
-
-export const SUMMARY_STATUSES = ['draft', 'completed'] as const;
 
 // One summary per appointment (Terminzusammenfassung).
 export const appointmentSummaries = pgTable(

@@ -1,15 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { SUPPORT_CATEGORIES } from '../../../shared/contract/enums';
 import { createdAt, inList, ts, users } from './core';
-
-export const SUPPORT_CATEGORIES = [
-  'technical',
-  'scheduling',
-  'billing',
-  'account',
-  'feedback',
-  'other',
-] as const;
 
 export const supportMessages = pgTable(
   'support_messages',

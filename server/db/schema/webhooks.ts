@@ -1,18 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { WEBHOOK_TYPES } from '../../../shared/contract/enums';
 import { createdAt, inList, updatedAt, users } from './core';
-
-export const WEBHOOK_TYPES = [
-  'appointment.booked',
-  'appointment.rescheduled',
-  'appointment.cancelled',
-  'appointment.no_show',
-  'client.created',
-  'client.updated',
-  'client.sessions_closed',
-  'summary.completed',
-  'billable_item.invoice_sent',
-] as const;
 
 // At most one configuration per type; a type without a row is "not configured".
 // The signing secret is never returned by the API (only `secretSet`).

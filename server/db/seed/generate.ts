@@ -1,9 +1,8 @@
 import { Faker, base, de, en } from '@faker-js/faker';
 import { Temporal } from '@js-temporal/polyfill';
 import { newMeetingCode, newVideoRoom } from '../../features/appointments/index';
+import type { APPOINTMENT_TYPES, REJECTION_REASONS } from '../../../shared/contract/enums';
 import type {
-  APPOINTMENT_TYPES,
-  REJECTION_REASONS,
   appointments,
   campaigns,
   clients,

@@ -23,7 +23,7 @@ const blankToNull = (value: string | undefined) => {
 
 /**
  * What the contract's schema cannot say: the client field rules shared with the form in the
- * browser and the staff API (src/machines/client-fields.rules.ts). 400 naming the first field
+ * browser and the staff API (shared/client-fields.rules.ts). 400 naming the first field
  * that breaks one.
  */
 export function checkSignup(body: SignupBody, now: Date) {

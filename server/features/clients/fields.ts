@@ -3,7 +3,7 @@ import {
   clientFieldErrors,
   type ClientFieldError,
   type ClientFieldValues,
-} from '../../../src/machines/client-fields.rules';
+} from '../../../shared/client-fields.rules';
 
 const MESSAGES: Record<ClientFieldError, string> = {
   value_missing: 'The field is blank',
@@ -17,7 +17,7 @@ const MESSAGES: Record<ClientFieldError, string> = {
 
 /**
  * The client field rules of sign-up, staff create and staff edit, the same as the forms in
- * the browser use (src/machines/client-fields.rules.ts): 400 naming the first field that
+ * the browser use (shared/client-fields.rules.ts): 400 naming the first field that
  * breaks one. `values` is the record as it will be stored, so a changed country re-checks
  * the stored postal code.
  */

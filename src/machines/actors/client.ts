@@ -1,12 +1,12 @@
-import { fromPromise } from 'xstate';
+import { fromPromise, type ActorRefFrom } from 'xstate';
 import type { ApiClient } from '../../api/client';
-import type { AppServices } from '../../app/services';
 import type { BookRequest } from '../client-appointment-selection.machine';
 import type { CancelTarget, CancelView } from '../client-cancel.machine';
 import type { MoveRequest } from '../client-reschedule.machine';
 import type { LinkInput } from '../client-signup.machine';
-import type { SignupRequestBody } from '../client-signup.validation';
-import { appointmentIcs, type ClientAppointment, type FreeSlot } from '../client-slots';
+import type { sessionMachine } from '../session.machine';
+import type { SignupRequestBody } from '../../forms/client-signup.form';
+import { appointmentIcs, type ClientAppointment, type FreeSlot } from '../../lib/client-slots';
 
 /** The API calls of the client pages (issue #6), as the actors their machines declare. */
 
@@ -24,7 +24,13 @@ const appointmentView = (a: ClientAppointment): CancelView => ({
   cancelled: a.cancelledAt !== null,
 });
 
-export const createSignupActors = (services: Pick<AppServices, 'api' | 'session'>) => ({
+/** What the sign-up's actors use of the app-wide services (src/app/services.ts). */
+export interface SignupServices {
+  api: ApiClient;
+  session: ActorRefFrom<typeof sessionMachine>;
+}
+
+export const createSignupActors = (services: SignupServices) => ({
   checkSignup: fromPromise<void, SignupRequestBody>(async ({ input, signal }) => {
     await services.api.POST('/client/signup', {
       params: { query: { validateOnly: true } },
@@ -50,7 +56,7 @@ export const createSignupActors = (services: Pick<AppServices, 'api' | 'session'
       new Promise<void>((resolve, reject) => {
         let asked = false;
         let finished = false;
-        const look = (snapshot: ReturnType<AppServices['session']['getSnapshot']>) => {
+        const look = (snapshot: ReturnType<SignupServices['session']['getSnapshot']>) => {
           if (finished) return;
           if (snapshot.matches({ signedIn: 'active' })) {
             finished = true;

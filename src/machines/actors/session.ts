@@ -1,8 +1,19 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { ApiClient } from '../../api/client';
-import type { AuthEvents } from '../../app/auth-events';
-import type { BrowserSessionStore } from '../../app/session-storage';
+import type { AuthEvents } from '../../ports/auth-events';
 import type { SessionInfo, sessionMachine } from '../session.machine';
+
+/**
+ * Where the session is kept in the browser; src/app/session-storage.ts keeps it in the `hanko`
+ * cookie and local storage, tests in memory.
+ */
+export interface BrowserSessionStore {
+  readToken(): string | null;
+  writeToken(token: string, expiresAt: number | null): void;
+  readSession(): SessionInfo | null;
+  writeSession(session: SessionInfo): void;
+  clear(): void;
+}
 
 export interface SessionEffectsDeps {
   api: ApiClient;

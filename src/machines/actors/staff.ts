@@ -2,7 +2,7 @@ import { Temporal } from '@js-temporal/polyfill';
 import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../api/client';
 import { ApiError, isApiError } from '../../api/errors';
-import type { components, operations } from '../../api/generated/product';
+import type { components, operations } from '../../../shared/contract/product';
 import type { AppointmentDetail } from '../appointment-detail.machine';
 import type { ClientDetail } from '../client-staff-detail.machine';
 import type { ListPage, ListQuery } from '../list.machine';

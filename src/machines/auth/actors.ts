@@ -6,7 +6,7 @@ import {
 import { fromCallback, fromPromise } from 'xstate';
 import { RETURN_PARAMS } from './return-params';
 import type { TokenGetter } from '../../api/middleware';
-import type { AuthEvents } from '../../app/auth-events';
+import type { AuthEvents } from '../../ports/auth-events';
 import type { AuthFlowEvent } from './flow.machine';
 import { detectCapabilities } from './detect-capabilities';
 import { isFlowResponse, postAction, postFlow, type AuthApiClient } from './flow-request';

@@ -94,7 +94,7 @@ export type AuthFlowEvent =
   | { type: 'auth.sessionCreated' }
   | { type: 'auth.sessionEnded' };
 
-/** Events the machine emits for the app (src/app/auth-events.ts). */
+/** Events the machine emits for the app (src/ports/auth-events.ts). */
 export type AuthFlowEmitted =
   | { type: 'session-created'; token: string; userId: string; expiresInSeconds: number | null }
   | { type: 'session-expired' }

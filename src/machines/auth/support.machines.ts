@@ -1,5 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
-import type { AuthEvent } from '../../app/auth-events';
+import type { AuthEvent } from '../../ports/auth-events';
 import { CODE_LENGTH } from './validation';
 
 /**

@@ -1,4 +1,5 @@
-import type { components } from '../../api/generated/auth';
+import type { components } from '../../../shared/contract/auth';
+import type { ListsAll } from '../../../shared/contract/enums';
 
 /**
  * The wire shapes of the sign-in flow protocol (openapi/auth.yaml, generated types), and the
@@ -20,7 +21,8 @@ export type FlowName = 'login' | 'registration' | 'profile';
 
 /**
  * The 25 server states plus preflight (protocol §3, specification section 4), in the order of
- * the protocol. Each is a state of the flow machine with the same name.
+ * the protocol. Each is a state of the flow machine with the same name. The compiler checks
+ * them against the contract's FlowStateName: the same values, all of them.
  */
 export const SERVER_STATES = [
   'preflight',
@@ -49,7 +51,8 @@ export const SERVER_STATES = [
   'error',
   'success',
   'account_deleted',
-] as const;
+] as const satisfies readonly components['schemas']['FlowStateName'][];
+const _allStates: ListsAll<components['schemas']['FlowStateName'], typeof SERVER_STATES> = true;
 
 export type ServerStateName = (typeof SERVER_STATES)[number];
 

@@ -1,5 +1,5 @@
 import { assign, fromCallback, fromPromise, type EventObject } from 'xstate';
-import type { components } from '../../api/generated/product';
+import type { components } from '../../../shared/contract/product';
 
 /** Shared types and pure rules of the coach and client meeting machines. */
 

@@ -1,4 +1,4 @@
-import type { components } from '../../api/generated/product';
+import type { components } from '../../../shared/contract/product';
 import type { Role } from '../session.machine';
 
 export type Availability = components['schemas']['Availability'];

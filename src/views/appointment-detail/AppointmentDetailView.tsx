@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
-import type { components } from '../../api/generated/product';
+import type { components } from '../../../shared/contract/product';
 import { tKey } from '../../i18n/keys';
 import type { appointmentDetailMachine } from '../../machines/appointment-detail.machine';
 import { APPOINTMENT_TYPE_LABELS, AppointmentStatus, MEETING_TYPE_LABELS } from '../appointments-list/parts';

@@ -3,14 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'wouter';
 import { useAppServices } from '../../app/services';
 import { loadAppointmentRecordActor, saveAppointmentActor } from '../../machines/actors/staff';
+import { APPOINTMENT_TYPES, MEETING_TYPES } from '../../../shared/contract/enums';
 import {
-  APPOINTMENT_TYPES,
   appointmentFormSchema,
   appointmentFormValues,
-  MEETING_TYPES,
   OUTSIDE_AVAILABILITY,
   OVERRIDE_REASON_MAX,
-} from '../../machines/appointment-staff-form';
+} from '../../forms/appointment-staff-form';
 import { recordFormMachine } from '../../machines/record-form.machine';
 import { APPOINTMENT_TYPE_LABELS, MEETING_TYPE_LABELS } from '../appointments-list/parts';
 import { CheckField, RecordForm, SelectField, TextField } from '../staff/FormParts';

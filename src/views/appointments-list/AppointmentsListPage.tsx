@@ -2,10 +2,10 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { z } from 'zod';
-import type { components } from '../../api/generated/product';
+import type { components } from '../../../shared/contract/product';
 import { useAppServices } from '../../app/services';
 import { loadAppointmentsPageActor } from '../../machines/actors/staff';
-import { APPOINTMENT_TYPES } from '../../machines/appointment-staff-form';
+import { APPOINTMENT_TYPES } from '../../../shared/contract/enums';
 import { isoDate, oneOf, rowsOf, text, uuid, yesNo } from '../../machines/list.machine';
 import {
   ClientFilterFields,

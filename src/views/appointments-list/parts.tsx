@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { components } from '../../api/generated/product';
+import type { components } from '../../../shared/contract/product';
 import { tKey } from '../../i18n/keys';
 import { formatDate, formatRange } from '../staff/format';
 

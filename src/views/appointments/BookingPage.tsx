@@ -7,7 +7,7 @@ import {
   searchClientsActor,
 } from '../../machines/actors/scheduling';
 import { bookingMachine, type BookingKind } from '../../machines/appointment-booking.machine';
-import { todayInBerlin } from '../../machines/scheduling/time';
+import { todayInBerlin } from '../../../shared/time';
 import { useSchedulingSession } from '../calendar/scheduling-session';
 import { BookingView } from './BookingView';
 

@@ -10,7 +10,7 @@ import {
   type bookingMachine,
 } from '../../machines/appointment-booking.machine';
 import type { AppointmentType, FreeSlot } from '../../machines/scheduling/shared';
-import { berlinDate, berlinTime, daysFrom } from '../../machines/scheduling/time';
+import { berlinDate, berlinTime, daysFrom } from '../../../shared/time';
 import {
   APPOINTMENT_TYPE_LABELS,
   CoachPicker,

@@ -7,7 +7,7 @@ import {
   saveAvailabilityActor,
 } from '../../machines/actors/scheduling';
 import { availabilityWeekMachine } from '../../machines/availability-week.machine';
-import { todayInBerlin } from '../../machines/scheduling/time';
+import { todayInBerlin } from '../../../shared/time';
 import { useSchedulingSession } from '../calendar/scheduling-session';
 import { AvailabilityWeekView } from './AvailabilityWeekView';
 

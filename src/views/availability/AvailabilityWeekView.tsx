@@ -10,8 +10,8 @@ import {
   type availabilityWeekMachine,
   type DraftField,
 } from '../../machines/availability-week.machine';
-import type { Weekday } from '../../machines/scheduling/recurrence';
-import { berlinDate, daysFrom, formatDate, parsePlainDate, todayInBerlin } from '../../machines/scheduling/time';
+import type { Weekday } from '../../../shared/recurrence';
+import { berlinDate, daysFrom, formatDate, parsePlainDate, todayInBerlin } from '../../../shared/time';
 import {
   CoachPicker,
   errorKey,

@@ -9,7 +9,7 @@ import {
   watchViewportActor,
 } from '../../machines/actors/scheduling';
 import { calendarMachine } from '../../machines/calendar.machine';
-import { todayInBerlin } from '../../machines/scheduling/time';
+import { todayInBerlin } from '../../../shared/time';
 import { useSchedulingSession } from './scheduling-session';
 import { CalendarView } from './CalendarView';
 

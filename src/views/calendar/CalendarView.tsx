@@ -5,7 +5,7 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { tKey } from '../../i18n/keys';
 import { visibleDays, type calendarMachine } from '../../machines/calendar.machine';
 import type { Appointment, CalendarEvent } from '../../machines/scheduling/shared';
-import { berlinDate, formatDate, mondayOf, todayInBerlin } from '../../machines/scheduling/time';
+import { berlinDate, formatDate, mondayOf, todayInBerlin } from '../../../shared/time';
 import {
   APPOINTMENT_TYPE_LABELS,
   CoachPicker,

@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tKey } from '../../i18n/keys';
 import type { AppointmentType, CoachOption, ScheduleError } from '../../machines/scheduling/shared';
-import { berlinTime, formatDate, zoneDiffers } from '../../machines/scheduling/time';
+import { berlinTime, formatDate, zoneDiffers } from '../../../shared/time';
 
 /** Pieces the three scheduling screens share: week header, zone note, coach picker, errors. */
 

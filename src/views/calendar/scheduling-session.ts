@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useSessionStatus } from '../../app/session-hooks';
-import { browserTimeZone } from '../../machines/scheduling/time';
+import { browserTimeZone } from '../../../shared/time';
 
 /**
  * What the scheduling pages start their machines with: the signed-in role (COACH until the

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { useAppServices } from '../../app/services';
 import { createSelectionActors, saveCalendarFile } from '../../machines/actors/client';
 import { appointmentSelectionMachine } from '../../machines/client-appointment-selection.machine';
-import { berlinClock } from '../../machines/client-slots';
+import { berlinClock } from '../../lib/client-slots';
 
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
 

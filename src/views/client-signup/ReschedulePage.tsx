@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { useAppServices } from '../../app/services';
 import { createRescheduleActors } from '../../machines/actors/client';
 import { coachChange, rescheduleMachine } from '../../machines/client-reschedule.machine';
-import { berlinClock } from '../../machines/client-slots';
+import { berlinClock } from '../../lib/client-slots';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
 
 const nameOf = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;

@@ -12,7 +12,7 @@ import {
   COUNTRIES,
   HEARD_FROM,
   type SignupFormValues,
-} from '../../machines/client-signup.form';
+} from '../../forms/client-signup.form';
 import { ClientPage, ErrorNotice } from './parts';
 
 // The widget's screens load when the account step starts, not with the form (bench/web.ts).

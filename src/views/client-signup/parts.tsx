@@ -8,7 +8,7 @@ import {
   zoneDiffers,
   ZONE,
   type FreeSlot,
-} from '../../machines/client-slots';
+} from '../../lib/client-slots';
 import { loadTagManager, tagManagerSettings } from './tag-manager';
 import './client.css';
 

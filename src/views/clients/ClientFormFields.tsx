@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { tKey } from '../../i18n/keys';
-import { REJECTION_REASONS } from '../../machines/client-staff-form';
+import { REJECTION_REASONS } from '../../../shared/contract/enums';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
 import { CheckField, SelectField, TextField, type FormActor } from '../staff/FormParts';
 
@@ -13,7 +13,7 @@ export const REJECTION_LABELS: Record<(typeof REJECTION_REASONS)[number], string
   other: tKey('staff:rejection.other'),
 };
 
-/** The client's fields (`src/machines/client-staff-form.ts`), grouped. */
+/** The client's fields (`src/forms/client-staff-form.ts`), grouped. */
 export function ClientFormFields({
   actorRef,
   coaches,

@@ -1,10 +1,10 @@
 import { useActorRef } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'wouter';
-import type { components } from '../../api/generated/product';
+import type { components } from '../../../shared/contract/product';
 import { useAppServices } from '../../app/services';
 import { loadClientRecordActor, saveClientActor } from '../../machines/actors/staff';
-import { clientFormSchema, clientFormValues, newClientValues } from '../../machines/client-staff-form';
+import { clientFormSchema, clientFormValues, newClientValues } from '../../forms/client-staff-form';
 import { recordFormMachine } from '../../machines/record-form.machine';
 import { RecordForm } from '../staff/FormParts';
 import { useFilterOptions, useStaffSession } from '../staff/useUrlList';

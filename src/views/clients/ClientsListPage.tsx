@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { z } from 'zod';
-import type { components } from '../../api/generated/product';
+import type { components } from '../../../shared/contract/product';
 import { OPEN_CLIENTS_HREF } from '../../app/menu';
 import { useAppServices } from '../../app/services';
 import { tKey } from '../../i18n/keys';

@@ -1,10 +1,10 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
-import type { components } from '../../api/generated/product';
+import type { components } from '../../../shared/contract/product';
 import { useAppServices } from '../../app/services';
 import { loadCoachActor, setCoachActiveActor } from '../../machines/actors/staff';
-import { coachName } from '../../machines/coach-staff-form';
+import { coachName } from '../../forms/coach-staff-form';
 import { confirmActionMachine } from '../../machines/confirm-action.machine';
 import { recordDetailMachine, recordOf } from '../../machines/record-detail.machine';
 import { formatDateTime } from '../staff/format';

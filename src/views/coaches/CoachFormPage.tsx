@@ -1,10 +1,10 @@
 import { useActorRef } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'wouter';
-import type { components } from '../../api/generated/product';
+import type { components } from '../../../shared/contract/product';
 import { useAppServices } from '../../app/services';
 import { loadCoachRecordActor, saveCoachActor } from '../../machines/actors/staff';
-import { coachFormSchema, coachFormValues, newCoachValues } from '../../machines/coach-staff-form';
+import { coachFormSchema, coachFormValues, newCoachValues } from '../../forms/coach-staff-form';
 import { recordFormMachine } from '../../machines/record-form.machine';
 import { CheckField, RecordForm, TextField } from '../staff/FormParts';
 import '../staff/staff.css';

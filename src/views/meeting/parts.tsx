@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tKey } from '../../i18n/keys';
-import { berlinDate, berlinTime, formatDate } from '../../machines/scheduling/time';
+import { berlinDate, berlinTime, formatDate } from '../../../shared/time';
 import { ROOM_CONTAINER_ID, type MeetingError } from '../../machines/meeting/shared';
 import './meeting.css';
 

@@ -4,11 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useAppServices } from '../../app/services';
 import { tKey } from '../../i18n/keys';
 import { sendSupportMessageActor } from '../../machines/actors/shell';
-import {
-  SUPPORT_CATEGORIES,
-  supportMachine,
-  type SupportField,
-} from '../../machines/support.machine';
+import { SUPPORT_CATEGORIES } from '../../../shared/contract/enums';
+import { supportMachine, type SupportField } from '../../machines/support.machine';
 
 const FIELD_ERRORS: Record<string, string> = {
   value_missing: tKey('shell:support.errors.required'),

@@ -1,13 +1,13 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'wouter';
-import type { components } from '../../api/generated/product';
+import type { components } from '../../../shared/contract/product';
 import { useAppServices } from '../../app/services';
 import { loadUserActor, loadUserRecordActor, saveUserActor, setUserActiveActor } from '../../machines/actors/staff';
 import { confirmActionMachine } from '../../machines/confirm-action.machine';
 import { recordDetailMachine, recordOf } from '../../machines/record-detail.machine';
 import { recordFormMachine } from '../../machines/record-form.machine';
-import { editUserSchema, userFormValues } from '../../machines/user-staff-form';
+import { editUserSchema, userFormValues } from '../../forms/user-staff-form';
 import { ConfirmActionPanel } from '../coaches/ConfirmActionPanel';
 import { formatDateTime } from '../staff/format';
 import { RecordForm } from '../staff/FormParts';

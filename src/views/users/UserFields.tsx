@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
-import { ROLES } from '../../machines/user-staff-form';
+import { ROLES } from '../../forms/user-staff-form';
 import { SelectField, type FormActor } from '../staff/FormParts';
 
 /**

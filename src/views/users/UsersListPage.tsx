@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { z } from 'zod';
-import type { components } from '../../api/generated/product';
+import type { components } from '../../../shared/contract/product';
 import { useAppServices } from '../../app/services';
 import { loadUsersPageActor } from '../../machines/actors/staff';
 import { rowsOf } from '../../machines/list.machine';

@@ -5740,3 +5740,35 @@ export interface operations {
         };
     };
 }
+type FlattenedDeepRequired<T> = {
+    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
+};
+type ReadonlyArray<T> = [
+    Exclude<T, undefined>
+] extends [
+    unknown[]
+] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsAppointmentsGetParametersQuerySortDirectionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/appointments"]["get"]["parameters"]["query"]["sortDirection"]> = ["asc", "desc"];
+export const pathsAdminClientGetParametersQuerySortByValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/client"]["get"]["parameters"]["query"]["sortBy"]> = ["createdAt", "lastName", "firstName", "yearOfBirth", "updatedAt"];
+export const pathsAdminClientGetParametersQuerySortOrderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/client"]["get"]["parameters"]["query"]["sortOrder"]> = ["asc", "desc"];
+export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["NONE", "COACH", "ADMIN", "ONBOARDING_MANAGER", "SUPERADMIN"];
+export const clientTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClientType"]> = ["self", "relative"];
+export const rejectionReasonTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RejectionReasonType"]> = ["not_reachable", "not_eligible", "no_interest", "declined_contract", "other"];
+export const appointmentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AppointmentType"]> = ["initial", "first", "followup", "first-arztkonsultation", "followup-arztkonsultation", "adhoc"];
+export const meetingTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MeetingType"]> = ["jitsi", "xodosign", "arztkonsultation"];
+export const authUserEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuthUserEvent"]["type"]> = ["user.created", "user.deleted", "user.email_changed"];
+export const summaryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SummaryStatus"]> = ["draft", "completed"];
+export const taskStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatus"]> = ["new", "sent", "completed", "canceled"];
+export const summaryWorkItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SummaryWorkItem"]["status"]> = ["missing", "draft"];
+export const patientCardWorkItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PatientCardWorkItem"]["status"]> = ["missing", "new", "sent"];
+export const overallStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OverallStatus"]> = ["available", "blocker"];
+export const requestAuthRequestChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestAuthRequest"]["channel"]> = ["email", "sms"];
+export const requestAuthResponseChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestAuthResponse"]["channel"]> = ["email", "sms"];
+export const availabilityKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AvailabilityKind"]> = ["available", "blocker"];
+export const calendarEventKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CalendarEventKind"]> = ["appointment", "availability", "blocker", "holiday"];
+export const billableItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillableItemStatus"]> = ["pending", "validation_failed", "approved", "invoice_sent", "cancelled"];
+export const eventSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventSource"]> = ["business", "system"];
+export const webhookTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookType"]> = ["appointment.booked", "appointment.rescheduled", "appointment.cancelled", "appointment.no_show", "client.created", "client.updated", "client.sessions_closed", "summary.completed", "billable_item.invoice_sent"];
+export const communicationChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CommunicationChannel"]> = ["email", "sms"];
+export const communicationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CommunicationStatus"]> = ["queued", "sent", "failed"];
+export const supportCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SupportCategory"]> = ["technical", "scheduling", "billing", "account", "feedback", "other"];

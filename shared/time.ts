@@ -1,10 +1,10 @@
 import { Temporal } from '@js-temporal/polyfill';
 
 /**
- * Time for the staff scheduling screens (architecture rule 3): everything is shown in
- * Europe/Berlin, weeks start on Monday, and day boundaries are Berlin midnights (so a DST
- * Sunday has 23 or 25 hours). Instants travel as ISO strings; inside machines dates are
- * Temporal values.
+ * Berlin time on Temporal, for the browser and the server (architecture rule 3): everything is
+ * shown in Europe/Berlin, weeks start on Monday, and day boundaries are Berlin midnights (so a
+ * DST Sunday has 23 or 25 hours). Instants travel as ISO strings; inside machines dates are
+ * Temporal values. The staff scheduling screens use it today.
  */
 export const ZONE = 'Europe/Berlin';
 
@@ -57,16 +57,6 @@ export function berlinTime(iso: IsoInstant): string {
   const z = inBerlin(iso);
   return `${String(z.hour).padStart(2, '0')}:${String(z.minute).padStart(2, '0')}`;
 }
-
-/** Minutes from Berlin midnight of `day` to the instant (can be < 0 or > 24 h for DST days). */
-export function minutesIntoDay(iso: IsoInstant, day: Temporal.PlainDate): number {
-  const start = startOfDay(day);
-  return Temporal.Instant.from(iso).since(start).total({ unit: 'minutes' });
-}
-
-/** Length of a Berlin day in minutes (1380, 1440 or 1500). */
-export const dayLengthMinutes = (day: Temporal.PlainDate): number =>
-  startOfDay(day.add({ days: 1 })).since(startOfDay(day)).total({ unit: 'minutes' });
 
 /** `dd.MM.yyyy` (domain.md). */
 export const formatDate = (date: Temporal.PlainDate): string =>

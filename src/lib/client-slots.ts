@@ -1,4 +1,4 @@
-import type { components } from '../api/generated/product';
+import type { components } from '../../shared/contract/product';
 
 /**
  * Free slots and appointments for the client pages (issue #6). Times are instants (ISO

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { components } from '../api/generated/product';
-import type { FormSchema, FormValues } from './record-form.machine';
+import type { ListsAll } from '../../shared/contract/enums';
+import type { components } from '../../shared/contract/product';
+import type { FormSchema, FormValues } from './form-schema';
 
 /**
  * The user forms of `/users/new` (e-mail, role, coach record) and `/users/{id}/edit` (role,
@@ -11,7 +12,9 @@ import type { FormSchema, FormValues } from './record-form.machine';
 type User = components['schemas']['User'];
 export type Role = components['schemas']['Role'];
 
+/** The role select's order; every role of the contract (checked below). */
 export const ROLES = ['COACH', 'ONBOARDING_MANAGER', 'ADMIN', 'SUPERADMIN', 'NONE'] as const satisfies readonly Role[];
+const _allRoles: ListsAll<Role, typeof ROLES> = true;
 
 const role = z.enum(ROLES, { error: 'value_missing' });
 const coachId = z

@@ -1,7 +1,8 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { z } from 'zod';
-import type { components } from '../api/generated/product';
-import type { FormSchema, FormValues } from './record-form.machine';
+import { APPOINTMENT_TYPES, MEETING_TYPES } from '../../shared/contract/enums';
+import type { components } from '../../shared/contract/product';
+import type { FormSchema, FormValues } from './form-schema';
 
 /**
  * The appointment form of `/appointments/{id}/edit`: day and times in Berlin wall time, type,
@@ -12,19 +13,6 @@ import type { FormSchema, FormValues } from './record-form.machine';
  * tick the override and say why (issue 17); the page offers that after such a refusal.
  */
 type Appointment = components['schemas']['Appointment'];
-
-export const APPOINTMENT_TYPES = [
-  'initial',
-  'first',
-  'followup',
-  'first-arztkonsultation',
-  'followup-arztkonsultation',
-  'adhoc',
-] as const satisfies ReadonlyArray<components['schemas']['AppointmentType']>;
-
-export const MEETING_TYPES = ['jitsi', 'xodosign', 'arztkonsultation'] as const satisfies ReadonlyArray<
-  components['schemas']['MeetingType']
->;
 
 const ZONE = 'Europe/Berlin';
 const two = (n: number) => String(n).padStart(2, '0');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { components } from '../api/generated/product';
-import type { FormSchema, FormValues } from './record-form.machine';
+import type { components } from '../../shared/contract/product';
+import type { FormSchema, FormValues } from './form-schema';
 
 /**
  * The coach form of `/coaches/new` and `/coaches/{id}/edit`: the contract's rules

@@ -1,7 +1,7 @@
 /**
  * The rules for a client's own fields, one set wherever they are written: the sign-up form
- * and its server check (client-signup.validation.ts, server/features/client-signup), the staff
- * form (client-staff-form.ts) and the staff API (server/features/clients). The contract says
+ * and its server check (src/forms/client-signup.validation.ts, server/features/client-signup),
+ * the staff form (src/forms/client-staff-form.ts) and the staff API (server/features/clients). The contract says
  * what a schema can (lengths, characters); these say the rest (a German postal code has five
  * digits, a year of birth is plausible, a diagnosis date is not in the future). Plain
  * functions without zod, so the sign-up page's chunk stays small (bench/web.ts).

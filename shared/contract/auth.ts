@@ -1484,3 +1484,22 @@ export interface operations {
         };
     };
 }
+type FlattenedDeepRequired<T> = {
+    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
+};
+type ReadonlyArray<T> = [
+    Exclude<T, undefined>
+] extends [
+    unknown[]
+] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsUsersPostResponses200HeadersXSessionRetentionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/users"]["post"]["responses"]["200"]["headers"]["X-Session-Retention"]> = ["persistent", "session"];
+export const pathsTokenPostResponses200HeadersXSessionRetentionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/token"]["post"]["responses"]["200"]["headers"]["X-Session-Retention"]> = ["persistent", "session"];
+export const flowStateNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FlowStateName"]> = ["preflight", "login_init", "login_method_chooser", "login_password", "login_password_recovery", "passcode_confirmation", "login_passkey", "login_security_key", "login_otp", "mfa_method_chooser", "mfa_otp_secret_creation", "mfa_security_key_creation", "onboarding_create_passkey", "onboarding_verify_passkey_attestation", "password_creation", "credential_onboarding_chooser", "onboarding_email", "onboarding_username", "device_trust", "thirdparty", "registration_init", "profile_init", "webauthn_credential_verification", "success", "error", "account_deleted"];
+export const flowErrorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FlowErrorCode"]> = ["technical_error", "flow_expired_error", "operation_not_permitted_error", "flow_discontinuity_error", "form_data_invalid_error", "not_found", "passcode_max_attempts_reached", "passkey_invalid", "webauthn_credential_invalid_mfa_only", "platform_authenticator_required", "rate_limit_exceeded", "unauthorized", "forbidden", "third_party_unverified_email", "value_missing_error", "value_invalid_error", "value_too_long_error", "value_too_short_error", "email_already_exists", "username_already_exists", "unknown_username_error", "unknown_email_error", "invalid_username_error", "passcode_invalid", "otp_code_invalid", "otp_code_already_used", "invalid_metadata_error"];
+export const flowInputTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FlowInputType"]> = ["string", "email", "password", "boolean", "number", "json"];
+export const flowLinkCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FlowLink"]["category"]> = ["oauth", "legal", "other"];
+export const flowLinkTargetValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FlowLink"]["target"]> = ["_self", "_blank", "_parent", "_top"];
+export const lastLoginLogin_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LastLogin"]["login_method"]> = ["password", "passkey", "passcode", "third_party"];
+export const lastLoginMfa_methodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LastLogin"]["mfa_method"]> = ["totp", "security_key"];
+export const authUserEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuthUserEvent"]["type"]> = ["user.created", "user.deleted", "user.email_changed"];
+export const componentsResponsesFlowHeadersXSessionRetentionValues: ReadonlyArray<FlattenedDeepRequired<components>["responses"]["Flow"]["headers"]["X-Session-Retention"]> = ["persistent", "session"];

@@ -1,8 +1,9 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { z } from 'zod';
-import type { components } from '../api/generated/product';
-import { clientFieldErrors } from './client-fields.rules';
-import type { FormSchema, FormValues } from './record-form.machine';
+import { REJECTION_REASONS } from '../../shared/contract/enums';
+import type { components } from '../../shared/contract/product';
+import { clientFieldErrors } from '../../shared/client-fields.rules';
+import type { FormSchema, FormValues } from './form-schema';
 
 /**
  * The client form of `/clients/new`, `/clients/{id}/edit` and `/pre-appointment/new`: what the
@@ -11,14 +12,6 @@ import type { FormSchema, FormValues } from './record-form.machine';
  * `contactPerson.*` fields, so the server's field names (`contactPerson.email`) land on them.
  */
 type Client = components['schemas']['Client'];
-
-export const REJECTION_REASONS = [
-  'not_reachable',
-  'not_eligible',
-  'no_interest',
-  'declined_contract',
-  'other',
-] as const satisfies ReadonlyArray<components['schemas']['RejectionReasonType']>;
 
 const nullIfEmpty = (s: string) => (s === '' ? null : s);
 
@@ -108,7 +101,7 @@ export type ClientField = keyof typeof fields;
 export const clientFormSchema = z
   .object(fields)
   .superRefine((v, ctx) => {
-    // The rules sign-up and the server apply to the same fields (./client-fields.rules.ts).
+    // The rules sign-up and the server apply to the same fields (shared/client-fields.rules.ts).
     const relative = v.clientType === 'relative';
     const errors = clientFieldErrors(
       {

@@ -15,27 +15,14 @@ import {
   isPhoneNumber,
   isPlausibleYearOfBirth,
   isPostalCode,
-} from './client-fields.rules';
-
-export * from './client-signup.form';
+} from '../../shared/client-fields.rules';
 
 /**
  * The client sign-up form (issue #6): what a new client gives about themselves, checked in
  * the browser before anything is sent, and again by the server (server/features/client-signup)
- * with the same rules. Messages are keys of the `client` namespace (`validation.*`), which the
- * form shows in German next to the field.
+ * with the same field rules (shared/client-fields.rules.ts). Messages are keys of the `client`
+ * namespace (`validation.*`), which the form shows in German next to the field.
  */
-
-// The field rules are shared with the staff form and API (./client-fields.rules.ts).
-export {
-  isEmail,
-  isInsurerCode,
-  isPhoneList,
-  isPhoneNumber,
-  isPlausibleYearOfBirth,
-  isPostalCode,
-  MAX_AGE,
-} from './client-fields.rules';
 
 const text = (max: number, required: string) =>
   z.string().check(

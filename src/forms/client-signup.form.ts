@@ -1,11 +1,17 @@
+import type { ListsAll } from '../../shared/contract/enums';
+import type { components } from '../../shared/contract/product';
+
 /**
  * The client sign-up form's values, choices and request (issue #6), without the rules: the
  * page and the machine need these for the first screen, the rules (./client-signup.validation.ts,
- * zod/mini) load when the form is sent (bench/web.ts). The validation module re-exports all of
- * it, so the server and tests keep importing from there.
+ * zod/mini) load when the form is sent (bench/web.ts).
  */
 
-export const BOOKING_FOR = ['self', 'relative'] as const;
+type ClientType = components['schemas']['ClientType'];
+
+/** Who the form is for: the contract's client types (checked below), in the form's order. */
+export const BOOKING_FOR = ['self', 'relative'] as const satisfies readonly ClientType[];
+const _allClientTypes: ListsAll<ClientType, typeof BOOKING_FOR> = true;
 export type BookingFor = (typeof BOOKING_FOR)[number];
 
 /** Countries offered in the form (ISO 3166-1 alpha-2); postal codes are checked per country. */
