@@ -192,7 +192,14 @@ export function pathsOf<M extends AnyStateMachine>(machine: M, plan: Plan<M>): M
   };
   const shortest = getShortestPaths(machine, options as never) as unknown as ModelPath[];
   const walks = (plan.walks ?? []).map((walk) => walkOf(machine, plan.input, walk));
-  return [...shortest, ...walks];
+  return withoutPrefixes([...shortest, ...walks]);
+}
+
+/** Drops each path that a longer one starts with: the longer one checks all its states too. */
+function withoutPrefixes(paths: ModelPath[]): ModelPath[] {
+  const keyOf = (path: ModelPath) => path.steps.map((s) => JSON.stringify(s.event)).join('\n') + '\n';
+  const keys = paths.map(keyOf);
+  return paths.filter((_, i) => !keys.some((other, j) => j !== i && other.startsWith(keys[i]!) && (other.length > keys[i]!.length || j < i)));
 }
 
 /** The path a sequence of events takes, step by step from the start (no graph needed). */
