@@ -282,8 +282,8 @@ export interface ModelTest<M extends AnyStateMachine, R extends Run<M>> {
   events?: Record<string, EventDriver<R>>;
   /**
    * What a person notices in each state, by state id (`machine.state.sub`, a leading `#` is
-   * fine); a check on a compound state runs in each of its children. Every resting state
-   * needs one (on itself or a parent other than the root).
+   * fine); a check on a compound state (or the root) runs in each of its children. Every
+   * resting state needs one of its own or of a parent other than the root.
    */
   states: Record<string, StateCheck<M, R>>;
   /** Runs each step inside this (React's `act()` when a view is rendered). */
@@ -389,7 +389,8 @@ export function describeModel<M extends AnyStateMachine, R extends Run<M>>(
 
     it('checks what a person notices in every state', () => {
       const keys = new Set(Object.keys(test.states).map((k) => k.replace(/^#/, '')));
-      const unknown = [...keys].filter((k) => !getStateNodes(test.machine.root).some((n) => n.id === k));
+      const ids = new Set([test.machine.root, ...getStateNodes(test.machine.root)].map((n) => n.id));
+      const unknown = [...keys].filter((k) => !ids.has(k));
       expect(unknown, 'checks for states the machine does not have').toEqual([]);
       const resting = new Set(restingStates(test.machine));
       // Checked: on itself or a parent other than the root, or in each of its children.
