@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { Temporal } from '@js-temporal/polyfill';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
