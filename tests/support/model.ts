@@ -134,7 +134,10 @@ export function startMachine<M extends AnyStateMachine>(
     ...options.actors,
   };
   const clock = options.clock ?? new SimulatedClock();
-  const provided = machine.provide({ actors, ...(options.actions ? { actions: options.actions } : {}) } as never);
+  const provided = machine.provide({
+    actors,
+    ...(options.actions ? { actions: options.actions } : {}),
+  } as never);
   const actor = createActor(provided, {
     clock,
     ...(options.input !== undefined ? { input: options.input } : {}),
@@ -143,8 +146,14 @@ export function startMachine<M extends AnyStateMachine>(
 }
 
 /** The model's event for an invoked actor's result (`id` is the invoke id). */
-export const done = (id: string, output?: unknown): AnyEventObject => ({ type: `xstate.done.actor.${id}`, output });
-export const failed = (id: string, error: unknown): AnyEventObject => ({ type: `xstate.error.actor.${id}`, error });
+export const done = (id: string, output?: unknown): AnyEventObject => ({
+  type: `xstate.done.actor.${id}`,
+  output,
+});
+export const failed = (id: string, error: unknown): AnyEventObject => ({
+  type: `xstate.error.actor.${id}`,
+  error,
+});
 
 /* ------------------------------------------------------------------------------------------ */
 /* Paths                                                                                        */
@@ -180,9 +189,15 @@ const runningOnly = (events: readonly AnyEventObject[], snapshot: Snap) =>
 /** Shortest paths (and walks) of one plan. */
 export function pathsOf<M extends AnyStateMachine>(machine: M, plan: Plan<M>): ModelPath[] {
   const events = (snapshot: Snap) =>
-    runningOnly(typeof plan.events === 'function' ? plan.events(snapshot as SnapshotFrom<M>) : plan.events, snapshot);
+    runningOnly(
+      typeof plan.events === 'function' ? plan.events(snapshot as SnapshotFrom<M>) : plan.events,
+      snapshot,
+    );
   const serializeState = (snapshot: Snap) =>
-    JSON.stringify([snapshot.value, plan.serialize ? plan.serialize(snapshot as SnapshotFrom<M>) : null]);
+    JSON.stringify([
+      snapshot.value,
+      plan.serialize ? plan.serialize(snapshot as SnapshotFrom<M>) : null,
+    ]);
   const options = {
     events,
     serializeState,
@@ -197,9 +212,16 @@ export function pathsOf<M extends AnyStateMachine>(machine: M, plan: Plan<M>): M
 
 /** Drops each path that a longer one starts with: the longer one checks all its states too. */
 function withoutPrefixes(paths: ModelPath[]): ModelPath[] {
-  const keyOf = (path: ModelPath) => path.steps.map((s) => JSON.stringify(s.event)).join('\n') + '\n';
+  const keyOf = (path: ModelPath) =>
+    path.steps.map((s) => JSON.stringify(s.event)).join('\n') + '\n';
   const keys = paths.map(keyOf);
-  return paths.filter((_, i) => !keys.some((other, j) => j !== i && other.startsWith(keys[i]!) && (other.length > keys[i]!.length || j < i)));
+  return paths.filter(
+    (_, i) =>
+      !keys.some(
+        (other, j) =>
+          j !== i && other.startsWith(keys[i]!) && (other.length > keys[i]!.length || j < i),
+      ),
+  );
 }
 
 /** The path a sequence of events takes, step by step from the start (no graph needed). */
@@ -212,7 +234,11 @@ export function walkOf<M extends AnyStateMachine>(
   const steps: ModelPath['steps'] = [{ event: { type: 'xstate.init' }, state: snapshot }];
   for (const event of events) {
     const next = (transition(machine, snapshot as never, event as never) as unknown as [Snap])[0];
-    if (next.value === snapshot.value && JSON.stringify(next.value) === JSON.stringify(snapshot.value) && next.context === snapshot.context) {
+    // A walk that lists an event the machine ignores there is a mistake in the walk.
+    if (
+      JSON.stringify(next.value) === JSON.stringify(snapshot.value) &&
+      next.context === snapshot.context
+    ) {
       throw new Error(`walk: ${event.type} changes nothing in ${JSON.stringify(snapshot.value)}`);
     }
     snapshot = next;
@@ -267,7 +293,10 @@ export interface Run<M extends AnyStateMachine> {
   clock?: SimulatedClock;
 }
 
-export type StateCheck<M extends AnyStateMachine, R> = (snapshot: SnapshotFrom<M>, run: R) => unknown;
+export type StateCheck<M extends AnyStateMachine, R> = (
+  snapshot: SnapshotFrom<M>,
+  run: R,
+) => unknown;
 export type EventDriver<R> = (event: any, run: R) => unknown;
 
 export interface ModelTest<M extends AnyStateMachine, R extends Run<M>> {
@@ -319,7 +348,9 @@ export async function playPath<M extends AnyStateMachine, R extends Run<M>>(
   const run = await test.start(plan);
   const sources = invokeSources(test.machine);
   const wrap = test.wrap ?? ((step) => step());
-  const checks = Object.entries(test.states).map(([key, check]) => [key.replace(/^#/, ''), check] as const);
+  const checks = Object.entries(test.states).map(
+    ([key, check]) => [key.replace(/^#/, ''), check] as const,
+  );
 
   const drive = async (event: EventObject) => {
     const custom = test.events?.[event.type] ?? test.drive;
@@ -350,7 +381,8 @@ export async function playPath<M extends AnyStateMachine, R extends Run<M>>(
         expect(live.value, 'state of the live actor').toEqual(step.state.value);
         expect(tagsOf(live), 'tags of the live actor').toEqual(tagsOf(step.state));
         const active = new Set(activeStateIds(live));
-        for (const [key, check] of checks) if (active.has(key)) await check(live as SnapshotFrom<M>, run);
+        for (const [key, check] of checks)
+          if (active.has(key)) await check(live as SnapshotFrom<M>, run);
       } catch (error) {
         const where = `step ${index} (${step.event.type}) of: ${pathTitle(path)}`;
         if (error instanceof Error) error.message = `${where}\n${error.message}`;
@@ -381,23 +413,36 @@ export function describeModel<M extends AnyStateMachine, R extends Run<M>>(
     const maxPaths = test.maxPaths ?? 150;
     const cases = plans.flatMap(({ plan, paths }) =>
       (test.play ? test.play(paths) : paths).map(
-        (path) => [plan.name ? `${plan.name}: ${pathTitle(path)}` : pathTitle(path), plan, path] as const,
+        (path) =>
+          [plan.name ? `${plan.name}: ${pathTitle(path)}` : pathTitle(path), plan, path] as const,
       ),
     );
 
     afterAll(() => {
       const states = restingStates(test.machine).length;
-      console.log(JSON.stringify({ machine: test.machine.id, states, paths: all.length, played: cases.length }));
+      console.log(
+        JSON.stringify({
+          machine: test.machine.id,
+          states,
+          paths: all.length,
+          played: cases.length,
+        }),
+      );
     });
 
     it('reaches every state of the machine', () => {
       expect(unreachedStates(test.machine, all), 'states no generated path reaches').toEqual([]);
-      expect(cases.length, 'too many paths: bound the plan (serialize less, fewer events)').toBeLessThanOrEqual(maxPaths);
+      expect(
+        cases.length,
+        'too many paths: bound the plan (serialize less, fewer events)',
+      ).toBeLessThanOrEqual(maxPaths);
     });
 
     it('checks what a person notices in every state', () => {
       const keys = new Set(Object.keys(test.states).map((k) => k.replace(/^#/, '')));
-      const ids = new Set([test.machine.root, ...getStateNodes(test.machine.root)].map((n) => n.id));
+      const ids = new Set(
+        [test.machine.root, ...getStateNodes(test.machine.root)].map((n) => n.id),
+      );
       const unknown = [...keys].filter((k) => !ids.has(k));
       expect(unknown, 'checks for states the machine does not have').toEqual([]);
       const resting = new Set(restingStates(test.machine));
@@ -410,7 +455,10 @@ export function describeModel<M extends AnyStateMachine, R extends Run<M>>(
         return children.length > 0 && children.every(checked);
       };
       const unchecked = [...resting].filter((node) => !checked(node));
-      expect(unchecked.map((n) => n.id), 'states without a check').toEqual([]);
+      expect(
+        unchecked.map((n) => n.id),
+        'states without a check',
+      ).toEqual([]);
     });
 
     it.each(cases)('%s', (_title, plan, path) => playPath(test, plan, path));

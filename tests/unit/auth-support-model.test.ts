@@ -18,7 +18,9 @@ import { describeModel, done, failed, startMachine } from '../support/model';
  */
 
 /** A live actor that records what it emits. */
-function withEmitted<A extends { on: (type: '*', fn: (e: any) => void) => unknown }>(started: { actor: A }) {
+function withEmitted<A extends { on: (type: '*', fn: (e: any) => void) => unknown }>(started: {
+  actor: A;
+}) {
   const emitted: any[] = [];
   started.actor.on('*', (e) => void emitted.push(e));
   return { ...started, emitted };
@@ -56,7 +58,10 @@ describeModel('code input machine, model-based', {
     'codeInput.complete': (s, run) => {
       // A full code is submitted on entering the state, with exactly the digits shown.
       expect(s.context.digits.every((d) => /^\d$/.test(d))).toBe(true);
-      expect(run.emitted.at(-1)).toEqual({ type: 'code.complete', code: s.context.digits.join('') });
+      expect(run.emitted.at(-1)).toEqual({
+        type: 'code.complete',
+        code: s.context.digits.join(''),
+      });
     },
   },
   finish: (run, path) => {
@@ -139,9 +144,24 @@ describeModel('confirm machine, model-based', {
       ],
       // Every way out of the question, not only the shortest way into each state.
       walks: [
-        [{ type: 'confirm.open' }, { type: 'pointer.leave' }, { type: 'pointer.enter' }, { type: 'confirm.yes' }],
-        [{ type: 'confirm.open' }, { type: 'pointer.leave' }, { type: 'xstate.after.confirmClose.confirm.closing' }],
-        [{ type: 'confirm.open' }, { type: 'pointer.leave' }, { type: 'confirm.no' }, { type: 'confirm.open' }, { type: 'confirm.no' }],
+        [
+          { type: 'confirm.open' },
+          { type: 'pointer.leave' },
+          { type: 'pointer.enter' },
+          { type: 'confirm.yes' },
+        ],
+        [
+          { type: 'confirm.open' },
+          { type: 'pointer.leave' },
+          { type: 'xstate.after.confirmClose.confirm.closing' },
+        ],
+        [
+          { type: 'confirm.open' },
+          { type: 'pointer.leave' },
+          { type: 'confirm.no' },
+          { type: 'confirm.open' },
+          { type: 'confirm.no' },
+        ],
       ],
     },
   ],
@@ -161,7 +181,9 @@ describeModel('confirm machine, model-based', {
   finish: (run, path) => {
     // Only "yes" confirms.
     expect(run.emitted).toEqual(
-      path.steps.filter((step) => step.event.type === 'confirm.yes').map(() => ({ type: 'confirmed' })),
+      path.steps
+        .filter((step) => step.event.type === 'confirm.yes')
+        .map(() => ({ type: 'confirmed' })),
     );
   },
 });
@@ -169,7 +191,12 @@ describeModel('confirm machine, model-based', {
 // ---------------------------------------------------------------------------------------------
 // Event throttle: each kind of auth event at most once a second
 
-const CREATED: AuthEvent = { type: 'session-created', token: 't', userId: 'u', expiresInSeconds: 60 };
+const CREATED: AuthEvent = {
+  type: 'session-created',
+  token: 't',
+  userId: 'u',
+  expiresInSeconds: 60,
+};
 const LOGGED_OUT: AuthEvent = { type: 'user-logged-out' };
 
 describeModel('event throttle machine, model-based', {

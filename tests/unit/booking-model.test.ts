@@ -2,7 +2,11 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
-import { bookingMachine, DEFAULT_DURATION, type BookingInput } from '../../src/machines/appointment-booking.machine';
+import {
+  bookingMachine,
+  DEFAULT_DURATION,
+  type BookingInput,
+} from '../../src/machines/appointment-booking.machine';
 import {
   INITIAL_DURATION,
   INITIAL_MEETINGS_CALENDAR,
@@ -10,7 +14,15 @@ import {
 } from '../../src/machines/pre-appointment.machine';
 import type { ClientSummary } from '../../src/machines/scheduling/shared';
 import { windowOf } from '../../src/machines/scheduling/time';
-import { describeModel, done, failed, fake, startMachine, type Fake, type ModelPath } from '../support/model';
+import {
+  describeModel,
+  done,
+  failed,
+  fake,
+  startMachine,
+  type Fake,
+  type ModelPath,
+} from '../support/model';
 import { apiError, appointment, CLIENT_ID, COACH_ID, slot } from './scheduling-fakes';
 
 /**
@@ -23,11 +35,16 @@ import { apiError, appointment, CLIENT_ID, COACH_ID, slot } from './scheduling-f
 
 const TODAY = Temporal.PlainDate.from('2026-03-25');
 const NETWORK = Object.assign(new Error('offline'), { code: 'network_error' });
-const CLIENT = { id: CLIENT_ID, firstName: 'Erika', lastName: 'Mustermann' } as unknown as ClientSummary;
+const CLIENT = {
+  id: CLIENT_ID,
+  firstName: 'Erika',
+  lastName: 'Mustermann',
+} as unknown as ClientSummary;
 const SLOT = slot('2026-03-26T09:00:00.000Z', '2026-03-26T09:50:00.000Z');
 
 /** How many booking requests a path must have sent: one per confirmation. */
-const confirmations = (path: ModelPath) => path.steps.filter((s) => s.event.type === 'booking.confirm').length;
+const confirmations = (path: ModelPath) =>
+  path.steps.filter((s) => s.event.type === 'booking.confirm').length;
 
 // ---------------------------------------------------------------------------------------------
 // Staff booking
@@ -63,18 +80,26 @@ const bookingPlan = (name: string, input: BookingInput) => ({
   input,
   events: BOOKING_EVENTS,
   // Kept small: the coach decides which states follow, the conflict and error what shows.
-  serialize: (s: any) => ({ coach: s.context.coachId !== null, conflict: s.context.conflict, error: s.context.error?.code ?? null }),
+  serialize: (s: any) => ({
+    coach: s.context.coachId !== null,
+    conflict: s.context.conflict,
+    error: s.context.error?.code ?? null,
+  }),
   // The changes of the slot query, which the shortest paths need not take.
   walks: [
     [
-      ...(input.role === 'COACH' ? [] : [done('loadCoaches', [{ id: COACH_ID, name: 'Clara Coach' }])]),
+      ...(input.role === 'COACH'
+        ? []
+        : [done('loadCoaches', [{ id: COACH_ID, name: 'Clara Coach' }])]),
       { type: 'client.query', query: 'Er' },
       { type: 'xstate.after.searchDebounce.booking.choosingClient.debouncing' },
       done('searchClients', [CLIENT]),
       { type: 'client.select', client: CLIENT },
       ...(input.role === 'COACH' ? [] : [{ type: 'coach.select', coachId: COACH_ID }]),
       { type: 'week.next' },
-      input.kind === 'adhoc' ? { type: 'duration.select', duration: 60 } : { type: 'type.select', appointmentType: 'first' },
+      input.kind === 'adhoc'
+        ? { type: 'duration.select', duration: 60 }
+        : { type: 'type.select', appointmentType: 'first' },
       done('loadSlots', [SLOT]),
       { type: 'slot.select', slot: SLOT },
       { type: 'booking.confirm' },
@@ -93,14 +118,32 @@ const bookingPlan = (name: string, input: BookingInput) => ({
 describeModel('staff booking machine, model-based', {
   machine: bookingMachine,
   plans: [
-    bookingPlan('manager, regular', { kind: 'regular', role: 'ONBOARDING_MANAGER', ownCoachId: null, today: TODAY }),
-    bookingPlan('coach, ad hoc', { kind: 'adhoc', role: 'COACH', ownCoachId: COACH_ID, today: TODAY }),
-    bookingPlan('coach without coach record', { kind: 'regular', role: 'COACH', ownCoachId: null, today: TODAY }),
+    bookingPlan('manager, regular', {
+      kind: 'regular',
+      role: 'ONBOARDING_MANAGER',
+      ownCoachId: null,
+      today: TODAY,
+    }),
+    bookingPlan('coach, ad hoc', {
+      kind: 'adhoc',
+      role: 'COACH',
+      ownCoachId: COACH_ID,
+      today: TODAY,
+    }),
+    bookingPlan('coach without coach record', {
+      kind: 'regular',
+      role: 'COACH',
+      ownCoachId: null,
+      today: TODAY,
+    }),
   ],
   maxPaths: 250,
   start: (plan) => {
     let booked = 0;
-    const started = startMachine(bookingMachine, { input: plan.input!, actions: { notifyBooked: () => void booked++ } });
+    const started = startMachine(bookingMachine, {
+      input: plan.input!,
+      actions: { notifyBooked: () => void booked++ },
+    });
     return { ...started, booked: () => booked };
   },
   states: {
@@ -145,7 +188,9 @@ describeModel('staff booking machine, model-based', {
       // Managers pick the coach; ad hoc appointments pick a duration, regular ones a type.
       expect(s.can({ type: 'coach.select', coachId: COACH_ID })).toBe(s.context.canPickCoach);
       expect(s.can({ type: 'duration.select', duration: 60 })).toBe(s.context.kind === 'adhoc');
-      expect(s.can({ type: 'type.select', appointmentType: 'first' })).toBe(s.context.kind === 'regular');
+      expect(s.can({ type: 'type.select', appointmentType: 'first' })).toBe(
+        s.context.kind === 'regular',
+      );
     },
     'booking.choosingSlot.needCoach': (s) => expect(s.context.coachId).toBeNull(),
     'booking.choosingSlot.loadingSlots': (s, run) => {
@@ -155,7 +200,11 @@ describeModel('staff booking machine, model-based', {
         duration: s.context.duration,
         ...windowOf(s.context.weekStart, 7),
       });
-      expect(s.context.duration).toBe(s.context.kind === 'adhoc' && s.context.duration === 60 ? 60 : DEFAULT_DURATION[s.context.appointmentType]);
+      expect(s.context.duration).toBe(
+        s.context.kind === 'adhoc' && s.context.duration === 60
+          ? 60
+          : DEFAULT_DURATION[s.context.appointmentType],
+      );
     },
     'booking.choosingSlot.slotsFailed': (s) => {
       expect(s.hasTag('error')).toBe(true);
@@ -198,7 +247,10 @@ describeModel('staff booking machine, model-based', {
   finish: (run, path) => {
     expect(run.fakes.createAppointment!.calls).toHaveLength(confirmations(path));
     // A slot taken meanwhile: fresh slots, and the page explains why.
-    if (path.steps.at(-1)!.event.type === 'xstate.error.actor.createAppointment' && run.actor.getSnapshot().matches('choosingSlot')) {
+    if (
+      path.steps.at(-1)!.event.type === 'xstate.error.actor.createAppointment' &&
+      run.actor.getSnapshot().matches('choosingSlot')
+    ) {
       expect(run.actor.getSnapshot().context.conflict).toBe(true);
     }
   },
@@ -245,7 +297,11 @@ describeModel('pre-appointment machine, model-based', {
       actors: { clientForm: clientForm.logic },
       actions: { notifyBooked: () => void booked++ },
     });
-    return { ...started, fakes: { ...started.fakes, clientForm } as Record<string, Fake>, booked: () => booked };
+    return {
+      ...started,
+      fakes: { ...started.fakes, clientForm } as Record<string, Fake>,
+      booked: () => booked,
+    };
   },
   states: {
     'preAppointment.enteringClient': (s, run) => {

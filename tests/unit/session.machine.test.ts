@@ -123,7 +123,12 @@ const fromWidget = (event: AnyEventObject, h: Harness) => h.authEvents.emit(even
 
 describeModel('session machine (model-based)', {
   machine: sessionMachine,
-  plans: STARTS.map(({ name, input }) => ({ name: `starting with ${name}`, input, events: EVENTS, serialize })),
+  plans: STARTS.map(({ name, input }) => ({
+    name: `starting with ${name}`,
+    input,
+    events: EVENTS,
+    serialize,
+  })),
   start: (plan) => harness(plan.input!),
   events: {
     'session-created': fromWidget,

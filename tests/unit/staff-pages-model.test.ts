@@ -11,7 +11,10 @@ import {
   type ClientDetail,
 } from '../../src/machines/client-staff-detail.machine';
 import { dashboardMachine, type DashboardFigure } from '../../src/machines/dashboard.machine';
-import { filterOptionsMachine, type FilterOptions } from '../../src/machines/staff-filter-options.machine';
+import {
+  filterOptionsMachine,
+  type FilterOptions,
+} from '../../src/machines/staff-filter-options.machine';
 import { supportMachine } from '../../src/machines/support.machine';
 import { describeModel, done, failed, startMachine } from '../support/model';
 import { appointment } from './scheduling-fakes';
@@ -24,8 +27,11 @@ import { appointment } from './scheduling-fakes';
  */
 
 const NETWORK = Object.assign(new Error('offline'), { code: 'network_error' });
-const problem = (status: number, code: string, fieldErrors: Array<{ field: string; code: string }> = []) =>
-  Object.assign(new Error(code), { status, code, fieldErrors });
+const problem = (
+  status: number,
+  code: string,
+  fieldErrors: Array<{ field: string; code: string }> = [],
+) => Object.assign(new Error(code), { status, code, fieldErrors });
 
 // ---------------------------------------------------------------------------------------------
 // Dashboard
@@ -88,7 +94,9 @@ describeModel('filter options machine, model-based', {
   states: {
     'filterOptions.loading': (s, run) => {
       expect(s.hasTag('busy')).toBe(true);
-      expect(run.fakes.loadFilterOptions!.latest().input).toEqual({ withCoaches: s.context.withCoaches });
+      expect(run.fakes.loadFilterOptions!.latest().input).toEqual({
+        withCoaches: s.context.withCoaches,
+      });
       // Until the choices arrive, the filters offer only "Alle".
       expect(s.context.options).toEqual({ coaches: [], insurers: [], campaigns: [] });
     },
@@ -122,11 +130,18 @@ describeModel('support machine, model-based', {
         { type: 'form.reset' },
         done('sendSupportMessage', { id: 'support-1' }),
         failed('sendSupportMessage', NETWORK),
-        failed('sendSupportMessage', problem(400, 'validation_failed', [{ field: 'body.subject', code: 'value_too_long' }])),
+        failed(
+          'sendSupportMessage',
+          problem(400, 'validation_failed', [{ field: 'body.subject', code: 'value_too_long' }]),
+        ),
       ],
       // The draft only as far as it decides validity; the errors as shown at the fields.
       serialize: (s) => ({
-        filled: [s.context.draft.category !== '', s.context.draft.subject !== '', s.context.draft.message !== ''],
+        filled: [
+          s.context.draft.category !== '',
+          s.context.draft.subject !== '',
+          s.context.draft.message !== '',
+        ],
         fieldErrors: s.context.fieldErrors,
         error: s.context.error?.code ?? null,
       }),
@@ -134,13 +149,17 @@ describeModel('support machine, model-based', {
   ],
   start: () => {
     const notices: string[] = [];
-    return { ...startMachine(supportMachine, { actions: { notifySent: () => void notices.push('sent') } }), notices };
+    return {
+      ...startMachine(supportMachine, { actions: { notifySent: () => void notices.push('sent') } }),
+      notices,
+    };
   },
   states: {
     'support.editing': (s) => {
       expect(s.hasTag('busy')).toBe(false);
       // Every message at a field is a code the form translates.
-      for (const code of Object.values(s.context.fieldErrors)) expect(['value_missing', 'value_too_long']).toContain(code);
+      for (const code of Object.values(s.context.fieldErrors))
+        expect(['value_missing', 'value_too_long']).toContain(code);
     },
     'support.submitting': (s, run) => {
       expect(s.hasTag('busy')).toBe(true);
@@ -166,7 +185,9 @@ describeModel('support machine, model-based', {
   },
   finish: (run, path) => {
     // A submit of an incomplete form sends nothing: one request per submit of a valid draft.
-    const sends = path.steps.filter((step) => step.state.matches('submitting') && step.event.type !== 'xstate.init');
+    const sends = path.steps.filter(
+      (step) => step.state.matches('submitting') && step.event.type !== 'xstate.init',
+    );
     expect(run.fakes.sendSupportMessage!.calls.length).toBe(sends.length);
   },
 });
@@ -218,7 +239,10 @@ describeModel('appointment detail machine, model-based', {
     const notices: AppointmentAction[] = [];
     const started = startMachine(appointmentDetailMachine, {
       input: plan.input!,
-      actions: { notify: (_: unknown, params: { action: AppointmentAction }) => void notices.push(params.action) },
+      actions: {
+        notify: (_: unknown, params: { action: AppointmentAction }) =>
+          void notices.push(params.action),
+      },
     });
     return { ...started, notices };
   },
@@ -242,7 +266,8 @@ describeModel('appointment detail machine, model-based', {
       expect(s.can({ type: 'cancel.request' })).toBe(live);
       expect(s.can({ type: 'invites.resend' })).toBe(live);
       expect(s.can({ type: 'noShow.toggle' })).toBe(true);
-      if (s.context.actionError) expect(['appointment_cancelled', 'network_error']).toContain(s.context.actionError.code);
+      if (s.context.actionError)
+        expect(['appointment_cancelled', 'network_error']).toContain(s.context.actionError.code);
     },
     'appointmentDetail.ready.confirmingCancel': (s, run) => {
       expect(s.context.detail!.appointment.cancelledAt).toBeNull();
@@ -256,7 +281,10 @@ describeModel('appointment detail machine, model-based', {
     },
     'appointmentDetail.ready.settingNoShow': (s, run) => {
       expect(s.hasTag('busy')).toBe(true);
-      expect(run.fakes.setNoShow!.latest().input).toEqual({ id: ID, noShow: !s.context.detail!.appointment.noShow });
+      expect(run.fakes.setNoShow!.latest().input).toEqual({
+        id: ID,
+        noShow: !s.context.detail!.appointment.noShow,
+      });
     },
     'appointmentDetail.ready.resending': (s, run) => {
       expect(s.hasTag('busy')).toBe(true);
@@ -266,8 +294,20 @@ describeModel('appointment detail machine, model-based', {
   finish: (run, path) => {
     // Each action that succeeded was announced once, in order.
     const expected = path.steps.flatMap((step) => {
-      const m = /^xstate\.done\.actor\.(cancelAppointment|setNoShow|resendInvites)$/.exec(step.event.type);
-      return m ? [({ cancelAppointment: 'cancelled', setNoShow: 'noShowChanged', resendInvites: 'invitesSent' } as const)[m[1] as 'setNoShow']] : [];
+      const m = /^xstate\.done\.actor\.(cancelAppointment|setNoShow|resendInvites)$/.exec(
+        step.event.type,
+      );
+      return m
+        ? [
+            (
+              {
+                cancelAppointment: 'cancelled',
+                setNoShow: 'noShowChanged',
+                resendInvites: 'invitesSent',
+              } as const
+            )[m[1] as 'setNoShow'],
+          ]
+        : [];
     });
     expect(run.notices).toEqual(expected);
   },
@@ -325,7 +365,9 @@ describeModel('client detail machine (staff), model-based', {
     const notices: ClientAction[] = [];
     const started = startMachine(clientStaffDetailMachine, {
       input: plan.input!,
-      actions: { notify: (_: unknown, params: { action: ClientAction }) => void notices.push(params.action) },
+      actions: {
+        notify: (_: unknown, params: { action: ClientAction }) => void notices.push(params.action),
+      },
     });
     return { ...started, notices };
   },
@@ -345,7 +387,8 @@ describeModel('client detail machine (staff), model-based', {
       expect(s.can({ type: 'sessions.open' })).toBe(closed);
       // After a 501 the reminder button goes away for good.
       expect(s.can({ type: 'reminder.send' })).toBe(
-        !s.context.reminderUnavailable && s.context.detail!.client.hasNotSignedRequiredContract === true,
+        !s.context.reminderUnavailable &&
+          s.context.detail!.client.hasNotSignedRequiredContract === true,
       );
     },
     'clientDetail.ready.confirmingClose': (s, run) => {
@@ -366,9 +409,15 @@ describeModel('client detail machine (staff), model-based', {
     },
   },
   finish: (run, path) => {
-    const names = { closeSessions: 'sessionsClosed', openSessions: 'sessionsOpened', sendContractReminder: 'reminderSent' };
+    const names = {
+      closeSessions: 'sessionsClosed',
+      openSessions: 'sessionsOpened',
+      sendContractReminder: 'reminderSent',
+    };
     const expected = path.steps.flatMap((step) => {
-      const m = /^xstate\.done\.actor\.(closeSessions|openSessions|sendContractReminder)$/.exec(step.event.type);
+      const m = /^xstate\.done\.actor\.(closeSessions|openSessions|sendContractReminder)$/.exec(
+        step.event.type,
+      );
       return m ? [names[m[1] as keyof typeof names]] : [];
     });
     expect(run.notices).toEqual(expected);
