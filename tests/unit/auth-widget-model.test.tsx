@@ -6,24 +6,23 @@ import {
   __unsafe_getAllOwnEventDescriptors,
   fromCallback,
   fromPromise,
-  getStateNodes,
   SimulatedClock,
-  type AnyStateNode,
+  type Actor,
   type AnyEventObject,
 } from 'xstate';
-import { getShortestPaths } from 'xstate/graph';
 import { createI18n } from '../../src/i18n';
 import { authFlowMachine, type AuthFlowEvent } from '../../src/machines/auth/flow.machine';
 import { SERVER_STATES, type FlowName, type FlowResponse } from '../../src/machines/auth/types';
 import { AuthFlowActor } from '../../src/views/auth/flowContext';
 import { FlowScreen } from '../../src/views/auth/screens';
 import { readLocales } from '../support/locales';
+import { describeModel, type ModelPath } from '../support/model';
 import { preflightState, reply, state } from './auth-widget.fixtures';
 
 /**
  * Model-based tests (style.md): paths generated from the real flow machine with xstate/graph
- * reach every state of it; each path is then replayed against the rendered widget, which must
- * show that state's screen.
+ * reach every state of it; the shortest path to each state is then replayed against the
+ * rendered widget, which must show, at every step, the screen of the state it is in.
  */
 
 const options = { publicKey: { challenge: 'Y2hhbGxlbmdl' } };
@@ -176,39 +175,6 @@ const serializeState = (snapshot: Snap) => {
   ]);
 };
 
-/** Every state a person can be in: transient states (`always` only) are passed through. */
-function allStateIds(node: AnyStateNode): string[] {
-  const transient = node.always !== undefined && node.always.length > 0;
-  return [...(transient ? [] : [node.id]), ...Object.values(node.states).flatMap(allStateIds)];
-}
-
-function pathsFor(flowName: FlowName) {
-  return getShortestPaths(authFlowMachine, {
-    input: { flowName },
-    events: eventsFor,
-    serializeState,
-    serializeEvent: (event) => JSON.stringify(event),
-  });
-}
-
-const machineStates = allStateIds(authFlowMachine.root);
-const paths = [...pathsFor('login'), ...pathsFor('profile')];
-
-describe('the flow machine, model-based', () => {
-  it('reaches every state of the machine through generated paths', () => {
-    const reached = new Set(
-      paths.flatMap((p) => getStateNodes(authFlowMachine.root, p.state.value).map((n) => n.id)),
-    );
-    const missing = machineStates.filter((id) => !reached.has(id));
-    console.log(
-      JSON.stringify({ machine: 'authFlow', states: machineStates.length, reached: reached.size, paths: paths.length }),
-    );
-    expect(missing).toEqual([]);
-    // Every server state of the protocol is a state of the machine.
-    for (const name of SERVER_STATES) expect(machineStates).toContain(`authFlow.${name}`);
-  });
-});
-
 /** The German heading (or text) each screen must show. */
 const EXPECTED: Record<string, string | RegExp> = {
   initializing: 'Einen Moment bitte …',
@@ -261,57 +227,77 @@ const silentActors = {
   authEvents: fromCallback(() => () => {}),
 } as unknown as NonNullable<Parameters<typeof authFlowMachine.provide>[0]['actors']>;
 
-describe('the rendered widget along every generated path', () => {
-  let i18n: I18n;
-  beforeAll(async () => {
-    const setup = createI18n({ lng: 'de', resources: readLocales('de', 'en'), debug: false });
-    await setup.ready;
-    i18n = setup.i18n;
-  });
+let i18n: I18n;
+beforeAll(async () => {
+  const setup = createI18n({ lng: 'de', resources: readLocales('de', 'en'), debug: false });
+  await setup.ready;
+  i18n = setup.i18n;
+});
 
-  it('shows the screen of the state each path ends in', async () => {
-    const failures: string[] = [];
-    // One path per distinct state (the shortest), so every screen is rendered once.
-    const byState = new Map<string, (typeof paths)[number]>();
-    for (const path of paths) {
-      const key = JSON.stringify(path.state.value);
-      const known = byState.get(key);
-      if (!known || known.steps.length > path.steps.length) byState.set(key, path);
-    }
-    for (const path of byState.values()) {
-      const top = typeof path.state.value === 'string' ? path.state.value : Object.keys(path.state.value)[0]!;
-      let actorRef: ReturnType<typeof AuthFlowActor.useActorRef> | undefined;
-      const Capture = () => {
-        actorRef = AuthFlowActor.useActorRef();
-        return null;
-      };
-      const view = render(
-        <I18nextProvider i18n={i18n}>
-          <AuthFlowActor.Provider
-            logic={authFlowMachine.provide({ actors: silentActors })}
-            options={{ input: { flowName: path.state.context.flowName }, clock: new SimulatedClock() }}
-          >
-            <Capture />
-            <FlowScreen />
-          </AuthFlowActor.Provider>
-        </I18nextProvider>,
-      );
-      for (const step of path.steps.slice(1)) {
-        await act(async () => actorRef!.send(step.event));
-      }
-      const expected = path.state.hasTag('renaming')
-        ? /umbenennen/
-        : path.state.hasTag('deletingAccount')
-          ? 'Konto endgültig löschen'
-          : EXPECTED[top];
-      const found = expected
-        ? await screen.findAllByText(expected, {}, { timeout: 1000 }).catch(() => [])
-        : [];
-      if (found.length === 0) {
-        failures.push(`${top}: expected "${expected}" (${path.steps.length} steps): ${document.body.textContent?.slice(0, 200)}`);
-      }
-      view.unmount();
-    }
-    expect(failures).toEqual([]);
-  }, 120_000);
+/** The rendered widget: shows the screen of the state it is in. */
+const showsItsScreen = async (snapshot: Snap) => {
+  const top = typeof snapshot.value === 'string' ? snapshot.value : Object.keys(snapshot.value)[0]!;
+  const expected = snapshot.hasTag('renaming')
+    ? /umbenennen/
+    : snapshot.hasTag('deletingAccount')
+      ? 'Konto endgültig löschen'
+      : EXPECTED[top]!;
+  const found = await screen.findAllByText(expected, {}, { timeout: 1000 }).catch(() => []);
+  expect(found.length, `${top}: expected "${expected}": ${document.body.textContent?.slice(0, 200)}`).toBeGreaterThan(0);
+};
+
+/** One path per state the widget can show (the shortest), so every screen is rendered. */
+const onePerState = (paths: ModelPath[]) => {
+  const byState = new Map<string, ModelPath>();
+  for (const path of paths) {
+    const key = JSON.stringify(path.state.value);
+    const known = byState.get(key);
+    if (!known || known.steps.length > path.steps.length) byState.set(key, path);
+  }
+  return [...byState.values()];
+};
+
+describeModel('the flow machine, model-based against the rendered widget', {
+  machine: authFlowMachine,
+  plans: (['login', 'profile'] as FlowName[]).map((flowName) => ({
+    name: flowName,
+    input: { flowName },
+    events: eventsFor,
+    serialize: serializeState,
+    limit: 200_000,
+  })),
+  play: onePerState,
+  start: (plan) => {
+    let actorRef: ReturnType<typeof AuthFlowActor.useActorRef> | undefined;
+    const Capture = () => {
+      actorRef = AuthFlowActor.useActorRef();
+      return null;
+    };
+    const view = render(
+      <I18nextProvider i18n={i18n}>
+        <AuthFlowActor.Provider
+          logic={authFlowMachine.provide({ actors: silentActors })}
+          options={{ input: plan.input!, clock: new SimulatedClock() }}
+        >
+          <Capture />
+          <FlowScreen />
+        </AuthFlowActor.Provider>
+      </I18nextProvider>,
+    );
+    return { actor: actorRef as unknown as Actor<typeof authFlowMachine>, view };
+  },
+  wrap: (step) => act(step),
+  // The actors never answer: their results and the delays are sent as the model's events.
+  drive: (event, r) => r.actor.send(event),
+  // Every top-level state's screen (the check runs in each of its sub-states too).
+  states: Object.fromEntries(
+    Object.keys(authFlowMachine.root.states).map((name) => [`authFlow.${name}`, showsItsScreen]),
+  ),
+  finish: (r) => r.view.unmount(),
+});
+
+describe('the flow machine and the protocol', () => {
+  it('has a state for every server state of the protocol', () => {
+    for (const name of SERVER_STATES) expect(Object.keys(authFlowMachine.root.states)).toContain(name);
+  });
 });

@@ -1,14 +1,5 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import {
-  createActor,
-  createMachine,
-  fromCallback,
-  fromPromise,
-  type AnyActorRef,
-  type AnyStateMachine,
-  type EventObject,
-} from 'xstate';
-import { getStateNodes, TestModel, type StatePath } from 'xstate/graph';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, createMachine, fromCallback, type AnyEventObject } from 'xstate';
 import { appointmentSelectionMachine } from '../../src/machines/client-appointment-selection.machine';
 import { clientAppointmentsMachine } from '../../src/machines/client-appointments.machine';
 import { cancelMachine, type CancelView } from '../../src/machines/client-cancel.machine';
@@ -33,6 +24,7 @@ import {
   validateSignupForm,
 } from '../../src/forms/client-signup.validation';
 import { tagManagerId } from '../../src/views/client-signup/tag-manager';
+import { describeModel, done, failed, fake, flush, startMachine } from '../support/model';
 
 /**
  * The client pages' machines (issue #6). Model-based: the paths come from the real machines
@@ -78,86 +70,6 @@ const apiError = (code: string, fields?: string[]) =>
     fieldErrors: (fields ?? []).map((field) => ({ field, code: 'invalid' })),
   });
 const NETWORK = Object.assign(new Error('offline'), { name: 'NetworkError', code: 'network_error' });
-
-interface Controlled<I, O> {
-  logic: ReturnType<typeof fromPromise<O, I>>;
-  calls: I[];
-  resolve(value: O): void;
-  reject(error: unknown): void;
-}
-function controlled<I, O>(): Controlled<I, O> {
-  const waiting: Array<{ resolve: (v: O) => void; reject: (e: unknown) => void }> = [];
-  const calls: I[] = [];
-  return {
-    logic: fromPromise<O, I>(({ input }) => {
-      calls.push(input);
-      return new Promise<O>((resolve, reject) => waiting.push({ resolve, reject }));
-    }),
-    calls,
-    resolve: (value) => waiting.shift()!.resolve(value),
-    reject: (error) => waiting.shift()!.reject(error),
-  };
-}
-const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-const stateMatcher = (machine: AnyStateMachine) => (state: { _nodes: unknown[] }, key: string) =>
-  state._nodes.includes(machine.getStateNodeById(key));
-
-function reachedStateIds(paths: Array<StatePath<any, any>>): Set<string> {
-  const reached = new Set<string>();
-  for (const path of paths) {
-    for (const snapshot of [path.state, ...path.steps.map((s) => s.state)]) {
-      for (const node of (snapshot as { _nodes: Array<{ id: string }> })._nodes) reached.add(node.id);
-    }
-  }
-  return reached;
-}
-const allStateIds = (machine: AnyStateMachine) => getStateNodes(machine).map((n) => n.id);
-const describePath = (path: StatePath<any, EventObject>) =>
-  path.steps.map((s) => s.event.type.replace('xstate.', '')).join(' → ') || '(start)';
-
-const summary: Array<Record<string, unknown>> = [];
-afterAll(() => {
-  console.log(JSON.stringify({ modelBased: 'client machines', machines: summary }));
-});
-
-const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output }) as EventObject;
-const failed = (id: string, error: unknown) => ({ type: `xstate.error.actor.${id}`, error }) as EventObject;
-
-/** Plays `path` on a live actor: UI events are sent, actor results settle the fakes. */
-async function play(
-  model: TestModel<any, any, any>,
-  path: StatePath<any, EventObject>,
-  actor: AnyActorRef,
-  fakes: Record<string, Controlled<any, any>>,
-  states: Record<string, (snapshot: any) => void>,
-) {
-  const settle = async (event: EventObject) => {
-    const [, kind, , id] = event.type.split('.');
-    const fake = fakes[id!]!;
-    if (kind === 'done') fake.resolve((event as { output?: unknown }).output);
-    else fake.reject((event as { error?: unknown }).error);
-    await flush();
-  };
-  const eventTypes = new Set(path.steps.map((s) => s.event.type));
-  const handlers = Object.fromEntries(
-    [...eventTypes].map((type) => [
-      type,
-      async ({ event }: { event: EventObject }) => {
-        if (type === 'xstate.init') return;
-        if (type.startsWith('xstate.')) await settle(event);
-        else actor.send(event);
-        await flush();
-      },
-    ]),
-  );
-  await model.testPath(path, {
-    events: handlers as never,
-    states: Object.fromEntries(
-      Object.entries(states).map(([id, check]) => [id, () => check(actor.getSnapshot())]),
-    ) as never,
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -323,15 +235,15 @@ describe('sign-up machine, model-based', () => {
   const check = (privacyConsent: boolean) =>
     checkSignupForm({ values: { ...emptySignupForm(), ...filled, privacyConsent }, currentYear: YEAR, campaign: 'herbst' });
   const fakeFlow = createActor(createMachine({})).start();
-  const events: EventObject[] = [
-    { type: 'field.change', field: 'privacyConsent', value: true } as EventObject,
+  const events: AnyEventObject[] = [
+    { type: 'field.change', field: 'privacyConsent', value: true },
     { type: 'form.submit' },
     done('validateForm', check(true)),
     done('validateForm', check(false)),
     failed('validateForm', NETWORK),
     { type: 'form.edit' },
-    { type: 'registration.attach', flow: fakeFlow } as EventObject,
-    { type: 'registration.succeeded', token: 'token-1' } as EventObject,
+    { type: 'registration.attach', flow: fakeFlow },
+    { type: 'registration.succeeded', token: 'token-1' },
     { type: 'link.retry' },
     done('checkSignup', undefined),
     failed('checkSignup', apiError('validation_failed', ['body.postalCode'])),
@@ -340,75 +252,71 @@ describe('sign-up machine, model-based', () => {
     failed('linkSignup', NETWORK),
     done('refreshSession', undefined),
   ];
-  const machine = clientSignupMachine.provide({ actors: { watchRegistration: fromCallback(() => () => {}) } });
-  const model = new TestModel(machine as any, {
-    input,
-    events: events as never,
-    stateMatcher: stateMatcher(clientSignupMachine) as never,
-    serializeState: (s: any) =>
-      JSON.stringify({ v: s.value, consent: s.context.values.privacyConsent, errors: Object.keys(s.context.errors).sort(), token: s.context.token }),
-  });
-  const paths = model.getShortestPaths();
 
-  it('reaches every state', () => {
-    const expected = allStateIds(clientSignupMachine);
-    const reached = reachedStateIds(paths);
-    expect(expected.filter((id) => !reached.has(id))).toEqual([]);
-    summary.push({ machine: 'clientSignup', states: expected.length, paths: paths.length });
-  });
-
-  it.each(paths.map((p) => [describePath(p), p] as const))('%s', async (_name, path) => {
-    const fakes = {
-      validateForm: controlled<any, any>(),
-      checkSignup: controlled<any, void>(),
-      linkSignup: controlled<any, { clientId: string }>(),
-      refreshSession: controlled<any, void>(),
-    };
-    const actor = createActor(
-      clientSignupMachine.provide({
-        actors: {
-          validateForm: fakes.validateForm.logic,
-          checkSignup: fakes.checkSignup.logic,
-          linkSignup: fakes.linkSignup.logic,
-          refreshSession: fakes.refreshSession.logic,
-          watchRegistration: fromCallback(() => () => {}),
-        },
-      }),
-      { input },
-    ).start();
-    await play(model, path as never, actor, fakes, {
-      'clientSignup.validating': (s) => {
+  describeModel('model-based', {
+    machine: clientSignupMachine,
+    plans: [
+      {
+        input,
+        events,
+        serialize: (s) => ({ consent: s.context.values.privacyConsent, errors: Object.keys(s.context.errors).sort(), token: s.context.token }),
+      },
+    ],
+    start: () => startMachine(clientSignupMachine, { input, actors: { watchRegistration: fromCallback(() => () => {}) } }),
+    states: {
+      'clientSignup.editing.clean': (s) => {
+        expect(s.hasTag('busy')).toBe(false);
+        expect(s.context.errors).toEqual({});
+      },
+      'clientSignup.validating': (s, r) => {
         // The form as typed goes to the rules; the form is locked meanwhile.
-        expect(fakes.validateForm.calls.at(-1)).toMatchObject({
+        expect(r.fakes.validateForm!.calls.at(-1)).toMatchObject({
           values: { email: 'klara@example.de', postalCode: '10115' },
           currentYear: YEAR,
           campaign: 'herbst',
         });
         expect(s.hasTag('busy')).toBe(true);
       },
-      'clientSignup.editing.invalid': (s) => {
-        // Nothing was sent for a form with a German message at a field.
+      'clientSignup.editing.invalid': (s, r) => {
+        // The fields carry German messages (typing in one clears its own); nothing is on its way.
         expect(Object.values(s.context.errors).every((m) => String(m).startsWith('validation.'))).toBe(true);
-        expect(Object.keys(s.context.errors).length).toBeGreaterThan(0);
+        expect(s.hasTag('invalid')).toBe(true);
+        expect(r.fakes.checkSignup!.pending()).toBe(0);
       },
-      'clientSignup.checking': () => {
-        const sent = fakes.checkSignup.calls.at(-1);
+      'clientSignup.editing.failed': (s) => {
+        expect(s.hasTag('error')).toBe(true);
+        expect(s.context.error?.code).toBe('network');
+      },
+      'clientSignup.checking': (_, r) => {
+        const sent = r.fakes.checkSignup!.calls.at(-1);
         expect(sent).toMatchObject({ email: 'klara@example.de', postalCode: '10115', campaign: 'herbst', privacyConsent: true, notifyViaSms: true });
       },
-      'clientSignup.linking': () => {
-        expect(fakes.linkSignup.calls.at(-1)).toMatchObject({ token: 'token-1', request: { email: 'klara@example.de' } });
+      // The page mounts the widget for the registration; the form can still be edited.
+      'clientSignup.registering.starting': (s) => {
+        expect(s.context.flow).toBeNull();
+        expect(s.can({ type: 'form.edit' })).toBe(true);
       },
-      'clientSignup.linkFailed': (s) => expect(s.context.error?.code).toBe('network'),
+      'clientSignup.registering.running': (s) => expect(s.context.flow).toBe(fakeFlow),
+      'clientSignup.linking': (_, r) => {
+        expect(r.fakes.linkSignup!.calls.at(-1)).toMatchObject({ token: 'token-1', request: { email: 'klara@example.de' } });
+      },
+      'clientSignup.linkFailed': (s) => {
+        expect(s.context.error?.code).toBe('network');
+        expect(s.can({ type: 'link.retry' })).toBe(true);
+      },
+      'clientSignup.activating': (s, r) => {
+        expect(s.hasTag('busy')).toBe(true);
+        expect(r.fakes.refreshSession!.pending()).toBe(1);
+      },
       'clientSignup.done': (s) => expect(s.status).toBe('done'),
-    });
-    actor.stop();
+    },
   });
 
   it('links an account that is signed in already without registering again', async () => {
     const fakes = {
-      checkSignup: controlled<any, void>(),
-      linkSignup: controlled<any, { clientId: string }>(),
-      refreshSession: controlled<any, void>(),
+      checkSignup: fake<any, void>(),
+      linkSignup: fake<any, { clientId: string }>(),
+      refreshSession: fake<any, void>(),
     };
     const actor = createActor(
       clientSignupMachine.provide({
@@ -427,7 +335,7 @@ describe('sign-up machine, model-based', () => {
   });
 
   it('checks the form with the real rules when it is sent: German messages, nothing sent', async () => {
-    const checkSignup = controlled<any, void>();
+    const checkSignup = fake<any, void>();
     const actor = createActor(clientSignupMachine.provide({ actors: { checkSignup: checkSignup.logic } }), {
       input: { ...input, values: { ...filled, postalCode: '1234' } },
     }).start();
@@ -480,14 +388,14 @@ describe('sign-up machine, model-based', () => {
   });
 });
 
-describe('appointment selection machine, model-based', () => {
-  const events: EventObject[] = [
+describe('appointment selection machine', () => {
+  const events: AnyEventObject[] = [
     done('loadSlots', SLOTS),
     done('loadSlots', []),
     failed('loadSlots', NETWORK),
     failed('loadSlots', apiError('unauthorized')),
-    { type: 'day.select', day: '2027-03-26' } as EventObject,
-    { type: 'slot.select', slot: SLOTS[1] } as EventObject,
+    { type: 'day.select', day: '2027-03-26' },
+    { type: 'slot.select', slot: SLOTS[1] },
     { type: 'booking.confirm' },
     { type: 'booking.back' },
     { type: 'calendar.download' },
@@ -500,65 +408,69 @@ describe('appointment selection machine, model-based', () => {
     failed('bookAppointment', NETWORK),
   ];
   const input = { now: () => NOW };
-  const model = new TestModel(appointmentSelectionMachine as any, {
-    input,
-    events: events as never,
-    stateMatcher: stateMatcher(appointmentSelectionMachine) as never,
-    serializeState: (s: any) =>
-      JSON.stringify({ v: s.value, day: s.context.day, slot: s.context.slot?.startDate ?? null, conflict: s.context.conflict, error: s.context.error?.code ?? null }),
-  });
-  const paths = model.getShortestPaths();
 
-  it('reaches every state', () => {
-    const expected = allStateIds(appointmentSelectionMachine);
-    expect(expected.filter((id) => !reachedStateIds(paths).has(id))).toEqual([]);
-    summary.push({ machine: 'appointmentSelection', states: expected.length, paths: paths.length });
-  });
-
-  it.each(paths.map((p) => [describePath(p), p] as const))('%s', async (_name, path) => {
-    const fakes = { loadSlots: controlled<any, FreeSlot[]>(), bookAppointment: controlled<any, ClientAppointment>() };
-    const saved: ClientAppointment[] = [];
-    const actor = createActor(
-      appointmentSelectionMachine.provide({
-        actors: { loadSlots: fakes.loadSlots.logic, bookAppointment: fakes.bookAppointment.logic },
-        actions: { saveCalendar: (_, p) => void saved.push(p.appointment) },
-      }),
-      { input },
-    ).start();
-    await play(model, path as never, actor, fakes, {
-      'appointmentSelection.loading': (s) => {
-        const q = fakes.loadSlots.calls.at(-1);
+  describeModel('model-based', {
+    machine: appointmentSelectionMachine,
+    plans: [
+      {
+        input,
+        events,
+        serialize: (s) => ({ day: s.context.day, slot: s.context.slot?.startDate ?? null, conflict: s.context.conflict, error: s.context.error?.code ?? null }),
+      },
+    ],
+    start: () => {
+      const saved: ClientAppointment[] = [];
+      const started = startMachine(appointmentSelectionMachine, {
+        input,
+        actions: { saveCalendar: (_: unknown, p: { appointment: ClientAppointment }) => void saved.push(p.appointment) },
+      });
+      return { ...started, saved };
+    },
+    states: {
+      'appointmentSelection.loading': (s, r) => {
+        const q = r.fakes.loadSlots!.calls.at(-1);
         expect(q).toMatchObject({ duration: 30, startDate: new Date(NOW).toISOString() });
         expect(s.hasTag('busy')).toBe(true);
       },
+      'appointmentSelection.loadFailed': (s) => {
+        expect(s.hasTag('error')).toBe(true);
+        expect(s.can({ type: 'retry' })).toBe(true);
+      },
+      'appointmentSelection.empty': (s) => {
+        expect(s.context.slots).toEqual([]);
+        expect(s.can({ type: 'retry' })).toBe(true);
+      },
+      'appointmentSelection.notClient': (s) => expect(s.can({ type: 'retry' })).toBe(false),
       'appointmentSelection.choosing': (s) => {
         // A day with free slots is always chosen, so times are on screen.
         expect(SLOTS.some((x) => berlinDay(x.startDate) === s.context.day)).toBe(true);
       },
-      'appointmentSelection.booking': (s) => {
-        const sent = fakes.bookAppointment.calls.at(-1);
+      'appointmentSelection.booking': (s, r) => {
+        const sent = r.fakes.bookAppointment!.calls.at(-1);
         expect(sent).toMatchObject({ startDate: SLOTS[1]!.startDate, durationMinutes: 30 });
         expect(sent.idempotencyKey).toBe(s.context.idempotencyKey);
         expect(sent.idempotencyKey.length).toBeGreaterThanOrEqual(8);
       },
-      'appointmentSelection.booked': (s) => {
+      'appointmentSelection.booked': (s, r) => {
         expect(s.context.appointment?.coach.lastName).toBe('Coach');
-        expect(saved.every((a) => a.id === APPOINTMENT_ID)).toBe(true);
+        expect(r.saved.every((a) => a.id === APPOINTMENT_ID)).toBe(true);
       },
+      'appointmentSelection.alreadyBooked': (s) => expect(s.context.appointment).toBeNull(),
       'appointmentSelection.confirming': (s) => expect(s.context.slot?.startDate).toBe(SLOTS[1]!.startDate),
-    });
-    // A slot taken meanwhile: fresh slots are asked for and the reason is kept for the page.
-    const steps = path.steps.map((st) => st.event);
-    const conflictAt = steps.findIndex((e) => e.type === 'xstate.error.actor.bookAppointment' && ['slot_taken', 'notice_period'].includes((e as any).error.code));
-    if (conflictAt >= 0 && conflictAt === steps.length - 1) {
-      expect(actor.getSnapshot().matches('loading')).toBe(true);
-      expect(actor.getSnapshot().context.conflict).toBe((steps[conflictAt] as any).error.code);
-    }
-    actor.stop();
+    },
+    finish: (r, path) => {
+      // A slot taken meanwhile: fresh slots are asked for and the reason is kept for the page.
+      const steps = path.steps.map((st) => st.event);
+      const conflictAt = steps.findIndex((e) => e.type === 'xstate.error.actor.bookAppointment' && ['slot_taken', 'notice_period'].includes(e.error.code));
+      if (conflictAt >= 0 && conflictAt === steps.length - 1) {
+        expect(r.actor.getSnapshot().matches('loading')).toBe(true);
+        expect(r.actor.getSnapshot().context.conflict).toBe(steps[conflictAt]!.error.code);
+      }
+    },
   });
 
   it('a new choice gets a new Idempotency-Key; a retry of the same choice keeps it', async () => {
-    const fakes = { loadSlots: controlled<any, FreeSlot[]>(), bookAppointment: controlled<any, ClientAppointment>() };
+    const fakes = { loadSlots: fake<any, FreeSlot[]>(), bookAppointment: fake<any, ClientAppointment>() };
     const actor = createActor(
       appointmentSelectionMachine.provide({ actors: { loadSlots: fakes.loadSlots.logic, bookAppointment: fakes.bookAppointment.logic } }),
       { input },
@@ -581,19 +493,19 @@ describe('appointment selection machine, model-based', () => {
   });
 });
 
-describe('reschedule machine, model-based', () => {
+describe('reschedule machine', () => {
   // Clara is not free at the last slot: the reschedule's slot list names Otto there.
   const OTTO = { id: '22222222-2222-4222-8222-222222222222', firstName: 'Otto', lastName: 'Other' };
   const MOVE_SLOTS = [SLOTS[0]!, SLOTS[1]!, { ...SLOTS[2]!, coachId: OTTO.id, coach: OTTO }];
   const later = appointment({ startDate: '2027-03-30T09:00:00Z', endDate: '2027-03-30T09:30:00Z' });
-  const events: EventObject[] = [
+  const events: AnyEventObject[] = [
     done('loadReschedule', { appointment: later, slots: MOVE_SLOTS }),
     done('loadReschedule', { appointment: appointment({ cancelledAt: '2027-03-21T09:00:00Z' }), slots: MOVE_SLOTS }),
     done('loadReschedule', { appointment: appointment({ startDate: '2027-03-22T08:00:00Z' }), slots: MOVE_SLOTS }),
     failed('loadReschedule', apiError('not_found')),
     failed('loadReschedule', NETWORK),
-    { type: 'day.select', day: '2027-03-26' } as EventObject,
-    { type: 'slot.select', slot: MOVE_SLOTS[2] } as EventObject,
+    { type: 'day.select', day: '2027-03-26' },
+    { type: 'slot.select', slot: MOVE_SLOTS[2] },
     { type: 'move.confirm' },
     { type: 'move.back' },
     { type: 'retry' },
@@ -604,34 +516,35 @@ describe('reschedule machine, model-based', () => {
     failed('moveAppointment', NETWORK),
   ];
   const input = { appointmentId: APPOINTMENT_ID, now: () => NOW };
-  const model = new TestModel(rescheduleMachine as any, {
-    input,
-    events: events as never,
-    stateMatcher: stateMatcher(rescheduleMachine) as never,
-    serializeState: (s: any) =>
-      JSON.stringify({ v: s.value, day: s.context.day, slot: s.context.slot?.startDate ?? null, conflict: s.context.conflict, error: s.context.error?.code ?? null, start: s.context.appointment?.startDate ?? null }),
-  });
-  const paths = model.getShortestPaths();
 
-  it('reaches every state', () => {
-    const expected = allStateIds(rescheduleMachine);
-    expect(expected.filter((id) => !reachedStateIds(paths).has(id))).toEqual([]);
-    summary.push({ machine: 'reschedule', states: expected.length, paths: paths.length });
-  });
-
-  it.each(paths.map((p) => [describePath(p), p] as const))('%s', async (_name, path) => {
-    const fakes = { loadReschedule: controlled<any, any>(), moveAppointment: controlled<any, ClientAppointment>() };
-    const actor = createActor(
-      rescheduleMachine.provide({ actors: { loadReschedule: fakes.loadReschedule.logic, moveAppointment: fakes.moveAppointment.logic } }),
-      { input },
-    ).start();
-    await play(model, path as never, actor, fakes, {
-      'reschedule.loading': () => expect(fakes.loadReschedule.calls.at(-1)).toMatchObject({ appointmentId: APPOINTMENT_ID, duration: 30 }),
+  describeModel('model-based', {
+    machine: rescheduleMachine,
+    plans: [
+      {
+        input,
+        events,
+        serialize: (s) => ({ day: s.context.day, slot: s.context.slot?.startDate ?? null, conflict: s.context.conflict, error: s.context.error?.code ?? null, start: s.context.appointment?.startDate ?? null }),
+      },
+    ],
+    start: () => startMachine(rescheduleMachine, { input }),
+    states: {
+      'reschedule.loading': (_, r) =>
+        expect(r.fakes.loadReschedule!.calls.at(-1)).toMatchObject({ appointmentId: APPOINTMENT_ID, duration: 30 }),
+      'reschedule.loadFailed': (s) => {
+        expect(s.hasTag('error')).toBe(true);
+        expect(s.can({ type: 'retry' })).toBe(true);
+      },
+      'reschedule.notFound': (s) => expect(s.can({ type: 'retry' })).toBe(false),
+      // Cancelled before the page loaded, or meanwhile: nothing left to move.
+      'reschedule.cancelled': (s) => {
+        expect(s.context.appointment).not.toBeNull();
+        expect(s.can({ type: 'retry' })).toBe(false);
+      },
       // The confirmation names the coach the move gets, before the client confirms…
       'reschedule.confirming': (s) => expect(coachChange(s.context)).toEqual({ from: COACH, to: OTTO }),
       // …and the move asks for exactly that coach.
-      'reschedule.moving': (s) => {
-        const sent = fakes.moveAppointment.calls.at(-1);
+      'reschedule.moving': (s, r) => {
+        const sent = r.fakes.moveAppointment!.calls.at(-1);
         expect(sent).toMatchObject({ appointmentId: APPOINTMENT_ID, startDate: MOVE_SLOTS[2]!.startDate, coachId: OTTO.id });
         expect(sent.idempotencyKey).toBe(s.context.idempotencyKey);
       },
@@ -641,12 +554,11 @@ describe('reschedule machine, model-based', () => {
       },
       'reschedule.tooLate': (s) => expect(s.context.appointment).not.toBeNull(),
       'reschedule.choosing': (s) => expect(s.context.appointment).not.toBeNull(),
-    });
-    actor.stop();
+    },
   });
 });
 
-describe('cancel machine, model-based', () => {
+describe('cancel machine', () => {
   const view = (over: Partial<CancelView> = {}): CancelView => ({
     startDate: '2027-03-25T09:00:00Z',
     endDate: '2027-03-25T09:30:00Z',
@@ -654,85 +566,66 @@ describe('cancel machine, model-based', () => {
     cancelled: false,
     ...over,
   });
-  for (const target of [
+  const targets = [
     { kind: 'own', appointmentId: APPOINTMENT_ID } as const,
     { kind: 'code', code: 'abcd-efgh-jkmn' } as const,
-  ]) {
-    const events: EventObject[] = [
-      done('loadAppointment', view()),
-      done('loadAppointment', view({ cancelled: true })),
-      done('loadAppointment', view({ startDate: '2027-03-22T08:00:00Z' })),
-      failed('loadAppointment', apiError('not_found')),
-      failed('loadAppointment', NETWORK),
-      { type: 'cancel.confirm' },
-      { type: 'retry' },
-      done('cancelAppointment', view({ cancelled: true })),
-      failed('cancelAppointment', apiError('notice_period')),
-      failed('cancelAppointment', apiError('appointment_cancelled')),
-      failed('cancelAppointment', NETWORK),
-    ];
-    const input = { target, now: () => NOW };
-    const model = new TestModel(cancelMachine as any, {
-      input,
-      events: events as never,
-      stateMatcher: stateMatcher(cancelMachine) as never,
-      serializeState: (s: any) => JSON.stringify({ v: s.value, error: s.context.error?.code ?? null, a: s.context.appointment }),
-    });
-    const paths = model.getShortestPaths();
+  ];
+  const events: AnyEventObject[] = [
+    done('loadAppointment', view()),
+    done('loadAppointment', view({ cancelled: true })),
+    done('loadAppointment', view({ startDate: '2027-03-22T08:00:00Z' })),
+    failed('loadAppointment', apiError('not_found')),
+    failed('loadAppointment', NETWORK),
+    { type: 'cancel.confirm' },
+    { type: 'retry' },
+    done('cancelAppointment', view({ cancelled: true })),
+    failed('cancelAppointment', apiError('notice_period')),
+    failed('cancelAppointment', apiError('appointment_cancelled')),
+    failed('cancelAppointment', NETWORK),
+  ];
 
-    it(`reaches every state (${target.kind})`, () => {
-      const expected = allStateIds(cancelMachine);
-      expect(expected.filter((id) => !reachedStateIds(paths).has(id))).toEqual([]);
-      summary.push({ machine: `cancelAppointment (${target.kind})`, states: expected.length, paths: paths.length });
-    });
-
-    it.each(paths.map((p) => [describePath(p), p] as const))(`${target.kind}: %s`, async (_name, path) => {
-      const fakes = { loadAppointment: controlled<any, CancelView>(), cancelAppointment: controlled<any, CancelView>() };
-      const actor = createActor(
-        cancelMachine.provide({ actors: { loadAppointment: fakes.loadAppointment.logic, cancelAppointment: fakes.cancelAppointment.logic } }),
-        { input },
-      ).start();
-      await play(model, path as never, actor, fakes, {
-        'cancelAppointment.loading': () => expect(fakes.loadAppointment.calls.at(-1)).toEqual(target),
-        'cancelAppointment.cancelling': () => expect(fakes.cancelAppointment.calls.at(-1)).toEqual(target),
-        'cancelAppointment.confirming': (s) => expect(s.context.appointment?.cancelled).toBe(false),
-        'cancelAppointment.cancelled': (s) => expect(s.context.appointment?.cancelled).toBe(true),
-      });
+  describeModel('model-based', {
+    machine: cancelMachine,
+    plans: targets.map((target) => ({
+      name: target.kind,
+      input: { target, now: () => NOW },
+      events,
+      serialize: (s) => ({ error: s.context.error?.code ?? null, a: s.context.appointment }),
+    })),
+    start: (plan) => startMachine(cancelMachine, { input: plan.input! }),
+    states: {
+      'cancelAppointment.loading': (s, r) => expect(r.fakes.loadAppointment!.calls.at(-1)).toEqual(s.context.target),
+      'cancelAppointment.loadFailed': (s) => {
+        expect(s.hasTag('error')).toBe(true);
+        expect(s.can({ type: 'retry' })).toBe(true);
+      },
+      'cancelAppointment.notFound': (s) => expect(s.can({ type: 'cancel.confirm' })).toBe(false),
+      'cancelAppointment.alreadyCancelled': (s) => expect(s.can({ type: 'cancel.confirm' })).toBe(false),
+      'cancelAppointment.tooLate': (s) => expect(s.can({ type: 'cancel.confirm' })).toBe(false),
+      'cancelAppointment.cancelling': (s, r) => expect(r.fakes.cancelAppointment!.calls.at(-1)).toEqual(s.context.target),
+      'cancelAppointment.confirming': (s) => expect(s.context.appointment?.cancelled).toBe(false),
+      'cancelAppointment.cancelled': (s) => expect(s.context.appointment?.cancelled).toBe(true),
+    },
+    finish: (r, path) => {
       // Nothing is cancelled without the confirmation: one request per confirmation.
-      expect(fakes.cancelAppointment.calls.length).toBe(path.steps.filter((st) => st.event.type === 'cancel.confirm').length);
-      actor.stop();
-    });
-  }
+      expect(r.fakes.cancelAppointment!.calls.length).toBe(path.steps.filter((st) => st.event.type === 'cancel.confirm').length);
+    },
+  });
 });
 
-describe('client appointments machine (login page), model-based', () => {
-  const events: EventObject[] = [
-    done('loadAppointments', [appointment()]),
-    done('loadAppointments', []),
-    failed('loadAppointments', NETWORK),
-    { type: 'retry' },
-  ];
-  const model = new TestModel(clientAppointmentsMachine as any, {
-    events: events as never,
-    stateMatcher: stateMatcher(clientAppointmentsMachine) as never,
-    serializeState: (s: any) => JSON.stringify({ v: s.value, n: s.context.appointments.length, e: s.context.error?.code ?? null }),
-  });
-  const paths = model.getShortestPaths();
-
-  it('reaches every state', () => {
-    const expected = allStateIds(clientAppointmentsMachine);
-    expect(expected.filter((id) => !reachedStateIds(paths).has(id))).toEqual([]);
-    summary.push({ machine: 'clientAppointments', states: expected.length, paths: paths.length });
-  });
-
-  it.each(paths.map((p) => [describePath(p), p] as const))('%s', async (_name, path) => {
-    const fakes = { loadAppointments: controlled<any, ClientAppointment[]>() };
-    const actor = createActor(clientAppointmentsMachine.provide({ actors: { loadAppointments: fakes.loadAppointments.logic } })).start();
-    await play(model, path as never, actor, fakes, {
-      'clientAppointments.upcoming': (s) => expect(s.context.appointments[0].id).toBe(APPOINTMENT_ID),
-      'clientAppointments.none': (s) => expect(s.context.appointments).toEqual([]),
-      'clientAppointments.loadFailed': (s) => expect(s.context.error?.code).toBe('network'),
-    });
-    actor.stop();
-  });
+describeModel('client appointments machine (login page), model-based', {
+  machine: clientAppointmentsMachine,
+  plans: [
+    {
+      events: [done('loadAppointments', [appointment()]), done('loadAppointments', []), failed('loadAppointments', NETWORK), { type: 'retry' }],
+      serialize: (s) => ({ n: s.context.appointments.length, e: s.context.error?.code ?? null }),
+    },
+  ],
+  start: () => startMachine(clientAppointmentsMachine),
+  states: {
+    'clientAppointments.loading': (s) => expect(s.hasTag('busy')).toBe(true),
+    'clientAppointments.upcoming': (s) => expect(s.context.appointments[0]!.id).toBe(APPOINTMENT_ID),
+    'clientAppointments.none': (s) => expect(s.context.appointments).toEqual([]),
+    'clientAppointments.loadFailed': (s) => expect(s.context.error?.code).toBe('network'),
+  },
 });

@@ -1,9 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActor, fromPromise, type EventObject, type SnapshotFrom } from 'xstate';
-import { getStateNodes, TestModel, type StatePath } from 'xstate/graph';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AnyEventObject } from 'xstate';
 import { z } from 'zod';
 import { createI18n } from '../../src/i18n';
 import {
@@ -18,6 +17,7 @@ import {
 } from '../../src/machines/list.machine';
 import { ListFrame } from '../../src/views/staff/ListParts';
 import { readLocales } from '../support/locales';
+import { describeModel, done, failed, flush, startMachine, type Fake } from '../support/model';
 
 /**
  * The generic list machine: model-based paths from the real machine played against the list
@@ -25,54 +25,18 @@ import { readLocales } from '../support/locales';
  * change that changes nothing, stale answers dropped, URL in step).
  */
 
-type ListSnapshot = SnapshotFrom<typeof listMachine>;
-
 const NETWORK = Object.assign(new Error('offline'), { code: 'network_error' });
 const ROWS: ListPage = { rows: [{ name: 'Zeile 1' }, { name: 'Zeile 2' }], itemCount: 25 };
 const NONE: ListPage = { rows: [], itemCount: 0 };
 const START: ListQuery = { page: 1, limit: 10, filters: { sortDirection: 'asc' } };
 
-/** A fake `loadPage` whose calls the test sees and settles, newest first; aborted calls are marked. */
-function fakeLoader() {
-  const calls: Array<{
-    query: ListQuery;
-    signal: AbortSignal;
-    settled: boolean;
-    resolve: (page: ListPage) => void;
-    reject: (error: unknown) => void;
-  }> = [];
-  return {
-    calls,
-    logic: fromPromise<ListPage, ListQuery>(
-      ({ input, signal }) =>
-        new Promise<ListPage>((resolve, reject) => {
-          const call = {
-            query: input,
-            signal,
-            settled: false,
-            resolve: (page: ListPage) => ((call.settled = true), resolve(page)),
-            reject: (error: unknown) => ((call.settled = true), reject(error)),
-          };
-          calls.push(call);
-        }),
-    ),
-    latest: () => calls.at(-1)!,
-  };
-}
-
-const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
 function startList(input: { query: ListQuery } = { query: START }) {
-  const loader = fakeLoader();
   const urls: string[] = [];
-  const actor = createActor(
-    listMachine.provide({
-      actors: { loadPage: loader.logic },
-      actions: { syncUrl: (_, params) => void urls.push(params.search) },
-    }),
-    { input: { ...input, sortKeys: { order: 'sortDirection' } } },
-  ).start();
-  return { actor, loader, urls };
+  const started = startMachine(listMachine, {
+    input: { ...input, sortKeys: { order: 'sortDirection' } },
+    actions: { syncUrl: (_: unknown, params: { search: string }) => void urls.push(params.search) },
+  });
+  return { ...started, loader: started.fakes.loadPage as Fake<ListQuery, ListPage>, urls };
 }
 
 let i18n: Awaited<ReturnType<typeof createI18n>>['i18n'];
@@ -82,58 +46,40 @@ beforeAll(async () => {
   i18n = setup.i18n;
 });
 
-const summary: Array<Record<string, unknown>> = [];
-afterAll(() => {
-  for (const line of summary) console.log(JSON.stringify(line));
-});
+/** Changes sent straight to the actor: each starts exactly one request, most write the URL. */
+const sendDirect = (event: AnyEventObject, r: ListRun) => {
+  r.actor.send(event as never);
+  r.expectedCalls += 1;
+  if (event.type !== 'url.change' && event.type !== 'list.reload') r.expectedUrls += 1;
+};
 
-describe('list machine, model-based', () => {
-  const EVENTS: EventObject[] = [
-    { type: 'xstate.done.actor.loadPage', output: ROWS } as EventObject,
-    { type: 'xstate.done.actor.loadPage', output: NONE } as EventObject,
-    { type: 'xstate.error.actor.loadPage', error: NETWORK } as EventObject,
-    { type: 'list.page', page: 2 } as EventObject,
-    { type: 'list.filter', filters: { appointmentType: 'initial' } } as EventObject,
-    { type: 'list.sort', order: 'desc' } as EventObject,
-    { type: 'list.clear' },
-    { type: 'list.retry' },
-    { type: 'list.reload' },
-    { type: 'url.change', query: { page: 3, limit: 10, filters: {} } } as EventObject,
-  ];
+type ListRun = ReturnType<typeof startList> & { expectedCalls: number; expectedUrls: number; user: ReturnType<typeof userEvent.setup> };
 
-  const model = new TestModel(listMachine, {
-    input: { query: START, sortKeys: { order: 'sortDirection' } },
-    events: EVENTS as never,
-    stateMatcher: ((state: { _nodes: unknown[] }, key: string) =>
-      state._nodes.includes(listMachine.getStateNodeById(key))) as never,
-    serializeState: (s) => {
-      const snap = s as ListSnapshot;
-      return JSON.stringify({ value: snap.value, query: snap.context.query, rows: snap.context.rows.length });
+describeModel('list machine, model-based', {
+  machine: listMachine,
+  plans: [
+    {
+      input: { query: START, sortKeys: { order: 'sortDirection' } },
+      events: [
+        done('loadPage', ROWS),
+        done('loadPage', NONE),
+        failed('loadPage', NETWORK),
+        { type: 'list.page', page: 2 },
+        { type: 'list.filter', filters: { appointmentType: 'initial' } },
+        { type: 'list.sort', order: 'desc' },
+        { type: 'list.clear' },
+        { type: 'list.retry' },
+        { type: 'list.reload' },
+        { type: 'url.change', query: { page: 3, limit: 10, filters: {} } },
+      ],
+      serialize: (s) => ({ query: s.context.query, rows: s.context.rows.length }),
     },
-  });
-  const paths = model.getShortestPaths();
-
-  it('reaches every state of the machine', () => {
-    const expected = getStateNodes(listMachine).map((n) => n.id);
-    const reached = new Set<string>();
-    for (const path of paths) {
-      for (const snap of [path.state, ...path.steps.map((s) => s.state)]) {
-        for (const node of (snap as unknown as { _nodes: Array<{ id: string }> })._nodes) reached.add(node.id);
-      }
-    }
-    expect(expected.filter((id) => !reached.has(id))).toEqual([]);
-    summary.push({ machine: 'list', states: expected.length, paths: paths.length });
-  });
-
-  const name = (path: StatePath<any, EventObject>) =>
-    path.steps.map((s) => s.event.type.replace('xstate.', '')).join(' → ') || '(start)';
-
-  it.each(paths.map((p) => [name(p), p] as const))('%s', async (_name, path) => {
-    const { actor, loader, urls } = startList();
-    const user = userEvent.setup();
-    const view = render(
+  ],
+  start: (): ListRun => {
+    const run = { ...startList(), expectedCalls: 1, expectedUrls: 0, user: userEvent.setup() };
+    render(
       <I18nextProvider i18n={i18n}>
-        <ListFrame actorRef={actor} label="Ergebnisse" emptyText="Keine passenden Einträge.">
+        <ListFrame actorRef={run.actor} label="Ergebnisse" emptyText="Keine passenden Einträge.">
           <table>
             <tbody>
               {/* The frame shows rows only when there are some. */}
@@ -145,72 +91,51 @@ describe('list machine, model-based', () => {
         </ListFrame>
       </I18nextProvider>,
     );
-    // Requests so far must match the loads the path has started: exactly one per change.
-    let expectedCalls = 1;
-    let expectedUrls = 0;
-    const settle = async (fn: () => void) => {
-      await act(async () => {
-        fn();
-        await flush();
-      });
-    };
-    const sendDirect = async (event: EventObject) => {
-      await act(async () => {
-        actor.send(event as never);
-        await flush();
-      });
-      expectedCalls += 1;
-      if (event.type !== 'url.change' && event.type !== 'list.reload') expectedUrls += 1;
-    };
-
-    await model.testPath(path, {
-      events: {
-        'xstate.done.actor.loadPage': ({ event }: { event: EventObject }) =>
-          settle(() => loader.latest().resolve((event as unknown as { output: ListPage }).output)),
-        'xstate.error.actor.loadPage': ({ event }: { event: EventObject }) =>
-          settle(() => loader.latest().reject((event as unknown as { error: unknown }).error)),
-        'list.page': ({ event }: { event: EventObject }) => sendDirect(event),
-        'list.filter': ({ event }: { event: EventObject }) => sendDirect(event),
-        'list.sort': ({ event }: { event: EventObject }) => sendDirect(event),
-        'list.clear': ({ event }: { event: EventObject }) => sendDirect(event),
-        'url.change': ({ event }: { event: EventObject }) => sendDirect(event),
-        'list.reload': ({ event }: { event: EventObject }) => sendDirect(event),
-        'list.retry': async () => {
-          await act(() => user.click(screen.getByRole('button', { name: 'Erneut versuchen' })));
-          expectedCalls += 1;
-        },
-      } as never,
-      states: {
-        '#list.loading': () => {
-          expect(screen.getByRole('status').textContent).toContain('Wird geladen');
-          expect(view.container.querySelector('[aria-busy="true"]')).not.toBeNull();
-          expect(loader.latest().signal.aborted).toBe(false);
-          // Every older call still open was dropped: its fetch is aborted.
-          expect(loader.calls.slice(0, -1).every((c) => c.settled || c.signal.aborted)).toBe(true);
-          expect(loader.calls).toHaveLength(expectedCalls);
-          expect(urls).toHaveLength(expectedUrls);
-        },
-        '#list.loaded': () => {
-          screen.getByText('Zeile 1');
-          expect(screen.queryByRole('alert')).toBeNull();
-          expect(screen.getByRole('navigation', { name: 'Seiten' }).textContent).toContain('25 Einträge');
-          expect(loader.calls).toHaveLength(expectedCalls);
-        },
-        '#list.empty': () => {
-          screen.getByText('Keine passenden Einträge.');
-          expect(screen.queryByText('Zeile 1')).toBeNull();
-        },
-        '#list.failed': () => {
-          expect(screen.getByRole('alert').textContent).toContain('Keine Verbindung zum Server');
-          expect(screen.queryByText('Zeile 1')).toBeNull();
-        },
-      },
-    });
+    return run;
+  },
+  wrap: (step) => act(step),
+  // Requests so far must match the loads the path has started: exactly one per change.
+  events: {
+    'list.page': sendDirect,
+    'list.filter': sendDirect,
+    'list.sort': sendDirect,
+    'list.clear': sendDirect,
+    'url.change': sendDirect,
+    'list.reload': sendDirect,
+    'list.retry': async (_, r) => {
+      await r.user.click(screen.getByRole('button', { name: 'Erneut versuchen' }));
+      r.expectedCalls += 1;
+    },
+  },
+  states: {
+    '#list.loading': (_, r) => {
+      expect(screen.getByRole('status').textContent).toContain('Wird geladen');
+      expect(document.querySelector('[aria-busy="true"]')).not.toBeNull();
+      expect(r.loader.latest().signal.aborted).toBe(false);
+      // Every older call still open was dropped: its fetch is aborted.
+      expect(r.loader.all.slice(0, -1).every((c) => c.settled || c.signal.aborted)).toBe(true);
+      expect(r.loader.calls).toHaveLength(r.expectedCalls);
+      expect(r.urls).toHaveLength(r.expectedUrls);
+    },
+    '#list.loaded': (_, r) => {
+      screen.getByText('Zeile 1');
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(screen.getByRole('navigation', { name: 'Seiten' }).textContent).toContain('25 Einträge');
+      expect(r.loader.calls).toHaveLength(r.expectedCalls);
+    },
+    '#list.empty': () => {
+      screen.getByText('Keine passenden Einträge.');
+      expect(screen.queryByText('Zeile 1')).toBeNull();
+    },
+    '#list.failed': () => {
+      expect(screen.getByRole('alert').textContent).toContain('Keine Verbindung zum Server');
+      expect(screen.queryByText('Zeile 1')).toBeNull();
+    },
+  },
+  finish: (r) => {
     // The URL always says what the list shows.
-    if (urls.length) expect(urls.at(-1)).toBe(searchOf(actor.getSnapshot().context.query));
-    view.unmount();
-    actor.stop();
-  });
+    if (r.urls.length) expect(r.urls.at(-1)).toBe(searchOf(r.actor.getSnapshot().context.query));
+  },
 });
 
 describe('list machine, requests', () => {
@@ -222,7 +147,7 @@ describe('list machine, requests', () => {
     actor.send({ type: 'list.page', page: 2 });
     await flush();
     expect(loader.calls).toHaveLength(2);
-    expect(loader.latest().query).toEqual({ page: 2, limit: 10, filters: { sortDirection: 'asc' } });
+    expect(loader.latest().input).toEqual({ page: 2, limit: 10, filters: { sortDirection: 'asc' } });
     expect(urls).toEqual(['?sortDirection=asc&page=2']);
   });
 
@@ -233,7 +158,7 @@ describe('list machine, requests', () => {
     actor.send({ type: 'list.filter', filters: { appointmentType: 'initial', coach: '' } });
     await flush();
     expect(loader.calls).toHaveLength(2);
-    expect(loader.latest().query).toEqual({
+    expect(loader.latest().input).toEqual({
       page: 1,
       limit: 10,
       filters: { appointmentType: 'initial', sortDirection: 'asc' },
@@ -261,13 +186,13 @@ describe('list machine, requests', () => {
     actor.send({ type: 'list.filter', filters: { appointmentType: 'followup' } });
     await flush();
     expect(loader.calls).toHaveLength(3);
-    expect(loader.calls[0]!.signal.aborted).toBe(true);
-    expect(loader.calls[1]!.signal.aborted).toBe(true);
+    expect(loader.all[0]!.signal.aborted).toBe(true);
+    expect(loader.all[1]!.signal.aborted).toBe(true);
     // The newest answers first, then the older ones arrive late.
-    loader.calls[2]!.resolve({ rows: [{ id: 'followup' }], itemCount: 1 });
+    loader.all[2]!.resolve({ rows: [{ id: 'followup' }], itemCount: 1 });
     await flush();
-    loader.calls[1]!.resolve({ rows: [{ id: 'initial' }], itemCount: 1 });
-    loader.calls[0]!.reject(NETWORK);
+    loader.all[1]!.resolve({ rows: [{ id: 'initial' }], itemCount: 1 });
+    loader.all[0]!.reject(NETWORK);
     await flush();
     const snap = actor.getSnapshot();
     expect(snap.value).toBe('loaded');
@@ -282,7 +207,7 @@ describe('list machine, requests', () => {
     actor.send({ type: 'url.change', query: { page: 2, limit: 10, filters: { sortDirection: 'desc' } } });
     await flush();
     expect(loader.calls).toHaveLength(2);
-    expect(loader.latest().query.page).toBe(2);
+    expect(loader.latest().input.page).toBe(2);
     expect(urls).toEqual([]);
   });
 
@@ -292,7 +217,7 @@ describe('list machine, requests', () => {
     });
     actor.send({ type: 'list.clear' });
     await flush();
-    expect(loader.latest().query).toEqual({ page: 1, limit: 25, filters: { sortDirection: 'desc' } });
+    expect(loader.latest().input).toEqual({ page: 1, limit: 25, filters: { sortDirection: 'desc' } });
   });
 });
 

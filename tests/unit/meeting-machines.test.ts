@@ -8,7 +8,8 @@ import {
   showsJoinButton,
 } from '../../src/machines/coach-meeting.machine';
 import type { MeetingInfo, MeetingToken, RoomInput } from '../../src/machines/meeting/shared';
-import { apiError, controlled, flush } from './scheduling-fakes';
+import { fake, flush } from '../support/model';
+import { apiError } from './scheduling-fakes';
 
 const MIN = 60_000;
 const START = Date.parse('2026-10-25T09:00:00Z');
@@ -50,8 +51,8 @@ function clockAt(at: number) {
 describe('client meeting machine with a simulated clock', () => {
   it('lets a too-early client wait with a countdown and in when the window opens', async () => {
     const clock = clockAt(START - 25 * MIN);
-    const lookup = controlled<{ code: string }, MeetingInfo>();
-    const fetchToken = controlled<{ code: string }, MeetingToken>();
+    const lookup = fake<{ code: string }, MeetingInfo>();
+    const fetchToken = fake<{ code: string }, MeetingToken>();
     const rooms: RoomInput[] = [];
     const actor = createActor(
       clientMeetingMachine.provide({
@@ -101,7 +102,7 @@ describe('client meeting machine with a simulated clock', () => {
     const actor = createActor(
       clientMeetingMachine.provide({
         actions: { showCode: (_, p) => shown.push(p.code) },
-        actors: { lookupMeeting: controlled<{ code: string }, MeetingInfo>().logic },
+        actors: { lookupMeeting: fake<{ code: string }, MeetingInfo>().logic },
       }),
       { input: {} },
     ).start();
@@ -117,7 +118,7 @@ describe('client meeting machine with a simulated clock', () => {
   });
 
   it('turns an unknown code into invalid_meeting_code and other failures into a retry', async () => {
-    const lookup = controlled<{ code: string }, MeetingInfo>();
+    const lookup = fake<{ code: string }, MeetingInfo>();
     const actor = createActor(clientMeetingMachine.provide({ actors: { lookupMeeting: lookup.logic } }), {
       input: { code: 'zzzz' },
     }).start();
@@ -149,7 +150,7 @@ describe('coach meeting machines', () => {
 
   it('loads the first two upcoming appointments with a date-only forDate', async () => {
     const clock = clockAt(START);
-    const upcoming = controlled<{ forDate: string }, Array<{ id: string }>>();
+    const upcoming = fake<{ forDate: string }, Array<{ id: string }>>();
     const actor = createActor(
       coachMeetingStartMachine.provide({ actors: { loadUpcoming: upcoming.logic as never } }),
       { input: { now: () => clock.now() }, clock },
@@ -165,12 +166,12 @@ describe('coach meeting machines', () => {
   });
 
   it('meeting-code form: no code, then an unknown code, then a good one', async () => {
-    const lookup = controlled<{ code: string }, never>();
+    const lookup = fake<{ code: string }, never>();
     const opened: string[] = [];
     const actor = createActor(
       coachMeetingStartMachine.provide({
         actors: {
-          loadUpcoming: controlled<{ forDate: string }, never>().logic as never,
+          loadUpcoming: fake<{ forDate: string }, never>().logic as never,
           lookupCoachMeeting: lookup.logic as never,
         },
         actions: { openMeeting: (_, p) => opened.push(p.code) },
@@ -197,8 +198,8 @@ describe('coach meeting machines', () => {
 
   it('the coach’s join page waits for the window, then joins as moderator and leads to finished', async () => {
     const clock = clockAt(START - 12 * MIN);
-    const lookup = controlled<{ code: string }, never>();
-    const fetchToken = controlled<{ code: string }, MeetingToken>();
+    const lookup = fake<{ code: string }, never>();
+    const fetchToken = fake<{ code: string }, MeetingToken>();
     let finished = 0;
     const actor = createActor(
       coachMeetingMachine.provide({

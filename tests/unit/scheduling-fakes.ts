@@ -1,44 +1,4 @@
-import { fromPromise } from 'xstate';
 import type { Appointment, Availability, CalendarEvent, FreeSlot } from '../../src/machines/scheduling/shared';
-
-/**
- * A fake promise actor whose calls a test sees and settles by hand, so every intermediate state
- * can be asserted (and, in model-based tests, rendered).
- */
-export interface Controlled<I, O> {
-  logic: ReturnType<typeof fromPromise<O, I>>;
-  calls: I[];
-  /** Settles the oldest pending call. */
-  resolve(value: O): void;
-  reject(error: unknown): void;
-  pending(): number;
-}
-
-export function controlled<I, O>(): Controlled<I, O> {
-  const waiting: Array<{ resolve: (v: O) => void; reject: (e: unknown) => void }> = [];
-  const calls: I[] = [];
-  return {
-    logic: fromPromise<O, I>(({ input }) => {
-      calls.push(input);
-      return new Promise<O>((resolve, reject) => waiting.push({ resolve, reject }));
-    }),
-    calls,
-    resolve(value) {
-      const next = waiting.shift();
-      if (!next) throw new Error('no pending call to resolve');
-      next.resolve(value);
-    },
-    reject(error) {
-      const next = waiting.shift();
-      if (!next) throw new Error('no pending call to reject');
-      next.reject(error);
-    },
-    pending: () => waiting.length,
-  };
-}
-
-/** Lets settled promises reach the actor. */
-export const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export const COACH_ID = '11111111-1111-4111-8111-111111111111';
 export const OTHER_COACH_ID = '22222222-2222-4222-8222-222222222222';

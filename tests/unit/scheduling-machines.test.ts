@@ -23,6 +23,7 @@ import type {
 } from '../../src/machines/scheduling/shared';
 import { formatRule, parseRule } from '../../shared/recurrence';
 import { wallTimeToInstant, windowOf, zoneDiffers } from '../../shared/time';
+import { fake, flush } from '../support/model';
 import {
   apiError,
   appointment,
@@ -30,8 +31,6 @@ import {
   availability,
   CLIENT_ID,
   COACH_ID,
-  controlled,
-  flush,
   OTHER_COACH_ID,
   SERIES_ID,
   slot,
@@ -45,10 +44,10 @@ const COACHES: CoachOption[] = [
 
 function startWeek(role: 'COACH' | 'ADMIN' = 'COACH', ownCoachId: string | null = COACH_ID) {
   const fakes = {
-    loadCoaches: controlled<any, CoachOption[]>(),
-    loadWeek: controlled<LoadWeekInput, Availability[]>(),
-    saveAvailability: controlled<SaveAvailabilityInput, Availability>(),
-    deleteAvailability: controlled<DeleteAvailabilityInput, void>(),
+    loadCoaches: fake<any, CoachOption[]>(),
+    loadWeek: fake<LoadWeekInput, Availability[]>(),
+    saveAvailability: fake<SaveAvailabilityInput, Availability>(),
+    deleteAvailability: fake<DeleteAvailabilityInput, void>(),
   };
   const notifySaved = vi.fn();
   const notifyDeleted = vi.fn();
@@ -257,10 +256,10 @@ describe('availability week machine', () => {
 
 function startCalendar(role: 'COACH' | 'ADMIN' = 'COACH', narrow = false) {
   const fakes = {
-    loadCoaches: controlled<any, CoachOption[]>(),
-    loadEvents: controlled<CalendarQuery, CalendarEvent[]>(),
-    loadAppointment: controlled<{ id: string }, Appointment>(),
-    cancelAppointment: controlled<{ id: string }, Appointment>(),
+    loadCoaches: fake<any, CoachOption[]>(),
+    loadEvents: fake<CalendarQuery, CalendarEvent[]>(),
+    loadAppointment: fake<{ id: string }, Appointment>(),
+    cancelAppointment: fake<{ id: string }, Appointment>(),
   };
   const notifyCancelled = vi.fn();
   const actor = createActor(
@@ -349,10 +348,10 @@ describe('calendar machine', () => {
 function startBooking(role: 'COACH' | 'ADMIN' = 'COACH', kind: 'regular' | 'adhoc' = 'regular') {
   const clock = new SimulatedClock();
   const fakes = {
-    loadCoaches: controlled<any, CoachOption[]>(),
-    searchClients: controlled<{ query: string }, ClientSummary[]>(),
-    loadSlots: controlled<SlotQuery, FreeSlot[]>(),
-    createAppointment: controlled<BookingRequest, Appointment>(),
+    loadCoaches: fake<any, CoachOption[]>(),
+    searchClients: fake<{ query: string }, ClientSummary[]>(),
+    loadSlots: fake<SlotQuery, FreeSlot[]>(),
+    createAppointment: fake<BookingRequest, Appointment>(),
   };
   const notifyBooked = vi.fn();
   const actor = createActor(

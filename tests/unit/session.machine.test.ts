@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, type SnapshotFrom } from 'xstate';
-import { getStateNodes, TestModel } from 'xstate/graph';
+import { createActor, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import type { ApiClient } from '../../src/api/client';
 import { decideAccess, sessionStatus } from '../../src/app/access';
 import { createAuthEvents } from '../../src/ports/auth-events';
@@ -11,6 +10,7 @@ import {
   type SessionInfo,
   type SessionInput,
 } from '../../src/machines/session.machine';
+import { describeModel, flush } from '../support/model';
 
 /**
  * Model-based tests of the session lifecycle (specification section 4): paths generated from
@@ -60,13 +60,11 @@ const STARTS: Array<{ name: string; input: SessionInput }> = [
   { name: 'token and inactive session', input: { token: 'token-old', session: NEWCOMER } },
 ];
 
-const serializeState = (s: Snapshot) =>
-  JSON.stringify([
-    s.value,
-    s.context.token === null ? null : 'token',
-    s.context.session?.active ?? null,
-    s.context.error?.code ?? null,
-  ]);
+const serialize = (s: Snapshot) => [
+  s.context.token === null ? null : 'token',
+  s.context.session?.active ?? null,
+  s.context.error?.code ?? null,
+];
 
 interface Call {
   kind: 'login' | 'activate' | 'logout';
@@ -113,142 +111,84 @@ function harness(input: SessionInput) {
   return { actor, calls, stored, authEvents, heard, open };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const settle = flush;
 
-function stateMatcher(snapshot: Snapshot, key: string) {
-  return snapshot.matches(key as never);
-}
+type Harness = ReturnType<typeof harness>;
+const decision = (h: Harness, allowInactive = false) =>
+  decideAccess(sessionStatus(h.actor.getSnapshot()), { allowInactive }, '/calendar?view=week');
 
-/** What a caller notices in each state: storage, the pending call, the guards' decision. */
-function stateChecks(h: ReturnType<typeof harness>) {
-  const decision = (allowInactive = false) =>
-    decideAccess(sessionStatus(h.actor.getSnapshot()), { allowInactive }, '/calendar?view=week');
-  return {
-    signedOut: () => {
+/** Events from the sign-in widget come through the auth event channel. */
+const fromWidget = (event: AnyEventObject, h: Harness) => h.authEvents.emit(event as never);
+
+describeModel('session machine (model-based)', {
+  machine: sessionMachine,
+  plans: STARTS.map(({ name, input }) => ({
+    name: `starting with ${name}`,
+    input,
+    events: EVENTS,
+    serialize,
+  })),
+  start: (plan) => harness(plan.input!),
+  events: {
+    'session-created': fromWidget,
+    'session-expired': fromWidget,
+    'user-logged-out': fromWidget,
+    'user-deleted': fromWidget,
+    'xstate.done.actor.login': (event, h) => h.open('login').resolve(event.output),
+    'xstate.error.actor.login': (event, h) => h.open('login').reject(event.error),
+    'xstate.done.actor.activate': (event, h) => h.open('activate').resolve(event.output),
+    'xstate.error.actor.activate': (event, h) => h.open('activate').reject(event.error),
+    'xstate.done.actor.logout': (_, h) => h.open('logout').resolve(undefined),
+    'xstate.error.actor.logout': (event, h) => h.open('logout').reject(event.error),
+  },
+  // What a caller notices in each state: storage, the pending call, the guards' decision.
+  states: {
+    'session.signedOut': (_, h) => {
       expect(h.stored).toEqual({ token: null, session: null });
       expect(h.actor.getSnapshot().context.token).toBeNull();
-      expect(decision()).toEqual({
+      expect(decision(h)).toEqual({
         kind: 'redirect',
         to: '/login?returnTo=%2Fcalendar%3Fview%3Dweek',
       });
     },
-    loggingIn: () => {
+    'session.loggingIn': (_, h) => {
       const call = h.open('login') as { init: { headers: Record<string, string> } };
       expect(call.init.headers.Authorization).toBe(`Bearer ${h.actor.getSnapshot().context.token}`);
       expect(h.stored.token).toBe(h.actor.getSnapshot().context.token);
-      expect(decision()).toEqual({ kind: 'wait' });
+      expect(decision(h)).toEqual({ kind: 'wait' });
     },
-    partiallyLoggedIn: () => {
+    'session.partiallyLoggedIn': (_, h) => {
       expect(h.stored.token).not.toBeNull();
       expect(h.actor.getSnapshot().context.error?.code).toBeTruthy();
-      expect(decision()).toEqual({ kind: 'partial' });
+      expect(decision(h)).toEqual({ kind: 'partial' });
     },
-    'signedIn.active': () => {
+    'session.signedIn.active': (_, h) => {
       expect(h.stored.session?.active).toBe(true);
       expect(h.stored.session).toEqual(h.actor.getSnapshot().context.session);
-      expect(decision()).toEqual({ kind: 'render' });
+      expect(decision(h)).toEqual({ kind: 'render' });
     },
-    'signedIn.inactive.idle': () => {
+    'session.signedIn.inactive.idle': (_, h) => {
       expect(h.stored.session?.active).toBe(false);
-      expect(decision()).toEqual({
+      expect(decision(h)).toEqual({
         kind: 'redirect',
         to: '/notactive?returnTo=%2Fcalendar%3Fview%3Dweek',
       });
-      expect(decision(true)).toEqual({ kind: 'render' });
+      expect(decision(h, true)).toEqual({ kind: 'render' });
     },
-    'signedIn.inactive.activating': () => {
+    'session.signedIn.inactive.activating': (_, h) => {
       expect(h.open('activate').init).toMatchObject({ body: { activationCode: 'ABCD-EFGH-JKMN' } });
     },
-    'signedIn.inactive.failed': () => {
+    'session.signedIn.inactive.failed': (_, h) => {
       expect(h.actor.getSnapshot().context.error).toEqual({
         code: 'activation_code_invalid',
         status: 400,
       });
       expect(h.stored.session?.active).toBe(false);
     },
-    loggingOut: () => {
+    'session.loggingOut': (_, h) => {
       expect(h.open('logout').init).toEqual({ token: h.actor.getSnapshot().context.token });
     },
-  };
-}
-
-function eventExecutors(h: ReturnType<typeof harness>) {
-  const settleAfter = (fn: () => void) => async () => {
-    fn();
-    await settle();
-  };
-  type Ev = { event: Record<string, unknown> };
-  const send = (step: Ev) => h.actor.send(step.event as SessionEvent);
-  return {
-    'session-created': async (step: Ev) =>
-      settleAfter(() => h.authEvents.emit(step.event as never))(),
-    'session-expired': async (step: Ev) =>
-      settleAfter(() => h.authEvents.emit(step.event as never))(),
-    'user-logged-out': async (step: Ev) =>
-      settleAfter(() => h.authEvents.emit(step.event as never))(),
-    'user-deleted': async (step: Ev) => settleAfter(() => h.authEvents.emit(step.event as never))(),
-    'session.logout': async (step: Ev) => settleAfter(() => send(step))(),
-    'session.retry': async (step: Ev) => settleAfter(() => send(step))(),
-    'session.refresh': async (step: Ev) => settleAfter(() => send(step))(),
-    'activation.submit': async (step: Ev) => settleAfter(() => send(step))(),
-    'xstate.done.actor.login': async (step: Ev) =>
-      settleAfter(() => h.open('login').resolve(step.event.output))(),
-    'xstate.error.actor.login': async (step: Ev) =>
-      settleAfter(() => h.open('login').reject(step.event.error))(),
-    'xstate.done.actor.activate': async (step: Ev) =>
-      settleAfter(() => h.open('activate').resolve(step.event.output))(),
-    'xstate.error.actor.activate': async (step: Ev) =>
-      settleAfter(() => h.open('activate').reject(step.event.error))(),
-    'xstate.done.actor.logout': async (_step: Ev) =>
-      settleAfter(() => h.open('logout').resolve(undefined))(),
-    'xstate.error.actor.logout': async (step: Ev) =>
-      settleAfter(() => h.open('logout').reject(step.event.error))(),
-  };
-}
-
-const leafStates = getStateNodes(sessionMachine.root)
-  .filter((node) => node.type === 'atomic' && !node.always)
-  .map((node) => node.path.join('.'));
-
-const plans = STARTS.map(({ name, input }) => {
-  const model = new TestModel(sessionMachine, {
-    events: EVENTS,
-    serializeState,
-    input,
-    stateMatcher,
-  });
-  return { name, input, paths: model.getShortestPaths(), model };
-});
-
-describe('session machine (model-based)', () => {
-  it('generated paths reach every state of the machine', () => {
-    const reached = new Set<string>();
-    for (const plan of plans) {
-      for (const path of plan.paths) {
-        for (const step of [...path.steps.map((s) => s.state), path.state]) {
-          for (const leaf of leafStates) if (step.matches(leaf as never)) reached.add(leaf);
-        }
-      }
-    }
-    const paths = plans.reduce((n, p) => n + p.paths.length, 0);
-    console.log(JSON.stringify({ machine: 'session', states: leafStates.length, paths }));
-    expect([...reached].sort()).toEqual([...leafStates].sort());
-  });
-
-  for (const plan of plans) {
-    describe(`starting with ${plan.name}`, () => {
-      for (const path of plan.paths) {
-        it(path.description, async () => {
-          const h = harness(plan.input);
-          await settle();
-          await plan.model.testPath(path, { states: stateChecks(h), events: eventExecutors(h) });
-          // The live actor ended where the model said.
-          expect(h.actor.getSnapshot().value).toEqual(path.state.value);
-          h.actor.stop();
-        });
-      }
-    });
-  }
+  },
 });
 
 describe('session machine (examples)', () => {

@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActor, fromPromise, type EventObject, type SnapshotFrom } from 'xstate';
-import { getStateNodes, TestModel, type StatePath } from 'xstate/graph';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createActor, type fromPromise } from 'xstate';
 import { createApiClient } from '../../src/api/client';
 import { createI18n } from '../../src/i18n';
 import { loadCoachesPageActor, loadEventsPageActor } from '../../src/machines/actors/staff';
@@ -17,6 +16,7 @@ import { editUserSchema, newUserSchema } from '../../src/forms/user-staff-form';
 import { ConfirmActionPanel } from '../../src/views/coaches/ConfirmActionPanel';
 import { eventActionLabel } from '../../src/views/events/actions';
 import { readLocales } from '../support/locales';
+import { describeModel, done, failed, startMachine } from '../support/model';
 
 /**
  * Staff workspace part 2 (coaches, users, events): the two small machines it adds, model-based
@@ -31,214 +31,128 @@ beforeAll(async () => {
   i18n = setup.i18n;
 });
 
-const summary: Array<Record<string, unknown>> = [];
-afterAll(() => {
-  for (const line of summary) console.log(JSON.stringify(line));
-});
-
-const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/** A fake promise actor whose calls the test settles. */
-function fakeCalls<I, O>() {
-  const calls: Array<{ input: I; resolve: (o: O) => void; reject: (e: unknown) => void }> = [];
-  return {
-    calls,
-    logic: fromPromise<O, I>(
-      ({ input }) => new Promise<O>((resolve, reject) => void calls.push({ input, resolve, reject })),
-    ),
-    latest: () => calls.at(-1)!,
-  };
-}
-
-const reachedStates = (paths: ReadonlyArray<StatePath<any, EventObject>>) => {
-  const reached = new Set<string>();
-  for (const path of paths) {
-    for (const snap of [path.state, ...path.steps.map((s) => s.state)]) {
-      for (const node of (snap as unknown as { _nodes: Array<{ id: string }> })._nodes) reached.add(node.id);
-    }
-  }
-  return reached;
-};
-
-const pathName = (path: StatePath<any, EventObject>) =>
-  path.steps.map((s) => s.event.type.replace('xstate.', '')).join(' → ') || '(start)';
+const ASK = { type: 'action.ask', payload: { id: 'c-1', active: false } };
 
 const CONFLICT = Object.assign(new Error('409'), { code: 'coach_has_future_appointments', status: 409 });
 
-describe('confirm-action machine, model-based against its panel', () => {
-  const EVENTS: EventObject[] = [
-    { type: 'action.ask', payload: { id: 'c-1', active: false } } as EventObject,
-    { type: 'action.confirm' },
-    { type: 'action.abort' },
-    { type: 'action.retry' },
-    { type: 'xstate.done.actor.0.confirmAction.running', output: null } as EventObject,
-    { type: 'xstate.error.actor.0.confirmAction.running', error: CONFLICT } as EventObject,
-  ];
-  const model = new TestModel(confirmActionMachine, {
-    events: EVENTS as never,
-    stateMatcher: ((state: { _nodes: unknown[] }, key: string) =>
-      state._nodes.includes(confirmActionMachine.getStateNodeById(key))) as never,
-    serializeState: (s) => {
-      const snap = s as SnapshotFrom<typeof confirmActionMachine>;
-      return JSON.stringify({ value: snap.value, payload: snap.context.payload, error: snap.context.error });
+describeModel('confirm-action machine, model-based against its panel', {
+  machine: confirmActionMachine,
+  plans: [
+    {
+      events: [
+        { type: 'action.ask', payload: { id: 'c-1', active: false } },
+        { type: 'action.confirm' },
+        { type: 'action.abort' },
+        { type: 'action.retry' },
+        done('0.confirmAction.running', null),
+        failed('0.confirmAction.running', CONFLICT),
+      ],
+      serialize: (s) => ({ payload: s.context.payload, error: s.context.error }),
+      // Shortest paths reach every state; these walk every transition too (abort, success, retry).
+      walks: [
+        [ASK, { type: 'action.abort' }, ASK, { type: 'action.confirm' }, done('0.confirmAction.running', null)],
+        [ASK, { type: 'action.confirm' }, failed('0.confirmAction.running', CONFLICT), { type: 'action.retry' }, done('0.confirmAction.running', null)],
+        [ASK, { type: 'action.confirm' }, failed('0.confirmAction.running', CONFLICT), { type: 'action.abort' }],
+      ],
     },
-  });
-  const [ask, confirm, abort, retry, done, fail] = EVENTS as [EventObject, EventObject, EventObject, EventObject, EventObject, EventObject];
-  // Shortest paths reach every state; these walk every transition too (abort, success, retry).
-  const paths = [
-    ...model.getShortestPaths(),
-    ...model.getPathsFromEvents([ask, abort, ask, confirm, done] as never),
-    ...model.getPathsFromEvents([ask, confirm, fail, retry, done] as never),
-    ...model.getPathsFromEvents([ask, confirm, fail, abort] as never),
-  ];
-
-  it('reaches every state of the machine', () => {
-    const expected = getStateNodes(confirmActionMachine).map((n) => n.id);
-    const reached = reachedStates(paths);
-    expect(expected.filter((id) => !reached.has(id))).toEqual([]);
-    summary.push({ machine: 'confirmAction', states: expected.length, paths: paths.length });
-  });
-
-  it.each(paths.map((p) => [pathName(p), p] as const))('%s', async (_name, path) => {
-    const run = fakeCalls<Record<string, unknown>, unknown>();
+  ],
+  start: () => {
     const done: unknown[] = [];
-    const actor = createActor(
-      confirmActionMachine.provide({
-        actors: { runAction: run.logic },
-        actions: { notifyDone: (_, params) => void done.push(params.payload) },
-      }),
-    ).start();
-    const user = userEvent.setup();
+    const started = startMachine(confirmActionMachine, {
+      actions: { notifyDone: (_: unknown, params: { payload: unknown }) => void done.push(params.payload) },
+    });
     render(
       <I18nextProvider i18n={i18n}>
-        <ConfirmActionPanel actorRef={actor} question="Anna Berg deaktivieren?" confirmLabel="Ja, deaktivieren" />
+        <ConfirmActionPanel actorRef={started.actor} question="Anna Berg deaktivieren?" confirmLabel="Ja, deaktivieren" />
       </I18nextProvider>,
     );
-    let expectedRuns = 0;
-    let expectedDone = 0;
-    const settle = (fn: () => void) =>
-      act(async () => {
-        fn();
-        await flush();
-      });
-    await model.testPath(path, {
-      events: {
-        'action.ask': ({ event }: { event: EventObject }) => settle(() => actor.send(event as never)),
-        'action.confirm': async () => {
-          await act(() => user.click(screen.getByRole('button', { name: 'Ja, deaktivieren' })));
-          expectedRuns += 1;
-        },
-        'action.abort': () => act(() => user.click(screen.getByRole('button', { name: 'Abbrechen' }))),
-        'action.retry': async () => {
-          await act(() => user.click(screen.getByRole('button', { name: 'Erneut versuchen' })));
-          expectedRuns += 1;
-        },
-        'xstate.done.actor.0.confirmAction.running': async () => {
-          await settle(() => run.latest().resolve(null));
-          expectedDone += 1;
-        },
-        'xstate.error.actor.0.confirmAction.running': () => settle(() => run.latest().reject(CONFLICT)),
-      } as never,
-      states: {
-        '#confirmAction.idle': () => {
-          expect(screen.queryByRole('alertdialog')).toBeNull();
-          expect(done).toHaveLength(expectedDone);
-        },
-        '#confirmAction.confirming': () => {
-          const dialog = screen.getByRole('alertdialog', { name: 'Anna Berg deaktivieren?' });
-          expect(dialog.querySelector('button[aria-busy="true"]')).toBeNull();
-          // Asking sends nothing: only a confirmation runs the action.
-          expect(run.calls).toHaveLength(expectedRuns);
-        },
-        '#confirmAction.running': () => {
-          expect(screen.getByRole('button', { name: 'Wird ausgeführt …' }).getAttribute('aria-busy')).toBe('true');
-          expect(run.calls).toHaveLength(expectedRuns);
-          expect(run.latest().input).toEqual({ id: 'c-1', active: false });
-        },
-        '#confirmAction.failed': () => {
-          expect(screen.getByRole('alert').textContent).toContain('noch anstehende Termine');
-          screen.getByRole('button', { name: 'Erneut versuchen' });
-          expect(done).toHaveLength(expectedDone);
-        },
-      } as never,
-    });
-    actor.stop();
-  });
+    return { ...started, run: started.fakes.runAction!, done, expectedRuns: 0, expectedDone: 0, user: userEvent.setup() };
+  },
+  wrap: (step) => act(step),
+  events: {
+    'action.confirm': async (_, r) => {
+      await r.user.click(screen.getByRole('button', { name: 'Ja, deaktivieren' }));
+      r.expectedRuns += 1;
+    },
+    'action.abort': (_, r) => r.user.click(screen.getByRole('button', { name: 'Abbrechen' })),
+    'action.retry': async (_, r) => {
+      await r.user.click(screen.getByRole('button', { name: 'Erneut versuchen' }));
+      r.expectedRuns += 1;
+    },
+    'xstate.done.actor.0.confirmAction.running': (_, r) => {
+      r.run.latest().resolve(null);
+      r.expectedDone += 1;
+    },
+  },
+  states: {
+    '#confirmAction.idle': (_, r) => {
+      expect(screen.queryByRole('alertdialog')).toBeNull();
+      expect(r.done).toHaveLength(r.expectedDone);
+    },
+    '#confirmAction.confirming': (_, r) => {
+      const dialog = screen.getByRole('alertdialog', { name: 'Anna Berg deaktivieren?' });
+      expect(dialog.querySelector('button[aria-busy="true"]')).toBeNull();
+      // Asking sends nothing: only a confirmation runs the action.
+      expect(r.run.calls).toHaveLength(r.expectedRuns);
+    },
+    '#confirmAction.running': (_, r) => {
+      expect(screen.getByRole('button', { name: 'Wird ausgeführt …' }).getAttribute('aria-busy')).toBe('true');
+      expect(r.run.calls).toHaveLength(r.expectedRuns);
+      expect(r.run.latest().input).toEqual({ id: 'c-1', active: false });
+    },
+    '#confirmAction.failed': (_, r) => {
+      expect(screen.getByRole('alert').textContent).toContain('noch anstehende Termine');
+      screen.getByRole('button', { name: 'Erneut versuchen' });
+      expect(r.done).toHaveLength(r.expectedDone);
+    },
+  },
 });
 
-describe('record-detail machine, model-based', () => {
-  const NOT_FOUND = Object.assign(new Error('404'), { code: 'not_found', status: 404 });
-  const NETWORK = Object.assign(new Error('offline'), { code: 'network_error' });
-  const EVENTS: EventObject[] = [
-    { type: 'xstate.done.actor.0.recordDetail.loading', output: { id: 'c-1' } } as EventObject,
-    { type: 'xstate.error.actor.0.recordDetail.loading', error: NETWORK } as EventObject,
-    { type: 'xstate.error.actor.0.recordDetail.loading', error: NOT_FOUND } as EventObject,
-    { type: 'detail.retry' },
-    { type: 'detail.reload' },
-  ];
-  const model = new TestModel(recordDetailMachine, {
-    input: { id: 'c-1' },
-    events: EVENTS as never,
-    stateMatcher: ((state: { _nodes: unknown[] }, key: string) =>
-      state._nodes.includes(recordDetailMachine.getStateNodeById(key))) as never,
-    serializeState: (s) => {
-      const snap = s as SnapshotFrom<typeof recordDetailMachine>;
-      return JSON.stringify({ value: snap.value, record: snap.context.record, error: snap.context.error });
-    },
-  });
-  const paths = model.getShortestPaths();
+const NOT_FOUND = Object.assign(new Error('404'), { code: 'not_found', status: 404 });
+const NETWORK = Object.assign(new Error('offline'), { code: 'network_error' });
 
-  it('reaches every state of the machine', () => {
-    const expected = getStateNodes(recordDetailMachine).map((n) => n.id);
-    const reached = reachedStates(paths);
-    expect(expected.filter((id) => !reached.has(id))).toEqual([]);
-    summary.push({ machine: 'recordDetail', states: expected.length, paths: paths.length });
-  });
-
-  it.each(paths.map((p) => [pathName(p), p] as const))('%s', async (_name, path) => {
-    const load = fakeCalls<{ id: string }, unknown>();
-    const actor = createActor(recordDetailMachine.provide({ actors: { loadDetail: load.logic } }), {
+describeModel('record-detail machine, model-based', {
+  machine: recordDetailMachine,
+  plans: [
+    {
       input: { id: 'c-1' },
-    }).start();
-    let loads = 1;
-    let lastError: unknown = null;
-    const settle = async (fn: () => void) => {
-      fn();
-      await flush();
-    };
-    await model.testPath(path, {
-      events: {
-        'xstate.done.actor.0.recordDetail.loading': () => settle(() => load.latest().resolve({ id: 'c-1' })),
-        'xstate.error.actor.0.recordDetail.loading': ({ event }: { event: EventObject }) => {
-          lastError = (event as unknown as { error: unknown }).error;
-          return settle(() => load.latest().reject(lastError));
-        },
-        'detail.retry': () => {
-          // A missing record is not loaded again.
-          if ((lastError as { code?: string } | null)?.code !== 'not_found') loads += 1;
-          return settle(() => actor.send({ type: 'detail.retry' }));
-        },
-        'detail.reload': () => {
-          loads += 1;
-          return settle(() => actor.send({ type: 'detail.reload' }));
-        },
-      } as never,
-      states: {
-        '#recordDetail.loading': () => {
-          expect(load.calls).toHaveLength(loads);
-          expect(load.latest().input).toEqual({ id: 'c-1' });
-        },
-        '#recordDetail.shown': () => expect(actor.getSnapshot().context.record).toEqual({ id: 'c-1' }),
-        '#recordDetail.failed': () => {
-          expect(actor.getSnapshot().hasTag('error')).toBe(true);
-          expect(actor.getSnapshot().can({ type: 'detail.retry' })).toBe(
-            (lastError as { code: string }).code !== 'not_found',
-          );
-        },
-      } as never,
-    });
-    actor.stop();
-  });
+      events: [
+        done('0.recordDetail.loading', { id: 'c-1' }),
+        failed('0.recordDetail.loading', NETWORK),
+        failed('0.recordDetail.loading', NOT_FOUND),
+        { type: 'detail.retry' },
+        { type: 'detail.reload' },
+      ],
+      serialize: (s) => ({ record: s.context.record, error: s.context.error }),
+    },
+  ],
+  start: () => ({ ...startMachine(recordDetailMachine, { input: { id: 'c-1' } }), loads: 1, lastError: null as unknown }),
+  events: {
+    'xstate.error.actor.0.recordDetail.loading': (event, r) => {
+      r.lastError = event.error;
+      r.fakes.loadDetail!.latest().reject(r.lastError);
+    },
+    'detail.retry': (event, r) => {
+      // A missing record is not loaded again.
+      if ((r.lastError as { code?: string } | null)?.code !== 'not_found') r.loads += 1;
+      r.actor.send(event);
+    },
+    'detail.reload': (event, r) => {
+      r.loads += 1;
+      r.actor.send(event);
+    },
+  },
+  states: {
+    '#recordDetail.loading': (_, r) => {
+      expect(r.fakes.loadDetail!.calls).toHaveLength(r.loads);
+      expect(r.fakes.loadDetail!.latest().input).toEqual({ id: 'c-1' });
+    },
+    '#recordDetail.shown': (s) => expect(s.context.record).toEqual({ id: 'c-1' }),
+    '#recordDetail.failed': (s, r) => {
+      expect(s.hasTag('error')).toBe(true);
+      expect(s.can({ type: 'detail.retry' })).toBe((r.lastError as { code: string }).code !== 'not_found');
+    },
+  },
 });
 
 /** An API client whose requests the test sees, answered by `answer`. */

@@ -1,0 +1,425 @@
+// @vitest-environment node
+import { expect } from 'vitest';
+import {
+  appointmentDetailMachine,
+  type AppointmentAction,
+  type AppointmentDetail,
+} from '../../src/machines/appointment-detail.machine';
+import {
+  clientStaffDetailMachine,
+  type ClientAction,
+  type ClientDetail,
+} from '../../src/machines/client-staff-detail.machine';
+import { dashboardMachine, type DashboardFigure } from '../../src/machines/dashboard.machine';
+import {
+  filterOptionsMachine,
+  type FilterOptions,
+} from '../../src/machines/staff-filter-options.machine';
+import { supportMachine } from '../../src/machines/support.machine';
+import { describeModel, done, failed, startMachine } from '../support/model';
+import { appointment } from './scheduling-fakes';
+
+/**
+ * Model-based tests of the staff pages' small machines (dashboard, filter choices, support
+ * form, appointment and client detail): paths from the real machines, played on live actors
+ * with fake API calls; each state is checked in what its page renders from the actor — the
+ * tags (busy, error), which buttons `can()` enables and the context it shows.
+ */
+
+const NETWORK = Object.assign(new Error('offline'), { code: 'network_error' });
+const problem = (
+  status: number,
+  code: string,
+  fieldErrors: Array<{ field: string; code: string }> = [],
+) => Object.assign(new Error(code), { status, code, fieldErrors });
+
+// ---------------------------------------------------------------------------------------------
+// Dashboard
+
+const FIGURES: DashboardFigure[] = [
+  { id: 'users', count: 12, capped: false },
+  { id: 'upcomingAppointments', count: 1000, capped: true },
+];
+
+describeModel('dashboard machine, model-based', {
+  machine: dashboardMachine,
+  plans: [
+    {
+      events: [
+        done('loadFigures', FIGURES),
+        failed('loadFigures', NETWORK),
+        { type: 'dashboard.retry' },
+        { type: 'dashboard.refresh' },
+      ],
+      serialize: (s) => s.context.error?.code ?? null,
+    },
+  ],
+  start: () => startMachine(dashboardMachine),
+  states: {
+    'dashboard.loading': (s, run) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(run.fakes.loadFigures!.pending()).toBe(1);
+    },
+    'dashboard.loaded': (s) => {
+      expect(s.hasTag('busy')).toBe(false);
+      expect(s.context.figures).toEqual(FIGURES);
+      expect(s.can({ type: 'dashboard.refresh' })).toBe(true);
+      expect(s.can({ type: 'dashboard.retry' })).toBe(false);
+    },
+    'dashboard.failed': (s) => {
+      expect(s.hasTag('error')).toBe(true);
+      expect(s.context.error).toEqual({ code: 'network_error' });
+      expect(s.can({ type: 'dashboard.retry' })).toBe(true);
+    },
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Filter choices of the staff lists
+
+const OPTIONS: FilterOptions = {
+  coaches: [{ id: 'c1', name: 'Clara Coach', active: true }],
+  insurers: ['AOK'],
+  campaigns: [{ code: 'herbst', name: 'Herbst' }],
+};
+
+describeModel('filter options machine, model-based', {
+  machine: filterOptionsMachine,
+  plans: [true, false].map((withCoaches) => ({
+    name: withCoaches ? 'with coaches' : 'without coaches',
+    input: { withCoaches },
+    events: [done('loadFilterOptions', OPTIONS), failed('loadFilterOptions', NETWORK)],
+  })),
+  start: (plan) => startMachine(filterOptionsMachine, { input: plan.input! }),
+  states: {
+    'filterOptions.loading': (s, run) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(run.fakes.loadFilterOptions!.latest().input).toEqual({
+        withCoaches: s.context.withCoaches,
+      });
+      // Until the choices arrive, the filters offer only "Alle".
+      expect(s.context.options).toEqual({ coaches: [], insurers: [], campaigns: [] });
+    },
+    'filterOptions.ready': (s) => {
+      expect(s.hasTag('busy')).toBe(false);
+      expect(s.context.options).toEqual(OPTIONS);
+    },
+    'filterOptions.unavailable': (s) => {
+      expect(s.hasTag('busy')).toBe(false);
+      expect(s.context.options).toEqual({ coaches: [], insurers: [], campaigns: [] });
+      expect(s.status).toBe('active');
+    },
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Support form
+
+describeModel('support machine, model-based', {
+  machine: supportMachine,
+  plans: [
+    {
+      events: [
+        { type: 'form.change', field: 'category', value: 'technical' },
+        { type: 'form.change', field: 'subject', value: 'Kalender' },
+        { type: 'form.change', field: 'message', value: 'Der Kalender lädt nicht.' },
+        { type: 'form.change', field: 'subject', value: '' },
+        { type: 'form.submit' },
+        { type: 'form.retry' },
+        { type: 'form.edit' },
+        { type: 'form.reset' },
+        done('sendSupportMessage', { id: 'support-1' }),
+        failed('sendSupportMessage', NETWORK),
+        failed(
+          'sendSupportMessage',
+          problem(400, 'validation_failed', [{ field: 'body.subject', code: 'value_too_long' }]),
+        ),
+      ],
+      // The draft only as far as it decides validity; the errors as shown at the fields.
+      serialize: (s) => ({
+        filled: [
+          s.context.draft.category !== '',
+          s.context.draft.subject !== '',
+          s.context.draft.message !== '',
+        ],
+        fieldErrors: s.context.fieldErrors,
+        error: s.context.error?.code ?? null,
+      }),
+    },
+  ],
+  start: () => {
+    const notices: string[] = [];
+    return {
+      ...startMachine(supportMachine, { actions: { notifySent: () => void notices.push('sent') } }),
+      notices,
+    };
+  },
+  states: {
+    'support.editing': (s) => {
+      expect(s.hasTag('busy')).toBe(false);
+      // Every message at a field is a code the form translates.
+      for (const code of Object.values(s.context.fieldErrors))
+        expect(['value_missing', 'value_too_long']).toContain(code);
+    },
+    'support.submitting': (s, run) => {
+      expect(s.hasTag('busy')).toBe(true);
+      // What goes out is the trimmed draft, never an invalid one.
+      expect(run.fakes.sendSupportMessage!.latest().input).toEqual({
+        category: 'technical',
+        subject: 'Kalender',
+        message: 'Der Kalender lädt nicht.',
+      });
+      expect(s.context.fieldErrors).toEqual({});
+    },
+    'support.failed': (s) => {
+      expect(s.hasTag('error')).toBe(true);
+      expect(s.context.error).toEqual({ code: 'network_error' });
+      expect(s.can({ type: 'form.retry' })).toBe(true);
+      expect(s.can({ type: 'form.change', field: 'subject', value: 'x' })).toBe(false);
+    },
+    'support.sent': (s, run) => {
+      expect(s.context.sentId).toBe('support-1');
+      expect(run.notices).toEqual(['sent']);
+      expect(s.can({ type: 'form.reset' })).toBe(true);
+    },
+  },
+  finish: (run, path) => {
+    // A submit of an incomplete form sends nothing: one request per submit of a valid draft.
+    const sends = path.steps.filter(
+      (step) => step.state.matches('submitting') && step.event.type !== 'xstate.init',
+    );
+    expect(run.fakes.sendSupportMessage!.calls.length).toBe(sends.length);
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Appointment detail (staff)
+
+const ID = '55555555-5555-4555-8555-555555555555';
+const detail = (over: Partial<AppointmentDetail['appointment']> = {}): AppointmentDetail => ({
+  appointment: { ...appointment(), ...over } as unknown as AppointmentDetail['appointment'],
+  communications: [],
+  events: null,
+});
+const LIVE = detail();
+const NO_SHOW = detail({ noShow: true });
+const CANCELLED = detail({ cancelledAt: '2026-03-20T10:00:00.000Z' });
+
+describeModel('appointment detail machine, model-based', {
+  machine: appointmentDetailMachine,
+  plans: [false, true].map((askToCancel) => ({
+    name: askToCancel ? '/cancel-appointment' : '/appointments',
+    input: { id: ID, withEvents: true, askToCancel },
+    events: [
+      done('loadDetail', LIVE),
+      done('loadDetail', NO_SHOW),
+      done('loadDetail', CANCELLED),
+      failed('loadDetail', problem(404, 'not_found')),
+      { type: 'detail.retry' },
+      { type: 'cancel.request' },
+      { type: 'cancel.confirm' },
+      { type: 'cancel.abort' },
+      { type: 'noShow.toggle' },
+      { type: 'invites.resend' },
+      done('cancelAppointment', CANCELLED.appointment),
+      failed('cancelAppointment', problem(409, 'appointment_cancelled')),
+      done('setNoShow', NO_SHOW.appointment),
+      failed('setNoShow', NETWORK),
+      done('resendInvites', undefined),
+      failed('resendInvites', NETWORK),
+    ],
+    serialize: (s) => ({
+      cancelled: s.context.detail?.appointment.cancelledAt !== null,
+      noShow: s.context.detail?.appointment.noShow ?? null,
+      ask: s.context.askToCancel,
+      actionError: s.context.actionError?.code ?? null,
+    }),
+  })),
+  start: (plan) => {
+    const notices: AppointmentAction[] = [];
+    const started = startMachine(appointmentDetailMachine, {
+      input: plan.input!,
+      actions: {
+        notify: (_: unknown, params: { action: AppointmentAction }) =>
+          void notices.push(params.action),
+      },
+    });
+    return { ...started, notices };
+  },
+  states: {
+    'appointmentDetail.loading': (s, run) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(run.fakes.loadDetail!.latest().input).toEqual({ id: ID, withEvents: true });
+    },
+    'appointmentDetail.failed': (s) => {
+      expect(s.hasTag('error')).toBe(true);
+      expect(s.context.error).toEqual({ code: 'not_found' });
+      expect(s.can({ type: 'detail.retry' })).toBe(true);
+    },
+    'appointmentDetail.ready': (s) => {
+      expect(s.context.detail).not.toBeNull();
+    },
+    'appointmentDetail.ready.idle': (s) => {
+      expect(s.hasTag('busy')).toBe(false);
+      const live = s.context.detail!.appointment.cancelledAt === null;
+      // A cancelled appointment offers neither cancelling nor invitations; no-show stays.
+      expect(s.can({ type: 'cancel.request' })).toBe(live);
+      expect(s.can({ type: 'invites.resend' })).toBe(live);
+      expect(s.can({ type: 'noShow.toggle' })).toBe(true);
+      if (s.context.actionError)
+        expect(['appointment_cancelled', 'network_error']).toContain(s.context.actionError.code);
+    },
+    'appointmentDetail.ready.confirmingCancel': (s, run) => {
+      expect(s.context.detail!.appointment.cancelledAt).toBeNull();
+      expect(s.can({ type: 'cancel.confirm' })).toBe(true);
+      // Asking sends nothing.
+      expect(run.fakes.cancelAppointment!.pending()).toBe(0);
+    },
+    'appointmentDetail.ready.cancelling': (s, run) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(run.fakes.cancelAppointment!.latest().input).toEqual({ id: ID });
+    },
+    'appointmentDetail.ready.settingNoShow': (s, run) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(run.fakes.setNoShow!.latest().input).toEqual({
+        id: ID,
+        noShow: !s.context.detail!.appointment.noShow,
+      });
+    },
+    'appointmentDetail.ready.resending': (s, run) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(run.fakes.resendInvites!.latest().input).toEqual({ id: ID });
+    },
+  },
+  finish: (run, path) => {
+    // Each action that succeeded was announced once, in order.
+    const expected = path.steps.flatMap((step) => {
+      const m = /^xstate\.done\.actor\.(cancelAppointment|setNoShow|resendInvites)$/.exec(
+        step.event.type,
+      );
+      return m
+        ? [
+            (
+              {
+                cancelAppointment: 'cancelled',
+                setNoShow: 'noShowChanged',
+                resendInvites: 'invitesSent',
+              } as const
+            )[m[1] as 'setNoShow'],
+          ]
+        : [];
+    });
+    expect(run.notices).toEqual(expected);
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Client detail (staff)
+
+const client = (over: Record<string, unknown> = {}): ClientDetail => ({
+  client: {
+    id: 'c1',
+    firstName: 'Erika',
+    lastName: 'Mustermann',
+    sessionsClosedOn: null,
+    hasNotSignedRequiredContract: true,
+    ...over,
+  } as unknown as ClientDetail['client'],
+  appointments: { rows: [], itemCount: 0 },
+  communications: [],
+});
+const OPEN = client();
+const CLOSED = client({ sessionsClosedOn: '2026-03-20', hasNotSignedRequiredContract: false });
+
+describeModel('client detail machine (staff), model-based', {
+  machine: clientStaffDetailMachine,
+  plans: [
+    {
+      input: { id: 'c1' },
+      events: [
+        done('loadDetail', OPEN),
+        done('loadDetail', CLOSED),
+        failed('loadDetail', NETWORK),
+        { type: 'detail.retry' },
+        { type: 'sessions.close' },
+        { type: 'sessions.open' },
+        { type: 'close.confirm' },
+        { type: 'close.abort' },
+        { type: 'reminder.send' },
+        done('closeSessions', CLOSED.client),
+        failed('closeSessions', NETWORK),
+        done('openSessions', OPEN.client),
+        failed('openSessions', NETWORK),
+        done('sendContractReminder', { sentAt: '2026-03-25T10:00:00Z' }),
+        failed('sendContractReminder', problem(501, 'not_implemented')),
+        failed('sendContractReminder', NETWORK),
+      ],
+      serialize: (s) => ({
+        closed: s.context.detail ? s.context.detail.client.sessionsClosedOn !== null : null,
+        unavailable: s.context.reminderUnavailable,
+        actionError: s.context.actionError?.code ?? null,
+      }),
+    },
+  ],
+  start: (plan) => {
+    const notices: ClientAction[] = [];
+    const started = startMachine(clientStaffDetailMachine, {
+      input: plan.input!,
+      actions: {
+        notify: (_: unknown, params: { action: ClientAction }) => void notices.push(params.action),
+      },
+    });
+    return { ...started, notices };
+  },
+  states: {
+    'clientDetail.loading': (s, run) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(run.fakes.loadDetail!.latest().input).toEqual({ id: 'c1' });
+    },
+    'clientDetail.failed': (s) => {
+      expect(s.hasTag('error')).toBe(true);
+      expect(s.context.error).toEqual({ code: 'network_error' });
+    },
+    'clientDetail.ready.idle': (s) => {
+      expect(s.hasTag('busy')).toBe(false);
+      const closed = s.context.detail!.client.sessionsClosedOn !== null;
+      expect(s.can({ type: 'sessions.close' })).toBe(!closed);
+      expect(s.can({ type: 'sessions.open' })).toBe(closed);
+      // After a 501 the reminder button goes away for good.
+      expect(s.can({ type: 'reminder.send' })).toBe(
+        !s.context.reminderUnavailable &&
+          s.context.detail!.client.hasNotSignedRequiredContract === true,
+      );
+    },
+    'clientDetail.ready.confirmingClose': (s, run) => {
+      expect(s.can({ type: 'close.confirm' })).toBe(true);
+      expect(run.fakes.setSessionsClosed!.pending()).toBe(0);
+    },
+    'clientDetail.ready.closing': (s, run) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(run.fakes.setSessionsClosed!.latest().input).toEqual({ id: 'c1', closed: true });
+    },
+    'clientDetail.ready.opening': (s, run) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(run.fakes.setSessionsClosed!.latest().input).toEqual({ id: 'c1', closed: false });
+    },
+    'clientDetail.ready.reminding': (s, run) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(run.fakes.sendContractReminder!.latest().input).toEqual({ id: 'c1' });
+    },
+  },
+  finish: (run, path) => {
+    const names = {
+      closeSessions: 'sessionsClosed',
+      openSessions: 'sessionsOpened',
+      sendContractReminder: 'reminderSent',
+    };
+    const expected = path.steps.flatMap((step) => {
+      const m = /^xstate\.done\.actor\.(closeSessions|openSessions|sendContractReminder)$/.exec(
+        step.event.type,
+      );
+      return m ? [names[m[1] as keyof typeof names]] : [];
+    });
+    expect(run.notices).toEqual(expected);
+  },
+});
