@@ -8,7 +8,8 @@ import { createActor, fromPromise, type EventObject, type SnapshotFrom } from 'x
 import { getStateNodes, TestModel, type StatePath } from 'xstate/graph';
 import { createApiClient } from '../../src/api/client';
 import { createI18n } from '../../src/i18n';
-import { loadCoachesPageActor, loadEventsPageActor } from '../../src/machines/actors/staff';
+import { loadCoachesPageActor } from '../../src/machines/actors/staff/coaches';
+import { loadEventsPageActor } from '../../src/machines/actors/staff/events';
 import { coachFormSchema } from '../../src/machines/coach-staff-form';
 import { confirmActionMachine } from '../../src/machines/confirm-action.machine';
 import { recordDetailMachine } from '../../src/machines/record-detail.machine';

@@ -1,12 +1,7 @@
 import { useActorRef } from '@xstate/react';
 import { useParams } from 'wouter';
 import { useAppServices } from '../../app/services';
-import {
-  cancelAppointmentActor,
-  loadAppointmentDetailActor,
-  resendInvitesActor,
-  setNoShowActor,
-} from '../../machines/actors/staff';
+import { cancelAppointmentActor, loadAppointmentDetailActor, resendInvitesActor, setNoShowActor } from '../../machines/actors/staff/appointments';
 import { appointmentDetailMachine, type AppointmentAction } from '../../machines/appointment-detail.machine';
 import { useStaffSession } from '../staff/useUrlList';
 import { AppointmentDetailView } from './AppointmentDetailView';

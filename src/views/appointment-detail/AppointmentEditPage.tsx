@@ -2,7 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'wouter';
 import { useAppServices } from '../../app/services';
-import { loadAppointmentRecordActor, saveAppointmentActor } from '../../machines/actors/staff';
+import { loadAppointmentRecordActor, saveAppointmentActor } from '../../machines/actors/staff/appointments';
 import {
   APPOINTMENT_TYPES,
   appointmentFormSchema,

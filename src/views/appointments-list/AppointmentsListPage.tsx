@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { z } from 'zod';
 import type { components } from '../../api/generated/product';
 import { useAppServices } from '../../app/services';
-import { loadAppointmentsPageActor } from '../../machines/actors/staff';
+import { loadAppointmentsPageActor } from '../../machines/actors/staff/appointments';
 import { APPOINTMENT_TYPES } from '../../machines/appointment-staff-form';
 import { isoDate, oneOf, rowsOf, text, uuid, yesNo } from '../../machines/list.machine';
 import {

@@ -5,7 +5,7 @@ import { Link } from 'wouter';
 import { z } from 'zod';
 import type { components } from '../../api/generated/product';
 import { useAppServices } from '../../app/services';
-import { loadAppointmentsPageActor } from '../../machines/actors/staff';
+import { loadAppointmentsPageActor } from '../../machines/actors/staff/appointments';
 import { rowsOf } from '../../machines/list.machine';
 import { todayInBerlin } from '../../machines/scheduling/time';
 import { ListFrame } from '../staff/ListParts';

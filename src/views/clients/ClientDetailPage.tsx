@@ -2,11 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
 import { useAppServices } from '../../app/services';
-import {
-  loadClientDetailActor,
-  sendContractReminderActor,
-  setSessionsClosedActor,
-} from '../../machines/actors/staff';
+import { loadClientDetailActor, sendContractReminderActor, setSessionsClosedActor } from '../../machines/actors/staff/clients';
 import { clientStaffDetailMachine, type ClientAction } from '../../machines/client-staff-detail.machine';
 import { Communications } from '../appointment-detail/AppointmentDetailView';
 import { AppointmentsTable } from '../appointments-list/parts';

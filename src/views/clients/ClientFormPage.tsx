@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'wouter';
 import type { components } from '../../api/generated/product';
 import { useAppServices } from '../../app/services';
-import { loadClientRecordActor, saveClientActor } from '../../machines/actors/staff';
+import { loadClientRecordActor, saveClientActor } from '../../machines/actors/staff/clients';
 import { clientFormSchema, clientFormValues, newClientValues } from '../../machines/client-staff-form';
 import { recordFormMachine } from '../../machines/record-form.machine';
 import { RecordForm } from '../staff/FormParts';

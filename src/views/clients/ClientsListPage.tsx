@@ -6,7 +6,7 @@ import type { components } from '../../api/generated/product';
 import { OPEN_CLIENTS_HREF } from '../../app/menu';
 import { useAppServices } from '../../app/services';
 import { tKey } from '../../i18n/keys';
-import { loadClientsPageActor } from '../../machines/actors/staff';
+import { loadClientsPageActor } from '../../machines/actors/staff/clients';
 import { isoDate, oneOf, rowsOf, text, uuid, wholeNumber, yesNo } from '../../machines/list.machine';
 import { ageOf, formatDate } from '../staff/format';
 import {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
 import type { components } from '../../api/generated/product';
 import { useAppServices } from '../../app/services';
-import { loadCoachActor, setCoachActiveActor } from '../../machines/actors/staff';
+import { loadCoachActor, setCoachActiveActor } from '../../machines/actors/staff/coaches';
 import { coachName } from '../../machines/coach-staff-form';
 import { confirmActionMachine } from '../../machines/confirm-action.machine';
 import { recordDetailMachine, recordOf } from '../../machines/record-detail.machine';

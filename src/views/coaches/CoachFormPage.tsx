@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'wouter';
 import type { components } from '../../api/generated/product';
 import { useAppServices } from '../../app/services';
-import { loadCoachRecordActor, saveCoachActor } from '../../machines/actors/staff';
+import { loadCoachRecordActor, saveCoachActor } from '../../machines/actors/staff/coaches';
 import { coachFormSchema, coachFormValues, newCoachValues } from '../../machines/coach-staff-form';
 import { recordFormMachine } from '../../machines/record-form.machine';
 import { CheckField, RecordForm, TextField } from '../staff/FormParts';

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { z } from 'zod';
 import type { components } from '../../api/generated/product';
 import { useAppServices } from '../../app/services';
-import { loadCoachesPageActor } from '../../machines/actors/staff';
+import { loadCoachesPageActor } from '../../machines/actors/staff/coaches';
 import { coachName } from '../../machines/coach-staff-form';
 import { rowsOf, text, yesNo } from '../../machines/list.machine';
 import { FilterForm, FilterInput, FilterSelect } from '../staff/FilterParts';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { z } from 'zod';
 import { useAppServices } from '../../app/services';
-import { loadEventsPageActor, type EventRow } from '../../machines/actors/staff';
+import { loadEventsPageActor, type EventRow } from '../../machines/actors/staff/events';
 import { oneOf, rowsOf, uuid, yesNo } from '../../machines/list.machine';
 import { FilterForm, FilterInput, FilterSelect } from '../staff/FilterParts';
 import { formatDateTime } from '../staff/format';

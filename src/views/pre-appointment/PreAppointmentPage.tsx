@@ -6,7 +6,7 @@ import type { ActorRefFrom } from 'xstate';
 import type { components } from '../../api/generated/product';
 import { useAppServices } from '../../app/services';
 import { createAppointmentActor, loadSlotsActor } from '../../machines/actors/scheduling';
-import { loadClientRecordActor, saveClientActor } from '../../machines/actors/staff';
+import { loadClientRecordActor, saveClientActor } from '../../machines/actors/staff/clients';
 import { clientFormValues } from '../../machines/client-staff-form';
 import { preAppointmentMachine } from '../../machines/pre-appointment.machine';
 import { recordFormMachine } from '../../machines/record-form.machine';

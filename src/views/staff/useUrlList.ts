@@ -12,7 +12,7 @@ import {
 import type { fromPromise } from 'xstate';
 import { useAppServices } from '../../app/services';
 import { useSessionStatus } from '../../app/session-hooks';
-import { loadFilterOptionsActor } from '../../machines/actors/staff';
+import { loadFilterOptionsActor } from '../../machines/actors/staff/filter-options';
 import { filterOptionsMachine, type FilterOptions } from '../../machines/staff-filter-options.machine';
 import type { Role } from '../../machines/session.machine';
 

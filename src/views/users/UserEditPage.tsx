@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'wouter';
 import type { components } from '../../api/generated/product';
 import { useAppServices } from '../../app/services';
-import { loadUserActor, loadUserRecordActor, saveUserActor, setUserActiveActor } from '../../machines/actors/staff';
+import { loadUserActor, loadUserRecordActor, saveUserActor, setUserActiveActor } from '../../machines/actors/staff/users';
 import { confirmActionMachine } from '../../machines/confirm-action.machine';
 import { recordDetailMachine, recordOf } from '../../machines/record-detail.machine';
 import { recordFormMachine } from '../../machines/record-form.machine';

@@ -6,7 +6,7 @@ import { fromPromise } from 'xstate';
 import { z } from 'zod';
 import type { components } from '../../api/generated/product';
 import { useAppServices } from '../../app/services';
-import { saveUserActor } from '../../machines/actors/staff';
+import { saveUserActor } from '../../machines/actors/staff/users';
 import { copyMachine } from '../../machines/auth/support.machines';
 import { recordFormMachine } from '../../machines/record-form.machine';
 import { newUserSchema, newUserValues } from '../../machines/user-staff-form';

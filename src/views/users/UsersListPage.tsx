@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { z } from 'zod';
 import type { components } from '../../api/generated/product';
 import { useAppServices } from '../../app/services';
-import { loadUsersPageActor } from '../../machines/actors/staff';
+import { loadUsersPageActor } from '../../machines/actors/staff/users';
 import { rowsOf } from '../../machines/list.machine';
 import { formatDate } from '../staff/format';
 import { ListFrame } from '../staff/ListParts';
