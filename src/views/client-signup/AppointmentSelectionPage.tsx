@@ -1,11 +1,8 @@
-import { useMachine } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useAppServices } from '../../app/services';
-import { createSelectionActors, saveCalendarFile } from '../../machines/actors/client';
-import { appointmentSelectionMachine } from '../../machines/client-appointment-selection.machine';
 import { berlinClock } from '../../machines/client-slots';
-
+import { wireAppointmentSelection } from '../../machines/wiring/client';
+import { useRouteMachine } from '../route-actor';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
 
 /** `/client-signup/appointment-selection`: the initial appointment calendar. */
@@ -22,20 +19,7 @@ export default function AppointmentSelectionPage() {
 
 function Selection() {
   const { t } = useTranslation('client');
-  const { api } = useAppServices();
-  const [state, send] = useMachine(
-    appointmentSelectionMachine.provide({
-      actors: createSelectionActors(api),
-      actions: {
-        saveCalendar: (_, { appointment }) =>
-          saveCalendarFile(
-            appointment,
-            t('booked.calendarSummary', { coach: `${appointment.coach.firstName} ${appointment.coach.lastName}` }),
-          ),
-      },
-    }),
-    { input: { now: () => Date.now() } },
-  );
+  const [state, send] = useRouteMachine(wireAppointmentSelection, { input: { now: () => Date.now() } });
   const { slots, day, slot, conflict, appointment, error } = state.context;
   const busy = state.hasTag('busy');
 

@@ -1,9 +1,8 @@
-import { useMachine } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useAppServices } from '../../app/services';
-import { createCancelActors } from '../../machines/actors/client';
-import { cancelMachine, type CancelTarget } from '../../machines/client-cancel.machine';
+import type { CancelTarget } from '../../machines/client-cancel.machine';
+import { wireClientCancel } from '../../machines/wiring/client';
+import { useRouteMachine } from '../route-actor';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice } from './parts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -34,8 +33,7 @@ export default function CancelPage({ params }: { params?: { appointmentId?: stri
 
 function Cancel({ target }: { target: CancelTarget }) {
   const { t } = useTranslation('client');
-  const { api } = useAppServices();
-  const [state, send] = useMachine(cancelMachine.provide({ actors: createCancelActors(api) }), {
+  const [state, send] = useRouteMachine(wireClientCancel, {
     input: { target, now: () => Date.now() },
   });
   const { appointment, error } = state.context;

@@ -1,12 +1,10 @@
-import { useMachine } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { safeReturnTo } from '../../app/access';
-import { useAppServices } from '../../app/services';
 import { useSessionStatus } from '../../app/session-hooks';
-import { createAppointmentsActors } from '../../machines/actors/client';
-import { clientAppointmentsMachine } from '../../machines/client-appointments.machine';
+import { wireClientAppointments } from '../../machines/wiring/client';
 import { AuthWidget } from '../auth/AuthWidget';
+import { useRouteMachine } from '../route-actor';
 import { AppointmentFacts, ClientPage, ErrorNotice } from './parts';
 
 /**
@@ -53,10 +51,7 @@ export default function ClientLoginPage() {
 
 function Upcoming() {
   const { t } = useTranslation('client');
-  const { api } = useAppServices();
-  const [state, send] = useMachine(
-    clientAppointmentsMachine.provide({ actors: createAppointmentsActors(api) }),
-  );
+  const [state, send] = useRouteMachine(wireClientAppointments);
   if (state.matches('loading')) return <p role="status">{t('login.loading')}</p>;
   if (state.matches('loadFailed')) {
     return <ErrorNotice code={state.context.error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;

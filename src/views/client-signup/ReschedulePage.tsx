@@ -1,10 +1,9 @@
-import { useMachine } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useAppServices } from '../../app/services';
-import { createRescheduleActors } from '../../machines/actors/client';
-import { coachChange, rescheduleMachine } from '../../machines/client-reschedule.machine';
+import { coachChange } from '../../machines/client-reschedule.machine';
 import { berlinClock } from '../../machines/client-slots';
+import { wireClientReschedule } from '../../machines/wiring/client';
+import { useRouteMachine } from '../route-actor';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
 
 const nameOf = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
@@ -23,8 +22,7 @@ export default function ReschedulePage({ params }: { params?: { appointmentId?: 
 
 function Reschedule({ appointmentId }: { appointmentId: string }) {
   const { t } = useTranslation('client');
-  const { api } = useAppServices();
-  const [state, send] = useMachine(rescheduleMachine.provide({ actors: createRescheduleActors(api) }), {
+  const [state, send] = useRouteMachine(wireClientReschedule, {
     input: { appointmentId, now: () => Date.now() },
   });
   const { appointment, slots, day, slot, conflict, error } = state.context;

@@ -1,18 +1,17 @@
-import { useMachine } from '@xstate/react';
 import { lazy, Suspense, useCallback, useEffect, useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnyActorRef } from 'xstate';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useAppServices } from '../../app/services';
 import { useSessionStatus } from '../../app/session-hooks';
-import { createSignupActors } from '../../machines/actors/client';
-import { clientSignupMachine } from '../../machines/client-signup.machine';
 import {
   campaignFrom,
   COUNTRIES,
   HEARD_FROM,
   type SignupFormValues,
 } from '../../machines/client-signup.form';
+import { wireClientSignup } from '../../machines/wiring/client';
+import { useRouteMachine } from '../route-actor';
 import { ClientPage, ErrorNotice } from './parts';
 
 // The widget's screens load when the account step starts, not with the form (bench/web.ts).
@@ -30,20 +29,17 @@ export default function SignupPage() {
   const search = useSearch();
   const [, navigate] = useLocation();
   const status = useSessionStatus();
-  const [state, send] = useMachine(
-    clientSignupMachine.provide({ actors: createSignupActors(services) }),
-    {
-      input: {
-        campaign: campaignFrom(search),
-        currentYear: berlinYear(),
-        // Signed in without a client record: this account is the one to link.
-        sessionToken:
-          status.kind === 'signedIn' && !status.session.active
-            ? (services.session.getSnapshot().context.token ?? null)
-            : null,
-      },
+  const [state, send] = useRouteMachine(wireClientSignup, {
+    input: {
+      campaign: campaignFrom(search),
+      currentYear: berlinYear(),
+      // Signed in without a client record: this account is the one to link.
+      sessionToken:
+        status.kind === 'signedIn' && !status.session.active
+          ? (services.session.getSnapshot().context.token ?? null)
+          : null,
     },
-  );
+  });
   const done = state.matches('done');
   useEffect(() => {
     if (done) navigate('/client-signup/appointment-selection');

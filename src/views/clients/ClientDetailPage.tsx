@@ -1,21 +1,14 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
-import { useAppServices } from '../../app/services';
-import { loadClientDetailActor, sendContractReminderActor, setSessionsClosedActor } from '../../machines/actors/staff/clients';
-import { clientStaffDetailMachine, type ClientAction } from '../../machines/client-staff-detail.machine';
 import { Communications } from '../appointment-detail/AppointmentDetailView';
 import { AppointmentsTable } from '../appointments-list/parts';
 import { ageOf, formatDate, formatDateTime } from '../staff/format';
 import { errorKey } from '../staff/ListParts';
 import { REJECTION_LABELS } from './ClientFormFields';
 import '../staff/staff.css';
-
-const TOASTS: Record<ClientAction, string> = {
-  sessionsClosed: 'staff:toasts.sessionsClosed',
-  sessionsOpened: 'staff:toasts.sessionsOpened',
-  reminderSent: 'staff:toasts.reminderSent',
-};
+import { wireClientDetail } from '../../machines/wiring/staff';
+import { useRouteActor } from '../route-actor';
 
 /** `/clients/{clientId}`. */
 export default function ClientDetailPage() {
@@ -25,20 +18,7 @@ export default function ClientDetailPage() {
 
 function ClientDetail({ id }: { id: string }) {
   const { t } = useTranslation('staff');
-  const { api, toasts } = useAppServices();
-  const actorRef = useActorRef(
-    clientStaffDetailMachine.provide({
-      actors: {
-        loadDetail: loadClientDetailActor(api),
-        setSessionsClosed: setSessionsClosedActor(api),
-        sendContractReminder: sendContractReminderActor(api),
-      },
-      actions: {
-        notify: (_, { action }) => toasts.send({ type: 'show', kind: 'success', messageKey: TOASTS[action] }),
-      },
-    }),
-    { input: { id } },
-  );
+  const actorRef = useRouteActor(wireClientDetail, { input: { id } });
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
   const { detail, error, actionError, reminderUnavailable } = state.context;

@@ -1,16 +1,15 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
 import type { components } from '../../api/generated/product';
-import { useAppServices } from '../../app/services';
-import { loadCoachActor, setCoachActiveActor } from '../../machines/actors/staff/coaches';
 import { coachName } from '../../machines/coach-staff-form';
-import { confirmActionMachine } from '../../machines/confirm-action.machine';
-import { recordDetailMachine, recordOf } from '../../machines/record-detail.machine';
+import { recordOf } from '../../machines/record-detail.machine';
 import { formatDateTime } from '../staff/format';
 import { errorKey } from '../staff/ListParts';
 import { ConfirmActionPanel } from './ConfirmActionPanel';
 import '../staff/staff.css';
+import { wireCoachActive, wireCoachDetail } from '../../machines/wiring/staff';
+import { useRouteActor } from '../route-actor';
 
 type Coach = components['schemas']['Coach'];
 
@@ -22,26 +21,9 @@ export default function CoachDetailPage() {
 
 function CoachDetail({ id }: { id: string }) {
   const { t } = useTranslation('staff');
-  const { api, toasts } = useAppServices();
-  const detailRef = useActorRef(recordDetailMachine.provide({ actors: { loadDetail: loadCoachActor(api) } }), {
-    input: { id },
-  });
-  const activeRef = useActorRef(
-    confirmActionMachine.provide({
-      actors: {
-        runAction: setCoachActiveActor(api),
-      },
-      actions: {
-        notifyDone: (_, { payload }) => {
-          toasts.send({
-            type: 'show',
-            kind: 'success',
-            messageKey: payload.active ? 'staff:toasts.coachReactivated' : 'staff:toasts.coachDeactivated',
-          });
-          detailRef.send({ type: 'detail.reload' });
-        },
-      },
-    }),
+  const detailRef = useRouteActor(wireCoachDetail, { input: { id } });
+  const activeRef = useRouteActor((effects) =>
+    wireCoachActive(effects, () => detailRef.send({ type: 'detail.reload' })),
   );
   const state = useSelector(detailRef, (s) => s);
   const askOpen = useSelector(activeRef, (s) => !s.matches('idle'));

@@ -1,21 +1,18 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import type { components } from '../../api/generated/product';
-import { useAppServices } from '../../app/services';
-import { createAppointmentActor, loadSlotsActor } from '../../machines/actors/scheduling';
-import { loadClientRecordActor, saveClientActor } from '../../machines/actors/staff/clients';
-import { clientFormValues } from '../../machines/client-staff-form';
-import { preAppointmentMachine } from '../../machines/pre-appointment.machine';
-import { recordFormMachine } from '../../machines/record-form.machine';
+import { type preAppointmentMachine } from '../../machines/pre-appointment.machine';
 import { todayInBerlin } from '../../machines/scheduling/time';
 import { ClientFormFields } from '../clients/ClientFormFields';
 import { formatDate, formatRange, formatTime } from '../staff/format';
 import { RecordForm, type FormActor } from '../staff/FormParts';
 import { errorKey } from '../staff/ListParts';
 import '../staff/staff.css';
+import { wirePreAppointment } from '../../machines/wiring/staff';
+import { useRouteActor } from '../route-actor';
 
 type FreeSlot = components['schemas']['FreeSlot'];
 type PreActor = ActorRefFrom<typeof preAppointmentMachine>;
@@ -23,30 +20,8 @@ type PreActor = ActorRefFrom<typeof preAppointmentMachine>;
 /** `/pre-appointment/new`: a new client and their initial appointment (Erstgespräch). */
 export default function PreAppointmentPage() {
   const { t } = useTranslation('staff');
-  const { api, toasts } = useAppServices();
   const [today] = useState(() => todayInBerlin());
-  const actorRef = useActorRef(
-    preAppointmentMachine.provide({
-      actors: {
-        clientForm: recordFormMachine.provide({
-          actors: {
-            loadRecord: loadClientRecordActor(api, clientFormValues),
-            saveRecord: saveClientActor(api),
-          },
-          actions: {
-            notifySaved: () =>
-              toasts.send({ type: 'show', kind: 'success', messageKey: 'staff:toasts.clientCreated' }),
-          },
-        }),
-        loadSlots: loadSlotsActor(api),
-        createAppointment: createAppointmentActor(api),
-      },
-      actions: {
-        notifyBooked: () => toasts.send({ type: 'show', kind: 'success', messageKey: 'staff:toasts.initialBooked' }),
-      },
-    }),
-    { input: { today } },
-  );
+  const actorRef = useRouteActor(wirePreAppointment, { input: { today } });
   const step = useSelector(actorRef, (s) =>
     s.matches('enteringClient') ? 1 : s.matches('booked') ? 3 : 2,
   );

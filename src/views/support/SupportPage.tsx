@@ -1,14 +1,9 @@
-import { useMachine } from '@xstate/react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAppServices } from '../../app/services';
 import { tKey } from '../../i18n/keys';
-import { sendSupportMessageActor } from '../../machines/actors/shell';
-import {
-  SUPPORT_CATEGORIES,
-  supportMachine,
-  type SupportField,
-} from '../../machines/support.machine';
+import { SUPPORT_CATEGORIES, type SupportField } from '../../machines/support.machine';
+import { wireSupport } from '../../machines/wiring/shell';
+import { useRouteMachine } from '../route-actor';
 
 const FIELD_ERRORS: Record<string, string> = {
   value_missing: tKey('shell:support.errors.required'),
@@ -35,16 +30,7 @@ const CATEGORY_LABELS: Record<(typeof SUPPORT_CATEGORIES)[number], string> = {
 /** `/support`: a support request to the team, confirmed by e-mail. */
 export default function SupportPage() {
   const { t } = useTranslation('shell');
-  const { api, toasts } = useAppServices();
-  const [state, send] = useMachine(
-    supportMachine.provide({
-      actors: { sendSupportMessage: sendSupportMessageActor(api) },
-      actions: {
-        notifySent: () =>
-          toasts.send({ type: 'show', kind: 'success', messageKey: 'shell:support.sentToast' }),
-      },
-    }),
-  );
+  const [state, send] = useRouteMachine(wireSupport);
   const ids = { category: useId(), subject: useId(), message: useId() };
   const busy = state.hasTag('busy');
   const { draft, fieldErrors, error } = state.context;

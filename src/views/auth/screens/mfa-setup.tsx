@@ -1,7 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { createCopyActors } from '../../../machines/auth/actors';
-import { copyMachine } from '../../../machines/auth/support.machines';
+import { clipboardCopyMachine } from '../../../machines/wiring/auth';
 import { useFlow } from '../flowContext';
 import { ActionButton, BackAndSkip, Screen } from '../parts';
 import { CodeEntry } from './common';
@@ -26,7 +25,7 @@ export function MfaMethodChooser() {
 
 function CopySecret({ secret }: { secret: string }) {
   const { t } = useTranslation('auth');
-  const actor = useActorRef(copyMachine.provide({ actors: createCopyActors({}) }));
+  const actor = useActorRef(clipboardCopyMachine);
   const copied = useSelector(actor, (s) => s.hasTag('copied'));
   const failed = useSelector(actor, (s) => s.hasTag('copyFailed'));
   return (
