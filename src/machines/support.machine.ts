@@ -88,7 +88,7 @@ export const supportMachine = setup({
   types: {
     context: {} as SupportContext,
     events: {} as SupportEvent,
-    tags: {} as 'busy' | 'error',
+    tags: {} as 'busy' | 'error' | 'sent',
   },
   actors: {
     sendSupportMessage: fromPromise<{ id: string }, SupportRequest>(() => {
@@ -160,6 +160,7 @@ export const supportMachine = setup({
       },
     },
     sent: {
+      tags: ['sent'],
       entry: 'notifySent',
       on: {
         'form.reset': {

@@ -23,7 +23,7 @@ function Selection() {
   const { slots, day, slot, conflict, appointment, error } = state.context;
   const busy = state.hasTag('busy');
 
-  if (state.matches('booked') && appointment) {
+  if (state.hasTag('booked') && appointment) {
     return (
       <section className="client-success" aria-labelledby="client-booked-title">
         <h2 id="client-booked-title">{t('booked.title')}</h2>
@@ -48,7 +48,7 @@ function Selection() {
       </section>
     );
   }
-  if (state.matches('alreadyBooked')) {
+  if (state.hasTag('alreadyBooked')) {
     return (
       <div className="notice">
         <p>{t('selection.alreadyBooked')}</p>
@@ -58,7 +58,7 @@ function Selection() {
       </div>
     );
   }
-  if (state.matches('notClient')) {
+  if (state.hasTag('notClient')) {
     return (
       <div className="notice">
         <p>{t('gate.noClient')}</p>
@@ -68,10 +68,10 @@ function Selection() {
       </div>
     );
   }
-  if (state.matches('loadFailed')) {
+  if (state.hasTag('loadError')) {
     return <ErrorNotice code={error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
-  if (state.matches('empty')) {
+  if (state.hasTag('noSlots')) {
     return (
       <div className="notice">
         <p>{t('selection.empty')}</p>
@@ -81,7 +81,7 @@ function Selection() {
       </div>
     );
   }
-  if (state.matches('confirming') || state.matches('booking')) {
+  if (state.hasTag('confirm')) {
     return (
       <section aria-labelledby="client-confirm-title">
         <h2 id="client-confirm-title">{t('selection.confirmTitle')}</h2>

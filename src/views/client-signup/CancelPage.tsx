@@ -46,17 +46,17 @@ function Cancel({ target }: { target: CancelTarget }) {
       </Link>
     ) : null;
 
-  if (state.matches('loading')) return <p role="status">{t('cancel.loading')}</p>;
-  if (state.matches('loadFailed')) {
+  if (state.hasTag('loading')) return <p role="status">{t('cancel.loading')}</p>;
+  if (state.hasTag('loadError')) {
     return <ErrorNotice code={error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
-  if (state.matches('notFound')) {
+  if (state.hasTag('notFound')) {
     return <div className="notice"><p>{t(target.kind === 'code' ? 'cancel.unknownCode' : 'errors.not_found')}</p>{next}</div>;
   }
-  if (state.matches('alreadyCancelled')) {
+  if (state.hasTag('alreadyCancelled')) {
     return <div className="notice">{facts}<p>{t('cancel.alreadyCancelled')}</p>{next}</div>;
   }
-  if (state.matches('tooLate')) {
+  if (state.hasTag('tooLate')) {
     return (
       <div className="notice notice-error" role="alert">
         {facts}
@@ -65,7 +65,7 @@ function Cancel({ target }: { target: CancelTarget }) {
       </div>
     );
   }
-  if (state.matches('cancelled')) {
+  if (state.hasTag('cancelled')) {
     return (
       <section className="client-success" aria-labelledby="client-cancelled-title">
         <h2 id="client-cancelled-title">{t('cancel.doneTitle')}</h2>

@@ -52,11 +52,11 @@ export default function ClientLoginPage() {
 function Upcoming() {
   const { t } = useTranslation('client');
   const [state, send] = useRouteMachine(wireClientAppointments);
-  if (state.matches('loading')) return <p role="status">{t('login.loading')}</p>;
-  if (state.matches('loadFailed')) {
+  if (state.hasTag('loading')) return <p role="status">{t('login.loading')}</p>;
+  if (state.hasTag('loadError')) {
     return <ErrorNotice code={state.context.error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
-  if (state.matches('none')) {
+  if (state.hasTag('noAppointment')) {
     return (
       <div className="notice">
         <p>{t('login.none')}</p>

@@ -40,15 +40,15 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
     </Link>
   );
 
-  if (state.matches('loading')) return <p role="status">{t('slots.loading')}</p>;
-  if (state.matches('loadFailed')) {
+  if (state.hasTag('loading')) return <p role="status">{t('slots.loading')}</p>;
+  if (state.hasTag('loadError')) {
     return <ErrorNotice code={error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
-  if (state.matches('notFound')) return <div className="notice"><p>{t('errors.not_found')}</p>{back}</div>;
-  if (state.matches('cancelled')) {
+  if (state.hasTag('notFound')) return <div className="notice"><p>{t('errors.not_found')}</p>{back}</div>;
+  if (state.hasTag('cancelled')) {
     return <div className="notice"><p>{t('reschedule.cancelled')}</p>{back}</div>;
   }
-  if (state.matches('tooLate')) {
+  if (state.hasTag('tooLate')) {
     return (
       <div className="notice notice-error" role="alert">
         {facts}
@@ -57,7 +57,7 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
       </div>
     );
   }
-  if (state.matches('moved')) {
+  if (state.hasTag('moved')) {
     return (
       <section className="client-success" aria-labelledby="client-moved-title">
         <h2 id="client-moved-title">{t('reschedule.movedTitle')}</h2>
@@ -67,7 +67,7 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
       </section>
     );
   }
-  if (state.matches('confirming') || state.matches('moving')) {
+  if (state.hasTag('confirm')) {
     // What the appointment will be: the new time with the coach the move gets.
     const change = coachChange(state.context);
     return (

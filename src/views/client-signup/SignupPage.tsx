@@ -40,13 +40,13 @@ export default function SignupPage() {
           : null,
     },
   });
-  const done = state.matches('done');
+  const done = state.hasTag('done');
   useEffect(() => {
     if (done) navigate('/client-signup/appointment-selection');
   }, [done, navigate]);
   const attach = useCallback((flow: AnyActorRef) => send({ type: 'registration.attach', flow }), [send]);
 
-  if (state.matches('registering')) {
+  if (state.hasTag('registering')) {
     return (
       <ClientPage title={t('signup.title')}>
         <p className="client-step">{t('signup.stepAccount')}</p>
@@ -63,14 +63,14 @@ export default function SignupPage() {
       </ClientPage>
     );
   }
-  if (state.matches('linking') || state.matches('activating') || done) {
+  if (state.hasTag('linking')) {
     return (
       <ClientPage title={t('signup.title')}>
         <p role="status">{t('signup.linking')}</p>
       </ClientPage>
     );
   }
-  if (state.matches('linkFailed')) {
+  if (state.hasTag('linkError')) {
     return (
       <ClientPage title={t('signup.title')}>
         <ErrorNotice code={state.context.error?.code ?? 'unknown'} />
@@ -88,10 +88,10 @@ export default function SignupPage() {
         {t('signup.haveAccount')}{' '}
         <Link href="/client-signup/login">{t('signup.toLogin')}</Link>
       </p>
-      {state.matches({ editing: 'failed' }) && state.context.error ? (
+      {state.hasTag('formError') && state.context.error ? (
         <ErrorNotice code={state.context.error.code} />
       ) : null}
-      {state.matches({ editing: 'invalid' }) ? (
+      {state.hasTag('invalid') ? (
         <p className="notice notice-error" role="alert">
           {t('signup.fixFields')}
         </p>

@@ -28,7 +28,7 @@ function ClientDetail({ id }: { id: string }) {
     return (
       <article className="staff-page" aria-busy={busy}>
         <h1>{t('client.title')}</h1>
-        {state.matches('failed') ? (
+        {state.hasTag('error') ? (
           <div className="notice notice-error" role="alert">
             <p>{t(errorKey(error))}</p>
             {error?.code !== 'not_found' ? (
@@ -50,7 +50,7 @@ function ClientDetail({ id }: { id: string }) {
 
   const c = detail.client;
   const age = ageOf(c.yearOfBirth);
-  const confirming = state.matches({ ready: 'confirmingClose' }) || state.matches({ ready: 'closing' });
+  const confirming = state.hasTag('confirmClose');
   const dash = '–';
 
   return (
@@ -61,7 +61,7 @@ function ClientDetail({ id }: { id: string }) {
       {busy ? (
         <p className="list-progress" role="status">
           <span className="spinner" aria-hidden="true" />
-          {state.matches('loading') ? t('list.loading') : t('appointment.working')}
+          {state.hasTag('loading') ? t('list.loading') : t('appointment.working')}
         </p>
       ) : null}
       <div className="page-actions">
@@ -123,7 +123,7 @@ function ClientDetail({ id }: { id: string }) {
             <button
               type="button"
               className="button button-danger"
-              disabled={state.matches({ ready: 'closing' })}
+              disabled={state.hasTag('closing')}
               onClick={() => send({ type: 'close.confirm' })}
             >
               {t('client.closeConfirm')}
@@ -131,7 +131,7 @@ function ClientDetail({ id }: { id: string }) {
             <button
               type="button"
               className="button"
-              disabled={state.matches({ ready: 'closing' })}
+              disabled={state.hasTag('closing')}
               onClick={() => send({ type: 'close.abort' })}
             >
               {t('cancel.abort')}

@@ -26,7 +26,7 @@ function CoachDetail({ id }: { id: string }) {
     wireCoachActive(effects, () => detailRef.send({ type: 'detail.reload' })),
   );
   const state = useSelector(detailRef, (s) => s);
-  const askOpen = useSelector(activeRef, (s) => !s.matches('idle'));
+  const askOpen = useSelector(activeRef, (s) => s.hasTag('open'));
   const asking = useSelector(activeRef, (s) => s.context.payload);
   const coach = recordOf<Coach>(state.context);
   const busy = state.hasTag('busy');
@@ -35,7 +35,7 @@ function CoachDetail({ id }: { id: string }) {
     return (
       <article className="staff-page" aria-busy={busy}>
         <h1>{t('coach.title')}</h1>
-        {state.matches('failed') ? (
+        {state.hasTag('error') ? (
           <div className="notice notice-error" role="alert">
             <p>{t(errorKey(state.context.error))}</p>
             {state.can({ type: 'detail.retry' }) ? (

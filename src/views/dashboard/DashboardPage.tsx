@@ -18,7 +18,7 @@ export default function DashboardPage() {
   return (
     <article className="dashboard-page" aria-busy={state.hasTag('busy')}>
       <h1>{t('dashboard.title')}</h1>
-      {state.matches('failed') && (
+      {state.hasTag('error') && (
         <div className="notice notice-error" role="alert">
           <p>{t('dashboard.error')}</p>
           <button
@@ -31,7 +31,7 @@ export default function DashboardPage() {
         </div>
       )}
       {state.hasTag('busy') && <p role="status">{t('dashboard.loading')}</p>}
-      {state.matches('loaded') && (
+      {state.hasTag('loaded') && (
         <>
           <dl className="figures">
             {state.context.figures.map((figure) => (

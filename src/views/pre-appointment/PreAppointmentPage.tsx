@@ -23,7 +23,7 @@ export default function PreAppointmentPage() {
   const [today] = useState(() => todayInBerlin());
   const actorRef = useRouteActor(wirePreAppointment, { input: { today } });
   const step = useSelector(actorRef, (s) =>
-    s.matches('enteringClient') ? 1 : s.matches('booked') ? 3 : 2,
+    s.hasTag('clientStep') ? 1 : s.hasTag('booked') ? 3 : 2,
   );
   return (
     <article className="staff-page">
@@ -55,7 +55,7 @@ function SlotStep({ actorRef }: { actorRef: PreActor }) {
   const state = useSelector(actorRef, (s) => s);
   const { client, slots, slot, weekStart, conflict, error } = state.context;
   const send = actorRef.send;
-  const confirming = state.matches('confirming') || state.matches('booking');
+  const confirming = state.hasTag('confirm');
   const byDay = new Map<string, FreeSlot[]>();
   for (const s of slots) {
     const day = formatDate(s.startDate);
@@ -83,13 +83,13 @@ function SlotStep({ actorRef }: { actorRef: PreActor }) {
             <button
               type="button"
               className="button button-primary"
-              disabled={state.matches('booking')}
-              aria-busy={state.matches('booking')}
+              disabled={state.hasTag('booking')}
+              aria-busy={state.hasTag('booking')}
               onClick={() => send({ type: 'booking.confirm' })}
             >
-              {state.matches('booking') ? t('preAppointment.booking') : t('preAppointment.book')}
+              {state.hasTag('booking') ? t('preAppointment.booking') : t('preAppointment.book')}
             </button>
-            <button type="button" className="button" disabled={state.matches('booking')} onClick={() => send({ type: 'booking.back' })}>
+            <button type="button" className="button" disabled={state.hasTag('booking')} onClick={() => send({ type: 'booking.back' })}>
               {t('preAppointment.otherTime')}
             </button>
           </div>
@@ -126,7 +126,7 @@ function SlotStep({ actorRef }: { actorRef: PreActor }) {
               {t('list.loading')}
             </p>
           ) : null}
-          {state.matches({ choosingSlot: 'failed' }) ? (
+          {state.hasTag('slotsError') ? (
             <div className="notice notice-error" role="alert">
               <p>{t(errorKey(error))}</p>
               <button type="button" className="button" onClick={() => send({ type: 'retry' })}>
@@ -134,10 +134,10 @@ function SlotStep({ actorRef }: { actorRef: PreActor }) {
               </button>
             </div>
           ) : null}
-          {state.matches({ choosingSlot: 'ready' }) && slots.length === 0 ? (
+          {state.hasTag('slotsReady') && slots.length === 0 ? (
             <p className="list-empty">{t('preAppointment.noSlots')}</p>
           ) : null}
-          {state.matches({ choosingSlot: 'ready' })
+          {state.hasTag('slotsReady')
             ? [...byDay].map(([day, daySlots]) => (
                 <section key={day} aria-label={day}>
                   <h3 className="slot-day">{day}</h3>

@@ -35,7 +35,7 @@ export default function SupportPage() {
   const busy = state.hasTag('busy');
   const { draft, fieldErrors, error } = state.context;
 
-  if (state.matches('sent')) {
+  if (state.hasTag('sent')) {
     return (
       <article className="support-page">
         <h1>{t('support.title')}</h1>
@@ -54,7 +54,7 @@ export default function SupportPage() {
     id: ids[field],
     name: field,
     value: draft[field],
-    disabled: busy || state.matches('failed'),
+    disabled: busy || state.hasTag('error'),
     'aria-invalid': fieldErrors[field] ? true : undefined,
     'aria-describedby': fieldErrors[field] ? `${ids[field]}-error` : undefined,
     onChange: (e: { target: { value: string } }) =>
@@ -101,7 +101,7 @@ export default function SupportPage() {
           <textarea {...fieldProps('message')} rows={8} maxLength={5000} required />
           {fieldError('message')}
         </div>
-        {state.matches('failed') ? (
+        {state.hasTag('error') ? (
           <div className="notice notice-error" role="alert">
             <p>{t(SEND_ERRORS[error?.code ?? ''] ?? SEND_ERROR_GENERIC)}</p>
             <div className="form-actions">

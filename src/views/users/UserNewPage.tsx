@@ -39,7 +39,7 @@ function UserNew({ onAnother }: { onAnother: () => void }) {
   const actorRef = useRouteActor(wireUserNew, {
     input: { id: null, schema: newUserSchema, values: newUserValues(prefill) },
   });
-  const created = useSelector(actorRef, (s) => (s.matches('done') ? (s.context.record as Created) : null));
+  const created = useSelector(actorRef, (s) => (s.hasTag('done') ? (s.context.record as Created) : null));
   const title = t('user.newTitle');
 
   return (
