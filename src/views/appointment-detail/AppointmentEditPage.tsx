@@ -4,9 +4,9 @@ import { Link, useParams } from 'wouter';
 import { APPOINTMENT_TYPES, appointmentFormSchema, MEETING_TYPES, OUTSIDE_AVAILABILITY, OVERRIDE_REASON_MAX } from '../../machines/appointment-staff-form';
 import { APPOINTMENT_TYPE_LABELS, MEETING_TYPE_LABELS } from '../appointments-list/parts';
 import { CheckField, RecordForm, SelectField, TextField } from '../staff/FormParts';
-import '../staff/staff.css';
 import { wireAppointmentForm } from '../../machines/wiring/staff';
 import { useRouteActor } from '../route-actor';
+import '../staff/staff.css';
 
 /** `/appointments/{appointmentId}/edit`: day, times (Berlin), type, meeting kind, flags. */
 export default function AppointmentEditPage() {

@@ -6,9 +6,9 @@ import { AppointmentsTable } from '../appointments-list/parts';
 import { ageOf, formatDate, formatDateTime } from '../staff/format';
 import { errorKey } from '../staff/ListParts';
 import { REJECTION_LABELS } from './ClientFormFields';
-import '../staff/staff.css';
 import { wireClientDetail } from '../../machines/wiring/staff';
 import { useRouteActor } from '../route-actor';
+import '../staff/staff.css';
 
 /** `/clients/{clientId}`. */
 export default function ClientDetailPage() {

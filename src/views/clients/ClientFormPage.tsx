@@ -4,9 +4,9 @@ import { clientFormSchema, newClientValues } from '../../machines/client-staff-f
 import { RecordForm } from '../staff/FormParts';
 import { useFilterOptions, useStaffSession } from '../staff/useUrlList';
 import { ClientFormFields } from './ClientFormFields';
-import '../staff/staff.css';
 import { wireClientForm } from '../../machines/wiring/staff';
 import { useRouteActor } from '../route-actor';
+import '../staff/staff.css';
 
 /** `/clients/new` and `/clients/{clientId}/edit`. */
 function ClientForm({ id }: { id: string | null }) {

@@ -7,9 +7,9 @@ import { recordOf } from '../../machines/record-detail.machine';
 import { formatDateTime } from '../staff/format';
 import { errorKey } from '../staff/ListParts';
 import { ConfirmActionPanel } from './ConfirmActionPanel';
-import '../staff/staff.css';
 import { wireCoachActive, wireCoachDetail } from '../../machines/wiring/staff';
 import { useRouteActor } from '../route-actor';
+import '../staff/staff.css';
 
 type Coach = components['schemas']['Coach'];
 

@@ -2,9 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
 import { coachFormSchema, newCoachValues } from '../../machines/coach-staff-form';
 import { CheckField, RecordForm, TextField } from '../staff/FormParts';
-import '../staff/staff.css';
 import { wireCoachForm } from '../../machines/wiring/staff';
 import { useRouteActor } from '../route-actor';
+import '../staff/staff.css';
 
 /** `/coaches/new` and `/coaches/{coachId}/edit`: the generic record form with the coach's fields. */
 function CoachForm({ id }: { id: string | null }) {

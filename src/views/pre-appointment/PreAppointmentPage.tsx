@@ -10,9 +10,9 @@ import { ClientFormFields } from '../clients/ClientFormFields';
 import { formatDate, formatRange, formatTime } from '../staff/format';
 import { RecordForm, type FormActor } from '../staff/FormParts';
 import { errorKey } from '../staff/ListParts';
-import '../staff/staff.css';
 import { wirePreAppointment } from '../../machines/wiring/staff';
 import { useRouteActor } from '../route-actor';
+import '../staff/staff.css';
 
 type FreeSlot = components['schemas']['FreeSlot'];
 type PreActor = ActorRefFrom<typeof preAppointmentMachine>;

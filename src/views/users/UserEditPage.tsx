@@ -9,9 +9,9 @@ import { formatDateTime } from '../staff/format';
 import { RecordForm } from '../staff/FormParts';
 import { useFilterOptions } from '../staff/useUrlList';
 import { RoleAndCoachFields } from './UserFields';
-import '../staff/staff.css';
 import { wireUserActive, wireUserDetail, wireUserForm } from '../../machines/wiring/staff';
 import { useRouteActor } from '../route-actor';
+import '../staff/staff.css';
 
 type User = components['schemas']['User'];
 
