@@ -28,3 +28,7 @@ export interface RouteEffects {
   /** What the sign-in widget's flow needs from the app. */
   auth: Pick<AuthFlowDeps, 'authApi' | 'getToken' | 'authEvents'>;
 }
+
+/** The toast after a form's save: "nothing changed" or the page's own success message. */
+export const savedToast = (unchanged: boolean, messageKey: string): RouteToast =>
+  unchanged ? { kind: 'info', messageKey: 'staff:toasts.unchanged' } : { kind: 'success', messageKey };

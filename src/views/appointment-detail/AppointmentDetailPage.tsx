@@ -1,5 +1,5 @@
 import { useParams } from 'wouter';
-import { wireAppointmentDetail } from '../../machines/wiring/staff';
+import { wireAppointmentDetail } from '../../machines/wiring/appointment-detail';
 import { useRouteActor } from '../route-actor';
 import { useStaffSession } from '../staff/useUrlList';
 import { AppointmentDetailView } from './AppointmentDetailView';

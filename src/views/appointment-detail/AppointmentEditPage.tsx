@@ -4,7 +4,7 @@ import { Link, useParams } from 'wouter';
 import { APPOINTMENT_TYPES, appointmentFormSchema, MEETING_TYPES, OUTSIDE_AVAILABILITY, OVERRIDE_REASON_MAX } from '../../machines/appointment-staff-form';
 import { APPOINTMENT_TYPE_LABELS, MEETING_TYPE_LABELS } from '../appointments-list/parts';
 import { CheckField, RecordForm, SelectField, TextField } from '../staff/FormParts';
-import { wireAppointmentForm } from '../../machines/wiring/staff';
+import { wireAppointmentForm } from '../../machines/wiring/appointment-form';
 import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
 

@@ -1,6 +1,6 @@
 import type { BookingKind } from '../../machines/appointment-booking.machine';
 import { todayInBerlin } from '../../machines/scheduling/time';
-import { wireBooking } from '../../machines/wiring/scheduling';
+import { wireBooking } from '../../machines/wiring/booking';
 import { useSchedulingSession } from '../calendar/scheduling-session';
 import { useRouteActor } from '../route-actor';
 import { BookingView } from './BookingView';

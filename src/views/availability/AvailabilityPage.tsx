@@ -1,5 +1,5 @@
 import { todayInBerlin } from '../../machines/scheduling/time';
-import { wireAvailabilityWeek } from '../../machines/wiring/scheduling';
+import { wireAvailabilityWeek } from '../../machines/wiring/availability-week';
 import { useSchedulingSession } from '../calendar/scheduling-session';
 import { useRouteActor } from '../route-actor';
 import { AvailabilityWeekView } from './AvailabilityWeekView';

@@ -1,6 +1,6 @@
 import { isNarrow } from '../../machines/actors/scheduling';
 import { todayInBerlin } from '../../machines/scheduling/time';
-import { wireCalendar } from '../../machines/wiring/scheduling';
+import { wireCalendar } from '../../machines/wiring/calendar';
 import { useRouteActor } from '../route-actor';
 import { useSchedulingSession } from './scheduling-session';
 import { CalendarView } from './CalendarView';

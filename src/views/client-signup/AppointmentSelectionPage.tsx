@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { berlinClock } from '../../machines/client-slots';
-import { wireAppointmentSelection } from '../../machines/wiring/client';
+import { wireAppointmentSelection } from '../../machines/wiring/appointment-selection';
 import { useRouteMachine } from '../route-actor';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
 

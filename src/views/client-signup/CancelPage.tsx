@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { CancelTarget } from '../../machines/client-cancel.machine';
-import { wireClientCancel } from '../../machines/wiring/client';
+import { wireClientCancel } from '../../machines/wiring/client-cancel';
 import { useRouteMachine } from '../route-actor';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice } from './parts';
 

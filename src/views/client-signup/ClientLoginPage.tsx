@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { safeReturnTo } from '../../app/access';
 import { useSessionStatus } from '../../app/session-hooks';
-import { wireClientAppointments } from '../../machines/wiring/client';
+import { wireClientAppointments } from '../../machines/wiring/client-appointments';
 import { AuthWidget } from '../auth/AuthWidget';
 import { useRouteMachine } from '../route-actor';
 import { AppointmentFacts, ClientPage, ErrorNotice } from './parts';

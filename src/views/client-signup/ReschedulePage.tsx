@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { coachChange } from '../../machines/client-reschedule.machine';
 import { berlinClock } from '../../machines/client-slots';
-import { wireClientReschedule } from '../../machines/wiring/client';
+import { wireClientReschedule } from '../../machines/wiring/client-reschedule';
 import { useRouteMachine } from '../route-actor';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
 

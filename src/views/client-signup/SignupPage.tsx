@@ -10,7 +10,7 @@ import {
   HEARD_FROM,
   type SignupFormValues,
 } from '../../machines/client-signup.form';
-import { wireClientSignup } from '../../machines/wiring/client';
+import { wireClientSignup } from '../../machines/wiring/client-signup';
 import { useRouteMachine } from '../route-actor';
 import { ClientPage, ErrorNotice } from './parts';
 

@@ -6,7 +6,7 @@ import { AppointmentsTable } from '../appointments-list/parts';
 import { ageOf, formatDate, formatDateTime } from '../staff/format';
 import { errorKey } from '../staff/ListParts';
 import { REJECTION_LABELS } from './ClientFormFields';
-import { wireClientDetail } from '../../machines/wiring/staff';
+import { wireClientDetail } from '../../machines/wiring/client-detail';
 import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
 

@@ -4,7 +4,7 @@ import { clientFormSchema, newClientValues } from '../../machines/client-staff-f
 import { RecordForm } from '../staff/FormParts';
 import { useFilterOptions, useStaffSession } from '../staff/useUrlList';
 import { ClientFormFields } from './ClientFormFields';
-import { wireClientForm } from '../../machines/wiring/staff';
+import { wireClientForm } from '../../machines/wiring/client-form';
 import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
 

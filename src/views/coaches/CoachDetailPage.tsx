@@ -7,7 +7,7 @@ import { recordOf } from '../../machines/record-detail.machine';
 import { formatDateTime } from '../staff/format';
 import { errorKey } from '../staff/ListParts';
 import { ConfirmActionPanel } from './ConfirmActionPanel';
-import { wireCoachActive, wireCoachDetail } from '../../machines/wiring/staff';
+import { wireCoachActive, wireCoachDetail } from '../../machines/wiring/coach-detail';
 import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
 

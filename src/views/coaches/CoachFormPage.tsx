@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
 import { coachFormSchema, newCoachValues } from '../../machines/coach-staff-form';
 import { CheckField, RecordForm, TextField } from '../staff/FormParts';
-import { wireCoachForm } from '../../machines/wiring/staff';
+import { wireCoachForm } from '../../machines/wiring/coach-form';
 import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
 

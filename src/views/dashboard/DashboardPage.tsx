@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { tKey } from '../../i18n/keys';
-import { wireDashboard } from '../../machines/wiring/shell';
+import { wireDashboard } from '../../machines/wiring/dashboard';
 import { useRouteMachine } from '../route-actor';
 
 const FIGURE_LABELS: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { wireClientMeeting } from '../../machines/wiring/meeting';
+import { wireClientMeeting } from '../../machines/wiring/client-meeting';
 import { useRouteActor } from '../route-actor';
 import { ClientMeetingView } from './ClientMeetingView';
 

@@ -17,7 +17,7 @@ import {
   dateOf,
   timeOf,
 } from './parts';
-import { wireCoachMeeting } from '../../machines/wiring/meeting';
+import { wireCoachMeeting } from '../../machines/wiring/coach-meeting';
 import { useRouteMachine } from '../route-actor';
 
 const TITLES: Record<CoachMeetingMode, string> = {

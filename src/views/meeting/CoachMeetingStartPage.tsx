@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { showsJoinButton } from '../../machines/coach-meeting.machine';
-import { wireCoachMeetingStart } from '../../machines/wiring/meeting';
+import { wireCoachMeetingStart } from '../../machines/wiring/coach-meeting';
 import { useRouteMachine } from '../route-actor';
 import { Busy, CodeForm, TYPE_LABELS, When } from './parts';
 

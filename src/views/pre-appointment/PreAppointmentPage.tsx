@@ -10,7 +10,7 @@ import { ClientFormFields } from '../clients/ClientFormFields';
 import { formatDate, formatRange, formatTime } from '../staff/format';
 import { RecordForm, type FormActor } from '../staff/FormParts';
 import { errorKey } from '../staff/ListParts';
-import { wirePreAppointment } from '../../machines/wiring/staff';
+import { wirePreAppointment } from '../../machines/wiring/pre-appointment';
 import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
 

@@ -13,7 +13,8 @@ import type { fromPromise } from 'xstate';
 import { useSessionStatus } from '../../app/session-hooks';
 import type { Role } from '../../machines/session.machine';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
-import { wireFilterOptions, wireList } from '../../machines/wiring/staff';
+import { wireFilterOptions } from '../../machines/wiring/filter-options';
+import { wireList } from '../../machines/wiring/list';
 import { useRouteActor } from '../route-actor';
 
 type FilterSchema = z.ZodObject<Record<string, z.ZodType<string | undefined>>>;

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tKey } from '../../i18n/keys';
 import { SUPPORT_CATEGORIES, type SupportField } from '../../machines/support.machine';
-import { wireSupport } from '../../machines/wiring/shell';
+import { wireSupport } from '../../machines/wiring/support';
 import { useRouteMachine } from '../route-actor';
 
 const FIELD_ERRORS: Record<string, string> = {

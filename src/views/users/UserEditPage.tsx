@@ -9,7 +9,8 @@ import { formatDateTime } from '../staff/format';
 import { RecordForm } from '../staff/FormParts';
 import { useFilterOptions } from '../staff/useUrlList';
 import { RoleAndCoachFields } from './UserFields';
-import { wireUserActive, wireUserDetail, wireUserForm } from '../../machines/wiring/staff';
+import { wireUserActive, wireUserDetail } from '../../machines/wiring/user-detail';
+import { wireUserForm } from '../../machines/wiring/user-form';
 import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
 

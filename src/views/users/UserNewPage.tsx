@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { components } from '../../api/generated/product';
 import { newUserSchema, newUserValues } from '../../machines/user-staff-form';
 import { clipboardCopyMachine } from '../../machines/wiring/auth';
-import { wireUserNew } from '../../machines/wiring/staff';
+import { wireUserNew } from '../../machines/wiring/user-form';
 import { useRouteActor } from '../route-actor';
 import { RecordForm, TextField, type FormActor } from '../staff/FormParts';
 import { useFilterOptions } from '../staff/useUrlList';

@@ -1,32 +1,10 @@
-import {
-  fetchClientTokenActor,
-  fetchCoachTokenActor,
-  loadUpcomingActor,
-  lookupCoachMeetingActor,
-  lookupMeetingActor,
-  recordFinishedActor,
-  videoRoomActor,
-} from '../actors/meeting';
-import { clientMeetingMachine } from '../client-meeting.machine';
+import { fetchCoachTokenActor, loadUpcomingActor, lookupCoachMeetingActor, recordFinishedActor, videoRoomActor } from '../actors/meeting';
 import { coachMeetingMachine, coachMeetingStartMachine } from '../coach-meeting.machine';
 import type { RouteEffects } from './effects';
 
-/** The meeting pages' machines wired to the API, the video room and the router. */
+/** The coach meeting pages' machines wired to the API, the video room and the router. */
 
 const coachMeetingPath = (code: string) => `/coach/meeting/${encodeURIComponent(code)}`;
-
-export const wireClientMeeting = ({ api, navigate }: RouteEffects) =>
-  clientMeetingMachine.provide({
-    actors: {
-      lookupMeeting: lookupMeetingActor(api),
-      fetchToken: fetchClientTokenActor(api),
-      videoRoom: videoRoomActor(),
-    },
-    actions: {
-      showCode: (_, p) => navigate(`/meeting/${encodeURIComponent(p.code)}`, { replace: true }),
-      showFinished: () => navigate('/meetingfinished'),
-    },
-  });
 
 /** `code` is the meeting of the page: its join and finished pages are beside it. */
 export const wireCoachMeeting = ({ api, navigate }: RouteEffects, code: string) =>

@@ -1,9 +1,8 @@
-import { loadDashboardFiguresActor, sendSupportMessageActor } from '../actors/shell';
-import { dashboardMachine } from '../dashboard.machine';
+import { sendSupportMessageActor } from '../actors/shell';
 import { supportMachine } from '../support.machine';
 import type { RouteEffects } from './effects';
 
-/** The support and dashboard pages' machines wired to the API and the toasts. */
+/** The support page's machine wired to the API and the toasts. */
 
 export const wireSupport = ({ api, toast }: RouteEffects) =>
   supportMachine.provide({
@@ -12,6 +11,3 @@ export const wireSupport = ({ api, toast }: RouteEffects) =>
       notifySent: () => toast({ kind: 'success', messageKey: 'shell:support.sentToast' }),
     },
   });
-
-export const wireDashboard = ({ api }: RouteEffects) =>
-  dashboardMachine.provide({ actors: { loadFigures: loadDashboardFiguresActor(api) } });
