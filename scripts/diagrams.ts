@@ -10,12 +10,16 @@ const ROOT = path.join(import.meta.dirname, '..');
 export const MACHINES_DIR = path.join(ROOT, 'src/machines');
 export const DIAGRAMS_DIR = path.join(ROOT, 'docs/machines');
 
-/** Every machine module: .ts files under src/machines, without actor factories and tests. */
+/**
+ * Every machine module: .ts files under src/machines, without actor factories, the routes'
+ * wiring (machines with their actors supplied, not definitions of their own) and tests.
+ */
 export function machineModules(dir = MACHINES_DIR): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((entry) => {
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) return entry.name === 'actors' ? [] : machineModules(full);
+      if (entry.isDirectory())
+        return entry.name === 'actors' || entry.name === 'wiring' ? [] : machineModules(full);
       return /\.ts$/.test(entry.name) && !/\.(test|d)\.ts$/.test(entry.name) ? [full] : [];
     })
     .sort();

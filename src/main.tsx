@@ -58,7 +58,7 @@ void Promise.race([firstScreen, timeout]).then(() => {
   startTransition(() =>
     root.render(
       <StrictMode>
-        <App services={services} i18n={i18n} />
+        <App services={services} i18n={i18n} inspect={inspect} />
       </StrictMode>,
     ),
   );

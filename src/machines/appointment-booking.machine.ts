@@ -111,7 +111,25 @@ export const bookingMachine = setup({
     context: {} as BookingContext,
     events: {} as BookingEvent,
     input: {} as BookingInput,
-    tags: {} as 'busy' | 'error',
+    tags: {} as
+      | 'busy'
+      | 'error'
+      | 'booked'
+      | 'booking'
+      | 'choosingClient'
+      | 'choosingSlot'
+      | 'clientResults'
+      | 'clientSearchError'
+      | 'coachesError'
+      | 'confirm'
+      | 'loadingCoaches'
+      | 'loadingSlots'
+      | 'needCoach'
+      | 'noCoach'
+      | 'searchingClients'
+      | 'slotStep'
+      | 'slotsError'
+      | 'slotsReady',
   },
   actors: {
     loadCoaches: fromPromise<CoachOption[]>(notProvided('loadCoaches')),
@@ -158,7 +176,7 @@ export const bookingMachine = setup({
   states: {
     starting: startingState('choosingClient'),
     loadingCoaches: {
-      tags: ['busy'],
+      tags: ['busy', 'loadingCoaches'],
       invoke: {
         id: 'loadCoaches',
         src: 'loadCoaches',
@@ -166,10 +184,11 @@ export const bookingMachine = setup({
         onError: { target: 'coachesFailed', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
       },
     },
-    coachesFailed: { tags: ['error'], on: { retry: 'loadingCoaches' } },
+    coachesFailed: { tags: ['error', 'coachesError'], on: { retry: 'loadingCoaches' } },
     /** A coach account without a coach record cannot book for itself. */
-    noCoach: {},
+    noCoach: { tags: ['noCoach'] },
     choosingClient: {
+      tags: ['choosingClient'],
       initial: 'idle',
       on: {
         'client.query': [
@@ -188,9 +207,9 @@ export const bookingMachine = setup({
       },
       states: {
         idle: {},
-        debouncing: { after: { searchDebounce: 'searching' } },
+        debouncing: { tags: ['searchingClients'], after: { searchDebounce: 'searching' } },
         searching: {
-          tags: ['busy'],
+          tags: ['busy', 'searchingClients'],
           invoke: {
             id: 'searchClients',
             src: 'searchClients',
@@ -199,11 +218,12 @@ export const bookingMachine = setup({
             onError: { target: 'searchFailed', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
           },
         },
-        results: {},
-        searchFailed: { tags: ['error'], on: { retry: 'searching' } },
+        results: { tags: ['clientResults'] },
+        searchFailed: { tags: ['error', 'clientSearchError'], on: { retry: 'searching' } },
       },
     },
     choosingSlot: {
+      tags: ['slotStep', 'choosingSlot'],
       initial: 'checking',
       on: {
         'client.change': { target: 'choosingClient', actions: assign({ slot: null, conflict: false }) },
@@ -246,9 +266,9 @@ export const bookingMachine = setup({
           always: [{ guard: 'hasCoach', target: 'loadingSlots' }, { target: 'needCoach' }],
         },
         /** A manager has not picked the coach yet. */
-        needCoach: {},
+        needCoach: { tags: ['needCoach'] },
         loadingSlots: {
-          tags: ['busy'],
+          tags: ['busy', 'loadingSlots'],
           invoke: {
             id: 'loadSlots',
             src: 'loadSlots',
@@ -261,8 +281,9 @@ export const bookingMachine = setup({
             onError: { target: 'slotsFailed', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
           },
         },
-        slotsFailed: { tags: ['error'], on: { retry: 'loadingSlots' } },
+        slotsFailed: { tags: ['error', 'slotsError'], on: { retry: 'loadingSlots' } },
         slotsReady: {
+          tags: ['slotsReady'],
           on: {
             'slot.select': {
               target: '#booking.confirming',
@@ -274,13 +295,14 @@ export const bookingMachine = setup({
       },
     },
     confirming: {
+      tags: ['slotStep', 'confirm'],
       on: {
         'booking.confirm': 'booking',
         'booking.back': { target: 'choosingSlot.slotsReady', actions: assign({ slot: null, error: null }) },
       },
     },
     booking: {
-      tags: ['busy'],
+      tags: ['busy', 'slotStep', 'confirm', 'booking'],
       invoke: {
         id: 'createAppointment',
         src: 'createAppointment',
@@ -300,6 +322,7 @@ export const bookingMachine = setup({
       },
     },
     booked: {
+      tags: ['booked'],
       on: {
         'booking.another': {
           target: 'choosingClient',

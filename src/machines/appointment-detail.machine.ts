@@ -53,7 +53,7 @@ export const appointmentDetailMachine = setup({
     context: {} as AppointmentDetailContext,
     events: {} as AppointmentDetailEvent,
     input: {} as AppointmentDetailInput,
-    tags: {} as 'busy' | 'error',
+    tags: {} as 'busy' | 'error' | 'cancelling' | 'confirmingCancel' | 'loading',
   },
   actors: {
     loadDetail: fromPromise<AppointmentDetail, { id: string; withEvents: boolean }>(() => {
@@ -90,7 +90,7 @@ export const appointmentDetailMachine = setup({
   initial: 'loading',
   states: {
     loading: {
-      tags: ['busy'],
+      tags: ['busy', 'loading'],
       invoke: {
         id: 'loadDetail',
         src: 'loadDetail',
@@ -120,10 +120,11 @@ export const appointmentDetailMachine = setup({
           },
         },
         confirmingCancel: {
+          tags: ['confirmingCancel'],
           on: { 'cancel.confirm': 'cancelling', 'cancel.abort': 'idle' },
         },
         cancelling: {
-          tags: ['busy'],
+          tags: ['busy', 'cancelling'],
           invoke: {
             id: 'cancelAppointment',
             src: 'cancelAppointment',

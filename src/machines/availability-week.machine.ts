@@ -289,7 +289,20 @@ export const availabilityWeekMachine = setup({
     context: {} as AvailabilityWeekContext,
     events: {} as AvailabilityWeekEvent,
     input: {} as AvailabilityWeekInput,
-    tags: {} as 'busy' | 'error',
+    tags: {} as
+      | 'busy'
+      | 'error'
+      | 'coachesError'
+      | 'confirmDelete'
+      | 'deleting'
+      | 'editing'
+      | 'loadingCoaches'
+      | 'loadingWeek'
+      | 'noCoach'
+      | 'saving'
+      | 'selectable'
+      | 'selection'
+      | 'weekError',
   },
   actors: {
     loadCoaches: fromPromise<CoachOption[]>(notProvided('loadCoaches')),
@@ -344,7 +357,7 @@ export const availabilityWeekMachine = setup({
   states: {
     starting: startingState('loading'),
     loadingCoaches: {
-      tags: ['busy'],
+      tags: ['busy', 'loadingCoaches'],
       invoke: {
         id: 'loadCoaches',
         src: 'loadCoaches',
@@ -362,13 +375,13 @@ export const availabilityWeekMachine = setup({
       },
     },
     coachesFailed: {
-      tags: ['error'],
+      tags: ['error', 'coachesError'],
       on: { retry: 'loadingCoaches' },
     },
     /** A coach account without a coach record, or no coaches at all for an admin. */
-    noCoach: {},
+    noCoach: { tags: ['noCoach'] },
     loading: {
-      tags: ['busy'],
+      tags: ['busy', 'loadingWeek'],
       entry: assign({ error: null }),
       invoke: {
         id: 'loadWeek',
@@ -387,13 +400,14 @@ export const availabilityWeekMachine = setup({
       },
     },
     failed: {
-      tags: ['error'],
+      tags: ['error', 'weekError'],
       on: { retry: 'loading', ...weekNavigation },
     },
     ready: {
       initial: 'idle',
       states: {
         idle: {
+          tags: ['selectable'],
           always: { guard: ({ context }) => context.selection !== null, target: 'selected' },
           on: {
             ...weekNavigation,
@@ -415,6 +429,7 @@ export const availabilityWeekMachine = setup({
           },
         },
         selected: {
+          tags: ['selectable', 'selection'],
           on: {
             ...weekNavigation,
             'occurrence.select': {
@@ -466,6 +481,7 @@ export const availabilityWeekMachine = setup({
           },
         },
         editing: {
+          tags: ['editing'],
           on: {
             'form.change': {
               actions: assign(({ context, event }) => {
@@ -507,7 +523,7 @@ export const availabilityWeekMachine = setup({
           },
         },
         saving: {
-          tags: ['busy'],
+          tags: ['busy', 'editing', 'saving'],
           entry: assign({ error: null }),
           invoke: {
             id: 'saveAvailability',
@@ -528,13 +544,14 @@ export const availabilityWeekMachine = setup({
           },
         },
         confirmingDelete: {
+          tags: ['selection', 'confirmDelete'],
           on: {
             'delete.confirm': 'deleting',
             'delete.cancel': { target: 'selected', actions: assign({ deleteScope: null, error: null }) },
           },
         },
         deleting: {
-          tags: ['busy'],
+          tags: ['busy', 'selection', 'confirmDelete', 'deleting'],
           entry: assign({ error: null }),
           invoke: {
             id: 'deleteAvailability',

@@ -85,7 +85,16 @@ export const calendarMachine = setup({
     context: {} as CalendarContext,
     events: {} as CalendarEventType,
     input: {} as CalendarInput,
-    tags: {} as 'busy' | 'error',
+    tags: {} as
+      | 'busy'
+      | 'error'
+      | 'cancelling'
+      | 'confirmingCancel'
+      | 'detail'
+      | 'detailError'
+      | 'eventsError'
+      | 'loadingDetail'
+      | 'loadingEvents',
   },
   actors: {
     loadCoaches: fromPromise<CoachOption[]>(notProvided('loadCoaches')),
@@ -140,7 +149,7 @@ export const calendarMachine = setup({
       always: [{ guard: 'canPickCoach', target: 'loadingCoaches' }, { target: 'loading' }],
     },
     loadingCoaches: {
-      tags: ['busy'],
+      tags: ['busy', 'loadingEvents'],
       invoke: {
         id: 'loadCoaches',
         src: 'loadCoaches',
@@ -150,7 +159,7 @@ export const calendarMachine = setup({
       },
     },
     loading: {
-      tags: ['busy'],
+      tags: ['busy', 'loadingEvents'],
       entry: assign({ error: null }),
       invoke: {
         id: 'loadEvents',
@@ -161,14 +170,14 @@ export const calendarMachine = setup({
       },
     },
     failed: {
-      tags: ['error'],
+      tags: ['error', 'eventsError'],
       on: { retry: 'loading', ...navigation },
     },
     ready: {
       initial: 'idle',
       states: {
         idle: {
-          on: {
+                    on: {
             ...navigation,
             'appointment.open': {
               target: 'detail',
@@ -177,6 +186,7 @@ export const calendarMachine = setup({
           },
         },
         detail: {
+          tags: ['detail'],
           initial: 'loadingDetail',
           on: {
             'detail.close': {
@@ -186,7 +196,7 @@ export const calendarMachine = setup({
           },
           states: {
             loadingDetail: {
-              tags: ['busy'],
+              tags: ['busy', 'loadingDetail'],
               invoke: {
                 id: 'loadAppointment',
                 src: 'loadAppointment',
@@ -199,7 +209,7 @@ export const calendarMachine = setup({
               },
             },
             detailFailed: {
-              tags: ['error'],
+              tags: ['error', 'detailError'],
               on: { retry: { target: 'loadingDetail', actions: assign({ error: null }) } },
             },
             showing: {
@@ -208,13 +218,14 @@ export const calendarMachine = setup({
               },
             },
             confirmingCancel: {
+              tags: ['confirmingCancel'],
               on: {
                 'cancel.confirm': 'cancelling',
                 'cancel.abort': 'showing',
               },
             },
             cancelling: {
-              tags: ['busy'],
+              tags: ['busy', 'cancelling'],
               invoke: {
                 id: 'cancelAppointment',
                 src: 'cancelAppointment',

@@ -61,7 +61,15 @@ export const appointmentSelectionMachine = setup({
     context: {} as SelectionContext,
     events: {} as SelectionEvent,
     input: {} as SelectionInput,
-    tags: {} as 'busy' | 'error',
+    tags: {} as
+      | 'busy'
+      | 'error'
+      | 'alreadyBooked'
+      | 'booked'
+      | 'confirm'
+      | 'loadError'
+      | 'noSlots'
+      | 'notClient',
   },
   actors: {
     /** `GET /client/initial_appointment_slots` for the window. */
@@ -123,11 +131,11 @@ export const appointmentSelectionMachine = setup({
         ],
       },
     },
-    loadFailed: { tags: ['error'], on: { retry: 'loading' } },
+    loadFailed: { tags: ['error', 'loadError'], on: { retry: 'loading' } },
     /** No free slot in the next weeks. */
-    empty: { on: { retry: 'loading' } },
+    empty: { tags: ['noSlots'], on: { retry: 'loading' } },
     /** Signed in without a client record (or signed out meanwhile). */
-    notClient: {},
+    notClient: { tags: ['notClient'] },
     choosing: {
       on: {
         'day.select': { actions: assign({ day: ({ event }) => event.day }) },
@@ -144,13 +152,14 @@ export const appointmentSelectionMachine = setup({
       },
     },
     confirming: {
+      tags: ['confirm'],
       on: {
         'booking.confirm': { target: 'booking', actions: assign({ error: null }) },
         'booking.back': { target: 'choosing', actions: assign({ slot: null, error: null }) },
       },
     },
     booking: {
-      tags: ['busy'],
+      tags: ['busy', 'confirm'],
       invoke: {
         id: 'bookAppointment',
         src: 'bookAppointment',
@@ -179,6 +188,7 @@ export const appointmentSelectionMachine = setup({
       },
     },
     booked: {
+      tags: ['booked'],
       on: {
         'calendar.download': {
           actions: { type: 'saveCalendar', params: ({ context }) => ({ appointment: context.appointment! }) },
@@ -186,6 +196,6 @@ export const appointmentSelectionMachine = setup({
       },
     },
     /** The client has a live initial appointment: change it from the login page. */
-    alreadyBooked: {},
+    alreadyBooked: { tags: ['alreadyBooked'] },
   },
 });

@@ -23,7 +23,7 @@ export const clientAppointmentsMachine = setup({
   types: {
     context: {} as AppointmentsContext,
     events: {} as AppointmentsEvent,
-    tags: {} as 'busy' | 'error',
+    tags: {} as 'busy' | 'error' | 'loadError' | 'loading' | 'noAppointment',
   },
   actors: {
     /** `GET /client/initial_appointment`: live ones that have not ended, soonest first. */
@@ -38,7 +38,7 @@ export const clientAppointmentsMachine = setup({
   initial: 'loading',
   states: {
     loading: {
-      tags: ['busy'],
+      tags: ['busy', 'loading'],
       invoke: {
         id: 'loadAppointments',
         src: 'loadAppointments',
@@ -53,8 +53,8 @@ export const clientAppointmentsMachine = setup({
         onError: { target: 'loadFailed', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
       },
     },
-    loadFailed: { tags: ['error'], on: { retry: 'loading' } },
+    loadFailed: { tags: ['error', 'loadError'], on: { retry: 'loading' } },
     upcoming: { on: { retry: 'loading' } },
-    none: { on: { retry: 'loading' } },
+    none: { tags: ['noAppointment'], on: { retry: 'loading' } },
   },
 });

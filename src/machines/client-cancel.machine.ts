@@ -45,7 +45,15 @@ export const cancelMachine = setup({
     context: {} as CancelContext,
     events: {} as CancelEvent,
     input: {} as CancelInput,
-    tags: {} as 'busy' | 'error',
+    tags: {} as
+      | 'busy'
+      | 'error'
+      | 'alreadyCancelled'
+      | 'cancelled'
+      | 'loadError'
+      | 'loading'
+      | 'notFound'
+      | 'tooLate',
   },
   actors: {
     loadAppointment: fromPromise<CancelView, CancelTarget>(notProvided('loadAppointment')),
@@ -64,7 +72,7 @@ export const cancelMachine = setup({
   initial: 'loading',
   states: {
     loading: {
-      tags: ['busy'],
+      tags: ['busy', 'loading'],
       invoke: {
         id: 'loadAppointment',
         src: 'loadAppointment',
@@ -80,10 +88,10 @@ export const cancelMachine = setup({
         ],
       },
     },
-    loadFailed: { tags: ['error'], on: { retry: 'loading' } },
-    notFound: {},
-    alreadyCancelled: {},
-    tooLate: {},
+    loadFailed: { tags: ['error', 'loadError'], on: { retry: 'loading' } },
+    notFound: { tags: ['notFound'] },
+    alreadyCancelled: { tags: ['alreadyCancelled'] },
+    tooLate: { tags: ['tooLate'] },
     confirming: {
       on: { 'cancel.confirm': { target: 'cancelling', actions: assign({ error: null }) } },
     },
@@ -101,6 +109,6 @@ export const cancelMachine = setup({
         ],
       },
     },
-    cancelled: {},
+    cancelled: { tags: ['cancelled'] },
   },
 });

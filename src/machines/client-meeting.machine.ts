@@ -58,7 +58,18 @@ export const clientMeetingMachine = setup({
     context: {} as ClientMeetingContext,
     events: {} as ClientMeetingEvent,
     input: {} as ClientMeetingInput,
-    tags: {} as 'busy' | 'error' | 'room',
+    tags: {} as
+      | 'busy'
+      | 'error'
+      | 'room'
+      | 'cancelled'
+      | 'codeForm'
+      | 'connecting'
+      | 'external'
+      | 'failed'
+      | 'lookingUp'
+      | 'over'
+      | 'waiting',
   },
   actors: {
     lookupMeeting: notProvided<MeetingInfo, { code: string }>('lookupMeeting'),
@@ -105,6 +116,7 @@ export const clientMeetingMachine = setup({
       always: [{ guard: 'hasCode', target: 'lookingUp' }, { target: 'enteringCode' }],
     },
     enteringCode: {
+      tags: ['codeForm'],
       on: {
         'code.change': { actions: assign({ code: ({ event }) => event.value, error: null }) },
         'code.submit': [
@@ -121,7 +133,7 @@ export const clientMeetingMachine = setup({
       },
     },
     lookingUp: {
-      tags: ['busy'],
+      tags: ['busy', 'lookingUp'],
       entry: assign({ error: null }),
       invoke: {
         id: 'lookupMeeting',
@@ -154,7 +166,7 @@ export const clientMeetingMachine = setup({
     },
     waiting: waitingState,
     joining: {
-      tags: ['busy'],
+      tags: ['busy', 'connecting'],
       invoke: {
         id: 'fetchToken',
         src: 'fetchToken',
@@ -166,7 +178,7 @@ export const clientMeetingMachine = setup({
     room: roomState('finished'),
     finished: { type: 'final', entry: 'showFinished' },
     invalidCode: {
-      tags: ['error'],
+      tags: ['error', 'codeForm'],
       on: {
         'code.change': {
           target: 'enteringCode',
@@ -175,12 +187,12 @@ export const clientMeetingMachine = setup({
       },
     },
     failed: {
-      tags: ['error'],
+      tags: ['error', 'failed'],
       on: { 'meeting.retry': { target: 'lookingUp' } },
     },
-    cancelled: { tags: ['error'] },
-    over: { tags: ['error'] },
-    external: {},
+    cancelled: { tags: ['error', 'cancelled'] },
+    over: { tags: ['error', 'over'] },
+    external: { tags: ['external'] },
   },
 });
 

@@ -77,7 +77,16 @@ export const rescheduleMachine = setup({
     context: {} as RescheduleContext,
     events: {} as RescheduleEvent,
     input: {} as RescheduleInput,
-    tags: {} as 'busy' | 'error',
+    tags: {} as
+      | 'busy'
+      | 'error'
+      | 'cancelled'
+      | 'confirm'
+      | 'loadError'
+      | 'loading'
+      | 'moved'
+      | 'notFound'
+      | 'tooLate',
   },
   actors: {
     /**
@@ -119,7 +128,7 @@ export const rescheduleMachine = setup({
   initial: 'loading',
   states: {
     loading: {
-      tags: ['busy'],
+      tags: ['busy', 'loading'],
       invoke: {
         id: 'loadReschedule',
         src: 'loadReschedule',
@@ -160,11 +169,11 @@ export const rescheduleMachine = setup({
         ],
       },
     },
-    loadFailed: { tags: ['error'], on: { retry: 'loading' } },
-    notFound: {},
-    cancelled: {},
+    loadFailed: { tags: ['error', 'loadError'], on: { retry: 'loading' } },
+    notFound: { tags: ['notFound'] },
+    cancelled: { tags: ['cancelled'] },
     /** Closer to the start than the minimum notice (or started): the German explanation. */
-    tooLate: {},
+    tooLate: { tags: ['tooLate'] },
     choosing: {
       on: {
         retry: 'loading',
@@ -181,13 +190,14 @@ export const rescheduleMachine = setup({
       },
     },
     confirming: {
+      tags: ['confirm'],
       on: {
         'move.confirm': { target: 'moving', actions: assign({ error: null }) },
         'move.back': { target: 'choosing', actions: assign({ slot: null, error: null }) },
       },
     },
     moving: {
-      tags: ['busy'],
+      tags: ['busy', 'confirm'],
       invoke: {
         id: 'moveAppointment',
         src: 'moveAppointment',
@@ -209,6 +219,6 @@ export const rescheduleMachine = setup({
         ],
       },
     },
-    moved: {},
+    moved: { tags: ['moved'] },
   },
 });

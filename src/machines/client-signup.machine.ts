@@ -121,7 +121,7 @@ export const clientSignupMachine = setup({
     context: {} as SignupContext,
     events: {} as SignupEvent,
     input: {} as SignupInput,
-    tags: {} as 'busy' | 'error' | 'invalid',
+    tags: {} as 'busy' | 'error' | 'invalid' | 'done' | 'formError' | 'linkError' | 'linking' | 'registering',
   },
   actors: {
     /** `POST /client/signup?validateOnly=true` (no token). */
@@ -191,7 +191,7 @@ export const clientSignupMachine = setup({
         /** Fields carry German messages; nothing was sent. */
         invalid: { tags: ['invalid'] },
         /** The server refused (fields named, or another problem). */
-        failed: { tags: ['error'] },
+        failed: { tags: ['error', 'formError'] },
       },
     },
     validating: {
@@ -241,6 +241,7 @@ export const clientSignupMachine = setup({
       },
     },
     registering: {
+      tags: ['registering'],
       initial: 'starting',
       on: { 'form.edit': { target: 'editing', actions: assign({ flow: null }) } },
       states: {
@@ -268,7 +269,7 @@ export const clientSignupMachine = setup({
       },
     },
     linking: {
-      tags: ['busy'],
+      tags: ['busy', 'linking'],
       invoke: {
         id: 'linkSignup',
         src: 'linkSignup',
@@ -279,14 +280,14 @@ export const clientSignupMachine = setup({
     },
     /** The account exists, the client record does not: the link step can be tried again. */
     linkFailed: {
-      tags: ['error'],
+      tags: ['error', 'linkError'],
       on: { 'link.retry': { target: 'linking', actions: assign({ error: null }) } },
     },
     activating: {
-      tags: ['busy'],
+      tags: ['busy', 'linking'],
       invoke: { id: 'refreshSession', src: 'refreshSession', onDone: 'done', onError: 'done' },
     },
     /** The page goes on to the appointment selection. */
-    done: { type: 'final' },
+    done: { tags: ['linking', 'done'], type: 'final' },
   },
 });

@@ -42,7 +42,7 @@ export const clientStaffDetailMachine = setup({
     context: {} as ClientDetailContext,
     events: {} as ClientDetailEvent,
     input: {} as { id: string },
-    tags: {} as 'busy' | 'error',
+    tags: {} as 'busy' | 'error' | 'closing' | 'confirmClose' | 'loading',
   },
   actors: {
     loadDetail: fromPromise<ClientDetail, { id: string }>(() => {
@@ -78,7 +78,7 @@ export const clientStaffDetailMachine = setup({
   initial: 'loading',
   states: {
     loading: {
-      tags: ['busy'],
+      tags: ['busy', 'loading'],
       invoke: {
         id: 'loadDetail',
         src: 'loadDetail',
@@ -98,9 +98,9 @@ export const clientStaffDetailMachine = setup({
             'reminder.send': { guard: 'reminderOffered', target: 'reminding', actions: assign({ actionError: null }) },
           },
         },
-        confirmingClose: { on: { 'close.confirm': 'closing', 'close.abort': 'idle' } },
+        confirmingClose: { tags: ['confirmClose'], on: { 'close.confirm': 'closing', 'close.abort': 'idle' } },
         closing: {
-          tags: ['busy'],
+          tags: ['busy', 'confirmClose', 'closing'],
           invoke: {
             id: 'closeSessions',
             src: 'setSessionsClosed',

@@ -59,7 +59,7 @@ export const coachMeetingStartMachine = setup({
     context: {} as CoachMeetingStartContext,
     events: {} as CoachMeetingStartEvent,
     input: {} as { now?: () => number },
-    tags: {} as 'busy' | 'error',
+    tags: {} as 'busy' | 'error' | 'loadingUpcoming' | 'upcomingError' | 'upcomingLoaded' | 'checkingCode',
   },
   actors: {
     loadUpcoming: notProvided<Appointment[], { forDate: string }>('loadUpcoming'),
@@ -86,7 +86,7 @@ export const coachMeetingStartMachine = setup({
       initial: 'loading',
       states: {
         loading: {
-          tags: ['busy'],
+          tags: ['busy', 'loadingUpcoming'],
           entry: 'readClock',
           invoke: {
             id: 'loadUpcoming',
@@ -100,11 +100,12 @@ export const coachMeetingStartMachine = setup({
           },
         },
         loaded: {
+          tags: ['upcomingLoaded'],
           entry: 'readClock',
           after: { upcomingRefresh: { target: 'loading' } },
         },
         failed: {
-          tags: ['error'],
+          tags: ['error', 'upcomingError'],
           on: { 'upcoming.retry': { target: 'loading' } },
         },
       },
@@ -122,7 +123,7 @@ export const coachMeetingStartMachine = setup({
           },
         },
         checking: {
-          tags: ['busy'],
+          tags: ['busy', 'checkingCode'],
           entry: assign({ error: null }),
           invoke: {
             id: 'lookupCoachMeeting',
@@ -197,7 +198,21 @@ export const coachMeetingMachine = setup({
     context: {} as CoachMeetingContext,
     events: {} as CoachMeetingEvent,
     input: {} as CoachMeetingInput,
-    tags: {} as 'busy' | 'error' | 'room',
+    tags: {} as
+      | 'busy'
+      | 'error'
+      | 'room'
+      | 'lookingUp'
+      | 'overview'
+      | 'waiting'
+      | 'connecting'
+      | 'recording'
+      | 'finished'
+      | 'invalidCode'
+      | 'cancelled'
+      | 'over'
+      | 'external'
+      | 'failed',
   },
   actors: {
     lookupCoachMeeting: notProvided<CoachMeetingOverview, { code: string }>('lookupCoachMeeting'),
@@ -247,7 +262,7 @@ export const coachMeetingMachine = setup({
   initial: 'lookingUp',
   states: {
     lookingUp: {
-      tags: ['busy'],
+      tags: ['busy', 'lookingUp'],
       entry: assign({ error: null }),
       invoke: {
         id: 'lookupCoachMeeting',
@@ -271,6 +286,7 @@ export const coachMeetingMachine = setup({
       ],
     },
     overview: {
+      tags: ['overview'],
       entry: 'readClock',
       after: { overviewTick: { target: 'overview', reenter: true } },
       on: {
@@ -282,7 +298,7 @@ export const coachMeetingMachine = setup({
     },
     waiting: waitingState,
     joining: {
-      tags: ['busy'],
+      tags: ['busy', 'connecting'],
       invoke: {
         id: 'fetchCoachToken',
         src: 'fetchCoachToken',
@@ -294,7 +310,7 @@ export const coachMeetingMachine = setup({
     room: roomState('left'),
     left: { type: 'final', entry: 'showFinished' },
     recording: {
-      tags: ['busy'],
+      tags: ['busy', 'recording'],
       invoke: {
         id: 'recordFinished',
         src: 'recordFinished',
@@ -303,13 +319,13 @@ export const coachMeetingMachine = setup({
         onError: { target: 'failed', actions: 'keepError' },
       },
     },
-    finished: { type: 'final' },
-    invalidCode: { tags: ['error'] },
-    cancelled: { tags: ['error'] },
-    over: { tags: ['error'] },
-    external: {},
+    finished: { tags: ['finished'], type: 'final' },
+    invalidCode: { tags: ['error', 'invalidCode'] },
+    cancelled: { tags: ['error', 'cancelled'] },
+    over: { tags: ['error', 'over'] },
+    external: { tags: ['external'] },
     failed: {
-      tags: ['error'],
+      tags: ['error', 'failed'],
       on: { 'meeting.retry': { target: 'lookingUp' } },
     },
   },

@@ -26,7 +26,7 @@ export const confirmActionMachine = setup({
   types: {
     context: {} as ConfirmActionContext,
     events: {} as ConfirmActionEvent,
-    tags: {} as 'busy' | 'error',
+    tags: {} as 'busy' | 'error' | 'open',
   },
   actors: {
     runAction: fromPromise<unknown, Readonly<Record<string, unknown>>>(() => {
@@ -52,13 +52,14 @@ export const confirmActionMachine = setup({
     },
     /** The question is open: confirm or abort. */
     confirming: {
+      tags: ['open'],
       on: {
         'action.confirm': 'running',
         'action.abort': { target: 'idle', actions: assign({ payload: null }) },
       },
     },
     running: {
-      tags: ['busy'],
+      tags: ['busy', 'open'],
       invoke: {
         src: 'runAction',
         input: ({ context }) => context.payload ?? {},
@@ -76,7 +77,7 @@ export const confirmActionMachine = setup({
       },
     },
     failed: {
-      tags: ['error'],
+      tags: ['error', 'open'],
       on: {
         'action.retry': { target: 'running', actions: assign({ error: null }) },
         'action.abort': { target: 'idle', actions: assign({ payload: null, error: null }) },

@@ -23,7 +23,7 @@ export const dashboardMachine = setup({
   types: {
     context: {} as DashboardContext,
     events: {} as DashboardEvent,
-    tags: {} as 'busy' | 'error',
+    tags: {} as 'busy' | 'error' | 'loaded',
   },
   actors: {
     loadFigures: fromPromise<DashboardFigure[]>(() => {
@@ -55,7 +55,7 @@ export const dashboardMachine = setup({
         },
       },
     },
-    loaded: { on: { 'dashboard.refresh': 'loading' } },
+    loaded: { tags: ['loaded'], on: { 'dashboard.refresh': 'loading' } },
     failed: { tags: ['error'], on: { 'dashboard.retry': 'loading' } },
   },
 });

@@ -198,7 +198,7 @@ const listSetup = setup({
     context: {} as ListContext,
     events: {} as ListEvent,
     input: {} as ListInput,
-    tags: {} as 'busy' | 'error',
+    tags: {} as 'busy' | 'error' | 'empty' | 'loaded',
   },
   actors: {
     loadPage: fromPromise<ListPage, ListQuery>(() => {
@@ -291,9 +291,9 @@ export const listMachine = listSetup.createMachine({
         },
       },
     },
-    loaded: { on: { 'list.reload': 'loading' } },
+    loaded: { tags: ['loaded'], on: { 'list.reload': 'loading' } },
     /** No rows match (or the page is past the last one). */
-    empty: { on: { 'list.reload': 'loading' } },
+    empty: { tags: ['empty'], on: { 'list.reload': 'loading' } },
     failed: {
       tags: ['error'],
       on: { 'list.retry': 'loading', 'list.reload': 'loading' },

@@ -50,7 +50,15 @@ export const preAppointmentMachine = setup({
     context: {} as PreAppointmentContext,
     events: {} as PreAppointmentEvent,
     input: {} as { today: Temporal.PlainDate },
-    tags: {} as 'busy' | 'error',
+    tags: {} as
+      | 'busy'
+      | 'error'
+      | 'booked'
+      | 'booking'
+      | 'clientStep'
+      | 'confirm'
+      | 'slotsError'
+      | 'slotsReady',
   },
   actors: {
     clientForm: recordFormMachine,
@@ -83,6 +91,7 @@ export const preAppointmentMachine = setup({
   initial: 'enteringClient',
   states: {
     enteringClient: {
+      tags: ['clientStep'],
       invoke: {
         id: 'clientForm',
         src: 'clientForm',
@@ -123,8 +132,9 @@ export const preAppointmentMachine = setup({
             onError: { target: 'failed', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
           },
         },
-        failed: { tags: ['error'], on: { retry: 'loading' } },
+        failed: { tags: ['error', 'slotsError'], on: { retry: 'loading' } },
         ready: {
+          tags: ['slotsReady'],
           on: {
             'slot.select': {
               target: '#preAppointment.confirming',
@@ -140,13 +150,14 @@ export const preAppointmentMachine = setup({
       },
     },
     confirming: {
+      tags: ['confirm'],
       on: {
         'booking.confirm': 'booking',
         'booking.back': { target: 'choosingSlot.ready', actions: assign({ slot: null, error: null }) },
       },
     },
     booking: {
-      tags: ['busy'],
+      tags: ['busy', 'confirm', 'booking'],
       invoke: {
         id: 'createAppointment',
         src: 'createAppointment',
@@ -165,6 +176,6 @@ export const preAppointmentMachine = setup({
         ],
       },
     },
-    booked: { type: 'final' },
+    booked: { tags: ['booked'], type: 'final' },
   },
 });

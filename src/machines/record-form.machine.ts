@@ -122,7 +122,7 @@ export const recordFormMachine = setup({
     events: {} as RecordFormEvent,
     input: {} as RecordFormInput,
     output: {} as { record: unknown },
-    tags: {} as 'busy' | 'error',
+    tags: {} as 'busy' | 'error' | 'conflict' | 'done' | 'loadError' | 'loading' | 'saveError' | 'saving',
   },
   actors: {
     loadRecord: fromPromise<LoadedRecord, { id: string }>(() => {
@@ -165,10 +165,11 @@ export const recordFormMachine = setup({
   output: ({ context }) => ({ record: context.record }),
   states: {
     starting: {
+      tags: ['loading'],
       always: [{ guard: 'isNew', target: 'editing' }, { target: 'loading' }],
     },
     loading: {
-      tags: ['busy'],
+      tags: ['busy', 'loading'],
       invoke: {
         id: 'loadRecord',
         src: 'loadRecord',
@@ -188,7 +189,7 @@ export const recordFormMachine = setup({
       },
     },
     /** The record could not be loaded (not found, network …). */
-    loadFailed: { tags: ['error'], on: { 'form.retry': 'loading' } },
+    loadFailed: { tags: ['error', 'loadError'], on: { 'form.retry': 'loading' } },
     editing: {
       on: {
         'form.change': {
@@ -220,7 +221,7 @@ export const recordFormMachine = setup({
       },
     },
     saving: {
-      tags: ['busy'],
+      tags: ['busy', 'saving'],
       invoke: {
         id: 'saveRecord',
         src: 'saveRecord',
@@ -251,20 +252,21 @@ export const recordFormMachine = setup({
     },
     /** 409: the record or another one stands in the way (e-mail taken, slot taken …). */
     conflict: {
-      tags: ['error'],
+      tags: ['error', 'conflict'],
       on: {
         'form.edit': { target: 'editing', actions: assign({ error: null }) },
         'form.reload': { guard: ({ context }) => context.id !== null, target: 'loading' },
       },
     },
     failed: {
-      tags: ['error'],
+      tags: ['error', 'saveError'],
       on: {
         'form.retry': 'saving',
         'form.edit': { target: 'editing', actions: assign({ error: null }) },
       },
     },
     done: {
+      tags: ['done'],
       type: 'final',
       entry: {
         type: 'notifySaved',

@@ -78,7 +78,7 @@ export const sessionMachine = setup({
     context: {} as SessionContext,
     events: {} as SessionEvent,
     input: {} as SessionInput,
-    tags: {} as 'busy' | 'signedIn' | 'error',
+    tags: {} as 'busy' | 'signedIn' | 'error' | 'activationError',
   },
   actors: {
     /** `POST /login` with the token; resolves with the login answer. */
@@ -224,7 +224,7 @@ export const sessionMachine = setup({
               },
             },
             failed: {
-              tags: ['error'],
+              tags: ['error', 'activationError'],
               on: {
                 'activation.submit': { target: 'activating', actions: assign({ error: null }) },
               },

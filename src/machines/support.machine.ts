@@ -80,7 +80,7 @@ export const supportMachine = setup({
   types: {
     context: {} as SupportContext,
     events: {} as SupportEvent,
-    tags: {} as 'busy' | 'error',
+    tags: {} as 'busy' | 'error' | 'sent',
   },
   actors: {
     sendSupportMessage: fromPromise<{ id: string }, SupportRequest>(() => {
@@ -152,6 +152,7 @@ export const supportMachine = setup({
       },
     },
     sent: {
+      tags: ['sent'],
       entry: 'notifySent',
       on: {
         'form.reset': {

@@ -3,7 +3,7 @@ import { createActor, fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/errors';
 import type { ApiClient } from '../../src/api/client';
 import type { components } from '../../shared/contract/product';
-import { saveAppointmentActor } from '../../src/machines/actors/staff';
+import { saveAppointmentActor } from '../../src/machines/actors/staff/appointments';
 import {
   appointmentFormSchema,
   appointmentFormValues,

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { ApiError } from '../../src/api/errors';
 import type { components } from '../../shared/contract/product';
-import { appointmentsQueryOf, clientsQueryOf } from '../../src/machines/actors/staff';
+import { appointmentsQueryOf } from '../../src/machines/actors/staff/appointments';
+import { clientsQueryOf } from '../../src/machines/actors/staff/clients';
 import {
   appointmentDetailMachine,
   type AppointmentDetail,

@@ -113,6 +113,7 @@ export const failedOrInvalidCode = [
 
 /** The countdown until the room opens: ticks with `countdownTick`, then joins (or is over). */
 export const waitingState = {
+  tags: ['waiting'],
   entry: 'readClock',
   always: [
     { guard: 'windowOpen', target: 'joining' },
@@ -139,7 +140,7 @@ export const roomState = <const T extends string>(leftTarget: T) =>
     },
     initial: 'connecting',
     states: {
-      connecting: { tags: ['busy'], on: { 'room.joined': { target: 'inMeeting' } } },
+      connecting: { tags: ['busy', 'connecting'], on: { 'room.joined': { target: 'inMeeting' } } },
       inMeeting: {},
     },
     on: {

@@ -20,7 +20,7 @@ export function ActivationForm() {
   const { session } = useAppServices();
   const busy = useSelector(session, (s) => s.hasTag('busy'));
   const error = useSelector(session, (s) =>
-    s.matches({ signedIn: { inactive: 'failed' } }) ? s.context.error : null,
+    s.hasTag('activationError') ? s.context.error : null,
   );
   const inputId = useId();
   const errorId = useId();

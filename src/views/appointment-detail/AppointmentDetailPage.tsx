@@ -1,40 +1,15 @@
-import { useActorRef } from '@xstate/react';
 import { useParams } from 'wouter';
-import { useAppServices } from '../../app/services';
-import {
-  cancelAppointmentActor,
-  loadAppointmentDetailActor,
-  resendInvitesActor,
-  setNoShowActor,
-} from '../../machines/actors/staff';
-import { appointmentDetailMachine, type AppointmentAction } from '../../machines/appointment-detail.machine';
+import { wireAppointmentDetail } from '../../machines/wiring/appointment-detail';
+import { useRouteActor } from '../route-actor';
 import { useStaffSession } from '../staff/useUrlList';
 import { AppointmentDetailView } from './AppointmentDetailView';
 
-const TOASTS: Record<AppointmentAction, string> = {
-  cancelled: 'staff:toasts.cancelled',
-  noShowChanged: 'staff:toasts.noShowChanged',
-  invitesSent: 'staff:toasts.invitesSent',
-};
-
-/** Wires the appointment detail machine to the API and the toasts. */
+/** Starts the appointment detail machine (the cancel page asks at once). */
 export function AppointmentDetailScreen({ id, mode }: { id: string; mode: 'detail' | 'cancel' }) {
-  const { api, toasts } = useAppServices();
   const { manager } = useStaffSession();
-  const actorRef = useActorRef(
-    appointmentDetailMachine.provide({
-      actors: {
-        loadDetail: loadAppointmentDetailActor(api),
-        cancelAppointment: cancelAppointmentActor(api),
-        setNoShow: setNoShowActor(api),
-        resendInvites: resendInvitesActor(api, window.location.origin),
-      },
-      actions: {
-        notify: (_, { action }) => toasts.send({ type: 'show', kind: 'success', messageKey: TOASTS[action] }),
-      },
-    }),
-    { input: { id, withEvents: manager, askToCancel: mode === 'cancel' } },
-  );
+  const actorRef = useRouteActor(wireAppointmentDetail, {
+    input: { id, withEvents: manager, askToCancel: mode === 'cancel' },
+  });
   return <AppointmentDetailView actorRef={actorRef} mode={mode} />;
 }
 

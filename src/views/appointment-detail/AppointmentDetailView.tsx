@@ -41,7 +41,7 @@ export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActo
     return (
       <article className="staff-page" aria-busy={busy}>
         <h1>{title}</h1>
-        {state.matches('failed') ? (
+        {state.hasTag('error') ? (
           <div className="notice notice-error" role="alert">
             <p>{t(errorKey(error))}</p>
             {error?.code !== 'not_found' ? (
@@ -63,8 +63,8 @@ export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActo
 
   const a = detail.appointment;
   const live = a.cancelledAt === null;
-  const confirming = state.matches({ ready: 'confirmingCancel' });
-  const cancelling = state.matches({ ready: 'cancelling' });
+  const confirming = state.hasTag('confirmingCancel');
+  const cancelling = state.hasTag('cancelling');
 
   return (
     <article className="staff-page" aria-busy={busy}>
@@ -72,7 +72,7 @@ export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActo
       {busy ? (
         <p className="list-progress" role="status">
           <span className="spinner" aria-hidden="true" />
-          {state.matches('loading') ? t('list.loading') : t('appointment.working')}
+          {state.hasTag('loading') ? t('list.loading') : t('appointment.working')}
         </p>
       ) : null}
       <dl className="details">

@@ -1,18 +1,12 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useParams } from 'wouter';
-import { useAppServices } from '../../app/services';
-import { loadAppointmentRecordActor, saveAppointmentActor } from '../../machines/actors/staff';
+import { Link, useParams } from 'wouter';
 import { APPOINTMENT_TYPES, MEETING_TYPES } from '../../../shared/contract/enums';
-import {
-  appointmentFormSchema,
-  appointmentFormValues,
-  OUTSIDE_AVAILABILITY,
-  OVERRIDE_REASON_MAX,
-} from '../../forms/appointment-staff-form';
-import { recordFormMachine } from '../../machines/record-form.machine';
+import { appointmentFormSchema, OUTSIDE_AVAILABILITY, OVERRIDE_REASON_MAX } from '../../forms/appointment-staff-form';
 import { APPOINTMENT_TYPE_LABELS, MEETING_TYPE_LABELS } from '../appointments-list/parts';
 import { CheckField, RecordForm, SelectField, TextField } from '../staff/FormParts';
+import { wireAppointmentForm } from '../../machines/wiring/appointment-form';
+import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
 
 /** `/appointments/{appointmentId}/edit`: day, times (Berlin), type, meeting kind, flags. */
@@ -23,27 +17,9 @@ export default function AppointmentEditPage() {
 
 function AppointmentEdit({ id }: { id: string }) {
   const { t } = useTranslation('staff');
-  const { api, toasts } = useAppServices();
-  const [, navigate] = useLocation();
-  const actorRef = useActorRef(
-    recordFormMachine.provide({
-      actors: {
-        loadRecord: loadAppointmentRecordActor(api, appointmentFormValues),
-        saveRecord: saveAppointmentActor(api),
-      },
-      actions: {
-        notifySaved: (_, { unchanged }) => {
-          toasts.send({
-            type: 'show',
-            kind: unchanged ? 'info' : 'success',
-            messageKey: unchanged ? 'staff:toasts.unchanged' : 'staff:toasts.appointmentSaved',
-          });
-          navigate(`/appointments/${id}`);
-        },
-      },
-    }),
-    { input: { id, schema: appointmentFormSchema } },
-  );
+  const actorRef = useRouteActor((effects) => wireAppointmentForm(effects, id), {
+    input: { id, schema: appointmentFormSchema },
+  });
   // Offered once the server refused a move outside the coach's availability.
   const offerOverride = useSelector(
     actorRef,

@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { z } from 'zod';
 import type { components } from '../../../shared/contract/product';
-import { useAppServices } from '../../app/services';
-import { loadAppointmentsPageActor } from '../../machines/actors/staff';
+import { loadAppointmentsPageActor } from '../../machines/actors/staff/appointments';
 import { APPOINTMENT_TYPES } from '../../../shared/contract/enums';
 import { isoDate, oneOf, rowsOf, text, uuid, yesNo } from '../../machines/list.machine';
 import {
@@ -39,12 +38,11 @@ export const APPOINTMENT_FILTERS = z.object({
 /** `/appointments`: every appointment the person may see, filtered, sorted and paged. */
 export default function AppointmentsListPage() {
   const { t } = useTranslation('staff');
-  const { api } = useAppServices();
   const { manager } = useStaffSession();
   const actorRef = useUrlList({
     path: '/appointments',
     filters: APPOINTMENT_FILTERS,
-    loadPage: loadAppointmentsPageActor(api),
+    loadPage: loadAppointmentsPageActor,
     sortKeys: { order: 'sortDirection' },
   });
   const options = useFilterOptions(manager);

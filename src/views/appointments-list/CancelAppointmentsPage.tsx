@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { z } from 'zod';
+import type { ApiClient } from '../../api/client';
 import type { components } from '../../../shared/contract/product';
-import { useAppServices } from '../../app/services';
-import { loadAppointmentsPageActor } from '../../machines/actors/staff';
+import { loadAppointmentsPageActor } from '../../machines/actors/staff/appointments';
 import { rowsOf } from '../../machines/list.machine';
 import { todayInBerlin } from '../../../shared/time';
 import { ListFrame } from '../staff/ListParts';
@@ -22,8 +22,7 @@ const NO_FILTERS = z.object({});
  */
 export default function CancelAppointmentsPage() {
   const { t } = useTranslation('staff');
-  const { api } = useAppServices();
-  const [loadPage] = useState(() =>
+  const [loadPage] = useState(() => (api: ApiClient) =>
     loadAppointmentsPageActor(api, {
       cancelled: 'false',
       from: todayInBerlin().toString(),

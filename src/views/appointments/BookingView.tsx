@@ -39,23 +39,23 @@ export function BookingView({ actorRef, browserZone }: { actorRef: BookingActor;
     <article className="scheduling-page booking-page">
       <h1>{adhoc ? t('booking.titleAdhoc') : t('booking.title')}</h1>
       <ZoneNote browserZone={browserZone} />
-      {state.matches('noCoach') ? (
+      {state.hasTag('noCoach') ? (
         <p className="notice" role="status">
           {t('booking.noCoachRecord')}
         </p>
-      ) : state.matches('loadingCoaches') ? (
+      ) : state.hasTag('loadingCoaches') ? (
         <div className="page-loading" aria-busy="true" />
-      ) : state.matches('coachesFailed') ? (
+      ) : state.hasTag('coachesError') ? (
         <RetryNotice error={context.error} onRetry={() => send({ type: 'retry' })} />
-      ) : state.matches('booked') ? (
+      ) : state.hasTag('booked') ? (
         <Booked snapshot={state} send={send} />
       ) : (
         <>
           <ClientStep snapshot={state} send={send} />
-          {state.matches('choosingSlot') || state.matches('confirming') || state.matches('booking') ? (
+          {state.hasTag('slotStep') ? (
             <SlotStep snapshot={state} send={send} />
           ) : null}
-          {state.matches('confirming') || state.matches('booking') ? <Confirm snapshot={state} send={send} /> : null}
+          {state.hasTag('confirm') ? <Confirm snapshot={state} send={send} /> : null}
         </>
       )}
     </article>
@@ -66,7 +66,7 @@ function ClientStep({ snapshot, send }: { snapshot: BookingSnapshot; send: Booki
   const { t } = useTranslation('scheduling');
   const id = useId();
   const { context } = snapshot;
-  if (!snapshot.matches('choosingClient') && context.client) {
+  if (!snapshot.hasTag('choosingClient') && context.client) {
     return (
       <section className="booking-step" aria-labelledby={`${id}-h`}>
         <h2 id={`${id}-h`}>{t('booking.client')}</h2>
@@ -87,8 +87,8 @@ function ClientStep({ snapshot, send }: { snapshot: BookingSnapshot; send: Booki
       </section>
     );
   }
-  const searching = snapshot.matches({ choosingClient: 'searching' }) || snapshot.matches({ choosingClient: 'debouncing' });
-  const showResults = snapshot.matches({ choosingClient: 'results' });
+  const searching = snapshot.hasTag('searchingClients');
+  const showResults = snapshot.hasTag('clientResults');
   return (
     <section className="booking-step" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('booking.client')}</h2>
@@ -107,7 +107,7 @@ function ClientStep({ snapshot, send }: { snapshot: BookingSnapshot; send: Booki
         </p>
       </div>
       <div aria-live="polite" aria-busy={searching}>
-        {snapshot.matches({ choosingClient: 'searchFailed' }) ? (
+        {snapshot.hasTag('clientSearchError') ? (
           <RetryNotice error={context.error} onRetry={() => send({ type: 'retry' })} />
         ) : null}
         {showResults && context.results.length === 0 ? <p>{t('booking.noClients')}</p> : null}
@@ -135,8 +135,8 @@ function SlotStep({ snapshot, send }: { snapshot: BookingSnapshot; send: Booking
   const weekTitle = useWeekTitle();
   const dayLabel = useDayLabel();
   const { context } = snapshot;
-  const choosing = snapshot.matches('choosingSlot');
-  const loading = snapshot.matches({ choosingSlot: 'loadingSlots' });
+  const choosing = snapshot.hasTag('choosingSlot');
+  const loading = snapshot.hasTag('loadingSlots');
   const days = daysFrom(context.weekStart, 7)
     .map((day) => ({ day, slots: context.slots.filter((s) => berlinDate(s.startDate).equals(day)) }))
     .filter((d) => d.slots.length > 0);
@@ -191,7 +191,7 @@ function SlotStep({ snapshot, send }: { snapshot: BookingSnapshot; send: Booking
           <p>{t('booking.conflict')}</p>
         </div>
       ) : null}
-      {snapshot.matches({ choosingSlot: 'needCoach' }) ? <p>{t('booking.chooseCoachFirst')}</p> : null}
+      {snapshot.hasTag('needCoach') ? <p>{t('booking.chooseCoachFirst')}</p> : null}
       {context.coachId ? (
         <>
           <PeriodNav
@@ -203,10 +203,10 @@ function SlotStep({ snapshot, send }: { snapshot: BookingSnapshot; send: Booking
             onNext={() => send({ type: 'week.next' })}
           />
           <div aria-busy={loading} aria-live="polite">
-            {snapshot.matches({ choosingSlot: 'slotsFailed' }) ? (
+            {snapshot.hasTag('slotsError') ? (
               <RetryNotice error={context.error} onRetry={() => send({ type: 'retry' })} />
             ) : null}
-            {snapshot.matches({ choosingSlot: 'slotsReady' }) && days.length === 0 ? (
+            {snapshot.hasTag('slotsReady') && days.length === 0 ? (
               <p>{t('booking.noSlots')}</p>
             ) : null}
             {!loading
@@ -219,7 +219,7 @@ function SlotStep({ snapshot, send }: { snapshot: BookingSnapshot; send: Booking
                           <SlotButton
                             slot={slot}
                             selected={context.slot?.startDate === slot.startDate && context.slot.coachId === slot.coachId}
-                            disabled={!snapshot.matches({ choosingSlot: 'slotsReady' })}
+                            disabled={!snapshot.can({ type: 'slot.select', slot })}
                             label={t('booking.slotLabel', { day: dayLabel(day), time: timeRange(slot.startDate, slot.endDate) })}
                             onSelect={() => send({ type: 'slot.select', slot })}
                           />
@@ -256,7 +256,7 @@ function Confirm({ snapshot, send }: { snapshot: BookingSnapshot; send: BookingA
   const id = useId();
   const dayLabel = useDayLabel();
   const { context } = snapshot;
-  const booking = snapshot.matches('booking');
+  const booking = snapshot.hasTag('booking');
   const slot = context.slot!;
   return (
     <section className="detail-panel booking-confirm" aria-labelledby={`${id}-h`}>

@@ -1,12 +1,12 @@
 import { useActorRef } from '@xstate/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useEffect, useRef, useState } from 'react';
 import { useAppServices } from '../../app/services';
-import { createAuthFlowActors, type AuthFlowDeps } from '../../machines/auth/actors';
+import type { AuthFlowDeps } from '../../machines/auth/actors';
 import { takeEarlyFlow } from '../../machines/auth/early-start';
-import { authFlowMachine } from '../../machines/auth/flow.machine';
 import { eventThrottleMachine } from '../../machines/auth/support.machines';
 import type { FlowName } from '../../machines/auth/types';
+import { wireAuthFlow } from '../../machines/wiring/auth';
+import { useRouteEffects } from '../route-actor';
 import { AuthFlowActor, selectScreen } from './flowContext';
 import { FlowScreen } from './screens';
 
@@ -24,32 +24,16 @@ export interface AuthWidgetProps {
  * a kind per second, to the app's auth-event channel.
  */
 export function AuthWidget({ flow, onSucceeded, deps }: AuthWidgetProps) {
-  const services = useAppServices();
-  const { i18n } = useTranslation('auth');
+  const { effects, inspect } = useRouteEffects();
   // The login flow may be running since the app started (src/main.tsx): this widget shows it,
   // and builds no machine of its own (the flow machine is large to build).
   const [early] = useState(() => (deps ? null : takeEarlyFlow(flow)));
-  const logic = useMemo(
-    () =>
-      early
-        ? undefined
-        : authFlowMachine.provide({
-            actors: createAuthFlowActors({
-              authApi: services.authApi,
-              getToken: services.getToken,
-              authEvents: services.authEvents,
-              language: () => i18n.resolvedLanguage ?? 'de',
-              ...deps,
-            }),
-          }),
-    // The machine is built once per widget; later changes of deps do not restart a flow.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [services, early],
-  );
+  // The machine is built once per widget; later changes of deps do not restart a flow.
+  const [logic] = useState(() => (early ? undefined : wireAuthFlow(effects, deps)));
   return (
     <AuthFlowActor.Provider
       {...(logic ? { logic } : {})}
-      options={{ input: { flowName: flow } }}
+      options={{ input: { flowName: flow }, ...(inspect ? { inspect } : {}) }}
       actor={early}
     >
       <div className="auth-widget">

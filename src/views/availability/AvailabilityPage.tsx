@@ -1,36 +1,12 @@
-import { useActorRef } from '@xstate/react';
-import { useAppServices } from '../../app/services';
-import {
-  deleteAvailabilityActor,
-  loadCoachesActor,
-  loadWeekActor,
-  saveAvailabilityActor,
-} from '../../machines/actors/scheduling';
-import { availabilityWeekMachine } from '../../machines/availability-week.machine';
 import { todayInBerlin } from '../../../shared/time';
+import { wireAvailabilityWeek } from '../../machines/wiring/availability-week';
 import { useSchedulingSession } from '../calendar/scheduling-session';
+import { useRouteActor } from '../route-actor';
 import { AvailabilityWeekView } from './AvailabilityWeekView';
 
-/** `/availability`: wires the week machine to the API and the toasts. */
+/** `/availability`: starts the week machine for the signed-in person. */
 export default function AvailabilityPage() {
-  const { api, toasts } = useAppServices();
   const { browserZone, role, ownCoachId } = useSchedulingSession();
-  const actorRef = useActorRef(
-    availabilityWeekMachine.provide({
-      actors: {
-        loadCoaches: loadCoachesActor(api),
-        loadWeek: loadWeekActor(api),
-        saveAvailability: saveAvailabilityActor(api),
-        deleteAvailability: deleteAvailabilityActor(api),
-      },
-      actions: {
-        notifySaved: () =>
-          toasts.send({ type: 'show', kind: 'success', messageKey: 'scheduling:availability.savedToast' }),
-        notifyDeleted: () =>
-          toasts.send({ type: 'show', kind: 'success', messageKey: 'scheduling:availability.deletedToast' }),
-      },
-    }),
-    { input: { role, ownCoachId, today: todayInBerlin() } },
-  );
+  const actorRef = useRouteActor(wireAvailabilityWeek, { input: { role, ownCoachId, today: todayInBerlin() } });
   return <AvailabilityWeekView actorRef={actorRef} browserZone={browserZone} />;
 }

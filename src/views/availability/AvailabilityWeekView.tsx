@@ -71,13 +71,13 @@ export function AvailabilityWeekView({ actorRef, browserZone }: { actorRef: Week
           onChange={(coachId) => coachId && send({ type: 'coach.select', coachId })}
         />
       ) : null}
-      {state.matches('noCoach') ? (
+      {state.hasTag('noCoach') ? (
         <p className="notice" role="status">
           {context.canPickCoach ? t('availability.noCoaches') : t('availability.noCoachRecord')}
         </p>
-      ) : state.matches('coachesFailed') ? (
+      ) : state.hasTag('coachesError') ? (
         <RetryNotice error={state.context.error} onRetry={() => send({ type: 'retry' })} />
-      ) : state.matches('loadingCoaches') ? (
+      ) : state.hasTag('loadingCoaches') ? (
         <div className="page-loading" aria-busy="true" />
       ) : (
         <>
@@ -90,16 +90,14 @@ export function AvailabilityWeekView({ actorRef, browserZone }: { actorRef: Week
             onToday={() => send({ type: 'week.today', today: todayInBerlin() })}
             onNext={() => send({ type: 'week.next' })}
           />
-          {state.matches('failed') ? (
+          {state.hasTag('weekError') ? (
             <RetryNotice error={state.context.error} onRetry={() => send({ type: 'retry' })} />
           ) : null}
-          <WeekGrid snapshot={state} send={send} busy={state.matches('loading')} />
-          {state.matches({ ready: 'selected' }) ||
-          state.matches({ ready: 'confirmingDelete' }) ||
-          state.matches({ ready: 'deleting' }) ? (
+          <WeekGrid snapshot={state} send={send} busy={state.hasTag('loadingWeek')} />
+          {state.hasTag('selection') ? (
             <SelectedPanel snapshot={state} send={send} />
           ) : null}
-          {state.matches({ ready: 'editing' }) || state.matches({ ready: 'saving' }) ? (
+          {state.hasTag('editing') ? (
             <Editor snapshot={state} send={send} />
           ) : null}
         </>
@@ -113,7 +111,7 @@ function WeekGrid({ snapshot, send, busy }: { snapshot: WeekSnapshot; send: Week
   const dayLabel = useDayLabel();
   const { context } = snapshot;
   const days = daysFrom(context.weekStart, 7);
-  const canSelect = snapshot.matches({ ready: 'idle' }) || snapshot.matches({ ready: 'selected' });
+  const canSelect = snapshot.hasTag('selectable');
   return (
     <div className="week-grid" aria-busy={busy}>
       {days.map((day) => {
@@ -187,8 +185,8 @@ function SelectedPanel({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekA
   if (!found) return null;
   const { availability: a, occurrence: o } = found;
   const recurring = a.recurrence !== null;
-  const confirming = snapshot.matches({ ready: 'confirmingDelete' }) || snapshot.matches({ ready: 'deleting' });
-  const deleting = snapshot.matches({ ready: 'deleting' });
+  const confirming = snapshot.hasTag('confirmDelete');
+  const deleting = snapshot.hasTag('deleting');
   const scope = snapshot.context.deleteScope;
   return (
     <section className="detail-panel" aria-labelledby={headingId}>
@@ -268,7 +266,7 @@ function Editor({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekActor['s
   const base = useId();
   const draft = snapshot.context.draft as AvailabilityDraft;
   const errors = snapshot.context.fieldErrors;
-  const saving = snapshot.matches({ ready: 'saving' });
+  const saving = snapshot.hasTag('saving');
   const id = (field: string) => `${base}-${field}`;
   const change = (field: Exclude<DraftField, 'days'> | 'repeat', value: string) =>
     send({ type: 'form.change', field, value });

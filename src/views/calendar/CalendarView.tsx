@@ -61,11 +61,11 @@ export function CalendarView({ actorRef, browserZone }: { actorRef: CalendarActo
         <li className="legend-blocker">{t('calendar.kinds.blocker')}</li>
         <li className="legend-holiday">{t('calendar.kinds.holiday')}</li>
       </ul>
-      {state.matches('failed') ? (
+      {state.hasTag('eventsError') ? (
         <RetryNotice error={context.error} onRetry={() => send({ type: 'retry' })} />
       ) : null}
       <Days snapshot={state} send={send} />
-      {state.matches({ ready: 'detail' }) ? <Detail snapshot={state} send={send} /> : null}
+      {state.hasTag('detail') ? <Detail snapshot={state} send={send} /> : null}
     </article>
   );
 }
@@ -74,10 +74,10 @@ function Days({ snapshot, send }: { snapshot: CalendarSnapshot; send: CalendarAc
   const { t } = useTranslation('scheduling');
   const dayLabel = useDayLabel();
   const { context } = snapshot;
-  const busy = snapshot.hasTag('busy') && !snapshot.matches('ready');
+  const busy = snapshot.hasTag('loadingEvents');
   const coachName = (id: string | null) => context.coaches.find((c) => c.id === id)?.name;
   const showCoach = context.canPickCoach && context.coachId === null;
-  const canOpen = snapshot.matches({ ready: 'idle' });
+  const canOpen = snapshot.can({ type: 'appointment.open', appointmentId: '' });
   return (
     <div className={context.mode === 'day' ? 'week-grid day-grid' : 'week-grid'} aria-busy={busy}>
       {visibleDays(context).map((day) => {
@@ -175,13 +175,13 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
   const dayLabel = useDayLabel();
   const headingId = useId();
   const a = snapshot.context.appointment;
-  const confirming = snapshot.matches({ ready: { detail: 'confirmingCancel' } });
-  const cancelling = snapshot.matches({ ready: { detail: 'cancelling' } });
+  const confirming = snapshot.hasTag('confirmingCancel');
+  const cancelling = snapshot.hasTag('cancelling');
   return (
     <section className="detail-panel appointment-detail" aria-labelledby={headingId}>
       <h2 id={headingId}>{t('calendar.detail.title')}</h2>
-      {snapshot.matches({ ready: { detail: 'loadingDetail' } }) ? <div className="page-loading" aria-busy="true" /> : null}
-      {snapshot.matches({ ready: { detail: 'detailFailed' } }) ? (
+      {snapshot.hasTag('loadingDetail') ? <div className="page-loading" aria-busy="true" /> : null}
+      {snapshot.hasTag('detailError') ? (
         <RetryNotice error={snapshot.context.error} onRetry={() => send({ type: 'retry' })} />
       ) : null}
       {a ? (
@@ -210,7 +210,7 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
               <code>{a.meetingCodeClient}</code>
             </dd>
           </dl>
-          {snapshot.context.error && !snapshot.matches({ ready: { detail: 'detailFailed' } }) ? (
+          {snapshot.context.error && !snapshot.hasTag('detailError') ? (
             <p className="notice notice-error" role="alert">
               {t(errorKey(snapshot.context.error))}
             </p>

@@ -1,11 +1,8 @@
-import { useMachine } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useAppServices } from '../../app/services';
-import { createSelectionActors, saveCalendarFile } from '../../machines/actors/client';
-import { appointmentSelectionMachine } from '../../machines/client-appointment-selection.machine';
 import { berlinClock } from '../../lib/client-slots';
-
+import { wireAppointmentSelection } from '../../machines/wiring/appointment-selection';
+import { useRouteMachine } from '../route-actor';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
 
 /** `/client-signup/appointment-selection`: the initial appointment calendar. */
@@ -22,24 +19,11 @@ export default function AppointmentSelectionPage() {
 
 function Selection() {
   const { t } = useTranslation('client');
-  const { api } = useAppServices();
-  const [state, send] = useMachine(
-    appointmentSelectionMachine.provide({
-      actors: createSelectionActors(api),
-      actions: {
-        saveCalendar: (_, { appointment }) =>
-          saveCalendarFile(
-            appointment,
-            t('booked.calendarSummary', { coach: `${appointment.coach.firstName} ${appointment.coach.lastName}` }),
-          ),
-      },
-    }),
-    { input: { now: () => Date.now() } },
-  );
+  const [state, send] = useRouteMachine(wireAppointmentSelection, { input: { now: () => Date.now() } });
   const { slots, day, slot, conflict, appointment, error } = state.context;
   const busy = state.hasTag('busy');
 
-  if (state.matches('booked') && appointment) {
+  if (state.hasTag('booked') && appointment) {
     return (
       <section className="client-success" aria-labelledby="client-booked-title">
         <h2 id="client-booked-title">{t('booked.title')}</h2>
@@ -64,7 +48,7 @@ function Selection() {
       </section>
     );
   }
-  if (state.matches('alreadyBooked')) {
+  if (state.hasTag('alreadyBooked')) {
     return (
       <div className="notice">
         <p>{t('selection.alreadyBooked')}</p>
@@ -74,7 +58,7 @@ function Selection() {
       </div>
     );
   }
-  if (state.matches('notClient')) {
+  if (state.hasTag('notClient')) {
     return (
       <div className="notice">
         <p>{t('gate.noClient')}</p>
@@ -84,10 +68,10 @@ function Selection() {
       </div>
     );
   }
-  if (state.matches('loadFailed')) {
+  if (state.hasTag('loadError')) {
     return <ErrorNotice code={error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
-  if (state.matches('empty')) {
+  if (state.hasTag('noSlots')) {
     return (
       <div className="notice">
         <p>{t('selection.empty')}</p>
@@ -97,7 +81,7 @@ function Selection() {
       </div>
     );
   }
-  if (state.matches('confirming') || state.matches('booking')) {
+  if (state.hasTag('confirm')) {
     return (
       <section aria-labelledby="client-confirm-title">
         <h2 id="client-confirm-title">{t('selection.confirmTitle')}</h2>

@@ -1,9 +1,8 @@
-import { useMachine } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useAppServices } from '../../app/services';
-import { createCancelActors } from '../../machines/actors/client';
-import { cancelMachine, type CancelTarget } from '../../machines/client-cancel.machine';
+import type { CancelTarget } from '../../machines/client-cancel.machine';
+import { wireClientCancel } from '../../machines/wiring/client-cancel';
+import { useRouteMachine } from '../route-actor';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice } from './parts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -34,8 +33,7 @@ export default function CancelPage({ params }: { params?: { appointmentId?: stri
 
 function Cancel({ target }: { target: CancelTarget }) {
   const { t } = useTranslation('client');
-  const { api } = useAppServices();
-  const [state, send] = useMachine(cancelMachine.provide({ actors: createCancelActors(api) }), {
+  const [state, send] = useRouteMachine(wireClientCancel, {
     input: { target, now: () => Date.now() },
   });
   const { appointment, error } = state.context;
@@ -48,17 +46,17 @@ function Cancel({ target }: { target: CancelTarget }) {
       </Link>
     ) : null;
 
-  if (state.matches('loading')) return <p role="status">{t('cancel.loading')}</p>;
-  if (state.matches('loadFailed')) {
+  if (state.hasTag('loading')) return <p role="status">{t('cancel.loading')}</p>;
+  if (state.hasTag('loadError')) {
     return <ErrorNotice code={error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
-  if (state.matches('notFound')) {
+  if (state.hasTag('notFound')) {
     return <div className="notice"><p>{t(target.kind === 'code' ? 'cancel.unknownCode' : 'errors.not_found')}</p>{next}</div>;
   }
-  if (state.matches('alreadyCancelled')) {
+  if (state.hasTag('alreadyCancelled')) {
     return <div className="notice">{facts}<p>{t('cancel.alreadyCancelled')}</p>{next}</div>;
   }
-  if (state.matches('tooLate')) {
+  if (state.hasTag('tooLate')) {
     return (
       <div className="notice notice-error" role="alert">
         {facts}
@@ -67,7 +65,7 @@ function Cancel({ target }: { target: CancelTarget }) {
       </div>
     );
   }
-  if (state.matches('cancelled')) {
+  if (state.hasTag('cancelled')) {
     return (
       <section className="client-success" aria-labelledby="client-cancelled-title">
         <h2 id="client-cancelled-title">{t('cancel.doneTitle')}</h2>

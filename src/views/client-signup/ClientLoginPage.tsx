@@ -1,12 +1,10 @@
-import { useMachine } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { safeReturnTo } from '../../app/access';
-import { useAppServices } from '../../app/services';
 import { useSessionStatus } from '../../app/session-hooks';
-import { createAppointmentsActors } from '../../machines/actors/client';
-import { clientAppointmentsMachine } from '../../machines/client-appointments.machine';
+import { wireClientAppointments } from '../../machines/wiring/client-appointments';
 import { AuthWidget } from '../auth/AuthWidget';
+import { useRouteMachine } from '../route-actor';
 import { AppointmentFacts, ClientPage, ErrorNotice } from './parts';
 
 /**
@@ -53,15 +51,12 @@ export default function ClientLoginPage() {
 
 function Upcoming() {
   const { t } = useTranslation('client');
-  const { api } = useAppServices();
-  const [state, send] = useMachine(
-    clientAppointmentsMachine.provide({ actors: createAppointmentsActors(api) }),
-  );
-  if (state.matches('loading')) return <p role="status">{t('login.loading')}</p>;
-  if (state.matches('loadFailed')) {
+  const [state, send] = useRouteMachine(wireClientAppointments);
+  if (state.hasTag('loading')) return <p role="status">{t('login.loading')}</p>;
+  if (state.hasTag('loadError')) {
     return <ErrorNotice code={state.context.error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
-  if (state.matches('none')) {
+  if (state.hasTag('noAppointment')) {
     return (
       <div className="notice">
         <p>{t('login.none')}</p>

@@ -1,13 +1,12 @@
 import { useActorRef } from '@xstate/react';
-import { useEffect, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useEffect, useState } from 'react';
 import type { AnyActorRef } from 'xstate';
 import { useAppServices } from '../../app/services';
-import { createAuthFlowActors } from '../../machines/auth/actors';
-import { authFlowMachine } from '../../machines/auth/flow.machine';
 import { eventThrottleMachine } from '../../machines/auth/support.machines';
+import { wireAuthFlow } from '../../machines/wiring/auth';
 import { AuthFlowActor } from '../auth/flowContext';
 import { FlowScreen } from '../auth/screens';
+import { useRouteEffects } from '../route-actor';
 
 /**
  * The sign-in widget's registration flow inside the sign-up: the same flow machine, actors
@@ -15,24 +14,14 @@ import { FlowScreen } from '../auth/screens';
  * sign-up machine (`onAttach`), which types the form's address in and takes the new session.
  */
 export function RegistrationStep({ onAttach }: { onAttach: (flow: AnyActorRef) => void }) {
-  const services = useAppServices();
-  const { i18n } = useTranslation('auth');
-  const logic = useMemo(
-    () =>
-      authFlowMachine.provide({
-        actors: createAuthFlowActors({
-          authApi: services.authApi,
-          getToken: services.getToken,
-          authEvents: services.authEvents,
-          language: () => i18n.resolvedLanguage ?? 'de',
-        }),
-      }),
-    // One flow per mounted step.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [services],
-  );
+  const { effects, inspect } = useRouteEffects();
+  // One flow per mounted step.
+  const [logic] = useState(() => wireAuthFlow(effects));
   return (
-    <AuthFlowActor.Provider logic={logic} options={{ input: { flowName: 'registration' } }}>
+    <AuthFlowActor.Provider
+      logic={logic}
+      options={{ input: { flowName: 'registration' }, ...(inspect ? { inspect } : {}) }}
+    >
       <div className="auth-widget">
         <Attach onAttach={onAttach} />
         <EventBridge />

@@ -1,10 +1,9 @@
-import { useMachine } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useAppServices } from '../../app/services';
-import { createRescheduleActors } from '../../machines/actors/client';
-import { coachChange, rescheduleMachine } from '../../machines/client-reschedule.machine';
+import { coachChange } from '../../machines/client-reschedule.machine';
 import { berlinClock } from '../../lib/client-slots';
+import { wireClientReschedule } from '../../machines/wiring/client-reschedule';
+import { useRouteMachine } from '../route-actor';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
 
 const nameOf = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
@@ -23,8 +22,7 @@ export default function ReschedulePage({ params }: { params?: { appointmentId?: 
 
 function Reschedule({ appointmentId }: { appointmentId: string }) {
   const { t } = useTranslation('client');
-  const { api } = useAppServices();
-  const [state, send] = useMachine(rescheduleMachine.provide({ actors: createRescheduleActors(api) }), {
+  const [state, send] = useRouteMachine(wireClientReschedule, {
     input: { appointmentId, now: () => Date.now() },
   });
   const { appointment, slots, day, slot, conflict, error } = state.context;
@@ -42,15 +40,15 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
     </Link>
   );
 
-  if (state.matches('loading')) return <p role="status">{t('slots.loading')}</p>;
-  if (state.matches('loadFailed')) {
+  if (state.hasTag('loading')) return <p role="status">{t('slots.loading')}</p>;
+  if (state.hasTag('loadError')) {
     return <ErrorNotice code={error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
-  if (state.matches('notFound')) return <div className="notice"><p>{t('errors.not_found')}</p>{back}</div>;
-  if (state.matches('cancelled')) {
+  if (state.hasTag('notFound')) return <div className="notice"><p>{t('errors.not_found')}</p>{back}</div>;
+  if (state.hasTag('cancelled')) {
     return <div className="notice"><p>{t('reschedule.cancelled')}</p>{back}</div>;
   }
-  if (state.matches('tooLate')) {
+  if (state.hasTag('tooLate')) {
     return (
       <div className="notice notice-error" role="alert">
         {facts}
@@ -59,7 +57,7 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
       </div>
     );
   }
-  if (state.matches('moved')) {
+  if (state.hasTag('moved')) {
     return (
       <section className="client-success" aria-labelledby="client-moved-title">
         <h2 id="client-moved-title">{t('reschedule.movedTitle')}</h2>
@@ -69,7 +67,7 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
       </section>
     );
   }
-  if (state.matches('confirming') || state.matches('moving')) {
+  if (state.hasTag('confirm')) {
     // What the appointment will be: the new time with the coach the move gets.
     const change = coachChange(state.context);
     return (

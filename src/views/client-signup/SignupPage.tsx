@@ -1,18 +1,17 @@
-import { useMachine } from '@xstate/react';
 import { lazy, Suspense, useCallback, useEffect, useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnyActorRef } from 'xstate';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useAppServices } from '../../app/services';
 import { useSessionStatus } from '../../app/session-hooks';
-import { createSignupActors } from '../../machines/actors/client';
-import { clientSignupMachine } from '../../machines/client-signup.machine';
 import {
   campaignFrom,
   COUNTRIES,
   HEARD_FROM,
   type SignupFormValues,
 } from '../../forms/client-signup.form';
+import { wireClientSignup } from '../../machines/wiring/client-signup';
+import { useRouteMachine } from '../route-actor';
 import { ClientPage, ErrorNotice } from './parts';
 
 // The widget's screens load when the account step starts, not with the form (bench/web.ts).
@@ -30,27 +29,24 @@ export default function SignupPage() {
   const search = useSearch();
   const [, navigate] = useLocation();
   const status = useSessionStatus();
-  const [state, send] = useMachine(
-    clientSignupMachine.provide({ actors: createSignupActors(services) }),
-    {
-      input: {
-        campaign: campaignFrom(search),
-        currentYear: berlinYear(),
-        // Signed in without a client record: this account is the one to link.
-        sessionToken:
-          status.kind === 'signedIn' && !status.session.active
-            ? (services.session.getSnapshot().context.token ?? null)
-            : null,
-      },
+  const [state, send] = useRouteMachine(wireClientSignup, {
+    input: {
+      campaign: campaignFrom(search),
+      currentYear: berlinYear(),
+      // Signed in without a client record: this account is the one to link.
+      sessionToken:
+        status.kind === 'signedIn' && !status.session.active
+          ? (services.session.getSnapshot().context.token ?? null)
+          : null,
     },
-  );
-  const done = state.matches('done');
+  });
+  const done = state.hasTag('done');
   useEffect(() => {
     if (done) navigate('/client-signup/appointment-selection');
   }, [done, navigate]);
   const attach = useCallback((flow: AnyActorRef) => send({ type: 'registration.attach', flow }), [send]);
 
-  if (state.matches('registering')) {
+  if (state.hasTag('registering')) {
     return (
       <ClientPage title={t('signup.title')}>
         <p className="client-step">{t('signup.stepAccount')}</p>
@@ -67,14 +63,14 @@ export default function SignupPage() {
       </ClientPage>
     );
   }
-  if (state.matches('linking') || state.matches('activating') || done) {
+  if (state.hasTag('linking')) {
     return (
       <ClientPage title={t('signup.title')}>
         <p role="status">{t('signup.linking')}</p>
       </ClientPage>
     );
   }
-  if (state.matches('linkFailed')) {
+  if (state.hasTag('linkError')) {
     return (
       <ClientPage title={t('signup.title')}>
         <ErrorNotice code={state.context.error?.code ?? 'unknown'} />
@@ -92,10 +88,10 @@ export default function SignupPage() {
         {t('signup.haveAccount')}{' '}
         <Link href="/client-signup/login">{t('signup.toLogin')}</Link>
       </p>
-      {state.matches({ editing: 'failed' }) && state.context.error ? (
+      {state.hasTag('formError') && state.context.error ? (
         <ErrorNotice code={state.context.error.code} />
       ) : null}
-      {state.matches({ editing: 'invalid' }) ? (
+      {state.hasTag('invalid') ? (
         <p className="notice notice-error" role="alert">
           {t('signup.fixFields')}
         </p>

@@ -1,25 +1,14 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
-import { useAppServices } from '../../app/services';
-import {
-  loadClientDetailActor,
-  sendContractReminderActor,
-  setSessionsClosedActor,
-} from '../../machines/actors/staff';
-import { clientStaffDetailMachine, type ClientAction } from '../../machines/client-staff-detail.machine';
 import { Communications } from '../appointment-detail/AppointmentDetailView';
 import { AppointmentsTable } from '../appointments-list/parts';
 import { ageOf, formatDate, formatDateTime } from '../staff/format';
 import { errorKey } from '../staff/ListParts';
 import { REJECTION_LABELS } from './ClientFormFields';
+import { wireClientDetail } from '../../machines/wiring/client-detail';
+import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
-
-const TOASTS: Record<ClientAction, string> = {
-  sessionsClosed: 'staff:toasts.sessionsClosed',
-  sessionsOpened: 'staff:toasts.sessionsOpened',
-  reminderSent: 'staff:toasts.reminderSent',
-};
 
 /** `/clients/{clientId}`. */
 export default function ClientDetailPage() {
@@ -29,20 +18,7 @@ export default function ClientDetailPage() {
 
 function ClientDetail({ id }: { id: string }) {
   const { t } = useTranslation('staff');
-  const { api, toasts } = useAppServices();
-  const actorRef = useActorRef(
-    clientStaffDetailMachine.provide({
-      actors: {
-        loadDetail: loadClientDetailActor(api),
-        setSessionsClosed: setSessionsClosedActor(api),
-        sendContractReminder: sendContractReminderActor(api),
-      },
-      actions: {
-        notify: (_, { action }) => toasts.send({ type: 'show', kind: 'success', messageKey: TOASTS[action] }),
-      },
-    }),
-    { input: { id } },
-  );
+  const actorRef = useRouteActor(wireClientDetail, { input: { id } });
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
   const { detail, error, actionError, reminderUnavailable } = state.context;
@@ -52,7 +28,7 @@ function ClientDetail({ id }: { id: string }) {
     return (
       <article className="staff-page" aria-busy={busy}>
         <h1>{t('client.title')}</h1>
-        {state.matches('failed') ? (
+        {state.hasTag('error') ? (
           <div className="notice notice-error" role="alert">
             <p>{t(errorKey(error))}</p>
             {error?.code !== 'not_found' ? (
@@ -74,7 +50,7 @@ function ClientDetail({ id }: { id: string }) {
 
   const c = detail.client;
   const age = ageOf(c.yearOfBirth);
-  const confirming = state.matches({ ready: 'confirmingClose' }) || state.matches({ ready: 'closing' });
+  const confirming = state.hasTag('confirmClose');
   const dash = '–';
 
   return (
@@ -85,7 +61,7 @@ function ClientDetail({ id }: { id: string }) {
       {busy ? (
         <p className="list-progress" role="status">
           <span className="spinner" aria-hidden="true" />
-          {state.matches('loading') ? t('list.loading') : t('appointment.working')}
+          {state.hasTag('loading') ? t('list.loading') : t('appointment.working')}
         </p>
       ) : null}
       <div className="page-actions">
@@ -147,7 +123,7 @@ function ClientDetail({ id }: { id: string }) {
             <button
               type="button"
               className="button button-danger"
-              disabled={state.matches({ ready: 'closing' })}
+              disabled={state.hasTag('closing')}
               onClick={() => send({ type: 'close.confirm' })}
             >
               {t('client.closeConfirm')}
@@ -155,7 +131,7 @@ function ClientDetail({ id }: { id: string }) {
             <button
               type="button"
               className="button"
-              disabled={state.matches({ ready: 'closing' })}
+              disabled={state.hasTag('closing')}
               onClick={() => send({ type: 'close.abort' })}
             >
               {t('cancel.abort')}

@@ -1,47 +1,21 @@
-import { useActorRef } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useParams } from 'wouter';
-import type { components } from '../../../shared/contract/product';
-import { useAppServices } from '../../app/services';
-import { loadClientRecordActor, saveClientActor } from '../../machines/actors/staff';
-import { clientFormSchema, clientFormValues, newClientValues } from '../../forms/client-staff-form';
-import { recordFormMachine } from '../../machines/record-form.machine';
+import { Link, useParams } from 'wouter';
+import { clientFormSchema, newClientValues } from '../../forms/client-staff-form';
 import { RecordForm } from '../staff/FormParts';
 import { useFilterOptions, useStaffSession } from '../staff/useUrlList';
 import { ClientFormFields } from './ClientFormFields';
+import { wireClientForm } from '../../machines/wiring/client-form';
+import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
 
 /** `/clients/new` and `/clients/{clientId}/edit`. */
 function ClientForm({ id }: { id: string | null }) {
   const { t } = useTranslation('staff');
-  const { api, toasts } = useAppServices();
   const { manager } = useStaffSession();
   const options = useFilterOptions(manager);
-  const [, navigate] = useLocation();
-  const actorRef = useActorRef(
-    recordFormMachine.provide({
-      actors: {
-        loadRecord: loadClientRecordActor(api, clientFormValues),
-        saveRecord: saveClientActor(api),
-      },
-      actions: {
-        notifySaved: (_, { record, unchanged }) => {
-          const client = record as components['schemas']['Client'] | null;
-          toasts.send({
-            type: 'show',
-            kind: unchanged ? 'info' : 'success',
-            messageKey: unchanged
-              ? 'staff:toasts.unchanged'
-              : id === null
-                ? 'staff:toasts.clientCreated'
-                : 'staff:toasts.clientSaved',
-          });
-          navigate(`/clients/${client?.id ?? id}`);
-        },
-      },
-    }),
-    { input: id === null ? { id: null, schema: clientFormSchema, values: newClientValues() } : { id, schema: clientFormSchema } },
-  );
+  const actorRef = useRouteActor((effects) => wireClientForm(effects, id), {
+    input: id === null ? { id: null, schema: clientFormSchema, values: newClientValues() } : { id, schema: clientFormSchema },
+  });
   const title = id === null ? t('clientForm.newTitle') : t('clientForm.editTitle');
   return (
     <article className="staff-page">

@@ -4,9 +4,8 @@ import { Link } from 'wouter';
 import { z } from 'zod';
 import type { components } from '../../../shared/contract/product';
 import { OPEN_CLIENTS_HREF } from '../../app/menu';
-import { useAppServices } from '../../app/services';
 import { tKey } from '../../i18n/keys';
-import { loadClientsPageActor } from '../../machines/actors/staff';
+import { loadClientsPageActor } from '../../machines/actors/staff/clients';
 import { isoDate, oneOf, rowsOf, text, uuid, wholeNumber, yesNo } from '../../machines/list.machine';
 import { ageOf, formatDate } from '../staff/format';
 import {
@@ -51,12 +50,11 @@ const SORT_LABELS = {
 /** `/clients`: the clients the person may see (coaches: their own), filtered, sorted, paged. */
 export default function ClientsListPage() {
   const { t } = useTranslation('staff');
-  const { api } = useAppServices();
   const { manager } = useStaffSession();
   const actorRef = useUrlList({
     path: '/clients',
     filters: CLIENT_FILTERS,
-    loadPage: loadClientsPageActor(api),
+    loadPage: loadClientsPageActor,
     sortKeys: { by: 'sortBy', order: 'sortOrder' },
   });
   const options = useFilterOptions(manager);

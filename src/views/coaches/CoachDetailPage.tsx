@@ -1,15 +1,14 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
 import type { components } from '../../../shared/contract/product';
-import { useAppServices } from '../../app/services';
-import { loadCoachActor, setCoachActiveActor } from '../../machines/actors/staff';
 import { coachName } from '../../forms/coach-staff-form';
-import { confirmActionMachine } from '../../machines/confirm-action.machine';
-import { recordDetailMachine, recordOf } from '../../machines/record-detail.machine';
+import { recordOf } from '../../machines/record-detail.machine';
 import { formatDateTime } from '../staff/format';
 import { errorKey } from '../staff/ListParts';
 import { ConfirmActionPanel } from './ConfirmActionPanel';
+import { wireCoachActive, wireCoachDetail } from '../../machines/wiring/coach-detail';
+import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
 
 type Coach = components['schemas']['Coach'];
@@ -22,29 +21,12 @@ export default function CoachDetailPage() {
 
 function CoachDetail({ id }: { id: string }) {
   const { t } = useTranslation('staff');
-  const { api, toasts } = useAppServices();
-  const detailRef = useActorRef(recordDetailMachine.provide({ actors: { loadDetail: loadCoachActor(api) } }), {
-    input: { id },
-  });
-  const activeRef = useActorRef(
-    confirmActionMachine.provide({
-      actors: {
-        runAction: setCoachActiveActor(api),
-      },
-      actions: {
-        notifyDone: (_, { payload }) => {
-          toasts.send({
-            type: 'show',
-            kind: 'success',
-            messageKey: payload.active ? 'staff:toasts.coachReactivated' : 'staff:toasts.coachDeactivated',
-          });
-          detailRef.send({ type: 'detail.reload' });
-        },
-      },
-    }),
+  const detailRef = useRouteActor(wireCoachDetail, { input: { id } });
+  const activeRef = useRouteActor((effects) =>
+    wireCoachActive(effects, () => detailRef.send({ type: 'detail.reload' })),
   );
   const state = useSelector(detailRef, (s) => s);
-  const askOpen = useSelector(activeRef, (s) => !s.matches('idle'));
+  const askOpen = useSelector(activeRef, (s) => s.hasTag('open'));
   const asking = useSelector(activeRef, (s) => s.context.payload);
   const coach = recordOf<Coach>(state.context);
   const busy = state.hasTag('busy');
@@ -53,7 +35,7 @@ function CoachDetail({ id }: { id: string }) {
     return (
       <article className="staff-page" aria-busy={busy}>
         <h1>{t('coach.title')}</h1>
-        {state.matches('failed') ? (
+        {state.hasTag('error') ? (
           <div className="notice notice-error" role="alert">
             <p>{t(errorKey(state.context.error))}</p>
             {state.can({ type: 'detail.retry' }) ? (

@@ -1,40 +1,17 @@
-import { useActorRef } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useParams } from 'wouter';
-import type { components } from '../../../shared/contract/product';
-import { useAppServices } from '../../app/services';
-import { loadCoachRecordActor, saveCoachActor } from '../../machines/actors/staff';
-import { coachFormSchema, coachFormValues, newCoachValues } from '../../forms/coach-staff-form';
-import { recordFormMachine } from '../../machines/record-form.machine';
+import { Link, useParams } from 'wouter';
+import { coachFormSchema, newCoachValues } from '../../forms/coach-staff-form';
 import { CheckField, RecordForm, TextField } from '../staff/FormParts';
+import { wireCoachForm } from '../../machines/wiring/coach-form';
+import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
 
 /** `/coaches/new` and `/coaches/{coachId}/edit`: the generic record form with the coach's fields. */
 function CoachForm({ id }: { id: string | null }) {
   const { t } = useTranslation('staff');
-  const { api, toasts } = useAppServices();
-  const [, navigate] = useLocation();
-  const actorRef = useActorRef(
-    recordFormMachine.provide({
-      actors: { loadRecord: loadCoachRecordActor(api, coachFormValues), saveRecord: saveCoachActor(api) },
-      actions: {
-        notifySaved: (_, { record, unchanged }) => {
-          const coach = record as components['schemas']['Coach'] | null;
-          toasts.send({
-            type: 'show',
-            kind: unchanged ? 'info' : 'success',
-            messageKey: unchanged
-              ? 'staff:toasts.unchanged'
-              : id === null
-                ? 'staff:toasts.coachCreated'
-                : 'staff:toasts.coachSaved',
-          });
-          navigate(`/coaches/${coach?.id ?? id}`);
-        },
-      },
-    }),
-    { input: id === null ? { id: null, schema: coachFormSchema, values: newCoachValues() } : { id, schema: coachFormSchema } },
-  );
+  const actorRef = useRouteActor((effects) => wireCoachForm(effects, id), {
+    input: id === null ? { id: null, schema: coachFormSchema, values: newCoachValues() } : { id, schema: coachFormSchema },
+  });
   const title = id === null ? t('coachForm.newTitle') : t('coachForm.editTitle');
   return (
     <article className="staff-page">

@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { z } from 'zod';
 import type { components } from '../../../shared/contract/product';
-import { useAppServices } from '../../app/services';
-import { loadCoachesPageActor } from '../../machines/actors/staff';
+import { loadCoachesPageActor } from '../../machines/actors/staff/coaches';
 import { coachName } from '../../forms/coach-staff-form';
 import { rowsOf, text, yesNo } from '../../machines/list.machine';
 import { FilterForm, FilterInput, FilterSelect } from '../staff/FilterParts';
@@ -19,8 +18,7 @@ export const COACH_FILTERS = z.object({ search: text(100), active: yesNo });
 /** `/coaches` (admins and onboarding managers): search, active filter, paging. */
 export default function CoachesListPage() {
   const { t } = useTranslation('staff');
-  const { api } = useAppServices();
-  const actorRef = useUrlList({ path: '/coaches', filters: COACH_FILTERS, loadPage: loadCoachesPageActor(api) });
+  const actorRef = useUrlList({ path: '/coaches', filters: COACH_FILTERS, loadPage: loadCoachesPageActor });
   const filters = useSelector(actorRef, (s) => s.context.query.filters);
   const rows = useSelector(actorRef, (s) => rowsOf<Coach>(s.context));
 

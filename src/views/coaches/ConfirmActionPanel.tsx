@@ -25,20 +25,20 @@ export function ConfirmActionPanel({
   const { t } = useTranslation('staff');
   const state = useSelector(actorRef, (s) => s);
   const id = useId();
-  if (state.matches('idle')) return null;
-  const running = state.matches('running');
+  if (!state.hasTag('open')) return null;
+  const running = state.hasTag('busy');
   return (
     <div className="confirm-box" role="alertdialog" aria-labelledby={`${id}-question`}>
       <p id={`${id}-question`}>
         <strong>{question}</strong>
       </p>
-      {state.matches('failed') ? (
+      {state.hasTag('error') ? (
         <p className="notice notice-error" role="alert">
           {t(errorKey(state.context.error))}
         </p>
       ) : null}
       <div className="form-actions">
-        {state.matches('failed') ? (
+        {state.hasTag('error') ? (
           <button type="button" className="button" onClick={() => actorRef.send({ type: 'action.retry' })}>
             {t('list.retry')}
           </button>

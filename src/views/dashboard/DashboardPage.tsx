@@ -1,9 +1,7 @@
-import { useMachine } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { useAppServices } from '../../app/services';
 import { tKey } from '../../i18n/keys';
-import { loadDashboardFiguresActor } from '../../machines/actors/shell';
-import { dashboardMachine } from '../../machines/dashboard.machine';
+import { wireDashboard } from '../../machines/wiring/dashboard';
+import { useRouteMachine } from '../route-actor';
 
 const FIGURE_LABELS: Record<string, string> = {
   users: tKey('shell:dashboard.figures.users'),
@@ -15,15 +13,12 @@ const FIGURE_LABELS: Record<string, string> = {
 /** `/dashboard` (SUPERADMIN): key figures of the product. */
 export default function DashboardPage() {
   const { t, i18n } = useTranslation('shell');
-  const { api } = useAppServices();
-  const [state, send] = useMachine(
-    dashboardMachine.provide({ actors: { loadFigures: loadDashboardFiguresActor(api) } }),
-  );
+  const [state, send] = useRouteMachine(wireDashboard);
   const number = new Intl.NumberFormat(i18n.resolvedLanguage ?? 'de');
   return (
     <article className="dashboard-page" aria-busy={state.hasTag('busy')}>
       <h1>{t('dashboard.title')}</h1>
-      {state.matches('failed') && (
+      {state.hasTag('error') && (
         <div className="notice notice-error" role="alert">
           <p>{t('dashboard.error')}</p>
           <button
@@ -36,7 +31,7 @@ export default function DashboardPage() {
         </div>
       )}
       {state.hasTag('busy') && <p role="status">{t('dashboard.loading')}</p>}
-      {state.matches('loaded') && (
+      {state.hasTag('loaded') && (
         <>
           <dl className="figures">
             {state.context.figures.map((figure) => (

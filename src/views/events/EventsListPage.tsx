@@ -2,8 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { z } from 'zod';
-import { useAppServices } from '../../app/services';
-import { loadEventsPageActor, type EventRow } from '../../machines/actors/staff';
+import { loadEventsPageActor, type EventRow } from '../../machines/actors/staff/events';
 import { oneOf, rowsOf, uuid, yesNo } from '../../machines/list.machine';
 import { FilterForm, FilterInput, FilterSelect } from '../staff/FilterParts';
 import { formatDateTime } from '../staff/format';
@@ -27,8 +26,7 @@ export const EVENT_FILTERS = z.object({
 /** `/events` (admins and onboarding managers): what happened, newest first, in German. */
 export default function EventsListPage() {
   const { t } = useTranslation('staff');
-  const { api } = useAppServices();
-  const actorRef = useUrlList({ path: '/events', filters: EVENT_FILTERS, loadPage: loadEventsPageActor(api) });
+  const actorRef = useUrlList({ path: '/events', filters: EVENT_FILTERS, loadPage: loadEventsPageActor });
   const options = useFilterOptions(true);
   const filters = useSelector(actorRef, (s) => s.context.query.filters);
   const rows = useSelector(actorRef, (s) => rowsOf<EventRow>(s.context));

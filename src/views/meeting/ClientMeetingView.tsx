@@ -62,9 +62,9 @@ export function ClientMeetingView({
   return (
     <article className={inRoom ? 'meeting-page in-room' : 'meeting-page'}>
       <h1>{t('title.client')}</h1>
-      {state.matches('enteringCode') || state.matches('invalidCode') ? codeForm : null}
-      {state.matches('lookingUp') ? <Busy label={t('state.loading')} /> : null}
-      {state.matches('waiting') && info ? (
+      {state.hasTag('codeForm') ? codeForm : null}
+      {state.hasTag('lookingUp') ? <Busy label={t('state.loading')} /> : null}
+      {state.hasTag('waiting') && info ? (
         <>
           {appointmentCard}
           <WaitingNotice
@@ -75,23 +75,23 @@ export function ClientMeetingView({
           </WaitingNotice>
         </>
       ) : null}
-      {state.matches('joining') || state.matches({ room: 'connecting' }) ? (
+      {state.hasTag('connecting') ? (
         <Busy label={t('state.joining')} />
       ) : null}
-      {state.matches('cancelled') ? (
+      {state.hasTag('cancelled') ? (
         <>
           {appointmentCard}
           <CancelledNotice />
         </>
       ) : null}
-      {state.matches('over') ? <OverNotice /> : null}
-      {state.matches('external') && info ? (
+      {state.hasTag('over') ? <OverNotice /> : null}
+      {state.hasTag('external') && info ? (
         <>
           {appointmentCard}
           <ExternalNotice url={info.externalMeetingUrl} />
         </>
       ) : null}
-      {state.matches('failed') ? (
+      {state.hasTag('failed') ? (
         <ErrorNotice error={context.error} onRetry={() => send({ type: 'meeting.retry' })} />
       ) : null}
       <RoomContainer visible={inRoom} />

@@ -1,15 +1,7 @@
-import { useMachine } from '@xstate/react';
-import { useId, useMemo } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'wouter';
-import { useAppServices } from '../../app/services';
-import {
-  fetchCoachTokenActor,
-  lookupCoachMeetingActor,
-  recordFinishedActor,
-  videoRoomActor,
-} from '../../machines/actors/meeting';
-import { coachMeetingMachine, type CoachMeetingMode } from '../../machines/coach-meeting.machine';
+import { Link } from 'wouter';
+import type { CoachMeetingMode } from '../../machines/coach-meeting.machine';
 import { msUntilOpen, type CoachMeetingOverview } from '../../machines/meeting/shared';
 import {
   Busy,
@@ -25,8 +17,9 @@ import {
   dateOf,
   timeOf,
 } from './parts';
+import { wireCoachMeeting } from '../../machines/wiring/coach-meeting';
+import { useRouteMachine } from '../route-actor';
 
-const base = (code: string) => `/coach/meeting/${encodeURIComponent(code)}`;
 const TITLES: Record<CoachMeetingMode, string> = {
   overview: 'title.overview',
   join: 'title.room',
@@ -85,25 +78,9 @@ function Overview({ overview, nowMs }: { overview: CoachMeetingOverview; nowMs: 
 /** `/coach/meeting/{code}`, `…/join` and `…/finished`: one coach meeting machine per page. */
 export function CoachMeetingPage({ code, mode }: { code: string; mode: CoachMeetingMode }) {
   const { t, i18n } = useTranslation('meeting');
-  const { api } = useAppServices();
-  const [, navigate] = useLocation();
-  const machine = useMemo(
-    () =>
-      coachMeetingMachine.provide({
-        actors: {
-          lookupCoachMeeting: lookupCoachMeetingActor(api),
-          fetchCoachToken: fetchCoachTokenActor(api),
-          recordFinished: recordFinishedActor(api),
-          videoRoom: videoRoomActor(),
-        },
-        actions: {
-          openRoom: () => navigate(`${base(code)}/join`),
-          showFinished: () => navigate(`${base(code)}/finished`, { replace: true }),
-        },
-      }),
-    [api, navigate, code],
-  );
-  const [state, send] = useMachine(machine, { input: { code, mode, lang: i18n.language } });
+  const [state, send] = useRouteMachine((effects) => wireCoachMeeting(effects, code), {
+    input: { code, mode, lang: i18n.language },
+  });
   const { context } = state;
   const overview = context.overview;
   const inRoom = state.hasTag('room');
@@ -112,14 +89,14 @@ export function CoachMeetingPage({ code, mode }: { code: string; mode: CoachMeet
   return (
     <article className={inRoom ? 'meeting-page in-room' : 'meeting-page'}>
       <h1>{t(TITLES[mode])}</h1>
-      {state.matches('lookingUp') ? <Busy label={t('state.loading')} /> : null}
-      {state.matches('invalidCode') ? (
+      {state.hasTag('lookingUp') ? <Busy label={t('state.loading')} /> : null}
+      {state.hasTag('invalidCode') ? (
         <>
           <ErrorNotice error={context.error} />
           <Link href="/coach/meeting">{t('coach.backToMeetings')}</Link>
         </>
       ) : null}
-      {state.matches('overview') && overview ? (
+      {state.hasTag('overview') && overview ? (
         <>
           <Overview overview={overview} nowMs={context.nowMs} />
           <div className="form-actions">
@@ -152,22 +129,22 @@ export function CoachMeetingPage({ code, mode }: { code: string; mode: CoachMeet
           {overview.appointment.cancelledAt ? <CancelledNotice /> : null}
         </>
       ) : null}
-      {state.matches('waiting') && overview ? (
+      {state.hasTag('waiting') && overview ? (
         <WaitingNotice
           joinableFrom={overview.joinableFrom}
           countdownSeconds={Math.ceil(msUntilOpen(overview, context.nowMs) / 1000)}
         />
       ) : null}
-      {state.matches('joining') || state.matches({ room: 'connecting' }) ? (
+      {state.hasTag('connecting') ? (
         <Busy label={t('state.joining')} />
       ) : null}
-      {state.matches('cancelled') ? <CancelledNotice /> : null}
-      {state.matches('over') ? <OverNotice /> : null}
-      {state.matches('external') && overview ? (
+      {state.hasTag('cancelled') ? <CancelledNotice /> : null}
+      {state.hasTag('over') ? <OverNotice /> : null}
+      {state.hasTag('external') && overview ? (
         <ExternalNotice url={overview.externalJoinUrl} />
       ) : null}
-      {state.matches('recording') ? <Busy label={t('coach.recording')} /> : null}
-      {state.matches('finished') && context.finished ? (
+      {state.hasTag('recording') ? <Busy label={t('coach.recording')} /> : null}
+      {state.hasTag('finished') && context.finished ? (
         <>
           <div className="notice notice-success" role="status">
             <p>{t('finished.coachText')}</p>
@@ -191,7 +168,7 @@ export function CoachMeetingPage({ code, mode }: { code: string; mode: CoachMeet
           </div>
         </>
       ) : null}
-      {state.matches('failed') ? (
+      {state.hasTag('failed') ? (
         <ErrorNotice error={context.error} onRetry={() => send({ type: 'meeting.retry' })} />
       ) : null}
       <RoomContainer visible={inRoom} />

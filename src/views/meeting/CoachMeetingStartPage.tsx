@@ -1,10 +1,9 @@
-import { useMachine } from '@xstate/react';
-import { useId, useMemo } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'wouter';
-import { useAppServices } from '../../app/services';
-import { loadUpcomingActor, lookupCoachMeetingActor } from '../../machines/actors/meeting';
-import { coachMeetingStartMachine, showsJoinButton } from '../../machines/coach-meeting.machine';
+import { Link } from 'wouter';
+import { showsJoinButton } from '../../machines/coach-meeting.machine';
+import { wireCoachMeetingStart } from '../../machines/wiring/coach-meeting';
+import { useRouteMachine } from '../route-actor';
 import { Busy, CodeForm, TYPE_LABELS, When } from './parts';
 
 const meetingPath = (code: string) => `/coach/meeting/${encodeURIComponent(code)}`;
@@ -12,33 +11,20 @@ const meetingPath = (code: string) => `/coach/meeting/${encodeURIComponent(code)
 /** `/coach/meeting`: the next two appointments with join buttons, and the meeting-code form. */
 export default function CoachMeetingStartPage() {
   const { t } = useTranslation('meeting');
-  const { api } = useAppServices();
-  const [, navigate] = useLocation();
   const ids = { upcoming: useId(), form: useId() };
-  const machine = useMemo(
-    () =>
-      coachMeetingStartMachine.provide({
-        actors: {
-          loadUpcoming: loadUpcomingActor(api),
-          lookupCoachMeeting: lookupCoachMeetingActor(api),
-        },
-        actions: { openMeeting: (_, p) => navigate(meetingPath(p.code)) },
-      }),
-    [api, navigate],
-  );
-  const [state, send] = useMachine(machine, { input: {} });
+  const [state, send] = useRouteMachine(wireCoachMeetingStart, { input: {} });
   const { context } = state;
-  const checking = state.matches({ codeForm: 'checking' });
+  const checking = state.hasTag('checkingCode');
 
   return (
     <article className="meeting-page">
       <h1>{t('title.coachStart')}</h1>
       <section className="meeting-card" aria-labelledby={ids.upcoming}>
         <h2 id={ids.upcoming}>{t('coach.upcoming')}</h2>
-        {state.matches({ upcoming: 'loading' }) && context.upcoming.length === 0 ? (
+        {state.hasTag('loadingUpcoming') && context.upcoming.length === 0 ? (
           <Busy label={t('state.loading')} />
         ) : null}
-        {state.matches({ upcoming: 'failed' }) ? (
+        {state.hasTag('upcomingError') ? (
           <div className="notice notice-error" role="alert">
             <p>{t('coach.upcomingFailed')}</p>
             <button
@@ -50,7 +36,7 @@ export default function CoachMeetingStartPage() {
             </button>
           </div>
         ) : null}
-        {state.matches({ upcoming: 'loaded' }) && context.upcoming.length === 0 ? (
+        {state.hasTag('upcomingLoaded') && context.upcoming.length === 0 ? (
           <p>{t('coach.noUpcoming')}</p>
         ) : null}
         {context.upcoming.length > 0 ? (

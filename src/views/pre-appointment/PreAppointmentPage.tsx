@@ -1,20 +1,17 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import type { components } from '../../../shared/contract/product';
-import { useAppServices } from '../../app/services';
-import { createAppointmentActor, loadSlotsActor } from '../../machines/actors/scheduling';
-import { loadClientRecordActor, saveClientActor } from '../../machines/actors/staff';
-import { clientFormValues } from '../../forms/client-staff-form';
-import { preAppointmentMachine } from '../../machines/pre-appointment.machine';
-import { recordFormMachine } from '../../machines/record-form.machine';
+import { type preAppointmentMachine } from '../../machines/pre-appointment.machine';
 import { todayInBerlin } from '../../../shared/time';
 import { ClientFormFields } from '../clients/ClientFormFields';
 import { formatDate, formatRange, formatTime } from '../staff/format';
 import { RecordForm, type FormActor } from '../staff/FormParts';
 import { errorKey } from '../staff/ListParts';
+import { wirePreAppointment } from '../../machines/wiring/pre-appointment';
+import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
 
 type FreeSlot = components['schemas']['FreeSlot'];
@@ -23,32 +20,10 @@ type PreActor = ActorRefFrom<typeof preAppointmentMachine>;
 /** `/pre-appointment/new`: a new client and their initial appointment (Erstgespräch). */
 export default function PreAppointmentPage() {
   const { t } = useTranslation('staff');
-  const { api, toasts } = useAppServices();
   const [today] = useState(() => todayInBerlin());
-  const actorRef = useActorRef(
-    preAppointmentMachine.provide({
-      actors: {
-        clientForm: recordFormMachine.provide({
-          actors: {
-            loadRecord: loadClientRecordActor(api, clientFormValues),
-            saveRecord: saveClientActor(api),
-          },
-          actions: {
-            notifySaved: () =>
-              toasts.send({ type: 'show', kind: 'success', messageKey: 'staff:toasts.clientCreated' }),
-          },
-        }),
-        loadSlots: loadSlotsActor(api),
-        createAppointment: createAppointmentActor(api),
-      },
-      actions: {
-        notifyBooked: () => toasts.send({ type: 'show', kind: 'success', messageKey: 'staff:toasts.initialBooked' }),
-      },
-    }),
-    { input: { today } },
-  );
+  const actorRef = useRouteActor(wirePreAppointment, { input: { today } });
   const step = useSelector(actorRef, (s) =>
-    s.matches('enteringClient') ? 1 : s.matches('booked') ? 3 : 2,
+    s.hasTag('clientStep') ? 1 : s.hasTag('booked') ? 3 : 2,
   );
   return (
     <article className="staff-page">
@@ -80,7 +55,7 @@ function SlotStep({ actorRef }: { actorRef: PreActor }) {
   const state = useSelector(actorRef, (s) => s);
   const { client, slots, slot, weekStart, conflict, error } = state.context;
   const send = actorRef.send;
-  const confirming = state.matches('confirming') || state.matches('booking');
+  const confirming = state.hasTag('confirm');
   const byDay = new Map<string, FreeSlot[]>();
   for (const s of slots) {
     const day = formatDate(s.startDate);
@@ -108,13 +83,13 @@ function SlotStep({ actorRef }: { actorRef: PreActor }) {
             <button
               type="button"
               className="button button-primary"
-              disabled={state.matches('booking')}
-              aria-busy={state.matches('booking')}
+              disabled={state.hasTag('booking')}
+              aria-busy={state.hasTag('booking')}
               onClick={() => send({ type: 'booking.confirm' })}
             >
-              {state.matches('booking') ? t('preAppointment.booking') : t('preAppointment.book')}
+              {state.hasTag('booking') ? t('preAppointment.booking') : t('preAppointment.book')}
             </button>
-            <button type="button" className="button" disabled={state.matches('booking')} onClick={() => send({ type: 'booking.back' })}>
+            <button type="button" className="button" disabled={state.hasTag('booking')} onClick={() => send({ type: 'booking.back' })}>
               {t('preAppointment.otherTime')}
             </button>
           </div>
@@ -151,7 +126,7 @@ function SlotStep({ actorRef }: { actorRef: PreActor }) {
               {t('list.loading')}
             </p>
           ) : null}
-          {state.matches({ choosingSlot: 'failed' }) ? (
+          {state.hasTag('slotsError') ? (
             <div className="notice notice-error" role="alert">
               <p>{t(errorKey(error))}</p>
               <button type="button" className="button" onClick={() => send({ type: 'retry' })}>
@@ -159,10 +134,10 @@ function SlotStep({ actorRef }: { actorRef: PreActor }) {
               </button>
             </div>
           ) : null}
-          {state.matches({ choosingSlot: 'ready' }) && slots.length === 0 ? (
+          {state.hasTag('slotsReady') && slots.length === 0 ? (
             <p className="list-empty">{t('preAppointment.noSlots')}</p>
           ) : null}
-          {state.matches({ choosingSlot: 'ready' })
+          {state.hasTag('slotsReady')
             ? [...byDay].map(([day, daySlots]) => (
                 <section key={day} aria-label={day}>
                   <h3 className="slot-day">{day}</h3>

@@ -30,17 +30,17 @@ export function RecordForm({
 }) {
   const { t } = useTranslation('staff');
   const status = useSelector(actorRef, (s) =>
-    s.matches('loading') || s.matches('starting')
+    s.hasTag('loading')
       ? 'loading'
-      : s.matches('loadFailed')
+      : s.hasTag('loadError')
         ? 'loadFailed'
-        : s.matches('saving')
+        : s.hasTag('saving')
           ? 'saving'
-          : s.matches('conflict')
+          : s.hasTag('conflict')
             ? 'conflict'
-            : s.matches('failed')
+            : s.hasTag('saveError')
               ? 'failed'
-              : s.matches('done')
+              : s.hasTag('done')
                 ? 'done'
                 : 'editing',
   );

@@ -81,13 +81,13 @@ export function ListFrame({
   const { t } = useTranslation('staff');
   const busy = useSelector(actorRef, (s) => s.hasTag('busy'));
   const status = useSelector(actorRef, (s) =>
-    s.matches('failed') ? 'failed' : s.matches('empty') ? 'empty' : s.matches('loaded') ? 'loaded' : 'loading',
+    s.hasTag('error') ? 'failed' : s.hasTag('empty') ? 'empty' : s.hasTag('loaded') ? 'loaded' : 'loading',
   );
   const error = useSelector(actorRef, (s) => s.context.error);
   const hasRows = useSelector(actorRef, (s) => s.context.rows.length > 0);
   const outOfRange = useSelector(
     actorRef,
-    (s) => s.matches('empty') && s.context.itemCount > 0 && s.context.query.page > 1,
+    (s) => s.hasTag('empty') && s.context.itemCount > 0 && s.context.query.page > 1,
   );
 
   return (
@@ -134,7 +134,7 @@ export function Pager({ actorRef }: { actorRef: ListActor }) {
       pages: pageCount(s.context),
       count: s.context.itemCount,
       capped: s.context.itemCountCapped,
-      shown: s.context.shownQuery !== null && !s.matches('failed'),
+      shown: s.context.shownQuery !== null && !s.hasTag('error'),
     }),
     (a, b) =>
       a.page === b.page && a.pages === b.pages && a.count === b.count && a.capped === b.capped && a.shown === b.shown,

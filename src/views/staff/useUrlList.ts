@@ -1,20 +1,21 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
-import { useLocation, useSearch } from 'wouter';
+import { useSearch } from 'wouter';
 import type { z } from 'zod';
+import type { ApiClient } from '../../api/client';
 import {
-  listMachine,
   parseListSearch,
   type ListPage,
   type ListQuery,
   type SortKeys,
 } from '../../machines/list.machine';
 import type { fromPromise } from 'xstate';
-import { useAppServices } from '../../app/services';
 import { useSessionStatus } from '../../app/session-hooks';
-import { loadFilterOptionsActor } from '../../machines/actors/staff';
-import { filterOptionsMachine, type FilterOptions } from '../../machines/staff-filter-options.machine';
 import type { Role } from '../../machines/session.machine';
+import type { FilterOptions } from '../../machines/staff-filter-options.machine';
+import { wireFilterOptions } from '../../machines/wiring/filter-options';
+import { wireList } from '../../machines/wiring/list';
+import { useRouteActor } from '../route-actor';
 
 type FilterSchema = z.ZodObject<Record<string, z.ZodType<string | undefined>>>;
 
@@ -26,26 +27,20 @@ type FilterSchema = z.ZodObject<Record<string, z.ZodType<string | undefined>>>;
 export function useUrlList(options: {
   path: string;
   filters: FilterSchema;
-  loadPage: ReturnType<typeof fromPromise<ListPage, ListQuery>>;
+  /** One page from the API (a factory of src/machines/actors/staff/). */
+  loadPage: (api: ApiClient) => ReturnType<typeof fromPromise<ListPage, ListQuery>>;
   defaultLimit?: number;
   sortKeys?: SortKeys;
 }) {
   const search = useSearch();
-  const [, navigate] = useLocation();
   const [initial] = useState(() => parseListSearch(search, options.filters, options.defaultLimit));
-  const actorRef = useActorRef(
-    listMachine.provide({
-      actors: { loadPage: options.loadPage },
-      actions: { syncUrl: (_, params) => navigate(`${options.path}${params.search}`) },
-    }),
-    {
-      input: {
-        query: initial,
-        ...(options.defaultLimit ? { defaultLimit: options.defaultLimit } : {}),
-        ...(options.sortKeys ? { sortKeys: options.sortKeys } : {}),
-      },
+  const actorRef = useRouteActor((effects) => wireList(effects, options), {
+    input: {
+      query: initial,
+      ...(options.defaultLimit ? { defaultLimit: options.defaultLimit } : {}),
+      ...(options.sortKeys ? { sortKeys: options.sortKeys } : {}),
     },
-  );
+  });
   useEffect(() => {
     actorRef.send({
       type: 'url.change',
@@ -78,10 +73,6 @@ export function filtersFromForm(form: HTMLFormElement): Record<string, string> {
 
 /** Coaches (for managers), insurers and campaigns for the filter selects. */
 export function useFilterOptions(withCoaches: boolean): FilterOptions {
-  const { api } = useAppServices();
-  const ref = useActorRef(
-    filterOptionsMachine.provide({ actors: { loadFilterOptions: loadFilterOptionsActor(api) } }),
-    { input: { withCoaches } },
-  );
+  const ref = useRouteActor(wireFilterOptions, { input: { withCoaches } });
   return useSelector(ref, (s) => s.context.options);
 }

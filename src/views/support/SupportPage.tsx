@@ -1,11 +1,10 @@
-import { useMachine } from '@xstate/react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAppServices } from '../../app/services';
 import { tKey } from '../../i18n/keys';
-import { sendSupportMessageActor } from '../../machines/actors/shell';
 import { SUPPORT_CATEGORIES } from '../../../shared/contract/enums';
-import { supportMachine, type SupportField } from '../../machines/support.machine';
+import type { SupportField } from '../../machines/support.machine';
+import { wireSupport } from '../../machines/wiring/support';
+import { useRouteMachine } from '../route-actor';
 
 const FIELD_ERRORS: Record<string, string> = {
   value_missing: tKey('shell:support.errors.required'),
@@ -32,21 +31,12 @@ const CATEGORY_LABELS: Record<(typeof SUPPORT_CATEGORIES)[number], string> = {
 /** `/support`: a support request to the team, confirmed by e-mail. */
 export default function SupportPage() {
   const { t } = useTranslation('shell');
-  const { api, toasts } = useAppServices();
-  const [state, send] = useMachine(
-    supportMachine.provide({
-      actors: { sendSupportMessage: sendSupportMessageActor(api) },
-      actions: {
-        notifySent: () =>
-          toasts.send({ type: 'show', kind: 'success', messageKey: 'shell:support.sentToast' }),
-      },
-    }),
-  );
+  const [state, send] = useRouteMachine(wireSupport);
   const ids = { category: useId(), subject: useId(), message: useId() };
   const busy = state.hasTag('busy');
   const { draft, fieldErrors, error } = state.context;
 
-  if (state.matches('sent')) {
+  if (state.hasTag('sent')) {
     return (
       <article className="support-page">
         <h1>{t('support.title')}</h1>
@@ -65,7 +55,7 @@ export default function SupportPage() {
     id: ids[field],
     name: field,
     value: draft[field],
-    disabled: busy || state.matches('failed'),
+    disabled: busy || state.hasTag('error'),
     'aria-invalid': fieldErrors[field] ? true : undefined,
     'aria-describedby': fieldErrors[field] ? `${ids[field]}-error` : undefined,
     onChange: (e: { target: { value: string } }) =>
@@ -112,7 +102,7 @@ export default function SupportPage() {
           <textarea {...fieldProps('message')} rows={8} maxLength={5000} required />
           {fieldError('message')}
         </div>
-        {state.matches('failed') ? (
+        {state.hasTag('error') ? (
           <div className="notice notice-error" role="alert">
             <p>{t(SEND_ERRORS[error?.code ?? ''] ?? SEND_ERROR_GENERIC)}</p>
             <div className="form-actions">

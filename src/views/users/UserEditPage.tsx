@@ -1,18 +1,17 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useParams } from 'wouter';
+import { Link, useParams } from 'wouter';
 import type { components } from '../../../shared/contract/product';
-import { useAppServices } from '../../app/services';
-import { loadUserActor, loadUserRecordActor, saveUserActor, setUserActiveActor } from '../../machines/actors/staff';
-import { confirmActionMachine } from '../../machines/confirm-action.machine';
-import { recordDetailMachine, recordOf } from '../../machines/record-detail.machine';
-import { recordFormMachine } from '../../machines/record-form.machine';
-import { editUserSchema, userFormValues } from '../../forms/user-staff-form';
+import { recordOf } from '../../machines/record-detail.machine';
+import { editUserSchema } from '../../forms/user-staff-form';
 import { ConfirmActionPanel } from '../coaches/ConfirmActionPanel';
 import { formatDateTime } from '../staff/format';
 import { RecordForm } from '../staff/FormParts';
 import { useFilterOptions } from '../staff/useUrlList';
 import { RoleAndCoachFields } from './UserFields';
+import { wireUserActive, wireUserDetail } from '../../machines/wiring/user-detail';
+import { wireUserForm } from '../../machines/wiring/user-form';
+import { useRouteActor } from '../route-actor';
 import '../staff/staff.css';
 
 type User = components['schemas']['User'];
@@ -25,42 +24,11 @@ export default function UserEditPage() {
 
 function UserEdit({ id }: { id: string }) {
   const { t } = useTranslation('staff');
-  const { api, toasts } = useAppServices();
-  const [, navigate] = useLocation();
   const options = useFilterOptions(true);
-  const formRef = useActorRef(
-    recordFormMachine.provide({
-      actors: { loadRecord: loadUserRecordActor(api, userFormValues), saveRecord: saveUserActor(api) },
-      actions: {
-        notifySaved: (_, { unchanged }) => {
-          toasts.send({
-            type: 'show',
-            kind: unchanged ? 'info' : 'success',
-            messageKey: unchanged ? 'staff:toasts.unchanged' : 'staff:toasts.userSaved',
-          });
-          navigate('/users');
-        },
-      },
-    }),
-    { input: { id, schema: editUserSchema } },
-  );
-  const detailRef = useActorRef(recordDetailMachine.provide({ actors: { loadDetail: loadUserActor(api) } }), {
-    input: { id },
-  });
-  const activeRef = useActorRef(
-    confirmActionMachine.provide({
-      actors: { runAction: setUserActiveActor(api) },
-      actions: {
-        notifyDone: (_, { payload }) => {
-          toasts.send({
-            type: 'show',
-            kind: 'success',
-            messageKey: payload.active ? 'staff:toasts.userActivated' : 'staff:toasts.userDeactivated',
-          });
-          detailRef.send({ type: 'detail.reload' });
-        },
-      },
-    }),
+  const formRef = useRouteActor(wireUserForm, { input: { id, schema: editUserSchema } });
+  const detailRef = useRouteActor(wireUserDetail, { input: { id } });
+  const activeRef = useRouteActor((effects) =>
+    wireUserActive(effects, () => detailRef.send({ type: 'detail.reload' })),
   );
   const user = useSelector(detailRef, (s) => recordOf<User>(s.context));
   const asking = useSelector(activeRef, (s) => s.context.payload);

@@ -2,14 +2,12 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
-import { fromPromise } from 'xstate';
 import { z } from 'zod';
 import type { components } from '../../../shared/contract/product';
-import { useAppServices } from '../../app/services';
-import { saveUserActor } from '../../machines/actors/staff';
-import { copyMachine } from '../../machines/auth/support.machines';
-import { recordFormMachine } from '../../machines/record-form.machine';
 import { newUserSchema, newUserValues } from '../../forms/user-staff-form';
+import { clipboardCopyMachine } from '../../machines/wiring/auth';
+import { wireUserNew } from '../../machines/wiring/user-form';
+import { useRouteActor } from '../route-actor';
 import { RecordForm, TextField, type FormActor } from '../staff/FormParts';
 import { useFilterOptions } from '../staff/useUrlList';
 import { RoleAndCoachFields } from './UserFields';
@@ -35,20 +33,13 @@ export default function UserNewPage() {
 
 function UserNew({ onAnother }: { onAnother: () => void }) {
   const { t } = useTranslation('staff');
-  const { api, toasts } = useAppServices();
   const search = useSearch();
   const [prefill] = useState(() => PREFILL.parse(Object.fromEntries(new URLSearchParams(search))));
   const options = useFilterOptions(true);
-  const actorRef = useActorRef(
-    recordFormMachine.provide({
-      actors: { saveRecord: saveUserActor(api) },
-      actions: {
-        notifySaved: () => toasts.send({ type: 'show', kind: 'success', messageKey: 'staff:toasts.userCreated' }),
-      },
-    }),
-    { input: { id: null, schema: newUserSchema, values: newUserValues(prefill) } },
-  );
-  const created = useSelector(actorRef, (s) => (s.matches('done') ? (s.context.record as Created) : null));
+  const actorRef = useRouteActor(wireUserNew, {
+    input: { id: null, schema: newUserSchema, values: newUserValues(prefill) },
+  });
+  const created = useSelector(actorRef, (s) => (s.hasTag('done') ? (s.context.record as Created) : null));
   const title = t('user.newTitle');
 
   return (
@@ -95,13 +86,7 @@ function NewUserFields({ actorRef, coaches }: { actorRef: FormActor; coaches: Re
 
 function ActivationCode({ created, onAnother }: { created: Created; onAnother: () => void }) {
   const { t } = useTranslation('staff');
-  const copy = useActorRef(
-    copyMachine.provide({
-      actors: {
-        copyText: fromPromise<void, { text: string }>(({ input }) => navigator.clipboard.writeText(input.text)),
-      },
-    }),
-  );
+  const copy = useActorRef(clipboardCopyMachine);
   const copied = useSelector(copy, (s) => s.hasTag('copied'));
   const failed = useSelector(copy, (s) => s.hasTag('copyFailed'));
   return (

@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { z } from 'zod';
 import type { components } from '../../../shared/contract/product';
-import { useAppServices } from '../../app/services';
-import { loadUsersPageActor } from '../../machines/actors/staff';
+import { loadUsersPageActor } from '../../machines/actors/staff/users';
 import { rowsOf } from '../../machines/list.machine';
 import { formatDate } from '../staff/format';
 import { ListFrame } from '../staff/ListParts';
@@ -18,8 +17,7 @@ const USER_FILTERS = z.object({});
 /** `/users` (admins and onboarding managers): every account, newest first, with role and status. */
 export default function UsersListPage() {
   const { t } = useTranslation('staff');
-  const { api } = useAppServices();
-  const actorRef = useUrlList({ path: '/users', filters: USER_FILTERS, loadPage: loadUsersPageActor(api) });
+  const actorRef = useUrlList({ path: '/users', filters: USER_FILTERS, loadPage: loadUsersPageActor });
   const rows = useSelector(actorRef, (s) => rowsOf<User>(s.context));
 
   return (

@@ -1,0 +1,109 @@
+import { fromPromise } from 'xstate';
+import type { ApiClient } from '../../../api/client';
+import type { components, operations } from '../../../../shared/contract/product';
+import type { ClientDetail } from '../../client-staff-detail.machine';
+import type { ListPage, ListQuery } from '../../list.machine';
+import type { LoadedRecord, SaveRequest } from '../../record-form.machine';
+import { berlinMidnight, bool, defined } from './query';
+
+/** The staff workspace's client calls: list, detail and its actions, the client form. */
+
+type Client = components['schemas']['Client'];
+type ClientsQuery = NonNullable<operations['listClients']['parameters']['query']>;
+
+/** The clients list's URL query as `GET /admin/client` parameters. */
+export function clientsQueryOf(query: ListQuery): ClientsQuery {
+  const f = query.filters;
+  return defined({
+    page: query.page,
+    limit: query.limit,
+    search: f.search,
+    sortBy: f.sortBy as ClientsQuery['sortBy'],
+    sortOrder: f.sortOrder as ClientsQuery['sortOrder'],
+    participatingInResearch: bool(f.participatingInResearch),
+    selfOrRelative: f.selfOrRelative as ClientsQuery['selfOrRelative'],
+    campaign: f.campaign,
+    insurer: f.insurer,
+    coach: f.coach,
+    showClosedSessions: bool(f.showClosedSessions),
+    initialAppointment: bool(f.initialAppointment),
+    firstAppointment: bool(f.firstAppointment),
+    followupAppointment: bool(f.followupAppointment),
+    minFollowupAppointments: f.minFollowupAppointments ? Number(f.minFollowupAppointments) : undefined,
+    hasRejected: bool(f.hasRejected),
+    createdAfter: f.createdAfter ? berlinMidnight(f.createdAfter) : undefined,
+    phoneNumber: f.phoneNumber,
+  });
+}
+
+/** `GET /admin/client` for the list machine. */
+export const loadClientsPageActor = (api: ApiClient) =>
+  fromPromise<ListPage, ListQuery>(async ({ input, signal }) => {
+    const { data } = await api.GET('/admin/client', { params: { query: clientsQueryOf(input) }, signal });
+    return { rows: data!.clients, itemCount: data!.itemCount, itemCountCapped: data!.itemCountCapped };
+  });
+
+export const loadClientDetailActor = (api: ApiClient) =>
+  fromPromise<ClientDetail, { id: string }>(async ({ input, signal }) => {
+    const [client, appointments, communications] = await Promise.all([
+      api.GET('/admin/client/{clientId}', { params: { path: { clientId: input.id } }, signal }),
+      api
+        .GET('/appointments', {
+          params: { query: { clientId: input.id, limit: 100, sortDirection: 'desc' } },
+          signal,
+        })
+        .then((r) => ({ rows: r.data!.appointments, itemCount: r.data!.itemCount }))
+        .catch(() => null),
+      api
+        .GET('/communications/client/{clientId}', { params: { path: { clientId: input.id } }, signal })
+        .then((r) => r.data!.communications)
+        .catch(() => null),
+    ]);
+    return { client: client.data!, appointments, communications };
+  });
+
+export const setSessionsClosedActor = (api: ApiClient) =>
+  fromPromise<Client, { id: string; closed: boolean }>(async ({ input, signal }) => {
+    const params = { path: { clientId: input.id } };
+    const { data } = input.closed
+      ? await api.POST('/admin/client/{clientId}/close-sessions', { params, signal })
+      : await api.POST('/admin/client/{clientId}/open-sessions', { params, signal });
+    return data!;
+  });
+
+export const sendContractReminderActor = (api: ApiClient) =>
+  fromPromise<{ sentAt: string }, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.POST('/admin/client/{clientId}/contract/reminder', {
+      params: { path: { clientId: input.id } },
+      signal,
+    });
+    return data!;
+  });
+
+/** `GET /admin/client/{id}` as form values (`clientFormValues`). */
+export const loadClientRecordActor = (api: ApiClient, toValues: (client: Client) => LoadedRecord['values']) =>
+  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/admin/client/{clientId}', {
+      params: { path: { clientId: input.id } },
+      signal,
+    });
+    return { values: toValues(data!), record: data! };
+  });
+
+/** `POST /admin/client` (new) or `PUT /admin/client/{id}` (changed fields). */
+export const saveClientActor = (api: ApiClient) =>
+  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
+    if (input.id === null) {
+      const { data } = await api.POST('/admin/client', {
+        body: input.body as components['schemas']['CreateClientRequest'],
+        signal,
+      });
+      return data!;
+    }
+    const { data } = await api.PUT('/admin/client/{clientId}', {
+      params: { path: { clientId: input.id } },
+      body: input.body as components['schemas']['UpdateClientRequest'],
+      signal,
+    });
+    return data!;
+  });

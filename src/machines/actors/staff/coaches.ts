@@ -1,0 +1,87 @@
+import { fromPromise } from 'xstate';
+import type { ApiClient } from '../../../api/client';
+import type { components } from '../../../../shared/contract/product';
+import type { ListPage, ListQuery } from '../../list.machine';
+import type { LoadedRecord, SaveRequest } from '../../record-form.machine';
+import type { ActivePayload } from './query';
+
+/** The staff workspace's coach calls (`/coaches`): list, detail, form, (de)activation. */
+
+type Coach = components['schemas']['Coach'];
+
+/** Coaches loaded in pages of 100 (the filters that `GET /coach` lacks are applied here). */
+async function allCoaches(api: ApiClient, signal: AbortSignal): Promise<Coach[]> {
+  const all: Coach[] = [];
+  for (let page = 1; page <= 100; page++) {
+    const { data } = await api.GET('/coach', { params: { query: { page, limit: 100 } }, signal });
+    all.push(...data!.coaches);
+    if (page * 100 >= data!.itemCount) break;
+  }
+  return all;
+}
+
+const slicePage = <Row>(rows: readonly Row[], query: ListQuery): ListPage<Row> => ({
+  rows: rows.slice((query.page - 1) * query.limit, query.page * query.limit),
+  itemCount: rows.length,
+});
+
+/**
+ * The coaches list (`/coaches`). Without filters: `GET /coach` pages as they are. With a
+ * search: `GET /coach/search` (active coaches by name or e-mail, at most 50; a search for
+ * deactivated coaches finds none). With only the active filter: every coach, filtered and
+ * paged here (`GET /coach` has no such parameter; staff lists are short).
+ */
+export const loadCoachesPageActor = (api: ApiClient) =>
+  fromPromise<ListPage, ListQuery>(async ({ input, signal }) => {
+    const { search, active } = input.filters;
+    if (search) {
+      if (active === 'false') return { rows: [], itemCount: 0 };
+      const { data } = await api.GET('/coach/search', { params: { query: { query: search, limit: 50 } }, signal });
+      return slicePage(data!.coaches, input);
+    }
+    if (active === 'true' || active === 'false') {
+      const wanted = active === 'true';
+      return slicePage((await allCoaches(api, signal)).filter((c) => c.active === wanted), input);
+    }
+    const { data } = await api.GET('/coach', { params: { query: { page: input.page, limit: input.limit } }, signal });
+    return { rows: data!.coaches, itemCount: data!.itemCount };
+  });
+
+/** `GET /coach/{id}` as form values. */
+export const loadCoachRecordActor = (api: ApiClient, toValues: (coach: Coach) => LoadedRecord['values']) =>
+  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/coach/{coachId}', { params: { path: { coachId: input.id } }, signal });
+    return { values: toValues(data!), record: data! };
+  });
+
+/** `POST /coach` (new) or `PUT /coach/{id}` (changed fields). */
+export const saveCoachActor = (api: ApiClient) =>
+  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
+    if (input.id === null) {
+      const { data } = await api.POST('/coach', {
+        body: input.body as components['schemas']['CreateCoachRequest'],
+        signal,
+      });
+      return data!;
+    }
+    const { data } = await api.PUT('/coach/{coachId}', {
+      params: { path: { coachId: input.id } },
+      body: input.body as components['schemas']['UpdateCoachRequest'],
+      signal,
+    });
+    return data!;
+  });
+
+/** Deactivates (`DELETE /coach/{id}`: refused while live appointments lie ahead) or reactivates a coach. */
+export const setCoachActiveActor = (api: ApiClient) =>
+  fromPromise<unknown, ActivePayload>(async ({ input, signal }) => {
+    const params = { path: { coachId: String(input.id) } };
+    if (input.active === true) await api.PUT('/coach/{coachId}', { params, body: { active: true }, signal });
+    else await api.DELETE('/coach/{coachId}', { params, signal });
+  });
+
+export const loadCoachActor = (api: ApiClient) =>
+  fromPromise<unknown, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/coach/{coachId}', { params: { path: { coachId: input.id } }, signal });
+    return data!;
+  });

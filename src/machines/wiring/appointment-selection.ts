@@ -1,0 +1,19 @@
+import { createSelectionActors, saveCalendarFile } from '../actors/client';
+import { appointmentSelectionMachine } from '../client-appointment-selection.machine';
+import type { RouteEffects } from './effects';
+
+/** The client's initial-appointment selection wired to the API and the calendar file. */
+
+export const wireAppointmentSelection = ({ api, translate }: RouteEffects) =>
+  appointmentSelectionMachine.provide({
+    actors: createSelectionActors(api),
+    actions: {
+      saveCalendar: (_, { appointment }) =>
+        saveCalendarFile(
+          appointment,
+          translate('client:booked.calendarSummary', {
+            coach: `${appointment.coach.firstName} ${appointment.coach.lastName}`,
+          }),
+        ),
+    },
+  });

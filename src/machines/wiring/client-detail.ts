@@ -1,0 +1,23 @@
+import { loadClientDetailActor, sendContractReminderActor, setSessionsClosedActor } from '../actors/staff/clients';
+import { type ClientAction, clientStaffDetailMachine } from '../client-staff-detail.machine';
+import type { RouteEffects } from './effects';
+
+/** The staff's client detail wired to the API and the toasts. */
+
+const CLIENT_TOASTS: Record<ClientAction, string> = {
+  sessionsClosed: 'staff:toasts.sessionsClosed',
+  sessionsOpened: 'staff:toasts.sessionsOpened',
+  reminderSent: 'staff:toasts.reminderSent',
+};
+
+export const wireClientDetail = ({ api, toast }: RouteEffects) =>
+  clientStaffDetailMachine.provide({
+    actors: {
+      loadDetail: loadClientDetailActor(api),
+      setSessionsClosed: setSessionsClosedActor(api),
+      sendContractReminder: sendContractReminderActor(api),
+    },
+    actions: {
+      notify: (_, { action }) => toast({ kind: 'success', messageKey: CLIENT_TOASTS[action] }),
+    },
+  });

@@ -1,0 +1,72 @@
+import { useTranslation } from 'react-i18next';
+import { useFlow } from '../flowContext';
+import { ActionButton, BackAndSkip, Screen } from '../parts';
+import { CodeEntry } from './common';
+
+/** The screens that check a factor: e-mailed passcode, authenticator app, security key, passkey. */
+
+export function PasscodeConfirmation() {
+  const { t } = useTranslation('auth');
+  const flow = useFlow();
+  const resendSeconds = flow.context.resendSeconds;
+  return (
+    <Screen title={t('passcode.title')}>
+      <p>{t('passcode.text')}</p>
+      <CodeEntry action="verify_passcode" input="code" />
+      {flow.coolingDown ? (
+        <p className="auth-countdown" role="status">
+          {t('password.retryIn', { count: flow.context.retrySeconds })}
+        </p>
+      ) : null}
+      <div className="auth-secondary">
+        <ActionButton action="resend_passcode" link disabled={flow.resendWaiting}>
+          {flow.resendWaiting ? t('passcode.resendIn', { count: resendSeconds }) : t('passcode.resend')}
+        </ActionButton>
+      </div>
+      <BackAndSkip />
+    </Screen>
+  );
+}
+
+export function LoginOtp() {
+  const { t } = useTranslation('auth');
+  return (
+    <Screen title={t('otp.title')}>
+      <p>{t('otp.text')}</p>
+      <CodeEntry action="otp_code_validate" input="otp_code" />
+      <div className="auth-secondary">
+        <ActionButton action="continue_to_login_security_key" link>
+          {t('otp.useSecurityKey')}
+        </ActionButton>
+      </div>
+      <BackAndSkip />
+    </Screen>
+  );
+}
+
+export function LoginSecurityKey() {
+  const { t } = useTranslation('auth');
+  return (
+    <Screen title={t('securityKey.title')}>
+      <p>{t('securityKey.text')}</p>
+      <ActionButton action="webauthn_generate_request_options" primary>
+        {t('securityKey.use')}
+      </ActionButton>
+      <div className="auth-secondary">
+        <ActionButton action="continue_to_login_otp" link>
+          {t('securityKey.useApp')}
+        </ActionButton>
+      </div>
+    </Screen>
+  );
+}
+
+export function LoginPasskey() {
+  const { t } = useTranslation('auth');
+  return (
+    <Screen title={t('passkey.title')}>
+      <p>{t('passkey.text')}</p>
+      <BackAndSkip />
+    </Screen>
+  );
+}
