@@ -1,6 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { authSessions } from '../db/schema/index';
-import { overLimit, type Ctx } from './flows/shared';
+import type { Tx } from '../db/client';
+import type { RateLimiters } from '../http/rate-limit';
+import type { RequestInfo } from './flow/types';
+import { overLimit } from './over-limit';
 import { deviceTrusted } from './totp';
 import { findUserByEmail } from './users';
 
@@ -14,7 +17,14 @@ import { findUserByEmail } from './users';
  * (passcodeSendAddress), which keeps a distributed attack from flooding the mailbox; the
  * owner's own devices do not count against it and are not refused by it.
  */
-export async function passcodeSendWait(ctx: Ctx, email: string): Promise<number | null> {
+/** What the limits need of a flow step (flows/shared.ts passes its context). */
+export interface PasscodeCaller {
+  env: { tx: Tx; rateLimits: RateLimiters };
+  request: Pick<RequestInfo, 'ip' | 'deviceCookie'>;
+  now: Date;
+}
+
+export async function passcodeSendWait(ctx: PasscodeCaller, email: string): Promise<number | null> {
   const { rateLimits } = ctx.env;
   const caller = `${ctx.request.ip}|${email}`;
   const wait =
@@ -29,7 +39,7 @@ export async function passcodeSendWait(ctx: Ctx, email: string): Promise<number 
  * never confirmed proves nothing) and its user has signed in from this IP address (a session
  * row, live or ended, still kept) or trusts this device (the device-trust cookie).
  */
-async function ownersCaller(ctx: Ctx, email: string): Promise<boolean> {
+async function ownersCaller(ctx: PasscodeCaller, email: string): Promise<boolean> {
   const { tx } = ctx.env;
   const owner = await findUserByEmail(tx, email);
   if (!owner?.verified) return false;

@@ -1,12 +1,12 @@
 import type { ThirdParty } from '../thirdparty';
 import type { MailMessage } from '../../adapters/mail/mailer';
 import type { Tx } from '../../db/client';
-import { HttpProblem } from '../../http/problem';
-import type { RateLimiter, RateLimiters } from '../../http/rate-limit';
+import type { RateLimiters } from '../../http/rate-limit';
 import type { AuthConfig } from '../config';
 import { flowErrors, inputErrors, invalidInput } from '../flow/errors';
 import type { ActionDef, FlowContext, InputDef, Outcome, StateDef } from '../flow/types';
 import { CODELESS, passcodeMail, type PasscodeTemplate } from '../mail-templates';
+import { overLimit } from '../over-limit';
 import { passcodeSendWait } from '../passcode-limits';
 import { checkPasscode, createPasscode, findPasscode, isUsable, newPasscode } from '../passcodes';
 import type { SessionService } from '../sessions';
@@ -99,18 +99,7 @@ export interface FlowData {
 
 export const dataOf = (ctx: Ctx) => ctx.data as FlowData;
 
-/** Consumes rate-limit points; answers the seconds to wait when over the limit. */
-export async function overLimit(limiter: RateLimiter, key: string): Promise<number | null> {
-  try {
-    await limiter.consume(key);
-    return null;
-  } catch (error) {
-    if (error instanceof HttpProblem && error.status === 429) {
-      return Number(error.headers?.['retry-after'] ?? 60);
-    }
-    throw error;
-  }
-}
+export { overLimit };
 
 /** 429 in a flow: the error plus the wait in the payload and in Retry-After. */
 export function rateLimited(ctx: Ctx, seconds: number, field: 'retry_after' | 'resend_after') {
