@@ -20,6 +20,20 @@ const COMMUNICATION_STATUS: Record<Communication['status'], string> = {
   sent: tKey('staff:communications.status.sent'),
   failed: tKey('staff:communications.status.failed'),
 };
+/** What kind of message it was: the subject of an SMS, which has none of its own. */
+const TEMPLATES: Record<string, string> = {
+  appointment_booked: tKey('staff:communications.template.appointment_booked'),
+  appointment_rescheduled: tKey('staff:communications.template.appointment_rescheduled'),
+  appointment_cancelled: tKey('staff:communications.template.appointment_cancelled'),
+  appointment_invitation: tKey('staff:communications.template.appointment_invitation'),
+  appointment_reminder_24h: tKey('staff:communications.template.appointment_reminder_24h'),
+  appointment_reminder_1h: tKey('staff:communications.template.appointment_reminder_1h'),
+  appointment_taken_over: tKey('staff:communications.template.appointment_taken_over'),
+  appointment_handed_over: tKey('staff:communications.template.appointment_handed_over'),
+  client_contract_reminder: tKey('staff:communications.template.client_contract_reminder'),
+  client_sign_in_link: tKey('staff:communications.template.client_sign_in_link'),
+};
+const OTHER_TEMPLATE = tKey('staff:communications.template.other');
 const CHANNELS: Record<Communication['channel'], string> = {
   email: tKey('staff:communications.channel.email'),
   sms: tKey('staff:communications.channel.sms'),
@@ -214,7 +228,7 @@ export function Communications({ items }: { items: readonly Communication[] | nu
               <td>{formatDateTime(c.createdAt)}</td>
               <td>{t(CHANNELS[c.channel])}</td>
               <td>{c.recipient}</td>
-              <td>{c.subject ?? c.template}</td>
+              <td>{c.subject ?? t(TEMPLATES[c.template] ?? OTHER_TEMPLATE)}</td>
               <td>
                 {t(COMMUNICATION_STATUS[c.status])}
                 {c.sentAt ? ` (${formatDateTime(c.sentAt)})` : ''}
