@@ -1,6 +1,6 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { and, asc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps } from '../../http/handler';
@@ -8,10 +8,9 @@ import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/record';
 import { assertClientInScope } from '../clients/scope';
 import { enqueueAppointmentNotifications } from '../notifications/enqueue';
-import { guardOverlap, insertAppointment, lockCoachCalendar, takenRanges } from './booking';
-import { createCoachLines } from './coach-line';
+import { bookRange, insertAppointment } from './booking';
 import { listAppointmentPage } from './list';
-import { assertMoveFits, assertMoveRequest, isMove } from './move';
+import { assertInAvailability, assertMoveRequest, isMove } from './move';
 import { appointmentScope, findAppointment, selectAppointments, toAppointment } from './repository';
 
 const ZONE = 'Europe/Berlin';
@@ -36,17 +35,6 @@ function provisionalUntil(deps: AppDeps, isProvisional: boolean): string | null 
   return new Date(
     deps.now().getTime() + deps.config.PROVISIONAL_HOLD_MINUTES * 60_000,
   ).toISOString();
-}
-
-const coachLines = new WeakMap<Db, ReturnType<typeof createCoachLines>>();
-/** Staff bookings of this process, per coach (./coach-line.ts). */
-function coachLinesOf(db: Db) {
-  let lines = coachLines.get(db);
-  if (!lines) {
-    lines = createCoachLines((coachId, from, to) => takenRanges(db, coachId, from, to));
-    coachLines.set(db, lines);
-  }
-  return lines;
 }
 
 /** A coach books and moves only their own appointments. */
@@ -75,42 +63,39 @@ export const appointmentsHandlers = defineHandlers({
   async createAppointment({ body, principal, deps, reply }) {
     assertRange(body.startDate, body.endDate);
     assertOwnCoach(principal, body.coachId);
-    const range = { start: Date.parse(body.startDate), end: Date.parse(body.endDate) };
-    const created = await coachLinesOf(deps.db).book(body.coachId, range, () =>
-      deps.db.transaction(async (tx) => {
-        await assertParties(tx, body.clientId, body.coachId);
-        // Booking for a client mails them and shows their contact details: coaches book
-        // only the clients they coach.
-        await assertClientInScope(tx, principal, body.clientId);
-        const id = await insertAppointment(tx, {
-          clientId: body.clientId,
-          coachId: body.coachId,
+    const created = await deps.db.transaction(async (tx) => {
+      await assertParties(tx, body.clientId, body.coachId);
+      // Booking for a client mails them and shows their contact details: coaches book
+      // only the clients they coach.
+      await assertClientInScope(tx, principal, body.clientId);
+      const { id } = await insertAppointment(tx, {
+        clientId: body.clientId,
+        coachId: body.coachId,
+        startDate: body.startDate,
+        endDate: body.endDate,
+        appointmentType: body.appointmentType,
+        meetingType: body.meetingType ?? 'jitsi',
+        isProvisional: body.isProvisional ?? false,
+        provisionalUntil: provisionalUntil(deps, body.isProvisional ?? false),
+        externalMeetingUrl: body.externalMeetingUrl ?? null,
+      });
+      await recordEvent(tx, {
+        type: 'appointment.created',
+        entityType: 'appointment',
+        entityId: id,
+        appointmentId: id,
+        clientId: body.clientId,
+        coachId: body.coachId,
+        actor: principal,
+        changes: {
           startDate: body.startDate,
           endDate: body.endDate,
           appointmentType: body.appointmentType,
-          meetingType: body.meetingType ?? 'jitsi',
-          isProvisional: body.isProvisional ?? false,
-          provisionalUntil: provisionalUntil(deps, body.isProvisional ?? false),
-          externalMeetingUrl: body.externalMeetingUrl ?? null,
-        });
-        await recordEvent(tx, {
-          type: 'appointment.created',
-          entityType: 'appointment',
-          entityId: id,
-          appointmentId: id,
-          clientId: body.clientId,
-          coachId: body.coachId,
-          actor: principal,
-          changes: {
-            startDate: body.startDate,
-            endDate: body.endDate,
-            appointmentType: body.appointmentType,
-          },
-        });
-        await enqueueAppointmentNotifications(tx, deps, { appointmentId: id, change: 'booked' });
-        return (await findAppointment(tx, principal, id))!;
-      }),
-    );
+        },
+      });
+      await enqueueAppointmentNotifications(tx, deps, { appointmentId: id, change: 'booked' });
+      return (await findAppointment(tx, principal, id))!;
+    });
     reply.code(201);
     return created;
   },
@@ -124,7 +109,8 @@ export const appointmentsHandlers = defineHandlers({
   async updateAppointment({ params, body, principal, deps }) {
     const { availabilityOverrideReason, ...changes } = body;
     return deps.db.transaction(async (tx) => {
-      const before = await findAppointment(tx, principal, params.id);
+      // Locked first: a move takes the appointment's row before the calendar (./booking.ts).
+      const before = await findAppointment(tx, principal, params.id, { lock: true });
       if (!before) throw notFound('appointment');
       if (before.cancelledAt) {
         throw conflict('appointment_cancelled', 'A cancelled appointment cannot be changed');
@@ -142,11 +128,7 @@ export const appointmentsHandlers = defineHandlers({
       assertRange(placed.startDate, placed.endDate);
       const move = isMove(before, placed) ? placed : null;
       assertMoveRequest(deps, move, availabilityOverrideReason);
-      // Lock both calendars in a fixed order so two moves never wait on each other.
-      for (const id of [...new Set([before.coachId, coachId])].sort())
-        await lockCoachCalendar(tx, id);
-      const override = move ? await assertMoveFits(tx, move) : null;
-      await guardOverlap(tx, () =>
+      const update = () =>
         tx
           .update(appointments)
           .set({
@@ -157,8 +139,19 @@ export const appointmentsHandlers = defineHandlers({
               : { provisionalUntil: provisionalUntil(deps, changes.isProvisional) }),
             updatedAt: sql`now()`,
           })
-          .where(eq(appointments.id, before.id)),
-      );
+          .where(eq(appointments.id, before.id));
+      // A move books its new range like a booking does; other changes leave the calendar alone.
+      const override = move
+        ? await bookRange(
+            tx,
+            { ...move, coachIds: [move.coachId], except: move.appointmentId },
+            async () => {
+              const reason = await assertInAvailability(tx, move);
+              await update();
+              return reason;
+            },
+          )
+        : (await update(), null);
       await recordEvent(tx, {
         type: 'appointment.updated',
         entityType: 'appointment',
