@@ -2,6 +2,7 @@ import { Temporal } from '@js-temporal/polyfill';
 import { and, asc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
+import { rowsOf } from '../../db/raw-rows';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps } from '../../http/handler';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
@@ -11,6 +12,7 @@ import { enqueueAppointmentNotifications } from '../notifications/enqueue';
 import { bookRange, insertAppointment } from './booking';
 import { listAppointmentPage } from './list';
 import { assertInAvailability, assertMoveRequest, isMove } from './move';
+import { inTransaction } from './transaction';
 import { appointmentScope, findAppointment, selectAppointments, toAppointment } from './repository';
 
 const ZONE = 'Europe/Berlin';
@@ -44,18 +46,19 @@ function assertOwnCoach(principal: Principal, coachId: string) {
   }
 }
 
+/** 400 for an unknown client, an unknown or inactive coach; one statement. */
 async function assertParties(tx: Tx, clientId: string | undefined, coachId: string | undefined) {
-  if (clientId) {
-    const [row] = await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId));
-    if (!row) throw badRequest('clientId', 'unknown_client', 'No client with this id');
+  const [row] = rowsOf<{ client: boolean; coach: boolean | null }>(
+    await tx.execute(sql`
+      SELECT EXISTS (SELECT 1 FROM ${clients} WHERE ${clients.id} = ${clientId ?? null}) AS client,
+             (SELECT ${coaches.active} FROM ${coaches} WHERE ${coaches.id} = ${coachId ?? null}) AS coach`),
+  );
+  if (clientId && !row?.client) {
+    throw badRequest('clientId', 'unknown_client', 'No client with this id');
   }
   if (coachId) {
-    const [row] = await tx
-      .select({ active: coaches.active })
-      .from(coaches)
-      .where(eq(coaches.id, coachId));
-    if (!row) throw badRequest('coachId', 'unknown_coach', 'No coach with this id');
-    if (!row.active) throw badRequest('coachId', 'coach_inactive', 'The coach is not active');
+    if (row?.coach == null) throw badRequest('coachId', 'unknown_coach', 'No coach with this id');
+    if (!row.coach) throw badRequest('coachId', 'coach_inactive', 'The coach is not active');
   }
 }
 
@@ -63,7 +66,7 @@ export const appointmentsHandlers = defineHandlers({
   async createAppointment({ body, principal, deps, reply }) {
     assertRange(body.startDate, body.endDate);
     assertOwnCoach(principal, body.coachId);
-    const created = await deps.db.transaction(async (tx) => {
+    const created = await inTransaction(deps.db, async (tx) => {
       await assertParties(tx, body.clientId, body.coachId);
       // Booking for a client mails them and shows their contact details: coaches book
       // only the clients they coach.
@@ -108,7 +111,7 @@ export const appointmentsHandlers = defineHandlers({
 
   async updateAppointment({ params, body, principal, deps }) {
     const { availabilityOverrideReason, ...changes } = body;
-    return deps.db.transaction(async (tx) => {
+    return inTransaction(deps.db, async (tx) => {
       // Locked first: a move takes the appointment's row before the calendar (./booking.ts).
       const before = await findAppointment(tx, principal, params.id, { lock: true });
       if (!before) throw notFound('appointment');
@@ -181,7 +184,7 @@ export const appointmentsHandlers = defineHandlers({
   },
 
   async deleteAppointment({ params, principal, deps }) {
-    return deps.db.transaction(async (tx) => {
+    return inTransaction(deps.db, async (tx) => {
       const before = await findAppointment(tx, principal, params.id);
       if (!before) throw notFound('appointment');
       const [row] = await tx
