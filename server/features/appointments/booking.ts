@@ -3,24 +3,27 @@
  * bookings, client bookings, client reschedules and staff moves all go through `bookRange`,
  * which guards the invariant that no two live appointments of a coach overlap:
  *
- * 1. the calendars of the coaches asked for are locked (advisory, in id order): racing
- *    bookings with partly overlapping ranges deadlock on the bare exclusion constraint, the
- *    lock makes them queue instead;
- * 2. one read finds which of those coaches already have a live appointment in the range;
- * 3. the write runs for the first coach that is free;
- * 4. the exclusion constraint stays the last guard (a writer that took no lock), answered
- *    like the read: 409 slot_taken.
+ * 1. one read finds which of the coaches asked for already have a live appointment in the
+ *    range; under a rush for one slot, whoever comes after the winner has committed is
+ *    refused here without queueing for any lock;
+ * 2. the first free coach's calendar is locked (advisory, per coach): racing bookings with
+ *    partly overlapping ranges deadlock on the bare exclusion constraint, the lock makes
+ *    them queue instead;
+ * 3. the write runs holding the lock;
+ * 4. the exclusion constraint is the last guard, for a booking committed between the read
+ *    and the lock: answered like the read, 409 slot_taken.
  *
  * Lock order, the same on every path so no two writes wait on each other: the appointment's
- * row (a move), then the calendars, then the client's row (a new appointment). The client's
- * comes last because writes holding a calendar reference the client (events, messages), and a
- * foreign-key check waits for a client row another booking holds.
+ * row (a move), then one calendar, then the client's row (a new appointment). A transaction
+ * never holds one calendar while it waits for another. The client's row comes last because
+ * writes holding a calendar insert rows that refer to the client (events, messages), and
+ * their foreign-key checks wait for a client row another booking holds.
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { appointments, clients } from '../../db/schema/index';
 import { rowsOf } from '../../db/raw-rows';
-import { conflict } from '../../http/problem';
+import { conflict, HttpProblem } from '../../http/problem';
 import { newMeetingCode, newVideoRoom } from './codes';
 
 export const slotTaken = () =>
@@ -56,20 +59,16 @@ const list = (values: readonly string[]) =>
 
 /**
  * Books [startDate, endDate) for the first free coach of `coachIds` inside the caller's
- * transaction: locks, one read, `write(coachId)`. 409 slot_taken when none is free.
+ * transaction: one read, the lock, `write(coachId)`. 409 slot_taken when none is free.
  */
 export async function bookRange<T>(
   tx: Tx,
   range: RangeRequest,
   write: (coachId: string) => Promise<T>,
 ): Promise<T> {
-  const ids = [...new Set(range.coachIds)];
+  // As PostgreSQL writes uuids, so lock keys and the read's answer match whatever case came in.
+  const ids = [...new Set(range.coachIds.map((id) => id.toLowerCase()))];
   if (ids.length === 0) throw slotTaken();
-  // One statement; count() takes the locks in the array's order, which is sorted.
-  await tx.execute(sql`
-    SELECT count(pg_advisory_xact_lock(hashtextextended(id, 0)))
-      FROM unnest(ARRAY[${list([...ids].sort())}]::text[]) AS id`);
-  // A new statement, so a new snapshot: it sees every booking committed under the lock.
   const busy = rowsOf<{ coach_id: string }>(
     await tx.execute(sql`
       SELECT DISTINCT coach_id FROM appointments
@@ -78,12 +77,27 @@ export async function bookRange<T>(
              && tstzrange(${range.startDate}::timestamptz, ${range.endDate}::timestamptz, '[)')
          ${range.except ? sql`AND id <> ${range.except}::uuid` : sql``}`),
   ).map((r) => r.coach_id);
-  const coachId = ids.find((id) => !busy.includes(id));
-  if (!coachId) throw slotTaken();
+  const free = ids.filter((id) => !busy.includes(id));
+  // One candidate: a refusal ends the request, its transaction rolls back.
+  if (free.length === 1) return claim(tx, free[0]!, write);
+  // Several (the client pool): each try in a savepoint, so a coach taken since the read
+  // leaves the transaction usable for the next; its lock goes with the savepoint.
+  for (const coachId of free) {
+    try {
+      return await tx.transaction(() => claim(tx, coachId, write));
+    } catch (error) {
+      if (!(error instanceof HttpProblem && error.code === 'slot_taken')) throw error;
+    }
+  }
+  throw slotTaken();
+}
+
+/** Locks the coach's calendar and writes; the exclusion constraint answers 409 slot_taken. */
+async function claim<T>(tx: Tx, coachId: string, write: (coachId: string) => Promise<T>) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${coachId}::text, 0))`);
   try {
     return await write(coachId);
   } catch (error) {
-    // The transaction is aborted then; the caller's rolls back with the 409.
     if (isOverlap(error)) throw slotTaken();
     throw error;
   }
@@ -98,16 +112,17 @@ export type NewAppointment = Omit<
 };
 
 /**
- * Books a new appointment with the first free coach (bookRange): the client's row is locked (last, after
- * the calendars) so their appointment numbers stay gap-free and `checkClient` sees their
- * bookings one at a time; then the next number and fresh meeting codes. Returns the new id and
- * the coach that took it.
+ * Books a new appointment with the first free coach (bookRange): the client's row is locked
+ * (last, after the calendar) so their appointment numbers stay gap-free and `check` sees
+ * their bookings one at a time; then the next number and fresh meeting codes. Returns
+ * the new id and the coach that took it.
  */
 export async function insertAppointment(
   tx: Tx,
   input: NewAppointment,
-  /** The caller's rules about the client, checked holding the client's row. */
-  checkClient?: () => Promise<void>,
+  /** The caller's rules (parties, scope, the client's other bookings), checked holding the
+   *  calendar and the client's row, after the overlap read. */
+  check?: () => Promise<void>,
 ): Promise<{ id: string; coachId: string }> {
   const range = {
     coachIds: typeof input.coachId === 'string' ? [input.coachId] : input.coachId,
@@ -120,7 +135,7 @@ export async function insertAppointment(
       .from(clients)
       .where(eq(clients.id, input.clientId))
       .for('update');
-    await checkClient?.();
+    await check?.();
     const [row] = await tx
       .insert(appointments)
       .values({

@@ -313,7 +313,7 @@ export async function rescheduleInitialAppointment(
     prefer: before.coachId,
     ignore: before.id,
   });
-  // The appointment's row first, then the calendars (./booking.ts).
+  // The appointment's row first, then the calendar (./booking.ts).
   const a = await changeable(tx, deps, input.clientId, input.appointmentId);
   assertBookingNotice(deps, start);
   const startDate = iso(start);

@@ -67,21 +67,29 @@ export const appointmentsHandlers = defineHandlers({
     assertRange(body.startDate, body.endDate);
     assertOwnCoach(principal, body.coachId);
     const created = await inTransaction(deps.db, async (tx) => {
-      await assertParties(tx, body.clientId, body.coachId);
-      // Booking for a client mails them and shows their contact details: coaches book
-      // only the clients they coach.
-      await assertClientInScope(tx, principal, body.clientId);
-      const { id } = await insertAppointment(tx, {
-        clientId: body.clientId,
-        coachId: body.coachId,
-        startDate: body.startDate,
-        endDate: body.endDate,
-        appointmentType: body.appointmentType,
-        meetingType: body.meetingType ?? 'jitsi',
-        isProvisional: body.isProvisional ?? false,
-        provisionalUntil: provisionalUntil(deps, body.isProvisional ?? false),
-        externalMeetingUrl: body.externalMeetingUrl ?? null,
-      });
+      // The parties are checked after the overlap read, as before: under a rush for one
+      // slot, the losers leave after that single read.
+      const checkParties = async () => {
+        await assertParties(tx, body.clientId, body.coachId);
+        // Booking for a client mails them and shows their contact details: coaches book
+        // only the clients they coach.
+        await assertClientInScope(tx, principal, body.clientId);
+      };
+      const { id } = await insertAppointment(
+        tx,
+        {
+          clientId: body.clientId,
+          coachId: body.coachId,
+          startDate: body.startDate,
+          endDate: body.endDate,
+          appointmentType: body.appointmentType,
+          meetingType: body.meetingType ?? 'jitsi',
+          isProvisional: body.isProvisional ?? false,
+          provisionalUntil: provisionalUntil(deps, body.isProvisional ?? false),
+          externalMeetingUrl: body.externalMeetingUrl ?? null,
+        },
+        checkParties,
+      );
       await recordEvent(tx, {
         type: 'appointment.created',
         entityType: 'appointment',
