@@ -15,11 +15,13 @@
  *   scenarios; beside it the floor: the one SQL statement that reads the same rows
  *   (coaches, availabilities with overrides, appointments of the window), run with the same
  *   concurrency through a pg.Pool of the app's size, and the ratio of the p95s.
- * - booking.race: 500 POST /api/appointment at once (distinct clients) for 20 groups of
+ * - booking.race: 500 POST /api/appointment at once (distinct clients, each with its own
+ *   Idempotency-Key like the web app's) for 20 groups of
  *   partly overlapping 60-minute slots (5 coaches × 4 groups; each group's 25 requests start
  *   at +0/15/30/45 minutes, so exactly one per group can succeed): counts of 201/409/5xx,
  *   live appointments afterwards, deadlocks reported by PostgreSQL, latency percentiles.
  */
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type pg from 'pg';
 import pgModule from 'pg';
@@ -36,7 +38,12 @@ function burstClient(appUrl: string, headers: Record<string, string>) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const base = new URL(appUrl);
   return {
-    request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<number> {
+    request(
+      method: 'GET' | 'POST',
+      path: string,
+      body?: unknown,
+      extra: Record<string, string> = {},
+    ): Promise<number> {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       return new Promise((resolve) => {
         const req = http.request(
@@ -49,10 +56,11 @@ function burstClient(appUrl: string, headers: Record<string, string>) {
             headers: payload
               ? {
                   ...headers,
+                  ...extra,
                   'content-type': 'application/json',
                   'content-length': Buffer.byteLength(payload),
                 }
-              : headers,
+              : { ...headers, ...extra },
           },
           (res) => {
             res.resume();
@@ -293,9 +301,11 @@ export async function bookingRace(
     .toISOString()
     .slice(0, 10);
   const client = burstClient(appUrl, headers);
-  await Promise.all(
-    requestsOn(warmUpDay).map(({ body }) => client.request('POST', '/api/appointment', body)),
-  );
+  // Every booking carries a fresh Idempotency-Key, as the web app's does
+  // (src/machines/actors/scheduling.ts): the server then runs it inside the key's transaction.
+  const book = (body: unknown) =>
+    client.request('POST', '/api/appointment', body, { 'idempotency-key': randomUUID() });
+  await Promise.all(requestsOn(warmUpDay).map(({ body }) => book(body)));
   // The floor of such a burst: 500 requests at once to the app's cheapest signed-in call
   // (token check, users lookup, a 20-row table), through the same client and sockets.
   const floorLatencies: number[] = [];
@@ -315,14 +325,15 @@ export async function bookingRace(
     path.join(import.meta.dirname, 'servers/bare-post.ts'),
   );
   const bareClient = burstClient(`http://127.0.0.1:${bare.message.port}`, headers);
+  const bareKey = () => ({ 'idempotency-key': randomUUID() });
   const burstBare = () =>
-    Promise.all(requests.map(({ body }) => bareClient.request('POST', '/floor', body)));
+    Promise.all(requests.map(({ body }) => bareClient.request('POST', '/floor', body, bareKey())));
   await burstBare(); // its sockets opened and its code warm, as the app's are
   const bareLatencies: number[] = [];
   await Promise.all(
     requests.map(async ({ body }) => {
       const t = performance.now();
-      await bareClient.request('POST', '/floor', body);
+      await bareClient.request('POST', '/floor', body, bareKey());
       bareLatencies.push(performance.now() - t);
     }),
   );
@@ -335,7 +346,7 @@ export async function bookingRace(
   await Promise.all(
     requests.map(async ({ body }) => {
       const t = performance.now();
-      const status = await client.request('POST', '/api/appointment', body);
+      const status = await book(body);
       latencies.push(performance.now() - t);
       statuses[status] = (statuses[status] ?? 0) + 1;
     }),

@@ -914,7 +914,7 @@ describe('a move follows the rules of a booking (issue 17)', () => {
 
   it('still lets staff record a no-show on a past appointment, telling nobody', async () => {
     const { coach, client } = await booked(73);
-    const id = await api.database.db.transaction((tx) =>
+    const { id } = await api.database.db.transaction((tx) =>
       insertAppointment(tx, {
         clientId: client.id,
         coachId: coach.id,

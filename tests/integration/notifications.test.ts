@@ -181,13 +181,13 @@ describe('invitations on booking', () => {
     let appointmentId = '';
     await expect(
       api.database.db.transaction(async (tx) => {
-        appointmentId = await insertAppointment(tx, {
+        ({ id: appointmentId } = await insertAppointment(tx, {
           clientId: client.id,
           coachId: coach.coachId!,
           startDate: daysAhead(14),
           endDate: plusMinutes(daysAhead(14), 30),
           appointmentType: 'initial',
-        });
+        }));
         await enqueueAppointmentNotifications(
           tx,
           { config: api.config, jobs: api.app.jobs },

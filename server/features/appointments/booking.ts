@@ -1,27 +1,37 @@
+/**
+ * The one write path for an appointment's time: "book this range for this coach". Staff
+ * bookings, client bookings, client reschedules and staff moves all go through `bookRange`,
+ * which guards the invariant that no two live appointments of a coach overlap:
+ *
+ * 1. one read finds which of the coaches asked for already have a live appointment in the
+ *    range; under a rush for one slot, whoever comes after the winner has committed is
+ *    refused here without queueing for any lock;
+ * 2. the first free coach's calendar is locked (advisory, per coach): racing bookings with
+ *    partly overlapping ranges deadlock on the bare exclusion constraint, the lock makes
+ *    them queue instead;
+ * 3. the write runs holding the lock;
+ * 4. the exclusion constraint is the last guard, for a booking committed between the read
+ *    and the lock: answered like the read, 409 slot_taken.
+ *
+ * Lock order, the same on every path so no two writes wait on each other: the appointment's
+ * row (a move), then one calendar, then the client's row (a new appointment). A transaction
+ * never holds one calendar while it waits for another. The client's row comes last because
+ * writes holding a calendar insert rows that refer to the client (events, messages), and
+ * their foreign-key checks wait for a client row another booking holds.
+ */
 import { eq, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { appointments, clients } from '../../db/schema/index';
 import { rowsOf } from '../../db/raw-rows';
-import { conflict } from '../../http/problem';
+import { conflict, HttpProblem } from '../../http/problem';
 import { newMeetingCode, newVideoRoom } from './codes';
-import type { Range } from './coach-line';
 
-type NewAppointment = Omit<
-  typeof appointments.$inferInsert,
-  'id' | 'meetingCodeCoach' | 'meetingCodeClient' | 'videoRoom' | 'appointmentNumber'
->;
-
-/**
- * Serialises writes to one coach's calendar. Racing bookings with partly overlapping
- * ranges deadlock on the bare exclusion constraint; the lock makes them queue instead.
- */
-export async function lockCoachCalendar(tx: Tx, coachId: string) {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${coachId}::text, 0))`);
-}
+export const slotTaken = () =>
+  conflict('slot_taken', 'The coach already has an appointment at this time');
 
 const EXCLUSION_VIOLATION = '23P01';
 
-export function isOverlap(error: unknown): boolean {
+function isOverlap(error: unknown): boolean {
   for (
     let e = error as { code?: string; cause?: unknown } | undefined;
     e;
@@ -32,93 +42,113 @@ export function isOverlap(error: unknown): boolean {
   return false;
 }
 
-export const slotTaken = () =>
-  conflict('slot_taken', 'The coach already has an appointment at this time');
+export interface RangeRequest {
+  /** The coaches that may take the range, in order of preference. */
+  coachIds: readonly string[];
+  startDate: string;
+  endDate: string;
+  /** The appointment being moved: its own current time does not count as taken. */
+  except?: string | undefined;
+}
 
-/** Runs a write that may hit the no-overlap constraint, answering 409 slot_taken. */
-export async function guardOverlap<T>(tx: Tx, write: () => Promise<T>): Promise<T> {
-  // A savepoint keeps the transaction usable for the caller's error handling.
+const list = (values: readonly string[]) =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
+
+/**
+ * Books [startDate, endDate) for the first free coach of `coachIds` inside the caller's
+ * transaction: one read, the lock, `write(coachId)`. 409 slot_taken when none is free.
+ */
+export async function bookRange<T>(
+  tx: Tx,
+  range: RangeRequest,
+  write: (coachId: string) => Promise<T>,
+): Promise<T> {
+  // As PostgreSQL writes uuids, so lock keys and the read's answer match whatever case came in.
+  const ids = [...new Set(range.coachIds.map((id) => id.toLowerCase()))];
+  if (ids.length === 0) throw slotTaken();
+  const busy = rowsOf<{ coach_id: string }>(
+    await tx.execute(sql`
+      SELECT DISTINCT coach_id FROM appointments
+       WHERE coach_id IN (${list(ids)}) AND cancelled_at IS NULL
+         AND tstzrange(start_date, end_date, '[)')
+             && tstzrange(${range.startDate}::timestamptz, ${range.endDate}::timestamptz, '[)')
+         ${range.except ? sql`AND id <> ${range.except}::uuid` : sql``}`),
+  ).map((r) => r.coach_id);
+  const free = ids.filter((id) => !busy.includes(id));
+  // One candidate: a refusal ends the request, its transaction rolls back.
+  if (free.length === 1) return claim(tx, free[0]!, write);
+  // Several (the client pool): each try in a savepoint, so a coach taken since the read
+  // leaves the transaction usable for the next; its lock goes with the savepoint.
+  for (const coachId of free) {
+    try {
+      return await tx.transaction(() => claim(tx, coachId, write));
+    } catch (error) {
+      if (!(error instanceof HttpProblem && error.code === 'slot_taken')) throw error;
+    }
+  }
+  throw slotTaken();
+}
+
+/** Locks the coach's calendar and writes; the exclusion constraint answers 409 slot_taken. */
+async function claim<T>(tx: Tx, coachId: string, write: (coachId: string) => Promise<T>) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${coachId}::text, 0))`);
   try {
-    return await tx.transaction(async () => write());
+    return await write(coachId);
   } catch (error) {
     if (isOverlap(error)) throw slotTaken();
     throw error;
   }
 }
 
-/**
- * The coach's live (not cancelled) appointments overlapping [start, end): the exclusion
- * constraint's test; `except` leaves out the appointment being moved.
- */
-const liveOverlapping = (coachId: string, start: string, end: string, except?: string) => sql`
-  FROM appointments
- WHERE coach_id = ${coachId}::uuid AND cancelled_at IS NULL
-   AND tstzrange(start_date, end_date, '[)') && tstzrange(${start}::timestamptz, ${end}::timestamptz, '[)')
-   ${except ? sql`AND id <> ${except}::uuid` : sql``}`;
-
-/** The coach's live appointments overlapping [from, to), in epoch milliseconds (./coach-line.ts). */
-export async function takenRanges(
-  db: Db,
-  coachId: string,
-  from: number,
-  to: number,
-): Promise<Range[]> {
-  const result = await db.execute(sql`
-    SELECT (extract(epoch FROM start_date) * 1000)::float8 AS start,
-           (extract(epoch FROM end_date) * 1000)::float8 AS "end"
-    ${liveOverlapping(coachId, new Date(from).toISOString(), new Date(to).toISOString())}`);
-  return rowsOf<{ start: number | string; end: number | string }>(result).map((r) => ({
-    start: Number(r.start),
-    end: Number(r.end),
-  }));
-}
-
-/** Whether a live appointment of the coach (other than `except`) overlaps [start, end). */
-export async function overlapsLive(
-  tx: Tx | Db,
-  coachId: string,
-  start: string,
-  end: string,
-  except?: string,
-): Promise<boolean> {
-  const result = await tx.execute(
-    sql`SELECT 1 ${liveOverlapping(coachId, start, end, except)} LIMIT 1`,
-  );
-  return rowsOf(result).length > 0;
-}
+export type NewAppointment = Omit<
+  typeof appointments.$inferInsert,
+  'id' | 'coachId' | 'meetingCodeCoach' | 'meetingCodeClient' | 'videoRoom' | 'appointmentNumber'
+> & {
+  /** The coach, or the coaches that may take it in order of preference. */
+  coachId: string | readonly string[];
+};
 
 /**
- * Inserts an appointment inside the caller's transaction: the coach's calendar is locked,
- * the client's next appointment number taken, and fresh meeting codes drawn.
+ * Books a new appointment with the first free coach (bookRange): the client's row is locked
+ * (last, after the calendar) so their appointment numbers stay gap-free and `check` sees
+ * their bookings one at a time; then the next number and fresh meeting codes. Returns
+ * the new id and the coach that took it.
  */
-export async function insertAppointment(tx: Tx, input: NewAppointment): Promise<string> {
-  // A time already taken is refused before queueing for the calendar lock, and again once
-  // holding it: under a rush for one slot the losers leave after one cheap read instead of
-  // waiting for the lock and failing on the constraint (which stays the final guard).
-  if (await overlapsLive(tx, input.coachId, input.startDate, input.endDate)) throw slotTaken();
-  await lockCoachCalendar(tx, input.coachId);
-  if (await overlapsLive(tx, input.coachId, input.startDate, input.endDate)) throw slotTaken();
-  // The client row lock keeps appointment numbers gap-free under concurrent bookings.
-  await tx
-    .select({ id: clients.id })
-    .from(clients)
-    .where(eq(clients.id, input.clientId))
-    .for('update');
-  const [{ next } = { next: 1 }] = await tx
-    .select({ next: sql<number>`coalesce(max(${appointments.appointmentNumber}), 0) + 1` })
-    .from(appointments)
-    .where(eq(appointments.clientId, input.clientId));
-  const [row] = await guardOverlap(tx, () =>
-    tx
+export async function insertAppointment(
+  tx: Tx,
+  input: NewAppointment,
+  /** The caller's rules (parties, scope, the client's other bookings), checked holding the
+   *  calendar and the client's row, after the overlap read. */
+  check?: () => Promise<void>,
+): Promise<{ id: string; coachId: string }> {
+  const range = {
+    coachIds: typeof input.coachId === 'string' ? [input.coachId] : input.coachId,
+    startDate: input.startDate,
+    endDate: input.endDate,
+  };
+  return bookRange(tx, range, async (coachId) => {
+    await tx
+      .select({ id: clients.id })
+      .from(clients)
+      .where(eq(clients.id, input.clientId))
+      .for('update');
+    await check?.();
+    const [row] = await tx
       .insert(appointments)
       .values({
         ...input,
-        appointmentNumber: Number(next),
+        coachId,
+        // A statement after the client's lock: it sees the client's last committed number.
+        appointmentNumber: sql`(SELECT coalesce(max(${appointments.appointmentNumber}), 0) + 1
+          FROM ${appointments} WHERE ${appointments.clientId} = ${input.clientId})`,
         meetingCodeCoach: newMeetingCode(),
         meetingCodeClient: newMeetingCode(),
         videoRoom: newVideoRoom(),
       })
-      .returning({ id: appointments.id }),
-  );
-  return row!.id;
+      .returning({ id: appointments.id });
+    return { id: row!.id, coachId };
+  });
 }

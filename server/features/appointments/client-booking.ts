@@ -4,19 +4,23 @@
  * transaction it is given, so whatever else must happen with the change (notifications,
  * webhooks) is one more call in that same transaction and rolls back with it.
  */
+import { Temporal } from '@js-temporal/polyfill';
 import { and, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import type { AppDeps } from '../../http/handler';
-import { conflict, HttpProblem, notFound } from '../../http/problem';
+import { conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/index';
 import { enqueueAppointmentNotifications } from '../notifications/index';
 import { freeCoachesAt, type Calendar, type CoachRef } from '../scheduling/index';
-import { guardOverlap, insertAppointment, lockCoachCalendar, slotTaken } from './booking';
+import { bookRange, insertAppointment } from './booking';
 
-const HOUR_MS = 60 * 60_000;
 const POOL: Calendar = { kind: 'initial-meetings' };
+
+/** The instant as the API writes it (with milliseconds, like Date#toISOString). */
+const iso = (instant: Temporal.Instant) => instant.toString({ fractionalSecondDigits: 3 });
+const nowOf = (deps: AppDeps) => Temporal.Instant.fromEpochMilliseconds(deps.now().getTime());
 
 export const noticePeriod = (what: 'booking' | 'change', hours: number) =>
   conflict(
@@ -89,7 +93,8 @@ async function candidates(
   durationMinutes: number,
   options: { only?: string; prefer?: string; ignore?: string },
 ): Promise<CoachRef[]> {
-  const notBefore = deps.now().getTime() + deps.config.CLIENT_BOOKING_NOTICE_HOURS * HOUR_MS;
+  const hours = deps.config.CLIENT_BOOKING_NOTICE_HOURS;
+  const notBefore = nowOf(deps).add({ hours }).epochMilliseconds;
   const free = (
     await freeCoachesAt(
       tx,
@@ -125,23 +130,6 @@ async function candidates(
   );
 }
 
-/** Locks calendars in id order, the order every multi-coach write uses, so none deadlock. */
-async function lockCalendars(tx: Tx, coachIds: string[]) {
-  for (const id of [...new Set(coachIds)].sort()) await lockCoachCalendar(tx, id);
-}
-
-/** Tries each candidate in order; the first write that does not overlap wins. */
-async function firstFree<T>(list: CoachRef[], write: (coach: CoachRef) => Promise<T>): Promise<T> {
-  for (const coach of list) {
-    try {
-      return await write(coach);
-    } catch (error) {
-      if (!(error instanceof HttpProblem && error.code === 'slot_taken')) throw error;
-    }
-  }
-  throw slotTaken();
-}
-
 export interface BookInitial {
   clientId: string;
   actor: Principal;
@@ -150,33 +138,14 @@ export interface BookInitial {
   coachId?: string;
 }
 
-/** Books the client's initial appointment on a free slot of the initial-meetings calendar. */
-export async function bookInitialAppointment(
-  tx: Tx,
-  deps: AppDeps,
-  input: BookInitial,
-): Promise<string> {
-  const start = Date.parse(input.startDate);
-  const notice = deps.config.CLIENT_BOOKING_NOTICE_HOURS;
-  if (start < deps.now().getTime() + notice * HOUR_MS) throw noticePeriod('booking', notice);
-  const list = await candidates(tx, deps, start, input.durationMinutes, { only: input.coachId });
-  if (list.length === 0) throw slotTaken();
-  await lockCalendars(
-    tx,
-    list.map((c) => c.id),
-  );
-  // The client row lock (also taken by insertAppointment) serialises the client's bookings.
-  await tx
-    .select({ id: clients.id })
-    .from(clients)
-    .where(eq(clients.id, input.clientId))
-    .for('update');
+/** 409 when the client, whose row the caller holds, has a live initial appointment already. */
+async function assertNoInitialAppointment(tx: Tx, clientId: string) {
   const [existing] = await tx
     .select({ id: appointments.id })
     .from(appointments)
     .where(
       and(
-        eq(appointments.clientId, input.clientId),
+        eq(appointments.clientId, clientId),
         eq(appointments.appointmentType, 'initial'),
         isNull(appointments.cancelledAt),
       ),
@@ -184,34 +153,54 @@ export async function bookInitialAppointment(
   if (existing) {
     throw conflict('initial_appointment_exists', 'The client already has an initial appointment');
   }
-  const end = new Date(start + input.durationMinutes * 60_000).toISOString();
-  const startIso = new Date(start).toISOString();
-  const id = await firstFree(list, (coach) =>
-    insertAppointment(tx, {
+}
+
+/** Whether `start` keeps the booking notice (CLIENT_BOOKING_NOTICE_HOURS) from now. */
+function assertBookingNotice(deps: AppDeps, start: Temporal.Instant) {
+  const hours = deps.config.CLIENT_BOOKING_NOTICE_HOURS;
+  if (Temporal.Instant.compare(start, nowOf(deps).add({ hours })) < 0) {
+    throw noticePeriod('booking', hours);
+  }
+}
+
+/** Books the client's initial appointment on a free slot of the initial-meetings calendar. */
+export async function bookInitialAppointment(
+  tx: Tx,
+  deps: AppDeps,
+  input: BookInitial,
+): Promise<string> {
+  const start = Temporal.Instant.from(input.startDate);
+  assertBookingNotice(deps, start);
+  const list = await candidates(tx, deps, start.epochMilliseconds, input.durationMinutes, {
+    only: input.coachId,
+  });
+  const startDate = iso(start);
+  const endDate = iso(start.add({ minutes: input.durationMinutes }));
+  const { id, coachId } = await insertAppointment(
+    tx,
+    {
       clientId: input.clientId,
-      coachId: coach.id,
-      startDate: startIso,
-      endDate: end,
+      coachId: list.map((c) => c.id),
+      startDate,
+      endDate,
       appointmentType: 'initial',
       meetingType: 'jitsi',
       isProvisional: false,
       provisionalUntil: null,
       externalMeetingUrl: null,
-    }),
+    },
+    // Checked holding the client's row, so two racing bookings cannot both pass it.
+    () => assertNoInitialAppointment(tx, input.clientId),
   );
-  const [booked] = await tx
-    .select({ coachId: appointments.coachId })
-    .from(appointments)
-    .where(eq(appointments.id, id));
   await recordEvent(tx, {
     type: 'appointment.created',
     entityType: 'appointment',
     entityId: id,
     appointmentId: id,
     clientId: input.clientId,
-    coachId: booked!.coachId,
+    coachId,
     actor: input.actor,
-    changes: { startDate: startIso, endDate: end, appointmentType: 'initial', via: 'client' },
+    changes: { startDate, endDate, appointmentType: 'initial', via: 'client' },
   });
   await enqueueAppointmentNotifications(tx, deps, { appointmentId: id, change: 'booked' });
   return id;
@@ -241,11 +230,13 @@ export async function lockChangeable<R extends { appointment: AppointmentRow }>(
   const a = row.appointment;
   if (a.cancelledAt)
     throw conflict('appointment_cancelled', 'The appointment is cancelled already');
-  const now = deps.now().getTime();
-  const start = Date.parse(a.startDate);
-  if (start <= now) throw conflict('appointment_started', 'The appointment has started already');
-  const notice = deps.config.CLIENT_CHANGE_NOTICE_HOURS;
-  if (start - now < notice * HOUR_MS) throw noticePeriod('change', notice);
+  const now = nowOf(deps);
+  const start = Temporal.Instant.from(a.startDate);
+  if (Temporal.Instant.compare(start, now) <= 0) {
+    throw conflict('appointment_started', 'The appointment has started already');
+  }
+  const hours = deps.config.CLIENT_CHANGE_NOTICE_HOURS;
+  if (Temporal.Instant.compare(start, now.add({ hours })) < 0) throw noticePeriod('change', hours);
   return row;
 }
 
@@ -313,27 +304,27 @@ export async function rescheduleInitialAppointment(
   const found = await findClientAppointment(tx, input.clientId, input.appointmentId);
   if (!found) throw notFound('appointment');
   const before = found.appointment;
-  const start = Date.parse(input.startDate);
-  const durationMs = Date.parse(before.endDate) - Date.parse(before.startDate);
-  const list = await candidates(tx, deps, start, durationMs / 60_000, {
+  const start = Temporal.Instant.from(input.startDate);
+  const length = Temporal.Instant.from(before.startDate).until(
+    Temporal.Instant.from(before.endDate),
+  );
+  const list = await candidates(tx, deps, start.epochMilliseconds, length.total('minutes'), {
     only: input.coachId,
     prefer: before.coachId,
     ignore: before.id,
   });
-  await lockCalendars(tx, [before.coachId, ...list.map((c) => c.id)]);
+  // The appointment's row first, then the calendar (./booking.ts).
   const a = await changeable(tx, deps, input.clientId, input.appointmentId);
-  const notice = deps.config.CLIENT_BOOKING_NOTICE_HOURS;
-  if (start < deps.now().getTime() + notice * HOUR_MS) throw noticePeriod('booking', notice);
-  const startDate = new Date(start).toISOString();
-  const endDate = new Date(start + durationMs).toISOString();
-  const coach = await firstFree(list, async (c) => {
-    await guardOverlap(tx, () =>
-      tx
-        .update(appointments)
-        .set({ startDate, endDate, coachId: c.id, updatedAt: sql`now()` })
-        .where(eq(appointments.id, a.id)),
-    );
-    return c;
+  assertBookingNotice(deps, start);
+  const startDate = iso(start);
+  const endDate = iso(start.add(length));
+  const range = { coachIds: list.map((c) => c.id), startDate, endDate, except: a.id };
+  const coachId = await bookRange(tx, range, async (id) => {
+    await tx
+      .update(appointments)
+      .set({ startDate, endDate, coachId: id, updatedAt: sql`now()` })
+      .where(eq(appointments.id, a.id));
+    return id;
   });
   await recordEvent(tx, {
     type: 'appointment.rescheduled',
@@ -341,12 +332,12 @@ export async function rescheduleInitialAppointment(
     entityId: a.id,
     appointmentId: a.id,
     clientId: a.clientId,
-    coachId: coach.id,
+    coachId,
     actor: input.actor,
     changes: {
       startDate: { from: a.startDate, to: startDate },
       endDate: { from: a.endDate, to: endDate },
-      ...(coach.id === a.coachId ? {} : { coachId: { from: a.coachId, to: coach.id } }),
+      ...(coachId === a.coachId ? {} : { coachId: { from: a.coachId, to: coachId } }),
       via: 'client',
     },
   });

@@ -8,10 +8,11 @@ import {
   rescheduleInitialAppointment,
   toClientAppointment,
 } from './client-booking';
+import { inTransaction } from './transaction';
 
 export const clientAppointmentsHandlers = defineHandlers({
   async bookInitialAppointment({ body, principal, deps, reply }) {
-    const booked = await deps.db.transaction(async (tx) => {
+    const booked = await inTransaction(deps.db, async (tx) => {
       const clientId = await clientIdOf(tx, principal);
       const id = await bookInitialAppointment(tx, deps, {
         clientId,
@@ -36,7 +37,7 @@ export const clientAppointmentsHandlers = defineHandlers({
   },
 
   async cancelInitialAppointment({ params, principal, deps }) {
-    return deps.db.transaction(async (tx) => {
+    return inTransaction(deps.db, async (tx) => {
       const clientId = await clientIdOf(tx, principal).catch(() => null);
       if (!clientId) throw notFound('appointment');
       await cancelInitialAppointment(tx, deps, {
@@ -51,7 +52,7 @@ export const clientAppointmentsHandlers = defineHandlers({
   },
 
   async rescheduleInitialAppointment({ params, body, principal, deps }) {
-    return deps.db.transaction(async (tx) => {
+    return inTransaction(deps.db, async (tx) => {
       const clientId = await clientIdOf(tx, principal).catch(() => null);
       if (!clientId) throw notFound('appointment');
       await rescheduleInitialAppointment(tx, deps, {

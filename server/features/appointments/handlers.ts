@@ -1,17 +1,18 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { and, asc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
+import { rowsOf } from '../../db/raw-rows';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps } from '../../http/handler';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/index';
 import { assertClientInScope } from '../clients/index';
 import { enqueueAppointmentNotifications } from '../notifications/index';
-import { guardOverlap, insertAppointment, lockCoachCalendar, takenRanges } from './booking';
-import { createCoachLines } from './coach-line';
+import { bookRange, insertAppointment } from './booking';
 import { listAppointmentPage } from './list';
-import { assertMoveFits, assertMoveRequest, isMove } from './move';
+import { assertInAvailability, assertMoveRequest, isMove } from './move';
+import { inTransaction } from './transaction';
 import { appointmentScope, findAppointment, selectAppointments, toAppointment } from './repository';
 
 const ZONE = 'Europe/Berlin';
@@ -38,17 +39,6 @@ function provisionalUntil(deps: AppDeps, isProvisional: boolean): string | null 
   ).toISOString();
 }
 
-const coachLines = new WeakMap<Db, ReturnType<typeof createCoachLines>>();
-/** Staff bookings of this process, per coach (./coach-line.ts). */
-function coachLinesOf(db: Db) {
-  let lines = coachLines.get(db);
-  if (!lines) {
-    lines = createCoachLines((coachId, from, to) => takenRanges(db, coachId, from, to));
-    coachLines.set(db, lines);
-  }
-  return lines;
-}
-
 /** A coach books and moves only their own appointments. */
 function assertOwnCoach(principal: Principal, coachId: string) {
   if (principal.role === 'COACH' && principal.user?.coachId !== coachId) {
@@ -56,18 +46,19 @@ function assertOwnCoach(principal: Principal, coachId: string) {
   }
 }
 
+/** 400 for an unknown client, an unknown or inactive coach; one statement. */
 async function assertParties(tx: Tx, clientId: string | undefined, coachId: string | undefined) {
-  if (clientId) {
-    const [row] = await tx.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId));
-    if (!row) throw badRequest('clientId', 'unknown_client', 'No client with this id');
+  const [row] = rowsOf<{ client: boolean; coach: boolean | null }>(
+    await tx.execute(sql`
+      SELECT EXISTS (SELECT 1 FROM ${clients} WHERE ${clients.id} = ${clientId ?? null}) AS client,
+             (SELECT ${coaches.active} FROM ${coaches} WHERE ${coaches.id} = ${coachId ?? null}) AS coach`),
+  );
+  if (clientId && !row?.client) {
+    throw badRequest('clientId', 'unknown_client', 'No client with this id');
   }
   if (coachId) {
-    const [row] = await tx
-      .select({ active: coaches.active })
-      .from(coaches)
-      .where(eq(coaches.id, coachId));
-    if (!row) throw badRequest('coachId', 'unknown_coach', 'No coach with this id');
-    if (!row.active) throw badRequest('coachId', 'coach_inactive', 'The coach is not active');
+    if (row?.coach == null) throw badRequest('coachId', 'unknown_coach', 'No coach with this id');
+    if (!row.coach) throw badRequest('coachId', 'coach_inactive', 'The coach is not active');
   }
 }
 
@@ -75,14 +66,18 @@ export const appointmentsHandlers = defineHandlers({
   async createAppointment({ body, principal, deps, reply }) {
     assertRange(body.startDate, body.endDate);
     assertOwnCoach(principal, body.coachId);
-    const range = { start: Date.parse(body.startDate), end: Date.parse(body.endDate) };
-    const created = await coachLinesOf(deps.db).book(body.coachId, range, () =>
-      deps.db.transaction(async (tx) => {
+    const created = await inTransaction(deps.db, async (tx) => {
+      // The parties are checked after the overlap read, as before: under a rush for one
+      // slot, the losers leave after that single read.
+      const checkParties = async () => {
         await assertParties(tx, body.clientId, body.coachId);
         // Booking for a client mails them and shows their contact details: coaches book
         // only the clients they coach.
         await assertClientInScope(tx, principal, body.clientId);
-        const id = await insertAppointment(tx, {
+      };
+      const { id } = await insertAppointment(
+        tx,
+        {
           clientId: body.clientId,
           coachId: body.coachId,
           startDate: body.startDate,
@@ -92,25 +87,26 @@ export const appointmentsHandlers = defineHandlers({
           isProvisional: body.isProvisional ?? false,
           provisionalUntil: provisionalUntil(deps, body.isProvisional ?? false),
           externalMeetingUrl: body.externalMeetingUrl ?? null,
-        });
-        await recordEvent(tx, {
-          type: 'appointment.created',
-          entityType: 'appointment',
-          entityId: id,
-          appointmentId: id,
-          clientId: body.clientId,
-          coachId: body.coachId,
-          actor: principal,
-          changes: {
-            startDate: body.startDate,
-            endDate: body.endDate,
-            appointmentType: body.appointmentType,
-          },
-        });
-        await enqueueAppointmentNotifications(tx, deps, { appointmentId: id, change: 'booked' });
-        return (await findAppointment(tx, principal, id))!;
-      }),
-    );
+        },
+        checkParties,
+      );
+      await recordEvent(tx, {
+        type: 'appointment.created',
+        entityType: 'appointment',
+        entityId: id,
+        appointmentId: id,
+        clientId: body.clientId,
+        coachId: body.coachId,
+        actor: principal,
+        changes: {
+          startDate: body.startDate,
+          endDate: body.endDate,
+          appointmentType: body.appointmentType,
+        },
+      });
+      await enqueueAppointmentNotifications(tx, deps, { appointmentId: id, change: 'booked' });
+      return (await findAppointment(tx, principal, id))!;
+    });
     reply.code(201);
     return created;
   },
@@ -123,8 +119,9 @@ export const appointmentsHandlers = defineHandlers({
 
   async updateAppointment({ params, body, principal, deps }) {
     const { availabilityOverrideReason, ...changes } = body;
-    return deps.db.transaction(async (tx) => {
-      const before = await findAppointment(tx, principal, params.id);
+    return inTransaction(deps.db, async (tx) => {
+      // Locked first: a move takes the appointment's row before the calendar (./booking.ts).
+      const before = await findAppointment(tx, principal, params.id, { lock: true });
       if (!before) throw notFound('appointment');
       if (before.cancelledAt) {
         throw conflict('appointment_cancelled', 'A cancelled appointment cannot be changed');
@@ -142,11 +139,7 @@ export const appointmentsHandlers = defineHandlers({
       assertRange(placed.startDate, placed.endDate);
       const move = isMove(before, placed) ? placed : null;
       assertMoveRequest(deps, move, availabilityOverrideReason);
-      // Lock both calendars in a fixed order so two moves never wait on each other.
-      for (const id of [...new Set([before.coachId, coachId])].sort())
-        await lockCoachCalendar(tx, id);
-      const override = move ? await assertMoveFits(tx, move) : null;
-      await guardOverlap(tx, () =>
+      const update = () =>
         tx
           .update(appointments)
           .set({
@@ -157,8 +150,19 @@ export const appointmentsHandlers = defineHandlers({
               : { provisionalUntil: provisionalUntil(deps, changes.isProvisional) }),
             updatedAt: sql`now()`,
           })
-          .where(eq(appointments.id, before.id)),
-      );
+          .where(eq(appointments.id, before.id));
+      // A move books its new range like a booking does; other changes leave the calendar alone.
+      const override = move
+        ? await bookRange(
+            tx,
+            { ...move, coachIds: [move.coachId], except: move.appointmentId },
+            async () => {
+              const reason = await assertInAvailability(tx, move);
+              await update();
+              return reason;
+            },
+          )
+        : (await update(), null);
       await recordEvent(tx, {
         type: 'appointment.updated',
         entityType: 'appointment',
@@ -188,7 +192,7 @@ export const appointmentsHandlers = defineHandlers({
   },
 
   async deleteAppointment({ params, principal, deps }) {
-    return deps.db.transaction(async (tx) => {
+    return inTransaction(deps.db, async (tx) => {
       const before = await findAppointment(tx, principal, params.id);
       if (!before) throw notFound('appointment');
       const [row] = await tx

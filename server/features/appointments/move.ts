@@ -2,13 +2,13 @@
  * The rules of a staff move (a new start, end or coach), the same as a booking's (issue 17):
  * the new start lies in the future, the new time in the coach's free availability unless a
  * staff member overrides that with a reason, and it overlaps no live appointment of the coach
- * (the exclusion constraint stays the final guard).
+ * (./booking.ts bookRange, which every move goes through).
  */
+import { Temporal } from '@js-temporal/polyfill';
 import type { Tx } from '../../db/client';
 import type { AppDeps } from '../../http/handler';
 import { badRequest, conflict } from '../../http/problem';
 import { coachFreeFor } from '../scheduling/index';
-import { overlapsLive, slotTaken } from './booking';
 
 export interface Move {
   appointmentId: string;
@@ -25,11 +25,14 @@ interface Placement {
   endDate: string;
 }
 
+const instant = (iso: string) => Temporal.Instant.from(iso);
+const sameInstant = (a: string, b: string) => instant(a).equals(instant(b));
+
 /** Whether the change places the appointment elsewhere: another start, end or coach. */
 export const isMove = (before: Placement, after: Placement) =>
   before.coachId !== after.coachId ||
-  Date.parse(before.startDate) !== Date.parse(after.startDate) ||
-  Date.parse(before.endDate) !== Date.parse(after.endDate);
+  !sameInstant(before.startDate, after.startDate) ||
+  !sameInstant(before.endDate, after.endDate);
 
 /** What the request alone decides, before any lock: a blank reason, a start in the past. */
 export function assertMoveRequest(deps: Pick<AppDeps, 'now'>, move: Move | null, reason?: string) {
@@ -40,7 +43,8 @@ export function assertMoveRequest(deps: Pick<AppDeps, 'now'>, move: Move | null,
       'Say why the move may leave the availability',
     );
   }
-  if (move && Date.parse(move.startDate) <= deps.now().getTime()) {
+  const now = Temporal.Instant.fromEpochMilliseconds(deps.now().getTime());
+  if (move && Temporal.Instant.compare(instant(move.startDate), now) <= 0) {
     // Recording a past session is not a move: nobody would be told of it rightly.
     throw badRequest(
       'startDate',
@@ -51,18 +55,15 @@ export function assertMoveRequest(deps: Pick<AppDeps, 'now'>, move: Move | null,
 }
 
 /**
- * Holding the coach's calendar lock: 409 slot_taken on an overlap (no reason overrides that),
- * then 409 outside_availability unless overridden. Returns the reason an override used, or null.
+ * Holding the coach's calendar, after its overlap read (./booking.ts bookRange): 409
+ * outside_availability unless overridden. Returns the reason an override used, or null.
  */
-export async function assertMoveFits(tx: Tx, move: Move): Promise<string | null> {
-  if (await overlapsLive(tx, move.coachId, move.startDate, move.endDate, move.appointmentId)) {
-    throw slotTaken();
-  }
+export async function assertInAvailability(tx: Tx, move: Move): Promise<string | null> {
   const free = await coachFreeFor(
     tx,
     move.coachId,
-    Date.parse(move.startDate),
-    Date.parse(move.endDate),
+    instant(move.startDate).epochMilliseconds,
+    instant(move.endDate).epochMilliseconds,
     move.appointmentId,
   );
   if (free) return null;

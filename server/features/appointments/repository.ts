@@ -67,9 +67,16 @@ export function appointmentScope(principal: Principal): SQL | undefined {
   return coachId ? eq(appointments.coachId, coachId) : sql`false`;
 }
 
-export async function findAppointment(db: Db | Tx, principal: Principal, id: string) {
-  const [row] = await selectAppointments(db).where(
+/** The appointment, if in the principal's scope; `lock` holds its row for the transaction. */
+export async function findAppointment(
+  db: Db | Tx,
+  principal: Principal,
+  id: string,
+  options: { lock?: boolean } = {},
+) {
+  const query = selectAppointments(db).where(
     and(eq(appointments.id, id), appointmentScope(principal)),
   );
+  const [row] = await (options.lock ? query.for('update', { of: appointments }) : query);
   return row ? toAppointment(row) : null;
 }
