@@ -56,7 +56,7 @@ const NOT_SERVER = layer(
 const NOT_SRC = layer('(^|/)src/', 'The server does not import src/: share it through shared/.');
 const NOT_APP = layer(
   '(^|/)app/',
-  'src/app/ is the entry at the top: machines, actors, api, forms, lib and ports do not import it.',
+  'src/app/ is the entry at the top: views, machines, actors, api, forms, i18n, lib and ports do not import it.',
 );
 const SHARED_ONLY = layer(
   '(^|/)(src|server)/',
@@ -116,7 +116,11 @@ export default defineConfig([
   },
   {
     name: 'sprechstunde/layers-below-app',
-    files: ['src/{api,forms,lib,ports}/**/*.ts', 'src/machines/actors/**/*.ts'],
+    files: [
+      'src/views/**/*.{ts,tsx}',
+      'src/{api,forms,i18n,lib,ports}/**/*.ts',
+      'src/machines/actors/**/*.ts',
+    ],
     rules: { 'no-restricted-imports': ['error', { patterns: [NOT_SERVER, NOT_APP] }] },
   },
 
@@ -134,8 +138,9 @@ export default defineConfig([
   },
 
   {
+    // The app's frame (src/app/layout/) renders like a view and follows the same rules.
     name: 'sprechstunde/views',
-    files: ['src/views/**/*.{ts,tsx}'],
+    files: ['src/views/**/*.{ts,tsx}', 'src/app/layout/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-syntax': ['error', ...noLiteralTextInViews],
       // A view renders state and sends events: no fetch and no timers of its own.

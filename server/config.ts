@@ -85,7 +85,7 @@ const schema = z.object({
     .enum(['BW', 'BY', 'BE', 'BB', 'HB', 'HH', 'HE', 'MV', 'NI', 'NW', 'RP', 'SL', 'SN', 'ST', 'SH', 'TH'])
     .default('BE'),
   /**
-   * The help page's four tutorial videos, the same variable the web build reads (src/app/config.ts):
+   * The help page's four tutorial videos, the same variable the web build reads (src/lib/config.ts):
    * their origins may serve media (CSP media-src). Unset: the build's default host.
    */
   VITE_HELP_VIDEO_URLS: z

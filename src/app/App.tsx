@@ -2,11 +2,12 @@ import type { i18n as I18n } from 'i18next';
 import { Suspense, useMemo } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Route, Router, Switch, type RouterProps } from 'wouter';
-import { AppShell } from '../views/layout/AppShell';
-import { LoadingScreen } from '../views/layout/LoadingScreen';
-import { PageLoading } from '../views/layout/PageLoading';
-import { RouteGuard } from '../views/layout/RouteGuard';
+import { AppShell } from './layout/AppShell';
+import { LoadingScreen } from './layout/LoadingScreen';
+import { PageLoading } from './layout/PageLoading';
+import { RouteGuard } from './layout/RouteGuard';
 import { NotFoundPage } from '../views/not-found/NotFoundPage';
+import { PageServicesContext } from '../views/page-services';
 import { RouteActorContext, type RouteActorEnv } from '../views/route-actor';
 import type { InspectOption } from './inspector';
 import { RoutePreloader } from './RoutePreloader';
@@ -27,31 +28,33 @@ export function App({ services, i18n, router, inspect }: AppProps) {
   return (
     <I18nextProvider i18n={i18n}>
       <AppServicesContext value={services}>
-        <RouteActorContext value={routeActors}>
-          <Router {...router}>
-            <RoutePreloader />
-            <Suspense fallback={<LoadingScreen />}>
-              <AppShell>
-                <Suspense fallback={<PageLoading />}>
-                  <Switch>
-                    {routes.map((route) => (
-                      <Route key={route.path} path={route.path}>
-                        {(params) => (
-                          <RouteGuard
-                            access={route.access}
-                            component={route.component}
-                            params={params}
-                          />
-                        )}
-                      </Route>
-                    ))}
-                    <Route component={NotFoundPage} />
-                  </Switch>
-                </Suspense>
-              </AppShell>
-            </Suspense>
-          </Router>
-        </RouteActorContext>
+        <PageServicesContext value={services}>
+          <RouteActorContext value={routeActors}>
+            <Router {...router}>
+              <RoutePreloader />
+              <Suspense fallback={<LoadingScreen />}>
+                <AppShell>
+                  <Suspense fallback={<PageLoading />}>
+                    <Switch>
+                      {routes.map((route) => (
+                        <Route key={route.path} path={route.path}>
+                          {(params) => (
+                            <RouteGuard
+                              access={route.access}
+                              component={route.component}
+                              params={params}
+                            />
+                          )}
+                        </Route>
+                      ))}
+                      <Route component={NotFoundPage} />
+                    </Switch>
+                  </Suspense>
+                </AppShell>
+              </Suspense>
+            </Router>
+          </RouteActorContext>
+        </PageServicesContext>
       </AppServicesContext>
     </I18nextProvider>
   );

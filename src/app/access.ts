@@ -1,5 +1,6 @@
-import type { SnapshotFrom } from 'xstate';
-import type { Role, SessionInfo, sessionMachine } from '../machines/session.machine';
+import { withReturnTo } from '../lib/return-to';
+import type { Role } from '../machines/session.machine';
+import type { SessionStatus } from '../views/session-status';
 
 /**
  * Who may open a page (specification sections 2 and 6). Pages without `access` are open.
@@ -20,22 +21,6 @@ export const SUPERADMIN_ONLY: readonly Role[] = ['SUPERADMIN'];
 export const hasRole = (role: Role, allowed: readonly Role[] | undefined): boolean =>
   allowed === undefined || role === 'SUPERADMIN' || allowed.includes(role);
 
-/** The session as the guards see it. */
-export type SessionStatus =
-  | { kind: 'pending' }
-  | { kind: 'signedOut' }
-  | { kind: 'partial' }
-  | { kind: 'signedIn'; session: SessionInfo };
-
-export function sessionStatus(snapshot: SnapshotFrom<typeof sessionMachine>): SessionStatus {
-  if (snapshot.matches('signedIn') && snapshot.context.session) {
-    return { kind: 'signedIn', session: snapshot.context.session };
-  }
-  if (snapshot.matches('signedOut')) return { kind: 'signedOut' };
-  if (snapshot.matches('partiallyLoggedIn')) return { kind: 'partial' };
-  return { kind: 'pending' };
-}
-
 export type AccessDecision =
   | { kind: 'render' }
   /** The session is still being restored or checked: show nothing yet. */
@@ -45,21 +30,6 @@ export type AccessDecision =
   | { kind: 'partial' }
   /** Signed in and active, but the role may not open this page. */
   | { kind: 'forbidden' };
-
-/** `/login?returnTo=%2Fcalendar%3Fx%3D1`: where to go, carrying the page the user came from. */
-export const withReturnTo = (path: string, returnTo: string): string =>
-  `${path}?returnTo=${encodeURIComponent(returnTo)}`;
-
-/**
- * A returnTo value from the URL that is safe to follow: a path of this app (`/…`, not `//host`
- * or `/\host`), else undefined.
- */
-export function safeReturnTo(value: string | null | undefined): string | undefined {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
-    return undefined;
-  }
-  return value;
-}
 
 export function decideAccess(
   status: SessionStatus,

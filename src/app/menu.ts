@@ -1,6 +1,7 @@
 import { matchRoute, type Parser } from 'wouter';
 import { tKey } from '../i18n/keys';
 import type { Role } from '../machines/session.machine';
+import { OPEN_CLIENTS_HREF } from '../views/clients/open-clients';
 import { ADMIN_ONLY, MANAGERS, STAFF, SUPERADMIN_ONLY, hasRole } from './access';
 
 /**
@@ -26,9 +27,6 @@ export interface MenuConfig {
   /** The analytics link (bottom item); hidden when unset. */
   analyticsUrl?: string | undefined;
 }
-
-/** Section 9: the preset "open clients" list, newest first, 10 per page. */
-export const OPEN_CLIENTS_HREF = '/clients?sortBy=createdAt&sortOrder=desc&limit=10';
 
 export function menuItems(config: MenuConfig = {}): MenuItem[] {
   const items: MenuItem[] = [

@@ -1,11 +1,12 @@
 import { createContext, useContext } from 'react';
-import { createActor, type ActorRefFrom } from 'xstate';
+import { createActor } from 'xstate';
 import { createAuthApiClient, type AuthApiClient } from '../api/auth-client';
 import { createApiClient, type ApiClient } from '../api/client';
 import { bearerMiddleware, type TokenGetter } from '../api/middleware';
 import { createSessionEffects, type BrowserSessionStore } from '../machines/actors/session';
 import { sessionMachine } from '../machines/session.machine';
 import { createAuthEvents, type AuthEvents } from '../ports/auth-events';
+import type { PageServices } from '../views/page-services';
 import type { InspectOption } from './inspector';
 import { createNetworkBannerStore, type NetworkBannerStore } from './network-banner';
 import { createBrowserSessionStore } from './session-storage';
@@ -14,15 +15,13 @@ import { createToastStore, type ToastStore } from './toasts';
 
 /**
  * App-wide actors and clients, created once outside React (style.md, convention 6) and handed
- * down through AppServicesContext. Tests build their own with fakes.
+ * down through AppServicesContext to the app's frame (src/app/layout/) and, as far as pages
+ * read them, through PageServicesContext (src/views/page-services.ts). Tests build their own
+ * with fakes.
  */
-export interface AppServices {
+export interface AppServices extends PageServices {
   api: ApiClient;
   networkBanner: NetworkBannerStore;
-  /** Widget → session events (session-created, user-deleted, …). */
-  authEvents: AuthEvents;
-  /** The application session (src/machines/session.machine.ts), already started. */
-  session: ActorRefFrom<typeof sessionMachine>;
   toasts: ToastStore;
   sidebar: SidebarStore;
   /** Typed client for the authentication provider (openapi/auth.yaml); the sign-in widget's. */

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Parser } from 'wouter';
-import { decideAccess, hasRole, safeReturnTo, type SessionStatus } from '../../src/app/access';
+import { decideAccess, hasRole } from '../../src/app/access';
 import { menuItems, routeExists, visibleMenu } from '../../src/app/menu';
 import { routes } from '../../src/app/routes';
+import { safeReturnTo } from '../../src/lib/return-to';
 import type { Role, SessionInfo } from '../../src/machines/session.machine';
+import type { SessionStatus } from '../../src/views/session-status';
 
 // wouter's default parser (wouter/src/index.js uses regexparam's parse), as the app's <Router>.
 import { parse } from 'regexparam';

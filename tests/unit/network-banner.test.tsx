@@ -4,7 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it, vi } from 'vitest';
 import { AppServicesContext, createAppServices } from '../../src/app/services';
 import { createI18n } from '../../src/i18n';
-import { NetworkBanner } from '../../src/views/layout/NetworkBanner';
+import { NetworkBanner } from '../../src/app/layout/NetworkBanner';
 import { readLocales } from '../support/locales';
 
 describe('NetworkBanner', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import type { ApiClient } from '../../src/api/client';
-import { decideAccess, sessionStatus } from '../../src/app/access';
+import { decideAccess } from '../../src/app/access';
+import { sessionStatus } from '../../src/views/session-status';
 import { createAuthEvents } from '../../src/ports/auth-events';
 import { createSessionEffects, type BrowserSessionStore } from '../../src/machines/actors/session';
 import {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Redirect, useSearch } from 'wouter';
-import { safeReturnTo } from '../../app/access';
-import { useSessionStatus } from '../../app/session-hooks';
+import { safeReturnTo } from '../../lib/return-to';
+import { useSessionStatus } from '../session-status';
 import { ActivationForm } from './ActivationForm';
 
 /** `/activate`: a staff member enters the activation code an admin gave them. */

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAppServices } from '../../app/services';
+import { usePageServices } from '../page-services';
 import { tKey } from '../../i18n/keys';
 
 const ERRORS: Record<string, string> = {
@@ -17,7 +17,7 @@ const GENERIC_ERROR = tKey('shell:activation.errors.generic');
 /** The activation-code form; the session machine sends the code and refreshes the session. */
 export function ActivationForm() {
   const { t } = useTranslation('shell');
-  const { session } = useAppServices();
+  const { session } = usePageServices();
   const busy = useSelector(session, (s) => s.hasTag('busy'));
   const error = useSelector(session, (s) =>
     s.hasTag('activationError') ? s.context.error : null,

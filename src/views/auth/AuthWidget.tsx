@@ -1,6 +1,6 @@
 import { useActorRef } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
-import { useAppServices } from '../../app/services';
+import { usePageServices } from '../page-services';
 import type { AuthFlowDeps } from '../../machines/auth/actors';
 import { takeEarlyFlow } from '../../machines/auth/early-start';
 import { eventThrottleMachine } from '../../machines/auth/support.machines';
@@ -47,7 +47,7 @@ export function AuthWidget({ flow, onSucceeded, deps }: AuthWidgetProps) {
 
 /** Forwards the machine's emitted events to the app, through the 1 s event throttle. */
 function EventBridge() {
-  const { authEvents } = useAppServices();
+  const { authEvents } = usePageServices();
   const flow = AuthFlowActor.useActorRef();
   const throttle = useActorRef(eventThrottleMachine);
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useSessionStatus } from '../../app/session-hooks';
+import { useSessionStatus } from '../session-status';
 import { browserTimeZone } from '../../../shared/time';
 
 /**

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
-import { safeReturnTo } from '../../app/access';
-import { useSessionStatus } from '../../app/session-hooks';
+import { safeReturnTo } from '../../lib/return-to';
+import { useSessionStatus } from '../session-status';
 import { wireClientAppointments } from '../../machines/wiring/client-appointments';
 import { AuthWidget } from '../auth/AuthWidget';
 import { useRouteMachine } from '../route-actor';

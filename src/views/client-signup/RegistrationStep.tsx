@@ -1,7 +1,7 @@
 import { useActorRef } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import type { AnyActorRef } from 'xstate';
-import { useAppServices } from '../../app/services';
+import { usePageServices } from '../page-services';
 import { eventThrottleMachine } from '../../machines/auth/support.machines';
 import { wireAuthFlow } from '../../machines/wiring/auth';
 import { AuthFlowActor } from '../auth/flowContext';
@@ -39,7 +39,7 @@ function Attach({ onAttach }: { onAttach: (flow: AnyActorRef) => void }) {
 
 /** As in the widget: the flow's events go, throttled, to the app's auth-event channel. */
 function EventBridge() {
-  const { authEvents } = useAppServices();
+  const { authEvents } = usePageServices();
   const flow = AuthFlowActor.useActorRef();
   const throttle = useActorRef(eventThrottleMachine);
   useEffect(() => {

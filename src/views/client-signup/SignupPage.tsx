@@ -2,8 +2,8 @@ import { lazy, Suspense, useCallback, useEffect, useId, type ReactNode } from 'r
 import { useTranslation } from 'react-i18next';
 import type { AnyActorRef } from 'xstate';
 import { Link, useLocation, useSearch } from 'wouter';
-import { useAppServices } from '../../app/services';
-import { useSessionStatus } from '../../app/session-hooks';
+import { usePageServices } from '../page-services';
+import { useSessionStatus } from '../session-status';
 import {
   campaignFrom,
   COUNTRIES,
@@ -25,7 +25,7 @@ const berlinYear = () =>
 /** `/client-signup`: the sign-up form, then the account (one-time code), then on to booking. */
 export default function SignupPage() {
   const { t } = useTranslation('client');
-  const services = useAppServices();
+  const services = usePageServices();
   const search = useSearch();
   const [, navigate] = useLocation();
   const status = useSessionStatus();

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
-import { useSessionStatus } from '../../app/session-hooks';
+import { useSessionStatus } from '../session-status';
 import {
   berlinClock,
   groupByDay,

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { z } from 'zod';
 import type { components } from '../../../shared/contract/product';
-import { OPEN_CLIENTS_HREF } from '../../app/menu';
+import { OPEN_CLIENTS_HREF } from './open-clients';
 import { tKey } from '../../i18n/keys';
 import { loadClientsPageActor } from '../../machines/actors/staff/clients';
 import { isoDate, oneOf, rowsOf, text, uuid, wholeNumber, yesNo } from '../../machines/list.machine';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { helpVideos } from '../../app/config';
+import { helpVideos } from '../../lib/config';
 
 /** Captions next to each video: the same address with `.vtt` instead of the file extension. */
 const captionsUrl = (url: string) => url.replace(/\.[a-z0-9]+(?=$|[?#])/i, '.vtt');

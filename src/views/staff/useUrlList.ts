@@ -10,7 +10,7 @@ import {
   type SortKeys,
 } from '../../machines/list.machine';
 import type { fromPromise } from 'xstate';
-import { useSessionStatus } from '../../app/session-hooks';
+import { useSessionStatus } from '../session-status';
 import type { Role } from '../../machines/session.machine';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
 import { wireFilterOptions } from '../../machines/wiring/filter-options';

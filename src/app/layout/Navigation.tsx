@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import type { MenuItem, MenuSection } from '../../app/menu';
-import { useAppServices } from '../../app/services';
-import type { Layout } from '../../app/sidebar';
+import type { MenuItem, MenuSection } from '../menu';
+import { useAppServices } from '../services';
+import type { Layout } from '../sidebar';
 import { tKey } from '../../i18n/keys';
 
 export interface NavigationProps {

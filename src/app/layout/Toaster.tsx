@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAppServices } from '../../app/services';
-import { TOAST_SETTINGS, visibleToasts, type Toast } from '../../app/toasts';
+import { useAppServices } from '../services';
+import { TOAST_SETTINGS, visibleToasts, type Toast } from '../toasts';
 
 /** The newest three toasts, bottom right (specification section 9). */
 export function Toaster() {

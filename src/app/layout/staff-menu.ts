@@ -1,6 +1,6 @@
 import type { Parser } from 'wouter';
-import { analyticsUrl } from '../../app/config';
-import { menuItems, visibleMenu } from '../../app/menu';
+import { analyticsUrl } from '../../lib/config';
+import { menuItems, visibleMenu } from '../menu';
 import type { Role } from '../../machines/session.machine';
 
 /**

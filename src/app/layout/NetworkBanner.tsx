@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { useAppServices } from '../../app/services';
+import { useAppServices } from '../services';
 
 /** The red global banner after a network error; retry reloads the page (specification section 8). */
 export function NetworkBanner() {

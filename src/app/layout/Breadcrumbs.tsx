@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useRouter } from 'wouter';
-import { breadcrumbTrail, showBreadcrumbs } from '../../app/breadcrumbs';
-import { routes } from '../../app/routes';
+import { breadcrumbTrail, showBreadcrumbs } from '../breadcrumbs';
+import { routes } from '../routes';
 
 /** Shown only when the route depth is greater than 3 (specification section 2). */
 export function Breadcrumbs() {

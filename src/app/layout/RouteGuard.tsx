@@ -1,10 +1,10 @@
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, useLocation, useSearch } from 'wouter';
-import { decideAccess, type RouteAccess } from '../../app/access';
-import type { RoutePageProps } from '../../app/routes';
-import { useAppServices } from '../../app/services';
-import { useSessionStatus } from '../../app/session-hooks';
+import { decideAccess, type RouteAccess } from '../access';
+import type { RoutePageProps } from '../routes';
+import { useAppServices } from '../services';
+import { useSessionStatus } from '../../views/session-status';
 import { PageLoading } from './PageLoading';
 
 export interface RouteGuardProps {

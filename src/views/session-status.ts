@@ -1,0 +1,30 @@
+import { useSelector } from '@xstate/react';
+import type { SnapshotFrom } from 'xstate';
+import type { SessionInfo, sessionMachine } from '../machines/session.machine';
+import { usePageServices } from './page-services';
+
+/** The session as pages and the app's route guard see it. */
+export type SessionStatus =
+  | { kind: 'pending' }
+  | { kind: 'signedOut' }
+  | { kind: 'partial' }
+  | { kind: 'signedIn'; session: SessionInfo };
+
+export function sessionStatus(snapshot: SnapshotFrom<typeof sessionMachine>): SessionStatus {
+  if (snapshot.matches('signedIn') && snapshot.context.session) {
+    return { kind: 'signedIn', session: snapshot.context.session };
+  }
+  if (snapshot.matches('signedOut')) return { kind: 'signedOut' };
+  if (snapshot.matches('partiallyLoggedIn')) return { kind: 'partial' };
+  return { kind: 'pending' };
+}
+
+const sameStatus = (a: SessionStatus, b: SessionStatus) =>
+  a.kind === b.kind &&
+  (a.kind !== 'signedIn' || (b.kind === 'signedIn' && a.session === b.session));
+
+/** The session as pages and guards see it: pending, signedOut, partial or signedIn. */
+export function useSessionStatus(): SessionStatus {
+  const { session } = usePageServices();
+  return useSelector(session, sessionStatus, sameStatus);
+}
