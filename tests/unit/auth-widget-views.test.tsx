@@ -16,7 +16,7 @@ import {
   validateCredentialName,
 } from '../../src/machines/auth/validation';
 import { AuthFlowActor } from '../../src/views/auth/flowContext';
-import { safeReturnTo } from '../../src/views/auth/LoginPage';
+import { loginReturnTo as safeReturnTo } from '../../src/views/auth/LoginPage';
 import { CodeInput } from '../../src/views/auth/parts';
 import { FlowScreen } from '../../src/views/auth/screens';
 import { readLocales } from '../support/locales';
@@ -89,6 +89,8 @@ describe('widget validation (specification section 5)', () => {
     expect(safeReturnTo('?returnTo=%2Fclients%3Fpage%3D2')).toBe('/clients?page=2');
     expect(safeReturnTo('?returnTo=https%3A%2F%2Fevil.example')).toBe('/');
     expect(safeReturnTo('?returnTo=%2F%2Fevil.example')).toBe('/');
+    // Browsers read a backslash after the first slash as a second slash: another host.
+    expect(safeReturnTo('?returnTo=%2F%5Cevil.example')).toBe('/');
     expect(safeReturnTo('')).toBe('/');
   });
 });

@@ -1,12 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
+import { safeReturnTo } from '../../lib/return-to';
 import { AuthWidget } from './AuthWidget';
 
 /** Only same-site paths: `returnTo` must not send the person to another site. */
-export function safeReturnTo(search: string): string {
-  const value = new URLSearchParams(search).get('returnTo');
-  return value && value.startsWith('/') && !value.startsWith('//') ? value : '/';
-}
+export const loginReturnTo = (search: string): string =>
+  safeReturnTo(new URLSearchParams(search).get('returnTo')) ?? '/';
 
 /** `/login`: staff sign-in; afterwards to `returnTo` or the start page. */
 export default function LoginPage() {
@@ -16,7 +15,7 @@ export default function LoginPage() {
   return (
     <article className="auth-page">
       <h1>{t('pages.staffLogin')}</h1>
-      <AuthWidget flow="login" onSucceeded={() => navigate(safeReturnTo(search), { replace: true })} />
+      <AuthWidget flow="login" onSucceeded={() => navigate(loginReturnTo(search), { replace: true })} />
     </article>
   );
 }
