@@ -1,25 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
+import { helpVideoUrls } from '../../shared/help-videos';
 import type { Config } from '../config';
 import { jitsiOrigins } from '../adapters/video/video';
+
+/** The origins of the help page's videos, configured or default (CSP media-src). */
+export function helpVideoOrigins(config: Pick<Config, 'VITE_HELP_VIDEO_URLS'>): string[] {
+  return [...new Set(helpVideoUrls(config.VITE_HELP_VIDEO_URLS).map((u) => new URL(u).origin))];
+}
 
 /**
  * Security headers with a strict CSP on every response. helmet decides them; they are the
  * same for every request (no nonces), so helmet runs once here and each request only gets the
  * recorded headers: its middleware would rebuild the CSP string on every request.
  */
-/** Where the help page's videos live (the web build's default host when none is configured). */
-const DEFAULT_HELP_VIDEO_ORIGIN = 'https://videos.sprechstunde.example';
-
-export function helpVideoOrigins(config: Pick<Config, 'VITE_HELP_VIDEO_URLS'>): string[] {
-  const urls = (config.VITE_HELP_VIDEO_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean);
-  // Fewer than four URLs: the rest come from the build's defaults.
-  const origins = new Set(urls.map((u) => new URL(u).origin));
-  if (urls.length < 4) origins.add(DEFAULT_HELP_VIDEO_ORIGIN);
-  return [...origins].filter((o) => o !== 'null');
-}
-
 export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
   const jitsi = jitsiOrigins(config);
   const headers = helmet({

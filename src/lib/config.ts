@@ -1,3 +1,4 @@
+import { helpVideoUrls } from '../../shared/help-videos';
 import { tKey } from '../i18n/keys';
 
 /**
@@ -13,14 +14,6 @@ export interface HelpVideo {
 
 const env = import.meta.env as Record<string, string | undefined>;
 
-/** Default addresses of the four tutorial videos; a deployment sets VITE_HELP_VIDEO_URLS. */
-export const DEFAULT_HELP_VIDEO_URLS = [
-  'https://videos.sprechstunde.example/hilfe/01-anmelden-und-aktivieren.mp4',
-  'https://videos.sprechstunde.example/hilfe/02-termine-und-kalender.mp4',
-  'https://videos.sprechstunde.example/hilfe/03-klientinnen-betreuen.mp4',
-  'https://videos.sprechstunde.example/hilfe/04-videotermine.mp4',
-] as const;
-
 const HELP_VIDEO_TITLES = [
   tKey('shell:help.videos.signIn'),
   tKey('shell:help.videos.appointments'),
@@ -28,17 +21,10 @@ const HELP_VIDEO_TITLES = [
   tKey('shell:help.videos.meetings'),
 ] as const;
 
-/** `VITE_HELP_VIDEO_URLS`: four comma-separated URLs, in the order of the titles. */
+/** The four tutorial videos, from `VITE_HELP_VIDEO_URLS` or the defaults (shared/help-videos.ts). */
 export function helpVideos(configured: string | undefined = env.VITE_HELP_VIDEO_URLS): HelpVideo[] {
-  const given = (configured ?? '')
-    .split(',')
-    .map((u) => u.trim())
-    .filter(Boolean);
-  return HELP_VIDEO_TITLES.map((titleKey, i) => ({
-    id: `video-${i + 1}`,
-    titleKey,
-    url: given[i] ?? DEFAULT_HELP_VIDEO_URLS[i]!,
-  }));
+  const urls = helpVideoUrls(configured);
+  return HELP_VIDEO_TITLES.map((titleKey, i) => ({ id: `video-${i + 1}`, titleKey, url: urls[i]! }));
 }
 
 /** `VITE_ANALYTICS_URL`: the external analytics link of the menu; unset hides it. */
