@@ -119,8 +119,16 @@ async function passwordLogin(page: Page, returnTo: string) {
 describe('sign-in widget', () => {
   it('registers with a one-time code and a password, in German', async () => {
     const { page } = b;
+    const viewport = page.viewportSize();
+    await page.setViewportSize({ width: 375, height: 800 });
     await page.goto('/login');
     await heading(page, 'Anmelden');
+    // The product's look on a phone: a full-width field and button, no sideways scrolling.
+    const field = await page.getByLabel('E-Mail-Adresse').boundingBox();
+    const next = await page.getByRole('button', { name: 'Weiter' }).boundingBox();
+    expect(field?.height).toBeGreaterThanOrEqual(40);
+    expect(next?.width).toBeCloseTo(field?.width ?? 0, 0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.getByRole('button', { name: 'Registrieren' }).click();
     await heading(page, 'Konto erstellen');
 
@@ -132,6 +140,15 @@ describe('sign-in widget', () => {
     await page.getByLabel('E-Mail-Adresse').fill(email);
     await page.getByRole('button', { name: 'Weiter' }).click();
     await heading(page, 'Code eingeben');
+
+    // The six boxes stand in one row at 375 px, each big enough to tap.
+    const boxes = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((n) => page.getByLabel(`Ziffer ${n} von 6`).boundingBox()),
+    );
+    expect(new Set(boxes.map((box) => Math.round(box?.y ?? -1))).size).toBe(1);
+    expect(Math.min(...boxes.map((box) => box?.height ?? 0))).toBeGreaterThanOrEqual(44);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    if (viewport) await page.setViewportSize(viewport);
 
     // A wrong code clears the boxes and says so.
     const code = await codeFor(email);

@@ -9,6 +9,7 @@ import { wireAuthFlow } from '../../machines/wiring/auth';
 import { useRouteEffects } from '../route-actor';
 import { AuthFlowActor, selectScreen } from './flowContext';
 import { FlowScreen } from './screens';
+import './auth.css';
 
 export interface AuthWidgetProps {
   flow: FlowName;
