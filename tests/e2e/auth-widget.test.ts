@@ -216,6 +216,12 @@ describe('sign-in widget', () => {
     const sessions = page.locator('section', {
       has: page.getByRole('heading', { name: 'Sitzungen' }),
     });
+    // Each session names its device readably, not by the raw user-agent string.
+    const devices = await page
+      .locator('section[aria-labelledby="profile-sessions"] .auth-item-name')
+      .allTextContents();
+    expect(devices.length).toBeGreaterThanOrEqual(2);
+    for (const device of devices) expect(device).toBe('Chrome auf Linux');
     const endButtons = sessions.getByRole('button', { name: 'Abmelden' });
     const others = await endButtons.count();
     expect(others).toBeGreaterThanOrEqual(1);

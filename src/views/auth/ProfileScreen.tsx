@@ -1,9 +1,11 @@
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { AuthFlowActor, useFlow } from './flowContext';
 import { ActionButton, ActionForm, DangerAction, Field, Screen, formValues, usePasswordHint } from './parts';
 import { credentialDisplayName } from '../../machines/auth/validation';
 import type { ProfileSession, WebAuthnCredential } from '../../machines/auth/types';
 import { fieldMessageKey } from './messages';
+import { deviceName } from '../../lib/device-name';
 
 const dateFormat = new Intl.DateTimeFormat('de-DE', {
   dateStyle: 'medium',
@@ -235,6 +237,16 @@ function AuthAppSection() {
   );
 }
 
+/** "Chrome auf Linux"; the raw user agent only when the parser knows neither part. */
+function sessionDevice(t: TFunction<'auth'>, session: ProfileSession): string {
+  const raw = session.user_agent_raw ?? session.user_agent;
+  const { browser, os } = deviceName(raw);
+  if (browser && os) return t('profile.sessions.device', { browser, os });
+  const one = browser ?? os;
+  if (one) return t('profile.sessions.deviceOne', { name: one });
+  return raw ?? t('profile.sessions.unknownDevice');
+}
+
 function SessionsSection() {
   const { t } = useTranslation('auth');
   const flow = useFlow();
@@ -247,7 +259,9 @@ function SessionsSection() {
       <ul className="auth-list">
         {sessions.map((session) => (
           <li key={session.id} data-session-id={session.id}>
-            <span className="auth-item-name">{session.user_agent ?? t('profile.sessions.unknownDevice')}</span>{' '}
+            <span className="auth-item-name" title={session.user_agent_raw ?? session.user_agent}>
+              {sessionDevice(t, session)}
+            </span>{' '}
             {session.current ? <span className="auth-badge">{t('profile.sessions.current')}</span> : null}{' '}
             {session.ip_address ? (
               <span className="auth-hint">{t('profile.sessions.ipAddress', { ip: session.ip_address })}</span>
