@@ -112,7 +112,9 @@ export const appointmentDetailMachine = setup({
   }),
   initial: 'loading',
   states: {
-    ...detailLoadStates<AppointmentDetailContext, AppointmentDetailEvent>('ready', (c) => ({ withEvents: c.withEvents })),
+    ...detailLoadStates<AppointmentDetailContext, AppointmentDetailEvent, { withEvents: boolean }>('ready', (c) => ({
+      withEvents: c.withEvents,
+    })),
     ready: {
       initial: 'checking',
       states: {

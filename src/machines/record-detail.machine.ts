@@ -28,16 +28,20 @@ export const retryable = ({ context }: { context: Pick<RecordDetailContext, 'err
  * goes to `shown`) and `failed` (`detail.retry` loads again while the `retryable` guard,
  * declared by the machine, allows). A machine spreads them into its `states`.
  */
-export const detailLoadStates = <TContext extends RecordDetailContext, TEvent extends EventObject>(
+export const detailLoadStates = <
+  TContext extends RecordDetailContext,
+  TEvent extends EventObject,
+  TExtra extends object = object,
+>(
   shown: string,
-  inputOf: (context: TContext) => Record<string, unknown> = () => ({}),
+  inputOf: (context: TContext) => TExtra = () => ({}) as TExtra,
 ) => ({
   loading: {
     tags: ['busy' as const, 'loading' as const],
     invoke: {
       id: 'loadDetail',
       src: 'loadDetail' as const,
-      input: ({ context }: { context: TContext }) => ({ id: context.id, ...inputOf(context) }),
+      input: ({ context }: { context: TContext }): { id: string } & TExtra => ({ id: context.id, ...inputOf(context) }),
       onDone: {
         target: shown,
         actions: assign<TContext, DoneActorEvent, undefined, TEvent, never>(
