@@ -46,7 +46,7 @@ export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActo
   const { t } = useTranslation('staff');
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
-  const { record: detail, error, actionError } = state.context;
+  const { record: detail, actionError } = state.context;
   const busy = state.hasTag('busy');
   const title = mode === 'cancel' ? t('cancel.title') : t('appointment.title');
   const progress = state.hasTag('loading') ? t('list.loading') : t('appointment.working');
@@ -55,9 +55,8 @@ export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActo
     return (
       <DetailPending
         title={title}
-        failed={state.hasTag('error')}
-        error={error}
-        onRetry={state.can({ type: 'detail.retry' }) ? () => send({ type: 'detail.retry' }) : undefined}
+        state={state}
+        retry={() => send({ type: 'detail.retry' })}
         backHref="/appointments"
         backLabel={t('appointment.backToList')}
       />

@@ -20,7 +20,7 @@ function ClientDetail({ id }: { id: string }) {
   const actorRef = useRouteActor(wireClientDetail, { input: { id } });
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
-  const { record: detail, error, actionError, reminderUnavailable } = state.context;
+  const { record: detail, actionError, reminderUnavailable } = state.context;
   const busy = state.hasTag('busy');
   const progress = state.hasTag('loading') ? t('list.loading') : t('appointment.working');
 
@@ -28,9 +28,8 @@ function ClientDetail({ id }: { id: string }) {
     return (
       <DetailPending
         title={t('client.title')}
-        failed={state.hasTag('error')}
-        error={error}
-        onRetry={state.can({ type: 'detail.retry' }) ? () => send({ type: 'detail.retry' }) : undefined}
+        state={state}
+        retry={() => send({ type: 'detail.retry' })}
         backHref="/clients"
         backLabel={t('client.backToList')}
       />

@@ -34,9 +34,8 @@ function CoachDetail({ id }: { id: string }) {
     return (
       <DetailPending
         title={t('coach.title')}
-        failed={state.hasTag('error')}
-        error={state.context.error}
-        onRetry={state.can({ type: 'detail.retry' }) ? () => detailRef.send({ type: 'detail.retry' }) : undefined}
+        state={state}
+        retry={() => detailRef.send({ type: 'detail.retry' })}
         backHref="/coaches"
         backLabel={t('coach.backToList')}
       />

@@ -42,28 +42,30 @@ export function DetailFrame({
  */
 export function DetailPending({
   title,
-  failed,
-  error,
-  onRetry,
+  state,
+  retry,
   backHref,
   backLabel,
 }: {
   title: ReactNode;
-  failed: boolean;
-  error: { code: string } | null;
-  /** Absent when retrying cannot help. */
-  onRetry: (() => void) | undefined;
+  /** The page machine's snapshot: `error` tag, `context.error`, whether it takes `detail.retry`. */
+  state: {
+    hasTag(tag: 'error'): boolean;
+    can(event: { type: 'detail.retry' }): boolean;
+    context: { error: { code: string } | null };
+  };
+  retry: () => void;
   backHref: string;
   backLabel: string;
 }) {
   const { t } = useTranslation('staff');
   return (
-    <DetailFrame title={title} busy={!failed} progress={t('list.loading')}>
-      {failed ? (
+    <DetailFrame title={title} busy={!state.hasTag('error')} progress={t('list.loading')}>
+      {state.hasTag('error') ? (
         <div className="notice notice-error" role="alert">
-          <p>{t(errorKey(error))}</p>
-          {onRetry ? (
-            <button type="button" className="button" onClick={onRetry}>
+          <p>{t(errorKey(state.context.error))}</p>
+          {state.can({ type: 'detail.retry' }) ? (
+            <button type="button" className="button" onClick={retry}>
               {t('list.retry')}
             </button>
           ) : null}
