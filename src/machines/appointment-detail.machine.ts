@@ -1,12 +1,16 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { components } from '../../shared/contract/product';
-import { machineErrorOf } from './shared/failures';
+import { actionStates } from './confirm-action.machine';
+import { detailLoadStates, type RecordDetailContext, retryable } from './record-detail.machine';
+import type { MachineError } from './shared/failures';
 
 /**
  * One appointment for staff (`/appointments/{id}` and `/cancel-appointment/{id}`): the
  * appointment with its messages and business events, and its actions — cancel (after a
  * confirmation), mark or unmark as no-show, send the invitations again. After a change the
  * detail loads again (the messages it caused show up); the previous data stays on screen.
+ * Loading and its failure are record-detail's states, the actions confirm-action's pieces;
+ * a failed action closes its question and shows its message above the buttons.
  */
 type Appointment = components['schemas']['Appointment'];
 
@@ -26,14 +30,11 @@ export interface AppointmentDetailInput {
   askToCancel?: boolean;
 }
 
-export interface AppointmentDetailContext {
-  id: string;
+export interface AppointmentDetailContext extends RecordDetailContext<AppointmentDetail> {
   withEvents: boolean;
   askToCancel: boolean;
-  detail: AppointmentDetail | null;
-  error: { code: string } | null;
   /** The last action that failed, for its message. */
-  actionError: { code: string } | null;
+  actionError: MachineError | null;
 }
 
 export type AppointmentDetailEvent =
@@ -46,7 +47,28 @@ export type AppointmentDetailEvent =
 
 export type AppointmentAction = 'cancelled' | 'noShowChanged' | 'invitesSent';
 
-const errorOf = (error: unknown) => ({ code: machineErrorOf(error).code });
+const action = actionStates<AppointmentDetailContext, AppointmentDetailEvent>();
+
+/** An action's call: its success is announced and the appointment loads again. */
+const call = <const TSrc extends 'cancelAppointment' | 'setNoShow' | 'resendInvites', TInput>(
+  src: TSrc,
+  done: AppointmentAction,
+  input: (args: { context: AppointmentDetailContext }) => TInput,
+  tags: Array<'busy' | 'cancelling'> = ['busy'],
+) =>
+  action.running({
+    tags,
+    id: src,
+    src,
+    input,
+    onDone: { target: '#appointmentDetail.loading', actions: { type: 'notify' as const, params: { action: done } } },
+    errorField: 'actionError',
+    failed: 'idle',
+  });
+
+const clearActionError = assign<AppointmentDetailContext, AppointmentDetailEvent, undefined, AppointmentDetailEvent, never>({
+  actionError: null,
+});
 
 export const appointmentDetailMachine = setup({
   types: {
@@ -74,8 +96,9 @@ export const appointmentDetailMachine = setup({
     notify: (_, _params: { action: AppointmentAction }) => undefined,
   },
   guards: {
-    askToCancel: ({ context }) => context.askToCancel && context.detail?.appointment.cancelledAt === null,
-    isLive: ({ context }) => context.detail?.appointment.cancelledAt === null,
+    retryable,
+    askToCancel: ({ context }) => context.askToCancel && context.record?.appointment.cancelledAt === null,
+    isLive: ({ context }) => context.record?.appointment.cancelledAt === null,
   },
 }).createMachine({
   id: 'appointmentDetail',
@@ -83,26 +106,15 @@ export const appointmentDetailMachine = setup({
     id: input.id,
     withEvents: input.withEvents,
     askToCancel: input.askToCancel ?? false,
-    detail: null,
+    record: null,
     error: null,
     actionError: null,
   }),
   initial: 'loading',
   states: {
-    loading: {
-      tags: ['busy', 'loading'],
-      invoke: {
-        id: 'loadDetail',
-        src: 'loadDetail',
-        input: ({ context }) => ({ id: context.id, withEvents: context.withEvents }),
-        onDone: {
-          target: 'ready',
-          actions: assign({ detail: ({ event }) => event.output, error: null }),
-        },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf(event.error) }) },
-      },
-    },
-    failed: { tags: ['error'], on: { 'detail.retry': 'loading' } },
+    ...detailLoadStates<AppointmentDetailContext, AppointmentDetailEvent, { withEvents: boolean }>('ready', (c) => ({
+      withEvents: c.withEvents,
+    })),
     ready: {
       initial: 'checking',
       states: {
@@ -114,54 +126,24 @@ export const appointmentDetailMachine = setup({
         },
         idle: {
           on: {
-            'cancel.request': { guard: 'isLive', target: 'confirmingCancel', actions: assign({ actionError: null }) },
-            'noShow.toggle': { target: 'settingNoShow', actions: assign({ actionError: null }) },
-            'invites.resend': { guard: 'isLive', target: 'resending', actions: assign({ actionError: null }) },
+            'cancel.request': { guard: 'isLive', target: 'confirmingCancel', actions: clearActionError },
+            'noShow.toggle': { target: 'settingNoShow', actions: clearActionError },
+            'invites.resend': { guard: 'isLive', target: 'resending', actions: clearActionError },
           },
         },
-        confirmingCancel: {
+        confirmingCancel: action.asking({
           tags: ['confirmingCancel'],
-          on: { 'cancel.confirm': 'cancelling', 'cancel.abort': 'idle' },
-        },
-        cancelling: {
-          tags: ['busy', 'cancelling'],
-          invoke: {
-            id: 'cancelAppointment',
-            src: 'cancelAppointment',
-            input: ({ context }) => ({ id: context.id }),
-            onDone: {
-              target: '#appointmentDetail.loading',
-              actions: { type: 'notify', params: { action: 'cancelled' } },
-            },
-            onError: { target: 'idle', actions: assign({ actionError: ({ event }) => errorOf(event.error) }) },
-          },
-        },
-        settingNoShow: {
-          tags: ['busy'],
-          invoke: {
-            id: 'setNoShow',
-            src: 'setNoShow',
-            input: ({ context }) => ({ id: context.id, noShow: !context.detail!.appointment.noShow }),
-            onDone: {
-              target: '#appointmentDetail.loading',
-              actions: { type: 'notify', params: { action: 'noShowChanged' } },
-            },
-            onError: { target: 'idle', actions: assign({ actionError: ({ event }) => errorOf(event.error) }) },
-          },
-        },
-        resending: {
-          tags: ['busy'],
-          invoke: {
-            id: 'resendInvites',
-            src: 'resendInvites',
-            input: ({ context }) => ({ id: context.id }),
-            onDone: {
-              target: '#appointmentDetail.loading',
-              actions: { type: 'notify', params: { action: 'invitesSent' } },
-            },
-            onError: { target: 'idle', actions: assign({ actionError: ({ event }) => errorOf(event.error) }) },
-          },
-        },
+          confirm: 'cancel.confirm',
+          abort: 'cancel.abort',
+          run: 'cancelling',
+          back: 'idle',
+        }),
+        cancelling: call('cancelAppointment', 'cancelled', ({ context }) => ({ id: context.id }), ['busy', 'cancelling']),
+        settingNoShow: call('setNoShow', 'noShowChanged', ({ context }) => ({
+          id: context.id,
+          noShow: !context.record!.appointment.noShow,
+        })),
+        resending: call('resendInvites', 'invitesSent', ({ context }) => ({ id: context.id })),
       },
     },
   },

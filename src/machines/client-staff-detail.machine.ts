@@ -1,11 +1,14 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { components } from '../../shared/contract/product';
-import { machineErrorOf } from './shared/failures';
+import { actionStates } from './confirm-action.machine';
+import { detailLoadStates, type RecordDetailContext, retryable } from './record-detail.machine';
+import { machineErrorOf, type MachineError } from './shared/failures';
 
 /**
  * One client for staff (`/clients/{id}`): details, appointments and messages; close or reopen
  * the sessions (closing asks first) and remind the client of the contract. When the server
  * does not offer the reminder yet (501) the button goes away and the page says so.
+ * Loading and its failure are record-detail's states, the actions confirm-action's pieces.
  */
 type Client = components['schemas']['Client'];
 
@@ -16,11 +19,8 @@ export interface ClientDetail {
   communications: Array<components['schemas']['Communication']> | null;
 }
 
-export interface ClientDetailContext {
-  id: string;
-  detail: ClientDetail | null;
-  error: { code: string } | null;
-  actionError: { code: string } | null;
+export interface ClientDetailContext extends RecordDetailContext<ClientDetail> {
+  actionError: MachineError | null;
   /** The server answered 501 to the contract reminder. */
   reminderUnavailable: boolean;
 }
@@ -35,7 +35,26 @@ export type ClientDetailEvent =
 
 export type ClientAction = 'sessionsClosed' | 'sessionsOpened' | 'reminderSent';
 
-const errorOf = (error: unknown) => ({ code: machineErrorOf(error).code });
+const action = actionStates<ClientDetailContext, ClientDetailEvent>();
+
+/** The sessions' call: its success is announced and the client loads again. */
+const setSessions = (closed: boolean, tags: Array<'busy' | 'confirmClose' | 'closing'>) =>
+  action.running({
+    tags,
+    id: closed ? 'closeSessions' : 'openSessions',
+    src: 'setSessionsClosed',
+    input: ({ context }) => ({ id: context.id, closed }),
+    onDone: {
+      target: '#clientDetail.loading',
+      actions: { type: 'notify' as const, params: { action: closed ? ('sessionsClosed' as const) : ('sessionsOpened' as const) } },
+    },
+    errorField: 'actionError',
+    failed: 'idle',
+  });
+
+const clearActionError = assign<ClientDetailContext, ClientDetailEvent, undefined, ClientDetailEvent, never>({
+  actionError: null,
+});
 
 export const clientStaffDetailMachine = setup({
   types: {
@@ -59,72 +78,45 @@ export const clientStaffDetailMachine = setup({
     notify: (_, _params: { action: ClientAction }) => undefined,
   },
   guards: {
-    sessionsOpen: ({ context }) => context.detail?.client.sessionsClosedOn === null,
+    retryable,
+    sessionsOpen: ({ context }) => context.record?.client.sessionsClosedOn === null,
     sessionsClosed: ({ context }) =>
-      context.detail !== null && context.detail.client.sessionsClosedOn !== null,
+      context.record !== null && context.record.client.sessionsClosedOn !== null,
     reminderOffered: ({ context }) =>
-      !context.reminderUnavailable && context.detail?.client.hasNotSignedRequiredContract === true,
+      !context.reminderUnavailable && context.record?.client.hasNotSignedRequiredContract === true,
     notImplemented: ({ event }) => (event as { error?: { status?: unknown } }).error?.status === 501,
   },
 }).createMachine({
   id: 'clientDetail',
   context: ({ input }) => ({
     id: input.id,
-    detail: null,
+    record: null,
     error: null,
     actionError: null,
     reminderUnavailable: false,
   }),
   initial: 'loading',
   states: {
-    loading: {
-      tags: ['busy', 'loading'],
-      invoke: {
-        id: 'loadDetail',
-        src: 'loadDetail',
-        input: ({ context }) => ({ id: context.id }),
-        onDone: { target: 'ready', actions: assign({ detail: ({ event }) => event.output, error: null }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf(event.error) }) },
-      },
-    },
-    failed: { tags: ['error'], on: { 'detail.retry': 'loading' } },
+    ...detailLoadStates<ClientDetailContext, ClientDetailEvent>('ready'),
     ready: {
       initial: 'idle',
       states: {
         idle: {
           on: {
-            'sessions.close': { guard: 'sessionsOpen', target: 'confirmingClose', actions: assign({ actionError: null }) },
-            'sessions.open': { guard: 'sessionsClosed', target: 'opening', actions: assign({ actionError: null }) },
-            'reminder.send': { guard: 'reminderOffered', target: 'reminding', actions: assign({ actionError: null }) },
+            'sessions.close': { guard: 'sessionsOpen', target: 'confirmingClose', actions: clearActionError },
+            'sessions.open': { guard: 'sessionsClosed', target: 'opening', actions: clearActionError },
+            'reminder.send': { guard: 'reminderOffered', target: 'reminding', actions: clearActionError },
           },
         },
-        confirmingClose: { tags: ['confirmClose'], on: { 'close.confirm': 'closing', 'close.abort': 'idle' } },
-        closing: {
-          tags: ['busy', 'confirmClose', 'closing'],
-          invoke: {
-            id: 'closeSessions',
-            src: 'setSessionsClosed',
-            input: ({ context }) => ({ id: context.id, closed: true }),
-            onDone: {
-              target: '#clientDetail.loading',
-              actions: { type: 'notify', params: { action: 'sessionsClosed' } },
-            },
-            onError: { target: 'idle', actions: assign({ actionError: ({ event }) => errorOf(event.error) }) },
-          },
-        },
-        opening: {
-          tags: ['busy'],
-          invoke: {
-            id: 'openSessions',
-            src: 'setSessionsClosed',
-            input: ({ context }) => ({ id: context.id, closed: false }),
-            onDone: {
-              target: '#clientDetail.loading',
-              actions: { type: 'notify', params: { action: 'sessionsOpened' } },
-            },
-            onError: { target: 'idle', actions: assign({ actionError: ({ event }) => errorOf(event.error) }) },
-          },
-        },
+        confirmingClose: action.asking({
+          tags: ['confirmClose'],
+          confirm: 'close.confirm',
+          abort: 'close.abort',
+          run: 'closing',
+          back: 'idle',
+        }),
+        closing: setSessions(true, ['busy', 'confirmClose', 'closing']),
+        opening: setSessions(false, ['busy']),
         reminding: {
           tags: ['busy'],
           invoke: {
@@ -136,8 +128,16 @@ export const clientStaffDetailMachine = setup({
               actions: { type: 'notify', params: { action: 'reminderSent' } },
             },
             onError: [
-              { guard: 'notImplemented', target: 'idle', actions: assign({ reminderUnavailable: true }) },
-              { target: 'idle', actions: assign({ actionError: ({ event }) => errorOf(event.error) }) },
+              // 501: the server does not offer it yet; the button goes, no error.
+              {
+                guard: 'notImplemented',
+                target: 'idle',
+                actions: assign({ reminderUnavailable: true }),
+              },
+              {
+                target: 'idle',
+                actions: assign({ actionError: ({ event }) => machineErrorOf(event.error) }),
+              },
             ],
           },
         },

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, type ErrorActorEvent, type EventObject, fromPromise, type MachineContext, setup } from 'xstate';
 import { machineErrorOf } from './shared/failures';
 
 /**
@@ -9,6 +9,9 @@ import { machineErrorOf } from './shared/failures';
  *
  * The screen supplies `runAction` (its API call) with `.provide()`; the payload is whatever
  * the screen passes with `action.ask` (e.g. `{ active: false }`).
+ *
+ * The appointment and client detail machines build their actions from the same two pieces,
+ * `actionStates().asking` (the open question) and `actionStates().running` (the call).
  */
 export interface ConfirmActionContext {
   /** What runs on confirm; null while no question is open. */
@@ -21,6 +24,56 @@ export type ConfirmActionEvent =
   | { type: 'action.confirm' }
   | { type: 'action.abort' }
   | { type: 'action.retry' };
+
+/**
+ * State pieces of "ask → run → done or failed", typed for the machine that uses them.
+ * - `asking`: the question is open; `confirm` goes on to `run`, `abort` back to `back`.
+ * - `running`: invokes `src` with `input`; success takes `onDone` (the machine's own
+ *   notification and target), a failure keeps its code in `errorField` and goes to `failed`.
+ */
+export const actionStates = <TContext extends MachineContext, TEvent extends EventObject>() => ({
+  asking: <const TTag extends string, TAbort>(o: {
+    tags: TTag[];
+    confirm: TEvent['type'];
+    abort: TEvent['type'];
+    run: string;
+    back: string;
+    /** Actions on abort (e.g. forget the payload). */
+    onAbort?: TAbort;
+  }) => ({
+    tags: o.tags,
+    on: {
+      [o.confirm]: o.run,
+      [o.abort]: o.onAbort === undefined ? o.back : { target: o.back, actions: o.onAbort },
+    },
+  }),
+  running: <const TTag extends string, const TSrc extends string, TInput, TDone>(o: {
+    tags: TTag[];
+    /** The invoke id (names `xstate.done.actor.<id>`); default: xstate's own. */
+    id?: string;
+    src: TSrc;
+    input: (args: { context: TContext }) => TInput;
+    onDone: TDone;
+    errorField: keyof TContext & string;
+    failed: string;
+  }) => ({
+    tags: o.tags,
+    invoke: {
+      id: o.id,
+      src: o.src,
+      input: o.input,
+      onDone: o.onDone,
+      onError: {
+        target: o.failed,
+        actions: assign<TContext, ErrorActorEvent, undefined, TEvent, never>(
+          ({ event }) => ({ [o.errorField]: machineErrorOf(event.error) }) as Partial<TContext>,
+        ),
+      },
+    },
+  }),
+});
+
+const confirm = actionStates<ConfirmActionContext, ConfirmActionEvent>();
 
 export const confirmActionMachine = setup({
   types: {
@@ -51,31 +104,34 @@ export const confirmActionMachine = setup({
       },
     },
     /** The question is open: confirm or abort. */
-    confirming: {
+    confirming: confirm.asking({
       tags: ['open'],
-      on: {
-        'action.confirm': 'running',
-        'action.abort': { target: 'idle', actions: assign({ payload: null }) },
-      },
-    },
-    running: {
+      confirm: 'action.confirm',
+      abort: 'action.abort',
+      run: 'running',
+      back: 'idle',
+      onAbort: assign<ConfirmActionContext, ConfirmActionEvent, undefined, ConfirmActionEvent, never>({ payload: null }),
+    }),
+    running: confirm.running({
       tags: ['busy', 'open'],
-      invoke: {
-        src: 'runAction',
-        input: ({ context }) => context.payload ?? {},
-        onDone: {
-          target: 'idle',
-          actions: [
-            {
-              type: 'notifyDone',
-              params: ({ context, event }) => ({ payload: context.payload ?? {}, output: event.output }),
-            },
-            assign({ payload: null }),
-          ],
-        },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
+      src: 'runAction',
+      input: ({ context }) => context.payload ?? {},
+      onDone: {
+        target: 'idle',
+        actions: [
+          {
+            type: 'notifyDone',
+            params: ({ context, event }: { context: ConfirmActionContext; event: { output: unknown } }) => ({
+              payload: context.payload ?? {},
+              output: event.output,
+            }),
+          },
+          assign({ payload: null }),
+        ],
       },
-    },
+      errorField: 'error',
+      failed: 'failed',
+    }),
     failed: {
       tags: ['error', 'open'],
       on: {

@@ -118,9 +118,9 @@ describeModel('record-detail machine, model-based', {
     {
       input: { id: 'c-1' },
       events: [
-        done('0.recordDetail.loading', { id: 'c-1' }),
-        failed('0.recordDetail.loading', NETWORK),
-        failed('0.recordDetail.loading', NOT_FOUND),
+        done('loadDetail', { id: 'c-1' }),
+        failed('loadDetail', NETWORK),
+        failed('loadDetail', NOT_FOUND),
         { type: 'detail.retry' },
         { type: 'detail.reload' },
       ],
@@ -129,7 +129,7 @@ describeModel('record-detail machine, model-based', {
   ],
   start: () => ({ ...startMachine(recordDetailMachine, { input: { id: 'c-1' } }), loads: 1, lastError: null as unknown }),
   events: {
-    'xstate.error.actor.0.recordDetail.loading': (event, r) => {
+    'xstate.error.actor.loadDetail': (event, r) => {
       r.lastError = event.error;
       r.fakes.loadDetail!.latest().reject(r.lastError);
     },

@@ -192,7 +192,7 @@ describe('appointment detail', () => {
       .reject(new ApiError({ status: 409, code: 'appointment_cancelled', fieldErrors: [] }));
     await flush();
     expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
-    expect(actor.getSnapshot().context.actionError).toEqual({ code: 'appointment_cancelled' });
+    expect(actor.getSnapshot().context.actionError).toEqual({ code: 'appointment_cancelled', status: 409 });
   });
 });
 

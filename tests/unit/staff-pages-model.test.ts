@@ -215,6 +215,7 @@ describeModel('appointment detail machine, model-based', {
       done('loadDetail', NO_SHOW),
       done('loadDetail', CANCELLED),
       failed('loadDetail', problem(404, 'not_found')),
+      failed('loadDetail', NETWORK),
       { type: 'detail.retry' },
       { type: 'cancel.request' },
       { type: 'cancel.confirm' },
@@ -229,9 +230,10 @@ describeModel('appointment detail machine, model-based', {
       failed('resendInvites', NETWORK),
     ],
     serialize: (s) => ({
-      cancelled: s.context.detail?.appointment.cancelledAt !== null,
-      noShow: s.context.detail?.appointment.noShow ?? null,
+      cancelled: s.context.record?.appointment.cancelledAt !== null,
+      noShow: s.context.record?.appointment.noShow ?? null,
       ask: s.context.askToCancel,
+      error: s.context.error?.code ?? null,
       actionError: s.context.actionError?.code ?? null,
     }),
   })),
@@ -253,15 +255,16 @@ describeModel('appointment detail machine, model-based', {
     },
     'appointmentDetail.failed': (s) => {
       expect(s.hasTag('error')).toBe(true);
-      expect(s.context.error).toEqual({ code: 'not_found' });
-      expect(s.can({ type: 'detail.retry' })).toBe(true);
+      expect([{ code: 'not_found', status: 404 }, { code: 'network_error' }]).toContainEqual(s.context.error);
+      // A missing appointment is not loaded again: the page offers no retry.
+      expect(s.can({ type: 'detail.retry' })).toBe(s.context.error!.code !== 'not_found');
     },
     'appointmentDetail.ready': (s) => {
-      expect(s.context.detail).not.toBeNull();
+      expect(s.context.record).not.toBeNull();
     },
     'appointmentDetail.ready.idle': (s) => {
       expect(s.hasTag('busy')).toBe(false);
-      const live = s.context.detail!.appointment.cancelledAt === null;
+      const live = s.context.record!.appointment.cancelledAt === null;
       // A cancelled appointment offers neither cancelling nor invitations; no-show stays.
       expect(s.can({ type: 'cancel.request' })).toBe(live);
       expect(s.can({ type: 'invites.resend' })).toBe(live);
@@ -270,7 +273,7 @@ describeModel('appointment detail machine, model-based', {
         expect(['appointment_cancelled', 'network_error']).toContain(s.context.actionError.code);
     },
     'appointmentDetail.ready.confirmingCancel': (s, run) => {
-      expect(s.context.detail!.appointment.cancelledAt).toBeNull();
+      expect(s.context.record!.appointment.cancelledAt).toBeNull();
       expect(s.can({ type: 'cancel.confirm' })).toBe(true);
       // Asking sends nothing.
       expect(run.fakes.cancelAppointment!.pending()).toBe(0);
@@ -283,7 +286,7 @@ describeModel('appointment detail machine, model-based', {
       expect(s.hasTag('busy')).toBe(true);
       expect(run.fakes.setNoShow!.latest().input).toEqual({
         id: ID,
-        noShow: !s.context.detail!.appointment.noShow,
+        noShow: !s.context.record!.appointment.noShow,
       });
     },
     'appointmentDetail.ready.resending': (s, run) => {
@@ -340,6 +343,7 @@ describeModel('client detail machine (staff), model-based', {
         done('loadDetail', OPEN),
         done('loadDetail', CLOSED),
         failed('loadDetail', NETWORK),
+        failed('loadDetail', problem(404, 'not_found')),
         { type: 'detail.retry' },
         { type: 'sessions.close' },
         { type: 'sessions.open' },
@@ -355,8 +359,9 @@ describeModel('client detail machine (staff), model-based', {
         failed('sendContractReminder', NETWORK),
       ],
       serialize: (s) => ({
-        closed: s.context.detail ? s.context.detail.client.sessionsClosedOn !== null : null,
+        closed: s.context.record ? s.context.record.client.sessionsClosedOn !== null : null,
         unavailable: s.context.reminderUnavailable,
+        error: s.context.error?.code ?? null,
         actionError: s.context.actionError?.code ?? null,
       }),
     },
@@ -378,17 +383,19 @@ describeModel('client detail machine (staff), model-based', {
     },
     'clientDetail.failed': (s) => {
       expect(s.hasTag('error')).toBe(true);
-      expect(s.context.error).toEqual({ code: 'network_error' });
+      expect([{ code: 'not_found', status: 404 }, { code: 'network_error' }]).toContainEqual(s.context.error);
+      // A client that is not there (or not this coach's) is not loaded again.
+      expect(s.can({ type: 'detail.retry' })).toBe(s.context.error!.code !== 'not_found');
     },
     'clientDetail.ready.idle': (s) => {
       expect(s.hasTag('busy')).toBe(false);
-      const closed = s.context.detail!.client.sessionsClosedOn !== null;
+      const closed = s.context.record!.client.sessionsClosedOn !== null;
       expect(s.can({ type: 'sessions.close' })).toBe(!closed);
       expect(s.can({ type: 'sessions.open' })).toBe(closed);
       // After a 501 the reminder button goes away for good.
       expect(s.can({ type: 'reminder.send' })).toBe(
         !s.context.reminderUnavailable &&
-          s.context.detail!.client.hasNotSignedRequiredContract === true,
+          s.context.record!.client.hasNotSignedRequiredContract === true,
       );
     },
     'clientDetail.ready.confirmingClose': (s, run) => {

@@ -8,8 +8,7 @@ import type { appointmentDetailMachine } from '../../machines/appointment-detail
 import { APPOINTMENT_TYPE_LABELS, AppointmentStatus, MEETING_TYPE_LABELS } from '../appointments-list/parts';
 import { eventActionLabel } from '../events/actions';
 import { formatDateTime, formatRange } from '../staff/format';
-import { errorKey } from '../staff/ListParts';
-import '../staff/staff.css';
+import { ActionFailure, DetailFrame, DetailPending } from '../record-detail/DetailFrame';
 
 type DetailActor = ActorRefFrom<typeof appointmentDetailMachine>;
 type Communication = components['schemas']['Communication'];
@@ -47,31 +46,20 @@ export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActo
   const { t } = useTranslation('staff');
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
-  const { detail, error, actionError } = state.context;
+  const { record: detail, actionError } = state.context;
   const busy = state.hasTag('busy');
   const title = mode === 'cancel' ? t('cancel.title') : t('appointment.title');
+  const progress = state.hasTag('loading') ? t('list.loading') : t('appointment.working');
 
   if (!detail) {
     return (
-      <article className="staff-page" aria-busy={busy}>
-        <h1>{title}</h1>
-        {state.hasTag('error') ? (
-          <div className="notice notice-error" role="alert">
-            <p>{t(errorKey(error))}</p>
-            {error?.code !== 'not_found' ? (
-              <button type="button" className="button" onClick={() => send({ type: 'detail.retry' })}>
-                {t('list.retry')}
-              </button>
-            ) : null}
-            <Link href="/appointments">{t('appointment.backToList')}</Link>
-          </div>
-        ) : (
-          <p className="list-progress" role="status">
-            <span className="spinner" aria-hidden="true" />
-            {t('list.loading')}
-          </p>
-        )}
-      </article>
+      <DetailPending
+        title={title}
+        state={state}
+        retry={() => send({ type: 'detail.retry' })}
+        backHref="/appointments"
+        backLabel={t('appointment.backToList')}
+      />
     );
   }
 
@@ -81,14 +69,7 @@ export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActo
   const cancelling = state.hasTag('cancelling');
 
   return (
-    <article className="staff-page" aria-busy={busy}>
-      <h1>{title}</h1>
-      {busy ? (
-        <p className="list-progress" role="status">
-          <span className="spinner" aria-hidden="true" />
-          {state.hasTag('loading') ? t('list.loading') : t('appointment.working')}
-        </p>
-      ) : null}
+    <DetailFrame title={title} busy={busy} progress={progress}>
       <dl className="details">
         <dt>{t('appointment.when')}</dt>
         <dd>
@@ -126,11 +107,7 @@ export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActo
         <dd>{formatDateTime(a.createdAt)}</dd>
       </dl>
 
-      {actionError ? (
-        <div className="notice notice-error" role="alert">
-          <p>{t(errorKey(actionError))}</p>
-        </div>
-      ) : null}
+      <ActionFailure error={actionError} />
 
       {confirming || cancelling ? (
         <div className="confirm-box" role="alertdialog" aria-labelledby="cancel-question" aria-describedby="cancel-effect">
@@ -201,7 +178,7 @@ export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActo
           <BusinessEvents items={detail.events} />
         </section>
       ) : null}
-    </article>
+    </DetailFrame>
   );
 }
 

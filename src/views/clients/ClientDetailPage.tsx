@@ -4,11 +4,10 @@ import { Link, useParams } from 'wouter';
 import { Communications } from '../appointment-detail/AppointmentDetailView';
 import { AppointmentsTable } from '../appointments-list/parts';
 import { ageOf, formatDate, formatDateTime } from '../staff/format';
-import { errorKey } from '../staff/ListParts';
+import { ActionFailure, DetailFrame, DetailPending } from '../record-detail/DetailFrame';
 import { REJECTION_LABELS } from './ClientFormFields';
 import { wireClientDetail } from '../../machines/wiring/client-detail';
 import { useRouteActor } from '../route-actor';
-import '../staff/staff.css';
 
 /** `/clients/{clientId}`. */
 export default function ClientDetailPage() {
@@ -21,30 +20,19 @@ function ClientDetail({ id }: { id: string }) {
   const actorRef = useRouteActor(wireClientDetail, { input: { id } });
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
-  const { detail, error, actionError, reminderUnavailable } = state.context;
+  const { record: detail, actionError, reminderUnavailable } = state.context;
   const busy = state.hasTag('busy');
+  const progress = state.hasTag('loading') ? t('list.loading') : t('appointment.working');
 
   if (!detail) {
     return (
-      <article className="staff-page" aria-busy={busy}>
-        <h1>{t('client.title')}</h1>
-        {state.hasTag('error') ? (
-          <div className="notice notice-error" role="alert">
-            <p>{t(errorKey(error))}</p>
-            {error?.code !== 'not_found' ? (
-              <button type="button" className="button" onClick={() => send({ type: 'detail.retry' })}>
-                {t('list.retry')}
-              </button>
-            ) : null}
-            <Link href="/clients">{t('client.backToList')}</Link>
-          </div>
-        ) : (
-          <p className="list-progress" role="status">
-            <span className="spinner" aria-hidden="true" />
-            {t('list.loading')}
-          </p>
-        )}
-      </article>
+      <DetailPending
+        title={t('client.title')}
+        state={state}
+        retry={() => send({ type: 'detail.retry' })}
+        backHref="/clients"
+        backLabel={t('client.backToList')}
+      />
     );
   }
 
@@ -54,16 +42,15 @@ function ClientDetail({ id }: { id: string }) {
   const dash = '–';
 
   return (
-    <article className="staff-page" aria-busy={busy}>
-      <h1>
-        {c.firstName} {c.lastName}
-      </h1>
-      {busy ? (
-        <p className="list-progress" role="status">
-          <span className="spinner" aria-hidden="true" />
-          {state.hasTag('loading') ? t('list.loading') : t('appointment.working')}
-        </p>
-      ) : null}
+    <DetailFrame
+      title={
+        <>
+          {c.firstName} {c.lastName}
+        </>
+      }
+      busy={busy}
+      progress={progress}
+    >
       <div className="page-actions">
         <Link href={`/clients/${c.id}/edit`} className="button button-primary">
           {t('client.edit')}
@@ -109,11 +96,7 @@ function ClientDetail({ id }: { id: string }) {
           {t('client.reminderUnavailable')}
         </p>
       ) : null}
-      {actionError ? (
-        <div className="notice notice-error" role="alert">
-          <p>{t(errorKey(actionError))}</p>
-        </div>
-      ) : null}
+      <ActionFailure error={actionError} />
       {confirming ? (
         <div className="confirm-box" role="alertdialog" aria-labelledby="close-question">
           <p id="close-question">
@@ -205,6 +188,6 @@ function ClientDetail({ id }: { id: string }) {
         <h2 id="client-communications">{t('communications.title')}</h2>
         <Communications items={detail.communications} />
       </section>
-    </article>
+    </DetailFrame>
   );
 }

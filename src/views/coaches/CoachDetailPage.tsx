@@ -5,11 +5,10 @@ import type { components } from '../../../shared/contract/product';
 import { coachName } from '../../forms/coach-staff-form';
 import { recordOf } from '../../machines/record-detail.machine';
 import { formatDateTime } from '../staff/format';
-import { errorKey } from '../staff/ListParts';
+import { DetailFrame, DetailPending } from '../record-detail/DetailFrame';
 import { ConfirmActionPanel } from './ConfirmActionPanel';
 import { wireCoachActive, wireCoachDetail } from '../../machines/wiring/coach-detail';
 import { useRouteActor } from '../route-actor';
-import '../staff/staff.css';
 
 type Coach = components['schemas']['Coach'];
 
@@ -33,39 +32,20 @@ function CoachDetail({ id }: { id: string }) {
 
   if (!coach) {
     return (
-      <article className="staff-page" aria-busy={busy}>
-        <h1>{t('coach.title')}</h1>
-        {state.hasTag('error') ? (
-          <div className="notice notice-error" role="alert">
-            <p>{t(errorKey(state.context.error))}</p>
-            {state.can({ type: 'detail.retry' }) ? (
-              <button type="button" className="button" onClick={() => detailRef.send({ type: 'detail.retry' })}>
-                {t('list.retry')}
-              </button>
-            ) : null}
-            <Link href="/coaches">{t('coach.backToList')}</Link>
-          </div>
-        ) : (
-          <p className="list-progress" role="status">
-            <span className="spinner" aria-hidden="true" />
-            {t('list.loading')}
-          </p>
-        )}
-      </article>
+      <DetailPending
+        title={t('coach.title')}
+        state={state}
+        retry={() => detailRef.send({ type: 'detail.retry' })}
+        backHref="/coaches"
+        backLabel={t('coach.backToList')}
+      />
     );
   }
 
   const name = coachName(coach);
   const accountHref = `/users/new?${new URLSearchParams({ coachId: coach.id, email: coach.email }).toString()}`;
   return (
-    <article className="staff-page" aria-busy={busy}>
-      <h1>{name}</h1>
-      {busy ? (
-        <p className="list-progress" role="status">
-          <span className="spinner" aria-hidden="true" />
-          {t('list.loading')}
-        </p>
-      ) : null}
+    <DetailFrame title={name} busy={busy} progress={t('list.loading')}>
       <div className="page-actions">
         <Link href={`/coaches/${coach.id}/edit`} className="button button-primary">
           {t('coach.edit')}
@@ -122,6 +102,6 @@ function CoachDetail({ id }: { id: string }) {
       <p>
         <Link href="/coaches">{t('coach.backToList')}</Link>
       </p>
-    </article>
+    </DetailFrame>
   );
 }
