@@ -4,14 +4,8 @@ import { z } from 'zod';
 import { loadAppointmentsPageActor } from '../../machines/actors/staff/appointments';
 import { APPOINTMENT_TYPES } from '../../../shared/contract/enums';
 import { isoDate, oneOf, text, uuid, yesNo } from '../../machines/list.machine';
-import {
-  ClientFilterFields,
-  FilterForm,
-  FilterInput,
-  FilterSelect,
-  FilterYesNo,
-} from '../staff/FilterParts';
-import { ActionLinks } from '../staff/ActionLinks';
+import { ClientFilterFields, FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
+import { StaffListPage } from '../staff/ActionLinks';
 import { DataTable } from '../staff/DataTable';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
 import { APPOINTMENT_COLUMNS, APPOINTMENT_TYPE_LABELS } from './parts';
@@ -47,15 +41,13 @@ export default function AppointmentsListPage() {
   const f = (key: string) => filters[key];
 
   return (
-    <article className="staff-page">
-      <h1>{t('appointments.title')}</h1>
-      <ActionLinks
-        className="page-actions"
-        links={[
-          { href: '/appointments/new', label: t('appointments.new'), primary: true },
-          { href: '/cancel-appointment', label: t('appointments.cancelPicker') },
-        ]}
-      />
+    <StaffListPage
+      title={t('appointments.title')}
+      links={[
+        { href: '/appointments/new', label: t('appointments.new'), primary: true },
+        { href: '/cancel-appointment', label: t('appointments.cancelPicker') },
+      ]}
+    >
       <DataTable
         actorRef={actorRef}
         columns={APPOINTMENT_COLUMNS}
@@ -76,14 +68,17 @@ export default function AppointmentsListPage() {
                 </button>
               </p>
             ) : null}
-            <FilterForm actorRef={actorRef} filtersKey={JSON.stringify(filters)} label={t('list.filters')}>
+            <FilterForm actorRef={actorRef}>
               <FilterInput name="from" type="date" label={t('appointments.filters.from')} value={f('from')} />
               <FilterInput name="to" type="date" label={t('appointments.filters.to')} value={f('to')} />
               <FilterSelect
                 name="appointmentType"
                 label={t('appointments.filters.type')}
                 value={f('appointmentType')}
-                options={APPOINTMENT_TYPES.map((type) => ({ value: type, label: t(APPOINTMENT_TYPE_LABELS[type]) }))}
+                options={APPOINTMENT_TYPES.map((type) => ({
+                  value: type,
+                  label: t(APPOINTMENT_TYPE_LABELS[type]),
+                }))}
               />
               <FilterYesNo name="cancelled" label={t('appointments.filters.cancelled')} value={f('cancelled')} />
               <FilterYesNo name="noShow" label={t('appointments.filters.noShow')} value={f('noShow')} />
@@ -105,6 +100,6 @@ export default function AppointmentsListPage() {
           </>
         }
       />
-    </article>
+    </StaffListPage>
   );
 }

@@ -8,14 +8,8 @@ import { tKey } from '../../i18n/keys';
 import { loadClientsPageActor } from '../../machines/actors/staff/clients';
 import { isoDate, oneOf, text, uuid, wholeNumber, yesNo } from '../../machines/list.machine';
 import { ageOf, formatDate } from '../staff/format';
-import {
-  ClientFilterFields,
-  FilterForm,
-  FilterInput,
-  FilterSelect,
-  FilterYesNo,
-} from '../staff/FilterParts';
-import { ActionLinks } from '../staff/ActionLinks';
+import { ClientFilterFields, FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
+import { StaffListPage } from '../staff/ActionLinks';
 import { type Column, DataTable } from '../staff/DataTable';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
 
@@ -59,13 +53,20 @@ const COLUMNS: readonly Column<Client>[] = [
     ),
   },
   { header: tKey('staff:clients.columns.age'), cell: (c) => ageOf(c.yearOfBirth) ?? '–' },
-  { header: tKey('staff:clients.columns.contact'), cell: (c) => [c.email, c.telephone].filter(Boolean).join(' · ') || '–' },
+  {
+    header: tKey('staff:clients.columns.contact'),
+    cell: (c) => [c.email, c.telephone].filter(Boolean).join(' · ') || '–',
+  },
   { header: tKey('staff:clients.columns.insurer'), cell: (c) => c.insurer ?? '–' },
   {
     header: tKey('staff:clients.columns.coach'),
     cell: (c) => (c.coachedBy ? `${c.coachedBy.firstName} ${c.coachedBy.lastName}` : '–'),
   },
-  { header: tKey('staff:clients.columns.createdAt'), sortKey: 'createdAt', cell: (c) => formatDate(c.createdAt) },
+  {
+    header: tKey('staff:clients.columns.createdAt'),
+    sortKey: 'createdAt',
+    cell: (c) => formatDate(c.createdAt),
+  },
   {
     header: tKey('staff:clients.columns.sessions'),
     cell: (c, t) =>
@@ -90,20 +91,18 @@ export default function ClientsListPage() {
   const f = (key: string) => filters[key];
 
   return (
-    <article className="staff-page">
-      <h1>{t('clients.title')}</h1>
-      <ActionLinks
-        className="page-actions"
-        links={
-          manager
-            ? [
-                { href: '/clients/new', label: t('clients.new'), primary: true },
-                { href: '/pre-appointment/new', label: t('clients.preAppointment') },
-                { href: OPEN_CLIENTS_HREF, label: t('clients.openClients') },
-              ]
-            : []
-        }
-      />
+    <StaffListPage
+      title={t('clients.title')}
+      links={
+        manager
+          ? [
+              { href: '/clients/new', label: t('clients.new'), primary: true },
+              { href: '/pre-appointment/new', label: t('clients.preAppointment') },
+              { href: OPEN_CLIENTS_HREF, label: t('clients.openClients') },
+            ]
+          : []
+      }
+    >
       <DataTable
         actorRef={actorRef}
         columns={COLUMNS}
@@ -111,10 +110,27 @@ export default function ClientsListPage() {
         emptyText={t('clients.empty')}
         defaultSort={{ by: 'createdAt', order: 'desc' }}
         filters={
-          <FilterForm actorRef={actorRef} filtersKey={JSON.stringify(filters)} label={t('list.filters')}>
-            <FilterInput name="search" type="search" label={t('clients.filters.search')} value={f('search')} maxLength={100} />
-            <FilterInput name="phoneNumber" type="tel" label={t('clients.filters.phoneNumber')} value={f('phoneNumber')} maxLength={40} />
-            <FilterInput name="createdAfter" type="date" label={t('clients.filters.createdAfter')} value={f('createdAfter')} />
+          <FilterForm actorRef={actorRef}>
+            <FilterInput
+              name="search"
+              type="search"
+              label={t('clients.filters.search')}
+              value={f('search')}
+              maxLength={100}
+            />
+            <FilterInput
+              name="phoneNumber"
+              type="tel"
+              label={t('clients.filters.phoneNumber')}
+              value={f('phoneNumber')}
+              maxLength={40}
+            />
+            <FilterInput
+              name="createdAfter"
+              type="date"
+              label={t('clients.filters.createdAfter')}
+              value={f('createdAfter')}
+            />
             <FilterYesNo name="hasRejected" label={t('clients.filters.hasRejected')} value={f('hasRejected')} />
             <FilterInput
               name="minFollowupAppointments"
@@ -124,10 +140,26 @@ export default function ClientsListPage() {
               label={t('clients.filters.minFollowupAppointments')}
               value={f('minFollowupAppointments')}
             />
-            <FilterYesNo name="initialAppointment" label={t('clients.filters.initialAppointment')} value={f('initialAppointment')} />
-            <FilterYesNo name="firstAppointment" label={t('clients.filters.firstAppointment')} value={f('firstAppointment')} />
-            <FilterYesNo name="followupAppointment" label={t('clients.filters.followupAppointment')} value={f('followupAppointment')} />
-            <FilterYesNo name="participatingInResearch" label={t('clients.filters.research')} value={f('participatingInResearch')} />
+            <FilterYesNo
+              name="initialAppointment"
+              label={t('clients.filters.initialAppointment')}
+              value={f('initialAppointment')}
+            />
+            <FilterYesNo
+              name="firstAppointment"
+              label={t('clients.filters.firstAppointment')}
+              value={f('firstAppointment')}
+            />
+            <FilterYesNo
+              name="followupAppointment"
+              label={t('clients.filters.followupAppointment')}
+              value={f('followupAppointment')}
+            />
+            <FilterYesNo
+              name="participatingInResearch"
+              label={t('clients.filters.research')}
+              value={f('participatingInResearch')}
+            />
             <ClientFilterFields value={f} options={options} manager={manager} />
             <FilterSelect
               name="showClosedSessions"
@@ -141,7 +173,10 @@ export default function ClientsListPage() {
               label={t('clients.filters.sortBy')}
               value={f('sortBy')}
               anyLabel={t('clients.sortFields.createdAt')}
-              options={Object.entries(SORT_LABELS).map(([value, key]) => ({ value, label: t(key) }))}
+              options={Object.entries(SORT_LABELS).map(([value, key]) => ({
+                value,
+                label: t(key),
+              }))}
             />
             <FilterSelect
               name="sortOrder"
@@ -153,6 +188,6 @@ export default function ClientsListPage() {
           </FilterForm>
         }
       />
-    </article>
+    </StaffListPage>
   );
 }

@@ -7,7 +7,7 @@ import { tKey } from '../../i18n/keys';
 import { loadCoachesPageActor } from '../../machines/actors/staff/coaches';
 import { coachName } from '../../forms/coach-staff-form';
 import { text, yesNo } from '../../machines/list.machine';
-import { ActionLinks } from '../staff/ActionLinks';
+import { StaffListPage } from '../staff/ActionLinks';
 import { type Column, DataTable } from '../staff/DataTable';
 import { FilterForm, FilterInput, FilterSelect } from '../staff/FilterParts';
 import { useUrlList } from '../staff/useUrlList';
@@ -18,26 +18,37 @@ type Coach = components['schemas']['Coach'];
 export const COACH_FILTERS = z.object({ search: text(100), active: yesNo });
 
 const COLUMNS: readonly Column<Coach>[] = [
-  { header: tKey('staff:coaches.columns.name'), cell: (c) => <Link href={`/coaches/${c.id}`}>{coachName(c)}</Link> },
+  {
+    header: tKey('staff:coaches.columns.name'),
+    cell: (c) => <Link href={`/coaches/${c.id}`}>{coachName(c)}</Link>,
+  },
   { header: tKey('staff:coaches.columns.email'), cell: (c) => c.email },
   { header: tKey('staff:coaches.columns.telephone'), cell: (c) => c.telephone ?? '–' },
   {
     header: tKey('staff:coaches.columns.initial'),
     cell: (c, t) => (c.takesInitialAppointments ? t('list.yes') : t('list.no')),
   },
-  { header: tKey('staff:coaches.columns.status'), cell: (c, t) => (c.active ? t('coaches.active') : t('coaches.inactive')) },
+  {
+    header: tKey('staff:coaches.columns.status'),
+    cell: (c, t) => (c.active ? t('coaches.active') : t('coaches.inactive')),
+  },
 ];
 
 /** `/coaches` (admins and onboarding managers): search, active filter, paging. */
 export default function CoachesListPage() {
   const { t } = useTranslation('staff');
-  const actorRef = useUrlList({ path: '/coaches', filters: COACH_FILTERS, loadPage: loadCoachesPageActor });
+  const actorRef = useUrlList({
+    path: '/coaches',
+    filters: COACH_FILTERS,
+    loadPage: loadCoachesPageActor,
+  });
   const filters = useSelector(actorRef, (s) => s.context.query.filters);
 
   return (
-    <article className="staff-page">
-      <h1>{t('coaches.title')}</h1>
-      <ActionLinks className="page-actions" links={[{ href: '/coaches/new', label: t('coaches.new'), primary: true }]} />
+    <StaffListPage
+      title={t('coaches.title')}
+      links={[{ href: '/coaches/new', label: t('coaches.new'), primary: true }]}
+    >
       <DataTable
         actorRef={actorRef}
         columns={COLUMNS}
@@ -45,8 +56,14 @@ export default function CoachesListPage() {
         emptyText={t('coaches.empty')}
         filters={
           <>
-            <FilterForm actorRef={actorRef} filtersKey={JSON.stringify(filters)} label={t('list.filters')}>
-              <FilterInput name="search" type="search" label={t('coaches.filters.search')} value={filters.search} maxLength={100} />
+            <FilterForm actorRef={actorRef}>
+              <FilterInput
+                name="search"
+                type="search"
+                label={t('coaches.filters.search')}
+                value={filters.search}
+                maxLength={100}
+              />
               <FilterSelect
                 name="active"
                 label={t('coaches.filters.active')}
@@ -61,6 +78,6 @@ export default function CoachesListPage() {
           </>
         }
       />
-    </article>
+    </StaffListPage>
   );
 }

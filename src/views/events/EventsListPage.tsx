@@ -6,6 +6,7 @@ import { tKey } from '../../i18n/keys';
 import { loadEventsPageActor, type EventRow } from '../../machines/actors/staff/events';
 import { type ListFilters, oneOf, uuid, yesNo } from '../../machines/list.machine';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
+import { StaffListPage } from '../staff/ActionLinks';
 import { type Column, DataTable } from '../staff/DataTable';
 import { FilterForm, FilterInput, FilterSelect } from '../staff/FilterParts';
 import { formatDateTime } from '../staff/format';
@@ -30,7 +31,11 @@ export const EVENT_FILTERS = z.object({
  * The columns read the filters (the "only this client" button, the "important" mark) and the
  * coach names of the filter options, so they are built per render.
  */
-function eventColumns(actorRef: ListActor, filters: ListFilters, coaches: FilterOptions['coaches']): Column<EventRow>[] {
+function eventColumns(
+  actorRef: ListActor,
+  filters: ListFilters,
+  coaches: FilterOptions['coaches'],
+): Column<EventRow>[] {
   const coachName = (id: string | null) => (id ? (coaches.find((c) => c.id === id)?.name ?? null) : null);
   return [
     { header: tKey('staff:eventList.columns.when'), cell: (e) => formatDateTime(e.occurredAt) },
@@ -85,13 +90,16 @@ function eventColumns(actorRef: ListActor, filters: ListFilters, coaches: Filter
 /** `/events` (admins and onboarding managers): what happened, newest first, in German. */
 export default function EventsListPage() {
   const { t } = useTranslation('staff');
-  const actorRef = useUrlList({ path: '/events', filters: EVENT_FILTERS, loadPage: loadEventsPageActor });
+  const actorRef = useUrlList({
+    path: '/events',
+    filters: EVENT_FILTERS,
+    loadPage: loadEventsPageActor,
+  });
   const options = useFilterOptions(true);
   const filters = useSelector(actorRef, (s) => s.context.query.filters);
 
   return (
-    <article className="staff-page">
-      <h1>{t('eventList.title')}</h1>
+    <StaffListPage title={t('eventList.title')}>
       <DataTable
         actorRef={actorRef}
         columns={eventColumns(actorRef, filters, options.coaches)}
@@ -99,7 +107,7 @@ export default function EventsListPage() {
         emptyText={t('eventList.empty')}
         filters={
           <>
-            <FilterForm actorRef={actorRef} filtersKey={JSON.stringify(filters)} label={t('list.filters')}>
+            <FilterForm actorRef={actorRef}>
               <FilterSelect
                 name="view"
                 label={t('eventList.filters.view')}
@@ -114,7 +122,12 @@ export default function EventsListPage() {
                 options={options.coaches.map((c) => ({ value: c.id, label: c.name }))}
               />
               <FilterInput name="client" label={t('eventList.filters.client')} value={filters.client} maxLength={36} />
-              <FilterInput name="appointment" label={t('eventList.filters.appointment')} value={filters.appointment} maxLength={36} />
+              <FilterInput
+                name="appointment"
+                label={t('eventList.filters.appointment')}
+                value={filters.appointment}
+                maxLength={36}
+              />
               {filters.view === 'audit' ? null : (
                 <FilterSelect
                   name="showAllEvents"
@@ -129,6 +142,6 @@ export default function EventsListPage() {
           </>
         }
       />
-    </article>
+    </StaffListPage>
   );
 }

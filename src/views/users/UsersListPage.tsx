@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { components } from '../../../shared/contract/product';
 import { tKey } from '../../i18n/keys';
 import { loadUsersPageActor } from '../../machines/actors/staff/users';
-import { ActionLinks } from '../staff/ActionLinks';
+import { StaffListPage } from '../staff/ActionLinks';
 import { type Column, DataTable } from '../staff/DataTable';
 import { formatDate } from '../staff/format';
 import { useUrlList } from '../staff/useUrlList';
@@ -19,10 +19,17 @@ const COLUMNS: readonly Column<User>[] = [
   { header: tKey('staff:users.columns.role'), cell: (u, t) => t(`roles.${u.role}`) },
   {
     header: tKey('staff:users.columns.coach'),
-    cell: (u) => (u.coach ? <Link href={`/coaches/${u.coach.id}`}>{`${u.coach.firstName} ${u.coach.lastName}`}</Link> : '–'),
+    cell: (u) =>
+      u.coach ? <Link href={`/coaches/${u.coach.id}`}>{`${u.coach.firstName} ${u.coach.lastName}`}</Link> : '–',
   },
-  { header: tKey('staff:users.columns.status'), cell: (u, t) => (u.active ? t('users.active') : t('users.inactive')) },
-  { header: tKey('staff:users.columns.activatedAt'), cell: (u) => formatDate(u.activatedAt) || '–' },
+  {
+    header: tKey('staff:users.columns.status'),
+    cell: (u, t) => (u.active ? t('users.active') : t('users.inactive')),
+  },
+  {
+    header: tKey('staff:users.columns.activatedAt'),
+    cell: (u) => formatDate(u.activatedAt) || '–',
+  },
   { header: tKey('staff:users.columns.createdAt'), cell: (u) => formatDate(u.createdAt) },
   {
     header: tKey('staff:users.columns.action'),
@@ -38,13 +45,15 @@ const COLUMNS: readonly Column<User>[] = [
 /** `/users` (admins and onboarding managers): every account, newest first, with role and status. */
 export default function UsersListPage() {
   const { t } = useTranslation('staff');
-  const actorRef = useUrlList({ path: '/users', filters: USER_FILTERS, loadPage: loadUsersPageActor });
+  const actorRef = useUrlList({
+    path: '/users',
+    filters: USER_FILTERS,
+    loadPage: loadUsersPageActor,
+  });
 
   return (
-    <article className="staff-page">
-      <h1>{t('users.title')}</h1>
-      <ActionLinks className="page-actions" links={[{ href: '/users/new', label: t('users.new'), primary: true }]} />
+    <StaffListPage title={t('users.title')} links={[{ href: '/users/new', label: t('users.new'), primary: true }]}>
       <DataTable actorRef={actorRef} columns={COLUMNS} label={t('users.results')} emptyText={t('users.empty')} />
-    </article>
+    </StaffListPage>
   );
 }
