@@ -75,10 +75,7 @@ export default function AppointmentsListPage() {
                 name="appointmentType"
                 label={t('appointments.filters.type')}
                 value={f('appointmentType')}
-                options={APPOINTMENT_TYPES.map((type) => ({
-                  value: type,
-                  label: t(APPOINTMENT_TYPE_LABELS[type]),
-                }))}
+                options={APPOINTMENT_TYPES.map((type) => ({ value: type, label: t(APPOINTMENT_TYPE_LABELS[type]) }))}
               />
               <FilterYesNo name="cancelled" label={t('appointments.filters.cancelled')} value={f('cancelled')} />
               <FilterYesNo name="noShow" label={t('appointments.filters.noShow')} value={f('noShow')} />

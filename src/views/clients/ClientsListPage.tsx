@@ -42,6 +42,14 @@ const SORT_LABELS = {
   updatedAt: tKey('staff:clients.sortFields.updatedAt'),
 } as const;
 
+/** The "has had …" and research filters, in the order the form shows them. */
+const YES_NO_FILTERS = [
+  ['initialAppointment', tKey('staff:clients.filters.initialAppointment')],
+  ['firstAppointment', tKey('staff:clients.filters.firstAppointment')],
+  ['followupAppointment', tKey('staff:clients.filters.followupAppointment')],
+  ['participatingInResearch', tKey('staff:clients.filters.research')],
+] as const;
+
 const COLUMNS: readonly Column<Client>[] = [
   {
     header: tKey('staff:clients.columns.name'),
@@ -111,26 +119,9 @@ export default function ClientsListPage() {
         defaultSort={{ by: 'createdAt', order: 'desc' }}
         filters={
           <FilterForm actorRef={actorRef}>
-            <FilterInput
-              name="search"
-              type="search"
-              label={t('clients.filters.search')}
-              value={f('search')}
-              maxLength={100}
-            />
-            <FilterInput
-              name="phoneNumber"
-              type="tel"
-              label={t('clients.filters.phoneNumber')}
-              value={f('phoneNumber')}
-              maxLength={40}
-            />
-            <FilterInput
-              name="createdAfter"
-              type="date"
-              label={t('clients.filters.createdAfter')}
-              value={f('createdAfter')}
-            />
+            <FilterInput name="search" type="search" label={t('clients.filters.search')} value={f('search')} maxLength={100} />
+            <FilterInput name="phoneNumber" type="tel" label={t('clients.filters.phoneNumber')} value={f('phoneNumber')} maxLength={40} />
+            <FilterInput name="createdAfter" type="date" label={t('clients.filters.createdAfter')} value={f('createdAfter')} />
             <FilterYesNo name="hasRejected" label={t('clients.filters.hasRejected')} value={f('hasRejected')} />
             <FilterInput
               name="minFollowupAppointments"
@@ -140,26 +131,9 @@ export default function ClientsListPage() {
               label={t('clients.filters.minFollowupAppointments')}
               value={f('minFollowupAppointments')}
             />
-            <FilterYesNo
-              name="initialAppointment"
-              label={t('clients.filters.initialAppointment')}
-              value={f('initialAppointment')}
-            />
-            <FilterYesNo
-              name="firstAppointment"
-              label={t('clients.filters.firstAppointment')}
-              value={f('firstAppointment')}
-            />
-            <FilterYesNo
-              name="followupAppointment"
-              label={t('clients.filters.followupAppointment')}
-              value={f('followupAppointment')}
-            />
-            <FilterYesNo
-              name="participatingInResearch"
-              label={t('clients.filters.research')}
-              value={f('participatingInResearch')}
-            />
+            {YES_NO_FILTERS.map(([name, label]) => (
+              <FilterYesNo key={name} name={name} label={t(label)} value={f(name)} />
+            ))}
             <ClientFilterFields value={f} options={options} manager={manager} />
             <FilterSelect
               name="showClosedSessions"
@@ -173,10 +147,7 @@ export default function ClientsListPage() {
               label={t('clients.filters.sortBy')}
               value={f('sortBy')}
               anyLabel={t('clients.sortFields.createdAt')}
-              options={Object.entries(SORT_LABELS).map(([value, key]) => ({
-                value,
-                label: t(key),
-              }))}
+              options={Object.entries(SORT_LABELS).map(([value, key]) => ({ value, label: t(key) }))}
             />
             <FilterSelect
               name="sortOrder"

@@ -122,12 +122,7 @@ export default function EventsListPage() {
                 options={options.coaches.map((c) => ({ value: c.id, label: c.name }))}
               />
               <FilterInput name="client" label={t('eventList.filters.client')} value={filters.client} maxLength={36} />
-              <FilterInput
-                name="appointment"
-                label={t('eventList.filters.appointment')}
-                value={filters.appointment}
-                maxLength={36}
-              />
+              <FilterInput name="appointment" label={t('eventList.filters.appointment')} value={filters.appointment} maxLength={36} />
               {filters.view === 'audit' ? null : (
                 <FilterSelect
                   name="showAllEvents"
