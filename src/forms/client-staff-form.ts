@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { REJECTION_REASONS } from '../../shared/contract/enums';
 import type { components } from '../../shared/contract/product';
 import { clientFieldErrors } from '../../shared/client-fields.rules';
+import { nullIfEmpty, optionalEmail, optionalText, phone, requiredText } from './fields';
 import type { FormSchema, FormValues } from './form-schema';
 
 /**
@@ -13,31 +14,12 @@ import type { FormSchema, FormValues } from './form-schema';
  */
 type Client = components['schemas']['Client'];
 
-const nullIfEmpty = (s: string) => (s === '' ? null : s);
-
-const optionalText = (max: number) =>
-  z.string().trim().max(max, { error: 'value_too_long' }).transform(nullIfEmpty);
-const requiredText = (max: number) =>
-  z.string().trim().min(1, { error: 'value_missing' }).max(max, { error: 'value_too_long' });
-const email = z
-  .string()
-  .trim()
-  .max(254, { error: 'value_too_long' })
-  .refine((s) => s === '' || z.email().safeParse(s).success, { error: 'invalid_email' })
-  .transform(nullIfEmpty);
-const phone = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, { error: 'value_too_long' })
-    .regex(/^[+0-9 ()/-]*$/, { error: 'invalid_phone' })
-    .transform(nullIfEmpty);
 const currentYear = () => Temporal.Now.plainDateISO('Europe/Berlin').year;
 
 const fields = {
   firstName: requiredText(100),
   lastName: requiredText(100),
-  email,
+  email: optionalEmail,
   yearOfBirth: z
     .string()
     .trim()
@@ -68,7 +50,7 @@ const fields = {
   clientType: z.enum(['self', 'relative'], { error: 'value_missing' }),
   'contactPerson.firstName': optionalText(100),
   'contactPerson.lastName': optionalText(100),
-  'contactPerson.email': email,
+  'contactPerson.email': optionalEmail,
   'contactPerson.telephone': phone(40),
   howDidYouHearAboutUs: optionalText(500),
   diagnosis: optionalText(5000),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { components } from '../../shared/contract/product';
+import { optionalText, phone, requiredEmail, requiredText } from './fields';
 import type { FormSchema, FormValues } from './form-schema';
 
 /**
@@ -9,24 +10,12 @@ import type { FormSchema, FormValues } from './form-schema';
  */
 type Coach = components['schemas']['Coach'];
 
-const nullIfEmpty = (s: string) => (s === '' ? null : s);
-
 export const coachFormSchema = z.object({
-  title: z.string().trim().max(50, { error: 'value_too_long' }).transform(nullIfEmpty),
-  firstName: z.string().trim().min(1, { error: 'value_missing' }).max(100, { error: 'value_too_long' }),
-  lastName: z.string().trim().min(1, { error: 'value_missing' }).max(100, { error: 'value_too_long' }),
-  email: z
-    .string()
-    .trim()
-    .min(1, { error: 'value_missing' })
-    .max(254, { error: 'value_too_long' })
-    .refine((s) => s === '' || z.email().safeParse(s).success, { error: 'invalid_email' }),
-  telephone: z
-    .string()
-    .trim()
-    .max(40, { error: 'value_too_long' })
-    .regex(/^[+0-9 ()/-]*$/, { error: 'invalid_phone' })
-    .transform(nullIfEmpty),
+  title: optionalText(50),
+  firstName: requiredText(100),
+  lastName: requiredText(100),
+  email: requiredEmail,
+  telephone: phone(40),
   takesInitialAppointments: z.boolean(),
 }) as unknown as FormSchema;
 

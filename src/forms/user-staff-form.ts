@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ListsAll } from '../../shared/contract/enums';
 import type { components } from '../../shared/contract/product';
+import { requiredEmail } from './fields';
 import type { FormSchema, FormValues } from './form-schema';
 
 /**
@@ -28,12 +29,7 @@ const coachNeeded = (v: { role: Role; coachId: string | null }, ctx: z.Refinemen
 
 export const newUserSchema = z
   .object({
-    email: z
-      .string()
-      .trim()
-      .min(1, { error: 'value_missing' })
-      .max(254, { error: 'value_too_long' })
-      .refine((s) => s === '' || z.email().safeParse(s).success, { error: 'invalid_email' }),
+    email: requiredEmail,
     role,
     coachId,
   })

@@ -209,6 +209,17 @@ const listSetup = setup({
     /** Writes the query into the URL (the page pushes a history entry). */
     syncUrl: (_, _params: { search: string }) => undefined,
     adoptQuery: assign(({ context, event }) => ({ query: nextQuery(context, event) ?? context.query })),
+    /** The answer's rows and count, for the query that asked (empty or not). */
+    showPage: assign(({ context, event }) => {
+      const page = (event as unknown as { output: ListPage }).output;
+      return {
+        rows: page.rows,
+        itemCount: page.itemCount,
+        itemCountCapped: page.itemCountCapped ?? false,
+        shownQuery: context.query,
+        error: null,
+      };
+    }),
   },
   guards: {
     changesQuery,
@@ -263,27 +274,8 @@ export const listMachine = listSetup.createMachine({
         src: 'loadPage',
         input: ({ context }) => context.query,
         onDone: [
-          {
-            guard: 'noRows',
-            target: 'empty',
-            actions: assign(({ context, event }) => ({
-              rows: event.output.rows,
-              itemCount: event.output.itemCount,
-              itemCountCapped: event.output.itemCountCapped ?? false,
-              shownQuery: context.query,
-              error: null,
-            })),
-          },
-          {
-            target: 'loaded',
-            actions: assign(({ context, event }) => ({
-              rows: event.output.rows,
-              itemCount: event.output.itemCount,
-              itemCountCapped: event.output.itemCountCapped ?? false,
-              shownQuery: context.query,
-              error: null,
-            })),
-          },
+          { guard: 'noRows', target: 'empty', actions: 'showPage' },
+          { target: 'loaded', actions: 'showPage' },
         ],
         onError: {
           target: 'failed',

@@ -1,23 +1,14 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
 import { z } from 'zod';
-import type { components } from '../../../shared/contract/product';
 import { loadAppointmentsPageActor } from '../../machines/actors/staff/appointments';
 import { APPOINTMENT_TYPES } from '../../../shared/contract/enums';
-import { isoDate, oneOf, rowsOf, text, uuid, yesNo } from '../../machines/list.machine';
-import {
-  ClientFilterFields,
-  FilterForm,
-  FilterInput,
-  FilterSelect,
-  FilterYesNo,
-} from '../staff/FilterParts';
-import { ListFrame } from '../staff/ListParts';
+import { isoDate, oneOf, text, uuid, yesNo } from '../../machines/list.machine';
+import { ClientFilterFields, FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
+import { StaffListPage } from '../staff/ActionLinks';
+import { DataTable } from '../staff/DataTable';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
-import { APPOINTMENT_TYPE_LABELS, AppointmentsTable } from './parts';
-
-type Appointment = components['schemas']['Appointment'];
+import { APPOINTMENT_COLUMNS, APPOINTMENT_TYPE_LABELS } from './parts';
 
 /** The filters of `/appointments` as URL keys (sections 3 and 7); `from`/`to` are Berlin days. */
 export const APPOINTMENT_FILTERS = z.object({
@@ -47,61 +38,65 @@ export default function AppointmentsListPage() {
   });
   const options = useFilterOptions(manager);
   const filters = useSelector(actorRef, (s) => s.context.query.filters);
-  const rows = useSelector(actorRef, (s) => rowsOf<Appointment>(s.context));
   const f = (key: string) => filters[key];
 
   return (
-    <article className="staff-page">
-      <h1>{t('appointments.title')}</h1>
-      <div className="page-actions">
-        <Link href="/appointments/new" className="button button-primary">
-          {t('appointments.new')}
-        </Link>
-        <Link href="/cancel-appointment" className="button">
-          {t('appointments.cancelPicker')}
-        </Link>
-      </div>
-      {filters.clientId ? (
-        <p className="active-filter">
-          {t('appointments.filters.forClient')}
-          <button
-            type="button"
-            className="button"
-            onClick={() => actorRef.send({ type: 'list.filter', filters: { clientId: undefined } })}
-          >
-            {t('appointments.filters.removeClient')}
-          </button>
-        </p>
-      ) : null}
-      <FilterForm actorRef={actorRef} filtersKey={JSON.stringify(filters)} label={t('list.filters')}>
-        <FilterInput name="from" type="date" label={t('appointments.filters.from')} value={f('from')} />
-        <FilterInput name="to" type="date" label={t('appointments.filters.to')} value={f('to')} />
-        <FilterSelect
-          name="appointmentType"
-          label={t('appointments.filters.type')}
-          value={f('appointmentType')}
-          options={APPOINTMENT_TYPES.map((type) => ({ value: type, label: t(APPOINTMENT_TYPE_LABELS[type]) }))}
-        />
-        <FilterYesNo name="cancelled" label={t('appointments.filters.cancelled')} value={f('cancelled')} />
-        <FilterYesNo name="noShow" label={t('appointments.filters.noShow')} value={f('noShow')} />
-        <FilterYesNo
-          name="participatingInResearch"
-          label={t('appointments.filters.research')}
-          value={f('participatingInResearch')}
-        />
-        <ClientFilterFields value={f} options={options} manager={manager} />
-        <FilterSelect
-          name="sortDirection"
-          label={t('appointments.filters.sort')}
-          value={f('sortDirection')}
-          anyLabel={t('appointments.filters.sortAsc')}
-          options={[{ value: 'desc', label: t('appointments.filters.sortDesc') }]}
-        />
-        {filters.clientId ? <input type="hidden" name="clientId" value={filters.clientId} /> : null}
-      </FilterForm>
-      <ListFrame actorRef={actorRef} label={t('appointments.results')} emptyText={t('appointments.empty')}>
-        <AppointmentsTable rows={rows} caption={t('appointments.results')} />
-      </ListFrame>
-    </article>
+    <StaffListPage
+      title={t('appointments.title')}
+      links={[
+        { href: '/appointments/new', label: t('appointments.new'), primary: true },
+        { href: '/cancel-appointment', label: t('appointments.cancelPicker') },
+      ]}
+    >
+      <DataTable
+        actorRef={actorRef}
+        columns={APPOINTMENT_COLUMNS}
+        label={t('appointments.results')}
+        emptyText={t('appointments.empty')}
+        defaultSort={{ order: 'asc' }}
+        filters={
+          <>
+            {filters.clientId ? (
+              <p className="active-filter">
+                {t('appointments.filters.forClient')}
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => actorRef.send({ type: 'list.filter', filters: { clientId: undefined } })}
+                >
+                  {t('appointments.filters.removeClient')}
+                </button>
+              </p>
+            ) : null}
+            <FilterForm actorRef={actorRef}>
+              <FilterInput name="from" type="date" label={t('appointments.filters.from')} value={f('from')} />
+              <FilterInput name="to" type="date" label={t('appointments.filters.to')} value={f('to')} />
+              <FilterSelect
+                name="appointmentType"
+                label={t('appointments.filters.type')}
+                value={f('appointmentType')}
+                options={APPOINTMENT_TYPES.map((type) => ({ value: type, label: t(APPOINTMENT_TYPE_LABELS[type]) }))}
+              />
+              <FilterYesNo name="cancelled" label={t('appointments.filters.cancelled')} value={f('cancelled')} />
+              <FilterYesNo name="noShow" label={t('appointments.filters.noShow')} value={f('noShow')} />
+              <FilterYesNo
+                name="participatingInResearch"
+                label={t('appointments.filters.research')}
+                value={f('participatingInResearch')}
+              />
+              <ClientFilterFields value={f} options={options} manager={manager} />
+              <FilterSelect
+                name="sortDirection"
+                label={t('appointments.filters.sort')}
+                value={f('sortDirection')}
+                anyLabel={t('appointments.filters.sortAsc')}
+                options={[{ value: 'desc', label: t('appointments.filters.sortDesc') }]}
+              />
+              {filters.clientId ? <input type="hidden" name="clientId" value={filters.clientId} /> : null}
+            </FilterForm>
+          </>
+        }
+      />
+    </StaffListPage>
   );
 }

@@ -1,20 +1,29 @@
-import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { z } from 'zod';
 import type { ApiClient } from '../../api/client';
-import type { components } from '../../../shared/contract/product';
 import { loadAppointmentsPageActor } from '../../machines/actors/staff/appointments';
-import { rowsOf } from '../../machines/list.machine';
+import { tKey } from '../../i18n/keys';
 import { todayInBerlin } from '../../../shared/time';
-import { ListFrame } from '../staff/ListParts';
+import { type Column, DataTable } from '../staff/DataTable';
 import { useUrlList } from '../staff/useUrlList';
-import { AppointmentsTable } from './parts';
-
-type Appointment = components['schemas']['Appointment'];
+import { APPOINTMENT_COLUMNS, type Appointment } from './parts';
 
 const NO_FILTERS = z.object({});
+
+const COLUMNS: readonly Column<Appointment>[] = [
+  ...APPOINTMENT_COLUMNS,
+  {
+    header: tKey('staff:appointments.columns.action'),
+    width: 'narrow',
+    cell: (a, t) => (
+      <Link href={`/cancel-appointment/${a.id}`} className="button">
+        {t('cancel.action')}
+      </Link>
+    ),
+  },
+];
 
 /**
  * `/cancel-appointment`: the live appointments from today on, soonest first, each with the way
@@ -30,22 +39,16 @@ export default function CancelAppointmentsPage() {
     }),
   );
   const actorRef = useUrlList({ path: '/cancel-appointment', filters: NO_FILTERS, loadPage });
-  const rows = useSelector(actorRef, (s) => rowsOf<Appointment>(s.context));
   return (
     <article className="staff-page">
       <h1>{t('cancel.pickerTitle')}</h1>
       <p className="lead">{t('cancel.pickerIntro')}</p>
-      <ListFrame actorRef={actorRef} label={t('cancel.pickerResults')} emptyText={t('cancel.pickerEmpty')}>
-        <AppointmentsTable
-          rows={rows}
-          caption={t('cancel.pickerResults')}
-          action={(a) => (
-            <Link href={`/cancel-appointment/${a.id}`} className="button">
-              {t('cancel.action')}
-            </Link>
-          )}
-        />
-      </ListFrame>
+      <DataTable
+        actorRef={actorRef}
+        columns={COLUMNS}
+        label={t('cancel.pickerResults')}
+        emptyText={t('cancel.pickerEmpty')}
+      />
     </article>
   );
 }

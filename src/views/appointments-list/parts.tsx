@@ -2,9 +2,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { components } from '../../../shared/contract/product';
 import { tKey } from '../../i18n/keys';
+import { type Column, Table } from '../staff/DataTable';
 import { formatDate, formatRange } from '../staff/format';
 
-type Appointment = components['schemas']['Appointment'];
+export type Appointment = components['schemas']['Appointment'];
 
 export const APPOINTMENT_TYPE_LABELS: Record<Appointment['appointmentType'], string> = {
   initial: tKey('staff:appointmentTypes.initial'),
@@ -38,51 +39,23 @@ export function AppointmentStatus({ appointment }: { appointment: Appointment })
 
 const personName = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
 
-/** The appointments table of the lists and the client detail. */
-export function AppointmentsTable({
-  rows,
-  caption,
-  action,
-}: {
-  rows: readonly Appointment[];
-  caption: string;
-  /** An extra cell per row (e.g. "Absagen"). */
-  action?: (appointment: Appointment) => React.ReactNode;
-}) {
-  const { t } = useTranslation('staff');
-  return (
-    <div className="table-scroll">
-      <table className="staff-table">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('appointments.columns.when')}</th>
-            <th scope="col">{t('appointments.columns.type')}</th>
-            <th scope="col">{t('appointments.columns.client')}</th>
-            <th scope="col">{t('appointments.columns.coach')}</th>
-            <th scope="col">{t('appointments.columns.status')}</th>
-            {action ? <th scope="col">{t('appointments.columns.action')}</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((a) => (
-            <tr key={a.id}>
-              <td>
-                <Link href={`/appointments/${a.id}`}>{formatRange(a.startDate, a.endDate)}</Link>
-              </td>
-              <td>{t(APPOINTMENT_TYPE_LABELS[a.appointmentType])}</td>
-              <td>
-                <Link href={`/clients/${a.clientId}`}>{personName(a.client)}</Link>
-              </td>
-              <td>{personName(a.coach)}</td>
-              <td>
-                <AppointmentStatus appointment={a} />
-              </td>
-              {action ? <td>{action(a)}</td> : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+/** The columns of every appointments table: when (sorts the list by start), type, client, coach, status. */
+export const APPOINTMENT_COLUMNS: readonly Column<Appointment>[] = [
+  {
+    header: tKey('staff:appointments.columns.when'),
+    sortKey: 'startDate',
+    cell: (a) => <Link href={`/appointments/${a.id}`}>{formatRange(a.startDate, a.endDate)}</Link>,
+  },
+  { header: tKey('staff:appointments.columns.type'), cell: (a, t) => t(APPOINTMENT_TYPE_LABELS[a.appointmentType]) },
+  {
+    header: tKey('staff:appointments.columns.client'),
+    cell: (a) => <Link href={`/clients/${a.clientId}`}>{personName(a.client)}</Link>,
+  },
+  { header: tKey('staff:appointments.columns.coach'), cell: (a) => personName(a.coach) },
+  { header: tKey('staff:appointments.columns.status'), cell: (a) => <AppointmentStatus appointment={a} /> },
+];
+
+/** The appointments table of the client detail (the lists use `DataTable` with the same columns). */
+export function AppointmentsTable({ rows, caption }: { rows: readonly Appointment[]; caption: string }) {
+  return <Table columns={APPOINTMENT_COLUMNS} rows={rows} caption={caption} />;
 }

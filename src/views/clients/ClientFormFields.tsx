@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { tKey } from '../../i18n/keys';
-import { REJECTION_REASONS } from '../../../shared/contract/enums';
+import { CLIENT_TYPES, REJECTION_REASONS } from '../../../shared/contract/enums';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
 import { CheckField, SelectField, TextField, type FormActor } from '../staff/FormParts';
 
@@ -38,10 +38,7 @@ export function ClientFormFields({
           actorRef={actorRef}
           name="clientType"
           label={t('clientForm.clientType')}
-          options={[
-            { value: 'self', label: t('clientTypes.self') },
-            { value: 'relative', label: t('clientTypes.relative') },
-          ]}
+          options={CLIENT_TYPES.map((type) => ({ value: type, label: t(`clientTypes.${type}`) }))}
         />
       </fieldset>
       {relative ? (

@@ -6,16 +6,11 @@ import type { components } from '../../../shared/contract/product';
 import { OPEN_CLIENTS_HREF } from './open-clients';
 import { tKey } from '../../i18n/keys';
 import { loadClientsPageActor } from '../../machines/actors/staff/clients';
-import { isoDate, oneOf, rowsOf, text, uuid, wholeNumber, yesNo } from '../../machines/list.machine';
+import { isoDate, oneOf, text, uuid, wholeNumber, yesNo } from '../../machines/list.machine';
 import { ageOf, formatDate } from '../staff/format';
-import {
-  ClientFilterFields,
-  FilterForm,
-  FilterInput,
-  FilterSelect,
-  FilterYesNo,
-} from '../staff/FilterParts';
-import { ListFrame } from '../staff/ListParts';
+import { ClientFilterFields, FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
+import { StaffListPage } from '../staff/ActionLinks';
+import { type Column, DataTable } from '../staff/DataTable';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
 
 type Client = components['schemas']['Client'];
@@ -47,6 +42,48 @@ const SORT_LABELS = {
   updatedAt: tKey('staff:clients.sortFields.updatedAt'),
 } as const;
 
+/** The "has had …" and research filters, in the order the form shows them. */
+const YES_NO_FILTERS = [
+  ['initialAppointment', tKey('staff:clients.filters.initialAppointment')],
+  ['firstAppointment', tKey('staff:clients.filters.firstAppointment')],
+  ['followupAppointment', tKey('staff:clients.filters.followupAppointment')],
+  ['participatingInResearch', tKey('staff:clients.filters.research')],
+] as const;
+
+const COLUMNS: readonly Column<Client>[] = [
+  {
+    header: tKey('staff:clients.columns.name'),
+    sortKey: 'lastName',
+    cell: (c) => (
+      <Link href={`/clients/${c.id}`}>
+        {c.lastName}, {c.firstName}
+      </Link>
+    ),
+  },
+  { header: tKey('staff:clients.columns.age'), cell: (c) => ageOf(c.yearOfBirth) ?? '–' },
+  {
+    header: tKey('staff:clients.columns.contact'),
+    cell: (c) => [c.email, c.telephone].filter(Boolean).join(' · ') || '–',
+  },
+  { header: tKey('staff:clients.columns.insurer'), cell: (c) => c.insurer ?? '–' },
+  {
+    header: tKey('staff:clients.columns.coach'),
+    cell: (c) => (c.coachedBy ? `${c.coachedBy.firstName} ${c.coachedBy.lastName}` : '–'),
+  },
+  {
+    header: tKey('staff:clients.columns.createdAt'),
+    sortKey: 'createdAt',
+    cell: (c) => formatDate(c.createdAt),
+  },
+  {
+    header: tKey('staff:clients.columns.sessions'),
+    cell: (c, t) =>
+      c.sessionsClosedOn
+        ? t('clients.sessionsClosedOn', { date: formatDate(c.sessionsClosedOn) })
+        : t('clients.sessionsOpen'),
+  },
+];
+
 /** `/clients`: the clients the person may see (coaches: their own), filtered, sorted, paged. */
 export default function ClientsListPage() {
   const { t } = useTranslation('staff');
@@ -59,106 +96,69 @@ export default function ClientsListPage() {
   });
   const options = useFilterOptions(manager);
   const filters = useSelector(actorRef, (s) => s.context.query.filters);
-  const rows = useSelector(actorRef, (s) => rowsOf<Client>(s.context));
   const f = (key: string) => filters[key];
 
   return (
-    <article className="staff-page">
-      <h1>{t('clients.title')}</h1>
-      <div className="page-actions">
-        {manager ? (
-          <>
-            <Link href="/clients/new" className="button button-primary">
-              {t('clients.new')}
-            </Link>
-            <Link href="/pre-appointment/new" className="button">
-              {t('clients.preAppointment')}
-            </Link>
-            <Link href={OPEN_CLIENTS_HREF} className="button">
-              {t('clients.openClients')}
-            </Link>
-          </>
-        ) : null}
-      </div>
-      <FilterForm actorRef={actorRef} filtersKey={JSON.stringify(filters)} label={t('list.filters')}>
-        <FilterInput name="search" type="search" label={t('clients.filters.search')} value={f('search')} maxLength={100} />
-        <FilterInput name="phoneNumber" type="tel" label={t('clients.filters.phoneNumber')} value={f('phoneNumber')} maxLength={40} />
-        <FilterInput name="createdAfter" type="date" label={t('clients.filters.createdAfter')} value={f('createdAfter')} />
-        <FilterYesNo name="hasRejected" label={t('clients.filters.hasRejected')} value={f('hasRejected')} />
-        <FilterInput
-          name="minFollowupAppointments"
-          type="number"
-          min={0}
-          max={1000}
-          label={t('clients.filters.minFollowupAppointments')}
-          value={f('minFollowupAppointments')}
-        />
-        <FilterYesNo name="initialAppointment" label={t('clients.filters.initialAppointment')} value={f('initialAppointment')} />
-        <FilterYesNo name="firstAppointment" label={t('clients.filters.firstAppointment')} value={f('firstAppointment')} />
-        <FilterYesNo name="followupAppointment" label={t('clients.filters.followupAppointment')} value={f('followupAppointment')} />
-        <FilterYesNo name="participatingInResearch" label={t('clients.filters.research')} value={f('participatingInResearch')} />
-        <ClientFilterFields value={f} options={options} manager={manager} />
-        <FilterSelect
-          name="showClosedSessions"
-          label={t('clients.filters.showClosedSessions')}
-          value={f('showClosedSessions')}
-          anyLabel={t('clients.filters.onlyOpen')}
-          options={[{ value: 'true', label: t('clients.filters.includeClosed') }]}
-        />
-        <FilterSelect
-          name="sortBy"
-          label={t('clients.filters.sortBy')}
-          value={f('sortBy')}
-          anyLabel={t('clients.sortFields.createdAt')}
-          options={Object.entries(SORT_LABELS).map(([value, key]) => ({ value, label: t(key) }))}
-        />
-        <FilterSelect
-          name="sortOrder"
-          label={t('clients.filters.sortOrder')}
-          value={f('sortOrder')}
-          anyLabel={t('list.descending')}
-          options={[{ value: 'asc', label: t('list.ascending') }]}
-        />
-      </FilterForm>
-      <ListFrame actorRef={actorRef} label={t('clients.results')} emptyText={t('clients.empty')}>
-        <div className="table-scroll">
-          <table className="staff-table">
-            <caption className="visually-hidden">{t('clients.results')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('clients.columns.name')}</th>
-                <th scope="col">{t('clients.columns.age')}</th>
-                <th scope="col">{t('clients.columns.contact')}</th>
-                <th scope="col">{t('clients.columns.insurer')}</th>
-                <th scope="col">{t('clients.columns.coach')}</th>
-                <th scope="col">{t('clients.columns.createdAt')}</th>
-                <th scope="col">{t('clients.columns.sessions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    <Link href={`/clients/${c.id}`}>
-                      {c.lastName}, {c.firstName}
-                    </Link>
-                  </td>
-                  <td>{ageOf(c.yearOfBirth) ?? '–'}</td>
-                  <td>{[c.email, c.telephone].filter(Boolean).join(' · ') || '–'}</td>
-                  <td>{c.insurer ?? '–'}</td>
-                  <td>{c.coachedBy ? `${c.coachedBy.firstName} ${c.coachedBy.lastName}` : '–'}</td>
-                  <td>{formatDate(c.createdAt)}</td>
-                  <td>
-                    {c.sessionsClosedOn
-                      ? t('clients.sessionsClosedOn', { date: formatDate(c.sessionsClosedOn) })
-                      : t('clients.sessionsOpen')}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </ListFrame>
-    </article>
+    <StaffListPage
+      title={t('clients.title')}
+      links={
+        manager
+          ? [
+              { href: '/clients/new', label: t('clients.new'), primary: true },
+              { href: '/pre-appointment/new', label: t('clients.preAppointment') },
+              { href: OPEN_CLIENTS_HREF, label: t('clients.openClients') },
+            ]
+          : []
+      }
+    >
+      <DataTable
+        actorRef={actorRef}
+        columns={COLUMNS}
+        label={t('clients.results')}
+        emptyText={t('clients.empty')}
+        defaultSort={{ by: 'createdAt', order: 'desc' }}
+        filters={
+          <FilterForm actorRef={actorRef}>
+            <FilterInput name="search" type="search" label={t('clients.filters.search')} value={f('search')} maxLength={100} />
+            <FilterInput name="phoneNumber" type="tel" label={t('clients.filters.phoneNumber')} value={f('phoneNumber')} maxLength={40} />
+            <FilterInput name="createdAfter" type="date" label={t('clients.filters.createdAfter')} value={f('createdAfter')} />
+            <FilterYesNo name="hasRejected" label={t('clients.filters.hasRejected')} value={f('hasRejected')} />
+            <FilterInput
+              name="minFollowupAppointments"
+              type="number"
+              min={0}
+              max={1000}
+              label={t('clients.filters.minFollowupAppointments')}
+              value={f('minFollowupAppointments')}
+            />
+            {YES_NO_FILTERS.map(([name, label]) => (
+              <FilterYesNo key={name} name={name} label={t(label)} value={f(name)} />
+            ))}
+            <ClientFilterFields value={f} options={options} manager={manager} />
+            <FilterSelect
+              name="showClosedSessions"
+              label={t('clients.filters.showClosedSessions')}
+              value={f('showClosedSessions')}
+              anyLabel={t('clients.filters.onlyOpen')}
+              options={[{ value: 'true', label: t('clients.filters.includeClosed') }]}
+            />
+            <FilterSelect
+              name="sortBy"
+              label={t('clients.filters.sortBy')}
+              value={f('sortBy')}
+              anyLabel={t('clients.sortFields.createdAt')}
+              options={Object.entries(SORT_LABELS).map(([value, key]) => ({ value, label: t(key) }))}
+            />
+            <FilterSelect
+              name="sortOrder"
+              label={t('clients.filters.sortOrder')}
+              value={f('sortOrder')}
+              anyLabel={t('list.descending')}
+              options={[{ value: 'asc', label: t('list.ascending') }]}
+            />
+          </FilterForm>
+        }
+      />
+    </StaffListPage>
   );
 }

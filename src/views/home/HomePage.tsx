@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { ActionLinks } from '../staff/ActionLinks';
 
 /** `/`: what Sprechstunde is, and the ways in (specification section 2, breadcrumb 'home'). */
 export function HomePage() {
@@ -9,14 +9,14 @@ export function HomePage() {
       <h1>{t('home.title')}</h1>
       <p className="lead">{t('home.intro')}</p>
       <p>{t('home.staff')}</p>
-      <nav className="home-actions" aria-label={t('home.actionsLabel')}>
-        <Link href="/login" className="button button-primary">
-          {t('home.login')}
-        </Link>
-        <Link href="/client-signup" className="button">
-          {t('home.clientSignup')}
-        </Link>
-      </nav>
+      <ActionLinks
+        className="home-actions"
+        label={t('home.actionsLabel')}
+        links={[
+          { href: '/login', label: t('home.login'), primary: true },
+          { href: '/client-signup', label: t('home.clientSignup') },
+        ]}
+      />
     </article>
   );
 }

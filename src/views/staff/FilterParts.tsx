@@ -1,3 +1,4 @@
+import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
@@ -9,23 +10,14 @@ import { filtersFromForm } from './useUrlList';
  * form sends all of them at once with "Filter anwenden" (one request for any number of
  * changes). It is keyed by the current filters, so back/forward show what applies.
  */
-export function FilterForm({
-  actorRef,
-  filtersKey,
-  label,
-  children,
-}: {
-  actorRef: ListActor;
-  filtersKey: string;
-  label: string;
-  children: ReactNode;
-}) {
+export function FilterForm({ actorRef, children }: { actorRef: ListActor; children: ReactNode }) {
   const { t } = useTranslation('staff');
+  const filtersKey = useSelector(actorRef, (s) => JSON.stringify(s.context.query.filters));
   return (
     <form
       key={filtersKey}
       className="filters"
-      aria-label={label}
+      aria-label={t('list.filters')}
       onSubmit={(e) => {
         e.preventDefault();
         actorRef.send({ type: 'list.filter', filters: filtersFromForm(e.currentTarget) });

@@ -1,12 +1,12 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'wouter';
+import { useParams } from 'wouter';
 import type { components } from '../../../shared/contract/product';
 import { recordOf } from '../../machines/record-detail.machine';
 import { editUserSchema } from '../../forms/user-staff-form';
 import { ConfirmActionPanel } from '../coaches/ConfirmActionPanel';
 import { formatDateTime } from '../staff/format';
-import { RecordForm } from '../staff/FormParts';
+import { CancellableForm } from '../staff/StaffFormPage';
 import { useFilterOptions } from '../staff/useUrlList';
 import { RoleAndCoachFields } from './UserFields';
 import { wireUserActive, wireUserDetail } from '../../machines/wiring/user-detail';
@@ -37,18 +37,9 @@ function UserEdit({ id }: { id: string }) {
   return (
     <article className="staff-page">
       <h1>{user ? `${title}: ${user.email}` : title}</h1>
-      <RecordForm
-        actorRef={formRef}
-        label={title}
-        submitLabel={t('form.save')}
-        actions={
-          <Link href="/users" className="button">
-            {t('form.cancel')}
-          </Link>
-        }
-      >
+      <CancellableForm actorRef={formRef} label={title} submitLabel={t('form.save')} cancelHref="/users">
         <RoleAndCoachFields actorRef={formRef} coaches={options.coaches} />
-      </RecordForm>
+      </CancellableForm>
       {user ? (
         <section className="detail-section" aria-labelledby="user-account">
           <h2 id="user-account">{t('user.accountTitle')}</h2>

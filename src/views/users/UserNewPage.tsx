@@ -8,7 +8,8 @@ import { newUserSchema, newUserValues } from '../../forms/user-staff-form';
 import { clipboardCopyMachine } from '../../machines/wiring/auth';
 import { wireUserNew } from '../../machines/wiring/user-form';
 import { useRouteActor } from '../route-actor';
-import { RecordForm, TextField, type FormActor } from '../staff/FormParts';
+import { TextField, type FormActor } from '../staff/FormParts';
+import { CancellableForm } from '../staff/StaffFormPage';
 import { useFilterOptions } from '../staff/useUrlList';
 import { RoleAndCoachFields } from './UserFields';
 import '../staff/staff.css';
@@ -48,18 +49,9 @@ function UserNew({ onAnother }: { onAnother: () => void }) {
       {created ? (
         <ActivationCode created={created} onAnother={onAnother} />
       ) : (
-        <RecordForm
-          actorRef={actorRef}
-          label={title}
-          submitLabel={t('user.create')}
-          actions={
-            <Link href="/users" className="button">
-              {t('form.cancel')}
-            </Link>
-          }
-        >
+        <CancellableForm actorRef={actorRef} label={title} submitLabel={t('user.create')} cancelHref="/users">
           <NewUserFields actorRef={actorRef} coaches={options.coaches} />
-        </RecordForm>
+        </CancellableForm>
       )}
     </article>
   );

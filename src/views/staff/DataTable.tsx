@@ -1,0 +1,149 @@
+import { useSelector } from '@xstate/react';
+import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { rowsOf } from '../../machines/list.machine';
+import { type ListActor, ListFrame } from './ListParts';
+
+/**
+ * One column of a staff table, as data: the header's translation key, how a row fills its cell,
+ * the sort value it stands for (only where the API sorts by it) and a width hint.
+ */
+export interface Column<Row> {
+  /** Translation key of the header (`tKey('staff:…')`, so the locales test checks it). */
+  header: string;
+  cell: (row: Row, t: TFunction<'staff'>) => ReactNode;
+  /** The list's sort value this column sorts by; without one the header is plain text. */
+  sortKey?: string;
+  /** `narrow`: as wide as its content (actions, flags); `wide`: room for longer text. */
+  width?: 'narrow' | 'wide';
+}
+
+/** The sort a list shows: `by` is absent where the API sorts by one field only. */
+export interface SortState {
+  by?: string | undefined;
+  order: 'asc' | 'desc';
+}
+
+const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
+
+/**
+ * A table of rows: visually hidden caption, one header per column, one row per record. Sortable
+ * headers are buttons; the sorted one carries `aria-sort`, and a click on it turns the order.
+ */
+export function Table<Row extends { id: string }>({
+  columns,
+  rows,
+  caption,
+  sort,
+  onSort,
+}: {
+  columns: readonly Column<Row>[];
+  rows: readonly Row[];
+  caption: string;
+  sort?: SortState | undefined;
+  onSort?: ((sort: SortState) => void) | undefined;
+}) {
+  const { t } = useTranslation('staff');
+  return (
+    <div className="table-scroll">
+      <table className="staff-table">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => {
+              const sortable = column.sortKey !== undefined && sort !== undefined && onSort !== undefined;
+              const sorted = sortable && (sort.by === undefined || sort.by === column.sortKey);
+              return (
+                <th
+                  key={column.header}
+                  scope="col"
+                  className={column.width ? `col-${column.width}` : undefined}
+                  aria-sort={sorted ? ARIA_SORT[sort.order] : undefined}
+                >
+                  {sortable ? (
+                    <button
+                      type="button"
+                      className="sort-button"
+                      onClick={() =>
+                        onSort({
+                          by: column.sortKey,
+                          order: sorted && sort.order === 'asc' ? 'desc' : 'asc',
+                        })
+                      }
+                    >
+                      {t(column.header)}
+                    </button>
+                  ) : (
+                    t(column.header)
+                  )}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              {columns.map((column) => (
+                <td key={column.header}>{column.cell(row, t)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * The table view of every staff list: the filters (a slot the page fills), the list frame
+ * (progress, empty, error with retry, count and pager) and the table of the list machine's rows.
+ * `defaultSort` is what the API does when the URL names no sort; without it no header sorts.
+ */
+export function DataTable<Row extends { id: string }>({
+  actorRef,
+  columns,
+  label,
+  emptyText,
+  filters,
+  defaultSort,
+}: {
+  actorRef: ListActor;
+  columns: readonly Column<Row>[];
+  /** Accessible name of the results region and caption of the table. */
+  label: string;
+  emptyText: string;
+  /** The filter form and what belongs to it (hints), shown above the results. */
+  filters?: ReactNode;
+  defaultSort?: SortState;
+}) {
+  const rows = useSelector(actorRef, (s) => rowsOf<Row>(s.context));
+  const sort = useSelector(
+    actorRef,
+    (s): SortState | undefined => {
+      if (!defaultSort) return undefined;
+      const { by, order } = s.context.sortKeys;
+      const shown = s.context.query.filters[order];
+      return {
+        by: by ? (s.context.query.filters[by] ?? defaultSort.by) : undefined,
+        order: shown === 'asc' || shown === 'desc' ? shown : defaultSort.order,
+      };
+    },
+    (a, b) => a?.by === b?.by && a?.order === b?.order,
+  );
+  return (
+    <>
+      {filters}
+      <ListFrame actorRef={actorRef} label={label} emptyText={emptyText}>
+        <Table
+          columns={columns}
+          rows={rows}
+          caption={label}
+          sort={sort}
+          onSort={(next) => actorRef.send({ type: 'list.sort', by: next.by, order: next.order })}
+        />
+      </ListFrame>
+    </>
+  );
+}
