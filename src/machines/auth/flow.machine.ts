@@ -434,12 +434,9 @@ export const authFlowMachine = setup({
         src: 'checkSession',
         onDone: [
           { guard: 'sessionValid', target: 'starting' },
-          { target: 'failed', actions: { type: 'setError', params: { code: 'session_missing' } } },
+          failTo('failed', 'session_missing'),
         ],
-        onError: {
-          target: 'failed',
-          actions: { type: 'setError', params: { code: 'session_missing' } },
-        },
+        onError: failTo('failed', 'session_missing'),
       },
     },
     starting: {
@@ -449,17 +446,9 @@ export const authFlowMachine = setup({
         src: 'startFlow',
         input: ({ context }) => ({ flowName: context.flowName }),
         onDone: routing(),
-        onError: {
-          target: 'failed',
-          actions: { type: 'setError', params: { code: 'network_error' } },
-        },
+        onError: failTo('failed', 'network_error'),
       },
-      after: {
-        requestTimeout: {
-          target: 'failed',
-          actions: { type: 'setError', params: { code: 'request_timeout' } },
-        },
-      },
+      after: { requestTimeout: failTo('failed', 'request_timeout') },
     },
     /** An unexpected widget error: the error screen, whose Continue restarts the flow. */
     failed: { tags: ['error screen'] },
@@ -584,10 +573,7 @@ export const authFlowMachine = setup({
               response: context.response!,
               url: context.response!.payload!.redirect_url!,
             }),
-            onError: {
-              target: 'idle',
-              actions: { type: 'setError', params: { code: 'technical_error' } },
-            },
+            onError: failTo('idle', 'technical_error'),
           },
         },
       },
@@ -658,6 +644,11 @@ export type AuthFlowMachine = typeof authFlowMachine;
 /* ------------------------------------------------------------------------------------------ */
 
 type Config = Record<string, unknown>;
+
+/** A transition to `target` that shows the widget error `code` (and drops the pending action). */
+function failTo(target: string, code: WidgetError['code']) {
+  return { target, actions: { type: 'setError' as const, params: { code } } };
+}
 
 /** Transitions for an answer: to the state it names (re-entered), or handlerNotFound. */
 function routing(extra: Config[] = []): Config[] {
@@ -739,17 +730,9 @@ function formRegion(options: ServerStateOptions): Config {
             };
           },
           onDone: routing(options.submitDone),
-          onError: {
-            target: 'idle',
-            actions: { type: 'setError', params: { code: 'network_error' } },
-          },
+          onError: failTo('idle', 'network_error'),
         },
-        after: {
-          requestTimeout: {
-            target: 'idle',
-            actions: { type: 'setError', params: { code: 'request_timeout' } },
-          },
-        },
+        after: { requestTimeout: failTo('idle', 'request_timeout') },
       },
       ...options.extra,
     },
