@@ -134,6 +134,25 @@ export function creationFailure(error: unknown): WidgetError | null {
   return { code: 'passkey_creation_failed' };
 }
 
+/**
+ * The context of a run that has not begun: the start, and what `flow.restart` clears (the
+ * flow's name, the session headers and the code boxes' reset count stay).
+ */
+const freshRun = (): Omit<AuthFlowContext, 'flowName' | 'session' | 'codeResets'> => ({
+  response: null,
+  error: null,
+  clientErrors: {},
+  pending: null,
+  lastAction: null,
+  carriedError: null,
+  queued: null,
+  retrySeconds: 0,
+  retryAction: null,
+  resendSeconds: 0,
+  thirdPartyReturn: null,
+  rename: null,
+});
+
 /** Input errors after which the code boxes start empty again. */
 const WRONG_CODE_ERRORS = ['passcode_invalid', 'otp_code_invalid', 'otp_code_already_used'];
 
@@ -307,20 +326,7 @@ export const authFlowMachine = setup({
     tickResend: assign(({ context }) => ({
       resendSeconds: Math.max(0, context.resendSeconds - 1),
     })),
-    resetFlow: assign({
-      response: null,
-      error: null,
-      clientErrors: {},
-      pending: null,
-      lastAction: null,
-      carriedError: null,
-      queued: null,
-      retrySeconds: 0,
-      retryAction: null,
-      resendSeconds: 0,
-      thirdPartyReturn: null,
-      rename: null,
-    }),
+    resetFlow: assign(freshRun),
     switchFlow: assign(({ event }) =>
       event.type === 'flow.switch' ? { flowName: event.flowName } : {},
     ),
@@ -378,21 +384,10 @@ export const authFlowMachine = setup({
 }).createMachine({
   id: 'authFlow',
   context: ({ input }) => ({
+    ...freshRun(),
     flowName: input.flowName,
-    response: null,
-    error: null,
-    clientErrors: {},
-    pending: null,
-    lastAction: null,
-    carriedError: null,
-    queued: null,
     session: { token: null, lifetime: null },
-    retrySeconds: 0,
-    retryAction: null,
-    resendSeconds: 0,
     codeResets: 0,
-    thirdPartyReturn: null,
-    rename: null,
   }),
   invoke: { id: 'authEvents', src: 'authEvents' },
   initial: 'initializing',
