@@ -1,6 +1,6 @@
 import { assign, fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { components } from '../../../shared/contract/product';
-import { errorCodeOf, machineErrorOf, notProvided as notProvidedBy } from '../shared/failures';
+import { errorCodeOf, machineErrorOf, notProvided as notProvidedBy, type MachineError } from '../shared/failures';
 
 /** Shared types and pure rules of the coach and client meeting machines. */
 
@@ -11,9 +11,7 @@ export type MeetingFinished = components['schemas']['MeetingFinished'];
 export type Appointment = components['schemas']['Appointment'];
 
 /** A failure the page explains (`invalid_meeting_code`, `rate_limited`, `network_error`, …). */
-export interface MeetingError {
-  code: string;
-}
+export type MeetingError = Pick<MachineError, 'code'>;
 
 /** Unknown codes (404) and malformed ones (400) are both an invalid meeting code. */
 export const isInvalidCode = (error: unknown) => {

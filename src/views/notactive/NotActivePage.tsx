@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { Link, Redirect, useSearch } from 'wouter';
-import { safeReturnTo } from '../../lib/return-to';
-import { useSessionStatus } from '../session-status';
+import { Link, Redirect } from 'wouter';
 import { ActivationForm } from '../activate/ActivationForm';
+import { useOnwardWhenActive } from '../activate/onward';
 
 /**
  * `/notactive`: signed in, but the account is not active (yet). Staff enter their activation
@@ -11,11 +10,8 @@ import { ActivationForm } from '../activate/ActivationForm';
  */
 export default function NotActivePage() {
   const { t } = useTranslation('shell');
-  const status = useSessionStatus();
-  const returnTo = safeReturnTo(new URLSearchParams(useSearch()).get('returnTo'));
-  if (status.kind === 'signedIn' && status.session.active) {
-    return <Redirect to={returnTo ?? '/'} replace />;
-  }
+  const onward = useOnwardWhenActive();
+  if (onward) return <Redirect to={onward} replace />;
   return (
     <article className="notactive-page">
       <h1>{t('notActive.title')}</h1>
