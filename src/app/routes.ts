@@ -76,200 +76,88 @@ const ClientCancelPage = lazyPage(() => import('../views/client-signup/CancelPag
 const ClientReschedulePage = lazyPage(() => import('../views/client-signup/ReschedulePage'));
 const ProfilePage = lazyPage(() => import('../views/auth/ProfilePage'));
 
+/** What a group of pages shares: the translations that load with their code, who may open them. */
+type PageOptions = Pick<AppRoute, 'namespaces' | 'access'>;
+
+function page(
+  path: string,
+  breadcrumb: string,
+  component: AppRoute['component'],
+  options: PageOptions = {},
+): AppRoute {
+  return { path, breadcrumb, component, ...options };
+}
+
+const SIGN_IN: PageOptions = { namespaces: ['auth'] };
+const CLIENT_SIGN_IN: PageOptions = { namespaces: ['client', 'auth'] };
+const CLIENT: PageOptions = { namespaces: ['client'] };
+const MEETING: PageOptions = { namespaces: ['meeting'] };
+const shell = (access: RouteAccess): PageOptions => ({ namespaces: ['shell'], access });
+const scheduling = (roles: RouteAccess['roles']): PageOptions => ({ access: { roles } });
+const coachMeeting: PageOptions = { namespaces: ['meeting'], access: { roles: STAFF } };
+/** A staff workspace page: its translations load with its code. */
+const staff = (roles: RouteAccess['roles']): PageOptions => ({ namespaces: ['staff'], access: { roles } });
+
 /**
  * The route table, in matching order. Feature issues add their pages here. The menu shows an
  * item only when its path is a route here (src/app/menu.ts). Unknown paths render the
  * not-found page.
  */
 export const routes: readonly AppRoute[] = [
-  { path: '/', breadcrumb: tKey('breadcrumbs.home'), component: HomePage },
+  page('/', tKey('breadcrumbs.home'), HomePage),
   // The sign-in widget (issue #4). Open routes: /profile shows its own error screen without a session.
-  {
-    path: '/login',
-    breadcrumb: tKey('auth:pages.staffLogin'),
-    component: LoginPage,
-    namespaces: ['auth'],
-  },
+  page('/login', tKey('auth:pages.staffLogin'), LoginPage, SIGN_IN),
   // Client self-service (issue #6). Open routes: the pages themselves ask a signed-out person
   // to sign in at /client-signup/login (not the staff /login).
-  {
-    path: '/client-signup',
-    breadcrumb: tKey('client:signup.title'),
-    component: ClientSignupPage,
-    namespaces: ['client', 'auth'],
-  },
-  {
-    path: '/client-signup/login',
-    breadcrumb: tKey('auth:pages.clientLogin'),
-    component: ClientLoginPage,
-    namespaces: ['client', 'auth'],
-  },
-  {
-    path: '/client-signup/appointment-selection',
-    breadcrumb: tKey('client:selection.title'),
-    component: ClientAppointmentSelectionPage,
-    namespaces: ['client'],
-  },
-  {
-    path: '/client-signup/cancel-appointment/:appointmentId',
-    breadcrumb: tKey('client:cancel.title'),
-    component: ClientCancelPage,
-    namespaces: ['client'],
-  },
-  {
-    path: '/client-signup/reschedule-appointment/:appointmentId',
-    breadcrumb: tKey('client:reschedule.title'),
-    component: ClientReschedulePage,
-    namespaces: ['client'],
-  },
-  {
-    path: '/profile',
-    breadcrumb: tKey('auth:pages.profile'),
-    component: ProfilePage,
-    namespaces: ['auth'],
-  },
-  {
-    path: '/notactive',
-    breadcrumb: tKey('breadcrumbs.notActive'),
-    component: NotActivePage,
-    namespaces: ['shell'],
-    access: { allowInactive: true },
-  },
-  {
-    path: '/activate',
-    breadcrumb: tKey('breadcrumbs.activate'),
-    component: ActivatePage,
-    namespaces: ['shell'],
-    access: { allowInactive: true },
-  },
-  {
-    path: '/help',
-    breadcrumb: tKey('breadcrumbs.help'),
-    component: HelpPage,
-    namespaces: ['shell'],
-    access: { roles: STAFF },
-  },
-  {
-    path: '/support',
-    breadcrumb: tKey('breadcrumbs.support'),
-    component: SupportPage,
-    namespaces: ['shell'],
-    access: { roles: STAFF },
-  },
-  {
-    path: '/dashboard',
-    breadcrumb: tKey('breadcrumbs.dashboard'),
-    component: DashboardPage,
-    namespaces: ['shell'],
-    access: { roles: SUPERADMIN_ONLY },
-  },
+  page('/client-signup', tKey('client:signup.title'), ClientSignupPage, CLIENT_SIGN_IN),
+  page('/client-signup/login', tKey('auth:pages.clientLogin'), ClientLoginPage, CLIENT_SIGN_IN),
+  page('/client-signup/appointment-selection', tKey('client:selection.title'), ClientAppointmentSelectionPage, CLIENT),
+  page('/client-signup/cancel-appointment/:appointmentId', tKey('client:cancel.title'), ClientCancelPage, CLIENT),
+  page('/client-signup/reschedule-appointment/:appointmentId', tKey('client:reschedule.title'), ClientReschedulePage, CLIENT),
+  page('/profile', tKey('auth:pages.profile'), ProfilePage, SIGN_IN),
+  page('/notactive', tKey('breadcrumbs.notActive'), NotActivePage, shell({ allowInactive: true })),
+  page('/activate', tKey('breadcrumbs.activate'), ActivatePage, shell({ allowInactive: true })),
+  page('/help', tKey('breadcrumbs.help'), HelpPage, shell({ roles: STAFF })),
+  page('/support', tKey('breadcrumbs.support'), SupportPage, shell({ roles: STAFF })),
+  page('/dashboard', tKey('breadcrumbs.dashboard'), DashboardPage, shell({ roles: SUPERADMIN_ONLY })),
   // Staff scheduling (issue 5); section 6: calendar, availability and new meetings for staff,
   // new ad-hoc meetings for admins and onboarding managers.
-  {
-    path: '/calendar',
-    breadcrumb: tKey('common:menu.calendar'),
-    component: CalendarPage,
-    access: { roles: STAFF },
-  },
-  {
-    path: '/availability',
-    breadcrumb: tKey('common:menu.availability'),
-    component: AvailabilityPage,
-    access: { roles: STAFF },
-  },
-  {
-    path: '/appointments/new',
-    breadcrumb: tKey('common:menu.newMeeting'),
-    component: NewAppointmentPage,
-    access: { roles: STAFF },
-  },
-  {
-    path: '/appointments/new-adhoc',
-    breadcrumb: tKey('common:menu.newAdhocMeeting'),
-    component: NewAdhocAppointmentPage,
-    access: { roles: MANAGERS },
-  },
+  page('/calendar', tKey('common:menu.calendar'), CalendarPage, scheduling(STAFF)),
+  page('/availability', tKey('common:menu.availability'), AvailabilityPage, scheduling(STAFF)),
+  page('/appointments/new', tKey('common:menu.newMeeting'), NewAppointmentPage, scheduling(STAFF)),
+  page('/appointments/new-adhoc', tKey('common:menu.newAdhocMeeting'), NewAdhocAppointmentPage, scheduling(MANAGERS)),
   // Video meetings (issue 8): the client's pages are public (the meeting code is the key),
   // the coach's need a staff session.
-  {
-    path: '/meeting',
-    breadcrumb: tKey('meeting:title.client'),
-    component: ClientMeetingPage,
-    namespaces: ['meeting'],
-  },
-  {
-    path: '/meeting/:meetingCode',
-    breadcrumb: tKey('meeting:title.client'),
-    component: ClientMeetingPage,
-    namespaces: ['meeting'],
-  },
-  {
-    path: '/meetingfinished',
-    breadcrumb: tKey('meeting:title.finished'),
-    component: ClientMeetingFinishedPage,
-    namespaces: ['meeting'],
-  },
-  {
-    path: '/coach/meeting',
-    breadcrumb: tKey('meeting:title.coachStart'),
-    component: CoachMeetingStartPage,
-    namespaces: ['meeting'],
-    access: { roles: STAFF },
-  },
-  {
-    path: '/coach/meeting/:meetingCode',
-    breadcrumb: tKey('meeting:title.overview'),
-    component: CoachMeetingOverviewPage,
-    namespaces: ['meeting'],
-    access: { roles: STAFF },
-  },
-  {
-    path: '/coach/meeting/:meetingCode/join',
-    breadcrumb: tKey('meeting:title.room'),
-    component: CoachMeetingJoinPage,
-    namespaces: ['meeting'],
-    access: { roles: STAFF },
-  },
-  {
-    path: '/coach/meeting/:meetingCode/finished',
-    breadcrumb: tKey('meeting:title.finished'),
-    component: CoachMeetingFinishedPage,
-    namespaces: ['meeting'],
-    access: { roles: STAFF },
-  },
+  page('/meeting', tKey('meeting:title.client'), ClientMeetingPage, MEETING),
+  page('/meeting/:meetingCode', tKey('meeting:title.client'), ClientMeetingPage, MEETING),
+  page('/meetingfinished', tKey('meeting:title.finished'), ClientMeetingFinishedPage, MEETING),
+  page('/coach/meeting', tKey('meeting:title.coachStart'), CoachMeetingStartPage, coachMeeting),
+  page('/coach/meeting/:meetingCode', tKey('meeting:title.overview'), CoachMeetingOverviewPage, coachMeeting),
+  page('/coach/meeting/:meetingCode/join', tKey('meeting:title.room'), CoachMeetingJoinPage, coachMeeting),
+  page('/coach/meeting/:meetingCode/finished', tKey('meeting:title.finished'), CoachMeetingFinishedPage, coachMeeting),
   // Staff workspace (issue 7): appointments and clients. After /appointments/new*, which the
   // scheduling screens own; `abc` before the id pattern.
-  staffRoute('/appointments', tKey('staff:breadcrumbs.appointments'), AppointmentsListPage, STAFF),
-  staffRoute('/appointments/abc', tKey('staff:breadcrumbs.appointments'), AppointmentsAbcPage, STAFF),
-  staffRoute('/appointments/:appointmentId', tKey('staff:breadcrumbs.appointment'), AppointmentDetailPage, STAFF),
-  staffRoute('/appointments/:appointmentId/edit', tKey('staff:breadcrumbs.edit'), AppointmentEditPage, STAFF),
-  staffRoute('/cancel-appointment', tKey('staff:breadcrumbs.cancelAppointment'), CancelAppointmentsPage, STAFF),
-  staffRoute('/cancel-appointment/:appointmentId', tKey('staff:breadcrumbs.appointment'), CancelAppointmentPage, STAFF),
-  staffRoute('/clients', tKey('staff:breadcrumbs.clients'), ClientsListPage, STAFF),
-  staffRoute('/clients/new', tKey('staff:breadcrumbs.newClient'), ClientNewPage, MANAGERS),
-  staffRoute('/clients/:clientId', tKey('staff:breadcrumbs.client'), ClientDetailPage, STAFF),
-  staffRoute('/clients/:clientId/edit', tKey('staff:breadcrumbs.edit'), ClientEditPage, STAFF),
-  staffRoute('/pre-appointment/new', tKey('staff:breadcrumbs.preAppointment'), PreAppointmentPage, MANAGERS),
+  page('/appointments', tKey('staff:breadcrumbs.appointments'), AppointmentsListPage, staff(STAFF)),
+  page('/appointments/abc', tKey('staff:breadcrumbs.appointments'), AppointmentsAbcPage, staff(STAFF)),
+  page('/appointments/:appointmentId', tKey('staff:breadcrumbs.appointment'), AppointmentDetailPage, staff(STAFF)),
+  page('/appointments/:appointmentId/edit', tKey('staff:breadcrumbs.edit'), AppointmentEditPage, staff(STAFF)),
+  page('/cancel-appointment', tKey('staff:breadcrumbs.cancelAppointment'), CancelAppointmentsPage, staff(STAFF)),
+  page('/cancel-appointment/:appointmentId', tKey('staff:breadcrumbs.appointment'), CancelAppointmentPage, staff(STAFF)),
+  page('/clients', tKey('staff:breadcrumbs.clients'), ClientsListPage, staff(STAFF)),
+  page('/clients/new', tKey('staff:breadcrumbs.newClient'), ClientNewPage, staff(MANAGERS)),
+  page('/clients/:clientId', tKey('staff:breadcrumbs.client'), ClientDetailPage, staff(STAFF)),
+  page('/clients/:clientId/edit', tKey('staff:breadcrumbs.edit'), ClientEditPage, staff(STAFF)),
+  page('/pre-appointment/new', tKey('staff:breadcrumbs.preAppointment'), PreAppointmentPage, staff(MANAGERS)),
   // Staff workspace part 2: coaches, users and events (section 6: admins and onboarding managers).
-  staffRoute('/coaches', tKey('staff:breadcrumbs.coaches'), CoachesListPage, MANAGERS),
-  staffRoute('/coaches/new', tKey('staff:breadcrumbs.newCoach'), CoachNewPage, MANAGERS),
-  staffRoute('/coaches/:coachId', tKey('staff:breadcrumbs.coach'), CoachDetailPage, MANAGERS),
-  staffRoute('/coaches/:coachId/edit', tKey('staff:breadcrumbs.edit'), CoachEditPage, MANAGERS),
-  staffRoute('/users', tKey('staff:breadcrumbs.users'), UsersListPage, MANAGERS),
-  staffRoute('/users/new', tKey('staff:breadcrumbs.newUser'), UserNewPage, MANAGERS),
-  staffRoute('/users/:userId/edit', tKey('staff:breadcrumbs.edit'), UserEditPage, MANAGERS),
-  staffRoute('/events', tKey('staff:breadcrumbs.events'), EventsListPage, MANAGERS),
+  page('/coaches', tKey('staff:breadcrumbs.coaches'), CoachesListPage, staff(MANAGERS)),
+  page('/coaches/new', tKey('staff:breadcrumbs.newCoach'), CoachNewPage, staff(MANAGERS)),
+  page('/coaches/:coachId', tKey('staff:breadcrumbs.coach'), CoachDetailPage, staff(MANAGERS)),
+  page('/coaches/:coachId/edit', tKey('staff:breadcrumbs.edit'), CoachEditPage, staff(MANAGERS)),
+  page('/users', tKey('staff:breadcrumbs.users'), UsersListPage, staff(MANAGERS)),
+  page('/users/new', tKey('staff:breadcrumbs.newUser'), UserNewPage, staff(MANAGERS)),
+  page('/users/:userId/edit', tKey('staff:breadcrumbs.edit'), UserEditPage, staff(MANAGERS)),
+  page('/events', tKey('staff:breadcrumbs.events'), EventsListPage, staff(MANAGERS)),
 ];
-
-/** A staff workspace page: its translations load with its code. */
-function staffRoute(
-  path: string,
-  breadcrumb: string,
-  component: AppRoute['component'],
-  roles: RouteAccess['roles'],
-): AppRoute {
-  return { path, breadcrumb, component, namespaces: ['staff'], access: { roles } };
-}
 
 /** The route patterns, for the data-driven menu. */
 export const routePatterns = (): string[] => routes.map((r) => r.path);

@@ -5,7 +5,6 @@ import {
   meetingActions,
   roomState,
   waitingState,
-  errorCodeOf,
   notProvided,
   roomStub,
   tickMs,
@@ -16,6 +15,7 @@ import {
   type MeetingFinished,
   type MeetingToken,
 } from './meeting/shared';
+import { errorCodeOf } from './shared/failures';
 
 const MINUTE_MS = 60_000;
 /** Specification: the join button shows from 10 minutes before the start… */

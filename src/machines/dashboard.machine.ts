@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { errorCodeOf, notProvided } from './shared/failures';
 
 /**
  * The admin dashboard (`/dashboard`, SUPERADMIN): key figures from the list operations'
@@ -26,9 +27,7 @@ export const dashboardMachine = setup({
     tags: {} as 'busy' | 'error' | 'loaded',
   },
   actors: {
-    loadFigures: fromPromise<DashboardFigure[]>(() => {
-      throw new Error('dashboard machine: provide the "loadFigures" actor');
-    }),
+    loadFigures: fromPromise<DashboardFigure[]>(notProvided('dashboard', 'loadFigures')),
   },
 }).createMachine({
   id: 'dashboard',
@@ -46,12 +45,7 @@ export const dashboardMachine = setup({
         },
         onError: {
           target: 'failed',
-          actions: assign({
-            error: ({ event }) => {
-              const code = (event.error as { code?: unknown } | undefined)?.code;
-              return { code: typeof code === 'string' ? code : 'unknown_error' };
-            },
-          }),
+          actions: assign({ error: ({ event }) => ({ code: errorCodeOf(event.error) }) }),
         },
       },
     },

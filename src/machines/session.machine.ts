@@ -1,7 +1,7 @@
 import { assign, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
 import type { AuthEvent } from '../ports/auth-events';
 import type { components } from '../../shared/contract/product';
-import { notProvided as notProvidedBy } from './shared/failures';
+import { machineErrorOf, notProvided as notProvidedBy, type MachineError } from './shared/failures';
 
 /**
  * The application session (specification section 4): who is signed in, with which role, and
@@ -31,10 +31,7 @@ export interface SessionInfo {
 }
 
 /** A failure the UI translates by `code` (`activation_code_invalid`, `network_error`, …). */
-export interface SessionError {
-  code: string;
-  status?: number;
-}
+export type SessionError = MachineError;
 
 export interface SessionContext {
   /** The session JWT, sent as Bearer by the API client; null when signed out. */
@@ -62,16 +59,7 @@ export type SessionEvent =
 const notProvided = (actor: string) => notProvidedBy('session', actor);
 
 /** Reads `{ code, status }` from what an actor rejected with (ApiError, NetworkError, …). */
-export function toSessionError(error: unknown): SessionError {
-  if (typeof error === 'object' && error !== null) {
-    const e = error as { code?: unknown; status?: unknown };
-    return {
-      code: typeof e.code === 'string' ? e.code : 'unknown_error',
-      ...(typeof e.status === 'number' ? { status: e.status } : {}),
-    };
-  }
-  return { code: 'unknown_error' };
-}
+export const toSessionError = (error: unknown): SessionError => machineErrorOf(error);
 
 export const sessionMachine = setup({
   types: {

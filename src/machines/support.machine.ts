@@ -2,6 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import { SUPPORT_CATEGORIES } from '../../shared/contract/enums';
 import type { components } from '../../shared/contract/product';
+import { errorCodeOf, notProvided } from './shared/failures';
 
 /**
  * The support form (`/support`, operation sendSupportMessage): editing → submitting → sent,
@@ -83,9 +84,7 @@ export const supportMachine = setup({
     tags: {} as 'busy' | 'error' | 'sent',
   },
   actors: {
-    sendSupportMessage: fromPromise<{ id: string }, SupportRequest>(() => {
-      throw new Error('support machine: provide the "sendSupportMessage" actor');
-    }),
+    sendSupportMessage: fromPromise<{ id: string }, SupportRequest>(notProvided('support', 'sendSupportMessage')),
   },
   actions: {
     /** Tells the person the request went out (the app shows a toast). */
@@ -134,12 +133,7 @@ export const supportMachine = setup({
           },
           {
             target: 'failed',
-            actions: assign({
-              error: ({ event }) => {
-                const code = (event.error as { code?: unknown } | undefined)?.code;
-                return { code: typeof code === 'string' ? code : 'unknown_error' };
-              },
-            }),
+            actions: assign({ error: ({ event }) => ({ code: errorCodeOf(event.error) }) }),
           },
         ],
       },

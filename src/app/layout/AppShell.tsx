@@ -6,6 +6,7 @@ import { routePatterns } from '../routes';
 import { useAppServices } from '../services';
 import { useSessionStatus } from '../../views/session-status';
 import { Breadcrumbs } from './Breadcrumbs';
+import { LogoutButton } from './LogoutButton';
 import { NetworkBanner } from './NetworkBanner';
 import type * as StaffMenuModule from './staff-menu';
 import { Toaster } from './Toaster';
@@ -38,7 +39,7 @@ function useStaffMenu(needed: boolean): StaffMenu | undefined {
 /** Header, sidebar or drawer, breadcrumbs, banner and toasts around every page. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation('common');
-  const { sidebar, session } = useAppServices();
+  const { sidebar } = useAppServices();
   const status = useSessionStatus();
   const [pathname] = useLocation();
   const { parser } = useRouter();
@@ -79,13 +80,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         {!onClientSignup && (
           <div className="header-actions">
             {signedIn ? (
-              <button
-                type="button"
-                className="button"
-                onClick={() => session.send({ type: 'session.logout' })}
-              >
-                {t('header.logout')}
-              </button>
+              <LogoutButton />
             ) : (
               <Link href="/login" className="button">
                 {t('header.login')}

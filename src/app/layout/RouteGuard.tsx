@@ -5,6 +5,7 @@ import { decideAccess, type RouteAccess } from '../access';
 import type { RoutePageProps } from '../routes';
 import { useAppServices } from '../services';
 import { useSessionStatus } from '../../views/session-status';
+import { LogoutButton } from './LogoutButton';
 import { PageLoading } from './PageLoading';
 
 export interface RouteGuardProps {
@@ -63,13 +64,7 @@ function PartialLogin() {
         >
           {t('access.retry')}
         </button>
-        <button
-          type="button"
-          className="button"
-          onClick={() => session.send({ type: 'session.logout' })}
-        >
-          {t('header.logout')}
-        </button>
+        <LogoutButton />
       </div>
     </article>
   );

@@ -123,44 +123,35 @@ export const createRescheduleActors = (api: ApiClient) => ({
   }),
 });
 
+/** The cancel page's appointment as one of the two calls answers it: by own id, by meeting code. */
+interface CancelTargetCalls {
+  own: (appointmentId: string, signal: AbortSignal) => Promise<ClientAppointment | undefined>;
+  byCode: (clientMeetingCode: string, signal: AbortSignal) => Promise<CancelView | undefined>;
+}
+
+/** Reads (or cancels) the appointment the cancel page names, by the way the page was reached. */
+const cancelTargetActor = (calls: CancelTargetCalls) =>
+  fromPromise<CancelView, CancelTarget>(async ({ input, signal }) => {
+    if (input.kind === 'own') return appointmentView((await calls.own(input.appointmentId, signal))!);
+    const data = (await calls.byCode(input.code, signal))!;
+    return { startDate: data.startDate, endDate: data.endDate, coachName: data.coachName, cancelled: data.cancelled };
+  });
+
+const OWN_APPOINTMENT = '/client/initial_appointment/{appointmentId}';
+const BY_MEETING_CODE = '/appointment/meetingCode/{clientMeetingCode}';
+
 export const createCancelActors = (api: ApiClient) => ({
-  loadAppointment: fromPromise<CancelView, CancelTarget>(async ({ input, signal }) => {
-    if (input.kind === 'own') {
-      const { data } = await api.GET('/client/initial_appointment/{appointmentId}', {
-        params: { path: { appointmentId: input.appointmentId } },
-        signal,
-      });
-      return appointmentView(data!);
-    }
-    const { data } = await api.GET('/appointment/meetingCode/{clientMeetingCode}', {
-      params: { path: { clientMeetingCode: input.code } },
-      signal,
-    });
-    return {
-      startDate: data!.startDate,
-      endDate: data!.endDate,
-      coachName: data!.coachName,
-      cancelled: data!.cancelled,
-    };
+  loadAppointment: cancelTargetActor({
+    own: async (appointmentId, signal) =>
+      (await api.GET(OWN_APPOINTMENT, { params: { path: { appointmentId } }, signal })).data,
+    byCode: async (clientMeetingCode, signal) =>
+      (await api.GET(BY_MEETING_CODE, { params: { path: { clientMeetingCode } }, signal })).data,
   }),
-  cancelAppointment: fromPromise<CancelView, CancelTarget>(async ({ input, signal }) => {
-    if (input.kind === 'own') {
-      const { data } = await api.DELETE('/client/initial_appointment/{appointmentId}', {
-        params: { path: { appointmentId: input.appointmentId } },
-        signal,
-      });
-      return appointmentView(data!);
-    }
-    const { data } = await api.DELETE('/appointment/meetingCode/{clientMeetingCode}', {
-      params: { path: { clientMeetingCode: input.code } },
-      signal,
-    });
-    return {
-      startDate: data!.startDate,
-      endDate: data!.endDate,
-      coachName: data!.coachName,
-      cancelled: data!.cancelled,
-    };
+  cancelAppointment: cancelTargetActor({
+    own: async (appointmentId, signal) =>
+      (await api.DELETE(OWN_APPOINTMENT, { params: { path: { appointmentId } }, signal })).data,
+    byCode: async (clientMeetingCode, signal) =>
+      (await api.DELETE(BY_MEETING_CODE, { params: { path: { clientMeetingCode } }, signal })).data,
   }),
 });
 

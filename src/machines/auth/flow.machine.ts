@@ -134,6 +134,25 @@ export function creationFailure(error: unknown): WidgetError | null {
   return { code: 'passkey_creation_failed' };
 }
 
+/**
+ * The context of a run that has not begun: the start, and what `flow.restart` clears (the
+ * flow's name, the session headers and the code boxes' reset count stay).
+ */
+const freshRun = (): Omit<AuthFlowContext, 'flowName' | 'session' | 'codeResets'> => ({
+  response: null,
+  error: null,
+  clientErrors: {},
+  pending: null,
+  lastAction: null,
+  carriedError: null,
+  queued: null,
+  retrySeconds: 0,
+  retryAction: null,
+  resendSeconds: 0,
+  thirdPartyReturn: null,
+  rename: null,
+});
+
 /** Input errors after which the code boxes start empty again. */
 const WRONG_CODE_ERRORS = ['passcode_invalid', 'otp_code_invalid', 'otp_code_already_used'];
 
@@ -307,20 +326,7 @@ export const authFlowMachine = setup({
     tickResend: assign(({ context }) => ({
       resendSeconds: Math.max(0, context.resendSeconds - 1),
     })),
-    resetFlow: assign({
-      response: null,
-      error: null,
-      clientErrors: {},
-      pending: null,
-      lastAction: null,
-      carriedError: null,
-      queued: null,
-      retrySeconds: 0,
-      retryAction: null,
-      resendSeconds: 0,
-      thirdPartyReturn: null,
-      rename: null,
-    }),
+    resetFlow: assign(freshRun),
     switchFlow: assign(({ event }) =>
       event.type === 'flow.switch' ? { flowName: event.flowName } : {},
     ),
@@ -378,21 +384,10 @@ export const authFlowMachine = setup({
 }).createMachine({
   id: 'authFlow',
   context: ({ input }) => ({
+    ...freshRun(),
     flowName: input.flowName,
-    response: null,
-    error: null,
-    clientErrors: {},
-    pending: null,
-    lastAction: null,
-    carriedError: null,
-    queued: null,
     session: { token: null, lifetime: null },
-    retrySeconds: 0,
-    retryAction: null,
-    resendSeconds: 0,
     codeResets: 0,
-    thirdPartyReturn: null,
-    rename: null,
   }),
   invoke: { id: 'authEvents', src: 'authEvents' },
   initial: 'initializing',
@@ -434,12 +429,9 @@ export const authFlowMachine = setup({
         src: 'checkSession',
         onDone: [
           { guard: 'sessionValid', target: 'starting' },
-          { target: 'failed', actions: { type: 'setError', params: { code: 'session_missing' } } },
+          failTo('failed', 'session_missing'),
         ],
-        onError: {
-          target: 'failed',
-          actions: { type: 'setError', params: { code: 'session_missing' } },
-        },
+        onError: failTo('failed', 'session_missing'),
       },
     },
     starting: {
@@ -449,17 +441,9 @@ export const authFlowMachine = setup({
         src: 'startFlow',
         input: ({ context }) => ({ flowName: context.flowName }),
         onDone: routing(),
-        onError: {
-          target: 'failed',
-          actions: { type: 'setError', params: { code: 'network_error' } },
-        },
+        onError: failTo('failed', 'network_error'),
       },
-      after: {
-        requestTimeout: {
-          target: 'failed',
-          actions: { type: 'setError', params: { code: 'request_timeout' } },
-        },
-      },
+      after: { requestTimeout: failTo('failed', 'request_timeout') },
     },
     /** An unexpected widget error: the error screen, whose Continue restarts the flow. */
     failed: { tags: ['error screen'] },
@@ -584,10 +568,7 @@ export const authFlowMachine = setup({
               response: context.response!,
               url: context.response!.payload!.redirect_url!,
             }),
-            onError: {
-              target: 'idle',
-              actions: { type: 'setError', params: { code: 'technical_error' } },
-            },
+            onError: failTo('idle', 'technical_error'),
           },
         },
       },
@@ -658,6 +639,11 @@ export type AuthFlowMachine = typeof authFlowMachine;
 /* ------------------------------------------------------------------------------------------ */
 
 type Config = Record<string, unknown>;
+
+/** A transition to `target` that shows the widget error `code` (and drops the pending action). */
+function failTo(target: string, code: WidgetError['code']) {
+  return { target, actions: { type: 'setError' as const, params: { code } } };
+}
 
 /** Transitions for an answer: to the state it names (re-entered), or handlerNotFound. */
 function routing(extra: Config[] = []): Config[] {
@@ -739,17 +725,9 @@ function formRegion(options: ServerStateOptions): Config {
             };
           },
           onDone: routing(options.submitDone),
-          onError: {
-            target: 'idle',
-            actions: { type: 'setError', params: { code: 'network_error' } },
-          },
+          onError: failTo('idle', 'network_error'),
         },
-        after: {
-          requestTimeout: {
-            target: 'idle',
-            actions: { type: 'setError', params: { code: 'request_timeout' } },
-          },
-        },
+        after: { requestTimeout: failTo('idle', 'request_timeout') },
       },
       ...options.extra,
     },

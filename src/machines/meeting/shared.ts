@@ -1,5 +1,6 @@
 import { assign, fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { components } from '../../../shared/contract/product';
+import { errorCodeOf, machineErrorOf, notProvided as notProvidedBy, type MachineError } from '../shared/failures';
 
 /** Shared types and pure rules of the coach and client meeting machines. */
 
@@ -10,24 +11,11 @@ export type MeetingFinished = components['schemas']['MeetingFinished'];
 export type Appointment = components['schemas']['Appointment'];
 
 /** A failure the page explains (`invalid_meeting_code`, `rate_limited`, `network_error`, …). */
-export interface MeetingError {
-  code: string;
-}
-
-/** The stable code of a rejected call (ApiError, NetworkError), else `unknown_error`. */
-export function errorCodeOf(error: unknown): string {
-  const code = (error as { code?: unknown } | null | undefined)?.code;
-  return typeof code === 'string' ? code : 'unknown_error';
-}
-
-export const statusOf = (error: unknown): number | undefined => {
-  const status = (error as { status?: unknown } | null | undefined)?.status;
-  return typeof status === 'number' ? status : undefined;
-};
+export type MeetingError = Pick<MachineError, 'code'>;
 
 /** Unknown codes (404) and malformed ones (400) are both an invalid meeting code. */
 export const isInvalidCode = (error: unknown) => {
-  const status = statusOf(error);
+  const { status } = machineErrorOf(error);
   return status === 404 || status === 400;
 };
 
@@ -61,14 +49,9 @@ export interface RoomInput {
 export type RoomEvent = { type: 'room.joined' } | { type: 'room.left' } | { type: 'room.failed' };
 
 /** Declared by the machines; the real one (actors/meeting.ts) is provided by the views. */
-export const roomStub = fromCallback<RoomEvent, RoomInput>(() => {
-  throw new Error('meeting machine: provide the "videoRoom" actor');
-});
+export const roomStub = fromCallback<RoomEvent, RoomInput>(notProvidedBy('meeting', 'videoRoom'));
 
-export const notProvided = <T, I>(name: string) =>
-  fromPromise<T, I>(() => {
-    throw new Error(`meeting machine: provide the "${name}" actor`);
-  });
+export const notProvided = <T, I>(name: string) => fromPromise<T, I>(notProvidedBy('meeting', name));
 
 /** The element id of the room container the meeting views render. */
 export const ROOM_CONTAINER_ID = 'meeting-room';

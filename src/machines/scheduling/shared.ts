@@ -1,5 +1,6 @@
 import type { components } from '../../../shared/contract/product';
 import type { Role } from '../session.machine';
+import { errorCodeOf, type MachineError } from '../shared/failures';
 
 export type Availability = components['schemas']['Availability'];
 export type CalendarEvent = components['schemas']['CalendarEvent'];
@@ -15,15 +16,10 @@ export interface CoachOption {
 }
 
 /** A failure the views translate by `code` (`slot_taken`, `network_error`, …). */
-export interface ScheduleError {
-  code: string;
-}
+export type ScheduleError = Pick<MachineError, 'code'>;
 
 /** Reads `{ code }` from what an actor rejected with (ApiError, NetworkError, …). */
-export function toScheduleError(error: unknown): ScheduleError {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return { code: typeof code === 'string' ? code : 'unknown_error' };
-}
+export const toScheduleError = (error: unknown): ScheduleError => ({ code: errorCodeOf(error) });
 
 /** Field errors of a 400 answer, by the bare field name (`startTime`, `body.startTime`, …). */
 export function fieldErrorsOf<F extends string>(

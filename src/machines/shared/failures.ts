@@ -13,6 +13,9 @@ export function machineErrorOf(error: unknown): MachineError {
   };
 }
 
+/** Just the stable `code` of a failed call (`unknown_error` when it has none). */
+export const errorCodeOf = (error: unknown): string => machineErrorOf(error).code;
+
 /**
  * The default of an actor the app (or a test) must supply with `.provide()`: machines name
  * their side effects but never perform them themselves.

@@ -1,12 +1,10 @@
-import { useActorRef } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
-import { usePageServices } from '../page-services';
 import type { AuthFlowDeps } from '../../machines/auth/actors';
 import { takeEarlyFlow } from '../../machines/auth/early-start';
-import { eventThrottleMachine } from '../../machines/auth/support.machines';
 import type { FlowName } from '../../machines/auth/types';
 import { wireAuthFlow } from '../../machines/wiring/auth';
 import { useRouteEffects } from '../route-actor';
+import { EventBridge } from './EventBridge';
 import { AuthFlowActor, selectScreen } from './flowContext';
 import { FlowScreen } from './screens';
 import './auth.css';
@@ -44,22 +42,6 @@ export function AuthWidget({ flow, onSucceeded, deps }: AuthWidgetProps) {
       </div>
     </AuthFlowActor.Provider>
   );
-}
-
-/** Forwards the machine's emitted events to the app, through the 1 s event throttle. */
-function EventBridge() {
-  const { authEvents } = usePageServices();
-  const flow = AuthFlowActor.useActorRef();
-  const throttle = useActorRef(eventThrottleMachine);
-  useEffect(() => {
-    const forwarded = throttle.on('event.forwarded', ({ event }) => authEvents.emit(event));
-    const emitted = flow.on('*', (event) => throttle.send({ type: 'event.forward', event }));
-    return () => {
-      emitted.unsubscribe();
-      forwarded.unsubscribe();
-    };
-  }, [authEvents, flow, throttle]);
-  return null;
 }
 
 function SuccessWatcher({ onSucceeded }: { onSucceeded?: () => void }) {

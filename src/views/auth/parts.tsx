@@ -68,18 +68,36 @@ export function ActionButton({
   );
 }
 
+/** A secondary action of a screen: the action to run and the link's text. */
+export interface SecondaryLink {
+  action: string;
+  label: ReactNode;
+  disabled?: boolean;
+}
+
+/** The row of link actions under a screen's main part; each is shown only when offered. */
+export function SecondaryLinks({ links }: { links: readonly SecondaryLink[] }) {
+  return (
+    <div className="auth-secondary">
+      {links.map(({ action, label, disabled }) => (
+        <ActionButton key={action} action={action} link disabled={disabled}>
+          {label}
+        </ActionButton>
+      ))}
+    </div>
+  );
+}
+
 /** Back and Skip, when offered. */
 export function BackAndSkip() {
   const { t } = useTranslation('auth');
   return (
-    <div className="auth-secondary">
-      <ActionButton action="skip" link>
-        {t('skip')}
-      </ActionButton>
-      <ActionButton action="back" link>
-        {t('back')}
-      </ActionButton>
-    </div>
+    <SecondaryLinks
+      links={[
+        { action: 'skip', label: t('skip') },
+        { action: 'back', label: t('back') },
+      ]}
+    />
   );
 }
 

@@ -1,9 +1,7 @@
-import { useActorRef } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import type { AnyActorRef } from 'xstate';
-import { usePageServices } from '../page-services';
-import { eventThrottleMachine } from '../../machines/auth/support.machines';
 import { wireAuthFlow } from '../../machines/wiring/auth';
+import { EventBridge } from '../auth/EventBridge';
 import { AuthFlowActor } from '../auth/flowContext';
 import { FlowScreen } from '../auth/screens';
 import { useRouteEffects } from '../route-actor';
@@ -34,21 +32,5 @@ export function RegistrationStep({ onAttach }: { onAttach: (flow: AnyActorRef) =
 function Attach({ onAttach }: { onAttach: (flow: AnyActorRef) => void }) {
   const flow = AuthFlowActor.useActorRef();
   useEffect(() => onAttach(flow), [flow, onAttach]);
-  return null;
-}
-
-/** As in the widget: the flow's events go, throttled, to the app's auth-event channel. */
-function EventBridge() {
-  const { authEvents } = usePageServices();
-  const flow = AuthFlowActor.useActorRef();
-  const throttle = useActorRef(eventThrottleMachine);
-  useEffect(() => {
-    const forwarded = throttle.on('event.forwarded', ({ event }) => authEvents.emit(event));
-    const emitted = flow.on('*', (event) => throttle.send({ type: 'event.forward', event }));
-    return () => {
-      emitted.unsubscribe();
-      forwarded.unsubscribe();
-    };
-  }, [authEvents, flow, throttle]);
   return null;
 }

@@ -7,10 +7,9 @@ import {
   Busy,
   CancelledNotice,
   CodeForm,
-  ErrorNotice,
   ExternalNotice,
+  MeetingFrame,
   OverNotice,
-  RoomContainer,
   TYPE_LABELS,
   WaitingNotice,
   When,
@@ -60,8 +59,13 @@ export function ClientMeetingView({
 
   const seconds = secondsUntilOpen(context);
   return (
-    <article className={inRoom ? 'meeting-page in-room' : 'meeting-page'}>
-      <h1>{t('title.client')}</h1>
+    <MeetingFrame
+      title={t('title.client')}
+      inRoom={inRoom}
+      failed={state.hasTag('failed')}
+      error={context.error}
+      onRetry={() => send({ type: 'meeting.retry' })}
+    >
       {state.hasTag('codeForm') ? codeForm : null}
       {state.hasTag('lookingUp') ? <Busy label={t('state.loading')} /> : null}
       {state.hasTag('waiting') && info ? (
@@ -91,10 +95,6 @@ export function ClientMeetingView({
           <ExternalNotice url={info.externalMeetingUrl} />
         </>
       ) : null}
-      {state.hasTag('failed') ? (
-        <ErrorNotice error={context.error} onRetry={() => send({ type: 'meeting.retry' })} />
-      ) : null}
-      <RoomContainer visible={inRoom} />
-    </article>
+    </MeetingFrame>
   );
 }

@@ -9,8 +9,8 @@ import {
   ErrorNotice,
   ExternalLink,
   ExternalNotice,
+  MeetingFrame,
   OverNotice,
-  RoomContainer,
   TYPE_LABELS,
   WaitingNotice,
   When,
@@ -87,8 +87,13 @@ export function CoachMeetingPage({ code, mode }: { code: string; mode: CoachMeet
   const canJoin = state.can({ type: 'meeting.join' });
 
   return (
-    <article className={inRoom ? 'meeting-page in-room' : 'meeting-page'}>
-      <h1>{t(TITLES[mode])}</h1>
+    <MeetingFrame
+      title={t(TITLES[mode])}
+      inRoom={inRoom}
+      failed={state.hasTag('failed')}
+      error={context.error}
+      onRetry={() => send({ type: 'meeting.retry' })}
+    >
       {state.hasTag('lookingUp') ? <Busy label={t('state.loading')} /> : null}
       {state.hasTag('invalidCode') ? (
         <>
@@ -168,11 +173,7 @@ export function CoachMeetingPage({ code, mode }: { code: string; mode: CoachMeet
           </div>
         </>
       ) : null}
-      {state.hasTag('failed') ? (
-        <ErrorNotice error={context.error} onRetry={() => send({ type: 'meeting.retry' })} />
-      ) : null}
-      <RoomContainer visible={inRoom} />
-    </article>
+    </MeetingFrame>
   );
 }
 

@@ -89,7 +89,7 @@ export function Busy({ label }: { label: string }) {
  * Where the video room goes. Always rendered (hidden until the room is there), so the room
  * actor finds it as soon as the machine enters the room.
  */
-export function RoomContainer({ visible }: { visible: boolean }) {
+function RoomContainer({ visible }: { visible: boolean }) {
   const { t } = useTranslation('meeting');
   return (
     <section
@@ -98,6 +98,36 @@ export function RoomContainer({ visible }: { visible: boolean }) {
       aria-label={t('room.label')}
       hidden={!visible}
     />
+  );
+}
+
+/**
+ * The frame of the client's and the coach's meeting page: the heading, the page's parts, the
+ * error with its retry once the machine failed, and the container the video room goes into
+ * (the page widens to it while in the room).
+ */
+export function MeetingFrame({
+  title,
+  inRoom,
+  failed,
+  error,
+  onRetry,
+  children,
+}: {
+  title: string;
+  inRoom: boolean;
+  failed: boolean;
+  error: MeetingError | null;
+  onRetry: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <article className={inRoom ? 'meeting-page in-room' : 'meeting-page'}>
+      <h1>{title}</h1>
+      {children}
+      {failed ? <ErrorNotice error={error} onRetry={onRetry} /> : null}
+      <RoomContainer visible={inRoom} />
+    </article>
   );
 }
 

@@ -4,6 +4,7 @@ import { tKey } from '../../i18n/keys';
 import { SUPPORT_CATEGORIES } from '../../../shared/contract/enums';
 import type { SupportField } from '../../machines/support.machine';
 import { wireSupport } from '../../machines/wiring/support';
+import { BusyButton } from '../parts/BusyButton';
 import { useRouteMachine } from '../route-actor';
 
 const FIELD_ERRORS: Record<string, string> = {
@@ -120,14 +121,7 @@ export default function SupportPage() {
           </div>
         ) : (
           <div className="form-actions">
-            <button
-              type="submit"
-              className="button button-primary"
-              disabled={busy}
-              aria-busy={busy}
-            >
-              {busy ? t('support.sending') : t('support.send')}
-            </button>
+            <BusyButton type="submit" busy={busy} label={t('support.send')} busyLabel={t('support.sending')} />
           </div>
         )}
       </form>

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { RETURN_PARAMS } from '../../../machines/auth/actors';
 import { useFlow } from '../flowContext';
 import { fieldMessageKey } from '../messages';
-import { CodeInput } from '../parts';
+import { ActionForm, CodeInput, Field, usePasswordHint } from '../parts';
 
 /** Pieces several sign-in screens share. */
 
@@ -94,5 +94,34 @@ export function CodeEntry({ action, input }: { action: string; input: string }) 
       error={error ? t(fieldMessageKey(action, input, error)) : undefined}
       onComplete={(code) => flow.run(action, { [input]: code })}
     />
+  );
+}
+
+/** While a refused (429) action cools down: the seconds until it may be sent again. */
+export function RetryCountdown() {
+  const { t } = useTranslation('auth');
+  const flow = useFlow();
+  if (!flow.coolingDown) return null;
+  return (
+    <p className="auth-countdown" role="status">
+      {t('password.retryIn', { count: flow.context.retrySeconds })}
+    </p>
+  );
+}
+
+/** The new-password form (recovery after login, creation at registration), with its length hint. */
+export function NewPasswordForm({ action, submitLabel }: { action: string; submitLabel: string }) {
+  const { t } = useTranslation('auth');
+  const hint = usePasswordHint(action, 'new_password', 'flow');
+  return (
+    <ActionForm action={action} submitLabel={submitLabel}>
+      <Field
+        action={action}
+        name="new_password"
+        label={t('fields.newPassword')}
+        autoComplete="new-password"
+        hint={hint}
+      />
+    </ActionForm>
   );
 }

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useFlow } from '../flowContext';
-import { ActionButton, ActionForm, BackAndSkip, Field, Screen, usePasswordHint } from '../parts';
-import { RememberMe, SwitchFlow, ThirdPartyButtons } from './common';
+import { ActionButton, ActionForm, BackAndSkip, Field, Screen, SecondaryLinks } from '../parts';
+import { NewPasswordForm, RememberMe, RetryCountdown, SwitchFlow, ThirdPartyButtons } from './common';
 
 /** The login screens up to the first factor: identifier, method, password, recovery. */
 
@@ -58,7 +58,6 @@ export function LoginMethodChooser() {
 export function LoginPassword() {
   const { t } = useTranslation('auth');
   const flow = useFlow();
-  const seconds = flow.context.retrySeconds;
   return (
     <Screen title={t('password.title')}>
       <ActionForm
@@ -68,19 +67,13 @@ export function LoginPassword() {
       >
         <Field action="password_login" name="password" label={t('fields.password')} autoComplete="current-password" />
       </ActionForm>
-      {flow.coolingDown ? (
-        <p className="auth-countdown" role="status">
-          {t('password.retryIn', { count: seconds })}
-        </p>
-      ) : null}
-      <div className="auth-secondary">
-        <ActionButton action="continue_to_passcode_confirmation_recovery" link>
-          {t('password.forgot')}
-        </ActionButton>
-        <ActionButton action="continue_to_login_method_chooser" link>
-          {t('password.otherMethod')}
-        </ActionButton>
-      </div>
+      <RetryCountdown />
+      <SecondaryLinks
+        links={[
+          { action: 'continue_to_passcode_confirmation_recovery', label: t('password.forgot') },
+          { action: 'continue_to_login_method_chooser', label: t('password.otherMethod') },
+        ]}
+      />
       <BackAndSkip />
     </Screen>
   );
@@ -88,18 +81,9 @@ export function LoginPassword() {
 
 export function LoginPasswordRecovery() {
   const { t } = useTranslation('auth');
-  const hint = usePasswordHint('password_recovery', 'new_password', 'flow');
   return (
     <Screen title={t('recovery.title')}>
-      <ActionForm action="password_recovery" submitLabel={t('recovery.submit')}>
-        <Field
-          action="password_recovery"
-          name="new_password"
-          label={t('fields.newPassword')}
-          autoComplete="new-password"
-          hint={hint}
-        />
-      </ActionForm>
+      <NewPasswordForm action="password_recovery" submitLabel={t('recovery.submit')} />
     </Screen>
   );
 }

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useFlow } from '../flowContext';
-import { ActionButton, ActionForm, BackAndSkip, Field, Screen, usePasswordHint } from '../parts';
-import { RememberMe, SwitchFlow, ThirdPartyButtons } from './common';
+import { ActionButton, ActionForm, BackAndSkip, Field, Screen } from '../parts';
+import { NewPasswordForm, RememberMe, SwitchFlow, ThirdPartyButtons } from './common';
 
 /** Registration and onboarding: identifier, password or passkey, missing e-mail or username. */
 
@@ -38,18 +38,9 @@ export function RegistrationInit() {
 
 export function PasswordCreation() {
   const { t } = useTranslation('auth');
-  const hint = usePasswordHint('register_password', 'new_password', 'flow');
   return (
     <Screen title={t('passwordCreation.title')}>
-      <ActionForm action="register_password" submitLabel={t('passwordCreation.submit')}>
-        <Field
-          action="register_password"
-          name="new_password"
-          label={t('fields.newPassword')}
-          autoComplete="new-password"
-          hint={hint}
-        />
-      </ActionForm>
+      <NewPasswordForm action="register_password" submitLabel={t('passwordCreation.submit')} />
       <BackAndSkip />
     </Screen>
   );

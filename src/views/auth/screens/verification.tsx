@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useFlow } from '../flowContext';
-import { ActionButton, BackAndSkip, Screen } from '../parts';
-import { CodeEntry } from './common';
+import { ActionButton, BackAndSkip, Screen, SecondaryLinks } from '../parts';
+import { CodeEntry, RetryCountdown } from './common';
 
 /** The screens that check a factor: e-mailed passcode, authenticator app, security key, passkey. */
 
@@ -13,16 +13,16 @@ export function PasscodeConfirmation() {
     <Screen title={t('passcode.title')}>
       <p>{t('passcode.text')}</p>
       <CodeEntry action="verify_passcode" input="code" />
-      {flow.coolingDown ? (
-        <p className="auth-countdown" role="status">
-          {t('password.retryIn', { count: flow.context.retrySeconds })}
-        </p>
-      ) : null}
-      <div className="auth-secondary">
-        <ActionButton action="resend_passcode" link disabled={flow.resendWaiting}>
-          {flow.resendWaiting ? t('passcode.resendIn', { count: resendSeconds }) : t('passcode.resend')}
-        </ActionButton>
-      </div>
+      <RetryCountdown />
+      <SecondaryLinks
+        links={[
+          {
+            action: 'resend_passcode',
+            label: flow.resendWaiting ? t('passcode.resendIn', { count: resendSeconds }) : t('passcode.resend'),
+            disabled: flow.resendWaiting,
+          },
+        ]}
+      />
       <BackAndSkip />
     </Screen>
   );
@@ -34,11 +34,7 @@ export function LoginOtp() {
     <Screen title={t('otp.title')}>
       <p>{t('otp.text')}</p>
       <CodeEntry action="otp_code_validate" input="otp_code" />
-      <div className="auth-secondary">
-        <ActionButton action="continue_to_login_security_key" link>
-          {t('otp.useSecurityKey')}
-        </ActionButton>
-      </div>
+      <SecondaryLinks links={[{ action: 'continue_to_login_security_key', label: t('otp.useSecurityKey') }]} />
       <BackAndSkip />
     </Screen>
   );
@@ -52,11 +48,7 @@ export function LoginSecurityKey() {
       <ActionButton action="webauthn_generate_request_options" primary>
         {t('securityKey.use')}
       </ActionButton>
-      <div className="auth-secondary">
-        <ActionButton action="continue_to_login_otp" link>
-          {t('securityKey.useApp')}
-        </ActionButton>
-      </div>
+      <SecondaryLinks links={[{ action: 'continue_to_login_otp', label: t('securityKey.useApp') }]} />
     </Screen>
   );
 }
