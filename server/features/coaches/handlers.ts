@@ -32,6 +32,13 @@ async function assertEmailFree(db: Db | Tx, email: string, exceptId?: string) {
   }
 }
 
+/** The coach row, locked until the transaction ends; 404 when there is none. */
+async function lockCoach(tx: Tx, id: string) {
+  const [row] = await tx.select().from(coaches).where(eq(coaches.id, id)).for('update');
+  if (!row) throw notFound('coach');
+  return row;
+}
+
 export const coachesHandlers = defineHandlers({
   async createCoach({ body, principal, deps, reply }) {
     const coach = await deps.db.transaction(async (tx) => {
@@ -94,12 +101,7 @@ export const coachesHandlers = defineHandlers({
 
   async updateCoach({ params, body, principal, deps }) {
     return deps.db.transaction(async (tx) => {
-      const [before] = await tx
-        .select()
-        .from(coaches)
-        .where(eq(coaches.id, params.coachId))
-        .for('update');
-      if (!before) throw notFound('coach');
+      const before = await lockCoach(tx, params.coachId);
       if (body.email) await assertEmailFree(tx, body.email, before.id);
       const [row] = await tx
         .update(coaches)
@@ -121,12 +123,7 @@ export const coachesHandlers = defineHandlers({
   // Coaches are deactivated, not erased: their past appointments keep their names.
   async deleteCoach({ params, principal, deps }) {
     await deps.db.transaction(async (tx) => {
-      const [before] = await tx
-        .select()
-        .from(coaches)
-        .where(eq(coaches.id, params.coachId))
-        .for('update');
-      if (!before) throw notFound('coach');
+      const before = await lockCoach(tx, params.coachId);
       const [future] = await tx
         .select({ id: appointments.id })
         .from(appointments)
