@@ -55,9 +55,9 @@ export interface ReminderJobData {
 }
 
 /**
- * Lead times as exact durations before the start: the 24-hour reminder of a Monday 10:00
- * appointment after the October change goes out on Sunday at 11:00 Berlin time, 24 hours
- * before, not at the same wall time on the day before.
+ * Lead times as exact durations before the start: the 24-hour reminder of an appointment on
+ * the Sunday of the October change at 10:00 goes out on Saturday at 11:00 Berlin time,
+ * 24 hours before, not at the same wall time on the day before.
  */
 export const REMINDERS = [
   { kind: 'reminder_24h', lead: { hours: 24 } },
