@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { appointments, coaches } from '../../db/schema/index';
 import type { Db, Tx } from '../../db/client';
+import { emailHolder } from '../../db/email-holder';
 import { containsText } from '../../db/like';
 import { defineHandlers } from '../../http/handler';
 import { pageWindow } from '../../http/paging';
@@ -23,11 +24,8 @@ const toCoach = (row: CoachRow) => ({
 });
 
 async function assertEmailFree(db: Db | Tx, email: string, exceptId?: string) {
-  const [row] = await db
-    .select({ id: coaches.id })
-    .from(coaches)
-    .where(sql`lower(${coaches.email}) = lower(${email})`);
-  if (row && row.id !== exceptId) {
+  const holder = await emailHolder(db, coaches, email);
+  if (holder && holder !== exceptId) {
     throw conflict('email_taken', 'A coach with this e-mail address exists already');
   }
 }
