@@ -6,7 +6,7 @@ import { loadConfig } from './config';
 import { connectDatabase } from './db/client';
 import { seedIfEmpty } from './db/seed/seed';
 import { formatStartBanner } from './db/seed/summary';
-import { createTokenVerifier } from './http/auth';
+import { createTokenVerifier, mountedProviderKeys } from './http/auth';
 import { loggableError } from './http/problem';
 import { createRateLimiters } from './http/rate-limit';
 import { mailOutbox } from './features/notifications/index';
@@ -52,20 +52,11 @@ const authProvider = config.AUTH_JWKS_URL
       // Created/deleted users and changed primary e-mails reach the product directly.
       onUserEvent: (event) => applyAuthUserEvent(database.db, event),
     });
-const verifyToken = createTokenVerifier(
-  authProvider
-    ? {
-        issuer: config.AUTH_ISSUER,
-        audience: config.AUTH_AUDIENCE,
-        jwks: async () => authProvider.jwks(),
-        sessionActive: authProvider.sessions.isActive,
-      }
-    : {
-        issuer: config.AUTH_ISSUER,
-        audience: config.AUTH_AUDIENCE,
-        jwks: new URL(config.AUTH_JWKS_URL!),
-      },
-);
+const verifyToken = createTokenVerifier({
+  issuer: config.AUTH_ISSUER,
+  audience: config.AUTH_AUDIENCE,
+  ...(authProvider ? mountedProviderKeys(authProvider) : { jwks: new URL(config.AUTH_JWKS_URL!) }),
+});
 
 // The web app's files are listed when the app is built (npm start may still be building them).
 await webBuildDone();

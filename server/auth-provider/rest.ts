@@ -45,11 +45,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * Reads one e-mail field of a JSON body: trimmed, lower-cased, checked like the flows'
  * e-mail input. Answers an error message naming the field, or the address.
  */
-function emailField(body: unknown, field: string, maxLength: number): { error: string } | { address: string } {
-  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
-  if (typeof value !== 'string' || value.trim() === '') return { error: `${field}: value_missing_error` };
+function emailField(
+  body: unknown,
+  field: string,
+  maxLength: number,
+): { error: string } | { address: string } {
+  const value =
+    body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+  if (typeof value !== 'string' || value.trim() === '')
+    return { error: `${field}: value_missing_error` };
   const address = value.trim().toLowerCase();
-  if (Buffer.byteLength(address, 'utf8') > maxLength) return { error: `${field}: value_too_long_error` };
+  if (Buffer.byteLength(address, 'utf8') > maxLength)
+    return { error: `${field}: value_too_long_error` };
   if (!EMAIL_PATTERN.test(address)) return { error: `${field}: value_invalid_error` };
   return { address };
 }
@@ -78,7 +85,10 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
   }
 
   /** The caller's session, or a 401 already sent. */
-  async function requireSession(request: FastifyRequest, reply: FastifyReply): Promise<VerifiedSession | null> {
+  async function requireSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<VerifiedSession | null> {
     const token = sessionToken(request, auth.AUTH_COOKIE_NAME);
     const session = token ? await sessions.verify(token) : null;
     if (!session) {
@@ -94,7 +104,9 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
     if (await limited(request, reply)) return reply;
     const field = emailField(request.body, 'email', auth.AUTH_EMAIL_MAX_LENGTH);
     if ('error' in field) return httpError(reply, 400, field.error);
-    const found = auth.AUTH_SHOW_ACCOUNT_EXISTENCE_HINTS ? await findUserByEmail(db, field.address) : null;
+    const found = auth.AUTH_SHOW_ACCOUNT_EXISTENCE_HINTS
+      ? await findUserByEmail(db, field.address)
+      : null;
     if (!found) return httpError(reply, 404, 'Not Found');
     return reply.header('cache-control', 'no-store').send({
       id: found.userId,
@@ -120,12 +132,21 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
     }
     if (taken) {
       const fake = randomUUID();
-      return reply.header('cache-control', 'no-store').send({ id: fake, user_id: fake, email_id: randomUUID() });
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ id: fake, user_id: fake, email_id: randomUUID() });
     }
     const userId = randomUUID();
     const now = new Date();
     const created = await db.transaction(async (tx) => {
-      await createUser(tx, { id: userId, email: field.address, emailVerified: false, username: null, passwordHash: null, now });
+      await createUser(tx, {
+        id: userId,
+        email: field.address,
+        emailVerified: false,
+        username: null,
+        passwordHash: null,
+        now,
+      });
       const [email] = await emailsOf(tx, userId);
       if (verify) return { emailId: email!.id, token: null };
       const issued = await sessions.issue(tx, {
@@ -141,7 +162,9 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
     await events.emit({ type: 'user.created', userId, email: field.address, occurredAt: now });
     if (created.token) {
       const lifetime = auth.AUTH_SESSION_LIFETIME_SECONDS;
-      reply.header('x-session-lifetime', String(lifetime)).header('x-session-retention', 'persistent');
+      reply
+        .header('x-session-lifetime', String(lifetime))
+        .header('x-session-retention', 'persistent');
       if (auth.AUTH_SESSION_TOKEN_HEADER) reply.header('x-auth-token', created.token);
       else reply.header('set-cookie', sessionCookie(auth, created.token, lifetime));
     }
@@ -181,7 +204,10 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
     const ended = await db.transaction((tx) => deleteAccount(tx, session.userId));
     sessions.forget(ended);
     await events.emit({ type: 'user.deleted', userId: session.userId, email: null });
-    return reply.code(204).header('set-cookie', sessionCookie(auth, '', 0)).send();
+    return reply
+      .code(204)
+      .header('set-cookie', sessionCookie(auth, '', 0))
+      .send();
   });
 
   app.get('/emails', async (request, reply) => {
@@ -210,14 +236,28 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
     return reply.header('cache-control', 'no-store').send(wireEmail(result));
   });
 
-  app.post('/emails/:id/set_primary', async (request, reply) => {
+  /** The signed-in user's address named by `:id`, or null after answering 401, 400 or 404. */
+  async function ownEmail(request: FastifyRequest, reply: FastifyReply) {
     const session = await requireSession(request, reply);
-    if (!session) return reply;
+    if (!session) return null;
     const { id } = request.params as { id: string };
-    if (!UUID.test(id)) return httpError(reply, 400, 'id: value_invalid_error');
+    if (!UUID.test(id)) {
+      await httpError(reply, 400, 'id: value_invalid_error');
+      return null;
+    }
     const emails = await emailsOf(db, session.userId);
     const target = emails.find((e) => e.id === id);
-    if (!target) return httpError(reply, 404, 'Not Found');
+    if (!target) {
+      await httpError(reply, 404, 'Not Found');
+      return null;
+    }
+    return { session, id, emails, target };
+  }
+
+  app.post('/emails/:id/set_primary', async (request, reply) => {
+    const own = await ownEmail(request, reply);
+    if (!own) return reply;
+    const { session, id, target } = own;
     if (!target.verified && auth.AUTH_EMAIL_REQUIRE_VERIFICATION) {
       return httpError(reply, 400, 'id: email_not_verified');
     }
@@ -229,13 +269,9 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
   });
 
   app.delete('/emails/:id', async (request, reply) => {
-    const session = await requireSession(request, reply);
-    if (!session) return reply;
-    const { id } = request.params as { id: string };
-    if (!UUID.test(id)) return httpError(reply, 400, 'id: value_invalid_error');
-    const emails = await emailsOf(db, session.userId);
-    const target = emails.find((e) => e.id === id);
-    if (!target) return httpError(reply, 404, 'Not Found');
+    const own = await ownEmail(request, reply);
+    if (!own) return reply;
+    const { session, id, emails, target } = own;
     if (target.isPrimary || emails.length <= 1) {
       return httpError(reply, 409, 'the primary e-mail address cannot be deleted');
     }

@@ -34,6 +34,18 @@ export interface VerifierOptions {
   sessionActive?: (sessionId: string, subject: string) => Promise<boolean>;
 }
 
+/**
+ * The key set and session check of an auth provider mounted in this process (the embedded
+ * set-up and the test app): keys read on each miss, so a key rotation is seen at once.
+ */
+export const mountedProviderKeys = (provider: {
+  jwks(): JSONWebKeySet;
+  sessions: { isActive: NonNullable<VerifierOptions['sessionActive']> };
+}): Pick<VerifierOptions, 'jwks' | 'sessionActive'> => ({
+  jwks: async () => provider.jwks(),
+  sessionActive: provider.sessions.isActive,
+});
+
 export function createTokenVerifier(options: VerifierOptions): TokenVerifier {
   const keySet =
     options.jwks instanceof URL

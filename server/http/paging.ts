@@ -73,8 +73,15 @@ export function jsonRow<C extends Record<string, Column>, Joined extends keyof C
           },
     });
   });
+  const select = () => sql<unknown[] | string>`json_build_array(${sql.join(list, sql`, `)})`;
   return {
-    select: () => sql<unknown[] | string>`json_build_array(${sql.join(list, sql`, `)})`,
+    select,
+    /** The columns of a page (JsonPageRow): these fields, the page's `total`, the generation. */
+    pageColumns: <T>(total: T) => ({
+      fields: select().as('fields'),
+      total,
+      generation: generationColumn().as('generation'),
+    }),
     // node-postgres parses json; a driver that does not hands over text.
     read: (fields: unknown[] | string) =>
       new Row(

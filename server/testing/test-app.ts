@@ -4,7 +4,7 @@ import { buildApp, type BuildOptions } from '../app';
 import { loadConfig, type Config } from '../config';
 import type { Database } from '../db/client';
 import { coaches, users } from '../db/schema/index';
-import { createTokenVerifier } from '../http/auth';
+import { createTokenVerifier, mountedProviderKeys } from '../http/auth';
 import type { Operation } from '../http/contract';
 import { createRateLimiters, type RateRules } from '../http/rate-limit';
 import { createTestDatabase } from './test-database';
@@ -82,16 +82,11 @@ export async function createTestApp(
     {
       config,
       db: database.db,
-      verifyToken: createTokenVerifier(
-        authProvider
-          ? {
-              issuer: config.AUTH_ISSUER,
-              audience: config.AUTH_AUDIENCE,
-              jwks: async () => authProvider.jwks(),
-              sessionActive: authProvider.sessions.isActive,
-            }
-          : { issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE, jwks: issuer.jwks },
-      ),
+      verifyToken: createTokenVerifier({
+        issuer: config.AUTH_ISSUER,
+        audience: config.AUTH_AUDIENCE,
+        ...(authProvider ? mountedProviderKeys(authProvider) : { jwks: issuer.jwks }),
+      }),
       now: now ?? (() => new Date()),
       rateLimits,
     },

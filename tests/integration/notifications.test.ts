@@ -326,6 +326,18 @@ describe('reminders', () => {
     expect(hour.find((m) => m.channel === 'email')!.body).toContain('beginnt in einer Stunde');
   });
 
+  it('plans the reminders 24 h and 1 h before across the October change (Sunday 10:00 CET)', async () => {
+    const client = await smsClient();
+    // Sunday 27 October 2030, 10:00 in Berlin: winter time again since 03:00 summer time.
+    const a = await book(client.id, '2030-10-27T09:00:00.000Z');
+    const reminders = await waitingReminders(a.id);
+    expect(reminders.map((r) => [r.data.kind, r.startAfter.toISOString()]).sort()).toEqual([
+      ['reminder_1h', '2030-10-27T08:00:00.000Z'],
+      // Saturday 11:00 summer time: 24 hours before, not Saturday 10:00.
+      ['reminder_24h', '2030-10-26T09:00:00.000Z'],
+    ]);
+  });
+
   it('books close to the start without the reminder whose time has passed', async () => {
     const client = await smsClient();
     const start = new Date(clock.now() + 5 * HOUR).toISOString();

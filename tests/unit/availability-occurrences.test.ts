@@ -117,3 +117,18 @@ describe('availability occurrences (Europe/Berlin wall time)', () => {
     );
   });
 });
+
+describe('Berlin days of 25 hours (October change)', () => {
+  it('finds an occurrence late on the Sunday the clocks go back', () => {
+    // 25 October 2026 has 25 hours: 23:15 is 24 h 15 min after midnight.
+    const lateSundays = {
+      startDay: '2026-10-18',
+      startTime: '23:15',
+      endTime: '23:45',
+      recurrence: 'FREQ=WEEKLY;BYDAY=SU',
+    };
+    expect(isOccurrenceDate(lateSundays, '2026-10-25')).toBe(true);
+    expect(isOccurrenceDate(lateSundays, '2026-10-18')).toBe(true);
+    expect(isOccurrenceDate(lateSundays, '2026-10-24')).toBe(false);
+  });
+});

@@ -1,3 +1,4 @@
+import type { Temporal } from '@js-temporal/polyfill';
 import { SignJWT } from 'jose';
 
 /**
@@ -22,7 +23,7 @@ export interface VideoAccessInput {
   /** How the person appears in the meeting. */
   displayName: string;
   /** The room may be entered in [from, until]; a token is valid exactly then. */
-  window: { from: Date; until: Date };
+  window: { from: Temporal.Instant; until: Temporal.Instant };
   now: Date;
 }
 
@@ -80,8 +81,8 @@ export function createJitsiAdapter(options: JitsiOptions): VideoAdapter {
           .setAudience(options.audience)
           .setSubject(host)
           .setIssuedAt(Math.floor(now.getTime() / 1000))
-          .setNotBefore(Math.floor(window.from.getTime() / 1000))
-          .setExpirationTime(Math.ceil(window.until.getTime() / 1000))
+          .setNotBefore(Math.floor(window.from.epochMilliseconds / 1000))
+          .setExpirationTime(Math.ceil(window.until.epochMilliseconds / 1000))
           .sign(secret);
       }
       return { kind: 'room', domain: options.domain, scriptUrl, roomName, jwt, moderator };
@@ -122,7 +123,15 @@ export function createVideoAdapters(config: {
 }
 
 /** The origins the web app must be allowed to load the Jitsi script from and frame. */
-export function jitsiOrigins(config: { JITSI_DOMAIN: string; JITSI_SCRIPT_URL?: string | undefined }) {
-  const script = new URL(config.JITSI_SCRIPT_URL ?? `https://${config.JITSI_DOMAIN}/external_api.js`);
-  return { script: script.origin, frames: [...new Set([`https://${config.JITSI_DOMAIN}`, script.origin])] };
+export function jitsiOrigins(config: {
+  JITSI_DOMAIN: string;
+  JITSI_SCRIPT_URL?: string | undefined;
+}) {
+  const script = new URL(
+    config.JITSI_SCRIPT_URL ?? `https://${config.JITSI_DOMAIN}/external_api.js`,
+  );
+  return {
+    script: script.origin,
+    frames: [...new Set([`https://${config.JITSI_DOMAIN}`, script.origin])],
+  };
 }

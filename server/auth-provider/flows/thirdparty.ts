@@ -33,7 +33,8 @@ export const thirdpartyOauth: Action = {
   async execute(ctx) {
     const { thirdparty } = ctx.env;
     const redirectTo = String(ctx.input.redirect_to);
-    if (!thirdparty.redirectAllowed(redirectTo)) return invalidInput('redirect_to', inputErrors.valueInvalid);
+    if (!thirdparty.redirectAllowed(redirectTo))
+      return invalidInput('redirect_to', inputErrors.valueInvalid);
     const data = dataOf(ctx);
     data.thirdparty_provider = String(ctx.input.provider);
     const verifier = ctx.input.code_verifier;
@@ -47,7 +48,10 @@ export const thirdpartyOauth: Action = {
     });
     ctx.payload.redirect_url = url;
     const existing = ctx.headers['set-cookie'];
-    ctx.headers['set-cookie'] = [...(Array.isArray(existing) ? existing : existing ? [existing] : []), cookie];
+    ctx.headers['set-cookie'] = [
+      ...(Array.isArray(existing) ? existing : existing ? [existing] : []),
+      cookie,
+    ];
     return { kind: 'continue', states: ['thirdparty'] };
   },
 };
@@ -75,7 +79,10 @@ export async function samlDivert(ctx: Ctx, email: string): Promise<Outcome | nul
  * The person behind a provider account: the linked user; else the user whose confirmed
  * address the provider vouched for (linked now); else a new user (when sign-up is on).
  */
-export async function resolveUser(ctx: Ctx, who: { provider: string; sub: string; email: string | null; emailVerified: boolean }) {
+export async function resolveUser(
+  ctx: Ctx,
+  who: { provider: string; sub: string; email: string | null; emailVerified: boolean },
+) {
   const { tx, auth } = ctx.env;
   const linked = await identityUser(tx, who.provider, who.sub);
   if (linked) return { userId: linked };
@@ -89,12 +96,31 @@ export async function resolveUser(ctx: Ctx, who: { provider: string; sub: string
   // Someone else's unconfirmed claim does not keep the address from its proven owner.
   await releaseUnconfirmedAddress(tx, who.email);
   const userId = randomUUID();
-  await createUser(tx, { id: userId, email: who.email, emailVerified: true, username: null, passwordHash: null, now: ctx.now });
+  await createUser(tx, {
+    id: userId,
+    email: who.email,
+    emailVerified: true,
+    username: null,
+    passwordHash: null,
+    now: ctx.now,
+  });
   await linkIdentity(tx, userId, who, ctx.now);
   const email = who.email.toLowerCase();
-  ctx.afterCommit(() => ctx.env.events.emit({ type: 'user.created', userId, email, occurredAt: ctx.now }));
+  ctx.afterCommit(() =>
+    ctx.env.events.emit({ type: 'user.created', userId, email, occurredAt: ctx.now }),
+  );
   return { userId, created: true };
 }
+
+/** The one action of both `thirdparty` states (OAuth here, SAML in token-exchange.ts). */
+export const EXCHANGE_TOKEN = {
+  name: 'exchange_token',
+  description: 'Exchange a one time token.',
+  inputs: () => [
+    { name: 'token', type: 'string', required: true, hidden: true, maxLength: 4000 },
+    { name: 'code_verifier', type: 'string', hidden: true, maxLength: 128 },
+  ],
+} satisfies Omit<State['actions'][number], 'execute'>;
 
 /** The `thirdparty` state: the SDK comes back with `hanko_token` and runs exchange_token. */
 export const thirdpartyState: State = {
@@ -102,25 +128,28 @@ export const thirdpartyState: State = {
   back: true,
   actions: [
     {
-      name: 'exchange_token',
-      description: 'Exchange a one time token.',
-      inputs: () => [
-        { name: 'token', type: 'string', required: true, hidden: true, maxLength: 4000 },
-        { name: 'code_verifier', type: 'string', hidden: true, maxLength: 128 },
-      ],
+      ...EXCHANGE_TOKEN,
       async execute(ctx): Promise<Outcome> {
         const { thirdparty, rateLimits } = ctx.env;
         const data = dataOf(ctx);
         // Per address and flow: the token is sealed (AES-GCM), so guessing is hopeless anyway;
         // the limit stops hammering one flow without locking out a shared address.
-        const wait = await overLimit(rateLimits.passwordAttempt, `thirdparty|${ctx.request.ip}|${ctx.flowId}`);
+        const wait = await overLimit(
+          rateLimits.passwordAttempt,
+          `thirdparty|${ctx.request.ip}|${ctx.flowId}`,
+        );
         if (wait !== null) return rateLimited(ctx, wait, 'retry_after');
-        if (data.thirdparty_code_verifier && ctx.input.code_verifier !== data.thirdparty_code_verifier) {
+        if (
+          data.thirdparty_code_verifier &&
+          ctx.input.code_verifier !== data.thirdparty_code_verifier
+        ) {
           return invalidInput('code_verifier', inputErrors.valueInvalid);
         }
         // A SAML sign-in (an address of a SAML domain, see samlDivert) comes back with the
         // token of the SAML callback, which knows no flow: it is recorded as used instead.
-        const saml = data.thirdparty_provider?.startsWith('saml:') ? ctx.env.saml.redeem(String(ctx.input.token)) : null;
+        const saml = data.thirdparty_provider?.startsWith('saml:')
+          ? ctx.env.saml.redeem(String(ctx.input.token))
+          : null;
         const who = saml ?? thirdparty.redeem(String(ctx.input.token), ctx.flowId);
         const used = data.thirdparty_used ?? [];
         if (!who || who.provider !== data.thirdparty_provider || used.includes(who.jti)) {

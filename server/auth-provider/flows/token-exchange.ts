@@ -2,7 +2,7 @@ import type { AuthConfig } from '../config';
 import { flowErrors } from '../flow/errors';
 import type { FlowDef, Outcome } from '../flow/types';
 import { useTokenOnce } from '../saml';
-import { resolveUser } from './thirdparty';
+import { EXCHANGE_TOKEN, resolveUser } from './thirdparty';
 import { dataOf, overLimit, rateLimited, success, type AuthEnv, type State } from './shared';
 
 /**
@@ -15,15 +15,13 @@ const thirdparty: State = {
   name: 'thirdparty',
   actions: [
     {
-      name: 'exchange_token',
-      description: 'Exchange a one time token.',
-      inputs: () => [
-        { name: 'token', type: 'string', required: true, hidden: true, maxLength: 4000 },
-        { name: 'code_verifier', type: 'string', hidden: true, maxLength: 128 },
-      ],
+      ...EXCHANGE_TOKEN,
       async execute(ctx): Promise<Outcome> {
         const { saml, rateLimits } = ctx.env;
-        const wait = await overLimit(rateLimits.passwordAttempt, `saml|${ctx.request.ip}|${ctx.flowId}`);
+        const wait = await overLimit(
+          rateLimits.passwordAttempt,
+          `saml|${ctx.request.ip}|${ctx.flowId}`,
+        );
         if (wait !== null) return rateLimited(ctx, wait, 'retry_after');
         const who = saml.redeem(String(ctx.input.token));
         // Unknown, expired or already exchanged (here or in another flow): Hanko's answer to a

@@ -14,13 +14,13 @@ import { conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/index';
 import { enqueueAppointmentNotifications } from '../notifications/index';
 import { freeCoachesAt, type Calendar, type CoachRef } from '../scheduling/index';
+import { instantOf, isoOf } from '../../time';
 import { bookRange, insertAppointment } from './booking';
+import { appointmentBasics } from './repository';
 
 const POOL: Calendar = { kind: 'initial-meetings' };
 
-/** The instant as the API writes it (with milliseconds, like Date#toISOString). */
-const iso = (instant: Temporal.Instant) => instant.toString({ fractionalSecondDigits: 3 });
-const nowOf = (deps: AppDeps) => Temporal.Instant.fromEpochMilliseconds(deps.now().getTime());
+const nowOf = (deps: AppDeps) => instantOf(deps.now());
 
 export const noticePeriod = (what: 'booking' | 'change', hours: number) =>
   conflict(
@@ -66,18 +66,8 @@ export function toClientAppointment(
 ) {
   const a = row.appointment;
   return {
-    id: a.id,
-    startDate: a.startDate,
-    endDate: a.endDate,
-    appointmentType: a.appointmentType,
-    meetingType: a.meetingType,
-    meetingCodeClient: a.meetingCodeClient,
-    cancelledAt: a.cancelledAt,
+    ...appointmentBasics(a),
     coach: { id: a.coachId, firstName: row.coachFirstName, lastName: row.coachLastName },
-    isProvisional: a.isProvisional,
-    externalMeetingUrl: a.externalMeetingUrl,
-    createdAt: a.createdAt,
-    updatedAt: a.updatedAt,
   };
 }
 
@@ -174,8 +164,8 @@ export async function bookInitialAppointment(
   const list = await candidates(tx, deps, start.epochMilliseconds, input.durationMinutes, {
     only: input.coachId,
   });
-  const startDate = iso(start);
-  const endDate = iso(start.add({ minutes: input.durationMinutes }));
+  const startDate = isoOf(start);
+  const endDate = isoOf(start.add({ minutes: input.durationMinutes }));
   const { id, coachId } = await insertAppointment(
     tx,
     {
@@ -316,8 +306,8 @@ export async function rescheduleInitialAppointment(
   // The appointment's row first, then the calendar (./booking.ts).
   const a = await changeable(tx, deps, input.clientId, input.appointmentId);
   assertBookingNotice(deps, start);
-  const startDate = iso(start);
-  const endDate = iso(start.add(length));
+  const startDate = isoOf(start);
+  const endDate = isoOf(start.add(length));
   const range = { coachIds: list.map((c) => c.id), startDate, endDate, except: a.id };
   const coachId = await bookRange(tx, range, async (id) => {
     await tx

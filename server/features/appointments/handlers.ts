@@ -1,4 +1,6 @@
 import { Temporal } from '@js-temporal/polyfill';
+import { startOfDay } from '../../../shared/time';
+import { instantOf, isoOf, minutesBetween } from '../../time';
 import { and, asc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
@@ -15,15 +17,16 @@ import { assertInAvailability, assertMoveRequest, isMove } from './move';
 import { inTransaction } from './transaction';
 import { appointmentScope, findAppointment, selectAppointments, toAppointment } from './repository';
 
-const ZONE = 'Europe/Berlin';
-const ONGOING_MS = 30 * 60_000;
-const MAX_DURATION_MS = 12 * 60 * 60_000;
+/** An appointment that began this long ago still counts as upcoming (it is under way). */
+const ONGOING = { minutes: 30 };
+const MAX_DURATION_MINUTES = 12 * 60;
 const UPCOMING_LIMIT = 10;
 
 function assertRange(start: string, end: string) {
-  const ms = Date.parse(end) - Date.parse(start);
-  if (!(ms > 0)) throw badRequest('endDate', 'end_before_start', 'The end must be after the start');
-  if (ms > MAX_DURATION_MS) {
+  const minutes = minutesBetween(start, end);
+  if (!(minutes > 0))
+    throw badRequest('endDate', 'end_before_start', 'The end must be after the start');
+  if (minutes > MAX_DURATION_MINUTES) {
     throw badRequest('endDate', 'value_too_large', 'An appointment lasts at most 12 hours');
   }
 }
@@ -34,9 +37,7 @@ function assertRange(start: string, end: string) {
  */
 function provisionalUntil(deps: AppDeps, isProvisional: boolean): string | null {
   if (!isProvisional) return null;
-  return new Date(
-    deps.now().getTime() + deps.config.PROVISIONAL_HOLD_MINUTES * 60_000,
-  ).toISOString();
+  return isoOf(instantOf(deps.now()).add({ minutes: deps.config.PROVISIONAL_HOLD_MINUTES }));
 }
 
 /** A coach books and moves only their own appointments. */
@@ -221,11 +222,8 @@ export const appointmentsHandlers = defineHandlers({
   listAppointments: ({ query, principal, deps }) => listAppointmentPage(deps.db, principal, query),
 
   async listUpcomingAppointments({ query, principal, deps }) {
-    const dayStart = Temporal.PlainDate.from(query.forDate)
-      .toZonedDateTime({ timeZone: ZONE })
-      .toInstant()
-      .toString();
-    const ongoingSince = new Date(deps.now().getTime() - ONGOING_MS).toISOString();
+    const dayStart = startOfDay(Temporal.PlainDate.from(query.forDate)).toString();
+    const ongoingSince = isoOf(instantOf(deps.now()).subtract(ONGOING));
     const rows = await selectAppointments(deps.db)
       .where(
         and(

@@ -7,7 +7,6 @@ import type { Query } from '../../http/handler';
 import { toAppointment } from './repository';
 import {
   generationCountQuery,
-  generationColumn,
   jsonRow,
   type JsonPageRow,
   one,
@@ -92,11 +91,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listAppointments'>, c
     .as('page');
   return {
     page: db
-      .select({
-        fields: PAGE.select().as('fields'),
-        total: page.total,
-        generation: generationColumn().as('generation'),
-      })
+      .select(PAGE.pageColumns(page.total))
       .from(page)
       .innerJoin(row, eq(row.id, page.id))
       .innerJoin(rowClient, eq(rowClient.id, row.clientId))

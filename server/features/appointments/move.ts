@@ -5,6 +5,7 @@
  * (./booking.ts bookRange, which every move goes through).
  */
 import { Temporal } from '@js-temporal/polyfill';
+import { instant, instantOf } from '../../time';
 import type { Tx } from '../../db/client';
 import type { AppDeps } from '../../http/handler';
 import { badRequest, conflict } from '../../http/problem';
@@ -25,7 +26,6 @@ interface Placement {
   endDate: string;
 }
 
-const instant = (iso: string) => Temporal.Instant.from(iso);
 const sameInstant = (a: string, b: string) => instant(a).equals(instant(b));
 
 /** Whether the change places the appointment elsewhere: another start, end or coach. */
@@ -43,7 +43,7 @@ export function assertMoveRequest(deps: Pick<AppDeps, 'now'>, move: Move | null,
       'Say why the move may leave the availability',
     );
   }
-  const now = Temporal.Instant.fromEpochMilliseconds(deps.now().getTime());
+  const now = instantOf(deps.now());
   if (move && Temporal.Instant.compare(instant(move.startDate), now) <= 0) {
     // Recording a past session is not a move: nobody would be told of it rightly.
     throw badRequest(

@@ -34,29 +34,34 @@ type Joined = {
   coachLastName: string;
 };
 
+/** What staff and the client both see of an appointment (the client never the coach's code). */
+export const appointmentBasics = (a: Joined['appointment']) => ({
+  id: a.id,
+  startDate: a.startDate,
+  endDate: a.endDate,
+  appointmentType: a.appointmentType,
+  meetingType: a.meetingType,
+  meetingCodeClient: a.meetingCodeClient,
+  cancelledAt: a.cancelledAt,
+  isProvisional: a.isProvisional,
+  externalMeetingUrl: a.externalMeetingUrl,
+  createdAt: a.createdAt,
+  updatedAt: a.updatedAt,
+});
+
 export function toAppointment(row: Joined) {
   const a = row.appointment;
   return {
-    id: a.id,
-    startDate: a.startDate,
-    endDate: a.endDate,
-    appointmentType: a.appointmentType,
-    meetingType: a.meetingType,
+    ...appointmentBasics(a),
     meetingCodeCoach: a.meetingCodeCoach,
-    meetingCodeClient: a.meetingCodeClient,
-    cancelledAt: a.cancelledAt,
-    createdAt: a.createdAt,
-    updatedAt: a.updatedAt,
     client: { id: a.clientId, firstName: row.clientFirstName, lastName: row.clientLastName },
     coach: { id: a.coachId, firstName: row.coachFirstName, lastName: row.coachLastName },
     clientId: a.clientId,
     coachId: a.coachId,
     clientName: `${row.clientFirstName} ${row.clientLastName}`,
-    isProvisional: a.isProvisional,
     provisionalUntil: a.provisionalUntil,
     noShow: a.noShow,
     appointmentNumber: a.appointmentNumber,
-    externalMeetingUrl: a.externalMeetingUrl,
   };
 }
 

@@ -1,4 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Temporal } from '@js-temporal/polyfill';
+import { ZONE } from '../../../shared/time';
+import { instant, instantOf, isoOf, isoOfMs, minutesBetween } from '../../time';
 import type { Tx } from '../../db/client';
 import { availabilities, availabilityOverrides, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
@@ -23,8 +26,9 @@ import {
 } from './repository';
 import { queryWindow } from './window';
 
-const DAY_MS = 24 * 60 * 60_000;
-const DEFAULT_WINDOW_MS = 8 * 7 * DAY_MS;
+/** The default occurrence window of single-availability answers, in Berlin days. */
+const DEFAULT_WINDOW = { weeks: 8 };
+const MAX_OCCURRENCE_MINUTES = 24 * 60;
 const MAX_LIST_DAYS = 366;
 
 /** Rule problems are the caller's bad input: 400 naming the field. */
@@ -53,10 +57,14 @@ function assertOwnCoach(principal: Principal, coachId: string) {
   }
 }
 
+/** The same Berlin wall time 8 weeks after `start`. */
+const defaultEnd = (start: Temporal.Instant) =>
+  start.toZonedDateTimeISO(ZONE).add(DEFAULT_WINDOW).toInstant();
+
 /** The default occurrence window of single-availability answers: now and the next 8 weeks. */
 function defaultWindow(deps: AppDeps) {
-  const from = deps.now().getTime();
-  return { from, to: from + DEFAULT_WINDOW_MS };
+  const from = instantOf(deps.now());
+  return { from: from.epochMilliseconds, to: defaultEnd(from).epochMilliseconds };
 }
 
 async function loadForUpdate(tx: Tx, principal: Principal, id: string) {
@@ -135,7 +143,7 @@ export const availabilityHandlers = defineHandlers({
     const rows = await selectAvailabilities(
       deps.db,
       and(
-        overlapsWindow(new Date(from).toISOString(), new Date(to).toISOString()),
+        overlapsWindow(isoOfMs(from), isoOfMs(to)),
         availabilityScope(principal),
         query.coachId ? eq(availabilities.coachId, query.coachId) : undefined,
       ),
@@ -146,8 +154,8 @@ export const availabilityHandlers = defineHandlers({
   async getAvailability({ params, query, principal, deps }) {
     const found = await findAvailability(deps.db, principal, params.id);
     if (!found) throw notFound('availability');
-    const start = query.startDate ?? deps.now().toISOString();
-    const end = query.endDate ?? new Date(Date.parse(start) + DEFAULT_WINDOW_MS).toISOString();
+    const start = query.startDate ?? isoOf(instantOf(deps.now()));
+    const end = query.endDate ?? isoOf(defaultEnd(instant(start)));
     const { from, to } = queryWindow(start, end, MAX_LIST_DAYS);
     return toAvailability(found, from, to);
   },
@@ -214,10 +222,10 @@ export const availabilityHandlers = defineHandlers({
   },
 
   async updateAvailabilityOccurrence({ params, body, principal, deps }) {
-    const ms = Date.parse(body.endDate) - Date.parse(body.startDate);
-    if (!(ms > 0))
+    const minutes = minutesBetween(body.startDate, body.endDate);
+    if (!(minutes > 0))
       throw badRequest('endDate', 'end_before_start', 'endDate must be after startDate');
-    if (ms > DAY_MS)
+    if (minutes > MAX_OCCURRENCE_MINUTES)
       throw badRequest('endDate', 'value_too_large', 'An occurrence lasts at most 24 hours');
     return deps.db.transaction(async (tx) => {
       const before = await loadForUpdate(tx, principal, params.id);

@@ -9,8 +9,13 @@
  */
 import { Temporal } from '@js-temporal/polyfill';
 import { RRuleTemporal } from 'rrule-temporal';
+import { ZONE } from '../../../shared/time';
+import { isoOfMs } from '../../time';
 
-export const ZONE = 'Europe/Berlin';
+export { ZONE };
+// The expansion below runs per coach, rule and week of every slot query: it computes in epoch
+// milliseconds and UTC week chunks (measured: Temporal objects per occurrence are not cheap).
+// Wall times and Berlin days are turned into instants by Temporal before they get here.
 const DAY_MS = 24 * 60 * 60_000;
 const WEEK_MS = 7 * DAY_MS;
 // 1970-01-05 was a Monday: week chunks start on Mondays 00:00 UTC.
@@ -187,7 +192,7 @@ export function expandOccurrences(
   const out = ruleOccurrences(series, from, to).filter((o) => !byDate.has(o.occurrenceDate));
   for (const o of overrides) {
     if (o.cancelled || !o.startDate || !o.endDate) continue;
-    const start = Date.parse(o.startDate);
+    const start = Date.parse(o.startDate); // hot loop: epoch ms (see top)
     const end = Date.parse(o.endDate);
     if (start < to && end > from) {
       out.push({ occurrenceDate: o.occurrenceDate, start, end, modified: true });
@@ -198,8 +203,9 @@ export function expandOccurrences(
 
 /** Whether the rule generates an occurrence on the local date `date`. */
 export function isOccurrenceDate(series: SeriesFields, date: string): boolean {
-  const dayStart = localInstant(date, '00:00');
-  return ruleOccurrences(series, dayStart, dayStart + DAY_MS).some(
+  // The Berlin day: 23 or 25 hours on the days the clocks change.
+  const next = Temporal.PlainDate.from(date).add({ days: 1 }).toString();
+  return ruleOccurrences(series, localInstant(date, '00:00'), localInstant(next, '00:00')).some(
     (o) => o.occurrenceDate === date,
   );
 }
@@ -240,7 +246,7 @@ export function seriesBounds(
     if (end !== null) end = Math.max(end, Date.parse(o.endDate));
   }
   return {
-    seriesStart: new Date(start).toISOString(),
-    seriesEnd: end === null ? null : new Date(end).toISOString(),
+    seriesStart: isoOfMs(start),
+    seriesEnd: end === null ? null : isoOfMs(end),
   };
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzl
 import type { Db, Tx } from '../../db/client';
 import { availabilities, availabilityOverrides, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
+import { isoOfMs } from '../../time';
 import { expandOccurrences, hhmm, ZONE, type OverrideFields } from './occurrences';
 
 type AvailabilityRow = typeof availabilities.$inferSelect;
@@ -76,8 +77,8 @@ export function toAvailability(loaded: LoadedAvailability, from: number, to: num
     overrides,
     occurrences: expandOccurrences(a, overrides, from, to).map((o) => ({
       occurrenceDate: o.occurrenceDate,
-      startDate: new Date(o.start).toISOString(),
-      endDate: new Date(o.end).toISOString(),
+      startDate: isoOfMs(o.start),
+      endDate: isoOfMs(o.end),
       modified: o.modified,
     })),
     createdAt: a.createdAt,

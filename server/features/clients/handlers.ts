@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { emailHolder } from '../../db/email-holder';
 import { billableItems, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type Body } from '../../http/handler';
@@ -36,11 +37,8 @@ function assertContactPerson(clientType: string, contactPerson: object | null | 
 
 async function assertEmailFree(db: Db | Tx, email: string | null | undefined, exceptId?: string) {
   if (!email) return;
-  const [row] = await db
-    .select({ id: clients.id })
-    .from(clients)
-    .where(sql`lower(${clients.email}) = lower(${email})`);
-  if (row && row.id !== exceptId) {
+  const holder = await emailHolder(db, clients, email);
+  if (holder && holder !== exceptId) {
     throw conflict('email_taken', 'A client with this e-mail address exists already');
   }
 }

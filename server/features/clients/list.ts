@@ -6,7 +6,6 @@ import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
 import {
   generationCountQuery,
-  generationColumn,
   jsonRow,
   type JsonPageRow,
   one,
@@ -181,11 +180,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>, counti
         .as('page');
   return {
     page: db
-      .select({
-        fields: PAGE.select().as('fields'),
-        total: page.total,
-        generation: generationColumn().as('generation'),
-      })
+      .select(PAGE.pageColumns(page.total))
       .from(page)
       .innerJoin(row, eq(row.id, page.id))
       .leftJoin(rowCoach, eq(rowCoach.id, row.coachedById))

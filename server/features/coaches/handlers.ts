@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { appointments, coaches } from '../../db/schema/index';
 import type { Db, Tx } from '../../db/client';
+import { emailHolder } from '../../db/email-holder';
 import { containsText } from '../../db/like';
 import { defineHandlers } from '../../http/handler';
 import { pageWindow } from '../../http/paging';
@@ -23,13 +24,17 @@ const toCoach = (row: CoachRow) => ({
 });
 
 async function assertEmailFree(db: Db | Tx, email: string, exceptId?: string) {
-  const [row] = await db
-    .select({ id: coaches.id })
-    .from(coaches)
-    .where(sql`lower(${coaches.email}) = lower(${email})`);
-  if (row && row.id !== exceptId) {
+  const holder = await emailHolder(db, coaches, email);
+  if (holder && holder !== exceptId) {
     throw conflict('email_taken', 'A coach with this e-mail address exists already');
   }
+}
+
+/** The coach row, locked until the transaction ends; 404 when there is none. */
+async function lockCoach(tx: Tx, id: string) {
+  const [row] = await tx.select().from(coaches).where(eq(coaches.id, id)).for('update');
+  if (!row) throw notFound('coach');
+  return row;
 }
 
 export const coachesHandlers = defineHandlers({
@@ -94,12 +99,7 @@ export const coachesHandlers = defineHandlers({
 
   async updateCoach({ params, body, principal, deps }) {
     return deps.db.transaction(async (tx) => {
-      const [before] = await tx
-        .select()
-        .from(coaches)
-        .where(eq(coaches.id, params.coachId))
-        .for('update');
-      if (!before) throw notFound('coach');
+      const before = await lockCoach(tx, params.coachId);
       if (body.email) await assertEmailFree(tx, body.email, before.id);
       const [row] = await tx
         .update(coaches)
@@ -121,12 +121,7 @@ export const coachesHandlers = defineHandlers({
   // Coaches are deactivated, not erased: their past appointments keep their names.
   async deleteCoach({ params, principal, deps }) {
     await deps.db.transaction(async (tx) => {
-      const [before] = await tx
-        .select()
-        .from(coaches)
-        .where(eq(coaches.id, params.coachId))
-        .for('update');
-      if (!before) throw notFound('coach');
+      const before = await lockCoach(tx, params.coachId);
       const [future] = await tx
         .select({ id: appointments.id })
         .from(appointments)

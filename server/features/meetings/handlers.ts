@@ -13,6 +13,7 @@ import {
 } from '../appointments/index';
 import { selectClients, toClient } from '../clients/index';
 import type { MeetingRole } from '../../adapters/video/video';
+import { compareInstants, instantOf, isoOf } from '../../time';
 import {
   clientDisplayName,
   joiningWindow,
@@ -50,14 +51,15 @@ async function byClientCode(db: Db | Tx, typed: string) {
 /** The appointment of a coach meeting code within the caller's reach (coaches: their own). */
 async function byCoachCode(db: Db | Tx, principal: Principal, typed: string) {
   const [row] = await selectAppointments(db, {
-    coachTitle: sql<string | null>`(SELECT ${coaches.title} FROM ${coaches} WHERE ${coaches.id} = ${appointments.coachId})`,
-  })
-    .where(
-      and(
-        eq(appointments.meetingCodeCoach, normaliseMeetingCode(typed)),
-        appointmentScope(principal),
-      ),
-    );
+    coachTitle: sql<
+      string | null
+    >`(SELECT ${coaches.title} FROM ${coaches} WHERE ${coaches.id} = ${appointments.coachId})`,
+  }).where(
+    and(
+      eq(appointments.meetingCodeCoach, normaliseMeetingCode(typed)),
+      appointmentScope(principal),
+    ),
+  );
   return row ?? null;
 }
 
@@ -78,8 +80,8 @@ function assertOpen(deps: AppDeps, a: AppointmentRow) {
     throw conflict('meeting_not_video', 'This meeting is held through an external link');
   }
   const window = joiningWindow(deps.config, a);
-  const now = deps.now().getTime();
-  if (now < window.from.getTime() || now > window.until.getTime()) {
+  const now = instantOf(deps.now());
+  if (compareInstants(now, window.from) < 0 || compareInstants(now, window.until) > 0) {
     throw conflict('meeting_not_open', 'The meeting room is not open at this time');
   }
   return window;
@@ -146,8 +148,8 @@ async function meetingInfo(
       'client',
       clientDisplayName(row.clientFirstName, row.clientLastName),
     ),
-    joinableFrom: window.from.toISOString(),
-    joinableUntil: window.until.toISOString(),
+    joinableFrom: isoOf(window.from),
+    joinableUntil: isoOf(window.until),
   };
 }
 
@@ -198,8 +200,8 @@ export const meetingsHandlers = defineHandlers({
       appointment: toAppointment(row),
       client: toClient(clientRow!),
       earlierAppointments: earlier.map(toAppointment),
-      joinableFrom: window.from.toISOString(),
-      joinableUntil: window.until.toISOString(),
+      joinableFrom: isoOf(window.from),
+      joinableUntil: isoOf(window.until),
       externalJoinUrl: await externalLink(deps, a, 'coach', coachName),
       finishedAt: await finishedAtOf(deps.db, a.id),
     };
@@ -225,7 +227,11 @@ export const meetingsHandlers = defineHandlers({
       deps,
       row.appointment,
       'coach',
-      personName({ title: row.coachTitle, firstName: row.coachFirstName, lastName: row.coachLastName }),
+      personName({
+        title: row.coachTitle,
+        firstName: row.coachFirstName,
+        lastName: row.coachLastName,
+      }),
     );
   },
 
@@ -242,7 +248,7 @@ export const meetingsHandlers = defineHandlers({
         .where(eq(appointments.id, a.id))
         .for('update');
       if (a.cancelledAt) throw conflict('appointment_cancelled', 'The appointment is cancelled');
-      if (deps.now().getTime() < joiningWindow(deps.config, a).from.getTime()) {
+      if (compareInstants(instantOf(deps.now()), joiningWindow(deps.config, a).from) < 0) {
         throw conflict('meeting_not_started', 'The meeting has not begun yet');
       }
       const earlier = await finishedAtOf(tx, a.id);

@@ -1,7 +1,6 @@
 import type { Config } from '../../config';
 import { createVideoAdapters, type VideoAdapters } from '../../adapters/video/video';
-
-const MINUTE_MS = 60_000;
+import { instant } from '../../time';
 
 /**
  * Meeting codes as people type them: any case, with or without dashes or spaces, and the
@@ -24,8 +23,8 @@ export function joiningWindow(
   appointment: { startDate: string; endDate: string },
 ) {
   return {
-    from: new Date(Date.parse(appointment.startDate) - config.MEETING_JOIN_EARLY_MINUTES * MINUTE_MS),
-    until: new Date(Date.parse(appointment.endDate) + config.MEETING_JOIN_LATE_MINUTES * MINUTE_MS),
+    from: instant(appointment.startDate).subtract({ minutes: config.MEETING_JOIN_EARLY_MINUTES }),
+    until: instant(appointment.endDate).add({ minutes: config.MEETING_JOIN_LATE_MINUTES }),
   };
 }
 

@@ -16,6 +16,7 @@ import {
 } from '../../db/schema/index';
 import type { MailMessage } from '../../adapters/mail/mailer';
 import type { JobQueue } from '../../jobs/queue';
+import { compareInstants, instant, instantOf } from '../../time';
 import { addressOf, buildCalendar } from './ics';
 import {
   APPOINTMENT_TYPE_NAMES,
@@ -53,10 +54,14 @@ export interface ReminderJobData {
   kind: 'reminder_24h' | 'reminder_1h';
 }
 
-const HOUR = 60 * 60_000;
+/**
+ * Lead times as exact durations before the start: the 24-hour reminder of an appointment on
+ * the Sunday of the October change at 10:00 goes out on Saturday at 11:00 Berlin time,
+ * 24 hours before, not at the same wall time on the day before.
+ */
 export const REMINDERS = [
-  { kind: 'reminder_24h', leadMs: 24 * HOUR },
-  { kind: 'reminder_1h', leadMs: HOUR },
+  { kind: 'reminder_24h', lead: { hours: 24 } },
+  { kind: 'reminder_1h', lead: { hours: 1 } },
 ] as const;
 
 type Row = NonNullable<Awaited<ReturnType<typeof loadAppointment>>>;
@@ -355,16 +360,16 @@ export async function enqueueAppointmentNotifications(
   });
   if (change === 'cancelled') return;
 
-  const now = deps.jobs.now().getTime();
-  const start = Date.parse(row.appointment.startDate);
+  const now = instantOf(deps.jobs.now());
+  const start = instant(row.appointment.startDate);
   for (const reminder of REMINDERS) {
-    const at = start - reminder.leadMs;
-    if (at <= now) continue;
+    const at = start.subtract(reminder.lead);
+    if (compareInstants(at, now) <= 0) continue;
     await deps.jobs.send<ReminderJobData>(
       tx,
       REMINDER_JOB,
       { appointmentId: input.appointmentId, sequence, kind: reminder.kind },
-      { startAfter: new Date(at) },
+      { startAfter: new Date(at.epochMilliseconds) },
     );
   }
 }

@@ -5,6 +5,7 @@ import { communications } from '../../db/schema/index';
 import { isPermanentMailError, type Mailer } from '../../adapters/mail/mailer';
 import type { SmsSender } from '../../adapters/sms/sms';
 import type { JobDefinition, JobQueue, RunningJob } from '../../jobs/queue';
+import { compareInstants, instant, instantOf } from '../../time';
 import {
   AUTH_MAIL_JOB,
   currentSequence,
@@ -64,7 +65,7 @@ async function deliverCommunication(
         ...set,
       })
       .where(eq(communications.id, id));
-  if (job.data.notAfter && Date.parse(job.data.notAfter) <= now.getTime()) {
+  if (job.data.notAfter && compareInstants(instant(job.data.notAfter), instantOf(now)) <= 0) {
     await record({ status: 'failed', error: 'expired before it could be sent', ...erase }, false);
     return { failed: 'expired' };
   }
@@ -168,13 +169,13 @@ export function notificationJobs(deps: NotificationJobDeps): JobDefinition[] {
         if (a.cancelledAt) return { skipped: 'cancelled' };
         if (a.isProvisional) return { skipped: 'provisional' };
         if ((await currentSequence(tx, appointmentId)) !== sequence) return { skipped: 'moved' };
-        if (Date.parse(a.startDate) <= now.getTime()) return { skipped: 'started' };
-        const queued = await queueMessages(
-          tx,
-          { config: deps.config, jobs: deps.jobs() },
-          row,
-          { kind, sequence, coachToo: false },
-        );
+        if (compareInstants(instant(a.startDate), instantOf(now)) <= 0)
+          return { skipped: 'started' };
+        const queued = await queueMessages(tx, { config: deps.config, jobs: deps.jobs() }, row, {
+          kind,
+          sequence,
+          coachToo: false,
+        });
         return { queued };
       });
     },

@@ -3,37 +3,37 @@
  * project's vocabulary (Termin, Erstgespräch, Videotermin, Meeting-Code, absagen,
  * verschieben), dates and times in Europe/Berlin.
  */
+import { inBerlin } from '../../../shared/time';
+import { instant, minutesBetween } from '../../time';
 
-const ZONE = 'Europe/Berlin';
-
-const longDate = new Intl.DateTimeFormat('de-DE', {
-  timeZone: ZONE,
+const LONG_DATE: Intl.DateTimeFormatOptions = {
   weekday: 'long',
   day: 'numeric',
   month: 'long',
   year: 'numeric',
-});
-const shortDate = new Intl.DateTimeFormat('de-DE', {
-  timeZone: ZONE,
+};
+const SHORT_DATE: Intl.DateTimeFormatOptions = {
   weekday: 'short',
   day: '2-digit',
   month: '2-digit',
   year: 'numeric',
-});
-const clock = new Intl.DateTimeFormat('de-DE', {
-  timeZone: ZONE,
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
+};
+const CLOCK: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+
+/** The Berlin wall time of an instant in German, in the given parts. */
+const berlin = (instant: string, parts: Intl.DateTimeFormatOptions) =>
+  inBerlin(instant).toLocaleString('de-DE', parts);
+
+/** "10:00" */
+const clockOf = (instant: string) => berlin(instant, CLOCK);
 
 /** "Montag, 7. Dezember 2026, 10:00 Uhr" */
-export const formatWhen = (instant: string | Date) =>
-  `${longDate.format(new Date(instant))}, ${clock.format(new Date(instant))} Uhr`;
+export const formatWhen = (instant: string) =>
+  `${berlin(instant, LONG_DATE)}, ${clockOf(instant)} Uhr`;
 
 /** "Mo., 07.12.2026, 10:00 Uhr" (SMS: short) */
-export const formatWhenShort = (instant: string | Date) =>
-  `${shortDate.format(new Date(instant))}, ${clock.format(new Date(instant))} Uhr`;
+export const formatWhenShort = (instant: string) =>
+  `${berlin(instant, SHORT_DATE)}, ${clockOf(instant)} Uhr`;
 
 export const APPOINTMENT_TYPE_NAMES: Record<string, string> = {
   initial: 'Erstgespräch',
@@ -79,13 +79,17 @@ export interface MessageFacts {
   externalMeetingUrl: string | null;
 }
 
-const minutes = (f: MessageFacts) => Math.round((Date.parse(f.end) - Date.parse(f.start)) / 60_000);
+const minutes = (f: MessageFacts) => Math.round(minutesBetween(f.start, f.end));
 
 /** A reschedule that kept the time (only the coach changed). */
 const sameTime = (f: MessageFacts) =>
-  !!f.previousStart && Date.parse(f.previousStart) === Date.parse(f.start);
+  !!f.previousStart && instant(f.previousStart).equals(instant(f.start));
 
 const signature = (f: MessageFacts) => `Freundliche Grüße\nIhr Team von ${f.practice}`;
+
+/** A message's lines, then the meeting's links and the signature. */
+const withMeeting = (f: MessageFacts, ...head: string[]) =>
+  [...head, '', ...meetingLines(f), '', signature(f)].join('\n');
 
 function meetingLines(f: MessageFacts): string[] {
   return [
@@ -171,18 +175,15 @@ export function clientMail(kind: MessageKind, f: MessageFacts): Mail {
       return {
         subject:
           kind === 'reminder_1h'
-            ? `Erinnerung: Ihr Termin beginnt um ${clock.format(new Date(f.start))} Uhr`
+            ? `Erinnerung: Ihr Termin beginnt um ${clockOf(f.start)} Uhr`
             : `Erinnerung: Ihr Termin am ${when}`,
-        text: lines(
+        text: withMeeting(
+          f,
           hello,
           '',
           kind === 'reminder_1h'
             ? `Ihr ${what} beginnt in einer Stunde: ${when}.`
             : `wir erinnern Sie an Ihren ${what} morgen: ${when}.`,
-          '',
-          ...meetingLines(f),
-          '',
-          signature(f),
         ),
       };
   }
@@ -208,22 +209,6 @@ export function coachMail(kind: CoachMessageKind, f: MessageFacts): Mail {
           signature(f),
         ),
       };
-    case 'taken_over':
-      return {
-        subject: `Neuer Termin: ${what} am ${when}`,
-        text: lines(
-          hello,
-          '',
-          `${what}: ${when} (${minutes(f)} Minuten)`,
-          ...(f.previousCoachName
-            ? [`Sie übernehmen diesen Termin von ${f.previousCoachName}.`]
-            : []),
-          '',
-          ...meetingLines(f),
-          '',
-          signature(f),
-        ),
-      };
     case 'cancelled':
       return {
         subject: `Abgesagt: ${what} am ${when}`,
@@ -232,29 +217,27 @@ export function coachMail(kind: CoachMessageKind, f: MessageFacts): Mail {
     case 'rescheduled':
       return {
         subject: `Verschoben: ${what} auf ${when}`,
-        text: lines(
+        text: withMeeting(
+          f,
           hello,
           '',
           `${what} wurde verschoben.`,
           ...(f.previousStart ? [`Bisher: ${formatWhen(f.previousStart)}`] : []),
           `Neu: ${when} (${minutes(f)} Minuten)`,
-          '',
-          ...meetingLines(f),
-          '',
-          signature(f),
         ),
       };
     default:
+      // An invitation, or the new coach taking over a reschedule.
       return {
         subject: `Neuer Termin: ${what} am ${when}`,
-        text: lines(
+        text: withMeeting(
+          f,
           hello,
           '',
           `${what}: ${when} (${minutes(f)} Minuten)`,
-          '',
-          ...meetingLines(f),
-          '',
-          signature(f),
+          ...(kind === 'taken_over' && f.previousCoachName
+            ? [`Sie übernehmen diesen Termin von ${f.previousCoachName}.`]
+            : []),
         ),
       };
   }

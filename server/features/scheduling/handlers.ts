@@ -1,5 +1,7 @@
 import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import Holidays from 'date-holidays';
+import { Temporal } from '@js-temporal/polyfill';
+import { instantOf, isoOfMs, minutesBetween } from '../../time';
 import { appointments, availabilities, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import type { FastifyReply } from 'fastify';
@@ -20,11 +22,10 @@ import { INITIAL_MEETINGS, isoSlot, listSlots, type Calendar } from './slots';
 type SlotsAnswer = Result<'getInitialAppointmentSlots'>;
 
 const MAX_SLOT_DAYS = 62;
-const HOUR_MS = 60 * 60_000;
 
-/** What a client may book: now plus the booking notice. */
+/** What a client may book: now plus the booking notice (epoch ms, for the slot loop). */
 export const clientNotBefore = (deps: AppDeps) =>
-  deps.now().getTime() + deps.config.CLIENT_BOOKING_NOTICE_HOURS * HOUR_MS;
+  instantOf(deps.now()).add({ hours: deps.config.CLIENT_BOOKING_NOTICE_HOURS }).epochMilliseconds;
 
 /** Coaches see only their own calendar; asking for another coach's is a 404. */
 function calendarFor(principal: Principal, calendarId: string): Calendar {
@@ -84,8 +85,10 @@ function holidaysOf(state: string) {
 /** Public holidays of the configured federal state overlapping [from, to), as calendar events. */
 function holidayEvents(state: string, from: number, to: number) {
   const hd = holidaysOf(state);
-  const first = new Date(from).getUTCFullYear() - 1;
-  const last = new Date(to).getUTCFullYear() + 1;
+  const yearOf = (ms: number) =>
+    Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(ZONE).year;
+  const first = yearOf(from) - 1;
+  const last = yearOf(to) + 1;
   const events = [];
   for (let year = first; year <= last; year++) {
     for (const h of hd.getHolidays(year)) {
@@ -152,7 +155,7 @@ export const schedulingHandlers = defineHandlers({
       calendar: { kind: 'initial-meetings' },
       from,
       to,
-      durationMinutes: (Date.parse(moving.endDate) - Date.parse(moving.startDate)) / 60_000,
+      durationMinutes: minutesBetween(moving.startDate, moving.endDate),
       stepMinutes: deps.config.SLOT_STEP_MINUTES,
       notBefore: clientNotBefore(deps),
       ignoreAppointment: moving.id,
@@ -163,8 +166,8 @@ export const schedulingHandlers = defineHandlers({
 
   async listCalendarEvents({ query, principal, deps }) {
     const { from, to } = queryWindow(query.startDate, query.endDate, MAX_SLOT_DAYS);
-    const fromIso = new Date(from).toISOString();
-    const toIso = new Date(to).toISOString();
+    const fromIso = isoOfMs(from);
+    const toIso = isoOfMs(to);
     const own = principal.user?.coachId ?? null;
     // A coach asking for another coach's calendar sees no coach events.
     const blocked =

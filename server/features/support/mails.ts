@@ -1,3 +1,4 @@
+import { inBerlin } from '../../../shared/time';
 import type { Config } from '../../config';
 
 /** German labels of the support categories, as the form shows them. */
@@ -19,11 +20,9 @@ export interface SupportMail {
   message: string;
 }
 
-const berlin = new Intl.DateTimeFormat('de-DE', {
-  timeZone: 'Europe/Berlin',
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
+/** "26.11.2026, 14:05" in Berlin. */
+const received = (iso: string) =>
+  inBerlin(iso).toLocaleString('de-DE', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The request as the support team receives it (reply goes to the sender). */
 export function forwardMail(m: SupportMail, config: Config) {
@@ -35,7 +34,7 @@ export function forwardMail(m: SupportMail, config: Config) {
       '',
       `Von: ${m.senderEmail || '(keine Adresse)'}`,
       `Thema: ${CATEGORY_LABELS[m.category] ?? m.category}`,
-      `Eingegangen: ${berlin.format(new Date(m.createdAt))}`,
+      `Eingegangen: ${received(m.createdAt)}`,
       `Vorgangsnummer: ${m.id}`,
       '',
       `Betreff: ${m.subject}`,
