@@ -33,6 +33,12 @@ const schema = z.object({
   AUTH_USERNAME_MAX_LENGTH: z.coerce.number().int().min(1).max(32).default(32),
   /** Say "unknown e-mail" / "e-mail taken" (off: no user enumeration, protocol Q7). */
   AUTH_SHOW_ACCOUNT_EXISTENCE_HINTS: bool.default(false),
+  /**
+   * Hanko's `privacy.only_show_actual_login_methods`: after the identifier, offer only the
+   * methods the account has (a method chooser only when there are several); unknown
+   * addresses go to the one-time code like accounts without a password.
+   */
+  AUTH_ONLY_SHOW_ACTUAL_LOGIN_METHODS: bool.default(true),
   AUTH_FLOW_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 60 * 60),
   AUTH_SESSION_LIFETIME_SECONDS: z.coerce.number().int().min(60).default(12 * 60 * 60),
   AUTH_SESSION_LIMIT: z.coerce.number().int().min(1).max(100).default(5),
@@ -74,6 +80,12 @@ const schema = z.object({
   /** When a credential is asked for after registration / login (protocol §3.2, §3.3). */
   AUTH_PASSKEY_ACQUIRE_ON_REGISTRATION: acquire.default('always'),
   AUTH_PASSKEY_ACQUIRE_ON_LOGIN: acquire.default('always'),
+  /**
+   * After someone skipped the passkey offer, sign-ins do not offer it again for this many
+   * days (0: never again; passkeys can still be created in the profile). Only where passkeys
+   * are optional.
+   */
+  AUTH_PASSKEY_ONBOARDING_SNOOZE_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
   AUTH_PASSWORD_ACQUIRE_ON_REGISTRATION: acquire.default('always'),
   AUTH_PASSWORD_ACQUIRE_ON_LOGIN: acquire.default('never'),
   AUTH_PASSKEY_USER_VERIFICATION: z.enum(['required', 'preferred', 'discouraged']).default('preferred'),

@@ -48,11 +48,18 @@ export async function createUser(
     emailVerified: boolean;
     username: string | null;
     passwordHash: string | null;
+    /** The passkey offer was skipped during the registration. */
+    passkeyDeclined?: boolean;
     now: Date;
   },
 ) {
   const at = input.now.toISOString();
-  await tx.insert(authUsers).values({ id: input.id, createdAt: at, updatedAt: at });
+  await tx.insert(authUsers).values({
+    id: input.id,
+    passkeyDeclinedAt: input.passkeyDeclined ? at : null,
+    createdAt: at,
+    updatedAt: at,
+  });
   if (input.email) {
     await tx.insert(authEmails).values({
       userId: input.id,
@@ -76,6 +83,20 @@ export async function markEmailVerified(tx: Conn, userId: string, address: strin
     .update(authEmails)
     .set({ verified: true, updatedAt: now.toISOString() })
     .where(and(eq(authEmails.userId, userId), eq(authEmails.address, address.toLowerCase())));
+}
+
+/** The person skipped the passkey offer (login flow); the sign-in snooze counts from now. */
+export async function recordPasskeyDeclined(tx: Conn, userId: string, now: Date) {
+  await tx.update(authUsers).set({ passkeyDeclinedAt: now.toISOString() }).where(eq(authUsers.id, userId));
+}
+
+/** When the person last skipped the passkey offer, or null. */
+export async function passkeyDeclinedAt(tx: Conn, userId: string): Promise<Date | null> {
+  const [row] = await tx
+    .select({ at: authUsers.passkeyDeclinedAt })
+    .from(authUsers)
+    .where(eq(authUsers.id, userId));
+  return row?.at ? new Date(row.at) : null;
 }
 
 /** The primary address as the session token carries it. */

@@ -76,6 +76,7 @@ export async function createTestApp(
         // The app's job queue, started by buildApp below, before any flow runs.
         mailer: mailOutbox(() => app.jobs),
         onUserEvent: (event) => applyAuthUserEvent(database.db, event),
+        ...(now ? { now } : {}),
       })
     : null;
   const app = await buildApp(

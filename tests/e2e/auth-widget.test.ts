@@ -58,7 +58,7 @@ async function heading(page: Page, name: string) {
 async function finishOnboarding(
   page: Page,
   path: string,
-  options: { createPasskey?: boolean } = {},
+  options: { createPasskey?: boolean; skipPassword?: boolean } = {},
 ): Promise<string[]> {
   const seen: string[] = [];
   const deadline = Date.now() + 30_000;
@@ -82,7 +82,7 @@ async function finishOnboarding(
             cause: error,
           });
         });
-    } else if (title === 'Passwort festlegen') {
+    } else if (title === 'Passwort festlegen' && !options.skipPassword) {
       seen.push(title);
       expect(await page.getByText('Muss zwischen 8 und 72 Zeichen lang sein.').count()).toBe(1);
       await page.getByLabel('Neues Passwort').fill(password);
@@ -90,7 +90,12 @@ async function finishOnboarding(
       await page.locator('.auth-screen h2', { hasText: title }).waitFor({ state: 'detached' });
     } else if (
       title &&
-      ['Passkey einrichten', 'Zweiten Faktor einrichten', 'Diesem Gerät vertrauen?'].includes(title)
+      [
+        'Passkey einrichten',
+        'Passwort festlegen',
+        'Zweiten Faktor einrichten',
+        'Diesem Gerät vertrauen?',
+      ].includes(title)
     ) {
       seen.push(title);
       await page.getByRole('button', { name: 'Überspringen' }).click();
@@ -238,6 +243,38 @@ describe('sign-in widget', () => {
     await page.getByLabel('Ja, ich möchte mein Konto dauerhaft löschen.').check();
     await page.getByRole('button', { name: 'Konto endgültig löschen' }).click();
     await heading(page, 'Konto gelöscht');
+    expect(b.pageErrors).toEqual([]);
+  });
+});
+
+describe('sign-in widget without a password', () => {
+  const codeEmail = `ohne-passwort-${Date.now().toString(36)}@example.org`;
+
+  it('goes straight to the code, and a skipped passkey offer is not repeated', async () => {
+    const { page } = b;
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Registrieren' }).click();
+    await heading(page, 'Konto erstellen');
+    await page.getByLabel('E-Mail-Adresse').fill(codeEmail);
+    await page.getByRole('button', { name: 'Weiter' }).click();
+    await heading(page, 'Code eingeben');
+    await enterCode(page, await codeFor(codeEmail));
+    const atRegistration = await finishOnboarding(page, '/', { skipPassword: true });
+    expect(atRegistration).toEqual(expect.arrayContaining(['Passkey einrichten', 'Passwort festlegen']));
+
+    // Another browser: the address leads straight to the code, no "Mit Passwort", no offer.
+    const other = await (await b.newContext()).newPage();
+    await other.goto('/login');
+    await heading(other, 'Anmelden');
+    const before = await mailCount(codeEmail);
+    await other.getByLabel('E-Mail-Adresse').fill(codeEmail);
+    await other.getByRole('button', { name: 'Weiter' }).click();
+    await heading(other, 'Code eingeben');
+    expect(await other.getByRole('button', { name: 'Mit Passwort' }).count()).toBe(0);
+    expect(await other.getByRole('heading', { name: 'Wie möchten Sie sich anmelden?' }).count()).toBe(0);
+    await enterCode(other, await codeFor(codeEmail, before));
+    const atSignIn = await finishOnboarding(other, '/');
+    expect(atSignIn).not.toContain('Passkey einrichten');
     expect(b.pageErrors).toEqual([]);
   });
 });

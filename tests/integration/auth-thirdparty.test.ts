@@ -127,9 +127,9 @@ describe('third-party sign-in', () => {
     expect(refused.error?.code).toBe('third_party_unverified_email');
     const login = await t.begin('login');
     const next = await t.act(login, 'continue_with_login_identifier', { email });
-    // Unknown address: the flow carries on without a code (no account was created).
-    expect(next.name).toBe('login_method_chooser');
-    expect(await t.mails(email)).toEqual([]);
+    // Unknown address (no account was created): the code step, whose mail says so.
+    expect(next.name).toBe('passcode_confirmation');
+    expect((await t.mails(email)).map((m) => m.template)).toEqual(['auth_email_login_attempted']);
   });
 
   it('redirects back with error=access_denied when the person says no', async () => {

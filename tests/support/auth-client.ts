@@ -45,6 +45,8 @@ export async function createAuthTestApp(
     onResponse?: (seen: SeenResponse) => void;
     /** Job queue settings (e.g. a test clock for retries of sign-in mails). */
     jobs?: BuildOptions['jobs'];
+    /** The server's and the provider's clock (ctx.now in flows); default the real one. */
+    now?: () => Date;
   } = {},
 ) {
   const testApp: TestApp = await createTestApp({

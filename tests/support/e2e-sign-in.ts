@@ -84,11 +84,14 @@ const tokenOf = (res: { flow: Flow; headers: Headers }) => {
 /** A demo account (or any existing one) signs in by one-time code; returns the session JWT. */
 export async function signInByPasscode(baseUrl: string, email: string): Promise<string> {
   const init = await begin(baseUrl, 'login');
-  const chooser = await act(baseUrl, init.flow, 'continue_with_login_identifier', { email });
+  // Accounts without a password go straight to the code; with one, the chooser comes first.
   return tokenOf(
-    await confirmByPasscode(baseUrl, email, () =>
-      act(baseUrl, chooser.flow, 'continue_to_passcode_confirmation'),
-    ),
+    await confirmByPasscode(baseUrl, email, async () => {
+      const next = await act(baseUrl, init.flow, 'continue_with_login_identifier', { email });
+      return next.flow.name === 'login_method_chooser'
+        ? act(baseUrl, next.flow, 'continue_to_passcode_confirmation')
+        : next;
+    }),
   );
 }
 

@@ -32,6 +32,8 @@ export interface CredentialSink {
   saveCredential(ctx: Ctx, credential: NewCredential): Promise<boolean>;
   saveOtp(ctx: Ctx, sealedSecret: string, step: number): Promise<void>;
   savePassword(ctx: Ctx, hash: string): Promise<void>;
+  /** The person skipped the passkey offer (login, registration: remembered per user). */
+  declinePasskey?(ctx: Ctx): Promise<void>;
   /** States after a created credential (profile: back to profile_init). */
   after: string[];
 }
@@ -68,7 +70,8 @@ function acquisition(ctx: Ctx, flow: 'login' | 'registration') {
   let password =
     flow === 'login' ? auth.AUTH_PASSWORD_ACQUIRE_ON_LOGIN : auth.AUTH_PASSWORD_ACQUIRE_ON_REGISTRATION;
   if (dataOf(ctx).recovery_pending) password = 'never';
-  return { passkey, password };
+  // A recent decline: this sign-in does not offer a passkey (set only where passkeys are optional).
+  return { passkey: flow === 'login' && dataOf(ctx).passkey_snoozed ? 'never' : passkey, password };
 }
 
 /** Credential onboarding after registration or login (protocol §3.2 step 5, §3.3). */
@@ -206,6 +209,7 @@ export function credentialStates(sink: CredentialSink): State[] {
           ctx.prevState !== CHOOSER &&
           (canLoginWithEmail(ctx) || hasPasswordNow(ctx)),
         async execute(ctx) {
+          await sink.declinePasskey?.(ctx);
           const flow = sink.flow === 'registration' ? 'registration' : 'login';
           if (acquisition(ctx, flow).password === 'conditional' && !hasPasswordNow(ctx)) {
             return continueWith([PASSWORD]);

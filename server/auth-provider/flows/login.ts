@@ -10,7 +10,14 @@ import {
   setPasswordHash,
 } from '../passwords';
 import { checkOtp, deviceTrusted, otpSecretOf, saveOtpSecret, trustDevice } from '../totp';
-import { findUserByEmail, findUserByUsername, markEmailVerified, sessionEmail } from '../users';
+import {
+  findUserByEmail,
+  findUserByUsername,
+  markEmailVerified,
+  passkeyDeclinedAt,
+  recordPasskeyDeclined,
+  sessionEmail,
+} from '../users';
 import {
   assertionCredentialId,
   assertionUserHandle,
@@ -73,8 +80,21 @@ const loginSink: CredentialSink = {
     insertCredential(ctx.env.tx, dataOf(ctx).user_id!, credential, ctx.now),
   saveOtp: (ctx, sealed, step) => saveOtpSecret(ctx.env.tx, dataOf(ctx).user_id!, sealed, step),
   savePassword: (ctx, hash) => setPasswordHash(ctx.env.tx, dataOf(ctx).user_id!, hash, ctx.now),
+  declinePasskey: (ctx) => recordPasskeyDeclined(ctx.env.tx, dataOf(ctx).user_id!, ctx.now),
   after: [],
 };
+
+const DAY_MS = 86_400_000;
+
+/** A decline younger than the snooze period (any decline with 0 days) keeps the offer away. */
+async function passkeySnoozed(ctx: Ctx): Promise<boolean> {
+  const { auth, tx } = ctx.env;
+  if (!auth.AUTH_PASSKEY_OPTIONAL) return false;
+  const declined = await passkeyDeclinedAt(tx, dataOf(ctx).user_id!);
+  if (!declined) return false;
+  const days = auth.AUTH_PASSKEY_ONBOARDING_SNOOZE_DAYS;
+  return days === 0 || ctx.now.getTime() - declined.getTime() < days * DAY_MS;
+}
 
 /**
  * The post-login queue (protocol §3.2), computed once when a first credential is proven:
@@ -90,6 +110,7 @@ async function afterLogin(ctx: Ctx): Promise<string[]> {
   data.user_has_security_key = s.securityKeys > 0;
   data.user_has_password = s.password;
   data.user_has_webauthn = s.passkeys > 0;
+  data.passkey_snoozed = s.passkeys === 0 && (await passkeySnoozed(ctx));
   const states = [...(await mfaCreation(ctx, loginSink))];
   let secondFactor = false;
   if (
@@ -268,6 +289,7 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
             data.user_id = found.userId;
             data.email = (await sessionEmail(tx, found.userId))?.address;
           }
+          if (auth.AUTH_ONLY_SHOW_ACTUAL_LOGIN_METHODS) return actualMethods(ctx);
           if (passcodes && passwords) {
             return data.email
               ? { kind: 'continue', states: ['login_method_chooser'] }
@@ -282,6 +304,37 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
     ],
   };
 
+  /**
+   * only_show_actual_login_methods (protocol §3.2): the methods the account has; several →
+   * the chooser, one → straight to it. An unknown address goes to the code like an account
+   * without a password (the code mail then says no account exists), so both look the same.
+   */
+  async function actualMethods(ctx: Ctx): Promise<Outcome> {
+    const data = dataOf(ctx);
+    if (!data.user_id) {
+      if (passcodes && data.email) return toPasscode(ctx, 'login');
+      if (passwords) return { kind: 'continue', states: ['login_password'] };
+      return { kind: 'error', error: flowErrors.flowDiscontinuity };
+    }
+    const credentials = await credentialsOf(ctx.env.tx, data.user_id);
+    const methods = {
+      email: passcodes && !!data.email,
+      password: passwords && (await hasPassword(ctx.env.tx, data.user_id)),
+      passkey: passkeysUsable(ctx) && credentials.some((c) => !c.mfaOnly),
+    };
+    data.account_methods = methods;
+    const count = Object.values(methods).filter(Boolean).length;
+    if (count > 1) return { kind: 'continue', states: ['login_method_chooser'] };
+    if (methods.email) return toPasscode(ctx, 'login');
+    if (methods.password) return { kind: 'continue', states: ['login_password'] };
+    if (methods.passkey) return toPasskeyLogin.execute(ctx);
+    return { kind: 'error', error: flowErrors.flowDiscontinuity };
+  }
+
+  /** In the chooser, with only_show_actual_login_methods, only what the account has. */
+  const accountHas = (ctx: Ctx, method: 'password' | 'passkey') =>
+    !auth.AUTH_ONLY_SHOW_ACTUAL_LOGIN_METHODS || dataOf(ctx).account_methods?.[method] === true;
+
   const methodChooser: State = {
     name: 'login_method_chooser',
     back: true,
@@ -289,7 +342,7 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       {
         name: 'continue_to_password_login',
         description: 'Continue to the password login.',
-        enabled: () => passwords,
+        enabled: (ctx) => passwords && accountHas(ctx, 'password'),
         execute: async () => ({ kind: 'continue', states: ['login_password'] }),
       },
       {
@@ -298,7 +351,7 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         enabled: (ctx) => passcodes && !!dataOf(ctx).email,
         execute: async (ctx) => toPasscode(ctx, 'login'),
       },
-      toPasskeyLogin,
+      { ...toPasskeyLogin, enabled: (ctx: Ctx) => passkeysUsable(ctx) && accountHas(ctx, 'passkey') },
     ],
   };
 

@@ -61,6 +61,9 @@ const registrationSink: CredentialSink = {
   async savePassword(ctx, hash) {
     dataOf(ctx).password_hash = hash;
   },
+  async declinePasskey(ctx) {
+    dataOf(ctx).passkey_declined = true;
+  },
   after: [],
 };
 
@@ -143,6 +146,7 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       emailVerified: data.email_verified === true,
       username: data.username ?? null,
       passwordHash: data.password_hash ?? null,
+      passkeyDeclined: data.passkey_declined === true,
       now: ctx.now,
     });
     const created = { userId: data.user_id, email: data.email?.toLowerCase() ?? null };

@@ -77,6 +77,12 @@ export interface FlowData {
   user_has_security_key?: boolean;
   user_has_password?: boolean;
   user_has_webauthn?: boolean;
+  /** The passkey offer was skipped (registration: stored with the user). */
+  passkey_declined?: boolean;
+  /** Login: a recent decline keeps the passkey offer out of this sign-in. */
+  passkey_snoozed?: boolean;
+  /** Login: the methods the identified account has (only_show_actual_login_methods). */
+  account_methods?: { password: boolean; passkey: boolean; email: boolean };
   /** Login: the device is to be trusted when the session is issued. */
   trust_device?: boolean;
   email?: string;

@@ -32,6 +32,8 @@ export const authUsers = pgTable(
     publicMetadata: jsonb('public_metadata').$type<UserMetadataObject>(),
     privateMetadata: jsonb('private_metadata').$type<UserMetadataObject>(),
     unsafeMetadata: jsonb('unsafe_metadata').$type<UserMetadataObject>(),
+    /** When the person last skipped the passkey offer after a sign-in (null: never). */
+    passkeyDeclinedAt: ts('passkey_declined_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
