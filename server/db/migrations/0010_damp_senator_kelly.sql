@@ -1,1 +1,0 @@
-ALTER TABLE "auth_users" ADD COLUMN "passkey_declined_at" timestamp(3) with time zone;
