@@ -1,0 +1,2 @@
+/** The billing feature's public face: the only module other parts of the server import. */
+export { billingRuleHandlers } from './rule-handlers';
