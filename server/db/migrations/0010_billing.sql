@@ -24,6 +24,7 @@ ALTER TABLE "billable_items" ADD COLUMN "vat_treatment" text DEFAULT 'standard' 
 ALTER TABLE "billable_items" ADD COLUMN "vat_rate_percent" integer DEFAULT 19 NOT NULL;--> statement-breakpoint
 ALTER TABLE "billable_items" ADD COLUMN "vat_exemption_reason" text;--> statement-breakpoint
 ALTER TABLE "billable_items" ADD COLUMN "payer_kind" text DEFAULT 'client' NOT NULL;--> statement-breakpoint
+ALTER TABLE "billable_items" ADD COLUMN "cancelled_by_system" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "billing_dismissed_appointments" ADD CONSTRAINT "billing_dismissed_appointments_appointment_id_appointments_id_fk" FOREIGN KEY ("appointment_id") REFERENCES "public"."appointments"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "billing_dismissed_appointments" ADD CONSTRAINT "billing_dismissed_appointments_dismissed_by_id_users_id_fk" FOREIGN KEY ("dismissed_by_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "billable_items_insurer_idx" ON "billable_items" USING btree ("insurer","service_date" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   date,
   index,
@@ -65,6 +66,9 @@ export const billableItems = pgTable(
     approvedById: uuid('approved_by_id').references(() => users.id, { onDelete: 'set null' }),
     invoiceSentAt: ts('invoice_sent_at'),
     cancelledAt: ts('cancelled_at'),
+    // Cancelled by the item job because its appointment stopped being billable (moved ahead,
+    // no-show taken back), not by staff: the job makes a new item when it is billable again.
+    cancelledBySystem: boolean('cancelled_by_system').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,2 +1,3 @@
 /** The billing feature's public face: the only module other parts of the server import. */
 export { billingRuleHandlers } from './rule-handlers';
+export { billingJobs, BILLABLE_ITEMS_JOB, catchUpBillableItems } from './jobs';
