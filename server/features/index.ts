@@ -3,7 +3,7 @@ import { accountHandlers } from './account/index';
 import { appointmentsHandlers, clientAppointmentsHandlers } from './appointments/index';
 import { authSyncHandlers } from './auth-sync/index';
 import { availabilityHandlers } from './availability/index';
-import { billingRuleHandlers } from './billing/index';
+import { billableItemHandlers, billingRuleHandlers } from './billing/index';
 import { schedulingHandlers } from './scheduling/index';
 import { catalogHandlers } from './catalog/index';
 import { notificationsHandlers } from './notifications/index';
@@ -35,4 +35,5 @@ export const allHandlers: Handlers = {
   ...supportHandlers,
   ...authSyncHandlers,
   ...billingRuleHandlers,
+  ...billableItemHandlers,
 };
