@@ -821,7 +821,7 @@ export interface paths {
         };
         /**
          * Which rule would bill an appointment, and why the rules above it do not
-         * @description Evaluates today's rules for one appointment as item creation would (as if it were over now when it is not), without writing anything. Every rule above the match is listed with the criteria it failed; inactive rules are listed as skipped.
+         * @description Evaluates today's rules for one appointment as item creation would (as if it were over now when it is not), without writing anything. Every rule above the match is listed with the criteria it failed; inactive rules are listed as inactive. 404 for an unknown appointment; 409 appointment_not_billable when it is cancelled in good time or an unconfirmed hold (it will never get an item).
          */
         get: operations["previewBillingRules"];
         put?: never;
@@ -4682,6 +4682,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             501: components["responses"]["NotImplemented"];
         };
     };

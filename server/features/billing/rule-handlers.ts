@@ -1,6 +1,7 @@
 import { defineHandlers } from '../../http/handler';
 import { changedFields, recordEvent } from '../events/index';
 import { inTransaction } from '../appointments/index';
+import { previewRules } from './preview';
 import {
   createRule,
   deleteRule,
@@ -22,6 +23,9 @@ export const billingRuleHandlers = defineHandlers({
     const rows = await orderedRules(deps.db);
     return { billingRules: rows.map(toBillingRule) };
   },
+
+  previewBillingRules: ({ query, deps }) =>
+    previewRules(deps.db, query.appointmentId, deps.now(), deps.config.CLIENT_CHANGE_NOTICE_HOURS),
 
   async createBillingRule({ body, principal, deps, reply }) {
     const row = await inTransaction(deps.db, async (tx) => {
