@@ -4,6 +4,7 @@ import type { Db } from './db/client';
 import { createMailer, type Mailer } from './adapters/mail/mailer';
 import { createSmsSender, type SmsSender } from './adapters/sms/sms';
 import { appointmentJobs } from './features/appointments/index';
+import { billingJobs } from './features/billing/index';
 import { notificationJobs } from './features/notifications/index';
 import { startJobQueue, type JobQueue } from './jobs/queue';
 
@@ -38,6 +39,7 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
   };
 
   const appointmentWork = appointmentJobs(db);
+  const billingWork = billingJobs(db, config);
 
   started.queue = await startJobQueue({
     db,
@@ -47,8 +49,9 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
     definitions: [
       ...notificationJobs({ db, config, mailer, sms, jobs }),
       ...appointmentWork.definitions,
+      ...billingWork.definitions,
     ],
-    periodic: appointmentWork.periodic,
+    periodic: [...appointmentWork.periodic, ...billingWork.periodic],
   });
   return started.queue;
 }

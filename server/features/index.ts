@@ -3,6 +3,7 @@ import { accountHandlers } from './account/index';
 import { appointmentsHandlers, clientAppointmentsHandlers } from './appointments/index';
 import { authSyncHandlers } from './auth-sync/index';
 import { availabilityHandlers } from './availability/index';
+import { billableItemHandlers, billingRuleHandlers } from './billing/index';
 import { schedulingHandlers } from './scheduling/index';
 import { catalogHandlers } from './catalog/index';
 import { notificationsHandlers } from './notifications/index';
@@ -33,4 +34,6 @@ export const allHandlers: Handlers = {
   ...meetingsHandlers,
   ...supportHandlers,
   ...authSyncHandlers,
+  ...billingRuleHandlers,
+  ...billableItemHandlers,
 };

@@ -28,6 +28,15 @@ export const AVAILABILITY_KINDS = contract.availabilityKindValues as Tuple<
 export const BILLABLE_ITEM_STATUSES = contract.billableItemStatusValues as Tuple<
   Schemas['BillableItemStatus']
 >;
+export const BILLABLE_ITEM_OCCASIONS = contract.billableItemOccasionValues as Tuple<
+  Schemas['BillableItemOccasion']
+>;
+export const BILLING_PAYER_KINDS = contract.billingPayerKindValues as Tuple<
+  Schemas['BillingPayerKind']
+>;
+export const BILLING_VAT_TREATMENTS = contract.billingVatTreatmentValues as Tuple<
+  Schemas['BillingVatTreatment']
+>;
 export const COMMUNICATION_CHANNELS = contract.communicationChannelValues as Tuple<
   Schemas['CommunicationChannel']
 >;

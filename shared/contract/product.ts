@@ -603,7 +603,7 @@ export interface paths {
         };
         /**
          * List billable items
-         * @description Sorted by serviceDate descending. Coaches see only their own items.
+         * @description Sorted by serviceDate descending, then id. Coaches see the items of the appointments they held and of the clients they coach (read-only); admins, onboarding managers and superadmins see all. statusTotals count every status under the other filters (the tabs); amountCentsTotal sums the amounts under all filters, status included.
          */
         get: operations["listBillableItems"];
         put?: never;
@@ -624,7 +624,7 @@ export interface paths {
         get?: never;
         /**
          * Approve items
-         * @description pending → approved. All-or-nothing: 404 when an id is unknown, 409 invalid_transition when any item is in another status.
+         * @description pending → approved. All-or-nothing in one transaction (transition table: shared/billing-transitions.ts): when any id is unknown, outside the caller's scope or in a status that does not allow the action, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition | live_item_exists). At most 1000 ids (400 above).
          */
         put: operations["batchApproveBillableItems"];
         post?: never;
@@ -644,7 +644,7 @@ export interface paths {
         get?: never;
         /**
          * Cancel items
-         * @description pending, validation_failed, approved → cancelled. All-or-nothing: 404 when an id is unknown, 409 invalid_transition when any item is in another status.
+         * @description pending, validation_failed, approved → cancelled. All-or-nothing in one transaction (transition table: shared/billing-transitions.ts): when any id is unknown, outside the caller's scope or in a status that does not allow the action, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition | live_item_exists). At most 1000 ids (400 above).
          */
         put: operations["batchCancelBillableItems"];
         post?: never;
@@ -664,7 +664,7 @@ export interface paths {
         get?: never;
         /**
          * Undo cancellation
-         * @description cancelled → pending (validation runs again, may give validation_failed). All-or-nothing: 404 when an id is unknown, 409 invalid_transition when any item is in another status.
+         * @description cancelled → pending (validation runs again, may give validation_failed). All-or-nothing in one transaction (transition table: shared/billing-transitions.ts): when any id is unknown, outside the caller's scope or in a status that does not allow the action, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition | live_item_exists). At most 1000 ids (400 above).
          */
         put: operations["batchUncancelBillableItems"];
         post?: never;
@@ -684,7 +684,7 @@ export interface paths {
         get?: never;
         /**
          * Mark items as invoiced
-         * @description approved → invoice_sent. All-or-nothing: 404 when an id is unknown, 409 invalid_transition when any item is in another status.
+         * @description approved → invoice_sent. All-or-nothing in one transaction (transition table: shared/billing-transitions.ts): when any id is unknown, outside the caller's scope or in a status that does not allow the action, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition | live_item_exists). At most 1000 ids (400 above).
          */
         put: operations["batchMarkInvoiceSentBillableItems"];
         post?: never;
@@ -704,7 +704,7 @@ export interface paths {
         get?: never;
         /**
          * Override failed validation
-         * @description validation_failed → pending; validationErrors are cleared (recorded in the audit trail). All-or-nothing: 404 when an id is unknown, 409 invalid_transition when any item is in another status.
+         * @description validation_failed → pending; validationErrors are cleared (recorded in the audit trail). All-or-nothing in one transaction (transition table: shared/billing-transitions.ts): when any id is unknown, outside the caller's scope or in a status that does not allow the action, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition | live_item_exists). At most 1000 ids (400 above).
          */
         put: operations["batchRemoveValidationBillableItems"];
         post?: never;
@@ -726,7 +726,7 @@ export interface paths {
         post?: never;
         /**
          * Delete items
-         * @description Only pending, validation_failed or cancelled items can be deleted. All-or-nothing: 404 when an id is unknown, 409 invalid_transition when any item is in another status.
+         * @description Only pending, validation_failed or cancelled items can be deleted. All-or-nothing in one transaction (transition table: shared/billing-transitions.ts): when any id is unknown, outside the caller's scope or in a status that does not allow the action, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition | live_item_exists). At most 1000 ids (400 above).
          */
         delete: operations["batchDeleteBillableItems"];
         options?: never;
@@ -742,7 +742,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Approve one item (pending → approved) */
+        /**
+         * Approve one item (pending → approved)
+         * @description 404 when unknown, 409 invalid_transition (errors name the id and its status) when its status does not allow it.
+         */
         put: operations["markBillableItemApproved"];
         post?: never;
         delete?: never;
@@ -759,7 +762,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Mark one item invoiced (approved → invoice_sent) */
+        /**
+         * Mark one item invoiced (approved → invoice_sent)
+         * @description 404 when unknown, 409 invalid_transition (errors name the id and its status) when its status does not allow it.
+         */
         put: operations["markBillableItemInvoiceSent"];
         post?: never;
         delete?: never;
@@ -794,8 +800,31 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set the evaluation order */
+        /**
+         * Set the evaluation order
+         * @description ids must be exactly today's rules (active and inactive), each once; otherwise 409 stale_rule_order (someone changed the rules meanwhile) and nothing changes.
+         */
         put: operations["reorderBillingRules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/billing-rules/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which rule would bill an appointment, and why the rules above it do not
+         * @description Evaluates today's rules for one appointment as item creation would (as if it were over now when it is not), without writing anything. Every rule above the match is listed with the criteria it failed; inactive rules are listed as inactive. 404 for an unknown appointment; 409 appointment_not_billable when it is cancelled in good time or an unconfirmed hold (it will never get an item).
+         */
+        get: operations["previewBillingRules"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1478,6 +1507,13 @@ export interface components {
             /** @description e.g. value_missing, unknown_field, value_too_long, value_too_short, value_too_large, value_too_small, value_invalid_format, value_not_allowed, value_wrong_type, invalid_json, or a rule of the operation such as unknown_coach */
             code: string;
             message: string;
+            /**
+             * Format: uuid
+             * @description The record the error is about, when the field is an id in a list (batch actions).
+             */
+            id?: string;
+            /** @description That record's status when the request was refused (batch actions). */
+            status?: string;
         };
         /** @enum {string} */
         Role: "NONE" | "COACH" | "ADMIN" | "ONBOARDING_MANAGER" | "SUPERADMIN";
@@ -2384,13 +2420,33 @@ export interface components {
             events: components["schemas"]["CalendarEvent"][];
         };
         /**
-         * @description pending: created, validated, waiting for approval; validation_failed: automatic checks failed (see validationErrors); approved: ready to invoice; invoice_sent: invoiced (final); cancelled: will not be billed.
+         * @description pending: created, validated, waiting for approval; validation_failed: automatic checks failed (see validationErrors); approved: ready to invoice; invoice_sent: invoiced (final; corrected only by a cancellation invoice); cancelled: will not be billed. Allowed actions per status: shared/billing-transitions.ts.
          * @enum {string}
          */
         BillableItemStatus: "pending" | "validation_failed" | "approved" | "invoice_sent" | "cancelled";
+        /**
+         * @description Why the appointment is billed: completed (its end has passed), no_show (marked as not attended), cancelled_late (cancelled inside the client change notice).
+         * @enum {string}
+         */
+        BillableItemOccasion: "completed" | "no_show" | "cancelled_late";
+        /**
+         * @description Who receives the invoice: the client (self-pay), the sponsor (employer, via the client's campaign), a statutory insurer (GKV, by IK number) or a private insurer.
+         * @enum {string}
+         */
+        BillingPayerKind: "client" | "sponsor" | "statutory_insurer" | "private_insurer";
+        /**
+         * @description standard: 19 % VAT; exempt: no VAT, with the legal reason printed on the invoice (vatExemptionReason, e.g. "Steuerfreie Heilbehandlung gem. § 4 Nr. 14 a UStG").
+         * @enum {string}
+         */
+        BillingVatTreatment: "standard" | "exempt";
         BillableItemValidationError: {
+            /** @description no_rule, contract_not_signed, missing_address, missing_insurer, missing_insurer_code, missing_campaign */
             code: string;
+            /** @description German text for the staff. */
             message: string;
+        };
+        BillableItemIds: {
+            ids: string[];
         };
         BillableItem: {
             /** Format: uuid */
@@ -2404,12 +2460,24 @@ export interface components {
             client: components["schemas"]["PersonRef"];
             coach: components["schemas"]["PersonRef"];
             appointmentType: components["schemas"]["AppointmentType"];
-            /** Format: uuid */
+            occasion: components["schemas"]["BillableItemOccasion"];
+            /**
+             * Format: uuid
+             * @description The rule that set the item; null when none matched or the rule was deleted.
+             */
             billingRuleId: string | null;
+            /** @description The version of the rule the item copied its price, VAT and payer from. */
+            billingRuleVersion: number | null;
             description: string;
+            /** @description Gross amount in euro cents, as the rule set it. */
             amountCents: number;
             /** @constant */
             currency: "EUR";
+            vatTreatment: components["schemas"]["BillingVatTreatment"];
+            /** @enum {integer} */
+            vatRatePercent: 0 | 19;
+            vatExemptionReason: string | null;
+            payerKind: components["schemas"]["BillingPayerKind"];
             insurer: string | null;
             /**
              * Format: date
@@ -2429,9 +2497,23 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        BillableItemStatusTotal: {
+            count: number;
+            amountCents: number;
+        };
         BillableItemList: {
             billableItems: components["schemas"]["BillableItem"][];
+            /** @description Items under all filters, status included. */
             itemCount: number;
+            /** @description Count and amount per status under the other filters (the status filter left out). */
+            statusTotals: {
+                pending: components["schemas"]["BillableItemStatusTotal"];
+                validation_failed: components["schemas"]["BillableItemStatusTotal"];
+                approved: components["schemas"]["BillableItemStatusTotal"];
+                invoice_sent: components["schemas"]["BillableItemStatusTotal"];
+                cancelled: components["schemas"]["BillableItemStatusTotal"];
+            };
+            amountCentsTotal: number;
         };
         BatchUpdateResult: {
             updated: number;
@@ -2445,18 +2527,33 @@ export interface components {
             name: string;
             /** @description Evaluation order, 0-based; the first matching active rule wins. */
             position: number;
+            /** @description Starts at 1, one more on every update; items keep the version they used. */
+            version: number;
             appointmentType: components["schemas"]["AppointmentType"] | null;
             insurer: string | null;
             campaign: string | null;
+            clientType: components["schemas"]["ClientType"] | null;
+            sponsorPays: boolean | null;
+            noShow: boolean | null;
+            cancelledLate: boolean | null;
+            /** Format: date */
+            validFrom: string | null;
+            /** Format: date */
+            validTo: string | null;
             amountCents: number;
             description: string;
+            vatTreatment: components["schemas"]["BillingVatTreatment"];
+            /** @enum {integer} */
+            vatRatePercent: 0 | 19;
+            vatExemptionReason: string | null;
+            payerKind: components["schemas"]["BillingPayerKind"];
             active: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
         };
-        /** @description Spec name: billingRule. Appended at the end (highest position). active defaults to true. */
+        /** @description Spec name: billingRule. Appended at the end (highest position). Defaults: active true, vatTreatment standard (19 %), payerKind client. validTo before validFrom is 400. */
         CreateBillingRuleRequest: {
             name: string;
             /** @description null matches every type. */
@@ -2465,12 +2562,35 @@ export interface components {
             insurer?: string | null;
             /** @description Campaign code; null matches every campaign. */
             campaign?: string | null;
-            /** @description Amount in euro cents. */
+            /** @description self or relative; null matches both. */
+            clientType?: components["schemas"]["ClientType"] | null;
+            /** @description Whether the client's sponsor pays; null matches both. */
+            sponsorPays?: boolean | null;
+            /** @description true matches only no-shows, false only attended appointments; null both. */
+            noShow?: boolean | null;
+            /** @description true matches only appointments cancelled inside the change notice, false only others; null both. */
+            cancelledLate?: boolean | null;
+            /**
+             * Format: date
+             * @description First service date the rule applies to (Europe/Berlin); null is open.
+             */
+            validFrom?: string | null;
+            /**
+             * Format: date
+             * @description Last service date the rule applies to (Europe/Berlin); null is open.
+             */
+            validTo?: string | null;
+            /** @description Gross amount in euro cents. */
             amountCents: number;
             /** @description Text copied onto the billable item. */
             description: string;
+            vatTreatment?: components["schemas"]["BillingVatTreatment"];
+            /** @description Required when vatTreatment is exempt, refused otherwise (400). */
+            vatExemptionReason?: string | null;
+            payerKind?: components["schemas"]["BillingPayerKind"];
             active?: boolean;
         };
+        /** @description Changes the named fields and raises the version by one; existing billable items keep the version they copied. */
         UpdateBillingRuleRequest: {
             name?: string;
             /** @description null matches every type. */
@@ -2479,11 +2599,53 @@ export interface components {
             insurer?: string | null;
             /** @description Campaign code; null matches every campaign. */
             campaign?: string | null;
-            /** @description Amount in euro cents. */
+            /** @description self or relative; null matches both. */
+            clientType?: components["schemas"]["ClientType"] | null;
+            /** @description Whether the client's sponsor pays; null matches both. */
+            sponsorPays?: boolean | null;
+            /** @description true matches only no-shows, false only attended appointments; null both. */
+            noShow?: boolean | null;
+            /** @description true matches only appointments cancelled inside the change notice, false only others; null both. */
+            cancelledLate?: boolean | null;
+            /**
+             * Format: date
+             * @description First service date the rule applies to (Europe/Berlin); null is open.
+             */
+            validFrom?: string | null;
+            /**
+             * Format: date
+             * @description Last service date the rule applies to (Europe/Berlin); null is open.
+             */
+            validTo?: string | null;
+            /** @description Gross amount in euro cents. */
             amountCents?: number;
             /** @description Text copied onto the billable item. */
             description?: string;
+            vatTreatment?: components["schemas"]["BillingVatTreatment"];
+            /** @description Required when vatTreatment is exempt, refused otherwise (400). */
+            vatExemptionReason?: string | null;
+            payerKind?: components["schemas"]["BillingPayerKind"];
             active?: boolean;
+        };
+        BillingRulePreview: {
+            /** Format: uuid */
+            appointmentId: string;
+            occasion: components["schemas"]["BillableItemOccasion"];
+            /** Format: uuid */
+            matchedRuleId: string | null;
+            /** @description The rules in evaluation order up to and including the match (all of them when none matches). */
+            rules: {
+                /** Format: uuid */
+                ruleId: string;
+                name: string;
+                position: number;
+                /** @enum {string} */
+                outcome: "matched" | "not_matched" | "inactive";
+                /** @description The criteria that did not match: appointmentType, insurer, campaign, clientType, sponsorPays, noShow, cancelledLate, validFrom, validTo. */
+                failedCriteria: string[];
+            }[];
+            /** @description What the item would carry (status validation_failed when not empty). */
+            validationErrors: components["schemas"]["BillableItemValidationError"][];
         };
         /** @description Spec name: reorderBillingRule. Must contain exactly the existing rules (409 otherwise). */
         ReorderBillingRulesRequest: {
@@ -4099,6 +4261,12 @@ export interface operations {
                 status?: components["schemas"]["BillableItemStatus"];
                 coachId?: string;
                 clientId?: string;
+                insurer?: string;
+                payerKind?: components["schemas"]["BillingPayerKind"];
+                /** @description First service date included (Europe/Berlin local date). */
+                fromDate?: string;
+                /** @description Last service date included (Europe/Berlin local date). */
+                toDate?: string;
             };
             header?: never;
             path?: never;
@@ -4124,13 +4292,16 @@ export interface operations {
     batchApproveBillableItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BatchIds"];
+                "application/json": components["schemas"]["BillableItemIds"];
             };
         };
         responses: {
@@ -4150,19 +4321,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
     batchCancelBillableItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BatchIds"];
+                "application/json": components["schemas"]["BillableItemIds"];
             };
         };
         responses: {
@@ -4182,19 +4357,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
     batchUncancelBillableItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BatchIds"];
+                "application/json": components["schemas"]["BillableItemIds"];
             };
         };
         responses: {
@@ -4214,19 +4393,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
     batchMarkInvoiceSentBillableItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BatchIds"];
+                "application/json": components["schemas"]["BillableItemIds"];
             };
         };
         responses: {
@@ -4246,19 +4429,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
     batchRemoveValidationBillableItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BatchIds"];
+                "application/json": components["schemas"]["BillableItemIds"];
             };
         };
         responses: {
@@ -4278,19 +4465,23 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
     batchDeleteBillableItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BatchIds"];
+                "application/json": components["schemas"]["BillableItemIds"];
             };
         };
         responses: {
@@ -4310,13 +4501,17 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
     markBillableItemApproved: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -4340,13 +4535,17 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
     markBillableItemInvoiceSent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -4370,6 +4569,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -4455,6 +4655,34 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    previewBillingRules: {
+        parameters: {
+            query: {
+                appointmentId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingRulePreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5767,6 +5995,12 @@ export const requestAuthResponseChannelValues: ReadonlyArray<FlattenedDeepRequir
 export const availabilityKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AvailabilityKind"]> = ["available", "blocker"];
 export const calendarEventKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CalendarEventKind"]> = ["appointment", "availability", "blocker", "holiday"];
 export const billableItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillableItemStatus"]> = ["pending", "validation_failed", "approved", "invoice_sent", "cancelled"];
+export const billableItemOccasionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillableItemOccasion"]> = ["completed", "no_show", "cancelled_late"];
+export const billingPayerKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingPayerKind"]> = ["client", "sponsor", "statutory_insurer", "private_insurer"];
+export const billingVatTreatmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingVatTreatment"]> = ["standard", "exempt"];
+export const billableItemVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillableItem"]["vatRatePercent"]> = [0, 19];
+export const billingRuleVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRule"]["vatRatePercent"]> = [0, 19];
+export const billingRulePreviewRulesOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRulePreview"]["rules"]["outcome"]> = ["matched", "not_matched", "inactive"];
 export const eventSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventSource"]> = ["business", "system"];
 export const webhookTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookType"]> = ["appointment.booked", "appointment.rescheduled", "appointment.cancelled", "appointment.no_show", "client.created", "client.updated", "client.sessions_closed", "summary.completed", "billable_item.invoice_sent"];
 export const communicationChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CommunicationChannel"]> = ["email", "sms"];

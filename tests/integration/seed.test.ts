@@ -50,6 +50,7 @@ describe('demo data', () => {
     for (const [table, seeded] of [
       ['availabilities', c.availability],
       ['billing_rules', c.billingRules],
+      ['billable_items', c.billableItems],
     ] as const) {
       const [present] = await rows<{ ok: boolean }>(
         sql.raw(`SELECT to_regclass('public.${table}') IS NOT NULL AS ok`),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   date,
   index,
@@ -10,13 +11,20 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { APPOINTMENT_TYPES, BILLABLE_ITEM_STATUSES } from '../../../shared/contract/enums';
+import {
+  APPOINTMENT_TYPES,
+  BILLABLE_ITEM_OCCASIONS,
+  BILLABLE_ITEM_STATUSES,
+  BILLING_PAYER_KINDS,
+  BILLING_VAT_TREATMENTS,
+} from '../../../shared/contract/enums';
 import { appointments, clients, coaches, createdAt, inList, ts, updatedAt, users } from './core';
 import { billingRules } from './billing-rules';
 
 export type BillableItemValidationError = { code: string; message: string };
 
-// One live (not cancelled) item per appointment. The appointment foreign key has no cascade:
+// One live (not cancelled) item per appointment. The rule's version, price, VAT and payer are
+// copied when the item is made (a snapshot), so editing or deleting the rule changes no item. The appointment foreign key has no cascade:
 // erasing a client must delete the client's non-invoiced items first, and invoiced items
 // (retention duty) block the erasure.
 export const billableItems = pgTable(
@@ -35,10 +43,18 @@ export const billableItems = pgTable(
     billingRuleId: uuid('billing_rule_id').references(() => billingRules.id, {
       onDelete: 'set null',
     }),
+    billingRuleVersion: integer('billing_rule_version'),
     appointmentType: text('appointment_type', { enum: APPOINTMENT_TYPES }).notNull(),
+    occasion: text('occasion', { enum: BILLABLE_ITEM_OCCASIONS }).notNull().default('completed'),
     description: text('description').notNull(),
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull().default('EUR'),
+    vatTreatment: text('vat_treatment', { enum: BILLING_VAT_TREATMENTS })
+      .notNull()
+      .default('standard'),
+    vatRatePercent: integer('vat_rate_percent').notNull().default(19),
+    vatExemptionReason: text('vat_exemption_reason'),
+    payerKind: text('payer_kind', { enum: BILLING_PAYER_KINDS }).notNull().default('client'),
     insurer: text('insurer'),
     serviceDate: date('service_date', { mode: 'string' }).notNull(),
     status: text('status', { enum: BILLABLE_ITEM_STATUSES }).notNull().default('pending'),
@@ -50,6 +66,9 @@ export const billableItems = pgTable(
     approvedById: uuid('approved_by_id').references(() => users.id, { onDelete: 'set null' }),
     invoiceSentAt: ts('invoice_sent_at'),
     cancelledAt: ts('cancelled_at'),
+    // Cancelled by the item job because its appointment stopped being billable (moved ahead,
+    // no-show taken back), not by staff: the job makes a new item when it is billable again.
+    cancelledBySystem: boolean('cancelled_by_system').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -57,14 +76,26 @@ export const billableItems = pgTable(
     uniqueIndex('billable_items_live_appointment_key')
       .on(t.appointmentId)
       .where(sql`${t.status} <> 'cancelled'`),
-    index('billable_items_service_date_idx').on(t.serviceDate.desc(), t.id),
-    index('billable_items_status_idx').on(t.status, t.serviceDate.desc()),
-    index('billable_items_coach_idx').on(t.coachId, t.serviceDate.desc()),
-    index('billable_items_client_idx').on(t.clientId, t.serviceDate.desc()),
+    // Each filter's index ends in the list's order (service_date DESC, id DESC), so a page
+    // under one filter is an index walk; the job finds an appointment's items by the last.
+    index('billable_items_service_date_idx').on(t.serviceDate.desc(), t.id.desc()),
+    index('billable_items_status_idx').on(t.status, t.serviceDate.desc(), t.id.desc()),
+    index('billable_items_coach_idx').on(t.coachId, t.serviceDate.desc(), t.id.desc()),
+    index('billable_items_client_idx').on(t.clientId, t.serviceDate.desc(), t.id.desc()),
+    index('billable_items_insurer_idx').on(t.insurer, t.serviceDate.desc(), t.id.desc()),
+    index('billable_items_payer_idx').on(t.payerKind, t.serviceDate.desc(), t.id.desc()),
     index('billable_items_rule_idx').on(t.billingRuleId),
+    index('billable_items_appointment_idx').on(t.appointmentId),
     check('billable_items_status_check', sql`${t.status} IN ${inList(BILLABLE_ITEM_STATUSES)}`),
     check('billable_items_currency_check', sql`${t.currency} = 'EUR'`),
     check('billable_items_amount_check', sql`${t.amountCents} BETWEEN 0 AND 100000000`),
+    check('billable_items_occasion_check', sql`${t.occasion} IN ${inList(BILLABLE_ITEM_OCCASIONS)}`),
+    check('billable_items_payer_check', sql`${t.payerKind} IN ${inList(BILLING_PAYER_KINDS)}`),
+    check(
+      'billable_items_vat_check',
+      sql`(${t.vatTreatment} = 'standard' AND ${t.vatRatePercent} = 19 AND ${t.vatExemptionReason} IS NULL)
+        OR (${t.vatTreatment} = 'exempt' AND ${t.vatRatePercent} = 0 AND ${t.vatExemptionReason} IS NOT NULL)`,
+    ),
     check('billable_items_type_check', sql`${t.appointmentType} IN ${inList(APPOINTMENT_TYPES)}`),
     check(
       'billable_items_invoice_check',
@@ -76,3 +107,15 @@ export const billableItems = pgTable(
     ),
   ],
 );
+
+/**
+ * Appointments whose item was deleted on purpose: the item job does not make them again.
+ * Erasing the appointment (its client) takes the mark with it.
+ */
+export const billingDismissedAppointments = pgTable('billing_dismissed_appointments', {
+  appointmentId: uuid('appointment_id')
+    .primaryKey()
+    .references(() => appointments.id, { onDelete: 'cascade' }),
+  dismissedById: uuid('dismissed_by_id').references(() => users.id, { onDelete: 'set null' }),
+  dismissedAt: createdAt(),
+});

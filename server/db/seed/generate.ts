@@ -54,7 +54,7 @@ export interface AvailabilityPlan {
   note: string | null;
 }
 
-/** A billing rule, for the billing-rules area's table. */
+/** A billing rule, for the billing-rules area's table; unset criteria match everything. */
 export interface BillingRulePlan {
   id: string;
   name: string;
@@ -62,8 +62,16 @@ export interface BillingRulePlan {
   appointmentType: AppointmentType | null;
   insurer: string | null;
   campaign: string | null;
+  sponsorPays?: boolean;
+  noShow?: boolean;
+  cancelledLate?: boolean;
   amountCents: number;
   description: string;
+  /** Default standard (19 %); exempt names its legal reason. */
+  vatTreatment?: 'standard' | 'exempt';
+  vatExemptionReason?: string;
+  /** Default client. */
+  payerKind?: 'client' | 'sponsor' | 'statutory_insurer' | 'private_insurer';
   active: boolean;
 }
 
@@ -695,15 +703,42 @@ export function generateDemoData({
   return out;
 }
 
+/** The exemption text of the consultations (to be confirmed by the practice's tax adviser). */
+const HEILBEHANDLUNG = 'Steuerfreie Heilbehandlung gem. § 4 Nr. 14 a UStG';
+
 function billingRules(f: Faker): BillingRulePlan[] {
   const rules: Omit<BillingRulePlan, 'id' | 'position'>[] = [
+    // Outcome rules first: a no-show or a late cancellation is billed as a flat fee, not
+    // as the appointment's type would be.
+    {
+      name: 'Nicht erschienen',
+      appointmentType: null,
+      insurer: null,
+      campaign: null,
+      noShow: true,
+      amountCents: 3_000,
+      description: 'Ausfallgebühr: Termin nicht wahrgenommen.',
+      active: true,
+    },
+    {
+      name: 'Kurzfristig abgesagt',
+      appointmentType: null,
+      insurer: null,
+      campaign: null,
+      cancelledLate: true,
+      amountCents: 2_500,
+      description: 'Ausfallgebühr: Absage weniger als 24 Stunden vor dem Termin.',
+      active: true,
+    },
     {
       name: 'Betrieb gesund: Ersttermin',
       appointmentType: 'first',
       insurer: null,
       campaign: 'betrieb-gesund',
+      sponsorPays: true,
       amountCents: 11_000,
       description: 'Pauschale des Arbeitgebers für den Ersttermin.',
+      payerKind: 'sponsor',
       active: true,
     },
     {
@@ -711,8 +746,10 @@ function billingRules(f: Faker): BillingRulePlan[] {
       appointmentType: 'followup',
       insurer: null,
       campaign: 'betrieb-gesund',
+      sponsorPays: true,
       amountCents: 7_500,
       description: 'Pauschale des Arbeitgebers je Folgetermin.',
+      payerKind: 'sponsor',
       active: true,
     },
     {
@@ -722,6 +759,7 @@ function billingRules(f: Faker): BillingRulePlan[] {
       campaign: null,
       amountCents: 7_000,
       description: 'Selektivvertrag mit der AOK Bayern.',
+      payerKind: 'statutory_insurer',
       active: true,
     },
     {
@@ -758,6 +796,8 @@ function billingRules(f: Faker): BillingRulePlan[] {
       campaign: null,
       amountCents: 4_500,
       description: 'Ärztliche Konsultation, 30 Minuten.',
+      vatTreatment: 'exempt',
+      vatExemptionReason: HEILBEHANDLUNG,
       active: true,
     },
     {
@@ -767,6 +807,8 @@ function billingRules(f: Faker): BillingRulePlan[] {
       campaign: null,
       amountCents: 3_500,
       description: 'Ärztliche Konsultation, 30 Minuten.',
+      vatTreatment: 'exempt',
+      vatExemptionReason: HEILBEHANDLUNG,
       active: true,
     },
     {

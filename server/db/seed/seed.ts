@@ -21,6 +21,10 @@ import {
   type DemoData,
   type GenerateOptions,
 } from './generate';
+import { catchUpBillableItems } from '../../features/billing/index';
+
+/** The default client change notice (config CLIENT_CHANGE_NOTICE_HOURS), for late cancellations. */
+const DEMO_CHANGE_NOTICE_HOURS = 24;
 
 export interface SeedSummary {
   counts: {
@@ -35,6 +39,8 @@ export interface SeedSummary {
     campaigns: number;
     availability: number;
     billingRules: number;
+    /** Items the billing job made for past demo appointments. */
+    billableItems: number;
   };
   /** The demo sign-in addresses, one per role (five coaches). */
   accounts: DemoAccount[];
@@ -100,6 +106,11 @@ async function insertAll(tx: Tx, data: DemoData): Promise<Omit<SeedSummary, 'dur
   await insertRows(tx, appointments, data.appointments);
   const availabilityCount = await seedAvailability(tx, data.availability);
   const billingRuleCount = await seedBillingRules(tx, data.billingRules);
+  // Past appointments get their items as they would in the running app: by the item job.
+  const billed = await catchUpBillableItems(tx as unknown as Db, {
+    now: new Date(),
+    changeNoticeHours: DEMO_CHANGE_NOTICE_HOURS,
+  });
 
   const now = Date.now();
   return {
@@ -114,6 +125,7 @@ async function insertAll(tx: Tx, data: DemoData): Promise<Omit<SeedSummary, 'dur
       campaigns: data.campaigns.length,
       availability: availabilityCount,
       billingRules: billingRuleCount,
+      billableItems: billed.created,
     },
     accounts: data.accounts,
   };

@@ -27,6 +27,7 @@ export function formatSeedSummary(
     `  Kampagnen             ${n(c.campaigns)}`,
     `  Verfügbarkeiten       ${pending(c.availability)}`,
     `  Abrechnungsregeln     ${pending(c.billingRules)}`,
+    `  Abrechnungspositionen ${pending(c.billableItems)}`,
     '',
     'So melden Sie sich an',
     '---------------------',

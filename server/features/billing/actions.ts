@@ -1,0 +1,211 @@
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import {
+  billableItems,
+  billingDismissedAppointments,
+  clients,
+  events,
+} from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+import { HttpProblem, notFound, type FieldError } from '../../http/problem';
+import {
+  BILLING_TRANSITIONS,
+  canApplyBillingAction,
+  type BillingAction,
+} from '../../../shared/billing-transitions';
+import { inTransaction } from '../appointments/index';
+import { itemScope } from './list';
+import { validationErrorsFor } from './matching';
+
+type ItemRow = typeof billableItems.$inferSelect;
+/** One refused id of a batch: where it stood in the list, why, and its status then. */
+type Offender = FieldError & { id: string; status?: string };
+
+const EVENT_TYPES: Record<BillingAction, string> = {
+  approve: 'billable_item.approved',
+  cancel: 'billable_item.cancelled',
+  uncancel: 'billable_item.uncancelled',
+  markInvoiceSent: 'billable_item.invoice_sent',
+  removeValidation: 'billable_item.validation_removed',
+  delete: 'billable_item.deleted',
+};
+
+const refused = (detail: string, offenders: Offender[]) =>
+  new HttpProblem(409, 'batch_refused', 'Conflict', detail, offenders);
+
+/**
+ * Applies `action` to every id, all or nothing. The items are locked in id order (two
+ * overlapping batches wait for each other instead of deadlocking) and checked after the
+ * lock: the later batch sees the first one's result, so each transition happens, and is
+ * recorded, once. Any unknown, out-of-reach or not-allowed id refuses the whole batch.
+ */
+export async function applyAction(
+  db: Db,
+  principal: Principal,
+  action: BillingAction,
+  ids: string[],
+): Promise<ItemRow[]> {
+  return inTransaction(db, async (tx) => {
+    const rows = await tx
+      .select()
+      .from(billableItems)
+      .where(and(inArray(billableItems.id, ids), itemScope(principal)))
+      .orderBy(asc(billableItems.id))
+      .for('update');
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const offenders: Offender[] = [];
+    ids.forEach((id, index) => {
+      const row = byId.get(id);
+      const field = `ids.${index}`;
+      if (!row) {
+        offenders.push({ field, id, code: 'not_found', message: 'No billable item with this id in your reach' });
+      } else if (!canApplyBillingAction(action, row.status)) {
+        offenders.push({
+          field,
+          id,
+          status: row.status,
+          code: 'invalid_transition',
+          message: `${action} is not allowed on an item in status ${row.status}`,
+        });
+      }
+    });
+    if (action === 'uncancel' && offenders.length === 0) offenders.push(...(await liveClashes(tx, ids, rows)));
+    if (offenders.length) {
+      throw refused(`${offenders.length} of ${ids.length} items refuse ${action}; nothing changed`, offenders);
+    }
+    const after = await transition(tx, principal, action, rows);
+    await tx.insert(events).values(
+      rows.map((before) => {
+        const next = after.find((a) => a.id === before.id);
+        return {
+          type: EVENT_TYPES[action],
+          entityType: 'billable_item',
+          entityId: before.id,
+          actorUserId: principal.user?.id ?? null,
+          appointmentId: before.appointmentId,
+          clientId: before.clientId,
+          coachId: before.coachId,
+          source: 'business' as const,
+          important: true,
+          changes: {
+            status: { from: before.status, to: next?.status ?? null },
+            ...(action === 'removeValidation' ? { validationErrors: before.validationErrors } : {}),
+            ...(action === 'delete'
+              ? { amountCents: before.amountCents, description: before.description, serviceDate: before.serviceDate }
+              : {}),
+          },
+        };
+      }),
+    );
+    return after;
+  });
+}
+
+/** Uncancelling must not make a second live item for an appointment. */
+async function liveClashes(tx: Tx, ids: string[], rows: ItemRow[]): Promise<Offender[]> {
+  const appointmentIds = rows.map((r) => r.appointmentId);
+  const live = await tx
+    .select({ appointmentId: billableItems.appointmentId })
+    .from(billableItems)
+    .where(and(inArray(billableItems.appointmentId, appointmentIds), ne(billableItems.status, 'cancelled')));
+  const taken = new Set(live.map((l) => l.appointmentId));
+  const offenders: Offender[] = [];
+  ids.forEach((id, index) => {
+    const row = rows.find((r) => r.id === id)!;
+    if (taken.has(row.appointmentId)) {
+      offenders.push({
+        field: `ids.${index}`,
+        id,
+        status: row.status,
+        code: 'live_item_exists',
+        message: 'The appointment has another item that is not cancelled',
+      });
+    }
+    taken.add(row.appointmentId);
+  });
+  return offenders;
+}
+
+async function transition(tx: Tx, principal: Principal, action: BillingAction, rows: ItemRow[]) {
+  const ids = rows.map((r) => r.id);
+  const where = inArray(billableItems.id, ids);
+  const to = BILLING_TRANSITIONS[action].to;
+  switch (action) {
+    case 'approve':
+      return tx
+        .update(billableItems)
+        .set({ status: 'approved', approvedAt: sql`now()`, approvedById: principal.user?.id ?? null, updatedAt: sql`now()` })
+        .where(where)
+        .returning();
+    case 'cancel':
+      return tx
+        .update(billableItems)
+        .set({ status: 'cancelled', cancelledAt: sql`now()`, cancelledBySystem: false, updatedAt: sql`now()` })
+        .where(where)
+        .returning();
+    case 'markInvoiceSent':
+      return tx
+        .update(billableItems)
+        .set({ status: 'invoice_sent', invoiceSentAt: sql`now()`, updatedAt: sql`now()` })
+        .where(where)
+        .returning();
+    case 'removeValidation':
+      return tx
+        .update(billableItems)
+        .set({ status: 'pending', validationErrors: [], updatedAt: sql`now()` })
+        .where(where)
+        .returning();
+    case 'uncancel':
+      return uncancel(tx, rows);
+    case 'delete': {
+      // Deleted on purpose: the item job does not make the item again.
+      await tx
+        .insert(billingDismissedAppointments)
+        .values(rows.map((r) => ({ appointmentId: r.appointmentId, dismissedById: principal.user?.id ?? null })))
+        .onConflictDoNothing();
+      await tx.delete(billableItems).where(where);
+      return [];
+    }
+    default:
+      throw new Error(`No transition to ${String(to)}`);
+  }
+}
+
+/** Back to pending, the checks run again on today's client data (the rule snapshot stays). */
+async function uncancel(tx: Tx, rows: ItemRow[]) {
+  const data = await tx
+    .select()
+    .from(clients)
+    .where(inArray(clients.id, [...new Set(rows.map((r) => r.clientId))]));
+  const out: ItemRow[] = [];
+  for (const row of rows) {
+    const client = data.find((c) => c.id === row.clientId)!;
+    const errors = validationErrorsFor(client, row.billingRuleVersion === null ? null : row.payerKind);
+    const [updated] = await tx
+      .update(billableItems)
+      .set({
+        status: errors.length ? 'validation_failed' : 'pending',
+        validationErrors: errors,
+        cancelledAt: null,
+        cancelledBySystem: false,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(billableItems.id, row.id))
+      .returning();
+    out.push(updated!);
+  }
+  return out;
+}
+
+/** A single-item action: 404 for an unknown (or out-of-reach) id, 409 when not allowed. */
+export async function applyToOne(db: Db, principal: Principal, action: BillingAction, id: string) {
+  try {
+    await applyAction(db, principal, action, [id]);
+  } catch (error) {
+    if (error instanceof HttpProblem && error.errors?.[0]?.code === 'not_found') throw notFound('billable item');
+    if (error instanceof HttpProblem && error.code === 'batch_refused') {
+      throw new HttpProblem(409, 'invalid_transition', 'Conflict', error.detail, error.errors);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,4 @@
+/** The billing feature's public face: the only module other parts of the server import. */
+export { billingRuleHandlers } from './rule-handlers';
+export { billableItemHandlers } from './item-handlers';
+export { billingJobs, BILLABLE_ITEMS_JOB, catchUpBillableItems } from './jobs';

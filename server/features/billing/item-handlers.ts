@@ -1,0 +1,46 @@
+import { and, eq } from 'drizzle-orm';
+import { billableItems } from '../../db/schema/index';
+import type { Db } from '../../db/client';
+import type { Principal } from '../../http/auth';
+import { defineHandlers } from '../../http/handler';
+import { applyAction, applyToOne } from './actions';
+import { itemScope, listItemPage, selectItems, toBillableItem } from './list';
+
+async function itemById(db: Db, principal: Principal, id: string) {
+  const [row] = await selectItems(db).where(and(eq(billableItems.id, id), itemScope(principal)));
+  return toBillableItem(row!);
+}
+
+/** /billable-items…: listing for COACH, ADMIN, ONBOARDING_MANAGER; actions for ADMIN. */
+export const billableItemHandlers = defineHandlers({
+  listBillableItems: ({ query, principal, deps }) => listItemPage(deps.db, principal, query),
+
+  async batchApproveBillableItems({ body, principal, deps }) {
+    return { updated: (await applyAction(deps.db, principal, 'approve', body.ids)).length };
+  },
+  async batchCancelBillableItems({ body, principal, deps }) {
+    return { updated: (await applyAction(deps.db, principal, 'cancel', body.ids)).length };
+  },
+  async batchUncancelBillableItems({ body, principal, deps }) {
+    return { updated: (await applyAction(deps.db, principal, 'uncancel', body.ids)).length };
+  },
+  async batchMarkInvoiceSentBillableItems({ body, principal, deps }) {
+    return { updated: (await applyAction(deps.db, principal, 'markInvoiceSent', body.ids)).length };
+  },
+  async batchRemoveValidationBillableItems({ body, principal, deps }) {
+    return { updated: (await applyAction(deps.db, principal, 'removeValidation', body.ids)).length };
+  },
+  async batchDeleteBillableItems({ body, principal, deps }) {
+    await applyAction(deps.db, principal, 'delete', body.ids);
+    return { deleted: body.ids.length };
+  },
+
+  async markBillableItemApproved({ params, principal, deps }) {
+    await applyToOne(deps.db, principal, 'approve', params.id);
+    return itemById(deps.db, principal, params.id);
+  },
+  async markBillableItemInvoiceSent({ params, principal, deps }) {
+    await applyToOne(deps.db, principal, 'markInvoiceSent', params.id);
+    return itemById(deps.db, principal, params.id);
+  },
+});

@@ -1,0 +1,290 @@
+import { Temporal } from '@js-temporal/polyfill';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import {
+  appointments,
+  billableItems,
+  billingDismissedAppointments,
+  clients,
+  events,
+} from '../../db/schema/index';
+import {
+  evaluateRules,
+  occasionOf,
+  serviceDateOf,
+  validationErrorsFor,
+  type BillingFacts,
+  type ClientBillingData,
+} from './matching';
+import { orderedRules, vatRateOf, type BillingRuleRow } from './rules';
+
+/** What the item job needs to know about the clock and the client change notice. */
+export interface ItemClock {
+  now: Date;
+  changeNoticeHours: number;
+}
+
+const appointmentColumns = {
+  appointmentId: appointments.id,
+  clientId: appointments.clientId,
+  coachId: appointments.coachId,
+  appointmentType: appointments.appointmentType,
+  startDate: appointments.startDate,
+  endDate: appointments.endDate,
+  noShow: appointments.noShow,
+  cancelledAt: appointments.cancelledAt,
+  isProvisional: appointments.isProvisional,
+  hasNotSignedRequiredContract: clients.hasNotSignedRequiredContract,
+  street: clients.street,
+  postalCode: clients.postalCode,
+  city: clients.city,
+  insurer: clients.insurer,
+  insurerCode: clients.insurerCode,
+  campaign: clients.campaign,
+  clientType: clients.clientType,
+  paidBySponsor: clients.paidBySponsor,
+};
+
+type AppointmentFacts = {
+  appointmentId: string;
+  clientId: string;
+  coachId: string;
+  appointmentType: BillingFacts['appointmentType'];
+  startDate: string;
+  endDate: string;
+  noShow: boolean;
+  cancelledAt: string | null;
+  isProvisional: boolean;
+  clientType: BillingFacts['clientType'];
+  paidBySponsor: boolean;
+} & ClientBillingData;
+
+/** The item an appointment gets today: the first matching rule's snapshot, or no rule. */
+export function itemFor(
+  row: AppointmentFacts,
+  rules: readonly BillingRuleRow[],
+  clock: ItemClock,
+) {
+  const occasion = occasionOf(
+    row,
+    Temporal.Instant.fromEpochMilliseconds(clock.now.getTime()),
+    clock.changeNoticeHours,
+  );
+  if (!occasion) return null;
+  const serviceDate = serviceDateOf(row.startDate);
+  const facts: BillingFacts = {
+    appointmentType: row.appointmentType,
+    insurer: row.insurer,
+    campaign: row.campaign,
+    clientType: row.clientType,
+    sponsorPays: row.paidBySponsor,
+    occasion,
+    serviceDate,
+  };
+  const evaluation = evaluateRules(rules, facts);
+  const rule = evaluation.match;
+  const validationErrors = validationErrorsFor(row, rule?.payerKind ?? null);
+  return {
+    evaluation,
+    values: {
+      appointmentId: row.appointmentId,
+      clientId: row.clientId,
+      coachId: row.coachId,
+      appointmentType: row.appointmentType,
+      occasion,
+      serviceDate,
+      insurer: row.insurer,
+      billingRuleId: rule?.id ?? null,
+      billingRuleVersion: rule?.version ?? null,
+      description: rule?.description ?? 'Keine passende Abrechnungsregel',
+      amountCents: rule?.amountCents ?? 0,
+      vatTreatment: rule?.vatTreatment ?? 'standard',
+      vatRatePercent: vatRateOf(rule?.vatTreatment ?? 'standard'),
+      vatExemptionReason: rule?.vatExemptionReason ?? null,
+      payerKind: rule?.payerKind ?? 'client',
+      status: validationErrors.length ? ('validation_failed' as const) : ('pending' as const),
+      validationErrors,
+    },
+  };
+}
+
+/** The appointment (and client) facts for one appointment, for the preview. */
+export async function appointmentFacts(db: Db | Tx, appointmentId: string) {
+  const [row] = await db
+    .select(appointmentColumns)
+    .from(appointments)
+    .innerJoin(clients, eq(clients.id, appointments.clientId))
+    .where(eq(appointments.id, appointmentId));
+  return (row as AppointmentFacts | undefined) ?? null;
+}
+
+// An appointment is a candidate while it has no item that counts: a live one, or one staff
+// cancelled. Items the job cancelled itself (the appointment stopped being billable) and
+// dismissed (deleted) appointments do not count / block for good.
+const noCountingItem = sql`NOT EXISTS (
+  SELECT 1 FROM ${billableItems} b WHERE b.appointment_id = ${appointments.id}
+    AND NOT (b.status = 'cancelled' AND b.cancelled_by_system))
+  AND NOT EXISTS (SELECT 1 FROM ${billingDismissedAppointments} d
+    WHERE d.appointment_id = ${appointments.id})`;
+
+/** Candidates in SQL; occasionOf decides for each (the same rule, in one place). */
+const maybeBillable = (clock: ItemClock) => {
+  const now = clock.now.toISOString();
+  return or(
+    sql`${appointments.cancelledAt} IS NULL AND NOT ${appointments.isProvisional}
+      AND (${appointments.endDate} <= ${now} OR ${appointments.noShow})`,
+    sql`${appointments.cancelledAt} > ${appointments.startDate} - make_interval(hours => ${clock.changeNoticeHours})`,
+  );
+};
+
+type Created = { id: string; appointmentId: string; clientId: string; coachId: string; status: string };
+
+function systemEvents(type: string, rows: Created[], changes: (row: Created) => Record<string, unknown>) {
+  return rows.map((row) => ({
+    type,
+    entityType: 'billable_item',
+    entityId: row.id,
+    appointmentId: row.appointmentId,
+    clientId: row.clientId,
+    coachId: row.coachId,
+    source: 'system' as const,
+    important: false,
+    changes: changes(row),
+  }));
+}
+
+/**
+ * Makes the items of up to `limit` appointments that became billable (oldest first) and
+ * brings not-yet-approved items in line with appointments changed since. Returns how many
+ * items it created, updated and cancelled; a full batch means more may wait.
+ */
+export async function syncBillableItems(db: Db, clock: ItemClock, limit = 500) {
+  return db.transaction(async (tx) => {
+    const rules = await orderedRules(tx);
+    const created = await createItems(tx, rules, clock, limit);
+    const { updated, cancelled } = await refreshItems(tx, rules, clock, limit);
+    return { created, updated, cancelled };
+  });
+}
+
+async function createItems(tx: Tx, rules: BillingRuleRow[], clock: ItemClock, limit: number) {
+  const candidates = (await tx
+    .select(appointmentColumns)
+    .from(appointments)
+    .innerJoin(clients, eq(clients.id, appointments.clientId))
+    .where(and(maybeBillable(clock), noCountingItem))
+    .orderBy(asc(appointments.endDate), asc(appointments.id))
+    .limit(limit)
+    // Two job runs at once take different appointments instead of waiting.
+    .for('update', { of: appointments, skipLocked: true })) as AppointmentFacts[];
+  const values = candidates.flatMap((row) => {
+    const item = itemFor(row, rules, clock);
+    return item ? [item.values] : [];
+  });
+  if (values.length === 0) return 0;
+  const rows = await tx
+    .insert(billableItems)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({
+      id: billableItems.id,
+      appointmentId: billableItems.appointmentId,
+      clientId: billableItems.clientId,
+      coachId: billableItems.coachId,
+      status: billableItems.status,
+      billingRuleId: billableItems.billingRuleId,
+      billingRuleVersion: billableItems.billingRuleVersion,
+      amountCents: billableItems.amountCents,
+    });
+  if (rows.length) {
+    await tx.insert(events).values(
+      systemEvents('billable_item.created', rows, (row) => {
+        const r = rows.find((x) => x.id === row.id)!;
+        return {
+          status: r.status,
+          billingRuleId: r.billingRuleId,
+          billingRuleVersion: r.billingRuleVersion,
+          amountCents: r.amountCents,
+        };
+      }),
+    );
+  }
+  return rows.length;
+}
+
+const SNAPSHOT_FIELDS = [
+  'occasion',
+  'serviceDate',
+  'appointmentType',
+  'coachId',
+  'insurer',
+  'billingRuleId',
+  'billingRuleVersion',
+  'description',
+  'amountCents',
+  'vatTreatment',
+  'vatExemptionReason',
+  'payerKind',
+  'status',
+] as const;
+
+/**
+ * Items not yet approved whose appointment changed after them (moved, no-show set or taken
+ * back, cancelled), and failed items whose client changed: evaluated again. One whose
+ * appointment is no longer billable is cancelled by the system; one whose facts differ takes
+ * today's rule. Approved and invoiced items never change here.
+ */
+async function refreshItems(tx: Tx, rules: BillingRuleRow[], clock: ItemClock, limit: number) {
+  const rows = await tx
+    .select({ ...appointmentColumns, item: billableItems })
+    .from(billableItems)
+    .innerJoin(appointments, eq(appointments.id, billableItems.appointmentId))
+    .innerJoin(clients, eq(clients.id, appointments.clientId))
+    .where(
+      and(
+        inArray(billableItems.status, ['pending', 'validation_failed']),
+        or(
+          sql`${appointments.updatedAt} > ${billableItems.updatedAt}`,
+          sql`${billableItems.status} = 'validation_failed' AND ${clients.updatedAt} > ${billableItems.updatedAt}`,
+        ),
+      ),
+    )
+    .limit(limit)
+    .for('update', { of: billableItems, skipLocked: true });
+  let updated = 0;
+  let cancelled = 0;
+  for (const row of rows) {
+    const { item: before, ...facts } = row;
+    const next = itemFor(facts as AppointmentFacts, rules, clock);
+    if (!next) {
+      await tx
+        .update(billableItems)
+        .set({ status: 'cancelled', cancelledAt: sql`now()`, cancelledBySystem: true, updatedAt: sql`now()` })
+        .where(eq(billableItems.id, before.id));
+      await tx.insert(events).values(
+        systemEvents('billable_item.cancelled', [before], () => ({
+          status: { from: before.status, to: 'cancelled' },
+          reason: 'appointment_not_billable',
+        })),
+      );
+      cancelled++;
+      continue;
+    }
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    for (const field of SNAPSHOT_FIELDS) {
+      if (before[field] !== next.values[field]) changes[field] = { from: before[field], to: next.values[field] };
+    }
+    const errorsChanged =
+      JSON.stringify(before.validationErrors) !== JSON.stringify(next.values.validationErrors);
+    // Touched anyway, so the same change is not looked at again next minute.
+    await tx
+      .update(billableItems)
+      .set({ ...next.values, updatedAt: sql`now()` })
+      .where(eq(billableItems.id, before.id));
+    if (Object.keys(changes).length || errorsChanged) {
+      await tx.insert(events).values(systemEvents('billable_item.updated', [before], () => changes));
+      updated++;
+    }
+  }
+  return { updated, cancelled };
+}

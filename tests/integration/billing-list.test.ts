@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Api } from '../support/api';
+import { ADDRESS, itemMaker, makeRule } from './billing-support';
+import { expectFieldError, expectProblem, expectStatus, ids, newClient, newCoach, startApi, type Caller } from './fixtures';
+
+let api: Api;
+let admin: Caller;
+let manager: Caller;
+let coach: Caller;
+const made = {} as { mine: string[]; coached: string[]; others: string[]; coachId: string; otherCoachId: string };
+
+beforeAll(async () => {
+  ({ api, callers: [admin, manager] } = await startApi({}, 'ADMIN', 'ONBOARDING_MANAGER'));
+  const item = itemMaker(api, admin);
+  made.coachId = (await newCoach(api, admin)).id;
+  made.otherCoachId = (await newCoach(api, admin)).id;
+  coach = await api.signIn('COACH', { coachId: made.coachId });
+  await makeRule(api, admin, { name: 'Alles', amountCents: 5000, description: 'Termin' });
+  const own = await newClient(api, admin, { ...ADDRESS, coachedById: made.coachId, insurer: 'TK' });
+  const coachedElsewhere = await newClient(api, admin, { ...ADDRESS, coachedById: made.coachId });
+  const foreign = await newClient(api, admin, ADDRESS);
+  // The coach's own appointments, an appointment of a client they coach held by another
+  // coach, and items of neither.
+  made.mine = [await item(own.id, made.coachId), await item(own.id, made.coachId, 'approved')];
+  made.coached = [await item(coachedElsewhere.id, made.otherCoachId, 'validation_failed')];
+  made.others = [await item(foreign.id, made.otherCoachId), await item(foreign.id, made.otherCoachId, 'cancelled')];
+});
+afterAll(() => api.close());
+
+const list = (as: Caller, query: Record<string, string | number> = {}) =>
+  api.call('GET', '/api/billable-items', { as, query: { limit: 50, ...query } });
+
+describe('GET /billable-items', () => {
+  it('admins see all, newest service date first, with totals per status and the sum', async () => {
+    const res = await list(admin);
+    expectStatus(res, 200);
+    const all = [...made.mine, ...made.coached, ...made.others];
+    expect(ids(res.body.billableItems).sort()).toEqual([...all].sort());
+    const dates = res.body.billableItems.map((i: any) => i.serviceDate);
+    expect(dates).toEqual([...dates].sort().reverse());
+    expect(res.body.itemCount).toBe(5);
+    expect(res.body.amountCentsTotal).toBe(25_000);
+    expect(res.body.statusTotals).toEqual({
+      pending: { count: 2, amountCents: 10_000 },
+      validation_failed: { count: 1, amountCents: 5_000 },
+      approved: { count: 1, amountCents: 5_000 },
+      invoice_sent: { count: 0, amountCents: 0 },
+      cancelled: { count: 1, amountCents: 5_000 },
+    });
+  });
+
+  it('the status filter narrows the page and the sum, the tab totals keep the other statuses', async () => {
+    const res = await list(admin, { status: 'pending' });
+    expect(res.body.itemCount).toBe(2);
+    expect(res.body.amountCentsTotal).toBe(10_000);
+    expect(res.body.statusTotals.cancelled.count).toBe(1);
+  });
+
+  it('filters by coach, client, insurer, payer and service-date range; pages', async () => {
+    expect(ids((await list(admin, { coachId: made.coachId })).body.billableItems).sort()).toEqual([...made.mine].sort());
+    expect((await list(admin, { insurer: 'TK' })).body.itemCount).toBe(2);
+    expect((await list(admin, { payerKind: 'sponsor' })).body.itemCount).toBe(0);
+    expect((await list(admin, { payerKind: 'client' })).body.itemCount).toBe(5);
+    const all = (await list(admin)).body.billableItems;
+    const newest = all[0].serviceDate;
+    expect((await list(admin, { fromDate: newest, toDate: newest })).body.itemCount).toBe(1);
+    const page2 = await list(admin, { limit: 2, page: 2 });
+    expect(ids(page2.body.billableItems)).toEqual(ids(all.slice(2, 4)));
+    expectFieldError(await list(admin, { fromDate: 'yesterday' }), 'fromDate');
+    expectFieldError(await list(admin, { status: 'paid' }), 'status');
+  });
+
+  it('onboarding managers see all, read-only', async () => {
+    expect((await list(manager)).body.itemCount).toBe(5);
+    expectProblem(await api.call('PUT', '/api/billable-items/batch-approve', { as: manager, body: { ids: made.mine } }), 403);
+  });
+
+  it('a coach sees only the items of their appointments and clients, and cannot act', async () => {
+    const res = await list(coach);
+    expect(ids(res.body.billableItems).sort()).toEqual([...made.mine, ...made.coached].sort());
+    expect(res.body.itemCount).toBe(3);
+    expect((await list(coach, { coachId: made.otherCoachId })).body.itemCount).toBe(1);
+    for (const [method, path] of [
+      ['PUT', '/api/billable-items/batch-approve'],
+      ['PUT', '/api/billable-items/batch-cancel'],
+      ['DELETE', '/api/billable-items/batch-delete'],
+    ] as const) {
+      expectProblem(await api.call(method, path, { as: coach, body: { ids: made.mine } }), 403);
+    }
+    expectProblem(await api.call('PUT', `/api/billable-items/${made.mine[0]}/mark-approved`, { as: coach }), 403);
+    const after = await list(admin, { coachId: made.coachId, status: 'pending' });
+    expect(after.body.itemCount).toBe(1);
+  });
+});
