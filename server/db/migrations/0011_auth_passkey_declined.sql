@@ -1,0 +1,1 @@
+ALTER TABLE "auth_users" ADD COLUMN "passkey_declined_at" timestamp(3) with time zone;
