@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { berlinClock } from '../../lib/client-slots';
 import { wireAppointmentSelection } from '../../machines/wiring/appointment-selection';
 import { useRouteMachine } from '../route-actor';
+import { usePickerState, type SlotPickerActor } from '../appointments/slot-picker';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
 
 /** `/client-signup/appointment-selection`: the initial appointment calendar. */
@@ -20,8 +21,7 @@ export default function AppointmentSelectionPage() {
 function Selection() {
   const { t } = useTranslation('client');
   const [state, send] = useRouteMachine(wireAppointmentSelection, { input: { now: () => Date.now() } });
-  const { slots, day, slot, conflict, appointment, error } = state.context;
-  const busy = state.hasTag('busy');
+  const { appointment } = state.context;
 
   if (state.hasTag('booked') && appointment) {
     return (
@@ -68,10 +68,21 @@ function Selection() {
       </div>
     );
   }
+  return <Picking actorRef={state.children.slotPicker} />;
+}
+
+/** The picker's screens: loading, a failed load, no free slot, the days and times, the confirmation. */
+function Picking({ actorRef }: { actorRef: SlotPickerActor | undefined }) {
+  const { t } = useTranslation('client');
+  const state = usePickerState(actorRef);
+  if (!actorRef || !state) return null;
+  const send = actorRef.send;
+  const { slots, day, slot, conflict, error } = state.context;
+  const busy = state.hasTag('busy');
   if (state.hasTag('loadError')) {
     return <ErrorNotice code={error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
-  if (state.hasTag('noSlots')) {
+  if (state.hasTag('slotsReady') && slots.length === 0) {
     return (
       <div className="notice">
         <p>{t('selection.empty')}</p>
