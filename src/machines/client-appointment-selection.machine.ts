@@ -5,7 +5,13 @@ import {
   toClientError,
   type ClientAppointment,
 } from '../lib/client-slots';
-import { slotPickerMachine, type SlotPickerInput, type SlotPickerOutput } from './slot-picker.machine';
+import {
+  pickedSlot,
+  pickingEndedWith,
+  slotPickerMachine,
+  submittedResult,
+  type SlotPickerInput,
+} from './slot-picker.machine';
 
 /**
  * `/client-signup/appointment-selection` (issue #6, the "initial appointment calendar"): the
@@ -52,8 +58,6 @@ export const selectionSlots = (now: () => number): SlotPickerInput => ({
   }),
 });
 
-const outputOf = (event: unknown) => (event as { output: SlotPickerOutput }).output;
-
 export const appointmentSelectionMachine = setup({
   types: {
     context: {} as SelectionContext,
@@ -69,11 +73,8 @@ export const appointmentSelectionMachine = setup({
     saveCalendar: (_, _params: { appointment: ClientAppointment }) => undefined,
   },
   guards: {
-    booked: ({ event }) => outputOf(event).outcome === 'submitted',
-    alreadyBooked: ({ event }) => {
-      const output = outputOf(event);
-      return output.outcome === 'ended' && output.code === 'initial_appointment_exists';
-    },
+    booked: pickedSlot,
+    alreadyBooked: pickingEndedWith(['initial_appointment_exists']),
   },
 }).createMachine({
   id: 'appointmentSelection',
@@ -90,10 +91,7 @@ export const appointmentSelectionMachine = setup({
           {
             guard: 'booked',
             target: 'booked',
-            actions: assign({
-              appointment: ({ event }) =>
-                (event.output as Extract<SlotPickerOutput, { outcome: 'submitted' }>).result as ClientAppointment,
-            }),
+            actions: assign({ appointment: submittedResult<ClientAppointment> }),
           },
           { guard: 'alreadyBooked', target: 'alreadyBooked' },
           // Signed in without a client record (or signed out meanwhile).

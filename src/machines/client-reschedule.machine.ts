@@ -8,7 +8,13 @@ import {
   type FreeSlot,
 } from '../lib/client-slots';
 import { notProvided as notProvidedBy } from './shared/failures';
-import { slotPickerMachine, type SlotPickerInput, type SlotPickerOutput } from './slot-picker.machine';
+import {
+  pickedSlot,
+  pickingEndedWith,
+  slotPickerMachine,
+  submittedResult,
+  type SlotPickerInput,
+} from './slot-picker.machine';
 
 /**
  * `/client-signup/reschedule-appointment/{appointmentId}` (issue #6): the client moves their
@@ -82,10 +88,6 @@ export const rescheduleSlots = (context: RescheduleContext): SlotPickerInput => 
 });
 
 const codeOf = (event: unknown) => toClientError((event as { error?: unknown }).error).code;
-const endedWith = (event: unknown, codes: readonly string[]) => {
-  const output = (event as unknown as { output: SlotPickerOutput }).output;
-  return output.outcome === 'ended' && codes.includes(output.code);
-};
 
 export const rescheduleMachine = setup({
   types: {
@@ -112,9 +114,9 @@ export const rescheduleMachine = setup({
       const a = (event as { output?: { appointment: ClientAppointment } }).output?.appointment;
       return a !== undefined && Date.parse(a.startDate) <= context.now();
     },
-    moved: ({ event }) => (event as unknown as { output: SlotPickerOutput }).output.outcome === 'submitted',
-    movedTooLate: ({ event }) => endedWith(event, TOO_LATE),
-    cancelledMeanwhile: ({ event }) => endedWith(event, ['appointment_cancelled']),
+    moved: pickedSlot,
+    movedTooLate: pickingEndedWith(TOO_LATE),
+    cancelledMeanwhile: pickingEndedWith(['appointment_cancelled']),
     notFound: ({ event }) => NOT_FOUND.includes(codeOf(event)),
   },
 }).createMachine({
@@ -179,10 +181,7 @@ export const rescheduleMachine = setup({
           {
             guard: 'moved',
             target: 'moved',
-            actions: assign({
-              appointment: ({ event }) =>
-                (event.output as Extract<SlotPickerOutput, { outcome: 'submitted' }>).result as ClientAppointment,
-            }),
+            actions: assign({ appointment: submittedResult<ClientAppointment> }),
           },
           { guard: 'movedTooLate', target: 'tooLate' },
           { guard: 'cancelledMeanwhile', target: 'cancelled' },

@@ -4,7 +4,7 @@ import type { components } from '../../shared/contract/product';
 import { clientFormSchema, newClientValues } from '../forms/client-staff-form';
 import { recordFormMachine } from './record-form.machine';
 import { bookingRequestOf, toScheduleError } from './scheduling/shared';
-import { slotPickerMachine, type SlotPickerInput, type SlotPickerOutput } from './slot-picker.machine';
+import { pickedSlot, slotPickerMachine, submittedResult, type SlotPickerInput } from './slot-picker.machine';
 import { mondayOf, windowOf } from '../../shared/time';
 
 /**
@@ -57,7 +57,7 @@ export const preAppointmentMachine = setup({
     notifyBooked: () => undefined,
   },
   guards: {
-    booked: ({ event }) => (event as { output?: SlotPickerOutput }).output?.outcome === 'submitted',
+    booked: pickedSlot,
   },
 }).createMachine({
   id: 'preAppointment',
@@ -86,10 +86,7 @@ export const preAppointmentMachine = setup({
           guard: 'booked',
           target: 'booked',
           actions: [
-            assign({
-              appointment: ({ event }) =>
-                (event.output as Extract<SlotPickerOutput, { outcome: 'submitted' }>).result as Appointment,
-            }),
+            assign({ appointment: submittedResult<Appointment> }),
             'notifyBooked',
           ],
         },

@@ -58,6 +58,18 @@ export type SlotPickerOutput =
   | { outcome: 'submitted'; slot: FreeSlot; result: unknown }
   | { outcome: 'ended'; code: string };
 
+const outputOf = (event: unknown) => (event as { output: SlotPickerOutput }).output;
+/** For the parent's `onDone`: the slot was booked (or moved to). */
+export const pickedSlot = ({ event }: { event: unknown }) => outputOf(event).outcome === 'submitted';
+/** For the parent's `onDone`: the picking ended with one of these codes. */
+export const pickingEndedWith = (codes: readonly string[]) => ({ event }: { event: unknown }) => {
+  const output = outputOf(event);
+  return output.outcome === 'ended' && codes.includes(output.code);
+};
+/** The answer of the submit (the booked or moved appointment). */
+export const submittedResult = <T>({ event }: { event: unknown }): T =>
+  (outputOf(event) as Extract<SlotPickerOutput, { outcome: 'submitted' }>).result as T;
+
 export interface SlotPickerContext {
   query: SlotQuery | null;
   window: (weekStart: string | null) => SlotWindow;

@@ -4,7 +4,7 @@ import { berlinClock } from '../../lib/client-slots';
 import { wireAppointmentSelection } from '../../machines/wiring/appointment-selection';
 import { useRouteMachine } from '../route-actor';
 import { usePickerState, type SlotPickerActor } from '../appointments/slot-picker';
-import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
+import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, LinkNotice, SlotPicker } from './parts';
 
 /** `/client-signup/appointment-selection`: the initial appointment calendar. */
 export default function AppointmentSelectionPage() {
@@ -49,24 +49,10 @@ function Selection() {
     );
   }
   if (state.hasTag('alreadyBooked')) {
-    return (
-      <div className="notice">
-        <p>{t('selection.alreadyBooked')}</p>
-        <Link href="/client-signup/login" className="button button-primary">
-          {t('selection.toOverview')}
-        </Link>
-      </div>
-    );
+    return <LinkNotice text={t('selection.alreadyBooked')} href="/client-signup/login" label={t('selection.toOverview')} />;
   }
   if (state.hasTag('notClient')) {
-    return (
-      <div className="notice">
-        <p>{t('gate.noClient')}</p>
-        <Link href="/client-signup" className="button button-primary">
-          {t('gate.toSignup')}
-        </Link>
-      </div>
-    );
+    return <LinkNotice text={t('gate.noClient')} href="/client-signup" label={t('gate.toSignup')} />;
   }
   return <Picking actorRef={state.children.slotPicker} />;
 }
