@@ -1,6 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
 import {
-  berlinDay,
   INITIAL_MINUTES,
   slotWindow,
   toClientError,
@@ -9,6 +8,13 @@ import {
   type FreeSlot,
 } from '../lib/client-slots';
 import { notProvided as notProvidedBy } from './shared/failures';
+import {
+  pickedSlot,
+  pickingEndedWith,
+  slotPickerMachine,
+  submittedResult,
+  type SlotPickerInput,
+} from './slot-picker.machine';
 
 /**
  * `/client-signup/reschedule-appointment/{appointmentId}` (issue #6): the client moves their
@@ -20,9 +26,9 @@ import { notProvided as notProvidedBy } from './shared/failures';
  * exactly that coach, so the client never gets another coach than the one they confirmed (a
  * coach taken meanwhile is `slot_taken`).
  *
- * loading (the appointment and fresh slots) → choosing → confirming → moving → moved; a slot
- * taken meanwhile reloads with the explanation; too late (`notice_period`,
- * `appointment_started`) and cancelled appointments end in their own states.
+ * loading (the appointment and fresh slots) → choosing (the slot picker, a child: day, time,
+ * confirm, move; a slot taken meanwhile reloads with the explanation) → moved; too late
+ * (`notice_period`, `appointment_started`) and cancelled appointments end in their own states.
  */
 
 export interface RescheduleInput {
@@ -42,33 +48,44 @@ export interface RescheduleContext {
   appointmentId: string;
   now: () => number;
   appointment: ClientAppointment | null;
+  /** The slots loaded with the appointment (the picker starts with them). */
   slots: FreeSlot[];
-  day: string | null;
-  slot: FreeSlot | null;
-  conflict: boolean;
-  idempotencyKey: string | null;
   error: ClientError | null;
 }
 
-export type RescheduleEvent =
-  | { type: 'day.select'; day: string }
-  | { type: 'slot.select'; slot: FreeSlot }
-  | { type: 'move.confirm' }
-  | { type: 'move.back' }
-  | { type: 'retry' };
+export type RescheduleEvent = { type: 'retry' };
 
 const notProvided = (actor: string) => notProvidedBy('client-reschedule', actor);
 
 type Person = FreeSlot['coach'];
 
 /** The chosen slot's coach when it is not the appointment's coach now: the page says so. */
-export function coachChange(
-  context: Pick<RescheduleContext, 'appointment' | 'slot'>,
-): { from: Person; to: Person } | null {
+export function coachChange(context: {
+  appointment: ClientAppointment | null;
+  slot: FreeSlot | null;
+}): { from: Person; to: Person } | null {
   const { appointment, slot } = context;
   if (!appointment || !slot || slot.coachId === appointment.coach.id) return null;
   return { from: appointment.coach, to: slot.coach };
 }
+
+const TOO_LATE = ['notice_period', 'appointment_started'];
+const NOT_FOUND = ['not_found', 'unauthorized', 'not_a_client'];
+
+/** The picker's input: this move's slots by day, moved with the confirmed slot's coach. */
+export const rescheduleSlots = (context: RescheduleContext): SlotPickerInput => ({
+  query: { duration: INITIAL_MINUTES, rescheduleOf: context.appointmentId },
+  window: () => slotWindow(context.now()),
+  slots: context.slots,
+  endCodes: [...TOO_LATE, 'appointment_cancelled', ...NOT_FOUND],
+  errorOf: toClientError,
+  request: ({ slot, idempotencyKey }): MoveRequest => ({
+    appointmentId: context.appointmentId,
+    idempotencyKey,
+    startDate: slot.startDate,
+    coachId: slot.coachId,
+  }),
+});
 
 const codeOf = (event: unknown) => toClientError((event as { error?: unknown }).error).code;
 
@@ -77,16 +94,7 @@ export const rescheduleMachine = setup({
     context: {} as RescheduleContext,
     events: {} as RescheduleEvent,
     input: {} as RescheduleInput,
-    tags: {} as
-      | 'busy'
-      | 'error'
-      | 'cancelled'
-      | 'confirm'
-      | 'loadError'
-      | 'loading'
-      | 'moved'
-      | 'notFound'
-      | 'tooLate',
+    tags: {} as 'busy' | 'error' | 'cancelled' | 'loadError' | 'loading' | 'moved' | 'notFound' | 'picking' | 'tooLate',
   },
   actors: {
     /**
@@ -97,8 +105,7 @@ export const rescheduleMachine = setup({
       { appointment: ClientAppointment; slots: FreeSlot[] },
       { appointmentId: string; startDate: string; endDate: string; duration: number }
     >(notProvided('loadReschedule')),
-    /** `PUT /client/initial_appointment/{id}` with the Idempotency-Key header. */
-    moveAppointment: fromPromise<ClientAppointment, MoveRequest>(notProvided('moveAppointment')),
+    slotPicker: slotPickerMachine,
   },
   guards: {
     isCancelled: ({ event }) =>
@@ -107,10 +114,10 @@ export const rescheduleMachine = setup({
       const a = (event as { output?: { appointment: ClientAppointment } }).output?.appointment;
       return a !== undefined && Date.parse(a.startDate) <= context.now();
     },
-    slotTaken: ({ event }) => codeOf(event) === 'slot_taken',
-    tooLate: ({ event }) => ['notice_period', 'appointment_started'].includes(codeOf(event)),
-    cancelledMeanwhile: ({ event }) => codeOf(event) === 'appointment_cancelled',
-    notFound: ({ event }) => ['not_found', 'unauthorized', 'not_a_client'].includes(codeOf(event)),
+    moved: pickedSlot,
+    movedTooLate: pickingEndedWith(TOO_LATE),
+    cancelledMeanwhile: pickingEndedWith(['appointment_cancelled']),
+    notFound: ({ event }) => NOT_FOUND.includes(codeOf(event)),
   },
 }).createMachine({
   id: 'reschedule',
@@ -119,10 +126,6 @@ export const rescheduleMachine = setup({
     now: input.now,
     appointment: null,
     slots: [],
-    day: null,
-    slot: null,
-    conflict: false,
-    idempotencyKey: null,
     error: null,
   }),
   initial: 'loading',
@@ -153,12 +156,6 @@ export const rescheduleMachine = setup({
             actions: assign({
               appointment: ({ event }) => event.output.appointment,
               slots: ({ event }) => event.output.slots,
-              day: ({ context, event }) =>
-                context.day && event.output.slots.some((s) => berlinDay(s.startDate) === context.day)
-                  ? context.day
-                  : event.output.slots[0]
-                    ? berlinDay(event.output.slots[0].startDate)
-                    : null,
               error: null,
             }),
           },
@@ -175,47 +172,20 @@ export const rescheduleMachine = setup({
     /** Closer to the start than the minimum notice (or started): the German explanation. */
     tooLate: { tags: ['tooLate'] },
     choosing: {
-      on: {
-        retry: 'loading',
-        'day.select': { actions: assign({ day: ({ event }) => event.day }) },
-        'slot.select': {
-          target: 'confirming',
-          actions: assign({
-            slot: ({ event }) => event.slot,
-            conflict: false,
-            error: null,
-            idempotencyKey: () => crypto.randomUUID(),
-          }),
-        },
-      },
-    },
-    confirming: {
-      tags: ['confirm'],
-      on: {
-        'move.confirm': { target: 'moving', actions: assign({ error: null }) },
-        'move.back': { target: 'choosing', actions: assign({ slot: null, error: null }) },
-      },
-    },
-    moving: {
-      tags: ['busy', 'confirm'],
+      tags: ['picking'],
       invoke: {
-        id: 'moveAppointment',
-        src: 'moveAppointment',
-        input: ({ context }) => ({
-          appointmentId: context.appointmentId,
-          idempotencyKey: context.idempotencyKey!,
-          startDate: context.slot!.startDate,
-          coachId: context.slot!.coachId,
-        }),
-        onDone: {
-          target: 'moved',
-          actions: assign({ appointment: ({ event }) => event.output, error: null }),
-        },
-        onError: [
-          { guard: 'slotTaken', target: 'loading', actions: assign({ conflict: true, slot: null }) },
-          { guard: 'tooLate', target: 'tooLate' },
+        id: 'slotPicker',
+        src: 'slotPicker',
+        input: ({ context }) => rescheduleSlots(context),
+        onDone: [
+          {
+            guard: 'moved',
+            target: 'moved',
+            actions: assign({ appointment: submittedResult<ClientAppointment> }),
+          },
+          { guard: 'movedTooLate', target: 'tooLate' },
           { guard: 'cancelledMeanwhile', target: 'cancelled' },
-          { target: 'confirming', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
+          { target: 'notFound' },
         ],
       },
     },

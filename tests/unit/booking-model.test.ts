@@ -13,6 +13,7 @@ import {
   preAppointmentMachine,
 } from '../../src/machines/pre-appointment.machine';
 import type { ClientSummary } from '../../src/machines/scheduling/shared';
+import type { SlotPickerInput } from '../../src/machines/slot-picker.machine';
 import { windowOf } from '../../shared/time';
 import {
   describeModel,
@@ -259,33 +260,17 @@ describeModel('staff booking machine, model-based', {
 // ---------------------------------------------------------------------------------------------
 // New client with their initial appointment
 
-const THIS_WEEK = Temporal.Now.plainDateISO('Europe/Berlin');
 const SAVED_CLIENT = { id: CLIENT_ID, firstName: 'Erika', lastName: 'Mustermann' };
 
 describeModel('pre-appointment machine, model-based', {
   machine: preAppointmentMachine,
   plans: [
     {
-      input: { today: THIS_WEEK },
+      input: { today: TODAY },
       events: [
         done('clientForm', { record: SAVED_CLIENT }),
-        { type: 'week.next' },
-        { type: 'week.previous' },
-        done('loadSlots', [SLOT]),
-        failed('loadSlots', NETWORK),
-        { type: 'retry' },
-        { type: 'slot.select', slot: SLOT },
-        { type: 'booking.confirm' },
-        { type: 'booking.back' },
-        done('createAppointment', appointment({ appointmentType: 'initial' })),
-        failed('createAppointment', apiError(409, 'slot_taken')),
-        failed('createAppointment', NETWORK),
+        done('slotPicker', { outcome: 'submitted', slot: SLOT, result: appointment({ appointmentType: 'initial' }) }),
       ],
-      serialize: (s) => ({
-        week: s.context.weekStart.since(THIS_WEEK).days > 0,
-        conflict: s.context.conflict,
-        error: s.context.error?.code ?? null,
-      }),
     },
   ],
   start: () => {
@@ -293,7 +278,7 @@ describeModel('pre-appointment machine, model-based', {
     // The client step is the record form; here its result comes from a fake.
     const clientForm = fake();
     const started = startMachine(preAppointmentMachine, {
-      input: { today: THIS_WEEK },
+      input: { today: TODAY },
       actors: { clientForm: clientForm.logic },
       actions: { notifyBooked: () => void booked++ },
     });
@@ -306,38 +291,25 @@ describeModel('pre-appointment machine, model-based', {
   states: {
     'preAppointment.enteringClient': (s, run) => {
       expect(s.context.client).toBeNull();
+      expect(s.hasTag('clientStep')).toBe(true);
       expect(run.fakes.clientForm!.pending()).toBe(1);
     },
-    'preAppointment.choosingSlot': (s) => {
+    'preAppointment.choosingSlot': (s, run) => {
       expect(s.context.client).toEqual(SAVED_CLIENT);
-      // No going back before this week.
-      expect(s.can({ type: 'week.previous' })).toBe(s.context.weekStart.since(THIS_WEEK).days > 0);
-    },
-    'preAppointment.choosingSlot.loading': (s, run) => {
-      expect(s.hasTag('busy')).toBe(true);
-      expect(run.fakes.loadSlots!.latest().input).toEqual({
+      expect(s.hasTag('slotStep')).toBe(true);
+      // The picker shows this week of the initial-meetings calendar, and no week before it
+      // (the week of the page's `today`, not of the computer's clock).
+      const picker = run.fakes.slotPicker!.latest().input as SlotPickerInput;
+      expect(picker.weekStart).toBe('2026-03-23');
+      expect(picker.firstWeek).toBe('2026-03-23');
+      expect({ ...picker.query, ...picker.window(picker.weekStart!) }).toEqual({
         coachId: INITIAL_MEETINGS_CALENDAR,
         duration: INITIAL_DURATION,
-        ...windowOf(s.context.weekStart, 7),
+        ...windowOf(Temporal.PlainDate.from('2026-03-23'), 7),
       });
-    },
-    'preAppointment.choosingSlot.failed': (s) => {
-      expect(s.hasTag('error')).toBe(true);
-      expect(s.can({ type: 'retry' })).toBe(true);
-    },
-    'preAppointment.choosingSlot.ready': (s) => {
-      expect(s.context.slots).toEqual([SLOT]);
-      expect(s.can({ type: 'slot.select', slot: SLOT })).toBe(true);
-    },
-    'preAppointment.confirming': (s) => {
-      expect(s.context.slot).toEqual(SLOT);
-      expect(s.context.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
-      expect(s.can({ type: 'booking.confirm' })).toBe(true);
-    },
-    'preAppointment.booking': (s, run) => {
-      expect(s.hasTag('busy')).toBe(true);
-      expect(run.fakes.createAppointment!.latest().input).toMatchObject({
-        idempotencyKey: s.context.idempotencyKey,
+      // The confirmed slot is booked for the saved client as an initial appointment.
+      expect(picker.request!({ query: picker.query!, slot: SLOT, idempotencyKey: 'key-1' })).toMatchObject({
+        idempotencyKey: 'key-1',
         body: { clientId: CLIENT_ID, appointmentType: 'initial', startDate: SLOT.startDate },
       });
     },
@@ -346,8 +318,5 @@ describeModel('pre-appointment machine, model-based', {
       expect(s.context.appointment?.appointmentType).toBe('initial');
       expect(run.booked()).toBe(1);
     },
-  },
-  finish: (run, path) => {
-    expect(run.fakes.createAppointment!.calls).toHaveLength(confirmations(path));
   },
 });

@@ -24,6 +24,7 @@ import {
   validateSignupForm,
 } from '../../src/forms/client-signup.validation';
 import { tagManagerId } from '../../src/views/client-signup/tag-manager';
+import { slotPickerMachine, type SlotPickerInput } from '../../src/machines/slot-picker.machine';
 import { describeModel, done, failed, fake, flush, startMachine } from '../support/model';
 
 /**
@@ -389,35 +390,18 @@ describe('sign-up machine, model-based', () => {
 });
 
 describe('appointment selection machine', () => {
+  const booked = appointment({ startDate: SLOTS[1]!.startDate, endDate: SLOTS[1]!.endDate });
   const events: AnyEventObject[] = [
-    done('loadSlots', SLOTS),
-    done('loadSlots', []),
-    failed('loadSlots', NETWORK),
-    failed('loadSlots', apiError('unauthorized')),
-    { type: 'day.select', day: '2027-03-26' },
-    { type: 'slot.select', slot: SLOTS[1] },
-    { type: 'booking.confirm' },
-    { type: 'booking.back' },
+    done('slotPicker', { outcome: 'submitted', slot: SLOTS[1], result: booked }),
+    done('slotPicker', { outcome: 'ended', code: 'initial_appointment_exists' }),
+    done('slotPicker', { outcome: 'ended', code: 'not_a_client' }),
     { type: 'calendar.download' },
-    { type: 'retry' },
-    done('bookAppointment', appointment({ startDate: SLOTS[1]!.startDate, endDate: SLOTS[1]!.endDate })),
-    failed('bookAppointment', apiError('slot_taken')),
-    failed('bookAppointment', apiError('notice_period')),
-    failed('bookAppointment', apiError('initial_appointment_exists')),
-    failed('bookAppointment', apiError('not_a_client')),
-    failed('bookAppointment', NETWORK),
   ];
   const input = { now: () => NOW };
 
   describeModel('model-based', {
     machine: appointmentSelectionMachine,
-    plans: [
-      {
-        input,
-        events,
-        serialize: (s) => ({ day: s.context.day, slot: s.context.slot?.startDate ?? null, conflict: s.context.conflict, error: s.context.error?.code ?? null }),
-      },
-    ],
+    plans: [{ input, events }],
     start: () => {
       const saved: ClientAppointment[] = [];
       const started = startMachine(appointmentSelectionMachine, {
@@ -427,68 +411,89 @@ describe('appointment selection machine', () => {
       return { ...started, saved };
     },
     states: {
-      'appointmentSelection.loading': (s, r) => {
-        const q = r.fakes.loadSlots!.calls.at(-1);
-        expect(q).toMatchObject({ duration: 30, startDate: new Date(NOW).toISOString() });
-        expect(s.hasTag('busy')).toBe(true);
+      'appointmentSelection.picking': (s, r) => {
+        // The picker asks for the next 28 days of 30-minute slots, from now…
+        const picker = r.fakes.slotPicker!.latest().input as SlotPickerInput;
+        expect({ ...picker.query, ...picker.window(null) }).toEqual({ duration: 30, ...slotWindow(NOW) });
+        expect(picker.window(null).startDate).toBe(new Date(NOW).toISOString());
+        // …books the confirmed one with its key, and reloads when it was taken meanwhile.
+        expect(picker.request!({ query: picker.query!, slot: SLOTS[1]!, idempotencyKey: 'key-1' })).toEqual({
+          idempotencyKey: 'key-1',
+          startDate: SLOTS[1]!.startDate,
+          durationMinutes: 30,
+        });
+        expect(picker.conflictCodes).toEqual(['slot_taken', 'notice_period']);
+        expect(s.hasTag('picking')).toBe(true);
       },
-      'appointmentSelection.loadFailed': (s) => {
-        expect(s.hasTag('error')).toBe(true);
-        expect(s.can({ type: 'retry' })).toBe(true);
-      },
-      'appointmentSelection.empty': (s) => {
-        expect(s.context.slots).toEqual([]);
-        expect(s.can({ type: 'retry' })).toBe(true);
-      },
-      'appointmentSelection.notClient': (s) => expect(s.can({ type: 'retry' })).toBe(false),
-      'appointmentSelection.choosing': (s) => {
-        // A day with free slots is always chosen, so times are on screen.
-        expect(SLOTS.some((x) => berlinDay(x.startDate) === s.context.day)).toBe(true);
-      },
-      'appointmentSelection.booking': (s, r) => {
-        const sent = r.fakes.bookAppointment!.calls.at(-1);
-        expect(sent).toMatchObject({ startDate: SLOTS[1]!.startDate, durationMinutes: 30 });
-        expect(sent.idempotencyKey).toBe(s.context.idempotencyKey);
-        expect(sent.idempotencyKey.length).toBeGreaterThanOrEqual(8);
+      'appointmentSelection.notClient': (s) => {
+        expect(s.hasTag('notClient')).toBe(true);
+        expect(s.can({ type: 'calendar.download' })).toBe(false);
       },
       'appointmentSelection.booked': (s, r) => {
         expect(s.context.appointment?.coach.lastName).toBe('Coach');
         expect(r.saved.every((a) => a.id === APPOINTMENT_ID)).toBe(true);
       },
       'appointmentSelection.alreadyBooked': (s) => expect(s.context.appointment).toBeNull(),
-      'appointmentSelection.confirming': (s) => expect(s.context.slot?.startDate).toBe(SLOTS[1]!.startDate),
-    },
-    finish: (r, path) => {
-      // A slot taken meanwhile: fresh slots are asked for and the reason is kept for the page.
-      const steps = path.steps.map((st) => st.event);
-      const conflictAt = steps.findIndex((e) => e.type === 'xstate.error.actor.bookAppointment' && ['slot_taken', 'notice_period'].includes(e.error.code));
-      if (conflictAt >= 0 && conflictAt === steps.length - 1) {
-        expect(r.actor.getSnapshot().matches('loading')).toBe(true);
-        expect(r.actor.getSnapshot().context.conflict).toBe(steps[conflictAt]!.error.code);
-      }
     },
   });
 
-  it('a new choice gets a new Idempotency-Key; a retry of the same choice keeps it', async () => {
+  const startWithPicker = () => {
     const fakes = { loadSlots: fake<any, FreeSlot[]>(), bookAppointment: fake<any, ClientAppointment>() };
     const actor = createActor(
-      appointmentSelectionMachine.provide({ actors: { loadSlots: fakes.loadSlots.logic, bookAppointment: fakes.bookAppointment.logic } }),
+      appointmentSelectionMachine.provide({
+        actors: {
+          slotPicker: slotPickerMachine.provide({
+            actors: { loadSlots: fakes.loadSlots.logic, submit: fakes.bookAppointment.logic },
+          }),
+        },
+      }),
       { input },
     ).start();
+    const picker = () => actor.getSnapshot().children.slotPicker!;
+    return { fakes, actor, picker };
+  };
+
+  it('a new choice gets a new Idempotency-Key; a retry of the same choice keeps it', async () => {
+    const { fakes, actor, picker } = startWithPicker();
     fakes.loadSlots.resolve(SLOTS);
     await flush();
-    actor.send({ type: 'slot.select', slot: SLOTS[0]! });
-    actor.send({ type: 'booking.confirm' });
+    picker().send({ type: 'slot.select', slot: SLOTS[0]! });
+    picker().send({ type: 'booking.confirm' });
     fakes.bookAppointment.reject(NETWORK);
     await flush();
-    actor.send({ type: 'booking.confirm' });
+    picker().send({ type: 'booking.confirm' });
     expect(fakes.bookAppointment.calls[0].idempotencyKey).toBe(fakes.bookAppointment.calls[1].idempotencyKey);
     fakes.bookAppointment.reject(NETWORK);
     await flush();
-    actor.send({ type: 'booking.back' });
-    actor.send({ type: 'slot.select', slot: SLOTS[2]! });
-    actor.send({ type: 'booking.confirm' });
+    picker().send({ type: 'booking.back' });
+    picker().send({ type: 'slot.select', slot: SLOTS[2]! });
+    picker().send({ type: 'booking.confirm' });
     expect(fakes.bookAppointment.calls[2].idempotencyKey).not.toBe(fakes.bookAppointment.calls[0].idempotencyKey);
+    actor.stop();
+  });
+
+  it('a slot taken meanwhile loads fresh slots and keeps the reason; the client answers end the picking', async () => {
+    const { fakes, actor, picker } = startWithPicker();
+    fakes.loadSlots.resolve(SLOTS);
+    await flush();
+    // The first day with free slots is shown.
+    expect(picker().getSnapshot().context.day).toBe(berlinDay(SLOTS[0]!.startDate));
+    picker().send({ type: 'day.select', day: '2027-03-26' });
+    picker().send({ type: 'slot.select', slot: SLOTS[2]! });
+    picker().send({ type: 'booking.confirm' });
+    fakes.bookAppointment.reject(apiError('notice_period'));
+    await flush();
+    expect(picker().getSnapshot().hasTag('loading')).toBe(true);
+    expect(picker().getSnapshot().context.conflict).toBe('notice_period');
+    fakes.loadSlots.resolve(SLOTS);
+    await flush();
+    // The chosen day still has slots: it stays.
+    expect(picker().getSnapshot().context.day).toBe('2027-03-26');
+    picker().send({ type: 'slot.select', slot: SLOTS[2]! });
+    picker().send({ type: 'booking.confirm' });
+    fakes.bookAppointment.reject(apiError('initial_appointment_exists'));
+    await flush();
+    expect(actor.getSnapshot().hasTag('alreadyBooked')).toBe(true);
     actor.stop();
   });
 });
@@ -498,22 +503,18 @@ describe('reschedule machine', () => {
   const OTTO = { id: '22222222-2222-4222-8222-222222222222', firstName: 'Otto', lastName: 'Other' };
   const MOVE_SLOTS = [SLOTS[0]!, SLOTS[1]!, { ...SLOTS[2]!, coachId: OTTO.id, coach: OTTO }];
   const later = appointment({ startDate: '2027-03-30T09:00:00Z', endDate: '2027-03-30T09:30:00Z' });
+  const moved = appointment({ startDate: MOVE_SLOTS[2]!.startDate, endDate: MOVE_SLOTS[2]!.endDate, coach: OTTO });
   const events: AnyEventObject[] = [
     done('loadReschedule', { appointment: later, slots: MOVE_SLOTS }),
     done('loadReschedule', { appointment: appointment({ cancelledAt: '2027-03-21T09:00:00Z' }), slots: MOVE_SLOTS }),
     done('loadReschedule', { appointment: appointment({ startDate: '2027-03-22T08:00:00Z' }), slots: MOVE_SLOTS }),
     failed('loadReschedule', apiError('not_found')),
     failed('loadReschedule', NETWORK),
-    { type: 'day.select', day: '2027-03-26' },
-    { type: 'slot.select', slot: MOVE_SLOTS[2] },
-    { type: 'move.confirm' },
-    { type: 'move.back' },
     { type: 'retry' },
-    done('moveAppointment', appointment({ startDate: MOVE_SLOTS[2]!.startDate, endDate: MOVE_SLOTS[2]!.endDate, coach: OTTO })),
-    failed('moveAppointment', apiError('slot_taken')),
-    failed('moveAppointment', apiError('notice_period')),
-    failed('moveAppointment', apiError('appointment_cancelled')),
-    failed('moveAppointment', NETWORK),
+    done('slotPicker', { outcome: 'submitted', slot: MOVE_SLOTS[2], result: moved }),
+    done('slotPicker', { outcome: 'ended', code: 'notice_period' }),
+    done('slotPicker', { outcome: 'ended', code: 'appointment_cancelled' }),
+    done('slotPicker', { outcome: 'ended', code: 'not_found' }),
   ];
   const input = { appointmentId: APPOINTMENT_ID, now: () => NOW };
 
@@ -523,7 +524,7 @@ describe('reschedule machine', () => {
       {
         input,
         events,
-        serialize: (s) => ({ day: s.context.day, slot: s.context.slot?.startDate ?? null, conflict: s.context.conflict, error: s.context.error?.code ?? null, start: s.context.appointment?.startDate ?? null }),
+        serialize: (s) => ({ error: s.context.error?.code ?? null, start: s.context.appointment?.startDate ?? null }),
       },
     ],
     start: () => startMachine(rescheduleMachine, { input }),
@@ -537,23 +538,28 @@ describe('reschedule machine', () => {
       'reschedule.notFound': (s) => expect(s.can({ type: 'retry' })).toBe(false),
       // Cancelled before the page loaded, or meanwhile: nothing left to move.
       'reschedule.cancelled': (s) => {
-        expect(s.context.appointment).not.toBeNull();
         expect(s.can({ type: 'retry' })).toBe(false);
       },
-      // The confirmation names the coach the move gets, before the client confirms…
-      'reschedule.confirming': (s) => expect(coachChange(s.context)).toEqual({ from: COACH, to: OTTO }),
-      // …and the move asks for exactly that coach.
-      'reschedule.moving': (s, r) => {
-        const sent = r.fakes.moveAppointment!.calls.at(-1);
-        expect(sent).toMatchObject({ appointmentId: APPOINTMENT_ID, startDate: MOVE_SLOTS[2]!.startDate, coachId: OTTO.id });
-        expect(sent.idempotencyKey).toBe(s.context.idempotencyKey);
+      'reschedule.choosing': (s, r) => {
+        expect(s.context.appointment).not.toBeNull();
+        const picker = r.fakes.slotPicker!.latest().input as SlotPickerInput;
+        // The picker starts with the slots loaded with the appointment, reloads this move's slots…
+        expect(picker.slots).toEqual(MOVE_SLOTS);
+        expect({ ...picker.query, ...picker.window(null) }).toEqual({ duration: 30, rescheduleOf: APPOINTMENT_ID, ...slotWindow(NOW) });
+        // …the confirmation names the coach the move gets, and the move asks for exactly that coach.
+        expect(coachChange({ appointment: s.context.appointment, slot: MOVE_SLOTS[2]! })).toEqual({ from: COACH, to: OTTO });
+        expect(picker.request!({ query: picker.query!, slot: MOVE_SLOTS[2]!, idempotencyKey: 'key-1' })).toEqual({
+          appointmentId: APPOINTMENT_ID,
+          startDate: MOVE_SLOTS[2]!.startDate,
+          coachId: OTTO.id,
+          idempotencyKey: 'key-1',
+        });
       },
       'reschedule.moved': (s) => {
         expect(s.context.appointment?.startDate).toBe(MOVE_SLOTS[2]!.startDate);
         expect(s.context.appointment?.coach).toEqual(OTTO);
       },
       'reschedule.tooLate': (s) => expect(s.context.appointment).not.toBeNull(),
-      'reschedule.choosing': (s) => expect(s.context.appointment).not.toBeNull(),
     },
   });
 });

@@ -1,6 +1,6 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
 import { ApiError } from '../../src/api/errors';
 import type { components } from '../../shared/contract/product';
 import { appointmentsQueryOf } from '../../src/machines/actors/staff/appointments';
@@ -16,6 +16,7 @@ import {
 } from '../../src/machines/client-staff-detail.machine';
 import { clientFormSchema, newClientValues } from '../../src/forms/client-staff-form';
 import { preAppointmentMachine } from '../../src/machines/pre-appointment.machine';
+import { slotPickerMachine } from '../../src/machines/slot-picker.machine';
 import { recordFormMachine } from '../../src/machines/record-form.machine';
 import { ageOf, formatDateTime, formatRange } from '../../src/views/staff/format';
 import { fieldErrorKey } from '../../src/views/staff/ListParts';
@@ -346,8 +347,9 @@ describe('pre-appointment', () => {
           clientForm: recordFormMachine.provide({
             actors: { saveRecord: save.logic as never },
           }) as never,
-          loadSlots: slots.logic as never,
-          createAppointment: book.logic as never,
+          slotPicker: slotPickerMachine.provide({
+            actors: { loadSlots: slots.logic as never, submit: book.logic as never },
+          }),
         },
       }),
       { input: { today: Temporal.PlainDate.from('2026-03-25') } },
@@ -359,7 +361,9 @@ describe('pre-appointment', () => {
     await flush();
     save.latest().resolve(CLIENT);
     await flush();
-    expect(actor.getSnapshot().matches({ choosingSlot: 'loading' })).toBe(true);
+    const picker = () => actor.getSnapshot().children.slotPicker as ActorRefFrom<typeof slotPickerMachine>;
+    expect(actor.getSnapshot().matches('choosingSlot')).toBe(true);
+    expect(picker().getSnapshot().matches({ picking: 'loading' })).toBe(true);
     expect(slots.latest().input).toMatchObject({ coachId: 'initial-meetings', duration: 30 });
     const slot = {
       startDate: '2026-03-26T09:00:00Z',
@@ -369,8 +373,8 @@ describe('pre-appointment', () => {
     };
     slots.latest().resolve([slot]);
     await flush();
-    actor.send({ type: 'slot.select', slot });
-    actor.send({ type: 'booking.confirm' });
+    picker().send({ type: 'slot.select', slot });
+    picker().send({ type: 'booking.confirm' });
     await flush();
     expect(book.latest().input.body).toMatchObject({
       clientId: CLIENT.id,
@@ -379,8 +383,8 @@ describe('pre-appointment', () => {
     });
     book.latest().reject(new ApiError({ status: 409, code: 'slot_taken', fieldErrors: [] }));
     await flush();
-    expect(actor.getSnapshot().matches({ choosingSlot: 'loading' })).toBe(true);
-    expect(actor.getSnapshot().context.conflict).toBe(true);
+    expect(picker().getSnapshot().matches({ picking: 'loading' })).toBe(true);
+    expect(picker().getSnapshot().context.conflict).toBe('slot_taken');
     expect(slots.calls).toHaveLength(2);
   });
 });

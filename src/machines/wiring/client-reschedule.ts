@@ -1,8 +1,24 @@
+import { fromPromise } from 'xstate';
 import { createRescheduleActors } from '../actors/client';
 import { rescheduleMachine } from '../client-reschedule.machine';
+import { slotPickerMachine, type FreeSlot, type SlotQuery, type SlotWindow } from '../slot-picker.machine';
 import type { RouteEffects } from './effects';
 
 /** The client's reschedule page wired to the API. */
 
-export const wireClientReschedule = ({ api }: RouteEffects) =>
-  rescheduleMachine.provide({ actors: createRescheduleActors(api) });
+export const wireClientReschedule = ({ api }: RouteEffects) => {
+  const { loadReschedule, moveAppointment } = createRescheduleActors(api);
+  // Fresh slots of this move (after a slot was taken, or a retry): `rescheduleOf` in the query.
+  const loadSlots = fromPromise<FreeSlot[], SlotQuery & SlotWindow>(
+    async ({ input, signal }) =>
+      (
+        await api.GET('/client/initial_appointment_slots', {
+          params: { query: input as { startDate: string; endDate: string; duration: number; rescheduleOf: string } },
+          signal,
+        })
+      ).data!.slots,
+  );
+  return rescheduleMachine.provide({
+    actors: { loadReschedule, slotPicker: slotPickerMachine.provide({ actors: { loadSlots, submit: moveAppointment } }) },
+  });
+};

@@ -3,11 +3,10 @@ import { loadClientRecordActor, saveClientActor } from '../actors/staff/clients'
 import { clientFormValues } from '../../forms/client-staff-form';
 import { preAppointmentMachine } from '../pre-appointment.machine';
 import { recordFormMachine } from '../record-form.machine';
+import { slotPickerMachine } from '../slot-picker.machine';
 import type { RouteEffects } from './effects';
 
-/** A new client with their initial appointment, wired to the API and the toasts. */
-
-/** A new client, then their initial appointment. */
+/** A new client, then their initial appointment, wired to the API and the toasts. */
 export const wirePreAppointment = ({ api, toast }: RouteEffects) =>
   preAppointmentMachine.provide({
     actors: {
@@ -20,8 +19,9 @@ export const wirePreAppointment = ({ api, toast }: RouteEffects) =>
           notifySaved: () => toast({ kind: 'success', messageKey: 'staff:toasts.clientCreated' }),
         },
       }),
-      loadSlots: loadSlotsActor(api),
-      createAppointment: createAppointmentActor(api),
+      slotPicker: slotPickerMachine.provide({
+        actors: { loadSlots: loadSlotsActor(api) as never, submit: createAppointmentActor(api) },
+      }),
     },
     actions: {
       notifyBooked: () => toast({ kind: 'success', messageKey: 'staff:toasts.initialBooked' }),

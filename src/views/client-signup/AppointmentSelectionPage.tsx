@@ -3,7 +3,8 @@ import { Link } from 'wouter';
 import { berlinClock } from '../../lib/client-slots';
 import { wireAppointmentSelection } from '../../machines/wiring/appointment-selection';
 import { useRouteMachine } from '../route-actor';
-import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
+import { usePickerState, type SlotPickerActor } from '../appointments/slot-picker';
+import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, LinkNotice, SlotPicker } from './parts';
 
 /** `/client-signup/appointment-selection`: the initial appointment calendar. */
 export default function AppointmentSelectionPage() {
@@ -20,8 +21,7 @@ export default function AppointmentSelectionPage() {
 function Selection() {
   const { t } = useTranslation('client');
   const [state, send] = useRouteMachine(wireAppointmentSelection, { input: { now: () => Date.now() } });
-  const { slots, day, slot, conflict, appointment, error } = state.context;
-  const busy = state.hasTag('busy');
+  const { appointment } = state.context;
 
   if (state.hasTag('booked') && appointment) {
     return (
@@ -49,29 +49,26 @@ function Selection() {
     );
   }
   if (state.hasTag('alreadyBooked')) {
-    return (
-      <div className="notice">
-        <p>{t('selection.alreadyBooked')}</p>
-        <Link href="/client-signup/login" className="button button-primary">
-          {t('selection.toOverview')}
-        </Link>
-      </div>
-    );
+    return <LinkNotice text={t('selection.alreadyBooked')} href="/client-signup/login" label={t('selection.toOverview')} />;
   }
   if (state.hasTag('notClient')) {
-    return (
-      <div className="notice">
-        <p>{t('gate.noClient')}</p>
-        <Link href="/client-signup" className="button button-primary">
-          {t('gate.toSignup')}
-        </Link>
-      </div>
-    );
+    return <LinkNotice text={t('gate.noClient')} href="/client-signup" label={t('gate.toSignup')} />;
   }
+  return <Picking actorRef={state.children.slotPicker} />;
+}
+
+/** The picker's screens: loading, a failed load, no free slot, the days and times, the confirmation. */
+function Picking({ actorRef }: { actorRef: SlotPickerActor | undefined }) {
+  const { t } = useTranslation('client');
+  const state = usePickerState(actorRef);
+  if (!actorRef || !state) return null;
+  const send = actorRef.send;
+  const { slots, day, slot, conflict, error } = state.context;
+  const busy = state.hasTag('busy');
   if (state.hasTag('loadError')) {
     return <ErrorNotice code={error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
-  if (state.hasTag('noSlots')) {
+  if (state.hasTag('slotsReady') && slots.length === 0) {
     return (
       <div className="notice">
         <p>{t('selection.empty')}</p>

@@ -5,7 +5,7 @@ import { useSessionStatus } from '../session-status';
 import { wireClientAppointments } from '../../machines/wiring/client-appointments';
 import { AuthWidget } from '../auth/AuthWidget';
 import { useRouteMachine } from '../route-actor';
-import { AppointmentFacts, ClientPage, ErrorNotice } from './parts';
+import { AppointmentFacts, ClientPage, ErrorNotice, LinkNotice } from './parts';
 
 /**
  * `/client-signup/login`: the sign-in widget; once signed in, the client's upcoming
@@ -57,14 +57,7 @@ function Upcoming() {
     return <ErrorNotice code={state.context.error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
   if (state.hasTag('noAppointment')) {
-    return (
-      <div className="notice">
-        <p>{t('login.none')}</p>
-        <Link href="/client-signup/appointment-selection" className="button button-primary">
-          {t('login.book')}
-        </Link>
-      </div>
-    );
+    return <LinkNotice text={t('login.none')} href="/client-signup/appointment-selection" label={t('login.book')} />;
   }
   return (
     <>

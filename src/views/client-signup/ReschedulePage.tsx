@@ -4,6 +4,7 @@ import { coachChange } from '../../machines/client-reschedule.machine';
 import { berlinClock } from '../../lib/client-slots';
 import { wireClientReschedule } from '../../machines/wiring/client-reschedule';
 import { useRouteMachine } from '../route-actor';
+import { usePickerState, type SlotPickerActor } from '../appointments/slot-picker';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
 
 const nameOf = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
@@ -25,8 +26,9 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
   const [state, send] = useRouteMachine(wireClientReschedule, {
     input: { appointmentId, now: () => Date.now() },
   });
-  const { appointment, slots, day, slot, conflict, error } = state.context;
-  const busy = state.hasTag('busy');
+  const { appointment, error } = state.context;
+  const pickerRef = state.children.slotPicker as SlotPickerActor | undefined;
+  const picker = usePickerState(pickerRef);
   const facts = appointment ? (
     <AppointmentFacts
       startDate={appointment.startDate}
@@ -40,7 +42,7 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
     </Link>
   );
 
-  if (state.hasTag('loading')) return <p role="status">{t('slots.loading')}</p>;
+  if (state.hasTag('loading') || picker?.hasTag('loading')) return <p role="status">{t('slots.loading')}</p>;
   if (state.hasTag('loadError')) {
     return <ErrorNotice code={error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
@@ -67,9 +69,17 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
       </section>
     );
   }
-  if (state.hasTag('confirm')) {
+  if (!picker || !pickerRef) return null;
+  const { slots, day, slot, conflict } = picker.context;
+  const pick = pickerRef.send;
+  if (picker.hasTag('loadError')) {
+    return <ErrorNotice code={picker.context.error?.code ?? 'unknown'} onRetry={() => pick({ type: 'retry' })} />;
+  }
+  const busy = picker.hasTag('busy');
+  if (picker.hasTag('confirm')) {
     // What the appointment will be: the new time with the coach the move gets.
-    const change = coachChange(state.context);
+    const change = coachChange({ appointment, slot });
+    const error = picker.context.error;
     return (
       <section aria-labelledby="client-move-title">
         <h2 id="client-move-title">{t('reschedule.confirmTitle')}</h2>
@@ -84,10 +94,10 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
         ) : null}
         {error ? <ErrorNotice code={error.code} /> : null}
         <div className="form-actions">
-          <button type="button" className="button button-primary" disabled={busy} onClick={() => send({ type: 'move.confirm' })}>
+          <button type="button" className="button button-primary" disabled={busy} onClick={() => pick({ type: 'booking.confirm' })}>
             {busy ? t('reschedule.moving') : t('reschedule.confirm')}
           </button>
-          <button type="button" className="button" disabled={busy} onClick={() => send({ type: 'move.back' })}>
+          <button type="button" className="button" disabled={busy} onClick={() => pick({ type: 'booking.back' })}>
             {t('actions.back')}
           </button>
         </div>
@@ -109,8 +119,8 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
         <SlotPicker
           slots={slots}
           day={day}
-          onDay={(d) => send({ type: 'day.select', day: d })}
-          onSlot={(s) => send({ type: 'slot.select', slot: s })}
+          onDay={(d) => pick({ type: 'day.select', day: d })}
+          onSlot={(s) => pick({ type: 'slot.select', slot: s })}
         />
       )}
       {back}

@@ -157,6 +157,18 @@ export function ErrorNotice({ code, onRetry }: { code: string; onRetry?: () => v
   );
 }
 
+/** A notice with what happened and the one way on (a link styled as the main button). */
+export function LinkNotice({ text, href, label }: { text: string; href: string; label: string }) {
+  return (
+    <div className="notice">
+      <p>{text}</p>
+      <Link href={href} className="button button-primary">
+        {label}
+      </Link>
+    </div>
+  );
+}
+
 /**
  * Client pages that need a signed-in client: waits for the session, sends a signed-out person
  * to the client login (coming back here), and an account without a client record to sign-up.
@@ -169,16 +181,7 @@ export function ClientGate({ children }: { children: ReactNode }) {
   const here = search ? `${pathname}?${search}` : pathname;
   if (status.kind === 'pending') return <p role="status">{t('gate.loading')}</p>;
   if (status.kind === 'signedIn' && status.session.active) return <>{children}</>;
-  if (status.kind === 'signedIn') {
-    return (
-      <div className="notice">
-        <p>{t('gate.noClient')}</p>
-        <Link href="/client-signup" className="button button-primary">
-          {t('gate.toSignup')}
-        </Link>
-      </div>
-    );
-  }
+  if (status.kind === 'signedIn') return <LinkNotice text={t('gate.noClient')} href="/client-signup" label={t('gate.toSignup')} />;
   return (
     <div className="notice">
       <p>{t('gate.signIn')}</p>

@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import type { components } from '../../../shared/contract/product';
 import { type preAppointmentMachine } from '../../machines/pre-appointment.machine';
+import { addDays, type slotPickerMachine } from '../../machines/slot-picker.machine';
 import { todayInBerlin } from '../../../shared/time';
 import { ClientFormFields } from '../clients/ClientFormFields';
 import { formatDate, formatRange, formatTime } from '../staff/format';
@@ -16,6 +17,7 @@ import '../staff/staff.css';
 
 type FreeSlot = components['schemas']['FreeSlot'];
 type PreActor = ActorRefFrom<typeof preAppointmentMachine>;
+type PickerActor = ActorRefFrom<typeof slotPickerMachine>;
 
 /** `/pre-appointment/new`: a new client and their initial appointment (Erstgespräch). */
 export default function PreAppointmentPage() {
@@ -51,10 +53,17 @@ function ClientStep({ actorRef }: { actorRef: PreActor }) {
 }
 
 function SlotStep({ actorRef }: { actorRef: PreActor }) {
+  const client = useSelector(actorRef, (s) => s.context.client);
+  const picker = useSelector(actorRef, (s) => s.children.slotPicker) as PickerActor | undefined;
+  return picker ? <SlotPicking picker={picker} client={client} /> : null;
+}
+
+function SlotPicking({ picker, client }: { picker: PickerActor; client: { firstName: string; lastName: string } | null }) {
   const { t } = useTranslation('staff');
-  const state = useSelector(actorRef, (s) => s);
-  const { client, slots, slot, weekStart, conflict, error } = state.context;
-  const send = actorRef.send;
+  const state = useSelector(picker, (s) => s);
+  const { slots, slot, conflict, error } = state.context;
+  const weekStart = state.context.weekStart!;
+  const send = picker.send;
   const confirming = state.hasTag('confirm');
   const byDay = new Map<string, FreeSlot[]>();
   for (const s of slots) {
@@ -83,13 +92,13 @@ function SlotStep({ actorRef }: { actorRef: PreActor }) {
             <button
               type="button"
               className="button button-primary"
-              disabled={state.hasTag('booking')}
-              aria-busy={state.hasTag('booking')}
+              disabled={state.hasTag('submitting')}
+              aria-busy={state.hasTag('submitting')}
               onClick={() => send({ type: 'booking.confirm' })}
             >
-              {state.hasTag('booking') ? t('preAppointment.booking') : t('preAppointment.book')}
+              {state.hasTag('submitting') ? t('preAppointment.booking') : t('preAppointment.book')}
             </button>
-            <button type="button" className="button" disabled={state.hasTag('booking')} onClick={() => send({ type: 'booking.back' })}>
+            <button type="button" className="button" disabled={state.hasTag('submitting')} onClick={() => send({ type: 'booking.back' })}>
               {t('preAppointment.otherTime')}
             </button>
           </div>
@@ -112,8 +121,8 @@ function SlotStep({ actorRef }: { actorRef: PreActor }) {
             </button>
             <span>
               {t('preAppointment.week', {
-                from: formatDate(weekStart.toString()),
-                to: formatDate(weekStart.add({ days: 6 }).toString()),
+                from: formatDate(weekStart),
+                to: formatDate(addDays(weekStart, 6)),
               })}
             </span>
             <button type="button" className="button" onClick={() => send({ type: 'week.next' })}>
@@ -126,7 +135,7 @@ function SlotStep({ actorRef }: { actorRef: PreActor }) {
               {t('list.loading')}
             </p>
           ) : null}
-          {state.hasTag('slotsError') ? (
+          {state.hasTag('loadError') ? (
             <div className="notice notice-error" role="alert">
               <p>{t(errorKey(error))}</p>
               <button type="button" className="button" onClick={() => send({ type: 'retry' })}>
