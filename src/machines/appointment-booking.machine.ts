@@ -1,5 +1,5 @@
-import type { Temporal } from '@js-temporal/polyfill';
-import { assign, fromPromise, setup } from 'xstate';
+import { Temporal } from '@js-temporal/polyfill';
+import { assign, fromPromise, sendTo, setup, type AnyActorRef } from 'xstate';
 import type { Role } from './session.machine';
 import {
   picksCoach,
@@ -7,14 +7,13 @@ import {
   coachGuards,
   startingState,
   toScheduleError,
-  type BookingRequest,
   type Appointment,
   type AppointmentType,
   type ClientSummary,
   type CoachOption,
-  type FreeSlot,
   type ScheduleError,
 } from './scheduling/shared';
+import { pickedSlot, slotPickerMachine, submittedResult, type SlotPickerInput } from './slot-picker.machine';
 import { mondayOf, windowOf } from '../../shared/time';
 import { notProvided as notProvidedBy } from './shared/failures';
 
@@ -22,10 +21,11 @@ import { notProvided as notProvidedBy } from './shared/failures';
  * `/appointments/new` and `/appointments/new-adhoc`: staff book an appointment for a client
  * into a free slot of a coach, from the same slot service clients book from.
  *
- * choosingClient (search, debounced) → choosingSlot (coach, type, duration, week of free
- * slots) → confirming → booking → booked. A slot someone else took meanwhile (409
- * `slot_taken`) leads back to fresh slots with the conflict explained. Coaches book for
- * themselves; admins and onboarding managers pick the coach.
+ * choosingClient (search, debounced) → choosingSlot (coach, type, duration; the slot picker,
+ * invoked as a child, owns the week of free slots, the choice, the confirmation, the booking
+ * and a slot taken meanwhile) → booked. Coaches book for themselves; admins and onboarding
+ * managers pick the coach. The coach, type and duration stay here (they outlive a change of
+ * client) and reach the picker as `query.change`.
  */
 
 export type BookingKind = 'regular' | 'adhoc';
@@ -53,10 +53,10 @@ export const ADHOC_DURATIONS = [15, 30, 45, 60, 90, 120] as const;
 
 export const MIN_QUERY_LENGTH = 2;
 
-export interface SlotQuery {
+/** What the picker's slot call and the booking need besides the week: coach, type, length. */
+export interface BookingQuery {
   coachId: string;
-  startDate: string;
-  endDate: string;
+  appointmentType: AppointmentType;
   duration: number;
 }
 
@@ -72,12 +72,8 @@ export interface BookingContext {
   client: ClientSummary | null;
   appointmentType: AppointmentType;
   duration: number;
-  weekStart: Temporal.PlainDate;
-  slots: FreeSlot[];
-  slot: FreeSlot | null;
-  /** The chosen slot was taken meanwhile: the fresh slots carry the explanation. */
-  conflict: boolean;
-  idempotencyKey: string | null;
+  /** The week the picker shows (`YYYY-MM-DD`, a Monday); kept when the client changes. */
+  weekStart: string;
   appointment: Appointment | null;
   error: ScheduleError | null;
 }
@@ -96,15 +92,35 @@ export type BookingEvent =
   | { type: 'coach.select'; coachId: string }
   | { type: 'type.select'; appointmentType: AppointmentType }
   | { type: 'duration.select'; duration: number }
-  | { type: 'week.previous' }
-  | { type: 'week.next' }
-  | { type: 'slot.select'; slot: FreeSlot }
-  | { type: 'booking.confirm' }
-  | { type: 'booking.back' }
   | { type: 'booking.another' }
   | { type: 'retry' };
 
 const notProvided = (actor: string) => notProvidedBy('appointment-booking', actor);
+
+/** The picker's query: null until a manager has picked the coach. */
+const queryOf = (context: BookingContext): BookingQuery | null =>
+  context.coachId === null
+    ? null
+    : { coachId: context.coachId, appointmentType: context.appointmentType, duration: context.duration };
+
+/** The picker's input: the shown week of the coach's free slots, booked for the chosen client. */
+export function bookingSlots(context: BookingContext): SlotPickerInput {
+  return {
+    query: queryOf(context) as SlotPickerInput['query'],
+    window: (weekStart) => windowOf(Temporal.PlainDate.from(weekStart!), 7),
+    weekStart: context.weekStart,
+    errorOf: toScheduleError,
+    request: ({ query, slot, idempotencyKey }) =>
+      bookingRequestOf({ idempotencyKey, client: context.client, slot }, (query as unknown as BookingQuery).appointmentType),
+  };
+}
+
+/** The week the running picker shows (so a change of client keeps it); outside a running actor (the model graph) the stored one. */
+const pickerWeek = ({ context, self }: { context: BookingContext; self: AnyActorRef }) => {
+  const children = self.getSnapshot()?.children as Record<string, AnyActorRef | undefined> | undefined;
+  const picker = children?.slotPicker?.getSnapshot() as { context?: { weekStart?: string | null } } | undefined;
+  return picker?.context?.weekStart ?? context.weekStart;
+};
 
 export const bookingMachine = setup({
   types: {
@@ -115,27 +131,21 @@ export const bookingMachine = setup({
       | 'busy'
       | 'error'
       | 'booked'
-      | 'booking'
       | 'choosingClient'
       | 'choosingSlot'
       | 'clientResults'
       | 'clientSearchError'
       | 'coachesError'
-      | 'confirm'
       | 'loadingCoaches'
-      | 'loadingSlots'
-      | 'needCoach'
       | 'noCoach'
       | 'searchingClients'
-      | 'slotStep'
-      | 'slotsError'
-      | 'slotsReady',
+      | 'slotStep',
   },
   actors: {
     loadCoaches: fromPromise<CoachOption[]>(notProvided('loadCoaches')),
     searchClients: fromPromise<ClientSummary[], { query: string }>(notProvided('searchClients')),
-    loadSlots: fromPromise<FreeSlot[], SlotQuery>(notProvided('loadSlots')),
-    createAppointment: fromPromise<Appointment, BookingRequest>(notProvided('createAppointment')),
+    /** Loads, chooses, confirms and books the slot (its `loadSlots` and `submit` come from the wiring). */
+    slotPicker: slotPickerMachine,
   },
   delays: {
     /** Typing pause before the client search runs. */
@@ -144,13 +154,14 @@ export const bookingMachine = setup({
   actions: {
     /** Tells the person the appointment was booked (the page shows a toast). */
     notifyBooked: () => undefined,
-    newIdempotencyKey: assign({ idempotencyKey: () => crypto.randomUUID() }),
+    /** Tells the picker the coach, type or duration changed: it loads that week afresh. */
+    changeQuery: sendTo('slotPicker', ({ context }) => ({ type: 'query.change' as const, query: queryOf(context) })),
   },
   guards: {
     ...coachGuards,
     queryLongEnough: ({ event }) =>
       event.type === 'client.query' && event.query.trim().length >= MIN_QUERY_LENGTH,
-    isSlotTaken: ({ event }) => 'error' in event && toScheduleError(event.error).code === 'slot_taken',
+    booked: pickedSlot,
   },
 }).createMachine({
   id: 'booking',
@@ -164,11 +175,7 @@ export const bookingMachine = setup({
     client: null,
     appointmentType: input.kind === 'adhoc' ? 'adhoc' : 'followup',
     duration: DEFAULT_DURATION[input.kind === 'adhoc' ? 'adhoc' : 'followup'],
-    weekStart: mondayOf(input.today),
-    slots: [],
-    slot: null,
-    conflict: false,
-    idempotencyKey: null,
+    weekStart: mondayOf(input.today).toString(),
     appointment: null,
     error: null,
   }),
@@ -200,10 +207,7 @@ export const bookingMachine = setup({
           },
           { target: '.idle', actions: assign({ query: ({ event }) => event.query, results: [] }) },
         ],
-        'client.select': {
-          target: 'choosingSlot',
-          actions: assign({ client: ({ event }) => event.client, slot: null, conflict: false }),
-        },
+        'client.select': { target: 'choosingSlot', actions: assign({ client: ({ event }) => event.client }) },
       },
       states: {
         idle: {},
@@ -224,101 +228,37 @@ export const bookingMachine = setup({
     },
     choosingSlot: {
       tags: ['slotStep', 'choosingSlot'],
-      initial: 'checking',
+      invoke: {
+        id: 'slotPicker',
+        src: 'slotPicker',
+        input: ({ context }) => bookingSlots(context),
+        onDone: {
+          guard: 'booked',
+          target: 'booked',
+          actions: [assign({ appointment: submittedResult<Appointment> }), 'notifyBooked'],
+        },
+      },
+      exit: assign({ weekStart: pickerWeek }),
       on: {
-        'client.change': { target: 'choosingClient', actions: assign({ slot: null, conflict: false }) },
+        'client.change': 'choosingClient',
         'coach.select': {
           guard: 'canPickCoach',
-          target: '.checking',
-          reenter: true,
-          actions: assign({ coachId: ({ event }) => event.coachId, slot: null, conflict: false }),
+          actions: [assign({ coachId: ({ event }) => event.coachId }), 'changeQuery'],
         },
         'type.select': {
           guard: ({ context }) => context.kind === 'regular',
-          target: '.checking',
-          reenter: true,
-          actions: assign({
-            appointmentType: ({ event }) => event.appointmentType,
-            duration: ({ event }) => DEFAULT_DURATION[event.appointmentType],
-            slot: null,
-            conflict: false,
-          }),
+          actions: [
+            assign({
+              appointmentType: ({ event }) => event.appointmentType,
+              duration: ({ event }) => DEFAULT_DURATION[event.appointmentType],
+            }),
+            'changeQuery',
+          ],
         },
         'duration.select': {
           guard: ({ context, event }) => context.kind === 'adhoc' && event.duration >= 10 && event.duration <= 240,
-          target: '.checking',
-          reenter: true,
-          actions: assign({ duration: ({ event }) => event.duration, slot: null, conflict: false }),
+          actions: [assign({ duration: ({ event }) => event.duration }), 'changeQuery'],
         },
-        'week.previous': {
-          target: '.checking',
-          reenter: true,
-          actions: assign({ weekStart: ({ context }) => context.weekStart.subtract({ days: 7 }), conflict: false }),
-        },
-        'week.next': {
-          target: '.checking',
-          reenter: true,
-          actions: assign({ weekStart: ({ context }) => context.weekStart.add({ days: 7 }), conflict: false }),
-        },
-      },
-      states: {
-        checking: {
-          always: [{ guard: 'hasCoach', target: 'loadingSlots' }, { target: 'needCoach' }],
-        },
-        /** A manager has not picked the coach yet. */
-        needCoach: { tags: ['needCoach'] },
-        loadingSlots: {
-          tags: ['busy', 'loadingSlots'],
-          invoke: {
-            id: 'loadSlots',
-            src: 'loadSlots',
-            input: ({ context }) => ({
-              coachId: context.coachId!,
-              duration: context.duration,
-              ...windowOf(context.weekStart, 7),
-            }),
-            onDone: { target: 'slotsReady', actions: assign({ slots: ({ event }) => event.output, error: null }) },
-            onError: { target: 'slotsFailed', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
-          },
-        },
-        slotsFailed: { tags: ['error', 'slotsError'], on: { retry: 'loadingSlots' } },
-        slotsReady: {
-          tags: ['slotsReady'],
-          on: {
-            'slot.select': {
-              target: '#booking.confirming',
-              // One key per chosen slot: a retry after a lost answer cannot book twice.
-              actions: [assign({ slot: ({ event }) => event.slot, error: null }), 'newIdempotencyKey'],
-            },
-          },
-        },
-      },
-    },
-    confirming: {
-      tags: ['slotStep', 'confirm'],
-      on: {
-        'booking.confirm': 'booking',
-        'booking.back': { target: 'choosingSlot.slotsReady', actions: assign({ slot: null, error: null }) },
-      },
-    },
-    booking: {
-      tags: ['busy', 'slotStep', 'confirm', 'booking'],
-      invoke: {
-        id: 'createAppointment',
-        src: 'createAppointment',
-        input: ({ context }) => bookingRequestOf(context, context.appointmentType),
-        onDone: {
-          target: 'booked',
-          actions: [assign({ appointment: ({ event }) => event.output, conflict: false, error: null }), 'notifyBooked'],
-        },
-        onError: [
-          {
-            guard: 'isSlotTaken',
-            target: 'choosingSlot.loadingSlots',
-            actions: assign({ conflict: true, slot: null, error: null }),
-          },
-          { target: 'confirming', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
-        ],
       },
     },
     booked: {
@@ -326,7 +266,7 @@ export const bookingMachine = setup({
       on: {
         'booking.another': {
           target: 'choosingClient',
-          actions: assign({ client: null, query: '', results: [], slot: null, appointment: null, conflict: false }),
+          actions: assign({ client: null, query: '', results: [], appointment: null }),
         },
       },
     },

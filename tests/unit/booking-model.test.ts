@@ -22,16 +22,17 @@ import {
   fake,
   startMachine,
   type Fake,
-  type ModelPath,
 } from '../support/model';
-import { apiError, appointment, CLIENT_ID, COACH_ID, slot } from './scheduling-fakes';
+import { appointment, CLIENT_ID, COACH_ID, slot } from './scheduling-fakes';
 
 /**
  * Model-based tests of the two staff booking flows (`/appointments/new[-adhoc]` and
  * `/pre-appointment/new`): paths from the real machines, the client search's debounce
  * included, played on live actors with fake API calls on a simulated clock; each state is
  * checked in what the booking page renders from the actor (tags, enabled actions, the chosen
- * client, coach, slot and conflict) and in the request that went out.
+ * client, coach, type and length) and in the request that went out. Both pages' slot step is
+ * the slot picker, faked here: each is checked in the input it gets (the week, the query, the
+ * booking request built for a chosen slot).
  */
 
 const TODAY = Temporal.PlainDate.from('2026-03-25');
@@ -43,12 +44,11 @@ const CLIENT = {
 } as unknown as ClientSummary;
 const SLOT = slot('2026-03-26T09:00:00.000Z', '2026-03-26T09:50:00.000Z');
 
-/** How many booking requests a path must have sent: one per confirmation. */
-const confirmations = (path: ModelPath) =>
-  path.steps.filter((s) => s.event.type === 'booking.confirm').length;
+/** The picker's answer for a booked slot. */
+const BOOKED = done('slotPicker', { outcome: 'submitted', slot: SLOT, result: appointment() });
 
 // ---------------------------------------------------------------------------------------------
-// Staff booking
+// Staff booking (the slot picker itself is model-tested in slot-picker-model.test.ts)
 
 const BOOKING_EVENTS: AnyEventObject[] = [
   done('loadCoaches', [{ id: COACH_ID, name: 'Clara Coach' }]),
@@ -61,18 +61,7 @@ const BOOKING_EVENTS: AnyEventObject[] = [
   failed('searchClients', NETWORK),
   { type: 'client.select', client: CLIENT },
   { type: 'client.change' },
-  { type: 'coach.select', coachId: COACH_ID },
-  { type: 'type.select', appointmentType: 'first' },
-  { type: 'duration.select', duration: 60 },
-  { type: 'week.next' },
-  done('loadSlots', [SLOT]),
-  failed('loadSlots', NETWORK),
-  { type: 'slot.select', slot: SLOT },
-  { type: 'booking.confirm' },
-  { type: 'booking.back' },
-  done('createAppointment', appointment()),
-  failed('createAppointment', apiError(409, 'slot_taken')),
-  failed('createAppointment', NETWORK),
+  BOOKED,
   { type: 'booking.another' },
 ];
 
@@ -80,12 +69,7 @@ const bookingPlan = (name: string, input: BookingInput) => ({
   name,
   input,
   events: BOOKING_EVENTS,
-  // Kept small: the coach decides which states follow, the conflict and error what shows.
-  serialize: (s: any) => ({
-    coach: s.context.coachId !== null,
-    conflict: s.context.conflict,
-    error: s.context.error?.code ?? null,
-  }),
+  serialize: (s: any) => ({ coach: s.context.coachId !== null, error: s.context.error?.code ?? null }),
   // The changes of the slot query, which the shortest paths need not take.
   walks: [
     [
@@ -97,18 +81,10 @@ const bookingPlan = (name: string, input: BookingInput) => ({
       done('searchClients', [CLIENT]),
       { type: 'client.select', client: CLIENT },
       ...(input.role === 'COACH' ? [] : [{ type: 'coach.select', coachId: COACH_ID }]),
-      { type: 'week.next' },
       input.kind === 'adhoc'
         ? { type: 'duration.select', duration: 60 }
         : { type: 'type.select', appointmentType: 'first' },
-      done('loadSlots', [SLOT]),
-      { type: 'slot.select', slot: SLOT },
-      { type: 'booking.confirm' },
-      failed('createAppointment', apiError(409, 'slot_taken')),
-      done('loadSlots', [SLOT]),
-      { type: 'slot.select', slot: SLOT },
-      { type: 'booking.confirm' },
-      done('createAppointment', appointment()),
+      BOOKED,
       { type: 'booking.another' },
       { type: 'client.select', client: CLIENT },
       { type: 'client.change' },
@@ -167,6 +143,7 @@ describeModel('staff booking machine, model-based', {
       // After "change client" the previous one stays named until another is chosen.
       if (s.context.client) expect(s.context.client).toEqual(CLIENT);
       expect(s.can({ type: 'client.select', client: CLIENT })).toBe(true);
+      expect(s.hasTag('slotStep')).toBe(false);
     },
     'booking.choosingClient.idle': (s) => expect(s.hasTag('busy')).toBe(false),
     'booking.choosingClient.debouncing': (s, run) => {
@@ -183,7 +160,8 @@ describeModel('staff booking machine, model-based', {
       expect(s.hasTag('error')).toBe(true);
       expect(s.can({ type: 'retry' })).toBe(true);
     },
-    'booking.choosingSlot': (s) => {
+    'booking.choosingSlot': (s, run) => {
+      expect(s.hasTag('slotStep')).toBe(true);
       expect(s.context.client).toEqual(CLIENT);
       expect(s.can({ type: 'client.change' })).toBe(true);
       // Managers pick the coach; ad hoc appointments pick a duration, regular ones a type.
@@ -192,42 +170,23 @@ describeModel('staff booking machine, model-based', {
       expect(s.can({ type: 'type.select', appointmentType: 'first' })).toBe(
         s.context.kind === 'regular',
       );
-    },
-    'booking.choosingSlot.needCoach': (s) => expect(s.context.coachId).toBeNull(),
-    'booking.choosingSlot.loadingSlots': (s, run) => {
-      expect(s.hasTag('busy')).toBe(true);
-      expect(run.fakes.loadSlots!.latest().input).toEqual({
-        coachId: COACH_ID,
-        duration: s.context.duration,
-        ...windowOf(s.context.weekStart, 7),
-      });
       expect(s.context.duration).toBe(
         s.context.kind === 'adhoc' && s.context.duration === 60
           ? 60
           : DEFAULT_DURATION[s.context.appointmentType],
       );
-    },
-    'booking.choosingSlot.slotsFailed': (s) => {
-      expect(s.hasTag('error')).toBe(true);
-      expect(s.can({ type: 'retry' })).toBe(true);
-    },
-    'booking.choosingSlot.slotsReady': (s) => {
-      expect(s.hasTag('busy')).toBe(false);
-      expect(s.context.slots).toEqual([SLOT]);
-      expect(s.context.slot).toBeNull();
-      expect(s.can({ type: 'slot.select', slot: SLOT })).toBe(true);
-    },
-    'booking.confirming': (s) => {
-      expect(s.context.slot).toEqual(SLOT);
-      expect(s.context.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
-      expect(s.can({ type: 'booking.confirm' })).toBe(true);
-      expect(s.can({ type: 'booking.back' })).toBe(true);
-      if (s.context.error) expect(s.context.error.code).toBe('network_error');
-    },
-    'booking.booking': (s, run) => {
-      expect(s.hasTag('busy')).toBe(true);
-      expect(run.fakes.createAppointment!.latest().input).toEqual({
-        idempotencyKey: s.context.idempotencyKey,
+      // The picker shows this week of the coach's free slots (none until a manager picks the
+      // coach) and books the confirmed slot for the chosen client with the chosen type.
+      const picker = run.fakes.slotPicker!.latest().input as SlotPickerInput;
+      expect(picker.weekStart).toBe('2026-03-23');
+      expect(picker.firstWeek ?? null).toBeNull();
+      expect(picker.window(picker.weekStart!)).toEqual(windowOf(Temporal.PlainDate.from('2026-03-23'), 7));
+      // A coach sees their own slots at once; a manager's picker waits for the coach they pick.
+      if (s.context.canPickCoach) expect([null, COACH_ID]).toContain(picker.query?.coachId ?? null);
+      else expect(picker.query).toMatchObject({ coachId: COACH_ID });
+      const query = { coachId: COACH_ID, appointmentType: s.context.appointmentType, duration: s.context.duration };
+      expect(picker.request!({ query, slot: SLOT, idempotencyKey: 'key-1' })).toEqual({
+        idempotencyKey: 'key-1',
         body: {
           clientId: CLIENT_ID,
           coachId: COACH_ID,
@@ -243,17 +202,8 @@ describeModel('staff booking machine, model-based', {
       expect(s.context.appointment?.id).toBe(appointment().id);
       expect(run.booked()).toBe(1);
       expect(s.can({ type: 'booking.another' })).toBe(true);
+      expect(s.can({ type: 'coach.select', coachId: COACH_ID })).toBe(false);
     },
-  },
-  finish: (run, path) => {
-    expect(run.fakes.createAppointment!.calls).toHaveLength(confirmations(path));
-    // A slot taken meanwhile: fresh slots, and the page explains why.
-    if (
-      path.steps.at(-1)!.event.type === 'xstate.error.actor.createAppointment' &&
-      run.actor.getSnapshot().matches('choosingSlot')
-    ) {
-      expect(run.actor.getSnapshot().context.conflict).toBe(true);
-    }
   },
 });
 

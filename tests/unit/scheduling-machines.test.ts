@@ -1,17 +1,15 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, SimulatedClock } from 'xstate';
+import { createActor, SimulatedClock, type ActorRefFrom } from 'xstate';
 import {
   availabilityWeekMachine,
   type DeleteAvailabilityInput,
   type LoadWeekInput,
   type SaveAvailabilityInput,
 } from '../../src/machines/availability-week.machine';
-import {
-  bookingMachine,
-  type BookingRequest,
-  type SlotQuery,
-} from '../../src/machines/appointment-booking.machine';
+import type { SlotQuery } from '../../src/machines/actors/scheduling';
+import { bookingMachine, type BookingRequest } from '../../src/machines/appointment-booking.machine';
+import { slotPickerMachine } from '../../src/machines/slot-picker.machine';
 import { calendarMachine, visibleDays, type CalendarQuery } from '../../src/machines/calendar.machine';
 import type {
   Appointment,
@@ -359,14 +357,18 @@ function startBooking(role: 'COACH' | 'ADMIN' = 'COACH', kind: 'regular' | 'adho
       actors: {
         loadCoaches: fakes.loadCoaches.logic,
         searchClients: fakes.searchClients.logic,
-        loadSlots: fakes.loadSlots.logic,
-        createAppointment: fakes.createAppointment.logic,
+        // The real slot picker, with the booking page's slot and booking calls faked.
+        slotPicker: slotPickerMachine.provide({
+          actors: { loadSlots: fakes.loadSlots.logic as never, submit: fakes.createAppointment.logic },
+        }),
       },
       actions: { notifyBooked },
     }),
     { input: { kind, role, ownCoachId: role === 'COACH' ? COACH_ID : null, today: WED_25_MARCH }, clock },
   ).start();
-  return { actor, fakes, clock, notifyBooked };
+  /** The picker the page shows while a slot is chosen, confirmed and booked. */
+  const picker = () => actor.getSnapshot().children.slotPicker as ActorRefFrom<typeof slotPickerMachine>;
+  return { actor, fakes, clock, notifyBooked, picker };
 }
 
 const ERIKA: ClientSummary = { id: CLIENT_ID, firstName: 'Erika', lastName: 'Mustermann', email: 'erika@example.test', yearOfBirth: 1980 };
@@ -390,9 +392,9 @@ describe('appointment booking machine', () => {
   });
 
   it("books into a coach's own free slot with the type's default length", async () => {
-    const { actor, fakes, notifyBooked } = startBooking();
+    const { actor, fakes, notifyBooked, picker } = startBooking();
     actor.send({ type: 'client.select', client: ERIKA });
-    expect(fakes.loadSlots.calls).toEqual([
+    expect(fakes.loadSlots.calls).toMatchObject([
       { coachId: COACH_ID, duration: 50, startDate: '2026-03-22T23:00:00Z', endDate: '2026-03-29T22:00:00Z' },
     ]);
     actor.send({ type: 'type.select', appointmentType: 'first' });
@@ -400,8 +402,8 @@ describe('appointment booking machine', () => {
     fakes.loadSlots.resolve([]);
     fakes.loadSlots.resolve([slot('2026-03-26T09:00:00.000Z', '2026-03-26T10:00:00.000Z')]);
     await flush();
-    actor.send({ type: 'slot.select', slot: slot('2026-03-26T09:00:00.000Z', '2026-03-26T10:00:00.000Z') });
-    actor.send({ type: 'booking.confirm' });
+    picker().send({ type: 'slot.select', slot: slot('2026-03-26T09:00:00.000Z', '2026-03-26T10:00:00.000Z') });
+    picker().send({ type: 'booking.confirm' });
     const request = fakes.createAppointment.calls[0]!;
     expect(request.body).toEqual({
       clientId: CLIENT_ID,
@@ -420,11 +422,11 @@ describe('appointment booking machine', () => {
   });
 
   it('explains a taken slot and shows fresh slots', async () => {
-    const { actor, fakes } = startBooking('ADMIN', 'adhoc');
+    const { actor, fakes, picker } = startBooking('ADMIN', 'adhoc');
     fakes.loadCoaches.resolve(COACHES);
     await flush();
     actor.send({ type: 'client.select', client: ERIKA });
-    expect(actor.getSnapshot().matches({ choosingSlot: 'needCoach' })).toBe(true);
+    expect(picker().getSnapshot().hasTag('needQuery')).toBe(true);
     actor.send({ type: 'coach.select', coachId: OTHER_COACH_ID });
     actor.send({ type: 'duration.select', duration: 45 });
     expect(fakes.loadSlots.calls.at(-1)).toMatchObject({ coachId: OTHER_COACH_ID, duration: 45 });
@@ -432,36 +434,56 @@ describe('appointment booking machine', () => {
     fakes.loadSlots.resolve([taken]);
     fakes.loadSlots.resolve([taken]);
     await flush();
-    actor.send({ type: 'slot.select', slot: taken });
-    actor.send({ type: 'booking.confirm' });
+    picker().send({ type: 'slot.select', slot: taken });
+    picker().send({ type: 'booking.confirm' });
     const firstKey = fakes.createAppointment.calls[0]!.idempotencyKey;
     expect(fakes.createAppointment.calls[0]!.body.appointmentType).toBe('adhoc');
     fakes.createAppointment.reject(apiError(409, 'slot_taken'));
     await flush();
-    expect(actor.getSnapshot().matches({ choosingSlot: 'loadingSlots' })).toBe(true);
-    expect(actor.getSnapshot().context.conflict).toBe(true);
+    expect(picker().getSnapshot().hasTag('loading')).toBe(true);
+    expect(picker().getSnapshot().context.conflict).toBe('slot_taken');
+    expect(fakes.loadSlots.calls.at(-1)).toMatchObject({ coachId: OTHER_COACH_ID, duration: 45 });
     const fresh = slot('2026-03-26T10:00:00.000Z', '2026-03-26T10:45:00.000Z', OTHER_COACH_ID);
     fakes.loadSlots.resolve([fresh]);
     await flush();
-    expect(actor.getSnapshot().context.slots).toEqual([fresh]);
-    actor.send({ type: 'slot.select', slot: fresh });
-    actor.send({ type: 'booking.confirm' });
+    expect(picker().getSnapshot().context.slots).toEqual([fresh]);
+    picker().send({ type: 'slot.select', slot: fresh });
+    picker().send({ type: 'booking.confirm' });
     expect(fakes.createAppointment.calls[1]!.idempotencyKey).not.toBe(firstKey);
   });
 
   it('keeps the idempotency key when the same booking is retried after an error', async () => {
-    const { actor, fakes } = startBooking();
+    const { actor, fakes, picker } = startBooking();
     actor.send({ type: 'client.select', client: ERIKA });
     const free = slot('2026-03-26T09:00:00.000Z', '2026-03-26T09:50:00.000Z');
     fakes.loadSlots.resolve([free]);
     await flush();
-    actor.send({ type: 'slot.select', slot: free });
-    actor.send({ type: 'booking.confirm' });
+    picker().send({ type: 'slot.select', slot: free });
+    picker().send({ type: 'booking.confirm' });
     fakes.createAppointment.reject(Object.assign(new Error('offline'), { code: 'network_error' }));
     await flush();
-    expect(actor.getSnapshot().value).toBe('confirming');
-    expect(actor.getSnapshot().context.error).toEqual({ code: 'network_error' });
-    actor.send({ type: 'booking.confirm' });
+    expect(picker().getSnapshot().hasTag('confirm')).toBe(true);
+    expect(picker().getSnapshot().hasTag('submitting')).toBe(false);
+    expect(picker().getSnapshot().context.error).toEqual({ code: 'network_error' });
+    picker().send({ type: 'booking.confirm' });
     expect(fakes.createAppointment.calls[1]!.idempotencyKey).toBe(fakes.createAppointment.calls[0]!.idempotencyKey);
+  });
+
+  it('keeps the browsed week, coach and type when the client is changed', async () => {
+    const { actor, fakes, picker } = startBooking();
+    actor.send({ type: 'client.select', client: ERIKA });
+    actor.send({ type: 'type.select', appointmentType: 'first' });
+    picker().send({ type: 'week.next' });
+    expect(fakes.loadSlots.calls.at(-1)).toMatchObject({ duration: 60, startDate: '2026-03-29T22:00:00Z' });
+    actor.send({ type: 'client.change' });
+    expect(actor.getSnapshot().hasTag('choosingClient')).toBe(true);
+    actor.send({ type: 'client.select', client: ERIKA });
+    expect(fakes.loadSlots.calls.at(-1)).toMatchObject({
+      coachId: COACH_ID,
+      duration: 60,
+      startDate: '2026-03-29T22:00:00Z',
+      endDate: '2026-04-05T22:00:00Z',
+    });
+    expect(picker().getSnapshot().context.weekStart).toBe('2026-03-30');
   });
 });

@@ -5,7 +5,7 @@ import type {
   LoadWeekInput,
   SaveAvailabilityInput,
 } from '../availability-week.machine';
-import type { BookingRequest, SlotQuery } from '../appointment-booking.machine';
+import type { BookingRequest } from '../appointment-booking.machine';
 import type { CalendarQuery } from '../calendar.machine';
 import type {
   Appointment,
@@ -108,6 +108,14 @@ export const searchClientsActor = (api: ApiClient) =>
   });
 
 /** Free slots of one coach's calendar (the same slot service clients book from). */
+/** The free-slot call: a coach (or pooled calendar), a window and the length asked for. */
+export interface SlotQuery {
+  coachId: string;
+  startDate: string;
+  endDate: string;
+  duration: number;
+}
+
 export const loadSlotsActor = (api: ApiClient) =>
   fromPromise<FreeSlot[], SlotQuery>(async ({ input, signal }) => {
     const { data } = await api.GET('/admin/calendar/available_slots/{calendarid}', {

@@ -9,6 +9,7 @@ import { APPOINTMENT_TYPE_LABELS, AppointmentStatus, MEETING_TYPE_LABELS } from 
 import { eventActionLabel } from '../events/actions';
 import { formatDateTime, formatRange } from '../staff/format';
 import { ActionFailure, DetailFrame, DetailPending } from '../record-detail/DetailFrame';
+import { BusyButton } from '../parts/BusyButton';
 
 type DetailActor = ActorRefFrom<typeof appointmentDetailMachine>;
 type Communication = components['schemas']['Communication'];
@@ -116,15 +117,13 @@ export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActo
           </p>
           <p id="cancel-effect">{t('cancel.effect')}</p>
           <div className="form-actions">
-            <button
-              type="button"
+            <BusyButton
+              busy={cancelling}
               className="button button-danger"
-              disabled={cancelling}
-              aria-busy={cancelling}
+              label={t('cancel.confirm')}
+              busyLabel={t('cancel.cancelling')}
               onClick={() => send({ type: 'cancel.confirm' })}
-            >
-              {cancelling ? t('cancel.cancelling') : t('cancel.confirm')}
-            </button>
+            />
             <button type="button" className="button" disabled={cancelling} onClick={() => send({ type: 'cancel.abort' })}>
               {t('cancel.abort')}
             </button>

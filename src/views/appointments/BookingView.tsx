@@ -10,7 +10,8 @@ import {
   type bookingMachine,
 } from '../../machines/appointment-booking.machine';
 import type { AppointmentType, FreeSlot } from '../../machines/scheduling/shared';
-import { berlinDate, berlinTime, daysFrom } from '../../../shared/time';
+import { berlinDate, berlinTime, daysFrom, parsePlainDate } from '../../../shared/time';
+import { BusyButton } from '../parts/BusyButton';
 import {
   APPOINTMENT_TYPE_LABELS,
   CoachPicker,
@@ -22,6 +23,7 @@ import {
   useWeekTitle,
   ZoneNote,
 } from '../calendar/parts';
+import { usePickerState, useSlotPicker, type SlotPickerActor, type SlotPickerSnapshot } from './slot-picker';
 import '../calendar/scheduling.css';
 
 type BookingActor = ActorRefFrom<typeof bookingMachine>;
@@ -34,6 +36,8 @@ export function BookingView({ actorRef, browserZone }: { actorRef: BookingActor;
   const send = actorRef.send;
   const { context } = state;
   const adhoc = context.kind === 'adhoc';
+  const picker = useSlotPicker(actorRef);
+  const picking = usePickerState(picker);
 
   return (
     <article className="scheduling-page booking-page">
@@ -52,10 +56,10 @@ export function BookingView({ actorRef, browserZone }: { actorRef: BookingActor;
       ) : (
         <>
           <ClientStep snapshot={state} send={send} />
-          {state.hasTag('slotStep') ? (
-            <SlotStep snapshot={state} send={send} />
+          {state.hasTag('slotStep') && picker && picking ? (
+            <SlotStep snapshot={state} send={send} picker={picker} picking={picking} />
           ) : null}
-          {state.hasTag('confirm') ? <Confirm snapshot={state} send={send} /> : null}
+          {picker && picking?.hasTag('confirm') ? <Confirm snapshot={state} picker={picker} picking={picking} /> : null}
         </>
       )}
     </article>
@@ -129,16 +133,29 @@ function ClientStep({ snapshot, send }: { snapshot: BookingSnapshot; send: Booki
   );
 }
 
-function SlotStep({ snapshot, send }: { snapshot: BookingSnapshot; send: BookingActor['send'] }) {
+function SlotStep({
+  snapshot,
+  send,
+  picker,
+  picking,
+}: {
+  snapshot: BookingSnapshot;
+  send: BookingActor['send'];
+  picker: SlotPickerActor;
+  picking: SlotPickerSnapshot;
+}) {
   const { t } = useTranslation('scheduling');
   const id = useId();
   const weekTitle = useWeekTitle();
   const dayLabel = useDayLabel();
   const { context } = snapshot;
-  const choosing = snapshot.hasTag('choosingSlot');
-  const loading = snapshot.hasTag('loadingSlots');
-  const days = daysFrom(context.weekStart, 7)
-    .map((day) => ({ day, slots: context.slots.filter((s) => berlinDate(s.startDate).equals(day)) }))
+  const { slots, slot: chosen, conflict, error } = picking.context;
+  const weekStart = parsePlainDate(picking.context.weekStart)!;
+  // The coach, type and length change only while no slot is being confirmed or booked.
+  const choosing = picking.hasTag('picking');
+  const loading = picking.hasTag('loading');
+  const days = daysFrom(weekStart, 7)
+    .map((day) => ({ day, slots: slots.filter((s) => berlinDate(s.startDate).equals(day)) }))
     .filter((d) => d.slots.length > 0);
   return (
     <section className="booking-step" aria-labelledby={`${id}-h`}>
@@ -186,27 +203,27 @@ function SlotStep({ snapshot, send }: { snapshot: BookingSnapshot; send: Booking
           </div>
         )}
       </div>
-      {context.conflict ? (
+      {conflict ? (
         <div className="notice notice-error conflict" role="alert">
           <p>{t('booking.conflict')}</p>
         </div>
       ) : null}
-      {snapshot.hasTag('needCoach') ? <p>{t('booking.chooseCoachFirst')}</p> : null}
-      {context.coachId ? (
+      {picking.hasTag('needQuery') ? <p>{t('booking.chooseCoachFirst')}</p> : null}
+      {!picking.hasTag('needQuery') ? (
         <>
           <PeriodNav
-            title={weekTitle(context.weekStart)}
+            title={weekTitle(weekStart)}
             previousLabel={t('nav.previousWeek')}
             nextLabel={t('nav.nextWeek')}
             disabled={!choosing}
-            onPrevious={() => send({ type: 'week.previous' })}
-            onNext={() => send({ type: 'week.next' })}
+            onPrevious={() => picker.send({ type: 'week.previous' })}
+            onNext={() => picker.send({ type: 'week.next' })}
           />
           <div aria-busy={loading} aria-live="polite">
-            {snapshot.hasTag('slotsError') ? (
-              <RetryNotice error={context.error} onRetry={() => send({ type: 'retry' })} />
+            {picking.hasTag('loadError') ? (
+              <RetryNotice error={error} onRetry={() => picker.send({ type: 'retry' })} />
             ) : null}
-            {snapshot.hasTag('slotsReady') && days.length === 0 ? (
+            {picking.hasTag('slotsReady') && days.length === 0 ? (
               <p>{t('booking.noSlots')}</p>
             ) : null}
             {!loading
@@ -218,10 +235,10 @@ function SlotStep({ snapshot, send }: { snapshot: BookingSnapshot; send: Booking
                         <li key={`${slot.coachId}:${slot.startDate}`}>
                           <SlotButton
                             slot={slot}
-                            selected={context.slot?.startDate === slot.startDate && context.slot.coachId === slot.coachId}
-                            disabled={!snapshot.can({ type: 'slot.select', slot })}
+                            selected={chosen?.startDate === slot.startDate && chosen.coachId === slot.coachId}
+                            disabled={!picking.can({ type: 'slot.select', slot })}
                             label={t('booking.slotLabel', { day: dayLabel(day), time: timeRange(slot.startDate, slot.endDate) })}
-                            onSelect={() => send({ type: 'slot.select', slot })}
+                            onSelect={() => picker.send({ type: 'slot.select', slot })}
                           />
                         </li>
                       ))}
@@ -251,13 +268,21 @@ function SlotButton(props: { slot: FreeSlot; selected: boolean; disabled: boolea
   );
 }
 
-function Confirm({ snapshot, send }: { snapshot: BookingSnapshot; send: BookingActor['send'] }) {
+function Confirm({
+  snapshot,
+  picker,
+  picking,
+}: {
+  snapshot: BookingSnapshot;
+  picker: SlotPickerActor;
+  picking: SlotPickerSnapshot;
+}) {
   const { t } = useTranslation('scheduling');
   const id = useId();
   const dayLabel = useDayLabel();
   const { context } = snapshot;
-  const booking = snapshot.hasTag('booking');
-  const slot = context.slot!;
+  const booking = picking.hasTag('submitting');
+  const slot = picking.context.slot!;
   return (
     <section className="detail-panel booking-confirm" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('booking.confirmTitle')}</h2>
@@ -277,22 +302,19 @@ function Confirm({ snapshot, send }: { snapshot: BookingSnapshot; send: BookingA
           {dayLabel(berlinDate(slot.startDate))}, {timeRange(slot.startDate, slot.endDate)}
         </dd>
       </dl>
-      {context.error ? (
+      {picking.context.error ? (
         <p className="notice notice-error" role="alert">
-          {t(errorKey(context.error))}
+          {t(errorKey(picking.context.error))}
         </p>
       ) : null}
       <div className="form-actions">
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={booking}
-          aria-busy={booking}
-          onClick={() => send({ type: 'booking.confirm' })}
-        >
-          {booking ? t('booking.booking') : t('booking.book')}
-        </button>
-        <button type="button" className="button" disabled={booking} onClick={() => send({ type: 'booking.back' })}>
+        <BusyButton
+          busy={booking}
+          label={t('booking.book')}
+          busyLabel={t('booking.booking')}
+          onClick={() => picker.send({ type: 'booking.confirm' })}
+        />
+        <button type="button" className="button" disabled={booking} onClick={() => picker.send({ type: 'booking.back' })}>
           {t('booking.back')}
         </button>
       </div>

@@ -23,6 +23,7 @@ import {
   weekdayShortKey,
   ZoneNote,
 } from '../calendar/parts';
+import { BusyButton } from '../parts/BusyButton';
 import '../calendar/scheduling.css';
 
 type WeekActor = ActorRefFrom<typeof availabilityWeekMachine>;
@@ -220,15 +221,7 @@ function SelectedPanel({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekA
             </p>
           ) : null}
           <div className="form-actions">
-            <button
-              type="button"
-              className="button button-primary"
-              disabled={deleting}
-              aria-busy={deleting}
-              onClick={() => send({ type: 'delete.confirm' })}
-            >
-              {t('availability.deleteConfirm')}
-            </button>
+            <BusyButton busy={deleting} label={t('availability.deleteConfirm')} onClick={() => send({ type: 'delete.confirm' })} />
             <button type="button" className="button" disabled={deleting} onClick={() => send({ type: 'delete.cancel' })}>
               {t('cancel')}
             </button>

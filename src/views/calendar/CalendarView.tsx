@@ -18,6 +18,7 @@ import {
   weekdayShortKey,
   ZoneNote,
 } from './parts';
+import { BusyButton } from '../parts/BusyButton';
 import './scheduling.css';
 
 type CalendarActor = ActorRefFrom<typeof calendarMachine>;
@@ -219,15 +220,11 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
             <div className="confirm" role="alertdialog" aria-labelledby={`${headingId}-confirm`}>
               <p id={`${headingId}-confirm`}>{t('calendar.detail.confirmCancel', { client: a.clientName })}</p>
               <div className="form-actions">
-                <button
-                  type="button"
-                  className="button button-primary"
-                  disabled={cancelling}
-                  aria-busy={cancelling}
+                <BusyButton
+                  busy={cancelling}
+                  label={t('calendar.detail.cancelConfirm')}
                   onClick={() => send({ type: 'cancel.confirm' })}
-                >
-                  {t('calendar.detail.cancelConfirm')}
-                </button>
+                />
                 <button type="button" className="button" disabled={cancelling} onClick={() => send({ type: 'cancel.abort' })}>
                   {t('calendar.detail.keep')}
                 </button>

@@ -13,6 +13,7 @@ import { RecordForm, type FormActor } from '../staff/FormParts';
 import { errorKey } from '../staff/ListParts';
 import { wirePreAppointment } from '../../machines/wiring/pre-appointment';
 import { useRouteActor } from '../route-actor';
+import { BusyButton } from '../parts/BusyButton';
 import '../staff/staff.css';
 
 type FreeSlot = components['schemas']['FreeSlot'];
@@ -89,15 +90,12 @@ function SlotPicking({ picker, client }: { picker: PickerActor; client: { firstN
             </p>
           ) : null}
           <div className="form-actions">
-            <button
-              type="button"
-              className="button button-primary"
-              disabled={state.hasTag('submitting')}
-              aria-busy={state.hasTag('submitting')}
+            <BusyButton
+              busy={state.hasTag('submitting')}
+              label={t('preAppointment.book')}
+              busyLabel={t('preAppointment.booking')}
               onClick={() => send({ type: 'booking.confirm' })}
-            >
-              {state.hasTag('submitting') ? t('preAppointment.booking') : t('preAppointment.book')}
-            </button>
+            />
             <button type="button" className="button" disabled={state.hasTag('submitting')} onClick={() => send({ type: 'booking.back' })}>
               {t('preAppointment.otherTime')}
             </button>

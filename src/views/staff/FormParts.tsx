@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import { type recordFormMachine } from '../../machines/record-form.machine';
 import { describedBy, errorKey, Field } from './ListParts';
+import { BusyButton } from '../parts/BusyButton';
 
 export type FormActor = ActorRefFrom<typeof recordFormMachine>;
 
@@ -110,9 +111,7 @@ export function RecordForm({
         </div>
       ) : (
         <div className="form-actions">
-          <button type="submit" className="button button-primary" disabled={locked} aria-busy={busy}>
-            {busy ? t('form.saving') : submitLabel}
-          </button>
+          <BusyButton type="submit" busy={busy} disabled={locked} label={submitLabel} busyLabel={t('form.saving')} />
           {actions}
         </div>
       )}
