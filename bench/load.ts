@@ -13,7 +13,7 @@
  *   has two: number 1 (initial) in the first 100 working days, number 2 in the last 100.
  */
 import type pg from 'pg';
-import { CAMPAIGNS, INSURERS } from '../server/db/seed/data';
+import { CAMPAIGNS, INSURERS } from '../server/seed/data';
 
 export const SIZES = {
   coaches: 50,

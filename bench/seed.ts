@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { connectPglite, connectPostgres } from '../server/db/client';
-import { seedIfEmpty } from '../server/db/seed/seed';
+import { seedIfEmpty } from '../server/seed/seed';
 
 const ms = (since: number) => Math.round(performance.now() - since);
 

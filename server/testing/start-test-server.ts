@@ -1,5 +1,5 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { seed } from '../db/seed/seed';
+import { seed } from '../seed/seed';
 import { createTestApp, type TestApp } from './test-app';
 
 /** A port the kernel just handed out and released, so the app's PUBLIC_URL can name it. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seed } from '../../server/db/seed/seed';
+import { seed } from '../../server/seed/seed';
 import { createAuthTestApp, type AuthTestApp } from '../support/auth-client';
 
 // What the README promises a newcomer: each demo account signs in with a one-time code from

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Database } from '../../server/db/client';
-import { generateDemoData, insuranceNumber } from '../../server/db/seed/generate';
-import { seed, seedIfEmpty, type SeedSummary } from '../../server/db/seed/seed';
-import { formatSeedSummary } from '../../server/db/seed/summary';
+import { generateDemoData, insuranceNumber } from '../../server/seed/generate';
+import { seed, seedIfEmpty, type SeedSummary } from '../../server/seed/seed';
+import { formatSeedSummary } from '../../server/seed/summary';
 import { createTestDatabase } from '../../server/testing/test-database';
 
 let database: Database;

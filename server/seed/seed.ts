@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Db, Tx } from '../client';
+import type { Db, Tx } from '../db/client';
 import {
   appointments,
   authEmails,
@@ -12,7 +12,7 @@ import {
   coaches,
   insurers,
   users,
-} from '../schema/index';
+} from '../db/schema/index';
 import {
   generateDemoData,
   type AvailabilityPlan,
@@ -21,7 +21,7 @@ import {
   type DemoData,
   type GenerateOptions,
 } from './generate';
-import { catchUpBillableItems } from '../../features/billing/index';
+import { catchUpBillableItems } from '../features/billing/index';
 
 /** The default client change notice (config CLIENT_CHANGE_NOTICE_HOURS), for late cancellations. */
 const DEMO_CHANGE_NOTICE_HOURS = 24;

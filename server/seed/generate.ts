@@ -1,7 +1,7 @@
 import { Faker, base, de, en } from '@faker-js/faker';
 import { Temporal } from '@js-temporal/polyfill';
-import { newMeetingCode, newVideoRoom } from '../../features/appointments/index';
-import type { APPOINTMENT_TYPES, REJECTION_REASONS } from '../../../shared/contract/enums';
+import { newMeetingCode, newVideoRoom } from '../features/appointments/index';
+import type { APPOINTMENT_TYPES, REJECTION_REASONS } from '../../shared/contract/enums';
 import type {
   appointments,
   campaigns,
@@ -9,7 +9,7 @@ import type {
   coaches,
   insurers,
   users,
-} from '../schema/index';
+} from '../db/schema/index';
 import {
   CAMPAIGNS,
   CITIES,

@@ -5,8 +5,8 @@
  * Uses the same configuration as the server: DATABASE_URL, or the embedded database in
  * PGLITE_DIR. Stop a server that uses the embedded database first: its files are not shared.
  */
-import { loadConfig } from '../../config';
-import { connectDatabase } from '../client';
+import { loadConfig } from '../config';
+import { connectDatabase } from '../db/client';
 import { seed, seedIfEmpty } from './seed';
 import { formatSeedSummary } from './summary';
 
