@@ -116,7 +116,7 @@ export const appointmentDetailMachine = setup({
     retryable,
     askToCancel: ({ context }) => context.askToCancel && mayCancelOrInvite(phaseOf(context)),
     mayCancelOrInvite: ({ context }) => mayCancelOrInvite(phaseOf(context)),
-    mayMarkNoShow: ({ context }) => mayMarkNoShow(phaseOf(context)) || context.record!.appointment.noShow,
+    mayMarkNoShow: ({ context }) => mayMarkNoShow(phaseOf(context)),
     isCancelled: ({ context }) => phaseOf(context) === 'cancelled',
     hasEnded: ({ context }) => phaseOf(context) === 'ended',
     hasStarted: ({ context }) => phaseOf(context) === 'underway',

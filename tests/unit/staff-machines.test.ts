@@ -187,6 +187,7 @@ describe('appointment detail', () => {
   });
 
   it('toggles no-show and keeps a failure for its message', async () => {
+    now = Date.parse('2026-03-29T08:00:00Z');
     const { actor, load, noShow } = start();
     load.latest().resolve(detail({ noShow: true }));
     await flush();
