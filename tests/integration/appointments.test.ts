@@ -720,8 +720,13 @@ describe('GET /api/appointments/upcoming', () => {
       newAppointment(api, admin, { clientId: client.id, coachId: coach.id, startDate, minutes });
     const started40 = await book(minutesFromNow(-40), 15);
     const started20 = await book(minutesFromNow(-20), 30);
-    // Started 20 minutes ago and over after 10: within the window, but it has ended.
-    const ended = await book(minutesFromNow(-25), 10);
+    // Another coach's appointment that started 25 minutes ago and lasted 10: within the
+    // ongoing window, but it has ended; the one beside it is under way.
+    const otherCoach = await newCoach(api, admin);
+    const bookOther = (startDate: string, minutes: number) =>
+      newAppointment(api, admin, { clientId: client.id, coachId: otherCoach.id, startDate, minutes });
+    const ended = await bookOther(minutesFromNow(-25), 10);
+    const underway = await bookOther(minutesFromNow(-10), 30);
     const future = [];
     for (let day = 1; day <= 11; day++) future.push(await book(at(day, 9)));
     const cancelled = await book(at(1, 7));
@@ -739,7 +744,8 @@ describe('GET /api/appointments/upcoming', () => {
     const listedFromYesterday = await upcoming({ forDate: yesterday });
     expect(listedFromYesterday).toEqual(ids([started20, ...future.slice(0, 9)]));
     expect(listedFromYesterday).not.toContain(started40.id);
-    expect(listedFromYesterday).not.toContain(ended.id);
+    expect(await upcoming({ forDate: yesterday, coachId: otherCoach.id })).toEqual(ids([underway]));
+    expect(ended.id).not.toBe(underway.id);
 
     expect(await upcoming({ forDate: berlinDate(at(5, 9)) })).toEqual(ids(future.slice(4)));
     expect(await upcoming({ forDate: yesterday, clientId: SOME_ID })).toEqual([]);

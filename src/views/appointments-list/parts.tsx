@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { components } from '../../../shared/contract/product';
@@ -29,6 +30,8 @@ export const MEETING_TYPE_LABELS: Record<Appointment['meetingType'], string> = {
  */
 export function AppointmentStatus({ appointment }: { appointment: Appointment }) {
   const { t } = useTranslation('staff');
+  // The time the row was first drawn: a status does not flip while the page is open.
+  const [now] = useState(() => Date.now());
   if (appointment.cancelledAt) {
     return (
       <span className="badge badge-cancelled">
@@ -37,7 +40,7 @@ export function AppointmentStatus({ appointment }: { appointment: Appointment })
     );
   }
   if (appointment.noShow) return <span className="badge badge-noshow">{t('appointments.status.noShow')}</span>;
-  const phase = appointmentPhase(appointment, Date.now());
+  const phase = appointmentPhase(appointment, now);
   if (phase === 'ended') {
     return appointment.isProvisional ? (
       <span className="badge">{t('appointments.status.past')}</span>
