@@ -16,7 +16,7 @@ import {
   type FilterOptions,
 } from '../../src/machines/staff-filter-options.machine';
 import { supportMachine } from '../../src/machines/support.machine';
-import { describeModel, done, failed, startMachine } from '../support/model';
+import { describeModel, done, failed, type Snap, startMachine } from '../support/model';
 import { appointment } from './scheduling-fakes';
 
 /**
@@ -209,6 +209,17 @@ const ENDED = detail({ startDate: '2026-03-24T09:00:00.000Z', endDate: '2026-03-
 const NO_SHOW = detail({ ...ENDED.appointment, noShow: true });
 const CANCELLED = detail({ cancelledAt: '2026-03-20T10:00:00.000Z' });
 type Phase = 'upcoming' | 'underway' | 'ended' | 'cancelled';
+/** Per phase: whether the page offers cancel, invitations and the no-show (its tags). */
+const offersChecks = (expected: Record<Phase, [boolean, boolean, boolean]>) =>
+  Object.fromEntries(
+    Object.entries(expected).map(([phase, offers]) => [
+      `appointmentDetail.ready.offers.${phase}`,
+      (s: Snap) => {
+        expect(phaseOfRecord(s.context.record!.appointment)).toBe(phase);
+        expect([s.hasTag('offersCancel'), s.hasTag('offersInvites'), s.hasTag('offersNoShow')]).toEqual(offers);
+      },
+    ]),
+  );
 const phaseOfRecord = (a: AppointmentDetail['appointment']): Phase =>
   a.cancelledAt !== null
     ? 'cancelled'
@@ -280,24 +291,14 @@ describeModel('appointment detail machine, model-based', {
     'appointmentDetail.ready.offers': (s) => {
       expect(s.context.record).not.toBeNull();
     },
-    'appointmentDetail.ready.offers.upcoming': (s) => {
-      // Before the start: cancel and invitations, no no-show.
-      expect(phaseOfRecord(s.context.record!.appointment)).toBe('upcoming');
-      expect([s.hasTag('offersCancel'), s.hasTag('offersInvites'), s.hasTag('offersNoShow')]).toEqual([true, true, false]);
-    },
-    'appointmentDetail.ready.offers.underway': (s) => {
-      expect(phaseOfRecord(s.context.record!.appointment)).toBe('underway');
-      expect([s.hasTag('offersCancel'), s.hasTag('offersInvites'), s.hasTag('offersNoShow')]).toEqual([true, true, true]);
-    },
-    'appointmentDetail.ready.offers.ended': (s) => {
-      // Over: only the no-show (mark or take back).
-      expect(phaseOfRecord(s.context.record!.appointment)).toBe('ended');
-      expect([s.hasTag('offersCancel'), s.hasTag('offersInvites'), s.hasTag('offersNoShow')]).toEqual([false, false, true]);
-    },
-    'appointmentDetail.ready.offers.cancelled': (s) => {
-      expect(phaseOfRecord(s.context.record!.appointment)).toBe('cancelled');
-      expect([s.hasTag('offersCancel'), s.hasTag('offersInvites'), s.hasTag('offersNoShow')]).toEqual([false, false, false]);
-    },
+    // Before the start: cancel and invitations; under way: all three; over: only the no-show
+    // (mark or take back); cancelled: nothing.
+    ...offersChecks({
+      upcoming: [true, true, false],
+      underway: [true, true, true],
+      ended: [false, false, true],
+      cancelled: [false, false, false],
+    }),
     'appointmentDetail.ready.action': (s) => {
       expect(s.context.record).not.toBeNull();
     },
