@@ -117,13 +117,13 @@ export interface paths {
         get: operations["getAppointment"];
         /**
          * Update an appointment
-         * @description 409 slot_taken on overlap; 409 appointment_cancelled when it is cancelled. An unknown or inactive coachId is 400 naming the field. isProvisional true (re)starts the hold (provisionalUntil = now plus the configured hold), false clears provisionalUntil. A move (a new start, end or coach) follows the rules of a booking: the new start must be in the future (else 400 start_in_past naming startDate), and the new time must lie in the (new) coach's free availability (else 409 outside_availability) unless availabilityOverrideReason says why it may not; the reason is recorded in the appointment.updated event. Client and coach are told of a move; when the coach changes, the previous coach gets the calendar cancellation and the new one the invitation. Changes that do not move the appointment (type, meeting kind, no-show, link) are allowed after it started and notify nobody.
+         * @description 409 slot_taken on overlap; 409 appointment_cancelled when it is cancelled; 409 appointment_not_started for noShow true before the start (taking a no-show back is always allowed). An unknown or inactive coachId is 400 naming the field. isProvisional true (re)starts the hold (provisionalUntil = now plus the configured hold), false clears provisionalUntil. A move (a new start, end or coach) follows the rules of a booking: the new start must be in the future (else 400 start_in_past naming startDate), and the new time must lie in the (new) coach's free availability (else 409 outside_availability) unless availabilityOverrideReason says why it may not; the reason is recorded in the appointment.updated event. Client and coach are told of a move; when the coach changes, the previous coach gets the calendar cancellation and the new one the invitation. Changes that do not move the appointment (type, meeting kind, no-show, link) are allowed after it started and notify nobody.
          */
         put: operations["updateAppointment"];
         post?: never;
         /**
          * Cancel an appointment (sets cancelledAt)
-         * @description The record is kept; 409 appointment_cancelled when already cancelled.
+         * @description The record is kept; 409 appointment_cancelled when already cancelled, 409 appointment_ended once its end has passed.
          */
         delete: operations["deleteAppointment"];
         options?: never;
@@ -140,7 +140,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send the meeting invitations again */
+        /**
+         * Send the meeting invitations again
+         * @description 409 appointment_cancelled, appointment_provisional (sent when confirmed), appointment_ended once its end has passed.
+         */
         post: operations["resendAppointmentInvites"];
         delete?: never;
         options?: never;

@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { appointmentPhase, mayCancelOrInvite, mayMarkNoShow } from '../../shared/appointment-phase';
 import type { components } from '../../shared/contract/product';
 import { actionStates } from './confirm-action.machine';
 import { detailLoadStates, type RecordDetailContext, retryable } from './record-detail.machine';
@@ -11,6 +12,9 @@ import type { MachineError } from './shared/failures';
  * detail loads again (the messages it caused show up); the previous data stays on screen.
  * Loading and its failure are record-detail's states, the actions confirm-action's pieces;
  * a failed action closes its question and shows its message above the buttons.
+ * What is offered follows the appointment's times (shared/appointment-phase.ts, the rule the
+ * server enforces): `offers` tags the phase (cancel and invitations until the end, no-show once
+ * started, nothing when cancelled), and the same guards refuse the events.
  */
 type Appointment = components['schemas']['Appointment'];
 
@@ -28,11 +32,14 @@ export interface AppointmentDetailInput {
   withEvents: boolean;
   /** `/cancel-appointment/{id}`: ask for the cancellation right away. */
   askToCancel?: boolean;
+  /** The clock (epoch milliseconds); tests pass a fixed one. */
+  now?: () => number;
 }
 
 export interface AppointmentDetailContext extends RecordDetailContext<AppointmentDetail> {
   withEvents: boolean;
   askToCancel: boolean;
+  now: () => number;
   /** The last action that failed, for its message. */
   actionError: MachineError | null;
 }
@@ -66,6 +73,8 @@ const call = <const TSrc extends 'cancelAppointment' | 'setNoShow' | 'resendInvi
     failed: 'idle',
   });
 
+const phaseOf = (context: AppointmentDetailContext) => appointmentPhase(context.record!.appointment, context.now());
+
 const clearActionError = assign<AppointmentDetailContext, AppointmentDetailEvent, undefined, AppointmentDetailEvent, never>({
   actionError: null,
 });
@@ -75,7 +84,15 @@ export const appointmentDetailMachine = setup({
     context: {} as AppointmentDetailContext,
     events: {} as AppointmentDetailEvent,
     input: {} as AppointmentDetailInput,
-    tags: {} as 'busy' | 'error' | 'cancelling' | 'confirmingCancel' | 'loading',
+    tags: {} as
+      | 'busy'
+      | 'error'
+      | 'cancelling'
+      | 'confirmingCancel'
+      | 'loading'
+      | 'offersCancel'
+      | 'offersInvites'
+      | 'offersNoShow',
   },
   actors: {
     loadDetail: fromPromise<AppointmentDetail, { id: string; withEvents: boolean }>(() => {
@@ -97,8 +114,12 @@ export const appointmentDetailMachine = setup({
   },
   guards: {
     retryable,
-    askToCancel: ({ context }) => context.askToCancel && context.record?.appointment.cancelledAt === null,
-    isLive: ({ context }) => context.record?.appointment.cancelledAt === null,
+    askToCancel: ({ context }) => context.askToCancel && mayCancelOrInvite(phaseOf(context)),
+    mayCancelOrInvite: ({ context }) => mayCancelOrInvite(phaseOf(context)),
+    mayMarkNoShow: ({ context }) => mayMarkNoShow(phaseOf(context)),
+    isCancelled: ({ context }) => phaseOf(context) === 'cancelled',
+    hasEnded: ({ context }) => phaseOf(context) === 'ended',
+    hasStarted: ({ context }) => phaseOf(context) === 'underway',
   },
 }).createMachine({
   id: 'appointmentDetail',
@@ -106,6 +127,7 @@ export const appointmentDetailMachine = setup({
     id: input.id,
     withEvents: input.withEvents,
     askToCancel: input.askToCancel ?? false,
+    now: input.now ?? Date.now,
     record: null,
     error: null,
     actionError: null,
@@ -116,34 +138,56 @@ export const appointmentDetailMachine = setup({
       withEvents: c.withEvents,
     })),
     ready: {
-      initial: 'checking',
+      type: 'parallel',
       states: {
-        checking: {
-          always: [
-            { guard: 'askToCancel', target: 'confirmingCancel', actions: assign({ askToCancel: false }) },
-            { target: 'idle' },
-          ],
-        },
-        idle: {
-          on: {
-            'cancel.request': { guard: 'isLive', target: 'confirmingCancel', actions: clearActionError },
-            'noShow.toggle': { target: 'settingNoShow', actions: clearActionError },
-            'invites.resend': { guard: 'isLive', target: 'resending', actions: clearActionError },
+        offers: {
+          initial: 'checking',
+          states: {
+            checking: {
+              always: [
+                { guard: 'isCancelled', target: 'cancelled' },
+                { guard: 'hasEnded', target: 'ended' },
+                { guard: 'hasStarted', target: 'underway' },
+                { target: 'upcoming' },
+              ],
+            },
+            upcoming: { tags: ['offersCancel', 'offersInvites'] },
+            underway: { tags: ['offersCancel', 'offersInvites', 'offersNoShow'] },
+            ended: { tags: ['offersNoShow'] },
+            cancelled: {},
           },
         },
-        confirmingCancel: action.asking({
-          tags: ['confirmingCancel'],
-          confirm: 'cancel.confirm',
-          abort: 'cancel.abort',
-          run: 'cancelling',
-          back: 'idle',
-        }),
-        cancelling: call('cancelAppointment', 'cancelled', ({ context }) => ({ id: context.id }), ['busy', 'cancelling']),
-        settingNoShow: call('setNoShow', 'noShowChanged', ({ context }) => ({
-          id: context.id,
-          noShow: !context.record!.appointment.noShow,
-        })),
-        resending: call('resendInvites', 'invitesSent', ({ context }) => ({ id: context.id })),
+        action: {
+          initial: 'checking',
+          states: {
+            checking: {
+              always: [
+                { guard: 'askToCancel', target: 'confirmingCancel', actions: assign({ askToCancel: false }) },
+                { target: 'idle' },
+              ],
+            },
+            idle: {
+              on: {
+                'cancel.request': { guard: 'mayCancelOrInvite', target: 'confirmingCancel', actions: clearActionError },
+                'noShow.toggle': { guard: 'mayMarkNoShow', target: 'settingNoShow', actions: clearActionError },
+                'invites.resend': { guard: 'mayCancelOrInvite', target: 'resending', actions: clearActionError },
+              },
+            },
+            confirmingCancel: action.asking({
+              tags: ['confirmingCancel'],
+              confirm: 'cancel.confirm',
+              abort: 'cancel.abort',
+              run: 'cancelling',
+              back: 'idle',
+            }),
+            cancelling: call('cancelAppointment', 'cancelled', ({ context }) => ({ id: context.id }), ['busy', 'cancelling']),
+            settingNoShow: call('setNoShow', 'noShowChanged', ({ context }) => ({
+              id: context.id,
+              noShow: !context.record!.appointment.noShow,
+            })),
+            resending: call('resendInvites', 'invitesSent', ({ context }) => ({ id: context.id })),
+          },
+        },
       },
     },
   },

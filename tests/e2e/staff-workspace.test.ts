@@ -187,6 +187,43 @@ describe('an admin', () => {
     await page.locator('dt:text-is("Adresse") + dd', { hasText: 'Potsdam' }).waitFor();
   });
 
+  it('lists appointments from today on; a past one shows as held and offers no cancelling', async () => {
+    const page = b.page;
+    await openAs(page, adminToken, '/appointments?limit=100');
+    await page.getByRole('heading', { name: 'Termine', level: 1 }).waitFor();
+    await settled(page, 'Termine');
+    await page.getByText('Es werden die Termine ab heute gezeigt.').waitFor();
+    const berlinDay = (d: Date) => d.toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' });
+    const today = berlinDay(new Date());
+    const days = (await column(page, 'Termine', 0)).map((when) => {
+      const [dd, mm, yyyy] = when.slice(0, 10).split('.');
+      return `${yyyy}-${mm}-${dd}`;
+    });
+    expect(days.length).toBeGreaterThan(0);
+    for (const day of days) expect(day >= today).toBe(true);
+    expect(await page.getByText('Geplant', { exact: true }).count()).toBeGreaterThan(0);
+
+    // "Vergangene anzeigen" reaches the past and keeps it in the address.
+    await page.getByRole('button', { name: 'Vergangene anzeigen' }).click();
+    await page.waitForURL(/past=true/);
+    await settled(page, 'Termine');
+
+    // A past appointment that was held: "Stattgefunden", and only the no-show is offered.
+    const yesterday = berlinDay(new Date(Date.now() - 24 * 60 * 60_000));
+    await page.goto(`/appointments?to=${yesterday}&cancelled=false&noShow=false&sortDirection=desc`);
+    await settled(page, 'Termine');
+    const list = page.getByRole('region', { name: 'Termine' });
+    await list.getByText('Stattgefunden', { exact: true }).first().waitFor();
+    expect(await list.getByText('Geplant', { exact: true }).count()).toBe(0);
+    await list.locator('table.staff-table tbody tr').first().getByRole('link').first().click();
+    await page.getByRole('button', { name: 'Als nicht erschienen markieren' }).waitFor();
+    await page.locator('dd').getByText('Stattgefunden', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Termin absagen' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Einladungen erneut senden' }).count()).toBe(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(b.pageErrors).toEqual([]);
+  });
+
   it('cancels an appointment only after confirming', async () => {
     const page = b.page;
     await openAs(page, adminToken, '/cancel-appointment');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { communications } from '../../server/db/schema/index';
+import { appointments, communications } from '../../server/db/schema/index';
 import { insertAppointment } from '../../server/features/appointments/booking';
 import { createApi, type Api } from '../support/api';
 import {
@@ -442,7 +442,7 @@ describe('PUT and DELETE /api/appointment/{id}', () => {
         startDate: at(30, 11),
         endDate: at(30, 11, 45),
         appointmentType: 'adhoc',
-        noShow: true,
+        meetingType: 'xodosign',
       },
     });
     expectStatus(moved, 200);
@@ -450,7 +450,7 @@ describe('PUT and DELETE /api/appointment/{id}', () => {
       startDate: at(30, 11),
       endDate: at(30, 11, 45),
       appointmentType: 'adhoc',
-      noShow: true,
+      meetingType: 'xodosign',
       appointmentNumber: a.appointmentNumber,
       meetingCodeClient: a.meetingCodeClient,
     });
@@ -488,6 +488,39 @@ describe('PUT and DELETE /api/appointment/{id}', () => {
     expectStatus(handedOver, 200);
     expect(handedOver.body.coach.id).toBe(otherCoach.id);
     expect(busy.coachId).toBe(otherCoach.id);
+  });
+
+  it('refuses to cancel an appointment that has ended and to mark a no-show before the start (409), changing nothing', async () => {
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin);
+    // Staff may still record an appointment afterwards (the fixtures do): created in the past.
+    const over = await newAppointment(api, admin, { clientId: client.id, coachId: coach.id, startDate: at(-3, 9) });
+    const ahead = await newAppointment(api, admin, { clientId: client.id, coachId: coach.id, startDate: at(33, 9) });
+    const underway = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: minutesFromNow(-10),
+      endDate: minutesFromNow(20),
+    });
+
+    expectProblem(await api.call('DELETE', `/api/appointment/${over.id}`, { as: admin }), 409, 'appointment_ended');
+    expect((await getAppointment(over.id)).body).toEqual(over);
+    expectProblem(
+      await api.call('PUT', `/api/appointment/${ahead.id}`, { as: manager, body: { noShow: true } }),
+      409,
+      'appointment_not_started',
+    );
+    expect((await getAppointment(ahead.id)).body).toEqual(ahead);
+
+    // Once it has started a no-show is recorded (and taken back); under way it can still be cancelled.
+    const marked = await api.call('PUT', `/api/appointment/${over.id}`, { as: manager, body: { noShow: true } });
+    expectStatus(marked, 200);
+    expect(marked.body.noShow).toBe(true);
+    expectStatus(await api.call('PUT', `/api/appointment/${over.id}`, { as: manager, body: { noShow: false } }), 200);
+    expectStatus(await api.call('PUT', `/api/appointment/${underway.id}`, { as: admin, body: { noShow: true } }), 200);
+    const cancelled = await api.call('DELETE', `/api/appointment/${underway.id}`, { as: admin });
+    expectStatus(cancelled, 200);
+    expect(cancelled.body.cancelledAt).not.toBeNull();
   });
 
   it('cancels with 200 and cancelledAt, 409 on a repeat, and refuses to change a cancelled one', async () => {
@@ -582,10 +615,8 @@ describe('GET /api/appointments', () => {
     a5 = await book(p1, coachF, 14, 'adhoc');
     g1 = await book(p1, coachG, 11, 'followup');
     expectStatus(await api.call('DELETE', `/api/appointment/${a4.id}`, { as: admin }), 200);
-    expectStatus(
-      await api.call('PUT', `/api/appointment/${a5.id}`, { as: admin, body: { noShow: true } }),
-      200,
-    );
+    // The API marks a no-show only once the appointment started; a5 lies ahead, so the row is set.
+    await api.database.db.update(appointments).set({ noShow: true }).where(eq(appointments.id, a5.id));
   });
 
   it('sorts by start, ascending unless sortDirection=desc', async () => {
@@ -689,6 +720,13 @@ describe('GET /api/appointments/upcoming', () => {
       newAppointment(api, admin, { clientId: client.id, coachId: coach.id, startDate, minutes });
     const started40 = await book(minutesFromNow(-40), 15);
     const started20 = await book(minutesFromNow(-20), 30);
+    // Another coach's appointment that started 25 minutes ago and lasted 10: within the
+    // ongoing window, but it has ended; the one beside it is under way.
+    const otherCoach = await newCoach(api, admin);
+    const bookOther = (startDate: string, minutes: number) =>
+      newAppointment(api, admin, { clientId: client.id, coachId: otherCoach.id, startDate, minutes });
+    const ended = await bookOther(minutesFromNow(-25), 10);
+    const underway = await bookOther(minutesFromNow(-10), 30);
     const future = [];
     for (let day = 1; day <= 11; day++) future.push(await book(at(day, 9)));
     const cancelled = await book(at(1, 7));
@@ -706,6 +744,8 @@ describe('GET /api/appointments/upcoming', () => {
     const listedFromYesterday = await upcoming({ forDate: yesterday });
     expect(listedFromYesterday).toEqual(ids([started20, ...future.slice(0, 9)]));
     expect(listedFromYesterday).not.toContain(started40.id);
+    expect(await upcoming({ forDate: yesterday, coachId: otherCoach.id })).toEqual(ids([underway]));
+    expect(ended.id).not.toBe(underway.id);
 
     expect(await upcoming({ forDate: berlinDate(at(5, 9)) })).toEqual(ids(future.slice(4)));
     expect(await upcoming({ forDate: yesterday, clientId: SOME_ID })).toEqual([]);

@@ -401,6 +401,28 @@ describe('resendAppointmentInvites', () => {
   });
 });
 
+describe('resendAppointmentInvites after the end', () => {
+  it('answers 409 appointment_ended for an appointment that is over, sending nothing; under way it still sends', async () => {
+    const client = await smsClient();
+    const body = { meetingBaseUrl: 'http://localhost:3000/meeting' };
+    // The API's clock is the real one (the queue clock above may have moved on).
+    const over = await book(client.id, new Date(Date.now() - 48 * HOUR).toISOString());
+    const before = (await messagesOf(api, over.id)).length;
+    expectProblem(
+      await api.call('POST', `/api/appointment/${over.id}/resendInvites`, { as: coach, body }),
+      409,
+      'appointment_ended',
+    );
+    expect(await messagesOf(api, over.id)).toHaveLength(before);
+
+    const underway = await book(client.id, new Date(Date.now() - 10 * 60_000).toISOString());
+    expectStatus(
+      await api.call('POST', `/api/appointment/${underway.id}/resendInvites`, { as: coach, body }),
+      202,
+    );
+  });
+});
+
 describe('a reschedule that changes the coach', () => {
   const onlyTo = async (appointmentId: string, recipient: string, since: number) => {
     const got = (await messagesOf(api, appointmentId))

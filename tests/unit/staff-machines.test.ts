@@ -1,5 +1,5 @@
 import { Temporal } from '@js-temporal/polyfill';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
 import { ApiError } from '../../src/api/errors';
 import type { components } from '../../shared/contract/product';
@@ -120,6 +120,11 @@ describe('German formats', () => {
 });
 
 describe('appointment detail', () => {
+  // An hour before APPOINTMENT starts, unless a test moves the clock.
+  let now = Date.parse('2026-03-29T06:00:00Z');
+  beforeEach(() => {
+    now = Date.parse('2026-03-29T06:00:00Z');
+  });
   function start(askToCancel = false) {
     const load = fake<{ id: string; withEvents: boolean }, AppointmentDetail>();
     const cancel = fake<{ id: string }, Appointment>();
@@ -136,7 +141,7 @@ describe('appointment detail', () => {
         },
         actions: { notify: (_, p) => void notified.push(p.action) },
       }),
-      { input: { id: APPOINTMENT.id, withEvents: true, askToCancel } },
+      { input: { id: APPOINTMENT.id, withEvents: true, askToCancel, now: () => now } },
     ).start();
     return { actor, load, cancel, noShow, resend, notified };
   }
@@ -151,10 +156,10 @@ describe('appointment detail', () => {
     load.latest().resolve(detail());
     await flush();
     actor.send({ type: 'cancel.request' });
-    expect(actor.getSnapshot().matches({ ready: 'confirmingCancel' })).toBe(true);
+    expect(actor.getSnapshot().matches({ ready: { action: 'confirmingCancel' } })).toBe(true);
     expect(cancel.calls).toHaveLength(0);
     actor.send({ type: 'cancel.abort' });
-    expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().matches({ ready: { action: 'idle' } })).toBe(true);
     expect(cancel.calls).toHaveLength(0);
     actor.send({ type: 'cancel.request' });
     actor.send({ type: 'cancel.confirm' });
@@ -171,17 +176,18 @@ describe('appointment detail', () => {
     const live = start(true);
     live.load.latest().resolve(detail());
     await flush();
-    expect(live.actor.getSnapshot().matches({ ready: 'confirmingCancel' })).toBe(true);
+    expect(live.actor.getSnapshot().matches({ ready: { action: 'confirmingCancel' } })).toBe(true);
 
     const gone = start(true);
     gone.load.latest().resolve(detail({ cancelledAt: '2026-03-20T10:00:00Z' }));
     await flush();
-    expect(gone.actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
+    expect(gone.actor.getSnapshot().matches({ ready: { action: 'idle' } })).toBe(true);
     expect(gone.actor.getSnapshot().can({ type: 'cancel.request' })).toBe(false);
     expect(gone.actor.getSnapshot().can({ type: 'invites.resend' })).toBe(false);
   });
 
   it('toggles no-show and keeps a failure for its message', async () => {
+    now = Date.parse('2026-03-29T08:00:00Z');
     const { actor, load, noShow } = start();
     load.latest().resolve(detail({ noShow: true }));
     await flush();
@@ -192,8 +198,47 @@ describe('appointment detail', () => {
       .latest()
       .reject(new ApiError({ status: 409, code: 'appointment_cancelled', fieldErrors: [] }));
     await flush();
-    expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().matches({ ready: { action: 'idle' } })).toBe(true);
     expect(actor.getSnapshot().context.actionError).toEqual({ code: 'appointment_cancelled', status: 409 });
+  });
+
+  it('offers cancel and invitations until the end, no-show once started, nothing when cancelled', async () => {
+    const offers = async (at: string, a: Partial<Appointment> = {}) => {
+      now = Date.parse(at);
+      const { actor, load } = start();
+      load.latest().resolve(detail(a));
+      await flush();
+      const s = actor.getSnapshot();
+      return {
+        cancel: s.can({ type: 'cancel.request' }) && s.hasTag('offersCancel'),
+        invites: s.can({ type: 'invites.resend' }) && s.hasTag('offersInvites'),
+        noShow: s.can({ type: 'noShow.toggle' }) && s.hasTag('offersNoShow'),
+      };
+    };
+    // APPOINTMENT runs 07:00–07:50 UTC.
+    expect(await offers('2026-03-29T06:59:59Z')).toEqual({ cancel: true, invites: true, noShow: false });
+    expect(await offers('2026-03-29T07:00:00Z')).toEqual({ cancel: true, invites: true, noShow: true });
+    expect(await offers('2026-03-29T07:50:00Z')).toEqual({ cancel: false, invites: false, noShow: true });
+    expect(await offers('2026-03-29T07:50:00Z', { noShow: true })).toEqual({ cancel: false, invites: false, noShow: true });
+    expect(await offers('2026-03-29T06:00:00Z', { cancelledAt: '2026-03-20T10:00:00Z' })).toEqual({
+      cancel: false,
+      invites: false,
+      noShow: false,
+    });
+    expect(await offers('2026-03-30T06:00:00Z', { cancelledAt: '2026-03-20T10:00:00Z' })).toEqual({
+      cancel: false,
+      invites: false,
+      noShow: false,
+    });
+  });
+
+  it('/cancel-appointment/{id} of an appointment that has ended does not ask', async () => {
+    now = Date.parse('2026-03-29T08:00:00Z');
+    const { actor, load } = start(true);
+    load.latest().resolve(detail());
+    await flush();
+    expect(actor.getSnapshot().matches({ ready: { action: 'idle' } })).toBe(true);
+    expect(actor.getSnapshot().can({ type: 'cancel.request' })).toBe(false);
   });
 });
 

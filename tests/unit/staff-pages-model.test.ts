@@ -16,7 +16,7 @@ import {
   type FilterOptions,
 } from '../../src/machines/staff-filter-options.machine';
 import { supportMachine } from '../../src/machines/support.machine';
-import { describeModel, done, failed, startMachine } from '../support/model';
+import { describeModel, done, failed, type Snap, startMachine } from '../support/model';
 import { appointment } from './scheduling-fakes';
 
 /**
@@ -201,17 +201,43 @@ const detail = (over: Partial<AppointmentDetail['appointment']> = {}): Appointme
   communications: [],
   events: null,
 });
-const LIVE = detail();
-const NO_SHOW = detail({ noShow: true });
+// The fixture appointment runs 09:00–09:50 UTC on 25 March; the clock stands at 09:20.
+const NOW = Date.parse('2026-03-25T09:20:00.000Z');
+const UNDERWAY = detail();
+const UPCOMING = detail({ startDate: '2026-03-26T09:00:00.000Z', endDate: '2026-03-26T09:50:00.000Z' });
+const ENDED = detail({ startDate: '2026-03-24T09:00:00.000Z', endDate: '2026-03-24T09:50:00.000Z' });
+const NO_SHOW = detail({ ...ENDED.appointment, noShow: true });
 const CANCELLED = detail({ cancelledAt: '2026-03-20T10:00:00.000Z' });
+type Phase = 'upcoming' | 'underway' | 'ended' | 'cancelled';
+/** Per phase: whether the page offers cancel, invitations and the no-show (its tags). */
+const offersChecks = (expected: Record<Phase, [boolean, boolean, boolean]>) =>
+  Object.fromEntries(
+    Object.entries(expected).map(([phase, offers]) => [
+      `appointmentDetail.ready.offers.${phase}`,
+      (s: Snap) => {
+        expect(phaseOfRecord(s.context.record!.appointment)).toBe(phase);
+        expect([s.hasTag('offersCancel'), s.hasTag('offersInvites'), s.hasTag('offersNoShow')]).toEqual(offers);
+      },
+    ]),
+  );
+const phaseOfRecord = (a: AppointmentDetail['appointment']): Phase =>
+  a.cancelledAt !== null
+    ? 'cancelled'
+    : Date.parse(a.endDate) <= NOW
+      ? 'ended'
+      : Date.parse(a.startDate) <= NOW
+        ? 'underway'
+        : 'upcoming';
 
 describeModel('appointment detail machine, model-based', {
   machine: appointmentDetailMachine,
   plans: [false, true].map((askToCancel) => ({
     name: askToCancel ? '/cancel-appointment' : '/appointments',
-    input: { id: ID, withEvents: true, askToCancel },
+    input: { id: ID, withEvents: true, askToCancel, now: () => NOW },
     events: [
-      done('loadDetail', LIVE),
+      done('loadDetail', UPCOMING),
+      done('loadDetail', UNDERWAY),
+      done('loadDetail', ENDED),
       done('loadDetail', NO_SHOW),
       done('loadDetail', CANCELLED),
       failed('loadDetail', problem(404, 'not_found')),
@@ -230,7 +256,7 @@ describeModel('appointment detail machine, model-based', {
       failed('resendInvites', NETWORK),
     ],
     serialize: (s) => ({
-      cancelled: s.context.record?.appointment.cancelledAt !== null,
+      phase: s.context.record ? phaseOfRecord(s.context.record.appointment) : null,
       noShow: s.context.record?.appointment.noShow ?? null,
       ask: s.context.askToCancel,
       error: s.context.error?.code ?? null,
@@ -262,34 +288,49 @@ describeModel('appointment detail machine, model-based', {
     'appointmentDetail.ready': (s) => {
       expect(s.context.record).not.toBeNull();
     },
-    'appointmentDetail.ready.idle': (s) => {
+    'appointmentDetail.ready.offers': (s) => {
+      expect(s.context.record).not.toBeNull();
+    },
+    // Before the start: cancel and invitations; under way: all three; over: only the no-show
+    // (mark or take back); cancelled: nothing.
+    ...offersChecks({
+      upcoming: [true, true, false],
+      underway: [true, true, true],
+      ended: [false, false, true],
+      cancelled: [false, false, false],
+    }),
+    'appointmentDetail.ready.action': (s) => {
+      expect(s.context.record).not.toBeNull();
+    },
+    'appointmentDetail.ready.action.idle': (s) => {
       expect(s.hasTag('busy')).toBe(false);
-      const live = s.context.record!.appointment.cancelledAt === null;
-      // A cancelled appointment offers neither cancelling nor invitations; no-show stays.
+      const phase = phaseOfRecord(s.context.record!.appointment);
+      const live = phase === 'upcoming' || phase === 'underway';
+      // Cancel and invitations until the end; the no-show once started, never when cancelled.
       expect(s.can({ type: 'cancel.request' })).toBe(live);
       expect(s.can({ type: 'invites.resend' })).toBe(live);
-      expect(s.can({ type: 'noShow.toggle' })).toBe(true);
+      expect(s.can({ type: 'noShow.toggle' })).toBe(phase === 'underway' || phase === 'ended');
       if (s.context.actionError)
         expect(['appointment_cancelled', 'network_error']).toContain(s.context.actionError.code);
     },
-    'appointmentDetail.ready.confirmingCancel': (s, run) => {
-      expect(s.context.record!.appointment.cancelledAt).toBeNull();
+    'appointmentDetail.ready.action.confirmingCancel': (s, run) => {
+      expect(['upcoming', 'underway']).toContain(phaseOfRecord(s.context.record!.appointment));
       expect(s.can({ type: 'cancel.confirm' })).toBe(true);
       // Asking sends nothing.
       expect(run.fakes.cancelAppointment!.pending()).toBe(0);
     },
-    'appointmentDetail.ready.cancelling': (s, run) => {
+    'appointmentDetail.ready.action.cancelling': (s, run) => {
       expect(s.hasTag('busy')).toBe(true);
       expect(run.fakes.cancelAppointment!.latest().input).toEqual({ id: ID });
     },
-    'appointmentDetail.ready.settingNoShow': (s, run) => {
+    'appointmentDetail.ready.action.settingNoShow': (s, run) => {
       expect(s.hasTag('busy')).toBe(true);
       expect(run.fakes.setNoShow!.latest().input).toEqual({
         id: ID,
         noShow: !s.context.record!.appointment.noShow,
       });
     },
-    'appointmentDetail.ready.resending': (s, run) => {
+    'appointmentDetail.ready.action.resending': (s, run) => {
       expect(s.hasTag('busy')).toBe(true);
       expect(run.fakes.resendInvites!.latest().input).toEqual({ id: ID });
     },

@@ -1,4 +1,5 @@
 import { Temporal } from '@js-temporal/polyfill';
+import { appointmentPhase, mayMarkNoShow, type TimedAppointment } from '../../../shared/appointment-phase';
 import { startOfDay } from '../../../shared/time';
 import { instantOf, isoOf, minutesBetween } from '../../time';
 import { and, asc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
@@ -39,6 +40,8 @@ function provisionalUntil(deps: AppDeps, isProvisional: boolean): string | null 
   if (!isProvisional) return null;
   return isoOf(instantOf(deps.now()).add({ minutes: deps.config.PROVISIONAL_HOLD_MINUTES }));
 }
+
+const phaseOf = (deps: AppDeps, a: TimedAppointment) => appointmentPhase(a, deps.now().getTime());
 
 /** A coach books and moves only their own appointments. */
 function assertOwnCoach(principal: Principal, coachId: string) {
@@ -127,6 +130,9 @@ export const appointmentsHandlers = defineHandlers({
       if (before.cancelledAt) {
         throw conflict('appointment_cancelled', 'A cancelled appointment cannot be changed');
       }
+      if (changes.noShow === true && !before.noShow && !mayMarkNoShow(phaseOf(deps, before))) {
+        throw conflict('appointment_not_started', 'A no-show is marked once the appointment has started');
+      }
       const coachId = changes.coachId ?? before.coachId;
       assertOwnCoach(principal, coachId);
       await assertParties(tx, undefined, changes.coachId);
@@ -196,6 +202,9 @@ export const appointmentsHandlers = defineHandlers({
     return inTransaction(deps.db, async (tx) => {
       const before = await findAppointment(tx, principal, params.id);
       if (!before) throw notFound('appointment');
+      if (phaseOf(deps, before) === 'ended') {
+        throw conflict('appointment_ended', 'An appointment that has ended cannot be cancelled');
+      }
       const [row] = await tx
         .update(appointments)
         .set({ cancelledAt: sql`now()`, updatedAt: sql`now()` })
@@ -223,7 +232,8 @@ export const appointmentsHandlers = defineHandlers({
 
   async listUpcomingAppointments({ query, principal, deps }) {
     const dayStart = startOfDay(Temporal.PlainDate.from(query.forDate)).toString();
-    const ongoingSince = isoOf(instantOf(deps.now()).subtract(ONGOING));
+    const now = instantOf(deps.now());
+    const ongoingSince = isoOf(now.subtract(ONGOING));
     const rows = await selectAppointments(deps.db)
       .where(
         and(
@@ -231,6 +241,8 @@ export const appointmentsHandlers = defineHandlers({
           isNull(appointments.cancelledAt),
           gte(appointments.startDate, dayStart),
           gt(appointments.startDate, ongoingSince),
+          // Under way, not over: a short appointment that ended is no longer upcoming.
+          gt(appointments.endDate, isoOf(now)),
           query.coachId ? eq(appointments.coachId, query.coachId) : undefined,
           query.clientId ? eq(appointments.clientId, query.clientId) : undefined,
         ),

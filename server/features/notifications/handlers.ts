@@ -5,6 +5,7 @@ import { appointments, clients, communications } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { badRequest, conflict, notFound } from '../../http/problem';
+import { appointmentPhase, mayCancelOrInvite } from '../../../shared/appointment-phase';
 import { recordEvent } from '../events/index';
 import { enqueueInvitations } from './enqueue';
 
@@ -24,6 +25,8 @@ async function visibleAppointment(db: Db, principal: Principal, id: string) {
       id: appointments.id,
       clientId: appointments.clientId,
       coachId: appointments.coachId,
+      startDate: appointments.startDate,
+      endDate: appointments.endDate,
       cancelledAt: appointments.cancelledAt,
       isProvisional: appointments.isProvisional,
     })
@@ -91,6 +94,9 @@ export const notificationsHandlers = defineHandlers({
     if (!appointment) throw notFound('appointment');
     if (appointment.cancelledAt) {
       throw conflict('appointment_cancelled', 'A cancelled appointment has no invitation');
+    }
+    if (!mayCancelOrInvite(appointmentPhase(appointment, deps.now().getTime()))) {
+      throw conflict('appointment_ended', 'An appointment that has ended has no invitation');
     }
     if (appointment.isProvisional) {
       throw conflict(

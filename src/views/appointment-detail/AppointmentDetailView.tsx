@@ -132,29 +132,31 @@ export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActo
       ) : (
         <div className="page-actions">
           {live ? (
-            <>
-              <Link href={`/appointments/${a.id}/edit`} className="button">
-                {t('appointment.edit')}
-              </Link>
-              <button
-                type="button"
-                className="button"
-                disabled={!state.can({ type: 'invites.resend' })}
-                onClick={() => send({ type: 'invites.resend' })}
-              >
-                {t('appointment.resend')}
-              </button>
-            </>
+            <Link href={`/appointments/${a.id}/edit`} className="button">
+              {t('appointment.edit')}
+            </Link>
           ) : null}
-          <button
-            type="button"
-            className="button"
-            disabled={!state.can({ type: 'noShow.toggle' })}
-            onClick={() => send({ type: 'noShow.toggle' })}
-          >
-            {a.noShow ? t('appointment.unmarkNoShow') : t('appointment.markNoShow')}
-          </button>
-          {live ? (
+          {state.hasTag('offersInvites') ? (
+            <button
+              type="button"
+              className="button"
+              disabled={!state.can({ type: 'invites.resend' })}
+              onClick={() => send({ type: 'invites.resend' })}
+            >
+              {t('appointment.resend')}
+            </button>
+          ) : null}
+          {state.hasTag('offersNoShow') ? (
+            <button
+              type="button"
+              className="button"
+              disabled={!state.can({ type: 'noShow.toggle' })}
+              onClick={() => send({ type: 'noShow.toggle' })}
+            >
+              {a.noShow ? t('appointment.unmarkNoShow') : t('appointment.markNoShow')}
+            </button>
+          ) : null}
+          {state.hasTag('offersCancel') ? (
             <button
               type="button"
               className="button button-danger"

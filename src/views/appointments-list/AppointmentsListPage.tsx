@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import type { ApiClient } from '../../api/client';
 import { loadAppointmentsPageActor } from '../../machines/actors/staff/appointments';
 import { APPOINTMENT_TYPES } from '../../../shared/contract/enums';
 import { isoDate, oneOf, text, uuid, yesNo } from '../../machines/list.machine';
@@ -24,7 +25,11 @@ export const APPOINTMENT_FILTERS = z.object({
   from: isoDate,
   to: isoDate,
   sortDirection: oneOf(['asc', 'desc']),
+  /** "Vergangene anzeigen": without it (and without a day) the list starts at today. */
+  past: yesNo,
 });
+
+const loadFromToday = (api: ApiClient) => loadAppointmentsPageActor(api, {}, 'today');
 
 /** `/appointments`: every appointment the person may see, filtered, sorted and paged. */
 export default function AppointmentsListPage() {
@@ -33,7 +38,7 @@ export default function AppointmentsListPage() {
   const actorRef = useUrlList({
     path: '/appointments',
     filters: APPOINTMENT_FILTERS,
-    loadPage: loadAppointmentsPageActor,
+    loadPage: loadFromToday,
     sortKeys: { order: 'sortDirection' },
   });
   const options = useFilterOptions(manager);
@@ -68,6 +73,23 @@ export default function AppointmentsListPage() {
                 </button>
               </p>
             ) : null}
+            {filters.from || filters.to ? null : (
+              <p className="active-filter">
+                {filters.past === 'true' ? t('appointments.filters.withPast') : t('appointments.filters.fromToday')}
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() =>
+                    actorRef.send({
+                      type: 'list.filter',
+                      filters: { past: filters.past === 'true' ? undefined : 'true' },
+                    })
+                  }
+                >
+                  {filters.past === 'true' ? t('appointments.filters.onlyFromToday') : t('appointments.filters.showPast')}
+                </button>
+              </p>
+            )}
             <FilterForm actorRef={actorRef}>
               <FilterInput name="from" type="date" label={t('appointments.filters.from')} value={f('from')} />
               <FilterInput name="to" type="date" label={t('appointments.filters.to')} value={f('to')} />
@@ -93,6 +115,7 @@ export default function AppointmentsListPage() {
                 options={[{ value: 'desc', label: t('appointments.filters.sortDesc') }]}
               />
               {filters.clientId ? <input type="hidden" name="clientId" value={filters.clientId} /> : null}
+              {filters.past ? <input type="hidden" name="past" value={filters.past} /> : null}
             </FilterForm>
           </>
         }

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import type { ApiClient } from '../../api/client';
 import { loadAppointmentsPageActor } from '../../machines/actors/staff/appointments';
 import { tKey } from '../../i18n/keys';
-import { todayInBerlin } from '../../../shared/time';
 import { type Column, DataTable } from '../staff/DataTable';
 import { useUrlList } from '../staff/useUrlList';
 import { APPOINTMENT_COLUMNS, type Appointment } from './parts';
@@ -26,17 +25,13 @@ const COLUMNS: readonly Column<Appointment>[] = [
 ];
 
 /**
- * `/cancel-appointment`: the live appointments from today on, soonest first, each with the way
+ * `/cancel-appointment`: the live appointments that have not started yet, soonest first, each with the way
  * to cancel it (`/cancel-appointment/{id}` asks for confirmation).
  */
 export default function CancelAppointmentsPage() {
   const { t } = useTranslation('staff');
   const [loadPage] = useState(() => (api: ApiClient) =>
-    loadAppointmentsPageActor(api, {
-      cancelled: 'false',
-      from: todayInBerlin().toString(),
-      sortDirection: 'asc',
-    }),
+    loadAppointmentsPageActor(api, { cancelled: 'false', sortDirection: 'asc' }, 'now'),
   );
   const actorRef = useUrlList({ path: '/cancel-appointment', filters: NO_FILTERS, loadPage });
   return (

@@ -1,6 +1,8 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { components } from '../../../shared/contract/product';
+import { appointmentPhase } from '../../../shared/appointment-phase';
 import { tKey } from '../../i18n/keys';
 import { type Column, Table } from '../staff/DataTable';
 import { formatDate, formatRange } from '../staff/format';
@@ -22,9 +24,14 @@ export const MEETING_TYPE_LABELS: Record<Appointment['meetingType'], string> = {
   arztkonsultation: tKey('staff:meetingTypes.arztkonsultation'),
 };
 
-/** Abgesagt / nicht erschienen / vorläufig / geplant. */
+/**
+ * Abgesagt / nicht erschienen / stattgefunden / vergangen (an unconfirmed hold that ended) /
+ * läuft / vorläufig / geplant: the phase is the shared rule the server applies too.
+ */
 export function AppointmentStatus({ appointment }: { appointment: Appointment }) {
   const { t } = useTranslation('staff');
+  // The time the row was first drawn: a status does not flip while the page is open.
+  const [now] = useState(() => Date.now());
   if (appointment.cancelledAt) {
     return (
       <span className="badge badge-cancelled">
@@ -33,6 +40,15 @@ export function AppointmentStatus({ appointment }: { appointment: Appointment })
     );
   }
   if (appointment.noShow) return <span className="badge badge-noshow">{t('appointments.status.noShow')}</span>;
+  const phase = appointmentPhase(appointment, now);
+  if (phase === 'ended') {
+    return appointment.isProvisional ? (
+      <span className="badge">{t('appointments.status.past')}</span>
+    ) : (
+      <span className="badge">{t('appointments.status.held')}</span>
+    );
+  }
+  if (phase === 'underway') return <span className="badge badge-ok">{t('appointments.status.underway')}</span>;
   if (appointment.isProvisional) return <span className="badge">{t('appointments.status.provisional')}</span>;
   return <span className="badge badge-ok">{t('appointments.status.planned')}</span>;
 }

@@ -55,7 +55,7 @@ function ClientDetail({ id }: { id: string }) {
         <Link href={`/clients/${c.id}/edit`} className="button button-primary">
           {t('client.edit')}
         </Link>
-        <Link href={`/appointments?clientId=${c.id}`} className="button">
+        <Link href={`/appointments?clientId=${c.id}&past=true`} className="button">
           {t('client.allAppointments')}
         </Link>
         {c.sessionsClosedOn === null ? (

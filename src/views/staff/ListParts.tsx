@@ -21,6 +21,8 @@ const ERRORS: Record<string, string> = {
   email_taken: tKey('staff:errors.emailTaken'),
   slot_taken: tKey('staff:errors.slotTaken'),
   appointment_cancelled: tKey('staff:errors.appointmentCancelled'),
+  appointment_ended: tKey('staff:errors.appointmentEnded'),
+  appointment_not_started: tKey('staff:errors.appointmentNotStarted'),
   sessions_already_closed: tKey('staff:errors.sessionsAlreadyClosed'),
   sessions_already_open: tKey('staff:errors.sessionsAlreadyOpen'),
   contract_already_signed: tKey('staff:errors.contractAlreadySigned'),

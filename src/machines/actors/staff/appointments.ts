@@ -6,6 +6,7 @@ import type { components, operations } from '../../../../shared/contract/product
 import type { AppointmentDetail } from '../../appointment-detail.machine';
 import type { ListPage, ListQuery } from '../../list.machine';
 import type { LoadedRecord, SaveRequest } from '../../record-form.machine';
+import { todayInBerlin } from '../../../../shared/time';
 import { berlinMidnight, bool, defined } from './query';
 
 /** The staff workspace's appointment calls: list, detail and its actions, the move form. */
@@ -37,11 +38,31 @@ export function appointmentsQueryOf(query: ListQuery): AppointmentsQuery {
   });
 }
 
-/** `GET /appointments` for the list machine; `fixed` filters apply whatever the URL says. */
-export const loadAppointmentsPageActor = (api: ApiClient, fixed: Record<string, string> = {}) =>
+/**
+ * `/appointments` starts at today: without a day in the address and without `past=true`
+ * ("Vergangene anzeigen"), the list reads from today's Berlin midnight on.
+ */
+export function fromTodayUnlessAsked(filters: ListQuery['filters'], today: string): ListQuery['filters'] {
+  if (filters.from || filters.to || filters.past === 'true') return filters;
+  return { ...filters, from: today };
+}
+
+/**
+ * `GET /appointments` for the list machine; `fixed` filters apply whatever the URL says.
+ * `startOfList` says where a list without a day starts: today (the appointments list) or
+ * this instant (the cancel picker, which lists none that has ended).
+ */
+export const loadAppointmentsPageActor = (
+  api: ApiClient,
+  fixed: Record<string, string> = {},
+  startOfList?: 'today' | 'now',
+) =>
   fromPromise<ListPage, ListQuery>(async ({ input, signal }) => {
+    const given = { ...input.filters, ...fixed };
+    const filters = startOfList === 'today' ? fromTodayUnlessAsked(given, todayInBerlin().toString()) : given;
+    const query = appointmentsQueryOf({ ...input, filters });
     const { data } = await api.GET('/appointments', {
-      params: { query: appointmentsQueryOf({ ...input, filters: { ...input.filters, ...fixed } }) },
+      params: { query: startOfList === 'now' ? { ...query, fromDate: new Date().toISOString() } : query },
       signal,
     });
     return { rows: data!.appointments, itemCount: data!.itemCount, itemCountCapped: data!.itemCountCapped };
