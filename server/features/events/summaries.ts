@@ -27,6 +27,18 @@ const SUMMARIES: Record<string, string> = {
   'calendar_feed.revoked': 'Kalender-Abo widerrufen',
   'support.message_sent': 'Supportanfrage gesendet',
   'meeting.finished': 'Termin hat stattgefunden',
+  'billing_rule.created': 'Abrechnungsregel angelegt',
+  'billing_rule.updated': 'Abrechnungsregel geändert',
+  'billing_rule.deleted': 'Abrechnungsregel gelöscht',
+  'billing_rule.reordered': 'Abrechnungsregeln neu sortiert',
+  'billable_item.created': 'Abrechnungsposition erstellt',
+  'billable_item.updated': 'Abrechnungsposition aktualisiert',
+  'billable_item.approved': 'Abrechnungsposition freigegeben',
+  'billable_item.cancelled': 'Abrechnungsposition storniert',
+  'billable_item.uncancelled': 'Stornierung der Abrechnungsposition aufgehoben',
+  'billable_item.invoice_sent': 'Rechnung versendet',
+  'billable_item.validation_removed': 'Prüfhinweis der Abrechnungsposition entfernt',
+  'billable_item.deleted': 'Abrechnungsposition gelöscht',
 };
 
 export const summaryOf = (type: string) => SUMMARIES[type] ?? type;
