@@ -67,7 +67,7 @@ async function loadItems(client: pg.Client) {
     SELECT client_id, coach_id, start_date - interval '280 days', end_date - interval '280 days',
       appointment_type, meeting_type, substr(md5('x' || id), 1, 4) || '-' || substr(md5('x' || id), 5, 4) || '-' || substr(md5('x' || id), 9, 4),
       substr(md5('y' || id), 1, 4) || '-' || substr(md5('y' || id), 5, 4) || '-' || substr(md5('y' || id), 9, 4),
-      'bench-' || md5('z' || id), appointment_number, no_show, NULL,
+      'bench-' || md5('z' || id), appointment_number + 2, no_show, NULL,
       created_at - interval '280 days', updated_at - interval '280 days'
     FROM appointments`);
   // Status by a hash of the appointment: 30 % pending, 8 % failed, 20 % approved, 35 %

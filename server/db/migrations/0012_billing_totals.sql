@@ -16,10 +16,18 @@ CREATE TABLE "billing_totals" (
 --> statement-breakpoint
 DROP INDEX "billable_items_coach_idx";--> statement-breakpoint
 DROP INDEX "billable_items_client_idx";--> statement-breakpoint
-CREATE INDEX "billable_items_coach_status_idx" ON "billable_items" USING btree ("coach_id","status","service_date" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "billable_items_client_status_idx" ON "billable_items" USING btree ("client_id","status","service_date" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "billable_items_insurer_status_idx" ON "billable_items" USING btree ("insurer","status","service_date" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "billable_items_payer_status_idx" ON "billable_items" USING btree ("payer_kind","status","service_date" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+DROP INDEX "billable_items_service_date_idx";--> statement-breakpoint
+DROP INDEX "billable_items_status_idx";--> statement-breakpoint
+DROP INDEX "billable_items_insurer_idx";--> statement-breakpoint
+DROP INDEX "billable_items_payer_idx";--> statement-breakpoint
+CREATE INDEX "billable_items_coach_status_idx" ON "billable_items" USING btree ("coach_id","status","service_date" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "billable_items_client_status_idx" ON "billable_items" USING btree ("client_id","status","service_date" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "billable_items_insurer_status_idx" ON "billable_items" USING btree ("insurer","status","service_date" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "billable_items_payer_status_idx" ON "billable_items" USING btree ("payer_kind","status","service_date" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "billable_items_service_date_idx" ON "billable_items" USING btree ("service_date" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "billable_items_status_idx" ON "billable_items" USING btree ("status","service_date" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "billable_items_insurer_idx" ON "billable_items" USING btree ("insurer","service_date" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "billable_items_payer_idx" ON "billable_items" USING btree ("payer_kind","service_date" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 -- Starts at the clock in microseconds, not 1: a row lost with a TRUNCATE (the seed's reset)
 -- comes back with a generation no remembered filtered total was taken under.
 INSERT INTO "billing_totals" ("id", "generation", "pending_count", "pending_cents", "validation_failed_count", "validation_failed_cents", "approved_count", "approved_cents", "invoice_sent_count", "invoice_sent_cents", "cancelled_count", "cancelled_cents")

@@ -79,16 +79,18 @@ export const billableItems = pgTable(
       .where(sql`${t.status} <> 'cancelled'`),
     // Each filter's index ends in the list's order (service_date DESC, id DESC), so a page
     // under one filter is an index walk; the job finds an appointment's items by the last.
-    index('billable_items_service_date_idx').on(t.serviceDate.desc(), t.id.desc()),
-    index('billable_items_status_idx').on(t.status, t.serviceDate.desc(), t.id.desc()),
+    // NULLS FIRST is what ORDER BY … DESC means: an index DESC NULLS LAST does not give that
+    // order (PostgreSQL does not use NOT NULL to match them) and every page sorted all items.
+    index('billable_items_service_date_idx').on(t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('billable_items_status_idx').on(t.status, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // A status tab under a coach, client, payer or insurer filter walks one of these; without a
     // tab the coach's or client's few items are sorted, payer and insurer walk the next two.
-    index('billable_items_coach_status_idx').on(t.coachId, t.status, t.serviceDate.desc(), t.id.desc()),
-    index('billable_items_client_status_idx').on(t.clientId, t.status, t.serviceDate.desc(), t.id.desc()),
-    index('billable_items_insurer_status_idx').on(t.insurer, t.status, t.serviceDate.desc(), t.id.desc()),
-    index('billable_items_payer_status_idx').on(t.payerKind, t.status, t.serviceDate.desc(), t.id.desc()),
-    index('billable_items_insurer_idx').on(t.insurer, t.serviceDate.desc(), t.id.desc()),
-    index('billable_items_payer_idx').on(t.payerKind, t.serviceDate.desc(), t.id.desc()),
+    index('billable_items_coach_status_idx').on(t.coachId, t.status, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('billable_items_client_status_idx').on(t.clientId, t.status, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('billable_items_insurer_status_idx').on(t.insurer, t.status, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('billable_items_payer_status_idx').on(t.payerKind, t.status, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('billable_items_insurer_idx').on(t.insurer, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('billable_items_payer_idx').on(t.payerKind, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('billable_items_rule_idx').on(t.billingRuleId),
     index('billable_items_appointment_idx').on(t.appointmentId),
     check('billable_items_status_check', sql`${t.status} IN ${inList(BILLABLE_ITEM_STATUSES)}`),
