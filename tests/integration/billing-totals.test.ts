@@ -9,7 +9,7 @@ import { expectStatus, newClient, newCoach, startApi, type Caller } from './fixt
 let api: Api;
 let admin: Caller;
 let coachId: string;
-let ids: string[] = [];
+const ids: string[] = [];
 
 beforeAll(async () => {
   ({ api, callers: [admin] } = await startApi({}, 'ADMIN'));
