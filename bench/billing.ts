@@ -54,8 +54,7 @@ const log = (...args: unknown[]) =>
   console.log(`[bench:billing ${(performance.now() / 1000).toFixed(1)}s]`, ...args);
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ??
-  NaN;
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 
 /** 100,000 more appointments, 40 weeks before the list bench's, then one item for each. */
 async function loadItems(client: pg.Client) {
@@ -107,7 +106,12 @@ interface Slice {
   seconds: number;
 }
 
-function run(url: string, headers: Record<string, string>, seconds: number, nextPath?: () => string) {
+function run(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  nextPath?: () => string,
+) {
   return new Promise<Slice>((resolve, reject) => {
     const latencies: number[] = [];
     const instance = autocannon(
@@ -121,7 +125,12 @@ function run(url: string, headers: Record<string, string>, seconds: number, next
       (err, res) =>
         err
           ? reject(err)
-          : resolve({ latencies, requests: res.requests.total, non2xx: res.non2xx, seconds: res.duration }),
+          : resolve({
+              latencies,
+              requests: res.requests.total,
+              non2xx: res.non2xx,
+              seconds: res.duration,
+            }),
     );
     instance.on('response', (_c, _s, _b, ms) => latencies.push(ms));
   });
@@ -145,7 +154,12 @@ function summarize(slices: Slice[]) {
 }
 
 /** The scenario and the baseline in turns, so both see the machine's other load alike. */
-async function paired(url: string, headers: Record<string, string>, baseline: string, nextPath?: () => string) {
+async function paired(
+  url: string,
+  headers: Record<string, string>,
+  baseline: string,
+  nextPath?: () => string,
+) {
   await run(baseline, {}, WARMUP);
   await run(url, headers, WARMUP, nextPath);
   const seconds = Math.max(1, Math.round(DURATION / ROUNDS));
@@ -186,7 +200,13 @@ async function batchFigure(client: pg.Client, appUrl: string, headers: Record<st
   const batchMs = median(rounds.map((r) => r.batchMs));
   const updateMs = median(rounds.map((r) => r.updateMs));
   const ratio = round(batchMs / updateMs, 2);
-  return { rounds, medianBatchMs: batchMs, medianUpdateMs: updateMs, ratio, pass: ratio <= TARGET.batchVsUpdate };
+  return {
+    rounds,
+    medianBatchMs: batchMs,
+    medianUpdateMs: updateMs,
+    ratio,
+    pass: ratio <= TARGET.batchVsUpdate,
+  };
 }
 
 const admin = new pg.Client({ connectionString: server });
@@ -205,7 +225,9 @@ async function main() {
   await loader.connect();
   const { fixtures, timingsMs } = await loadBenchData(loader);
   const items = await loadItems(loader);
-  log(`loaded: ${items.n} items in ${items.ms} ms (clients and appointments ${JSON.stringify(timingsMs)})`);
+  log(
+    `loaded: ${items.n} items in ${items.ms} ms (clients and appointments ${JSON.stringify(timingsMs)})`,
+  );
 
   const config = loadConfig({});
   const issuer = await createTestIssuer(config.AUTH_ISSUER, config.AUTH_AUDIENCE);
@@ -224,7 +246,11 @@ async function main() {
   children = [app.child, baseline.child];
   const appUrl = `http://127.0.0.1:${app.message.port}`;
   const baselineUrl = `http://127.0.0.1:${baseline.message.port}/clients/${fixtures.someClientId}`;
-  const token = await issuer.sign({ sub: fixtures.adminSubject, email: 'admin@bench.example', expiresIn: '2h' });
+  const token = await issuer.sign({
+    sub: fixtures.adminSubject,
+    email: 'admin@bench.example',
+    expiresIn: '2h',
+  });
   // What the web app's openapi-fetch client sends with a list call.
   const headers = {
     authorization: `Bearer ${token}`,
@@ -235,21 +261,32 @@ async function main() {
   const q = (params: Record<string, string>) =>
     `/api/billable-items?${new URLSearchParams({ limit: '25', ...params }).toString()}`;
   const today = new Date();
-  const monthsAgo = (n: number) => new Date(today.getTime() - n * 30 * 86_400_000).toISOString().slice(0, 10);
+  const monthsAgo = (n: number) =>
+    new Date(today.getTime() - n * 30 * 86_400_000).toISOString().slice(0, 10);
   const scenarios: { name: string; path: string; nextPath?: () => string }[] = [
     { name: 'items.a.all', path: q({}) },
     { name: 'items.b.pendingTab', path: q({ status: 'pending' }) },
-    { name: 'items.c.pendingQuarter', path: q({ status: 'pending', fromDate: monthsAgo(6), toDate: monthsAgo(3) }) },
+    {
+      name: 'items.c.pendingQuarter',
+      path: q({ status: 'pending', fromDate: monthsAgo(6), toDate: monthsAgo(3) }),
+    },
     { name: 'items.d.coachApproved', path: q({ status: 'approved', coachId: fixtures.coachId }) },
     { name: 'items.e.client', path: q({ clientId: items.client_id }) },
-    { name: 'items.f.statutoryPending', path: q({ status: 'pending', payerKind: 'statutory_insurer' }) },
-    { name: 'items.g.insurerInvoiced', path: q({ status: 'invoice_sent', insurer: items.insurer }) },
+    {
+      name: 'items.f.statutoryPending',
+      path: q({ status: 'pending', payerKind: 'statutory_insurer' }),
+    },
+    {
+      name: 'items.g.insurerInvoiced',
+      path: q({ status: 'invoice_sent', insurer: items.insurer }),
+    },
     { name: 'items.h.page5', path: q({ status: 'invoice_sent', page: '5' }) },
     // Diagnostic: a new date range on every request, so no filtered totals are remembered:
     // what the tabs cost right after an item write, under a quarter's range.
     (() => {
       let n = 0;
-      const next = () => q({ status: 'pending', fromDate: monthsAgo(6), toDate: monthsAgo(3 - (++n % 60) / 30) });
+      const next = () =>
+        q({ status: 'pending', fromDate: monthsAgo(6), toDate: monthsAgo(3 - (++n % 60) / 30) });
       return { name: 'items.i.quarterUncounted', path: next(), nextPath: next };
     })(),
   ].filter((s) => !ONLY || ONLY.some((o) => s.name.includes(o)));
@@ -272,7 +309,10 @@ async function main() {
       ...m.app,
       baseline: m.baseline,
       throughputVsBaseline: ratio,
-      pass: { p95: m.app.latencyMs.p95 <= TARGET.p95Ms, throughput: ratio >= TARGET.throughputShare },
+      pass: {
+        p95: m.app.latencyMs.p95 <= TARGET.p95Ms,
+        throughput: ratio >= TARGET.throughputShare,
+      },
     };
     log(
       `${s.name}: itemCount ${body.itemCount}; p50 ${entry.latencyMs.p50} / p95 ${entry.latencyMs.p95} / p99 ${entry.latencyMs.p99} ms, ` +
@@ -281,24 +321,44 @@ async function main() {
     results.push(entry);
   }
 
-  const batch = ONLY && !ONLY.some((o) => 'batch'.includes(o)) ? undefined : await batchFigure(loader, appUrl, headers);
+  const batch =
+    ONLY && !ONLY.some((o) => 'batch'.includes(o))
+      ? undefined
+      : await batchFigure(loader, appUrl, headers);
   if (batch)
-    log(`batch approve 1,000: median ${batch.medianBatchMs} ms vs plain UPDATE ${batch.medianUpdateMs} ms → ${batch.ratio}× ${batch.pass ? 'pass' : 'FAIL'}`, batch.rounds);
+    log(
+      `batch approve 1,000: median ${batch.medianBatchMs} ms vs plain UPDATE ${batch.medianUpdateMs} ms → ${batch.ratio}× ${batch.pass ? 'pass' : 'FAIL'}`,
+      batch.rounds,
+    );
   await loader.end();
 
   const report = {
     startedAt: started.toISOString(),
     finishedAt: new Date().toISOString(),
     targets: TARGET,
-    settings: { connections: CONNECTIONS, durationS: DURATION, warmupS: WARMUP, rounds: ROUNDS, poolSize: POOL_SIZE, items: items.n },
-    machine: { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg().map((n) => round(n)) },
+    settings: {
+      connections: CONNECTIONS,
+      durationS: DURATION,
+      warmupS: WARMUP,
+      rounds: ROUNDS,
+      poolSize: POOL_SIZE,
+      items: items.n,
+    },
+    machine: {
+      cpus: os.cpus().length,
+      node: process.version,
+      loadAverage: os.loadavg().map((n) => round(n)),
+    },
     scenarios: results,
     batchApprove1000: batch,
   };
   const dir = path.join(here, 'results');
   mkdirSync(dir, { recursive: true });
   const json = `${JSON.stringify(report, null, 2)}\n`;
-  writeFileSync(path.join(dir, `billing-${started.toISOString().replace(/[:.]/g, '-')}.json`), json);
+  writeFileSync(
+    path.join(dir, `billing-${started.toISOString().replace(/[:.]/g, '-')}.json`),
+    json,
+  );
   writeFileSync(path.join(dir, 'billing-latest.json'), json);
   console.log(json);
 }
@@ -306,7 +366,9 @@ async function main() {
 async function cleanup() {
   await Promise.all(children.map((c) => stopChild(c)));
   if (created && process.env.BENCH_KEEP_DB !== '1')
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((err) => log('could not drop', err));
+    await admin
+      .query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+      .catch((err) => log('could not drop', err));
   else if (created) log(`database kept: ${dbUrl}`);
   await admin.end().catch(() => {});
 }

@@ -12,7 +12,10 @@ let coachId: string;
 const ids: string[] = [];
 
 beforeAll(async () => {
-  ({ api, callers: [admin] } = await startApi({}, 'ADMIN'));
+  ({
+    api,
+    callers: [admin],
+  } = await startApi({}, 'ADMIN'));
   const item = itemMaker(api, admin);
   coachId = (await newCoach(api, admin)).id;
   const otherCoachId = (await newCoach(api, admin)).id;

@@ -81,22 +81,60 @@ export const billableItems = pgTable(
     // under one filter is an index walk; the job finds an appointment's items by the last.
     // NULLS FIRST is what ORDER BY … DESC means: an index DESC NULLS LAST does not give that
     // order (PostgreSQL does not use NOT NULL to match them) and every page sorted all items.
-    index('billable_items_service_date_idx').on(t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('billable_items_status_idx').on(t.status, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('billable_items_service_date_idx').on(
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('billable_items_status_idx').on(
+      t.status,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     // A status tab under a coach, client, payer or insurer filter walks one of these; without a
     // tab the coach's or client's few items are sorted, payer and insurer walk the next two.
-    index('billable_items_coach_status_idx').on(t.coachId, t.status, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('billable_items_client_status_idx').on(t.clientId, t.status, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('billable_items_insurer_status_idx').on(t.insurer, t.status, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('billable_items_payer_status_idx').on(t.payerKind, t.status, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('billable_items_insurer_idx').on(t.insurer, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('billable_items_payer_idx').on(t.payerKind, t.serviceDate.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('billable_items_coach_status_idx').on(
+      t.coachId,
+      t.status,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('billable_items_client_status_idx').on(
+      t.clientId,
+      t.status,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('billable_items_insurer_status_idx').on(
+      t.insurer,
+      t.status,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('billable_items_payer_status_idx').on(
+      t.payerKind,
+      t.status,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('billable_items_insurer_idx').on(
+      t.insurer,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('billable_items_payer_idx').on(
+      t.payerKind,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('billable_items_rule_idx').on(t.billingRuleId),
     index('billable_items_appointment_idx').on(t.appointmentId),
     check('billable_items_status_check', sql`${t.status} IN ${inList(BILLABLE_ITEM_STATUSES)}`),
     check('billable_items_currency_check', sql`${t.currency} = 'EUR'`),
     check('billable_items_amount_check', sql`${t.amountCents} BETWEEN 0 AND 100000000`),
-    check('billable_items_occasion_check', sql`${t.occasion} IN ${inList(BILLABLE_ITEM_OCCASIONS)}`),
+    check(
+      'billable_items_occasion_check',
+      sql`${t.occasion} IN ${inList(BILLABLE_ITEM_OCCASIONS)}`,
+    ),
     check('billable_items_payer_check', sql`${t.payerKind} IN ${inList(BILLING_PAYER_KINDS)}`),
     check(
       'billable_items_vat_check',
@@ -140,8 +178,12 @@ export const billingTotals = pgTable(
     generation: bigint('generation', { mode: 'number' }).notNull().default(0),
     pendingCount: bigint('pending_count', { mode: 'number' }).notNull().default(0),
     pendingCents: bigint('pending_cents', { mode: 'number' }).notNull().default(0),
-    validationFailedCount: bigint('validation_failed_count', { mode: 'number' }).notNull().default(0),
-    validationFailedCents: bigint('validation_failed_cents', { mode: 'number' }).notNull().default(0),
+    validationFailedCount: bigint('validation_failed_count', { mode: 'number' })
+      .notNull()
+      .default(0),
+    validationFailedCents: bigint('validation_failed_cents', { mode: 'number' })
+      .notNull()
+      .default(0),
     approvedCount: bigint('approved_count', { mode: 'number' }).notNull().default(0),
     approvedCents: bigint('approved_cents', { mode: 'number' }).notNull().default(0),
     invoiceSentCount: bigint('invoice_sent_count', { mode: 'number' }).notNull().default(0),

@@ -123,7 +123,12 @@ export async function listItemPage(db: Db, principal: Principal, q: ListQuery) {
   const pageShape = `${others.shape}:${q.status ? 'status' : ''}:${q.page ?? 1}:${q.limit ?? 10}`;
   const page = preparedOnce(db, 'billing_items', pageShape, (name) =>
     selectItems(db)
-      .where(and(others.where, q.status ? eq(billableItems.status, sql.placeholder('status')) : undefined))
+      .where(
+        and(
+          others.where,
+          q.status ? eq(billableItems.status, sql.placeholder('status')) : undefined,
+        ),
+      )
       .orderBy(desc(billableItems.serviceDate), desc(billableItems.id))
       .limit(limit)
       .offset(offset)

@@ -61,7 +61,9 @@ async function countFiltered(
         status: billableItems.status,
         count: sql<number>`count(*)::int`,
         amountCents: sql<string>`coalesce(sum(${billableItems.amountCents}), 0)::bigint`,
-        generation: sql<string | null>`(SELECT ${billingTotals.generation} FROM ${billingTotals} WHERE ${billingTotals.id} = 1)::text`,
+        generation: sql<
+          string | null
+        >`(SELECT ${billingTotals.generation} FROM ${billingTotals} WHERE ${billingTotals.id} = 1)::text`,
       })
       .from(billableItems)
       .where(and(where))
