@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   date,
@@ -78,18 +79,62 @@ export const billableItems = pgTable(
       .where(sql`${t.status} <> 'cancelled'`),
     // Each filter's index ends in the list's order (service_date DESC, id DESC), so a page
     // under one filter is an index walk; the job finds an appointment's items by the last.
-    index('billable_items_service_date_idx').on(t.serviceDate.desc(), t.id.desc()),
-    index('billable_items_status_idx').on(t.status, t.serviceDate.desc(), t.id.desc()),
-    index('billable_items_coach_idx').on(t.coachId, t.serviceDate.desc(), t.id.desc()),
-    index('billable_items_client_idx').on(t.clientId, t.serviceDate.desc(), t.id.desc()),
-    index('billable_items_insurer_idx').on(t.insurer, t.serviceDate.desc(), t.id.desc()),
-    index('billable_items_payer_idx').on(t.payerKind, t.serviceDate.desc(), t.id.desc()),
+    // NULLS FIRST is what ORDER BY … DESC means: an index DESC NULLS LAST does not give that
+    // order (PostgreSQL does not use NOT NULL to match them) and every page sorted all items.
+    index('billable_items_service_date_idx').on(
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('billable_items_status_idx').on(
+      t.status,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    // A status tab under a coach, client, payer or insurer filter walks one of these; without a
+    // tab the coach's or client's few items are sorted, payer and insurer walk the next two.
+    index('billable_items_coach_status_idx').on(
+      t.coachId,
+      t.status,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('billable_items_client_status_idx').on(
+      t.clientId,
+      t.status,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('billable_items_insurer_status_idx').on(
+      t.insurer,
+      t.status,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('billable_items_payer_status_idx').on(
+      t.payerKind,
+      t.status,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('billable_items_insurer_idx').on(
+      t.insurer,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('billable_items_payer_idx').on(
+      t.payerKind,
+      t.serviceDate.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('billable_items_rule_idx').on(t.billingRuleId),
     index('billable_items_appointment_idx').on(t.appointmentId),
     check('billable_items_status_check', sql`${t.status} IN ${inList(BILLABLE_ITEM_STATUSES)}`),
     check('billable_items_currency_check', sql`${t.currency} = 'EUR'`),
     check('billable_items_amount_check', sql`${t.amountCents} BETWEEN 0 AND 100000000`),
-    check('billable_items_occasion_check', sql`${t.occasion} IN ${inList(BILLABLE_ITEM_OCCASIONS)}`),
+    check(
+      'billable_items_occasion_check',
+      sql`${t.occasion} IN ${inList(BILLABLE_ITEM_OCCASIONS)}`,
+    ),
     check('billable_items_payer_check', sql`${t.payerKind} IN ${inList(BILLING_PAYER_KINDS)}`),
     check(
       'billable_items_vat_check',
@@ -119,3 +164,32 @@ export const billingDismissedAppointments = pgTable('billing_dismissed_appointme
   dismissedById: uuid('dismissed_by_id').references(() => users.id, { onDelete: 'set null' }),
   dismissedAt: createdAt(),
 });
+
+/**
+ * Count and amount per status over all items, kept by statement triggers on billable_items in
+ * the writing transaction (migration 0012), so the unfiltered tabs read one row instead of
+ * every item. `generation` rises with every item change: filtered totals remembered under it
+ * are exact while a statement still reads the same value (features/billing/totals.ts).
+ */
+export const billingTotals = pgTable(
+  'billing_totals',
+  {
+    id: integer('id').primaryKey().default(1),
+    generation: bigint('generation', { mode: 'number' }).notNull().default(0),
+    pendingCount: bigint('pending_count', { mode: 'number' }).notNull().default(0),
+    pendingCents: bigint('pending_cents', { mode: 'number' }).notNull().default(0),
+    validationFailedCount: bigint('validation_failed_count', { mode: 'number' })
+      .notNull()
+      .default(0),
+    validationFailedCents: bigint('validation_failed_cents', { mode: 'number' })
+      .notNull()
+      .default(0),
+    approvedCount: bigint('approved_count', { mode: 'number' }).notNull().default(0),
+    approvedCents: bigint('approved_cents', { mode: 'number' }).notNull().default(0),
+    invoiceSentCount: bigint('invoice_sent_count', { mode: 'number' }).notNull().default(0),
+    invoiceSentCents: bigint('invoice_sent_cents', { mode: 'number' }).notNull().default(0),
+    cancelledCount: bigint('cancelled_count', { mode: 'number' }).notNull().default(0),
+    cancelledCents: bigint('cancelled_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('billing_totals_single_row', sql`${t.id} = 1`)],
+);

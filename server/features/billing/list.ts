@@ -4,8 +4,9 @@ import type { Db, Tx } from '../../db/client';
 import { billableItems, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
+import { preparedOnce } from '../../db/prepared';
 import { pageWindow } from '../../http/paging';
-import { BILLABLE_ITEM_STATUSES } from '../../../shared/contract/enums';
+import { statusTotalsOf } from './totals';
 
 const client = alias(clients, 'client');
 const coach = alias(coaches, 'coach');
@@ -77,45 +78,71 @@ export function toBillableItem({ item, ...names }: Joined) {
 
 type ListQuery = Query<'listBillableItems'>;
 
-/** Every filter but the status: the tabs count each status under these. */
+const FILTERS = ['coachId', 'clientId', 'insurer', 'payerKind', 'fromDate', 'toDate'] as const;
+
+/**
+ * Every filter but the status (the tabs count each status under these), with placeholders
+ * for the values, so the statements are prepared once per shape (which filters are present).
+ */
 function otherFilters(principal: Principal, q: ListQuery) {
-  return and(
-    itemScope(principal),
-    q.coachId ? eq(billableItems.coachId, q.coachId) : undefined,
-    q.clientId ? eq(billableItems.clientId, q.clientId) : undefined,
-    q.insurer ? eq(billableItems.insurer, q.insurer) : undefined,
-    q.payerKind ? eq(billableItems.payerKind, q.payerKind) : undefined,
-    q.fromDate ? gte(billableItems.serviceDate, q.fromDate) : undefined,
-    q.toDate ? lte(billableItems.serviceDate, q.toDate) : undefined,
+  const p = (name: string) => sql.placeholder(name);
+  const scopeCoach = principal.role === 'COACH' ? (principal.user?.coachId ?? null) : undefined;
+  const present = FILTERS.filter((f) => q[f] !== undefined && q[f] !== '');
+  const scope =
+    scopeCoach === undefined
+      ? undefined
+      : scopeCoach === null
+        ? sql`false`
+        : or(
+            eq(billableItems.coachId, p('scopeCoach')),
+            inArray(
+              billableItems.clientId,
+              sql`(SELECT ${clients.id} FROM ${clients} WHERE ${clients.coachedById} = ${p('scopeCoach')})`,
+            ),
+          );
+  const where = and(
+    scope,
+    q.coachId ? eq(billableItems.coachId, p('coachId')) : undefined,
+    q.clientId ? eq(billableItems.clientId, p('clientId')) : undefined,
+    q.insurer ? eq(billableItems.insurer, p('insurer')) : undefined,
+    q.payerKind ? eq(billableItems.payerKind, p('payerKind')) : undefined,
+    q.fromDate ? gte(billableItems.serviceDate, p('fromDate') as unknown as string) : undefined,
+    q.toDate ? lte(billableItems.serviceDate, p('toDate') as unknown as string) : undefined,
   );
+  const values: Record<string, unknown> = Object.fromEntries(present.map((f) => [f, q[f]]));
+  if (scopeCoach) values.scopeCoach = scopeCoach;
+  const shape = `${scopeCoach === undefined ? 'all' : scopeCoach === null ? 'none' : 'coach'}:${present.join(',')}`;
+  const filtered = scopeCoach !== undefined || present.length > 0;
+  return { where, values, shape, key: filtered ? `${shape}:${JSON.stringify(values)}` : undefined };
 }
 
 /** One page (newest service date first), the totals per status and the filtered sum. */
 export async function listItemPage(db: Db, principal: Principal, q: ListQuery) {
   const others = otherFilters(principal, q);
   const { limit, offset } = pageWindow(q.page, q.limit);
-  const [rows, totals] = await Promise.all([
+  const pageShape = `${others.shape}:${q.status ? 'status' : ''}:${q.page ?? 1}:${q.limit ?? 10}`;
+  const page = preparedOnce(db, 'billing_items', pageShape, (name) =>
     selectItems(db)
-      .where(and(others, q.status ? eq(billableItems.status, q.status) : undefined))
+      .where(
+        and(
+          others.where,
+          q.status ? eq(billableItems.status, sql.placeholder('status')) : undefined,
+        ),
+      )
       .orderBy(desc(billableItems.serviceDate), desc(billableItems.id))
       .limit(limit)
-      .offset(offset),
-    db
-      .select({
-        status: billableItems.status,
-        count: sql<number>`count(*)::int`,
-        amountCents: sql<number>`coalesce(sum(${billableItems.amountCents}), 0)::bigint`,
-      })
-      .from(billableItems)
-      .where(others)
-      .groupBy(billableItems.status),
+      .offset(offset)
+      .prepare(name),
+  );
+  const [rows, statusTotals] = await Promise.all([
+    page.execute(q.status ? { ...others.values, status: q.status } : others.values),
+    statusTotalsOf(
+      db,
+      others.key === undefined
+        ? undefined
+        : { key: others.key, shape: others.shape, where: others.where!, values: others.values },
+    ),
   ]);
-  const statusTotals = Object.fromEntries(
-    BILLABLE_ITEM_STATUSES.map((status) => {
-      const t = totals.find((x) => x.status === status);
-      return [status, { count: t?.count ?? 0, amountCents: Number(t?.amountCents ?? 0) }];
-    }),
-  ) as Record<(typeof BILLABLE_ITEM_STATUSES)[number], { count: number; amountCents: number }>;
   const chosen = q.status ? [statusTotals[q.status]] : Object.values(statusTotals);
   return {
     billableItems: rows.map(toBillableItem),

@@ -1,0 +1,383 @@
+/**
+ * npm run bench:billing — GET /billable-items on 200,000 items, and a batch approve of 1,000.
+ *
+ * 1. A scratch database spr_bench_billing_<random> on DATABASE_URL's server (default
+ *    postgres://postgres@127.0.0.1:5432), migrated; the list bench's 50,000 clients and
+ *    100,000 appointments (bench/load.ts), 100,000 more appointments 40 weeks earlier, and one
+ *    item per appointment (200,000) in one INSERT … SELECT; VACUUM (ANALYZE).
+ * 2. The real app and the bare Fastify + pg baseline as child processes (as bench/run.ts).
+ * 3. Each list scenario with the web app's headers (Bearer token, Accept, Accept-Language):
+ *    warm-up, then BENCH_ROUNDS short runs in turns with the baseline; p50/p95/p99 per
+ *    response, okRps and the ratio to the baseline's okRps in the same minutes.
+ * 4. Batch approve: BENCH_BATCH_ROUNDS times, PUT /billable-items/batch-approve with 1,000
+ *    pending ids (one business event each) beside one plain SQL UPDATE of 1,000 other
+ *    pending rows (same columns), each timed from the client.
+ * JSON to bench/results/billing-<timestamp>.json and billing-latest.json; the database is
+ * dropped unless BENCH_KEEP_DB=1.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { loadConfig } from '../server/config';
+import { connectPostgres } from '../server/db/client';
+import { createTestIssuer } from '../server/testing/test-auth';
+import { loadBenchData } from './load';
+import { startChild, stopChild } from './servers/child';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const env = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+const DURATION = env('BENCH_DURATION', 10);
+const WARMUP = env('BENCH_WARMUP', 2);
+const CONNECTIONS = env('BENCH_CONNECTIONS', 20);
+const ROUNDS = env('BENCH_ROUNDS', 5);
+const POOL_SIZE = env('DATABASE_POOL_SIZE', 10);
+const BATCH_ROUNDS = env('BENCH_BATCH_ROUNDS', 5);
+const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean);
+const TARGET = { p95Ms: 20, throughputShare: 0.5, batchVsUpdate: 5 };
+
+const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const dbName = `spr_bench_billing_${randomBytes(4).toString('hex')}`;
+const dbUrl = (() => {
+  const u = new URL(server);
+  u.pathname = `/${dbName}`;
+  return u.toString();
+})();
+const log = (...args: unknown[]) =>
+  console.log(`[bench:billing ${(performance.now() / 1000).toFixed(1)}s]`, ...args);
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+
+/** 100,000 more appointments, 40 weeks before the list bench's, then one item for each. */
+async function loadItems(client: pg.Client) {
+  const t = performance.now();
+  await client.query(`
+    INSERT INTO appointments (client_id, coach_id, start_date, end_date, appointment_type, meeting_type,
+      meeting_code_coach, meeting_code_client, video_room, appointment_number, no_show, cancelled_at,
+      created_at, updated_at)
+    SELECT client_id, coach_id, start_date - interval '280 days', end_date - interval '280 days',
+      appointment_type, meeting_type, substr(md5('x' || id), 1, 4) || '-' || substr(md5('x' || id), 5, 4) || '-' || substr(md5('x' || id), 9, 4),
+      substr(md5('y' || id), 1, 4) || '-' || substr(md5('y' || id), 5, 4) || '-' || substr(md5('y' || id), 9, 4),
+      'bench-' || md5('z' || id), appointment_number + 2, no_show, NULL,
+      created_at - interval '280 days', updated_at - interval '280 days'
+    FROM appointments`);
+  // Status by a hash of the appointment: 30 % pending, 8 % failed, 20 % approved, 35 %
+  // invoiced, 7 % cancelled; payer 60 % client, 15 % sponsor, 20 % statutory, 5 % private.
+  await client.query(`
+    INSERT INTO billable_items (appointment_id, client_id, coach_id, appointment_type, description,
+      amount_cents, payer_kind, insurer, service_date, status, validation_errors, approved_at,
+      invoice_sent_at, cancelled_at, created_at, updated_at)
+    SELECT a.id, a.client_id, a.coach_id, a.appointment_type, 'Termin', 8000 + (h % 8) * 1000,
+      CASE WHEN p < 60 THEN 'client' WHEN p < 75 THEN 'sponsor' WHEN p < 95 THEN 'statutory_insurer' ELSE 'private_insurer' END,
+      c.insurer, (a.start_date AT TIME ZONE 'Europe/Berlin')::date, s,
+      CASE WHEN s = 'validation_failed' THEN '[{"code":"missing_address","message":"Anschrift fehlt."}]'::jsonb ELSE '[]'::jsonb END,
+      CASE WHEN s IN ('approved', 'invoice_sent') THEN a.end_date END,
+      CASE WHEN s = 'invoice_sent' THEN a.end_date END,
+      CASE WHEN s = 'cancelled' THEN a.end_date END,
+      a.end_date, a.end_date
+    FROM (SELECT a.*, abs(hashtext(a.id::text)) AS h, abs(hashtext('p' || a.id)) % 100 AS p,
+            CASE WHEN abs(hashtext('s' || a.id)) % 100 < 30 THEN 'pending'
+                 WHEN abs(hashtext('s' || a.id)) % 100 < 38 THEN 'validation_failed'
+                 WHEN abs(hashtext('s' || a.id)) % 100 < 58 THEN 'approved'
+                 WHEN abs(hashtext('s' || a.id)) % 100 < 93 THEN 'invoice_sent'
+                 ELSE 'cancelled' END AS s
+          FROM appointments a) a
+    JOIN clients c ON c.id = a.client_id`);
+  await client.query('VACUUM (ANALYZE)');
+  const { rows } = await client.query<{ n: number; client_id: string; insurer: string }>(`
+    SELECT (SELECT count(*)::int FROM billable_items) AS n,
+      (SELECT client_id FROM billable_items ORDER BY id LIMIT 1) AS client_id,
+      (SELECT insurer FROM billable_items WHERE insurer IS NOT NULL ORDER BY id LIMIT 1) AS insurer`);
+  return { ms: Math.round(performance.now() - t), ...rows[0]! };
+}
+
+interface Slice {
+  latencies: number[];
+  requests: number;
+  non2xx: number;
+  seconds: number;
+}
+
+function run(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  nextPath?: () => string,
+) {
+  return new Promise<Slice>((resolve, reject) => {
+    const latencies: number[] = [];
+    const instance = autocannon(
+      {
+        url,
+        headers,
+        connections: CONNECTIONS,
+        duration: seconds,
+        ...(nextPath ? { requests: [{ setupRequest: (r) => ({ ...r, path: nextPath() }) }] } : {}),
+      },
+      (err, res) =>
+        err
+          ? reject(err)
+          : resolve({
+              latencies,
+              requests: res.requests.total,
+              non2xx: res.non2xx,
+              seconds: res.duration,
+            }),
+    );
+    instance.on('response', (_c, _s, _b, ms) => latencies.push(ms));
+  });
+}
+
+function summarize(slices: Slice[]) {
+  const sorted = slices.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const seconds = slices.reduce((n, s) => n + s.seconds, 0);
+  const requests = slices.reduce((n, s) => n + s.requests, 0);
+  const non2xx = slices.reduce((n, s) => n + s.non2xx, 0);
+  return {
+    requests,
+    non2xx,
+    okRps: round((requests - non2xx) / seconds, 1),
+    latencyMs: {
+      p50: round(percentile(sorted, 50)),
+      p95: round(percentile(sorted, 95)),
+      p99: round(percentile(sorted, 99)),
+    },
+  };
+}
+
+/** The scenario and the baseline in turns, so both see the machine's other load alike. */
+async function paired(
+  url: string,
+  headers: Record<string, string>,
+  baseline: string,
+  nextPath?: () => string,
+) {
+  await run(baseline, {}, WARMUP);
+  await run(url, headers, WARMUP, nextPath);
+  const seconds = Math.max(1, Math.round(DURATION / ROUNDS));
+  const app: Slice[] = [];
+  const base: Slice[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    base.push(await run(baseline, {}, seconds));
+    app.push(await run(url, headers, seconds, nextPath));
+  }
+  return { app: summarize(app), baseline: summarize(base) };
+}
+
+/** Batch approve over HTTP beside a plain UPDATE of as many other pending rows. */
+async function batchFigure(client: pg.Client, appUrl: string, headers: Record<string, string>) {
+  const rounds: { batchMs: number; status: number; updateMs: number }[] = [];
+  for (let i = 0; i < BATCH_ROUNDS; i++) {
+    const { rows } = await client.query<{ id: string }>(
+      `SELECT id FROM billable_items WHERE status = 'pending' ORDER BY id LIMIT 2000`,
+    );
+    const ids = rows.map((r) => r.id);
+    let t = performance.now();
+    const res = await fetch(`${appUrl}/api/billable-items/batch-approve`, {
+      method: 'PUT',
+      headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ ids: ids.slice(0, 1000) }),
+    });
+    await res.text();
+    const batchMs = performance.now() - t;
+    t = performance.now();
+    await client.query(
+      `UPDATE billable_items SET status = 'approved', approved_at = now(), updated_at = now() WHERE id = ANY($1::uuid[])`,
+      [ids.slice(1000, 2000)],
+    );
+    const updateMs = performance.now() - t;
+    rounds.push({ batchMs: round(batchMs, 1), status: res.status, updateMs: round(updateMs, 1) });
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const batchMs = median(rounds.map((r) => r.batchMs));
+  const updateMs = median(rounds.map((r) => r.updateMs));
+  const ratio = round(batchMs / updateMs, 2);
+  return {
+    rounds,
+    medianBatchMs: batchMs,
+    medianUpdateMs: updateMs,
+    ratio,
+    pass: ratio <= TARGET.batchVsUpdate,
+  };
+}
+
+const admin = new pg.Client({ connectionString: server });
+let children: ChildProcess[] = [];
+let created = false;
+
+async function main() {
+  const started = new Date();
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  created = true;
+  const migrator = connectPostgres(dbUrl, 2);
+  await migrator.migrate();
+  await migrator.close();
+  const loader = new pg.Client({ connectionString: dbUrl });
+  await loader.connect();
+  const { fixtures, timingsMs } = await loadBenchData(loader);
+  const items = await loadItems(loader);
+  log(
+    `loaded: ${items.n} items in ${items.ms} ms (clients and appointments ${JSON.stringify(timingsMs)})`,
+  );
+
+  const config = loadConfig({});
+  const issuer = await createTestIssuer(config.AUTH_ISSUER, config.AUTH_AUDIENCE);
+  const childEnv = {
+    DATABASE_URL: dbUrl,
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    BENCH_JWKS: JSON.stringify(issuer.jwks),
+  };
+  type Listening = { port: number };
+  const [app, baseline] = await Promise.all([
+    startChild<Listening>(path.join(here, 'servers/app.ts'), childEnv),
+    startChild<Listening>(path.join(here, 'servers/baseline.ts'), childEnv),
+  ]);
+  children = [app.child, baseline.child];
+  const appUrl = `http://127.0.0.1:${app.message.port}`;
+  const baselineUrl = `http://127.0.0.1:${baseline.message.port}/clients/${fixtures.someClientId}`;
+  const token = await issuer.sign({
+    sub: fixtures.adminSubject,
+    email: 'admin@bench.example',
+    expiresIn: '2h',
+  });
+  // What the web app's openapi-fetch client sends with a list call.
+  const headers = {
+    authorization: `Bearer ${token}`,
+    accept: 'application/json',
+    'accept-language': 'de-DE,de;q=0.9',
+  };
+
+  const q = (params: Record<string, string>) =>
+    `/api/billable-items?${new URLSearchParams({ limit: '25', ...params }).toString()}`;
+  const today = new Date();
+  const monthsAgo = (n: number) =>
+    new Date(today.getTime() - n * 30 * 86_400_000).toISOString().slice(0, 10);
+  const scenarios: { name: string; path: string; nextPath?: () => string }[] = [
+    { name: 'items.a.all', path: q({}) },
+    { name: 'items.b.pendingTab', path: q({ status: 'pending' }) },
+    {
+      name: 'items.c.pendingQuarter',
+      path: q({ status: 'pending', fromDate: monthsAgo(6), toDate: monthsAgo(3) }),
+    },
+    { name: 'items.d.coachApproved', path: q({ status: 'approved', coachId: fixtures.coachId }) },
+    { name: 'items.e.client', path: q({ clientId: items.client_id }) },
+    {
+      name: 'items.f.statutoryPending',
+      path: q({ status: 'pending', payerKind: 'statutory_insurer' }),
+    },
+    {
+      name: 'items.g.insurerInvoiced',
+      path: q({ status: 'invoice_sent', insurer: items.insurer }),
+    },
+    { name: 'items.h.page5', path: q({ status: 'invoice_sent', page: '5' }) },
+    // Diagnostic: a new date range on every request, so no filtered totals are remembered:
+    // what the tabs cost right after an item write, under a quarter's range.
+    (() => {
+      let n = 0;
+      const next = () =>
+        q({ status: 'pending', fromDate: monthsAgo(6), toDate: monthsAgo(3 - (++n % 60) / 30) });
+      return { name: 'items.i.quarterUncounted', path: next(), nextPath: next };
+    })(),
+  ].filter((s) => !ONLY || ONLY.some((o) => s.name.includes(o)));
+
+  const results = [];
+  for (const s of scenarios) {
+    const probe = await fetch(appUrl + s.path, { headers });
+    const body = (await probe.json()) as { itemCount?: number; billableItems?: unknown[] };
+    if (probe.status !== 200) {
+      log(`${s.name}: probe answered ${probe.status}`, body);
+      results.push({ name: s.name, url: s.path, skipped: probe.status });
+      continue;
+    }
+    const m = await paired(appUrl + s.path, headers, baselineUrl, s.nextPath);
+    const ratio = round(m.app.okRps / m.baseline.okRps, 3);
+    const entry = {
+      name: s.name,
+      url: s.path,
+      probe: { itemCount: body.itemCount, rows: body.billableItems?.length },
+      ...m.app,
+      baseline: m.baseline,
+      throughputVsBaseline: ratio,
+      pass: {
+        p95: m.app.latencyMs.p95 <= TARGET.p95Ms,
+        throughput: ratio >= TARGET.throughputShare,
+      },
+    };
+    log(
+      `${s.name}: itemCount ${body.itemCount}; p50 ${entry.latencyMs.p50} / p95 ${entry.latencyMs.p95} / p99 ${entry.latencyMs.p99} ms, ` +
+        `${entry.okRps} req/s (non-2xx ${entry.non2xx}), baseline ${m.baseline.okRps} req/s → ${(ratio * 100).toFixed(0)} % ${JSON.stringify(entry.pass)}`,
+    );
+    results.push(entry);
+  }
+
+  const batch =
+    ONLY && !ONLY.some((o) => 'batch'.includes(o))
+      ? undefined
+      : await batchFigure(loader, appUrl, headers);
+  if (batch)
+    log(
+      `batch approve 1,000: median ${batch.medianBatchMs} ms vs plain UPDATE ${batch.medianUpdateMs} ms → ${batch.ratio}× ${batch.pass ? 'pass' : 'FAIL'}`,
+      batch.rounds,
+    );
+  await loader.end();
+
+  const report = {
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    targets: TARGET,
+    settings: {
+      connections: CONNECTIONS,
+      durationS: DURATION,
+      warmupS: WARMUP,
+      rounds: ROUNDS,
+      poolSize: POOL_SIZE,
+      items: items.n,
+    },
+    machine: {
+      cpus: os.cpus().length,
+      node: process.version,
+      loadAverage: os.loadavg().map((n) => round(n)),
+    },
+    scenarios: results,
+    batchApprove1000: batch,
+  };
+  const dir = path.join(here, 'results');
+  mkdirSync(dir, { recursive: true });
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  writeFileSync(
+    path.join(dir, `billing-${started.toISOString().replace(/[:.]/g, '-')}.json`),
+    json,
+  );
+  writeFileSync(path.join(dir, 'billing-latest.json'), json);
+  console.log(json);
+}
+
+async function cleanup() {
+  await Promise.all(children.map((c) => stopChild(c)));
+  if (created && process.env.BENCH_KEEP_DB !== '1')
+    await admin
+      .query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+      .catch((err) => log('could not drop', err));
+  else if (created) log(`database kept: ${dbUrl}`);
+  await admin.end().catch(() => {});
+}
+
+try {
+  await main();
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}

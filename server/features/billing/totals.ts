@@ -1,0 +1,101 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { preparedOnce } from '../../db/prepared';
+import { billableItems, billingTotals } from '../../db/schema/index';
+import { BILLABLE_ITEM_STATUSES } from '../../../shared/contract/enums';
+
+type Status = (typeof BILLABLE_ITEM_STATUSES)[number];
+export type StatusTotals = Record<Status, { count: number; amountCents: number }>;
+
+const zero = (): StatusTotals =>
+  Object.fromEntries(
+    BILLABLE_ITEM_STATUSES.map((s) => [s, { count: 0, amountCents: 0 }]),
+  ) as StatusTotals;
+
+type TotalsRow = typeof billingTotals.$inferSelect;
+
+function fromRow(row: TotalsRow): StatusTotals {
+  const n = (v: number | string) => Number(v);
+  return {
+    pending: { count: n(row.pendingCount), amountCents: n(row.pendingCents) },
+    validation_failed: {
+      count: n(row.validationFailedCount),
+      amountCents: n(row.validationFailedCents),
+    },
+    approved: { count: n(row.approvedCount), amountCents: n(row.approvedCents) },
+    invoice_sent: { count: n(row.invoiceSentCount), amountCents: n(row.invoiceSentCents) },
+    cancelled: { count: n(row.cancelledCount), amountCents: n(row.cancelledCents) },
+  };
+}
+
+/** The totals row (migration 0012): all items' totals and the item generation. */
+const readTotalsRow = (db: Db) =>
+  preparedOnce(db, 'billing_totals', 'row', (name) =>
+    db.select().from(billingTotals).where(eq(billingTotals.id, 1)).prepare(name),
+  );
+
+/** Filtered totals remembered per filter set with the generation they were counted under. */
+const remembered = new WeakMap<Db, Map<string, { generation: string; totals: StatusTotals }>>();
+const MAX_REMEMBERED = 2000;
+
+function remember(db: Db, key: string, generation: string, totals: StatusTotals) {
+  let map = remembered.get(db);
+  if (!map) remembered.set(db, (map = new Map()));
+  if (!map.has(key) && map.size >= MAX_REMEMBERED) map.delete(map.keys().next().value!);
+  map.set(key, { generation, totals });
+}
+
+/**
+ * A GROUP BY over the filtered items, with the generation its snapshot saw (null when the
+ * totals row is missing, after a truncate), so the result can be remembered exactly.
+ */
+async function countFiltered(
+  db: Db,
+  shape: string,
+  where: SQL | undefined,
+  values: Record<string, unknown>,
+) {
+  const prepared = preparedOnce(db, 'billing_status_totals', shape, (name) =>
+    db
+      .select({
+        status: billableItems.status,
+        count: sql<number>`count(*)::int`,
+        amountCents: sql<string>`coalesce(sum(${billableItems.amountCents}), 0)::bigint`,
+        generation: sql<
+          string | null
+        >`(SELECT ${billingTotals.generation} FROM ${billingTotals} WHERE ${billingTotals.id} = 1)::text`,
+      })
+      .from(billableItems)
+      .where(and(where))
+      .groupBy(billableItems.status)
+      .prepare(name),
+  );
+  const rows = await prepared.execute(values);
+  const totals = zero();
+  for (const r of rows) totals[r.status] = { count: r.count, amountCents: Number(r.amountCents) };
+  return { totals, generation: rows[0]?.generation ?? null };
+}
+
+/**
+ * The count and amount per status under `where` (the list's filters but the status).
+ * Without a filter they are the totals row, kept by triggers in every item-writing
+ * transaction. With one they are counted over the filtered items (an index range: a coach,
+ * a client, a date range) once per item generation and remembered; while the totals row
+ * still shows that generation, no item was written since and the remembered totals are
+ * exact. `key` names the filter set and its values; undefined means no filter.
+ */
+export async function statusTotalsOf(
+  db: Db,
+  filter: { key: string; shape: string; where: SQL; values: Record<string, unknown> } | undefined,
+): Promise<StatusTotals> {
+  const [row] = await readTotalsRow(db).execute();
+  if (!filter) {
+    if (row) return fromRow(row);
+    return (await countFiltered(db, 'all', undefined, {})).totals;
+  }
+  const known = remembered.get(db)?.get(filter.key);
+  if (row && known && known.generation === String(row.generation)) return known.totals;
+  const counted = await countFiltered(db, filter.shape, filter.where, filter.values);
+  if (counted.generation !== null) remember(db, filter.key, counted.generation, counted.totals);
+  return counted.totals;
+}
