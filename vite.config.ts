@@ -107,9 +107,10 @@ async function buildEarlyLogin(): Promise<{ fileName: string; code: string }> {
  * that route as `modulepreload`/`preload` links, so a page's code and translations load with
  * the start script instead of after it ran (bench/web.ts, issue #4).
  *
- * The route table is read as text: `const X = lazyPage(() => import('…'))` and the route
- * entries `{ path, …, component: X, namespaces: […] }` / `staffRoute(path, …, X, …)`. A route
- * it cannot read simply gets no hints (the page still loads, only later).
+ * The route table is read as text: `const X = lazyPage(() => import('…'))`, the option groups
+ * (`const SIGN_IN: PageOptions = { namespaces: […] }`, `const staff = (…) => ({ namespaces: […] })`)
+ * and the entries `page(path, tKey(…), X, GROUP)`. A route it cannot read gets no hints (the
+ * page still loads, only later); a table it cannot read at all fails the build.
  *
  * The sign-in pages (EARLY_LOGIN_PATHS) also get src/early-login.ts, built as a file of its own
  * (buildEarlyLogin), which sends the login flow's first requests while the app's code loads.
@@ -134,22 +135,23 @@ function routeHints(): Plugin {
         modules.set(m[1]!, path.resolve(path.dirname(routesFile), m[2]!));
       }
       const entries: Array<{ pattern: string; component: string; ns: string[] }> = [];
-      const table = source.slice(source.indexOf('export const routes'));
-      const entry =
-        /\{\s*path:\s*'([^']+)',((?:[^{}]|\{[^{}]*\})*)\}|staffRoute\(\s*'([^']+)',[^,]+,\s*(\w+),/g;
-      for (const m of table.matchAll(entry)) {
-        if (m[3]) {
-          entries.push({ pattern: m[3], component: m[4]!, ns: ['staff'] });
-          continue;
-        }
-        const component = /component:\s*(\w+)/.exec(m[2]!)?.[1];
+      // Option groups: `const SIGN_IN: PageOptions = { namespaces: [...] }` or a function
+      // `const staff = (roles) => ({ namespaces: [...], ... })`; a route names one by its name.
+      const groups = new Map<string, string[]>();
+      for (const m of source.matchAll(/const (\w+)(?::\s*PageOptions)?\s*=\s*([^;]*);/g)) {
         const ns = /namespaces:\s*\[([^\]]*)\]/.exec(m[2]!)?.[1];
-        if (!component) continue;
-        entries.push({
-          pattern: m[1]!,
-          component,
-          ns: ns ? [...ns.matchAll(/'([^']+)'/g)].map((n) => n[1]!) : [],
-        });
+        groups.set(m[1]!, ns ? [...ns.matchAll(/'([^']+)'/g)].map((n) => n[1]!) : []);
+      }
+      const table = source.slice(source.indexOf('export const routes'));
+      const entry = /page\(\s*'([^']+)',\s*tKey\('[^']*'\),\s*(\w+)(?:,\s*(\w+))?/g;
+      for (const m of table.matchAll(entry)) {
+        entries.push({ pattern: m[1]!, component: m[2]!, ns: m[3] ? (groups.get(m[3]) ?? []) : [] });
+      }
+      // Reading the table as text is the price of not importing React into the build config:
+      // a table this parser no longer understands fails the build instead of silently losing
+      // every page's preload links.
+      if (entries.filter((e) => modules.has(e.component)).length < 10) {
+        this.error(`route hints: read ${entries.length} routes from src/app/routes.ts; is page(...) still its form?`);
       }
 
       // A chunk that only imports styles is dropped by Vite after this hook (its CSS stays):
