@@ -23,11 +23,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { loadConfig } from '../server/config';
 import { connectPostgres } from '../server/db/client';
-import { createTestIssuer } from '../server/testing/test-auth';
 import { loadBenchData } from './load';
-import { startChild, stopChild } from './servers/child';
+import { stopChild } from './servers/child';
+import { startAppAndBaseline } from './servers/pair';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = (name: string, fallback: number) => {
@@ -229,20 +228,7 @@ async function main() {
     `loaded: ${items.n} items in ${items.ms} ms (clients and appointments ${JSON.stringify(timingsMs)})`,
   );
 
-  const config = loadConfig({});
-  const issuer = await createTestIssuer(config.AUTH_ISSUER, config.AUTH_AUDIENCE);
-  const childEnv = {
-    DATABASE_URL: dbUrl,
-    DATABASE_POOL_SIZE: String(POOL_SIZE),
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    BENCH_JWKS: JSON.stringify(issuer.jwks),
-  };
-  type Listening = { port: number };
-  const [app, baseline] = await Promise.all([
-    startChild<Listening>(path.join(here, 'servers/app.ts'), childEnv),
-    startChild<Listening>(path.join(here, 'servers/baseline.ts'), childEnv),
-  ]);
+  const { issuer, app, baseline } = await startAppAndBaseline(dbUrl, POOL_SIZE);
   children = [app.child, baseline.child];
   const appUrl = `http://127.0.0.1:${app.message.port}`;
   const baselineUrl = `http://127.0.0.1:${baseline.message.port}/clients/${fixtures.someClientId}`;

@@ -28,13 +28,12 @@ import { fileURLToPath } from 'node:url';
 import { Temporal } from '@js-temporal/polyfill';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { loadConfig } from '../server/config';
 import { connectPostgres } from '../server/db/client';
-import { createTestIssuer } from '../server/testing/test-auth';
 import { cpuSince, machineCpu, postgresCpu, processCpuMs } from './cpu';
 import { loadBenchData, SIZES } from './load';
 import { bookingRace, floorQuery, loadSchedulingData, measureFloor } from './scheduling';
-import { startChild, stopChild } from './servers/child';
+import { stopChild } from './servers/child';
+import { startAppAndBaseline } from './servers/pair';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = (name: string, fallback: number) => {
@@ -296,20 +295,7 @@ async function main() {
     timingsMs,
   );
 
-  const config = loadConfig({});
-  const issuer = await createTestIssuer(config.AUTH_ISSUER, config.AUTH_AUDIENCE);
-  const childEnv = {
-    DATABASE_URL: dbUrl,
-    DATABASE_POOL_SIZE: String(POOL_SIZE),
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    BENCH_JWKS: JSON.stringify(issuer.jwks),
-  };
-  type Listening = { port: number };
-  const [app, baseline] = await Promise.all([
-    startChild<Listening>(path.join(here, 'servers/app.ts'), childEnv),
-    startChild<Listening>(path.join(here, 'servers/baseline.ts'), childEnv),
-  ]);
+  const { issuer, app, baseline } = await startAppAndBaseline(dbUrl, POOL_SIZE);
   appChild = app.child;
   baselineChild = baseline.child;
   log(
