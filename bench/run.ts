@@ -307,7 +307,12 @@ async function main() {
     email: 'admin@bench.example',
     expiresIn: '2h',
   });
-  const headers = { authorization: `Bearer ${token}` };
+  // What the web app sends with every list request (src/api), so content negotiation costs the same.
+  const headers = {
+    authorization: `Bearer ${token}`,
+    accept: 'application/json',
+    'accept-language': 'de-DE,de;q=0.9',
+  };
 
   const now = Date.now();
   const monthStart = new Date(now - 45 * 86_400_000);
