@@ -617,6 +617,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/billable-items/selection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ids, statuses and amounts of every item matching the list's filters (at most 1000)
+         * @description For "select everything matching the filter": the same filters and scope as GET /billable-items, the same order, at most 1000 items (a batch takes at most 1000 ids); itemCount counts every match, so capped says there were more.
+         */
+        get: operations["listBillableItemSelection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/billable-items/batch-approve": {
         parameters: {
             query?: never;
@@ -2518,6 +2538,18 @@ export interface components {
             };
             amountCentsTotal: number;
         };
+        BillableItemSelection: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                status: components["schemas"]["BillableItemStatus"];
+                amountCents: number;
+            }[];
+            /** @description Every item matching, also beyond the 1000 listed. */
+            itemCount: number;
+            /** @description More items match than are listed. */
+            capped: boolean;
+        };
         BatchUpdateResult: {
             updated: number;
         };
@@ -4290,6 +4322,39 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
+        };
+    };
+    listBillableItemSelection: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["BillableItemStatus"];
+                coachId?: string;
+                clientId?: string;
+                insurer?: string;
+                payerKind?: components["schemas"]["BillingPayerKind"];
+                /** @description First service date included (Europe/Berlin local date). */
+                fromDate?: string;
+                /** @description Last service date included (Europe/Berlin local date). */
+                toDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillableItemSelection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     batchApproveBillableItems: {

@@ -92,3 +92,23 @@ describe('GET /billable-items', () => {
     expect(after.body.itemCount).toBe(1);
   });
 });
+
+describe('GET /billable-items/selection', () => {
+  const selection = (as: Caller, query: Record<string, string> = {}) =>
+    api.call('GET', '/api/billable-items/selection', { as, query });
+
+  it('names id, status and amount of every item under the filters, in the list order, within the scope', async () => {
+    const all = await selection(admin);
+    expectStatus(all, 200);
+    const listed = (await list(admin)).body.billableItems;
+    expect(all.body).toEqual({
+      items: listed.map((i: any) => ({ id: i.id, status: i.status, amountCents: i.amountCents })),
+      itemCount: 5,
+      capped: false,
+    });
+    const pending = await selection(admin, { status: 'pending', coachId: made.coachId });
+    expect(pending.body.items).toEqual([{ id: made.mine[0], status: 'pending', amountCents: 5000 }]);
+    expect(ids((await selection(coach)).body.items).sort()).toEqual([...made.mine, ...made.coached].sort());
+    expectFieldError(await selection(admin, { toDate: 'morgen' }), 'toDate');
+  });
+});

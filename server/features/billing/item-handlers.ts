@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import type { Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { applyAction, applyToOne } from './actions';
-import { itemScope, listItemPage, selectItems, toBillableItem } from './list';
+import { itemScope, listItemPage, listItemSelection, selectItems, toBillableItem } from './list';
 
 async function itemById(db: Db, principal: Principal, id: string) {
   const [row] = await selectItems(db).where(and(eq(billableItems.id, id), itemScope(principal)));
@@ -14,6 +14,7 @@ async function itemById(db: Db, principal: Principal, id: string) {
 /** /billable-items…: listing for COACH, ADMIN, ONBOARDING_MANAGER; actions for ADMIN. */
 export const billableItemHandlers = defineHandlers({
   listBillableItems: ({ query, principal, deps }) => listItemPage(deps.db, principal, query),
+  listBillableItemSelection: ({ query, principal, deps }) => listItemSelection(deps.db, principal, query),
 
   async batchApproveBillableItems({ body, principal, deps }) {
     return { updated: (await applyAction(deps.db, principal, 'approve', body.ids)).length };

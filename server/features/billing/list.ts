@@ -84,7 +84,7 @@ const FILTERS = ['coachId', 'clientId', 'insurer', 'payerKind', 'fromDate', 'toD
  * Every filter but the status (the tabs count each status under these), with placeholders
  * for the values, so the statements are prepared once per shape (which filters are present).
  */
-function otherFilters(principal: Principal, q: ListQuery) {
+function otherFilters(principal: Principal, q: Omit<ListQuery, 'page' | 'limit'>) {
   const p = (name: string) => sql.placeholder(name);
   const scopeCoach = principal.role === 'COACH' ? (principal.user?.coachId ?? null) : undefined;
   const present = FILTERS.filter((f) => q[f] !== undefined && q[f] !== '');
@@ -150,4 +150,36 @@ export async function listItemPage(db: Db, principal: Principal, q: ListQuery) {
     statusTotals,
     amountCentsTotal: chosen.reduce((n, t) => n + t.amountCents, 0),
   };
+}
+
+/** A batch takes at most this many ids, so "select everything matching" stops there. */
+const SELECTION_LIMIT = 1000;
+
+/**
+ * Id, status and amount of every item under the list's filters, in the list's order, up to
+ * one batch; the count says whether more match (the screen then says so).
+ */
+export async function listItemSelection(db: Db, principal: Principal, q: Query<'listBillableItemSelection'>) {
+  const others = otherFilters(principal, q);
+  const where = and(others.where, q.status ? eq(billableItems.status, sql.placeholder('status')) : undefined);
+  const values = q.status ? { ...others.values, status: q.status } : others.values;
+  const shape = `${others.shape}:${q.status ? 'status' : ''}`;
+  const select = preparedOnce(db, 'billing_selection', shape, (name) =>
+    db
+      .select({ id: billableItems.id, status: billableItems.status, amountCents: billableItems.amountCents })
+      .from(billableItems)
+      .where(where)
+      .orderBy(desc(billableItems.serviceDate), desc(billableItems.id))
+      .limit(SELECTION_LIMIT + 1)
+      .prepare(name),
+  );
+  const rows = await select.execute(values);
+  const capped = rows.length > SELECTION_LIMIT;
+  const items = rows.slice(0, SELECTION_LIMIT);
+  const count = () =>
+    preparedOnce(db, 'billing_selection_count', shape, (name) =>
+      db.select({ n: sql<number>`count(*)::int` }).from(billableItems).where(where).prepare(name),
+    ).execute(values);
+  const itemCount = capped ? (await count())[0]!.n : items.length;
+  return { items, itemCount, capped };
 }
