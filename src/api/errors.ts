@@ -11,6 +11,10 @@ export interface FieldError {
   code: string;
   /** Server's (English) explanation; for logs, not for display. */
   message?: string;
+  /** The record the error is about (a batch action names each refused id). */
+  id?: string;
+  /** That record's status when the request was refused (batch actions). */
+  status?: string;
 }
 
 /** The parts of an RFC 9457 problem document the UI uses. */
@@ -104,10 +108,14 @@ function toFieldError(raw: unknown): FieldError | undefined {
   const field = asString(r.field) ?? asString(r.pointer) ?? asString(r.name) ?? asString(r.path);
   if (field === undefined) return undefined;
   const message = asString(r.message) ?? asString(r.detail) ?? asString(r.reason);
+  const id = asString(r.id);
+  const status = asString(r.status);
   return {
     field,
     code: asString(r.code) ?? 'invalid',
     ...(message === undefined ? {} : { message }),
+    ...(id === undefined ? {} : { id }),
+    ...(status === undefined ? {} : { status }),
   };
 }
 

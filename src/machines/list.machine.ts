@@ -32,6 +32,8 @@ export interface ListPage<Row = unknown> {
   itemCount: number;
   /** The server counts at most 1,000 matches ("mehr als 1.000"). */
   itemCountCapped?: boolean;
+  /** What the screen shows beside the rows for the same query (billing's totals per tab). */
+  summary?: unknown;
 }
 
 /** Which filter keys hold the sort (`sortBy`/`sortOrder`, or only `sortDirection`). */
@@ -54,6 +56,8 @@ export interface ListContext {
   rows: readonly unknown[];
   itemCount: number;
   itemCountCapped: boolean;
+  /** The answer's `summary` (null when the screen's `loadPage` gives none). */
+  summary: unknown;
   /** The query the rows on screen belong to (null before the first answer). */
   shownQuery: ListQuery | null;
   error: { code: string; status?: number } | null;
@@ -216,6 +220,7 @@ const listSetup = setup({
         rows: page.rows,
         itemCount: page.itemCount,
         itemCountCapped: page.itemCountCapped ?? false,
+        summary: page.summary ?? null,
         shownQuery: context.query,
         error: null,
       };
@@ -253,6 +258,7 @@ export const listMachine = listSetup.createMachine({
     rows: [],
     itemCount: 0,
     itemCountCapped: false,
+    summary: null,
     shownQuery: null,
     error: null,
   }),

@@ -201,6 +201,16 @@ describe('parseProblem', () => {
     ).toEqual([{ field: '/body/email', code: 'required' }]);
   });
 
+  it('keeps the id and status a refused batch names for each record', () => {
+    const id = '11111111-1111-4111-8111-111111111111';
+    expect(
+      parseProblem(409, {
+        code: 'batch_refused',
+        errors: [{ field: 'ids.0', code: 'invalid_transition', message: 'x', id, status: 'approved' }],
+      }).fieldErrors,
+    ).toEqual([{ field: 'ids.0', code: 'invalid_transition', message: 'x', id, status: 'approved' }]);
+  });
+
   it('tolerates bodies that are no objects', () => {
     expect(parseProblem(500, 'oops')).toEqual({ status: 500, code: 'http_500', fieldErrors: [] });
   });
