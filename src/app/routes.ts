@@ -65,6 +65,7 @@ const UsersListPage = lazyPage(() => import('../views/users/UsersListPage'));
 const UserNewPage = lazyPage(() => import('../views/users/UserNewPage'));
 const UserEditPage = lazyPage(() => import('../views/users/UserEditPage'));
 const EventsListPage = lazyPage(() => import('../views/events/EventsListPage'));
+const BillingPage = lazyPage(() => import('../views/billing/BillingPage'));
 const LoginPage = lazyPage(() => import('../views/auth/LoginPage'));
 // Client self-service (issue #6): its own chunks, no staff code.
 const ClientSignupPage = lazyPage(() => import('../views/client-signup/SignupPage'));
@@ -157,6 +158,8 @@ export const routes: readonly AppRoute[] = [
   page('/users/new', tKey('staff:breadcrumbs.newUser'), UserNewPage, staff(MANAGERS)),
   page('/users/:userId/edit', tKey('staff:breadcrumbs.edit'), UserEditPage, staff(MANAGERS)),
   page('/events', tKey('staff:breadcrumbs.events'), EventsListPage, staff(MANAGERS)),
+  // Billing (issue 19): every staff role reads (coaches their clients' items), admins act.
+  page('/billing', tKey('common:menu.billing'), BillingPage, staff(STAFF)),
 ];
 
 /** The route patterns, for the data-driven menu. */

@@ -4,7 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createI18n } from '../../src/i18n';
 import { listMachine, type ListPage, type ListQuery, type SortKeys } from '../../src/machines/list.machine';
-import { type Column, DataTable, type SortState } from '../../src/views/staff/DataTable';
+import { type Column, DataTable, type RowSelection, type SortState } from '../../src/views/staff/DataTable';
 import { readLocales } from '../support/locales';
 import { flush, startMachine, type Fake } from '../support/model';
 
@@ -44,7 +44,9 @@ beforeAll(async () => {
   i18n = setup.i18n;
 });
 
-function show(options: { filters?: Record<string, string>; defaultSort?: SortState } = {}) {
+function show(
+  options: { filters?: Record<string, string>; defaultSort?: SortState; selection?: RowSelection<Person> } = {},
+) {
   const urls: string[] = [];
   const query: ListQuery = { page: 1, limit: 10, filters: options.filters ?? {} };
   const started = startMachine(listMachine, {
@@ -60,6 +62,7 @@ function show(options: { filters?: Record<string, string>; defaultSort?: SortSta
         emptyText="Keine Klient:innen gefunden."
         filters={<p>Filterzeile</p>}
         {...(options.defaultSort ? { defaultSort: options.defaultSort } : {})}
+        selection={options.selection}
       />
     </I18nextProvider>,
   );
@@ -91,6 +94,31 @@ describe('DataTable', () => {
     ]);
     expect(headers()[2]!.className).toBe('col-narrow');
     expect(screen.getByRole('navigation', { name: 'Seiten' }).textContent).toContain('12 Einträge');
+  });
+
+  it('with a selection, a named box per row and one for the page (mixed while some are ticked)', async () => {
+    const picked = new Set<string>(['a']);
+    const calls: string[] = [];
+    const r = show({
+      selection: {
+        isSelected: (p) => picked.has(p.id),
+        toggle: (p) => void calls.push(`toggle ${p.id}`),
+        togglePage: (rows, selected) => void calls.push(`page ${rows.map((p) => p.id).join()} ${selected}`),
+        rowLabel: (p) => `${p.name} auswählen`,
+        pageLabel: 'Alle auf dieser Seite auswählen',
+        header: 'Auswahl',
+      },
+    });
+    await r.answer(PAGE_1);
+    expect(headers().map((h) => h.textContent)).toEqual(['Auswahl', 'Name', 'Angelegt am', 'Aktion']);
+    const page = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Alle auf dieser Seite auswählen' });
+    expect(page.checked).toBe(false);
+    expect(page.indeterminate).toBe(true);
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Berg, Anna auswählen' }).checked).toBe(true);
+    expect(bodyRows()[0]!.className).toBe('is-selected');
+    await r.user.click(screen.getByRole('checkbox', { name: 'Kurz, Ben auswählen' }));
+    await r.user.click(page);
+    expect(calls).toEqual(['toggle b', 'page a,b true']);
   });
 
   it('without a default sort no header is a button', async () => {

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import type { TFunction } from 'i18next';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { rowsOf } from '../../machines/list.machine';
 import { type ListActor, ListFrame } from './ListParts';
@@ -28,6 +28,44 @@ export interface SortState {
 const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
 
 /**
+ * A checkbox column in front (multi-select for a batch action): each row's box and one in the
+ * header for the rows on this page. The page's machine keeps what is selected.
+ */
+export interface RowSelection<Row> {
+  isSelected: (row: Row) => boolean;
+  toggle: (row: Row) => void;
+  /** Selects (or deselects) every row on this page. */
+  togglePage: (rows: readonly Row[], selected: boolean) => void;
+  /** Accessible name of a row's box ("Position Mia Maier, 12.03.2026 auswählen"). */
+  rowLabel: (row: Row) => string;
+  /** Accessible name of the header's box. */
+  pageLabel: string;
+  /** Header text above the boxes (visually hidden). */
+  header: string;
+  disabled?: boolean;
+}
+
+/** The header's box: checked when every row is, mixed when some are. */
+function PageCheckbox<Row>({ rows, selection }: { rows: readonly Row[]; selection: RowSelection<Row> }) {
+  const ref = useRef<HTMLInputElement>(null);
+  const count = rows.filter((row) => selection.isSelected(row)).length;
+  const all = rows.length > 0 && count === rows.length;
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = count > 0 && !all;
+  }, [count, all]);
+  return (
+    <input
+      ref={ref}
+      type="checkbox"
+      aria-label={selection.pageLabel}
+      checked={all}
+      disabled={selection.disabled}
+      onChange={() => selection.togglePage(rows, !all)}
+    />
+  );
+}
+
+/**
  * A table of rows: visually hidden caption, one header per column, one row per record. Sortable
  * headers are buttons; the sorted one carries `aria-sort`, and a click on it turns the order.
  */
@@ -37,12 +75,14 @@ export function Table<Row extends { id: string }>({
   caption,
   sort,
   onSort,
+  selection,
 }: {
   columns: readonly Column<Row>[];
   rows: readonly Row[];
   caption: string;
   sort?: SortState | undefined;
   onSort?: ((sort: SortState) => void) | undefined;
+  selection?: RowSelection<Row> | undefined;
 }) {
   const { t } = useTranslation('staff');
   return (
@@ -51,6 +91,12 @@ export function Table<Row extends { id: string }>({
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
+            {selection ? (
+              <th scope="col" className="col-narrow">
+                <span className="visually-hidden">{selection.header}</span>
+                <PageCheckbox rows={rows} selection={selection} />
+              </th>
+            ) : null}
             {columns.map((column) => {
               const sortable = column.sortKey !== undefined && sort !== undefined && onSort !== undefined;
               const sorted = sortable && (sort.by === undefined || sort.by === column.sortKey);
@@ -84,7 +130,18 @@ export function Table<Row extends { id: string }>({
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.id}>
+            <tr key={row.id} className={selection?.isSelected(row) ? 'is-selected' : undefined}>
+              {selection ? (
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={selection.rowLabel(row)}
+                    checked={selection.isSelected(row)}
+                    disabled={selection.disabled}
+                    onChange={() => selection.toggle(row)}
+                  />
+                </td>
+              ) : null}
               {columns.map((column) => (
                 <td key={column.header}>{column.cell(row, t)}</td>
               ))}
@@ -108,6 +165,7 @@ export function DataTable<Row extends { id: string }>({
   emptyText,
   filters,
   defaultSort,
+  selection,
 }: {
   actorRef: ListActor;
   columns: readonly Column<Row>[];
@@ -117,6 +175,8 @@ export function DataTable<Row extends { id: string }>({
   /** The filter form and what belongs to it (hints), shown above the results. */
   filters?: ReactNode;
   defaultSort?: SortState;
+  /** A checkbox column for selecting rows (batch actions); without it, none. */
+  selection?: RowSelection<Row> | undefined;
 }) {
   const rows = useSelector(actorRef, (s) => rowsOf<Row>(s.context));
   const sort = useSelector(
@@ -142,6 +202,7 @@ export function DataTable<Row extends { id: string }>({
           caption={label}
           sort={sort}
           onSort={(next) => actorRef.send({ type: 'list.sort', by: next.by, order: next.order })}
+          selection={selection}
         />
       </ListFrame>
     </>

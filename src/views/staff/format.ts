@@ -59,3 +59,8 @@ export function ageOf(
 
 /** German number formatting (`1.234`). */
 export const formatNumber = (n: number): string => new Intl.NumberFormat('de-DE').format(n);
+
+const EURO = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });
+
+/** `1.234,50 €` for integer cents. */
+export const formatEuro = (cents: number): string => EURO.format(cents / 100);
