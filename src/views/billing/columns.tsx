@@ -102,7 +102,11 @@ export function billingColumns(onlyClient: (clientId: string) => void): readonly
     },
     {
       header: tKey('staff:billingItems.columns.payer'),
-      cell: (item, t) => (item.insurer ? `${t(PAYER_LABELS[item.payerKind])}, ${item.insurer}` : t(PAYER_LABELS[item.payerKind])),
+      // The insurer only where it pays (a self-payer's insurer is no payer).
+      cell: (item, t) =>
+        item.insurer && item.payerKind.endsWith('_insurer')
+          ? `${t(PAYER_LABELS[item.payerKind])}, ${item.insurer}`
+          : t(PAYER_LABELS[item.payerKind]),
     },
     {
       header: tKey('staff:billingItems.columns.amount'),
