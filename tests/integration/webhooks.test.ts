@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -261,7 +262,7 @@ describe('rotation, test event, deliver again', () => {
 
     const unknown = await api.call(
       'POST',
-      `/api/admin/webhook/${TYPE}/deliveries/msg_${'0'.repeat(32)}/redeliver`,
+      `/api/admin/webhook/${TYPE}/deliveries/${randomUUID()}/redeliver`,
       { as: superadmin },
     );
     expectProblem(unknown, 404);

@@ -17,7 +17,8 @@ export interface DeliverWebhookData {
 /** Ids and non-health fields only: never diagnoses, notes or summaries. */
 export type ThinData = Record<string, string | number | boolean | null>;
 
-export const newMessageId = () => `msg_${randomUUID().replaceAll('-', '')}`;
+/** The webhook-id: a UUID, unique per message and the same on each of its attempts. */
+export const newMessageId = () => randomUUID();
 
 /** The Standard Webhooks body: `{type, timestamp, data}`, the exact bytes that are signed. */
 export const payloadOf = (eventType: string, at: Date, data: ThinData) =>
