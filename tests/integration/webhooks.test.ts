@@ -17,6 +17,7 @@ import {
 } from './fixtures';
 import type { Api } from '../support/api';
 import { startReceiver } from '../support/webhook-receiver';
+import { ADDRESS, itemMaker } from './billing-support';
 
 // Issue 21 §1: outgoing webhooks against a local receiver; every request is verified with the
 // Standard Webhooks library's own `verify`.
@@ -210,6 +211,28 @@ describe('delivery', () => {
     expect((await log())[0]!.attempts[0]).toMatchObject({ httpStatus: 302, outcome: 'failed' });
     await clock.tick(6_000);
     await runDue();
+  });
+});
+
+describe('billing', () => {
+  it('announces each approved item of a batch, one message each', async () => {
+    const type = 'billable_item.approved';
+    const key = (await configure(type, receiver.url('/billing'))).body.secret as string;
+    const coach = await newCoach(api, admin);
+    const client = await newClient(api, admin, { ...ADDRESS });
+    const item = itemMaker(api, admin);
+    const ids = [await item(client.id, coach.id), await item(client.id, coach.id)];
+    await runDue();
+    receiver.received.length = 0;
+    const res = await api.call('PUT', '/api/billable-items/batch-approve', {
+      as: admin,
+      body: { ids },
+    });
+    expectStatus(res, 200);
+    await runDue();
+    const payloads = receiver.received.map((r) => verified(r, key));
+    expect(payloads.map((p) => p.data.billableItemId).sort()).toEqual([...ids].sort());
+    expect(payloads.every((p) => p.type === type && p.data.status === 'approved')).toBe(true);
   });
 });
 

@@ -14,7 +14,7 @@ import {
   type BillingAction,
 } from '../../../shared/billing-transitions';
 import { inTransaction } from '../appointments/index';
-import { billableItemData, emitWebhook, type WebhookType } from '../webhooks/index';
+import { billableItemData, emitWebhooks, type WebhookType } from '../webhooks/index';
 import type { JobQueue } from '../../jobs/queue';
 import { itemScope } from './list';
 import { validationErrorsFor } from './matching';
@@ -108,7 +108,7 @@ export async function applyAction(
     );
     const webhookType = WEBHOOK_TYPES[action];
     if (jobs && webhookType) {
-      for (const item of after) await emitWebhook(tx, jobs, webhookType, billableItemData(item));
+      await emitWebhooks(tx, jobs, webhookType, after.map(billableItemData));
     }
     return after;
   });

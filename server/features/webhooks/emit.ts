@@ -36,12 +36,31 @@ export async function emitWebhook(
   data: ThinData,
   at: Date = jobs.now(),
 ): Promise<string | null> {
+  const [id] = await emitWebhooks(tx, jobs, type, [data], at);
+  return id ?? null;
+}
+
+/** One message per entry (a batch of billable items), the endpoint looked up once. */
+export async function emitWebhooks(
+  tx: Db | Tx,
+  jobs: JobQueue,
+  type: WebhookType,
+  list: ThinData[],
+  at: Date = jobs.now(),
+): Promise<string[]> {
+  if (list.length === 0) return [];
   const [endpoint] = await tx
     .select({ id: webhooks.id })
     .from(webhooks)
     .where(and(eq(webhooks.type, type), eq(webhooks.active, true), isNull(webhooks.disabledAt)));
-  if (!endpoint) return null;
-  return queueMessage(tx, jobs, { type, eventType: type, payload: payloadOf(type, at, data) });
+  if (!endpoint) return [];
+  const ids: string[] = [];
+  for (const data of list) {
+    ids.push(
+      await queueMessage(tx, jobs, { type, eventType: type, payload: payloadOf(type, at, data) }),
+    );
+  }
+  return ids;
 }
 
 export async function queueMessage(
