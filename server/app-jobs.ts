@@ -6,6 +6,7 @@ import { createSmsSender, type SmsSender } from './adapters/sms/sms';
 import { appointmentJobs } from './features/appointments/index';
 import { billingJobs } from './features/billing/index';
 import { notificationJobs } from './features/notifications/index';
+import { webhookJobs } from './features/webhooks/index';
 import { startJobQueue, type JobQueue } from './jobs/queue';
 
 export interface AppJobsOptions {
@@ -50,6 +51,7 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
       ...notificationJobs({ db, config, mailer, sms, jobs }),
       ...appointmentWork.definitions,
       ...billingWork.definitions,
+      ...webhookJobs({ db, config, mailer, jobs }),
     ],
     periodic: [...appointmentWork.periodic, ...billingWork.periodic],
   });

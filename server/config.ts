@@ -65,6 +65,16 @@ const schema = z.object({
   MAILCHIMP_WEBHOOK_SECRET: z.string().min(16).optional(),
   /** Verifies user events of a separately run auth provider (POST /api/auth-provider/events). */
   AUTH_PRODUCT_WEBHOOK_SECRET: z.string().min(32).optional(),
+  /**
+   * Outgoing webhooks may reach loopback, private and link-local addresses (tests and local
+   * development with a receiver on 127.0.0.1). Off: such targets are refused at every delivery.
+   * The cloud metadata addresses are refused either way.
+   */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  /** How long one webhook delivery may take, connect to last byte read. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** A webhook whose deliveries only failed for this long is switched off and the admins mailed. */
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(1).max(30 * 24).default(5 * 24),
   /** How long a provisional appointment holds its slot, in minutes (sets provisionalUntil). */
   PROVISIONAL_HOLD_MINUTES: z.coerce.number().int().min(1).max(14 * 24 * 60).default(60),
   /**

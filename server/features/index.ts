@@ -15,6 +15,7 @@ import { eventsHandlers } from './events/index';
 import { meetingsHandlers } from './meetings/index';
 import { supportHandlers } from './support/index';
 import { usersHandlers } from './users/index';
+import { webhooksHandlers } from './webhooks/index';
 
 /** Every implemented operation; the rest of the contract answers 501 until its area lands. */
 export const allHandlers: Handlers = {
@@ -36,4 +37,5 @@ export const allHandlers: Handlers = {
   ...authSyncHandlers,
   ...billingRuleHandlers,
   ...billableItemHandlers,
+  ...webhooksHandlers,
 };

@@ -1282,8 +1282,76 @@ export interface paths {
         /** Get one webhook */
         get: operations["getWebhook"];
         put?: never;
-        /** Set the URL, secret and active flag of a webhook */
+        /** Set the URL and active flag of a webhook; the first save generates its signing secret (answered once) */
         post: operations["updateWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhook/{type}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Generate a new signing secret (shown once); the old one signs too for 24 hours */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhook/{type}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a test event (type webhook.test) to the webhook's URL */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhook/{type}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest messages of a webhook type with every delivery attempt */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhook/{type}/deliveries/{messageId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver a message again (same webhook-id), now, to the webhook's current URL */
+        post: operations["redeliverWebhookMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2772,31 +2840,85 @@ export interface components {
             itemCount: number;
             itemCountCapped: boolean;
         };
-        /** @enum {string} */
-        WebhookType: "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled" | "appointment.no_show" | "client.created" | "client.updated" | "client.sessions_closed" | "summary.completed" | "billable_item.invoice_sent";
+        /**
+         * @description Event types that can be sent as webhooks (Standard Webhooks payload {type, timestamp, data}; thin: ids and non-health fields only).
+         * @enum {string}
+         */
+        WebhookType: "appointment.created" | "appointment.rescheduled" | "appointment.cancelled" | "appointment.no_show" | "client.created" | "client.updated" | "client.sessions_closed" | "billable_item.approved" | "billable_item.invoice_sent" | "summary.signed";
         Webhook: {
             type: components["schemas"]["WebhookType"];
             /** @description null = not configured. */
             url: string | null;
-            /** @description A signing secret is stored (never returned). */
+            /** @description A signing secret is stored (never returned after it was generated). */
             secretSet: boolean;
             active: boolean;
             /** Format: date-time */
             updatedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the server switched the webhook off (410 Gone, or failures only for days); saving it active clears it.
+             */
+            disabledAt: string | null;
+            /** @enum {string|null} */
+            disabledReason: "gone" | "failing" | null;
+            /**
+             * Format: date-time
+             * @description First failed attempt since the last success.
+             */
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @description After a rotation, the old secret also signs until then.
+             */
+            previousSecretUntil: string | null;
+        };
+        WebhookWithSecret: {
+            webhook: components["schemas"]["Webhook"];
+            /** @description The new signing secret (whsec_<base64>), answered only by the call that generated it; null otherwise. */
+            secret: string | null;
         };
         WebhookList: {
             webhooks: components["schemas"]["Webhook"][];
         };
-        /** @description Spec name: webhookUpdate. */
+        /** @description Spec name: webhookUpdate. The signing secret is generated by the server (rotateWebhookSecret). */
         WebhookUpdateRequest: {
             /**
              * Format: uri
-             * @description https only.
+             * @description http or https; where a delivery may go is also checked when it is sent (no internal addresses).
              */
             url: string;
-            /** @description HMAC-SHA256 signing secret; omit to keep, null to remove. */
-            secret?: string | null;
             active: boolean;
+        };
+        WebhookAttempt: {
+            attemptNo: number;
+            /** Format: date-time */
+            attemptedAt: string;
+            httpStatus: number | null;
+            durationMs: number;
+            error: string | null;
+            /** @description The first kilobyte of the answer. */
+            responseSnippet: string | null;
+            /** @enum {string} */
+            outcome: "success" | "failed" | "refused";
+            /** @description A "deliver again" or test delivery. */
+            manual: boolean;
+        };
+        WebhookDelivery: {
+            /** @description The webhook-id header (the same on every attempt). */
+            messageId: string;
+            type: components["schemas"]["WebhookType"];
+            /** @description The payload's type (the webhook type, or webhook.test). */
+            eventType: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
         };
         /** @description Mailing-list bounce webhook (Mailchimp). Third-party payload: unknown fields are tolerated and ignored. */
         MailchimpWebhookRequest: {
@@ -5656,12 +5778,130 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Webhook"];
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                type: components["schemas"]["WebhookType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                type: components["schemas"]["WebhookType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                type: components["schemas"]["WebhookType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    redeliverWebhookMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                type: components["schemas"]["WebhookType"];
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
@@ -6070,7 +6310,9 @@ export const billableItemVatRatePercentValues: ReadonlyArray<FlattenedDeepRequir
 export const billingRuleVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRule"]["vatRatePercent"]> = [0, 19];
 export const billingRulePreviewRulesOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRulePreview"]["rules"]["outcome"]> = ["matched", "not_matched", "inactive"];
 export const eventSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventSource"]> = ["business", "system"];
-export const webhookTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookType"]> = ["appointment.booked", "appointment.rescheduled", "appointment.cancelled", "appointment.no_show", "client.created", "client.updated", "client.sessions_closed", "summary.completed", "billable_item.invoice_sent"];
+export const webhookTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookType"]> = ["appointment.created", "appointment.rescheduled", "appointment.cancelled", "appointment.no_show", "client.created", "client.updated", "client.sessions_closed", "billable_item.approved", "billable_item.invoice_sent", "summary.signed"];
+export const webhookAttemptOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookAttempt"]["outcome"]> = ["success", "failed", "refused"];
+export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDelivery"]["status"]> = ["pending", "delivered", "failed"];
 export const communicationChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CommunicationChannel"]> = ["email", "sms"];
 export const communicationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CommunicationStatus"]> = ["queued", "sent", "failed"];
 export const supportCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SupportCategory"]> = ["technical", "scheduling", "billing", "account", "feedback", "other"];

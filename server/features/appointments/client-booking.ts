@@ -13,6 +13,7 @@ import type { AppDeps } from '../../http/handler';
 import { conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/index';
 import { enqueueAppointmentNotifications } from '../notifications/index';
+import { appointmentData, emitWebhook } from '../webhooks/index';
 import { freeCoachesAt, type Calendar, type CoachRef } from '../scheduling/index';
 import { instantOf, isoOf } from '../../time';
 import { bookRange, insertAppointment } from './booking';
@@ -193,6 +194,12 @@ export async function bookInitialAppointment(
     changes: { startDate, endDate, appointmentType: 'initial', via: 'client' },
   });
   await enqueueAppointmentNotifications(tx, deps, { appointmentId: id, change: 'booked' });
+  await emitWebhook(
+    tx,
+    deps.jobs,
+    'appointment.created',
+    appointmentData({ id, clientId: input.clientId, coachId, startDate, endDate, appointmentType: 'initial' }),
+  );
   return id;
 }
 
@@ -266,6 +273,7 @@ export async function cancelForClient(
     changes: { via },
   });
   await enqueueAppointmentNotifications(tx, deps, { appointmentId: a.id, change: 'cancelled' });
+  await emitWebhook(tx, deps.jobs, 'appointment.cancelled', appointmentData(a));
   return cancelledAt;
 }
 
@@ -336,6 +344,12 @@ export async function rescheduleInitialAppointment(
     change: 'rescheduled',
     previous: { start: a.startDate, end: a.endDate, coachId: a.coachId },
   });
+  await emitWebhook(
+    tx,
+    deps.jobs,
+    'appointment.rescheduled',
+    appointmentData({ ...a, coachId, startDate, endDate }),
+  );
 }
 
 /**

@@ -12,6 +12,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/index';
 import { assertClientInScope } from '../clients/index';
 import { enqueueAppointmentNotifications } from '../notifications/index';
+import { appointmentData, emitWebhook } from '../webhooks/index';
 import { bookRange, insertAppointment } from './booking';
 import { listAppointmentPage } from './list';
 import { assertInAvailability, assertMoveRequest, isMove } from './move';
@@ -109,6 +110,12 @@ export const appointmentsHandlers = defineHandlers({
         },
       });
       await enqueueAppointmentNotifications(tx, deps, { appointmentId: id, change: 'booked' });
+      await emitWebhook(
+        tx,
+        deps.jobs,
+        'appointment.created',
+        appointmentData({ id, ...body }),
+      );
       return (await findAppointment(tx, principal, id))!;
     });
     reply.code(201);
@@ -194,6 +201,10 @@ export const appointmentsHandlers = defineHandlers({
           previous: { start: before.startDate, end: before.endDate, coachId: before.coachId },
         });
       }
+      if (move) await emitWebhook(tx, deps.jobs, 'appointment.rescheduled', appointmentData(after));
+      if (changes.noShow === true && !before.noShow) {
+        await emitWebhook(tx, deps.jobs, 'appointment.no_show', appointmentData(after));
+      }
       return after;
     });
   },
@@ -224,6 +235,7 @@ export const appointmentsHandlers = defineHandlers({
         appointmentId: before.id,
         change: 'cancelled',
       });
+      await emitWebhook(tx, deps.jobs, 'appointment.cancelled', appointmentData(before));
       return (await findAppointment(tx, principal, before.id))!;
     });
   },

@@ -14,6 +14,8 @@ import {
   type BillingAction,
 } from '../../../shared/billing-transitions';
 import { inTransaction } from '../appointments/index';
+import { billableItemData, emitWebhooks, type WebhookType } from '../webhooks/index';
+import type { JobQueue } from '../../jobs/queue';
 import { itemScope } from './list';
 import { validationErrorsFor } from './matching';
 
@@ -30,6 +32,12 @@ const EVENT_TYPES: Record<BillingAction, string> = {
   delete: 'billable_item.deleted',
 };
 
+/** The actions a webhook announces. */
+const WEBHOOK_TYPES: Partial<Record<BillingAction, WebhookType>> = {
+  approve: 'billable_item.approved',
+  markInvoiceSent: 'billable_item.invoice_sent',
+};
+
 const refused = (detail: string, offenders: Offender[]) =>
   new HttpProblem(409, 'batch_refused', 'Conflict', detail, offenders);
 
@@ -44,6 +52,7 @@ export async function applyAction(
   principal: Principal,
   action: BillingAction,
   ids: string[],
+  jobs?: JobQueue,
 ): Promise<ItemRow[]> {
   return inTransaction(db, async (tx) => {
     const rows = await tx
@@ -97,6 +106,10 @@ export async function applyAction(
         };
       }),
     );
+    const webhookType = WEBHOOK_TYPES[action];
+    if (jobs && webhookType) {
+      await emitWebhooks(tx, jobs, webhookType, after.map(billableItemData));
+    }
     return after;
   });
 }
@@ -198,9 +211,15 @@ async function uncancel(tx: Tx, rows: ItemRow[]) {
 }
 
 /** A single-item action: 404 for an unknown (or out-of-reach) id, 409 when not allowed. */
-export async function applyToOne(db: Db, principal: Principal, action: BillingAction, id: string) {
+export async function applyToOne(
+  db: Db,
+  principal: Principal,
+  action: BillingAction,
+  id: string,
+  jobs?: JobQueue,
+) {
   try {
-    await applyAction(db, principal, action, [id]);
+    await applyAction(db, principal, action, [id], jobs);
   } catch (error) {
     if (error instanceof HttpProblem && error.errors?.[0]?.code === 'not_found') throw notFound('billable item');
     if (error instanceof HttpProblem && error.code === 'batch_refused') {

@@ -17,31 +17,31 @@ export const billableItemHandlers = defineHandlers({
   listBillableItemSelection: ({ query, principal, deps }) => listItemSelection(deps.db, principal, query),
 
   async batchApproveBillableItems({ body, principal, deps }) {
-    return { updated: (await applyAction(deps.db, principal, 'approve', body.ids)).length };
+    return { updated: (await applyAction(deps.db, principal, 'approve', body.ids, deps.jobs)).length };
   },
   async batchCancelBillableItems({ body, principal, deps }) {
-    return { updated: (await applyAction(deps.db, principal, 'cancel', body.ids)).length };
+    return { updated: (await applyAction(deps.db, principal, 'cancel', body.ids, deps.jobs)).length };
   },
   async batchUncancelBillableItems({ body, principal, deps }) {
-    return { updated: (await applyAction(deps.db, principal, 'uncancel', body.ids)).length };
+    return { updated: (await applyAction(deps.db, principal, 'uncancel', body.ids, deps.jobs)).length };
   },
   async batchMarkInvoiceSentBillableItems({ body, principal, deps }) {
-    return { updated: (await applyAction(deps.db, principal, 'markInvoiceSent', body.ids)).length };
+    return { updated: (await applyAction(deps.db, principal, 'markInvoiceSent', body.ids, deps.jobs)).length };
   },
   async batchRemoveValidationBillableItems({ body, principal, deps }) {
-    return { updated: (await applyAction(deps.db, principal, 'removeValidation', body.ids)).length };
+    return { updated: (await applyAction(deps.db, principal, 'removeValidation', body.ids, deps.jobs)).length };
   },
   async batchDeleteBillableItems({ body, principal, deps }) {
-    await applyAction(deps.db, principal, 'delete', body.ids);
+    await applyAction(deps.db, principal, 'delete', body.ids, deps.jobs);
     return { deleted: body.ids.length };
   },
 
   async markBillableItemApproved({ params, principal, deps }) {
-    await applyToOne(deps.db, principal, 'approve', params.id);
+    await applyToOne(deps.db, principal, 'approve', params.id, deps.jobs);
     return itemById(deps.db, principal, params.id);
   },
   async markBillableItemInvoiceSent({ params, principal, deps }) {
-    await applyToOne(deps.db, principal, 'markInvoiceSent', params.id);
+    await applyToOne(deps.db, principal, 'markInvoiceSent', params.id, deps.jobs);
     return itemById(deps.db, principal, params.id);
   },
 });

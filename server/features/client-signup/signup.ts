@@ -11,6 +11,7 @@ import type { TokenClaims } from '../../http/auth';
 import type { AppDeps, Body } from '../../http/handler';
 import { badRequest, conflict, HttpProblem } from '../../http/problem';
 import { recordEvent } from '../events/index';
+import { clientData, emitWebhook } from '../webhooks/index';
 import { queueSignInLink } from './request-auth';
 import { assertClientFields } from '../clients/index';
 
@@ -161,7 +162,7 @@ export async function signUp(
       .insert(clients)
       .values(recordValues(body, email, null))
       .returning({ id: clients.id });
-    await recordCreated(tx, body, row!.id, false);
+    await recordCreated(tx, deps, body, row!.id, false);
     await mailSignInLink(tx, deps, { ...recordValues(body, email, null), id: row!.id });
     return { clientId: null, linkedUserId: null };
   }
@@ -200,12 +201,18 @@ export async function signUp(
     .values(recordValues(body, email, account.id))
     .returning({ id: clients.id });
   await activate(tx, account.id);
-  await recordCreated(tx, body, row!.id, true);
+  await recordCreated(tx, deps, body, row!.id, true);
   return { clientId: row!.id, linkedUserId: account.id };
 }
 
 // Client records hold health data: the trail names the fields given, not their values.
-async function recordCreated(tx: Tx, body: SignupBody, clientId: string, linked: boolean) {
+async function recordCreated(
+  tx: Tx,
+  deps: SignupDeps,
+  body: SignupBody,
+  clientId: string,
+  linked: boolean,
+) {
   await recordEvent(tx, {
     type: 'client.created',
     entityType: 'client',
@@ -213,4 +220,5 @@ async function recordCreated(tx: Tx, body: SignupBody, clientId: string, linked:
     clientId,
     changes: { fields: Object.keys(body).sort(), via: 'signup', linked },
   });
+  await emitWebhook(tx, deps.jobs, 'client.created', clientData(clientId, null));
 }

@@ -3,9 +3,10 @@ import type { Db, Tx } from '../../db/client';
 import { emailHolder } from '../../db/email-holder';
 import { billableItems, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
-import { defineHandlers, type Body } from '../../http/handler';
+import { defineHandlers, type AppDeps, type Body } from '../../http/handler';
 import { badRequest, conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/index';
+import { clientData, emitWebhook } from '../webhooks/index';
 import { sendContractReminder } from './contract-reminder';
 import { assertClientFields } from './fields';
 import { listClientPage } from './list';
@@ -61,8 +62,13 @@ function clientValues<T extends ClientInput>(input: T) {
 /** Client records hold health data: the audit trail names changed fields, not their values. */
 const auditFields = (input: object) => ({ fields: Object.keys(input).sort() });
 
-async function setSessionsClosed(db: Db, principal: Principal, clientId: string, closed: boolean) {
-  return db.transaction(async (tx) => {
+async function setSessionsClosed(
+  deps: AppDeps,
+  principal: Principal,
+  clientId: string,
+  closed: boolean,
+) {
+  return deps.db.transaction(async (tx) => {
     const before = await findClient(tx, principal, clientId);
     if (!before) throw notFound('client');
     if (closed === (before.sessionsClosedOn !== null)) {
@@ -83,6 +89,9 @@ async function setSessionsClosed(db: Db, principal: Principal, clientId: string,
       coachId: before.coachedBy?.id ?? null,
       actor: principal,
     });
+    if (closed) {
+      await emitWebhook(tx, deps.jobs, 'client.sessions_closed', clientData(clientId, before.coachedBy?.id ?? null));
+    }
     return (await findClient(tx, principal, clientId))!;
   });
 }
@@ -113,6 +122,7 @@ export const clientsHandlers = defineHandlers({
         actor: principal,
         changes: auditFields(body),
       });
+      await emitWebhook(tx, deps.jobs, 'client.created', clientData(row!.id, body.coachedById ?? null));
       return (await findClient(tx, principal, row!.id))!;
     });
     reply.code(201);
@@ -187,6 +197,12 @@ export const clientsHandlers = defineHandlers({
         actor: principal,
         changes: auditFields(body),
       });
+      await emitWebhook(
+        tx,
+        deps.jobs,
+        'client.updated',
+        clientData(before.id, body.coachedById ?? before.coachedBy?.id ?? null),
+      );
       return (await findClient(tx, principal, before.id))!;
     });
   },
@@ -219,7 +235,7 @@ export const clientsHandlers = defineHandlers({
   },
 
   closeClientSessions: ({ params, principal, deps }) =>
-    setSessionsClosed(deps.db, principal, params.clientId, true),
+    setSessionsClosed(deps, principal, params.clientId, true),
   openClientSessions: ({ params, principal, deps }) =>
-    setSessionsClosed(deps.db, principal, params.clientId, false),
+    setSessionsClosed(deps, principal, params.clientId, false),
 });

@@ -1,0 +1,84 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+/** Never reachable by a webhook, whatever the settings: the clouds' instance metadata services. */
+const metadata = new BlockList();
+metadata.addAddress('169.254.169.254');
+metadata.addAddress('100.100.100.200');
+metadata.addAddress('fd00:ec2::254', 'ipv6');
+
+/** Loopback, private, link-local and other non-public ranges (IPv4-mapped IPv6 included). */
+const internal = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  internal.addSubnet(net, prefix, 'ipv4');
+}
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  internal.addSubnet(net, prefix, 'ipv6');
+}
+
+export class TargetRefused extends Error {
+  override name = 'TargetRefused';
+}
+
+/** Why an address may not be a webhook target, or null when it may. */
+export function refusalOf(address: string, allowPrivate: boolean): string | null {
+  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+  if (metadata.check(address, family)) return `${address} is a cloud metadata address`;
+  if (!allowPrivate && internal.check(address, family)) {
+    return `${address} is a loopback, private or link-local address`;
+  }
+  return null;
+}
+
+/** Only http(s) URLs; anything else is refused before a name is looked up. */
+export function assertWebhookUrl(url: URL) {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TargetRefused(`${url.protocol} URLs are not allowed`);
+  }
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(literal) === 0) return;
+  return literal;
+}
+
+/**
+ * A `lookup` for node:http(s) that resolves the name and refuses the connection if any of its
+ * addresses is internal: checked for every delivery at connect time, so a name that changes
+ * its address after the URL was saved (DNS rebinding) is caught, and the connection goes to
+ * the very address that was checked.
+ */
+export function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses as LookupAddress[];
+      for (const entry of list) {
+        const refusal = refusalOf(entry.address, allowPrivate);
+        if (refusal)
+          return callback(new TargetRefused(`${hostname} resolves to ${refusal}`), '', 0);
+      }
+      if (options.all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      const first = list[0];
+      if (!first) return callback(new TargetRefused(`${hostname} has no address`), '', 0);
+      callback(null, first.address, first.family);
+    });
+  };
+}
