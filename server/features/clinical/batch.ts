@@ -2,11 +2,9 @@ import { and, asc, eq, inArray, sql, desc } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { clinicalAccessLog, users, type DocumentType } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
-import { HttpProblem, type FieldError } from '../../http/problem';
+import { batchOffenders, batchRefused } from '../../http/batch';
 import { inTransaction } from '../appointments/index';
 import { tableOf } from './documents';
-
-type Offender = FieldError & { id: string; status?: string };
 
 /**
  * Review completes signed documents (sent → completed), all or nothing, with the billing
@@ -29,27 +27,12 @@ export async function completeDocuments(
       .orderBy(asc(table.id))
       .for('update');
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const offenders: Offender[] = [];
-    ids.forEach((id, index) => {
-      const row = byId.get(id);
-      const field = `ids.${index}`;
-      if (!row)
-        offenders.push({ field, id, code: 'not_found', message: 'No document with this id' });
-      else if (row.status !== 'sent') {
-        offenders.push({
-          field,
-          id,
-          status: row.status,
-          code: 'invalid_transition',
-          message: `A ${row.status} document cannot be completed`,
-        });
-      }
+    const offenders = batchOffenders(ids, byId, (row) => row.status === 'sent', {
+      notFound: 'No document with this id',
+      notAllowed: (row) => `A ${row.status} document cannot be completed`,
     });
     if (offenders.length) {
-      throw new HttpProblem(
-        409,
-        'batch_refused',
-        'Conflict',
+      throw batchRefused(
         `${offenders.length} of ${ids.length} documents cannot be completed; nothing changed`,
         offenders,
       );
