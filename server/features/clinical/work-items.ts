@@ -68,28 +68,27 @@ export async function incompleteSummaries(
   const limit = q.limit ?? 10;
   const offset = ((q.page ?? 1) - 1) * limit;
   const due = new Date(now.getTime() - SUMMARY_DUE_MS).toISOString();
-  const rows = rowsOf<ItemRow>(
-    await db.execute(sql`
+  const coach = coachLimit(principal, q.coachId);
+  // The page walks appointments in start order and stops after it (no window count, which
+  // would make every request join all held appointments); the count is its own query.
+  const [rows, total] = await Promise.all([
+    db.execute(sql`
       SELECT a.id AS appointment_id, a.start_date, a.appointment_type,
              c.id AS client_id, c.first_name AS client_first, c.last_name AS client_last,
              co.id AS coach_id, co.first_name AS coach_first, co.last_name AS coach_last,
-             s.id AS doc_id, s.status AS doc_status, count(*) OVER () AS total
+             s.id AS doc_id, s.status AS doc_status, 0 AS total
       FROM appointments a
       JOIN clients c ON c.id = a.client_id
       JOIN coaches co ON co.id = a.coach_id
       LEFT JOIN appointment_summaries s ON s.appointment_id = a.id
-      WHERE ${held(sql`a`, due)} AND ${coachFilter(sql`a.coach_id`, coachLimit(principal, q.coachId))}
+      WHERE ${held(sql`a`, due)} AND ${coachFilter(sql`a.coach_id`, coach)}
         AND (s.id IS NULL OR s.status = 'new')
       ORDER BY a.start_date, a.id
       LIMIT ${sql.raw(String(limit))} OFFSET ${sql.raw(String(offset))}`),
-  );
-  const total = rows.length
-    ? Number(rows[0]!.total)
-    : offset > 0
-      ? await countSummaries(db, principal, due, q.coachId)
-      : 0;
+    countSummaries(db, due, coach),
+  ]);
   return {
-    summaries: rows.map((r) => {
+    summaries: rowsOf<ItemRow>(rows).map((r) => {
       const { docId, ...item } = toItem(r, now);
       return { ...item, summaryId: docId };
     }),
@@ -97,18 +96,13 @@ export async function incompleteSummaries(
   };
 }
 
-async function countSummaries(
-  db: Db,
-  principal: Principal,
-  due: string,
-  coachId: string | undefined,
-) {
+async function countSummaries(db: Db, due: string, coach: string | null | undefined) {
   const [row] = rowsOf<{ n: string | number }>(
     await db.execute(sql`
       SELECT count(*) AS n FROM appointments a
-      LEFT JOIN appointment_summaries s ON s.appointment_id = a.id
-      WHERE ${held(sql`a`, due)} AND ${coachFilter(sql`a.coach_id`, coachLimit(principal, coachId))}
-        AND (s.id IS NULL OR s.status = 'new')`),
+      WHERE ${held(sql`a`, due)} AND ${coachFilter(sql`a.coach_id`, coach)}
+        AND NOT EXISTS (SELECT 1 FROM appointment_summaries s
+                         WHERE s.appointment_id = a.id AND s.status <> 'new')`),
   );
   return Number(row?.n ?? 0);
 }
