@@ -223,6 +223,8 @@ async function main() {
   await migrator.migrate();
   await migrator.close();
   const loader = new pg.Client({ connectionString: dbUrl });
+  // The final DROP … WITH (FORCE) ends this connection if a step failed before loader.end().
+  loader.on('error', (err) => log('loader connection:', err.message));
   await loader.connect();
   const { fixtures, timingsMs } = await loadBenchData(loader);
   const summaries = await loadSummaries(loader);
