@@ -63,7 +63,7 @@ const content = (i: number) => ({
       `Runde ${i}: ` + 'Die Klientin berichtet von Schlafproblemen und Druck im Beruf. '.repeat(20),
     objective: 'Stressskala 24/40, ruhig, zugewandt. '.repeat(20),
     assessment: 'Belastung hoch, Ressourcen vorhanden, Motivation gut. '.repeat(20),
-    plan: 'Atemübung täglich, Schlafprotokoll, nächster Termin in zwei Wochen. '.repeat(20),
+    plan: 'Atemübung täglich, Schlafprotokoll, nächster Termin in zwei Wochen. '.repeat(26),
   },
   nextSteps: 'Schlafprotokoll mitbringen.',
 });

@@ -84,7 +84,8 @@ async function amendmentsOf(db: Db | Tx, type: DocumentType, id: string) {
 
 /** The contract's shape of a document (summary or card); verifies every hash on the way. */
 export async function toDocument(db: Db | Tx, type: DocumentType, row: DocRow) {
-  const amendments = await amendmentsOf(db, type, row.id);
+  // Only signed documents take amendments: a draft's read (every autosave) skips the query.
+  const amendments = row.signedAt === null ? [] : await amendmentsOf(db, type, row.id);
   const signed = row.signedAt !== null && row.contentHash !== null && row.signedById !== null;
   const verified =
     signed &&
