@@ -6,6 +6,7 @@ import { availabilityHandlers } from './availability/index';
 import { billableItemHandlers, billingRuleHandlers } from './billing/index';
 import { schedulingHandlers } from './scheduling/index';
 import { catalogHandlers } from './catalog/index';
+import { clinicalHandlers } from './clinical/index';
 import { notificationsHandlers } from './notifications/index';
 import { calendarFeedHandlers } from './calendar-feed/index';
 import { clientsHandlers } from './clients/index';
@@ -38,4 +39,5 @@ export const allHandlers: Handlers = {
   ...billingRuleHandlers,
   ...billableItemHandlers,
   ...webhooksHandlers,
+  ...clinicalHandlers,
 };

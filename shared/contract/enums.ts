@@ -44,7 +44,6 @@ export const COMMUNICATION_STATUSES = contract.communicationStatusValues as Tupl
   Schemas['CommunicationStatus']
 >;
 export const TASK_STATUSES = contract.taskStatusValues as Tuple<Schemas['TaskStatus']>;
-export const SUMMARY_STATUSES = contract.summaryStatusValues as Tuple<Schemas['SummaryStatus']>;
 export const SUPPORT_CATEGORIES = contract.supportCategoryValues as Tuple<
   Schemas['SupportCategory']
 >;

@@ -262,15 +262,38 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get the summary of an appointment */
+        /**
+         * Get the summary of an appointment
+         * @description Every read is written to the clinical access log. signature.verified re-checks the hash.
+         */
         get: operations["getAppointmentSummary"];
         /** Update the summary of an appointment */
         put: operations["updateAppointmentSummary"];
         /**
          * Create the summary of an appointment
-         * @description 409 summary_exists (one summary per appointment).
+         * @description Starts as new (draft). 409 summary_exists (one summary per appointment); 409 appointment_not_held when the appointment was cancelled, a no-show or has not started. Content: the client's coach, ADMIN, SUPERADMIN.
          */
         post: operations["createAppointmentSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/appointment/{appointmentId}/summary/amendments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append an amendment to the signed summary of an appointment
+         * @description Only on a signed (sent or completed) document; 409 document_not_signed otherwise. Appends author, time, reason and text; the signed content stays as it was.
+         */
+        post: operations["amendAppointmentSummary"];
         delete?: never;
         options?: never;
         head?: never;
@@ -288,7 +311,7 @@ export interface paths {
         put?: never;
         /**
          * Create the patient card for an appointment
-         * @description Status starts as new. 409 patient_card_exists when the appointment already has one that is not canceled.
+         * @description Status starts as new (draft). 409 patient_card_exists when the client already has a card that is not canceled (one card per client; later changes are amendments); 409 appointment_not_held for a cancelled, no-show or future appointment.
          */
         post: operations["createPatientCard"];
         delete?: never;
@@ -471,7 +494,7 @@ export interface paths {
         };
         /**
          * The latest patient card of a client (not canceled)
-         * @description A client (role NONE) may only read their own; they see it once it is sent.
+         * @description A client (role NONE) may only read their own; they see it once it is sent. Every read is written to the clinical access log.
          */
         get: operations["getClientPatientCard"];
         put?: never;
@@ -1066,8 +1089,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send the given new patient cards (new → sent)
-         * @description All-or-nothing; 409 invalid_transition when any card is not new.
+         * Complete the given signed patient cards (sent → completed)
+         * @description Review: all-or-nothing in one transaction; when any id is unknown, outside the caller's scope or not sent, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition). At most 1000 ids (400 above). Status only: no content is read.
          */
         post: operations["batchProcessPatientCards"];
         delete?: never;
@@ -1086,8 +1109,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Complete the given draft summaries (draft → completed)
-         * @description All-or-nothing; 409 invalid_transition when any summary is not draft.
+         * Complete the given signed summaries (sent → completed)
+         * @description Review: all-or-nothing in one transaction; when any id is unknown, outside the caller's scope or not sent, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition). At most 1000 ids (400 above). Status only: no content is read.
          */
         post: operations["batchProcessSummaries"];
         delete?: never;
@@ -1103,7 +1126,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Held first appointments whose patient card is missing, new or sent */
+        /**
+         * Clients with a held appointment and no signed patient card
+         * @description Held = started, not cancelled, not a no-show, not provisional. One row per client (their first held appointment), oldest first. Coaches see their own clients; coachId filters for the others.
+         */
         get: operations["listIncompletePatientCards"];
         put?: never;
         post?: never;
@@ -1120,7 +1146,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Held appointments whose summary is missing or draft */
+        /**
+         * Held appointments without a signed summary
+         * @description Held appointments (not cancelled, not no-show, not provisional) that started more than 30 minutes ago and whose summary is missing or new, oldest first. Coaches see their own; coachId filters for the others.
+         */
         get: operations["listIncompleteSummaries"];
         put?: never;
         post?: never;
@@ -1140,6 +1169,46 @@ export interface paths {
         get?: never;
         /** Update a patient card */
         put: operations["updatePatientCard"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patient-card/{patientCardId}/amendments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append an amendment to a signed patient card
+         * @description Only on a signed (sent or completed) document; 409 document_not_signed otherwise. Appends author, time, reason and text; the signed content stays as it was.
+         */
+        post: operations["amendPatientCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/client/{clientId}/clinical-access-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who read which clinical document of a client, newest first
+         * @description Patient cards and summaries of the client, also after the client was erased (documents are kept for the retention period).
+         */
+        get: operations["listClinicalAccessLog"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2092,21 +2161,131 @@ export interface components {
             endDate: string;
             moderator: boolean;
         };
-        /** @enum {string} */
-        SummaryStatus: "draft" | "completed";
+        /** @description The written summary of one appointment in a SOAP or DAP template. Hashed as a whole when signed. */
+        SummaryContent: {
+            /**
+             * @description SOAP uses subjective, objective, assessment, plan; DAP uses data, assessment, plan.
+             * @enum {string}
+             */
+            format: "SOAP" | "DAP";
+            sections?: components["schemas"]["SummarySections"];
+            goalProgress?: string;
+            homework?: string;
+            nextSteps?: string;
+            /** @description A risk (e.g. self-harm, crisis) was noticed; signing then needs next steps. */
+            riskFlag: boolean;
+            riskNote?: string;
+            durationMin?: number;
+        };
+        SummarySections: {
+            subjective?: string;
+            objective?: string;
+            data?: string;
+            assessment?: string;
+            plan?: string;
+        };
+        /** @description The client's intake record. Hashed as a whole when signed. */
+        PatientCardContent: {
+            /** @description Anlass / presenting concern. */
+            reason?: string;
+            goals?: {
+                text: string;
+                /** @enum {string} */
+                horizon: "90d" | "long";
+            }[];
+            history?: string;
+            currentComplaints?: string;
+            diagnoses?: {
+                /** @description ICD-10(-GM) code, e.g. F43.2. */
+                code?: string;
+                text: string;
+                /** Format: date */
+                since?: string;
+            }[];
+            medications?: string;
+            mentalStressIndicator?: number;
+            lifestyle?: {
+                sleep?: string;
+                activity?: string;
+                nutrition?: string;
+                substances?: string;
+            };
+            consents?: {
+                /**
+                 * Format: date-time
+                 * @description When the client consented to the processing of health data (Art. 9 GDPR); null = not yet.
+                 */
+                processing: string | null;
+                research: boolean;
+                recordings: boolean;
+            };
+        };
+        TaskBlocker: {
+            /** @enum {string} */
+            code: "consent_missing" | "reason_missing" | "sections_incomplete" | "risk_without_next_steps";
+            /** @description German reason shown to the coach. */
+            message: string;
+        };
+        Signature: {
+            /** Format: uuid */
+            signedById: string;
+            /** Format: date-time */
+            signedAt: string;
+            /** @description SHA-256 (hex) of the canonical JSON of the document id, signer, time and content. */
+            contentHash: string;
+            /** @description The stored content still hashes to contentHash, and every amendment to its own hash. */
+            verified: boolean;
+        };
+        Amendment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            authorId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            reason: string;
+            text: string;
+        };
+        AmendmentRequest: {
+            reason: string;
+            text: string;
+        };
+        ClinicalAccessLogEntry: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            at: string;
+            user: components["schemas"]["Actor"] | null;
+            /** @enum {string} */
+            documentType: "summary" | "patient_card";
+            /** Format: uuid */
+            documentId: string;
+        };
+        ClinicalAccessLogList: {
+            entries: components["schemas"]["ClinicalAccessLogEntry"][];
+            itemCount: number;
+        };
+        /** @description The GET and PUT answers carry an ETag (the version); send it back as If-Match. */
         AppointmentSummary: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             appointmentId: string;
-            topics: string | null;
-            goals: string | null;
-            agreements: string | null;
-            nextSteps: string | null;
-            notes: string | null;
-            status: components["schemas"]["SummaryStatus"];
+            /** Format: uuid */
+            clientId: string;
+            /** Format: uuid */
+            coachId: string;
+            status: components["schemas"]["TaskStatus"];
+            availability: components["schemas"]["OverallStatus"];
+            blockers: components["schemas"]["TaskBlocker"][];
+            content: components["schemas"]["SummaryContent"];
+            version: number;
+            signature: components["schemas"]["Signature"] | null;
+            amendments: components["schemas"]["Amendment"][];
             /** Format: date-time */
             completedAt: string | null;
+            /** Format: date-time */
+            canceledAt: string | null;
             /**
              * Format: uuid
              * @description User id of the author.
@@ -2118,28 +2297,19 @@ export interface components {
             updatedAt: string;
         };
         CreateAppointmentSummaryRequest: {
-            topics?: string | null;
-            goals?: string | null;
-            agreements?: string | null;
-            nextSteps?: string | null;
-            notes?: string | null;
-            /** @default draft */
-            status: components["schemas"]["SummaryStatus"];
+            content: components["schemas"]["SummaryContent"];
         };
-        /** @description Spec name: updateAppointmentSummary. A completed summary cannot go back to draft (409). */
+        /** @description Spec name: updateAppointmentSummary. content replaces the draft. status sent signs (new only, no blockers; content may come along); canceled cancels a draft. Any change to a sent or completed summary answers 409 document_signed (use POST /appointment/{appointmentId}/summary/amendments); completed is set by batch processing only. */
         UpdateAppointmentSummaryRequest: {
-            topics?: string | null;
-            goals?: string | null;
-            agreements?: string | null;
-            nextSteps?: string | null;
-            notes?: string | null;
-            status?: components["schemas"]["SummaryStatus"];
+            content?: components["schemas"]["SummaryContent"];
+            status?: components["schemas"]["TaskStatus"];
         };
         /**
          * @description Task status (spec §3).
          * @enum {string}
          */
         TaskStatus: "new" | "sent" | "completed" | "canceled";
+        /** @description The GET and PUT answers carry an ETag (the version); send it back as If-Match. */
         PatientCard: {
             /** Format: uuid */
             id: string;
@@ -2148,39 +2318,29 @@ export interface components {
             /** Format: uuid */
             appointmentId: string;
             status: components["schemas"]["TaskStatus"];
-            anamnesis: string | null;
-            diagnosis: string | null;
-            medication: string | null;
-            goals: string | null;
-            recommendations: string | null;
-            notes: string | null;
-            /** Format: date-time */
-            sentAt: string | null;
+            availability: components["schemas"]["OverallStatus"];
+            blockers: components["schemas"]["TaskBlocker"][];
+            content: components["schemas"]["PatientCardContent"];
+            version: number;
+            signature: components["schemas"]["Signature"] | null;
+            amendments: components["schemas"]["Amendment"][];
             /** Format: date-time */
             completedAt: string | null;
             /** Format: date-time */
             canceledAt: string | null;
+            /** Format: uuid */
+            authorId: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
         };
         CreatePatientCardRequest: {
-            anamnesis?: string | null;
-            diagnosis?: string | null;
-            medication?: string | null;
-            goals?: string | null;
-            recommendations?: string | null;
-            notes?: string | null;
+            content?: components["schemas"]["PatientCardContent"];
         };
-        /** @description Spec name: updatePatientCardRequest. Allowed status moves: new→sent, new→canceled, sent→completed, sent→canceled; others answer 409. */
+        /** @description Spec name: updatePatientCardRequest. content replaces the draft. status sent signs (new only, no blockers); canceled cancels a draft. Any change to a sent or completed card answers 409 document_signed (use POST /patient-card/{patientCardId}/amendments); completed is set by batch processing only. */
         UpdatePatientCardRequest: {
-            anamnesis?: string | null;
-            diagnosis?: string | null;
-            medication?: string | null;
-            goals?: string | null;
-            recommendations?: string | null;
-            notes?: string | null;
+            content?: components["schemas"]["PatientCardContent"];
             status?: components["schemas"]["TaskStatus"];
         };
         SummaryWorkItem: {
@@ -2194,10 +2354,15 @@ export interface components {
             /** Format: uuid */
             summaryId: string | null;
             /** @enum {string} */
-            status: "missing" | "draft";
+            status: "missing" | "new";
+            /** @description Whole days since the appointment started. */
+            daysOverdue: number;
         };
         PatientCardWorkItem: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The client's first held appointment.
+             */
             appointmentId: string;
             /** Format: date-time */
             appointmentStartDate: string;
@@ -2207,7 +2372,9 @@ export interface components {
             /** Format: uuid */
             patientCardId: string | null;
             /** @enum {string} */
-            status: "missing" | "new" | "sent";
+            status: "missing" | "new";
+            /** @description Whole days since the first held appointment started. */
+            daysOverdue: number;
         };
         SummaryWorkItemList: {
             summaries: components["schemas"]["SummaryWorkItem"][];
@@ -2224,7 +2391,7 @@ export interface components {
             processed: number;
         };
         /**
-         * @description blocker = at least one work item is overdue; available otherwise.
+         * @description The spec's second task enum. Per document, blocker = something stops signing (see blockers, German reasons); overall, blocker = at least one work item is overdue or blocked; available otherwise.
          * @enum {string}
          */
         OverallStatus: "available" | "blocker";
@@ -2234,11 +2401,8 @@ export interface components {
             sent: number;
             completed: number;
             canceled: number;
-        };
-        SummaryStatusCounts: {
-            missing: number;
-            draft: number;
-            completed: number;
+            /** @description Drafts (new) with at least one blocker. */
+            blocked: number;
         };
         PatientCardsOverallStatus: {
             status: components["schemas"]["OverallStatus"];
@@ -2248,8 +2412,8 @@ export interface components {
         TasksOverallStatus: {
             status: components["schemas"]["OverallStatus"];
             patientCards: components["schemas"]["TaskStatusCounts"];
-            summaries: components["schemas"]["SummaryStatusCounts"];
-            /** @description Incomplete items (missing/new/draft) whose appointment ended more than the grace period (48 h) ago. */
+            summaries: components["schemas"]["TaskStatusCounts"];
+            /** @description Incomplete items (missing or new) whose appointment ended more than the grace period (48 h) ago. */
             overdue: number;
         };
         CoachPendingReview: {
@@ -2994,6 +3158,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description If-Match does not match the current version (code precondition_failed); read the document again. */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Invalid input; `errors` names the fields (code validation_failed). */
         BadRequest: {
             headers: {
@@ -3092,11 +3265,16 @@ export interface components {
         Limit: number;
         PageSize: number;
         SearchLimit: number;
+        /** @description The ETag of the version the edit is based on; a different current version answers 412 precondition_failed. Without it the update overwrites (last writer wins). */
+        IfMatch: string;
         /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
         IdempotencyKey: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The document's version as a strong entity tag; send it back as If-Match. */
+        ETag: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -3622,6 +3800,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3638,7 +3817,10 @@ export interface operations {
     updateAppointmentSummary: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version the edit is based on; a different current version answers 412 precondition_failed. Without it the update overwrites (last writer wins). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 appointmentId: string;
             };
@@ -3653,6 +3835,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3664,6 +3847,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
@@ -3681,6 +3865,40 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateAppointmentSummaryRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    amendAppointmentSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AmendmentRequest"];
             };
         };
         responses: {
@@ -4089,6 +4307,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5402,7 +5621,10 @@ export interface operations {
     batchProcessPatientCards: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5428,13 +5650,17 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
     batchProcessSummaries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5460,6 +5686,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -5522,7 +5749,10 @@ export interface operations {
     updatePatientCard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the version the edit is based on; a different current version answers 412 precondition_failed. Without it the update overwrites (last writer wins). */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 patientCardId: string;
             };
@@ -5537,6 +5767,42 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientCard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    amendPatientCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                patientCardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AmendmentRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5550,6 +5816,35 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listClinicalAccessLog: {
+        parameters: {
+            query?: {
+                page?: components["parameters"]["Page"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClinicalAccessLogList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -6293,10 +6588,13 @@ export const rejectionReasonTypeValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const appointmentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AppointmentType"]> = ["initial", "first", "followup", "first-arztkonsultation", "followup-arztkonsultation", "adhoc"];
 export const meetingTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MeetingType"]> = ["jitsi", "xodosign", "arztkonsultation"];
 export const authUserEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuthUserEvent"]["type"]> = ["user.created", "user.deleted", "user.email_changed"];
-export const summaryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SummaryStatus"]> = ["draft", "completed"];
+export const summaryContentFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SummaryContent"]["format"]> = ["SOAP", "DAP"];
+export const patientCardContentGoalsHorizonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PatientCardContent"]["goals"]["horizon"]> = ["90d", "long"];
+export const taskBlockerCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskBlocker"]["code"]> = ["consent_missing", "reason_missing", "sections_incomplete", "risk_without_next_steps"];
+export const clinicalAccessLogEntryDocumentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClinicalAccessLogEntry"]["documentType"]> = ["summary", "patient_card"];
 export const taskStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatus"]> = ["new", "sent", "completed", "canceled"];
-export const summaryWorkItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SummaryWorkItem"]["status"]> = ["missing", "draft"];
-export const patientCardWorkItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PatientCardWorkItem"]["status"]> = ["missing", "new", "sent"];
+export const summaryWorkItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SummaryWorkItem"]["status"]> = ["missing", "new"];
+export const patientCardWorkItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PatientCardWorkItem"]["status"]> = ["missing", "new"];
 export const overallStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OverallStatus"]> = ["available", "blocker"];
 export const requestAuthRequestChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestAuthRequest"]["channel"]> = ["email", "sms"];
 export const requestAuthResponseChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestAuthResponse"]["channel"]> = ["email", "sms"];

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clients } from '../../server/db/schema/index';
+import { clients, patientCards } from '../../server/db/schema/index';
 import type { Operation } from '../../server/http/contract';
 import { allHandlers } from '../../server/features/index';
 import { createApi, type Api, type ApiResponse } from '../support/api';
@@ -16,7 +16,8 @@ import { at, berlinDate, newAppointment, newClient, newCoach, type Caller } from
 // of the other record shows. Operations still answering 501 join the sweep once implemented.
 const operations = await contractOperations();
 
-type Kind = 'client' | 'coach' | 'appointment' | 'availability' | 'coachMeetingCode';
+type Kind =
+  'client' | 'coach' | 'appointment' | 'availability' | 'coachMeetingCode' | 'patientCard';
 type Caller_ = 'COACH' | 'NONE';
 
 /** What an id names, from its name (a bare `{id}` from the path's first segment). */
@@ -24,6 +25,7 @@ function kindOf(op: Operation, name: string): Kind | 'unknown' | null {
   if (/^client(Id)?$/.test(name)) return 'client';
   if (/^(coach(Id)?|coachedById|existingClientOfCoachId|calendarid)$/.test(name)) return 'coach';
   if (name === 'appointmentId') return 'appointment';
+  if (name === 'patientCardId') return 'patientCard';
   if (/^(coachMeetingCode|meetingCodeCoach)$/.test(name)) return 'coachMeetingCode';
   if (name === 'id') {
     const noun = op.path.split('/')[1];
@@ -49,8 +51,7 @@ function slotsOf(op: Operation): Slot[] {
     if (kind) slots.push({ in: p.in, name: p.name, kind, required: p.required === true });
   }
   const body = op.definition.requestBody?.content?.['application/json']?.schema as
-    | { properties?: Record<string, unknown>; required?: string[] }
-    | undefined;
+    { properties?: Record<string, unknown>; required?: string[] } | undefined;
   for (const name of Object.keys(body?.properties ?? {})) {
     const kind = kindOf(op, name);
     if (kind) slots.push({ in: 'body', name, kind, required: !!body?.required?.includes(name) });
@@ -79,30 +80,37 @@ const window = () => ({ startDate: at(1), endDate: at(15) });
  * The rest of a valid request, for operations that need more than their ids. A new operation
  * that needs one fails the sweep (400 instead of 403/404) until it is added here.
  */
-const BASE: Record<string, (api: Api) => { query?: Record<string, string | number>; body?: object }> =
-  {
-    createAppointment: () => ({
-      body: { startDate: at(20, 9), endDate: at(20, 10), appointmentType: 'followup' },
-    }),
-    updateAppointment: () => ({ body: { appointmentType: 'followup' } }),
-    resendAppointmentInvites: (api) => ({
-      body: { meetingBaseUrl: new URL('/termin/', api.config.PUBLIC_URL).toString() },
-    }),
-    listUpcomingAppointments: () => ({ query: { forDate: berlinDate() } }),
-    listAvailability: () => ({ query: window() }),
-    createAvailability: () => ({
-      body: { startDay: berlinDate(at(30)), startTime: '09:00', endTime: '12:00' },
-    }),
-    updateAvailability: () => ({ body: { note: 'Geändert' } }),
-    updateAvailabilityOccurrence: () => ({
-      body: { occurrenceDate: berlinDate(at(21)), startDate: at(21, 10), endDate: at(21, 11) },
-    }),
-    deleteAvailabilityOccurrence: () => ({ query: { occurrenceDate: berlinDate(at(21)) } }),
-    listAvailableSlotsForCalendar: () => ({ query: { ...window(), duration: 30 } }),
-    listCalendarEvents: () => ({ query: window() }),
-    updateClient: () => ({ body: { notes: 'Geändert' } }),
-    rescheduleInitialAppointment: () => ({ body: { startDate: at(22, 9) } }),
-  };
+const BASE: Record<
+  string,
+  (api: Api) => { query?: Record<string, string | number>; body?: object }
+> = {
+  createAppointment: () => ({
+    body: { startDate: at(20, 9), endDate: at(20, 10), appointmentType: 'followup' },
+  }),
+  updateAppointment: () => ({ body: { appointmentType: 'followup' } }),
+  resendAppointmentInvites: (api) => ({
+    body: { meetingBaseUrl: new URL('/termin/', api.config.PUBLIC_URL).toString() },
+  }),
+  listUpcomingAppointments: () => ({ query: { forDate: berlinDate() } }),
+  listAvailability: () => ({ query: window() }),
+  createAvailability: () => ({
+    body: { startDay: berlinDate(at(30)), startTime: '09:00', endTime: '12:00' },
+  }),
+  updateAvailability: () => ({ body: { note: 'Geändert' } }),
+  updateAvailabilityOccurrence: () => ({
+    body: { occurrenceDate: berlinDate(at(21)), startDate: at(21, 10), endDate: at(21, 11) },
+  }),
+  deleteAvailabilityOccurrence: () => ({ query: { occurrenceDate: berlinDate(at(21)) } }),
+  listAvailableSlotsForCalendar: () => ({ query: { ...window(), duration: 30 } }),
+  listCalendarEvents: () => ({ query: window() }),
+  updateClient: () => ({ body: { notes: 'Geändert' } }),
+  rescheduleInitialAppointment: () => ({ body: { startDate: at(22, 9) } }),
+  createAppointmentSummary: () => ({ body: { content: { format: 'SOAP', riskFlag: false } } }),
+  updateAppointmentSummary: () => ({ body: { content: { format: 'SOAP', riskFlag: false } } }),
+  amendAppointmentSummary: () => ({ body: { reason: 'Ergänzung', text: 'Nachtrag' } }),
+  updatePatientCard: () => ({ body: { content: { reason: 'Geändert' } } }),
+  amendPatientCard: () => ({ body: { reason: 'Ergänzung', text: 'Nachtrag' } }),
+};
 
 interface Cases {
   op: Operation;
@@ -166,8 +174,17 @@ beforeAll(async () => {
     coachId: other.id,
     startDate: at(3, 9),
   });
+  // Patient cards straight in the table: the appointments above lie ahead, so none is held yet.
+  const card = async (clientId: string, appointmentId: string, coachId: string) =>
+    (
+      await api.database.db
+        .insert(patientCards)
+        .values({ clientId, appointmentId, coachId, content: {} })
+        .returning({ id: patientCards.id })
+    )[0]!.id;
   callers.set('COACH', coach);
   own.set('COACH', {
+    patientCard: await card(ownClient.id, ownAppointment.id, coach.coachId!),
     client: ownClient.id,
     coach: coach.coachId!,
     appointment: ownAppointment.id,
@@ -177,7 +194,12 @@ beforeAll(async () => {
   const person = await api.signIn('NONE');
   const [record] = await api.database.db
     .insert(clients)
-    .values({ firstName: 'Karl', lastName: 'Klient', userId: person.userId, coachedById: coach.coachId })
+    .values({
+      firstName: 'Karl',
+      lastName: 'Klient',
+      userId: person.userId,
+      coachedById: coach.coachId,
+    })
     .returning({ id: clients.id });
   callers.set('NONE', person);
   own.set('NONE', { client: record!.id, coach: coach.coachId! });
@@ -187,6 +209,7 @@ beforeAll(async () => {
     appointment: theirAppointment.id,
     availability: await availability(admin, other.id),
     coachMeetingCode: theirAppointment.meetingCodeCoach,
+    patientCard: await card(theirs.id, theirAppointment.id, other.id),
   };
   markers = [
     theirs.id,
@@ -282,7 +305,13 @@ describe('scope: another coach’s or client’s record, named by id', () => {
   });
 
   it.each(
-    cases.map((c) => [`${c.caller} ${c.op.method.toUpperCase()} ${c.op.path} ${c.slot.in}.${c.slot.name}`, c] as const),
+    cases.map(
+      (c) =>
+        [
+          `${c.caller} ${c.op.method.toUpperCase()} ${c.op.path} ${c.slot.in}.${c.slot.name}`,
+          c,
+        ] as const,
+    ),
   )('%s', async (_name, c) => {
     const before = await snapshot();
     const { url, query, body } = request(c);

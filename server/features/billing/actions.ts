@@ -7,7 +7,8 @@ import {
   events,
 } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
-import { HttpProblem, notFound, type FieldError } from '../../http/problem';
+import { batchOffenders, batchRefused, type BatchOffender } from '../../http/batch';
+import { HttpProblem, notFound } from '../../http/problem';
 import {
   BILLING_TRANSITIONS,
   canApplyBillingAction,
@@ -20,8 +21,6 @@ import { itemScope } from './list';
 import { validationErrorsFor } from './matching';
 
 type ItemRow = typeof billableItems.$inferSelect;
-/** One refused id of a batch: where it stood in the list, why, and its status then. */
-type Offender = FieldError & { id: string; status?: string };
 
 const EVENT_TYPES: Record<BillingAction, string> = {
   approve: 'billable_item.approved',
@@ -37,9 +36,6 @@ const WEBHOOK_TYPES: Partial<Record<BillingAction, WebhookType>> = {
   approve: 'billable_item.approved',
   markInvoiceSent: 'billable_item.invoice_sent',
 };
-
-const refused = (detail: string, offenders: Offender[]) =>
-  new HttpProblem(409, 'batch_refused', 'Conflict', detail, offenders);
 
 /**
  * Applies `action` to every id, all or nothing. The items are locked in id order (two
@@ -62,25 +58,13 @@ export async function applyAction(
       .orderBy(asc(billableItems.id))
       .for('update');
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const offenders: Offender[] = [];
-    ids.forEach((id, index) => {
-      const row = byId.get(id);
-      const field = `ids.${index}`;
-      if (!row) {
-        offenders.push({ field, id, code: 'not_found', message: 'No billable item with this id in your reach' });
-      } else if (!canApplyBillingAction(action, row.status)) {
-        offenders.push({
-          field,
-          id,
-          status: row.status,
-          code: 'invalid_transition',
-          message: `${action} is not allowed on an item in status ${row.status}`,
-        });
-      }
+    const offenders = batchOffenders(ids, byId, (row) => canApplyBillingAction(action, row.status), {
+      notFound: 'No billable item with this id in your reach',
+      notAllowed: (row) => `${action} is not allowed on an item in status ${row.status}`,
     });
     if (action === 'uncancel' && offenders.length === 0) offenders.push(...(await liveClashes(tx, ids, rows)));
     if (offenders.length) {
-      throw refused(`${offenders.length} of ${ids.length} items refuse ${action}; nothing changed`, offenders);
+      throw batchRefused(`${offenders.length} of ${ids.length} items refuse ${action}; nothing changed`, offenders);
     }
     const after = await transition(tx, principal, action, rows);
     await tx.insert(events).values(
@@ -115,14 +99,14 @@ export async function applyAction(
 }
 
 /** Uncancelling must not make a second live item for an appointment. */
-async function liveClashes(tx: Tx, ids: string[], rows: ItemRow[]): Promise<Offender[]> {
+async function liveClashes(tx: Tx, ids: string[], rows: ItemRow[]): Promise<BatchOffender[]> {
   const appointmentIds = rows.map((r) => r.appointmentId);
   const live = await tx
     .select({ appointmentId: billableItems.appointmentId })
     .from(billableItems)
     .where(and(inArray(billableItems.appointmentId, appointmentIds), ne(billableItems.status, 'cancelled')));
   const taken = new Set(live.map((l) => l.appointmentId));
-  const offenders: Offender[] = [];
+  const offenders: BatchOffender[] = [];
   ids.forEach((id, index) => {
     const row = rows.find((r) => r.id === id)!;
     if (taken.has(row.appointmentId)) {

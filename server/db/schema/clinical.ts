@@ -1,0 +1,138 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { TASK_STATUSES } from '../../../shared/contract/enums';
+import { coaches, createdAt, inList, ts, updatedAt, users } from './core';
+
+// Clinical documents are kept for 10 years after the last appointment (§ 630f BGB), also when
+// the client is erased: client and appointment ids are plain references without a foreign
+// key, so deleting the client (and with it the appointments) leaves the documents in place.
+export const DOCUMENT_TYPES = ['summary', 'patient_card'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+const signedColumns = () => ({
+  status: text('status', { enum: TASK_STATUSES }).notNull().default('new'),
+  content: jsonb('content').$type<Record<string, unknown>>().notNull(),
+  version: integer('version').notNull().default(1),
+  // Codes of what stops signing, kept on every write so the counts need no content.
+  blockerCodes: jsonb('blocker_codes').$type<string[]>().notNull().default([]),
+  signedById: uuid('signed_by_id').references(() => users.id),
+  signedAt: ts('signed_at'),
+  contentHash: text('content_hash'),
+  completedAt: ts('completed_at'),
+  completedById: uuid('completed_by_id').references(() => users.id),
+  canceledAt: ts('canceled_at'),
+  authorId: uuid('author_id').references(() => users.id),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+const lifecycleChecks = (
+  name: string,
+  t: {
+    status: unknown;
+    signedAt: unknown;
+    contentHash: unknown;
+    signedById: unknown;
+    completedAt: unknown;
+    canceledAt: unknown;
+  },
+) => [
+  check(`${name}_status_check`, sql`${t.status} IN ${inList(TASK_STATUSES)}`),
+  check(
+    `${name}_signed_check`,
+    sql`${t.status} NOT IN ('sent', 'completed') OR (${t.signedAt} IS NOT NULL AND ${t.contentHash} IS NOT NULL AND ${t.signedById} IS NOT NULL)`,
+  ),
+  check(
+    `${name}_completed_check`,
+    sql`(${t.status} = 'completed') = (${t.completedAt} IS NOT NULL)`,
+  ),
+  check(`${name}_canceled_check`, sql`(${t.status} = 'canceled') = (${t.canceledAt} IS NOT NULL)`),
+];
+
+/** One summary per appointment (Terminzusammenfassung). */
+export const appointmentSummaries = pgTable(
+  'appointment_summaries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    appointmentId: uuid('appointment_id').notNull(),
+    clientId: uuid('client_id').notNull(),
+    coachId: uuid('coach_id')
+      .notNull()
+      .references(() => coaches.id),
+    ...signedColumns(),
+  },
+  (t) => [
+    uniqueIndex('appointment_summaries_appointment_key').on(t.appointmentId),
+    index('appointment_summaries_coach_status_idx').on(t.coachId, t.status),
+    index('appointment_summaries_client_idx').on(t.clientId),
+    ...lifecycleChecks('appointment_summaries', t),
+  ],
+);
+
+/** The client's intake record (Patientenkarte): one per client that is not canceled. */
+export const patientCards = pgTable(
+  'patient_cards',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    clientId: uuid('client_id').notNull(),
+    appointmentId: uuid('appointment_id').notNull(),
+    coachId: uuid('coach_id')
+      .notNull()
+      .references(() => coaches.id),
+    ...signedColumns(),
+  },
+  (t) => [
+    uniqueIndex('patient_cards_live_client_key')
+      .on(t.clientId)
+      .where(sql`${t.status} <> 'canceled'`),
+    index('patient_cards_coach_status_idx').on(t.coachId, t.status),
+    ...lifecycleChecks('patient_cards', t),
+  ],
+);
+
+/** Appended after signing; never updated (§ 630f BGB: the original stays recognisable). */
+export const clinicalAmendments = pgTable(
+  'clinical_amendments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    documentType: text('document_type', { enum: DOCUMENT_TYPES }).notNull(),
+    documentId: uuid('document_id').notNull(),
+    authorId: uuid('author_id').references(() => users.id),
+    createdAt: createdAt(),
+    reason: text('reason').notNull(),
+    text: text('text').notNull(),
+    contentHash: text('content_hash').notNull(),
+  },
+  (t) => [
+    index('clinical_amendments_document_idx').on(t.documentType, t.documentId, t.createdAt),
+    check('clinical_amendments_type_check', sql`${t.documentType} IN ${inList(DOCUMENT_TYPES)}`),
+  ],
+);
+
+/** Every read of clinical content: who, when, which document (never the content). */
+export const clinicalAccessLog = pgTable(
+  'clinical_access_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    at: ts('at')
+      .notNull()
+      .default(sql`now()`),
+    userId: uuid('user_id').references(() => users.id),
+    clientId: uuid('client_id').notNull(),
+    documentType: text('document_type', { enum: DOCUMENT_TYPES }).notNull(),
+    documentId: uuid('document_id').notNull(),
+  },
+  (t) => [
+    index('clinical_access_log_client_idx').on(t.clientId, t.at.desc()),
+    check('clinical_access_log_type_check', sql`${t.documentType} IN ${inList(DOCUMENT_TYPES)}`),
+  ],
+);

@@ -1,0 +1,5 @@
+/** The clinical documentation feature's public face: patient cards, summaries, review. */
+import { documentHandlers } from './handlers';
+import { workHandlers } from './work-handlers';
+
+export const clinicalHandlers = { ...documentHandlers, ...workHandlers };
