@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { HomePage } from '../views/home/HomePage';
 import { tKey } from '../i18n/keys';
-import { MANAGERS, SUPERADMIN_ONLY, STAFF, type RouteAccess } from './access';
+import { ADMIN_ONLY, MANAGERS, SUPERADMIN_ONLY, STAFF, type RouteAccess } from './access';
 import type { BreadcrumbRoute } from './breadcrumbs';
 import { lazyPage, type RoutePageProps } from './lazy-page';
 
@@ -76,6 +76,13 @@ const ClientAppointmentSelectionPage = lazyPage(
 const ClientCancelPage = lazyPage(() => import('../views/client-signup/CancelPage'));
 const ClientReschedulePage = lazyPage(() => import('../views/client-signup/ReschedulePage'));
 const ProfilePage = lazyPage(() => import('../views/auth/ProfilePage'));
+const BillingRulesPage = lazyPage(() => import('../views/billing-rules/BillingRulesPage'));
+const BillingRuleNewPage = lazyPage(() =>
+  import('../views/billing-rules/BillingRuleFormPage').then((m) => ({ default: m.BillingRuleNewPage })),
+);
+const BillingRuleEditPage = lazyPage(() =>
+  import('../views/billing-rules/BillingRuleFormPage').then((m) => ({ default: m.BillingRuleEditPage })),
+);
 
 /** What a group of pages shares: the translations that load with their code, who may open them. */
 type PageOptions = Pick<AppRoute, 'namespaces' | 'access'>;
@@ -98,6 +105,7 @@ const scheduling = (roles: RouteAccess['roles']): PageOptions => ({ access: { ro
 const coachMeeting: PageOptions = { namespaces: ['meeting'], access: { roles: STAFF } };
 /** A staff workspace page: its translations load with its code. */
 const staff = (roles: RouteAccess['roles']): PageOptions => ({ namespaces: ['staff'], access: { roles } });
+const BILLING_RULES: PageOptions = { namespaces: ['billingRules', 'staff'], access: { roles: ADMIN_ONLY } };
 
 /**
  * The route table, in matching order. Feature issues add their pages here. The menu shows an
@@ -160,6 +168,10 @@ export const routes: readonly AppRoute[] = [
   page('/events', tKey('staff:breadcrumbs.events'), EventsListPage, staff(MANAGERS)),
   // Billing (issue 19): every staff role reads (coaches their clients' items), admins act.
   page('/billing', tKey('common:menu.billing'), BillingPage, staff(STAFF)),
+  // Billing rules (issue 19): admins (and superadmins).
+  page('/billing/rules', tKey('billingRules:breadcrumbs.rules'), BillingRulesPage, BILLING_RULES),
+  page('/billing/rules/new', tKey('billingRules:breadcrumbs.new'), BillingRuleNewPage, BILLING_RULES),
+  page('/billing/rules/:ruleId/edit', tKey('billingRules:breadcrumbs.edit'), BillingRuleEditPage, BILLING_RULES),
 ];
 
 /** The route patterns, for the data-driven menu. */

@@ -246,3 +246,72 @@ describe('an admin and the events', () => {
     expect(b.pageErrors).toEqual([]);
   });
 });
+
+describe('an admin and the billing rules', () => {
+  it('moves a rule down by keyboard (announced, saved) and creates a rule with German messages', async () => {
+    const page = b.page;
+    type Rules = { billingRules: Array<{ id: string; name: string }> };
+    const before = (await api<Rules>('/admin/billing-rules')).billingRules;
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    const [first, second] = before as [Rules['billingRules'][number], Rules['billingRules'][number]];
+
+    await openAs(page, adminToken, '/billing/rules');
+    await page.getByRole('heading', { name: 'Abrechnungsregeln', level: 1 }).waitFor();
+    const list = page.getByRole('list', { name: 'Regeln in der Reihenfolge der Prüfung' });
+    await list.getByRole('listitem').first().waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // Keyboard only: focus "down" on the first rule and press Enter.
+    const down = page.getByRole('button', { name: `„${first.name}“ nach unten verschieben` });
+    await down.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText(`„${first.name}“ steht jetzt an Position 2 von ${before.length}.`).waitFor();
+    await expect.poll(async () => (await api<Rules>('/admin/billing-rules')).billingRules.slice(0, 2).map((r) => r.id)).toEqual([
+      second.id,
+      first.id,
+    ]);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(
+      new RegExp(`„${first.name}“ nach (unten|oben) verschieben`),
+    );
+    expect(await list.getByRole('listitem').nth(1).textContent()).toContain(first.name);
+
+    // Create: bad input gets German messages at the fields; then the rule lands at the end.
+    await page.getByRole('link', { name: 'Neue Regel' }).click();
+    await page.getByRole('heading', { name: 'Neue Abrechnungsregel', level: 1 }).waitFor();
+    await page.getByLabel('Preis (brutto, in Euro)').fill('80.00');
+    await page.getByLabel('Umsatzsteuer').selectOption('exempt');
+    await page.getByRole('button', { name: 'Regel anlegen' }).click();
+    await page.locator('#field-name-error').getByText('Bitte füllen Sie dieses Feld aus.').waitFor();
+    await page.locator('#field-amount-error').getByText('Das Format ist nicht gültig.').waitFor();
+    await page.locator('#field-vatExemptionReason-error').getByText('Bitte füllen Sie dieses Feld aus.').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    const name = `Konsultation ${Date.now()}`;
+    await page.getByLabel('Name der Regel').fill(name);
+    await page.getByLabel('Terminart').selectOption('first-arztkonsultation');
+    await page.getByLabel('Nicht erschienen').selectOption('false');
+    await page.getByLabel('Preis (brutto, in Euro)').fill('95,50');
+    await page.getByLabel('Text auf der Position und Rechnung').fill('Ärztliche Konsultation');
+    await page.getByLabel('Grund der Steuerbefreiung').fill('Steuerfreie Heilbehandlung gem. § 4 Nr. 14 a UStG');
+    await page.getByRole('button', { name: 'Regel anlegen' }).click();
+    await page.waitForURL(/\/billing\/rules$/);
+    await list.getByRole('listitem').last().getByText(name).waitFor();
+    const created = (await api<Rules & { billingRules: Array<Record<string, unknown>> }>('/admin/billing-rules')).billingRules.at(-1)!;
+    expect(created).toMatchObject({
+      name,
+      appointmentType: 'first-arztkonsultation',
+      noShow: false,
+      amountCents: 9550,
+      vatTreatment: 'exempt',
+      vatRatePercent: 0,
+      payerKind: 'client',
+    });
+    expect(b.pageErrors).toEqual([]);
+
+    // Leave the demo rules as they were for the other journeys.
+    await fetch(`${b.baseUrl}/api/admin/billing-rules/${created.id as string}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    await api('/admin/billing-rules/reorder', { method: 'PUT', body: JSON.stringify({ ids: before.map((r) => r.id) }) });
+  });
+});

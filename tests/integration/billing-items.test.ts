@@ -147,4 +147,20 @@ describe('items from appointments', () => {
     const all = await itemsOf(soon.id);
     expect(all.map((i) => i.status).sort()).toEqual(['cancelled', 'pending']);
   });
+
+  it('after a run that emptied the backlog, looks only at appointments ended or changed since (less two days)', async () => {
+    await catchUpBillableItems(api.database.db, clock());
+    const old = await book(client.id);
+    // As if it had been written before the last drained run and never touched since.
+    await api.database.db
+      .update(appointments)
+      .set({ updatedAt: new Date(Date.now() - 10 * 86_400_000).toISOString() })
+      .where(eq(appointments.id, old.id));
+    await catchUpBillableItems(api.database.db, clock());
+    expect(await itemsOf(old.id)).toHaveLength(0);
+    // A change (here: the no-show mark) brings it into view.
+    expectStatus(await api.call('PUT', `/api/appointment/${old.id}`, { as: admin, body: { noShow: true } }), 200);
+    await catchUpBillableItems(api.database.db, clock());
+    expect(await itemsOf(old.id)).toHaveLength(1);
+  });
 });

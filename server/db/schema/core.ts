@@ -267,6 +267,10 @@ export const appointments = pgTable(
     index('appointments_client_type_live_idx')
       .on(t.clientId, t.appointmentType)
       .where(sql`${t.cancelledAt} IS NULL`),
+    // The billing item job (features/billing/items.ts): appointments ended or changed since
+    // its last drained run, and the oldest ends first while a backlog drains.
+    index('appointments_end_idx').on(t.endDate, t.id),
+    index('appointments_updated_idx').on(t.updatedAt),
     index('appointments_provisional_idx')
       .on(t.provisionalUntil)
       .where(sql`${t.isProvisional} AND ${t.cancelledAt} IS NULL`),

@@ -1,6 +1,7 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { rowsOf } from '../../db/raw-rows';
 import {
   appointments,
   billableItems,
@@ -154,25 +155,57 @@ function systemEvents(type: string, rows: Created[], changes: (row: Created) => 
 }
 
 /**
+ * Where the last run that emptied the backlog stood, per database (in this process): the
+ * clock's instant for end dates and the database's for `updated_at`. Later runs look only at
+ * appointments that ended after it or changed after it (less a margin for transactions that
+ * were still open then), through `appointments_end_idx` and `appointments_updated_idx`,
+ * instead of anti-joining every appointment ever held. A new process starts without one: its
+ * first run reads everything once, which is also how a backlog after downtime is found.
+ */
+const drained = new WeakMap<Db, { endAfter: string; changedAfter: string }>();
+const MARGIN = "interval '2 days'";
+
+/**
  * Makes the items of up to `limit` appointments that became billable (oldest first) and
  * brings not-yet-approved items in line with appointments changed since. Returns how many
  * items it created, updated and cancelled; a full batch means more may wait.
  */
 export async function syncBillableItems(db: Db, clock: ItemClock, limit = 500) {
-  return db.transaction(async (tx) => {
+  const since = drained.get(db);
+  const result = await db.transaction(async (tx) => {
     const rules = await orderedRules(tx);
-    const created = await createItems(tx, rules, clock, limit);
+    const { created, candidates, startedAt } = await createItems(tx, rules, clock, limit, since);
     const { updated, cancelled } = await refreshItems(tx, rules, clock, limit);
-    return { created, updated, cancelled };
+    return { created, updated, cancelled, candidates, startedAt };
   });
+  if (result.candidates < limit) {
+    drained.set(db, {
+      endAfter: new Date(clock.now.getTime() - 2 * 86_400_000).toISOString(),
+      changedAfter: result.startedAt,
+    });
+  }
+  const { created, updated, cancelled } = result;
+  return { created, updated, cancelled };
 }
 
-async function createItems(tx: Tx, rules: BillingRuleRow[], clock: ItemClock, limit: number) {
+async function createItems(
+  tx: Tx,
+  rules: BillingRuleRow[],
+  clock: ItemClock,
+  limit: number,
+  since: { endAfter: string; changedAfter: string } | undefined,
+) {
+  const [{ startedAt }] = rowsOf<{ startedAt: string }>(
+    await tx.execute(sql`SELECT (transaction_timestamp() - ${sql.raw(MARGIN)})::text AS "startedAt"`),
+  ) as [{ startedAt: string }];
+  const recent = since
+    ? sql`(${appointments.endDate} > ${since.endAfter} OR ${appointments.updatedAt} > ${since.changedAfter}::timestamptz)`
+    : undefined;
   const candidates = (await tx
     .select(appointmentColumns)
     .from(appointments)
     .innerJoin(clients, eq(clients.id, appointments.clientId))
-    .where(and(maybeBillable(clock), noCountingItem))
+    .where(and(recent, maybeBillable(clock), noCountingItem))
     .orderBy(asc(appointments.endDate), asc(appointments.id))
     .limit(limit)
     // Two job runs at once take different appointments instead of waiting.
@@ -181,7 +214,8 @@ async function createItems(tx: Tx, rules: BillingRuleRow[], clock: ItemClock, li
     const item = itemFor(row, rules, clock);
     return item ? [item.values] : [];
   });
-  if (values.length === 0) return 0;
+  const made = (n: number) => ({ created: n, candidates: candidates.length, startedAt });
+  if (values.length === 0) return made(0);
   const rows = await tx
     .insert(billableItems)
     .values(values)
@@ -209,7 +243,7 @@ async function createItems(tx: Tx, rules: BillingRuleRow[], clock: ItemClock, li
       }),
     );
   }
-  return rows.length;
+  return made(rows.length);
 }
 
 const SNAPSHOT_FIELDS = [

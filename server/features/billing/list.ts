@@ -5,8 +5,9 @@ import { billableItems, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
 import { preparedOnce } from '../../db/prepared';
-import { pageWindow } from '../../http/paging';
-import { statusTotalsOf } from './totals';
+import { jsonRow, pageWindow } from '../../http/paging';
+import { rawRows } from '../../db/raw-rows';
+import { generationColumn, rememberedTotals, statusTotalsOf, totalsColumn, totalsFromArray } from './totals';
 
 const client = alias(clients, 'client');
 const coach = alias(coaches, 'coach');
@@ -116,36 +117,131 @@ function otherFilters(principal: Principal, q: Omit<ListQuery, 'page' | 'limit'>
   return { where, values, shape, key: filtered ? `${shape}:${JSON.stringify(values)}` : undefined };
 }
 
-/** One page (newest service date first), the totals per status and the filtered sum. */
+/** The page's item row (by primary key, after the page's ids were chosen) and the names. */
+const item = alias(billableItems, 'item');
+
+/** The page's columns, read as one JSON array per row (jsonRow). */
+const PAGE = jsonRow({
+  id: item.id,
+  appointmentId: item.appointmentId,
+  clientId: item.clientId,
+  coachId: item.coachId,
+  appointmentType: item.appointmentType,
+  occasion: item.occasion,
+  billingRuleId: item.billingRuleId,
+  billingRuleVersion: item.billingRuleVersion,
+  description: item.description,
+  amountCents: item.amountCents,
+  vatTreatment: item.vatTreatment,
+  vatRatePercent: item.vatRatePercent,
+  vatExemptionReason: item.vatExemptionReason,
+  payerKind: item.payerKind,
+  insurer: item.insurer,
+  serviceDate: item.serviceDate,
+  status: item.status,
+  validationErrors: item.validationErrors,
+  approvedAt: item.approvedAt,
+  invoiceSentAt: item.invoiceSentAt,
+  cancelledAt: item.cancelledAt,
+  createdAt: item.createdAt,
+  updatedAt: item.updatedAt,
+  clientFirstName: client.firstName,
+  clientLastName: client.lastName,
+  coachFirstName: coach.firstName,
+  coachLastName: coach.lastName,
+});
+
+interface ItemPageRow {
+  fields: unknown[] | string;
+  generation: string | null;
+  totals: unknown[] | string | null;
+}
+
+// Field by field: the row's names are getters on its prototype (jsonRow), which a spread would miss.
+function fromPageRow({ fields }: ItemPageRow) {
+  const r = PAGE.read(fields);
+  return {
+    id: r.id,
+    appointmentId: r.appointmentId,
+    clientId: r.clientId,
+    coachId: r.coachId,
+    client: { id: r.clientId, firstName: r.clientFirstName, lastName: r.clientLastName },
+    coach: { id: r.coachId, firstName: r.coachFirstName, lastName: r.coachLastName },
+    appointmentType: r.appointmentType,
+    occasion: r.occasion,
+    billingRuleId: r.billingRuleId,
+    billingRuleVersion: r.billingRuleVersion,
+    description: r.description,
+    amountCents: r.amountCents,
+    currency: 'EUR' as const,
+    vatTreatment: r.vatTreatment,
+    vatRatePercent: r.vatRatePercent as 0 | 19,
+    vatExemptionReason: r.vatExemptionReason,
+    payerKind: r.payerKind,
+    insurer: r.insurer,
+    serviceDate: r.serviceDate,
+    status: r.status,
+    validationErrors: r.validationErrors,
+    approvedAt: r.approvedAt,
+    invoiceSentAt: r.invoiceSentAt,
+    cancelledAt: r.cancelledAt,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+
+/**
+ * One page (newest service date first), the totals per status and the filtered sum, in one
+ * round trip as a rule: the page's ids are an index walk in list order that stops after the
+ * page (the status and filter indexes end in `service_date DESC, id DESC`), then only those
+ * rows are read and joined to their names, each sent as one JSON array. The same statement
+ * reads the totals row: unfiltered, its totals are the tabs; filtered, its generation tells
+ * whether the totals remembered for this filter set are still exact. Only an empty page, or
+ * filtered totals not yet counted under today's generation, take a second statement.
+ */
 export async function listItemPage(db: Db, principal: Principal, q: ListQuery) {
   const others = otherFilters(principal, q);
   const { limit, offset } = pageWindow(q.page, q.limit);
+  const filtered = others.key !== undefined;
   const pageShape = `${others.shape}:${q.status ? 'status' : ''}:${q.page ?? 1}:${q.limit ?? 10}`;
-  const page = preparedOnce(db, 'billing_items', pageShape, (name) =>
-    selectItems(db)
-      .where(
-        and(
-          others.where,
-          q.status ? eq(billableItems.status, sql.placeholder('status')) : undefined,
-        ),
-      )
+  const prepared = preparedOnce(db, 'billing_items_page', pageShape, (name) => {
+    const page = db
+      .select({ id: billableItems.id, serviceDate: billableItems.serviceDate })
+      .from(billableItems)
+      .where(and(others.where, q.status ? eq(billableItems.status, sql.placeholder('status')) : undefined))
       .orderBy(desc(billableItems.serviceDate), desc(billableItems.id))
       .limit(limit)
       .offset(offset)
-      .prepare(name),
+      .as('page');
+    return db
+      .select({
+        fields: PAGE.select().as('fields'),
+        generation: generationColumn().as('generation'),
+        totals: (filtered ? sql`NULL::json` : totalsColumn()).as('totals'),
+      })
+      .from(page)
+      .innerJoin(item, eq(item.id, page.id))
+      .innerJoin(client, eq(client.id, item.clientId))
+      .innerJoin(coach, eq(coach.id, item.coachId))
+      .orderBy(desc(page.serviceDate), desc(page.id))
+      .prepare(name);
+  });
+  const rows = await rawRows<ItemPageRow>(
+    prepared,
+    q.status ? { ...others.values, status: q.status } : others.values,
   );
-  const [rows, statusTotals] = await Promise.all([
-    page.execute(q.status ? { ...others.values, status: q.status } : others.values),
-    statusTotalsOf(
-      db,
-      others.key === undefined
-        ? undefined
-        : { key: others.key, shape: others.shape, where: others.where!, values: others.values },
-    ),
-  ]);
+  const first = rows[0];
+  const statusTotals =
+    !filtered && first?.totals
+      ? totalsFromArray(first.totals)
+      : ((filtered ? rememberedTotals(db, others.key!, first?.generation) : undefined) ??
+        (await statusTotalsOf(
+          db,
+          filtered ? { key: others.key!, shape: others.shape, where: others.where!, values: others.values } : undefined,
+        )));
   const chosen = q.status ? [statusTotals[q.status]] : Object.values(statusTotals);
   return {
-    billableItems: rows.map(toBillableItem),
+    billableItems: rows.map(fromPageRow),
     itemCount: chosen.reduce((n, t) => n + t.count, 0),
     statusTotals,
     amountCentsTotal: chosen.reduce((n, t) => n + t.amountCents, 0),

@@ -28,6 +28,48 @@ function fromRow(row: TotalsRow): StatusTotals {
   };
 }
 
+/** The totals row's columns in the order `totalsColumn` lists them. */
+const TOTALS_COLUMNS = [
+  billingTotals.pendingCount,
+  billingTotals.pendingCents,
+  billingTotals.validationFailedCount,
+  billingTotals.validationFailedCents,
+  billingTotals.approvedCount,
+  billingTotals.approvedCents,
+  billingTotals.invoiceSentCount,
+  billingTotals.invoiceSentCents,
+  billingTotals.cancelledCount,
+  billingTotals.cancelledCents,
+] as const;
+
+/** All items' totals as one JSON array column of a list page (null while the row is missing). */
+export const totalsColumn = () =>
+  sql<unknown[] | string | null>`(SELECT json_build_array(${sql.join([...TOTALS_COLUMNS], sql`, `)}) FROM ${billingTotals} WHERE ${billingTotals.id} = 1)`;
+
+/** The item generation as a list page's statement sees it (null while the row is missing). */
+export const generationColumn = () =>
+  sql<string | null>`(SELECT ${billingTotals.generation} FROM ${billingTotals} WHERE ${billingTotals.id} = 1)::text`;
+
+/** `totalsColumn`'s array as totals per status. */
+export function totalsFromArray(value: unknown[] | string): StatusTotals {
+  const v = (typeof value === 'string' ? JSON.parse(value) : value) as Array<number | string>;
+  const n = (i: number) => Number(v[i]);
+  return {
+    pending: { count: n(0), amountCents: n(1) },
+    validation_failed: { count: n(2), amountCents: n(3) },
+    approved: { count: n(4), amountCents: n(5) },
+    invoice_sent: { count: n(6), amountCents: n(7) },
+    cancelled: { count: n(8), amountCents: n(9) },
+  };
+}
+
+/** Filtered totals remembered under `generation` (the page's statement read it), if any. */
+export function rememberedTotals(db: Db, key: string, generation: string | null | undefined) {
+  if (generation == null) return undefined;
+  const known = remembered.get(db)?.get(key);
+  return known && known.generation === generation ? known.totals : undefined;
+}
+
 /** The totals row (migration 0012): all items' totals and the item generation. */
 const readTotalsRow = (db: Db) =>
   preparedOnce(db, 'billing_totals', 'row', (name) =>

@@ -1,0 +1,67 @@
+import { fromPromise } from 'xstate';
+import type { ApiClient } from '../../../api/client';
+import type { components } from '../../../../shared/contract/product';
+import type { LoadedRecord, SaveRequest } from '../../record-form.machine';
+
+/** The billing rules screen's calls (`/admin/billing-rules…`, ADMIN and SUPERADMIN). */
+
+export type BillingRule = components['schemas']['BillingRule'];
+export type BillingRulePreview = components['schemas']['BillingRulePreview'];
+
+/** `GET /admin/billing-rules`: every rule in evaluation order. */
+export const loadBillingRulesActor = (api: ApiClient) =>
+  fromPromise<BillingRule[], void>(async ({ signal }) => {
+    const { data } = await api.GET('/admin/billing-rules', { signal });
+    return data!.billingRules;
+  });
+
+/** `PUT /admin/billing-rules/reorder` with every id in the new order; 409 `stale_rule_order` when the set changed. */
+export const reorderBillingRulesActor = (api: ApiClient) =>
+  fromPromise<BillingRule[], { ids: string[] }>(async ({ input, signal }) => {
+    const { data } = await api.PUT('/admin/billing-rules/reorder', { body: { ids: input.ids }, signal });
+    return data!.billingRules;
+  });
+
+/** `DELETE /admin/billing-rules/{id}` (items keep their snapshot). */
+export const deleteBillingRuleActor = (api: ApiClient) =>
+  fromPromise<unknown, { id: string }>(async ({ input, signal }) => {
+    await api.DELETE('/admin/billing-rules/{id}', { params: { path: { id: input.id } }, signal });
+    return null;
+  });
+
+/** `GET /admin/billing-rules/preview?appointmentId=`. */
+export const previewBillingRulesActor = (api: ApiClient) =>
+  fromPromise<BillingRulePreview, { appointmentId: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/admin/billing-rules/preview', {
+      params: { query: { appointmentId: input.appointmentId } },
+      signal,
+    });
+    return data!;
+  });
+
+/** One rule as form values (the API has no single-rule read; rules are few). */
+export const loadBillingRuleRecordActor = (api: ApiClient, toValues: (rule: BillingRule) => LoadedRecord['values']) =>
+  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/admin/billing-rules', { signal });
+    const rule = data!.billingRules.find((r) => r.id === input.id);
+    if (!rule) throw Object.assign(new Error('not found'), { code: 'not_found', status: 404 });
+    return { values: toValues(rule), record: rule };
+  });
+
+/** `POST /admin/billing-rules` (new, appended at the end) or `PUT /admin/billing-rules/{id}` (changed fields, a new version). */
+export const saveBillingRuleActor = (api: ApiClient) =>
+  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
+    if (input.id === null) {
+      const { data } = await api.POST('/admin/billing-rules', {
+        body: input.body as components['schemas']['CreateBillingRuleRequest'],
+        signal,
+      });
+      return data!;
+    }
+    const { data } = await api.PUT('/admin/billing-rules/{id}', {
+      params: { path: { id: input.id } },
+      body: input.body as components['schemas']['UpdateBillingRuleRequest'],
+      signal,
+    });
+    return data!;
+  });

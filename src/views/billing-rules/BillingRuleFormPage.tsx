@@ -1,0 +1,110 @@
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'wouter';
+import { APPOINTMENT_TYPES, BILLING_PAYER_KINDS, CLIENT_TYPES } from '../../../shared/contract/enums';
+import { billingRuleFormSchema, newBillingRuleValues } from '../../forms/billing-rule-form';
+import { wireBillingRuleForm } from '../../machines/wiring/billing-rules';
+import { useRouteActor } from '../route-actor';
+import { CheckField, type FormActor, SelectField, TextField } from '../staff/FormParts';
+import { CancellableForm } from '../staff/StaffFormPage';
+import '../staff/staff.css';
+
+/** `/billing/rules/new` and `/billing/rules/{ruleId}/edit`: the record form with every criterion and outcome. */
+function BillingRuleForm({ id }: { id: string | null }) {
+  const { t } = useTranslation(['billingRules', 'staff']);
+  const actorRef = useRouteActor((effects) => wireBillingRuleForm(effects, id), {
+    input:
+      id === null
+        ? { id: null, schema: billingRuleFormSchema, values: newBillingRuleValues() }
+        : { id, schema: billingRuleFormSchema },
+  });
+  const title = id === null ? t('form.newTitle') : t('form.editTitle');
+  return (
+    <article className="staff-page">
+      <h1>{title}</h1>
+      <CancellableForm
+        actorRef={actorRef}
+        label={title}
+        submitLabel={id === null ? t('form.create') : t('staff:form.save')}
+        cancelHref="/billing/rules"
+      >
+        <RuleFields actorRef={actorRef} />
+      </CancellableForm>
+    </article>
+  );
+}
+
+function RuleFields({ actorRef }: { actorRef: FormActor }) {
+  const { t } = useTranslation(['billingRules', 'staff']);
+  const exempt = useSelector(actorRef, (s) => s.context.values.vatTreatment === 'exempt');
+  const any = { value: '', label: t('form.any') };
+  const yesNo = [any, { value: 'true', label: t('form.yes') }, { value: 'false', label: t('form.no') }];
+  return (
+    <>
+      <TextField actorRef={actorRef} name="name" label={t('form.name')} required maxLength={100} autoComplete="off" />
+      <fieldset>
+        <legend>{t('form.criteriaTitle')}</legend>
+        <p className="field-hint">{t('form.criteriaHint')}</p>
+        <SelectField
+          actorRef={actorRef}
+          name="appointmentType"
+          label={t('form.appointmentType')}
+          options={[any, ...APPOINTMENT_TYPES.map((v) => ({ value: v, label: t(`staff:appointmentTypes.${v}`) }))]}
+        />
+        <TextField actorRef={actorRef} name="insurer" label={t('form.insurer')} hint={t('form.insurerHint')} maxLength={100} autoComplete="off" />
+        <TextField actorRef={actorRef} name="campaign" label={t('form.campaign')} hint={t('form.campaignHint')} maxLength={64} autoComplete="off" />
+        <SelectField
+          actorRef={actorRef}
+          name="clientType"
+          label={t('form.clientType')}
+          options={[any, ...CLIENT_TYPES.map((v) => ({ value: v, label: t(`clientTypes.${v}`) }))]}
+        />
+        <SelectField actorRef={actorRef} name="sponsorPays" label={t('form.sponsorPays')} options={yesNo} />
+        <SelectField actorRef={actorRef} name="noShow" label={t('form.noShow')} options={yesNo} />
+        <SelectField actorRef={actorRef} name="cancelledLate" label={t('form.cancelledLate')} options={yesNo} />
+        <TextField actorRef={actorRef} name="validFrom" type="date" label={t('form.validFrom')} />
+        <TextField actorRef={actorRef} name="validTo" type="date" label={t('form.validTo')} />
+      </fieldset>
+      <fieldset>
+        <legend>{t('form.resultTitle')}</legend>
+        <TextField actorRef={actorRef} name="amount" label={t('form.amount')} hint={t('form.amountHint')} required autoComplete="off" />
+        <TextField actorRef={actorRef} name="description" type="textarea" label={t('form.description')} required maxLength={500} />
+        <SelectField
+          actorRef={actorRef}
+          name="vatTreatment"
+          label={t('form.vatTreatment')}
+          options={[
+            { value: 'standard', label: t('form.vatStandard') },
+            { value: 'exempt', label: t('form.vatExempt') },
+          ]}
+        />
+        {exempt ? (
+          <TextField
+            actorRef={actorRef}
+            name="vatExemptionReason"
+            label={t('form.vatExemptionReason')}
+            hint={t('form.vatExemptionReasonHint')}
+            required
+            maxLength={300}
+          />
+        ) : null}
+        <SelectField
+          actorRef={actorRef}
+          name="payerKind"
+          label={t('form.payerKind')}
+          options={BILLING_PAYER_KINDS.map((v) => ({ value: v, label: t(`payerKinds.${v}`) }))}
+        />
+        <CheckField actorRef={actorRef} name="active" label={t('form.active')} />
+      </fieldset>
+    </>
+  );
+}
+
+export function BillingRuleNewPage() {
+  return <BillingRuleForm id={null} />;
+}
+
+export function BillingRuleEditPage() {
+  const { ruleId } = useParams<{ ruleId: string }>();
+  return <BillingRuleForm key={ruleId} id={ruleId} />;
+}
