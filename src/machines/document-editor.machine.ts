@@ -53,8 +53,7 @@ export interface LocalDraft {
 }
 
 export type LocalDraftCommand =
-  | { type: 'persist'; content: DocumentContent; etag: string | null }
-  | { type: 'clear' };
+  { type: 'persist'; content: DocumentContent; etag: string | null } | { type: 'clear' };
 
 export interface DocumentEditorInput {
   documentId: string;

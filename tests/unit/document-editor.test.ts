@@ -8,6 +8,11 @@ import {
   type LoadedDocument,
   type LocalDraftCommand,
 } from '../../src/machines/document-editor.machine';
+import {
+  createLocalDraftLogic,
+  localDraftKey,
+  readLocalDraft,
+} from '../../src/machines/actors/local-draft';
 import { describeModel, done, failed, flush, startMachine, type Run } from '../support/model';
 
 /**
@@ -34,7 +39,10 @@ const LOCAL = { content: { subjective: 'Vor dem Neuladen getippt' }, etag: 'W/"1
 
 const problem = (status: number, code: string) =>
   Object.assign(new Error(code), { name: 'ApiError', status, code });
-const NETWORK = Object.assign(new Error('offline'), { name: 'NetworkError', code: 'network_error' });
+const NETWORK = Object.assign(new Error('offline'), {
+  name: 'NetworkError',
+  code: 'network_error',
+});
 
 const TYPE = { type: 'editor.change', field: 'plan', value: 'Schlafprotokoll führen' } as const;
 
@@ -131,7 +139,11 @@ describeModel('document editor machine, model-based', {
     'documentEditor.saving': (s: Snapshot, run: EditorRun) => {
       expect(s.hasTag('saving') && s.hasTag('unsaved')).toBe(true);
       const call = run.fakes.saveDraft!.latest();
-      expect(call.input).toEqual({ documentId: DOC_ID, content: s.context.content, etag: s.context.etag });
+      expect(call.input).toEqual({
+        documentId: DOC_ID,
+        content: s.context.content,
+        etag: s.context.etag,
+      });
     },
     'documentEditor.saved': (s: Snapshot, run: EditorRun) => {
       expect(s.hasTag('saved')).toBe(true);
@@ -164,7 +176,10 @@ describeModel('document editor machine, model-based', {
     'documentEditor.signing': (s: Snapshot, run: EditorRun) => {
       expect(s.hasTag('signing')).toBe(true);
       expect(s.can(TYPE)).toBe(false);
-      expect(run.fakes.signDocument!.latest().input).toEqual({ documentId: DOC_ID, etag: s.context.etag });
+      expect(run.fakes.signDocument!.latest().input).toEqual({
+        documentId: DOC_ID,
+        etag: s.context.etag,
+      });
     },
     'documentEditor.signed': (s: Snapshot) => {
       expect(s.hasTag('readOnly')).toBe(true);
@@ -235,7 +250,10 @@ describe('document editor: autosave on a simulated clock', () => {
     await flush();
     expect(state(run)).toBe('offlineRetrying');
     type(run, 'offline weiter getippt');
-    expect(run.local.last()).toMatchObject({ type: 'persist', content: { plan: 'offline weiter getippt' } });
+    expect(run.local.last()).toMatchObject({
+      type: 'persist',
+      content: { plan: 'offline weiter getippt' },
+    });
     await tick(run, 1999);
     expect(run.fakes.saveDraft!.calls).toHaveLength(1);
     await tick(run, 1);
@@ -245,7 +263,9 @@ describe('document editor: autosave on a simulated clock', () => {
     await tick(run, 2000);
     expect(run.fakes.saveDraft!.calls).toHaveLength(2); // second wait is 4 s
     await tick(run, 2000);
-    expect(run.fakes.saveDraft!.latest().input.content).toMatchObject({ plan: 'offline weiter getippt' });
+    expect(run.fakes.saveDraft!.latest().input.content).toMatchObject({
+      plan: 'offline weiter getippt',
+    });
     run.fakes.saveDraft!.resolve({ etag: 'W/"2"' });
     await flush();
     expect(state(run)).toBe('saved');
@@ -319,7 +339,10 @@ describe('document editor: concurrent edits (412)', () => {
     const merged = { subjective: 'beides', plan: 'meins', assessment: 'Kollegin ergänzt' };
     run.actor.send({ type: 'conflict.merge', content: merged });
     expect(run.local.last()).toEqual({ type: 'persist', content: merged, etag: THEIRS.etag });
-    expect(run.fakes.saveDraft!.latest().input).toMatchObject({ content: merged, etag: THEIRS.etag });
+    expect(run.fakes.saveDraft!.latest().input).toMatchObject({
+      content: merged,
+      etag: THEIRS.etag,
+    });
   });
 
   it('a stale sign is a conflict too', async () => {
@@ -345,7 +368,10 @@ describe('document editor: reload, leaving and signing', () => {
   });
 
   it('ignores a local copy equal to the server', async () => {
-    const run = await loaded({ documentId: DOC_ID, localDraft: { content: SERVER.content, etag: 'W/"0"' } });
+    const run = await loaded({
+      documentId: DOC_ID,
+      localDraft: { content: SERVER.content, etag: 'W/"0"' },
+    });
     expect(state(run)).toBe('idle');
     expect(run.actor.getSnapshot().context.etag).toBe(SERVER.etag);
   });
@@ -392,5 +418,55 @@ describe('document editor: reload, leaving and signing', () => {
     const run = await loaded(undefined, SIGNED);
     expect(state(run)).toBe('signed');
     expect(run.actor.getSnapshot().hasTag('readOnly')).toBe(true);
+  });
+});
+
+describe('document editor: the local copy in sessionStorage', () => {
+  function memoryStorage() {
+    const items = new Map<string, string>();
+    return {
+      items,
+      getItem: (k: string) => items.get(k) ?? null,
+      setItem: (k: string, v: string) => void items.set(k, v),
+      removeItem: (k: string) => void items.delete(k),
+    };
+  }
+
+  it('keeps typed text across a reload and drops it once saved', async () => {
+    const storage = memoryStorage();
+    const first = startMachine(documentEditorMachine, {
+      input: { documentId: DOC_ID },
+      actors: { persistLocalDraft: createLocalDraftLogic(storage) },
+    });
+    first.fakes.loadDocument!.resolve(SERVER);
+    await flush();
+    first.actor.send({ type: 'editor.change', field: 'plan', value: 'nicht verlieren' });
+    first.actor.stop(); // the tab reloads before the autosave
+
+    const localDraft = readLocalDraft(DOC_ID, storage);
+    expect(localDraft).toEqual({
+      content: { ...SERVER.content, plan: 'nicht verlieren' },
+      etag: SERVER.etag,
+    });
+    const second = startMachine(documentEditorMachine, {
+      input: { documentId: DOC_ID, localDraft },
+      actors: { persistLocalDraft: createLocalDraftLogic(storage) },
+    });
+    second.fakes.loadDocument!.resolve(SERVER);
+    await flush();
+    expect(second.actor.getSnapshot().context.content).toMatchObject({ plan: 'nicht verlieren' });
+    second.actor.send({ type: 'editor.saveNow' });
+    second.fakes.saveDraft!.resolve({ etag: 'W/"2"' });
+    await flush();
+    expect(second.actor.getSnapshot().value).toBe('saved');
+    expect(storage.items.has(localDraftKey(DOC_ID))).toBe(false);
+  });
+
+  it('ignores what is not a draft', () => {
+    const storage = memoryStorage();
+    storage.setItem(localDraftKey(DOC_ID), '{kaputt');
+    expect(readLocalDraft(DOC_ID, storage)).toBeNull();
+    storage.setItem(localDraftKey(DOC_ID), JSON.stringify({ content: 'x' }));
+    expect(readLocalDraft(DOC_ID, storage)).toBeNull();
   });
 });
