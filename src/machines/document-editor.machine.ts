@@ -1,0 +1,493 @@
+import { assign, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
+import { machineErrorOf, notProvided, type MachineError } from './shared/failures';
+
+/**
+ * The one editor of clinical documents (appointment summaries and patient cards, issue #20):
+ * load the draft, autosave it debounced while the coach types, retry with backoff while the
+ * network is gone, detect a concurrent edit (If-Match / ETag, 412) and offer both versions to
+ * merge, and sign it (then it is read-only; later changes are amendments, not this machine).
+ *
+ * Typed text is never lost: it stays in context through every failure, and every change is
+ * handed to `persistLocalDraft` (sessionStorage in the app) so a reload starts from it (the
+ * page reads it back and passes it as `localDraft`). The tag `unsaved` is the
+ * `beforeunload` guard; `saved` is the visible "gespeichert".
+ *
+ * Actors, supplied with `.provide()`: `loadDocument` (GET, ETag from the header),
+ * `saveDraft` (PUT with If-Match), `signDocument` (the signing call with If-Match) and
+ * `persistLocalDraft` (a callback actor receiving `persist` / `clear` commands).
+ */
+
+/** Field → value of the document's template (SOAP/DAP sections, card fields …). */
+export type DocumentContent = Record<string, unknown>;
+
+/** The lifecycle of the spec's task status; every status but `new` is read-only here. */
+export type DocumentStatus = 'new' | 'sent' | 'completed' | 'canceled';
+
+export interface LoadedDocument {
+  content: DocumentContent;
+  etag: string;
+  status: DocumentStatus;
+}
+
+export interface SavedDocument {
+  etag: string;
+}
+
+export interface SignedDocument {
+  etag: string;
+  status: DocumentStatus;
+}
+
+export interface SaveDraftInput {
+  documentId: string;
+  content: DocumentContent;
+  /** Sent as If-Match. */
+  etag: string;
+}
+
+/** What the page found in sessionStorage at load: text typed before a reload. */
+export interface LocalDraft {
+  content: DocumentContent;
+  /** The ETag the local text was based on; a newer one on the server ends in a conflict. */
+  etag: string;
+}
+
+export type LocalDraftCommand =
+  { type: 'persist'; content: DocumentContent; etag: string | null } | { type: 'clear' };
+
+export interface DocumentEditorInput {
+  documentId: string;
+  localDraft?: LocalDraft | null;
+}
+
+export interface DocumentConflict {
+  mine: DocumentContent;
+  theirs: DocumentContent | null;
+  theirsEtag: string | null;
+}
+
+export interface DocumentEditorContext {
+  documentId: string;
+  localDraft: LocalDraft | null;
+  /** What the editor shows, always the newest typed text. */
+  content: DocumentContent;
+  /** The content the server holds under `etag` (as far as this editor knows). */
+  savedContent: DocumentContent;
+  /** The content of the save under way (to tell whether typing went on meanwhile). */
+  sending: DocumentContent | null;
+  etag: string | null;
+  status: DocumentStatus;
+  /** Failed save attempts in a row (drives the backoff). */
+  attempt: number;
+  conflict: DocumentConflict | null;
+  error: MachineError | null;
+}
+
+export type DocumentEditorEvent =
+  | { type: 'editor.change'; field: string; value: unknown }
+  /** Ctrl+S or leaving the page: save without waiting for the debounce. */
+  | { type: 'editor.saveNow' }
+  /** The browser reports it is online again: retry at once. */
+  | { type: 'editor.online' }
+  | { type: 'editor.retry' }
+  | { type: 'editor.sign' }
+  | { type: 'conflict.keepMine' }
+  | { type: 'conflict.takeTheirs' }
+  | { type: 'conflict.merge'; content: DocumentContent };
+
+export type DocumentEditorTag =
+  | 'loading'
+  | 'editable'
+  | 'unsaved'
+  | 'saving'
+  | 'saved'
+  | 'offline'
+  | 'conflict'
+  | 'signing'
+  | 'readOnly'
+  | 'error';
+
+/** Debounce after the last keystroke. */
+export const AUTOSAVE_DELAY_MS = 1500;
+const RETRY_BASE_MS = 2000;
+const RETRY_MAX_MS = 60_000;
+
+/** 2 s, 4 s, 8 s … at most a minute between retries while offline. */
+export const retryDelayMs = (attempt: number) =>
+  Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1), RETRY_MAX_MS);
+
+const same = (a: DocumentContent, b: DocumentContent) => JSON.stringify(a) === JSON.stringify(b);
+const statusOf = (error: unknown) => (error as { status?: unknown } | undefined)?.status;
+
+/** No answer or a gateway without one: worth retrying with the same text. */
+export const isTransient = (error: unknown) => {
+  const status = statusOf(error);
+  return (
+    machineErrorOf(error).code === 'network_error' ||
+    status === 502 ||
+    status === 503 ||
+    status === 504
+  );
+};
+
+export const documentEditorMachine = setup({
+  types: {
+    context: {} as DocumentEditorContext,
+    events: {} as DocumentEditorEvent,
+    input: {} as DocumentEditorInput,
+    tags: {} as DocumentEditorTag,
+  },
+  actors: {
+    loadDocument: fromPromise<LoadedDocument, { documentId: string }>(
+      notProvided('document-editor', 'loadDocument'),
+    ),
+    saveDraft: fromPromise<SavedDocument, SaveDraftInput>(
+      notProvided('document-editor', 'saveDraft'),
+    ),
+    signDocument: fromPromise<SignedDocument, { documentId: string; etag: string }>(
+      notProvided('document-editor', 'signDocument'),
+    ),
+    persistLocalDraft: fromCallback<LocalDraftCommand, { documentId: string }>(() => undefined),
+  },
+  delays: {
+    autosaveDelay: AUTOSAVE_DELAY_MS,
+    retryDelay: ({ context }) => retryDelayMs(context.attempt),
+  },
+  guards: {
+    isReadOnly: ({ event }) =>
+      'output' in event && (event.output as LoadedDocument).status !== 'new',
+    hasLocalChanges: ({ context, event }) =>
+      context.localDraft !== null &&
+      'output' in event &&
+      !same(context.localDraft.content, (event.output as LoadedDocument).content),
+    typedWhileSaving: ({ context }) =>
+      context.sending !== null && !same(context.sending, context.content),
+    isStale: ({ event }) => 'error' in event && statusOf(event.error) === 412,
+    isTransient: ({ event }) => 'error' in event && isTransient(event.error),
+    canSign: ({ context }) => context.etag !== null && same(context.content, context.savedContent),
+  },
+  actions: {
+    /** Every keystroke: into context and into the local copy that survives a reload. */
+    change: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'editor.change') return;
+      const content = { ...context.content, [event.field]: event.value };
+      enqueue.assign({ content });
+      enqueue.sendTo('localDraft', { type: 'persist', content, etag: context.etag });
+    }),
+    clearLocalDraft: enqueueActions(({ enqueue }) => {
+      enqueue.sendTo('localDraft', { type: 'clear' });
+    }),
+  },
+}).createMachine({
+  id: 'documentEditor',
+  context: ({ input }) => ({
+    documentId: input.documentId,
+    localDraft: input.localDraft ?? null,
+    content: {},
+    savedContent: {},
+    sending: null,
+    etag: null,
+    status: 'new',
+    attempt: 0,
+    conflict: null,
+    error: null,
+  }),
+  invoke: {
+    id: 'localDraft',
+    src: 'persistLocalDraft',
+    input: ({ context }) => ({ documentId: context.documentId }),
+  },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        id: 'loadDocument',
+        src: 'loadDocument',
+        input: ({ context }) => ({ documentId: context.documentId }),
+        onDone: [
+          {
+            guard: 'isReadOnly',
+            target: 'signed',
+            actions: assign(({ event }) => ({
+              content: event.output.content,
+              savedContent: event.output.content,
+              etag: event.output.etag,
+              status: event.output.status,
+            })),
+          },
+          {
+            // Text typed before a reload wins; saving it with its old ETag tells a conflict.
+            guard: 'hasLocalChanges',
+            target: 'dirty',
+            actions: assign(({ context, event }) => ({
+              content: context.localDraft!.content,
+              savedContent: event.output.content,
+              etag: context.localDraft!.etag,
+              status: event.output.status,
+            })),
+          },
+          {
+            target: 'idle',
+            actions: assign(({ event }) => ({
+              content: event.output.content,
+              savedContent: event.output.content,
+              etag: event.output.etag,
+              status: event.output.status,
+            })),
+          },
+        ],
+        onError: {
+          target: 'loadFailed',
+          actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+        },
+      },
+    },
+    /** Not found, forbidden or no network: nothing to edit yet (a local copy stays stored). */
+    loadFailed: {
+      tags: ['error'],
+      on: { 'editor.retry': { target: 'loading', actions: assign({ error: null }) } },
+    },
+    /** As loaded, nothing typed yet. */
+    idle: {
+      tags: ['editable'],
+      on: {
+        'editor.change': { target: 'dirty', actions: 'change' },
+        'editor.sign': { guard: 'canSign', target: 'signing' },
+      },
+    },
+    /** Typed, waiting for the pause that triggers the autosave. */
+    dirty: {
+      tags: ['editable', 'unsaved'],
+      after: { autosaveDelay: 'saving' },
+      on: {
+        // Re-entering restarts the debounce.
+        'editor.change': { target: 'dirty', reenter: true, actions: 'change' },
+        'editor.saveNow': 'saving',
+      },
+    },
+    saving: {
+      tags: ['editable', 'unsaved', 'saving'],
+      entry: assign({ sending: ({ context }) => context.content }),
+      invoke: {
+        id: 'saveDraft',
+        src: 'saveDraft',
+        input: ({ context }) => ({
+          documentId: context.documentId,
+          content: context.content,
+          etag: context.etag!,
+        }),
+        onDone: [
+          {
+            guard: 'typedWhileSaving',
+            target: 'dirty',
+            actions: assign(({ context, event }) => ({
+              etag: event.output.etag,
+              savedContent: context.sending!,
+              sending: null,
+              attempt: 0,
+              error: null,
+            })),
+          },
+          {
+            target: 'saved',
+            actions: [
+              assign(({ context, event }) => ({
+                etag: event.output.etag,
+                savedContent: context.sending!,
+                sending: null,
+                attempt: 0,
+                error: null,
+              })),
+              'clearLocalDraft',
+            ],
+          },
+        ],
+        onError: [
+          {
+            guard: 'isStale',
+            target: 'conflict',
+            actions: assign(({ context, event }) => ({
+              sending: null,
+              error: machineErrorOf(event.error),
+              conflict: { mine: context.content, theirs: null, theirsEtag: null },
+            })),
+          },
+          {
+            guard: 'isTransient',
+            target: 'offlineRetrying',
+            actions: assign(({ context, event }) => ({
+              sending: null,
+              attempt: context.attempt + 1,
+              error: machineErrorOf(event.error),
+            })),
+          },
+          {
+            target: 'failed',
+            actions: assign(({ event }) => ({ sending: null, error: machineErrorOf(event.error) })),
+          },
+        ],
+      },
+      // Typing goes on while the request is out; the answer then decides saved or dirty.
+      on: { 'editor.change': { actions: 'change' } },
+    },
+    /** "gespeichert": the server holds exactly what is shown. */
+    saved: {
+      tags: ['editable', 'saved'],
+      on: {
+        'editor.change': { target: 'dirty', actions: 'change' },
+        'editor.sign': { guard: 'canSign', target: 'signing' },
+      },
+    },
+    /** No network: the text stays here and in the local copy; retried with backoff. */
+    offlineRetrying: {
+      tags: ['editable', 'unsaved', 'offline'],
+      after: { retryDelay: 'saving' },
+      on: {
+        'editor.change': { actions: 'change' },
+        'editor.online': 'saving',
+        'editor.saveNow': 'saving',
+      },
+    },
+    /** Refused for another reason (400, 403, 409 …): named in `error`, the text kept. */
+    failed: {
+      tags: ['editable', 'unsaved', 'error'],
+      on: {
+        'editor.change': { target: 'dirty', actions: 'change' },
+        'editor.retry': 'saving',
+      },
+    },
+    /** Someone else saved meanwhile (412): both versions, then keep mine, take theirs or merge. */
+    conflict: {
+      tags: ['unsaved', 'conflict'],
+      initial: 'loadingTheirs',
+      states: {
+        loadingTheirs: {
+          tags: ['loading'],
+          invoke: {
+            id: 'loadTheirs',
+            src: 'loadDocument',
+            input: ({ context }) => ({ documentId: context.documentId }),
+            onDone: [
+              {
+                // Signed by someone else meanwhile: nothing left to merge into.
+                guard: 'isReadOnly',
+                target: '#documentEditor.signed',
+                actions: assign(({ event }) => ({
+                  content: event.output.content,
+                  savedContent: event.output.content,
+                  etag: event.output.etag,
+                  status: event.output.status,
+                  conflict: null,
+                })),
+              },
+              {
+                target: 'choosing',
+                actions: assign(({ context, event }) => ({
+                  conflict: {
+                    mine: context.content,
+                    theirs: event.output.content,
+                    theirsEtag: event.output.etag,
+                  },
+                })),
+              },
+            ],
+            onError: {
+              target: 'theirsFailed',
+              actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+            },
+          },
+        },
+        theirsFailed: {
+          tags: ['error'],
+          on: { 'editor.retry': 'loadingTheirs' },
+        },
+        choosing: {
+          on: {
+            'conflict.keepMine': {
+              target: '#documentEditor.saving',
+              actions: assign(({ context }) => ({
+                content: context.conflict!.mine,
+                etag: context.conflict!.theirsEtag,
+                savedContent: context.conflict!.theirs!,
+                conflict: null,
+                error: null,
+              })),
+            },
+            'conflict.takeTheirs': {
+              target: '#documentEditor.saved',
+              actions: [
+                assign(({ context }) => ({
+                  content: context.conflict!.theirs!,
+                  savedContent: context.conflict!.theirs!,
+                  etag: context.conflict!.theirsEtag,
+                  conflict: null,
+                  error: null,
+                })),
+                'clearLocalDraft',
+              ],
+            },
+            'conflict.merge': {
+              target: '#documentEditor.saving',
+              actions: [
+                assign(({ context, event }) => ({
+                  content: event.content,
+                  savedContent: context.conflict!.theirs!,
+                  etag: context.conflict!.theirsEtag,
+                  conflict: null,
+                  error: null,
+                })),
+                // Runs after the assign: `etag` is theirs now.
+                enqueueActions(({ context, enqueue }) => {
+                  enqueue.sendTo('localDraft', {
+                    type: 'persist',
+                    content: context.content,
+                    etag: context.etag,
+                  });
+                }),
+              ],
+            },
+          },
+        },
+      },
+    },
+    signing: {
+      tags: ['signing'],
+      invoke: {
+        id: 'signDocument',
+        src: 'signDocument',
+        input: ({ context }) => ({ documentId: context.documentId, etag: context.etag! }),
+        onDone: {
+          target: 'signed',
+          actions: [
+            assign(({ event }) => ({
+              etag: event.output.etag,
+              status: event.output.status,
+              error: null,
+            })),
+            'clearLocalDraft',
+          ],
+        },
+        onError: [
+          {
+            guard: 'isStale',
+            target: 'conflict',
+            actions: assign(({ context, event }) => ({
+              error: machineErrorOf(event.error),
+              conflict: { mine: context.content, theirs: null, theirsEtag: null },
+            })),
+          },
+          {
+            // Not signed (offline, a blocker, 400 …): the saved draft stays; the view names why.
+            target: 'saved',
+            actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+          },
+        ],
+      },
+    },
+    /** Signed (sent or completed) or canceled: read-only; changes are amendments. */
+    signed: {
+      tags: ['readOnly'],
+    },
+  },
+});

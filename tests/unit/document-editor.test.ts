@@ -1,0 +1,472 @@
+import { describe, expect, it } from 'vitest';
+import { fromCallback, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import {
+  AUTOSAVE_DELAY_MS,
+  documentEditorMachine,
+  retryDelayMs,
+  type DocumentEditorInput,
+  type LoadedDocument,
+  type LocalDraftCommand,
+} from '../../src/machines/document-editor.machine';
+import {
+  createLocalDraftLogic,
+  localDraftKey,
+  readLocalDraft,
+} from '../../src/machines/actors/local-draft';
+import { describeModel, done, failed, flush, startMachine, type Run } from '../support/model';
+
+/**
+ * The clinical document editor (issue #20 point 6): model-based over every state, then the
+ * timing on a simulated clock (debounce, backoff) with a failing network, the conflict choices
+ * and reload safety.
+ */
+
+type Snapshot = SnapshotFrom<typeof documentEditorMachine>;
+
+const DOC_ID = '9d3f1c2a-4b5e-4f60-8a71-92b3c4d5e6f7';
+const SERVER: LoadedDocument = {
+  content: { subjective: 'Schläft schlecht' },
+  etag: 'W/"1"',
+  status: 'new',
+};
+const THEIRS: LoadedDocument = {
+  content: { subjective: 'Schläft schlecht', assessment: 'Kollegin ergänzt' },
+  etag: 'W/"2"',
+  status: 'new',
+};
+const SIGNED: LoadedDocument = { ...SERVER, etag: 'W/"5"', status: 'sent' };
+const LOCAL = { content: { subjective: 'Vor dem Neuladen getippt' }, etag: 'W/"1"' };
+
+const problem = (status: number, code: string) =>
+  Object.assign(new Error(code), { name: 'ApiError', status, code });
+const NETWORK = Object.assign(new Error('offline'), {
+  name: 'NetworkError',
+  code: 'network_error',
+});
+
+const TYPE = { type: 'editor.change', field: 'plan', value: 'Schlafprotokoll führen' } as const;
+
+/** The local copy the real wiring keeps in sessionStorage. */
+function localStore() {
+  const commands: LocalDraftCommand[] = [];
+  const logic = fromCallback<LocalDraftCommand, { documentId: string }>(({ receive }) => {
+    receive((command) => void commands.push(command));
+  });
+  return { commands, logic, last: () => commands.at(-1) };
+}
+
+function start(input: DocumentEditorInput = { documentId: DOC_ID }) {
+  const local = localStore();
+  const started = startMachine(documentEditorMachine, {
+    input,
+    actors: { persistLocalDraft: local.logic },
+  });
+  return { ...started, local };
+}
+type Started = ReturnType<typeof start>;
+type EditorRun = Run<typeof documentEditorMachine> & Started;
+
+const EVENTS = [
+  TYPE,
+  { type: 'editor.saveNow' },
+  { type: 'editor.online' },
+  { type: 'editor.retry' },
+  { type: 'editor.sign' },
+  { type: 'conflict.keepMine' },
+  { type: 'conflict.takeTheirs' },
+  { type: 'conflict.merge', content: { subjective: 'zusammengeführt' } },
+  { type: 'xstate.after.autosaveDelay.documentEditor.dirty' },
+  { type: 'xstate.after.retryDelay.documentEditor.offlineRetrying' },
+  done('loadDocument', SERVER),
+  done('loadDocument', SIGNED),
+  failed('loadDocument', problem(404, 'not_found')),
+  done('saveDraft', { etag: 'W/"3"' }),
+  failed('saveDraft', NETWORK),
+  failed('saveDraft', problem(412, 'precondition_failed')),
+  failed('saveDraft', problem(400, 'value_too_long')),
+  done('loadTheirs', THEIRS),
+  failed('loadTheirs', NETWORK),
+  done('signDocument', { etag: 'W/"4"', status: 'sent' }),
+  failed('signDocument', problem(409, 'blocked_missing_consent')),
+] as unknown as AnyEventObject[];
+
+describeModel('document editor machine, model-based', {
+  machine: documentEditorMachine,
+  plans: [
+    {
+      name: 'fresh',
+      input: { documentId: DOC_ID },
+      events: EVENTS,
+      // The timed way (debounce, then a retry after the backoff), which saveNow shortcuts.
+      walks: [
+        [
+          done('loadDocument', SERVER),
+          TYPE,
+          { type: 'xstate.after.autosaveDelay.documentEditor.dirty' },
+          failed('saveDraft', NETWORK),
+          TYPE,
+          { type: 'xstate.after.retryDelay.documentEditor.offlineRetrying' },
+          done('saveDraft', { etag: 'W/"3"' }),
+        ],
+      ],
+    },
+    { name: 'after a reload', input: { documentId: DOC_ID, localDraft: LOCAL }, events: EVENTS },
+  ],
+  start: (plan) => start(plan.input) as EditorRun,
+  states: {
+    'documentEditor.loading': (s: Snapshot, run: EditorRun) => {
+      expect(s.hasTag('loading')).toBe(true);
+      expect(s.can(TYPE)).toBe(false);
+      expect(run.fakes.loadDocument!.latest().input).toEqual({ documentId: DOC_ID });
+    },
+    'documentEditor.loadFailed': (s: Snapshot) => {
+      expect(s.context.error?.code).toBe('not_found');
+      expect(s.can({ type: 'editor.retry' })).toBe(true);
+    },
+    'documentEditor.idle': (s: Snapshot) => {
+      expect(s.context.content).toEqual(SERVER.content);
+      expect(s.hasTag('unsaved')).toBe(false);
+      expect(s.can({ type: 'editor.sign' })).toBe(true);
+    },
+    'documentEditor.dirty': (s: Snapshot, run: EditorRun) => {
+      expect(s.hasTag('unsaved')).toBe(true);
+      expect(s.can({ type: 'editor.sign' })).toBe(false);
+      // Reload safety: what is shown is what the local copy holds (or came from it).
+      const last = run.local.last();
+      if (last?.type === 'persist') expect(last.content).toEqual(s.context.content);
+      else expect(s.context.content).toEqual(LOCAL.content);
+    },
+    'documentEditor.saving': (s: Snapshot, run: EditorRun) => {
+      expect(s.hasTag('saving') && s.hasTag('unsaved')).toBe(true);
+      const call = run.fakes.saveDraft!.latest();
+      expect(call.input).toEqual({
+        documentId: DOC_ID,
+        content: s.context.content,
+        etag: s.context.etag,
+      });
+    },
+    'documentEditor.saved': (s: Snapshot, run: EditorRun) => {
+      expect(s.hasTag('saved')).toBe(true);
+      expect(s.hasTag('unsaved')).toBe(false);
+      expect(s.context.content).toEqual(s.context.savedContent);
+      // Nothing left in the local copy (cleared, or nothing was ever typed).
+      expect(run.local.last()?.type).not.toBe('persist');
+    },
+    'documentEditor.offlineRetrying': (s: Snapshot) => {
+      expect(s.hasTag('offline') && s.hasTag('unsaved') && s.hasTag('editable')).toBe(true);
+      expect(s.context.error?.code).toBe('network_error');
+      expect(s.context.attempt).toBeGreaterThan(0);
+    },
+    'documentEditor.failed': (s: Snapshot) => {
+      expect(s.context.error).toEqual({ code: 'value_too_long', status: 400 });
+      expect(s.hasTag('unsaved')).toBe(true);
+    },
+    'documentEditor.conflict': (s: Snapshot) => {
+      expect(s.hasTag('conflict') && s.hasTag('unsaved')).toBe(true);
+      expect(s.context.conflict?.mine).toEqual(s.context.content);
+      expect(s.can(TYPE)).toBe(false);
+    },
+    'documentEditor.conflict.theirsFailed': (s: Snapshot) => {
+      expect(s.context.error?.code).toBe('network_error');
+    },
+    'documentEditor.conflict.choosing': (s: Snapshot) => {
+      expect(s.context.conflict?.theirs).toEqual(THEIRS.content);
+      expect(s.context.conflict?.theirsEtag).toBe(THEIRS.etag);
+    },
+    'documentEditor.signing': (s: Snapshot, run: EditorRun) => {
+      expect(s.hasTag('signing')).toBe(true);
+      expect(s.can(TYPE)).toBe(false);
+      expect(run.fakes.signDocument!.latest().input).toEqual({
+        documentId: DOC_ID,
+        etag: s.context.etag,
+      });
+    },
+    'documentEditor.signed': (s: Snapshot) => {
+      expect(s.hasTag('readOnly')).toBe(true);
+      expect(s.hasTag('unsaved')).toBe(false);
+      expect(s.can(TYPE)).toBe(false);
+      expect(s.context.status).not.toBe('new');
+    },
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+
+async function loaded(input?: DocumentEditorInput, doc: LoadedDocument = SERVER) {
+  const run = start(input);
+  run.fakes.loadDocument!.resolve(doc);
+  await flush();
+  return run;
+}
+const state = (run: Started) => run.actor.getSnapshot().value;
+const type = (run: Started, value: string, field = 'plan') =>
+  run.actor.send({ type: 'editor.change', field, value });
+async function tick(run: Started, ms: number) {
+  run.clock.increment(ms);
+  await flush();
+}
+
+describe('document editor: autosave on a simulated clock', () => {
+  it('saves 1.5 s after the last keystroke, not before', async () => {
+    const run = await loaded();
+    type(run, 'S');
+    await tick(run, 1000);
+    type(run, 'Sc');
+    await tick(run, 1000);
+    expect(run.fakes.saveDraft!.calls).toHaveLength(0);
+    await tick(run, AUTOSAVE_DELAY_MS - 1000);
+    expect(state(run)).toBe('saving');
+    expect(run.fakes.saveDraft!.calls).toEqual([
+      { documentId: DOC_ID, content: { ...SERVER.content, plan: 'Sc' }, etag: SERVER.etag },
+    ]);
+    run.fakes.saveDraft!.resolve({ etag: 'W/"2"' });
+    await flush();
+    expect(state(run)).toBe('saved');
+    expect(run.actor.getSnapshot().hasTag('saved')).toBe(true);
+  });
+
+  it('keeps what is typed during a save and saves it next, with the new ETag', async () => {
+    const run = await loaded();
+    type(run, 'eins');
+    run.actor.send({ type: 'editor.saveNow' });
+    type(run, 'eins zwei');
+    run.fakes.saveDraft!.resolve({ etag: 'W/"2"' });
+    await flush();
+    expect(state(run)).toBe('dirty');
+    expect(run.actor.getSnapshot().hasTag('unsaved')).toBe(true);
+    await tick(run, AUTOSAVE_DELAY_MS);
+    expect(run.fakes.saveDraft!.latest().input).toMatchObject({
+      content: { plan: 'eins zwei' },
+      etag: 'W/"2"',
+    });
+  });
+
+  it('retries with growing backoff while offline and never drops the text', async () => {
+    expect([1, 2, 3, 4, 10].map(retryDelayMs)).toEqual([2000, 4000, 8000, 16000, 60000]);
+    const run = await loaded();
+    type(run, 'offline getippt');
+    await tick(run, AUTOSAVE_DELAY_MS);
+    run.fakes.saveDraft!.reject(NETWORK);
+    await flush();
+    expect(state(run)).toBe('offlineRetrying');
+    type(run, 'offline weiter getippt');
+    expect(run.local.last()).toMatchObject({
+      type: 'persist',
+      content: { plan: 'offline weiter getippt' },
+    });
+    await tick(run, 1999);
+    expect(run.fakes.saveDraft!.calls).toHaveLength(1);
+    await tick(run, 1);
+    expect(run.fakes.saveDraft!.calls).toHaveLength(2);
+    run.fakes.saveDraft!.reject(problem(503, 'http_503'));
+    await flush();
+    await tick(run, 2000);
+    expect(run.fakes.saveDraft!.calls).toHaveLength(2); // second wait is 4 s
+    await tick(run, 2000);
+    expect(run.fakes.saveDraft!.latest().input.content).toMatchObject({
+      plan: 'offline weiter getippt',
+    });
+    run.fakes.saveDraft!.resolve({ etag: 'W/"2"' });
+    await flush();
+    expect(state(run)).toBe('saved');
+    expect(run.actor.getSnapshot().context.attempt).toBe(0);
+    expect(run.local.last()).toEqual({ type: 'clear' });
+  });
+
+  it('retries at once when the browser is online again', async () => {
+    const run = await loaded();
+    type(run, 'x');
+    run.actor.send({ type: 'editor.saveNow' });
+    run.fakes.saveDraft!.reject(NETWORK);
+    await flush();
+    run.actor.send({ type: 'editor.online' });
+    expect(state(run)).toBe('saving');
+    expect(run.fakes.saveDraft!.calls).toHaveLength(2);
+  });
+
+  it('names a refusal and keeps the text (no retry loop on 400)', async () => {
+    const run = await loaded();
+    type(run, 'x'.repeat(10));
+    run.actor.send({ type: 'editor.saveNow' });
+    run.fakes.saveDraft!.reject(problem(400, 'value_too_long'));
+    await flush();
+    await tick(run, 120_000);
+    expect(state(run)).toBe('failed');
+    expect(run.fakes.saveDraft!.calls).toHaveLength(1);
+    expect(run.actor.getSnapshot().context.content).toMatchObject({ plan: 'x'.repeat(10) });
+  });
+});
+
+describe('document editor: concurrent edits (412)', () => {
+  async function inConflict() {
+    const run = await loaded();
+    type(run, 'meins');
+    run.actor.send({ type: 'editor.saveNow' });
+    run.fakes.saveDraft!.reject(problem(412, 'precondition_failed'));
+    await flush();
+    expect(state(run)).toEqual({ conflict: 'loadingTheirs' });
+    run.fakes.loadDocument!.resolve(THEIRS);
+    await flush();
+    expect(state(run)).toEqual({ conflict: 'choosing' });
+    expect(run.actor.getSnapshot().context.conflict).toEqual({
+      mine: { ...SERVER.content, plan: 'meins' },
+      theirs: THEIRS.content,
+      theirsEtag: THEIRS.etag,
+    });
+    return run;
+  }
+
+  it('keep mine: saves my text over theirs with their ETag', async () => {
+    const run = await inConflict();
+    run.actor.send({ type: 'conflict.keepMine' });
+    expect(run.fakes.saveDraft!.latest().input).toEqual({
+      documentId: DOC_ID,
+      content: { ...SERVER.content, plan: 'meins' },
+      etag: THEIRS.etag,
+    });
+  });
+
+  it('take theirs: shows theirs as saved and drops the local copy', async () => {
+    const run = await inConflict();
+    run.actor.send({ type: 'conflict.takeTheirs' });
+    expect(state(run)).toBe('saved');
+    expect(run.actor.getSnapshot().context.content).toEqual(THEIRS.content);
+    expect(run.local.last()).toEqual({ type: 'clear' });
+  });
+
+  it('merged: saves the merged text with their ETag and keeps it locally until saved', async () => {
+    const run = await inConflict();
+    const merged = { subjective: 'beides', plan: 'meins', assessment: 'Kollegin ergänzt' };
+    run.actor.send({ type: 'conflict.merge', content: merged });
+    expect(run.local.last()).toEqual({ type: 'persist', content: merged, etag: THEIRS.etag });
+    expect(run.fakes.saveDraft!.latest().input).toMatchObject({
+      content: merged,
+      etag: THEIRS.etag,
+    });
+  });
+
+  it('a stale sign is a conflict too', async () => {
+    const run = await loaded();
+    run.actor.send({ type: 'editor.sign' });
+    run.fakes.signDocument!.reject(problem(412, 'precondition_failed'));
+    await flush();
+    expect(state(run)).toEqual({ conflict: 'loadingTheirs' });
+  });
+});
+
+describe('document editor: reload, leaving and signing', () => {
+  it('starts from the text typed before a reload and saves it against its old ETag', async () => {
+    const run = await loaded({ documentId: DOC_ID, localDraft: LOCAL });
+    expect(state(run)).toBe('dirty');
+    expect(run.actor.getSnapshot().context.content).toEqual(LOCAL.content);
+    await tick(run, AUTOSAVE_DELAY_MS);
+    expect(run.fakes.saveDraft!.latest().input).toEqual({
+      documentId: DOC_ID,
+      content: LOCAL.content,
+      etag: LOCAL.etag,
+    });
+  });
+
+  it('ignores a local copy equal to the server', async () => {
+    const run = await loaded({
+      documentId: DOC_ID,
+      localDraft: { content: SERVER.content, etag: 'W/"0"' },
+    });
+    expect(state(run)).toBe('idle');
+    expect(run.actor.getSnapshot().context.etag).toBe(SERVER.etag);
+  });
+
+  it('guards leaving exactly while something is not on the server', async () => {
+    const run = await loaded();
+    const unsaved = () => run.actor.getSnapshot().hasTag('unsaved');
+    expect(unsaved()).toBe(false);
+    type(run, 'a');
+    expect(unsaved()).toBe(true);
+    await tick(run, AUTOSAVE_DELAY_MS);
+    expect(unsaved()).toBe(true);
+    run.fakes.saveDraft!.resolve({ etag: 'W/"2"' });
+    await flush();
+    expect(unsaved()).toBe(false);
+  });
+
+  it('signs only what is saved, then is read-only', async () => {
+    const run = await loaded();
+    type(run, 'a');
+    expect(run.actor.getSnapshot().can({ type: 'editor.sign' })).toBe(false);
+    run.actor.send({ type: 'editor.saveNow' });
+    run.fakes.saveDraft!.resolve({ etag: 'W/"2"' });
+    await flush();
+    run.actor.send({ type: 'editor.sign' });
+    expect(run.fakes.signDocument!.latest().input).toEqual({ documentId: DOC_ID, etag: 'W/"2"' });
+    run.fakes.signDocument!.resolve({ etag: 'W/"3"', status: 'sent' });
+    await flush();
+    expect(state(run)).toBe('signed');
+    type(run, 'nachträglich');
+    expect(run.actor.getSnapshot().context.content).toMatchObject({ plan: 'a' });
+  });
+
+  it('a refused sign keeps the saved draft and names why', async () => {
+    const run = await loaded();
+    run.actor.send({ type: 'editor.sign' });
+    run.fakes.signDocument!.reject(NETWORK);
+    await flush();
+    expect(state(run)).toBe('saved');
+    expect(run.actor.getSnapshot().context.error?.code).toBe('network_error');
+  });
+
+  it('opens a signed document read-only', async () => {
+    const run = await loaded(undefined, SIGNED);
+    expect(state(run)).toBe('signed');
+    expect(run.actor.getSnapshot().hasTag('readOnly')).toBe(true);
+  });
+});
+
+describe('document editor: the local copy in sessionStorage', () => {
+  function memoryStorage() {
+    const items = new Map<string, string>();
+    return {
+      items,
+      getItem: (k: string) => items.get(k) ?? null,
+      setItem: (k: string, v: string) => void items.set(k, v),
+      removeItem: (k: string) => void items.delete(k),
+    };
+  }
+
+  it('keeps typed text across a reload and drops it once saved', async () => {
+    const storage = memoryStorage();
+    const first = startMachine(documentEditorMachine, {
+      input: { documentId: DOC_ID },
+      actors: { persistLocalDraft: createLocalDraftLogic(storage) },
+    });
+    first.fakes.loadDocument!.resolve(SERVER);
+    await flush();
+    first.actor.send({ type: 'editor.change', field: 'plan', value: 'nicht verlieren' });
+    first.actor.stop(); // the tab reloads before the autosave
+
+    const localDraft = readLocalDraft(DOC_ID, storage);
+    expect(localDraft).toEqual({
+      content: { ...SERVER.content, plan: 'nicht verlieren' },
+      etag: SERVER.etag,
+    });
+    const second = startMachine(documentEditorMachine, {
+      input: { documentId: DOC_ID, localDraft },
+      actors: { persistLocalDraft: createLocalDraftLogic(storage) },
+    });
+    second.fakes.loadDocument!.resolve(SERVER);
+    await flush();
+    expect(second.actor.getSnapshot().context.content).toMatchObject({ plan: 'nicht verlieren' });
+    second.actor.send({ type: 'editor.saveNow' });
+    second.fakes.saveDraft!.resolve({ etag: 'W/"2"' });
+    await flush();
+    expect(second.actor.getSnapshot().value).toBe('saved');
+    expect(storage.items.has(localDraftKey(DOC_ID))).toBe(false);
+  });
+
+  it('ignores what is not a draft', () => {
+    const storage = memoryStorage();
+    storage.setItem(localDraftKey(DOC_ID), '{kaputt');
+    expect(readLocalDraft(DOC_ID, storage)).toBeNull();
+    storage.setItem(localDraftKey(DOC_ID), JSON.stringify({ content: 'x' }));
+    expect(readLocalDraft(DOC_ID, storage)).toBeNull();
+  });
+});
