@@ -801,7 +801,7 @@ export interface paths {
         get?: never;
         /**
          * Cancel items
-         * @description pending, validation_failed, approved → cancelled. All-or-nothing in one transaction (transition table: shared/billing-transitions.ts): when any id is unknown, outside the caller's scope or in a status that does not allow the action, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition | live_item_exists). At most 1000 ids (400 above).
+         * @description pending, validation_failed, approved → cancelled. All-or-nothing in one transaction (transition table: shared/billing-transitions.ts): when any id is unknown, outside the caller's scope or in a status that does not allow the action, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition | live_item_exists | on_invoice, the last for an item on an invoice that is not cancelled: cancel the invoice instead). At most 1000 ids (400 above).
          */
         put: operations["batchCancelBillableItems"];
         post?: never;

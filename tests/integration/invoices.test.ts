@@ -98,6 +98,10 @@ describe('invoice run, documents, send, Storno, DATEV', () => {
       { vatTreatment: 'exempt', vatRatePercent: 0, vatExemptionReason: EXEMPT, netCents: 8000, vatCents: 0, grossCents: 8000 },
     ]);
 
+    // An invoiced item is corrected by a Storno, not by cancelling it.
+    const cancel = await api.call('PUT', '/api/billable-items/batch-cancel', { as: admin, body: { ids: [itemIds[2]] } });
+    expectProblem(cancel, 409, 'batch_refused');
+    expect(cancel.body.errors[0]).toMatchObject({ id: itemIds[2], code: 'on_invoice' });
     // The same items again, or a pending one: refused, nothing issued.
     const again = await run({ itemIds: [itemIds[0], pendingOne] });
     expectProblem(again, 409, 'batch_refused');
