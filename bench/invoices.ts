@@ -25,6 +25,9 @@ import { stopChild } from './servers/child';
 import { startAppAndBaseline } from './servers/pair';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// The app child inherits this: a 200-invoice run answers in one response, which may take
+// longer than the default idle timeout (2 min) on a busy machine.
+process.env.HTTP_IDLE_TIMEOUT_MS ??= '600000';
 const CLIENTS = 200;
 const PER_CLIENT = 5;
 /** The run may take this many times the PDF floor (numbers, rows, XML-less self-pay). */
@@ -58,7 +61,7 @@ async function loadItems(client: pg.Client) {
       'followup', 'jitsi',
       substr(md5('c' || i), 1, 4) || '-' || substr(md5('c' || i), 5, 4) || '-' || substr(md5('c' || i), 9, 4),
       substr(md5('k' || i), 1, 4) || '-' || substr(md5('k' || i), 5, 4) || '-' || substr(md5('k' || i), 9, 4),
-      'bench-' || md5('r' || i), 2, false, now() - interval '30 days', now() - interval '30 days'
+      'bench-' || md5('r' || i), 1 + i / ${CLIENTS}, false, now() - interval '30 days', now() - interval '30 days'
       FROM generate_series(0, ${CLIENTS * PER_CLIENT - 1}) i,
            (SELECT array_agg(id ORDER BY last_name) AS ids FROM clients) cl,
            (SELECT id FROM coaches LIMIT 1) co;
@@ -73,8 +76,8 @@ async function loadItems(client: pg.Client) {
       CASE WHEN a.n % 3 = 0 THEN 'Steuerfreie Heilbehandlung gem. § 4 Nr. 14 a UStG' END,
       'client', (a.start_date AT TIME ZONE 'Europe/Berlin')::date, 'approved', a.end_date, a.end_date, a.end_date
     FROM (SELECT a.*, row_number() OVER (ORDER BY a.start_date) AS n FROM appointments a) a;
-    VACUUM (ANALYZE);
   `);
+  await client.query('VACUUM (ANALYZE)');
   const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM billable_items WHERE status = 'approved'`);
   return rows[0]!.n;
 }

@@ -1,13 +1,21 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
 import type { InvoiceDocument, Practice } from './document';
 import { euro, germanDate } from './money';
 
 // DejaVu Sans (free licence, npm dejavu-fonts-ttf) is embedded as a subset: umlauts, ß and €
 // print in any viewer, which the 14 standard PDF fonts do not guarantee.
+// Parsed once (fontkit, the parser pdfkit itself uses) and shared by every document: parsing
+// the TTF per PDF cost more than the rest of the document. Each PDF still embeds its subset.
 const require = createRequire(import.meta.url);
-const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+const parse = (file: string) =>
+  fontkit.create(
+    readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)),
+  ) as PDFKit.Mixins.PDFFontSource;
+let fonts: { body: PDFKit.Mixins.PDFFontSource; bold: PDFKit.Mixins.PDFFontSource } | undefined;
+const loadFonts = () => (fonts ??= { body: parse('DejaVuSans.ttf'), bold: parse('DejaVuSans-Bold.ttf') });
 
 const LEFT = 56;
 const RIGHT = 539;
@@ -25,8 +33,9 @@ export function renderInvoicePdf(doc: InvoiceDocument, practice: Practice): Prom
     pdf.on('end', () => resolve(Buffer.concat(chunks)));
     pdf.on('error', reject);
   });
-  pdf.registerFont('body', FONT);
-  pdf.registerFont('bold', FONT_BOLD);
+  const { body, bold } = loadFonts();
+  pdf.registerFont('body', body);
+  pdf.registerFont('bold', bold);
 
   pdf.font('bold').fontSize(14).text(practice.name, LEFT, 56);
   pdf.font('body').fontSize(9);
