@@ -37,6 +37,26 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).default('Sprechstunde <no-reply@sprechstunde.invalid>'),
   /** Name of the practice: organizer of calendar invitations, signature of messages. */
   PRACTICE_NAME: z.string().min(1).max(100).default('Sprechstunde'),
+  /** The practice as invoices name it (§ 14 Abs. 4 Nr. 1, 2 UStG): address and tax number. */
+  PRACTICE_STREET: z.string().min(1).max(200).default('Musterstraße 1'),
+  PRACTICE_POSTAL_CODE: z.string().min(1).max(20).default('10115'),
+  PRACTICE_CITY: z.string().min(1).max(100).default('Berlin'),
+  /** Steuernummer; development default is a placeholder, set the real one in production. */
+  PRACTICE_TAX_NUMBER: z.string().min(1).max(40).default('11/111/11111'),
+  /** USt-IdNr., if the practice has one (printed and sent in the XRechnung besides the tax number). */
+  PRACTICE_VAT_ID: z.string().regex(/^[A-Z]{2}[0-9A-Z]{2,13}$/).optional(),
+  PRACTICE_EMAIL: z.string().email().default('rechnung@sprechstunde.invalid'),
+  /** Seller contact telephone (XRechnung BR-DE-6). */
+  PRACTICE_PHONE: z.string().min(3).max(40).default('+49 30 1234567'),
+  PRACTICE_IBAN: z.string().regex(/^[A-Z]{2}[0-9]{2}[0-9A-Z]{10,30}$/).default('DE02120300000000202051'),
+  /** Days from the invoice date to the due date. */
+  INVOICE_PAYMENT_DAYS: z.coerce.number().int().min(0).max(120).default(14),
+  /** DATEV: consultant and client number, debtor account, revenue accounts (SKR03 by default). */
+  DATEV_CONSULTANT_NUMBER: z.coerce.number().int().min(1000).max(9999999).default(1001),
+  DATEV_CLIENT_NUMBER: z.coerce.number().int().min(1).max(99999).default(1),
+  DATEV_DEBTOR_ACCOUNT: z.coerce.number().int().min(10000).max(99999999).default(10000),
+  DATEV_REVENUE_ACCOUNT_STANDARD: z.coerce.number().int().min(1).max(99999999).default(8400),
+  DATEV_REVENUE_ACCOUNT_EXEMPT: z.coerce.number().int().min(1).max(99999999).default(8100),
   /** SMS provider's HTTP endpoint (POST JSON {from, to, text}); unset = SMS are captured. */
   SMS_URL: z.string().url().optional(),
   /** Bearer token for SMS_URL. */

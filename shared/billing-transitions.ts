@@ -40,3 +40,12 @@ export function canApplyBillingAction(action: BillingAction, status: BillableIte
 export function billingActionsFor(status: BillableItemStatus): BillingAction[] {
   return BILLING_ACTIONS.filter((action) => canApplyBillingAction(action, status));
 }
+
+/**
+ * Not a staff action (so not in the table or the menus): cancelling an invoice by a
+ * cancellation invoice returns its items to approved, whether it had been sent or not.
+ */
+export const INVOICE_CANCELLATION_RETURNS = {
+  from: ['invoice_sent', 'approved'] as const satisfies readonly BillableItemStatus[],
+  to: 'approved' as const satisfies BillableItemStatus,
+};

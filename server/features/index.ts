@@ -13,6 +13,7 @@ import { clientsHandlers } from './clients/index';
 import { clientSignupHandlers } from './client-signup/index';
 import { coachesHandlers } from './coaches/index';
 import { eventsHandlers } from './events/index';
+import { invoiceHandlers } from './invoices/index';
 import { meetingsHandlers } from './meetings/index';
 import { supportHandlers } from './support/index';
 import { usersHandlers } from './users/index';
@@ -40,4 +41,5 @@ export const allHandlers: Handlers = {
   ...billableItemHandlers,
   ...webhooksHandlers,
   ...clinicalHandlers,
+  ...invoiceHandlers,
 };

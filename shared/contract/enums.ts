@@ -37,6 +37,8 @@ export const BILLING_PAYER_KINDS = contract.billingPayerKindValues as Tuple<
 export const BILLING_VAT_TREATMENTS = contract.billingVatTreatmentValues as Tuple<
   Schemas['BillingVatTreatment']
 >;
+export const INVOICE_KINDS = contract.invoiceKindValues as Tuple<Schemas['InvoiceKind']>;
+export const INVOICE_STATUSES = contract.invoiceStatusValues as Tuple<Schemas['InvoiceStatus']>;
 export const COMMUNICATION_CHANNELS = contract.communicationChannelValues as Tuple<
   Schemas['CommunicationChannel']
 >;

@@ -620,6 +620,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invoices and cancellation invoices
+         * @description Newest number first. ADMIN only (SUPERADMIN passes); coaches see no invoices (they carry payer addresses and amounts of every client).
+         */
+        get: operations["listInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue invoices for approved items, one per payer
+         * @description Takes the approved items that are on no live invoice (optionally only the given ids, or only service dates in fromDate..toDate), groups them by payer (the client for self-pay, the sponsor via the client's campaign, the insurer) and issues one invoice per payer with the next gapless number of the invoice date's year (YYYY-NNNNN), allocated in the run's transaction. Each invoice gets its PDF and, for sponsors and insurers, its XRechnung 3.0 XML (at the first send when the recipient's e-mail address is not known at issue). Named ids that are not approved or already invoiced refuse the run (409 batch_refused, nothing issued). Items stay approved until the invoice is sent.
+         */
+        post: operations["createInvoiceRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/datev-export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DATEV Buchungsstapel (EXTF) of the invoices dated in a range
+         * @description windows-1252, semicolon-separated, decimal comma: line 1 the EXTF header (format version 700, category 21), line 2 the column names, then one booking per invoice and VAT rate (debtor account against the revenue account of the rate; cancellation invoices book H). Belegdatum DDMM, Belegfeld 1 the invoice number.
+         */
+        get: operations["exportInvoicesDatev"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One invoice with its lines and VAT breakdown */
+        get: operations["getInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invoice as issued (PDF) */
+        get: operations["getInvoicePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/{id}/xrechnung": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invoice as XRechnung 3.0 (UBL) XML
+         * @description Only invoices to sponsors and insurers have one, once their e-mail address is known (at issue or at the first send); 404 otherwise.
+         */
+        get: operations["getInvoiceXRechnung"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail the invoice with its PDF (and XML) attached
+         * @description Queues the mail (captured in development) to `email`, or to the client's address for self-pay invoices (400 naming email when there is none), and marks the invoice sent and its items invoice_sent. Sending a sent invoice again only mails it again; a cancellation invoice is sent the same way. For sponsors and insurers the XRechnung is made at the first send when no address was known at issue (its buyer electronic address BT-49 is required). 409 invoice_cancelled for a cancelled invoice (send its cancellation invoice).
+         */
+        post: operations["sendInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an invoice by a cancellation invoice (Storno)
+         * @description An issued invoice is never edited or deleted. This issues a cancellation invoice with its own number and the negated lines, marks the original cancelled and returns its items to approved (they can go on a new invoice). 409 invoice_cancelled when it is already cancelled or is itself a cancellation.
+         */
+        post: operations["cancelInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/billable-items": {
         parameters: {
             query?: never;
@@ -690,7 +844,7 @@ export interface paths {
         get?: never;
         /**
          * Cancel items
-         * @description pending, validation_failed, approved → cancelled. All-or-nothing in one transaction (transition table: shared/billing-transitions.ts): when any id is unknown, outside the caller's scope or in a status that does not allow the action, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition | live_item_exists). At most 1000 ids (400 above).
+         * @description pending, validation_failed, approved → cancelled. All-or-nothing in one transaction (transition table: shared/billing-transitions.ts): when any id is unknown, outside the caller's scope or in a status that does not allow the action, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition | live_item_exists | on_invoice, the last for an item on an invoice that is not cancelled: cancel the invoice instead). At most 1000 ids (400 above).
          */
         put: operations["batchCancelBillableItems"];
         post?: never;
@@ -2703,6 +2857,148 @@ export interface components {
         BillableItemIds: {
             ids: string[];
         };
+        /**
+         * @description invoice: issued for items; cancellation: the Storno of an invoice, negated amounts, its own number.
+         * @enum {string}
+         */
+        InvoiceKind: "invoice" | "cancellation";
+        /**
+         * @description issued: numbered, not mailed yet; sent: mailed (its items are invoice_sent); cancelled: a cancellation invoice undoes it. A cancellation invoice is issued or sent.
+         * @enum {string}
+         */
+        InvoiceStatus: "issued" | "sent" | "cancelled";
+        InvoiceRunRequest: {
+            /** @description Only these approved items (all must be approved and on no live invoice). */
+            itemIds?: string[];
+            /**
+             * Format: date
+             * @description Only items with a service date on or after this day.
+             */
+            fromDate?: string;
+            /**
+             * Format: date
+             * @description Only items with a service date on or before this day.
+             */
+            toDate?: string;
+        };
+        InvoiceRunResult: {
+            invoices: components["schemas"]["InvoiceSummary"][];
+            itemCount: number;
+        };
+        InvoiceSendRequest: {
+            /**
+             * Format: email
+             * @description Recipient address; default the client's for self-pay invoices.
+             */
+            email?: string;
+        };
+        InvoiceCancelRequest: {
+            reason?: string;
+        };
+        InvoiceRecipient: {
+            name: string;
+            street: string | null;
+            postalCode: string | null;
+            city: string | null;
+            country: string;
+            email: string | null;
+            /** @description Buyer reference (campaign code of a sponsor, IK number of an insurer, client number). */
+            reference: string | null;
+        };
+        InvoiceLine: {
+            /** Format: uuid */
+            billableItemId: string;
+            /** Format: date */
+            serviceDate: string;
+            description: string;
+            grossCents: number;
+            netCents: number;
+            vatTreatment: components["schemas"]["BillingVatTreatment"];
+            vatRatePercent: number;
+            vatExemptionReason: string | null;
+        };
+        InvoiceVatGroup: {
+            vatTreatment: components["schemas"]["BillingVatTreatment"];
+            vatRatePercent: number;
+            vatExemptionReason: string | null;
+            netCents: number;
+            vatCents: number;
+            grossCents: number;
+        };
+        InvoiceSummary: {
+            /** Format: uuid */
+            id: string;
+            /** @description YYYY-NNNNN, gapless per year across invoices and cancellation invoices. */
+            number: string;
+            kind: components["schemas"]["InvoiceKind"];
+            status: components["schemas"]["InvoiceStatus"];
+            payerKind: components["schemas"]["BillingPayerKind"];
+            recipientName: string;
+            /** Format: date */
+            invoiceDate: string;
+            /** Format: date */
+            serviceFrom: string;
+            /** Format: date */
+            serviceTo: string;
+            netCents: number;
+            vatCents: number;
+            /** @description Negative on a cancellation invoice. */
+            grossCents: number;
+            lineCount: number;
+            hasXRechnung: boolean;
+            /** Format: uuid */
+            cancelsInvoiceId: string | null;
+            /** Format: uuid */
+            cancelledByInvoiceId: string | null;
+            /** Format: date-time */
+            sentAt: string | null;
+            sentTo: string | null;
+            /** Format: date-time */
+            cancelledAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Invoice: {
+            /** Format: uuid */
+            id: string;
+            /** @description YYYY-NNNNN, gapless per year across invoices and cancellation invoices. */
+            number: string;
+            kind: components["schemas"]["InvoiceKind"];
+            status: components["schemas"]["InvoiceStatus"];
+            payerKind: components["schemas"]["BillingPayerKind"];
+            recipientName: string;
+            /** Format: date */
+            invoiceDate: string;
+            /** Format: date */
+            serviceFrom: string;
+            /** Format: date */
+            serviceTo: string;
+            netCents: number;
+            vatCents: number;
+            /** @description Negative on a cancellation invoice. */
+            grossCents: number;
+            lineCount: number;
+            hasXRechnung: boolean;
+            /** Format: uuid */
+            cancelsInvoiceId: string | null;
+            /** Format: uuid */
+            cancelledByInvoiceId: string | null;
+            /** Format: date-time */
+            sentAt: string | null;
+            sentTo: string | null;
+            /** Format: date-time */
+            cancelledAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            recipient: components["schemas"]["InvoiceRecipient"];
+            lines: components["schemas"]["InvoiceLine"][];
+            vatGroups: components["schemas"]["InvoiceVatGroup"][];
+            cancellationReason: string | null;
+        };
+        InvoiceList: {
+            invoices: components["schemas"]["InvoiceSummary"][];
+            total: number;
+        };
         BillableItem: {
             /** Format: uuid */
             id: string;
@@ -4626,6 +4922,256 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                page?: components["parameters"]["Page"];
+                limit?: components["parameters"]["Limit"];
+                status?: components["schemas"]["InvoiceStatus"];
+                year?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createInvoiceRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceRunRequest"];
+            };
+        };
+        responses: {
+            /** @description Issued (the list is empty when nothing was due) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceRunResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    exportInvoicesDatev: {
+        parameters: {
+            query: {
+                fromDate: string;
+                toDate: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV file */
+            200: {
+                headers: {
+                    /** @description attachment; filename="EXTF_Buchungsstapel_<from>_<to>.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getInvoicePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PDF file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getInvoiceXRechnung: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description XML file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    sendInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceSendRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    cancelInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The cancellation invoice */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -6604,6 +7150,8 @@ export const billableItemStatusValues: ReadonlyArray<FlattenedDeepRequired<compo
 export const billableItemOccasionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillableItemOccasion"]> = ["completed", "no_show", "cancelled_late"];
 export const billingPayerKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingPayerKind"]> = ["client", "sponsor", "statutory_insurer", "private_insurer"];
 export const billingVatTreatmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingVatTreatment"]> = ["standard", "exempt"];
+export const invoiceKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceKind"]> = ["invoice", "cancellation"];
+export const invoiceStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceStatus"]> = ["issued", "sent", "cancelled"];
 export const billableItemVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillableItem"]["vatRatePercent"]> = [0, 19];
 export const billingRuleVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRule"]["vatRatePercent"]> = [0, 19];
 export const billingRulePreviewRulesOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRulePreview"]["rules"]["outcome"]> = ["matched", "not_matched", "inactive"];

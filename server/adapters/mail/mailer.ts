@@ -17,6 +17,8 @@ export interface OutgoingMail {
   text: string;
   /** An iCalendar invitation or cancellation, sent as the mail's text/calendar part. */
   calendar?: { method: 'REQUEST' | 'CANCEL'; content: string } | undefined;
+  /** Files attached to the mail (an invoice's PDF and XML). */
+  attachments?: { filename: string; contentType: string; content: Buffer }[] | undefined;
 }
 
 export interface Mailer {
@@ -97,6 +99,7 @@ export function createMailer(options: MailerOptions): Mailer {
               },
             }
           : {}),
+        ...(message.attachments?.length ? { attachments: message.attachments } : {}),
       });
       return { messageId: typeof info.messageId === 'string' ? info.messageId : null };
     },

@@ -8,3 +8,4 @@ export * from './clinical';
 export * from './support';
 export * from './http';
 export * from './auth';
+export * from './invoices';

@@ -5,6 +5,7 @@ import {
   billingDismissedAppointments,
   clients,
   events,
+  invoiceItems,
 } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { batchOffenders, batchRefused, type BatchOffender } from '../../http/batch';
@@ -63,6 +64,7 @@ export async function applyAction(
       notAllowed: (row) => `${action} is not allowed on an item in status ${row.status}`,
     });
     if (action === 'uncancel' && offenders.length === 0) offenders.push(...(await liveClashes(tx, ids, rows)));
+    if (action === 'cancel' && offenders.length === 0) offenders.push(...(await onLiveInvoice(tx, ids)));
     if (offenders.length) {
       throw batchRefused(`${offenders.length} of ${ids.length} items refuse ${action}; nothing changed`, offenders);
     }
@@ -96,6 +98,20 @@ export async function applyAction(
     }
     return after;
   });
+}
+
+/** An item on an invoice that is not cancelled is corrected by a Storno, not by cancelling it. */
+async function onLiveInvoice(tx: Tx, ids: string[]): Promise<Offender[]> {
+  const rows = await tx
+    .select({ id: invoiceItems.billableItemId })
+    .from(invoiceItems)
+    .where(and(inArray(invoiceItems.billableItemId, ids), eq(invoiceItems.live, true)));
+  const invoiced = new Set(rows.map((r) => r.id));
+  return ids.flatMap((id, index) =>
+    invoiced.has(id)
+      ? [{ field: `ids.${index}`, id, status: 'approved', code: 'on_invoice', message: 'The item is on an invoice; cancel the invoice instead' }]
+      : [],
+  );
 }
 
 /** Uncancelling must not make a second live item for an appointment. */

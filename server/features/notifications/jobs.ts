@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { communications } from '../../db/schema/index';
+import { communicationAttachments, communications } from '../../db/schema/index';
 import { isPermanentMailError, type Mailer } from '../../adapters/mail/mailer';
 import type { SmsSender } from '../../adapters/sms/sms';
 import type { JobDefinition, JobQueue, RunningJob } from '../../jobs/queue';
@@ -70,6 +70,17 @@ async function deliverCommunication(
     return { failed: 'expired' };
   }
   try {
+    const attachments =
+      message.channel === 'email'
+        ? await deps.db
+            .select({
+              filename: communicationAttachments.filename,
+              contentType: communicationAttachments.contentType,
+              content: communicationAttachments.content,
+            })
+            .from(communicationAttachments)
+            .where(eq(communicationAttachments.communicationId, id))
+        : [];
     const { messageId } =
       message.channel === 'email'
         ? await deps.mailer.deliver({
@@ -83,6 +94,7 @@ async function deliverCommunication(
                     content: message.calendar,
                   }
                 : undefined,
+            attachments,
           })
         : await deps.sms!.send({ to: message.recipient, text: message.body });
     await record({

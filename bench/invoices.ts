@@ -1,0 +1,198 @@
+/**
+ * npm run bench:invoices — one invoice run of 1,000 approved items into 200 invoices (PDFs
+ * included), timed per invoice, beside the floor of rendering the same 200 PDFs alone.
+ *
+ * 1. A scratch database spr_bench_invoices_<random> on DATABASE_URL's server (default
+ *    postgres://postgres@127.0.0.1:5432), migrated; 200 clients with 5 past appointments and
+ *    5 approved self-pay items each (every third item exempt), in SQL; VACUUM (ANALYZE).
+ * 2. The real app as a child process (bench/servers/pair.ts), signed in as an ADMIN.
+ * 3. POST /api/invoices/runs with the web app's headers (Bearer token, Accept,
+ *    Accept-Language, Content-Type, Idempotency-Key), timed from the client; then the floor:
+ *    the same 200 documents rendered to PDF in this process, no database.
+ * JSON to bench/results/invoices-<timestamp>.json and invoices-latest.json.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { loadConfig } from '../server/config';
+import { connectPostgres } from '../server/db/client';
+import { practiceOf, priceLines, renderInvoicePdf, totalsOf } from '../server/features/invoices/index';
+import { stopChild } from './servers/child';
+import { startAppAndBaseline } from './servers/pair';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+// The app child inherits this: a 200-invoice run answers in one response, which may take
+// longer than the default idle timeout (2 min) on a busy machine.
+process.env.HTTP_IDLE_TIMEOUT_MS ??= '600000';
+const CLIENTS = 200;
+const PER_CLIENT = 5;
+/** The run may take this many times the PDF floor (numbers, rows, XML-less self-pay). */
+const TARGET = { runVsPdfFloor: 3 };
+
+const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const dbName = `spr_bench_invoices_${randomBytes(4).toString('hex')}`;
+const dbUrl = (() => {
+  const u = new URL(server);
+  u.pathname = `/${dbName}`;
+  return u.toString();
+})();
+const log = (...args: unknown[]) =>
+  console.log(`[bench:invoices ${(performance.now() / 1000).toFixed(1)}s]`, ...args);
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/**
+ * One coach, an admin, 200 clients with an address, 1,000 past appointments (client i % 200,
+ * two hours apart, so no overlap) and one approved self-pay item each, every third exempt.
+ */
+async function loadItems(client: pg.Client) {
+  await client.query(`
+    INSERT INTO coaches (first_name, last_name, email) VALUES ('Carla', 'Coach', 'coach@bench.example');
+    INSERT INTO users (auth_subject, email, role, active) VALUES ('bench-admin', 'admin@bench.example', 'ADMIN', true);
+    INSERT INTO clients (first_name, last_name, email, street, city, postal_code, country, created_at, updated_at)
+    SELECT 'Klara', 'Müller ' || g, 'klient' || g || '@bench.example', 'Hauptstraße ' || g, 'Berlin', '10115', 'DE', now(), now()
+      FROM generate_series(1, ${CLIENTS}) g;
+    INSERT INTO appointments (client_id, coach_id, start_date, end_date, appointment_type, meeting_type,
+      meeting_code_coach, meeting_code_client, video_room, appointment_number, no_show, created_at, updated_at)
+    SELECT cl.ids[1 + i % ${CLIENTS}], co.id, now() - (i + 1) * interval '2 hours', now() - (i + 1) * interval '2 hours' + interval '50 minutes',
+      'followup', 'jitsi',
+      substr(md5('c' || i), 1, 4) || '-' || substr(md5('c' || i), 5, 4) || '-' || substr(md5('c' || i), 9, 4),
+      substr(md5('k' || i), 1, 4) || '-' || substr(md5('k' || i), 5, 4) || '-' || substr(md5('k' || i), 9, 4),
+      'bench-' || md5('r' || i), 1 + i / ${CLIENTS}, false, now() - interval '30 days', now() - interval '30 days'
+      FROM generate_series(0, ${CLIENTS * PER_CLIENT - 1}) i,
+           (SELECT array_agg(id ORDER BY last_name) AS ids FROM clients) cl,
+           (SELECT id FROM coaches LIMIT 1) co;
+    INSERT INTO billable_items (appointment_id, client_id, coach_id, appointment_type, description,
+      amount_cents, vat_treatment, vat_rate_percent, vat_exemption_reason, payer_kind, service_date,
+      status, approved_at, created_at, updated_at)
+    SELECT a.id, a.client_id, a.coach_id, a.appointment_type,
+      CASE WHEN a.n % 3 = 0 THEN 'Ärztliche Konsultation' ELSE 'Coaching-Folgetermin' END,
+      CASE WHEN a.n % 3 = 0 THEN 8000 ELSE 11900 END,
+      CASE WHEN a.n % 3 = 0 THEN 'exempt' ELSE 'standard' END,
+      CASE WHEN a.n % 3 = 0 THEN 0 ELSE 19 END,
+      CASE WHEN a.n % 3 = 0 THEN 'Steuerfreie Heilbehandlung gem. § 4 Nr. 14 a UStG' END,
+      'client', (a.start_date AT TIME ZONE 'Europe/Berlin')::date, 'approved', a.end_date, a.end_date, a.end_date
+    FROM (SELECT a.*, row_number() OVER (ORDER BY a.start_date) AS n FROM appointments a) a;
+  `);
+  await client.query('VACUUM (ANALYZE)');
+  const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM billable_items WHERE status = 'approved'`);
+  return rows[0]!.n;
+}
+
+/** The same documents rendered alone: what the run cannot be faster than. */
+async function pdfFloor(invoices: number) {
+  const practice = practiceOf(loadConfig({}));
+  const inputs = Array.from({ length: PER_CLIENT }, (_, i) => ({
+    billableItemId: randomUUID(),
+    serviceDate: '2026-03-02',
+    description: i % 3 === 0 ? 'Ärztliche Konsultation' : 'Coaching-Folgetermin',
+    grossCents: i % 3 === 0 ? 8000 : 11900,
+    vatTreatment: (i % 3 === 0 ? 'exempt' : 'standard') as 'exempt' | 'standard',
+    vatRatePercent: i % 3 === 0 ? 0 : 19,
+    vatExemptionReason: i % 3 === 0 ? 'Steuerfreie Heilbehandlung gem. § 4 Nr. 14 a UStG' : null,
+  }));
+  const t = performance.now();
+  for (let i = 0; i < invoices; i++) {
+    const { lines, vatGroups } = priceLines(inputs);
+    await renderInvoicePdf(
+      {
+        number: `2026-${String(i + 1).padStart(5, '0')}`,
+        kind: 'invoice',
+        invoiceDate: '2026-03-31',
+        dueDate: '2026-04-14',
+        serviceFrom: '2026-03-02',
+        serviceTo: '2026-03-30',
+        recipient: { name: 'Klara Müller', street: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin', country: 'DE', email: null, reference: null },
+        lines,
+        vatGroups,
+        ...totalsOf(vatGroups),
+        cancels: null,
+        cancellationReason: null,
+      },
+      practice,
+    );
+  }
+  return performance.now() - t;
+}
+
+const admin = new pg.Client({ connectionString: server });
+let children: ChildProcess[] = [];
+let created = false;
+
+async function main() {
+  const started = new Date();
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  created = true;
+  const migrator = connectPostgres(dbUrl, 2);
+  await migrator.migrate();
+  await migrator.close();
+  const loader = new pg.Client({ connectionString: dbUrl });
+  await loader.connect();
+  const items = await loadItems(loader);
+  log(`loaded: ${items} approved items of ${CLIENTS} clients`);
+
+  const { issuer, app, baseline } = await startAppAndBaseline(dbUrl, 10);
+  children = [app.child, baseline.child];
+  const appUrl = `http://127.0.0.1:${app.message.port}`;
+  const token = await issuer.sign({ sub: 'bench-admin', email: 'admin@bench.example', expiresIn: '2h' });
+  const headers = {
+    authorization: `Bearer ${token}`,
+    accept: 'application/json',
+    'accept-language': 'de-DE,de;q=0.9',
+    'content-type': 'application/json',
+    'idempotency-key': randomUUID(),
+  };
+  const t = performance.now();
+  const res = await fetch(`${appUrl}/api/invoices/runs`, { method: 'POST', headers, body: '{}' });
+  const body = (await res.json()) as { invoices?: unknown[]; itemCount?: number };
+  const runMs = performance.now() - t;
+  const invoices = body.invoices?.length ?? 0;
+  log(`run: ${res.status}, ${body.itemCount} items into ${invoices} invoices in ${round(runMs, 0)} ms`);
+  const { rows } = await loader.query<{ bytes: number }>('SELECT avg(octet_length(pdf))::int AS bytes FROM invoices');
+  await loader.end();
+
+  const floorMs = await pdfFloor(Math.max(invoices, 1));
+  const perInvoice = round(runMs / Math.max(invoices, 1));
+  const floorPerInvoice = round(floorMs / Math.max(invoices, 1));
+  const ratio = round(perInvoice / floorPerInvoice);
+  log(`per invoice: run ${perInvoice} ms, PDF alone ${floorPerInvoice} ms → ${ratio}× ${ratio <= TARGET.runVsPdfFloor ? 'pass' : 'FAIL'}`);
+
+  const report = {
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    targets: TARGET,
+    settings: { clients: CLIENTS, itemsPerClient: PER_CLIENT, items },
+    machine: { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg().map((n) => round(n)) },
+    run: { status: res.status, itemCount: body.itemCount, invoices, totalMs: round(runMs, 0), msPerInvoice: perInvoice, avgPdfBytes: rows[0]?.bytes },
+    pdfFloor: { totalMs: round(floorMs, 0), msPerInvoice: floorPerInvoice },
+    runVsPdfFloor: ratio,
+    pass: ratio <= TARGET.runVsPdfFloor && res.status === 201 && invoices === CLIENTS,
+  };
+  const dir = path.join(here, 'results');
+  mkdirSync(dir, { recursive: true });
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  writeFileSync(path.join(dir, `invoices-${started.toISOString().replace(/[:.]/g, '-')}.json`), json);
+  writeFileSync(path.join(dir, 'invoices-latest.json'), json);
+  console.log(json);
+}
+
+async function cleanup() {
+  await Promise.all(children.map((c) => stopChild(c)));
+  if (created && process.env.BENCH_KEEP_DB !== '1')
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((err) => log('could not drop', err));
+  else if (created) log(`database kept: ${dbUrl}`);
+  await admin.end().catch(() => {});
+}
+
+try {
+  await main();
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}

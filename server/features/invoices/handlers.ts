@@ -1,0 +1,133 @@
+import { and, asc, count, desc, eq, getTableColumns, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client';
+import { invoices } from '../../db/schema/index';
+import { defineHandlers } from '../../http/handler';
+import { badRequest, notFound } from '../../http/problem';
+import { datevBuchungsstapel } from './datev';
+import { practiceOf } from './document';
+import { runInvoices } from './run';
+import { sendInvoice } from './send';
+import { cancelInvoice } from './storno';
+import { toInvoice, toSummary } from './view';
+
+const canceller = alias(invoices, 'canceller');
+// Everything but the documents, which only the downloads read.
+const { pdf: _pdf, xml: _xml, ...columns } = getTableColumns(invoices);
+const selectInvoices = (db: Db) =>
+  db
+    .select({ ...columns, hasXml: sql<boolean>`${invoices.xml} IS NOT NULL`, cancelledBy: canceller.id })
+    .from(invoices)
+    .leftJoin(canceller, eq(canceller.cancelsInvoiceId, invoices.id));
+
+async function invoiceById(db: Db, id: string) {
+  const [row] = await selectInvoices(db).where(eq(invoices.id, id));
+  if (!row) throw notFound('invoice');
+  return toInvoice(row, row.cancelledBy);
+}
+
+const attachmentName = (name: string) => `attachment; filename="${name}"`;
+
+/** /invoices…: ADMIN (SUPERADMIN passes); coaches and onboarding managers none. */
+export const invoiceHandlers = defineHandlers({
+  async listInvoices({ query, deps }) {
+    const page = query.page ?? 1;
+    const limit = query.limit ?? 10;
+    const filters: SQL[] = [];
+    if (query.status) filters.push(eq(invoices.status, query.status));
+    if (query.year) filters.push(eq(invoices.year, query.year));
+    const where = filters.length ? and(...filters) : undefined;
+    const [rows, [total]] = await Promise.all([
+      selectInvoices(deps.db)
+        .where(where)
+        .orderBy(desc(invoices.year), desc(invoices.sequence))
+        .limit(limit)
+        .offset((page - 1) * limit),
+      deps.db.select({ n: count() }).from(invoices).where(where),
+    ]);
+    return { invoices: rows.map((r) => toSummary(r, r.cancelledBy)), total: total!.n };
+  },
+
+  async createInvoiceRun({ body, principal, deps, reply }) {
+    if (body.fromDate && body.toDate && body.fromDate > body.toDate) {
+      throw badRequest('toDate', 'before_from', 'toDate is before fromDate');
+    }
+    const result = await runInvoices(deps.db, principal, deps.config, deps.now(), body);
+    reply.code(201);
+    return {
+      invoices: result.invoices.map((r) => toSummary({ ...r, hasXml: r.xml !== null }, null)),
+      itemCount: result.itemCount,
+    };
+  },
+
+  getInvoice: ({ params, deps }) => invoiceById(deps.db, params.id),
+
+  async getInvoicePdf({ params, deps, reply }) {
+    const [row] = await deps.db
+      .select({ pdf: invoices.pdf, number: invoices.number, kind: invoices.kind })
+      .from(invoices)
+      .where(eq(invoices.id, params.id));
+    if (!row) throw notFound('invoice');
+    const prefix = row.kind === 'cancellation' ? 'Stornorechnung' : 'Rechnung';
+    reply
+      .type('application/pdf')
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', attachmentName(`${prefix}_${row.number}.pdf`));
+    return row.pdf as never;
+  },
+
+  async getInvoiceXRechnung({ params, deps, reply }) {
+    const [row] = await deps.db
+      .select({ xml: invoices.xml, number: invoices.number })
+      .from(invoices)
+      .where(eq(invoices.id, params.id));
+    if (!row?.xml) throw notFound('XRechnung of this invoice');
+    reply
+      .type('application/xml; charset=utf-8')
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', attachmentName(`XRechnung_${row.number}.xml`));
+    return row.xml as never;
+  },
+
+  async sendInvoice({ params, body, principal, deps }) {
+    await sendInvoice(
+      deps.db,
+      principal,
+      { jobs: deps.jobs, practice: practiceOf(deps.config) },
+      deps.now(),
+      params.id,
+      body.email,
+    );
+    return invoiceById(deps.db, params.id);
+  },
+
+  async cancelInvoice({ params, body, principal, deps, reply }) {
+    const row = await cancelInvoice(deps.db, principal, deps.config, deps.now(), params.id, body.reason);
+    reply.code(201);
+    return invoiceById(deps.db, row.id);
+  },
+
+  async exportInvoicesDatev({ query, deps, reply }) {
+    if (query.fromDate > query.toDate) throw badRequest('toDate', 'before_from', 'toDate is before fromDate');
+    const rows = await deps.db
+      .select({
+        number: invoices.number,
+        kind: invoices.kind,
+        invoiceDate: invoices.invoiceDate,
+        recipient: invoices.recipient,
+        vatGroups: invoices.vatGroups,
+      })
+      .from(invoices)
+      .where(and(gte(invoices.invoiceDate, query.fromDate), lte(invoices.invoiceDate, query.toDate)))
+      .orderBy(asc(invoices.year), asc(invoices.sequence));
+    const file = datevBuchungsstapel(rows, deps.config, query, deps.now());
+    reply
+      .type('text/csv; charset=windows-1252')
+      .header('cache-control', 'private, no-store')
+      .header(
+        'content-disposition',
+        attachmentName(`EXTF_Buchungsstapel_${query.fromDate}_${query.toDate}.csv`),
+      );
+    return file as never;
+  },
+});

@@ -1,0 +1,7 @@
+/** The invoices feature's public face: the only module other parts of the server import. */
+export { invoiceHandlers } from './handlers';
+export { runInvoices } from './run';
+// The invoice benchmark's floor renders the same documents without the database.
+export { practiceOf } from './document';
+export { priceLines, totalsOf } from './money';
+export { renderInvoicePdf } from './pdf';

@@ -1,0 +1,143 @@
+import { and, asc, eq, gte, inArray, lte, notExists, sql, type SQL } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { billableItems, events, invoiceItems } from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+import { HttpProblem, type FieldError } from '../../http/problem';
+import { inTransaction } from '../appointments/index';
+import { practiceOf, type InvoiceDocument } from './document';
+import { invoiceDates, storeInvoice, type InvoiceRow } from './issue';
+import { priceLines, totalsOf } from './money';
+import { allocateNumbers, formatNumber } from './numbering';
+import { payersOf, type Payer } from './recipients';
+
+export interface RunRequest {
+  itemIds?: string[] | undefined;
+  fromDate?: string | undefined;
+  toDate?: string | undefined;
+}
+
+type ItemRow = typeof billableItems.$inferSelect;
+
+// One run at a time: the second waits, then sees the first one's invoiced items as taken.
+const RUN_LOCK = sql`SELECT pg_advisory_xact_lock(hashtext('invoice-run'))`;
+
+const onLiveInvoice = () =>
+  notExists(
+    sql`(SELECT 1 FROM ${invoiceItems} WHERE ${invoiceItems.billableItemId} = ${billableItems.id} AND ${invoiceItems.live})`,
+  );
+
+/**
+ * Issues one invoice per payer for the approved items that are on no live invoice, all in one
+ * transaction: items locked, numbers allocated (gapless, see numbering.ts), documents rendered
+ * and stored, items linked, one business event per invoice.
+ */
+export async function runInvoices(
+  db: Db,
+  principal: Principal,
+  config: Config,
+  now: Date,
+  request: RunRequest,
+): Promise<{ invoices: InvoiceRow[]; itemCount: number }> {
+  return inTransaction(db, async (tx) => {
+    await tx.execute(RUN_LOCK);
+    const filters: SQL[] = [eq(billableItems.status, 'approved'), onLiveInvoice()];
+    if (request.itemIds) filters.push(inArray(billableItems.id, request.itemIds));
+    if (request.fromDate) filters.push(gte(billableItems.serviceDate, request.fromDate));
+    if (request.toDate) filters.push(lte(billableItems.serviceDate, request.toDate));
+    const items = await tx
+      .select()
+      .from(billableItems)
+      .where(and(...filters))
+      .orderBy(asc(billableItems.id))
+      .for('update');
+    if (request.itemIds) refuseMissing(request.itemIds, items);
+    if (items.length === 0) return { invoices: [], itemCount: 0 };
+
+    const payerOf = await payersOf(tx, items);
+    const groups = new Map<string, { payer: Payer; items: ItemRow[] }>();
+    for (const item of items) {
+      const payer = payerOf(item);
+      const group = groups.get(payer.key) ?? { payer, items: [] };
+      group.items.push(item);
+      groups.set(payer.key, group);
+    }
+    const ordered = [...groups.values()].sort((a, b) => a.payer.key.localeCompare(b.payer.key));
+    const practice = practiceOf(config);
+    const { invoiceDate, dueDate, year } = invoiceDates(now, practice.paymentDays);
+    const numbers = await allocateNumbers(tx, year, ordered.length);
+
+    const issued: InvoiceRow[] = [];
+    for (const [index, { payer, items: members }] of ordered.entries()) {
+      members.sort((a, b) => a.serviceDate.localeCompare(b.serviceDate) || a.id.localeCompare(b.id));
+      const { lines, vatGroups } = priceLines(
+        members.map((m) => ({
+          billableItemId: m.id,
+          serviceDate: m.serviceDate,
+          description: m.description,
+          grossCents: m.amountCents,
+          vatTreatment: m.vatTreatment,
+          vatRatePercent: m.vatRatePercent,
+          vatExemptionReason: m.vatExemptionReason,
+        })),
+      );
+      const doc: InvoiceDocument = {
+        number: formatNumber(year, numbers[index]!),
+        kind: 'invoice',
+        invoiceDate,
+        dueDate,
+        serviceFrom: members[0]!.serviceDate,
+        serviceTo: members.at(-1)!.serviceDate,
+        recipient: payer.recipient,
+        lines,
+        vatGroups,
+        ...totalsOf(vatGroups),
+        cancels: null,
+        cancellationReason: null,
+      };
+      const row = await storeInvoice(tx, {
+        doc,
+        practice,
+        year,
+        sequence: numbers[index]!,
+        payerKind: payer.payerKind,
+        payerKey: payer.key,
+        cancelsInvoiceId: null,
+        createdById: principal.user?.id ?? null,
+      });
+      await tx.insert(invoiceItems).values(members.map((m) => ({ invoiceId: row.id, billableItemId: m.id })));
+      issued.push(row);
+    }
+    await tx.insert(events).values(
+      issued.map((row) => ({
+        type: 'invoice.issued',
+        entityType: 'invoice',
+        entityId: row.id,
+        actorUserId: principal.user?.id ?? null,
+        source: 'business' as const,
+        important: true,
+        changes: { number: row.number, grossCents: row.grossCents, lineCount: row.lines.length },
+      })),
+    );
+    return { invoices: issued, itemCount: items.length };
+  });
+}
+
+/** Named items that are not approved, unknown or already invoiced refuse the whole run. */
+function refuseMissing(ids: string[], found: ItemRow[]) {
+  const have = new Set(found.map((i) => i.id));
+  const offenders: (FieldError & { id: string })[] = [];
+  ids.forEach((id, index) => {
+    if (!have.has(id)) {
+      offenders.push({
+        field: `itemIds.${index}`,
+        id,
+        code: 'not_invoiceable',
+        message: 'No approved item with this id that is on no invoice yet',
+      });
+    }
+  });
+  if (offenders.length) {
+    throw new HttpProblem(409, 'batch_refused', 'Conflict', `${offenders.length} of ${ids.length} items cannot be invoiced; nothing issued`, offenders);
+  }
+}
