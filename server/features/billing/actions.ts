@@ -101,7 +101,7 @@ export async function applyAction(
 }
 
 /** An item on an invoice that is not cancelled is corrected by a Storno, not by cancelling it. */
-async function onLiveInvoice(tx: Tx, ids: string[]): Promise<Offender[]> {
+async function onLiveInvoice(tx: Tx, ids: string[]): Promise<BatchOffender[]> {
   const rows = await tx
     .select({ id: invoiceItems.billableItemId })
     .from(invoiceItems)
