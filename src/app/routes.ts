@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { HomePage } from '../views/home/HomePage';
+import { StartPage } from '../views/home/StartPage';
 import { tKey } from '../i18n/keys';
 import { MANAGERS, SUPERADMIN_ONLY, STAFF, type RouteAccess } from './access';
 import type { BreadcrumbRoute } from './breadcrumbs';
@@ -28,6 +28,7 @@ const ActivatePage = lazyPage(() => import('../views/activate/ActivatePage'));
 const HelpPage = lazyPage(() => import('../views/help/HelpPage'));
 const SupportPage = lazyPage(() => import('../views/support/SupportPage'));
 const DashboardPage = lazyPage(() => import('../views/dashboard/DashboardPage'));
+const TodayPage = lazyPage(() => import('../views/today/TodayPage'));
 const CalendarPage = lazyPage(() => import('../views/calendar/CalendarPage'));
 const AvailabilityPage = lazyPage(() => import('../views/availability/AvailabilityPage'));
 const NewAppointmentPage = lazyPage(() => import('../views/appointments/NewAppointmentPage'));
@@ -104,7 +105,7 @@ const staff = (roles: RouteAccess['roles']): PageOptions => ({ namespaces: ['sta
  * not-found page.
  */
 export const routes: readonly AppRoute[] = [
-  page('/', tKey('breadcrumbs.home'), HomePage),
+  page('/', tKey('breadcrumbs.home'), StartPage),
   // The sign-in widget (issue #4). Open routes: /profile shows its own error screen without a session.
   page('/login', tKey('auth:pages.staffLogin'), LoginPage, SIGN_IN),
   // Client self-service (issue #6). Open routes: the pages themselves ask a signed-out person
@@ -120,6 +121,11 @@ export const routes: readonly AppRoute[] = [
   page('/help', tKey('breadcrumbs.help'), HelpPage, shell({ roles: STAFF })),
   page('/support', tKey('breadcrumbs.support'), SupportPage, shell({ roles: STAFF })),
   page('/dashboard', tKey('breadcrumbs.dashboard'), DashboardPage, shell({ roles: SUPERADMIN_ONLY })),
+  // Where staff land after signing in (issue 22): the day's appointments and what waits.
+  page('/today', tKey('breadcrumbs.today'), TodayPage, {
+    namespaces: ['shell', 'staff'],
+    access: { roles: STAFF },
+  }),
   // Staff scheduling (issue 5); section 6: calendar, availability and new meetings for staff,
   // new ad-hoc meetings for admins and onboarding managers.
   page('/calendar', tKey('common:menu.calendar'), CalendarPage, scheduling(STAFF)),
