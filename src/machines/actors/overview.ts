@@ -69,10 +69,9 @@ function appointmentCounts(api: Api, nowMs: number, signal: AbortSignal, withDay
 export const loadTodayActor = (api: Api, role: () => Role) =>
   fromPromise<Overview, { nowMs: number }>(async ({ input, signal }) => {
     const manager = role() !== 'COACH';
-    const [appointments, patientCards, summaries, openClients] = await Promise.all([
+    // Clinical work (patient cards, summaries) joins as cards once the server lists it.
+    const [appointments, openClients] = await Promise.all([
       appointmentCounts(api, input.nowMs, signal, true),
-      api.GET('/patient-cards/incomplete', { params: { query: ONE }, signal }),
-      api.GET('/summaries/incomplete', { params: { query: ONE }, signal }),
       manager ? api.GET('/admin/client', { params: { query: ONE }, signal }) : null,
     ]);
     const { days, today, week } = appointments;
@@ -80,8 +79,6 @@ export const loadTodayActor = (api: Api, role: () => Role) =>
       card('todayAppointments', today, days.todayHref),
       card('weekAppointments', week, days.weekHref),
       ...(openClients ? [card('openClients', openClients.data!, OPEN_CLIENTS_HREF, true)] : []),
-      card('incompletePatientCards', patientCards.data!, null, true),
-      card('incompleteSummaries', summaries.data!, null, true),
     ];
     return { cards, appointments: today.appointments };
   });
