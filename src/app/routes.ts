@@ -93,6 +93,8 @@ const SIGN_IN: PageOptions = { namespaces: ['auth'] };
 const CLIENT_SIGN_IN: PageOptions = { namespaces: ['client', 'auth'] };
 const CLIENT: PageOptions = { namespaces: ['client'] };
 const MEETING: PageOptions = { namespaces: ['meeting'] };
+/** "Heute": the shell's overview and the staff workspace's words (appointment types). */
+const WORK_START: PageOptions = { namespaces: ['shell', 'staff'], access: { roles: STAFF } };
 const shell = (access: RouteAccess): PageOptions => ({ namespaces: ['shell'], access });
 const scheduling = (roles: RouteAccess['roles']): PageOptions => ({ access: { roles } });
 const coachMeeting: PageOptions = { namespaces: ['meeting'], access: { roles: STAFF } };
@@ -122,10 +124,7 @@ export const routes: readonly AppRoute[] = [
   page('/support', tKey('breadcrumbs.support'), SupportPage, shell({ roles: STAFF })),
   page('/dashboard', tKey('breadcrumbs.dashboard'), DashboardPage, shell({ roles: SUPERADMIN_ONLY })),
   // Where staff land after signing in (issue 22): the day's appointments and what waits.
-  page('/today', tKey('breadcrumbs.today'), TodayPage, {
-    namespaces: ['shell', 'staff'],
-    access: { roles: STAFF },
-  }),
+  page('/today', tKey('breadcrumbs.today'), TodayPage, WORK_START),
   // Staff scheduling (issue 5); section 6: calendar, availability and new meetings for staff,
   // new ad-hoc meetings for admins and onboarding managers.
   page('/calendar', tKey('common:menu.calendar'), CalendarPage, scheduling(STAFF)),
