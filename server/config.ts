@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_JOIN_MINUTES } from '../shared/meeting-window';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -141,9 +142,9 @@ const schema = z.object({
   /** `aud` of Jitsi JWTs (prosody's asap_accepted_audiences; "jitsi" by default). */
   JITSI_JWT_AUDIENCE: z.string().min(1).default('jitsi'),
   /** Both sides may enter the video room this many minutes before the start. */
-  MEETING_JOIN_EARLY_MINUTES: z.coerce.number().int().min(0).max(120).default(10),
+  MEETING_JOIN_EARLY_MINUTES: z.coerce.number().int().min(0).max(120).default(DEFAULT_JOIN_MINUTES.early),
   /** …and until this many minutes after the end (JWT exp). */
-  MEETING_JOIN_LATE_MINUTES: z.coerce.number().int().min(0).max(240).default(30),
+  MEETING_JOIN_LATE_MINUTES: z.coerce.number().int().min(0).max(240).default(DEFAULT_JOIN_MINUTES.late),
   /**
    * HTTP timeouts (both servers: the app and the stand-alone auth provider). A client that has
    * not sent its headers within HTTP_HEADERS_TIMEOUT_MS, or its whole request within

@@ -1853,6 +1853,8 @@ export interface components {
         LoginResponse: {
             /** Format: uuid */
             userId: string;
+            /** @description The signed-in person's address, shown in the header with the role. */
+            email: string;
             role: components["schemas"]["Role"];
             /** @description Inactive users may only call POST /login and POST /user/activate. */
             active: boolean;

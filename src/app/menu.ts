@@ -66,10 +66,24 @@ export function menuItems(config: MenuConfig = {}): MenuItem[] {
       roles: STAFF,
     },
     {
+      id: 'today',
+      section: 'main',
+      labelKey: tKey('common:menu.today'),
+      href: '/today',
+      roles: STAFF,
+    },
+    {
       id: 'calendar',
       section: 'main',
       labelKey: tKey('common:menu.calendar'),
       href: '/calendar',
+      roles: STAFF,
+    },
+    {
+      id: 'meetings',
+      section: 'main',
+      labelKey: tKey('common:menu.meetings'),
+      href: '/coach/meeting',
       roles: STAFF,
     },
     {

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { HomePage } from '../views/home/HomePage';
+import { StartPage } from '../views/home/StartPage';
 import { tKey } from '../i18n/keys';
 import { ADMIN_ONLY, MANAGERS, SUPERADMIN_ONLY, STAFF, type RouteAccess } from './access';
 import type { BreadcrumbRoute } from './breadcrumbs';
@@ -28,6 +28,7 @@ const ActivatePage = lazyPage(() => import('../views/activate/ActivatePage'));
 const HelpPage = lazyPage(() => import('../views/help/HelpPage'));
 const SupportPage = lazyPage(() => import('../views/support/SupportPage'));
 const DashboardPage = lazyPage(() => import('../views/dashboard/DashboardPage'));
+const TodayPage = lazyPage(() => import('../views/today/TodayPage'));
 const CalendarPage = lazyPage(() => import('../views/calendar/CalendarPage'));
 const AvailabilityPage = lazyPage(() => import('../views/availability/AvailabilityPage'));
 const NewAppointmentPage = lazyPage(() => import('../views/appointments/NewAppointmentPage'));
@@ -100,6 +101,8 @@ const SIGN_IN: PageOptions = { namespaces: ['auth'] };
 const CLIENT_SIGN_IN: PageOptions = { namespaces: ['client', 'auth'] };
 const CLIENT: PageOptions = { namespaces: ['client'] };
 const MEETING: PageOptions = { namespaces: ['meeting'] };
+/** "Heute": the shell's overview and the staff workspace's words (appointment types). */
+const WORK_START: PageOptions = { namespaces: ['shell', 'staff'], access: { roles: STAFF } };
 const shell = (access: RouteAccess): PageOptions => ({ namespaces: ['shell'], access });
 const scheduling = (roles: RouteAccess['roles']): PageOptions => ({ access: { roles } });
 const coachMeeting: PageOptions = { namespaces: ['meeting'], access: { roles: STAFF } };
@@ -113,7 +116,7 @@ const BILLING_RULES: PageOptions = { namespaces: ['billingRules', 'staff'], acce
  * not-found page.
  */
 export const routes: readonly AppRoute[] = [
-  page('/', tKey('breadcrumbs.home'), HomePage),
+  page('/', tKey('breadcrumbs.home'), StartPage),
   // The sign-in widget (issue #4). Open routes: /profile shows its own error screen without a session.
   page('/login', tKey('auth:pages.staffLogin'), LoginPage, SIGN_IN),
   // Client self-service (issue #6). Open routes: the pages themselves ask a signed-out person
@@ -129,6 +132,8 @@ export const routes: readonly AppRoute[] = [
   page('/help', tKey('breadcrumbs.help'), HelpPage, shell({ roles: STAFF })),
   page('/support', tKey('breadcrumbs.support'), SupportPage, shell({ roles: STAFF })),
   page('/dashboard', tKey('breadcrumbs.dashboard'), DashboardPage, shell({ roles: SUPERADMIN_ONLY })),
+  // Where staff land after signing in (issue 22): the day's appointments and what waits.
+  page('/today', tKey('breadcrumbs.today'), TodayPage, WORK_START),
   // Staff scheduling (issue 5); section 6: calendar, availability and new meetings for staff,
   // new ad-hoc meetings for admins and onboarding managers.
   page('/calendar', tKey('common:menu.calendar'), CalendarPage, scheduling(STAFF)),

@@ -45,6 +45,7 @@ function asStoredSession(value: unknown): SessionInfo | null {
   }
   return {
     userId: v.userId,
+    ...(typeof v.email === 'string' ? { email: v.email } : {}),
     role: v.role as SessionInfo['role'],
     active: v.active,
     coach: coach ? { id: coach.id as string, name: coach.name as string } : null,

@@ -17,7 +17,7 @@ type Appointment = components['schemas']['Appointment'];
 const ZONE = 'Europe/Berlin';
 const two = (n: number) => String(n).padStart(2, '0');
 
-const toInstant = (date: string, time: string) =>
+export const toInstant = (date: string, time: string) =>
   Temporal.PlainDateTime.from(`${date}T${time}`)
     .toZonedDateTime(ZONE, { disambiguation: 'compatible' })
     .toInstant()
@@ -84,4 +84,20 @@ export function appointmentFormValues(a: Appointment): FormValues {
     overrideAvailability: false,
     overrideReason: '',
   };
+}
+
+/**
+ * Whether the form offers "nicht erschienen": once the appointment (as the form's date and
+ * start say) has started, as the server allows (shared/appointment-phase.ts), or when it is
+ * ticked already, so it can be unticked.
+ */
+export function offersNoShow(values: FormValues, nowMs: number): boolean {
+  if (values.noShow === true) return true;
+  const { date, startTime } = values;
+  if (typeof date !== 'string' || typeof startTime !== 'string') return false;
+  try {
+    return Date.parse(toInstant(date, startTime)) <= nowMs;
+  } catch {
+    return false;
+  }
 }

@@ -15,20 +15,21 @@ import {
   type MeetingFinished,
   type MeetingToken,
 } from './meeting/shared';
+import { roomIsOpen } from '../../shared/meeting-window';
 import { errorCodeOf } from './shared/failures';
 
-const MINUTE_MS = 60_000;
-/** Specification: the join button shows from 10 minutes before the start… */
-export const JOIN_BUTTON_EARLY_MS = 10 * MINUTE_MS;
-/** …until the end of the ongoing window, 30 minutes after the start. */
-export const ONGOING_MS = 30 * MINUTE_MS;
 /** The coach page shows the first two upcoming appointments. */
 export const UPCOMING_SHOWN = 2;
 
-/** Whether an upcoming appointment shows its join button at `nowMs`. */
-export function showsJoinButton(appointment: Pick<Appointment, 'startDate'>, nowMs: number) {
-  const start = Date.parse(appointment.startDate);
-  return nowMs >= start - JOIN_BUTTON_EARLY_MS && nowMs <= start + ONGOING_MS;
+/**
+ * Whether an appointment shows its join button at `nowMs`: exactly while the server lets the
+ * room be entered (shared/meeting-window.ts).
+ */
+export function showsJoinButton(
+  appointment: Pick<Appointment, 'startDate' | 'endDate'> & { cancelledAt?: string | null },
+  nowMs: number,
+) {
+  return roomIsOpen(appointment, nowMs);
 }
 
 /** `forDate` of `GET /appointments/upcoming`: the date only (the first 10 characters). */

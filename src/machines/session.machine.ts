@@ -25,6 +25,8 @@ export type Role = components['schemas']['Role'];
 /** What the app keeps about the signed-in person (cached in local storage as `session`). */
 export interface SessionInfo {
   userId: string;
+  /** Shown in the header; absent in sessions cached before the login answer carried it. */
+  email?: string;
   role: Role;
   active: boolean;
   coach: { id: string; name: string } | null;

@@ -39,12 +39,28 @@ describe('menu per role (specification section 6)', () => {
 
     await nav().getByRole('link', { name: 'Admin (Dashboard)' }).click();
     await b.page.getByRole('heading', { name: 'Admin (Dashboard)', level: 1 }).waitFor();
-    await b.page.getByText('Anstehende Termine').waitFor();
-    const figures = await b.page.locator('.figure dd').allTextContents();
-    expect(figures).toHaveLength(4);
-    // Demo data: 5 coaches, and users and clients exist.
-    expect(figures[1]).toBe('5');
-    for (const f of figures) expect(f).toMatch(/^(mehr als )?[\d.]+$/);
+    const cards = b.page.getByRole('list', { name: 'Auf einen Blick' });
+    await cards.waitFor();
+    const labels = await cards.locator('.overview-card-label').allTextContents();
+    expect(labels).toEqual([
+      'Termine heute',
+      'Termine diese Woche',
+      'Klient:innen mit offenen Sitzungen',
+      'Abrechnungspositionen zur Freigabe',
+      'Abrechnungspositionen mit Prüffehlern',
+      'Benutzer:innen',
+      'Coaches',
+    ]);
+    const counts = await cards.locator('.overview-card-count').allTextContents();
+    // Demo data: 5 coaches.
+    expect(counts[6]).toBe('5');
+    for (const c of counts) expect(c).toMatch(/^(mehr als )?[\d.]+$/);
+    // Each card links where the admin acts on it; the week's card to the list of that week.
+    await cards.getByRole('link', { name: /^Termine diese Woche/ }).click();
+    await b.page.waitForURL(/\/appointments\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/);
+    await b.page.getByRole('heading', { name: 'Termine', level: 1 }).waitFor();
+    await b.page.goBack();
+    await cards.waitFor();
     expect(await seriousAxeViolations(b.page)).toEqual([]);
     expect(b.pageErrors).toEqual([]);
   });

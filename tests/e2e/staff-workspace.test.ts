@@ -280,3 +280,58 @@ describe('an admin', () => {
     await page.getByRole('heading', { name: 'Termine', level: 1 }).waitFor();
   });
 });
+
+describe('where staff land (issue 22)', () => {
+  it('a coach lands on "Heute" with name and role in the header and a join link for the open room', async () => {
+    // An appointment of this coach whose room is open now (it starts in five minutes).
+    const clients = await fetch(`${b.baseUrl}/api/admin/client?limit=1`, {
+      headers: { authorization: `Bearer ${coachToken}` },
+    });
+    const client = ((await clients.json()) as { clients: Array<{ id: string }> }).clients[0]!;
+    let created: { id: string } | undefined;
+    for (let minutes = 5; !created && minutes < 10; minutes++) {
+      const start = Math.ceil(Date.now() / 60_000) * 60_000 + minutes * 60_000;
+      const res = await fetch(`${b.baseUrl}/api/appointment`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${coachToken}`,
+          'content-type': 'application/json',
+          'idempotency-key': crypto.randomUUID(),
+        },
+        body: JSON.stringify({
+          clientId: client.id,
+          coachId: coach.id,
+          startDate: new Date(start).toISOString(),
+          endDate: new Date(start + 2 * 60_000).toISOString(),
+          appointmentType: 'followup',
+        }),
+      });
+      if (res.status === 201) created = (await res.json()) as { id: string };
+    }
+    expect(created).toBeDefined();
+
+    const page = b.page;
+    await openAs(page, coachToken, '/');
+    await page.waitForURL(/\/today$/);
+    await page.getByRole('heading', { name: 'Heute', level: 1 }).waitFor();
+    const header = page.getByTestId('signed-in-as');
+    expect(await header.innerText()).toBe(`${coach.name} (Coach)`);
+    // Video meetings are in the menu.
+    expect(await page.getByRole('link', { name: 'Videotermine' }).getAttribute('href')).toBe('/coach/meeting');
+
+    const item = page.getByTestId('today-appointment').filter({
+      has: page.locator(`a[href="/appointments/${created!.id}"]`),
+    });
+    const join = item.getByRole('link', { name: /^Videotermin beitreten: .+$/ });
+    expect(await join.getAttribute('href')).toMatch(/^\/coach\/meeting\/[^/]+\/join$/);
+    expect(await page.getByRole('list', { name: 'Auf einen Blick' }).getByRole('link').count()).toBeGreaterThan(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // The appointment's page leads into the meeting too.
+    await item.getByRole('link', { name: /^Details zum Termin/ }).click();
+    await page.getByRole('link', { name: 'Videotermin beitreten' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Videotermin öffnen' }).getAttribute('href')).toMatch(
+      /^\/coach\/meeting\/[^/]+$/,
+    );
+  });
+});

@@ -112,6 +112,8 @@ describe('staff activation', () => {
     expectStatus(login, 200);
     expect(login.body).toEqual({
       userId: created.user.id,
+      // The address as the admin wrote it, shown in the header.
+      email,
       role: 'COACH',
       active: false,
       coach: { id: coach.id, name: 'Mara Muster' },
@@ -125,6 +127,8 @@ describe('staff activation', () => {
     expectStatus(activated, 200);
     expect(activated.body).toEqual({
       userId: created.user.id,
+      // The address as the admin wrote it, shown in the header.
+      email,
       role: 'COACH',
       active: true,
       coach: { id: coach.id, name: 'Mara Muster' },
@@ -151,6 +155,8 @@ describe('staff activation', () => {
     expectStatus(activated, 200);
     expect(activated.body).toEqual({
       userId: created.user.id,
+      // The address as the admin wrote it, shown in the header.
+      email,
       role: 'ONBOARDING_MANAGER',
       active: true,
       coach: null,

@@ -140,12 +140,15 @@ describe('client meeting machine with a simulated clock', () => {
 });
 
 describe('coach meeting machines', () => {
-  it('shows the join button from 10 minutes before the start to 30 minutes after it', () => {
-    const a = { startDate: new Date(START).toISOString() };
+  it('shows the join button exactly while the server opens the room: start − 10 min to end + 30 min', () => {
+    const a = { startDate: new Date(START).toISOString(), endDate: new Date(START + 50 * MIN).toISOString() };
     expect(showsJoinButton(a, START - 10 * MIN - 1)).toBe(false);
     expect(showsJoinButton(a, START - 10 * MIN)).toBe(true);
-    expect(showsJoinButton(a, START + 30 * MIN)).toBe(true);
-    expect(showsJoinButton(a, START + 30 * MIN + 1)).toBe(false);
+    // Past the old page-only limit (start + 30 min), still inside the room's window.
+    expect(showsJoinButton(a, START + 45 * MIN)).toBe(true);
+    expect(showsJoinButton(a, START + 80 * MIN)).toBe(true);
+    expect(showsJoinButton(a, START + 80 * MIN + 1)).toBe(false);
+    expect(showsJoinButton({ ...a, cancelledAt: new Date(START).toISOString() }, START)).toBe(false);
   });
 
   it('loads the first two upcoming appointments with a date-only forDate', async () => {

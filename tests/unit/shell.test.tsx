@@ -281,7 +281,7 @@ describe('support form', () => {
 });
 
 describe('dashboard', () => {
-  it('shows the key figures from the list operations, and a retry after an error', async () => {
+  it('shows what an admin acts on as cards with links, and a retry after an error', async () => {
     let fail = true;
     await renderApp('/dashboard', {
       session: person('SUPERADMIN'),
@@ -296,7 +296,23 @@ describe('dashboard', () => {
           '/api/user': { users: [], itemCount: 12 },
           '/api/coach': { coaches: [], itemCount: 5 },
           '/api/admin/client': { clients: [], itemCount: 1000, itemCountCapped: true },
-          '/api/appointments': { appointments: [], itemCount: 34, itemCountCapped: false },
+          '/api/appointments': {
+            appointments: [],
+            itemCount: url.searchParams.get('toDate')! < '2000' ? 0 : 34,
+            itemCountCapped: false,
+          },
+          '/api/billable-items': {
+            billableItems: [],
+            itemCount: 0,
+            amountCentsTotal: 0,
+            statusTotals: {
+              pending: { count: 7, amountCents: 0 },
+              validation_failed: { count: 2, amountCents: 0 },
+              approved: { count: 0, amountCents: 0 },
+              invoice_sent: { count: 0, amountCents: 0 },
+              cancelled: { count: 0, amountCents: 0 },
+            },
+          },
         };
         return json(200, counts[url.pathname]);
       },
@@ -304,9 +320,20 @@ describe('dashboard', () => {
     const retry = await screen.findByRole('button', { name: 'Erneut versuchen' });
     fail = false;
     await act(() => userEvent.click(retry));
-    const figures = await screen.findByText('Anstehende Termine');
-    expect(figures.closest('dl')!.textContent).toBe(
-      'Benutzer:innen12Coaches5Klient:innen mit offenen Sitzungenmehr als 1.000Anstehende Termine34',
-    );
+    const cards = await screen.findByRole('list', { name: 'Auf einen Blick' });
+    const items = within(cards).getAllByRole('listitem').map((li) => li.textContent);
+    expect(items).toEqual([
+      'Termine heute34',
+      'Termine diese Woche34',
+      'Klient:innen mit offenen Sitzungenmehr als 1.000',
+      'Abrechnungspositionen zur Freigabe7',
+      'Abrechnungspositionen mit Prüffehlern2',
+      'Benutzer:innen12',
+      'Coaches5',
+    ]);
+    const link = (name: RegExp) => within(cards).getByRole('link', { name }).getAttribute('href');
+    expect(link(/^Termine heute/)).toMatch(/^\/appointments\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/);
+    expect(link(/^Klient:innen/)).toBe('/clients?sortBy=createdAt&sortOrder=desc&limit=10');
+    expect(link(/Prüffehlern/)).toBe('/billing?status=validation_failed');
   });
 });

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   appointmentDetailMachine,
   type AppointmentAction,
@@ -10,12 +10,17 @@ import {
   type ClientAction,
   type ClientDetail,
 } from '../../src/machines/client-staff-detail.machine';
-import { dashboardMachine, type DashboardFigure } from '../../src/machines/dashboard.machine';
 import {
   filterOptionsMachine,
   type FilterOptions,
 } from '../../src/machines/staff-filter-options.machine';
+import {
+  OVERVIEW_TICK_MS,
+  overviewMachine,
+  type Overview,
+} from '../../src/machines/overview.machine';
 import { supportMachine } from '../../src/machines/support.machine';
+import { SimulatedClock } from 'xstate';
 import { describeModel, done, failed, type Snap, startMachine } from '../support/model';
 import { appointment } from './scheduling-fakes';
 
@@ -34,44 +39,72 @@ const problem = (
 ) => Object.assign(new Error(code), { status, code, fieldErrors });
 
 // ---------------------------------------------------------------------------------------------
-// Dashboard
+// Overview ("Heute" and the admin dashboard)
 
-const FIGURES: DashboardFigure[] = [
-  { id: 'users', count: 12, capped: false },
-  { id: 'upcomingAppointments', count: 1000, capped: true },
-];
+const OVERVIEW: Overview = {
+  cards: [
+    { id: 'todayAppointments', count: 3, capped: false, href: '/appointments?from=2026-10-26&to=2026-10-26' },
+    { id: 'openClients', count: 1000, capped: true, href: '/clients', waiting: true },
+  ],
+  appointments: [appointment({ id: 'a1' })],
+};
+const T0 = Date.parse('2026-10-26T08:00:00Z');
 
-describeModel('dashboard machine, model-based', {
-  machine: dashboardMachine,
+describeModel('overview machine, model-based', {
+  machine: overviewMachine,
   plans: [
     {
       events: [
-        done('loadFigures', FIGURES),
-        failed('loadFigures', NETWORK),
-        { type: 'dashboard.retry' },
-        { type: 'dashboard.refresh' },
+        done('loadOverview', OVERVIEW),
+        failed('loadOverview', NETWORK),
+        { type: 'overview.retry' },
+        { type: 'overview.refresh' },
       ],
       serialize: (s) => s.context.error?.code ?? null,
+      walks: [[done('loadOverview', OVERVIEW), { type: 'xstate.after.overviewTick.overview.loaded' }]],
     },
   ],
-  start: () => startMachine(dashboardMachine),
+  start: () => {
+    const clock = new SimulatedClock();
+    clock.set(T0);
+    return startMachine(overviewMachine, { clock, input: { now: () => clock.now() } });
+  },
   states: {
-    'dashboard.loading': (s, run) => {
+    'overview.loading': (s, run) => {
       expect(s.hasTag('busy')).toBe(true);
-      expect(run.fakes.loadFigures!.pending()).toBe(1);
+      // The loader is asked for the day of the clock's instant.
+      expect(run.fakes.loadOverview!.latest().input).toEqual({ nowMs: run.clock.now() });
     },
-    'dashboard.loaded': (s) => {
+    'overview.loaded': (s, run) => {
       expect(s.hasTag('busy')).toBe(false);
-      expect(s.context.figures).toEqual(FIGURES);
-      expect(s.can({ type: 'dashboard.refresh' })).toBe(true);
-      expect(s.can({ type: 'dashboard.retry' })).toBe(false);
+      expect(s.context.cards).toEqual(OVERVIEW.cards);
+      expect(s.context.appointments).toEqual(OVERVIEW.appointments);
+      // Every minute the clock is read again (join links appear on time).
+      expect(s.context.nowMs).toBe(run.clock.now());
+      expect(s.can({ type: 'overview.refresh' })).toBe(true);
+      expect(s.can({ type: 'overview.retry' })).toBe(false);
     },
-    'dashboard.failed': (s) => {
+    'overview.failed': (s) => {
       expect(s.hasTag('error')).toBe(true);
       expect(s.context.error).toEqual({ code: 'network_error' });
-      expect(s.can({ type: 'dashboard.retry' })).toBe(true);
+      expect(s.can({ type: 'overview.retry' })).toBe(true);
     },
   },
+});
+
+it('re-reads the clock once a minute while loaded', () => {
+  const clock = new SimulatedClock();
+  clock.set(T0);
+  const { actor, fakes } = startMachine(overviewMachine, { clock, input: { now: () => clock.now() } });
+  fakes.loadOverview!.resolve(OVERVIEW);
+  return Promise.resolve().then(async () => {
+    await new Promise((r) => setTimeout(r, 0));
+    expect(actor.getSnapshot().value).toBe('loaded');
+    clock.increment(OVERVIEW_TICK_MS - 1);
+    expect(actor.getSnapshot().context.nowMs).toBe(T0);
+    clock.increment(1);
+    expect(actor.getSnapshot().context.nowMs).toBe(T0 + OVERVIEW_TICK_MS);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ async function loginResponse(db: Db | Tx, userId: string) {
   const [row] = await db
     .select({
       userId: users.id,
+      email: users.email,
       role: users.role,
       active: users.active,
       coachId: coaches.id,
@@ -23,6 +24,7 @@ async function loginResponse(db: Db | Tx, userId: string) {
   if (!row) throw new Error('user vanished');
   return {
     userId: row.userId,
+    email: row.email,
     role: row.role,
     active: row.active,
     coach: row.coachId

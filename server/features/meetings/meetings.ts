@@ -1,6 +1,7 @@
 import type { Config } from '../../config';
 import { createVideoAdapters, type VideoAdapters } from '../../adapters/video/video';
-import { instant } from '../../time';
+import { joiningWindowMs } from '../../../shared/meeting-window';
+import { instantOfMs } from '../../time';
 
 /**
  * Meeting codes as people type them: any case, with or without dashes or spaces, and the
@@ -17,15 +18,16 @@ export function normaliseMeetingCode(typed: string): string {
   return [0, 4, 8].map((i) => compact.slice(i, i + 4)).join('-');
 }
 
-/** When the room may be entered: a little before the start until a while after the end. */
+/** When the room may be entered (shared/meeting-window.ts, the screens apply the same rule). */
 export function joiningWindow(
   config: Pick<Config, 'MEETING_JOIN_EARLY_MINUTES' | 'MEETING_JOIN_LATE_MINUTES'>,
   appointment: { startDate: string; endDate: string },
 ) {
-  return {
-    from: instant(appointment.startDate).subtract({ minutes: config.MEETING_JOIN_EARLY_MINUTES }),
-    until: instant(appointment.endDate).add({ minutes: config.MEETING_JOIN_LATE_MINUTES }),
-  };
+  const { fromMs, untilMs } = joiningWindowMs(appointment, {
+    early: config.MEETING_JOIN_EARLY_MINUTES,
+    late: config.MEETING_JOIN_LATE_MINUTES,
+  });
+  return { from: instantOfMs(fromMs), until: instantOfMs(untilMs) };
 }
 
 /** How the client appears in the room: first name and last initial ("Klara M."). */

@@ -8,6 +8,7 @@ import { useSessionStatus } from '../../views/session-status';
 import { Breadcrumbs } from './Breadcrumbs';
 import { LogoutButton } from './LogoutButton';
 import { NetworkBanner } from './NetworkBanner';
+import { SignedInAs } from './SignedInAs';
 import type * as StaffMenuModule from './staff-menu';
 import { Toaster } from './Toaster';
 
@@ -79,6 +80,9 @@ export function AppShell({ children }: { children: ReactNode }) {
         </Link>
         {!onClientSignup && (
           <div className="header-actions">
+            {status.kind === 'signedIn' && status.session.active && (
+              <SignedInAs session={status.session} />
+            )}
             {signedIn ? (
               <LogoutButton />
             ) : (

@@ -1,5 +1,7 @@
 import { useSelector } from '@xstate/react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { roomIsOpen } from '../../../shared/meeting-window';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import type { components } from '../../../shared/contract/product';
@@ -97,6 +99,7 @@ export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActo
         <dt>{t('appointment.meetingCode')}</dt>
         <dd>
           <code>{a.meetingCodeCoach}</code>
+          {live && <MeetingLinks meetingCode={a.meetingCodeCoach} appointment={a} />}
         </dd>
         {a.isProvisional && a.provisionalUntil ? (
           <>
@@ -234,3 +237,33 @@ function BusinessEvents({ items }: { items: readonly BusinessEvent[] }) {
   );
 }
 
+/**
+ * The coach's way into the video meeting: its page always, and the join link itself while the
+ * server opens the room (shared/meeting-window.ts; read when the page renders).
+ */
+function MeetingLinks({
+  meetingCode,
+  appointment,
+}: {
+  meetingCode: string;
+  appointment: { startDate: string; endDate: string; cancelledAt: string | null };
+}) {
+  const { t } = useTranslation('staff');
+  const path = `/coach/meeting/${encodeURIComponent(meetingCode)}`;
+  // Read once when the page opens; the meeting's own page follows the clock.
+  const [nowMs] = useState(Date.now);
+  return (
+    <span className="meeting-links">
+      {' '}
+      <Link href={path}>{t('appointment.openMeeting')}</Link>
+      {roomIsOpen(appointment, nowMs) && (
+        <>
+          {' · '}
+          <Link href={`${path}/join`} className="button button-primary">
+            {t('appointment.joinMeeting')}
+          </Link>
+        </>
+      )}
+    </span>
+  );
+}

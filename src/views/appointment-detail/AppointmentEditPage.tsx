@@ -1,8 +1,14 @@
 import { useSelector } from '@xstate/react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
 import { APPOINTMENT_TYPES, MEETING_TYPES } from '../../../shared/contract/enums';
-import { appointmentFormSchema, OUTSIDE_AVAILABILITY, OVERRIDE_REASON_MAX } from '../../forms/appointment-staff-form';
+import {
+  appointmentFormSchema,
+  offersNoShow,
+  OUTSIDE_AVAILABILITY,
+  OVERRIDE_REASON_MAX,
+} from '../../forms/appointment-staff-form';
 import { APPOINTMENT_TYPE_LABELS, MEETING_TYPE_LABELS } from '../appointments-list/parts';
 import { CheckField, RecordForm, SelectField, TextField } from '../staff/FormParts';
 import { wireAppointmentForm } from '../../machines/wiring/appointment-form';
@@ -25,6 +31,9 @@ function AppointmentEdit({ id }: { id: string }) {
     actorRef,
     (s) => s.context.lastConflict === OUTSIDE_AVAILABILITY || s.context.values.overrideAvailability === true,
   );
+  // A future appointment has no "nicht erschienen" (the server refuses it before the start).
+  const [nowMs] = useState(Date.now);
+  const noShowOffered = useSelector(actorRef, (s) => offersNoShow(s.context.values, nowMs));
   return (
     <article className="staff-page">
       <h1>{t('appointmentForm.title')}</h1>
@@ -66,7 +75,7 @@ function AppointmentEdit({ id }: { id: string }) {
             hint={t('appointmentForm.externalMeetingUrlHint')}
           />
           <CheckField actorRef={actorRef} name="isProvisional" label={t('appointmentForm.isProvisional')} />
-          <CheckField actorRef={actorRef} name="noShow" label={t('appointmentForm.noShow')} />
+          {noShowOffered && <CheckField actorRef={actorRef} name="noShow" label={t('appointmentForm.noShow')} />}
         </fieldset>
         {offerOverride ? (
           <fieldset>
