@@ -41,6 +41,7 @@ async function smsClient(extra: Record<string, unknown> = {}) {
     telephone: '+49 151 2345678',
     // The booking coach's own client: coaches book only the clients they coach.
     coachedById: coach.coachId,
+    notifyViaSms: true,
     ...extra,
   });
 }
@@ -451,7 +452,7 @@ describe('a reschedule that changes the coach', () => {
     const email = `${unique('c')}@klient.example`;
     await api.database.db
       .update(clients)
-      .set({ email, telephone: '+49 170 7654321' })
+      .set({ email, telephone: '+49 170 7654321', notifyViaSms: true })
       .where(eq(clients.id, client.clientId));
     const booked = await api.call('POST', '/api/client/book_initial_appointment', {
       as: client,
@@ -541,7 +542,7 @@ describe('the client’s own booking, reschedule and cancel', () => {
     const email = `${unique('c')}@klient.example`;
     await api.database.db
       .update(clients)
-      .set({ email, telephone: '+49 170 1234567' })
+      .set({ email, telephone: '+49 170 1234567', notifyViaSms: true })
       .where(eq(clients.id, client.clientId));
 
     const booked = await api.call('POST', '/api/client/book_initial_appointment', {
