@@ -16,6 +16,7 @@ import {
   startApi,
 } from './fixtures';
 import { clients } from '../../server/db/schema/index';
+import { appointmentIcs } from '../../src/lib/client-slots';
 import { coachWithAvailability, signInClient } from './scheduling-support';
 import {
   DELIVER_JOB,
@@ -117,7 +118,19 @@ describe('invitations on booking', () => {
       `Termin absagen: http://localhost:3000/client-signup/cancel-appointment/${a.meetingCodeClient}`,
     );
 
+    expect(toClient.body).toContain(
+      `Termin verschieben: http://localhost:3000/client-signup/reschedule-appointment/${a.id}`,
+    );
+
     const invite = parseInvite(toClient.calendar!);
+    // The booking page's download describes the same event: importing both gives one entry.
+    const downloaded = parseInvite(
+      appointmentIcs(
+        { ...a, coach: { id: 'c', firstName: 'C', lastName: 'C' } } as never,
+        { origin: 'http://localhost:3000', summary: 'Erstgespräch', now: Date.now() },
+      ),
+    );
+    expect(downloaded.event.uid).toBe(invite.event.uid);
     expect(invite.method).toBe('REQUEST');
     expect(invite.event.uid).toBe(`appointment-${a.id}@localhost`);
     expect(Number(invite.event.sequence)).toBe(0);

@@ -192,7 +192,7 @@ describe('slots, times and the calendar file', () => {
     expect(ics).toContain('BEGIN:VEVENT');
     expect(ics).toContain('DTSTART:20270325T090000Z');
     expect(ics).toContain('DTEND:20270325T093000Z');
-    expect(ics).toContain(`UID:${APPOINTMENT_ID}@app.example`);
+    expect(ics).toContain(`UID:appointment-${APPOINTMENT_ID}@app.example`);
     expect(ics.replace(/\r\n /g, '')).toContain('https://app.example/meeting/abcd-efgh-jkmn');
     expect(ics.split('\r\n').every((line) => new TextEncoder().encode(line).length <= 75)).toBe(true);
   });
