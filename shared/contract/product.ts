@@ -2021,7 +2021,7 @@ export interface components {
             /** Format: uuid */
             existingClientOfCoachId: string | null;
         };
-        /** @description Defaults: country DE, clientType self, notifyViaSms true, other booleans false. */
+        /** @description Defaults: country DE, clientType self, every boolean false (SMS only with consent: notifyViaSms true records when it was given). */
         CreateClientRequest: {
             firstName: string;
             lastName: string;
@@ -2611,7 +2611,10 @@ export interface components {
             howDidYouHearAboutUs?: string;
             /** @default false */
             wantsToProvideRecordingsForResearch: boolean;
-            /** @default true */
+            /**
+             * @description The client's consent to SMS reminders (an unticked box); SMS go out only with it, and the server records when it was given.
+             * @default false
+             */
             notifyViaSms: boolean;
             campaign?: string;
             /**

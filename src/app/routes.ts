@@ -128,7 +128,8 @@ export const routes: readonly AppRoute[] = [
   page('/client-signup/reschedule-appointment/:appointmentId', tKey('client:reschedule.title'), ClientReschedulePage, CLIENT),
   page('/profile', tKey('auth:pages.profile'), ProfilePage, SIGN_IN),
   page('/notactive', tKey('breadcrumbs.notActive'), NotActivePage, shell({ allowInactive: true })),
-  page('/activate', tKey('breadcrumbs.activate'), ActivatePage, shell({ allowInactive: true })),
+  // Open: the invitation mail's link registers a signed-out staff member first.
+  page('/activate', tKey('breadcrumbs.activate'), ActivatePage, { namespaces: ['shell', 'auth'] }),
   page('/help', tKey('breadcrumbs.help'), HelpPage, shell({ roles: STAFF })),
   page('/support', tKey('breadcrumbs.support'), SupportPage, shell({ roles: STAFF })),
   page('/dashboard', tKey('breadcrumbs.dashboard'), DashboardPage, shell({ roles: SUPERADMIN_ONLY })),

@@ -46,7 +46,7 @@ export const emptySignupForm = (): SignupFormValues => ({
   insurerCode: '',
   howDidYouHearAboutUs: '',
   wantsToProvideRecordingsForResearch: false,
-  notifyViaSms: true,
+  notifyViaSms: false,
   privacyConsent: false,
 });
 

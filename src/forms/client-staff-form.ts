@@ -121,7 +121,7 @@ export const newClientValues = (): FormValues => ({
   country: 'DE',
   telephone: '',
   additionalTelephoneNumbers: '',
-  notifyViaSms: true,
+  notifyViaSms: false,
   insurer: '',
   insurerCode: '',
   campaign: '',

@@ -1,4 +1,5 @@
 import type { components } from '../../shared/contract/product';
+import { appointmentUid } from '../../shared/calendar-uid';
 
 /**
  * Free slots and appointments for the client pages (issue #6). Times are instants (ISO
@@ -120,7 +121,7 @@ export function appointmentIcs(
     'CALSCALE:GREGORIAN',
     'METHOD:PUBLISH',
     'BEGIN:VEVENT',
-    `UID:${appointment.id}@${new URL(options.origin).hostname}`,
+    `UID:${appointmentUid(appointment.id, new URL(options.origin).hostname)}`,
     `DTSTAMP:${stamp(options.now)}`,
     `DTSTART:${stamp(appointment.startDate)}`,
     `DTEND:${stamp(appointment.endDate)}`,

@@ -29,3 +29,13 @@ export function helpVideos(configured: string | undefined = env.VITE_HELP_VIDEO_
 
 /** `VITE_ANALYTICS_URL`: the external analytics link of the menu; unset hides it. */
 export const analyticsUrl = (): string | undefined => env.VITE_ANALYTICS_URL || undefined;
+
+/**
+ * The legal pages every page's footer links to (German law asks for both on every page):
+ * `VITE_IMPRINT_URL` and `VITE_PRIVACY_URL`; unset, the placeholders in `public/` say that
+ * the practice still has to configure them.
+ */
+export const legalLinks = (): { imprint: string; privacy: string } => ({
+  imprint: env.VITE_IMPRINT_URL || '/impressum.html',
+  privacy: env.VITE_PRIVACY_URL || '/datenschutz.html',
+});

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import { z } from 'zod';
 import { machineErrorOf } from './shared/failures';
 
@@ -15,6 +15,12 @@ import { machineErrorOf } from './shared/failures';
  *
  * The screen supplies `loadPage` (its API call) with `.provide()`; rows are the screen's own
  * type, read back with `rowsOf<Row>()`.
+ *
+ * Fresh data without a reload (specification, "Data fetching": retry interval 5 s, focus
+ * throttle 5 s): `watchFocus` reports the window regaining focus as `list.focus`, which loads
+ * the same query again once the rows on screen are at least 5 s old (or after a failure); a
+ * network failure (or a 5xx) is retried by itself after 5 s, at most `MAX_AUTO_RETRIES` times
+ * in a row, while "Erneut versuchen" stays available.
  */
 
 /** Filter and sort values as they stand in the URL (`?type=initial&sortDirection=desc`). */
@@ -61,6 +67,10 @@ export interface ListContext {
   /** The query the rows on screen belong to (null before the first answer). */
   shownQuery: ListQuery | null;
   error: { code: string; status?: number } | null;
+  /** The rows on screen are old enough that regaining focus loads them again. */
+  focusReady: boolean;
+  /** Automatic retries since the last answer or the person's last action. */
+  autoRetries: number;
 }
 
 export type ListEvent =
@@ -72,11 +82,18 @@ export type ListEvent =
   | { type: 'list.clear' }
   | { type: 'list.retry' }
   | { type: 'list.reload' }
+  /** The window regained focus (or the tab became visible again). */
+  | { type: 'list.focus' }
   /** The URL changed outside the machine (back, forward, a link to the same page). */
   | { type: 'url.change'; query: ListQuery };
 
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
+/** Specification: retry interval and focus throttle, both 5 s. */
+export const RETRY_INTERVAL_MS = 5_000;
+export const FOCUS_THROTTLE_MS = 5_000;
+/** After this many automatic retries in a row the list waits for the person (or focus). */
+export const MAX_AUTO_RETRIES = 5;
 const MAX_PAGE = 100_000;
 
 /** Drops empty values and orders keys, so equal queries compare equal. */
@@ -208,7 +225,10 @@ const listSetup = setup({
     loadPage: fromPromise<ListPage, ListQuery>(() => {
       throw new Error('list machine: provide the "loadPage" actor');
     }),
+    /** Sends `list.focus` when the window regains focus; the app provides the listener. */
+    watchFocus: fromCallback<ListEvent>(() => undefined),
   },
+  delays: { retryInterval: RETRY_INTERVAL_MS, focusThrottle: FOCUS_THROTTLE_MS },
   actions: {
     /** Writes the query into the URL (the page pushes a history entry). */
     syncUrl: (_, _params: { search: string }) => undefined,
@@ -223,13 +243,23 @@ const listSetup = setup({
         summary: page.summary ?? null,
         shownQuery: context.query,
         error: null,
+        focusReady: false,
+        autoRetries: 0,
       };
     }),
+    resetRetries: assign({ autoRetries: 0 }),
   },
   guards: {
     changesQuery,
     noRows: ({ event }) =>
       'output' in event && (event.output as ListPage | undefined)?.rows.length === 0,
+    focusReady: ({ context }) => context.focusReady,
+    /** No answer at all or a server fault: worth asking again; a 4xx answer would not change. */
+    transient: ({ context }) =>
+      context.autoRetries < MAX_AUTO_RETRIES &&
+      (context.error?.code === 'network_error' ||
+        context.error?.status === undefined ||
+        context.error.status >= 500),
   },
 });
 
@@ -240,6 +270,7 @@ const userChange = {
   reenter: true,
   actions: [
     'adoptQuery',
+    'resetRetries',
     {
       type: 'syncUrl',
       params: ({ context }: { context: ListContext }) => ({
@@ -261,7 +292,10 @@ export const listMachine = listSetup.createMachine({
     summary: null,
     shownQuery: null,
     error: null,
+    focusReady: false,
+    autoRetries: 0,
   }),
+  invoke: { id: 'watchFocus', src: 'watchFocus' },
   initial: 'loading',
   on: {
     // From any state: a changed query loads again; a pending older call is dropped.
@@ -270,7 +304,12 @@ export const listMachine = listSetup.createMachine({
     'list.sort': userChange,
     'list.clear': userChange,
     // The URL is already there: adopt it, do not push it again.
-    'url.change': { guard: 'changesQuery', target: '.loading', reenter: true, actions: 'adoptQuery' },
+    'url.change': {
+      guard: 'changesQuery',
+      target: '.loading',
+      reenter: true,
+      actions: ['adoptQuery', 'resetRetries'],
+    },
   },
   states: {
     loading: {
@@ -289,12 +328,31 @@ export const listMachine = listSetup.createMachine({
         },
       },
     },
-    loaded: { tags: ['loaded'], on: { 'list.reload': 'loading' } },
+    loaded: {
+      tags: ['loaded'],
+      after: { focusThrottle: { actions: assign({ focusReady: true }) } },
+      on: { 'list.reload': 'loading', 'list.focus': { guard: 'focusReady', target: 'loading' } },
+    },
     /** No rows match (or the page is past the last one). */
-    empty: { tags: ['empty'], on: { 'list.reload': 'loading' } },
+    empty: {
+      tags: ['empty'],
+      after: { focusThrottle: { actions: assign({ focusReady: true }) } },
+      on: { 'list.reload': 'loading', 'list.focus': { guard: 'focusReady', target: 'loading' } },
+    },
     failed: {
       tags: ['error'],
-      on: { 'list.retry': 'loading', 'list.reload': 'loading' },
+      after: {
+        retryInterval: {
+          guard: 'transient',
+          target: 'loading',
+          actions: assign({ autoRetries: ({ context }) => context.autoRetries + 1 }),
+        },
+      },
+      on: {
+        'list.retry': { target: 'loading', actions: 'resetRetries' },
+        'list.reload': { target: 'loading', actions: 'resetRetries' },
+        'list.focus': { target: 'loading', actions: 'resetRetries' },
+      },
     },
   },
 });

@@ -1,6 +1,8 @@
+import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../support/browser';
+import { signInByPasscode } from '../support/e2e-sign-in';
 
 /**
  * The sign-in widget in real Chromium against the real provider at /auth: registration with a
@@ -165,7 +167,7 @@ describe('sign-in widget', () => {
     await enterCode(page, code);
 
     // Password (and a skipped passkey offer); success creates the session and moves on.
-    const seen = await finishOnboarding(page, '/');
+    const seen = await finishOnboarding(page, '/notactive');
     expect(seen).toContain('Passwort festlegen');
     expect(b.pageErrors).toEqual([]);
   });
@@ -247,6 +249,58 @@ describe('sign-in widget', () => {
   });
 });
 
+describe('staff activation', () => {
+  it('a new staff member follows the invitation mail: registers, enters the code, is active', async () => {
+    const token = await signInByPasscode(b.baseUrl, 'admin@sprechstunde.demo');
+    const staffEmail = `neu-${Date.now().toString(36)}@example.org`;
+    const created = await fetch(`${b.baseUrl}/api/user`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: staffEmail, role: 'ONBOARDING_MANAGER' }),
+    });
+    expect(created.status).toBe(201);
+    const { activationCode } = (await created.json()) as { activationCode: string };
+
+    let invitation: string | undefined;
+    for (let attempt = 0; attempt < 50 && !invitation; attempt++) {
+      const html = await (await fetch(`${b.baseUrl}/dev/mailbox`)).text();
+      invitation = html.split('<article>').find((a) => a.includes(`An: ${staffEmail}`));
+      if (!invitation) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(invitation, 'invitation mail').toBeDefined();
+    expect(invitation).not.toContain(activationCode);
+    const link = /(https?:\/\/[^\s<"]+\/activate)\b/.exec(invitation!)?.[1];
+    expect(link, 'activation link').toBeDefined();
+
+    // At 375 px, as on the phone the mail is read on.
+    const page = await (await b.newContext({ viewport: { width: 375, height: 800 } })).newPage();
+    await page.goto(new URL(link!).pathname);
+    await heading(page, 'Konto aktivieren');
+    await heading(page, 'Konto erstellen');
+    mkdirSync('docs/screenshots', { recursive: true });
+    await page.screenshot({ path: 'docs/screenshots/sign-in.png', fullPage: true });
+    await page.getByLabel('E-Mail-Adresse').fill(staffEmail);
+    await page.getByRole('button', { name: 'Weiter' }).click();
+    await heading(page, 'Code eingeben');
+    await enterCode(page, await codeFor(staffEmail));
+    // The provider's offers (password, passkey) are skipped; then the code field, same page.
+    const codeField = page.getByLabel('Aktivierungscode');
+    const deadline = Date.now() + 30_000;
+    while (!(await codeField.isVisible().catch(() => false))) {
+      if (Date.now() > deadline) throw new Error(`no code field: ${await page.locator('main').innerText()}`);
+      const skip = page.getByRole('button', { name: 'Überspringen' });
+      if (await skip.isVisible().catch(() => false)) await skip.click({ timeout: 3000 }).catch(() => undefined);
+      await page.waitForTimeout(150);
+    }
+    expect(new URL(page.url()).pathname).toBe('/activate');
+    await codeField.fill(activationCode);
+    await page.getByRole('button', { name: 'Aktivieren' }).click();
+    await page.waitForURL((url) => url.pathname !== '/activate', { timeout: 15_000 });
+    await page.getByText('Ihr Konto ist jetzt aktiv.').waitFor();
+    expect(b.pageErrors).toEqual([]);
+  });
+});
+
 describe('sign-in widget without a password', () => {
   const codeEmail = `ohne-passwort-${Date.now().toString(36)}@example.org`;
 
@@ -259,7 +313,7 @@ describe('sign-in widget without a password', () => {
     await page.getByRole('button', { name: 'Weiter' }).click();
     await heading(page, 'Code eingeben');
     await enterCode(page, await codeFor(codeEmail));
-    const atRegistration = await finishOnboarding(page, '/', { skipPassword: true });
+    const atRegistration = await finishOnboarding(page, '/notactive', { skipPassword: true });
     expect(atRegistration).toEqual(expect.arrayContaining(['Passkey einrichten', 'Passwort festlegen']));
 
     // Another browser: the address leads straight to the code, no "Mit Passwort", no offer.
@@ -273,7 +327,7 @@ describe('sign-in widget without a password', () => {
     expect(await other.getByRole('button', { name: 'Mit Passwort' }).count()).toBe(0);
     expect(await other.getByRole('heading', { name: 'Wie möchten Sie sich anmelden?' }).count()).toBe(0);
     await enterCode(other, await codeFor(codeEmail, before));
-    const atSignIn = await finishOnboarding(other, '/');
+    const atSignIn = await finishOnboarding(other, '/notactive');
     expect(atSignIn).not.toContain('Passkey einrichten');
     expect(b.pageErrors).toEqual([]);
   });
@@ -308,7 +362,7 @@ describe('sign-in widget with passkeys', () => {
     await page.getByRole('button', { name: 'Weiter' }).click();
     await heading(page, 'Code eingeben');
     await enterCode(page, await codeFor(passkeyEmail));
-    const seen = await finishOnboarding(page, '/', { createPasskey: true });
+    const seen = await finishOnboarding(page, '/notactive', { createPasskey: true });
     expect(seen).toContain('Passkey einrichten');
     const { credentials } = await first.cdp.send('WebAuthn.getCredentials', {
       authenticatorId: first.authenticatorId,

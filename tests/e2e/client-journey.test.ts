@@ -130,16 +130,24 @@ async function fillSignupForm(page: Page, email: string) {
 async function signUp(page: Page, email: string) {
   await page.goto('/client-signup?campaign=e2e-herbst');
   await page.getByRole('heading', { name: 'Als Klient:in registrieren' }).waitFor();
-  await expect(page.getByLabel(/Terminerinnerungen per SMS/).isChecked()).resolves.toBe(true);
+  // Consent is asked, never assumed: the SMS box starts unticked; the steps are numbered truly.
+  await expect(page.getByLabel(/Terminerinnerungen per SMS/).isChecked()).resolves.toBe(false);
+  await page.getByText('Schritt 1 von 4: Ihre Angaben').waitFor();
+  const privacy = page.getByRole('link', { name: /Datenschutzerklärung lesen/ });
+  expect(await privacy.getAttribute('href')).toBe('/datenschutz.html');
   await fillSignupForm(page, email);
+  await page.getByLabel(/Terminerinnerungen per SMS/).check();
   await page.getByRole('button', { name: 'Weiter' }).click();
+  await page.getByText('Schritt 2 von 4: E-Mail-Adresse bestätigen').waitFor();
   await page.getByText(`Wir haben Ihnen eine E-Mail an ${email} geschickt.`, { exact: false }).waitFor();
   await page.getByRole('heading', { name: 'Code eingeben' }).waitFor({ timeout: 20_000 });
   await enterCode(page, await codeFor(email));
   await finishOnboarding(page, '/client-signup/appointment-selection');
   const signedUpAt = Date.now();
   await page.locator('.client-time').first().waitFor({ timeout: 15_000 });
-  return Date.now() - signedUpAt;
+  const elapsed = Date.now() - signedUpAt;
+  await page.getByText('Schritt 3 von 4: Termin wählen').waitFor();
+  return elapsed;
 }
 
 async function signIn(page: Page, email: string) {
@@ -172,6 +180,7 @@ async function chooseAndBook(page: Page, index = 0) {
   const label = (await time.textContent())!;
   await time.click();
   await page.getByRole('heading', { name: 'Termin bestätigen' }).waitFor();
+  await page.getByText('Schritt 4 von 4: Termin bestätigen').waitFor();
   await page.getByRole('button', { name: 'Verbindlich buchen' }).click();
   return label;
 }
@@ -219,6 +228,18 @@ describe('client journey at 375 px', () => {
     const attached = await (await fetch(`${b.baseUrl}${attachment}`)).text();
     expect(attached).toContain('METHOD:REQUEST');
     expect(attached).toContain(meetingCode);
+    // One calendar entry when both are imported: the download and the invitation share the UID.
+    const uid = (text: string) => /^UID:(.+)$/m.exec(text.replace(/\r\n[ \t]/g, ''))?.[1]?.trim();
+    expect(uid(ics)).toBeDefined();
+    expect(uid(ics)).toBe(uid(attached));
+    expect(invitation).toContain('Termin verschieben: ');
+
+    // Footer on the client's pages: Impressum and Datenschutz, both answering.
+    const footer = page.getByRole('contentinfo');
+    for (const name of ['Impressum', 'Datenschutz']) {
+      const href = (await footer.getByRole('link', { name }).getAttribute('href'))!;
+      expect((await fetch(new URL(href, b.baseUrl)).then((r) => r.status))).toBe(200);
+    }
 
     // Sign in again in a fresh browser: the upcoming appointment with reschedule and cancel.
     const phone2 = await b.newContext(PHONE);
@@ -248,6 +269,20 @@ describe('client journey at 375 px', () => {
     await page2.getByRole('heading', { name: 'Ihr Termin ist abgesagt' }).waitFor();
     await page2.goto('/client-signup/login');
     await page2.getByText('Sie haben zurzeit keinen anstehenden Termin.').waitFor();
+
+    // From any page "Mein Termin" leads back; "Abmelden" signs out, and the header then
+    // offers the client sign-in, not the staff one; the welcome page offers no sign-in to a client.
+    await page2.goto('/');
+    const banner = page2.getByRole('banner');
+    expect(await page2.getByRole('main').getByRole('link', { name: 'Anmelden' }).count()).toBe(0);
+    await banner.getByRole('link', { name: 'Mein Termin' }).click();
+    await page2.getByText('Sie haben zurzeit keinen anstehenden Termin.').waitFor();
+    await banner.getByRole('button', { name: 'Abmelden' }).click();
+    await page2.getByRole('heading', { name: 'Anmelden als Klient:in' }).waitFor();
+    await page2.goto('/client-signup');
+    const login = banner.getByRole('link', { name: 'Anmelden' });
+    await login.waitFor();
+    expect(await login.getAttribute('href')).toBe('/client-signup/login');
 
     expect(b.pageErrors).toEqual([]);
   });

@@ -93,12 +93,23 @@ describe('POST /client/signup', () => {
       wantsToProvideRecordingsForResearch: true,
       additionalTelephoneNumbers: '030 1234567, +49 171 7654321',
     });
+    // The ticked box is the consent, and the server keeps when it was given.
+    expect(client!.smsConsentAt).not.toBeNull();
     const user = await userOf(sub);
     expect(user).toMatchObject({ role: 'NONE', active: true, id: client!.userId });
     // The session's login sees an active client, and client calls work right away.
     const login = await api.call('POST', '/api/login', { as: { authorization: `Bearer ${token}` } });
     expectStatus(login, 200);
     expect(login.body).toMatchObject({ role: 'NONE', active: true });
+  });
+
+  it('takes no SMS consent for granted: without the ticked box no SMS reminders, no consent time', async () => {
+    const email = `${unique('nosms')}@example.de`;
+    const { notifyViaSms: _left, ...body } = signupBody(email);
+    const token = await api.tokenFor({ sub: randomUUID(), email });
+    expectStatus(await signup(body, { token }), 201);
+    const [client] = await clientsWithEmail(email);
+    expect(client).toMatchObject({ notifyViaSms: false, smsConsentAt: null });
   });
 
   it('links an account whose first login already ran (inactive NONE user) and activates it', async () => {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientSearchPrefixes } from '../../server/db/schema/index';
+import { clients, clientSearchPrefixes } from '../../server/db/schema/index';
 import { createApi, type Api } from '../support/api';
 import {
   at,
@@ -118,7 +118,7 @@ describe('client records', () => {
       country: 'DE',
       clientType: 'self',
       contactPerson: null,
-      notifyViaSms: true,
+      notifyViaSms: false,
       hasNotSignedRequiredContract: false,
       paidBySponsor: false,
       wantsToProvideRecordingsForResearch: false,
@@ -126,6 +126,25 @@ describe('client records', () => {
       coachedBy: null,
       existingClientOfCoachId: null,
     });
+  });
+
+  it('records when staff enter an SMS consent, keeps it while it stands and drops it when withdrawn', async () => {
+    const consentOf = async (id: string) =>
+      (
+        await api.database.db
+          .select({ at: clients.smsConsentAt })
+          .from(clients)
+          .where(eq(clients.id, id))
+      )[0]!.at;
+    const client = await newClient(api, admin, { telephone: '0170 5550123', notifyViaSms: true });
+    const given = await consentOf(client.id);
+    expect(given).not.toBeNull();
+    const put = (body: Record<string, unknown>) =>
+      api.call('PUT', `/api/admin/client/${client.id}`, { as: admin, body });
+    expectStatus(await put({ notifyViaSms: true, city: 'Köln' }), 200);
+    expect(await consentOf(client.id)).toBe(given);
+    expectStatus(await put({ notifyViaSms: false }), 200);
+    expect(await consentOf(client.id)).toBeNull();
   });
 
   it('updates the given fields and keeps the others', async () => {

@@ -29,6 +29,7 @@ async function clientCoachedBy(coachId: string) {
   return newClient(api, admin, {
     email: `${u}@klient.example`,
     telephone: '+49 30 1234567',
+    notifyViaSms: true,
     coachedById: coachId,
   });
 }

@@ -69,6 +69,7 @@ async function bookWithSms() {
   const client = await newClient(api, admin, {
     email: `${u}@klient.example`,
     telephone: '0151 2345678',
+    notifyViaSms: true,
     coachedById: coach.coachId,
   });
   const start = new Date(clock.now() + (10 + booked++) * 24 * HOUR);

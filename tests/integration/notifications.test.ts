@@ -16,6 +16,7 @@ import {
   startApi,
 } from './fixtures';
 import { clients } from '../../server/db/schema/index';
+import { appointmentIcs } from '../../src/lib/client-slots';
 import { coachWithAvailability, signInClient } from './scheduling-support';
 import {
   DELIVER_JOB,
@@ -41,6 +42,7 @@ async function smsClient(extra: Record<string, unknown> = {}) {
     telephone: '+49 151 2345678',
     // The booking coach's own client: coaches book only the clients they coach.
     coachedById: coach.coachId,
+    notifyViaSms: true,
     ...extra,
   });
 }
@@ -116,7 +118,19 @@ describe('invitations on booking', () => {
       `Termin absagen: http://localhost:3000/client-signup/cancel-appointment/${a.meetingCodeClient}`,
     );
 
+    expect(toClient.body).toContain(
+      `Termin verschieben: http://localhost:3000/client-signup/reschedule-appointment/${a.id}`,
+    );
+
     const invite = parseInvite(toClient.calendar!);
+    // The booking page's download describes the same event: importing both gives one entry.
+    const downloaded = parseInvite(
+      appointmentIcs(
+        { ...a, coach: { id: 'c', firstName: 'C', lastName: 'C' } } as never,
+        { origin: 'http://localhost:3000', summary: 'Erstgespräch', now: Date.now() },
+      ),
+    );
+    expect(downloaded.event.uid).toBe(invite.event.uid);
     expect(invite.method).toBe('REQUEST');
     expect(invite.event.uid).toBe(`appointment-${a.id}@localhost`);
     expect(Number(invite.event.sequence)).toBe(0);
@@ -451,7 +465,7 @@ describe('a reschedule that changes the coach', () => {
     const email = `${unique('c')}@klient.example`;
     await api.database.db
       .update(clients)
-      .set({ email, telephone: '+49 170 7654321' })
+      .set({ email, telephone: '+49 170 7654321', notifyViaSms: true })
       .where(eq(clients.id, client.clientId));
     const booked = await api.call('POST', '/api/client/book_initial_appointment', {
       as: client,
@@ -541,7 +555,7 @@ describe('the client’s own booking, reschedule and cancel', () => {
     const email = `${unique('c')}@klient.example`;
     await api.database.db
       .update(clients)
-      .set({ email, telephone: '+49 170 1234567' })
+      .set({ email, telephone: '+49 170 1234567', notifyViaSms: true })
       .where(eq(clients.id, client.clientId));
 
     const booked = await api.call('POST', '/api/client/book_initial_appointment', {

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { communications } from '../../server/db/schema/index';
 import { createApi, type Api } from '../support/api';
 import {
   type Caller,
@@ -60,6 +62,24 @@ describe('POST /api/user', () => {
     const list = await api.call('GET', '/api/user', { as: admin, query: { limit: 100 } });
     expect(JSON.stringify(list.body)).not.toContain(res.body.activationCode);
     expect(ids(list.body.users)).toContain(res.body.user.id);
+  });
+
+  it('mails a new staff member the way to activation, without the code; a NONE account gets no mail', async () => {
+    const address = email('staffmail');
+    const res = await createUser(admin, { email: address, role: 'ONBOARDING_MANAGER' });
+    expectStatus(res, 201);
+    const mailsTo = (to: string) =>
+      api.database.db.select().from(communications).where(eq(communications.recipient, to));
+    const [mail, ...more] = await mailsTo(address);
+    expect(more).toHaveLength(0);
+    expect(mail).toMatchObject({ channel: 'email', template: 'staff_invitation', status: 'queued' });
+    expect(mail!.body).toMatch(/https?:\/\/[^\s]+\/activate\b/);
+    expect(mail!.body).toContain('Onboarding-Manager:in');
+    expect(mail!.body).not.toContain(res.body.activationCode);
+
+    const none = email('nonemail');
+    expectStatus(await createUser(admin, { email: none, role: 'NONE' }), 201);
+    expect(await mailsTo(none)).toHaveLength(0);
   });
 
   it('draws a different code for every user', async () => {

@@ -89,7 +89,7 @@ describe('sign-up form validation (zod, German messages)', () => {
   };
 
   it('accepts a complete form and starts with SMS notifications on and Germany', () => {
-    expect(emptySignupForm()).toMatchObject({ notifyViaSms: true, country: 'DE', bookingFor: 'self' });
+    expect(emptySignupForm()).toMatchObject({ notifyViaSms: false, country: 'DE', bookingFor: 'self' });
     expect(validateSignupForm(valid, YEAR).ok).toBe(true);
   });
 
@@ -149,7 +149,7 @@ describe('sign-up form validation (zod, German messages)', () => {
         clientType: 'relative',
         contactPerson: { firstName: 'Klara', lastName: 'Neu', email: 'klara@example.de', telephone: '0151 2345678' },
         campaign: 'herbst',
-        notifyViaSms: true,
+        notifyViaSms: false,
         privacyConsent: true,
       });
     }
@@ -192,7 +192,7 @@ describe('slots, times and the calendar file', () => {
     expect(ics).toContain('BEGIN:VEVENT');
     expect(ics).toContain('DTSTART:20270325T090000Z');
     expect(ics).toContain('DTEND:20270325T093000Z');
-    expect(ics).toContain(`UID:${APPOINTMENT_ID}@app.example`);
+    expect(ics).toContain(`UID:appointment-${APPOINTMENT_ID}@app.example`);
     expect(ics.replace(/\r\n /g, '')).toContain('https://app.example/meeting/abcd-efgh-jkmn');
     expect(ics.split('\r\n').every((line) => new TextEncoder().encode(line).length <= 75)).toBe(true);
   });
@@ -290,7 +290,7 @@ describe('sign-up machine, model-based', () => {
       },
       'clientSignup.checking': (_, r) => {
         const sent = r.fakes.checkSignup!.calls.at(-1);
-        expect(sent).toMatchObject({ email: 'klara@example.de', postalCode: '10115', campaign: 'herbst', privacyConsent: true, notifyViaSms: true });
+        expect(sent).toMatchObject({ email: 'klara@example.de', postalCode: '10115', campaign: 'herbst', privacyConsent: true, notifyViaSms: false });
       },
       // The page mounts the widget for the registration; the form can still be edited.
       'clientSignup.registering.starting': (s) => {

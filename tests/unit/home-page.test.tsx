@@ -1,11 +1,9 @@
 import { render, screen, within } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
 import { memoryLocation } from 'wouter/memory-location';
 import { App } from '../../src/app/App';
 import { createAppServices } from '../../src/app/services';
 import { createI18n } from '../../src/i18n';
-import { HomePage } from '../../src/views/home/HomePage';
 import { readLocales } from '../support/locales';
 
 async function germanI18n() {
@@ -19,21 +17,18 @@ async function germanI18n() {
 }
 
 describe('HomePage', () => {
-  it('tells in German what Sprechstunde is and links to sign-in and client sign-up', async () => {
+  it('tells a signed-out visitor in German what Sprechstunde is and links to sign-in and client sign-up', async () => {
     const i18n = await germanI18n();
-    render(
-      <I18nextProvider i18n={i18n}>
-        <HomePage />
-      </I18nextProvider>,
-    );
-
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(
-      'Willkommen bei Sprechstunde',
-    );
-    expect(screen.getByText(/Terminplattform für Gesundheitscoaching/)).toBeTruthy();
-    const login = screen.getByRole('link', { name: 'Anmelden' });
+    const { hook } = memoryLocation({ path: '/' });
+    const services = createAppServices({ reload: () => {} });
+    render(<App services={services} i18n={i18n} router={{ hook }} />);
+    const main = await screen.findByRole('main');
+    const heading = await within(main).findByRole('heading', { level: 1 });
+    expect(heading.textContent).toBe('Willkommen bei Sprechstunde');
+    expect(within(main).getByText(/Terminplattform für Gesundheitscoaching/)).toBeTruthy();
+    const login = await within(main).findByRole('link', { name: 'Anmelden' });
     expect(login.getAttribute('href')).toBe('/login');
-    const signup = screen.getByRole('link', { name: 'Als Klient:in registrieren' });
+    const signup = within(main).getByRole('link', { name: 'Als Klient:in registrieren' });
     expect(signup.getAttribute('href')).toBe('/client-signup');
   });
 });

@@ -6,8 +6,11 @@ import type { AnyEventObject } from 'xstate';
 import { z } from 'zod';
 import { createI18n } from '../../src/i18n';
 import {
+  FOCUS_THROTTLE_MS,
   listMachine,
+  MAX_AUTO_RETRIES,
   oneOf,
+  RETRY_INTERVAL_MS,
   parseListSearch,
   searchOf,
   text,
@@ -71,8 +74,16 @@ describeModel('list machine, model-based', {
         { type: 'list.retry' },
         { type: 'list.reload' },
         { type: 'url.change', query: { page: 3, limit: 10, filters: {} } },
+        { type: 'list.focus' },
+        { type: 'xstate.after.focusThrottle.list.loaded' },
+        { type: 'xstate.after.focusThrottle.list.empty' },
+        { type: 'xstate.after.retryInterval.list.failed' },
       ],
-      serialize: (s) => ({ query: s.context.query, rows: s.context.rows.length }),
+      serialize: (s) => ({
+        query: s.context.query,
+        rows: s.context.rows.length,
+        focusReady: s.context.focusReady,
+      }),
     },
   ],
   start: (): ListRun => {
@@ -102,6 +113,16 @@ describeModel('list machine, model-based', {
     'list.clear': sendDirect,
     'url.change': sendDirect,
     'list.reload': sendDirect,
+    // Focus loads again only when the rows are old enough, or after a failure.
+    'list.focus': (event, r) => {
+      const snap = r.actor.getSnapshot();
+      if (snap.matches('failed') || snap.context.focusReady) r.expectedCalls += 1;
+      r.actor.send(event);
+    },
+    'xstate.after.retryInterval.list.failed': (_, r) => {
+      r.clock.increment(RETRY_INTERVAL_MS);
+      r.expectedCalls += 1;
+    },
     'list.retry': async (_, r) => {
       await r.user.click(screen.getByRole('button', { name: 'Erneut versuchen' }));
       r.expectedCalls += 1;
@@ -218,6 +239,106 @@ describe('list machine, requests', () => {
     actor.send({ type: 'list.clear' });
     await flush();
     expect(loader.latest().input).toEqual({ page: 1, limit: 25, filters: { sortDirection: 'desc' } });
+  });
+});
+
+describe('list machine, fresh data (retry interval and focus throttle 5 s)', () => {
+  const SERVER_FAULT = Object.assign(new Error('down'), { code: 'internal_error', status: 503 });
+  const REFUSED = Object.assign(new Error('no'), { code: 'forbidden', status: 403 });
+
+  it('a network error is retried after 5 s, not before, with the same query', async () => {
+    const { actor, loader, clock } = startList();
+    loader.latest().reject(NETWORK);
+    await flush();
+    expect(actor.getSnapshot().value).toBe('failed');
+    clock.increment(RETRY_INTERVAL_MS - 1);
+    await flush();
+    expect(loader.calls).toHaveLength(1);
+    clock.increment(1);
+    await flush();
+    expect(loader.calls).toHaveLength(2);
+    expect(loader.latest().input).toEqual(START);
+    loader.latest().resolve(ROWS);
+    await flush();
+    expect(actor.getSnapshot().value).toBe('loaded');
+  });
+
+  it('a server fault is retried too, a refusal is not', async () => {
+    const fault = startList();
+    fault.loader.latest().reject(SERVER_FAULT);
+    await flush();
+    fault.clock.increment(RETRY_INTERVAL_MS);
+    await flush();
+    expect(fault.loader.calls).toHaveLength(2);
+
+    const refused = startList();
+    refused.loader.latest().reject(REFUSED);
+    await flush();
+    refused.clock.increment(RETRY_INTERVAL_MS * 10);
+    await flush();
+    expect(refused.loader.calls).toHaveLength(1);
+    expect(refused.actor.getSnapshot().value).toBe('failed');
+  });
+
+  it(`stops retrying by itself after ${MAX_AUTO_RETRIES} tries in a row; the button starts anew`, async () => {
+    const { actor, loader, clock } = startList();
+    loader.latest().reject(NETWORK);
+    await flush();
+    for (let i = 0; i < MAX_AUTO_RETRIES + 3; i += 1) {
+      clock.increment(RETRY_INTERVAL_MS);
+      await flush();
+      if (!loader.latest().settled) loader.latest().reject(NETWORK);
+      await flush();
+    }
+    expect(loader.calls).toHaveLength(1 + MAX_AUTO_RETRIES);
+    actor.send({ type: 'list.retry' });
+    await flush();
+    expect(loader.calls).toHaveLength(2 + MAX_AUTO_RETRIES);
+    loader.latest().reject(NETWORK);
+    await flush();
+    clock.increment(RETRY_INTERVAL_MS);
+    await flush();
+    expect(loader.calls).toHaveLength(3 + MAX_AUTO_RETRIES);
+  });
+
+  it('regaining focus reloads the list once its rows are 5 s old, not sooner', async () => {
+    const { actor, loader, clock, urls } = startList();
+    loader.latest().resolve(ROWS);
+    await flush();
+    actor.send({ type: 'list.focus' });
+    await flush();
+    expect(loader.calls).toHaveLength(1);
+    clock.increment(FOCUS_THROTTLE_MS);
+    actor.send({ type: 'list.focus' });
+    await flush();
+    expect(loader.calls).toHaveLength(2);
+    expect(loader.latest().input).toEqual(START);
+    expect(urls).toEqual([]);
+    // The fresh answer starts the throttle again.
+    loader.latest().resolve(ROWS);
+    await flush();
+    actor.send({ type: 'list.focus' });
+    await flush();
+    expect(loader.calls).toHaveLength(2);
+  });
+
+  it('the window focus listener sends list.focus, and stops with the list', async () => {
+    const { watchWindowFocus } = await import('../../src/machines/wiring/list');
+    const started = startMachine(listMachine, {
+      input: { query: START },
+      actors: { watchFocus: watchWindowFocus },
+    });
+    const load = started.fakes.loadPage as Fake<ListQuery, ListPage>;
+    load.latest().resolve(ROWS);
+    await flush();
+    started.clock.increment(FOCUS_THROTTLE_MS);
+    window.dispatchEvent(new Event('focus'));
+    await flush();
+    expect(load.calls).toHaveLength(2);
+    started.actor.stop();
+    window.dispatchEvent(new Event('focus'));
+    await flush();
+    expect(load.calls).toHaveLength(2);
   });
 });
 

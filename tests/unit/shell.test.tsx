@@ -147,13 +147,50 @@ describe('navigation', () => {
     expect(screen.getByRole('button', { name: 'Abmelden' })).toBeTruthy();
   });
 
-  it('hides the login button on client-signup pages', async () => {
-    await renderApp('/client-signup');
-    expect(within(screen.getByRole('banner')).queryByRole('link', { name: 'Anmelden' })).toBeNull();
-    await renderApp('/');
-    expect(
-      within(screen.getAllByRole('banner')[1]!).getByRole('link', { name: 'Anmelden' }),
-    ).toBeTruthy();
+  it('the header signs in on the sign-in that fits the page: the client one on client pages', async () => {
+    const loginIn = async (path: string) => {
+      const { view } = await renderApp(path);
+      const link = await within(screen.getByRole('banner')).findByRole('link', { name: 'Anmelden' });
+      const href = link.getAttribute('href');
+      view.unmount();
+      return href;
+    };
+    expect(await loginIn('/client-signup')).toBe('/client-signup/login');
+    expect(await loginIn('/meeting/ABCD-EFGH')).toBe('/client-signup/login');
+    expect(await loginIn('/')).toBe('/login');
+  });
+
+  it('a signed-in client finds "Mein Termin" and "Abmelden" on every page, and no sign-in on the welcome page', async () => {
+    for (const path of ['/', '/client-signup/appointment-selection', '/meetingfinished']) {
+      const { view } = await renderApp(path, { session: person('NONE') });
+      const banner = screen.getByRole('banner');
+      const mine = await within(banner).findByRole('link', { name: 'Mein Termin' });
+      expect(mine.getAttribute('href')).toBe('/client-signup/login');
+      expect(within(banner).getByRole('button', { name: 'Abmelden' })).toBeTruthy();
+      if (path === '/') {
+        const main = screen.getByRole('main');
+        expect(within(main).queryByRole('link', { name: 'Anmelden' })).toBeNull();
+        expect(within(main).queryByRole('link', { name: 'Als Klient:in registrieren' })).toBeNull();
+        expect(within(main).getByRole('link', { name: 'Zu meinem Termin' })).toBeTruthy();
+      }
+      view.unmount();
+    }
+  });
+
+  it('sends someone signed in whose account is not active from the welcome page to /notactive', async () => {
+    const { location } = await renderApp('/', { session: person('NONE', false) });
+    expect(await screen.findByRole('heading', { name: 'Ihr Konto ist noch nicht aktiv' })).toBeTruthy();
+    expect(location.history!.at(-1)).toBe('/notactive');
+  });
+
+  it('every page has a footer with Impressum and Datenschutz', async () => {
+    for (const path of ['/', '/client-signup', '/gibt-es-nicht']) {
+      const { view } = await renderApp(path);
+      const legal = within(screen.getByRole('contentinfo')).getByRole('navigation', { name: 'Rechtliches' });
+      expect(within(legal).getByRole('link', { name: 'Impressum' }).getAttribute('href')).toBe('/impressum.html');
+      expect(within(legal).getByRole('link', { name: 'Datenschutz' }).getAttribute('href')).toBe('/datenschutz.html');
+      view.unmount();
+    }
   });
 
   it('at 375 px the menu is a closed drawer that opens and closes after navigating', async () => {

@@ -174,7 +174,9 @@ export const clients = pgTable(
     wantsToProvideRecordingsForResearch: boolean('wants_to_provide_recordings_for_research')
       .notNull()
       .default(false),
-    notifyViaSms: boolean('notify_via_sms').notNull().default(true),
+    // SMS only with the client's own consent (an unticked box at sign-up); when it was given.
+    notifyViaSms: boolean('notify_via_sms').notNull().default(false),
+    smsConsentAt: ts('sms_consent_at'),
     notes: text('notes'),
     sessionsClosedOn: ts('sessions_closed_on'),
     coachedById: uuid('coached_by_id').references(() => coaches.id, { onDelete: 'set null' }),

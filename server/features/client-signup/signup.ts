@@ -122,7 +122,9 @@ function recordValues(body: SignupBody, email: string, userId: string | null) {
     contactPerson: (body.clientType ?? 'self') === 'relative' ? contactPerson : null,
     howDidYouHearAboutUs: blankToNull(body.howDidYouHearAboutUs),
     wantsToProvideRecordingsForResearch: body.wantsToProvideRecordingsForResearch ?? false,
-    notifyViaSms: body.notifyViaSms ?? true,
+    // Consent is given by ticking the box, never by leaving out the field.
+    notifyViaSms: body.notifyViaSms === true,
+    smsConsentAt: body.notifyViaSms === true ? sql`now()` : null,
   };
 }
 

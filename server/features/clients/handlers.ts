@@ -45,8 +45,20 @@ async function assertEmailFree(db: Db | Tx, email: string | null | undefined, ex
 }
 
 /** The stored shape: a contact person always carries both optional fields. */
-function clientValues<T extends ClientInput>(input: T) {
-  const { contactPerson, ...rest } = input;
+function clientValues<T extends ClientInput>(input: T, write: 'insert' | 'update') {
+  const { contactPerson, ...base } = input;
+  // The consent's time: kept while it stands, set when it is given, gone when withdrawn.
+  const rest =
+    base.notifyViaSms === undefined
+      ? base
+      : {
+          ...base,
+          smsConsentAt: !base.notifyViaSms
+            ? null
+            : write === 'update'
+              ? sql`coalesce(${clients.smsConsentAt}, now())`
+              : sql`now()`,
+        };
   if (contactPerson === undefined) return rest;
   return {
     ...rest,
@@ -111,7 +123,7 @@ export const clientsHandlers = defineHandlers({
       await assertEmailFree(tx, body.email);
       const [row] = await tx
         .insert(clients)
-        .values(clientValues(body))
+        .values(clientValues(body, 'insert'))
         .returning({ id: clients.id });
       await recordEvent(tx, {
         type: 'client.created',
@@ -186,7 +198,7 @@ export const clientsHandlers = defineHandlers({
       await assertEmailFree(tx, body.email, before.id);
       await tx
         .update(clients)
-        .set({ ...clientValues(body), updatedAt: sql`now()` })
+        .set({ ...clientValues(body, 'update'), updatedAt: sql`now()` })
         .where(eq(clients.id, before.id));
       await recordEvent(tx, {
         type: 'client.updated',

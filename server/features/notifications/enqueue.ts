@@ -131,6 +131,8 @@ function links(config: NotifyDeps['config'], a: Row['appointment'], meetingBaseU
     coach: `${config.PUBLIC_URL.replace(/\/+$/, '')}/coach/meeting/${a.meetingCodeCoach}`,
     // The client's cancel page takes the meeting code and works without signing in.
     clientCancel: `${config.PUBLIC_URL.replace(/\/+$/, '')}/client-signup/cancel-appointment/${a.meetingCodeClient}`,
+    // Moving needs the client's sign-in: the page asks for it and comes back.
+    clientReschedule: `${config.PUBLIC_URL.replace(/\/+$/, '')}/client-signup/reschedule-appointment/${a.id}`,
   };
 }
 
@@ -192,7 +194,10 @@ export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, pla
     cancelLink,
     externalMeetingUrl: a.externalMeetingUrl,
   });
-  const clientFacts = facts(link.client, a.meetingCodeClient, link.clientCancel);
+  const clientFacts = {
+    ...facts(link.client, a.meetingCodeClient, link.clientCancel),
+    rescheduleLink: plan.kind === 'cancelled' ? null : link.clientReschedule,
+  };
   const coachFacts = facts(link.coach, a.meetingCodeCoach, null);
   const withCalendar = plan.kind !== 'reminder_24h' && plan.kind !== 'reminder_1h';
   const method = plan.kind === 'cancelled' ? 'CANCEL' : 'REQUEST';

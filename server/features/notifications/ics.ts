@@ -4,6 +4,7 @@ import ical, {
   ICalCalendarMethod,
   ICalEventStatus,
 } from 'ical-generator';
+import { appointmentUid } from '../../../shared/calendar-uid';
 
 export interface CalendarEvent {
   appointmentId: string;
@@ -29,9 +30,7 @@ export interface CalendarOptions {
   events: CalendarEvent[];
 }
 
-/** The stable iCalendar UID of an appointment's event. */
-export const appointmentUid = (appointmentId: string, domain: string) =>
-  `appointment-${appointmentId}@${domain}`;
+export { appointmentUid };
 
 /**
  * An RFC 5545 calendar built with ical-generator: one VEVENT per appointment, times in UTC,

@@ -9,3 +9,4 @@ export {
 export { authMailJob, DELIVER_WORK, notificationJobs } from './jobs';
 export { addressOf, buildCalendar } from './ics';
 export { APPOINTMENT_TYPE_NAMES } from './templates';
+export { enqueueStaffInvitation, staffActivationLink, STAFF_INVITATION_TEMPLATE } from './staff-invitation';

@@ -76,6 +76,8 @@ export interface MessageFacts {
   meetingCode: string;
   /** Where the recipient can cancel without signing in (clients only). */
   cancelLink: string | null;
+  /** Where the client moves the appointment (after signing in); absent once it is cancelled. */
+  rescheduleLink?: string | null | undefined;
   externalMeetingUrl: string | null;
 }
 
@@ -96,6 +98,7 @@ function meetingLines(f: MessageFacts): string[] {
     `Zum Videotermin: ${f.link}`,
     `Meeting-Code: ${f.meetingCode}`,
     ...(f.externalMeetingUrl ? [`Link zum Termin: ${f.externalMeetingUrl}`] : []),
+    ...(f.rescheduleLink ? [`Termin verschieben: ${f.rescheduleLink}`] : []),
     ...(f.cancelLink ? [`Termin absagen: ${f.cancelLink}`] : []),
   ];
 }

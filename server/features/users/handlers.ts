@@ -6,6 +6,7 @@ import { defineHandlers } from '../../http/handler';
 import { pageWindow } from '../../http/paging';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/index';
+import { enqueueStaffInvitation } from '../notifications/index';
 import { hashActivationCode, newActivationCode } from './codes';
 import { coachLinkedTo, emailTaken, findUser, selectUsers, toUser } from './repository';
 
@@ -67,6 +68,10 @@ export const usersHandlers = defineHandlers({
         coachId: body.coachId ?? null,
         changes: { role: body.role },
       });
+      // Staff get the way to their activation by mail; a NONE account is a client's affair.
+      if (body.role !== 'NONE') {
+        await enqueueStaffInvitation(tx, deps, { email: body.email, role: body.role });
+      }
       return (await findUser(tx, row!.id))!;
     });
     reply.code(201);

@@ -1,14 +1,14 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useRouter } from 'wouter';
+import { Link, useRouter } from 'wouter';
 import { routePatterns } from '../routes';
 import { useAppServices } from '../services';
 import { useSessionStatus } from '../../views/session-status';
 import { Breadcrumbs } from './Breadcrumbs';
-import { LogoutButton } from './LogoutButton';
+import { AppFooter } from './AppFooter';
+import { HeaderActions } from './HeaderActions';
 import { NetworkBanner } from './NetworkBanner';
-import { SignedInAs } from './SignedInAs';
 import type * as StaffMenuModule from './staff-menu';
 import { Toaster } from './Toaster';
 
@@ -42,7 +42,6 @@ export function AppShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation('common');
   const { sidebar } = useAppServices();
   const status = useSessionStatus();
-  const [pathname] = useLocation();
   const { parser } = useRouter();
   const { open, layout } = useSelector(sidebar, (s) => s.context);
 
@@ -50,8 +49,6 @@ export function AppShell({ children }: { children: ReactNode }) {
   const staff = useStaffMenu(active !== null);
   const menu = active && staff ? staff.menuFor(active.role, routePatterns(), parser) : null;
   const hasMenu = !!menu && menu.quick.length + menu.main.length + menu.bottom.length > 0;
-  const onClientSignup = pathname === '/client-signup' || pathname.startsWith('/client-signup/');
-  const signedIn = status.kind === 'signedIn' || status.kind === 'partial';
 
   return (
     <div
@@ -78,20 +75,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         <Link href="/" className="app-name">
           {t('appName')}
         </Link>
-        {!onClientSignup && (
-          <div className="header-actions">
-            {status.kind === 'signedIn' && status.session.active && (
-              <SignedInAs session={status.session} />
-            )}
-            {signedIn ? (
-              <LogoutButton />
-            ) : (
-              <Link href="/login" className="button">
-                {t('header.login')}
-              </Link>
-            )}
-          </div>
-        )}
+        <HeaderActions />
       </header>
       <div className="app-body">
         {hasMenu && menu && staff && <staff.Navigation menu={menu} open={open} layout={layout} />}
@@ -100,6 +84,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           <main id="content" className="app-main" tabIndex={-1}>
             {children}
           </main>
+          <AppFooter />
         </div>
       </div>
       <Toaster />

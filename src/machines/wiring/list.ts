@@ -1,9 +1,23 @@
 import type { ApiClient } from '../../api/client';
-import { type ListPage, type ListQuery, listMachine } from '../list.machine';
-import type { fromPromise } from 'xstate';
+import { type ListEvent, type ListPage, type ListQuery, listMachine } from '../list.machine';
+import { fromCallback, type fromPromise } from 'xstate';
 import type { RouteEffects } from './effects';
 
-/** The staff lists' machine wired to the API and the address bar. */
+/** The staff lists' machine wired to the API, the address bar and the window's focus. */
+
+/** `list.focus` when the window regains focus or the tab becomes visible again. */
+export const watchWindowFocus = fromCallback<ListEvent>(({ sendBack }) => {
+  const onFocus = () => sendBack({ type: 'list.focus' });
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') onFocus();
+  };
+  window.addEventListener('focus', onFocus);
+  document.addEventListener('visibilitychange', onVisible);
+  return () => {
+    window.removeEventListener('focus', onFocus);
+    document.removeEventListener('visibilitychange', onVisible);
+  };
+});
 
 /** A list page whose query lives in its URL at `path`; `loadPage` asks the API for one page. */
 export const wireList = (
@@ -11,6 +25,6 @@ export const wireList = (
   options: { path: string; loadPage: (api: ApiClient) => ReturnType<typeof fromPromise<ListPage, ListQuery>> },
 ) =>
   listMachine.provide({
-    actors: { loadPage: options.loadPage(api) },
+    actors: { loadPage: options.loadPage(api), watchFocus: watchWindowFocus },
     actions: { syncUrl: (_, params) => navigate(`${options.path}${params.search}`) },
   });

@@ -81,6 +81,7 @@ function Picking({ actorRef }: { actorRef: SlotPickerActor | undefined }) {
   if (state.hasTag('confirm')) {
     return (
       <section aria-labelledby="client-confirm-title">
+        <p className="client-step">{t('signup.stepConfirm')}</p>
         <h2 id="client-confirm-title">{t('selection.confirmTitle')}</h2>
         <p>
           {t('selection.confirmText', {
@@ -108,6 +109,7 @@ function Picking({ actorRef }: { actorRef: SlotPickerActor | undefined }) {
   }
   return (
     <>
+      <p className="client-step">{t('signup.stepSlot')}</p>
       <p>{t('selection.intro')}</p>
       {conflict ? (
         <p className="notice notice-error" role="alert">

@@ -12,6 +12,7 @@ import {
 } from '../../forms/client-signup.form';
 import { wireClientSignup } from '../../machines/wiring/client-signup';
 import { useRouteMachine } from '../route-actor';
+import { legalLinks } from '../../lib/config';
 import { ClientPage, ErrorNotice } from './parts';
 
 // The widget's screens load when the account step starts, not with the form (bench/web.ts).
@@ -83,6 +84,7 @@ export default function SignupPage() {
   }
   return (
     <ClientPage title={t('signup.title')}>
+      <p className="client-step">{t('signup.stepForm')}</p>
       <p>{t('signup.intro')}</p>
       <p>
         {t('signup.haveAccount')}{' '}
@@ -254,6 +256,11 @@ function SignupForm({ values, errors, busy, onChange, onSubmit }: FormProps) {
         {check('notifyViaSms')}
         {check('wantsToProvideRecordingsForResearch')}
         {check('privacyConsent')}
+        <p className="field-hint">
+          <a href={legalLinks().privacy} target="_blank" rel="noopener">
+            {t('signup.privacyLink')}
+          </a>
+        </p>
       </fieldset>
 
       <div className="form-actions">
