@@ -160,6 +160,27 @@ describe('at 375 px no page scrolls sideways', () => {
   );
 });
 
+describe('at 1440 px', () => {
+  it('no staff table cuts a column', async () => {
+    const page = b.page;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openSignedIn(page, b.baseUrl, tokens.ADMIN, '/');
+    const cut: string[] = [];
+    for (const path of ['/appointments', '/clients', '/coaches', '/users', '/events']) {
+      await page.goto(path);
+      await settled(page);
+      const box = page.locator('.table-scroll').first();
+      await box.waitFor();
+      const { scrollWidth, clientWidth } = await box.evaluate((el) => ({
+        scrollWidth: el.scrollWidth,
+        clientWidth: el.clientWidth,
+      }));
+      if (scrollWidth > clientWidth) cut.push(`${path}: ${scrollWidth} > ${clientWidth}`);
+    }
+    expect(cut).toEqual([]);
+  });
+});
+
 describe('the calendar', () => {
   it('places an appointment in its hour row; the detail opens in a dialog that takes the focus', async () => {
     const page = b.page;
