@@ -19,7 +19,9 @@ import { notProvided as notProvidedBy } from './shared/failures';
  * confirmation.
  *
  * The machine always loads the whole week around `anchor`; the day view shows one day of it.
- * The viewport actor reports narrow/wide (the view supplies it with matchMedia).
+ * The viewport actor reports narrow/wide (the view supplies it with matchMedia). Wide screens
+ * may switch between week and day (the day view puts every coach in a column of their own);
+ * narrow screens always show a day.
  */
 
 export type CalendarMode = 'week' | 'day';
@@ -36,6 +38,10 @@ export interface CalendarContext {
   /** The coach filter; null: every coach (managers) or the caller's own calendar (coaches). */
   coachId: string | null;
   mode: CalendarMode;
+  /** The screen is narrow (phones): always the day view. */
+  narrow: boolean;
+  /** What a wide screen shows (the person's last choice). */
+  wideMode: CalendarMode;
   /** The day shown (day view) or a day of the week shown (week view). */
   anchor: Temporal.PlainDate;
   events: CalendarEvent[];
@@ -56,6 +62,7 @@ export type CalendarEventType =
   | { type: 'period.next' }
   | { type: 'period.today'; today: Temporal.PlainDate }
   | { type: 'viewport.change'; narrow: boolean }
+  | { type: 'mode.select'; mode: CalendarMode }
   | { type: 'coach.select'; coachId: string | null }
   | { type: 'appointment.open'; appointmentId: string }
   | { type: 'detail.close' }
@@ -122,6 +129,7 @@ export const calendarMachine = setup({
   },
   guards: {
     canPickCoach: ({ context }) => context.canPickCoach,
+    isWide: ({ context }) => !context.narrow,
     isCancellable: ({ context }) => context.appointment !== null && context.appointment.cancelledAt === null,
   },
 }).createMachine({
@@ -131,6 +139,8 @@ export const calendarMachine = setup({
     coaches: [],
     coachId: null,
     mode: input.narrow ? 'day' : 'week',
+    narrow: input.narrow ?? false,
+    wideMode: 'week',
     anchor: input.today,
     events: [],
     appointmentId: null,
@@ -140,7 +150,18 @@ export const calendarMachine = setup({
   invoke: { id: 'watchViewport', src: 'watchViewport' },
   on: {
     'viewport.change': {
-      actions: assign({ mode: ({ event }) => (event.narrow ? 'day' : 'week') }),
+      actions: assign({
+        narrow: ({ event }) => event.narrow,
+        mode: ({ context, event }) => (event.narrow ? 'day' : context.wideMode),
+      }),
+    },
+    // The week is loaded whatever the mode, so switching needs no request.
+    'mode.select': {
+      guard: 'isWide',
+      actions: assign({
+        wideMode: ({ event }) => event.mode,
+        mode: ({ event }) => event.mode,
+      }),
     },
   },
   initial: 'starting',

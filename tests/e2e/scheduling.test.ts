@@ -81,7 +81,7 @@ describe('staff scheduling', () => {
     await page.getByRole('heading', { name: 'Kalender', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Nächste Woche' }).click();
     await page.getByRole('button', { name: /07:00–07:50 .* · Folgetermin/ }).click();
-    const detail = page.getByRole('region', { name: 'Termin' });
+    const detail = page.getByRole('dialog', { name: 'Termin' });
     await detail.getByText('Meeting-Code Coach').waitFor();
     expect(await detail.textContent()).toMatch(/[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}/);
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -97,11 +97,11 @@ describe('staff scheduling', () => {
     expect(await note.textContent()).toBe(
       'Alle Zeiten sind deutsche Zeit (Europe/Berlin). Ihr Gerät verwendet die Zeitzone America/New_York.',
     );
-    expect(await page.locator('.day-column').count()).toBe(1);
+    expect(await page.locator('.rbc-time-content .rbc-day-slot').count()).toBe(1);
     await page.getByRole('button', { name: 'Nächster Tag' }).click();
     await page.setViewportSize({ width: 1300, height: 800 });
     await page.getByRole('button', { name: 'Nächste Woche' }).waitFor();
-    expect(await page.locator('.day-column').count()).toBe(7);
+    expect(await page.locator('.rbc-time-content .rbc-day-slot').count()).toBe(7);
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
 

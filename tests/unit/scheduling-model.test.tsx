@@ -2,7 +2,7 @@ import { Temporal } from '@js-temporal/polyfill';
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
-import { beforeAll, expect } from 'vitest';
+import { beforeAll, expect, vi } from 'vitest';
 import { fromCallback, type AnyActorRef, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { createI18n } from '../../src/i18n';
 import { availabilityWeekMachine } from '../../src/machines/availability-week.machine';
@@ -186,6 +186,9 @@ describeModel('availability week, model-based', {
 // ---------------------------------------------------------------------------------------------
 // Calendar
 
+// The time grid renders some hundred cells per step in jsdom; long paths take seconds on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
+
 type CalendarSnapshot = SnapshotFrom<typeof calendarMachine>;
 
 const EVENTS: CalendarEvent[] = [
@@ -210,6 +213,7 @@ const CALENDAR_EVENTS: AnyEventObject[] = [
   { type: 'cancel.request' },
   { type: 'cancel.confirm' },
   { type: 'cancel.abort' },
+  { type: 'mode.select', mode: 'day' },
   { type: 'viewport.change', narrow: true },
 ];
 
@@ -250,6 +254,7 @@ describeModel('calendar, model-based', {
       events: CALENDAR_EVENTS,
       serialize: (s: CalendarSnapshot) => ({
         mode: s.context.mode,
+        narrow: s.context.narrow,
         anchor: s.context.anchor.equals(TODAY) ? 'today' : 'later',
         coach: s.context.coachId,
         error: s.context.error?.code ?? null,
@@ -268,29 +273,35 @@ describeModel('calendar, model-based', {
     'cancel.request': click('Termin absagen'),
     'cancel.confirm': click('Ja, absagen'),
     'cancel.abort': click('Nein, Termin behalten'),
+    'mode.select': click('Tag'),
     'viewport.change': (event, r) => r.viewport.send!(event),
   },
   states: {
     '#calendar': (snapshot, r) => {
       // The browser is in New York: every state carries the zone note.
       expect(screen.getByRole('note').textContent).toContain('America/New_York');
-      expect(r.view.container.querySelectorAll('.day-column')).toHaveLength(snapshot.context.mode === 'day' ? 1 : 7);
+      // A week has 7 day columns; the wide day view of every coach one column per coach.
+      const { mode, narrow, coachId, coaches } = snapshot.context;
+      const columns = mode === 'week' ? 7 : !narrow && coachId === null && coaches.length > 0 ? coaches.length : 1;
+      expect(r.view.container.querySelectorAll('.rbc-time-content .rbc-day-slot')).toHaveLength(columns);
     },
     '#calendar.loadingCoaches': (_, r) => {
-      expect(r.view.container.querySelector('.week-grid')!.getAttribute('aria-busy')).toBe('true');
+      expect(r.view.container.querySelector('.calendar-grid-frame')!.getAttribute('aria-busy')).toBe('true');
     },
     '#calendar.loading': (_, r) => {
-      expect(r.view.container.querySelector('.week-grid')!.getAttribute('aria-busy')).toBe('true');
+      expect(r.view.container.querySelector('.calendar-grid-frame')!.getAttribute('aria-busy')).toBe('true');
       expect((button(/Nächste Woche|Nächster Tag/) as HTMLButtonElement).disabled).toBe(true);
     },
     '#calendar.failed': () => {
       expect(screen.getByRole('alert').textContent).toContain('Keine Verbindung zum Server');
     },
     '#calendar.ready': (snapshot, r) => {
-      expect(r.view.container.querySelector('.week-grid')!.getAttribute('aria-busy')).toBe('false');
+      expect(r.view.container.querySelector('.calendar-grid-frame')!.getAttribute('aria-busy')).toBe('false');
       // The week of 23 March shows the appointment on Wednesday (10:00 CET).
       if (snapshot.context.anchor.toString() === '2026-03-25') {
-        screen.getByRole('button', { name: /10:00–10:50 Erika Mustermann · Folgetermin/ });
+        const entry = screen.getByRole('button', { name: /10:00–10:50 Erika Mustermann · Folgetermin/ });
+        // Placed by its time in the 07:00–20:00 grid: 3 of 13 hours from the top.
+        expect(parseFloat(entry.style.top)).toBeCloseTo((3 / 13) * 100, 1);
       }
       // Good Friday is in the next week.
       if (snapshot.context.mode === 'week' && snapshot.context.anchor.toString() === '2026-04-01') {
@@ -307,7 +318,7 @@ describeModel('calendar, model-based', {
       expect(screen.getByRole('alert').textContent).toContain('nicht gefunden');
     },
     '#calendar.ready.detail.showing': () => {
-      const panel = screen.getByRole('region', { name: 'Termin' });
+      const panel = screen.getByRole('dialog', { name: 'Termin' });
       expect(panel.textContent).toContain('Erika Mustermann');
       expect(panel.textContent).toContain('abcd-efgh-jkmn');
       expect(panel.textContent).toContain('pqrs-tvwx-yz12');

@@ -3,9 +3,11 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { tKey } from '../../i18n/keys';
-import { visibleDays, type calendarMachine } from '../../machines/calendar.machine';
-import type { Appointment, CalendarEvent } from '../../machines/scheduling/shared';
-import { berlinDate, formatDate, mondayOf, todayInBerlin } from '../../../shared/time';
+import type { calendarMachine } from '../../machines/calendar.machine';
+import type { Appointment } from '../../machines/scheduling/shared';
+import { berlinDate, mondayOf, todayInBerlin } from '../../../shared/time';
+import { AppointmentDialog } from './AppointmentDialog';
+import { CalendarGrid } from './CalendarGrid';
 import {
   APPOINTMENT_TYPE_LABELS,
   CoachPicker,
@@ -15,7 +17,6 @@ import {
   timeRange,
   useDayLabel,
   useWeekTitle,
-  weekdayShortKey,
   ZoneNote,
 } from './parts';
 import { BusyButton } from '../parts/BusyButton';
@@ -25,7 +26,13 @@ type CalendarActor = ActorRefFrom<typeof calendarMachine>;
 type CalendarSnapshot = SnapshotFrom<typeof calendarMachine>;
 
 /** Week (or, on narrow screens, day) of appointments, availability, blockers and holidays. */
-export function CalendarView({ actorRef, browserZone }: { actorRef: CalendarActor; browserZone: string }) {
+export function CalendarView({
+  actorRef,
+  browserZone,
+}: {
+  actorRef: CalendarActor;
+  browserZone: string;
+}) {
   const { t } = useTranslation('scheduling');
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
@@ -33,6 +40,7 @@ export function CalendarView({ actorRef, browserZone }: { actorRef: CalendarActo
   const dayLabel = useDayLabel();
   const { context } = state;
   const day = context.mode === 'day';
+  const allCoaches = context.canPickCoach && context.coachId === null;
 
   return (
     <article className="scheduling-page calendar-page" data-mode={context.mode}>
@@ -47,6 +55,21 @@ export function CalendarView({ actorRef, browserZone }: { actorRef: CalendarActo
           onChange={(coachId) => send({ type: 'coach.select', coachId })}
         />
       ) : null}
+      {context.narrow ? null : (
+        <div className="calendar-view-switch" role="group" aria-label={t('calendar.view.label')}>
+          {(['week', 'day'] as const).map((mode) => (
+            <button
+              key={mode}
+              type="button"
+              className="button"
+              aria-pressed={context.mode === mode}
+              onClick={() => send({ type: 'mode.select', mode })}
+            >
+              {t(`calendar.view.${mode}`)}
+            </button>
+          ))}
+        </div>
+      )}
       <PeriodNav
         title={day ? dayLabel(context.anchor) : weekTitle(mondayOf(context.anchor))}
         previousLabel={day ? t('nav.previousDay') : t('nav.previousWeek')}
@@ -65,102 +88,21 @@ export function CalendarView({ actorRef, browserZone }: { actorRef: CalendarActo
       {state.hasTag('eventsError') ? (
         <RetryNotice error={context.error} onRetry={() => send({ type: 'retry' })} />
       ) : null}
-      <Days snapshot={state} send={send} />
+      <div className="calendar-grid-frame" aria-busy={state.hasTag('loadingEvents')}>
+        <CalendarGrid
+          mode={context.mode}
+          anchor={context.anchor}
+          events={context.events}
+          coaches={context.coaches}
+          coachColumns={allCoaches && day && !context.narrow}
+          showCoach={allCoaches && !(day && !context.narrow)}
+          canOpen={state.can({ type: 'appointment.open', appointmentId: '' })}
+          openId={context.appointmentId}
+          onOpen={(appointmentId) => send({ type: 'appointment.open', appointmentId })}
+        />
+      </div>
       {state.hasTag('detail') ? <Detail snapshot={state} send={send} /> : null}
     </article>
-  );
-}
-
-function Days({ snapshot, send }: { snapshot: CalendarSnapshot; send: CalendarActor['send'] }) {
-  const { t } = useTranslation('scheduling');
-  const dayLabel = useDayLabel();
-  const { context } = snapshot;
-  const busy = snapshot.hasTag('loadingEvents');
-  const coachName = (id: string | null) => context.coaches.find((c) => c.id === id)?.name;
-  const showCoach = context.canPickCoach && context.coachId === null;
-  const canOpen = snapshot.can({ type: 'appointment.open', appointmentId: '' });
-  return (
-    <div className={context.mode === 'day' ? 'week-grid day-grid' : 'week-grid'} aria-busy={busy}>
-      {visibleDays(context).map((day) => {
-        const events = context.events.filter((e) => berlinDate(e.startDate).equals(day));
-        const holidays = events.filter((e) => e.kind === 'holiday');
-        const timed = events.filter((e) => e.kind !== 'holiday');
-        const headingId = `cal-${day.toString()}`;
-        return (
-          <section key={day.toString()} className="day-column" aria-labelledby={headingId}>
-            <h3 id={headingId}>
-              <abbr title={dayLabel(day)}>{t(weekdayShortKey(day))}</abbr> {formatDate(day)}
-            </h3>
-            {holidays.map((h) => (
-              <p key={h.id} className="event event-holiday">
-                {t('calendar.holiday', { name: h.title })}
-              </p>
-            ))}
-            {timed.length === 0 && holidays.length === 0 ? <p className="day-empty">{t('calendar.dayEmpty')}</p> : null}
-            <ul className="day-events">
-              {timed.map((e) => (
-                <li key={e.id}>
-                  <EventItem
-                    event={e}
-                    coach={showCoach ? coachName(e.coachId) : undefined}
-                    canOpen={canOpen}
-                    onOpen={() => e.appointmentId && send({ type: 'appointment.open', appointmentId: e.appointmentId })}
-                  />
-                </li>
-              ))}
-            </ul>
-          </section>
-        );
-      })}
-    </div>
-  );
-}
-
-function EventItem(props: { event: CalendarEvent; coach: string | undefined; canOpen: boolean; onOpen: () => void }) {
-  const { t } = useTranslation('scheduling');
-  const e = props.event;
-  const time = <span className="event-time">{timeRange(e.startDate, e.endDate)}</span>;
-  // Separators stay outside the spans, so the accessible name keeps its spaces.
-  const coach = props.coach ? (
-    <>
-      {' · '}
-      <span className="event-coach">{props.coach}</span>
-    </>
-  ) : null;
-  if (e.kind === 'appointment') {
-    return (
-      <button type="button" className="event event-appointment" disabled={!props.canOpen} onClick={props.onOpen}>
-        {time} <span className="event-title">{e.title}</span>
-        {e.appointmentType ? (
-          <>
-            {' · '}
-            <span className="event-meta">{t(APPOINTMENT_TYPE_LABELS[e.appointmentType])}</span>
-          </>
-        ) : null}
-        {e.isProvisional ? (
-          <>
-            {' · '}
-            <span className="event-meta">{t('calendar.provisional')}</span>
-          </>
-        ) : null}
-        {coach}
-      </button>
-    );
-  }
-  return (
-    <p className={`event event-${e.kind}`}>
-      {time}{' '}
-      <span className="event-title">
-        {e.kind === 'availability' ? t('calendar.kinds.availability') : t('calendar.kinds.blocker')}
-      </span>
-      {e.title !== 'Verfügbar' && e.title !== 'Blocker' ? (
-        <>
-          {' · '}
-          <span className="event-note">{e.title}</span>
-        </>
-      ) : null}
-      {coach}
-    </p>
   );
 }
 
@@ -179,7 +121,7 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
   const confirming = snapshot.hasTag('confirmingCancel');
   const cancelling = snapshot.hasTag('cancelling');
   return (
-    <section className="detail-panel appointment-detail" aria-labelledby={headingId}>
+    <AppointmentDialog labelledBy={headingId} onClose={() => send({ type: 'detail.close' })}>
       <h2 id={headingId}>{t('calendar.detail.title')}</h2>
       {snapshot.hasTag('loadingDetail') ? <div className="page-loading" aria-busy="true" /> : null}
       {snapshot.hasTag('detailError') ? (
@@ -218,14 +160,21 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
           ) : null}
           {confirming || cancelling ? (
             <div className="confirm" role="alertdialog" aria-labelledby={`${headingId}-confirm`}>
-              <p id={`${headingId}-confirm`}>{t('calendar.detail.confirmCancel', { client: a.clientName })}</p>
+              <p id={`${headingId}-confirm`}>
+                {t('calendar.detail.confirmCancel', { client: a.clientName })}
+              </p>
               <div className="form-actions">
                 <BusyButton
                   busy={cancelling}
                   label={t('calendar.detail.cancelConfirm')}
                   onClick={() => send({ type: 'cancel.confirm' })}
                 />
-                <button type="button" className="button" disabled={cancelling} onClick={() => send({ type: 'cancel.abort' })}>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={cancelling}
+                  onClick={() => send({ type: 'cancel.abort' })}
+                >
                   {t('calendar.detail.keep')}
                 </button>
               </div>
@@ -239,10 +188,15 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
             {t('calendar.detail.cancel')}
           </button>
         ) : null}
-        <button type="button" className="button" disabled={cancelling} onClick={() => send({ type: 'detail.close' })}>
+        <button
+          type="button"
+          className="button"
+          disabled={cancelling}
+          onClick={() => send({ type: 'detail.close' })}
+        >
           {t('close')}
         </button>
       </div>
-    </section>
+    </AppointmentDialog>
   );
 }

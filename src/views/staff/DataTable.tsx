@@ -86,7 +86,13 @@ export function Table<Row extends { id: string }>({
 }) {
   const { t } = useTranslation('staff');
   return (
-    <div className="table-scroll">
+    // Wider than a phone: the table scrolls inside this box, which the keyboard can reach.
+    <div
+      className="table-scroll"
+      role="group"
+      tabIndex={0}
+      aria-label={t('list.tableScroll', { caption })}
+    >
       <table className="staff-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -98,7 +104,8 @@ export function Table<Row extends { id: string }>({
               </th>
             ) : null}
             {columns.map((column) => {
-              const sortable = column.sortKey !== undefined && sort !== undefined && onSort !== undefined;
+              const sortable =
+                column.sortKey !== undefined && sort !== undefined && onSort !== undefined;
               const sorted = sortable && (sort.by === undefined || sort.by === column.sortKey);
               return (
                 <th

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import type { ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
 import type { ListActor } from './ListParts';
@@ -13,26 +13,46 @@ import { filtersFromForm } from './useUrlList';
 export function FilterForm({ actorRef, children }: { actorRef: ListActor; children: ReactNode }) {
   const { t } = useTranslation('staff');
   const filtersKey = useSelector(actorRef, (s) => JSON.stringify(s.context.query.filters));
+  // On phones the form folds away behind a "Filter" button (staff.css); wide screens always show it.
+  const [open, setOpen] = useState(false);
+  const formId = useId();
   return (
-    <form
-      key={filtersKey}
-      className="filters"
-      aria-label={t('list.filters')}
-      onSubmit={(e) => {
-        e.preventDefault();
-        actorRef.send({ type: 'list.filter', filters: filtersFromForm(e.currentTarget) });
-      }}
-    >
-      {children}
-      <div className="form-actions">
-        <button type="submit" className="button button-primary">
-          {t('list.apply')}
-        </button>
-        <button type="button" className="button" onClick={() => actorRef.send({ type: 'list.clear' })}>
-          {t('list.clear')}
-        </button>
-      </div>
-    </form>
+    <>
+      <button
+        type="button"
+        className="button filter-toggle"
+        aria-expanded={open}
+        aria-controls={formId}
+        onClick={() => setOpen(!open)}
+      >
+        {t('list.filterToggle')}
+      </button>
+      <form
+        key={filtersKey}
+        id={formId}
+        data-open={open}
+        className="filters"
+        aria-label={t('list.filters')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          actorRef.send({ type: 'list.filter', filters: filtersFromForm(e.currentTarget) });
+        }}
+      >
+        {children}
+        <div className="form-actions">
+          <button type="submit" className="button button-primary">
+            {t('list.apply')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            onClick={() => actorRef.send({ type: 'list.clear' })}
+          >
+            {t('list.clear')}
+          </button>
+        </div>
+      </form>
+    </>
   );
 }
 
@@ -70,7 +90,15 @@ export function FilterSelect({
   );
 }
 
-export function FilterYesNo({ name, label, value }: { name: string; label: string; value: string | undefined }) {
+export function FilterYesNo({
+  name,
+  label,
+  value,
+}: {
+  name: string;
+  label: string;
+  value: string | undefined;
+}) {
   const { t } = useTranslation('staff');
   return (
     <FilterSelect
@@ -106,7 +134,15 @@ export function FilterInput({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} type={type} defaultValue={value ?? ''} maxLength={maxLength} min={min} max={max} />
+      <input
+        id={id}
+        name={name}
+        type={type}
+        defaultValue={value ?? ''}
+        maxLength={maxLength}
+        min={min}
+        max={max}
+      />
     </div>
   );
 }

@@ -1,0 +1,184 @@
+import dayjs from 'dayjs';
+import 'dayjs/locale/de';
+import { useMemo } from 'react';
+import { Calendar, dayjsLocalizer, type EventProps, type Formats } from 'react-big-calendar';
+import 'react-big-calendar/lib/css/react-big-calendar.css';
+import { useTranslation } from 'react-i18next';
+import type { CalendarMode } from '../../machines/calendar.machine';
+import type { CalendarEvent, CoachOption } from '../../machines/scheduling/shared';
+import type { Temporal } from '@js-temporal/polyfill';
+import { berlinNow, dayDate, slotKind, toGridData, type GridEvent } from './grid-events';
+import { APPOINTMENT_TYPE_LABELS, timeRange } from './parts';
+import './calendar-grid.css';
+
+// German names and weeks from Monday; only the calendar chunk uses dayjs.
+dayjs.locale('de');
+const localizer = dayjsLocalizer(dayjs);
+
+const FORMATS: Formats = {
+  timeGutterFormat: 'HH:mm',
+  dayFormat: 'dd DD.MM.',
+  eventTimeRangeFormat: ({ start, end }) =>
+    `${dayjs(start).format('HH:mm')}–${dayjs(end).format('HH:mm')}`,
+};
+
+const noop = () => undefined;
+
+interface GridProps {
+  mode: CalendarMode;
+  anchor: Temporal.PlainDate;
+  events: readonly CalendarEvent[];
+  coaches: readonly CoachOption[];
+  /** One column per coach (the day view of "Alle Coaches" on wide screens). */
+  coachColumns: boolean;
+  /** Name the coach in each entry ("Alle Coaches" without coach columns). */
+  showCoach: boolean;
+  canOpen: boolean;
+  openId: string | null;
+  onOpen: (appointmentId: string) => void;
+}
+
+/**
+ * The calendar as a time grid: hours down the side, appointments placed and sized by their
+ * time (overlapping ones side by side), holidays in the all-day row, availability and blockers
+ * as shaded slots, the current time as a line. A view of the machine's context: it holds no
+ * state of its own (no toolbar; the page's navigation drives `date` and `view`).
+ */
+export function CalendarGrid(props: GridProps) {
+  const { t } = useTranslation('scheduling');
+  const grid = useMemo(() => toGridData(props.events), [props.events]);
+  const coachName = (id: string | null) => props.coaches.find((c) => c.id === id)?.name;
+  const resources = props.coachColumns && props.coaches.length > 0 ? [...props.coaches] : undefined;
+  const open = (e: GridEvent) => {
+    if (props.canOpen && e.source.appointmentId) props.onOpen(e.source.appointmentId);
+  };
+  const components = useMemo(
+    () => ({
+      event: ({ event }: EventProps<GridEvent>) => (
+        <GridEntry
+          event={event.source}
+          coach={props.showCoach ? coachName(event.source.coachId) : undefined}
+        />
+      ),
+      // Plain text: the library's own heading cells carry table roles without a table around them.
+      header: ({ date, label }: { date: Date; label: string }) => (
+        <DayHeading label={label} holiday={grid.holidays.get(plainDate(date))} />
+      ),
+    }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [props.showCoach, props.coaches, grid],
+  );
+  // The day view has no day heading: a holiday shows above the grid.
+  const dayHoliday = props.mode === 'day' ? grid.holidays.get(props.anchor.toString()) : undefined;
+  return (
+    <>
+      {dayHoliday ? (
+        <p className="calendar-holiday">
+          <DayHeading label="" holiday={dayHoliday} />
+        </p>
+      ) : null}
+      <Calendar<GridEvent, CoachOption>
+        className="calendar-grid"
+        localizer={localizer}
+        culture="de"
+        formats={FORMATS}
+        messages={{
+          allDay: t('calendar.grid.allDay'),
+          noEventsInRange: t('calendar.grid.noEvents'),
+        }}
+        events={grid.events}
+        date={dayDate(props.anchor)}
+        view={props.mode}
+        views={['week', 'day']}
+        onNavigate={noop}
+        onView={noop}
+        toolbar={false}
+        drilldownView={null}
+        resources={resources}
+        resourceIdAccessor="id"
+        resourceTitleAccessor="name"
+        step={30}
+        timeslots={2}
+        min={new Date(1970, 0, 1, grid.firstHour)}
+        max={
+          grid.lastHour >= 24 ? new Date(1970, 0, 1, 23, 59) : new Date(1970, 0, 1, grid.lastHour)
+        }
+        getNow={berlinNow}
+        dayLayoutAlgorithm="no-overlap"
+        components={components}
+        selected={grid.events.find(
+          (e) => e.source.appointmentId !== null && e.source.appointmentId === props.openId,
+        )}
+        eventPropGetter={(e) => ({
+          className: e.allDay
+            ? 'grid-holiday'
+            : e.source.isProvisional
+              ? 'grid-appointment grid-provisional'
+              : 'grid-appointment',
+        })}
+        slotPropGetter={(date, resourceId) => {
+          const kind = slotKind(
+            grid.spans,
+            date,
+            typeof resourceId === 'string' ? resourceId : null,
+          );
+          return kind ? { className: `grid-${kind}` } : {};
+        }}
+        onSelectEvent={open}
+        onKeyPressEvent={(e, ev) => {
+          const key = 'key' in ev ? ev.key : '';
+          if (key !== 'Enter' && key !== ' ') return;
+          ev.preventDefault();
+          open(e);
+        }}
+      />
+    </>
+  );
+}
+
+const plainDate = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+function DayHeading({ label, holiday }: { label: string; holiday: string | undefined }) {
+  const { t } = useTranslation('scheduling');
+  return (
+    <>
+      {label}
+      {label && holiday ? ' · ' : null}
+      {holiday ? (
+        <span className="grid-holiday">{t('calendar.holiday', { name: holiday })}</span>
+      ) : null}
+    </>
+  );
+}
+
+/** One entry's text; separators sit outside the spans so the accessible name keeps its spaces. */
+function GridEntry({ event: e, coach }: { event: CalendarEvent; coach: string | undefined }) {
+  const { t } = useTranslation('scheduling');
+  if (e.kind === 'holiday')
+    return <span className="event-title">{t('calendar.holiday', { name: e.title })}</span>;
+  return (
+    <>
+      <span className="event-time">{timeRange(e.startDate, e.endDate)}</span>{' '}
+      <span className="event-title">{e.title}</span>
+      {e.appointmentType ? (
+        <>
+          {' · '}
+          <span className="event-meta">{t(APPOINTMENT_TYPE_LABELS[e.appointmentType])}</span>
+        </>
+      ) : null}
+      {e.isProvisional ? (
+        <>
+          {' · '}
+          <span className="event-meta">{t('calendar.provisional')}</span>
+        </>
+      ) : null}
+      {coach ? (
+        <>
+          {' · '}
+          <span className="event-coach">{coach}</span>
+        </>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,229 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from '../support/axe';
+import { useBrowser } from '../support/browser';
+import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
+
+/**
+ * Issue 22, calendar and phones: at 375 px no page of the route table scrolls sideways, for a
+ * client, a coach, an admin and an onboarding manager; `/calendar` is a time grid whose
+ * appointments sit in their hour's row and open in a dialog that takes the focus.
+ * With SCREENSHOTS=1 the run saves docs/screenshots/calendar.png and staff-phone.png.
+ */
+const b = useBrowser();
+
+const ACCOUNTS = {
+  CLIENT: 'klient@sprechstunde.demo',
+  COACH: 'coach2@sprechstunde.demo',
+  ADMIN: 'admin@sprechstunde.demo',
+  ONBOARDING_MANAGER: 'onboarding@sprechstunde.demo',
+} as const;
+type Account = keyof typeof ACCOUNTS;
+const tokens = {} as Record<Account, string>;
+
+interface RouteRow {
+  path: string;
+  /** Who may open it: everyone, staff or managers (src/app/routes.ts). */
+  access: 'open' | 'staff' | 'managers' | 'superadmin';
+}
+
+/** The route table as src/app/routes.ts writes it, read from the source so new pages are checked too. */
+function routeTable(): RouteRow[] {
+  const source = readFileSync(new URL('../../src/app/routes.ts', import.meta.url), 'utf8');
+  return [...source.matchAll(/^\s*page\('([^']+)',[^\n]*$/gm)].map(([line, path]) => ({
+    path: path!,
+    access: /SUPERADMIN_ONLY/.test(line)
+      ? 'superadmin'
+      : /MANAGERS/.test(line)
+        ? 'managers'
+        : /STAFF|coachMeeting/.test(line)
+          ? 'staff'
+          : 'open',
+  }));
+}
+
+const MAY_OPEN: Record<Account, RouteRow['access'][]> = {
+  CLIENT: ['open'],
+  COACH: ['open', 'staff'],
+  ADMIN: ['open', 'staff', 'managers'],
+  ONBOARDING_MANAGER: ['open', 'staff', 'managers'],
+};
+
+const api = async <T>(account: Account, path: string): Promise<T> => {
+  const res = await fetch(`${b.baseUrl}/api${path}`, {
+    headers: { authorization: `Bearer ${tokens[account]}` },
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  return (await res.json()) as T;
+};
+
+/** Real ids for the route parameters, as the account sees them. */
+async function paramsFor(account: Account): Promise<Record<string, string>> {
+  const none = '00000000-0000-4000-8000-000000000000';
+  if (account === 'CLIENT') {
+    const own = await api<{ appointments: Array<{ id: string }> }>(
+      account,
+      '/client/initial_appointment',
+    );
+    return { appointmentId: own.appointments[0]?.id ?? none, meetingCode: 'abcd-efgh-jkmn' };
+  }
+  const { appointments } = await api<{
+    appointments: Array<{ id: string; meetingCodeCoach?: string }>;
+  }>(account, '/appointments?limit=1');
+  const { clients } = await api<{ clients: Array<{ id: string }> }>(
+    account,
+    '/admin/client?limit=1',
+  );
+  const params: Record<string, string> = {
+    appointmentId: appointments[0]?.id ?? none,
+    clientId: clients[0]?.id ?? none,
+    meetingCode: appointments[0]?.meetingCodeCoach ?? 'abcd-efgh-jkmn',
+    coachId: none,
+    userId: none,
+  };
+  if (account !== 'COACH') {
+    const coaches = await api<{ coaches: Array<{ id: string }> }>(account, '/coach?limit=1');
+    const users = await api<{ users: Array<{ id: string }> }>(account, '/user?limit=1');
+    params.coachId = coaches.coaches[0]?.id ?? none;
+    params.userId = users.users[0]?.id ?? none;
+  }
+  return params;
+}
+
+/** Waits for the page's heading and for its lists to answer. */
+async function settled(page: Page) {
+  await page.locator('main h1, h1').first().waitFor({ timeout: 15_000 });
+  await page
+    .waitForFunction(() => !document.querySelector('[aria-busy="true"]'), undefined, {
+      timeout: 5_000,
+    })
+    .catch(() => undefined);
+}
+
+/** The page's width, and (when too wide) the innermost elements that stick out, to name the culprit. */
+const overflow = (page: Page) =>
+  page.evaluate(() => {
+    const innerWidth = window.innerWidth;
+    const out = [...document.querySelectorAll('body *')].filter(
+      (el) =>
+        el.getBoundingClientRect().right > innerWidth + 1 &&
+        ![...el.children].some((c) => c.getBoundingClientRect().right > innerWidth + 1),
+    );
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''}`;
+    return {
+      scrollWidth: document.scrollingElement!.scrollWidth,
+      innerWidth,
+      culprits: out.slice(0, 3).map(name),
+    };
+  });
+
+const SCREENSHOTS = process.env.SCREENSHOTS === '1';
+const screenshotDir = new URL('../../docs/screenshots/', import.meta.url);
+
+beforeAll(async () => {
+  for (const [account, email] of Object.entries(ACCOUNTS)) {
+    tokens[account as Account] = await signInByPasscode(b.baseUrl, email);
+  }
+});
+
+describe('at 375 px no page scrolls sideways', () => {
+  it.each(Object.keys(ACCOUNTS) as Account[])(
+    'as %s, on every page of the route table',
+    async (account) => {
+      const params = await paramsFor(account);
+      const page = b.page;
+      await page.setViewportSize({ width: 375, height: 800 });
+      await openSignedIn(page, b.baseUrl, tokens[account], '/');
+      const wide: string[] = [];
+      for (const route of routeTable().filter((r) => MAY_OPEN[account].includes(r.access))) {
+        const path = route.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? name);
+        await page.goto(path);
+        await settled(page);
+        const { scrollWidth, innerWidth, culprits } = await overflow(page);
+        if (scrollWidth > innerWidth)
+          wide.push(`${path}: ${scrollWidth} px (${culprits.join(', ')})`);
+      }
+      expect(wide).toEqual([]);
+      if (SCREENSHOTS && account === 'ADMIN') {
+        await page.goto('/clients');
+        await settled(page);
+        mkdirSync(screenshotDir, { recursive: true });
+        await page.screenshot({
+          path: new URL('staff-phone.png', screenshotDir).pathname,
+          fullPage: false,
+        });
+      }
+    },
+    180_000,
+  );
+});
+
+describe('at 1440 px', () => {
+  it('no staff table cuts a column', async () => {
+    const page = b.page;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openSignedIn(page, b.baseUrl, tokens.ADMIN, '/');
+    const cut: string[] = [];
+    const checked: string[] = [];
+    for (const path of ['/appointments', '/clients', '/coaches', '/users', '/events']) {
+      await page.goto(path);
+      await settled(page);
+      const box = page.locator('.table-scroll').first();
+      // A list without rows in this run's data shows no table.
+      if ((await box.count()) === 0) continue;
+      checked.push(path);
+      const { scrollWidth, clientWidth } = await box.evaluate((el) => ({
+        scrollWidth: el.scrollWidth,
+        clientWidth: el.clientWidth,
+      }));
+      if (scrollWidth > clientWidth) cut.push(`${path}: ${scrollWidth} > ${clientWidth}`);
+    }
+    expect(cut).toEqual([]);
+    expect(checked.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('the calendar', () => {
+  it('places an appointment in its hour row; the detail opens in a dialog that takes the focus', async () => {
+    const page = b.page;
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    await openSignedIn(page, b.baseUrl, tokens.ADMIN, '/calendar');
+    await page.getByRole('heading', { name: 'Kalender', level: 1 }).waitFor();
+    await settled(page);
+    // The demo data has appointments in the coming weeks; step on until one shows.
+    const entries = page.locator('.rbc-time-content .rbc-event');
+    for (let week = 0; week < 4 && (await entries.count()) === 0; week++) {
+      await page.getByRole('button', { name: 'Nächste Woche' }).click();
+      await settled(page);
+    }
+    const entry = entries.first();
+    const name = (await entry.textContent())!;
+    const hour = Number(/^(\d{2}):(\d{2})/.exec(name)![1]);
+    // Its top edge lies in the row of its hour in the time gutter.
+    const row = page.locator('.rbc-time-gutter .rbc-timeslot-group').filter({
+      has: page.getByText(`${String(hour).padStart(2, '0')}:00`, { exact: true }),
+    });
+    const [box, rowBox] = [await entry.boundingBox(), await row.boundingBox()];
+    expect(box!.y).toBeGreaterThanOrEqual(rowBox!.y - 1);
+    expect(box!.y).toBeLessThan(rowBox!.y + rowBox!.height);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    if (SCREENSHOTS) {
+      mkdirSync(screenshotDir, { recursive: true });
+      await page.screenshot({
+        path: new URL('calendar.png', screenshotDir).pathname,
+        fullPage: false,
+      });
+    }
+
+    await entry.click();
+    const dialog = page.getByRole('dialog', { name: 'Termin' });
+    await dialog.getByText('Meeting-Code Coach').waitFor();
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(b.pageErrors).toEqual([]);
+  });
+});
