@@ -39,6 +39,16 @@ const SUMMARIES: Record<string, string> = {
   'billable_item.invoice_sent': 'Rechnung versendet',
   'billable_item.validation_removed': 'Prüfhinweis der Abrechnungsposition entfernt',
   'billable_item.deleted': 'Abrechnungsposition gelöscht',
+  'billable_item.invoice_cancelled': 'Rechnung storniert, Position wieder freigegeben',
+  'invoice.issued': 'Rechnung erstellt',
+  'invoice.sent': 'Rechnung versendet',
+  'invoice.cancelled': 'Rechnung storniert',
+  'webhook.created': 'Webhook angelegt',
+  'webhook.updated': 'Webhook geändert',
+  'webhook.secret_rotated': 'Webhook-Geheimnis erneuert',
+  'webhook.test': 'Webhook-Testereignis',
+  'webhook.test_sent': 'Webhook-Testereignis gesendet',
+  'webhook.redelivered': 'Webhook-Nachricht erneut zugestellt',
 };
 
 export const summaryOf = (type: string) => SUMMARIES[type] ?? type;
