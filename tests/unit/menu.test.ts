@@ -144,16 +144,20 @@ describe('route guards', () => {
     });
   });
 
-  it('/notactive and /activate need a session but not an active account', () => {
+  it('/notactive needs a session but not an active account; /activate also opens signed out', () => {
     expect(decideAccess(session('NONE', false), access('/notactive'), '/notactive')).toEqual({
       kind: 'render',
     });
     expect(decideAccess(session('COACH', false), access('/activate'), '/activate')).toEqual({
       kind: 'render',
     });
-    expect(decideAccess({ kind: 'signedOut' }, access('/activate'), '/activate')).toMatchObject({
+    expect(decideAccess({ kind: 'signedOut' }, access('/notactive'), '/notactive')).toMatchObject({
       kind: 'redirect',
-      to: '/login?returnTo=%2Factivate',
+      to: '/login?returnTo=%2Fnotactive',
+    });
+    // The invitation mail's link: a new staff member registers on /activate itself.
+    expect(decideAccess({ kind: 'signedOut' }, access('/activate'), '/activate')).toEqual({
+      kind: 'render',
     });
   });
 
