@@ -289,8 +289,13 @@ describe('where staff land (issue 22)', () => {
     });
     const client = ((await clients.json()) as { clients: Array<{ id: string }> }).clients[0]!;
     let created: { id: string } | undefined;
+    // "Heute" is the Berlin day: near midnight, an appointment minutes ahead is tomorrow's,
+    // so then take one that started minutes ago (its room is open until 30 min after its end).
+    const berlinDay = (ms: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date(ms));
+    const ahead = berlinDay(Date.now()) === berlinDay(Date.now() + 15 * 60_000);
     for (let minutes = 5; !created && minutes < 10; minutes++) {
-      const start = Math.ceil(Date.now() / 60_000) * 60_000 + minutes * 60_000;
+      const start = Math.ceil(Date.now() / 60_000) * 60_000 + (ahead ? minutes : -minutes - 3) * 60_000;
       const res = await fetch(`${b.baseUrl}/api/appointment`, {
         method: 'POST',
         headers: {
