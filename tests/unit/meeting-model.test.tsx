@@ -135,7 +135,10 @@ describeModel('client meeting, model-based against the view', {
       expect(screen.queryByLabelText('Meeting-Code')).toBeNull();
     },
     'clientMeeting.waiting': () => {
-      expect(text('Gleich geht es los')).toBe(true);
+      // Two hours ahead: not "Gleich geht es los", and the page may be closed.
+      expect(text('Ihr Videotermin steht fest')).toBe(true);
+      expect(text('Gleich geht es los')).toBe(false);
+      expect(screen.getByText(/Sie können diese Seite jetzt schließen/)).toBeTruthy();
       expect(text('Der Videoraum öffnet am 29.03.2026 um 11:00 Uhr.')).toBe(true);
       expect(screen.getByRole('timer').textContent).toBe('Noch 2:00:00 bis zum Einlass');
       expect(screen.getByText(/mit Clara Coach/)).toBeTruthy();

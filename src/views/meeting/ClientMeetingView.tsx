@@ -11,6 +11,7 @@ import {
   MeetingFrame,
   OverNotice,
   TYPE_LABELS,
+  SOON_S,
   WaitingNotice,
   When,
 } from './parts';
@@ -74,8 +75,9 @@ export function ClientMeetingView({
           <WaitingNotice
             joinableFrom={info.joinableFrom}
             countdownSeconds={seconds <= COUNTDOWN_LIMIT_S ? seconds : null}
+            soon={seconds <= SOON_S}
           >
-            <p>{t('waiting.stayHint')}</p>
+            <p>{t(seconds <= SOON_S ? 'waiting.stayHint' : 'waiting.laterHint')}</p>
           </WaitingNotice>
         </>
       ) : null}

@@ -12,6 +12,7 @@ import {
   MeetingFrame,
   OverNotice,
   TYPE_LABELS,
+  SOON_S,
   WaitingNotice,
   When,
   dateOf,
@@ -138,6 +139,7 @@ export function CoachMeetingPage({ code, mode }: { code: string; mode: CoachMeet
         <WaitingNotice
           joinableFrom={overview.joinableFrom}
           countdownSeconds={Math.ceil(msUntilOpen(overview, context.nowMs) / 1000)}
+          soon={msUntilOpen(overview, context.nowMs) <= SOON_S * 1000}
         />
       ) : null}
       {state.hasTag('connecting') ? (

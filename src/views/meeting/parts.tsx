@@ -194,20 +194,26 @@ export function CodeForm({
 }
 
 /** Waiting for the room to open: the opening time and, when given, the running countdown. */
+/** Up to this long before the room opens, the page says "Gleich geht es los". */
+export const SOON_S = 60 * 60;
+
 export function WaitingNotice({
   joinableFrom,
   countdownSeconds,
+  soon,
   children,
 }: {
   joinableFrom: string;
   /** Seconds until the room opens; null shows only the opening time. */
   countdownSeconds: number | null;
+  /** Opens within the hour: days ahead, "it starts in a moment" would be untrue. */
+  soon: boolean;
   children?: ReactNode;
 }) {
   const { t } = useTranslation('meeting');
   return (
     <section className="notice" aria-live="polite">
-      <h2>{t('waiting.title')}</h2>
+      <h2>{t(soon ? 'waiting.title' : 'waiting.titleLater')}</h2>
       <p>{t('waiting.opensAt', { date: dateOf(joinableFrom), time: timeOf(joinableFrom) })}</p>
       {countdownSeconds !== null ? (
         <p className="meeting-countdown" data-testid="countdown" role="timer" aria-live="off">
