@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { connectPostgres } from '../server/db/client';
-import { loadBenchData } from './load';
+import { drainBillableItems, loadBenchData } from './load';
 import { stopChild } from './servers/child';
 import { startAppAndBaseline } from './servers/pair';
 
@@ -228,6 +228,7 @@ async function main() {
   await loader.connect();
   const { fixtures, timingsMs } = await loadBenchData(loader);
   const summaries = await loadSummaries(loader);
+  timingsMs.billableItems = await drainBillableItems(dbUrl);
   log(
     `loaded: ${summaries.n} summaries in ${summaries.ms} ms (clients and appointments ${JSON.stringify(timingsMs)})`,
   );

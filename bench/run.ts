@@ -30,7 +30,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { connectPostgres } from '../server/db/client';
 import { cpuSince, machineCpu, postgresCpu, processCpuMs } from './cpu';
-import { loadBenchData, SIZES } from './load';
+import { drainBillableItems, loadBenchData, SIZES } from './load';
 import { bookingRace, floorQuery, loadSchedulingData, measureFloor } from './scheduling';
 import { stopChild } from './servers/child';
 import { startAppAndBaseline } from './servers/pair';
@@ -289,6 +289,7 @@ async function main() {
   const schedulingData = await loadSchedulingData(loader);
   Object.assign(timingsMs, schedulingData.timingsMs);
   await loader.end();
+  timingsMs.billableItems = await drainBillableItems(dbUrl);
   const loadMs = Math.round(performance.now() - t);
   log(
     `migrated in ${migrateMs} ms; loaded ${SIZES.clients} clients, ${SIZES.appointments} appointments in ${loadMs} ms`,
