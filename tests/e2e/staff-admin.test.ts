@@ -201,9 +201,10 @@ describe('an admin and the events', () => {
   it('filters events by client; the actions are German', async () => {
     const page = b.page;
     // A client with events of its own: created and changed.
+    const lastName = `Ereignis${Date.now()}`;
     const client = await api<{ id: string }>('/admin/client', {
       method: 'POST',
-      body: JSON.stringify({ firstName: 'Erika', lastName: `Ereignis${Date.now()}`, clientType: 'self' }),
+      body: JSON.stringify({ firstName: 'Erika', lastName, clientType: 'self' }),
     });
     await api(`/admin/client/${client.id}`, { method: 'PUT', body: JSON.stringify({ notes: 'Rückruf erbeten' }) });
 
@@ -243,6 +244,20 @@ describe('an admin and the events', () => {
     expect(new URL(page.url()).searchParams.get('client')).toBe(client.id);
     const audit = await region.locator('tbody tr td:nth-child(2)').allTextContents();
     expect(audit).toEqual(expect.arrayContaining(['Klient:in angelegt']));
+
+    // The filter names the client, and another is picked by typing a name, not an id.
+    await page.getByText(`Gewählt: Erika ${lastName}`).waitFor();
+    await page.getByRole('button', { name: 'Auswahl entfernen' }).click();
+    await page.getByRole('button', { name: 'Filter anwenden' }).click();
+    await page.waitForURL((u) => !u.searchParams.has('client'));
+    await settled(page, 'Ereignisse');
+    await page.getByLabel('Klient:in', { exact: true }).fill(lastName);
+    await page.getByRole('button', { name: `Erika ${lastName}` }).click();
+    await page.getByText(`Gewählt: Erika ${lastName}`).waitFor();
+    await page.getByRole('button', { name: 'Filter anwenden' }).click();
+    await page.waitForURL((u) => u.searchParams.get('client') === client.id);
+    await settled(page, 'Ereignisse');
+    expect(await seriousAxeViolations(page)).toEqual([]);
     expect(b.pageErrors).toEqual([]);
   });
 });

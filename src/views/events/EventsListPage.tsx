@@ -8,7 +8,9 @@ import { type ListFilters, oneOf, uuid, yesNo } from '../../machines/list.machin
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
 import { StaffListPage } from '../staff/ActionLinks';
 import { type Column, DataTable } from '../staff/DataTable';
-import { FilterForm, FilterInput, FilterSelect } from '../staff/FilterParts';
+import { wireClientPicker } from '../../machines/wiring/client-picker';
+import { FilterForm, FilterSelect } from '../staff/FilterParts';
+import { RecordPickerField } from '../staff/RecordPickerField';
 import { formatDateTime } from '../staff/format';
 import type { ListActor } from '../staff/ListParts';
 import { useFilterOptions, useUrlList } from '../staff/useUrlList';
@@ -73,7 +75,16 @@ function eventColumns(
           ) : null}
           {e.appointmentId ? (
             <li>
-              <Link href={`/appointments/${e.appointmentId}`}>{t('eventList.appointment')}</Link>
+              <Link href={`/appointments/${e.appointmentId}`}>{t('eventList.appointment')}</Link>{' '}
+              {filters.appointment === e.appointmentId ? null : (
+                <button
+                  type="button"
+                  className="button-link"
+                  onClick={() => actorRef.send({ type: 'list.filter', filters: { appointment: e.appointmentId! } })}
+                >
+                  {t('eventList.onlyAppointment')}
+                </button>
+              )}
             </li>
           ) : null}
           {e.coachId ? (
@@ -85,6 +96,30 @@ function eventColumns(
       ),
     },
   ];
+}
+
+/**
+ * An appointment is chosen from a row ("Nur dieser Termin"), not typed: the form keeps it as a
+ * hidden field and offers to open or drop it.
+ */
+function AppointmentFilter({ actorRef, id }: { actorRef: ListActor; id: string }) {
+  const { t } = useTranslation('staff');
+  return (
+    <div className="field">
+      <strong>{t('eventList.filters.appointment')}</strong>
+      <input type="hidden" name="appointment" value={id} />
+      <p>
+        {t('eventList.appointmentChosen')} (<Link href={`/appointments/${id}`}>{t('eventList.appointmentOpen')}</Link>){' '}
+        <button
+          type="button"
+          className="button-link"
+          onClick={() => actorRef.send({ type: 'list.filter', filters: { appointment: undefined } })}
+        >
+          {t('eventList.appointmentRemove')}
+        </button>
+      </p>
+    </div>
+  );
 }
 
 /** `/events` (admins and onboarding managers): what happened, newest first, in German. */
@@ -121,8 +156,13 @@ export default function EventsListPage() {
                 value={filters.coach}
                 options={options.coaches.map((c) => ({ value: c.id, label: c.name }))}
               />
-              <FilterInput name="client" label={t('eventList.filters.client')} value={filters.client} maxLength={36} />
-              <FilterInput name="appointment" label={t('eventList.filters.appointment')} value={filters.appointment} maxLength={36} />
+              <RecordPickerField
+                name="client"
+                label={t('eventList.filters.client')}
+                value={filters.client}
+                wire={wireClientPicker}
+              />
+              {filters.appointment ? <AppointmentFilter actorRef={actorRef} id={filters.appointment} /> : null}
               {filters.view === 'audit' ? null : (
                 <FilterSelect
                   name="showAllEvents"
@@ -133,7 +173,6 @@ export default function EventsListPage() {
                 />
               )}
             </FilterForm>
-            <p className="field-hint">{t('eventList.idHint')}</p>
           </>
         }
       />

@@ -4,6 +4,7 @@ import type { components, operations } from '../../../../shared/contract/product
 import type { ClientDetail } from '../../client-staff-detail.machine';
 import type { ListPage, ListQuery } from '../../list.machine';
 import type { LoadedRecord, SaveRequest } from '../../record-form.machine';
+import type { PickerOption } from '../../record-picker.machine';
 import { berlinMidnight, bool, defined } from './query';
 
 /** The staff workspace's client calls: list, detail and its actions, the client form. */
@@ -106,4 +107,29 @@ export const saveClientActor = (api: ApiClient) =>
       signal,
     });
     return data!;
+  });
+
+/** A client as the record picker shows it: name, with the year of birth to tell namesakes apart. */
+const clientOption = (c: { id: string; firstName: string; lastName: string; yearOfBirth: number | null }) => ({
+  id: c.id,
+  label: `${c.firstName} ${c.lastName}`,
+  ...(c.yearOfBirth ? { detail: String(c.yearOfBirth) } : {}),
+});
+
+export const searchClientOptionsActor = (api: ApiClient) =>
+  fromPromise<PickerOption[], { query: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/admin/client/search', {
+      params: { query: { query: input.query, limit: 10 } },
+      signal,
+    });
+    return data!.clients.map(clientOption);
+  });
+
+export const resolveClientOptionActor = (api: ApiClient) =>
+  fromPromise<PickerOption, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/admin/client/{clientId}', {
+      params: { path: { clientId: input.id } },
+      signal,
+    });
+    return clientOption(data!);
   });
