@@ -148,6 +148,14 @@ describe('items from appointments', () => {
     expect(all.map((i) => i.status).sort()).toEqual(['cancelled', 'pending']);
   });
 
+  it('a backlog of several batches is worked through in one run, each batch after the last', async () => {
+    const backlog = [await book(client.id), await book(client.id), await book(client.id)];
+    // Batches of one: the run goes on from where each batch stopped, not from the oldest.
+    const run = await catchUpBillableItems(api.database.db, clock(), 1);
+    expect(run.created).toBeGreaterThanOrEqual(3);
+    for (const a of backlog) expect(await itemsOf(a.id)).toHaveLength(1);
+  });
+
   it('after a run that emptied the backlog, looks only at appointments ended or changed since (less two days)', async () => {
     await catchUpBillableItems(api.database.db, clock());
     const old = await book(client.id);

@@ -170,22 +170,36 @@ const MARGIN = "interval '2 days'";
  * brings not-yet-approved items in line with appointments changed since. Returns how many
  * items it created, updated and cancelled; a full batch means more may wait.
  */
-export async function syncBillableItems(db: Db, clock: ItemClock, limit = 500) {
+export async function syncBillableItems(
+  db: Db,
+  clock: ItemClock,
+  limit = 500,
+  after?: CandidateCursor,
+) {
   const since = drained.get(db);
   const result = await db.transaction(async (tx) => {
     const rules = await orderedRules(tx);
-    const { created, candidates, startedAt } = await createItems(tx, rules, clock, limit, since);
-    const { updated, cancelled } = await refreshItems(tx, rules, clock, limit);
-    return { created, updated, cancelled, candidates, startedAt };
+    const created = await createItems(tx, rules, clock, limit, since, after);
+    // A run's later batches only go on creating: the first one refreshed already.
+    const { updated, cancelled } = after
+      ? { updated: 0, cancelled: 0 }
+      : await refreshItems(tx, rules, clock, limit, since);
+    return { ...created, updated, cancelled };
   });
-  if (result.candidates < limit) {
+  if (result.candidates < limit && !after) {
     drained.set(db, {
       endAfter: new Date(clock.now.getTime() - 2 * 86_400_000).toISOString(),
       changedAfter: result.startedAt,
     });
   }
-  const { created, updated, cancelled } = result;
-  return { created, updated, cancelled };
+  const { created, updated, cancelled, candidates, last } = result;
+  return { created, updated, cancelled, candidates, last };
+}
+
+/** Where a run's previous batch stopped, in the candidates' order (end, id). */
+export interface CandidateCursor {
+  endDate: string;
+  id: string;
 }
 
 async function createItems(
@@ -194,6 +208,7 @@ async function createItems(
   clock: ItemClock,
   limit: number,
   since: { endAfter: string; changedAfter: string } | undefined,
+  after: CandidateCursor | undefined,
 ) {
   const [{ startedAt }] = rowsOf<{ startedAt: string }>(
     await tx.execute(sql`SELECT (transaction_timestamp() - ${sql.raw(MARGIN)})::text AS "startedAt"`),
@@ -205,7 +220,18 @@ async function createItems(
     .select(appointmentColumns)
     .from(appointments)
     .innerJoin(clients, eq(clients.id, appointments.clientId))
-    .where(and(recent, maybeBillable(clock), noCountingItem))
+    .where(
+      and(
+        recent,
+        // Within one run, each batch goes on after the last: candidates that stay without an
+        // item (not billable after all, or skipped as locked) are not walked again and again.
+        after
+          ? sql`(${appointments.endDate}, ${appointments.id}) > (${after.endDate}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+        maybeBillable(clock),
+        noCountingItem,
+      ),
+    )
     .orderBy(asc(appointments.endDate), asc(appointments.id))
     .limit(limit)
     // Two job runs at once take different appointments instead of waiting.
@@ -214,7 +240,11 @@ async function createItems(
     const item = itemFor(row, rules, clock);
     return item ? [item.values] : [];
   });
-  const made = (n: number) => ({ created: n, candidates: candidates.length, startedAt });
+  const tail = candidates.at(-1);
+  const last: CandidateCursor | undefined = tail
+    ? { endDate: tail.endDate, id: tail.appointmentId }
+    : after;
+  const made = (n: number) => ({ created: n, candidates: candidates.length, startedAt, last });
   if (values.length === 0) return made(0);
   const rows = await tx
     .insert(billableItems)
@@ -268,7 +298,21 @@ const SNAPSHOT_FIELDS = [
  * appointment is no longer billable is cancelled by the system; one whose facts differ takes
  * today's rule. Approved and invoiced items never change here.
  */
-async function refreshItems(tx: Tx, rules: BillingRuleRow[], clock: ItemClock, limit: number) {
+async function refreshItems(
+  tx: Tx,
+  rules: BillingRuleRow[],
+  clock: ItemClock,
+  limit: number,
+  since: { changedAfter: string } | undefined,
+) {
+  // After a drained run, only items whose appointment or client changed since are looked at
+  // (through the updated_at indexes), not every item waiting for approval.
+  const changedSince = since
+    ? or(
+        sql`${billableItems.appointmentId} IN (SELECT id FROM ${appointments} WHERE ${appointments.updatedAt} > ${since.changedAfter}::timestamptz)`,
+        sql`${billableItems.clientId} IN (SELECT id FROM ${clients} WHERE ${clients.updatedAt} > ${since.changedAfter}::timestamptz)`,
+      )
+    : undefined;
   const rows = await tx
     .select({ ...appointmentColumns, item: billableItems })
     .from(billableItems)
@@ -277,6 +321,7 @@ async function refreshItems(tx: Tx, rules: BillingRuleRow[], clock: ItemClock, l
     .where(
       and(
         inArray(billableItems.status, ['pending', 'validation_failed']),
+        changedSince,
         or(
           sql`${appointments.updatedAt} > ${billableItems.updatedAt}`,
           sql`${billableItems.status} = 'validation_failed' AND ${clients.updatedAt} > ${billableItems.updatedAt}`,
