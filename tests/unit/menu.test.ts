@@ -61,6 +61,8 @@ describe('menu per role (specification section 6)', () => {
         'coaches',
         'events',
         'users',
+        'insurers',
+        'campaigns',
       ],
       bottom: ['profile', 'help', 'support', 'analytics'],
     });
