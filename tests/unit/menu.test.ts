@@ -31,6 +31,8 @@ const ALL_ROUTES = [
   '/coaches',
   '/events',
   '/users',
+  '/admin/insurers',
+  '/admin/campaigns',
   '/dashboard',
   '/review',
   '/profile',
