@@ -337,6 +337,11 @@ describe('an admin and the maintained lists (issue 21)', () => {
     await page.getByRole('status').getByText('Krankenkasse angelegt').waitFor();
     await page.waitForURL(/\/admin\/insurers$/);
     await settled(page, 'Krankenkassen');
+    // The demo data has 21 insurers: the new one is found by the search.
+    await page.getByLabel('Name oder IK-Nummer').fill(insurer);
+    await page.getByRole('button', { name: 'Filter anwenden' }).click();
+    await page.waitForURL(/search=/);
+    await settled(page, 'Krankenkassen');
     await page.getByRole('region', { name: 'Krankenkassen' }).getByRole('link', { name: insurer }).waitFor();
 
     // Pick it on a client in the client form.
