@@ -47,6 +47,20 @@ async function campaignCodeFree(tx: Tx, code: string, exceptId: string | null) {
   if (other) throw taken('campaign_code_taken', 'code', 'Another campaign has this code');
 }
 
+/** Writes a renamed entry's new text onto the clients and billing rules with the old one; the number of clients. */
+async function carryOver(tx: Tx, field: 'insurer' | 'campaign', from: string, to: string): Promise<number> {
+  const moved = await tx
+    .update(clients)
+    .set({ [field]: to })
+    .where(eq(clients[field], from))
+    .returning({ id: clients.id });
+  await tx
+    .update(billingRules)
+    .set({ [field]: to })
+    .where(eq(billingRules[field], from));
+  return moved.length;
+}
+
 export async function insertInsurer(
   tx: Tx,
   body: { name: string; ikNumber: string; active?: boolean },
@@ -77,13 +91,7 @@ export async function changeInsurer(
     .returning();
   let renamedClients = 0;
   if (name !== undefined && name !== before.name) {
-    const moved = await tx
-      .update(clients)
-      .set({ insurer: name })
-      .where(eq(clients.insurer, before.name))
-      .returning({ id: clients.id });
-    renamedClients = moved.length;
-    await tx.update(billingRules).set({ insurer: name }).where(eq(billingRules.insurer, before.name));
+    renamedClients = await carryOver(tx, 'insurer', before.name, name);
     await tx
       .update(billableItems)
       .set({ insurer: name })
@@ -156,13 +164,7 @@ export async function changeCampaign(
     .returning();
   let renamedClients = 0;
   if (code !== undefined && code !== before.code) {
-    const moved = await tx
-      .update(clients)
-      .set({ campaign: code })
-      .where(eq(clients.campaign, before.code))
-      .returning({ id: clients.id });
-    renamedClients = moved.length;
-    await tx.update(billingRules).set({ campaign: code }).where(eq(billingRules.campaign, before.code));
+    renamedClients = await carryOver(tx, 'campaign', before.code, code);
   }
   return { before, after: after!, renamedClients };
 }
