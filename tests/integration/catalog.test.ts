@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { campaigns, clients, events, insurers } from '../../server/db/schema/index';
+import { billingRules, campaigns, clients, events, insurers } from '../../server/db/schema/index';
 import { createApi, type Api } from '../support/api';
 import { expectStatus, SOME_ID, type Caller } from './fixtures';
 
@@ -182,6 +182,10 @@ describe('maintaining campaigns (POST/PUT /api/admin/campaigns)', () => {
       .insert(clients)
       .values({ firstName: 'Carla', lastName: 'Kampagne', campaign: 'sommer-26' })
       .returning();
+    const [rule] = await api.database.db
+      .insert(billingRules)
+      .values({ name: 'Sommerpreis', position: 1, amountCents: 5000, description: 'Sommer', campaign: 'sommer-26' })
+      .returning();
     const changed = await api.call('PUT', `/api/admin/campaigns/${res.body.id}`, {
       as: admin,
       body: { code: 'sommer-2026', description: 'Mit Sportvereinen', active: false },
@@ -190,6 +194,8 @@ describe('maintaining campaigns (POST/PUT /api/admin/campaigns)', () => {
     expect(changed.body).toMatchObject({ code: 'sommer-2026', description: 'Mit Sportvereinen', active: false });
     const [after] = await api.database.db.select().from(clients).where(eq(clients.id, client!.id));
     expect(after!.campaign).toBe('sommer-2026');
+    const [ruleAfter] = await api.database.db.select().from(billingRules).where(eq(billingRules.id, rule!.id));
+    expect(ruleAfter!.campaign).toBe('sommer-2026');
     const rows = await api.database.db.select().from(events).where(eq(events.entityId, res.body.id));
     expect(rows.map((e) => e.type).sort()).toEqual(['campaign.created', 'campaign.updated']);
   });
