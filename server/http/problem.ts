@@ -127,6 +127,15 @@ function constraintOf(error: unknown): string | undefined {
 const CONSTRAINT_PROBLEMS: Record<string, () => HttpProblem> = {
   users_coach_id_key: () =>
     new HttpProblem(409, 'coach_already_linked', 'Conflict', 'Another user is linked to this coach record'),
+  // Races past the catalog's own checks (server/features/catalog/maintain.ts).
+  insurers_name_key: () =>
+    new HttpProblem(409, 'insurer_name_taken', 'Conflict', 'Another insurer has this name', [
+      { field: 'name', code: 'insurer_name_taken', message: 'Another insurer has this name' },
+    ]),
+  campaigns_code_key: () =>
+    new HttpProblem(409, 'campaign_code_taken', 'Conflict', 'Another campaign has this code', [
+      { field: 'code', code: 'campaign_code_taken', message: 'Another campaign has this code' },
+    ]),
 };
 
 // The database cannot be reached (down, restarting, failing over): the caller may retry

@@ -1434,6 +1434,30 @@ export interface paths {
         /** List insurers */
         get: operations["listInsurers"];
         put?: never;
+        /**
+         * Add an insurer to the maintained list
+         * @description 409 insurer_name_taken (errors name the field name) when another insurer has the name. Recorded as the business event insurer.created.
+         */
+        post: operations["createInsurer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/insurers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change an insurer, or deactivate or reactivate it
+         * @description Clients store the insurer's name: a new name is written onto the clients (and billing rules and open billable items) that carry the old one, in the same transaction, so filters keep finding them. 409 insurer_name_taken (errors name the field name) when another insurer has the name. There is no delete; active false takes it out of the choices for new entries while clients keep it and the filters still offer it. Recorded as the business event insurer.updated with the changed fields.
+         */
+        put: operations["updateInsurer"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1451,6 +1475,30 @@ export interface paths {
         /** List campaigns */
         get: operations["listCampaigns"];
         put?: never;
+        /**
+         * Add a campaign to the maintained list
+         * @description 409 campaign_code_taken (errors name the field code) when another campaign has the code. Recorded as the business event campaign.created.
+         */
+        post: operations["createCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a campaign, or deactivate or reactivate it
+         * @description Clients store the campaign's code: a new code is written onto the clients and billing rules that carry the old one, in the same transaction, so filters keep finding them. 409 campaign_code_taken (errors name the field code) when another campaign has the code. There is no delete; active false takes it out of the choices for new entries while clients keep it and the filters still offer it. Recorded as the business event campaign.updated with the changed fields.
+         */
+        put: operations["updateCampaign"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3248,6 +3296,44 @@ export interface components {
         };
         CampaignList: {
             campaigns: components["schemas"]["Campaign"][];
+        };
+        CreateInsurerRequest: {
+            /** @description Unique; leading and trailing spaces are dropped, a blank name is 400 name. */
+            name: string;
+            /** @description Institutionskennzeichen, nine digits. */
+            ikNumber: string;
+            /** @default true */
+            active: boolean;
+        };
+        UpdateInsurerRequest: {
+            name?: string;
+            ikNumber?: string;
+            active?: boolean;
+        };
+        CreateCampaignRequest: {
+            /** @description Unique; letters, digits, - _ . (it appears in links such as /client-signup?campaign=). */
+            code: string;
+            name: string;
+            description?: string | null;
+            /** @default true */
+            active: boolean;
+            /** Format: date-time */
+            startsAt?: string | null;
+            /**
+             * Format: date-time
+             * @description Not before startsAt (400 endsAt).
+             */
+            endsAt?: string | null;
+        };
+        UpdateCampaignRequest: {
+            code?: string;
+            name?: string;
+            description?: string | null;
+            active?: boolean;
+            /** Format: date-time */
+            startsAt?: string | null;
+            /** Format: date-time */
+            endsAt?: string | null;
         };
         /** @description Audit trail entry; one per write. */
         BusinessEvent: {
@@ -6503,6 +6589,71 @@ export interface operations {
             501: components["responses"]["NotImplemented"];
         };
     };
+    createInsurer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInsurerRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Insurer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    updateInsurer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInsurerRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Insurer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
     listCampaigns: {
         parameters: {
             query?: never;
@@ -6524,6 +6675,71 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCampaignRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    updateCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCampaignRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };

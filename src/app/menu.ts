@@ -143,6 +143,20 @@ export function menuItems(config: MenuConfig = {}): MenuItem[] {
       roles: MANAGERS,
     },
     {
+      id: 'insurers',
+      section: 'main',
+      labelKey: tKey('common:menu.insurers'),
+      href: '/admin/insurers',
+      roles: ADMIN_ONLY,
+    },
+    {
+      id: 'campaigns',
+      section: 'main',
+      labelKey: tKey('common:menu.campaigns'),
+      href: '/admin/campaigns',
+      roles: ADMIN_ONLY,
+    },
+    {
       id: 'dashboard',
       section: 'main',
       labelKey: tKey('common:menu.dashboard'),

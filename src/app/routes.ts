@@ -84,6 +84,12 @@ const BillingRuleNewPage = lazyPage(() =>
 const BillingRuleEditPage = lazyPage(() =>
   import('../views/billing-rules/BillingRuleFormPage').then((m) => ({ default: m.BillingRuleEditPage })),
 );
+const InsurersListPage = lazyPage(() => import('../views/catalog/InsurersListPage'));
+const InsurerNewPage = lazyPage(() => import('../views/catalog/InsurerNewPage'));
+const InsurerEditPage = lazyPage(() => import('../views/catalog/InsurerEditPage'));
+const CampaignsListPage = lazyPage(() => import('../views/catalog/CampaignsListPage'));
+const CampaignNewPage = lazyPage(() => import('../views/catalog/CampaignNewPage'));
+const CampaignEditPage = lazyPage(() => import('../views/catalog/CampaignEditPage'));
 
 /** What a group of pages shares: the translations that load with their code, who may open them. */
 type PageOptions = Pick<AppRoute, 'namespaces' | 'access'>;
@@ -108,6 +114,10 @@ const scheduling = (roles: RouteAccess['roles']): PageOptions => ({ access: { ro
 const coachMeeting: PageOptions = { namespaces: ['meeting'], access: { roles: STAFF } };
 /** A staff workspace page: its translations load with its code. */
 const staff = (roles: RouteAccess['roles']): PageOptions => ({ namespaces: ['staff'], access: { roles } });
+/** The client pages: the staff words and the catalogue's (insurer and campaign choices, erasure). */
+const clientPages = (roles: RouteAccess['roles']): PageOptions => ({ namespaces: ['staff', 'catalog'], access: { roles } });
+/** The maintained lists (issue 21): admins (and superadmins). */
+const CATALOG: PageOptions = { namespaces: ['catalog', 'staff'], access: { roles: ADMIN_ONLY } };
 const BILLING_RULES: PageOptions = { namespaces: ['billingRules', 'staff'], access: { roles: ADMIN_ONLY } };
 
 /**
@@ -159,10 +169,10 @@ export const routes: readonly AppRoute[] = [
   page('/cancel-appointment', tKey('staff:breadcrumbs.cancelAppointment'), CancelAppointmentsPage, staff(STAFF)),
   page('/cancel-appointment/:appointmentId', tKey('staff:breadcrumbs.appointment'), CancelAppointmentPage, staff(STAFF)),
   page('/clients', tKey('staff:breadcrumbs.clients'), ClientsListPage, staff(STAFF)),
-  page('/clients/new', tKey('staff:breadcrumbs.newClient'), ClientNewPage, staff(MANAGERS)),
-  page('/clients/:clientId', tKey('staff:breadcrumbs.client'), ClientDetailPage, staff(STAFF)),
-  page('/clients/:clientId/edit', tKey('staff:breadcrumbs.edit'), ClientEditPage, staff(STAFF)),
-  page('/pre-appointment/new', tKey('staff:breadcrumbs.preAppointment'), PreAppointmentPage, staff(MANAGERS)),
+  page('/clients/new', tKey('staff:breadcrumbs.newClient'), ClientNewPage, clientPages(MANAGERS)),
+  page('/clients/:clientId', tKey('staff:breadcrumbs.client'), ClientDetailPage, clientPages(STAFF)),
+  page('/clients/:clientId/edit', tKey('staff:breadcrumbs.edit'), ClientEditPage, clientPages(STAFF)),
+  page('/pre-appointment/new', tKey('staff:breadcrumbs.preAppointment'), PreAppointmentPage, clientPages(MANAGERS)),
   // Staff workspace part 2: coaches, users and events (section 6: admins and onboarding managers).
   page('/coaches', tKey('staff:breadcrumbs.coaches'), CoachesListPage, staff(MANAGERS)),
   page('/coaches/new', tKey('staff:breadcrumbs.newCoach'), CoachNewPage, staff(MANAGERS)),
@@ -178,6 +188,12 @@ export const routes: readonly AppRoute[] = [
   page('/billing/rules', tKey('billingRules:breadcrumbs.rules'), BillingRulesPage, BILLING_RULES),
   page('/billing/rules/new', tKey('billingRules:breadcrumbs.new'), BillingRuleNewPage, BILLING_RULES),
   page('/billing/rules/:ruleId/edit', tKey('billingRules:breadcrumbs.edit'), BillingRuleEditPage, BILLING_RULES),
+  page('/admin/insurers', tKey('catalog:breadcrumbs.insurers'), InsurersListPage, CATALOG),
+  page('/admin/insurers/new', tKey('catalog:breadcrumbs.newInsurer'), InsurerNewPage, CATALOG),
+  page('/admin/insurers/:id/edit', tKey('catalog:breadcrumbs.edit'), InsurerEditPage, CATALOG),
+  page('/admin/campaigns', tKey('catalog:breadcrumbs.campaigns'), CampaignsListPage, CATALOG),
+  page('/admin/campaigns/new', tKey('catalog:breadcrumbs.newCampaign'), CampaignNewPage, CATALOG),
+  page('/admin/campaigns/:id/edit', tKey('catalog:breadcrumbs.edit'), CampaignEditPage, CATALOG),
 ];
 
 /** The route patterns, for the data-driven menu. */

@@ -16,6 +16,12 @@ type Client = components['schemas']['Client'];
 
 const currentYear = () => Temporal.Now.plainDateISO('Europe/Berlin').year;
 
+/** A coach picked from the select (empty: none). */
+const coachId = z
+  .string()
+  .refine((s) => s === '' || z.uuid().safeParse(s).success, { error: 'unknown_coach' })
+  .transform(nullIfEmpty);
+
 const fields = {
   firstName: requiredText(100),
   lastName: requiredText(100),
@@ -72,10 +78,8 @@ const fields = {
     .transform((s) => (s === '' ? null : s)),
   rejectionReasonNotes: optionalText(5000),
   notes: optionalText(5000),
-  coachedById: z
-    .string()
-    .refine((s) => s === '' || z.uuid().safeParse(s).success, { error: 'unknown_coach' })
-    .transform(nullIfEmpty),
+  coachedById: coachId,
+  existingClientOfCoachId: coachId,
 };
 
 export type ClientField = keyof typeof fields;
@@ -141,6 +145,7 @@ export const newClientValues = (): FormValues => ({
   rejectionReasonNotes: '',
   notes: '',
   coachedById: '',
+  existingClientOfCoachId: '',
 });
 
 const s = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
@@ -178,5 +183,6 @@ export function clientFormValues(c: Client): FormValues {
     rejectionReasonNotes: s(c.rejectionReasonNotes),
     notes: s(c.notes),
     coachedById: s(c.coachedBy?.id),
+    existingClientOfCoachId: s(c.existingClientOfCoachId),
   };
 }

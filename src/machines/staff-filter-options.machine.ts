@@ -6,8 +6,12 @@ import { assign, fromPromise, setup } from 'xstate';
  */
 export interface FilterOptions {
   coaches: Array<{ id: string; name: string; active: boolean }>;
+  /** Every insurer's name, active ones first (filters offer all, so a filter finds every client). */
   insurers: string[];
   campaigns: Array<{ code: string; name: string }>;
+  /** Names of deactivated insurers and codes of deactivated campaigns: not offered for new picks. */
+  inactiveInsurers?: string[];
+  inactiveCampaigns?: string[];
 }
 
 export const filterOptionsMachine = setup({

@@ -330,3 +330,82 @@ describe('an admin and the billing rules', () => {
     await api('/admin/billing-rules/reorder', { method: 'PUT', body: JSON.stringify({ ids: before.map((r) => r.id) }) });
   });
 });
+
+describe('an admin and the maintained lists (issue 21)', () => {
+  it('adds an insurer, picks it on a client, finds the client by it, and erases a client', async () => {
+    const page = b.page;
+    const insurer = `Testkasse ${Date.now()}`;
+    await openAs(page, adminToken, '/admin/insurers');
+    await page.getByRole('heading', { name: 'Krankenkassen', level: 1 }).waitFor();
+    await settled(page, 'Krankenkassen');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // New insurer: a bad IK number gets its German message, then it is created.
+    await page.getByRole('link', { name: 'Neue Krankenkasse' }).click();
+    await page.getByRole('heading', { name: 'Neue Krankenkasse', level: 1 }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill(insurer);
+    await page.getByLabel('IK-Nummer (Institutionskennzeichen)').fill('12345');
+    await page.getByRole('button', { name: 'Krankenkasse anlegen' }).click();
+    await page.locator('#field-ikNumber-error').getByText('Die IK-Nummer besteht aus genau neun Ziffern.').waitFor();
+    await page.getByLabel('IK-Nummer (Institutionskennzeichen)').fill('109519005');
+    await page.getByRole('button', { name: 'Krankenkasse anlegen' }).click();
+    await page.getByRole('status').getByText('Krankenkasse angelegt').waitFor();
+    await page.waitForURL(/\/admin\/insurers$/);
+    await settled(page, 'Krankenkassen');
+    // The demo data has 21 insurers: the new one is found by the search.
+    await page.getByLabel('Name oder IK-Nummer').fill(insurer);
+    await page.getByRole('button', { name: 'Filter anwenden' }).click();
+    await page.waitForURL(/search=/);
+    await settled(page, 'Krankenkassen');
+    await page.getByRole('region', { name: 'Krankenkassen' }).getByRole('link', { name: insurer }).waitFor();
+
+    // Pick it on a client in the client form.
+    const lastName = `Kassenwahl${Date.now()}`;
+    const client = await api<{ id: string }>('/admin/client', {
+      method: 'POST',
+      body: JSON.stringify({ firstName: 'Karla', lastName, clientType: 'self' }),
+    });
+    await page.goto(`/clients/${client.id}/edit`);
+    await page.getByRole('heading', { name: 'Klient:in bearbeiten', level: 1 }).waitFor();
+    const insurerSelect = page.getByLabel('Krankenkasse', { exact: true });
+    await insurerSelect.locator(`option[value="${insurer}"]`).waitFor({ state: 'attached' });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await insurerSelect.selectOption(insurer);
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await page.waitForURL(new RegExp(`/clients/${client.id}$`));
+    expect((await api<{ insurer: string }>(`/admin/client/${client.id}`)).insurer).toBe(insurer);
+
+    // The clients list's insurer filter offers it and finds the client.
+    await page.goto('/clients');
+    await settled(page, 'Klient:innen');
+    const toggle = page.getByRole('button', { name: 'Filter', exact: true });
+    if (await toggle.isVisible()) await toggle.click();
+    const filter = page.getByLabel('Krankenkasse', { exact: true });
+    await filter.locator(`option[value="${insurer}"]`).waitFor({ state: 'attached' });
+    await filter.selectOption(insurer);
+    await page.getByRole('button', { name: 'Filter anwenden' }).click();
+    await page.waitForURL(/insurer=/);
+    await settled(page, 'Klient:innen');
+    const rows = page.getByRole('region', { name: 'Klient:innen' }).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(1);
+    await rows.first().getByText(lastName).waitFor();
+
+    // Erase the client: the question says what goes and what is kept; then the list.
+    await page.goto(`/clients/${client.id}`);
+    await page.getByRole('button', { name: 'Klient:in löschen' }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Karla ${lastName} endgültig löschen?` });
+    await dialog.waitFor();
+    await dialog.getByText('Gelöscht werden: die Stammdaten').waitFor();
+    await dialog.getByText('klinischen Dokumente').waitFor();
+    await dialog.getByText('steuerrechtlichen Fristen').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Endgültig löschen' }).click();
+    await page.getByRole('status').getByText('Klient:in gelöscht').waitFor();
+    await page.waitForURL(/\/clients$/);
+    const gone = await fetch(`${b.baseUrl}/api/admin/client/${client.id}`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(gone.status).toBe(404);
+    expect(b.pageErrors).toEqual([]);
+  });
+});

@@ -31,6 +31,8 @@ const ALL_ROUTES = [
   '/coaches',
   '/events',
   '/users',
+  '/admin/insurers',
+  '/admin/campaigns',
   '/dashboard',
   '/review',
   '/profile',
@@ -61,6 +63,8 @@ describe('menu per role (specification section 6)', () => {
         'coaches',
         'events',
         'users',
+        'insurers',
+        'campaigns',
       ],
       bottom: ['profile', 'help', 'support', 'analytics'],
     });

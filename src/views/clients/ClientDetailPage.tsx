@@ -6,6 +6,7 @@ import { AppointmentsTable } from '../appointments-list/parts';
 import { ageOf, formatDate, formatDateTime } from '../staff/format';
 import { ActionFailure, DetailFrame, DetailPending } from '../record-detail/DetailFrame';
 import { REJECTION_LABELS } from './ClientFormFields';
+import { EraseClient } from './EraseClient';
 import { wireClientDetail } from '../../machines/wiring/client-detail';
 import { useRouteActor } from '../route-actor';
 
@@ -88,6 +89,7 @@ function ClientDetail({ id }: { id: string }) {
           </button>
         ) : null}
       </div>
+      <EraseClient client={c} />
       {c.hasNotSignedRequiredContract && c.contractReminderSentAt ? (
         <p>{t('client.reminderLastSent', { date: formatDateTime(c.contractReminderSentAt) })}</p>
       ) : null}

@@ -4,6 +4,7 @@ import { tKey } from '../../i18n/keys';
 import { CLIENT_TYPES, REJECTION_REASONS } from '../../../shared/contract/enums';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
 import { CheckField, SelectField, TextField, type FormActor } from '../staff/FormParts';
+import { CatalogChoices, ExistingClientOfCoach } from './CatalogChoices';
 
 export const REJECTION_LABELS: Record<(typeof REJECTION_REASONS)[number], string> = {
   not_reachable: tKey('staff:rejection.not_reachable'),
@@ -17,11 +18,17 @@ export const REJECTION_LABELS: Record<(typeof REJECTION_REASONS)[number], string
 export function ClientFormFields({
   actorRef,
   coaches,
+  catalog,
   full = true,
 }: {
   actorRef: FormActor;
   /** Coaches to choose from; empty: the coach is not changed here. */
   coaches: FilterOptions['coaches'];
+  /**
+   * The maintained insurers and campaigns (and, for those who may set it, every coach for
+   * "Bestandsklient:in von Coach"); the insurer and campaign are picked from them.
+   */
+  catalog: FilterOptions;
   /** false: only what onboarding needs (pre-appointment). */
   full?: boolean;
 }) {
@@ -75,16 +82,23 @@ export function ClientFormFields({
       </fieldset>
       <fieldset>
         <legend>{t('clientForm.coaching')}</legend>
-        <TextField actorRef={actorRef} name="insurer" label={t('clientForm.insurer')} maxLength={100} />
+        <CatalogChoices
+          actorRef={actorRef}
+          options={catalog}
+          insurerLabel={t('clientForm.insurer')}
+          campaignLabel={t('clientForm.campaign')}
+        />
         <TextField actorRef={actorRef} name="insurerCode" label={t('clientForm.insurerCode')} maxLength={64} />
-        <TextField actorRef={actorRef} name="campaign" label={t('clientForm.campaign')} maxLength={64} />
         {coaches.length > 0 ? (
-          <SelectField
-            actorRef={actorRef}
-            name="coachedById"
-            label={t('clientForm.coach')}
-            options={[{ value: '', label: t('clientForm.noCoach') }, ...coaches.map((c) => ({ value: c.id, label: c.name }))]}
-          />
+          <>
+            <SelectField
+              actorRef={actorRef}
+              name="coachedById"
+              label={t('clientForm.coach')}
+              options={[{ value: '', label: t('clientForm.noCoach') }, ...coaches.map((c) => ({ value: c.id, label: c.name }))]}
+            />
+            <ExistingClientOfCoach actorRef={actorRef} coaches={catalog.coaches} />
+          </>
         ) : null}
         <TextField actorRef={actorRef} name="howDidYouHearAboutUs" label={t('clientForm.howDidYouHearAboutUs')} maxLength={500} />
         <CheckField actorRef={actorRef} name="wantsToProvideRecordingsForResearch" label={t('clientForm.research')} />

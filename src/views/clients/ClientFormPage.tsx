@@ -22,7 +22,11 @@ function ClientForm({ id }: { id: string | null }) {
       listHref="/clients"
     >
       {(actorRef) => (
-        <ClientFormFields actorRef={actorRef} coaches={manager ? options.coaches.filter((c) => c.active) : []} />
+        <ClientFormFields
+          actorRef={actorRef}
+          coaches={manager ? options.coaches.filter((c) => c.active) : []}
+          catalog={options}
+        />
       )}
     </NewOrEditFormPage>
   );

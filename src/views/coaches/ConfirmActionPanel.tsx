@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useId } from 'react';
+import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { confirmActionMachine } from '../../machines/confirm-action.machine';
@@ -16,11 +16,14 @@ export function ConfirmActionPanel({
   question,
   confirmLabel,
   danger = true,
+  children,
 }: {
   actorRef: ConfirmActor;
   question: string;
   confirmLabel: string;
   danger?: boolean;
+  /** What the action does, under the question. */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation('staff');
   const state = useSelector(actorRef, (s) => s);
@@ -32,6 +35,7 @@ export function ConfirmActionPanel({
       <p id={`${id}-question`}>
         <strong>{question}</strong>
       </p>
+      {children}
       {state.hasTag('error') ? (
         <p className="notice notice-error" role="alert">
           {t(errorKey(state.context.error))}

@@ -11,6 +11,7 @@ import { ClientFormFields } from '../clients/ClientFormFields';
 import { formatDate, formatRange, formatTime } from '../staff/format';
 import { RecordForm, type FormActor } from '../staff/FormParts';
 import { errorKey } from '../staff/ListParts';
+import { useFilterOptions } from '../staff/useUrlList';
 import { wirePreAppointment } from '../../machines/wiring/pre-appointment';
 import { useRouteActor } from '../route-actor';
 import { BusyButton } from '../parts/BusyButton';
@@ -42,12 +43,13 @@ export default function PreAppointmentPage() {
 function ClientStep({ actorRef }: { actorRef: PreActor }) {
   const { t } = useTranslation('staff');
   const form = useSelector(actorRef, (s) => s.children.clientForm) as FormActor | undefined;
+  const catalog = useFilterOptions(false);
   if (!form) return null;
   return (
     <>
       <h2>{t('preAppointment.clientStep')}</h2>
       <RecordForm actorRef={form} label={t('preAppointment.clientStep')} submitLabel={t('preAppointment.next')}>
-        <ClientFormFields actorRef={form} coaches={[]} full={false} />
+        <ClientFormFields actorRef={form} coaches={[]} catalog={catalog} full={false} />
       </RecordForm>
     </>
   );

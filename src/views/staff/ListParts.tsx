@@ -34,6 +34,9 @@ const ERRORS: Record<string, string> = {
   coach_already_linked: tKey('staff:errors.coachAlreadyLinked'),
   coach_has_future_appointments: tKey('staff:errors.coachHasFutureAppointments'),
   outside_availability: tKey('staff:errors.outsideAvailability'),
+  insurer_name_taken: tKey('catalog:errors.insurerNameTaken'),
+  campaign_code_taken: tKey('catalog:errors.campaignCodeTaken'),
+  client_has_invoiced_items: tKey('catalog:errors.clientHasInvoicedItems'),
 };
 
 export const errorKey = (error: { code: string } | null | undefined): string =>
@@ -59,6 +62,8 @@ const FIELD_ERRORS: Record<string, string> = {
   email_taken: tKey('staff:errors.emailTaken'),
   unknown_coach: tKey('staff:fieldErrors.unknownCoach'),
   start_in_past: tKey('staff:fieldErrors.startInPast'),
+  invalid_ik_number: tKey('catalog:fieldErrors.ikNumber'),
+  invalid_campaign_code: tKey('catalog:fieldErrors.campaignCode'),
 };
 
 export const fieldErrorKey = (code: string): string =>

@@ -41,7 +41,8 @@ export function CancellableForm({
 
 /**
  * The page of a record's form, new (`id` null: empty values, "anlegen", cancel back to the list)
- * or editing (loads the record, "Speichern", cancel back to the record at `listHref/id`).
+ * or editing (loads the record, "Speichern", cancel back to the record at `listHref/id`, or to
+ * the list with `cancelToList` where records have no page of their own).
  */
 export function NewOrEditFormPage({
   id,
@@ -51,6 +52,7 @@ export function NewOrEditFormPage({
   titles,
   createLabel,
   listHref,
+  cancelToList = false,
   children,
 }: {
   id: string | null;
@@ -60,6 +62,7 @@ export function NewOrEditFormPage({
   titles: { new: string; edit: string };
   createLabel: string;
   listHref: string;
+  cancelToList?: boolean;
   children: (actorRef: FormActor) => ReactNode;
 }) {
   const { t } = useTranslation('staff');
@@ -74,7 +77,7 @@ export function NewOrEditFormPage({
         actorRef={actorRef}
         label={title}
         submitLabel={id === null ? createLabel : t('form.save')}
-        cancelHref={id === null ? listHref : `${listHref}/${id}`}
+        cancelHref={id === null || cancelToList ? listHref : `${listHref}/${id}`}
       >
         {children(actorRef)}
       </CancellableForm>

@@ -27,5 +27,7 @@ export const loadFilterOptionsActor = (api: ApiClient) =>
       coaches,
       insurers: insurers.data!.insurers.map((i) => i.name),
       campaigns: campaigns.data!.campaigns.map((c) => ({ code: c.code, name: c.name })),
+      inactiveInsurers: insurers.data!.insurers.filter((i) => !i.active).map((i) => i.name),
+      inactiveCampaigns: campaigns.data!.campaigns.filter((c) => !c.active).map((c) => c.code),
     };
   });

@@ -1,0 +1,170 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { billableItems, billingRules, campaigns, clients, insurers } from '../../db/schema/index';
+import type { Tx } from '../../db/client';
+import { badRequest, HttpProblem, notFound } from '../../http/problem';
+
+/**
+ * The maintained lists (insurers, campaigns): checks beyond the contract and the rename that
+ * keeps clients findable. Clients store the insurer's name and the campaign's code as text
+ * (docs/decisions.md, "Catalog (issue 21)"), so a rename rewrites that text in the same
+ * transaction instead of leaving clients behind under a name no filter offers.
+ */
+
+type InsurerRow = typeof insurers.$inferSelect;
+type CampaignRow = typeof campaigns.$inferSelect;
+
+const taken = (code: string, field: string, detail: string) =>
+  new HttpProblem(409, code, 'Conflict', detail, [{ field, code, message: detail }]);
+
+/** A trimmed text that must not be blank (the contract's minLength counts spaces). */
+export function requiredTrimmed(value: string, field: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw badRequest(field, 'value_missing', `${field} must not be blank`);
+  return trimmed;
+}
+
+export function checkCampaignDates(startsAt: string | null | undefined, endsAt: string | null | undefined) {
+  if (startsAt && endsAt && Date.parse(endsAt) < Date.parse(startsAt)) {
+    throw badRequest('endsAt', 'value_too_small', 'endsAt must not lie before startsAt');
+  }
+}
+
+async function insurerNameFree(tx: Tx, name: string, exceptId: string | null) {
+  const [other] = await tx
+    .select({ id: insurers.id })
+    .from(insurers)
+    .where(exceptId ? and(eq(insurers.name, name), ne(insurers.id, exceptId)) : eq(insurers.name, name))
+    .limit(1);
+  if (other) throw taken('insurer_name_taken', 'name', 'Another insurer has this name');
+}
+
+async function campaignCodeFree(tx: Tx, code: string, exceptId: string | null) {
+  const [other] = await tx
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(exceptId ? and(eq(campaigns.code, code), ne(campaigns.id, exceptId)) : eq(campaigns.code, code))
+    .limit(1);
+  if (other) throw taken('campaign_code_taken', 'code', 'Another campaign has this code');
+}
+
+/** Writes a renamed entry's new text onto the clients and billing rules with the old one; the number of clients. */
+async function carryOver(tx: Tx, field: 'insurer' | 'campaign', from: string, to: string): Promise<number> {
+  const moved = await tx
+    .update(clients)
+    .set({ [field]: to })
+    .where(eq(clients[field], from))
+    .returning({ id: clients.id });
+  await tx
+    .update(billingRules)
+    .set({ [field]: to })
+    .where(eq(billingRules[field], from));
+  return moved.length;
+}
+
+export async function insertInsurer(
+  tx: Tx,
+  body: { name: string; ikNumber: string; active?: boolean },
+): Promise<InsurerRow> {
+  const name = requiredTrimmed(body.name, 'name');
+  await insurerNameFree(tx, name, null);
+  const [row] = await tx
+    .insert(insurers)
+    .values({ name, ikNumber: body.ikNumber, active: body.active ?? true })
+    .returning();
+  return row!;
+}
+
+/** Changes an insurer; a new name is carried onto the clients, rules and open items with the old one. */
+export async function changeInsurer(
+  tx: Tx,
+  id: string,
+  body: { name?: string; ikNumber?: string; active?: boolean },
+): Promise<{ before: InsurerRow; after: InsurerRow; renamedClients: number }> {
+  const [before] = await tx.select().from(insurers).where(eq(insurers.id, id)).for('update');
+  if (!before) throw notFound('insurer');
+  const name = body.name === undefined ? undefined : requiredTrimmed(body.name, 'name');
+  if (name !== undefined && name !== before.name) await insurerNameFree(tx, name, id);
+  const [after] = await tx
+    .update(insurers)
+    .set({ name, ikNumber: body.ikNumber, active: body.active })
+    .where(eq(insurers.id, id))
+    .returning();
+  let renamedClients = 0;
+  if (name !== undefined && name !== before.name) {
+    renamedClients = await carryOver(tx, 'insurer', before.name, name);
+    await tx
+      .update(billableItems)
+      .set({ insurer: name })
+      .where(and(eq(billableItems.insurer, before.name), sql`${billableItems.status} <> 'invoice_sent'`));
+  }
+  return { before, after: after!, renamedClients };
+}
+
+export async function insertCampaign(
+  tx: Tx,
+  body: {
+    code: string;
+    name: string;
+    description?: string | null;
+    active?: boolean;
+    startsAt?: string | null;
+    endsAt?: string | null;
+  },
+): Promise<CampaignRow> {
+  const name = requiredTrimmed(body.name, 'name');
+  checkCampaignDates(body.startsAt, body.endsAt);
+  await campaignCodeFree(tx, body.code, null);
+  const [row] = await tx
+    .insert(campaigns)
+    .values({
+      code: body.code,
+      name,
+      description: body.description?.trim() || null,
+      active: body.active ?? true,
+      startsAt: body.startsAt ?? null,
+      endsAt: body.endsAt ?? null,
+    })
+    .returning();
+  return row!;
+}
+
+/** Changes a campaign; a new code is carried onto the clients and rules with the old one. */
+export async function changeCampaign(
+  tx: Tx,
+  id: string,
+  body: {
+    code?: string;
+    name?: string;
+    description?: string | null;
+    active?: boolean;
+    startsAt?: string | null;
+    endsAt?: string | null;
+  },
+): Promise<{ before: CampaignRow; after: CampaignRow; renamedClients: number }> {
+  const [before] = await tx.select().from(campaigns).where(eq(campaigns.id, id)).for('update');
+  if (!before) throw notFound('campaign');
+  const name = body.name === undefined ? undefined : requiredTrimmed(body.name, 'name');
+  checkCampaignDates(
+    body.startsAt === undefined ? before.startsAt : body.startsAt,
+    body.endsAt === undefined ? before.endsAt : body.endsAt,
+  );
+  const code = body.code;
+  if (code !== undefined && code !== before.code) await campaignCodeFree(tx, code, id);
+  const [after] = await tx
+    .update(campaigns)
+    .set({
+      code,
+      name,
+      description: body.description === undefined ? undefined : body.description?.trim() || null,
+      active: body.active,
+      startsAt: body.startsAt,
+      endsAt: body.endsAt,
+    })
+    .where(eq(campaigns.id, id))
+    .returning();
+  let renamedClients = 0;
+  if (code !== undefined && code !== before.code) {
+    renamedClients = await carryOver(tx, 'campaign', before.code, code);
+  }
+  return { before, after: after!, renamedClients };
+}

@@ -1,0 +1,3 @@
+import { CampaignEditPage } from './CatalogFormPage';
+
+export default CampaignEditPage;

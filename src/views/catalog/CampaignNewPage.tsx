@@ -1,0 +1,3 @@
+import { CampaignNewPage } from './CatalogFormPage';
+
+export default CampaignNewPage;

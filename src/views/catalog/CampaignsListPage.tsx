@@ -1,0 +1,3 @@
+import { CampaignsListPage } from './CatalogListPage';
+
+export default CampaignsListPage;

@@ -1,0 +1,3 @@
+import { InsurerEditPage } from './CatalogFormPage';
+
+export default InsurerEditPage;

@@ -1,0 +1,3 @@
+import { InsurerNewPage } from './CatalogFormPage';
+
+export default InsurerNewPage;

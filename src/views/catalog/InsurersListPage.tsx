@@ -1,0 +1,3 @@
+import { InsurersListPage } from './CatalogListPage';
+
+export default InsurersListPage;

@@ -1,0 +1,110 @@
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import type { FilterOptions } from '../../machines/staff-filter-options.machine';
+import { SelectField, type FormActor } from '../staff/FormParts';
+
+/**
+ * A client field picked from a maintained list (insurer by name, campaign by code): the active
+ * entries, plus the client's current value when it is inactive or not in the list (kept, so
+ * editing other fields never drops it).
+ */
+function CatalogSelect({
+  actorRef,
+  name,
+  label,
+  noneLabel,
+  hint,
+  entries,
+  inactive,
+}: {
+  actorRef: FormActor;
+  name: string;
+  label: string;
+  noneLabel: string;
+  hint?: string;
+  entries: ReadonlyArray<{ value: string; label: string }>;
+  inactive: readonly string[];
+}) {
+  const { t } = useTranslation('catalog');
+  const current = useSelector(actorRef, (s) => s.context.values[name]);
+  const offered = entries.filter((e) => !inactive.includes(e.value));
+  const extra =
+    typeof current === 'string' && current !== '' && !offered.some((e) => e.value === current)
+      ? [
+          {
+            value: current,
+            label: inactive.includes(current)
+              ? t('clientForm.inactiveEntry', { value: entries.find((e) => e.value === current)?.label ?? current })
+              : t('clientForm.notInList', { value: current }),
+          },
+        ]
+      : [];
+  return (
+    <SelectField
+      actorRef={actorRef}
+      name={name}
+      label={label}
+      hint={hint}
+      options={[{ value: '', label: noneLabel }, ...extra, ...offered]}
+    />
+  );
+}
+
+/** The insurer and campaign selects of the client form. */
+export function CatalogChoices({
+  actorRef,
+  options,
+  insurerLabel,
+  campaignLabel,
+}: {
+  actorRef: FormActor;
+  options: Pick<FilterOptions, 'insurers' | 'campaigns' | 'inactiveInsurers' | 'inactiveCampaigns'>;
+  insurerLabel: string;
+  campaignLabel: string;
+}) {
+  const { t } = useTranslation('catalog');
+  return (
+    <>
+      <CatalogSelect
+        actorRef={actorRef}
+        name="insurer"
+        label={insurerLabel}
+        noneLabel={t('clientForm.chooseInsurer')}
+        hint={t('clientForm.insurerHint')}
+        entries={options.insurers.map((n) => ({ value: n, label: n }))}
+        inactive={options.inactiveInsurers ?? []}
+      />
+      <CatalogSelect
+        actorRef={actorRef}
+        name="campaign"
+        label={campaignLabel}
+        noneLabel={t('clientForm.chooseCampaign')}
+        entries={options.campaigns.map((c) => ({ value: c.code, label: c.name }))}
+        inactive={options.inactiveCampaigns ?? []}
+      />
+    </>
+  );
+}
+
+/** "Bestandsklient:in von Coach …": every coach (a former client of a coach who has left counts too). */
+export function ExistingClientOfCoach({
+  actorRef,
+  coaches,
+}: {
+  actorRef: FormActor;
+  coaches: FilterOptions['coaches'];
+}) {
+  const { t } = useTranslation('catalog');
+  return (
+    <SelectField
+      actorRef={actorRef}
+      name="existingClientOfCoachId"
+      label={t('clientForm.existingClientOfCoach')}
+      hint={t('clientForm.existingClientOfCoachHint')}
+      options={[
+        { value: '', label: t('clientForm.existingClientOfCoachNone') },
+        ...coaches.map((c) => ({ value: c.id, label: c.active ? c.name : t('clientForm.inactiveEntry', { value: c.name }) })),
+      ]}
+    />
+  );
+}
