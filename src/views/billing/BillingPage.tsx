@@ -18,7 +18,7 @@ import { FilterForm, FilterInput, FilterSelect } from '../staff/FilterParts';
 import type { ListActor } from '../staff/ListParts';
 import { formatDate, formatEuro, formatNumber } from '../staff/format';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
-import { BatchDialog, BatchResult, SelectionBar, type BatchActor } from './BatchParts';
+import { BatchDialog, BatchResult, SelectionBar, useBillingWording, type BatchActor } from './BatchParts';
 import { billingColumns, PAYER_LABELS, personName, STATUS_LABELS } from './columns';
 import './billing.css';
 
@@ -113,6 +113,7 @@ export default function BillingPage() {
   const rows = useSelector(listRef, (s) => s.context.rows as readonly BillableItem[]);
   const matchCount = useSelector(listRef, (s) => (s.context.shownQuery ? s.context.itemCount : 0));
   const selection = useRowSelection(batchRef, canAct);
+  const wording = useBillingWording(rows);
   const columns = useMemo(
     () => billingColumns((clientId) => listRef.send({ type: 'list.filter', filters: { clientId } })),
     [listRef],
@@ -171,14 +172,14 @@ export default function BillingPage() {
             </FilterForm>
             {canAct ? (
               <>
-                <BatchResult actorRef={batchRef} />
-                <SelectionBar actorRef={batchRef} matchCount={matchCount} pageRows={rows.length} />
+                <BatchResult actorRef={batchRef} wording={wording} />
+                <SelectionBar actorRef={batchRef} wording={wording} matchCount={matchCount} pageRows={rows.length} />
               </>
             ) : null}
           </>
         }
       />
-      {canAct ? <BatchDialog actorRef={batchRef} rows={rows} /> : null}
+      {canAct ? <BatchDialog actorRef={batchRef} wording={wording} /> : null}
     </StaffListPage>
   );
 }
