@@ -6,6 +6,7 @@ import { allowedActions, selectionSum, type batchActionMachine } from '../../mac
 import { errorKey } from '../staff/ListParts';
 import { formatEuro, formatNumber } from '../staff/format';
 import { ModalDialog } from './ModalDialog';
+import './batch.css';
 
 /**
  * The views of the batch action machine (src/machines/batch-action.machine.ts), for any screen
