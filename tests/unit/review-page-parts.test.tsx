@@ -59,7 +59,7 @@ describe('review calls', () => {
   it('reads the tab and coach from the URL filters and gives one row shape', async () => {
     const { api, GET } = fakeApi();
     const page = (await run(loadReviewPageActor(api), { page: 1, limit: 25, filters: { coach: 'k' } })) as {
-      rows: ReviewRow[];
+      rows: readonly ReviewRow[];
     };
     expect(GET).toHaveBeenLastCalledWith('/review/summaries', expect.objectContaining({
       params: { query: { page: 1, limit: 25, coachId: 'k' } },
@@ -67,7 +67,7 @@ describe('review calls', () => {
     expect(page.rows[0]).toMatchObject({ id: 's0', documentId: 's0', kind: 'summary', status: 'sent', days: 2 });
 
     const open = (await run(loadReviewPageActor(api), { page: 1, limit: 25, filters: { tab: 'openSummaries' } })) as {
-      rows: ReviewRow[];
+      rows: readonly ReviewRow[];
     };
     expect(GET).toHaveBeenLastCalledWith('/summaries/incomplete', expect.anything());
     expect(open.rows[0]).toMatchObject({ id: 'a0', documentId: null, status: 'missing', days: 4, signedAt: null });
@@ -78,7 +78,7 @@ describe('review calls', () => {
     const matching = await run(loadReviewMatchingActor(api), { tab: 'summaries' });
     expect(GET).toHaveBeenCalledTimes(10);
     expect(matching).toMatchObject({ itemCount: 1250, capped: true });
-    expect((matching as { items: unknown[] }).items).toHaveLength(1000);
+    expect((matching as { items: readonly unknown[] }).items).toHaveLength(1000);
   });
 
   it('completes the tab kind with the batch key', async () => {

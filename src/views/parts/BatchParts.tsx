@@ -1,8 +1,14 @@
 import { useSelector } from '@xstate/react';
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
-import { allowedActions, selectionSum, type batchActionMachine } from '../../machines/batch-action.machine';
+import {
+  allowedActions,
+  selectionSum,
+  type BatchItem,
+  type batchActionMachine,
+} from '../../machines/batch-action.machine';
+import type { RowSelection } from '../staff/DataTable';
 import { errorKey } from '../staff/ListParts';
 import { formatEuro, formatNumber } from '../staff/format';
 import { ModalDialog } from './ModalDialog';
@@ -35,6 +41,33 @@ export interface BatchWording {
   describe: (id: string) => string | null;
   /** Actions that destroy or revoke get the danger style. */
   danger?: (action: string) => boolean;
+}
+
+/**
+ * The table's row boxes (`DataTable`'s `selection`), kept by the batch machine: `asItem` says
+ * what of a row the batch needs (id, status, amount). None when the person may not act.
+ */
+export function useBatchRowSelection<Row>(
+  batchRef: BatchActor,
+  enabled: boolean,
+  options: { asItem: (row: Row) => BatchItem; rowLabel: (row: Row) => string; pageLabel: string; header: string },
+): RowSelection<Row> | undefined {
+  const selected = useSelector(batchRef, (s) => s.context.selected);
+  const busy = useSelector(batchRef, (s) => s.hasTag('busy') || s.hasTag('open'));
+  const { asItem, rowLabel, pageLabel, header } = options;
+  return useMemo(() => {
+    if (!enabled) return undefined;
+    const ids = new Set(selected.map((s) => s.id));
+    return {
+      isSelected: (row) => ids.has(asItem(row).id),
+      toggle: (row) => batchRef.send({ type: 'batch.toggle', item: asItem(row) }),
+      togglePage: (rows, on) => batchRef.send({ type: 'batch.page', items: rows.map(asItem), selected: on }),
+      rowLabel,
+      pageLabel,
+      header,
+      disabled: busy,
+    };
+  }, [enabled, selected, busy, batchRef, asItem, rowLabel, pageLabel, header]);
 }
 
 const actionClass = (w: BatchWording, action: string | null) =>

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import {
@@ -16,7 +16,7 @@ import {
 import { oneOf, uuid } from '../../machines/list.machine';
 import { recordOf } from '../../machines/record-detail.machine';
 import { wireReviewBatch, wireReviewOverview } from '../../machines/wiring/review';
-import { BatchDialog, BatchResult, SelectionBar, type BatchActor } from '../parts/BatchParts';
+import { BatchDialog, BatchResult, SelectionBar, useBatchRowSelection, type BatchActor } from '../parts/BatchParts';
 import { useRouteActor } from '../route-actor';
 import { StaffListPage } from '../staff/ActionLinks';
 import { DataTable, type RowSelection } from '../staff/DataTable';
@@ -166,26 +166,22 @@ function Tabs({ actorRef, current }: { actorRef: ListActor; current: ReviewTab }
   );
 }
 
+const asItem = (row: ReviewRow) => ({ id: row.id, status: row.status });
+
 /** The row boxes of a signed list, kept by the batch machine. */
 function useRowSelection(batchRef: BatchActor, enabled: boolean): RowSelection<ReviewRow> | undefined {
   const { t } = useTranslation('review');
-  const selected = useSelector(batchRef, (s) => s.context.selected);
-  const busy = useSelector(batchRef, (s) => s.hasTag('busy') || s.hasTag('open'));
-  return useMemo(() => {
-    if (!enabled) return undefined;
-    const ids = new Set(selected.map((s) => s.id));
-    const asItem = (row: ReviewRow) => ({ id: row.id, status: row.status });
-    return {
-      isSelected: (row) => ids.has(row.id),
-      toggle: (row) => batchRef.send({ type: 'batch.toggle', item: asItem(row) }),
-      togglePage: (rows, on) => batchRef.send({ type: 'batch.page', items: rows.map(asItem), selected: on }),
-      rowLabel: (row) =>
-        t('batch.selection.row', { client: personName(row.client), date: formatDate(row.appointmentStartDate) }),
-      pageLabel: t('batch.selection.page'),
-      header: t('batch.selection.select'),
-      disabled: busy,
-    };
-  }, [enabled, selected, busy, batchRef, t]);
+  const rowLabel = useCallback(
+    (row: ReviewRow) =>
+      t('batch.selection.row', { client: personName(row.client), date: formatDate(row.appointmentStartDate) }),
+    [t],
+  );
+  return useBatchRowSelection(batchRef, enabled, {
+    asItem,
+    rowLabel,
+    pageLabel: t('batch.selection.page'),
+    header: t('batch.selection.select'),
+  });
 }
 
 /**
