@@ -1424,6 +1424,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/review/summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed summaries waiting for review
+         * @description Signed documents (status sent) waiting for a reviewer to complete them, oldest signature first, with the whole days since signing. Coaches see their own; coachId filters for the others. Status and names only: no clinical content, so onboarding managers may call it.
+         */
+        get: operations["listSummariesAwaitingReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/review/patient-cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed patient cards waiting for review
+         * @description Signed documents (status sent) waiting for a reviewer to complete them, oldest signature first, with the whole days since signing. Coaches see their own; coachId filters for the others. Status and names only: no clinical content, so onboarding managers may call it.
+         */
+        get: operations["listPatientCardsAwaitingReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/insurers": {
         parameters: {
             query?: never;
@@ -2546,6 +2586,54 @@ export interface components {
         UpdatePatientCardRequest: {
             content?: components["schemas"]["PatientCardContent"];
             status?: components["schemas"]["TaskStatus"];
+        };
+        ReviewSummaryItem: {
+            /** Format: uuid */
+            summaryId: string;
+            /**
+             * Format: uuid
+             * @description The appointment the summary belongs to.
+             */
+            appointmentId: string;
+            /** Format: date-time */
+            appointmentStartDate: string;
+            appointmentType: components["schemas"]["AppointmentType"];
+            client: components["schemas"]["PersonRef"];
+            coach: components["schemas"]["PersonRef"];
+            /** @enum {string} */
+            status: "sent";
+            /** Format: date-time */
+            signedAt: string;
+            /** @description Whole days since the signature. */
+            daysWaiting: number;
+        };
+        ReviewSummaryList: {
+            summaries: components["schemas"]["ReviewSummaryItem"][];
+            itemCount: number;
+        };
+        ReviewPatientCardItem: {
+            /** Format: uuid */
+            patientCardId: string;
+            /**
+             * Format: uuid
+             * @description The appointment at which the card was created.
+             */
+            appointmentId: string;
+            /** Format: date-time */
+            appointmentStartDate: string;
+            appointmentType: components["schemas"]["AppointmentType"];
+            client: components["schemas"]["PersonRef"];
+            coach: components["schemas"]["PersonRef"];
+            /** @enum {string} */
+            status: "sent";
+            /** Format: date-time */
+            signedAt: string;
+            /** @description Whole days since the signature. */
+            daysWaiting: number;
+        };
+        ReviewPatientCardList: {
+            patientCards: components["schemas"]["ReviewPatientCardItem"][];
+            itemCount: number;
         };
         SummaryWorkItem: {
             /** Format: uuid */
@@ -6565,6 +6653,60 @@ export interface operations {
             501: components["responses"]["NotImplemented"];
         };
     };
+    listSummariesAwaitingReview: {
+        parameters: {
+            query?: {
+                page?: components["parameters"]["Page"];
+                limit?: components["parameters"]["Limit"];
+                coachId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSummaryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listPatientCardsAwaitingReview: {
+        parameters: {
+            query?: {
+                page?: components["parameters"]["Page"];
+                limit?: components["parameters"]["Limit"];
+                coachId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewPatientCardList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     listInsurers: {
         parameters: {
             query?: never;
@@ -7360,6 +7502,8 @@ export const patientCardContentGoalsHorizonValues: ReadonlyArray<FlattenedDeepRe
 export const taskBlockerCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskBlocker"]["code"]> = ["consent_missing", "reason_missing", "sections_incomplete", "risk_without_next_steps"];
 export const clinicalAccessLogEntryDocumentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClinicalAccessLogEntry"]["documentType"]> = ["summary", "patient_card"];
 export const taskStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TaskStatus"]> = ["new", "sent", "completed", "canceled"];
+export const reviewSummaryItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewSummaryItem"]["status"]> = ["sent"];
+export const reviewPatientCardItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReviewPatientCardItem"]["status"]> = ["sent"];
 export const summaryWorkItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SummaryWorkItem"]["status"]> = ["missing", "new"];
 export const patientCardWorkItemStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PatientCardWorkItem"]["status"]> = ["missing", "new"];
 export const overallStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OverallStatus"]> = ["available", "blocker"];

@@ -67,6 +67,7 @@ const UserNewPage = lazyPage(() => import('../views/users/UserNewPage'));
 const UserEditPage = lazyPage(() => import('../views/users/UserEditPage'));
 const EventsListPage = lazyPage(() => import('../views/events/EventsListPage'));
 const BillingPage = lazyPage(() => import('../views/billing/BillingPage'));
+const ReviewPage = lazyPage(() => import('../views/review/ReviewPage'));
 const LoginPage = lazyPage(() => import('../views/auth/LoginPage'));
 // Client self-service (issue #6): its own chunks, no staff code.
 const ClientSignupPage = lazyPage(() => import('../views/client-signup/SignupPage'));
@@ -184,6 +185,8 @@ export const routes: readonly AppRoute[] = [
   page('/events', tKey('staff:breadcrumbs.events'), EventsListPage, staff(MANAGERS)),
   // Billing (issue 19): every staff role reads (coaches their clients' items), admins act.
   page('/billing', tKey('common:menu.billing'), BillingPage, staff(STAFF)),
+  // Review (issue 20): coaches see their own documentation, managers everyone's and complete it.
+  page('/review', tKey('common:menu.review'), ReviewPage, { namespaces: ['review', 'staff'], access: { roles: STAFF } }),
   // Billing rules (issue 19): admins (and superadmins).
   page('/billing/rules', tKey('billingRules:breadcrumbs.rules'), BillingRulesPage, BILLING_RULES),
   page('/billing/rules/new', tKey('billingRules:breadcrumbs.new'), BillingRuleNewPage, BILLING_RULES),

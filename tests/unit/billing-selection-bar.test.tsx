@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createI18n } from '../../src/i18n';
 import { billingTransitionTable } from '../../src/machines/actors/staff/billing';
 import { batchActionMachine } from '../../src/machines/batch-action.machine';
-import { BatchResult, SelectionBar } from '../../src/views/billing/BatchParts';
+import { BatchResult, SelectionBar, billingWording } from '../../src/views/billing/BatchParts';
 import { readLocales } from '../support/locales';
 import { flush, startMachine } from '../support/model';
 
@@ -25,8 +25,8 @@ function show(matchCount = 30) {
   const started = startMachine(batchActionMachine, { input: { transitions: billingTransitionTable(), filter: {} } });
   render(
     <I18nextProvider i18n={i18n}>
-      <BatchResult actorRef={started.actor} />
-      <SelectionBar actorRef={started.actor} matchCount={matchCount} pageRows={25} />
+      <BatchResult actorRef={started.actor} wording={billingWording()} />
+      <SelectionBar actorRef={started.actor} wording={billingWording()} matchCount={matchCount} pageRows={25} />
     </I18nextProvider>,
   );
   return { ...started, user: userEvent.setup() };

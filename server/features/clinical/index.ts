@@ -1,5 +1,6 @@
 /** The clinical documentation feature's public face: patient cards, summaries, review. */
 import { documentHandlers } from './handlers';
+import { reviewHandlers } from './review-handlers';
 import { workHandlers } from './work-handlers';
 
-export const clinicalHandlers = { ...documentHandlers, ...workHandlers };
+export const clinicalHandlers = { ...documentHandlers, ...workHandlers, ...reviewHandlers };

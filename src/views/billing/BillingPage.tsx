@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { BILLABLE_ITEM_STATUSES, BILLING_PAYER_KINDS } from '../../../shared/contract/enums';
@@ -18,7 +18,8 @@ import { FilterForm, FilterInput, FilterSelect } from '../staff/FilterParts';
 import type { ListActor } from '../staff/ListParts';
 import { formatDate, formatEuro, formatNumber } from '../staff/format';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
-import { BatchDialog, BatchResult, SelectionBar, type BatchActor } from './BatchParts';
+import { useBatchRowSelection } from '../parts/BatchParts';
+import { BatchDialog, BatchResult, SelectionBar, useBillingWording, type BatchActor } from './BatchParts';
 import { billingColumns, PAYER_LABELS, personName, STATUS_LABELS } from './columns';
 import './billing.css';
 
@@ -72,26 +73,22 @@ function StatusTabs({ actorRef }: { actorRef: ListActor }) {
   );
 }
 
+const asItem = (row: BillableItem) => ({ id: row.id, status: row.status, amountCents: row.amountCents });
+
 /** The row boxes of the table, kept by the batch machine. */
 function useRowSelection(batchRef: BatchActor, enabled: boolean): RowSelection<BillableItem> | undefined {
   const { t } = useTranslation('staff');
-  const selected = useSelector(batchRef, (s) => s.context.selected);
-  const busy = useSelector(batchRef, (s) => s.hasTag('busy') || s.hasTag('open'));
-  return useMemo(() => {
-    if (!enabled) return undefined;
-    const ids = new Set(selected.map((s) => s.id));
-    const asItem = (row: BillableItem) => ({ id: row.id, status: row.status, amountCents: row.amountCents });
-    return {
-      isSelected: (row) => ids.has(row.id),
-      toggle: (row) => batchRef.send({ type: 'batch.toggle', item: asItem(row) }),
-      togglePage: (rows, on) => batchRef.send({ type: 'batch.page', items: rows.map(asItem), selected: on }),
-      rowLabel: (row) =>
-        t('billingItems.selection.row', { client: personName(row.client), date: formatDate(row.serviceDate) }),
-      pageLabel: t('billingItems.selection.page'),
-      header: t('billingItems.selection.select'),
-      disabled: busy,
-    };
-  }, [enabled, selected, busy, batchRef, t]);
+  const rowLabel = useCallback(
+    (row: BillableItem) =>
+      t('billingItems.selection.row', { client: personName(row.client), date: formatDate(row.serviceDate) }),
+    [t],
+  );
+  return useBatchRowSelection(batchRef, enabled, {
+    asItem,
+    rowLabel,
+    pageLabel: t('billingItems.selection.page'),
+    header: t('billingItems.selection.select'),
+  });
 }
 
 /**
@@ -113,6 +110,7 @@ export default function BillingPage() {
   const rows = useSelector(listRef, (s) => s.context.rows as readonly BillableItem[]);
   const matchCount = useSelector(listRef, (s) => (s.context.shownQuery ? s.context.itemCount : 0));
   const selection = useRowSelection(batchRef, canAct);
+  const wording = useBillingWording(rows);
   const columns = useMemo(
     () => billingColumns((clientId) => listRef.send({ type: 'list.filter', filters: { clientId } })),
     [listRef],
@@ -171,14 +169,14 @@ export default function BillingPage() {
             </FilterForm>
             {canAct ? (
               <>
-                <BatchResult actorRef={batchRef} />
-                <SelectionBar actorRef={batchRef} matchCount={matchCount} pageRows={rows.length} />
+                <BatchResult actorRef={batchRef} wording={wording} />
+                <SelectionBar actorRef={batchRef} wording={wording} matchCount={matchCount} pageRows={rows.length} />
               </>
             ) : null}
           </>
         }
       />
-      {canAct ? <BatchDialog actorRef={batchRef} rows={rows} /> : null}
+      {canAct ? <BatchDialog actorRef={batchRef} wording={wording} /> : null}
     </StaffListPage>
   );
 }

@@ -1,40 +1,18 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { ModalDialog } from '../parts/ModalDialog';
 
 /**
- * A modal dialog where the person is looking: it opens with the focus inside (the browser's
- * `showModal`), Escape asks the owner to close it, and on close the focus goes back to what
- * opened it (the appointment in the grid).
+ * The appointment in a modal dialog (src/views/parts/ModalDialog.tsx): Escape asks the owner
+ * to close it, and on close the focus goes back to the appointment in the grid.
  */
-export function AppointmentDialog(props: {
-  labelledBy: string;
-  onClose: () => void;
-  children: ReactNode;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return undefined;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    // jsdom has no showModal; there the dialog is simply open.
-    if (typeof dialog.showModal === 'function') dialog.showModal();
-    else dialog.setAttribute('open', '');
-    return () => {
-      if (dialog.open && typeof dialog.close === 'function') dialog.close();
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
+export function AppointmentDialog(props: { labelledBy: string; onClose: () => void; children: ReactNode }) {
   return (
-    <dialog
-      ref={ref}
+    <ModalDialog
+      labelledBy={props.labelledBy}
+      onCancel={props.onClose}
       className="detail-panel appointment-detail appointment-dialog"
-      aria-labelledby={props.labelledBy}
-      // The machine decides when the dialog goes: Escape only asks.
-      onCancel={(e) => {
-        e.preventDefault();
-        props.onClose();
-      }}
     >
       {props.children}
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -1,0 +1,302 @@
+import { useSelector } from '@xstate/react';
+import { useCallback, useEffect, useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import {
+  REVIEW_TABS,
+  REVIEW_TRANSITIONS,
+  isSignedTab,
+  kindOfTab,
+  loadReviewPageActor,
+  tabOf,
+  type ReviewOverview,
+  type ReviewRow,
+  type ReviewTab,
+} from '../../machines/actors/staff/review';
+import { oneOf, uuid } from '../../machines/list.machine';
+import { recordOf } from '../../machines/record-detail.machine';
+import { wireReviewBatch, wireReviewOverview } from '../../machines/wiring/review';
+import { BatchDialog, BatchResult, SelectionBar, useBatchRowSelection, type BatchActor } from '../parts/BatchParts';
+import { useRouteActor } from '../route-actor';
+import { StaffListPage } from '../staff/ActionLinks';
+import { DataTable, type RowSelection } from '../staff/DataTable';
+import { FilterForm, FilterSelect } from '../staff/FilterParts';
+import { errorKey, type ListActor } from '../staff/ListParts';
+import { formatDate, formatNumber } from '../staff/format';
+import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
+import { EMPTY_LABELS, RESULT_LABELS, TAB_LABELS, personName, reviewColumns, reviewWording } from './columns';
+
+/** The filters of `/review` as URL keys: `tab` is the list, `coach` the coach (managers). */
+export const REVIEW_FILTERS = z.object({ tab: oneOf(REVIEW_TABS), coach: uuid });
+
+type OverviewActor = ReturnType<typeof useOverviewActor>;
+/** The overview for one coach filter (`id` empty: everyone in reach). */
+const useOverviewActor = (coach: string | undefined) =>
+  useRouteActor(wireReviewOverview, { input: { id: coach ?? '' } });
+
+/** Overall status, counts per status, and what waits for review per coach. */
+function Overview({ actorRef, listRef, manager }: { actorRef: OverviewActor; listRef: ListActor; manager: boolean }) {
+  const { t } = useTranslation('review');
+  const overview = useSelector(actorRef, (s) => recordOf<ReviewOverview>(s.context));
+  const failed = useSelector(actorRef, (s) => s.hasTag('error'));
+  const error = useSelector(actorRef, (s) => s.context.error);
+  if (!overview) {
+    return (
+      <section className="review-overview" aria-label={t('overview.title')}>
+        {failed ? (
+          <div className="notice notice-error" role="alert">
+            <p>
+              {t('overview.failed')} {t(errorKey(error))}
+            </p>
+            <button type="button" className="button" onClick={() => actorRef.send({ type: 'detail.retry' })}>
+              {t('overview.retry')}
+            </button>
+          </div>
+        ) : (
+          <p role="status">{t('overview.loading')}</p>
+        )}
+      </section>
+    );
+  }
+  const { status, pending } = overview;
+  const rows = [
+    { label: t('overview.summaries'), counts: status.summaries },
+    { label: t('overview.patientCards'), counts: status.patientCards },
+  ];
+  const statuses = ['missing', 'new', 'sent', 'completed'] as const;
+  return (
+    <section className="review-overview" aria-labelledby="review-overview-title">
+      <h2 id="review-overview-title">{t('overview.title')}</h2>
+      <p className={status.status === 'blocker' ? 'notice notice-error' : 'notice notice-success'}>
+        <strong>{t(`overview.${status.status}`)}</strong>
+        {status.overdue > 0
+          ? ` ${t('overview.overdue', { count: status.overdue, formatted: formatNumber(status.overdue) })}`
+          : null}
+      </p>
+      <div className="table-scroll">
+        <table className="staff-table review-counts">
+          <caption>{t('overview.counts')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('overview.document')}</th>
+              {statuses.map((s) => (
+                <th key={s} scope="col">
+                  {t(`statuses.${s}`)}
+                </th>
+              ))}
+              <th scope="col">{t('overview.blocked')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row">{row.label}</th>
+                {statuses.map((s) => (
+                  <td key={s}>{formatNumber(row.counts[s])}</td>
+                ))}
+                <td>{formatNumber(row.counts.blocked)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pending.coaches.length === 0 ? (
+        <p>{t('overview.nothingPending')}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="staff-table review-pending">
+            <caption>{t('overview.byCoach')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('columns.coach')}</th>
+                <th scope="col">{t('overview.summaries')}</th>
+                <th scope="col">{t('overview.patientCards')}</th>
+                <th scope="col">{t('overview.billableItems')}</th>
+                <th scope="col">{t('overview.oldest')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {pending.coaches.map((row) => (
+                <tr key={row.coach.id}>
+                  <th scope="row">
+                    {manager ? (
+                      <button
+                        type="button"
+                        className="link-button"
+                        aria-label={t('overview.showCoach', { name: personName(row.coach) })}
+                        onClick={() => listRef.send({ type: 'list.filter', filters: { coach: row.coach.id } })}
+                      >
+                        {personName(row.coach)}
+                      </button>
+                    ) : (
+                      personName(row.coach)
+                    )}
+                  </th>
+                  <td>{formatNumber(row.pendingSummaries)}</td>
+                  <td>{formatNumber(row.pendingPatientCards)}</td>
+                  <td>{formatNumber(row.pendingBillableItems)}</td>
+                  <td>{formatDate(row.oldestPendingAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** One tab per list; the tab is a URL filter like the others. */
+function Tabs({ actorRef, current }: { actorRef: ListActor; current: ReviewTab }) {
+  const { t } = useTranslation('review');
+  return (
+    <nav className="status-tabs" aria-label={t('tabs.label')}>
+      {REVIEW_TABS.map((tab) => (
+        <button
+          key={tab}
+          type="button"
+          className="status-tab"
+          aria-current={current === tab ? 'page' : undefined}
+          onClick={() => actorRef.send({ type: 'list.filter', filters: { tab } })}
+        >
+          <span className="status-tab-label">{t(TAB_LABELS[tab])}</span>
+        </button>
+      ))}
+    </nav>
+  );
+}
+
+const asItem = (row: ReviewRow) => ({ id: row.id, status: row.status });
+
+/** The row boxes of a signed list, kept by the batch machine. */
+function useRowSelection(batchRef: BatchActor, enabled: boolean): RowSelection<ReviewRow> | undefined {
+  const { t } = useTranslation('review');
+  const rowLabel = useCallback(
+    (row: ReviewRow) =>
+      t('batch.selection.row', { client: personName(row.client), date: formatDate(row.appointmentStartDate) }),
+    [t],
+  );
+  return useBatchRowSelection(batchRef, enabled, {
+    asItem,
+    rowLabel,
+    pageLabel: t('batch.selection.page'),
+    header: t('batch.selection.select'),
+  });
+}
+
+/**
+ * One tab's table (mounted per tab, so the batch machine starts with that tab's call and an
+ * empty selection): reviewers select signed documents and complete them in one batch.
+ */
+function ReviewTable({
+  tab,
+  listRef,
+  canAct,
+  coachFilter,
+  onDone,
+}: {
+  tab: ReviewTab;
+  listRef: ListActor;
+  canAct: boolean;
+  coachFilter: ReactNode;
+  onDone: () => void;
+}) {
+  const { t } = useTranslation('review');
+  const filters = useSelector(listRef, (s) => s.context.query.filters);
+  const acting = canAct && isSignedTab(tab);
+  const kind = kindOfTab(tab);
+  const batchRef = useRouteActor((effects) => wireReviewBatch(effects, kind, onDone), {
+    input: { transitions: acting ? REVIEW_TRANSITIONS : {}, filter: filters },
+  });
+  const rows = useSelector(listRef, (s) => s.context.rows as readonly ReviewRow[]);
+  const matchCount = useSelector(listRef, (s) => (s.context.shownQuery ? s.context.itemCount : 0));
+  const selection = useRowSelection(batchRef, acting);
+  const columns = useMemo(() => reviewColumns(tab), [tab]);
+  const wording = useMemo(() => reviewWording(kind, rows), [kind, rows]);
+  // A changed filter: the selection made under the old one goes.
+  useEffect(() => batchRef.send({ type: 'batch.filter', filter: filters }), [batchRef, filters]);
+  return (
+    <>
+      {canAct || !isSignedTab(tab) ? null : <p className="field-hint">{t('readOnly')}</p>}
+      <DataTable
+        actorRef={listRef}
+        columns={columns}
+        label={t(RESULT_LABELS[tab])}
+        emptyText={t(EMPTY_LABELS[tab])}
+        selection={selection}
+        filters={
+          <>
+            {coachFilter}
+            {acting ? (
+              <>
+                <BatchResult actorRef={batchRef} wording={wording} />
+                <SelectionBar actorRef={batchRef} wording={wording} matchCount={matchCount} pageRows={rows.length} />
+              </>
+            ) : null}
+          </>
+        }
+      />
+      {acting ? <BatchDialog actorRef={batchRef} wording={wording} /> : null}
+    </>
+  );
+}
+
+/**
+ * Everything under one coach filter (mounted per filter, so the overview loads for it and a
+ * selection made under another filter is gone): the overview, the tabs, the tab's table.
+ */
+function ReviewBody({ listRef, coachFilter }: { listRef: ListActor; coachFilter: ReactNode }) {
+  const { role, manager } = useStaffSession();
+  const canAct = role === 'ADMIN' || role === 'ONBOARDING_MANAGER' || role === 'SUPERADMIN';
+  const filters = useSelector(listRef, (s) => s.context.query.filters);
+  const tab = tabOf(filters);
+  const overviewRef = useOverviewActor(filters.coach);
+  return (
+    <>
+      <Overview actorRef={overviewRef} listRef={listRef} manager={manager} />
+      <Tabs actorRef={listRef} current={tab} />
+      <ReviewTable
+        key={tab}
+        tab={tab}
+        listRef={listRef}
+        canAct={canAct}
+        coachFilter={coachFilter}
+        onDone={() => {
+          listRef.send({ type: 'list.reload' });
+          overviewRef.send({ type: 'detail.reload' });
+        }}
+      />
+    </>
+  );
+}
+
+/**
+ * `/review` ("Prüfung"): the overview (status counts, pending work per coach) and four lists:
+ * signed summaries and patient cards waiting for review, which admins and onboarding managers
+ * complete in batches, and the incomplete ones, oldest first. Coaches see their own work;
+ * managers everyone's, filterable by coach (`?coach=`), the list in the address (`?tab=`).
+ */
+export default function ReviewPage() {
+  const { t } = useTranslation('review');
+  const { manager } = useStaffSession();
+  const listRef = useUrlList({ path: '/review', filters: REVIEW_FILTERS, loadPage: loadReviewPageActor, defaultLimit: 25 });
+  const filters = useSelector(listRef, (s) => s.context.query.filters);
+  const options = useFilterOptions(manager);
+  const coachFilter = manager ? (
+    <FilterForm actorRef={listRef}>
+      <FilterSelect
+        name="coach"
+        label={t('filters.coach')}
+        value={filters.coach}
+        options={options.coaches.map((c) => ({ value: c.id, label: c.name }))}
+      />
+      {filters.tab ? <input type="hidden" name="tab" value={filters.tab} /> : null}
+    </FilterForm>
+  ) : null;
+  return (
+    <StaffListPage title={t('title')}>
+      <p>{t('intro')}</p>
+      <ReviewBody key={filters.coach ?? ''} listRef={listRef} coachFilter={coachFilter} />
+    </StaffListPage>
+  );
+}

@@ -1,0 +1,124 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from '../support/axe';
+import { useBrowser } from '../support/browser';
+import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
+
+/**
+ * Issue 20, /review in Chromium as the demo admin: three summaries are written and signed
+ * through the API for held appointments of the demo data; the admin completes one in a batch
+ * (confirmation with the count, "1 Zusammenfassung abgeschlossen", it leaves the list); then
+ * the conflict — one of the next two is completed meanwhile through the API, the page names
+ * it, and "deselect and complete the rest" completes the other.
+ */
+const b = useBrowser();
+
+const ADMIN = 'admin@sprechstunde.demo';
+let token: string;
+
+const SOAP = {
+  format: 'SOAP',
+  riskFlag: false,
+  sections: { subjective: 'Schläft schlecht', objective: 'PSS 24', assessment: 'Stress hoch', plan: 'Atemübung' },
+  nextSteps: 'Termin in 2 Wochen',
+};
+
+const api = async (method: string, path: string, body?: unknown, status = 200) => {
+  const res = await fetch(`${b.baseUrl}/api${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } : {}),
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  expect(res.status, `${method} ${path}`).toBe(status);
+  return res.json() as Promise<any>;
+};
+
+interface Signed {
+  id: string;
+  label: string;
+}
+
+/** Writes and signs summaries for held appointments whose clients differ (row labels are unique). */
+async function signSummaries(count: number): Promise<Signed[]> {
+  const open = (await api('GET', '/summaries/incomplete?limit=100')).summaries as any[];
+  const seen = new Set<string>();
+  const picked = open.filter((s) => {
+    const key = `${s.client.firstName} ${s.client.lastName}`;
+    if (s.status !== 'missing' || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  expect(picked.length).toBeGreaterThanOrEqual(count);
+  const signed: Signed[] = [];
+  for (const s of picked.slice(0, count)) {
+    const url = `/appointment/${s.appointmentId}/summary`;
+    await api('POST', url, { content: SOAP }, 201);
+    const doc = await api('PUT', url, { status: 'sent' });
+    const date = new Intl.DateTimeFormat('de-DE', {
+      timeZone: 'Europe/Berlin',
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+    }).format(new Date(s.appointmentStartDate));
+    signed.push({ id: doc.id, label: `Dokument ${s.client.firstName} ${s.client.lastName}, ${date} auswählen` });
+  }
+  return signed;
+}
+
+beforeAll(async () => {
+  token = await signInByPasscode(b.baseUrl, ADMIN);
+});
+
+const results = (page: Page) =>
+  page.getByRole('region', { name: 'Unterschriebene Zusammenfassungen, die auf Prüfung warten' });
+const settled = (page: Page) => results(page).and(page.locator('[aria-busy="false"]')).waitFor();
+const bar = (page: Page) => page.getByRole('region', { name: 'Aktionen für die Auswahl' });
+const pendingIds = async () =>
+  ((await api('GET', '/review/summaries?limit=100')).summaries as any[]).map((s) => s.summaryId);
+
+describe('a reviewer on /review', () => {
+  it('completes a signed summary in a batch, and after a conflict completes the rest', async () => {
+    const [first, changed, rest] = await signSummaries(3);
+
+    const page = b.page;
+    await openSignedIn(page, b.baseUrl, token, '/review');
+    await page.getByRole('heading', { name: 'Prüfung', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Überblick' }).waitFor();
+    await settled(page);
+
+    // One summary, completed after the question with the count.
+    await results(page).getByRole('checkbox', { name: first!.label }).check();
+    await bar(page).getByText('1 Dokument ausgewählt').waitFor();
+    await bar(page).getByRole('button', { name: 'Abschließen' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Abschließen bestätigen' });
+    await dialog.getByText('Abschließen: 1 Dokument?').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Abschließen' }).click();
+    await page.getByText('1 Zusammenfassung abgeschlossen').waitFor();
+    await settled(page);
+    await results(page).getByRole('checkbox', { name: first!.label }).waitFor({ state: 'detached' });
+    expect(await pendingIds()).not.toContain(first!.id);
+
+    // Two selected; one is completed meanwhile by someone else.
+    await results(page).getByRole('checkbox', { name: changed!.label }).check();
+    await results(page).getByRole('checkbox', { name: rest!.label }).check();
+    await api('POST', '/summaries/batch-process', { ids: [changed!.id] });
+    await bar(page).getByRole('button', { name: 'Abschließen' }).click();
+    await dialog.getByRole('button', { name: 'Abschließen' }).click();
+    const conflict = page.getByRole('dialog', { name: 'Nichts wurde abgeschlossen' });
+    await conflict.getByText('1 Dokument wartet nicht mehr auf Prüfung', { exact: false }).waitFor();
+    await conflict.getByText('jetzt: abgeschlossen', { exact: false }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await conflict.getByRole('button', { name: 'Abwählen und das übrige Dokument abschließen' }).click();
+    await page.getByText('1 Zusammenfassung abgeschlossen').waitFor();
+    await settled(page);
+    const left = await pendingIds();
+    expect(left).not.toContain(rest!.id);
+    expect(left).not.toContain(changed!.id);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(b.pageErrors).toEqual([]);
+  });
+});

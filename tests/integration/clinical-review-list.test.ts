@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Api } from '../support/api';
+import { createApi } from '../support/api';
+import { at, expectStatus, newAppointment, newClient, newCoach, type Caller } from './fixtures';
+
+// GET /review/summaries and /review/patient-cards: the signed documents the /review page
+// completes in batches, oldest signature first, scoped like the incomplete lists.
+let clock = new Date();
+let api: Api;
+let admin: Caller, om: Caller, coachA: Caller, coachB: Caller;
+let coachAId: string, coachBId: string;
+let day = -100;
+
+const SOAP = {
+  format: 'SOAP',
+  riskFlag: false,
+  sections: { subjective: 'S', objective: 'O', assessment: 'A', plan: 'P' },
+  nextSteps: 'Termin in 2 Wochen',
+};
+const CARD = {
+  reason: 'Stress im Beruf',
+  consents: { processing: new Date().toISOString(), research: false, recordings: false },
+};
+
+async function held(coachId: string) {
+  const client = await newClient(api, admin, { coachedById: coachId });
+  return newAppointment(api, admin, { clientId: client.id, coachId, startDate: at(day++, 8) });
+}
+async function signedSummary(as: Caller, coachId: string) {
+  const a = await held(coachId);
+  const url = `/api/appointment/${a.id}/summary`;
+  expectStatus(await api.call('POST', url, { as, body: { content: SOAP } }), 201);
+  const res = await api.call('PUT', url, { as, body: { status: 'sent' } });
+  expectStatus(res, 200);
+  return { appointment: a, id: res.body.id as string };
+}
+
+beforeAll(async () => {
+  api = await createApi({ now: () => clock });
+  admin = await api.signIn('ADMIN');
+  om = await api.signIn('ONBOARDING_MANAGER');
+  coachAId = (await newCoach(api, admin)).id;
+  coachBId = (await newCoach(api, admin)).id;
+  coachA = await api.signIn('COACH', { coachId: coachAId });
+  coachB = await api.signIn('COACH', { coachId: coachBId });
+});
+afterAll(() => api.close());
+
+describe('documents awaiting review', () => {
+  it('lists signed summaries oldest signature first, scoped per coach, until completed', async () => {
+    clock = new Date('2026-11-20T10:00:00Z');
+    const first = await signedSummary(coachA, coachAId);
+    clock = new Date('2026-11-21T10:00:00Z');
+    const second = await signedSummary(coachB, coachBId);
+    // A draft is not waiting for review.
+    const draft = await held(coachAId);
+    await api.call('POST', `/api/appointment/${draft.id}/summary`, { as: coachA, body: { content: SOAP } });
+    clock = new Date('2026-11-23T12:00:00Z');
+
+    const all = await api.call('GET', '/api/review/summaries?limit=100', { as: om });
+    expectStatus(all, 200);
+    expect(all.body.itemCount).toBe(2);
+    expect(all.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([first.id, second.id]);
+    expect(all.body.summaries[0]).toMatchObject({
+      appointmentId: first.appointment.id,
+      coach: { id: coachAId },
+      status: 'sent',
+      signedAt: '2026-11-20T10:00:00.000Z',
+      daysWaiting: 3,
+    });
+    expect(all.body.summaries[0]).not.toHaveProperty('content');
+
+    const paged = await api.call('GET', '/api/review/summaries?limit=1&page=2', { as: admin });
+    expect(paged.body).toMatchObject({ itemCount: 2, summaries: [{ summaryId: second.id }] });
+    const filtered = await api.call('GET', `/api/review/summaries?coachId=${coachBId}`, { as: admin });
+    expect(filtered.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([second.id]);
+
+    const own = await api.call('GET', '/api/review/summaries', { as: coachA });
+    expect(own.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([first.id]);
+    const other = await api.call('GET', `/api/review/summaries?coachId=${coachBId}`, { as: coachA });
+    expect(other.body).toEqual({ summaries: [], itemCount: 0 });
+
+    expectStatus(
+      await api.call('POST', '/api/summaries/batch-process', { as: admin, body: { ids: [first.id] } }),
+      200,
+    );
+    const after = await api.call('GET', '/api/review/summaries', { as: admin });
+    expect(after.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([second.id]);
+  });
+
+  it('lists signed patient cards', async () => {
+    clock = new Date();
+    const a = await held(coachAId);
+    const created = await api.call('POST', `/api/appointment/${a.id}/patient-card`, { as: coachA, body: {} });
+    expectStatus(created, 201);
+    const cardId = created.body.id as string;
+    const before = await api.call('GET', '/api/review/patient-cards', { as: admin });
+    expect(before.body.patientCards.map((c: { patientCardId: string }) => c.patientCardId)).not.toContain(cardId);
+    expectStatus(
+      await api.call('PUT', `/api/patient-card/${cardId}`, { as: coachA, body: { content: CARD, status: 'sent' } }),
+      200,
+    );
+    const res = await api.call('GET', '/api/review/patient-cards?limit=100', { as: admin });
+    expect(res.body.patientCards).toContainEqual(
+      expect.objectContaining({ patientCardId: cardId, appointmentId: a.id, status: 'sent', daysWaiting: 0 }),
+    );
+    const coachB_ = await api.call('GET', '/api/review/patient-cards', { as: coachB });
+    expect(coachB_.body.itemCount).toBe(0);
+    expectStatus(await api.call('GET', '/api/review/patient-cards?limit=0', { as: admin }), 400);
+  });
+});
