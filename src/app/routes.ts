@@ -77,6 +77,7 @@ const ClientAppointmentSelectionPage = lazyPage(
 const ClientCancelPage = lazyPage(() => import('../views/client-signup/CancelPage'));
 const ClientReschedulePage = lazyPage(() => import('../views/client-signup/ReschedulePage'));
 const ProfilePage = lazyPage(() => import('../views/auth/ProfilePage'));
+const MailingListPage = lazyPage(() => import('../views/mailing-list/MailingListPage'));
 const BillingRulesPage = lazyPage(() => import('../views/billing-rules/BillingRulesPage'));
 const BillingRuleNewPage = lazyPage(() =>
   import('../views/billing-rules/BillingRuleFormPage').then((m) => ({ default: m.BillingRuleNewPage })),
@@ -178,6 +179,8 @@ export const routes: readonly AppRoute[] = [
   page('/billing/rules', tKey('billingRules:breadcrumbs.rules'), BillingRulesPage, BILLING_RULES),
   page('/billing/rules/new', tKey('billingRules:breadcrumbs.new'), BillingRuleNewPage, BILLING_RULES),
   page('/billing/rules/:ruleId/edit', tKey('billingRules:breadcrumbs.edit'), BillingRuleEditPage, BILLING_RULES),
+  // The newsletter list (issue 21 §2): sync and bounces, admins (and superadmins).
+  page('/admin/mailing-list', tKey('staff:breadcrumbs.mailingList'), MailingListPage, staff(ADMIN_ONLY)),
 ];
 
 /** The route patterns, for the data-driven menu. */
