@@ -164,6 +164,20 @@ describe('incoming webhook: the types', () => {
     expect(detail.body.emailBouncedAt).toBe(firstAt);
   });
 
+  it('a staff edit keeps the bounce flag for the same address and drops it for a new one', async () => {
+    const { id, email } = await subscribedClient();
+    await postForm({ type: 'cleaned', 'data[reason]': 'hard', 'data[email]': email });
+    const put = (body: Record<string, unknown>) =>
+      api.call('PUT', `/api/admin/client/${id}`, { as: admin, body });
+    expectStatus(await put({ email: email.toUpperCase(), notes: 'x' }), 200);
+    expect((await clientRow(id)).emailBounceReason).toBe('hard');
+    expectStatus(await put({ notes: 'y' }), 200);
+    expect((await clientRow(id)).emailBounceReason).toBe('hard');
+    const fixed = await put({ email: `${unique('fixed')}@example.test` });
+    expectStatus(fixed, 200);
+    expect(fixed.body).toMatchObject({ emailBouncedAt: null, emailBounceReason: null });
+  });
+
   it('subscribe gives the consent; profile marks a member not known before', async () => {
     const plain = await newClient(api, admin, { email: `${unique('sub')}@example.test` });
     expectStatus(await postForm({ type: 'subscribe', 'data[email]': plain.email }), 200);
