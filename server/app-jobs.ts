@@ -7,6 +7,7 @@ import { appointmentJobs } from './features/appointments/index';
 import { billingJobs } from './features/billing/index';
 import { notificationJobs } from './features/notifications/index';
 import { webhookJobs } from './features/webhooks/index';
+import { mailingListJobs } from './features/mailing-list/index';
 import { startJobQueue, type JobQueue } from './jobs/queue';
 
 export interface AppJobsOptions {
@@ -52,6 +53,7 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
       ...appointmentWork.definitions,
       ...billingWork.definitions,
       ...webhookJobs({ db, config, mailer, jobs }),
+      ...mailingListJobs({ db, config }),
     ],
     periodic: [...appointmentWork.periodic, ...billingWork.periodic],
   });

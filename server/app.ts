@@ -10,6 +10,7 @@ import { contractValidatorCompiler } from './http/validation';
 import { allHandlers } from './features/index';
 import { registerWeb } from './web/static';
 import { registerAuthEventRawBody } from './features/auth-sync/index';
+import { registerMailingListFormBody } from './features/mailing-list/index';
 import { registerDevMailbox } from './adapters/mail/mailbox';
 import { authProviderPlugin } from './auth-provider/plugin';
 import type { AuthProvider } from './auth-provider/provider';
@@ -92,6 +93,7 @@ export async function buildApp(
 
   const operations = await loadOperations(document);
   registerAuthEventRawBody(app);
+  registerMailingListFormBody(app);
   registerOperations(app, operations, options.handlers ?? allHandlers, deps);
   registerHealth(app, deps.db, deps.config.READINESS_TIMEOUT_MS);
 

@@ -83,7 +83,22 @@ const schema = z.object({
     .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
   /** Where support requests (`POST /support/message`) are forwarded. */
   SUPPORT_EMAIL: z.string().email().default('support@sprechstunde.invalid'),
+  /**
+   * Shared secret of the incoming mailing-list webhook, given as `?secret=` in the URL entered
+   * at Mailchimp (it signs nothing). Unset: the webhook refuses every call.
+   */
   MAILCHIMP_WEBHOOK_SECRET: z.string().min(16).optional(),
+  /** Marketing API key (`<key>-<dc>`); with MAILCHIMP_LIST_ID it switches the list sync on. */
+  MAILCHIMP_API_KEY: z.string().min(8).max(200).optional(),
+  /** The audience (list) id the sync fills. */
+  MAILCHIMP_LIST_ID: z.string().min(1).max(64).optional(),
+  /**
+   * Base URL of the Marketing API, e.g. https://us19.api.mailchimp.com/3.0. Unset: derived
+   * from the key's data-centre suffix. Tests point it at a local fake.
+   */
+  MAILCHIMP_API_URL: z.string().url().optional(),
+  /** Status of members the sync adds (pending = Mailchimp sends its double opt-in mail). */
+  MAILCHIMP_STATUS_IF_NEW: z.enum(['subscribed', 'pending']).default('subscribed'),
   /** Verifies user events of a separately run auth provider (POST /api/auth-provider/events). */
   AUTH_PRODUCT_WEBHOOK_SECRET: z.string().min(32).optional(),
   /**

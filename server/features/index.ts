@@ -14,6 +14,7 @@ import { clientSignupHandlers } from './client-signup/index';
 import { coachesHandlers } from './coaches/index';
 import { eventsHandlers } from './events/index';
 import { invoiceHandlers } from './invoices/index';
+import { mailingListHandlers } from './mailing-list/index';
 import { meetingsHandlers } from './meetings/index';
 import { supportHandlers } from './support/index';
 import { usersHandlers } from './users/index';
@@ -42,4 +43,5 @@ export const allHandlers: Handlers = {
   ...webhooksHandlers,
   ...clinicalHandlers,
   ...invoiceHandlers,
+  ...mailingListHandlers,
 };

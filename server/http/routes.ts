@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearerToken, checkRoles, resolvePrincipal, type Principal } from './auth';
 import { toFastifyPath, type Operation } from './contract';
@@ -16,11 +16,11 @@ declare module 'fastify' {
   }
 }
 
+/** Compared as SHA-256 digests in constant time, so neither content nor length leaks. */
 function sameSecret(given: unknown, expected: string | undefined): boolean {
   if (!expected || typeof given !== 'string') return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 const ANONYMOUS: Principal = {

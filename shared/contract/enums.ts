@@ -51,6 +51,13 @@ export const SUPPORT_CATEGORIES = contract.supportCategoryValues as Tuple<
 >;
 export const WEBHOOK_TYPES = contract.webhookTypeValues as Tuple<Schemas['WebhookType']>;
 
+export const MAILING_LIST_STATUSES = contract.mailingListStatusValues as Tuple<
+  Schemas['MailingListStatus']
+>;
+export const MAILING_LIST_SYNC_STATUSES = contract.mailingListSyncStatusValues as Tuple<
+  Schemas['MailingListSync']['status']
+>;
+
 /**
  * `true` when the list `O` names every value of the enum `T`. A form that offers the values in
  * an order of its own (a select's options) states `const _all: ListsAll<Role, typeof ROLES> =

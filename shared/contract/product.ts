@@ -1676,11 +1676,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Answers the mailing list's webhook validator
+         * @description Mailchimp checks a webhook URL with a GET before saving it; the same shared secret is required.
+         */
+        get: operations["checkMailchimpWebhook"];
         put?: never;
         /**
-         * Mailing-list bounce and unsubscribe notifications
-         * @description cleaned (bounce) and unsubscribe mark the address as undeliverable for marketing; other types are acknowledged and ignored.
+         * Mailing-list notifications (unsubscribe, cleaned, profile, upemail, subscribe)
+         * @description Mailchimp posts application/x-www-form-urlencoded with bracketed keys (type=unsubscribe&data[email]=…); JSON of the same shape is accepted too. unsubscribe withdraws the newsletter consent, cleaned (hard/abuse bounce) sets the bounce flag, subscribe and profile mark the member subscribed, upemail moves a client record not linked to a login to the new address. Idempotent; an unknown address, or a type not acted on, answers the same 200 and changes nothing. Refused (401) while no secret is configured.
          */
         post: operations["receiveMailchimpWebhook"];
         delete?: never;
@@ -1738,8 +1742,28 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a sync of the mailing list */
+        /**
+         * Queue a sync of the mailing list
+         * @description Upserts every client with newsletterConsent and an address without a known bounce into the Mailchimp list (member id = MD5 of the lower-cased address, status_if_new; an existing member's status is never changed), as a background job. 409 mailing_list_not_configured without MAILCHIMP_API_KEY and MAILCHIMP_LIST_ID, 409 sync_running while one is queued or running.
+         */
         post: operations["syncMailchimpList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/mailing-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The mailing list at a glance: configured or not, the last (or running) sync, counts */
+        get: operations["getMailingListOverview"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2097,6 +2121,17 @@ export interface components {
             paidBySponsor: boolean;
             wantsToProvideRecordingsForResearch: boolean;
             notifyViaSms: boolean;
+            /** @description The client agreed to receive the newsletter (the mailing list sync adds them). */
+            newsletterConsent: boolean;
+            /** @description The member's status on the mailing list as last heard from it (webhook or sync); null = never on it. */
+            mailingListStatus: components["schemas"]["MailingListStatus"] | null;
+            /**
+             * Format: date-time
+             * @description When the mailing list reported the address as undeliverable (cleaned); null = no bounce known. Cleared when the address changes.
+             */
+            emailBouncedAt: string | null;
+            /** @enum {string|null} */
+            emailBounceReason: "hard" | "abuse" | null;
             notes: string | null;
             /**
              * Format: date-time
@@ -2141,6 +2176,8 @@ export interface components {
             paidBySponsor?: boolean;
             wantsToProvideRecordingsForResearch?: boolean;
             notifyViaSms?: boolean;
+            /** @description The client agreed to receive the newsletter (the mailing list sync adds them). */
+            newsletterConsent?: boolean;
             notes?: string | null;
             /**
              * Format: uuid
@@ -2185,6 +2222,8 @@ export interface components {
             paidBySponsor?: boolean;
             wantsToProvideRecordingsForResearch?: boolean;
             notifyViaSms?: boolean;
+            /** @description The client agreed to receive the newsletter (the mailing list sync adds them). */
+            newsletterConsent?: boolean;
             notes?: string | null;
             /**
              * Format: uuid
@@ -3559,14 +3598,74 @@ export interface components {
         WebhookDeliveryList: {
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
+        /**
+         * @description A member's status on the mailing list (Mailchimp's, without transactional/archived).
+         * @enum {string}
+         */
+        MailingListStatus: "subscribed" | "pending" | "unsubscribed" | "cleaned";
+        MailchimpWebhookAck: {
+            /** @constant */
+            received: true;
+        };
+        MailingListSyncFailure: {
+            /** Format: uuid */
+            clientId: string;
+            /** @description The list's own error text (or the network error), as received. */
+            reason: string;
+        };
+        MailingListSync: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description done = every member tried (some may have failed, see failures); failed = the sync stopped (error).
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /** Format: date-time */
+            requestedAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+            /** @description Clients to sync (known once the job started; 0 before). */
+            total: number;
+            processed: number;
+            /** @description Put on the list for the first time by the product. */
+            added: number;
+            updated: number;
+            failed: number;
+            /** @description The first 100 failed members with the list's reason. */
+            failures: components["schemas"]["MailingListSyncFailure"][];
+            /** @description Why the whole sync stopped (failed), else null. */
+            error: string | null;
+        };
+        MailingListOverview: {
+            /** @description MAILCHIMP_API_KEY and MAILCHIMP_LIST_ID are set (else the sync answers 409). */
+            configured: boolean;
+            /** @description The running sync, else the last one; null = never synced. */
+            sync: components["schemas"]["MailingListSync"] | null;
+            counts: {
+                /** @description Clients with newsletter consent and an address. */
+                consenting: number;
+                bounced: number;
+                bouncedHard: number;
+                bouncedAbuse: number;
+                unsubscribed: number;
+            };
+        };
         /** @description Mailing-list bounce webhook (Mailchimp). Third-party payload: unknown fields are tolerated and ignored. */
         MailchimpWebhookRequest: {
-            /** @description subscribe, unsubscribe, profile, upemail, cleaned or campaign; only cleaned and unsubscribe act. */
+            /** @description subscribe, unsubscribe, profile, upemail, cleaned or campaign; campaign is acknowledged and ignored. */
             type: string;
             fired_at?: string;
+            /** @description email for every type but upemail, which carries old_email and new_email. */
             data: {
-                email: string;
-                /** @description hard, abuse, … */
+                email?: string;
+                old_email?: string;
+                new_email?: string;
+                /** @description unsubscribe only, unsub or delete. */
+                action?: string;
+                /** @description cleaned hard or abuse; unsubscribe manual or abuse. */
                 reason?: string;
                 list_id?: string;
             } & {
@@ -7111,6 +7210,29 @@ export interface operations {
             501: components["responses"]["NotImplemented"];
         };
     };
+    checkMailchimpWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailchimpWebhookAck"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
     receiveMailchimpWebhook: {
         parameters: {
             query?: never;
@@ -7121,15 +7243,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MailchimpWebhookRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["MailchimpWebhookRequest"];
             };
         };
         responses: {
-            /** @description No Content */
-            204: {
+            /** @description Received (whether or not anything changed) */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MailchimpWebhookAck"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -7209,7 +7334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Queued"];
+                    "application/json": components["schemas"]["MailingListSync"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7218,6 +7343,30 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getMailingListOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailingListOverview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -7524,6 +7673,8 @@ export const eventSourceValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const webhookTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookType"]> = ["appointment.created", "appointment.rescheduled", "appointment.cancelled", "appointment.no_show", "client.created", "client.updated", "client.sessions_closed", "billable_item.approved", "billable_item.invoice_sent", "summary.signed"];
 export const webhookAttemptOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookAttempt"]["outcome"]> = ["success", "failed", "refused"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDelivery"]["status"]> = ["pending", "delivered", "failed"];
+export const mailingListStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MailingListStatus"]> = ["subscribed", "pending", "unsubscribed", "cleaned"];
+export const mailingListSyncStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MailingListSync"]["status"]> = ["queued", "running", "done", "failed"];
 export const communicationChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CommunicationChannel"]> = ["email", "sms"];
 export const communicationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CommunicationStatus"]> = ["queued", "sent", "failed"];
 export const supportCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SupportCategory"]> = ["technical", "scheduling", "billing", "account", "feedback", "other"];

@@ -78,6 +78,7 @@ const ClientAppointmentSelectionPage = lazyPage(
 const ClientCancelPage = lazyPage(() => import('../views/client-signup/CancelPage'));
 const ClientReschedulePage = lazyPage(() => import('../views/client-signup/ReschedulePage'));
 const ProfilePage = lazyPage(() => import('../views/auth/ProfilePage'));
+const MailingListPage = lazyPage(() => import('../views/mailing-list/MailingListPage'));
 const BillingRulesPage = lazyPage(() => import('../views/billing-rules/BillingRulesPage'));
 const BillingRuleNewPage = lazyPage(() =>
   import('../views/billing-rules/BillingRuleFormPage').then((m) => ({ default: m.BillingRuleNewPage })),
@@ -197,6 +198,8 @@ export const routes: readonly AppRoute[] = [
   page('/admin/campaigns', tKey('catalog:breadcrumbs.campaigns'), CampaignsListPage, CATALOG),
   page('/admin/campaigns/new', tKey('catalog:breadcrumbs.newCampaign'), CampaignNewPage, CATALOG),
   page('/admin/campaigns/:id/edit', tKey('catalog:breadcrumbs.edit'), CampaignEditPage, CATALOG),
+  // The newsletter list (issue 21 §2): sync and bounces, admins (and superadmins).
+  page('/admin/mailing-list', tKey('staff:breadcrumbs.mailingList'), MailingListPage, staff(ADMIN_ONLY)),
 ];
 
 /** The route patterns, for the data-driven menu. */

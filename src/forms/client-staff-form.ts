@@ -50,6 +50,7 @@ const fields = {
     .regex(/^[+0-9 ()/,-]*$/, { error: 'invalid_phone' })
     .transform(nullIfEmpty),
   notifyViaSms: z.boolean(),
+  newsletterConsent: z.boolean(),
   insurer: optionalText(100),
   insurerCode: optionalText(64),
   campaign: optionalText(64),
@@ -126,6 +127,7 @@ export const newClientValues = (): FormValues => ({
   telephone: '',
   additionalTelephoneNumbers: '',
   notifyViaSms: false,
+  newsletterConsent: false,
   insurer: '',
   insurerCode: '',
   campaign: '',
@@ -164,6 +166,7 @@ export function clientFormValues(c: Client): FormValues {
     telephone: s(c.telephone),
     additionalTelephoneNumbers: s(c.additionalTelephoneNumbers),
     notifyViaSms: c.notifyViaSms,
+    newsletterConsent: c.newsletterConsent,
     insurer: s(c.insurer),
     insurerCode: s(c.insurerCode),
     campaign: s(c.campaign),

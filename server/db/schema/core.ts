@@ -13,7 +13,15 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { APPOINTMENT_TYPES, CLIENT_TYPES, EVENT_SOURCES, MEETING_TYPES, REJECTION_REASONS, ROLES } from '../../../shared/contract/enums';
+import {
+  APPOINTMENT_TYPES,
+  CLIENT_TYPES,
+  EVENT_SOURCES,
+  MAILING_LIST_STATUSES,
+  MEETING_TYPES,
+  REJECTION_REASONS,
+  ROLES,
+} from '../../../shared/contract/enums';
 
 const UTC_TEXT = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00(?::00)?$/;
 
@@ -177,6 +185,12 @@ export const clients = pgTable(
     // SMS only with the client's own consent (an unticked box at sign-up); when it was given.
     notifyViaSms: boolean('notify_via_sms').notNull().default(false),
     smsConsentAt: ts('sms_consent_at'),
+    // The newsletter (mailing list): the client's agreement, the member's status as last heard
+    // from the list (webhook or sync; null = never on it), and a bounce the list reported.
+    newsletterConsent: boolean('newsletter_consent').notNull().default(false),
+    mailingListStatus: text('mailing_list_status', { enum: MAILING_LIST_STATUSES }),
+    emailBouncedAt: ts('email_bounced_at'),
+    emailBounceReason: text('email_bounce_reason', { enum: ['hard', 'abuse'] }),
     notes: text('notes'),
     sessionsClosedOn: ts('sessions_closed_on'),
     coachedById: uuid('coached_by_id').references(() => coaches.id, { onDelete: 'set null' }),
@@ -208,6 +222,16 @@ export const clients = pgTable(
     index('clients_year_of_birth_idx').on(t.yearOfBirth),
     index('clients_email_idx').on(sql`lower(${t.email})`),
     check('clients_client_type_check', sql`${t.clientType} IN ${inList(CLIENT_TYPES)}`),
+    check(
+      'clients_mailing_list_status_check',
+      sql`${t.mailingListStatus} IS NULL OR ${t.mailingListStatus} IN ${inList(MAILING_LIST_STATUSES)}`,
+    ),
+    check(
+      'clients_email_bounce_check',
+      sql`(${t.emailBouncedAt} IS NULL) = (${t.emailBounceReason} IS NULL) AND (${t.emailBounceReason} IS NULL OR ${t.emailBounceReason} IN ('hard', 'abuse'))`,
+    ),
+    // The sync walks the consenting clients in id order.
+    index('clients_newsletter_idx').on(t.id).where(sql`${t.newsletterConsent}`),
     check(
       'clients_rejection_reason_check',
       sql`${t.rejectionReasonType} IS NULL OR ${t.rejectionReasonType} IN ${inList(REJECTION_REASONS)}`,

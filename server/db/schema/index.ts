@@ -9,3 +9,4 @@ export * from './support';
 export * from './http';
 export * from './auth';
 export * from './invoices';
+export * from './mailing-list';

@@ -44,6 +44,16 @@ async function assertEmailFree(db: Db | Tx, email: string | null | undefined, ex
   }
 }
 
+/** A new address drops the mailing list's bounce flag, which was about the old one. */
+function bounceAfterEmail(email: string | null | undefined) {
+  if (email === undefined) return {};
+  const same = sql`lower(coalesce(${clients.email}, '')) = lower(coalesce(${email}, ''))`;
+  return {
+    emailBouncedAt: sql`CASE WHEN ${same} THEN ${clients.emailBouncedAt} END`,
+    emailBounceReason: sql`CASE WHEN ${same} THEN ${clients.emailBounceReason} END`,
+  };
+}
+
 /** The stored shape: a contact person always carries both optional fields. */
 function clientValues<T extends ClientInput>(input: T, write: 'insert' | 'update') {
   const { contactPerson, ...base } = input;
@@ -59,9 +69,10 @@ function clientValues<T extends ClientInput>(input: T, write: 'insert' | 'update
               ? sql`coalesce(${clients.smsConsentAt}, now())`
               : sql`now()`,
         };
-  if (contactPerson === undefined) return rest;
+  const withBounce = write === 'update' ? { ...rest, ...bounceAfterEmail(base.email) } : rest;
+  if (contactPerson === undefined) return withBounce;
   return {
-    ...rest,
+    ...withBounce,
     contactPerson: contactPerson && {
       firstName: contactPerson.firstName,
       lastName: contactPerson.lastName,

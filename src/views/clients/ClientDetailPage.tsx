@@ -136,7 +136,12 @@ function ClientDetail({ id }: { id: string }) {
             {c.contactPerson ? ` (${c.contactPerson.firstName} ${c.contactPerson.lastName})` : ''}
           </dd>
           <dt>{t('clientForm.email')}</dt>
-          <dd>{c.email ?? dash}</dd>
+          <dd>
+            {c.email ?? dash}
+            {c.emailBounceReason ? (
+              <> <span className="badge badge-cancelled" title={formatDate(c.emailBouncedAt)}>{t(`client.emailBounced.${c.emailBounceReason}`)}</span></>
+            ) : null}
+          </dd>
           <dt>{t('clientForm.telephone')}</dt>
           <dd>{[c.telephone, c.additionalTelephoneNumbers].filter(Boolean).join(', ') || dash}</dd>
           <dt>{t('client.address')}</dt>

@@ -71,6 +71,7 @@ export function ClientFormFields({
           />
         ) : null}
         <CheckField actorRef={actorRef} name="notifyViaSms" label={t('clientForm.notifyViaSms')} />
+        <CheckField actorRef={actorRef} name="newsletterConsent" label={t('clientForm.newsletterConsent')} />
         {full ? (
           <>
             <TextField actorRef={actorRef} name="street" label={t('clientForm.street')} maxLength={200} />
