@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
 import { StartPage } from '../views/home/StartPage';
 import { tKey } from '../i18n/keys';
 import { ADMIN_ONLY, MANAGERS, SUPERADMIN_ONLY, STAFF, type RouteAccess } from './access';
@@ -84,6 +84,16 @@ const BillingRuleNewPage = lazyPage(() =>
 const BillingRuleEditPage = lazyPage(() =>
   import('../views/billing-rules/BillingRuleFormPage').then((m) => ({ default: m.BillingRuleEditPage })),
 );
+// The superadmin area (issue 21). The hub gets the route patterns: it lists only the admin
+// pages this table has.
+const AdminHubPage = lazyPage(() =>
+  import('../views/admin/AdminHubPage').then((m) => ({
+    default: (props: RoutePageProps) => createElement(m.default, { ...props, routes: routePatterns() }),
+  })),
+);
+const WebhooksPage = lazyPage(() => import('../views/admin/WebhooksPage'));
+const WebhookDetailPage = lazyPage(() => import('../views/admin/WebhookDetailPage'));
+const EmailSyncPage = lazyPage(() => import('../views/admin/EmailSyncPage'));
 
 /** What a group of pages shares: the translations that load with their code, who may open them. */
 type PageOptions = Pick<AppRoute, 'namespaces' | 'access'>;
@@ -108,6 +118,7 @@ const scheduling = (roles: RouteAccess['roles']): PageOptions => ({ access: { ro
 const coachMeeting: PageOptions = { namespaces: ['meeting'], access: { roles: STAFF } };
 /** A staff workspace page: its translations load with its code. */
 const staff = (roles: RouteAccess['roles']): PageOptions => ({ namespaces: ['staff'], access: { roles } });
+const ADMIN_AREA: PageOptions = { namespaces: ['admin'], access: { roles: SUPERADMIN_ONLY } };
 const BILLING_RULES: PageOptions = { namespaces: ['billingRules', 'staff'], access: { roles: ADMIN_ONLY } };
 
 /**
@@ -178,6 +189,11 @@ export const routes: readonly AppRoute[] = [
   page('/billing/rules', tKey('billingRules:breadcrumbs.rules'), BillingRulesPage, BILLING_RULES),
   page('/billing/rules/new', tKey('billingRules:breadcrumbs.new'), BillingRuleNewPage, BILLING_RULES),
   page('/billing/rules/:ruleId/edit', tKey('billingRules:breadcrumbs.edit'), BillingRuleEditPage, BILLING_RULES),
+  // The superadmin area (issue 21): webhooks and the e-mail sync; SUPERADMIN like their operations.
+  page('/admin', tKey('admin:breadcrumbs.hub'), AdminHubPage, ADMIN_AREA),
+  page('/admin/webhooks', tKey('admin:breadcrumbs.webhooks'), WebhooksPage, ADMIN_AREA),
+  page('/admin/webhooks/:type', tKey('admin:breadcrumbs.webhook'), WebhookDetailPage, ADMIN_AREA),
+  page('/admin/email-sync', tKey('admin:breadcrumbs.emailSync'), EmailSyncPage, ADMIN_AREA),
 ];
 
 /** The route patterns, for the data-driven menu. */
