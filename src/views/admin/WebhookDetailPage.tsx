@@ -263,6 +263,8 @@ function TestEvent({ actorRef }: { actorRef: DetailActor }) {
   const failed = useSelector(actorRef, (s) => s.hasTag('testError'));
   const error = useSelector(actorRef, (s) => s.context.testError);
   const configured = useSelector(actorRef, (s) => !!s.context.webhook?.url);
+  const loaded = useSelector(actorRef, (s) => s.context.webhook !== null);
+  if (!loaded) return null;
   return (
     <section className="detail-section" aria-labelledby="webhook-test">
       <h2 id="webhook-test">{t('webhook.test.title')}</h2>
