@@ -48,8 +48,13 @@ export default function WebhookDetailPage({ params }: { params: { type?: string 
 }
 
 function WebhookDetail({ type }: { type: WebhookType }) {
-  const { t } = useTranslation('admin');
   const actorRef = useRouteActor(wireWebhookDetail, { input: { type } });
+  return <WebhookDetailView type={type} actorRef={actorRef} />;
+}
+
+/** The page's content for a running `webhookDetail` actor (model-based tests render it alone). */
+export function WebhookDetailView({ type, actorRef }: { type: WebhookType; actorRef: DetailActor }) {
+  const { t } = useTranslation('admin');
   return (
     <article className="staff-page admin-page">
       <h1>{t('webhook.title', { type: webhookTypeName(t, type) })}</h1>
