@@ -19,7 +19,10 @@ async function freePort(): Promise<number> {
  * The origin is `http://localhost:<port>` and PUBLIC_URL says so: WebAuthn needs a host name as
  * relying-party id (Chromium refuses an IP address), and links in e-mails must lead back here.
  */
-export async function startTestServer(): Promise<{
+export async function startTestServer(
+  /** Settings beyond the defaults (an e2e file that needs job workers starts its own server). */
+  options: { env?: Record<string, string> } = {},
+): Promise<{
   url: string;
   testApp: TestApp;
   close(): Promise<void>;
@@ -28,7 +31,7 @@ export async function startTestServer(): Promise<{
   const url = `http://localhost:${port}`;
   const testApp = await createTestApp({
     withAuthProvider: true,
-    env: { PUBLIC_URL: url },
+    env: { PUBLIC_URL: url, ...options.env },
     // The e2e files share this server and sign the same demo accounts in from one address,
     // several a minute, as no person does: the passcode mail limits would refuse them.
     rateLimits: {

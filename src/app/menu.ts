@@ -164,6 +164,13 @@ export function menuItems(config: MenuConfig = {}): MenuItem[] {
       roles: SUPERADMIN_ONLY,
     },
     {
+      id: 'admin',
+      section: 'main',
+      labelKey: tKey('common:menu.admin'),
+      href: '/admin',
+      roles: SUPERADMIN_ONLY,
+    },
+    {
       id: 'profile',
       section: 'bottom',
       labelKey: tKey('common:menu.profile'),

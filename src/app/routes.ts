@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
 import { StartPage } from '../views/home/StartPage';
 import { tKey } from '../i18n/keys';
 import { ADMIN_ONLY, MANAGERS, SUPERADMIN_ONLY, STAFF, type RouteAccess } from './access';
@@ -92,6 +92,16 @@ const InsurerEditPage = lazyPage(() => import('../views/catalog/InsurerEditPage'
 const CampaignsListPage = lazyPage(() => import('../views/catalog/CampaignsListPage'));
 const CampaignNewPage = lazyPage(() => import('../views/catalog/CampaignNewPage'));
 const CampaignEditPage = lazyPage(() => import('../views/catalog/CampaignEditPage'));
+// The superadmin area (issue 21). The hub gets the route patterns: it lists only the admin
+// pages this table has.
+const AdminHubPage = lazyPage(() =>
+  import('../views/admin/AdminHubPage').then((m) => ({
+    default: (props: RoutePageProps) => createElement(m.default, { ...props, routes: routePatterns() }),
+  })),
+);
+const WebhooksPage = lazyPage(() => import('../views/admin/WebhooksPage'));
+const WebhookDetailPage = lazyPage(() => import('../views/admin/WebhookDetailPage'));
+const EmailSyncPage = lazyPage(() => import('../views/admin/EmailSyncPage'));
 
 /** What a group of pages shares: the translations that load with their code, who may open them. */
 type PageOptions = Pick<AppRoute, 'namespaces' | 'access'>;
@@ -120,6 +130,7 @@ const staff = (roles: RouteAccess['roles']): PageOptions => ({ namespaces: ['sta
 const clientPages = (roles: RouteAccess['roles']): PageOptions => ({ namespaces: ['staff', 'catalog'], access: { roles } });
 /** The maintained lists (issue 21): admins (and superadmins). */
 const CATALOG: PageOptions = { namespaces: ['catalog', 'staff'], access: { roles: ADMIN_ONLY } };
+const ADMIN_AREA: PageOptions = { namespaces: ['admin'], access: { roles: SUPERADMIN_ONLY } };
 const BILLING_RULES: PageOptions = { namespaces: ['billingRules', 'staff'], access: { roles: ADMIN_ONLY } };
 
 /**
@@ -200,6 +211,11 @@ export const routes: readonly AppRoute[] = [
   page('/admin/campaigns/:id/edit', tKey('catalog:breadcrumbs.edit'), CampaignEditPage, CATALOG),
   // The newsletter list (issue 21 §2): sync and bounces, admins (and superadmins).
   page('/admin/mailing-list', tKey('staff:breadcrumbs.mailingList'), MailingListPage, staff(ADMIN_ONLY)),
+  // The superadmin area (issue 21): webhooks and the e-mail sync; SUPERADMIN like their operations.
+  page('/admin', tKey('admin:breadcrumbs.hub'), AdminHubPage, ADMIN_AREA),
+  page('/admin/webhooks', tKey('admin:breadcrumbs.webhooks'), WebhooksPage, ADMIN_AREA),
+  page('/admin/webhooks/:type', tKey('admin:breadcrumbs.webhook'), WebhookDetailPage, ADMIN_AREA),
+  page('/admin/email-sync', tKey('admin:breadcrumbs.emailSync'), EmailSyncPage, ADMIN_AREA),
 ];
 
 /** The route patterns, for the data-driven menu. */

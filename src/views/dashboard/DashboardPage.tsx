@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
 import { wireDashboard } from '../../machines/wiring/overview';
 import { OverviewCards, OverviewStatus } from '../overview/OverviewCards';
 import { useRouteMachine } from '../route-actor';
@@ -10,6 +11,9 @@ export default function DashboardPage() {
   return (
     <article className="dashboard-page" aria-busy={state.hasTag('busy')}>
       <h1>{t('dashboard.title')}</h1>
+      <p>
+        <Link href="/admin">{t('dashboard.adminLink')}</Link>
+      </p>
       <OverviewStatus
         busy={state.hasTag('busy')}
         failed={state.hasTag('error')}

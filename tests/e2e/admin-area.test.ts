@@ -1,0 +1,144 @@
+import type { Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from '../support/axe';
+import { useBrowser } from '../support/browser';
+import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
+import { startReceiver } from '../support/webhook-receiver';
+import { startTestServer } from '../../server/testing/start-test-server';
+
+/**
+ * Issue 21, the superadmin area in Chromium: from the dashboard to "Verwaltung", a webhook
+ * pointed at a local receiver, its secret copied (shown once), a test event that arrives
+ * signed with that secret and shows in the delivery log, delivered again with the same
+ * webhook-id; then the e-mail sync with its counts.
+ *
+ * Deliveries need the job workers, which the shared e2e server runs without (tests elsewhere
+ * count on jobs staying put), and a receiver on 127.0.0.1, which only
+ * WEBHOOK_ALLOW_PRIVATE_TARGETS allows: this file starts its own app with both.
+ */
+const b = useBrowser();
+
+const SUPERADMIN = 'superadmin@sprechstunde.demo';
+const TYPE = 'summary.signed';
+let token: string;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let server: Awaited<ReturnType<typeof startTestServer>>;
+/** This file's own app (not the shared one of `b.baseUrl`). */
+let app: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { JOBS_WORKERS: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  app = server.url;
+  token = await signInByPasscode(app, SUPERADMIN);
+  receiver = await startReceiver();
+}, 120_000);
+
+afterAll(async () => {
+  await receiver?.close();
+  await server?.close();
+});
+
+const until = async (check: () => boolean | Promise<boolean>, what: string, ms = 20_000) => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};
+
+const log = (page: Page) => page.getByRole('region', { name: 'Zustellprotokoll' });
+const noSeriousViolations = async (page: Page) => expect(await seriousAxeViolations(page)).toEqual([]);
+
+describe('the superadmin area', () => {
+  it('sets up a webhook, copies its secret, sends a test event and delivers it again, then syncs e-mail addresses', async () => {
+    const page = b.page;
+    await b.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app });
+    await openSignedIn(page, app, token, `${app}/dashboard`);
+    await page.getByRole('heading', { name: 'Admin (Dashboard)', level: 1 }).waitFor();
+    await expect
+      .poll(async () => page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Verwaltung' }).count())
+      .toBe(1);
+    await page.getByRole('link', { name: /^Zur Verwaltung/ }).click();
+    await page.getByRole('heading', { name: 'Verwaltung', level: 1 }).waitFor();
+    const hub = page.getByRole('list', { name: 'Bereiche der Verwaltung' });
+    await hub.getByRole('link', { name: 'Webhooks' }).click();
+
+    // The list: one row per event type, German names.
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    const table = page.getByRole('table', { name: 'Webhooks nach Ereignis' });
+    await table.getByRole('link', { name: 'Webhook „Termin gebucht“ bearbeiten' }).waitFor();
+    await table.getByRole('link', { name: 'Webhook „Zusammenfassung unterschrieben“ bearbeiten' }).click();
+
+    // A bad address is named at the field; a good one is saved and its secret shown once.
+    await page.getByRole('heading', { name: 'Webhook: Zusammenfassung unterschrieben', level: 1 }).waitFor();
+    const url = page.getByLabel('Adresse (URL)');
+    await url.fill('ftp://example.org');
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await page.getByText('Bitte eine vollständige Adresse mit http:// oder https:// angeben').waitFor();
+    await url.fill(receiver.url('/hook'));
+    expect(await page.getByLabel('Aktiv: Ereignisse an diese Adresse senden').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    const secretBox = page.getByRole('region', { name: 'Signatur-Geheimnis' });
+    await secretBox.getByText('Es wird nur jetzt angezeigt.', { exact: false }).waitFor();
+    const shown = (await page.getByTestId('webhook-secret').textContent())!.trim();
+    expect(shown).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
+    await secretBox.getByRole('button', { name: 'Geheimnis kopieren' }).click();
+    await secretBox.getByText('Kopiert.').waitFor();
+    const secret = await page.evaluate(() => navigator.clipboard.readText());
+    expect(secret).toBe(shown);
+    await noSeriousViolations(page);
+    await secretBox.getByRole('button', { name: 'Ich habe es gespeichert' }).click();
+    await secretBox.waitFor({ state: 'detached' });
+
+    // The test event arrives signed with the copied secret and shows as delivered.
+    await page.getByRole('button', { name: 'Testereignis senden' }).click();
+    await page.getByText('Das Testereignis ist unterwegs', { exact: false }).waitFor();
+    await until(() => receiver.received.length >= 1, 'the test event at the receiver');
+    const first = receiver.received[0]!;
+    const payload = new Webhook(secret).verify(first.body, first.headers as Record<string, string>) as {
+      type: string;
+    };
+    expect(payload.type).toBe('webhook.test');
+    const webhookId = first.headers['webhook-id'] as string;
+    const message = log(page).locator(`[data-message-id="${webhookId}"]`);
+    await message.getByText('zugestellt', { exact: true }).waitFor({ timeout: 20_000 });
+    await message.getByRole('heading', { name: /^Testereignis vom / }).waitFor();
+    const rows = message.getByRole('table', { name: 'Zustellversuche' }).locator('tbody tr');
+    expect(await rows.count()).toBe(1);
+    await expect.poll(() => rows.first().textContent()).toContain('200');
+
+    // Delivered again: the same webhook-id, a second (manual) attempt after a refresh.
+    await message.getByRole('button', { name: 'Erneut zustellen' }).click();
+    await page.getByText('Nachricht wird erneut zugestellt.').waitFor();
+    await until(() => receiver.received.length >= 2, 'the second delivery at the receiver');
+    expect(receiver.received[1]!.headers['webhook-id']).toBe(webhookId);
+    new Webhook(secret).verify(receiver.received[1]!.body, receiver.received[1]!.headers as Record<string, string>);
+    await until(async () => {
+      if ((await rows.count()) >= 2) return true;
+      await log(page).getByRole('button', { name: 'Aktualisieren' }).click();
+      await log(page).and(page.locator('[aria-busy="false"]')).waitFor();
+      return (await rows.count()) >= 2;
+    }, 'the second attempt in the log');
+    await expect.poll(() => rows.nth(1).textContent()).toContain('manuell');
+    await noSeriousViolations(page);
+
+    // The list shows the endpoint as active with its last delivery.
+    await page.getByRole('link', { name: 'Zurück zu den Webhooks' }).click();
+    const row = page.locator(`tr[data-webhook-type="${TYPE}"]`);
+    await row.getByText(receiver.url('/hook')).waitFor();
+    await row.getByText('aktiv', { exact: true }).waitFor();
+    await row.getByText('zugestellt').waitFor();
+    await noSeriousViolations(page);
+
+    // The e-mail sync: the button, then the counts.
+    await page.goto(`${app}/admin`);
+    await page.getByRole('list', { name: 'Bereiche der Verwaltung' }).getByRole('link', { name: 'E-Mail-Abgleich' }).click();
+    await page.getByRole('heading', { name: 'E-Mail-Abgleich', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'E-Mail-Adressen abgleichen' }).click();
+    await page.getByRole('heading', { name: 'Ergebnis', level: 2 }).waitFor();
+    const checked = page.locator('dl.sync-result dt', { hasText: 'Geprüfte Konten' }).locator('xpath=following-sibling::dd[1]');
+    expect(Number((await checked.textContent())!.replace(/\D/g, ''))).toBeGreaterThan(0);
+    await noSeriousViolations(page);
+  }, 120_000);
+});

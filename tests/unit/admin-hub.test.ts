@@ -1,0 +1,31 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { routePatterns } from '../../src/app/routes';
+import { menuItems } from '../../src/app/menu';
+import { ADMIN_LINKS, availableAdminLinks } from '../../src/views/admin/admin-links';
+
+/** The hub of the superadmin area lists only pages the app has; the menu leads to it. */
+describe('the superadmin hub (issue 21)', () => {
+  it('lists the pages whose route exists, in order', () => {
+    const hrefs = (patterns: string[]) => availableAdminLinks(patterns).map((l) => l.href);
+    expect(hrefs(['/admin', '/admin/webhooks', '/admin/email-sync'])).toEqual(['/admin/webhooks', '/admin/email-sync']);
+    expect(hrefs(['/admin/research-export', '/admin/webhooks', '/admin/mailing-list'])).toEqual([
+      '/admin/webhooks',
+      '/admin/mailing-list',
+      '/admin/research-export',
+    ]);
+    expect(hrefs([])).toEqual([]);
+  });
+
+  it('has routes for its own pages, and the menu item "Verwaltung" for SUPERADMIN', () => {
+    const patterns = routePatterns();
+    for (const path of ['/admin', '/admin/webhooks', '/admin/webhooks/:type', '/admin/email-sync']) {
+      expect(patterns).toContain(path);
+    }
+    expect(availableAdminLinks(patterns).map((l) => l.href)).toEqual(
+      ADMIN_LINKS.map((l) => l.href).filter((href) => patterns.includes(href)),
+    );
+    const admin = menuItems().find((item) => item.id === 'admin');
+    expect(admin).toMatchObject({ href: '/admin', roles: ['SUPERADMIN'], labelKey: 'common:menu.admin' });
+  });
+});
