@@ -99,6 +99,56 @@ export const patientCards = pgTable(
   ],
 );
 
+/**
+ * The open summary work (issue 20 figures): one row per appointment that gets a summary (not
+ * cancelled, not a no-show, not provisional; future ones too) and has none or only a draft.
+ * Kept in the writing transaction by statement-level triggers on appointments and
+ * appointment_summaries (migration clinical_open_work), so the incomplete list, its count and
+ * the overall status read only open rows: `start_date <= now - 30 min` in the index.
+ */
+export const clinicalOpenSummaries = pgTable(
+  'clinical_open_summaries',
+  {
+    appointmentId: uuid('appointment_id').primaryKey(),
+    coachId: uuid('coach_id').notNull(),
+    startDate: ts('start_date').notNull(),
+    endDate: ts('end_date').notNull(),
+    /** The draft's id; null while the appointment has no summary at all. */
+    summaryId: uuid('summary_id'),
+  },
+  (t) => [
+    index('clinical_open_summaries_start_idx').on(t.startDate, t.appointmentId),
+    index('clinical_open_summaries_coach_start_idx').on(t.coachId, t.startDate, t.appointmentId),
+  ],
+);
+
+/**
+ * The open patient card work: one row per client whose first appointment that counts (not
+ * cancelled, no-show or provisional) is known and who has no card or only a draft; `coach_id`
+ * is the client's coach, else that appointment's. Kept by triggers on appointments, clients
+ * and patient_cards (migration clinical_open_work).
+ */
+export const clinicalOpenPatientCards = pgTable(
+  'clinical_open_patient_cards',
+  {
+    clientId: uuid('client_id').primaryKey(),
+    appointmentId: uuid('appointment_id').notNull(),
+    coachId: uuid('coach_id').notNull(),
+    startDate: ts('start_date').notNull(),
+    endDate: ts('end_date').notNull(),
+    /** The draft's id; null while the client has no card. */
+    patientCardId: uuid('patient_card_id'),
+  },
+  (t) => [
+    index('clinical_open_patient_cards_start_idx').on(t.startDate, t.appointmentId),
+    index('clinical_open_patient_cards_coach_start_idx').on(
+      t.coachId,
+      t.startDate,
+      t.appointmentId,
+    ),
+  ],
+);
+
 /** Appended after signing; never updated (§ 630f BGB: the original stays recognisable). */
 export const clinicalAmendments = pgTable(
   'clinical_amendments',
