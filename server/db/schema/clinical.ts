@@ -58,6 +58,9 @@ const lifecycleChecks = (
   check(`${name}_canceled_check`, sql`(${t.status} = 'canceled') = (${t.canceledAt} IS NOT NULL)`),
 ];
 
+/** What can cancel a summary draft besides its author: its appointment's cancellation or no-show. */
+export const SUMMARY_CANCEL_CAUSES = ['appointment_cancelled', 'no_show'] as const;
+
 /** One summary per appointment (Terminzusammenfassung). */
 export const appointmentSummaries = pgTable(
   'appointment_summaries',
@@ -69,9 +72,18 @@ export const appointmentSummaries = pgTable(
       .notNull()
       .references(() => coaches.id),
     ...signedColumns(),
+    /**
+     * Why a draft was canceled with its appointment (null: by hand). A draft canceled for a
+     * no-show is a draft again when the no-show is taken back.
+     */
+    canceledWith: text('canceled_with', { enum: SUMMARY_CANCEL_CAUSES }),
   },
   (t) => [
     uniqueIndex('appointment_summaries_appointment_key').on(t.appointmentId),
+    check(
+      'appointment_summaries_canceled_with_check',
+      sql`${t.canceledWith} IS NULL OR (${t.status} = 'canceled' AND ${t.canceledWith} IN ${inList(SUMMARY_CANCEL_CAUSES)})`,
+    ),
     index('appointment_summaries_coach_status_idx').on(t.coachId, t.status),
     index('appointment_summaries_client_idx').on(t.clientId),
     ...lifecycleChecks('appointment_summaries', t),
