@@ -21,8 +21,9 @@ CREATE INDEX "clinical_open_summaries_start_idx" ON "clinical_open_summaries" US
 CREATE INDEX "clinical_open_summaries_coach_start_idx" ON "clinical_open_summaries" USING btree ("coach_id","start_date","appointment_id");--> statement-breakpoint
 -- The open clinical work, kept in the writing transaction (issue 20 figures). Each sync
 -- function recomputes the rows of the ids it is given from the source tables, so every
--- trigger only has to name what it touched. Statement-level with transition tables: a bulk
--- load runs each function once.
+-- trigger only has to name what it touched. Inserts and deletes are statement-level with
+-- transition tables (a bulk load runs each function once); updates are row-level with a WHEN
+-- on the columns that matter, so the frequent updates (autosaves, notes) run nothing.
 CREATE FUNCTION "clinical_sync_open_summaries"(ids uuid[]) RETURNS void LANGUAGE sql AS $$
   DELETE FROM clinical_open_summaries WHERE appointment_id IN (SELECT unnest(ids));
   INSERT INTO clinical_open_summaries (appointment_id, coach_id, start_date, end_date, summary_id)
@@ -50,9 +51,6 @@ CREATE FUNCTION "clinical_sync_open_patient_cards"(ids uuid[]) RETURNS void LANG
 $$;
 --> statement-breakpoint
 CREATE FUNCTION "clinical_open_work_appointments"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  changed uuid[];
-  changed_clients uuid[];
 BEGIN
   IF TG_OP = 'INSERT' THEN
     PERFORM clinical_sync_open_summaries(ARRAY(SELECT id FROM new_rows));
@@ -61,17 +59,10 @@ BEGIN
     PERFORM clinical_sync_open_summaries(ARRAY(SELECT id FROM old_rows));
     PERFORM clinical_sync_open_patient_cards(ARRAY(SELECT DISTINCT client_id FROM old_rows));
   ELSE
-    -- Only rows whose held-ness, time, coach or client changed (not every notes edit).
-    SELECT array_agg(n.id), array_agg(DISTINCT n.client_id) || array_agg(DISTINCT o.client_id)
-      INTO changed, changed_clients
-      FROM new_rows n JOIN old_rows o ON o.id = n.id
-     WHERE (n.cancelled_at, n.no_show, n.is_provisional, n.start_date, n.end_date, n.coach_id, n.client_id)
-           IS DISTINCT FROM
-           (o.cancelled_at, o.no_show, o.is_provisional, o.start_date, o.end_date, o.coach_id, o.client_id);
-    IF changed IS NOT NULL THEN
-      PERFORM clinical_sync_open_summaries(changed);
-      PERFORM clinical_sync_open_patient_cards(changed_clients);
-    END IF;
+    -- Row level, only for rows whose held-ness, time, coach or client changed (WHEN of the
+    -- trigger): a notes edit runs nothing here.
+    PERFORM clinical_sync_open_summaries(ARRAY[NEW.id]);
+    PERFORM clinical_sync_open_patient_cards(ARRAY[NEW.client_id, OLD.client_id]);
   END IF;
   RETURN NULL;
 END $$;
@@ -83,11 +74,9 @@ BEGIN
   ELSIF TG_OP = 'DELETE' THEN
     PERFORM clinical_sync_open_summaries(ARRAY(SELECT appointment_id FROM old_rows));
   ELSE
-    PERFORM clinical_sync_open_summaries(ARRAY(
-      SELECT n.appointment_id FROM new_rows n JOIN old_rows o ON o.id = n.id
-       WHERE n.status IS DISTINCT FROM o.status OR n.appointment_id IS DISTINCT FROM o.appointment_id
-      UNION SELECT o.appointment_id FROM new_rows n JOIN old_rows o ON o.id = n.id
-       WHERE n.appointment_id IS DISTINCT FROM o.appointment_id));
+    -- Row level, and only when the status or the appointment changed (WHEN of the trigger):
+    -- an autosave, which changes neither, runs nothing here.
+    PERFORM clinical_sync_open_summaries(ARRAY[NEW.appointment_id, OLD.appointment_id]);
   END IF;
   RETURN NULL;
 END $$;
@@ -99,11 +88,8 @@ BEGIN
   ELSIF TG_OP = 'DELETE' THEN
     PERFORM clinical_sync_open_patient_cards(ARRAY(SELECT DISTINCT client_id FROM old_rows));
   ELSE
-    PERFORM clinical_sync_open_patient_cards(ARRAY(
-      SELECT n.client_id FROM new_rows n JOIN old_rows o ON o.id = n.id
-       WHERE n.status IS DISTINCT FROM o.status OR n.client_id IS DISTINCT FROM o.client_id
-      UNION SELECT o.client_id FROM new_rows n JOIN old_rows o ON o.id = n.id
-       WHERE n.client_id IS DISTINCT FROM o.client_id));
+    -- Row level, only when the status or the client changed (as for summaries).
+    PERFORM clinical_sync_open_patient_cards(ARRAY[NEW.client_id, OLD.client_id]);
   END IF;
   RETURN NULL;
 END $$;
@@ -114,9 +100,8 @@ BEGIN
   IF TG_OP = 'DELETE' THEN
     DELETE FROM clinical_open_patient_cards WHERE client_id IN (SELECT id FROM old_rows);
   ELSE
-    PERFORM clinical_sync_open_patient_cards(ARRAY(
-      SELECT n.id FROM new_rows n JOIN old_rows o ON o.id = n.id
-       WHERE n.coached_by_id IS DISTINCT FROM o.coached_by_id));
+    -- Row level, only when the coach changed (WHEN of the trigger).
+    PERFORM clinical_sync_open_patient_cards(ARRAY[NEW.id]);
   END IF;
   RETURN NULL;
 END $$;
@@ -124,8 +109,11 @@ END $$;
 CREATE TRIGGER "appointments_open_work_insert" AFTER INSERT ON "appointments"
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "clinical_open_work_appointments"();
 --> statement-breakpoint
-CREATE TRIGGER "appointments_open_work_update" AFTER UPDATE ON "appointments"
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "clinical_open_work_appointments"();
+CREATE TRIGGER "appointments_open_work_update" AFTER UPDATE ON "appointments" FOR EACH ROW
+  WHEN ((NEW.cancelled_at, NEW.no_show, NEW.is_provisional, NEW.start_date, NEW.end_date, NEW.coach_id, NEW.client_id)
+        IS DISTINCT FROM
+        (OLD.cancelled_at, OLD.no_show, OLD.is_provisional, OLD.start_date, OLD.end_date, OLD.coach_id, OLD.client_id))
+  EXECUTE FUNCTION "clinical_open_work_appointments"();
 --> statement-breakpoint
 CREATE TRIGGER "appointments_open_work_delete" AFTER DELETE ON "appointments"
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "clinical_open_work_appointments"();
@@ -133,8 +121,9 @@ CREATE TRIGGER "appointments_open_work_delete" AFTER DELETE ON "appointments"
 CREATE TRIGGER "appointment_summaries_open_work_insert" AFTER INSERT ON "appointment_summaries"
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "clinical_open_work_summaries"();
 --> statement-breakpoint
-CREATE TRIGGER "appointment_summaries_open_work_update" AFTER UPDATE ON "appointment_summaries"
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "clinical_open_work_summaries"();
+CREATE TRIGGER "appointment_summaries_open_work_update" AFTER UPDATE OF status, appointment_id ON "appointment_summaries"
+  FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.appointment_id IS DISTINCT FROM NEW.appointment_id)
+  EXECUTE FUNCTION "clinical_open_work_summaries"();
 --> statement-breakpoint
 CREATE TRIGGER "appointment_summaries_open_work_delete" AFTER DELETE ON "appointment_summaries"
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "clinical_open_work_summaries"();
@@ -142,14 +131,16 @@ CREATE TRIGGER "appointment_summaries_open_work_delete" AFTER DELETE ON "appoint
 CREATE TRIGGER "patient_cards_open_work_insert" AFTER INSERT ON "patient_cards"
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "clinical_open_work_patient_cards"();
 --> statement-breakpoint
-CREATE TRIGGER "patient_cards_open_work_update" AFTER UPDATE ON "patient_cards"
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "clinical_open_work_patient_cards"();
+CREATE TRIGGER "patient_cards_open_work_update" AFTER UPDATE OF status, client_id ON "patient_cards"
+  FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.client_id IS DISTINCT FROM NEW.client_id)
+  EXECUTE FUNCTION "clinical_open_work_patient_cards"();
 --> statement-breakpoint
 CREATE TRIGGER "patient_cards_open_work_delete" AFTER DELETE ON "patient_cards"
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "clinical_open_work_patient_cards"();
 --> statement-breakpoint
-CREATE TRIGGER "clients_open_work_update" AFTER UPDATE ON "clients"
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "clinical_open_work_clients"();
+CREATE TRIGGER "clients_open_work_update" AFTER UPDATE OF coached_by_id ON "clients" FOR EACH ROW
+  WHEN (OLD.coached_by_id IS DISTINCT FROM NEW.coached_by_id)
+  EXECUTE FUNCTION "clinical_open_work_clients"();
 --> statement-breakpoint
 CREATE TRIGGER "clients_open_work_delete" AFTER DELETE ON "clients"
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "clinical_open_work_clients"();
