@@ -207,6 +207,34 @@ describe('the open work follows what decides it', () => {
   });
 });
 
+describe('the incomplete count', () => {
+  it('stays exact while time passes (remembered count plus what became due) and the work changes', async () => {
+    clock = new Date();
+    const count = async () =>
+      (await api.call('GET', '/api/summaries/incomplete?limit=1', { as: admin })).body
+        .itemCount as number;
+    const before = await count();
+    const client = await newClient(api, admin, { coachedById: coachAId });
+    const later = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coachAId,
+      startDate: at(500, 8),
+    });
+    expect(await count()).toBe(before);
+    clock = new Date(plusMinutes(later.startDate, 30));
+    expect(await count()).toBe(before + 1);
+    clock = new Date(plusMinutes(later.startDate, 31));
+    expect(await count()).toBe(before + 1);
+    expectStatus(
+      await api.call('PUT', `/api/appointment/${later.id}`, { as: admin, body: { noShow: true } }),
+      200,
+    );
+    expect(await count()).toBe(before);
+    clock = new Date();
+    expect(await count()).toBe(before);
+  });
+});
+
 describe('summary.signed', () => {
   it('is a business event and a thin webhook message, sent only when signing', async () => {
     clock = new Date();

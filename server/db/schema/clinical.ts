@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   check,
   index,
   integer,
@@ -159,6 +160,21 @@ export const clinicalOpenPatientCards = pgTable(
       t.appointmentId,
     ),
   ],
+);
+
+/**
+ * Rises once per transaction that changed the open work tables (deferred triggers, migration
+ * clinical_open_generation): an incomplete list's count remembered under a value stays exact
+ * while a statement still reads that value; only the appointments that became due since are
+ * counted on top (features/clinical/work-items.ts).
+ */
+export const clinicalOpenGeneration = pgTable(
+  'clinical_open_generation',
+  {
+    id: integer('id').primaryKey().default(1),
+    value: bigint('value', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('clinical_open_generation_single_row', sql`${t.id} = 1`)],
 );
 
 /** Appended after signing; never updated (§ 630f BGB: the original stays recognisable). */

@@ -74,23 +74,46 @@ interface ListQuery {
   coachId?: string;
 }
 
+const generationNow = sql`(SELECT value FROM clinical_open_generation WHERE id = 1)`;
+
+/**
+ * Counts remembered per list and coach: the count at `due` under a generation of the open
+ * work tables. While the generation stands, the count at a later `due` is that count plus the
+ * open rows that became due in between (a short index range), so the exact count does not walk
+ * every open row on each request. Per process; the generation makes it right across processes.
+ */
+const knownCounts = new WeakMap<Db, Map<string, { generation: string; due: string; total: number }>>();
+const MAX_KNOWN_COUNTS = 500;
+
+function remember(db: Db, key: string, value: { generation: string; due: string; total: number }) {
+  let counts = knownCounts.get(db);
+  if (!counts) knownCounts.set(db, (counts = new Map()));
+  if (!counts.has(key) && counts.size >= MAX_KNOWN_COUNTS) counts.delete(counts.keys().next().value!);
+  counts.set(key, value);
+}
+
 /**
  * One page of open work, oldest first, and its exact count, in one statement: the page is
  * an index walk of the open rows in (coach,) start order that stops after it, then the rows'
- * names by primary key; the count an index range of the same open rows.
+ * names by primary key; the count is remembered (above), or an index range of the open rows.
  */
 async function openPage(db: Db, kind: OpenKind, principal: Principal, now: Date, q: ListQuery) {
   const limit = q.limit ?? 10;
   const offset = ((q.page ?? 1) - 1) * limit;
   const due = new Date(now.getTime() - SUMMARY_DUE_MS).toISOString();
   const coach = coachLimit(principal, q.coachId);
-  const count = sql`SELECT count(*) AS n FROM ${dueOpen(kind, due, coach)}`;
-  const rows = rowsOf<ItemRow>(
+  const key = `${kind}:${coach === undefined ? '*' : (coach ?? '-')}`;
+  const known = knownCounts.get(db)?.get(key);
+  const since = known && known.due <= due ? known : undefined;
+  const counted = since
+    ? sql`SELECT count(*) FROM ${dueOpen(kind, due, coach)} AND o.start_date > ${since.due}::timestamptz`
+    : sql`SELECT count(*) FROM ${dueOpen(kind, due, coach)}`;
+  const rows = rowsOf<ItemRow & { generation: string | number }>(
     await db.execute(sql`
       SELECT o.appointment_id, o.start_date, a.appointment_type,
              c.id AS client_id, c.first_name AS client_first, c.last_name AS client_last,
              co.id AS coach_id, co.first_name AS coach_first, co.last_name AS coach_last,
-             o.doc_id, (${count}) AS total
+             o.doc_id, (${counted}) AS total, ${generationNow} AS generation
       FROM (SELECT o.appointment_id, o.coach_id, o.start_date, o.${OPEN[kind].doc} AS doc_id
               FROM ${dueOpen(kind, due, coach)}
              ORDER BY o.start_date, o.appointment_id
@@ -100,11 +123,24 @@ async function openPage(db: Db, kind: OpenKind, principal: Principal, now: Date,
       JOIN coaches co ON co.id = o.coach_id
       ORDER BY o.start_date, o.appointment_id`),
   );
-  // Past the last page: the count on its own.
-  const total = rows.length
-    ? rows[0]!.total
-    : (rowsOf<{ n: string | number }>(await db.execute(count))[0]?.n ?? 0);
-  return { items: rows.map((r) => toItem(r, now)), itemCount: Number(total) };
+  const first = rows[0];
+  let total: number;
+  if (first && !since) total = Number(first.total);
+  else if (first && since && String(first.generation) === since.generation) {
+    total = since.total + Number(first.total);
+  } else {
+    // Past the last page, or the open work changed since the count was taken: count afresh.
+    const [row] = rowsOf<{ n: string | number; generation: string | number }>(
+      await db.execute(
+        sql`SELECT count(*) AS n, ${generationNow} AS generation FROM ${dueOpen(kind, due, coach)}`,
+      ),
+    );
+    total = Number(row?.n ?? 0);
+    if (row) remember(db, key, { generation: String(row.generation), due, total });
+    return { items: rows.map((r) => toItem(r, now)), itemCount: total };
+  }
+  remember(db, key, { generation: String(first.generation), due, total });
+  return { items: rows.map((r) => toItem(r, now)), itemCount: total };
 }
 
 /** Held appointments (started > 30 min ago) without a signed summary, oldest first. */
