@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   check,
   index,
   integer,
@@ -58,6 +59,9 @@ const lifecycleChecks = (
   check(`${name}_canceled_check`, sql`(${t.status} = 'canceled') = (${t.canceledAt} IS NOT NULL)`),
 ];
 
+/** What can cancel a summary draft besides its author: its appointment's cancellation or no-show. */
+export const SUMMARY_CANCEL_CAUSES = ['appointment_cancelled', 'no_show'] as const;
+
 /** One summary per appointment (Terminzusammenfassung). */
 export const appointmentSummaries = pgTable(
   'appointment_summaries',
@@ -69,9 +73,18 @@ export const appointmentSummaries = pgTable(
       .notNull()
       .references(() => coaches.id),
     ...signedColumns(),
+    /**
+     * Why a draft was canceled with its appointment (null: by hand). A draft canceled for a
+     * no-show is a draft again when the no-show is taken back.
+     */
+    canceledWith: text('canceled_with', { enum: SUMMARY_CANCEL_CAUSES }),
   },
   (t) => [
     uniqueIndex('appointment_summaries_appointment_key').on(t.appointmentId),
+    check(
+      'appointment_summaries_canceled_with_check',
+      sql`${t.canceledWith} IS NULL OR (${t.status} = 'canceled' AND ${t.canceledWith} IN ${inList(SUMMARY_CANCEL_CAUSES)})`,
+    ),
     index('appointment_summaries_coach_status_idx').on(t.coachId, t.status),
     index('appointment_summaries_client_idx').on(t.clientId),
     ...lifecycleChecks('appointment_summaries', t),
@@ -97,6 +110,71 @@ export const patientCards = pgTable(
     index('patient_cards_coach_status_idx').on(t.coachId, t.status),
     ...lifecycleChecks('patient_cards', t),
   ],
+);
+
+/**
+ * The open summary work (issue 20 figures): one row per appointment that gets a summary (not
+ * cancelled, not a no-show, not provisional; future ones too) and has none or only a draft.
+ * Kept in the writing transaction by statement-level triggers on appointments and
+ * appointment_summaries (migration clinical_open_work), so the incomplete list, its count and
+ * the overall status read only open rows: `start_date <= now - 30 min` in the index.
+ */
+export const clinicalOpenSummaries = pgTable(
+  'clinical_open_summaries',
+  {
+    appointmentId: uuid('appointment_id').primaryKey(),
+    coachId: uuid('coach_id').notNull(),
+    startDate: ts('start_date').notNull(),
+    endDate: ts('end_date').notNull(),
+    /** The draft's id; null while the appointment has no summary at all. */
+    summaryId: uuid('summary_id'),
+  },
+  (t) => [
+    index('clinical_open_summaries_start_idx').on(t.startDate, t.appointmentId),
+    index('clinical_open_summaries_coach_start_idx').on(t.coachId, t.startDate, t.appointmentId),
+  ],
+);
+
+/**
+ * The open patient card work: one row per client whose first appointment that counts (not
+ * cancelled, no-show or provisional) is known and who has no card or only a draft; `coach_id`
+ * is the client's coach, else that appointment's. Kept by triggers on appointments, clients
+ * and patient_cards (migration clinical_open_work).
+ */
+export const clinicalOpenPatientCards = pgTable(
+  'clinical_open_patient_cards',
+  {
+    clientId: uuid('client_id').primaryKey(),
+    appointmentId: uuid('appointment_id').notNull(),
+    coachId: uuid('coach_id').notNull(),
+    startDate: ts('start_date').notNull(),
+    endDate: ts('end_date').notNull(),
+    /** The draft's id; null while the client has no card. */
+    patientCardId: uuid('patient_card_id'),
+  },
+  (t) => [
+    index('clinical_open_patient_cards_start_idx').on(t.startDate, t.appointmentId),
+    index('clinical_open_patient_cards_coach_start_idx').on(
+      t.coachId,
+      t.startDate,
+      t.appointmentId,
+    ),
+  ],
+);
+
+/**
+ * Rises once per transaction that changed the open work tables (deferred triggers, migration
+ * clinical_open_generation): an incomplete list's count remembered under a value stays exact
+ * while a statement still reads that value; only the appointments that became due since are
+ * counted on top (features/clinical/work-items.ts).
+ */
+export const clinicalOpenGeneration = pgTable(
+  'clinical_open_generation',
+  {
+    id: integer('id').primaryKey().default(1),
+    value: bigint('value', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('clinical_open_generation_single_row', sql`${t.id} = 1`)],
 );
 
 /** Appended after signing; never updated (§ 630f BGB: the original stays recognisable). */

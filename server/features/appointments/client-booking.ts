@@ -17,6 +17,7 @@ import { appointmentData, emitWebhook } from '../webhooks/index';
 import { freeCoachesAt, type Calendar, type CoachRef } from '../scheduling/index';
 import { instantOf, isoOf } from '../../time';
 import { bookRange, insertAppointment } from './booking';
+import { announceOutcome } from './outcomes';
 import { appointmentBasics } from './repository';
 
 const POOL: Calendar = { kind: 'initial-meetings' };
@@ -274,6 +275,7 @@ export async function cancelForClient(
   });
   await enqueueAppointmentNotifications(tx, deps, { appointmentId: a.id, change: 'cancelled' });
   await emitWebhook(tx, deps.jobs, 'appointment.cancelled', appointmentData(a));
+  await announceOutcome(tx, { appointmentId: a.id, change: 'cancelled', at: new Date(cancelledAt) });
   return cancelledAt;
 }
 

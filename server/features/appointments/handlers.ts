@@ -16,6 +16,7 @@ import { appointmentData, emitWebhook } from '../webhooks/index';
 import { bookRange, insertAppointment } from './booking';
 import { listAppointmentPage } from './list';
 import { assertInAvailability, assertMoveRequest, isMove } from './move';
+import { announceOutcome } from './outcomes';
 import { inTransaction } from './transaction';
 import { appointmentScope, findAppointment, selectAppointments, toAppointment } from './repository';
 
@@ -205,6 +206,13 @@ export const appointmentsHandlers = defineHandlers({
       if (changes.noShow === true && !before.noShow) {
         await emitWebhook(tx, deps.jobs, 'appointment.no_show', appointmentData(after));
       }
+      if (changes.noShow !== undefined && changes.noShow !== before.noShow) {
+        await announceOutcome(tx, {
+          appointmentId: before.id,
+          change: changes.noShow ? 'no_show' : 'no_show_undone',
+          at: deps.now(),
+        });
+      }
       return after;
     });
   },
@@ -236,6 +244,7 @@ export const appointmentsHandlers = defineHandlers({
         change: 'cancelled',
       });
       await emitWebhook(tx, deps.jobs, 'appointment.cancelled', appointmentData(before));
+      await announceOutcome(tx, { appointmentId: before.id, change: 'cancelled', at: deps.now() });
       return (await findAppointment(tx, principal, before.id))!;
     });
   },

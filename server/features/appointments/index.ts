@@ -6,3 +6,4 @@ export { cancelForClient, lockChangeable, toClientAppointment } from './client-b
 export { newMeetingCode, newVideoRoom } from './codes';
 export { appointmentJobs, RELEASE_HOLDS_JOB } from './jobs';
 export { inTransaction } from './transaction';
+export { onAppointmentOutcome, type AppointmentOutcome } from './outcomes';

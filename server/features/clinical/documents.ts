@@ -14,7 +14,8 @@ import { conflict, HttpProblem, notFound } from '../../http/problem';
 import { blockersOf, sha256 } from './content';
 
 export type DocTable = typeof appointmentSummaries | typeof patientCards;
-export type DocRow = typeof appointmentSummaries.$inferSelect;
+// The columns both documents have.
+export type DocRow = typeof patientCards.$inferSelect;
 type AmendmentRow = typeof clinicalAmendments.$inferSelect;
 
 export const tableOf = (type: DocumentType): DocTable =>

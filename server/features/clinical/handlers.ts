@@ -8,9 +8,11 @@ import {
   type DocumentType,
 } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
-import { defineHandlers } from '../../http/handler';
+import { defineHandlers, type AppDeps } from '../../http/handler';
 import { conflict, notFound } from '../../http/problem';
 import { inTransaction } from '../appointments/index';
+import { recordEvent } from '../events/index';
+import { emitWebhook, summarySignedData } from '../webhooks/index';
 import {
   checkSummaryContent,
   patientCardBlockers,
@@ -79,6 +81,21 @@ async function readable(
   return row;
 }
 
+/** A signed summary is a business event and an outgoing webhook (ids and time, no content). */
+async function announceSigned(tx: Tx, deps: AppDeps, principal: Principal, row: DocRow) {
+  await recordEvent(tx, {
+    type: 'summary.signed',
+    entityType: 'appointment_summary',
+    entityId: row.id,
+    actor: principal,
+    appointmentId: row.appointmentId,
+    clientId: row.clientId,
+    coachId: row.coachId,
+    source: 'business',
+  });
+  await emitWebhook(tx, deps.jobs, 'summary.signed', summarySignedData(row));
+}
+
 const summaryOf = (appointmentId: string) => eq(appointmentSummaries.appointmentId, appointmentId);
 const AMEND_SUMMARY = 'POST /appointment/{appointmentId}/summary/amendments';
 const AMEND_CARD = 'POST /patient-card/{patientCardId}/amendments';
@@ -127,7 +144,7 @@ export const documentHandlers = defineHandlers({
         true,
       );
       checkIfMatch(request, before);
-      return updateDocument(
+      const after = await updateDocument(
         tx,
         principal,
         'summary',
@@ -137,6 +154,8 @@ export const documentHandlers = defineHandlers({
         AMEND_SUMMARY,
         deps.now(),
       );
+      if (after.status === 'sent') await announceSigned(tx, deps, principal, after);
+      return after;
     });
     setEtag(reply, row);
     return toDocument(deps.db, 'summary', row);

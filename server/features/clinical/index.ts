@@ -1,6 +1,12 @@
 /** The clinical documentation feature's public face: patient cards, summaries, review. */
+import { onAppointmentOutcome } from '../appointments/index';
+import { followAppointment } from './appointment-outcomes';
+import { exportHandlers } from './export';
 import { documentHandlers } from './handlers';
 import { reviewHandlers } from './review-handlers';
 import { workHandlers } from './work-handlers';
 
-export const clinicalHandlers = { ...documentHandlers, ...workHandlers, ...reviewHandlers };
+export const clinicalHandlers = { ...documentHandlers, ...workHandlers, ...reviewHandlers, ...exportHandlers };
+
+// A summary draft is canceled with its appointment (and back when a no-show is taken back).
+onAppointmentOutcome(followAppointment);

@@ -26,9 +26,6 @@ const NO_MATCH = '00000000-0000-0000-0000-000000000000';
 const coachFilter = (column: SQL, coach: string | null | undefined) =>
   coach === undefined ? sql`true` : sql`${column} = ${coach ?? NO_MATCH}::uuid`;
 
-const held = (a: SQL, before: string) =>
-  sql`${a}.cancelled_at IS NULL AND NOT ${a}.no_show AND NOT ${a}.is_provisional AND ${a}.start_date <= ${before}::timestamptz`;
-
 interface ItemRow {
   appointment_id: string;
   start_date: string | Date;
@@ -40,7 +37,6 @@ interface ItemRow {
   coach_first: string;
   coach_last: string;
   doc_id: string | null;
-  doc_status: string | null;
   total: string | number;
 }
 
@@ -58,95 +54,134 @@ function toItem(row: ItemRow, now: Date) {
   };
 }
 
-/** Held appointments (started > 30 min ago) without a signed summary, oldest first. */
-export async function incompleteSummaries(
-  db: Db,
-  principal: Principal,
-  now: Date,
-  q: { page?: number; limit?: number; coachId?: string },
-) {
+/**
+ * The open work tables (kept by triggers, migration 0018): one row per appointment without
+ * a signed summary, one per client without a signed card, each with its start and coach.
+ */
+const OPEN = {
+  summary: { table: sql.raw('clinical_open_summaries'), doc: sql.raw('summary_id') },
+  patient_card: { table: sql.raw('clinical_open_patient_cards'), doc: sql.raw('patient_card_id') },
+} as const;
+type OpenKind = keyof typeof OPEN;
+
+/** The open rows that are due (started at least 30 minutes ago) in a coach's reach. */
+const dueOpen = (kind: OpenKind, due: string, coach: string | null | undefined) =>
+  sql`${OPEN[kind].table} o WHERE o.start_date <= ${due}::timestamptz AND ${coachFilter(sql`o.coach_id`, coach)}`;
+
+interface ListQuery {
+  page?: number;
+  limit?: number;
+  coachId?: string;
+}
+
+const generationNow = sql`(SELECT value FROM clinical_open_generation WHERE id = 1)`;
+
+/**
+ * Counts remembered per list and coach: the count at `due` under a generation of the open
+ * work tables. While the generation stands, the count at a later `due` is that count plus the
+ * open rows that became due in between (a short index range), so the exact count does not walk
+ * every open row on each request. Per process; the generation makes it right across processes.
+ */
+const knownCounts = new WeakMap<Db, Map<string, { generation: string; due: string; total: number }>>();
+const MAX_KNOWN_COUNTS = 500;
+
+function remember(db: Db, key: string, value: { generation: string; due: string; total: number }) {
+  let counts = knownCounts.get(db);
+  if (!counts) knownCounts.set(db, (counts = new Map()));
+  if (!counts.has(key) && counts.size >= MAX_KNOWN_COUNTS) counts.delete(counts.keys().next().value!);
+  counts.set(key, value);
+}
+
+/**
+ * One page of open work, oldest first, and its exact count, in one statement: the page is
+ * an index walk of the open rows in (coach,) start order that stops after it, then the rows'
+ * names by primary key; the count is remembered (above), or an index range of the open rows.
+ */
+async function openPage(db: Db, kind: OpenKind, principal: Principal, now: Date, q: ListQuery) {
   const limit = q.limit ?? 10;
   const offset = ((q.page ?? 1) - 1) * limit;
   const due = new Date(now.getTime() - SUMMARY_DUE_MS).toISOString();
   const coach = coachLimit(principal, q.coachId);
-  // The page walks appointments in start order and stops after it (no window count, which
-  // would make every request join all held appointments); the count is its own query.
-  const [rows, total] = await Promise.all([
-    db.execute(sql`
-      SELECT a.id AS appointment_id, a.start_date, a.appointment_type,
+  const key = `${kind}:${coach === undefined ? '*' : (coach ?? '-')}`;
+  const known = knownCounts.get(db)?.get(key);
+  const since = known && known.due <= due ? known : undefined;
+  const counted = since
+    ? sql`SELECT count(*) FROM ${dueOpen(kind, due, coach)} AND o.start_date > ${since.due}::timestamptz`
+    : sql`SELECT count(*) FROM ${dueOpen(kind, due, coach)}`;
+  const rows = rowsOf<ItemRow & { generation: string | number }>(
+    await db.execute(sql`
+      SELECT o.appointment_id, o.start_date, a.appointment_type,
              c.id AS client_id, c.first_name AS client_first, c.last_name AS client_last,
              co.id AS coach_id, co.first_name AS coach_first, co.last_name AS coach_last,
-             s.id AS doc_id, s.status AS doc_status, 0 AS total
-      FROM appointments a
+             o.doc_id, (${counted}) AS total, ${generationNow} AS generation
+      FROM (SELECT o.appointment_id, o.coach_id, o.start_date, o.${OPEN[kind].doc} AS doc_id
+              FROM ${dueOpen(kind, due, coach)}
+             ORDER BY o.start_date, o.appointment_id
+             LIMIT ${sql.raw(String(limit))} OFFSET ${sql.raw(String(offset))}) o
+      JOIN appointments a ON a.id = o.appointment_id
       JOIN clients c ON c.id = a.client_id
-      JOIN coaches co ON co.id = a.coach_id
-      LEFT JOIN appointment_summaries s ON s.appointment_id = a.id
-      WHERE ${held(sql`a`, due)} AND ${coachFilter(sql`a.coach_id`, coach)}
-        AND (s.id IS NULL OR s.status = 'new')
-      ORDER BY a.start_date, a.id
-      LIMIT ${sql.raw(String(limit))} OFFSET ${sql.raw(String(offset))}`),
-    countSummaries(db, due, coach),
-  ]);
+      JOIN coaches co ON co.id = o.coach_id
+      ORDER BY o.start_date, o.appointment_id`),
+  );
+  const first = rows[0];
+  let total: number;
+  if (first && !since) total = Number(first.total);
+  else if (first && since && String(first.generation) === since.generation) {
+    total = since.total + Number(first.total);
+  } else {
+    // Past the last page, or the open work changed since the count was taken: count afresh.
+    const [row] = rowsOf<{ n: string | number; generation: string | number }>(
+      await db.execute(
+        sql`SELECT count(*) AS n, ${generationNow} AS generation FROM ${dueOpen(kind, due, coach)}`,
+      ),
+    );
+    total = Number(row?.n ?? 0);
+    if (row) remember(db, key, { generation: String(row.generation), due, total });
+    return { items: rows.map((r) => toItem(r, now)), itemCount: total };
+  }
+  remember(db, key, { generation: String(first.generation), due, total });
+  return { items: rows.map((r) => toItem(r, now)), itemCount: total };
+}
+
+/** Held appointments (started > 30 min ago) without a signed summary, oldest first. */
+export async function incompleteSummaries(db: Db, principal: Principal, now: Date, q: ListQuery) {
+  const { items, itemCount } = await openPage(db, 'summary', principal, now, q);
   return {
-    summaries: rowsOf<ItemRow>(rows).map((r) => {
-      const { docId, ...item } = toItem(r, now);
-      return { ...item, summaryId: docId };
-    }),
-    itemCount: total,
+    summaries: items.map(({ docId, ...item }) => ({ ...item, summaryId: docId })),
+    itemCount,
   };
 }
 
-async function countSummaries(db: Db, due: string, coach: string | null | undefined) {
-  const [row] = rowsOf<{ n: string | number }>(
-    await db.execute(sql`
-      SELECT count(*) AS n FROM appointments a
-      WHERE ${held(sql`a`, due)} AND ${coachFilter(sql`a.coach_id`, coach)}
-        AND NOT EXISTS (SELECT 1 FROM appointment_summaries s
-                         WHERE s.appointment_id = a.id AND s.status <> 'new')`),
-  );
-  return Number(row?.n ?? 0);
-}
-
-/** The first held appointment of every client (in reach) that has no signed patient card. */
-const firstHeld = (principal: Principal, due: string, coachId: string | undefined) => sql`
-  SELECT DISTINCT ON (a.client_id) a.id, a.client_id, a.start_date, a.end_date, a.appointment_type,
-         COALESCE(c.coached_by_id, a.coach_id) AS coach_id, c.first_name, c.last_name
-  FROM appointments a
-  JOIN clients c ON c.id = a.client_id
-  WHERE ${held(sql`a`, due)}
-    AND ${coachFilter(sql`COALESCE(c.coached_by_id, a.coach_id)`, coachLimit(principal, coachId))}
-  ORDER BY a.client_id, a.start_date, a.id`;
-
+/** Clients (first held appointment, oldest first) without a signed patient card. */
 export async function incompletePatientCards(
   db: Db,
   principal: Principal,
   now: Date,
-  q: { page?: number; limit?: number; coachId?: string },
+  q: ListQuery,
 ) {
-  const limit = q.limit ?? 10;
-  const offset = ((q.page ?? 1) - 1) * limit;
-  const due = new Date(now.getTime() - SUMMARY_DUE_MS).toISOString();
-  const rows = rowsOf<ItemRow>(
-    await db.execute(sql`
-      WITH f AS (${firstHeld(principal, due, q.coachId)})
-      SELECT f.id AS appointment_id, f.start_date, f.appointment_type,
-             f.client_id, f.first_name AS client_first, f.last_name AS client_last,
-             co.id AS coach_id, co.first_name AS coach_first, co.last_name AS coach_last,
-             p.id AS doc_id, p.status AS doc_status, count(*) OVER () AS total
-      FROM f
-      JOIN coaches co ON co.id = f.coach_id
-      LEFT JOIN patient_cards p ON p.client_id = f.client_id AND p.status <> 'canceled'
-      WHERE p.id IS NULL OR p.status = 'new'
-      ORDER BY f.start_date, f.id
-      LIMIT ${sql.raw(String(limit))} OFFSET ${sql.raw(String(offset))}`),
-  );
+  const { items, itemCount } = await openPage(db, 'patient_card', principal, now, q);
   return {
-    patientCards: rows.map((r) => {
-      const { docId, ...item } = toItem(r, now);
-      return { ...item, patientCardId: docId };
-    }),
-    itemCount: rows.length ? Number(rows[0]!.total) : 0,
+    patientCards: items.map(({ docId, ...item }) => ({ ...item, patientCardId: docId })),
+    itemCount,
   };
+}
+
+/** Due open work without any document yet, and what is overdue (48 h after the end). */
+async function openCounts(
+  db: Db,
+  kind: OpenKind,
+  now: Date,
+  coach: string | null | undefined,
+) {
+  const due = new Date(now.getTime() - SUMMARY_DUE_MS).toISOString();
+  const overdueBefore = new Date(now.getTime() - OVERDUE_MS).toISOString();
+  const [row] = rowsOf<{ missing: string | number; overdue: string | number }>(
+    await db.execute(sql`
+      SELECT count(*) FILTER (WHERE o.${OPEN[kind].doc} IS NULL) AS missing,
+             count(*) FILTER (WHERE o.end_date < ${overdueBefore}::timestamptz) AS overdue
+      FROM ${dueOpen(kind, due, coach)}`),
+  );
+  return { missing: Number(row?.missing ?? 0), overdue: Number(row?.overdue ?? 0) };
 }
 
 type Counts = {
@@ -184,23 +219,15 @@ export async function patientCardStatus(
   coachId: string | undefined,
 ) {
   const coach = coachLimit(principal, coachId);
-  const counts = await docCounts(db, 'patient_cards', coach);
-  const due = new Date(now.getTime() - SUMMARY_DUE_MS).toISOString();
-  const overdueBefore = new Date(now.getTime() - OVERDUE_MS).toISOString();
-  const [row] = rowsOf<{ missing: string | number; overdue: string | number }>(
-    await db.execute(sql`
-      WITH f AS (${firstHeld(principal, due, coachId)})
-      SELECT count(*) FILTER (WHERE p.id IS NULL) AS missing,
-             count(*) FILTER (WHERE f.end_date < ${overdueBefore}::timestamptz) AS overdue
-      FROM f LEFT JOIN patient_cards p ON p.client_id = f.client_id AND p.status <> 'canceled'
-      WHERE p.id IS NULL OR p.status = 'new'`),
-  );
-  counts.missing = Number(row?.missing ?? 0);
-  const overdue = Number(row?.overdue ?? 0);
+  const [counts, open] = await Promise.all([
+    docCounts(db, 'patient_cards', coach),
+    openCounts(db, 'patient_card', now, coach),
+  ]);
+  counts.missing = open.missing;
   return {
     counts,
-    overdue,
-    status: overdue || counts.blocked ? ('blocker' as const) : ('available' as const),
+    overdue: open.overdue,
+    status: open.overdue || counts.blocked ? ('blocker' as const) : ('available' as const),
   };
 }
 
@@ -211,20 +238,13 @@ export async function tasksStatus(
   coachId: string | undefined,
 ) {
   const coach = coachLimit(principal, coachId);
-  const cards = await patientCardStatus(db, principal, now, coachId);
-  const summaries = await docCounts(db, 'appointment_summaries', coach);
-  const due = new Date(now.getTime() - SUMMARY_DUE_MS).toISOString();
-  const overdueBefore = new Date(now.getTime() - OVERDUE_MS).toISOString();
-  const [row] = rowsOf<{ missing: string | number; overdue: string | number }>(
-    await db.execute(sql`
-      SELECT count(*) FILTER (WHERE s.id IS NULL) AS missing,
-             count(*) FILTER (WHERE a.end_date < ${overdueBefore}::timestamptz) AS overdue
-      FROM appointments a LEFT JOIN appointment_summaries s ON s.appointment_id = a.id
-      WHERE ${held(sql`a`, due)} AND ${coachFilter(sql`a.coach_id`, coach)}
-        AND (s.id IS NULL OR s.status = 'new')`),
-  );
-  summaries.missing = Number(row?.missing ?? 0);
-  const overdue = cards.overdue + Number(row?.overdue ?? 0);
+  const [cards, summaries, open] = await Promise.all([
+    patientCardStatus(db, principal, now, coachId),
+    docCounts(db, 'appointment_summaries', coach),
+    openCounts(db, 'summary', now, coach),
+  ]);
+  summaries.missing = open.missing;
+  const overdue = cards.overdue + open.overdue;
   const blocked = overdue > 0 || cards.counts.blocked > 0 || summaries.blocked > 0;
   return {
     status: blocked ? ('blocker' as const) : ('available' as const),

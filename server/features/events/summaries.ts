@@ -45,6 +45,7 @@ const SUMMARIES: Record<string, string> = {
   'billable_item.validation_removed': 'Prüfhinweis der Abrechnungsposition entfernt',
   'billable_item.deleted': 'Abrechnungsposition gelöscht',
   'billable_item.invoice_cancelled': 'Rechnung storniert, Position wieder freigegeben',
+  'summary.signed': 'Terminzusammenfassung unterschrieben',
   'invoice.issued': 'Rechnung erstellt',
   'invoice.sent': 'Rechnung versendet',
   'invoice.cancelled': 'Rechnung storniert',

@@ -1,41 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import * as fontkit from 'fontkit';
-import PDFDocument from 'pdfkit';
+import { a4Pdf, PAGE_LEFT as LEFT } from '../../pdf';
 import type { InvoiceDocument, Practice } from './document';
 import { euro, germanDate } from './money';
 
-// DejaVu Sans (free licence, npm dejavu-fonts-ttf) is embedded as a subset: umlauts, ß and €
-// print in any viewer, which the 14 standard PDF fonts do not guarantee.
-// Parsed once (fontkit, the parser pdfkit itself uses) and shared by every document: parsing
-// the TTF per PDF cost more than the rest of the document. Each PDF still embeds its subset.
-const require = createRequire(import.meta.url);
-const parse = (file: string) =>
-  fontkit.create(
-    readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)),
-  ) as PDFKit.Mixins.PDFFontSource;
-let fonts: { body: PDFKit.Mixins.PDFFontSource; bold: PDFKit.Mixins.PDFFontSource } | undefined;
-const loadFonts = () => (fonts ??= { body: parse('DejaVuSans.ttf'), bold: parse('DejaVuSans-Bold.ttf') });
-
-const LEFT = 56;
-const RIGHT = 539;
-
 /** Renders the invoice as an A4 PDF with every § 14 Abs. 4 UStG field. */
 export function renderInvoicePdf(doc: InvoiceDocument, practice: Practice): Promise<Buffer> {
-  const pdf = new PDFDocument({
-    size: 'A4',
-    margins: { top: 56, bottom: 56, left: LEFT, right: 595 - RIGHT },
-    info: { Title: `${title(doc)} ${doc.number}`, Author: practice.name },
-  });
-  const chunks: Buffer[] = [];
-  pdf.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
-  });
-  const { body, bold } = loadFonts();
-  pdf.registerFont('body', body);
-  pdf.registerFont('bold', bold);
+  const { pdf, done } = a4Pdf({ Title: `${title(doc)} ${doc.number}`, Author: practice.name });
 
   pdf.font('bold').fontSize(14).text(practice.name, LEFT, 56);
   pdf.font('body').fontSize(9);

@@ -5,4 +5,4 @@ export { webhookJobs, WEBHOOK_WORK, type WebhookJobDeps } from './deliver';
 export { newWebhookSecret, signatureHeader } from './secrets';
 export { MAX_ATTEMPTS, nextDelayMs, parseRetryAfter, RETRY_DELAYS_MS } from './retry-schedule';
 export { refusalOf } from './target-guard';
-export { appointmentData, billableItemData, clientData } from './payloads';
+export { appointmentData, billableItemData, clientData, summarySignedData } from './payloads';

@@ -39,3 +39,20 @@ export const billableItemData = (item: {
   coachId: item.coachId,
   status: item.status,
 });
+
+/** A signed summary: which one, whose, who signed and when; never its content. */
+export const summarySignedData = (summary: {
+  id: string;
+  appointmentId: string;
+  clientId: string;
+  coachId: string;
+  signedById: string | null;
+  signedAt: string | null;
+}): ThinData => ({
+  summaryId: summary.id,
+  appointmentId: summary.appointmentId,
+  clientId: summary.clientId,
+  coachId: summary.coachId,
+  signedById: summary.signedById,
+  signedAt: summary.signedAt === null ? null : new Date(summary.signedAt).toISOString(),
+});

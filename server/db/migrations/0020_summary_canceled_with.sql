@@ -1,0 +1,2 @@
+ALTER TABLE "appointment_summaries" ADD COLUMN "canceled_with" text;--> statement-breakpoint
+ALTER TABLE "appointment_summaries" ADD CONSTRAINT "appointment_summaries_canceled_with_check" CHECK ("appointment_summaries"."canceled_with" IS NULL OR ("appointment_summaries"."status" = 'canceled' AND "appointment_summaries"."canceled_with" IN ('appointment_cancelled', 'no_show')));
