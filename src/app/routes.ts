@@ -77,6 +77,8 @@ const ClientAppointmentSelectionPage = lazyPage(
 const ClientCancelPage = lazyPage(() => import('../views/client-signup/CancelPage'));
 const ClientReschedulePage = lazyPage(() => import('../views/client-signup/ReschedulePage'));
 const ProfilePage = lazyPage(() => import('../views/auth/ProfilePage'));
+const InvoicesPage = lazyPage(() => import('../views/invoices/InvoicesPage'));
+const InvoiceDetailPage = lazyPage(() => import('../views/invoices/InvoiceDetailPage'));
 const BillingRulesPage = lazyPage(() => import('../views/billing-rules/BillingRulesPage'));
 const BillingRuleNewPage = lazyPage(() =>
   import('../views/billing-rules/BillingRuleFormPage').then((m) => ({ default: m.BillingRuleNewPage })),
@@ -108,6 +110,7 @@ const scheduling = (roles: RouteAccess['roles']): PageOptions => ({ access: { ro
 const coachMeeting: PageOptions = { namespaces: ['meeting'], access: { roles: STAFF } };
 /** A staff workspace page: its translations load with its code. */
 const staff = (roles: RouteAccess['roles']): PageOptions => ({ namespaces: ['staff'], access: { roles } });
+const INVOICES: PageOptions = { namespaces: ['invoices', 'staff'], access: { roles: ADMIN_ONLY } };
 const BILLING_RULES: PageOptions = { namespaces: ['billingRules', 'staff'], access: { roles: ADMIN_ONLY } };
 
 /**
@@ -173,7 +176,11 @@ export const routes: readonly AppRoute[] = [
   page('/users/:userId/edit', tKey('staff:breadcrumbs.edit'), UserEditPage, staff(MANAGERS)),
   page('/events', tKey('staff:breadcrumbs.events'), EventsListPage, staff(MANAGERS)),
   // Billing (issue 19): every staff role reads (coaches their clients' items), admins act.
-  page('/billing', tKey('common:menu.billing'), BillingPage, staff(STAFF)),
+  // ('invoices' for the admins' link to the invoices.)
+  page('/billing', tKey('common:menu.billing'), BillingPage, { namespaces: ['staff', 'invoices'], access: { roles: STAFF } }),
+  // Invoices (issue 19): admins (and superadmins), as the contract's x-roles say.
+  page('/billing/invoices', tKey('invoices:breadcrumbs.invoices'), InvoicesPage, INVOICES),
+  page('/billing/invoices/:invoiceId', tKey('invoices:breadcrumbs.invoice'), InvoiceDetailPage, INVOICES),
   // Billing rules (issue 19): admins (and superadmins).
   page('/billing/rules', tKey('billingRules:breadcrumbs.rules'), BillingRulesPage, BILLING_RULES),
   page('/billing/rules/new', tKey('billingRules:breadcrumbs.new'), BillingRuleNewPage, BILLING_RULES),

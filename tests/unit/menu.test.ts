@@ -56,6 +56,7 @@ describe('menu per role (specification section 6)', () => {
         'appointments',
         'clients',
         'billing',
+        'invoices',
         'billingRules',
         'availability',
         'coaches',
@@ -66,7 +67,7 @@ describe('menu per role (specification section 6)', () => {
     });
   });
 
-  it('ONBOARDING_MANAGER sees no billing rules', () => {
+  it('ONBOARDING_MANAGER sees no invoices and no billing rules', () => {
     const menu = ids('ONBOARDING_MANAGER', ALL_ROUTES, 'https://analytics.example/');
     expect(menu.main).toEqual([
       'calendar',
@@ -94,6 +95,7 @@ describe('menu per role (specification section 6)', () => {
     const menu = ids('SUPERADMIN', ALL_ROUTES, 'https://analytics.example/');
     expect(menu.main).toContain('dashboard');
     expect(menu.main).toContain('billingRules');
+    expect(menu.main).toContain('invoices');
     expect(menu.quick).toHaveLength(5);
     expect(menu.bottom).toHaveLength(4);
   });

@@ -19,6 +19,7 @@ import type { ListActor } from '../staff/ListParts';
 import { formatDate, formatEuro, formatNumber } from '../staff/format';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
 import { BatchDialog, BatchResult, SelectionBar, type BatchActor } from './BatchParts';
+import { BillingSections } from './BillingSections';
 import { billingColumns, PAYER_LABELS, personName, STATUS_LABELS } from './columns';
 import './billing.css';
 
@@ -121,6 +122,7 @@ export default function BillingPage() {
 
   return (
     <StaffListPage title={t('billingItems.title')}>
+      {canAct ? <BillingSections current="items" /> : null}
       <StatusTabs actorRef={listRef} />
       {canAct ? null : <p className="field-hint">{t('billingItems.readOnly')}</p>}
       <DataTable
