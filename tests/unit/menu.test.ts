@@ -26,6 +26,7 @@ const ALL_ROUTES = [
   '/clients',
   '/clients/new',
   '/billing',
+  '/billing/invoices',
   '/billing/rules',
   '/availability',
   '/coaches',
