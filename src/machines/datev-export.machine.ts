@@ -1,4 +1,4 @@
-import { Temporal } from '@js-temporal/polyfill';
+import type { Temporal } from '@js-temporal/polyfill';
 import { assign, fromPromise, not, setup } from 'xstate';
 import { machineErrorOf, type MachineError, notProvided } from './shared/failures';
 
