@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from '../support/axe';
 import { useBrowser } from '../support/browser';
+import { e2eApi } from '../support/e2e-api';
 import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
 
 /**
@@ -15,18 +16,7 @@ const b = useBrowser();
 const ADMIN = 'admin@sprechstunde.demo';
 let token: string;
 
-const api = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${b.baseUrl}/api${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  expect(res.status, `${method} ${path}`).toBe(200);
-  return res.json() as Promise<any>;
-};
+const api = e2eApi(b, () => token);
 
 async function mailTo(to: string, subject: string): Promise<boolean> {
   for (let attempt = 0; attempt < 50; attempt++) {
@@ -90,7 +80,8 @@ describe('an admin on /billing/invoices', () => {
     await send.getByText(`Rechnung ${number} an ${to} senden?`).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await send.getByRole('button', { name: 'Senden' }).click();
-    await page.getByText(/^Versendet am .* an /).waitFor();
+    await page.getByText(`Rechnung ${number} an ${to} gesendet.`).waitFor();
+    await page.getByText(new RegExp(`^Versendet am .* an ${to.replace(/\./g, '\\.')}$`)).waitFor();
     await page.locator('.invoice-facts').getByText('versendet', { exact: true }).waitFor();
     expect(await mailTo(to, `Rechnung ${number}`)).toBe(true);
     expect(await seriousAxeViolations(page)).toEqual([]);

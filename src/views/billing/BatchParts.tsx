@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import {
@@ -9,6 +9,7 @@ import {
 } from '../../machines/batch-action.machine';
 import type { BillableItem } from '../../machines/actors/staff/billing';
 import type { BillingAction } from '../../../shared/billing-transitions';
+import { useModalDialog } from '../parts/modal-dialog';
 import { errorKey } from '../staff/ListParts';
 import { formatDate, formatEuro, formatNumber } from '../staff/format';
 import { ACTION_LABELS, CONFLICT_REASONS, DONE_LABELS, STATUS_LABELS, personName } from './columns';
@@ -114,14 +115,7 @@ export function BatchDialog({ actorRef, rows }: { actorRef: BatchActor; rows: re
   const { t } = useTranslation('staff');
   const state = useSelector(actorRef, (s) => s);
   const id = useId();
-  const ref = useRef<HTMLDialogElement>(null);
-  const open = state.hasTag('open');
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const ref = useModalDialog(state.hasTag('open'));
   const { selected, action, conflicts } = state.context;
   const count = selected.length;
   const sum = formatEuro(selectionSum(state.context) ?? 0);

@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
+import { tKey } from '../../i18n/keys';
 import { Link, useParams } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import type { Invoice, invoiceDetailMachine } from '../../machines/invoice-detail.machine';
@@ -15,6 +16,12 @@ import '../billing/billing.css';
 import './invoices.css';
 
 type DetailActor = ActorRefFrom<typeof invoiceDetailMachine>;
+
+/** The documents an invoice can be downloaded as (XRechnung only where it has one). */
+const DOCUMENTS = [
+  { document: 'pdf', label: tKey('invoices:detail.downloadPdf') },
+  { document: 'xrechnung', label: tKey('invoices:detail.downloadXRechnung') },
+] as const;
 
 /** `/billing/invoices/:invoiceId` (ADMIN). */
 export default function InvoiceDetailPage() {
@@ -74,24 +81,17 @@ function Actions({ actorRef, invoice }: { actorRef: DetailActor; invoice: Invoic
   return (
     <section aria-label={t('detail.actions')}>
       <div className="page-actions">
-        <button
-          type="button"
-          className="button"
-          disabled={!state.can({ type: 'download.start', document: 'pdf' })}
-          onClick={() => actorRef.send({ type: 'download.start', document: 'pdf' })}
-        >
-          {t('detail.downloadPdf')}
-        </button>
-        {invoice.hasXRechnung ? (
+        {DOCUMENTS.filter((d) => d.document === 'pdf' || invoice.hasXRechnung).map(({ document, label }) => (
           <button
+            key={document}
             type="button"
             className="button"
-            disabled={!state.can({ type: 'download.start', document: 'xrechnung' })}
-            onClick={() => actorRef.send({ type: 'download.start', document: 'xrechnung' })}
+            disabled={!state.can({ type: 'download.start', document })}
+            onClick={() => actorRef.send({ type: 'download.start', document })}
           >
-            {t('detail.downloadXRechnung')}
+            {t(label)}
           </button>
-        ) : null}
+        ))}
         {invoice.status !== 'cancelled' ? (
           <button
             type="button"
@@ -155,13 +155,13 @@ function Facts({ invoice }: { invoice: Invoice }) {
           {invoice.sentAt ? (
             <>
               {' – '}
-              {t('detail.sentAt', { date: formatDateTime(invoice.sentAt), email: invoice.sentTo ?? '' })}
+              <span>{t('detail.sentAt', { date: formatDateTime(invoice.sentAt), email: invoice.sentTo ?? '' })}</span>
             </>
           ) : null}
           {invoice.cancelledAt ? (
             <>
               {' – '}
-              {t('detail.cancelledAt', { date: formatDateTime(invoice.cancelledAt) })}
+              <span>{t('detail.cancelledAt', { date: formatDateTime(invoice.cancelledAt) })}</span>
             </>
           ) : null}
         </dd>

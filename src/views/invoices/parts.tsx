@@ -1,6 +1,7 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useId } from 'react';
 import { tKey } from '../../i18n/keys';
 import type { InvoiceSummary } from '../../machines/actors/staff/invoices';
+import { useModalDialog } from '../parts/modal-dialog';
 import { errorKey } from '../staff/ListParts';
 
 /** Labels and small parts the invoice pages share. */
@@ -47,13 +48,7 @@ export function Modal({
   children: ReactNode;
 }) {
   const id = useId();
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const ref = useModalDialog(open);
   return (
     <dialog
       ref={ref}
