@@ -178,7 +178,7 @@ describe('invoice run, documents, send, Storno, DATEV', () => {
     expect(mail!.subject).toBe(`Rechnung ${res.body.number}`);
     const files = await db().select().from(communicationAttachments).where(eq(communicationAttachments.communicationId, mail!.id));
     expect(files.map((f) => f.contentType)).toEqual(['application/pdf']);
-    expect(files[0]!.content.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(Buffer.from(files[0]!.content.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
     await api.app.jobs.runDue();
     const [after] = await db().select().from(communications).where(eq(communications.id, mail!.id));
     expect(after!.status).toBe('sent');
