@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tKey } from '../../i18n/keys';
 import { Link, useParams } from 'wouter';
@@ -278,58 +279,62 @@ function Lines({ invoice }: { invoice: Invoice }) {
   );
 }
 
-function SendDialog({ actorRef, invoice }: { actorRef: DetailActor; invoice: Invoice }) {
+/**
+ * The question of an action (send, Storno) as a modal form: its fields and text, the German
+ * reason of a failure, and confirm (retry after a failure) or abort.
+ */
+function QuestionDialog({
+  title,
+  open,
+  busy,
+  failed,
+  error,
+  confirmLabel,
+  runningLabel,
+  danger = false,
+  confirmDisabled = false,
+  onConfirm,
+  onAbort,
+  children,
+}: {
+  title: string;
+  open: boolean;
+  busy: boolean;
+  failed: boolean;
+  error: { code: string } | null;
+  confirmLabel: string;
+  runningLabel: string;
+  danger?: boolean;
+  confirmDisabled?: boolean;
+  onConfirm: () => void;
+  onAbort: () => void;
+  children: ReactNode;
+}) {
   const { t } = useTranslation(['invoices', 'staff']);
-  const state = useSelector(actorRef, (s) => s);
-  const open = state.hasTag('send');
-  const busy = state.hasTag('busy');
-  const email = state.context.email;
-  const valid = busy || state.can({ type: 'send.confirm' }) || state.can({ type: 'send.retry' });
-  const failed = state.hasTag('actionError');
   return (
-    <Modal open={open} title={t('sendDialog.title')} busy={busy} onClose={() => actorRef.send({ type: 'send.abort' })}>
+    <Modal open={open} title={title} busy={busy} onClose={onAbort}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          actorRef.send({ type: failed ? 'send.retry' : 'send.confirm' });
+          onConfirm();
         }}
       >
-        <div className="field">
-          <label htmlFor="invoice-send-email">{t('sendDialog.email')}</label>
-          <input
-            id="invoice-send-email"
-            type="email"
-            autoComplete="off"
-            value={email}
-            disabled={busy}
-            aria-invalid={!valid || undefined}
-            aria-describedby={!valid ? 'invoice-send-email-error' : undefined}
-            onChange={(e) => actorRef.send({ type: 'send.email', email: e.target.value })}
-          />
-          {!valid ? (
-            <p id="invoice-send-email-error" className="field-error">
-              {t('sendDialog.noEmail')}
-            </p>
-          ) : null}
-        </div>
-        {valid ? (
-          <p>
-            <strong>
-              {t('sendDialog.question', { kind: t(INVOICE_KIND_LABELS[invoice.kind]), number: invoice.number, email: email.trim() })}
-            </strong>
-          </p>
-        ) : null}
-        <p>{t('sendDialog.explain')}</p>
+        {children}
         {failed ? (
           <div className="notice notice-error" role="alert">
-            <p>{t(invoiceErrorKey(state.context.actionError))}</p>
+            <p>{t(invoiceErrorKey(error))}</p>
           </div>
         ) : null}
         <div className="form-actions">
-          <button type="submit" className="button button-primary" disabled={busy || !valid} aria-busy={busy}>
-            {busy ? t('sendDialog.running') : failed ? t('detail.retry') : t('sendDialog.confirm')}
+          <button
+            type="submit"
+            className={danger ? 'button button-danger' : 'button button-primary'}
+            disabled={busy || confirmDisabled}
+            aria-busy={busy}
+          >
+            {busy ? runningLabel : failed ? t('detail.retry') : confirmLabel}
           </button>
-          <button type="button" className="button" disabled={busy} onClick={() => actorRef.send({ type: 'send.abort' })}>
+          <button type="button" className="button" disabled={busy} onClick={onAbort}>
             {t('detail.abort')}
           </button>
         </div>
@@ -338,55 +343,95 @@ function SendDialog({ actorRef, invoice }: { actorRef: DetailActor; invoice: Inv
   );
 }
 
+function SendDialog({ actorRef, invoice }: { actorRef: DetailActor; invoice: Invoice }) {
+  const { t } = useTranslation(['invoices', 'staff']);
+  const state = useSelector(actorRef, (s) => s);
+  const busy = state.hasTag('busy');
+  const email = state.context.email;
+  const valid = busy || state.can({ type: 'send.confirm' }) || state.can({ type: 'send.retry' });
+  const failed = state.hasTag('actionError');
+  return (
+    <QuestionDialog
+      title={t('sendDialog.title')}
+      open={state.hasTag('send')}
+      busy={busy}
+      failed={failed}
+      error={state.context.actionError}
+      confirmLabel={t('sendDialog.confirm')}
+      runningLabel={t('sendDialog.running')}
+      confirmDisabled={!valid}
+      onConfirm={() => actorRef.send({ type: failed ? 'send.retry' : 'send.confirm' })}
+      onAbort={() => actorRef.send({ type: 'send.abort' })}
+    >
+      <div className="field">
+        <label htmlFor="invoice-send-email">{t('sendDialog.email')}</label>
+        <input
+          id="invoice-send-email"
+          type="email"
+          autoComplete="off"
+          value={email}
+          disabled={busy}
+          aria-invalid={!valid || undefined}
+          aria-describedby={!valid ? 'invoice-send-email-error' : undefined}
+          onChange={(e) => actorRef.send({ type: 'send.email', email: e.target.value })}
+        />
+        {!valid ? (
+          <p id="invoice-send-email-error" className="field-error">
+            {t('sendDialog.noEmail')}
+          </p>
+        ) : null}
+      </div>
+      {valid ? (
+        <p>
+          <strong>
+            {t('sendDialog.question', { kind: t(INVOICE_KIND_LABELS[invoice.kind]), number: invoice.number, email: email.trim() })}
+          </strong>
+        </p>
+      ) : null}
+      <p>{t('sendDialog.explain')}</p>
+    </QuestionDialog>
+  );
+}
+
 function CancelDialog({ actorRef, invoice }: { actorRef: DetailActor; invoice: Invoice }) {
   const { t } = useTranslation(['invoices', 'staff']);
   const state = useSelector(actorRef, (s) => s);
-  const open = state.hasTag('cancel');
   const busy = state.hasTag('busy');
   const failed = state.hasTag('actionError');
   return (
-    <Modal open={open} title={t('cancelDialog.title')} busy={busy} onClose={() => actorRef.send({ type: 'cancel.abort' })}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          actorRef.send({ type: failed ? 'cancel.retry' : 'cancel.confirm' });
-        }}
-      >
-        <p>
-          <strong>
-            {t('cancelDialog.question', {
-              kind: t(INVOICE_KIND_LABELS[invoice.kind]),
-              number: invoice.number,
-              sum: formatEuro(invoice.grossCents),
-            })}
-          </strong>
-        </p>
-        <p>{t('cancelDialog.explain')}</p>
-        <div className="field">
-          <label htmlFor="invoice-cancel-reason">{t('cancelDialog.reason')}</label>
-          <textarea
-            id="invoice-cancel-reason"
-            maxLength={500}
-            rows={3}
-            value={state.context.reason}
-            disabled={busy || failed}
-            onChange={(e) => actorRef.send({ type: 'cancel.reason', reason: e.target.value })}
-          />
-        </div>
-        {failed ? (
-          <div className="notice notice-error" role="alert">
-            <p>{t(invoiceErrorKey(state.context.actionError))}</p>
-          </div>
-        ) : null}
-        <div className="form-actions">
-          <button type="submit" className="button button-danger" disabled={busy} aria-busy={busy}>
-            {busy ? t('cancelDialog.running') : failed ? t('detail.retry') : t('cancelDialog.confirm')}
-          </button>
-          <button type="button" className="button" disabled={busy} onClick={() => actorRef.send({ type: 'cancel.abort' })}>
-            {t('detail.abort')}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <QuestionDialog
+      title={t('cancelDialog.title')}
+      open={state.hasTag('cancel')}
+      busy={busy}
+      failed={failed}
+      error={state.context.actionError}
+      confirmLabel={t('cancelDialog.confirm')}
+      runningLabel={t('cancelDialog.running')}
+      danger
+      onConfirm={() => actorRef.send({ type: failed ? 'cancel.retry' : 'cancel.confirm' })}
+      onAbort={() => actorRef.send({ type: 'cancel.abort' })}
+    >
+      <p>
+        <strong>
+          {t('cancelDialog.question', {
+            kind: t(INVOICE_KIND_LABELS[invoice.kind]),
+            number: invoice.number,
+            sum: formatEuro(invoice.grossCents),
+          })}
+        </strong>
+      </p>
+      <p>{t('cancelDialog.explain')}</p>
+      <div className="field">
+        <label htmlFor="invoice-cancel-reason">{t('cancelDialog.reason')}</label>
+        <textarea
+          id="invoice-cancel-reason"
+          maxLength={500}
+          rows={3}
+          value={state.context.reason}
+          disabled={busy || failed}
+          onChange={(e) => actorRef.send({ type: 'cancel.reason', reason: e.target.value })}
+        />
+      </div>
+    </QuestionDialog>
   );
 }
