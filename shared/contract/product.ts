@@ -660,6 +660,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoices/runs/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an invoice run would issue now, without issuing anything
+         * @description Counts the approved items on no live invoice (optionally only service dates in fromDate..toDate), the payers they would be grouped by and their gross sum, as createInvoiceRun would take them at this moment. Nothing is locked or numbered; a run started later takes what is due then.
+         */
+        get: operations["previewInvoiceRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invoices/datev-export": {
         parameters: {
             query?: never;
@@ -3085,6 +3105,14 @@ export interface components {
             invoices: components["schemas"]["InvoiceSummary"][];
             itemCount: number;
         };
+        InvoiceRunPreview: {
+            /** @description Approved items on no live invoice that a run would take now. */
+            itemCount: number;
+            /** @description Payers they group into, i.e. the invoices a run would issue now. */
+            payerCount: number;
+            /** @description Their gross sum. */
+            grossCents: number;
+        };
         InvoiceSendRequest: {
             /**
              * Format: email
@@ -5284,6 +5312,33 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    previewInvoiceRun: {
+        parameters: {
+            query?: {
+                fromDate?: string;
+                toDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceRunPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };

@@ -108,6 +108,13 @@ export function menuItems(config: MenuConfig = {}): MenuItem[] {
       roles: STAFF,
     },
     {
+      id: 'invoices',
+      section: 'main',
+      labelKey: tKey('common:menu.invoices'),
+      href: '/billing/invoices',
+      roles: ADMIN_ONLY,
+    },
+    {
       id: 'billingRules',
       section: 'main',
       labelKey: tKey('common:menu.billingRules'),

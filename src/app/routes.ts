@@ -79,6 +79,8 @@ const ClientCancelPage = lazyPage(() => import('../views/client-signup/CancelPag
 const ClientReschedulePage = lazyPage(() => import('../views/client-signup/ReschedulePage'));
 const ProfilePage = lazyPage(() => import('../views/auth/ProfilePage'));
 const MailingListPage = lazyPage(() => import('../views/mailing-list/MailingListPage'));
+const InvoicesPage = lazyPage(() => import('../views/invoices/InvoicesPage'));
+const InvoiceDetailPage = lazyPage(() => import('../views/invoices/InvoiceDetailPage'));
 const BillingRulesPage = lazyPage(() => import('../views/billing-rules/BillingRulesPage'));
 const BillingRuleNewPage = lazyPage(() =>
   import('../views/billing-rules/BillingRuleFormPage').then((m) => ({ default: m.BillingRuleNewPage })),
@@ -131,6 +133,7 @@ const clientPages = (roles: RouteAccess['roles']): PageOptions => ({ namespaces:
 /** The maintained lists (issue 21): admins (and superadmins). */
 const CATALOG: PageOptions = { namespaces: ['catalog', 'staff'], access: { roles: ADMIN_ONLY } };
 const ADMIN_AREA: PageOptions = { namespaces: ['admin'], access: { roles: SUPERADMIN_ONLY } };
+const INVOICES: PageOptions = { namespaces: ['invoices', 'staff'], access: { roles: ADMIN_ONLY } };
 const BILLING_RULES: PageOptions = { namespaces: ['billingRules', 'staff'], access: { roles: ADMIN_ONLY } };
 
 /**
@@ -199,6 +202,11 @@ export const routes: readonly AppRoute[] = [
   page('/billing', tKey('common:menu.billing'), BillingPage, staff(STAFF)),
   // Review (issue 20): coaches see their own documentation, managers everyone's and complete it.
   page('/review', tKey('common:menu.review'), ReviewPage, { namespaces: ['review', 'staff'], access: { roles: STAFF } }),
+  // ('invoices' for the admins' link to the invoices.)
+  page('/billing', tKey('common:menu.billing'), BillingPage, { namespaces: ['staff', 'invoices'], access: { roles: STAFF } }),
+  // Invoices (issue 19): admins (and superadmins), as the contract's x-roles say.
+  page('/billing/invoices', tKey('invoices:breadcrumbs.invoices'), InvoicesPage, INVOICES),
+  page('/billing/invoices/:invoiceId', tKey('invoices:breadcrumbs.invoice'), InvoiceDetailPage, INVOICES),
   // Billing rules (issue 19): admins (and superadmins).
   page('/billing/rules', tKey('billingRules:breadcrumbs.rules'), BillingRulesPage, BILLING_RULES),
   page('/billing/rules/new', tKey('billingRules:breadcrumbs.new'), BillingRuleNewPage, BILLING_RULES),

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from '../support/axe';
 import { useBrowser } from '../support/browser';
+import { e2eApi } from '../support/e2e-api';
 import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
 
 /**
@@ -21,18 +22,7 @@ interface Item {
   status: string;
 }
 
-const api = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${b.baseUrl}/api${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  expect(res.status, `${method} ${path}`).toBe(200);
-  return res.json() as Promise<any>;
-};
+const api = e2eApi(b, () => token);
 const pendingOf = async (coachId: string): Promise<Item[]> =>
   (await api('GET', `/billable-items?status=pending&coachId=${coachId}&limit=25`)).billableItems;
 

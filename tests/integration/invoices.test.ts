@@ -106,8 +106,19 @@ describe('invoice run, documents, send, Storno, DATEV', () => {
     const again = await run({ itemIds: [itemIds[0], pendingOne] });
     expectProblem(again, 409, 'batch_refused');
     expect(again.body.errors.map((e: { id: string }) => e.id)).toEqual([itemIds[0], pendingOne]);
+    // The preview counts what a run takes now, and nothing is due after it.
+    const preview = (query = '') => api.call('GET', `/api/invoices/runs/preview${query}`, { as: admin });
+    const due = await preview();
+    expectStatus(due, 200);
     const open = await run({});
     expectStatus(open, 201);
+    expect(due.body).toEqual({
+      itemCount: open.body.itemCount,
+      payerCount: open.body.invoices.length,
+      grossCents: open.body.invoices.reduce((sum: number, i: { grossCents: number }) => sum + i.grossCents, 0),
+    });
+    expect((await preview()).body).toEqual({ itemCount: 0, payerCount: 0, grossCents: 0 });
+    expectFieldError(await preview('?fromDate=2026-02-01&toDate=2026-01-01'), 'toDate');
     expect(open.body.invoices.every((i: { id: string }) => !res.body.invoices.some((j: { id: string }) => j.id === i.id))).toBe(true);
     expect(await db().select().from(events).where(and(eq(events.type, 'invoice.issued'), eq(events.entityId, selfPay)))).toHaveLength(1);
   });
@@ -167,7 +178,7 @@ describe('invoice run, documents, send, Storno, DATEV', () => {
     expect(mail!.subject).toBe(`Rechnung ${res.body.number}`);
     const files = await db().select().from(communicationAttachments).where(eq(communicationAttachments.communicationId, mail!.id));
     expect(files.map((f) => f.contentType)).toEqual(['application/pdf']);
-    expect(files[0]!.content.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(Buffer.from(files[0]!.content.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
     await api.app.jobs.runDue();
     const [after] = await db().select().from(communications).where(eq(communications.id, mail!.id));
     expect(after!.status).toBe('sent');

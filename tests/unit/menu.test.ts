@@ -26,6 +26,7 @@ const ALL_ROUTES = [
   '/clients',
   '/clients/new',
   '/billing',
+  '/billing/invoices',
   '/billing/rules',
   '/availability',
   '/coaches',
@@ -58,6 +59,7 @@ describe('menu per role (specification section 6)', () => {
         'appointments',
         'clients',
         'billing',
+        'invoices',
         'billingRules',
         'availability',
         'coaches',
@@ -70,7 +72,7 @@ describe('menu per role (specification section 6)', () => {
     });
   });
 
-  it('ONBOARDING_MANAGER sees no billing rules', () => {
+  it('ONBOARDING_MANAGER sees no invoices and no billing rules', () => {
     const menu = ids('ONBOARDING_MANAGER', ALL_ROUTES, 'https://analytics.example/');
     expect(menu.main).toEqual([
       'calendar',
@@ -98,6 +100,7 @@ describe('menu per role (specification section 6)', () => {
     const menu = ids('SUPERADMIN', ALL_ROUTES, 'https://analytics.example/');
     expect(menu.main).toContain('dashboard');
     expect(menu.main).toContain('billingRules');
+    expect(menu.main).toContain('invoices');
     expect(menu.quick).toHaveLength(5);
     expect(menu.bottom).toHaveLength(4);
   });

@@ -6,7 +6,7 @@ import { defineHandlers } from '../../http/handler';
 import { badRequest, notFound } from '../../http/problem';
 import { datevBuchungsstapel } from './datev';
 import { practiceOf } from './document';
-import { runInvoices } from './run';
+import { previewInvoiceRun, runInvoices } from './run';
 import { sendInvoice } from './send';
 import { cancelInvoice } from './storno';
 import { toInvoice, toSummary } from './view';
@@ -58,6 +58,13 @@ export const invoiceHandlers = defineHandlers({
       invoices: result.invoices.map((r) => toSummary({ ...r, hasXml: r.xml !== null }, null)),
       itemCount: result.itemCount,
     };
+  },
+
+  async previewInvoiceRun({ query, deps }) {
+    if (query.fromDate && query.toDate && query.fromDate > query.toDate) {
+      throw badRequest('toDate', 'before_from', 'toDate is before fromDate');
+    }
+    return previewInvoiceRun(deps.db, query);
   },
 
   getInvoice: ({ params, deps }) => invoiceById(deps.db, params.id),

@@ -1,5 +1,5 @@
 import { inArray, or } from 'drizzle-orm';
-import type { Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { campaigns, clients, insurers, type InvoiceRecipient } from '../../db/schema/index';
 
 type PayerKind = 'client' | 'sponsor' | 'statutory_insurer' | 'private_insurer';
@@ -22,7 +22,7 @@ export interface Payer {
  * with its IK number as the buyer reference. The product keeps no postal address for sponsors
  * and insurers, so theirs stays empty until someone records it.
  */
-export async function payersOf(tx: Tx, items: readonly PayerItem[]): Promise<(item: PayerItem) => Payer> {
+export async function payersOf(tx: Tx | Db, items: readonly PayerItem[]): Promise<(item: PayerItem) => Payer> {
   const clientRows = items.length
     ? await tx.select().from(clients).where(inArray(clients.id, [...new Set(items.map((i) => i.clientId))]))
     : [];

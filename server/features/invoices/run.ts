@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, lte, notExists, sql, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { billableItems, events, invoiceItems } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { HttpProblem, type FieldError } from '../../http/problem';
@@ -27,6 +27,42 @@ const onLiveInvoice = () =>
     sql`(SELECT 1 FROM ${invoiceItems} WHERE ${invoiceItems.billableItemId} = ${billableItems.id} AND ${invoiceItems.live})`,
   );
 
+/** Approved items on no live invoice, narrowed as the request says: what a run takes. */
+function dueItems(request: RunRequest): SQL | undefined {
+  const filters: SQL[] = [eq(billableItems.status, 'approved'), onLiveInvoice()];
+  if (request.itemIds) filters.push(inArray(billableItems.id, request.itemIds));
+  if (request.fromDate) filters.push(gte(billableItems.serviceDate, request.fromDate));
+  if (request.toDate) filters.push(lte(billableItems.serviceDate, request.toDate));
+  return and(...filters);
+}
+
+/** The items by payer (one invoice each), in a stable order of payers. */
+async function groupByPayer(tx: Tx | Db, items: ItemRow[]) {
+  const payerOf = await payersOf(tx, items);
+  const groups = new Map<string, { payer: Payer; items: ItemRow[] }>();
+  for (const item of items) {
+    const payer = payerOf(item);
+    const group = groups.get(payer.key) ?? { payer, items: [] };
+    group.items.push(item);
+    groups.set(payer.key, group);
+  }
+  return [...groups.values()].sort((a, b) => a.payer.key.localeCompare(b.payer.key));
+}
+
+/**
+ * What a run would issue now (items, payers, gross sum), read without locks: the screen's
+ * question before the run. A run started later takes what is due then.
+ */
+export async function previewInvoiceRun(db: Db, request: RunRequest) {
+  const items = await db.select().from(billableItems).where(dueItems(request));
+  const groups = items.length ? await groupByPayer(db, items) : [];
+  return {
+    itemCount: items.length,
+    payerCount: groups.length,
+    grossCents: items.reduce((sum, item) => sum + item.amountCents, 0),
+  };
+}
+
 /**
  * Issues one invoice per payer for the approved items that are on no live invoice, all in one
  * transaction: items locked, numbers allocated (gapless, see numbering.ts), documents rendered
@@ -41,28 +77,16 @@ export async function runInvoices(
 ): Promise<{ invoices: InvoiceRow[]; itemCount: number }> {
   return inTransaction(db, async (tx) => {
     await tx.execute(RUN_LOCK);
-    const filters: SQL[] = [eq(billableItems.status, 'approved'), onLiveInvoice()];
-    if (request.itemIds) filters.push(inArray(billableItems.id, request.itemIds));
-    if (request.fromDate) filters.push(gte(billableItems.serviceDate, request.fromDate));
-    if (request.toDate) filters.push(lte(billableItems.serviceDate, request.toDate));
     const items = await tx
       .select()
       .from(billableItems)
-      .where(and(...filters))
+      .where(dueItems(request))
       .orderBy(asc(billableItems.id))
       .for('update');
     if (request.itemIds) refuseMissing(request.itemIds, items);
     if (items.length === 0) return { invoices: [], itemCount: 0 };
 
-    const payerOf = await payersOf(tx, items);
-    const groups = new Map<string, { payer: Payer; items: ItemRow[] }>();
-    for (const item of items) {
-      const payer = payerOf(item);
-      const group = groups.get(payer.key) ?? { payer, items: [] };
-      group.items.push(item);
-      groups.set(payer.key, group);
-    }
-    const ordered = [...groups.values()].sort((a, b) => a.payer.key.localeCompare(b.payer.key));
+    const ordered = await groupByPayer(tx, items);
     const practice = practiceOf(config);
     const { invoiceDate, dueDate, year } = invoiceDates(now, practice.paymentDays);
     const numbers = await allocateNumbers(tx, year, ordered.length);

@@ -7,6 +7,7 @@ import type { LinkInput } from '../client-signup.machine';
 import type { sessionMachine } from '../session.machine';
 import type { SignupRequestBody } from '../../forms/client-signup.form';
 import { appointmentIcs, type ClientAppointment, type FreeSlot } from '../../lib/client-slots';
+import { saveFile } from './save-file';
 
 /** The API calls of the client pages (issue #6), as the actors their machines declare. */
 
@@ -173,12 +174,5 @@ export function saveCalendarFile(appointment: ClientAppointment, summary: string
     summary,
     now: Date.now(),
   });
-  const url = URL.createObjectURL(new Blob([ics], { type: 'text/calendar;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'erstgespraech.ics';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(new Blob([ics], { type: 'text/calendar;charset=utf-8' }), 'erstgespraech.ics');
 }

@@ -20,6 +20,7 @@ import { formatDate, formatEuro, formatNumber } from '../staff/format';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
 import { useBatchRowSelection } from '../parts/BatchParts';
 import { BatchDialog, BatchResult, SelectionBar, useBillingWording, type BatchActor } from './BatchParts';
+import { BillingSections } from './BillingSections';
 import { billingColumns, PAYER_LABELS, personName, STATUS_LABELS } from './columns';
 import './billing.css';
 
@@ -119,6 +120,7 @@ export default function BillingPage() {
 
   return (
     <StaffListPage title={t('billingItems.title')}>
+      {canAct ? <BillingSections current="items" /> : null}
       <StatusTabs actorRef={listRef} />
       {canAct ? null : <p className="field-hint">{t('billingItems.readOnly')}</p>}
       <DataTable

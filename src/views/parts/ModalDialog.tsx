@@ -10,6 +10,8 @@ export function ModalDialog(props: {
   labelledBy: string;
   onCancel: () => void;
   open?: boolean;
+  /** Something is under way inside (announced to screen readers). */
+  busy?: boolean;
   className?: string;
   children: ReactNode;
 }) {
@@ -37,6 +39,7 @@ export function ModalDialog(props: {
       ref={ref}
       className={props.className}
       aria-labelledby={props.labelledBy}
+      aria-busy={props.busy}
       onCancel={(e) => {
         e.preventDefault();
         props.onCancel();

@@ -1,0 +1,20 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+
+/** The two halves of billing for admins: items (`/billing`) and invoices (`/billing/invoices`). */
+export function BillingSections({ current }: { current: 'items' | 'invoices' }) {
+  const { t } = useTranslation('invoices');
+  const links = [
+    { key: 'items', href: '/billing', label: t('sections.items') },
+    { key: 'invoices', href: '/billing/invoices', label: t('sections.invoices') },
+  ] as const;
+  return (
+    <nav className="billing-sections" aria-label={t('sections.label')}>
+      {links.map((link) => (
+        <Link key={link.key} href={link.href} aria-current={current === link.key ? 'page' : undefined}>
+          {link.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}
