@@ -174,14 +174,19 @@ function LoadFailed({ error, retry, backHref, backLabel }: { error: { code: stri
 function SaveState({ state, retry }: { state: EditorState; retry: () => void }) {
   const { t } = useTranslation('clinical');
   const { t: ts } = useTranslation('staff');
-  let text = '';
-  if (state.hasTag('readOnly')) text = t('save.locked');
-  else if (state.hasTag('saving')) text = t('save.saving');
-  else if (state.hasTag('offline')) text = t('save.offline');
-  else if (state.hasTag('conflict')) text = t('save.conflict');
-  else if (state.hasTag('error')) text = t('save.failed', { reason: ts(errorKey(state.context.error)) });
-  else if (state.hasTag('unsaved')) text = t('save.unsaved');
-  else text = t('save.saved');
+  const text = state.hasTag('readOnly')
+    ? t('save.locked')
+    : state.hasTag('saving')
+      ? t('save.saving')
+      : state.hasTag('offline')
+        ? t('save.offline')
+        : state.hasTag('conflict')
+          ? t('save.conflict')
+          : state.hasTag('error')
+            ? t('save.failed', { reason: ts(errorKey(state.context.error)) })
+            : state.hasTag('unsaved')
+              ? t('save.unsaved')
+              : t('save.saved');
   return (
     <span className="save-state no-print" role="status" aria-live="polite">
       {text}
