@@ -3,7 +3,10 @@ import { useCallback, type FormEvent, type KeyboardEvent, type ReactNode } from 
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
+import { readLocalDraft } from '../../machines/actors/local-draft';
 import type { DocumentContent, documentEditorMachine } from '../../machines/document-editor.machine';
+import type { RouteEffects } from '../../machines/wiring/effects';
+import { useRouteActor } from '../route-actor';
 import { useSessionStatus } from '../session-status';
 import { errorKey } from '../staff/ListParts';
 import { formatDateTime } from '../staff/format';
@@ -145,6 +148,22 @@ export function DocumentEditorView({
       </div>
     </DetailFrame>
   );
+}
+
+/**
+ * A route's editor: the machine wired by `wire`, started on `documentId` with what the tab
+ * kept of it (sessionStorage) before a reload.
+ */
+export function ClinicalEditorScreen({
+  wire,
+  documentId,
+  ...view
+}: {
+  wire: (effects: RouteEffects) => typeof documentEditorMachine;
+  documentId: string;
+} & Omit<Parameters<typeof DocumentEditorView>[0], 'actorRef'>) {
+  const actorRef = useRouteActor(wire, { input: { documentId, localDraft: readLocalDraft(documentId) } });
+  return <DocumentEditorView actorRef={actorRef} {...view} />;
 }
 
 type EditorState = ReturnType<EditorActor['getSnapshot']>;

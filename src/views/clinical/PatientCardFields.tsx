@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { components } from '../../../shared/contract/product';
 import { tKey } from '../../i18n/keys';
+import { CheckField, NumberField } from './TemplateFields';
 import type { FieldsProps } from './DocumentEditorView';
 
 /** The patient card's template: reason, goals, history, complaints, diagnoses, medication … */
@@ -29,6 +30,10 @@ const LIFESTYLE = {
   activity: tKey('clinical:card.lifestyleFields.activity'),
   nutrition: tKey('clinical:card.lifestyleFields.nutrition'),
   substances: tKey('clinical:card.lifestyleFields.substances'),
+} as const;
+const CONSENT_LABELS = {
+  research: tKey('clinical:card.consentResearch'),
+  recordings: tKey('clinical:card.consentRecordings'),
 } as const;
 const ICD10 = '[A-Z][0-9]{2}(\\.[0-9A-Z]{1,4})?';
 
@@ -147,20 +152,15 @@ export function PatientCardFields({ content, readOnly, change }: FieldsProps) {
       <fieldset>
         <legend>{t('card.healthTitle')}</legend>
         {area('medications', 5000)}
-        <div className="field">
-          <label htmlFor="card-mentalStressIndicator">{t('card.mentalStressIndicator')}</label>
-          <input
-            id="card-mentalStressIndicator"
-            type="number"
-            min={0}
-            max={10}
-            readOnly={readOnly}
-            value={card.mentalStressIndicator ?? ''}
-            onChange={(e) =>
-              change('mentalStressIndicator', e.target.value === '' ? undefined : Math.max(0, Math.min(10, Math.round(Number(e.target.value)))))
-            }
-          />
-        </div>
+        <NumberField
+          id="card-mentalStressIndicator"
+          label={t('card.mentalStressIndicator')}
+          value={card.mentalStressIndicator}
+          min={0}
+          max={10}
+          readOnly={readOnly}
+          onChange={(value) => change('mentalStressIndicator', value)}
+        />
         {(Object.keys(LIFESTYLE) as Array<keyof typeof LIFESTYLE>).map((key) => (
           <div className="field" key={key}>
             <label htmlFor={`card-lifestyle-${key}`}>{t(LIFESTYLE[key])}</label>
@@ -177,36 +177,23 @@ export function PatientCardFields({ content, readOnly, change }: FieldsProps) {
 
       <fieldset>
         <legend>{t('card.consents')}</legend>
-        <div className="check-field">
-          <input
-            id="card-consent-processing"
-            type="checkbox"
-            checked={consents.processing !== null}
+        <CheckField
+          id="card-consent-processing"
+          label={t('card.consentProcessing')}
+          checked={consents.processing !== null}
+          disabled={readOnly}
+          onChange={(checked) => change('consents', { ...consents, processing: checked ? new Date().toISOString() : null })}
+        />
+        {(['research', 'recordings'] as const).map((key) => (
+          <CheckField
+            key={key}
+            id={`card-consent-${key}`}
+            label={t(CONSENT_LABELS[key])}
+            checked={consents[key]}
             disabled={readOnly}
-            onChange={(e) => change('consents', { ...consents, processing: e.target.checked ? new Date().toISOString() : null })}
+            onChange={(checked) => change('consents', { ...consents, [key]: checked })}
           />
-          <label htmlFor="card-consent-processing">{t('card.consentProcessing')}</label>
-        </div>
-        <div className="check-field">
-          <input
-            id="card-consent-research"
-            type="checkbox"
-            checked={consents.research}
-            disabled={readOnly}
-            onChange={(e) => change('consents', { ...consents, research: e.target.checked })}
-          />
-          <label htmlFor="card-consent-research">{t('card.consentResearch')}</label>
-        </div>
-        <div className="check-field">
-          <input
-            id="card-consent-recordings"
-            type="checkbox"
-            checked={consents.recordings}
-            disabled={readOnly}
-            onChange={(e) => change('consents', { ...consents, recordings: e.target.checked })}
-          />
-          <label htmlFor="card-consent-recordings">{t('card.consentRecordings')}</label>
-        </div>
+        ))}
       </fieldset>
     </>
   );

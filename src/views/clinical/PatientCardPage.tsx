@@ -1,9 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearch } from 'wouter';
-import { readLocalDraft } from '../../machines/actors/local-draft';
 import { wirePatientCardEditor } from '../../machines/wiring/clinical-editor';
-import { useRouteActor } from '../route-actor';
-import { DocumentEditorView } from './DocumentEditorView';
+import { ClinicalEditorScreen } from './DocumentEditorView';
 import { CARD_FIELD_LABELS, PatientCardFields } from './PatientCardFields';
 
 /**
@@ -12,18 +10,13 @@ import { CARD_FIELD_LABELS, PatientCardFields } from './PatientCardFields';
  */
 export default function PatientCardPage() {
   const { clientId } = useParams<{ clientId: string }>();
-  const appointmentId = new URLSearchParams(useSearch()).get('appointmentId');
-  return <PatientCardEditor key={clientId} clientId={clientId} createAt={appointmentId} />;
-}
-
-function PatientCardEditor({ clientId, createAt }: { clientId: string; createAt: string | null }) {
+  const createAt = new URLSearchParams(useSearch()).get('appointmentId');
   const { t } = useTranslation('clinical');
-  const actorRef = useRouteActor(wirePatientCardEditor(createAt), {
-    input: { documentId: clientId, localDraft: readLocalDraft(clientId) },
-  });
   return (
-    <DocumentEditorView
-      actorRef={actorRef}
+    <ClinicalEditorScreen
+      key={`${clientId}:${createAt ?? ''}`}
+      wire={wirePatientCardEditor(createAt)}
+      documentId={clientId}
       title={t('card.title')}
       backHref={`/clients/${clientId}`}
       backLabel={t('card.back')}

@@ -1,9 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'wouter';
-import { readLocalDraft } from '../../machines/actors/local-draft';
 import { wireSummaryEditor } from '../../machines/wiring/clinical-editor';
-import { useRouteActor } from '../route-actor';
-import { DocumentEditorView } from './DocumentEditorView';
+import { ClinicalEditorScreen } from './DocumentEditorView';
 import { SUMMARY_FIELD_LABELS, SummaryFields } from './SummaryFields';
 
 /**
@@ -13,17 +11,12 @@ import { SUMMARY_FIELD_LABELS, SummaryFields } from './SummaryFields';
  */
 export default function SummaryEditorPage() {
   const { appointmentId } = useParams<{ appointmentId: string }>();
-  return <SummaryEditor key={appointmentId} appointmentId={appointmentId} />;
-}
-
-function SummaryEditor({ appointmentId }: { appointmentId: string }) {
   const { t } = useTranslation('clinical');
-  const actorRef = useRouteActor(wireSummaryEditor, {
-    input: { documentId: appointmentId, localDraft: readLocalDraft(appointmentId) },
-  });
   return (
-    <DocumentEditorView
-      actorRef={actorRef}
+    <ClinicalEditorScreen
+      key={appointmentId}
+      wire={wireSummaryEditor}
+      documentId={appointmentId}
       title={t('summary.title')}
       backHref={`/appointments/${appointmentId}`}
       backLabel={t('summary.back')}

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { tKey } from '../../i18n/keys';
+import { CheckField, NumberField } from './TemplateFields';
 import type { FieldsProps } from './DocumentEditorView';
 
 /** The appointment summary's template: SOAP or DAP sections, progress, homework, next steps, risk. */
@@ -73,31 +74,25 @@ export function SummaryFields({ content, readOnly, change }: FieldsProps) {
         {area('summary-goalProgress', t('summary.goalProgress'), text(content.goalProgress), (v) => change('goalProgress', v))}
         {area('summary-homework', t('summary.homework'), text(content.homework), (v) => change('homework', v))}
         {area('summary-nextSteps', t('summary.nextSteps'), text(content.nextSteps), (v) => change('nextSteps', v))}
-        <div className="field">
-          <label htmlFor="summary-durationMin">{t('summary.durationMin')}</label>
-          <input
-            id="summary-durationMin"
-            type="number"
-            min={0}
-            max={600}
-            readOnly={readOnly}
-            value={typeof content.durationMin === 'number' ? content.durationMin : ''}
-            onChange={(e) => change('durationMin', e.target.value === '' ? undefined : Math.max(0, Math.min(600, Math.round(Number(e.target.value)))))}
-          />
-        </div>
+        <NumberField
+          id="summary-durationMin"
+          label={t('summary.durationMin')}
+          value={content.durationMin}
+          min={0}
+          max={600}
+          readOnly={readOnly}
+          onChange={(value) => change('durationMin', value)}
+        />
       </fieldset>
       <fieldset>
         <legend>{t('summary.riskTitle')}</legend>
-        <div className="check-field">
-          <input
-            id="summary-riskFlag"
-            type="checkbox"
-            checked={content.riskFlag === true}
-            disabled={readOnly}
-            onChange={(e) => change('riskFlag', e.target.checked)}
-          />
-          <label htmlFor="summary-riskFlag">{t('summary.riskFlag')}</label>
-        </div>
+        <CheckField
+          id="summary-riskFlag"
+          label={t('summary.riskFlag')}
+          checked={content.riskFlag === true}
+          disabled={readOnly}
+          onChange={(checked) => change('riskFlag', checked)}
+        />
         {content.riskFlag === true ? area('summary-riskNote', t('summary.riskNote'), text(content.riskNote), (v) => change('riskNote', v)) : null}
       </fieldset>
     </>
