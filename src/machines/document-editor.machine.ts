@@ -199,6 +199,8 @@ export const documentEditorMachine = setup({
     isStale: ({ event }) => 'error' in event && statusOf(event.error) === 412,
     isTransient: ({ event }) => 'error' in event && isTransient(event.error),
     canSign: ({ context }) => context.etag !== null && same(context.content, context.savedContent),
+    theirsIsMine: ({ context, event }) =>
+      'output' in event && same((event.output as LoadedDocument).content, context.content),
     canAmend: ({ context }) => context.status === 'sent' || context.status === 'completed',
   },
   actions: {
@@ -405,6 +407,12 @@ export const documentEditorMachine = setup({
                 guard: 'isReadOnly',
                 target: '#documentEditor.signed',
                 actions: ['adoptLoaded', assign({ conflict: null })],
+              },
+              {
+                // My own save landed after all (e.g. sent while the page unloaded): no conflict.
+                guard: 'theirsIsMine',
+                target: '#documentEditor.saved',
+                actions: ['adoptLoaded', assign({ conflict: null, error: null }), 'clearLocalDraft'],
               },
               {
                 target: 'choosing',

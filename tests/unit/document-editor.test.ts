@@ -381,6 +381,20 @@ describe('document editor: concurrent edits (412)', () => {
     });
   });
 
+  it('is no conflict when the server already holds exactly my text (my own save landed late)', async () => {
+    const run = await loaded();
+    type(run, 'a');
+    run.actor.send({ type: 'editor.saveNow' });
+    run.fakes.saveDraft!.reject(problem(412, 'precondition_failed'));
+    await flush();
+    const mine = run.actor.getSnapshot().context.content;
+    run.fakes.loadDocument!.resolve({ content: mine, etag: 'W/"7"', status: 'new' });
+    await flush();
+    expect(state(run)).toBe('saved');
+    expect(run.actor.getSnapshot().context.etag).toBe('W/"7"');
+    expect(run.local.last()).toEqual({ type: 'clear' });
+  });
+
   it('a stale sign is a conflict too', async () => {
     const run = await loaded();
     run.actor.send({ type: 'editor.sign' });
