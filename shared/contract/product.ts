@@ -505,6 +505,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client/{clientId}/clinical-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Status of a client's patient card and appointment summaries, without content
+         * @description For the detail pages: status, availability and blockers of the card and of every summary of the client, newest appointment first. No content, so not written to the clinical access log, and readable by onboarding managers. A coach reads it for clients they coach or appointments they held (else 404).
+         */
+        get: operations["getClientClinicalStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/availability": {
         parameters: {
             query?: never;
@@ -2583,6 +2603,27 @@ export interface components {
             documentType: "summary" | "patient_card";
             /** Format: uuid */
             documentId: string;
+        };
+        /** @description A clinical document without its content. */
+        ClinicalDocumentStatus: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            appointmentId: string;
+            /**
+             * Format: date-time
+             * @description null when the appointment no longer exists (erased client).
+             */
+            appointmentStartDate: string | null;
+            status: components["schemas"]["TaskStatus"];
+            availability: components["schemas"]["OverallStatus"];
+            blockers: components["schemas"]["TaskBlocker"][];
+            /** Format: date-time */
+            signedAt: string | null;
+        };
+        ClientClinicalStatus: {
+            patientCard: components["schemas"]["ClinicalDocumentStatus"] | null;
+            summaries: components["schemas"]["ClinicalDocumentStatus"][];
         };
         ClinicalAccessLogList: {
             entries: components["schemas"]["ClinicalAccessLogEntry"][];
@@ -4941,6 +4982,32 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             501: components["responses"]["NotImplemented"];
+        };
+    };
+    getClientClinicalStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientClinicalStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     listAvailability: {

@@ -57,6 +57,8 @@ const ClientsListPage = lazyPage(() => import('../views/clients/ClientsListPage'
 const ClientNewPage = lazyPage(() => import('../views/clients/ClientNewPage'));
 const ClientDetailPage = lazyPage(() => import('../views/clients/ClientDetailPage'));
 const ClientEditPage = lazyPage(() => import('../views/clients/ClientEditPage'));
+const SummaryEditorPage = lazyPage(() => import('../views/clinical/SummaryEditorPage'));
+const PatientCardPage = lazyPage(() => import('../views/clinical/PatientCardPage'));
 const PreAppointmentPage = lazyPage(() => import('../views/pre-appointment/PreAppointmentPage'));
 const CoachesListPage = lazyPage(() => import('../views/coaches/CoachesListPage'));
 const CoachNewPage = lazyPage(() => import('../views/coaches/CoachNewPage'));
@@ -134,6 +136,10 @@ const clientPages = (roles: RouteAccess['roles']): PageOptions => ({ namespaces:
 const CATALOG: PageOptions = { namespaces: ['catalog', 'staff'], access: { roles: ADMIN_ONLY } };
 const ADMIN_AREA: PageOptions = { namespaces: ['admin'], access: { roles: SUPERADMIN_ONLY } };
 const INVOICES: PageOptions = { namespaces: ['invoices', 'staff'], access: { roles: ADMIN_ONLY } };
+/** Clinical content (issue #20): the client's coach and admins; onboarding managers see statuses only. */
+const CLINICAL: PageOptions = { namespaces: ['clinical', 'staff'], access: { roles: ['COACH', 'ADMIN', 'SUPERADMIN'] } };
+/** The detail pages that show the clinical documents' statuses. */
+const WITH_CLINICAL: PageOptions = { namespaces: ['staff', 'clinical'], access: { roles: STAFF } };
 const BILLING_RULES: PageOptions = { namespaces: ['billingRules', 'staff'], access: { roles: ADMIN_ONLY } };
 
 /**
@@ -180,14 +186,19 @@ export const routes: readonly AppRoute[] = [
   // scheduling screens own; `abc` before the id pattern.
   page('/appointments', tKey('staff:breadcrumbs.appointments'), AppointmentsListPage, staff(STAFF)),
   page('/appointments/abc', tKey('staff:breadcrumbs.appointments'), AppointmentsAbcPage, staff(STAFF)),
-  page('/appointments/:appointmentId', tKey('staff:breadcrumbs.appointment'), AppointmentDetailPage, staff(STAFF)),
+  page('/appointments/:appointmentId', tKey('staff:breadcrumbs.appointment'), AppointmentDetailPage, WITH_CLINICAL),
   page('/appointments/:appointmentId/edit', tKey('staff:breadcrumbs.edit'), AppointmentEditPage, staff(STAFF)),
+  page('/appointments/:appointmentId/summary', tKey('clinical:breadcrumbs.summary'), SummaryEditorPage, CLINICAL),
   page('/cancel-appointment', tKey('staff:breadcrumbs.cancelAppointment'), CancelAppointmentsPage, staff(STAFF)),
   page('/cancel-appointment/:appointmentId', tKey('staff:breadcrumbs.appointment'), CancelAppointmentPage, staff(STAFF)),
   page('/clients', tKey('staff:breadcrumbs.clients'), ClientsListPage, staff(STAFF)),
   page('/clients/new', tKey('staff:breadcrumbs.newClient'), ClientNewPage, clientPages(MANAGERS)),
-  page('/clients/:clientId', tKey('staff:breadcrumbs.client'), ClientDetailPage, clientPages(STAFF)),
+  page('/clients/:clientId', tKey('staff:breadcrumbs.client'), ClientDetailPage, {
+    ...clientPages(STAFF),
+    namespaces: ['staff', 'catalog', 'clinical'],
+  }),
   page('/clients/:clientId/edit', tKey('staff:breadcrumbs.edit'), ClientEditPage, clientPages(STAFF)),
+  page('/clients/:clientId/patient-card', tKey('clinical:breadcrumbs.patientCard'), PatientCardPage, CLINICAL),
   page('/pre-appointment/new', tKey('staff:breadcrumbs.preAppointment'), PreAppointmentPage, clientPages(MANAGERS)),
   // Staff workspace part 2: coaches, users and events (section 6: admins and onboarding managers).
   page('/coaches', tKey('staff:breadcrumbs.coaches'), CoachesListPage, staff(MANAGERS)),

@@ -23,19 +23,36 @@ export type DocumentContent = Record<string, unknown>;
 /** The lifecycle of the spec's task status; every status but `new` is read-only here. */
 export type DocumentStatus = 'new' | 'sent' | 'completed' | 'canceled';
 
+/** What the page shows around the text: blockers, the signature, the amendments. */
+export interface DocumentMeta {
+  blockers: ReadonlyArray<{ code: string; message: string }>;
+  signature: { signedById: string; signedAt: string; contentHash: string; verified: boolean } | null;
+  amendments: ReadonlyArray<{ id: string; authorId: string | null; createdAt: string; reason: string; text: string }>;
+}
+
 export interface LoadedDocument {
   content: DocumentContent;
   etag: string;
   status: DocumentStatus;
+  meta?: DocumentMeta;
 }
 
 export interface SavedDocument {
   etag: string;
+  meta?: DocumentMeta;
 }
 
 export interface SignedDocument {
   etag: string;
   status: DocumentStatus;
+  meta?: DocumentMeta;
+}
+
+/** A Nachtrag to a signed document (§ 630f BGB: the original stays as it was). */
+export interface AmendmentInput {
+  documentId: string;
+  reason: string;
+  text: string;
 }
 
 export interface SaveDraftInput {
@@ -81,6 +98,8 @@ export interface DocumentEditorContext {
   attempt: number;
   conflict: DocumentConflict | null;
   error: MachineError | null;
+  /** Blockers, signature and amendments from the server's last answer. */
+  meta: DocumentMeta | null;
 }
 
 export type DocumentEditorEvent =
@@ -90,7 +109,13 @@ export type DocumentEditorEvent =
   /** The browser reports it is online again: retry at once. */
   | { type: 'editor.online' }
   | { type: 'editor.retry' }
+  /** Opens the signing question; `sign.confirm` signs, `sign.abort` goes back. */
   | { type: 'editor.sign' }
+  | { type: 'sign.confirm' }
+  | { type: 'sign.abort' }
+  | { type: 'amend.open' }
+  | { type: 'amend.cancel' }
+  | { type: 'amend.submit'; reason: string; text: string }
   | { type: 'conflict.keepMine' }
   | { type: 'conflict.takeTheirs' }
   | { type: 'conflict.merge'; content: DocumentContent };
@@ -103,8 +128,11 @@ export type DocumentEditorTag =
   | 'saved'
   | 'offline'
   | 'conflict'
+  | 'confirmingSign'
   | 'signing'
   | 'readOnly'
+  | 'amending'
+  | 'amendSubmitting'
   | 'error';
 
 /** Debounce after the last keystroke. */
@@ -130,6 +158,9 @@ export const isTransient = (error: unknown) => {
   );
 };
 
+/** A save or a sign answered 412 (someone else saved): the same way into the conflict view. */
+const STALE_TO_CONFLICT = { guard: 'isStale', target: 'conflict', actions: 'openConflict' } as const;
+
 export const documentEditorMachine = setup({
   types: {
     context: {} as DocumentEditorContext,
@@ -146,6 +177,9 @@ export const documentEditorMachine = setup({
     ),
     signDocument: fromPromise<SignedDocument, { documentId: string; etag: string }>(
       notProvided('document-editor', 'signDocument'),
+    ),
+    addAmendment: fromPromise<{ meta: DocumentMeta }, AmendmentInput>(
+      notProvided('document-editor', 'addAmendment'),
     ),
     persistLocalDraft: fromCallback<LocalDraftCommand, { documentId: string }>(() => undefined),
   },
@@ -165,6 +199,9 @@ export const documentEditorMachine = setup({
     isStale: ({ event }) => 'error' in event && statusOf(event.error) === 412,
     isTransient: ({ event }) => 'error' in event && isTransient(event.error),
     canSign: ({ context }) => context.etag !== null && same(context.content, context.savedContent),
+    theirsIsMine: ({ context, event }) =>
+      'output' in event && same((event.output as LoadedDocument).content, context.content),
+    canAmend: ({ context }) => context.status === 'sent' || context.status === 'completed',
   },
   actions: {
     /** Every keystroke: into context and into the local copy that survives a reload. */
@@ -177,6 +214,23 @@ export const documentEditorMachine = setup({
     clearLocalDraft: enqueueActions(({ enqueue }) => {
       enqueue.sendTo('localDraft', { type: 'clear' });
     }),
+    /** The server's version as loaded: shown, and what it holds. */
+    adoptLoaded: assign(({ context, event }) => {
+      const output = (event as unknown as { output: LoadedDocument }).output;
+      return {
+        content: output.content,
+        savedContent: output.content,
+        etag: output.etag,
+        status: output.status,
+        meta: output.meta ?? context.meta,
+      };
+    }),
+    /** A save or a sign answered 412: keep mine, then load theirs to show both. */
+    openConflict: assign(({ context, event }) => ({
+      sending: null,
+      error: machineErrorOf((event as unknown as { error: unknown }).error),
+      conflict: { mine: context.content, theirs: null, theirsEtag: null },
+    })),
   },
 }).createMachine({
   id: 'documentEditor',
@@ -191,6 +245,7 @@ export const documentEditorMachine = setup({
     attempt: 0,
     conflict: null,
     error: null,
+    meta: null,
   }),
   invoke: {
     id: 'localDraft',
@@ -206,16 +261,7 @@ export const documentEditorMachine = setup({
         src: 'loadDocument',
         input: ({ context }) => ({ documentId: context.documentId }),
         onDone: [
-          {
-            guard: 'isReadOnly',
-            target: 'signed',
-            actions: assign(({ event }) => ({
-              content: event.output.content,
-              savedContent: event.output.content,
-              etag: event.output.etag,
-              status: event.output.status,
-            })),
-          },
+          { guard: 'isReadOnly', target: 'signed', actions: 'adoptLoaded' },
           {
             // Text typed before a reload wins; saving it with its old ETag tells a conflict.
             guard: 'hasLocalChanges',
@@ -225,17 +271,10 @@ export const documentEditorMachine = setup({
               savedContent: event.output.content,
               etag: context.localDraft!.etag,
               status: event.output.status,
+              meta: event.output.meta ?? null,
             })),
           },
-          {
-            target: 'idle',
-            actions: assign(({ event }) => ({
-              content: event.output.content,
-              savedContent: event.output.content,
-              etag: event.output.etag,
-              status: event.output.status,
-            })),
-          },
+          { target: 'idle', actions: 'adoptLoaded' },
         ],
         onError: {
           target: 'loadFailed',
@@ -253,7 +292,7 @@ export const documentEditorMachine = setup({
       tags: ['editable'],
       on: {
         'editor.change': { target: 'dirty', actions: 'change' },
-        'editor.sign': { guard: 'canSign', target: 'signing' },
+        'editor.sign': { guard: 'canSign', target: 'confirmingSign' },
       },
     },
     /** Typed, waiting for the pause that triggers the autosave. */
@@ -287,6 +326,7 @@ export const documentEditorMachine = setup({
               sending: null,
               attempt: 0,
               error: null,
+              meta: event.output.meta ?? context.meta,
             })),
           },
           {
@@ -298,21 +338,14 @@ export const documentEditorMachine = setup({
                 sending: null,
                 attempt: 0,
                 error: null,
+                meta: event.output.meta ?? context.meta,
               })),
               'clearLocalDraft',
             ],
           },
         ],
         onError: [
-          {
-            guard: 'isStale',
-            target: 'conflict',
-            actions: assign(({ context, event }) => ({
-              sending: null,
-              error: machineErrorOf(event.error),
-              conflict: { mine: context.content, theirs: null, theirsEtag: null },
-            })),
-          },
+          STALE_TO_CONFLICT,
           {
             guard: 'isTransient',
             target: 'offlineRetrying',
@@ -336,7 +369,7 @@ export const documentEditorMachine = setup({
       tags: ['editable', 'saved'],
       on: {
         'editor.change': { target: 'dirty', actions: 'change' },
-        'editor.sign': { guard: 'canSign', target: 'signing' },
+        'editor.sign': { guard: 'canSign', target: 'confirmingSign' },
       },
     },
     /** No network: the text stays here and in the local copy; retried with backoff. */
@@ -373,13 +406,13 @@ export const documentEditorMachine = setup({
                 // Signed by someone else meanwhile: nothing left to merge into.
                 guard: 'isReadOnly',
                 target: '#documentEditor.signed',
-                actions: assign(({ event }) => ({
-                  content: event.output.content,
-                  savedContent: event.output.content,
-                  etag: event.output.etag,
-                  status: event.output.status,
-                  conflict: null,
-                })),
+                actions: ['adoptLoaded', assign({ conflict: null })],
+              },
+              {
+                // My own save landed after all (e.g. sent while the page unloaded): no conflict.
+                guard: 'theirsIsMine',
+                target: '#documentEditor.saved',
+                actions: ['adoptLoaded', assign({ conflict: null, error: null }), 'clearLocalDraft'],
               },
               {
                 target: 'choosing',
@@ -451,6 +484,14 @@ export const documentEditorMachine = setup({
         },
       },
     },
+    /** "Unterschreiben?": after signing the text is locked; changes become amendments. */
+    confirmingSign: {
+      tags: ['confirmingSign', 'saved'],
+      on: {
+        'sign.confirm': 'signing',
+        'sign.abort': 'saved',
+      },
+    },
     signing: {
       tags: ['signing'],
       invoke: {
@@ -460,23 +501,17 @@ export const documentEditorMachine = setup({
         onDone: {
           target: 'signed',
           actions: [
-            assign(({ event }) => ({
+            assign(({ context, event }) => ({
               etag: event.output.etag,
               status: event.output.status,
               error: null,
+              meta: event.output.meta ?? context.meta,
             })),
             'clearLocalDraft',
           ],
         },
         onError: [
-          {
-            guard: 'isStale',
-            target: 'conflict',
-            actions: assign(({ context, event }) => ({
-              error: machineErrorOf(event.error),
-              conflict: { mine: context.content, theirs: null, theirsEtag: null },
-            })),
-          },
+          STALE_TO_CONFLICT,
           {
             // Not signed (offline, a blocker, 400 …): the saved draft stays; the view names why.
             target: 'saved',
@@ -488,6 +523,39 @@ export const documentEditorMachine = setup({
     /** Signed (sent or completed) or canceled: read-only; changes are amendments. */
     signed: {
       tags: ['readOnly'],
+      initial: 'viewing',
+      states: {
+        viewing: {
+          on: { 'amend.open': { guard: 'canAmend', target: 'amending' } },
+        },
+        /** The "Nachtrag hinzufügen" form is open (reason and text). */
+        amending: {
+          tags: ['amending'],
+          on: {
+            'amend.cancel': { target: 'viewing', actions: assign({ error: null }) },
+            'amend.submit': 'amendSubmitting',
+          },
+        },
+        amendSubmitting: {
+          tags: ['amending', 'amendSubmitting'],
+          invoke: {
+            id: 'addAmendment',
+            src: 'addAmendment',
+            input: ({ context, event }) => {
+              const { reason, text } = event as Extract<DocumentEditorEvent, { type: 'amend.submit' }>;
+              return { documentId: context.documentId, reason, text };
+            },
+            onDone: {
+              target: 'viewing',
+              actions: assign(({ event }) => ({ meta: event.output.meta, error: null })),
+            },
+            onError: {
+              target: 'amending',
+              actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+            },
+          },
+        },
+      },
     },
   },
 });

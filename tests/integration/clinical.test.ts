@@ -420,3 +420,31 @@ describe('access', () => {
     expect(log.body.itemCount).toBe(1);
   });
 });
+
+describe('client clinical status (detail pages)', () => {
+  it('shows statuses without content to the coach and the onboarding manager, not to another coach, and logs no read', async () => {
+    clock = new Date();
+    const { appointment: a, summary } = await signedSummary();
+    const url = `/api/client/${a.clientId}/clinical-status`;
+    const before = await api.database.db
+      .select()
+      .from(clinicalAccessLog)
+      .where(eq(clinicalAccessLog.clientId, a.clientId));
+    for (const as of [coachA, om, admin]) {
+      const res = await api.call('GET', url, { as });
+      expectStatus(res, 200);
+      expect(res.body).toMatchObject({
+        patientCard: null,
+        summaries: [{ id: summary.id, appointmentId: a.id, status: 'sent', blockers: [] }],
+      });
+      expect(res.body.summaries[0].appointmentStartDate).toBe(new Date(a.startDate).toISOString());
+      expect(JSON.stringify(res.body)).not.toContain('Schläft schlecht');
+    }
+    expectProblem(await api.call('GET', url, { as: coachB }), 404, 'not_found');
+    const after = await api.database.db
+      .select()
+      .from(clinicalAccessLog)
+      .where(eq(clinicalAccessLog.clientId, a.clientId));
+    expect(after).toHaveLength(before.length);
+  });
+});

@@ -35,6 +35,13 @@ const THEIRS: LoadedDocument = {
   status: 'new',
 };
 const SIGNED: LoadedDocument = { ...SERVER, etag: 'W/"5"', status: 'sent' };
+const AMENDED = {
+  blockers: [],
+  signature: { signedById: DOC_ID, signedAt: '2026-11-26T10:00:00.000Z', contentHash: 'a'.repeat(64), verified: true },
+  amendments: [
+    { id: DOC_ID, authorId: DOC_ID, createdAt: '2026-11-26T11:00:00.000Z', reason: 'Tippfehler', text: 'PSS 25, nicht 24' },
+  ],
+};
 const LOCAL = { content: { subjective: 'Vor dem Neuladen getippt' }, etag: 'W/"1"' };
 
 const problem = (status: number, code: string) =>
@@ -72,6 +79,11 @@ const EVENTS = [
   { type: 'editor.online' },
   { type: 'editor.retry' },
   { type: 'editor.sign' },
+  { type: 'sign.confirm' },
+  { type: 'sign.abort' },
+  { type: 'amend.open' },
+  { type: 'amend.cancel' },
+  { type: 'amend.submit', reason: 'Tippfehler', text: 'PSS 25, nicht 24' },
   { type: 'conflict.keepMine' },
   { type: 'conflict.takeTheirs' },
   { type: 'conflict.merge', content: { subjective: 'zusammengeführt' } },
@@ -88,6 +100,8 @@ const EVENTS = [
   failed('loadTheirs', NETWORK),
   done('signDocument', { etag: 'W/"4"', status: 'sent' }),
   failed('signDocument', problem(409, 'blocked_missing_consent')),
+  done('addAmendment', { meta: AMENDED }),
+  failed('addAmendment', problem(400, 'validation_failed')),
 ] as unknown as AnyEventObject[];
 
 describeModel('document editor machine, model-based', {
@@ -179,6 +193,28 @@ describeModel('document editor machine, model-based', {
       expect(run.fakes.signDocument!.latest().input).toEqual({
         documentId: DOC_ID,
         etag: s.context.etag,
+      });
+    },
+    'documentEditor.confirmingSign': (s: Snapshot) => {
+      expect(s.hasTag('confirmingSign')).toBe(true);
+      expect(s.hasTag('unsaved')).toBe(false);
+      expect(s.can(TYPE)).toBe(false);
+      expect(s.can({ type: 'sign.confirm' })).toBe(true);
+    },
+    'documentEditor.signed.viewing': (s: Snapshot) => {
+      expect(s.hasTag('amending')).toBe(false);
+      expect(s.can({ type: 'amend.open' })).toBe(s.context.status === 'sent');
+    },
+    'documentEditor.signed.amending': (s: Snapshot) => {
+      expect(s.hasTag('amending') && s.hasTag('readOnly')).toBe(true);
+      expect(s.hasTag('amendSubmitting')).toBe(false);
+    },
+    'documentEditor.signed.amendSubmitting': (s: Snapshot, run: EditorRun) => {
+      expect(s.hasTag('amendSubmitting')).toBe(true);
+      expect(run.fakes.addAmendment!.latest().input).toEqual({
+        documentId: DOC_ID,
+        reason: 'Tippfehler',
+        text: 'PSS 25, nicht 24',
       });
     },
     'documentEditor.signed': (s: Snapshot) => {
@@ -345,9 +381,24 @@ describe('document editor: concurrent edits (412)', () => {
     });
   });
 
+  it('is no conflict when the server already holds exactly my text (my own save landed late)', async () => {
+    const run = await loaded();
+    type(run, 'a');
+    run.actor.send({ type: 'editor.saveNow' });
+    run.fakes.saveDraft!.reject(problem(412, 'precondition_failed'));
+    await flush();
+    const mine = run.actor.getSnapshot().context.content;
+    run.fakes.loadDocument!.resolve({ content: mine, etag: 'W/"7"', status: 'new' });
+    await flush();
+    expect(state(run)).toBe('saved');
+    expect(run.actor.getSnapshot().context.etag).toBe('W/"7"');
+    expect(run.local.last()).toEqual({ type: 'clear' });
+  });
+
   it('a stale sign is a conflict too', async () => {
     const run = await loaded();
     run.actor.send({ type: 'editor.sign' });
+    run.actor.send({ type: 'sign.confirm' });
     run.fakes.signDocument!.reject(problem(412, 'precondition_failed'));
     await flush();
     expect(state(run)).toEqual({ conflict: 'loadingTheirs' });
@@ -397,10 +448,11 @@ describe('document editor: reload, leaving and signing', () => {
     run.fakes.saveDraft!.resolve({ etag: 'W/"2"' });
     await flush();
     run.actor.send({ type: 'editor.sign' });
+    run.actor.send({ type: 'sign.confirm' });
     expect(run.fakes.signDocument!.latest().input).toEqual({ documentId: DOC_ID, etag: 'W/"2"' });
     run.fakes.signDocument!.resolve({ etag: 'W/"3"', status: 'sent' });
     await flush();
-    expect(state(run)).toBe('signed');
+    expect(state(run)).toEqual({ signed: 'viewing' });
     type(run, 'nachträglich');
     expect(run.actor.getSnapshot().context.content).toMatchObject({ plan: 'a' });
   });
@@ -408,15 +460,32 @@ describe('document editor: reload, leaving and signing', () => {
   it('a refused sign keeps the saved draft and names why', async () => {
     const run = await loaded();
     run.actor.send({ type: 'editor.sign' });
+    run.actor.send({ type: 'sign.confirm' });
     run.fakes.signDocument!.reject(NETWORK);
     await flush();
     expect(state(run)).toBe('saved');
     expect(run.actor.getSnapshot().context.error?.code).toBe('network_error');
   });
 
+  it('appends an amendment to a signed document and shows it; a refusal keeps the form open', async () => {
+    const run = await loaded(undefined, SIGNED);
+    run.actor.send({ type: 'amend.open' });
+    run.actor.send({ type: 'amend.submit', reason: 'x', text: 'y' });
+    run.fakes.addAmendment!.reject(problem(400, 'validation_failed'));
+    await flush();
+    expect(state(run)).toEqual({ signed: 'amending' });
+    expect(run.actor.getSnapshot().context.error?.code).toBe('validation_failed');
+    run.actor.send({ type: 'amend.submit', reason: 'Tippfehler', text: 'PSS 25, nicht 24' });
+    run.fakes.addAmendment!.resolve({ meta: AMENDED });
+    await flush();
+    expect(state(run)).toEqual({ signed: 'viewing' });
+    expect(run.actor.getSnapshot().context.meta?.amendments).toHaveLength(1);
+    expect(run.actor.getSnapshot().context.content).toEqual(SIGNED.content);
+  });
+
   it('opens a signed document read-only', async () => {
     const run = await loaded(undefined, SIGNED);
-    expect(state(run)).toBe('signed');
+    expect(state(run)).toEqual({ signed: 'viewing' });
     expect(run.actor.getSnapshot().hasTag('readOnly')).toBe(true);
   });
 });

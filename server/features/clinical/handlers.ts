@@ -32,6 +32,7 @@ import {
   updateDocument,
   type DocRow,
 } from './documents';
+import { clientClinicalStatus } from './status';
 
 const summaryRules = (content: Record<string, unknown>) =>
   summaryBlockers(content as SummaryContent);
@@ -102,6 +103,9 @@ const AMEND_CARD = 'POST /patient-card/{patientCardId}/amendments';
 
 /** Summaries and patient cards: content for the client's coach, ADMIN and SUPERADMIN. */
 export const documentHandlers = defineHandlers({
+  getClientClinicalStatus: ({ params, principal, deps }) =>
+    clientClinicalStatus(deps.db, principal, params.clientId),
+
   async createAppointmentSummary({ params, body, principal, deps, reply }) {
     checkSummaryContent(body.content);
     const row = await inTransaction(deps.db, async (tx) => {

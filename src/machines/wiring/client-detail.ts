@@ -10,10 +10,11 @@ const CLIENT_TOASTS: Record<ClientAction, string> = {
   reminderSent: 'staff:toasts.reminderSent',
 };
 
-export const wireClientDetail = ({ api, toast }: RouteEffects) =>
+/** `withAccessLog`: admins also read who opened the client's clinical documents. */
+export const wireClientDetail = ({ api, toast }: RouteEffects, withAccessLog = false) =>
   clientStaffDetailMachine.provide({
     actors: {
-      loadDetail: loadClientDetailActor(api),
+      loadDetail: loadClientDetailActor(api, withAccessLog),
       setSessionsClosed: setSessionsClosedActor(api),
       sendContractReminder: sendContractReminderActor(api),
     },

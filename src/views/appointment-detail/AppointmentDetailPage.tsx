@@ -6,11 +6,13 @@ import { AppointmentDetailView } from './AppointmentDetailView';
 
 /** Starts the appointment detail machine (the cancel page asks at once). */
 export function AppointmentDetailScreen({ id, mode }: { id: string; mode: 'detail' | 'cancel' }) {
-  const { manager } = useStaffSession();
+  const { manager, role } = useStaffSession();
   const actorRef = useRouteActor(wireAppointmentDetail, {
     input: { id, withEvents: manager, askToCancel: mode === 'cancel' },
   });
-  return <AppointmentDetailView actorRef={actorRef} mode={mode} />;
+  // Clinical content: the coach and admins; onboarding managers see the status only.
+  const clinicalWriter = role === 'COACH' || role === 'ADMIN' || role === 'SUPERADMIN';
+  return <AppointmentDetailView actorRef={actorRef} mode={mode} clinicalWriter={clinicalWriter} />;
 }
 
 /** `/appointments/{appointmentId}`. */

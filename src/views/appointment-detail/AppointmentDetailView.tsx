@@ -12,6 +12,7 @@ import { eventActionLabel } from '../events/actions';
 import { formatDateTime, formatRange } from '../staff/format';
 import { ActionFailure, DetailFrame, DetailPending } from '../record-detail/DetailFrame';
 import { BusyButton } from '../parts/BusyButton';
+import { SummarySection } from '../clinical/ClinicalSections';
 
 type DetailActor = ActorRefFrom<typeof appointmentDetailMachine>;
 type Communication = components['schemas']['Communication'];
@@ -45,7 +46,16 @@ const CHANNELS: Record<Communication['channel'], string> = {
  * One appointment for staff, with its actions. `mode="cancel"` is `/cancel-appointment/{id}`:
  * the same page, opened with the cancellation question.
  */
-export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActor; mode: 'detail' | 'cancel' }) {
+export function AppointmentDetailView({
+  actorRef,
+  mode,
+  clinicalWriter = false,
+}: {
+  actorRef: DetailActor;
+  mode: 'detail' | 'cancel';
+  /** May open the summary (the coach, admins); others see its status only. */
+  clinicalWriter?: boolean;
+}) {
   const { t } = useTranslation('staff');
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
@@ -172,6 +182,14 @@ export function AppointmentDetailView({ actorRef, mode }: { actorRef: DetailActo
         </div>
       )}
 
+      {mode === 'detail' ? (
+        <SummarySection
+          appointment={a}
+          clinical={detail.clinical}
+          canWrite={clinicalWriter}
+          held={live && !a.noShow && !a.isProvisional && Date.parse(a.startDate) <= state.context.now()}
+        />
+      ) : null}
       <section className="detail-section" aria-labelledby="communications-heading">
         <h2 id="communications-heading">{t('communications.title')}</h2>
         <Communications items={detail.communications} />

@@ -9,6 +9,8 @@ import { REJECTION_LABELS } from './ClientFormFields';
 import { EraseClient } from './EraseClient';
 import { wireClientDetail } from '../../machines/wiring/client-detail';
 import { useRouteActor } from '../route-actor';
+import { useStaffSession } from '../staff/useUrlList';
+import { AccessLogSection, ClientClinicalSection } from '../clinical/ClinicalSections';
 
 /** `/clients/{clientId}`. */
 export default function ClientDetailPage() {
@@ -18,7 +20,11 @@ export default function ClientDetailPage() {
 
 function ClientDetail({ id }: { id: string }) {
   const { t } = useTranslation('staff');
-  const actorRef = useRouteActor(wireClientDetail, { input: { id } });
+  const { role } = useStaffSession();
+  const admin = role === 'ADMIN' || role === 'SUPERADMIN';
+  // Clinical content: the coach and admins; onboarding managers see the statuses only.
+  const clinicalWriter = admin || role === 'COACH';
+  const actorRef = useRouteActor((effects) => wireClientDetail(effects, admin), { input: { id } });
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
   const { record: detail, actionError, reminderUnavailable } = state.context;
@@ -191,10 +197,25 @@ function ClientDetail({ id }: { id: string }) {
           <AppointmentsTable rows={detail.appointments.rows} caption={t('client.appointments')} />
         )}
       </section>
+      <ClientClinicalSection
+        clientId={c.id}
+        clinical={detail.clinical}
+        canWrite={clinicalWriter}
+        startAt={latestHeld(detail.appointments?.rows ?? [])}
+      />
+      {admin ? <AccessLogSection log={detail.accessLog} /> : null}
       <section className="detail-section" aria-labelledby="client-communications">
         <h2 id="client-communications">{t('communications.title')}</h2>
         <Communications items={detail.communications} />
       </section>
     </DetailFrame>
   );
+}
+
+/** The client's latest held appointment (started, not cancelled or a no-show): where a card starts. */
+function latestHeld(rows: ReadonlyArray<{ id: string; startDate: string; cancelledAt: string | null; noShow: boolean; isProvisional: boolean }>) {
+  const now = Date.now();
+  const held = rows.filter((r) => r.cancelledAt === null && !r.noShow && !r.isProvisional && Date.parse(r.startDate) <= now);
+  held.sort((a, b) => Date.parse(b.startDate) - Date.parse(a.startDate));
+  return held[0]?.id ?? null;
 }

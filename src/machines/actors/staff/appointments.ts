@@ -8,6 +8,7 @@ import type { ListPage, ListQuery } from '../../list.machine';
 import type { LoadedRecord, SaveRequest } from '../../record-form.machine';
 import { todayInBerlin } from '../../../../shared/time';
 import { berlinMidnight, bool, defined } from './query';
+import { loadClinicalStatus } from './clinical';
 
 /** The staff workspace's appointment calls: list, detail and its actions, the move form. */
 
@@ -88,7 +89,8 @@ export const loadAppointmentDetailActor = (api: ApiClient) =>
             .catch(() => null)
         : Promise.resolve(null),
     ]);
-    return { appointment: appointment.data!, communications, events };
+    const clinical = await loadClinicalStatus(api, appointment.data!.clientId, signal);
+    return { appointment: appointment.data!, communications, events, clinical };
   });
 
 export const cancelAppointmentActor = (api: ApiClient) =>

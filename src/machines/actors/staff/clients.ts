@@ -1,5 +1,6 @@
 import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../../api/client';
+import { loadClinicalAccessLog, loadClinicalStatus } from './clinical';
 import type { components, operations } from '../../../../shared/contract/product';
 import type { ClientDetail } from '../../client-staff-detail.machine';
 import type { ListPage, ListQuery } from '../../list.machine';
@@ -44,9 +45,9 @@ export const loadClientsPageActor = (api: ApiClient) =>
     return { rows: data!.clients, itemCount: data!.itemCount, itemCountCapped: data!.itemCountCapped };
   });
 
-export const loadClientDetailActor = (api: ApiClient) =>
+export const loadClientDetailActor = (api: ApiClient, withAccessLog = false) =>
   fromPromise<ClientDetail, { id: string }>(async ({ input, signal }) => {
-    const [client, appointments, communications] = await Promise.all([
+    const [client, appointments, communications, clinical, accessLog] = await Promise.all([
       api.GET('/admin/client/{clientId}', { params: { path: { clientId: input.id } }, signal }),
       api
         .GET('/appointments', {
@@ -59,8 +60,10 @@ export const loadClientDetailActor = (api: ApiClient) =>
         .GET('/communications/client/{clientId}', { params: { path: { clientId: input.id } }, signal })
         .then((r) => r.data!.communications)
         .catch(() => null),
+      loadClinicalStatus(api, input.id, signal),
+      withAccessLog ? loadClinicalAccessLog(api, input.id, signal) : Promise.resolve(null),
     ]);
-    return { client: client.data!, appointments, communications };
+    return { client: client.data!, appointments, communications, clinical, accessLog };
   });
 
 export const setSessionsClosedActor = (api: ApiClient) =>

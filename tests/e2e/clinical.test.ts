@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from '../support/axe';
+import { useBrowser } from '../support/browser';
+import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
+
+/**
+ * Issue 20 in Chromium as the demo coach: open a past appointment, write its summary (the
+ * autosave says "Gespeichert"), reload — the text is still there — sign it after the question,
+ * and see it locked with the verified signature.
+ */
+const b = useBrowser();
+
+const COACH = 'coach2@sprechstunde.demo';
+
+describe('a coach documents a past appointment', () => {
+  it('writes a summary, keeps it over a reload, signs it and sees it locked', async () => {
+    const token = await signInByPasscode(b.baseUrl, COACH);
+    const res = await fetch(`${b.baseUrl}/api/summaries/incomplete?limit=100`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+    const open = (await res.json()) as { summaries: Array<{ appointmentId: string; summaryId: string | null }> };
+    const item = open.summaries.find((i) => i.summaryId === null);
+    expect(item, 'a held appointment of the demo coach without a summary').toBeDefined();
+    const appointmentId = item!.appointmentId;
+
+    const page = b.page;
+    await openSignedIn(page, b.baseUrl, token, `/appointments/${appointmentId}`);
+    const section = page.getByRole('region', { name: 'Terminzusammenfassung' });
+    await section.getByText('Noch keine Zusammenfassung.').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await section.getByRole('link', { name: 'Zusammenfassung schreiben' }).click();
+    await page.waitForURL(`**/appointments/${appointmentId}/summary`);
+
+    const saved = page.getByRole('status').filter({ hasText: /^Gespeichert$/ });
+    await page.getByLabel('Subjektiv (Bericht der Klientin / des Klienten)').fill('Schläft seit Wochen schlecht');
+    await page.getByLabel('Objektiv (Beobachtungen, Werte)').fill('PSS 24');
+    await page.getByLabel('Einschätzung').fill('Stress hoch, Ressourcen vorhanden');
+    await page.getByLabel('Plan', { exact: true }).fill('Atemübung täglich');
+    await page.getByLabel('Nächste Schritte').fill('Termin in zwei Wochen');
+    await saved.waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // Typed after the last save, then reloaded at once: the tab's local copy brings it back.
+    await page.getByLabel('Hausaufgaben').fill('Schlafprotokoll führen');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Hausaufgaben').inputValue()).toBe('Schlafprotokoll führen');
+    expect(await page.getByLabel('Subjektiv (Bericht der Klientin / des Klienten)').inputValue()).toBe(
+      'Schläft seit Wochen schlecht',
+    );
+    await saved.waitFor();
+
+    await page.getByRole('button', { name: 'Unterschreiben', exact: true }).click();
+    const question = page.getByRole('alertdialog', { name: 'Dokument jetzt unterschreiben?' });
+    await question.getByRole('button', { name: 'Ja, unterschreiben' }).click();
+    await page.getByText('✓ Inhalt unverändert (Prüfsumme bestätigt)').waitFor();
+    await page.getByText('Unterschrieben – nur noch Nachträge möglich').waitFor();
+    expect(await page.getByLabel('Hausaufgaben').getAttribute('readonly')).not.toBeNull();
+    await page.getByRole('button', { name: 'Nachtrag hinzufügen' }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    const signed = await fetch(`${b.baseUrl}/api/appointment/${appointmentId}/summary`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const body = (await signed.json()) as { status: string; content: { homework?: string } };
+    expect(body.status).toBe('sent');
+    expect(body.content.homework).toBe('Schlafprotokoll führen');
+  });
+});
