@@ -51,6 +51,7 @@ export function NewOrEditFormPage({
   titles,
   createLabel,
   listHref,
+  recordHref = (recordId) => `${listHref}/${recordId}`,
   children,
 }: {
   id: string | null;
@@ -60,6 +61,8 @@ export function NewOrEditFormPage({
   titles: { new: string; edit: string };
   createLabel: string;
   listHref: string;
+  /** Where cancelling an edit goes back to (default: the record at `listHref/id`). */
+  recordHref?: (id: string) => string;
   children: (actorRef: FormActor) => ReactNode;
 }) {
   const { t } = useTranslation('staff');
@@ -74,7 +77,7 @@ export function NewOrEditFormPage({
         actorRef={actorRef}
         label={title}
         submitLabel={id === null ? createLabel : t('form.save')}
-        cancelHref={id === null ? listHref : `${listHref}/${id}`}
+        cancelHref={id === null ? listHref : recordHref(id)}
       >
         {children(actorRef)}
       </CancellableForm>
