@@ -15,20 +15,13 @@
  * JSON to bench/results/billing-<timestamp>.json and billing-latest.json; the database is
  * dropped unless BENCH_KEEP_DB=1.
  */
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { connectPostgres } from '../server/db/client';
+import type pg from 'pg';
 import { loadBenchData } from './load';
-import { stopChild } from './servers/child';
-import { startAppAndBaseline } from './servers/pair';
+import { benchLog, onScratchDatabase, round } from './servers/scratch';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const env = (name: string, fallback: number) => {
   const value = Number(process.env[name]);
   return Number.isFinite(value) && value > 0 ? value : fallback;
@@ -42,16 +35,7 @@ const BATCH_ROUNDS = env('BENCH_BATCH_ROUNDS', 5);
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean);
 const TARGET = { p95Ms: 20, throughputShare: 0.5, batchVsUpdate: 5 };
 
-const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `spr_bench_billing_${randomBytes(4).toString('hex')}`;
-const dbUrl = (() => {
-  const u = new URL(server);
-  u.pathname = `/${dbName}`;
-  return u.toString();
-})();
-const log = (...args: unknown[]) =>
-  console.log(`[bench:billing ${(performance.now() / 1000).toFixed(1)}s]`, ...args);
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const log = benchLog('billing');
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 
@@ -208,28 +192,15 @@ async function batchFigure(client: pg.Client, appUrl: string, headers: Record<st
   };
 }
 
-const admin = new pg.Client({ connectionString: server });
-let children: ChildProcess[] = [];
-let created = false;
-
-async function main() {
+await onScratchDatabase('billing', async ({ loader, startServers, writeReport }) => {
   const started = new Date();
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  created = true;
-  const migrator = connectPostgres(dbUrl, 2);
-  await migrator.migrate();
-  await migrator.close();
-  const loader = new pg.Client({ connectionString: dbUrl });
-  await loader.connect();
   const { fixtures, timingsMs } = await loadBenchData(loader);
   const items = await loadItems(loader);
   log(
     `loaded: ${items.n} items in ${items.ms} ms (clients and appointments ${JSON.stringify(timingsMs)})`,
   );
 
-  const { issuer, app, baseline } = await startAppAndBaseline(dbUrl, POOL_SIZE);
-  children = [app.child, baseline.child];
+  const { issuer, app, baseline } = await startServers(POOL_SIZE);
   const appUrl = `http://127.0.0.1:${app.message.port}`;
   const baselineUrl = `http://127.0.0.1:${baseline.message.port}/clients/${fixtures.someClientId}`;
   const token = await issuer.sign({
@@ -316,7 +287,6 @@ async function main() {
       `batch approve 1,000: median ${batch.medianBatchMs} ms vs plain UPDATE ${batch.medianUpdateMs} ms → ${batch.ratio}× ${batch.pass ? 'pass' : 'FAIL'}`,
       batch.rounds,
     );
-  await loader.end();
 
   const report = {
     startedAt: started.toISOString(),
@@ -338,32 +308,6 @@ async function main() {
     scenarios: results,
     batchApprove1000: batch,
   };
-  const dir = path.join(here, 'results');
-  mkdirSync(dir, { recursive: true });
-  const json = `${JSON.stringify(report, null, 2)}\n`;
-  writeFileSync(
-    path.join(dir, `billing-${started.toISOString().replace(/[:.]/g, '-')}.json`),
-    json,
-  );
-  writeFileSync(path.join(dir, 'billing-latest.json'), json);
-  console.log(json);
-}
+  writeReport(started, report);
+});
 
-async function cleanup() {
-  await Promise.all(children.map((c) => stopChild(c)));
-  if (created && process.env.BENCH_KEEP_DB !== '1')
-    await admin
-      .query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-      .catch((err) => log('could not drop', err));
-  else if (created) log(`database kept: ${dbUrl}`);
-  await admin.end().catch(() => {});
-}
-
-try {
-  await main();
-} catch (err) {
-  console.error(err);
-  process.exitCode = 1;
-} finally {
-  await cleanup();
-}

@@ -15,20 +15,12 @@
  * JSON to bench/results/clinical-<timestamp>.json and clinical-latest.json; the database is
  * dropped unless BENCH_KEEP_DB=1.
  */
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { connectPostgres } from '../server/db/client';
+import type pg from 'pg';
 import { drainBillableItems, loadBenchData } from './load';
-import { stopChild } from './servers/child';
-import { startAppAndBaseline } from './servers/pair';
+import { benchLog, onScratchDatabase, round } from './servers/scratch';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const env = (name: string, fallback: number) => {
   const value = Number(process.env[name]);
   return Number.isFinite(value) && value > 0 ? value : fallback;
@@ -42,16 +34,7 @@ const AUTOSAVES = env('BENCH_AUTOSAVES', 300);
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean);
 const TARGET = { p95Ms: 20, throughputShare: 0.5, autosaveVsCheapestPost: 3 };
 
-const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `spr_bench_clinical_${randomBytes(4).toString('hex')}`;
-const dbUrl = (() => {
-  const u = new URL(server);
-  u.pathname = `/${dbName}`;
-  return u.toString();
-})();
-const log = (...args: unknown[]) =>
-  console.log(`[bench:clinical ${(performance.now() / 1000).toFixed(1)}s]`, ...args);
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const log = benchLog('clinical');
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 
@@ -210,22 +193,8 @@ async function autosaveFigure(
   };
 }
 
-const admin = new pg.Client({ connectionString: server });
-let children: ChildProcess[] = [];
-let created = false;
-
-async function main() {
+await onScratchDatabase('clinical', async ({ dbUrl, loader, startServers, writeReport }) => {
   const started = new Date();
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  created = true;
-  const migrator = connectPostgres(dbUrl, 2);
-  await migrator.migrate();
-  await migrator.close();
-  const loader = new pg.Client({ connectionString: dbUrl });
-  // The final DROP … WITH (FORCE) ends this connection if a step failed before loader.end().
-  loader.on('error', (err) => log('loader connection:', err.message));
-  await loader.connect();
   const { fixtures, timingsMs } = await loadBenchData(loader);
   const summaries = await loadSummaries(loader);
   timingsMs.billableItems = await drainBillableItems(dbUrl);
@@ -233,8 +202,7 @@ async function main() {
     `loaded: ${summaries.n} summaries in ${summaries.ms} ms (clients and appointments ${JSON.stringify(timingsMs)})`,
   );
 
-  const { issuer, app, baseline } = await startAppAndBaseline(dbUrl, POOL_SIZE);
-  children = [app.child, baseline.child];
+  const { issuer, app, baseline } = await startServers(POOL_SIZE);
   const appUrl = `http://127.0.0.1:${app.message.port}`;
   const baselineUrl = `http://127.0.0.1:${baseline.message.port}/clients/${fixtures.someClientId}`;
   const sign = (sub: string, email: string) => issuer.sign({ sub, email, expiresIn: '2h' });
@@ -302,7 +270,6 @@ async function main() {
       autosave.statuses,
     );
   }
-  await loader.end();
 
   const report = {
     startedAt: started.toISOString(),
@@ -325,32 +292,6 @@ async function main() {
     scenarios: results,
     autosave,
   };
-  const dir = path.join(here, 'results');
-  mkdirSync(dir, { recursive: true });
-  const json = `${JSON.stringify(report, null, 2)}\n`;
-  writeFileSync(
-    path.join(dir, `clinical-${started.toISOString().replace(/[:.]/g, '-')}.json`),
-    json,
-  );
-  writeFileSync(path.join(dir, 'clinical-latest.json'), json);
-  console.log(json);
-}
+  writeReport(started, report);
+});
 
-async function cleanup() {
-  await Promise.all(children.map((c) => stopChild(c)));
-  if (created && process.env.BENCH_KEEP_DB !== '1')
-    await admin
-      .query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-      .catch((err) => log('could not drop', err));
-  else if (created) log(`database kept: ${dbUrl}`);
-  await admin.end().catch(() => {});
-}
-
-try {
-  await main();
-} catch (err) {
-  console.error(err);
-  process.exitCode = 1;
-} finally {
-  await cleanup();
-}

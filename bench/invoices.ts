@@ -11,20 +11,13 @@
  *    the same 200 documents rendered to PDF in this process, no database.
  * JSON to bench/results/invoices-<timestamp>.json and invoices-latest.json.
  */
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import type pg from 'pg';
 import { loadConfig } from '../server/config';
-import { connectPostgres } from '../server/db/client';
 import { practiceOf, priceLines, renderInvoicePdf, totalsOf } from '../server/features/invoices/index';
-import { stopChild } from './servers/child';
-import { startAppAndBaseline } from './servers/pair';
+import { benchLog, onScratchDatabase, round } from './servers/scratch';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 // The app child inherits this: a 200-invoice run answers in one response, which may take
 // longer than the default idle timeout (2 min) on a busy machine.
 process.env.HTTP_IDLE_TIMEOUT_MS ??= '600000';
@@ -33,16 +26,7 @@ const PER_CLIENT = 5;
 /** The run may take this many times the PDF floor (numbers, rows, XML-less self-pay). */
 const TARGET = { runVsPdfFloor: 3 };
 
-const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `spr_bench_invoices_${randomBytes(4).toString('hex')}`;
-const dbUrl = (() => {
-  const u = new URL(server);
-  u.pathname = `/${dbName}`;
-  return u.toString();
-})();
-const log = (...args: unknown[]) =>
-  console.log(`[bench:invoices ${(performance.now() / 1000).toFixed(1)}s]`, ...args);
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const log = benchLog('invoices');
 
 /**
  * One coach, an admin, 200 clients with an address, 1,000 past appointments (client i % 200,
@@ -118,25 +102,12 @@ async function pdfFloor(invoices: number) {
   return performance.now() - t;
 }
 
-const admin = new pg.Client({ connectionString: server });
-let children: ChildProcess[] = [];
-let created = false;
-
-async function main() {
+await onScratchDatabase('invoices', async ({ loader, startServers, writeReport }) => {
   const started = new Date();
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  created = true;
-  const migrator = connectPostgres(dbUrl, 2);
-  await migrator.migrate();
-  await migrator.close();
-  const loader = new pg.Client({ connectionString: dbUrl });
-  await loader.connect();
   const items = await loadItems(loader);
   log(`loaded: ${items} approved items of ${CLIENTS} clients`);
 
-  const { issuer, app, baseline } = await startAppAndBaseline(dbUrl, 10);
-  children = [app.child, baseline.child];
+  const { issuer, app } = await startServers(10);
   const appUrl = `http://127.0.0.1:${app.message.port}`;
   const token = await issuer.sign({ sub: 'bench-admin', email: 'admin@bench.example', expiresIn: '2h' });
   const headers = {
@@ -153,7 +124,6 @@ async function main() {
   const invoices = body.invoices?.length ?? 0;
   log(`run: ${res.status}, ${body.itemCount} items into ${invoices} invoices in ${round(runMs, 0)} ms`);
   const { rows } = await loader.query<{ bytes: number }>('SELECT avg(octet_length(pdf))::int AS bytes FROM invoices');
-  await loader.end();
 
   const floorMs = await pdfFloor(Math.max(invoices, 1));
   const perInvoice = round(runMs / Math.max(invoices, 1));
@@ -172,27 +142,6 @@ async function main() {
     runVsPdfFloor: ratio,
     pass: ratio <= TARGET.runVsPdfFloor && res.status === 201 && invoices === CLIENTS,
   };
-  const dir = path.join(here, 'results');
-  mkdirSync(dir, { recursive: true });
-  const json = `${JSON.stringify(report, null, 2)}\n`;
-  writeFileSync(path.join(dir, `invoices-${started.toISOString().replace(/[:.]/g, '-')}.json`), json);
-  writeFileSync(path.join(dir, 'invoices-latest.json'), json);
-  console.log(json);
-}
+  writeReport(started, report);
+});
 
-async function cleanup() {
-  await Promise.all(children.map((c) => stopChild(c)));
-  if (created && process.env.BENCH_KEEP_DB !== '1')
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((err) => log('could not drop', err));
-  else if (created) log(`database kept: ${dbUrl}`);
-  await admin.end().catch(() => {});
-}
-
-try {
-  await main();
-} catch (err) {
-  console.error(err);
-  process.exitCode = 1;
-} finally {
-  await cleanup();
-}

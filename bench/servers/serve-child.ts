@@ -21,5 +21,17 @@ export async function serveChild(
   }
   process.on('SIGTERM', shutdown);
   process.on('disconnect', shutdown);
-  process.send?.({ port: (app.server.address() as AddressInfo).port, poolSize });
+  // The parent may be gone before it hears from us (killed, crashed): writing to its IPC
+  // channel or to the inherited pipes then fails with EPIPE, which must end this child the
+  // orderly way instead of as an unhandled error.
+  const parentGone = (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_IPC_CHANNEL_CLOSED') void shutdown();
+    else throw err;
+  };
+  process.on('error', parentGone);
+  process.stdout.on('error', parentGone);
+  process.stderr.on('error', parentGone);
+  process.send?.({ port: (app.server.address() as AddressInfo).port, poolSize }, undefined, {}, (err) => {
+    if (err) parentGone(err);
+  });
 }

@@ -128,6 +128,13 @@ export async function requestOptions(
   return { options: { publicKey: options }, challenge: options.challenge };
 }
 
+/** What a response must have been made for: this challenge, one of our origins, our RP id. */
+const expected = (rp: RelyingParty, challenge: string) => ({
+  expectedChallenge: challenge,
+  expectedOrigin: rp.origins,
+  expectedRPID: rp.id,
+});
+
 /** Checks an attestation (origin, RP id, challenge, signature); null when it fails. */
 export async function verifyAttestation(
   rp: RelyingParty,
@@ -138,9 +145,7 @@ export async function verifyAttestation(
   try {
     const result = await verifyRegistrationResponse({
       response: response as RegistrationResponseJSON,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.id,
+      ...expected(rp, challenge),
       requireUserVerification: input.requireUserVerification,
     });
     if (!result.verified) return null;
@@ -188,9 +193,7 @@ export async function verifyAssertion(
   try {
     const result = await verifyAuthenticationResponse({
       response: response as AuthenticationResponseJSON,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.id,
+      ...expected(rp, challenge),
       credential: {
         id: credential.id,
         publicKey: Buffer.from(credential.publicKey, 'base64url'),

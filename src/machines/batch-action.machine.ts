@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import { type MachineError, machineErrorOf, notProvided } from './shared/failures';
 
 /**
@@ -130,6 +130,11 @@ const batchSetup = setup({
   actors: {
     loadMatching: fromPromise<MatchingItems, BatchFilter>(notProvided('batch action', 'loadMatching')),
     submitBatch: fromPromise<{ count: number }, BatchRequest>(notProvided('batch action', 'submitBatch')),
+    /**
+     * Sends `batch.filter` whenever the list's filters change, for as long as the machine
+     * runs. The default watches nothing: a screen without a list sends the event itself.
+     */
+    watchFilter: fromCallback<BatchEvent>(() => undefined),
   },
   actions: {
     /** The batch went through: the screen reloads its rows (and may announce it). */
@@ -194,6 +199,7 @@ export const batchActionMachine = batchSetup.createMachine({
     ...EMPTY_SELECTION,
     result: null,
   }),
+  invoke: { id: 'watchFilter', src: 'watchFilter' },
   initial: 'selecting',
   states: {
     /** The list with its checkboxes; the bar offers the actions the whole selection allows. */

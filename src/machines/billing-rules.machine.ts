@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { components } from '../../shared/contract/product';
 import { actionStates } from './confirm-action.machine';
 import { type MachineError, machineErrorOf, notProvided } from './shared/failures';
@@ -25,6 +25,11 @@ export type RulesAnnouncement =
   | { kind: 'stale' }
   | { kind: 'moveFailed'; name: string }
   | { kind: 'deleted'; name: string };
+
+/** What the page starts with: an appointment named in the address (`?appointmentId=`). */
+export interface BillingRulesInput {
+  appointmentId?: string;
+}
 
 export interface BillingRulesContext {
   rules: BillingRule[];
@@ -74,6 +79,7 @@ export const billingRulesMachine = setup({
   types: {
     context: {} as BillingRulesContext,
     events: {} as BillingRulesEvent,
+    input: {} as BillingRulesInput | undefined,
     tags: {} as
       | 'loading'
       | 'busy'
@@ -110,7 +116,7 @@ export const billingRulesMachine = setup({
 }).createMachine({
   id: 'billingRules',
   type: 'parallel',
-  context: {
+  context: ({ input }) => ({
     rules: [],
     before: null,
     movedId: null,
@@ -118,10 +124,14 @@ export const billingRulesMachine = setup({
     error: null,
     deleting: null,
     deleteError: null,
-    appointmentId: '',
+    appointmentId: input?.appointmentId ?? '',
     preview: null,
     previewError: null,
-  },
+  }),
+  // An appointment the page was opened for is previewed at once (as if typed in).
+  entry: enqueueActions(({ context, enqueue }) => {
+    if (context.appointmentId) enqueue.raise({ type: 'preview.request', appointmentId: context.appointmentId });
+  }),
   states: {
     list: {
       initial: 'loading',

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { components } from '../../shared/contract/product';
 import { billingRulesMachine, movedRules } from '../../src/machines/billing-rules.machine';
 import { describeModel, done, failed, startMachine } from '../support/model';
@@ -185,4 +185,24 @@ describeModel('billing rules machine, model-based', {
     const deletions = path.steps.filter((step) => step.event.type === 'xstate.done.actor.deleteRule').length;
     expect((run as unknown as RunExtra).deleted).toEqual(Array(deletions).fill('Ersttermin'));
   },
+});
+
+describe('billing rules machine, opened for an appointment', () => {
+  it('previews the appointment named in the address at once', () => {
+    const { actor, fakes } = startMachine(billingRulesMachine, { input: { appointmentId: APPOINTMENT } });
+    expect(actor.getSnapshot().matches({ preview: 'previewing' })).toBe(true);
+    expect(fakes.previewRules!.calls).toEqual([{ appointmentId: APPOINTMENT }]);
+  });
+
+  it('shows the German error for an address id that is no appointment id, and asks nothing', () => {
+    const { actor, fakes } = startMachine(billingRulesMachine, { input: { appointmentId: 'kein-termin' } });
+    expect(actor.getSnapshot().hasTag('previewError')).toBe(true);
+    expect(actor.getSnapshot().context.previewError).toEqual({ code: 'invalid_appointment_id' });
+    expect(fakes.previewRules!.calls).toEqual([]);
+  });
+
+  it('without one, waits for the staff to type an id', () => {
+    const { actor } = startMachine(billingRulesMachine, { input: {} });
+    expect(actor.getSnapshot().matches({ preview: 'idle' })).toBe(true);
+  });
 });

@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../db/client';
 import { forgetPrincipal, type Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { badRequest, conflict } from '../../http/problem';
-import { recordEvent } from '../events/index';
+import { recordEvent, updateRecorded } from '../events/index';
 import { hashActivationCode } from '../users/index';
 
 async function loginResponse(db: Db | Tx, userId: string) {
@@ -73,14 +73,9 @@ async function linkExistingUser(
     const client = await unlinkedClient(tx, email);
     if (!client) return;
     await tx.update(clients).set({ userId: current.id }).where(eq(clients.id, client.id));
-    await tx
-      .update(users)
-      .set({ active: true, updatedAt: sql`now()` })
-      .where(eq(users.id, current.id));
-    await recordEvent(tx, {
+    await updateRecorded(tx, users, current.id, { active: true }, {
       type: 'user.updated',
       entityType: 'user',
-      entityId: current.id,
       clientId: client.id,
       important: false,
       changes: { active: { from: false, to: true }, via: 'client_login' },
@@ -187,19 +182,10 @@ export const accountHandlers = defineHandlers({
         // The NONE row of an earlier sign-in gives way to the prepared account.
         await tx.delete(users).where(eq(users.id, current.id));
       }
-      await tx
-        .update(users)
-        .set({
-          authSubject: principal.subject,
-          active: true,
-          activatedAt: sql`now()`,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(users.id, pending.id));
-      await recordEvent(tx, {
+      const activated = { authSubject: principal.subject, active: true, activatedAt: sql`now()` };
+      await updateRecorded(tx, users, pending.id, activated, {
         type: 'user.activated',
         entityType: 'user',
-        entityId: pending.id,
         actor: { ...principal, user: pending },
         coachId: pending.coachId,
         changes: { role: pending.role },

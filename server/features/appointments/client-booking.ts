@@ -11,7 +11,7 @@ import { appointments, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import type { AppDeps } from '../../http/handler';
 import { conflict, notFound } from '../../http/problem';
-import { recordEvent } from '../events/index';
+import { recordEvent, updateRecorded } from '../events/index';
 import { enqueueAppointmentNotifications } from '../notifications/index';
 import { appointmentData, emitWebhook } from '../webhooks/index';
 import { freeCoachesAt, type Calendar, type CoachRef } from '../scheduling/index';
@@ -259,14 +259,9 @@ export async function cancelForClient(
   via: 'client' | 'meeting_code',
 ): Promise<string> {
   const cancelledAt = deps.now().toISOString();
-  await tx
-    .update(appointments)
-    .set({ cancelledAt, updatedAt: sql`now()` })
-    .where(eq(appointments.id, a.id));
-  await recordEvent(tx, {
+  await updateRecorded(tx, appointments, a.id, { cancelledAt }, {
     type: 'appointment.cancelled',
     entityType: 'appointment',
-    entityId: a.id,
     appointmentId: a.id,
     clientId: a.clientId,
     coachId: a.coachId,

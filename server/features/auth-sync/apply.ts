@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../db/client';
 import { authEmails, authUsers, clients, users } from '../../db/schema/index';
 import { forgetPrincipal } from '../../http/auth';
 import type { Body } from '../../http/handler';
-import { recordEvent } from '../events/index';
+import { recordEvent, updateRecorded } from '../events/index';
 
 /**
  * A user event of the authentication provider, as the product's contract receives it
@@ -82,14 +82,10 @@ export async function applyAuthUserEvent(db: Db, event: AuthUserEvent): Promise<
     // login by the address, inactive until an admin activates it). Anyone else keeps the dead
     // subject: a row the users list treats as "only signed in" and a new account replaces.
     const staff = user.role !== 'NONE';
-    await tx
-      .update(users)
-      .set({ active: false, ...(staff ? { authSubject: null } : {}), updatedAt: sql`now()` })
-      .where(eq(users.id, user.id));
-    await recordEvent(tx, {
+    const values = { active: false, ...(staff ? { authSubject: null } : {}) };
+    await updateRecorded(tx, users, user.id, values, {
       type: 'user.updated',
       entityType: 'user',
-      entityId: user.id,
       clientId: client?.id ?? null,
       coachId: user.coachId,
       changes: {

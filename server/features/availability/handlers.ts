@@ -7,7 +7,7 @@ import { availabilities, availabilityOverrides, coaches } from '../../db/schema/
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps } from '../../http/handler';
 import { badRequest, forbidden, notFound } from '../../http/problem';
-import { changedFields, recordEvent } from '../events/index';
+import { changedFields, recordEvent, updateRecorded } from '../events/index';
 import {
   isOccurrenceDate,
   RuleError,
@@ -177,20 +177,15 @@ export const availabilityHandlers = defineHandlers({
       if (dropped.length) {
         await tx.delete(availabilityOverrides).where(inArray(availabilityOverrides.id, dropped));
       }
-      await tx
-        .update(availabilities)
-        .set({
-          ...series,
-          ...seriesWindow,
-          ...(body.kind === undefined ? {} : { kind: body.kind }),
-          ...(body.note === undefined ? {} : { note: body.note }),
-          updatedAt: sql`now()`,
-        })
-        .where(eq(availabilities.id, a.id));
-      await recordEvent(tx, {
+      const values = {
+        ...series,
+        ...seriesWindow,
+        ...(body.kind === undefined ? {} : { kind: body.kind }),
+        ...(body.note === undefined ? {} : { note: body.note }),
+      };
+      await updateRecorded(tx, availabilities, a.id, values, {
         type: 'availability.updated',
         entityType: 'availability',
-        entityId: a.id,
         coachId: a.coachId,
         actor: principal,
         important: false,

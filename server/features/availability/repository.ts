@@ -4,6 +4,7 @@ import { availabilities, availabilityOverrides, coaches } from '../../db/schema/
 import type { Principal } from '../../http/auth';
 import { isoOfMs } from '../../time';
 import { expandOccurrences, hhmm, ZONE, type OverrideFields } from './occurrences';
+import { groupBy } from '../../../shared/group-by';
 
 type AvailabilityRow = typeof availabilities.$inferSelect;
 type OverrideRow = typeof availabilityOverrides.$inferSelect;
@@ -41,12 +42,7 @@ export async function selectAvailabilities(db: Db | Tx, where: SQL | undefined) 
         .where(inArray(availabilityOverrides.availabilityId, ids))
         .orderBy(asc(availabilityOverrides.occurrenceDate))
     : [];
-  const byAvailability = new Map<string, OverrideRow[]>();
-  for (const o of overrides) {
-    const list = byAvailability.get(o.availabilityId) ?? [];
-    list.push(o);
-    byAvailability.set(o.availabilityId, list);
-  }
+  const byAvailability = groupBy(overrides, (o) => o.availabilityId);
   return rows.map((r) => ({ ...r, overrides: byAvailability.get(r.availability.id) ?? [] }));
 }
 

@@ -46,7 +46,40 @@ export function selectItems(db: Db | Tx) {
 
 type Joined = Awaited<ReturnType<ReturnType<typeof selectItems>['execute']>>[number];
 
-export function toBillableItem({ item, ...names }: Joined) {
+/** The item's own columns the contract shows, in one list for the page read and the mapping. */
+const ITEM_FIELDS = [
+  'id',
+  'appointmentId',
+  'clientId',
+  'coachId',
+  'appointmentType',
+  'occasion',
+  'billingRuleId',
+  'billingRuleVersion',
+  'description',
+  'amountCents',
+  'vatTreatment',
+  'vatRatePercent',
+  'vatExemptionReason',
+  'payerKind',
+  'insurer',
+  'serviceDate',
+  'status',
+  'validationErrors',
+  'approvedAt',
+  'invoiceSentAt',
+  'cancelledAt',
+  'createdAt',
+  'updatedAt',
+] as const;
+type ItemFields = Pick<Joined['item'], (typeof ITEM_FIELDS)[number]>;
+type Names = Pick<Joined, 'clientFirstName' | 'clientLastName' | 'coachFirstName' | 'coachLastName'>;
+
+/**
+ * The contract's item from its columns and the names of client and coach. Field by field:
+ * a page row's names are getters on its prototype (jsonRow), which a spread would miss.
+ */
+function contractItem(item: ItemFields, names: Names) {
   return {
     id: item.id,
     appointmentId: item.appointmentId,
@@ -75,6 +108,10 @@ export function toBillableItem({ item, ...names }: Joined) {
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };
+}
+
+export function toBillableItem({ item, ...names }: Joined) {
+  return contractItem(item, names);
 }
 
 type ListQuery = Query<'listBillableItems'>;
@@ -122,29 +159,7 @@ const item = alias(billableItems, 'item');
 
 /** The page's columns, read as one JSON array per row (jsonRow). */
 const PAGE = jsonRow({
-  id: item.id,
-  appointmentId: item.appointmentId,
-  clientId: item.clientId,
-  coachId: item.coachId,
-  appointmentType: item.appointmentType,
-  occasion: item.occasion,
-  billingRuleId: item.billingRuleId,
-  billingRuleVersion: item.billingRuleVersion,
-  description: item.description,
-  amountCents: item.amountCents,
-  vatTreatment: item.vatTreatment,
-  vatRatePercent: item.vatRatePercent,
-  vatExemptionReason: item.vatExemptionReason,
-  payerKind: item.payerKind,
-  insurer: item.insurer,
-  serviceDate: item.serviceDate,
-  status: item.status,
-  validationErrors: item.validationErrors,
-  approvedAt: item.approvedAt,
-  invoiceSentAt: item.invoiceSentAt,
-  cancelledAt: item.cancelledAt,
-  createdAt: item.createdAt,
-  updatedAt: item.updatedAt,
+  ...(Object.fromEntries(ITEM_FIELDS.map((f) => [f, item[f]])) as Pick<typeof item, (typeof ITEM_FIELDS)[number]>),
   clientFirstName: client.firstName,
   clientLastName: client.lastName,
   coachFirstName: coach.firstName,
@@ -157,37 +172,9 @@ interface ItemPageRow {
   totals: unknown[] | string | null;
 }
 
-// Field by field: the row's names are getters on its prototype (jsonRow), which a spread would miss.
 function fromPageRow({ fields }: ItemPageRow) {
   const r = PAGE.read(fields);
-  return {
-    id: r.id,
-    appointmentId: r.appointmentId,
-    clientId: r.clientId,
-    coachId: r.coachId,
-    client: { id: r.clientId, firstName: r.clientFirstName, lastName: r.clientLastName },
-    coach: { id: r.coachId, firstName: r.coachFirstName, lastName: r.coachLastName },
-    appointmentType: r.appointmentType,
-    occasion: r.occasion,
-    billingRuleId: r.billingRuleId,
-    billingRuleVersion: r.billingRuleVersion,
-    description: r.description,
-    amountCents: r.amountCents,
-    currency: 'EUR' as const,
-    vatTreatment: r.vatTreatment,
-    vatRatePercent: r.vatRatePercent as 0 | 19,
-    vatExemptionReason: r.vatExemptionReason,
-    payerKind: r.payerKind,
-    insurer: r.insurer,
-    serviceDate: r.serviceDate,
-    status: r.status,
-    validationErrors: r.validationErrors,
-    approvedAt: r.approvedAt,
-    invoiceSentAt: r.invoiceSentAt,
-    cancelledAt: r.cancelledAt,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-  };
+  return contractItem(r, r);
 }
 
 /**

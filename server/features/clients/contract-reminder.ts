@@ -4,13 +4,13 @@
  * notification job queued in the same transaction (retried like every message, listed with
  * the client's communications); `contractReminderSentAt` records when it went out.
  */
-import { eq, sql } from 'drizzle-orm';
+
 import type { Tx } from '../../db/client';
 import { clients, communications } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import type { AppDeps } from '../../http/handler';
 import { conflict, notFound } from '../../http/problem';
-import { recordEvent } from '../events/index';
+import { updateRecorded } from '../events/index';
 import { DELIVER_JOB, type DeliverJobData } from '../notifications/index';
 import { findClient } from './repository';
 
@@ -65,14 +65,9 @@ export async function sendContractReminder(
       })
       .returning({ id: communications.id });
     await deps.jobs.send<DeliverJobData>(tx, DELIVER_JOB, { communicationId: row!.id });
-    await tx
-      .update(clients)
-      .set({ contractReminderSentAt: sentAt, updatedAt: sql`now()` })
-      .where(eq(clients.id, clientId));
-    await recordEvent(tx, {
+    await updateRecorded(tx, clients, clientId, { contractReminderSentAt: sentAt }, {
       type: 'client.contract_reminder_sent',
       entityType: 'client',
-      entityId: clientId,
       clientId,
       coachId: client.coachedBy?.id ?? null,
       actor: principal,

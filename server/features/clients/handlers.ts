@@ -5,7 +5,7 @@ import { billableItems, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps, type Body } from '../../http/handler';
 import { badRequest, conflict, notFound } from '../../http/problem';
-import { recordEvent } from '../events/index';
+import { recordEvent, updateRecorded } from '../events/index';
 import { clientData, emitWebhook } from '../webhooks/index';
 import { sendContractReminder } from './contract-reminder';
 import { assertClientFields } from './fields';
@@ -100,14 +100,9 @@ async function setSessionsClosed(
         closed ? 'The sessions are closed already' : 'The sessions are open already',
       );
     }
-    await tx
-      .update(clients)
-      .set({ sessionsClosedOn: closed ? sql`now()` : null, updatedAt: sql`now()` })
-      .where(eq(clients.id, clientId));
-    await recordEvent(tx, {
+    await updateRecorded(tx, clients, clientId, { sessionsClosedOn: closed ? sql`now()` : null }, {
       type: closed ? 'client.sessions_closed' : 'client.sessions_opened',
       entityType: 'client',
-      entityId: clientId,
       clientId,
       coachId: before.coachedBy?.id ?? null,
       actor: principal,
@@ -207,14 +202,9 @@ export const clientsHandlers = defineHandlers({
       );
       await assertCoaches(tx, body);
       await assertEmailFree(tx, body.email, before.id);
-      await tx
-        .update(clients)
-        .set({ ...clientValues(body, 'update'), updatedAt: sql`now()` })
-        .where(eq(clients.id, before.id));
-      await recordEvent(tx, {
+      await updateRecorded(tx, clients, before.id, clientValues(body, 'update'), {
         type: 'client.updated',
         entityType: 'client',
-        entityId: before.id,
         clientId: before.id,
         coachId: body.coachedById ?? before.coachedBy?.id ?? null,
         actor: principal,

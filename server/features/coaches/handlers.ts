@@ -6,7 +6,7 @@ import { containsText } from '../../db/like';
 import { defineHandlers } from '../../http/handler';
 import { pageWindow } from '../../http/paging';
 import { conflict, notFound } from '../../http/problem';
-import { changedFields, recordEvent } from '../events/index';
+import { changedFields, recordEvent, updateRecorded } from '../events/index';
 
 type CoachRow = typeof coaches.$inferSelect;
 
@@ -139,14 +139,9 @@ export const coachesHandlers = defineHandlers({
           'The coach still has upcoming appointments',
         );
       }
-      await tx
-        .update(coaches)
-        .set({ active: false, updatedAt: sql`now()` })
-        .where(eq(coaches.id, before.id));
-      await recordEvent(tx, {
+      await updateRecorded(tx, coaches, before.id, { active: false }, {
         type: 'coach.deactivated',
         entityType: 'coach',
-        entityId: before.id,
         coachId: before.id,
         actor: principal,
       });

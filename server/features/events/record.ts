@@ -1,3 +1,5 @@
+import { eq, sql } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { events } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
@@ -43,4 +45,18 @@ export function changedFields<T extends Record<string, unknown>>(
     }
   }
   return out;
+}
+
+/**
+ * Updates one row by its id (stamping `updatedAt`) and records the event about it (its
+ * `entityId` is that id), in the caller's transaction.
+ */
+export async function updateRecorded<
+  T extends PgTable & { id: AnyPgColumn; updatedAt: AnyPgColumn },
+>(tx: Tx, table: T, id: string, values: PgUpdateSetSource<T>, event: Omit<EventInput, 'entityId'>) {
+  await tx
+    .update(table)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(table.id, id));
+  await recordEvent(tx, { ...event, entityId: id });
 }

@@ -18,6 +18,7 @@ import type { Practice } from './document';
 import { documentOf, wantsXRechnung, type InvoiceRow } from './issue';
 import { renderXRechnung } from './xrechnung';
 import { euro, germanDate } from './money';
+import { itemEvent } from './item-events';
 
 const mailText = (row: InvoiceRow, xml: string | null, practiceName: string) =>
   [
@@ -129,18 +130,12 @@ export async function sendInvoice(
         important: true,
         changes: { number: row.number, status: { from: row.status, to: 'sent' } },
       },
-      ...due.map((item) => ({
-        type: 'billable_item.invoice_sent',
-        entityType: 'billable_item',
-        entityId: item.id,
-        actorUserId,
-        appointmentId: item.appointmentId,
-        clientId: item.clientId,
-        coachId: item.coachId,
-        source: 'business' as const,
-        important: true,
-        changes: { status: { from: item.status, to: 'invoice_sent' }, invoiceNumber: row.number },
-      })),
+      ...due.map((item) =>
+        itemEvent('billable_item.invoice_sent', item, actorUserId, {
+          status: { from: item.status, to: 'invoice_sent' },
+          invoiceNumber: row.number,
+        }),
+      ),
     ]);
     return updated!;
   });

@@ -8,6 +8,7 @@ import { INVOICE_CANCELLATION_RETURNS } from '../../../shared/billing-transition
 import { inTransaction } from '../appointments/index';
 import { practiceOf } from './document';
 import { invoiceDates, storeInvoice, type InvoiceRow } from './issue';
+import { itemEvent } from './item-events';
 import { allocateNumbers, formatNumber } from './numbering';
 
 /**
@@ -92,18 +93,12 @@ export async function cancelInvoice(
       },
       ...returned
         .filter((item) => item.status === 'approved')
-        .map((item) => ({
-          type: 'billable_item.invoice_cancelled',
-          entityType: 'billable_item',
-          entityId: item.id,
-          actorUserId,
-          appointmentId: item.appointmentId,
-          clientId: item.clientId,
-          coachId: item.coachId,
-          source: 'business' as const,
-          important: true,
-          changes: { invoiceNumber: original.number, status: { to: 'approved' } },
-        })),
+        .map((item) =>
+          itemEvent('billable_item.invoice_cancelled', item, actorUserId, {
+            invoiceNumber: original.number,
+            status: { to: 'approved' },
+          }),
+        ),
     ]);
     return row;
   });

@@ -1,11 +1,11 @@
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import { coaches, users } from '../../db/schema/index';
 import type { Db, Tx } from '../../db/client';
 import { forgetPrincipal, type Principal, type Role } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { pageWindow } from '../../http/paging';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
-import { changedFields, recordEvent } from '../events/index';
+import { changedFields, recordEvent, updateRecorded } from '../events/index';
 import { enqueueStaffInvitation } from '../notifications/index';
 import { hashActivationCode, newActivationCode } from './codes';
 import { coachLinkedTo, emailTaken, findUser, selectUsers, toUser } from './repository';
@@ -116,14 +116,9 @@ export const usersHandlers = defineHandlers({
         throw badRequest('coachId', 'value_missing', 'A coach account needs its coach record');
       }
       const changes = changedFields(before, body);
-      await tx
-        .update(users)
-        .set({ ...body, updatedAt: sql`now()` })
-        .where(eq(users.id, params.id));
-      await recordEvent(tx, {
+      await updateRecorded(tx, users, params.id, body, {
         type: 'user.updated',
         entityType: 'user',
-        entityId: params.id,
         actor: principal,
         coachId,
         changes,

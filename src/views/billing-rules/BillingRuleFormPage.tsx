@@ -4,33 +4,26 @@ import { useParams } from 'wouter';
 import { APPOINTMENT_TYPES, BILLING_PAYER_KINDS, CLIENT_TYPES } from '../../../shared/contract/enums';
 import { billingRuleFormSchema, newBillingRuleValues } from '../../forms/billing-rule-form';
 import { wireBillingRuleForm } from '../../machines/wiring/billing-rules';
-import { useRouteActor } from '../route-actor';
 import { CheckField, type FormActor, SelectField, TextField } from '../staff/FormParts';
-import { CancellableForm } from '../staff/StaffFormPage';
+import { NewOrEditFormPage } from '../staff/StaffFormPage';
 import '../staff/staff.css';
 
 /** `/billing/rules/new` and `/billing/rules/{ruleId}/edit`: the record form with every criterion and outcome. */
 function BillingRuleForm({ id }: { id: string | null }) {
   const { t } = useTranslation(['billingRules', 'staff']);
-  const actorRef = useRouteActor((effects) => wireBillingRuleForm(effects, id), {
-    input:
-      id === null
-        ? { id: null, schema: billingRuleFormSchema, values: newBillingRuleValues() }
-        : { id, schema: billingRuleFormSchema },
-  });
-  const title = id === null ? t('form.newTitle') : t('form.editTitle');
   return (
-    <article className="staff-page">
-      <h1>{title}</h1>
-      <CancellableForm
-        actorRef={actorRef}
-        label={title}
-        submitLabel={id === null ? t('form.create') : t('staff:form.save')}
-        cancelHref="/billing/rules"
-      >
-        <RuleFields actorRef={actorRef} />
-      </CancellableForm>
-    </article>
+    <NewOrEditFormPage
+      id={id}
+      wire={wireBillingRuleForm}
+      schema={billingRuleFormSchema}
+      newValues={newBillingRuleValues}
+      titles={{ new: t('form.newTitle'), edit: t('form.editTitle') }}
+      createLabel={t('form.create')}
+      listHref="/billing/rules"
+      recordHref={() => '/billing/rules'}
+    >
+      {(actorRef) => <RuleFields actorRef={actorRef} />}
+    </NewOrEditFormPage>
   );
 }
 

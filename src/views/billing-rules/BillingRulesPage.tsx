@@ -16,8 +16,11 @@ export type RulesActor = ActorRefFrom<typeof billingRulesMachine>;
 /** `/billing/rules` (ADMIN): the ordered rules, reorder, delete, and the preview for an appointment. */
 export default function BillingRulesPage() {
   const { t } = useTranslation(['billingRules', 'staff']);
-  const actorRef = useRouteActor(wireBillingRules);
   const search = useSearch();
+  // An appointment named in the address (`?appointmentId=`) is previewed at once.
+  const actorRef = useRouteActor(wireBillingRules, {
+    input: { appointmentId: new URLSearchParams(search).get('appointmentId') ?? undefined },
+  });
   const rules = useSelector(actorRef, (s) => s.context.rules);
   const status = useSelector(actorRef, (s) =>
     s.hasTag('loadError') ? 'failed' : s.hasTag('loading') ? 'loading' : 'ready',
@@ -29,12 +32,6 @@ export default function BillingRulesPage() {
   const [dragged, setDragged] = useState<string | null>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const pressed = useRef<'up' | 'down' | null>(null);
-
-  // An appointment named in the address (`?appointmentId=`) is previewed at once.
-  useEffect(() => {
-    const id = new URLSearchParams(search).get('appointmentId');
-    if (id) actorRef.send({ type: 'preview.request', appointmentId: id });
-  }, [actorRef, search]);
 
   // A moved row is placed anew in the DOM: keep focus on the button that moved it (or its other one at an end).
   useEffect(() => {

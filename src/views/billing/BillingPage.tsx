@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { BILLABLE_ITEM_STATUSES, BILLING_PAYER_KINDS } from '../../../shared/contract/enums';
@@ -102,11 +102,10 @@ export default function BillingPage() {
   const canAct = role === 'ADMIN' || role === 'SUPERADMIN';
   const listRef = useUrlList({ path: '/billing', filters: BILLING_FILTERS, loadPage: loadBillingPageActor, defaultLimit: 25 });
   const filters = useSelector(listRef, (s) => s.context.query.filters);
-  const batchRef = useRouteActor((effects) => wireBillingBatch(effects, () => listRef.send({ type: 'list.reload' })), {
+  // The batch machine follows the list's filters: a new filter or tab drops the selection.
+  const batchRef = useRouteActor((effects) => wireBillingBatch(effects, listRef), {
     input: { transitions: canAct ? billingTransitionTable() : {}, filter: filters },
   });
-  // A new filter or tab: the selection made under the old one goes.
-  useEffect(() => batchRef.send({ type: 'batch.filter', filter: filters }), [batchRef, filters]);
   const options = useFilterOptions(manager);
   const rows = useSelector(listRef, (s) => s.context.rows as readonly BillableItem[]);
   const matchCount = useSelector(listRef, (s) => (s.context.shownQuery ? s.context.itemCount : 0));

@@ -22,7 +22,7 @@ function InsurerForm({ id }: { id: string | null }) {
       titles={{ new: t('insurers.newTitle'), edit: t('insurers.editTitle') }}
       createLabel={t('insurers.create')}
       listHref="/admin/insurers"
-      cancelToList
+      recordHref={() => '/admin/insurers'}
     >
       {(actorRef) => (
         <>
@@ -48,7 +48,7 @@ function CampaignForm({ id }: { id: string | null }) {
       titles={{ new: t('campaigns.newTitle'), edit: t('campaigns.editTitle') }}
       createLabel={t('campaigns.create')}
       listHref="/admin/campaigns"
-      cancelToList
+      recordHref={() => '/admin/campaigns'}
     >
       {(actorRef) => (
         <>

@@ -42,7 +42,7 @@ export function CancellableForm({
 /**
  * The page of a record's form, new (`id` null: empty values, "anlegen", cancel back to the list)
  * or editing (loads the record, "Speichern", cancel back to the record at `listHref/id`, or to
- * the list with `cancelToList` where records have no page of their own).
+ * `recordHref`'s, e.g. the list where records have no page of their own).
  */
 export function NewOrEditFormPage({
   id,
@@ -52,7 +52,7 @@ export function NewOrEditFormPage({
   titles,
   createLabel,
   listHref,
-  cancelToList = false,
+  recordHref = (recordId) => `${listHref}/${recordId}`,
   children,
 }: {
   id: string | null;
@@ -62,7 +62,8 @@ export function NewOrEditFormPage({
   titles: { new: string; edit: string };
   createLabel: string;
   listHref: string;
-  cancelToList?: boolean;
+  /** Where cancelling an edit goes back to (default: the record at `listHref/id`). */
+  recordHref?: (id: string) => string;
   children: (actorRef: FormActor) => ReactNode;
 }) {
   const { t } = useTranslation('staff');
@@ -77,7 +78,7 @@ export function NewOrEditFormPage({
         actorRef={actorRef}
         label={title}
         submitLabel={id === null ? createLabel : t('form.save')}
-        cancelHref={id === null || cancelToList ? listHref : `${listHref}/${id}`}
+        cancelHref={id === null ? listHref : recordHref(id)}
       >
         {children(actorRef)}
       </CancellableForm>

@@ -2,24 +2,15 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { appointmentPhase } from '../../../shared/appointment-phase';
 import { joiningWindowMs, roomIsOpen } from '../../../shared/meeting-window';
-import { tKey } from '../../i18n/keys';
 import type { Appointment } from '../../machines/overview.machine';
 import { wireToday } from '../../machines/wiring/overview';
+import { APPOINTMENT_TYPE_LABELS } from '../appointments-list/parts';
 import { OverviewCards, OverviewStatus } from '../overview/OverviewCards';
 import { useRouteMachine } from '../route-actor';
 import { useSessionStatus } from '../session-status';
 import { formatDate, formatTime } from '../staff/format';
 import '../staff/staff.css';
 import '../overview/overview.css';
-
-const TYPE_LABELS: Record<Appointment['appointmentType'], string> = {
-  initial: tKey('staff:appointmentTypes.initial'),
-  first: tKey('staff:appointmentTypes.first'),
-  followup: tKey('staff:appointmentTypes.followup'),
-  'first-arztkonsultation': tKey('staff:appointmentTypes.first-arztkonsultation'),
-  'followup-arztkonsultation': tKey('staff:appointmentTypes.followup-arztkonsultation'),
-  adhoc: tKey('staff:appointmentTypes.adhoc'),
-};
 
 const joinPath = (a: Appointment) => `/coach/meeting/${encodeURIComponent(a.meetingCodeCoach)}/join`;
 
@@ -63,7 +54,7 @@ export default function TodayPage() {
                         {formatTime(a.startDate)}–{formatTime(a.endDate)}
                       </div>
                       <div className="today-appointment-what">
-                        <strong>{a.clientName}</strong> · {t(TYPE_LABELS[a.appointmentType])}
+                        <strong>{a.clientName}</strong> · {t(APPOINTMENT_TYPE_LABELS[a.appointmentType])}
                         {!coach && <> · {a.coach.firstName} {a.coach.lastName}</>}
                         {isNext && <span className="badge">{t('today.next')}</span>}
                         {phase === 'underway' && <span className="badge">{t('today.underway')}</span>}
