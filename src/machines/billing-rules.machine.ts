@@ -1,4 +1,4 @@
-import { assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { type ActorRefFrom, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { components } from '../../shared/contract/product';
 import { actionStates } from './confirm-action.machine';
 import { type MachineError, machineErrorOf, notProvided } from './shared/failures';
@@ -303,3 +303,6 @@ export const billingRulesMachine = setup({
     },
   },
 });
+
+/** The page's actor, as the rule rows and the preview receive it. */
+export type RulesActor = ActorRefFrom<typeof billingRulesMachine>;

@@ -178,6 +178,10 @@ export async function syncBillableItems(
 ) {
   const since = drained.get(db);
   const result = await db.transaction(async (tx) => {
+    // The pool's statements keep one generic plan per connection (db/client.ts). Made while
+    // billable_items was small, it probes items by scanning them, and a backlog run then
+    // grows with the square of the items; planned each time, it stays an index probe.
+    await tx.execute(sql`SET LOCAL plan_cache_mode = force_custom_plan`);
     const rules = await orderedRules(tx);
     const created = await createItems(tx, rules, clock, limit, since, after);
     // A run's later batches only go on creating: the first one refreshed already.

@@ -2,16 +2,13 @@ import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
-import type { ActorRefFrom } from 'xstate';
-import type { billingRulesMachine, RulesAnnouncement } from '../../machines/billing-rules.machine';
+import type { RulesActor, RulesAnnouncement } from '../../machines/billing-rules.machine';
 import { wireBillingRules } from '../../machines/wiring/billing-rules';
 import { useRouteActor } from '../route-actor';
 import { RulePreview } from './RulePreview';
 import { RuleRow } from './RuleRow';
 import '../staff/staff.css';
 import './billing-rules.css';
-
-export type RulesActor = ActorRefFrom<typeof billingRulesMachine>;
 
 /** `/billing/rules` (ADMIN): the ordered rules, reorder, delete, and the preview for an appointment. */
 export default function BillingRulesPage() {

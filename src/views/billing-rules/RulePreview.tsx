@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { RulesActor } from './BillingRulesPage';
+import type { RulesActor } from '../../machines/billing-rules.machine';
 import { failedText } from './rule-text';
 
 const PREVIEW_ERRORS = ['invalid_appointment_id', 'not_found', 'appointment_not_billable', 'network_error'];

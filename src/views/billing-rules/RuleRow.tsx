@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { BillingRule } from '../../machines/actors/staff/billing-rules';
-import type { RulesActor } from './BillingRulesPage';
+import type { RulesActor } from '../../machines/billing-rules.machine';
 import { criteriaText, outcomeText } from './rule-text';
 
 /** One rule of the ordered list: drag handle, up/down, edit, delete and its delete question. */
