@@ -21,15 +21,28 @@ export interface MailingListContext {
 }
 
 export type MailingListEvent =
-  | { type: 'mailingList.sync' }
-  | { type: 'mailingList.retry' }
-  | { type: 'mailingList.refresh' };
+  { type: 'mailingList.sync' } | { type: 'mailingList.retry' } | { type: 'mailingList.refresh' };
 
 /** How often a running sync's progress is read. */
 export const SYNC_POLL_MS = 2_000;
 
 const active = (sync: MailingListSync | null | undefined) =>
   sync?.status === 'queued' || sync?.status === 'running';
+
+/** A fresh overview (first load or poll): watch on while a sync runs, else rest. */
+const overviewLoaded = (() => {
+  const keep = ({ event }: { event: { output: MailingListOverview } }) => ({
+    overview: event.output,
+  });
+  return [
+    {
+      guard: { type: 'syncActive' as const, params: keep },
+      target: 'watching',
+      actions: { type: 'keepOverview' as const, params: keep },
+    },
+    { target: 'ready', actions: { type: 'keepOverview' as const, params: keep } },
+  ];
+})();
 
 export const mailingListMachine = setup({
   types: {
@@ -38,7 +51,9 @@ export const mailingListMachine = setup({
     tags: {} as 'busy' | 'error' | 'syncing' | 'loaded',
   },
   actors: {
-    loadMailingList: fromPromise<MailingListOverview>(notProvided('mailingList', 'loadMailingList')),
+    loadMailingList: fromPromise<MailingListOverview>(
+      notProvided('mailingList', 'loadMailingList'),
+    ),
     startMailingListSync: fromPromise<MailingListSync>(
       notProvided('mailingList', 'startMailingListSync'),
     ),
@@ -52,7 +67,9 @@ export const mailingListMachine = setup({
       overview: (_, params: { overview: MailingListOverview }) => params.overview,
       error: null,
     }),
-    keepError: assign({ error: (_, params: { error: unknown }) => ({ code: errorCodeOf(params.error) }) }),
+    keepError: assign({
+      error: (_, params: { error: unknown }) => ({ code: errorCodeOf(params.error) }),
+    }),
     keepStartedSync: assign({
       overview: ({ context }, params: { sync: MailingListSync }) =>
         context.overview && { ...context.overview, sync: params.sync },
@@ -70,17 +87,7 @@ export const mailingListMachine = setup({
       invoke: {
         id: 'loadMailingList',
         src: 'loadMailingList',
-        onDone: [
-          {
-            guard: { type: 'syncActive', params: ({ event }) => ({ overview: event.output }) },
-            target: 'watching',
-            actions: { type: 'keepOverview', params: ({ event }) => ({ overview: event.output }) },
-          },
-          {
-            target: 'ready',
-            actions: { type: 'keepOverview', params: ({ event }) => ({ overview: event.output }) },
-          },
-        ],
+        onDone: overviewLoaded,
         onError: {
           target: 'failed',
           actions: { type: 'keepError', params: ({ event }) => ({ error: event.error }) },
@@ -126,17 +133,7 @@ export const mailingListMachine = setup({
       invoke: {
         id: 'pollMailingList',
         src: 'loadMailingList',
-        onDone: [
-          {
-            guard: { type: 'syncActive', params: ({ event }) => ({ overview: event.output }) },
-            target: 'watching',
-            actions: { type: 'keepOverview', params: ({ event }) => ({ overview: event.output }) },
-          },
-          {
-            target: 'ready',
-            actions: { type: 'keepOverview', params: ({ event }) => ({ overview: event.output }) },
-          },
-        ],
+        onDone: overviewLoaded,
         // A missed poll (network): keep watching, the next one may get through.
         onError: 'watching',
       },

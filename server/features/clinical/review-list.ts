@@ -2,24 +2,13 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/raw-rows';
 import type { Principal } from '../../http/auth';
-import { coachLimit } from './work-items';
+import { coachLimit, NO_MATCH, type ListedAppointmentRow } from './work-items';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const NO_MATCH = '00000000-0000-0000-0000-000000000000';
 
-interface SignedRow {
+interface SignedRow extends ListedAppointmentRow {
   doc_id: string;
-  appointment_id: string;
-  start_date: string | Date;
-  appointment_type: string;
-  client_id: string;
-  client_first: string;
-  client_last: string;
-  coach_id: string;
-  coach_first: string;
-  coach_last: string;
   signed_at: string | Date;
-  total: string | number;
 }
 
 const TABLES = { summary: 'appointment_summaries', patient_card: 'patient_cards' } as const;
@@ -39,7 +28,8 @@ async function signedDocuments(
   const limit = q.limit ?? 10;
   const offset = ((q.page ?? 1) - 1) * limit;
   const coach = coachLimit(principal, q.coachId);
-  const coachFilter = coach === undefined ? sql`true` : sql`d.coach_id = ${coach ?? NO_MATCH}::uuid`;
+  const coachFilter =
+    coach === undefined ? sql`true` : sql`d.coach_id = ${coach ?? NO_MATCH}::uuid`;
   const rows = rowsOf<SignedRow>(
     await db.execute(sql`
       SELECT d.id AS doc_id, a.id AS appointment_id, a.start_date, a.appointment_type,
@@ -90,5 +80,8 @@ export async function patientCardsAwaitingReview(
   q: { page?: number; limit?: number; coachId?: string },
 ) {
   const { items, itemCount } = await signedDocuments(db, principal, now, 'patient_card', q);
-  return { patientCards: items.map(({ id, ...rest }) => ({ patientCardId: id, ...rest })), itemCount };
+  return {
+    patientCards: items.map(({ id, ...rest }) => ({ patientCardId: id, ...rest })),
+    itemCount,
+  };
 }

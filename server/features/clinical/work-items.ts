@@ -22,11 +22,12 @@ export function coachLimit(
   if (!own || (coachId && coachId !== own)) return null;
   return own;
 }
-const NO_MATCH = '00000000-0000-0000-0000-000000000000';
+export const NO_MATCH = '00000000-0000-0000-0000-000000000000';
 const coachFilter = (column: SQL, coach: string | null | undefined) =>
   coach === undefined ? sql`true` : sql`${column} = ${coach ?? NO_MATCH}::uuid`;
 
-interface ItemRow {
+/** What the work lists read of an appointment, its client and coach (names, no content). */
+export interface ListedAppointmentRow {
   appointment_id: string;
   start_date: string | Date;
   appointment_type: string;
@@ -36,8 +37,11 @@ interface ItemRow {
   coach_id: string;
   coach_first: string;
   coach_last: string;
-  doc_id: string | null;
   total: string | number;
+}
+
+interface ItemRow extends ListedAppointmentRow {
+  doc_id: string | null;
 }
 
 function toItem(row: ItemRow, now: Date) {
@@ -82,13 +86,17 @@ const generationNow = sql`(SELECT value FROM clinical_open_generation WHERE id =
  * open rows that became due in between (a short index range), so the exact count does not walk
  * every open row on each request. Per process; the generation makes it right across processes.
  */
-const knownCounts = new WeakMap<Db, Map<string, { generation: string; due: string; total: number }>>();
+const knownCounts = new WeakMap<
+  Db,
+  Map<string, { generation: string; due: string; total: number }>
+>();
 const MAX_KNOWN_COUNTS = 500;
 
 function remember(db: Db, key: string, value: { generation: string; due: string; total: number }) {
   let counts = knownCounts.get(db);
   if (!counts) knownCounts.set(db, (counts = new Map()));
-  if (!counts.has(key) && counts.size >= MAX_KNOWN_COUNTS) counts.delete(counts.keys().next().value!);
+  if (!counts.has(key) && counts.size >= MAX_KNOWN_COUNTS)
+    counts.delete(counts.keys().next().value!);
   counts.set(key, value);
 }
 
@@ -167,12 +175,7 @@ export async function incompletePatientCards(
 }
 
 /** Due open work without any document yet, and what is overdue (48 h after the end). */
-async function openCounts(
-  db: Db,
-  kind: OpenKind,
-  now: Date,
-  coach: string | null | undefined,
-) {
+async function openCounts(db: Db, kind: OpenKind, now: Date, coach: string | null | undefined) {
   const due = new Date(now.getTime() - SUMMARY_DUE_MS).toISOString();
   const overdueBefore = new Date(now.getTime() - OVERDUE_MS).toISOString();
   const [row] = rowsOf<{ missing: string | number; overdue: string | number }>(
