@@ -11,6 +11,7 @@ import { wireClientDetail } from '../../machines/wiring/client-detail';
 import { useRouteActor } from '../route-actor';
 import { useStaffSession } from '../staff/useUrlList';
 import { AccessLogSection, ClientClinicalSection } from '../clinical/ClinicalSections';
+import { ClinicalExport } from '../clinical/ClinicalExport';
 
 /** `/clients/{clientId}`. */
 export default function ClientDetailPage() {
@@ -203,6 +204,9 @@ function ClientDetail({ id }: { id: string }) {
         canWrite={clinicalWriter}
         startAt={latestHeld(detail.appointments?.rows ?? [])}
       />
+      {admin && (detail.clinical?.patientCard || detail.clinical?.summaries.length) ? (
+        <ClinicalExport clientId={c.id} name={`${c.firstName} ${c.lastName}`} />
+      ) : null}
       {admin ? <AccessLogSection log={detail.accessLog} /> : null}
       <section className="detail-section" aria-labelledby="client-communications">
         <h2 id="client-communications">{t('communications.title')}</h2>
