@@ -100,9 +100,7 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
   app.get('/thirdparty/callback', thirdpartyCallback);
   app.register(async (scope) => {
     // form_post callbacks: application/x-www-form-urlencoded, parsed with URLSearchParams.
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(String(body))));
-    });
+    formPostParser(scope);
     scope.post('/thirdparty/callback', thirdpartyCallback);
   });
 
@@ -134,9 +132,7 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
     return reply.type('application/samlmetadata+xml').send(provider.saml.metadata());
   });
   app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(String(body))));
-    });
+    formPostParser(scope);
     scope.post('/saml/callback', async (request, reply) => {
       const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
       const location = await provider.saml.callback(body, (error) =>
@@ -187,5 +183,19 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
     if (!session) return unauthorized(reply);
     await sessions.revoke(session.sessionId);
     return reply.code(204).header('set-cookie', sessionCookie(auth, '', 0)).send();
+  });
+}
+
+/**
+ * form_post callbacks (OIDC, SAML): application/x-www-form-urlencoded, parsed with
+ * URLSearchParams. The host app may parse such bodies its own way (the product's mailing-list
+ * webhook), so this scope replaces whatever it inherited.
+ */
+function formPostParser(scope: FastifyInstance) {
+  if (scope.hasContentTypeParser('application/x-www-form-urlencoded')) {
+    scope.removeContentTypeParser('application/x-www-form-urlencoded');
+  }
+  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
 }
