@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
-import type { RulesActor, RulesAnnouncement } from '../../machines/billing-rules.machine';
+import type { RulesAnnouncement } from '../../machines/billing-rules.machine';
 import { wireBillingRules } from '../../machines/wiring/billing-rules';
 import { useRouteActor } from '../route-actor';
 import { RulePreview } from './RulePreview';
