@@ -175,7 +175,7 @@ export function menuItems(config: MenuConfig = {}): MenuItem[] {
       section: 'main',
       labelKey: tKey('common:menu.admin'),
       href: '/admin',
-      roles: SUPERADMIN_ONLY,
+      roles: ADMIN_ONLY,
     },
     {
       id: 'profile',

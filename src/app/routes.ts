@@ -135,6 +135,8 @@ const clientPages = (roles: RouteAccess['roles']): PageOptions => ({ namespaces:
 /** The maintained lists (issue 21): admins (and superadmins). */
 const CATALOG: PageOptions = { namespaces: ['catalog', 'staff'], access: { roles: ADMIN_ONLY } };
 const ADMIN_AREA: PageOptions = { namespaces: ['admin'], access: { roles: SUPERADMIN_ONLY } };
+/** The hub: admins find the mailing list and the maintained lists there too. */
+const ADMIN_HUB: PageOptions = { namespaces: ['admin', 'staff'], access: { roles: ADMIN_ONLY } };
 const INVOICES: PageOptions = { namespaces: ['invoices', 'staff'], access: { roles: ADMIN_ONLY } };
 /** Clinical content (issue #20): the client's coach and admins; onboarding managers see statuses only. */
 const CLINICAL: PageOptions = { namespaces: ['clinical', 'staff'], access: { roles: ['COACH', 'ADMIN', 'SUPERADMIN'] } };
@@ -231,7 +233,7 @@ export const routes: readonly AppRoute[] = [
   // The newsletter list (issue 21 §2): sync and bounces, admins (and superadmins).
   page('/admin/mailing-list', tKey('staff:breadcrumbs.mailingList'), MailingListPage, staff(ADMIN_ONLY)),
   // The superadmin area (issue 21): webhooks and the e-mail sync; SUPERADMIN like their operations.
-  page('/admin', tKey('admin:breadcrumbs.hub'), AdminHubPage, ADMIN_AREA),
+  page('/admin', tKey('admin:breadcrumbs.hub'), AdminHubPage, ADMIN_HUB),
   page('/admin/webhooks', tKey('admin:breadcrumbs.webhooks'), WebhooksPage, ADMIN_AREA),
   page('/admin/webhooks/:type', tKey('admin:breadcrumbs.webhook'), WebhookDetailPage, ADMIN_AREA),
   page('/admin/email-sync', tKey('admin:breadcrumbs.emailSync'), EmailSyncPage, ADMIN_AREA),

@@ -1,15 +1,18 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { useStaffSession } from '../staff/useUrlList';
 import { availableAdminLinks } from './admin-links';
 import './admin.css';
 
 /**
- * `/admin` (SUPERADMIN), "Verwaltung": the pages of the superadmin area that the app has.
+ * `/admin` (ADMIN, SUPERADMIN), "Verwaltung": the administration pages the app has and the
+ * person may open (webhooks and the e-mail sync are the superadmin's).
  * `routes` are the app's route patterns (the route table passes them; views do not import it).
  */
 export default function AdminHubPage({ routes }: { routes: readonly string[] }) {
   const { t } = useTranslation('admin');
-  const links = availableAdminLinks(routes);
+  const { role } = useStaffSession();
+  const links = availableAdminLinks(routes, role);
   return (
     <article className="staff-page admin-page">
       <h1>{t('hub.title')}</h1>
