@@ -1952,6 +1952,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/communications/failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Messages that could not be delivered (newest first)
+         * @description E-mails and text messages whose last delivery attempt failed, across all clients, for the staff who follow up (a mistyped address, a number that does not exist). The count is what the admin dashboard shows.
+         */
+        get: operations["listFailedCommunications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/support/message": {
         parameters: {
             query?: never;
@@ -3806,6 +3826,10 @@ export interface components {
         };
         CommunicationList: {
             communications: components["schemas"]["Communication"][];
+        };
+        FailedCommunicationList: {
+            communications: components["schemas"]["Communication"][];
+            itemCount: number;
         };
         /** @enum {string} */
         SupportCategory: "technical" | "scheduling" | "billing" | "account" | "feedback" | "other";
@@ -7763,6 +7787,33 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listFailedCommunications: {
+        parameters: {
+            query?: {
+                page?: components["parameters"]["Page"];
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedCommunicationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
         };
     };

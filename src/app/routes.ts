@@ -67,6 +67,7 @@ const CoachEditPage = lazyPage(() => import('../views/coaches/CoachEditPage'));
 const UsersListPage = lazyPage(() => import('../views/users/UsersListPage'));
 const UserNewPage = lazyPage(() => import('../views/users/UserNewPage'));
 const UserEditPage = lazyPage(() => import('../views/users/UserEditPage'));
+const FailedMessagesPage = lazyPage(() => import('../views/messages/FailedMessagesPage'));
 const EventsListPage = lazyPage(() => import('../views/events/EventsListPage'));
 const BillingPage = lazyPage(() => import('../views/billing/BillingPage'));
 const ReviewPage = lazyPage(() => import('../views/review/ReviewPage'));
@@ -211,6 +212,7 @@ export const routes: readonly AppRoute[] = [
   page('/users/new', tKey('staff:breadcrumbs.newUser'), UserNewPage, staff(MANAGERS)),
   page('/users/:userId/edit', tKey('staff:breadcrumbs.edit'), UserEditPage, staff(MANAGERS)),
   page('/events', tKey('staff:breadcrumbs.events'), EventsListPage, staff(MANAGERS)),
+  page('/messages/failed', tKey('staff:breadcrumbs.failedMessages'), FailedMessagesPage, staff(MANAGERS)),
   // Billing (issue 19): every staff role reads (coaches their clients' items), admins act.
   page('/billing', tKey('common:menu.billing'), BillingPage, staff(STAFF)),
   // Review (issue 20): coaches see their own documentation, managers everyone's and complete it.

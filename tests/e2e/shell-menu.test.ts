@@ -48,12 +48,13 @@ describe('menu per role (specification section 6)', () => {
       'Klient:innen mit offenen Sitzungen',
       'Abrechnungspositionen zur Freigabe',
       'Abrechnungspositionen mit Prüffehlern',
+      'Nicht zugestellte Nachrichten',
       'Benutzer:innen',
       'Coaches',
     ]);
     const counts = await cards.locator('.overview-card-count').allTextContents();
     // Demo data: 5 coaches.
-    expect(counts[6]).toBe('5');
+    expect(counts[7]).toBe('5');
     for (const c of counts) expect(c).toMatch(/^(mehr als )?[\d.]+$/);
     // Each card links where the admin acts on it; the week's card to the list of that week.
     await cards.getByRole('link', { name: /^Termine diese Woche/ }).click();
@@ -61,6 +62,12 @@ describe('menu per role (specification section 6)', () => {
     await b.page.getByRole('heading', { name: 'Termine', level: 1 }).waitFor();
     await b.page.goBack();
     await cards.waitFor();
+    expect(await seriousAxeViolations(b.page)).toEqual([]);
+    // Undelivered messages: the card leads to their list.
+    await cards.getByRole('link', { name: /^Nicht zugestellte Nachrichten/ }).click();
+    await b.page.waitForURL(/\/messages\/failed$/);
+    await b.page.getByRole('heading', { name: 'Nicht zugestellte Nachrichten', level: 1 }).waitFor();
+    await b.page.getByRole('region', { name: 'Nicht zugestellte Nachrichten' }).waitFor();
     expect(await seriousAxeViolations(b.page)).toEqual([]);
     expect(b.pageErrors).toEqual([]);
   });

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { communications } from '../../server/db/schema/index';
 import type { Api } from '../support/api';
 import {
   expectProblem,
@@ -165,5 +167,29 @@ describe('development mailbox', () => {
       url: `/dev/mailbox/${SOME_ID}/invite.ics`,
     });
     expect(unknown.statusCode).toBe(404);
+  });
+});
+
+describe('GET /communications/failed', () => {
+  it('lists the messages that could not be delivered, newest first, with their count; only for those who follow up', async () => {
+    const listed = await api.call('GET', `/api/communications/client/${clientOfA.id}`, { as: admin });
+    expectStatus(listed, 200);
+    const message = listed.body.communications[0];
+    await api.database.db
+      .update(communications)
+      .set({ status: 'failed', error: '550 Postfach nicht vorhanden' })
+      .where(eq(communications.id, message.id));
+
+    const res = await api.call('GET', '/api/communications/failed?limit=100', { as: manager });
+    expectStatus(res, 200);
+    const ids = res.body.communications.map((c: { id: string }) => c.id);
+    expect(ids).toContain(message.id);
+    expect(res.body.itemCount).toBe(ids.length);
+    expect(res.body.communications.every((c: { status: string }) => c.status === 'failed')).toBe(true);
+    const found = res.body.communications.find((c: { id: string }) => c.id === message.id);
+    expect(found).toMatchObject({ clientId: clientOfA.id, error: '550 Postfach nicht vorhanden' });
+
+    expectStatus(await api.call('GET', '/api/communications/failed', { as: coachA }), 403);
+    expectProblem(await api.call('GET', '/api/communications/failed?limit=0', { as: admin }), 400);
   });
 });

@@ -38,6 +38,10 @@ export const communications = pgTable(
     index('communications_queued_idx')
       .on(t.createdAt)
       .where(sql`${t.status} = 'queued'`),
+    // The dashboard's "nicht zugestellt": few rows, read newest first.
+    index('communications_failed_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.status} = 'failed'`),
     check('communications_channel_check', sql`${t.channel} IN ${inList(COMMUNICATION_CHANNELS)}`),
     check('communications_status_check', sql`${t.status} IN ${inList(COMMUNICATION_STATUSES)}`),
     check('communications_sent_check', sql`${t.status} <> 'sent' OR ${t.sentAt} IS NOT NULL`),

@@ -1,9 +1,10 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { appointments, clients, communications } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
+import { pageWindow } from '../../http/paging';
 import { badRequest, conflict, notFound } from '../../http/problem';
 import { appointmentPhase, mayCancelOrInvite } from '../../../shared/appointment-phase';
 import { recordEvent } from '../events/index';
@@ -136,5 +137,22 @@ export const notificationsHandlers = defineHandlers({
     const client = await visibleClient(deps.db, principal, params.clientId);
     if (!client) throw notFound('client');
     return { communications: await listWhere(deps.db, eq(communications.clientId, client.id)) };
+  },
+
+  /** Staff who follow up on delivery problems (the contract's roles; no coach scope needed). */
+  async listFailedCommunications({ query, deps }) {
+    const { limit, offset } = pageWindow(query.page, query.limit);
+    const failed = eq(communications.status, 'failed');
+    const [rows, [counted]] = await Promise.all([
+      deps.db
+        .select(listColumns)
+        .from(communications)
+        .where(failed)
+        .orderBy(desc(communications.createdAt), desc(communications.id))
+        .limit(limit)
+        .offset(offset),
+      deps.db.select({ n: count() }).from(communications).where(failed),
+    ]);
+    return { communications: rows, itemCount: counted?.n ?? 0 };
   },
 });

@@ -86,10 +86,11 @@ export const loadTodayActor = (api: Api, role: () => Role) =>
 /** The admin dashboard: today, this week, waiting work, then the product's size. */
 export const loadDashboardActor = (api: Api) =>
   fromPromise<Overview, { nowMs: number }>(async ({ input, signal }) => {
-    const [appointments, openClients, billing, users, coaches] = await Promise.all([
+    const [appointments, openClients, billing, failed, users, coaches] = await Promise.all([
       appointmentCounts(api, input.nowMs, signal, false),
       api.GET('/admin/client', { params: { query: ONE }, signal }),
       api.GET('/billable-items', { params: { query: ONE }, signal }),
+      api.GET('/communications/failed', { params: { query: ONE }, signal }),
       api.GET('/user', { params: { query: ONE }, signal }),
       api.GET('/coach', { params: { query: ONE }, signal }),
     ]);
@@ -108,6 +109,7 @@ export const loadDashboardActor = (api: Api) =>
           '/billing?status=validation_failed',
           true,
         ),
+        card('failedMessages', failed.data!, '/messages/failed', true),
         card('users', users.data!, '/users'),
         card('coaches', coaches.data!, '/coaches'),
       ],

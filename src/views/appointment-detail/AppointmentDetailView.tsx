@@ -5,7 +5,6 @@ import { roomIsOpen } from '../../../shared/meeting-window';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import type { components } from '../../../shared/contract/product';
-import { tKey } from '../../i18n/keys';
 import type { appointmentDetailMachine } from '../../machines/appointment-detail.machine';
 import { APPOINTMENT_TYPE_LABELS, AppointmentStatus, MEETING_TYPE_LABELS } from '../appointments-list/parts';
 import { eventActionLabel } from '../events/actions';
@@ -13,34 +12,11 @@ import { formatDateTime, formatRange } from '../staff/format';
 import { ActionFailure, DetailFrame, DetailPending } from '../record-detail/DetailFrame';
 import { BusyButton } from '../parts/BusyButton';
 import { SummarySection } from '../clinical/ClinicalSections';
+import { CHANNELS, COMMUNICATION_STATUS, messageTitle } from '../staff/communication-labels';
 
 type DetailActor = ActorRefFrom<typeof appointmentDetailMachine>;
 type Communication = components['schemas']['Communication'];
 type BusinessEvent = components['schemas']['BusinessEvent'];
-
-const COMMUNICATION_STATUS: Record<Communication['status'], string> = {
-  queued: tKey('staff:communications.status.queued'),
-  sent: tKey('staff:communications.status.sent'),
-  failed: tKey('staff:communications.status.failed'),
-};
-/** What kind of message it was: the subject of an SMS, which has none of its own. */
-const TEMPLATES: Record<string, string> = {
-  appointment_booked: tKey('staff:communications.template.appointment_booked'),
-  appointment_rescheduled: tKey('staff:communications.template.appointment_rescheduled'),
-  appointment_cancelled: tKey('staff:communications.template.appointment_cancelled'),
-  appointment_invitation: tKey('staff:communications.template.appointment_invitation'),
-  appointment_reminder_24h: tKey('staff:communications.template.appointment_reminder_24h'),
-  appointment_reminder_1h: tKey('staff:communications.template.appointment_reminder_1h'),
-  appointment_taken_over: tKey('staff:communications.template.appointment_taken_over'),
-  appointment_handed_over: tKey('staff:communications.template.appointment_handed_over'),
-  client_contract_reminder: tKey('staff:communications.template.client_contract_reminder'),
-  client_sign_in_link: tKey('staff:communications.template.client_sign_in_link'),
-};
-const OTHER_TEMPLATE = tKey('staff:communications.template.other');
-const CHANNELS: Record<Communication['channel'], string> = {
-  email: tKey('staff:communications.channel.email'),
-  sms: tKey('staff:communications.channel.sms'),
-};
 
 /**
  * One appointment for staff, with its actions. `mode="cancel"` is `/cancel-appointment/{id}`:
@@ -227,7 +203,7 @@ export function Communications({ items }: { items: readonly Communication[] | nu
               <td>{formatDateTime(c.createdAt)}</td>
               <td>{t(CHANNELS[c.channel])}</td>
               <td>{c.recipient}</td>
-              <td>{c.subject ?? t(TEMPLATES[c.template] ?? OTHER_TEMPLATE)}</td>
+              <td>{messageTitle(c, t)}</td>
               <td>
                 {t(COMMUNICATION_STATUS[c.status])}
                 {c.sentAt ? ` (${formatDateTime(c.sentAt)})` : ''}

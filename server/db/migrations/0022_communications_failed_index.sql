@@ -1,0 +1,1 @@
+CREATE INDEX "communications_failed_idx" ON "communications" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "communications"."status" = 'failed';
