@@ -335,6 +335,7 @@ describe('dashboard', () => {
         const counts: Record<string, unknown> = {
           '/api/user': { users: [], itemCount: 12 },
           '/api/coach': { coaches: [], itemCount: 5 },
+          '/api/communications/failed': { communications: [], itemCount: 3 },
           '/api/admin/client': { clients: [], itemCount: 1000, itemCountCapped: true },
           '/api/appointments': {
             appointments: [],
@@ -368,6 +369,7 @@ describe('dashboard', () => {
       'Klient:innen mit offenen Sitzungenmehr als 1.000',
       'Abrechnungspositionen zur Freigabe7',
       'Abrechnungspositionen mit Prüffehlern2',
+      'Nicht zugestellte Nachrichten3',
       'Benutzer:innen12',
       'Coaches5',
     ]);
@@ -375,5 +377,6 @@ describe('dashboard', () => {
     expect(link(/^Termine heute/)).toMatch(/^\/appointments\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/);
     expect(link(/^Klient:innen/)).toBe('/clients?sortBy=createdAt&sortOrder=desc&limit=10');
     expect(link(/Prüffehlern/)).toBe('/billing?status=validation_failed');
+    expect(link(/^Nicht zugestellte/)).toBe('/messages/failed');
   });
 });
