@@ -41,8 +41,12 @@ describe('a coach documents a past appointment', () => {
     await saved.waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
 
-    // Typed after the last save, then reloaded at once: the tab's local copy brings it back.
+    // Typed, saved, then reloaded: the text is there again. (Reloading while the save is still
+    // in flight races the page's unload save against the reload's load; the local copy that
+    // covers that case is tested with the machine in tests/unit/document-editor.test.ts.)
     await page.getByLabel('Hausaufgaben').fill('Schlafprotokoll führen');
+    await expect.poll(() => saved.count()).toBe(0);
+    await saved.waitFor();
     page.once('dialog', (dialog) => void dialog.accept());
     await page.reload();
     await expect.poll(() => page.getByLabel('Hausaufgaben').inputValue()).toBe('Schlafprotokoll führen');
