@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useMemo, type ReactNode } from 'react';
+import { useCallback, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import {
@@ -205,7 +205,7 @@ function ReviewTable({
   const filters = useSelector(listRef, (s) => s.context.query.filters);
   const acting = canAct && isSignedTab(tab);
   const kind = kindOfTab(tab);
-  const batchRef = useRouteActor((effects) => wireReviewBatch(effects, kind, onDone), {
+  const batchRef = useRouteActor((effects) => wireReviewBatch(effects, kind, listRef, onDone), {
     input: { transitions: acting ? REVIEW_TRANSITIONS : {}, filter: filters },
   });
   const rows = useSelector(listRef, (s) => s.context.rows as readonly ReviewRow[]);
@@ -213,8 +213,6 @@ function ReviewTable({
   const selection = useRowSelection(batchRef, acting);
   const columns = useMemo(() => reviewColumns(tab), [tab]);
   const wording = useMemo(() => reviewWording(kind, rows), [kind, rows]);
-  // A changed filter: the selection made under the old one goes.
-  useEffect(() => batchRef.send({ type: 'batch.filter', filter: filters }), [batchRef, filters]);
   return (
     <>
       {canAct || !isSignedTab(tab) ? null : <p className="field-hint">{t('readOnly')}</p>}
