@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../api/client';
 import { type ListEvent, type ListPage, type ListQuery, listMachine } from '../list.machine';
-import { fromCallback, type fromPromise } from 'xstate';
+import { fromCallback, type ActorRefFrom, type fromPromise } from 'xstate';
+import type { BatchEvent } from '../batch-action.machine';
 import type { RouteEffects } from './effects';
 
 /** The staff lists' machine wired to the API, the address bar and the window's focus. */
@@ -27,4 +28,20 @@ export const wireList = (
   listMachine.provide({
     actors: { loadPage: options.loadPage(api), watchFocus: watchWindowFocus },
     actions: { syncUrl: (_, params) => navigate(`${options.path}${params.search}`) },
+  });
+
+/**
+ * Forwards each new filter of the list (a tab, a field, the URL) to the batch machine, which
+ * drops the selection made under the old one.
+ */
+export const watchListFilter = (list: ActorRefFrom<typeof listMachine>) =>
+  fromCallback<BatchEvent>(({ sendBack }) => {
+    let last = list.getSnapshot().context.query.filters;
+    const subscription = list.subscribe((snapshot) => {
+      const filter = snapshot.context.query.filters;
+      if (filter === last) return;
+      last = filter;
+      sendBack({ type: 'batch.filter', filter });
+    });
+    return () => subscription.unsubscribe();
   });

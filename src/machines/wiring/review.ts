@@ -7,7 +7,7 @@ import {
 import type { ActorRefFrom } from 'xstate';
 import { batchActionMachine } from '../batch-action.machine';
 import type { listMachine } from '../list.machine';
-import { watchListFilter } from './billing-batch';
+import { watchListFilter } from './list';
 import { recordDetailMachine } from '../record-detail.machine';
 import type { RouteEffects } from './effects';
 
