@@ -5,10 +5,11 @@ import { ApiError, isApiError } from '../../../api/errors';
 import type { components, operations } from '../../../../shared/contract/product';
 import type { AppointmentDetail } from '../../appointment-detail.machine';
 import type { ListPage, ListQuery } from '../../list.machine';
-import type { LoadedRecord, SaveRequest } from '../../record-form.machine';
+import type { LoadedRecord } from '../../record-form.machine';
 import { todayInBerlin } from '../../../../shared/time';
-import { berlinMidnight, bool, defined } from './query';
+import { berlinMidnight, bool, pagedParams } from './query';
 import { loadClinicalStatus } from './clinical';
+import { loadRecordActor, saveRecordActor } from './record';
 
 /** The staff workspace's appointment calls: list, detail and its actions, the move form. */
 
@@ -20,10 +21,7 @@ type AppointmentsQuery = NonNullable<operations['listAppointments']['parameters'
  * Berlin calendar days, both included: `to` ends at the next Berlin midnight.
  */
 export function appointmentsQueryOf(query: ListQuery): AppointmentsQuery {
-  const f = query.filters;
-  return defined({
-    page: query.page,
-    limit: query.limit,
+  return pagedParams(query, (f) => ({
     fromDate: f.from ? berlinMidnight(f.from) : undefined,
     toDate: f.to ? berlinMidnight(Temporal.PlainDate.from(f.to).add({ days: 1 }).toString()) : undefined,
     appointmentType: f.appointmentType as AppointmentsQuery['appointmentType'],
@@ -36,7 +34,7 @@ export function appointmentsQueryOf(query: ListQuery): AppointmentsQuery {
     insurer: f.insurer,
     coach: f.coach,
     clientId: f.clientId,
-  });
+  }));
 }
 
 /**
@@ -123,10 +121,10 @@ export const loadAppointmentRecordActor = (
   api: ApiClient,
   toValues: (appointment: Appointment) => LoadedRecord['values'],
 ) =>
-  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/appointment/{id}', { params: { path: { id: input.id } }, signal });
-    return { values: toValues(data!), record: data! };
-  });
+  loadRecordActor(
+    async (id, signal) => (await api.GET('/appointment/{id}', { params: { path: { id } }, signal })).data!,
+    toValues,
+  );
 
 /** The API's fields of a move and the form's fields that set them. */
 const FORM_FIELD_OF: Record<string, string> = { startDate: 'date', endDate: 'endTime' };
@@ -155,16 +153,11 @@ function appointmentFormError(error: unknown): unknown {
   );
 }
 
+/** `PUT /appointment/{id}` (the move form edits existing appointments only). */
 export const saveAppointmentActor = (api: ApiClient) =>
-  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
-    try {
-      const { data } = await api.PUT('/appointment/{id}', {
-        params: { path: { id: input.id! } },
-        body: input.body as components['schemas']['UpdateAppointmentRequest'],
-        signal,
-      });
-      return data!;
-    } catch (error) {
-      throw appointmentFormError(error);
-    }
+  saveRecordActor({
+    update: (id, body: components['schemas']['UpdateAppointmentRequest'], signal) =>
+      api.PUT('/appointment/{id}', { params: { path: { id } }, body, signal }).catch((error: unknown) => {
+        throw appointmentFormError(error);
+      }),
   });

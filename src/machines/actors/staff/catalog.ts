@@ -1,9 +1,9 @@
 import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../../api/client';
-import { ApiError } from '../../../api/errors';
 import type { components } from '../../../../shared/contract/product';
 import type { ListPage, ListQuery } from '../../list.machine';
-import type { LoadedRecord, SaveRequest } from '../../record-form.machine';
+import type { LoadedRecord } from '../../record-form.machine';
+import { findOrNotFound, loadRecordActor, saveRecordActor } from './record';
 
 /**
  * The maintained lists' calls (`/admin/insurers`, `/admin/campaigns`; adding and changing is
@@ -43,58 +43,34 @@ export const loadCampaignsPageActor = (api: ApiClient) =>
     return filterCatalog(data!.campaigns, (c) => `${c.code} ${c.name}`, input);
   });
 
-const notFound = () => new ApiError({ status: 404, code: 'not_found', fieldErrors: [] });
-
 /** One insurer as form values (there is no single GET: the list is small). */
 export const loadInsurerRecordActor = (api: ApiClient, toValues: (insurer: Insurer) => LoadedRecord['values']) =>
-  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/admin/insurers', { signal });
-    const insurer = data!.insurers.find((i) => i.id === input.id);
-    if (!insurer) throw notFound();
-    return { values: toValues(insurer), record: insurer };
-  });
+  loadRecordActor(
+    async (id, signal) => findOrNotFound((await api.GET('/admin/insurers', { signal })).data!.insurers, id),
+    toValues,
+  );
 
 /** One campaign as form values. */
 export const loadCampaignRecordActor = (api: ApiClient, toValues: (campaign: Campaign) => LoadedRecord['values']) =>
-  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/admin/campaigns', { signal });
-    const campaign = data!.campaigns.find((c) => c.id === input.id);
-    if (!campaign) throw notFound();
-    return { values: toValues(campaign), record: campaign };
-  });
+  loadRecordActor(
+    async (id, signal) => findOrNotFound((await api.GET('/admin/campaigns', { signal })).data!.campaigns, id),
+    toValues,
+  );
 
 /** `POST /admin/insurers` (new) or `PUT /admin/insurers/{id}` (changed fields). */
 export const saveInsurerActor = (api: ApiClient) =>
-  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
-    if (input.id === null) {
-      const { data } = await api.POST('/admin/insurers', {
-        body: input.body as components['schemas']['CreateInsurerRequest'],
-        signal,
-      });
-      return data!;
-    }
-    const { data } = await api.PUT('/admin/insurers/{id}', {
-      params: { path: { id: input.id } },
-      body: input.body as components['schemas']['UpdateInsurerRequest'],
-      signal,
-    });
-    return data!;
+  saveRecordActor({
+    create: (body: components['schemas']['CreateInsurerRequest'], signal) =>
+      api.POST('/admin/insurers', { body, signal }),
+    update: (id, body: components['schemas']['UpdateInsurerRequest'], signal) =>
+      api.PUT('/admin/insurers/{id}', { params: { path: { id } }, body, signal }),
   });
 
 /** `POST /admin/campaigns` (new) or `PUT /admin/campaigns/{id}` (changed fields). */
 export const saveCampaignActor = (api: ApiClient) =>
-  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
-    if (input.id === null) {
-      const { data } = await api.POST('/admin/campaigns', {
-        body: input.body as components['schemas']['CreateCampaignRequest'],
-        signal,
-      });
-      return data!;
-    }
-    const { data } = await api.PUT('/admin/campaigns/{id}', {
-      params: { path: { id: input.id } },
-      body: input.body as components['schemas']['UpdateCampaignRequest'],
-      signal,
-    });
-    return data!;
+  saveRecordActor({
+    create: (body: components['schemas']['CreateCampaignRequest'], signal) =>
+      api.POST('/admin/campaigns', { body, signal }),
+    update: (id, body: components['schemas']['UpdateCampaignRequest'], signal) =>
+      api.PUT('/admin/campaigns/{id}', { params: { path: { id } }, body, signal }),
   });

@@ -4,9 +4,10 @@ import { loadClinicalAccessLog, loadClinicalStatus } from './clinical';
 import type { components, operations } from '../../../../shared/contract/product';
 import type { ClientDetail } from '../../client-staff-detail.machine';
 import type { ListPage, ListQuery } from '../../list.machine';
-import type { LoadedRecord, SaveRequest } from '../../record-form.machine';
+import type { LoadedRecord } from '../../record-form.machine';
 import type { PickerOption } from '../../record-picker.machine';
-import { berlinMidnight, bool, defined } from './query';
+import { berlinMidnight, bool, pagedParams } from './query';
+import { loadRecordActor, saveRecordActor } from './record';
 
 /** The staff workspace's client calls: list, detail and its actions, the client form. */
 
@@ -15,10 +16,7 @@ type ClientsQuery = NonNullable<operations['listClients']['parameters']['query']
 
 /** The clients list's URL query as `GET /admin/client` parameters. */
 export function clientsQueryOf(query: ListQuery): ClientsQuery {
-  const f = query.filters;
-  return defined({
-    page: query.page,
-    limit: query.limit,
+  return pagedParams(query, (f) => ({
     search: f.search,
     sortBy: f.sortBy as ClientsQuery['sortBy'],
     sortOrder: f.sortOrder as ClientsQuery['sortOrder'],
@@ -35,7 +33,7 @@ export function clientsQueryOf(query: ListQuery): ClientsQuery {
     hasRejected: bool(f.hasRejected),
     createdAfter: f.createdAfter ? berlinMidnight(f.createdAfter) : undefined,
     phoneNumber: f.phoneNumber,
-  });
+  }));
 }
 
 /** `GET /admin/client` for the list machine. */
@@ -84,32 +82,19 @@ export const sendContractReminderActor = (api: ApiClient) =>
     return data!;
   });
 
+const getClient = async (api: ApiClient, clientId: string, signal: AbortSignal) =>
+  (await api.GET('/admin/client/{clientId}', { params: { path: { clientId } }, signal })).data!;
+
 /** `GET /admin/client/{id}` as form values (`clientFormValues`). */
 export const loadClientRecordActor = (api: ApiClient, toValues: (client: Client) => LoadedRecord['values']) =>
-  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/admin/client/{clientId}', {
-      params: { path: { clientId: input.id } },
-      signal,
-    });
-    return { values: toValues(data!), record: data! };
-  });
+  loadRecordActor((id, signal) => getClient(api, id, signal), toValues);
 
 /** `POST /admin/client` (new) or `PUT /admin/client/{id}` (changed fields). */
 export const saveClientActor = (api: ApiClient) =>
-  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
-    if (input.id === null) {
-      const { data } = await api.POST('/admin/client', {
-        body: input.body as components['schemas']['CreateClientRequest'],
-        signal,
-      });
-      return data!;
-    }
-    const { data } = await api.PUT('/admin/client/{clientId}', {
-      params: { path: { clientId: input.id } },
-      body: input.body as components['schemas']['UpdateClientRequest'],
-      signal,
-    });
-    return data!;
+  saveRecordActor({
+    create: (body: components['schemas']['CreateClientRequest'], signal) => api.POST('/admin/client', { body, signal }),
+    update: (clientId, body: components['schemas']['UpdateClientRequest'], signal) =>
+      api.PUT('/admin/client/{clientId}', { params: { path: { clientId } }, body, signal }),
   });
 
 /** A client as the record picker shows it: name, with the year of birth to tell namesakes apart. */
@@ -129,10 +114,6 @@ export const searchClientOptionsActor = (api: ApiClient) =>
   });
 
 export const resolveClientOptionActor = (api: ApiClient) =>
-  fromPromise<PickerOption, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/admin/client/{clientId}', {
-      params: { path: { clientId: input.id } },
-      signal,
-    });
-    return clientOption(data!);
-  });
+  fromPromise<PickerOption, { id: string }>(async ({ input, signal }) =>
+    clientOption(await getClient(api, input.id, signal)),
+  );

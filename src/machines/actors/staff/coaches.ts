@@ -2,8 +2,9 @@ import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../../api/client';
 import type { components } from '../../../../shared/contract/product';
 import type { ListPage, ListQuery } from '../../list.machine';
-import type { LoadedRecord, SaveRequest } from '../../record-form.machine';
+import type { LoadedRecord } from '../../record-form.machine';
 import type { ActivePayload } from './query';
+import { loadRecordActor, readRecordActor, saveRecordActor } from './record';
 
 /** The staff workspace's coach calls (`/coaches`): list, detail, form, (de)activation. */
 
@@ -47,29 +48,19 @@ export const loadCoachesPageActor = (api: ApiClient) =>
     return { rows: data!.coaches, itemCount: data!.itemCount };
   });
 
+const getCoach = (api: ApiClient) => (coachId: string, signal: AbortSignal) =>
+  api.GET('/coach/{coachId}', { params: { path: { coachId } }, signal });
+
 /** `GET /coach/{id}` as form values. */
 export const loadCoachRecordActor = (api: ApiClient, toValues: (coach: Coach) => LoadedRecord['values']) =>
-  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/coach/{coachId}', { params: { path: { coachId: input.id } }, signal });
-    return { values: toValues(data!), record: data! };
-  });
+  loadRecordActor(async (id, signal) => (await getCoach(api)(id, signal)).data!, toValues);
 
 /** `POST /coach` (new) or `PUT /coach/{id}` (changed fields). */
 export const saveCoachActor = (api: ApiClient) =>
-  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
-    if (input.id === null) {
-      const { data } = await api.POST('/coach', {
-        body: input.body as components['schemas']['CreateCoachRequest'],
-        signal,
-      });
-      return data!;
-    }
-    const { data } = await api.PUT('/coach/{coachId}', {
-      params: { path: { coachId: input.id } },
-      body: input.body as components['schemas']['UpdateCoachRequest'],
-      signal,
-    });
-    return data!;
+  saveRecordActor({
+    create: (body: components['schemas']['CreateCoachRequest'], signal) => api.POST('/coach', { body, signal }),
+    update: (coachId, body: components['schemas']['UpdateCoachRequest'], signal) =>
+      api.PUT('/coach/{coachId}', { params: { path: { coachId } }, body, signal }),
   });
 
 /** Deactivates (`DELETE /coach/{id}`: refused while live appointments lie ahead) or reactivates a coach. */
@@ -80,8 +71,4 @@ export const setCoachActiveActor = (api: ApiClient) =>
     else await api.DELETE('/coach/{coachId}', { params, signal });
   });
 
-export const loadCoachActor = (api: ApiClient) =>
-  fromPromise<unknown, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/coach/{coachId}', { params: { path: { coachId: input.id } }, signal });
-    return data!;
-  });
+export const loadCoachActor = (api: ApiClient) => readRecordActor<unknown>(getCoach(api));

@@ -2,8 +2,9 @@ import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../../api/client';
 import type { components } from '../../../../shared/contract/product';
 import type { ListPage, ListQuery } from '../../list.machine';
-import type { LoadedRecord, SaveRequest } from '../../record-form.machine';
+import type { LoadedRecord } from '../../record-form.machine';
 import type { ActivePayload } from './query';
+import { loadRecordActor, readRecordActor, saveRecordActor } from './record';
 
 /** The staff workspace's user calls (`/users`): list, detail, form, (de)activation. */
 
@@ -16,32 +17,22 @@ export const loadUsersPageActor = (api: ApiClient) =>
     return { rows: data!.users, itemCount: data!.itemCount };
   });
 
+const getUser = (api: ApiClient) => (id: string, signal: AbortSignal) =>
+  api.GET('/user/{id}', { params: { path: { id } }, signal });
+
 /** `GET /user/{id}` as form values. */
 export const loadUserRecordActor = (api: ApiClient, toValues: (user: User) => LoadedRecord['values']) =>
-  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/user/{id}', { params: { path: { id: input.id } }, signal });
-    return { values: toValues(data!), record: data! };
-  });
+  loadRecordActor(async (id, signal) => (await getUser(api)(id, signal)).data!, toValues);
 
 /**
  * `POST /user` (new: answers the user and the one-time activation code) or `POST /user/{id}`
  * (role, coach link). The server refuses roles above the caller's own (403 role_not_assignable).
  */
 export const saveUserActor = (api: ApiClient) =>
-  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
-    if (input.id === null) {
-      const { data } = await api.POST('/user', {
-        body: input.body as components['schemas']['CreateUserRequest'],
-        signal,
-      });
-      return data!;
-    }
-    const { data } = await api.POST('/user/{id}', {
-      params: { path: { id: input.id } },
-      body: input.body as components['schemas']['UpdateUserRequest'],
-      signal,
-    });
-    return data!;
+  saveRecordActor({
+    create: (body: components['schemas']['CreateUserRequest'], signal) => api.POST('/user', { body, signal }),
+    update: (id, body: components['schemas']['UpdateUserRequest'], signal) =>
+      api.POST('/user/{id}', { params: { path: { id } }, body, signal }),
   });
 
 export const setUserActiveActor = (api: ApiClient) =>
@@ -54,8 +45,4 @@ export const setUserActiveActor = (api: ApiClient) =>
     return data!;
   });
 
-export const loadUserActor = (api: ApiClient) =>
-  fromPromise<unknown, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/user/{id}', { params: { path: { id: input.id } }, signal });
-    return data!;
-  });
+export const loadUserActor = (api: ApiClient) => readRecordActor<unknown>(getUser(api));
