@@ -77,10 +77,6 @@ const call = <const TSrc extends 'cancelAppointment' | 'setNoShow' | 'resendInvi
 
 const phaseOf = (context: AppointmentDetailContext) => appointmentPhase(context.record!.appointment, context.now());
 
-const clearActionError = assign<AppointmentDetailContext, AppointmentDetailEvent, undefined, AppointmentDetailEvent, never>({
-  actionError: null,
-});
-
 export const appointmentDetailMachine = setup({
   types: {
     context: {} as AppointmentDetailContext,
@@ -168,13 +164,11 @@ export const appointmentDetailMachine = setup({
                 { target: 'idle' },
               ],
             },
-            idle: {
-              on: {
-                'cancel.request': { guard: 'mayCancelOrInvite', target: 'confirmingCancel', actions: clearActionError },
-                'noShow.toggle': { guard: 'mayMarkNoShow', target: 'settingNoShow', actions: clearActionError },
-                'invites.resend': { guard: 'mayCancelOrInvite', target: 'resending', actions: clearActionError },
-              },
-            },
+            idle: action.offering('actionError', {
+              'cancel.request': { guard: 'mayCancelOrInvite', target: 'confirmingCancel' },
+              'noShow.toggle': { guard: 'mayMarkNoShow', target: 'settingNoShow' },
+              'invites.resend': { guard: 'mayCancelOrInvite', target: 'resending' },
+            }),
             confirmingCancel: action.asking({
               tags: ['confirmingCancel'],
               confirm: 'cancel.confirm',

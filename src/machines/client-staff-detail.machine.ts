@@ -56,10 +56,6 @@ const setSessions = (closed: boolean, tags: Array<'busy' | 'confirmClose' | 'clo
     failed: 'idle',
   });
 
-const clearActionError = assign<ClientDetailContext, ClientDetailEvent, undefined, ClientDetailEvent, never>({
-  actionError: null,
-});
-
 export const clientStaffDetailMachine = setup({
   types: {
     context: {} as ClientDetailContext,
@@ -105,13 +101,11 @@ export const clientStaffDetailMachine = setup({
     ready: {
       initial: 'idle',
       states: {
-        idle: {
-          on: {
-            'sessions.close': { guard: 'sessionsOpen', target: 'confirmingClose', actions: clearActionError },
-            'sessions.open': { guard: 'sessionsClosed', target: 'opening', actions: clearActionError },
-            'reminder.send': { guard: 'reminderOffered', target: 'reminding', actions: clearActionError },
-          },
-        },
+        idle: action.offering('actionError', {
+          'sessions.close': { guard: 'sessionsOpen', target: 'confirmingClose' },
+          'sessions.open': { guard: 'sessionsClosed', target: 'opening' },
+          'reminder.send': { guard: 'reminderOffered', target: 'reminding' },
+        }),
         confirmingClose: action.asking({
           tags: ['confirmClose'],
           confirm: 'close.confirm',

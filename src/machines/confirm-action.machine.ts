@@ -10,8 +10,8 @@ import { machineErrorOf } from './shared/failures';
  * The screen supplies `runAction` (its API call) with `.provide()`; the payload is whatever
  * the screen passes with `action.ask` (e.g. `{ active: false }`).
  *
- * The appointment and client detail machines build their actions from the same two pieces,
- * `actionStates().asking` (the open question) and `actionStates().running` (the call).
+ * The appointment and client detail machines build their actions from the same pieces,
+ * `actionStates().offering` (the buttons), `asking` (the open question) and `running` (the call).
  */
 export interface ConfirmActionContext {
   /** What runs on confirm; null while no question is open. */
@@ -32,6 +32,21 @@ export type ConfirmActionEvent =
  *   notification and target), a failure keeps its code in `errorField` and goes to `failed`.
  */
 export const actionStates = <TContext extends MachineContext, TEvent extends EventObject>() => ({
+  /**
+   * The state that offers the actions: each event (while its guard allows) forgets the last
+   * failure kept in `errorField` and goes to its state (a question or a call).
+   */
+  offering: <const TOffers extends Partial<Record<TEvent['type'], { guard: string; target: string }>>>(
+    errorField: keyof TContext & string,
+    offers: TOffers,
+  ) => {
+    const clear = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ [errorField]: null }) as Partial<TContext>);
+    return {
+      on: Object.fromEntries(Object.entries(offers).map(([type, offer]) => [type, { ...(offer as object), actions: clear }])) as {
+        [K in keyof TOffers]: TOffers[K] & { actions: typeof clear };
+      },
+    };
+  },
   asking: <const TTag extends string, TAbort>(o: {
     tags: TTag[];
     confirm: TEvent['type'];

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useId } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { tKey } from '../../i18n/keys';
@@ -270,6 +270,24 @@ function Editor({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekActor['s
         {t(FIELD_ERRORS[errors[field]] ?? FIELD_ERROR_GENERIC)}
       </p>
     ) : null;
+  /** A text-like field of the draft: label, input, its error (announced by the input). */
+  const field = (
+    name: 'startDay' | 'startTime' | 'endTime' | 'interval' | 'until' | 'count' | 'note',
+    label: ReactNode,
+    props: InputHTMLAttributes<HTMLInputElement> = {},
+  ) => (
+    <div className="field">
+      <label htmlFor={id(name)}>{label}</label>
+      <input
+        id={id(name)}
+        {...props}
+        value={draft[name]}
+        onChange={(e) => change(name, e.target.value)}
+        {...described(name)}
+      />
+      {fieldError(name)}
+    </div>
+  );
   const title =
     draft.mode === 'create'
       ? t('availability.form.createTitle')
@@ -297,42 +315,14 @@ function Editor({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekActor['s
               </select>
             </div>
           ) : null}
-          <div className="field">
-            <label htmlFor={id('startDay')}>
-              {draft.mode === 'series' && draft.repeat ? t('availability.form.firstDay') : t('availability.form.day')}
-            </label>
-            <input
-              id={id('startDay')}
-              type="date"
-              value={draft.startDay}
-              onChange={(e) => change('startDay', e.target.value)}
-              {...described('startDay')}
-            />
-            {fieldError('startDay')}
-          </div>
+          {field(
+            'startDay',
+            draft.mode === 'series' && draft.repeat ? t('availability.form.firstDay') : t('availability.form.day'),
+            { type: 'date' },
+          )}
           <div className="field-row">
-            <div className="field">
-              <label htmlFor={id('startTime')}>{t('availability.form.from')}</label>
-              <input
-                id={id('startTime')}
-                type="time"
-                value={draft.startTime}
-                onChange={(e) => change('startTime', e.target.value)}
-                {...described('startTime')}
-              />
-              {fieldError('startTime')}
-            </div>
-            <div className="field">
-              <label htmlFor={id('endTime')}>{t('availability.form.to')}</label>
-              <input
-                id={id('endTime')}
-                type="time"
-                value={draft.endTime}
-                onChange={(e) => change('endTime', e.target.value)}
-                {...described('endTime')}
-              />
-              {fieldError('endTime')}
-            </div>
+            {field('startTime', t('availability.form.from'), { type: 'time' })}
+            {field('endTime', t('availability.form.to'), { type: 'time' })}
           </div>
           {seriesFields ? (
             <>
@@ -361,20 +351,12 @@ function Editor({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekActor['s
                     ))}
                     {fieldError('days')}
                   </fieldset>
-                  <div className="field">
-                    <label htmlFor={id('interval')}>{t('availability.form.interval')}</label>
-                    <input
-                      id={id('interval')}
-                      type="number"
-                      min={1}
-                      max={99}
-                      inputMode="numeric"
-                      value={draft.interval}
-                      onChange={(e) => change('interval', e.target.value)}
-                      {...described('interval')}
-                    />
-                    {fieldError('interval')}
-                  </div>
+                  {field('interval', t('availability.form.interval'), {
+                    type: 'number',
+                    min: 1,
+                    max: 99,
+                    inputMode: 'numeric',
+                  })}
                   <div className="field">
                     <label htmlFor={id('endKind')}>{t('availability.form.ends')}</label>
                     <select id={id('endKind')} value={draft.endKind} onChange={(e) => change('endKind', e.target.value)}>
@@ -383,48 +365,18 @@ function Editor({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekActor['s
                       <option value="count">{t('availability.form.endsAfter')}</option>
                     </select>
                   </div>
-                  {draft.endKind === 'until' ? (
-                    <div className="field">
-                      <label htmlFor={id('until')}>{t('availability.form.until')}</label>
-                      <input
-                        id={id('until')}
-                        type="date"
-                        value={draft.until}
-                        onChange={(e) => change('until', e.target.value)}
-                        {...described('until')}
-                      />
-                      {fieldError('until')}
-                    </div>
-                  ) : null}
-                  {draft.endKind === 'count' ? (
-                    <div className="field">
-                      <label htmlFor={id('count')}>{t('availability.form.count')}</label>
-                      <input
-                        id={id('count')}
-                        type="number"
-                        min={1}
-                        max={999}
-                        inputMode="numeric"
-                        value={draft.count}
-                        onChange={(e) => change('count', e.target.value)}
-                        {...described('count')}
-                      />
-                      {fieldError('count')}
-                    </div>
-                  ) : null}
+                  {draft.endKind === 'until' ? field('until', t('availability.form.until'), { type: 'date' }) : null}
+                  {draft.endKind === 'count'
+                    ? field('count', t('availability.form.count'), {
+                        type: 'number',
+                        min: 1,
+                        max: 999,
+                        inputMode: 'numeric',
+                      })
+                    : null}
                 </>
               ) : null}
-              <div className="field">
-                <label htmlFor={id('note')}>{t('availability.note')}</label>
-                <input
-                  id={id('note')}
-                  value={draft.note}
-                  maxLength={500}
-                  onChange={(e) => change('note', e.target.value)}
-                  {...described('note')}
-                />
-                {fieldError('note')}
-              </div>
+              {field('note', t('availability.note'), { maxLength: 500 })}
             </>
           ) : null}
           {snapshot.context.error ? (

@@ -152,6 +152,33 @@ function SignupForm({ values, errors, busy, onChange, onSubmit }: FormProps) {
       {error(field)}
     </div>
   );
+  /** A choice among `choices` (labelled by `label`), with an empty "none" first when given. */
+  const select = <C extends string>(
+    field: 'country' | 'howDidYouHearAboutUs',
+    choices: readonly C[],
+    label: (choice: C) => string,
+    none?: string,
+  ) => (
+    <div className="field">
+      <label htmlFor={id(field)}>{t(`fields.${field}`)}</label>
+      <select
+        id={id(field)}
+        name={field}
+        value={values[field]}
+        disabled={busy}
+        onChange={(e) => onChange(field, e.target.value)}
+        {...describe(field)}
+      >
+        {none === undefined ? null : <option value="">{none}</option>}
+        {choices.map((c) => (
+          <option key={c} value={c}>
+            {label(c)}
+          </option>
+        ))}
+      </select>
+      {error(field)}
+    </div>
+  );
   const check = (field: 'wantsToProvideRecordingsForResearch' | 'notifyViaSms' | 'privacyConsent') => (
     <div className="client-check">
       <input
@@ -212,47 +239,14 @@ function SignupForm({ values, errors, busy, onChange, onSubmit }: FormProps) {
         {text('street', { autoComplete: 'street-address' })}
         {text('postalCode', { autoComplete: 'postal-code', inputMode: 'numeric' })}
         {text('city', { autoComplete: 'address-level2' })}
-        <div className="field">
-          <label htmlFor={id('country')}>{t('fields.country')}</label>
-          <select
-            id={id('country')}
-            name="country"
-            value={values.country}
-            disabled={busy}
-            onChange={(e) => onChange('country', e.target.value)}
-            {...describe('country')}
-          >
-            {COUNTRIES.map((c) => (
-              <option key={c} value={c}>
-                {t(`countries.${c}`)}
-              </option>
-            ))}
-          </select>
-          {error('country')}
-        </div>
+        {select('country', COUNTRIES, (c) => t(`countries.${c}`))}
         {text('insurer', { hint: t('hints.insurer') })}
         {text('insurerCode', { hint: t('hints.insurerCode') })}
       </fieldset>
 
       <fieldset>
         <legend>{t('signup.moreLegend')}</legend>
-        <div className="field">
-          <label htmlFor={id('howDidYouHearAboutUs')}>{t('fields.howDidYouHearAboutUs')}</label>
-          <select
-            id={id('howDidYouHearAboutUs')}
-            name="howDidYouHearAboutUs"
-            value={values.howDidYouHearAboutUs}
-            disabled={busy}
-            onChange={(e) => onChange('howDidYouHearAboutUs', e.target.value)}
-          >
-            <option value="">{t('heardFrom.none')}</option>
-            {HEARD_FROM.map((h) => (
-              <option key={h} value={h}>
-                {t(`heardFrom.${h}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        {select('howDidYouHearAboutUs', HEARD_FROM, (h) => t(`heardFrom.${h}`), t('heardFrom.none'))}
         {check('notifyViaSms')}
         {check('wantsToProvideRecordingsForResearch')}
         {check('privacyConsent')}

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
-import { SelectField, type FormActor } from '../staff/FormParts';
+import { coachOptions, SelectField, type FormActor } from '../staff/FormParts';
 
 /**
  * A client field picked from a maintained list (insurer by name, campaign by code): the active
@@ -101,10 +101,9 @@ export function ExistingClientOfCoach({
       name="existingClientOfCoachId"
       label={t('clientForm.existingClientOfCoach')}
       hint={t('clientForm.existingClientOfCoachHint')}
-      options={[
-        { value: '', label: t('clientForm.existingClientOfCoachNone') },
-        ...coaches.map((c) => ({ value: c.id, label: c.active ? c.name : t('clientForm.inactiveEntry', { value: c.name }) })),
-      ]}
+      options={coachOptions(coaches, t('clientForm.existingClientOfCoachNone'), (value) =>
+        t('clientForm.inactiveEntry', { value }),
+      )}
     />
   );
 }

@@ -183,6 +183,24 @@ export function CheckField({ actorRef, name, label }: { actorRef: FormActor; nam
 }
 
 /** A select of the form; `options` are value and German label. */
+/**
+ * A select's coaches: "none" first, then every coach by name (an inactive one marked by
+ * `inactiveLabel`), and a `kept` id the options do not hold (not loaded yet) as itself.
+ */
+export function coachOptions(
+  coaches: ReadonlyArray<{ id: string; name: string; active: boolean }>,
+  none: string,
+  inactiveLabel: (name: string) => string,
+  kept?: unknown,
+): Array<{ value: string; label: string }> {
+  const keep = typeof kept === 'string' && kept !== '' && !coaches.some((c) => c.id === kept);
+  return [
+    { value: '', label: none },
+    ...coaches.map((c) => ({ value: c.id, label: c.active ? c.name : inactiveLabel(c.name) })),
+    ...(keep ? [{ value: kept, label: kept }] : []),
+  ];
+}
+
 export function SelectField({
   actorRef,
   name,

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
 import { ROLES } from '../../forms/user-staff-form';
-import { SelectField, type FormActor } from '../staff/FormParts';
+import { coachOptions, SelectField, type FormActor } from '../staff/FormParts';
 
 /**
  * Role and coach record of a user form. Every role is offered; the server refuses the ones
@@ -26,14 +26,7 @@ export function RoleAndCoachFields({ actorRef, coaches }: { actorRef: FormActor;
           name="coachId"
           label={t('user.coach')}
           hint={t('user.coachHint')}
-          options={[
-            { value: '', label: t('user.noCoach') },
-            ...coaches.map((c) => ({ value: c.id, label: c.active ? c.name : `${c.name} (${t('coaches.inactive')})` })),
-            // A linked coach the options have not loaded (yet) stays selectable.
-            ...(typeof current === 'string' && current !== '' && !coaches.some((c) => c.id === current)
-              ? [{ value: current, label: current }]
-              : []),
-          ]}
+          options={coachOptions(coaches, t('user.noCoach'), (name) => `${name} (${t('coaches.inactive')})`, current)}
         />
       ) : null}
     </>
