@@ -12,50 +12,37 @@ import type {
 
 /** The API calls and the video room of the meeting machines. */
 
+/** One call by meeting code as an actor that answers the call's data. */
+const byCode = <T>(call: (code: string, signal: AbortSignal) => Promise<{ data?: T }>) =>
+  fromPromise<T, { code: string }>(async ({ input, signal }) => (await call(input.code, signal)).data!);
+
 export const lookupMeetingActor = (api: ApiClient) =>
-  fromPromise<MeetingInfo, { code: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/appointment/meetingCode/{clientMeetingCode}', {
-      params: { path: { clientMeetingCode: input.code } },
-      signal,
-    });
-    return data!;
-  });
+  byCode<MeetingInfo>((clientMeetingCode, signal) =>
+    api.GET('/appointment/meetingCode/{clientMeetingCode}', { params: { path: { clientMeetingCode } }, signal }),
+  );
 
 export const fetchClientTokenActor = (api: ApiClient) =>
-  fromPromise<MeetingToken, { code: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/appointment/token/{clientMeetingCode}', {
-      params: { path: { clientMeetingCode: input.code } },
-      signal,
-    });
-    return data!;
-  });
+  byCode<MeetingToken>((clientMeetingCode, signal) =>
+    api.GET('/appointment/token/{clientMeetingCode}', { params: { path: { clientMeetingCode } }, signal }),
+  );
 
 export const lookupCoachMeetingActor = (api: ApiClient) =>
-  fromPromise<CoachMeetingOverview, { code: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/appointment/coach/meetingCode/{coachMeetingCode}', {
-      params: { path: { coachMeetingCode: input.code } },
-      signal,
-    });
-    return data!;
-  });
+  byCode<CoachMeetingOverview>((coachMeetingCode, signal) =>
+    api.GET('/appointment/coach/meetingCode/{coachMeetingCode}', { params: { path: { coachMeetingCode } }, signal }),
+  );
 
 export const fetchCoachTokenActor = (api: ApiClient) =>
-  fromPromise<MeetingToken, { code: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/appointment/authenticatedToken/{meetingCodeCoach}', {
-      params: { path: { meetingCodeCoach: input.code } },
-      signal,
-    });
-    return data!;
-  });
+  byCode<MeetingToken>((meetingCodeCoach, signal) =>
+    api.GET('/appointment/authenticatedToken/{meetingCodeCoach}', { params: { path: { meetingCodeCoach } }, signal }),
+  );
 
 export const recordFinishedActor = (api: ApiClient) =>
-  fromPromise<MeetingFinished, { code: string }>(async ({ input, signal }) => {
-    const { data } = await api.POST('/appointment/coach/meetingCode/{coachMeetingCode}/finished', {
-      params: { path: { coachMeetingCode: input.code } },
+  byCode<MeetingFinished>((coachMeetingCode, signal) =>
+    api.POST('/appointment/coach/meetingCode/{coachMeetingCode}/finished', {
+      params: { path: { coachMeetingCode } },
       signal,
-    });
-    return data!;
-  });
+    }),
+  );
 
 /** `GET /appointments/upcoming` with the date-only forDate (specification section 5). */
 export const loadUpcomingActor = (api: ApiClient) =>

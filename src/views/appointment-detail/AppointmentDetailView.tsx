@@ -11,6 +11,7 @@ import { eventActionLabel } from '../events/actions';
 import { formatDateTime, formatRange } from '../staff/format';
 import { ActionFailure, DetailFrame, DetailPending } from '../record-detail/DetailFrame';
 import { BusyButton } from '../parts/BusyButton';
+import { EventButton } from '../parts/EventButton';
 import { SummarySection } from '../clinical/ClinicalSections';
 import { CHANNELS, COMMUNICATION_STATUS, messageTitle } from '../staff/communication-labels';
 
@@ -126,34 +127,19 @@ export function AppointmentDetailView({
             </Link>
           ) : null}
           {state.hasTag('offersInvites') ? (
-            <button
-              type="button"
-              className="button"
-              disabled={!state.can({ type: 'invites.resend' })}
-              onClick={() => send({ type: 'invites.resend' })}
-            >
+            <EventButton state={state} send={send} event={{ type: 'invites.resend' }}>
               {t('appointment.resend')}
-            </button>
+            </EventButton>
           ) : null}
           {state.hasTag('offersNoShow') ? (
-            <button
-              type="button"
-              className="button"
-              disabled={!state.can({ type: 'noShow.toggle' })}
-              onClick={() => send({ type: 'noShow.toggle' })}
-            >
+            <EventButton state={state} send={send} event={{ type: 'noShow.toggle' }}>
               {a.noShow ? t('appointment.unmarkNoShow') : t('appointment.markNoShow')}
-            </button>
+            </EventButton>
           ) : null}
           {state.hasTag('offersCancel') ? (
-            <button
-              type="button"
-              className="button button-danger"
-              disabled={!state.can({ type: 'cancel.request' })}
-              onClick={() => send({ type: 'cancel.request' })}
-            >
+            <EventButton state={state} send={send} event={{ type: 'cancel.request' }} className="button button-danger">
               {t('appointment.cancel')}
-            </button>
+            </EventButton>
           ) : null}
         </div>
       )}

@@ -1,14 +1,13 @@
-import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { ApiClient } from '../../api/client';
 import { loadAppointmentsPageActor } from '../../machines/actors/staff/appointments';
 import { APPOINTMENT_TYPES } from '../../../shared/contract/enums';
-import { isoDate, oneOf, text, uuid, yesNo } from '../../machines/list.machine';
-import { ClientFilterFields, FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
+import { isoDate, oneOf, uuid, yesNo } from '../../machines/list.machine';
+import { CLIENT_FILTER_KEYS, ClientFilterFields, FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
 import { StaffListPage } from '../staff/ActionLinks';
 import { DataTable } from '../staff/DataTable';
-import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
+import { useClientFilteredList } from '../staff/useUrlList';
 import { APPOINTMENT_COLUMNS, APPOINTMENT_TYPE_LABELS } from './parts';
 
 /** The filters of `/appointments` as URL keys (sections 3 and 7); `from`/`to` are Berlin days. */
@@ -16,11 +15,7 @@ export const APPOINTMENT_FILTERS = z.object({
   appointmentType: oneOf(APPOINTMENT_TYPES),
   cancelled: yesNo,
   noShow: yesNo,
-  participatingInResearch: yesNo,
-  selfOrRelative: oneOf(['self', 'relative']),
-  campaign: text(64),
-  insurer: text(100),
-  coach: uuid,
+  ...CLIENT_FILTER_KEYS,
   clientId: uuid,
   from: isoDate,
   to: isoDate,
@@ -34,16 +29,12 @@ const loadFromToday = (api: ApiClient) => loadAppointmentsPageActor(api, {}, 'to
 /** `/appointments`: every appointment the person may see, filtered, sorted and paged. */
 export default function AppointmentsListPage() {
   const { t } = useTranslation('staff');
-  const { manager } = useStaffSession();
-  const actorRef = useUrlList({
+  const { manager, actorRef, options, f } = useClientFilteredList({
     path: '/appointments',
     filters: APPOINTMENT_FILTERS,
     loadPage: loadFromToday,
     sortKeys: { order: 'sortDirection' },
   });
-  const options = useFilterOptions(manager);
-  const filters = useSelector(actorRef, (s) => s.context.query.filters);
-  const f = (key: string) => filters[key];
 
   return (
     <StaffListPage

@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
+import { EventButton } from '../parts/EventButton';
 import { Link, useParams } from 'wouter';
 import { Communications } from '../appointment-detail/AppointmentDetailView';
 import { AppointmentsTable } from '../appointments-list/parts';
@@ -67,33 +68,18 @@ function ClientDetail({ id }: { id: string }) {
           {t('client.allAppointments')}
         </Link>
         {c.sessionsClosedOn === null ? (
-          <button
-            type="button"
-            className="button"
-            disabled={!state.can({ type: 'sessions.close' })}
-            onClick={() => send({ type: 'sessions.close' })}
-          >
+          <EventButton state={state} send={send} event={{ type: 'sessions.close' }}>
             {t('client.closeSessions')}
-          </button>
+          </EventButton>
         ) : (
-          <button
-            type="button"
-            className="button"
-            disabled={!state.can({ type: 'sessions.open' })}
-            onClick={() => send({ type: 'sessions.open' })}
-          >
+          <EventButton state={state} send={send} event={{ type: 'sessions.open' }}>
             {t('client.openSessions')}
-          </button>
+          </EventButton>
         )}
         {c.hasNotSignedRequiredContract && !reminderUnavailable ? (
-          <button
-            type="button"
-            className="button"
-            disabled={!state.can({ type: 'reminder.send' })}
-            onClick={() => send({ type: 'reminder.send' })}
-          >
+          <EventButton state={state} send={send} event={{ type: 'reminder.send' }}>
             {t('client.sendReminder')}
-          </button>
+          </EventButton>
         ) : null}
       </div>
       <EraseClient client={c} />

@@ -1,4 +1,3 @@
-import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { z } from 'zod';
@@ -6,12 +5,12 @@ import type { components } from '../../../shared/contract/product';
 import { OPEN_CLIENTS_HREF } from './open-clients';
 import { tKey } from '../../i18n/keys';
 import { loadClientsPageActor } from '../../machines/actors/staff/clients';
-import { isoDate, oneOf, text, uuid, wholeNumber, yesNo } from '../../machines/list.machine';
+import { isoDate, oneOf, text, wholeNumber, yesNo } from '../../machines/list.machine';
 import { ageOf, formatDate } from '../staff/format';
-import { ClientFilterFields, FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
+import { CLIENT_FILTER_KEYS, ClientFilterFields, FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
 import { StaffListPage } from '../staff/ActionLinks';
 import { type Column, DataTable } from '../staff/DataTable';
-import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
+import { useClientFilteredList } from '../staff/useUrlList';
 
 type Client = components['schemas']['Client'];
 
@@ -22,11 +21,7 @@ export const CLIENT_FILTERS = z.object({
   createdAfter: isoDate,
   hasRejected: yesNo,
   minFollowupAppointments: wholeNumber(0, 1000),
-  participatingInResearch: yesNo,
-  selfOrRelative: oneOf(['self', 'relative']),
-  campaign: text(64),
-  insurer: text(100),
-  coach: uuid,
+  ...CLIENT_FILTER_KEYS,
   showClosedSessions: yesNo,
   initialAppointment: yesNo,
   firstAppointment: yesNo,
@@ -87,16 +82,12 @@ const COLUMNS: readonly Column<Client>[] = [
 /** `/clients`: the clients the person may see (coaches: their own), filtered, sorted, paged. */
 export default function ClientsListPage() {
   const { t } = useTranslation('staff');
-  const { manager } = useStaffSession();
-  const actorRef = useUrlList({
+  const { manager, actorRef, options, f } = useClientFilteredList({
     path: '/clients',
     filters: CLIENT_FILTERS,
     loadPage: loadClientsPageActor,
     sortKeys: { by: 'sortBy', order: 'sortOrder' },
   });
-  const options = useFilterOptions(manager);
-  const filters = useSelector(actorRef, (s) => s.context.query.filters);
-  const f = (key: string) => filters[key];
 
   return (
     <StaffListPage

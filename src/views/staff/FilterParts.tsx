@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
+import { oneOf, text, uuid, yesNo } from '../../machines/list.machine';
 import type { ListActor } from './ListParts';
 import { filtersFromForm } from './useUrlList';
 
@@ -146,6 +147,15 @@ export function FilterInput({
     </div>
   );
 }
+
+/** The URL keys of `ClientFilterFields`, for the filter schemas of the lists that show them. */
+export const CLIENT_FILTER_KEYS = {
+  participatingInResearch: yesNo,
+  selfOrRelative: oneOf(['self', 'relative']),
+  campaign: text(64),
+  insurer: text(100),
+  coach: uuid,
+};
 
 /**
  * The client filters the appointment and client lists share: booked by, insurer, campaign,

@@ -76,3 +76,15 @@ export function useFilterOptions(withCoaches: boolean): FilterOptions {
   const ref = useRouteActor(wireFilterOptions, { input: { withCoaches } });
   return useSelector(ref, (s) => s.context.options);
 }
+
+/**
+ * A staff list filtered by client (appointments, clients): the URL list, the filter options
+ * for the signed-in role, and the current filters by key for the filter form.
+ */
+export function useClientFilteredList(options: Parameters<typeof useUrlList>[0]) {
+  const { manager } = useStaffSession();
+  const actorRef = useUrlList(options);
+  const filterOptions = useFilterOptions(manager);
+  const filters = useSelector(actorRef, (s) => s.context.query.filters);
+  return { manager, actorRef, options: filterOptions, f: (key: string) => filters[key] };
+}
