@@ -29,7 +29,7 @@ const loadFromToday = (api: ApiClient) => loadAppointmentsPageActor(api, {}, 'to
 /** `/appointments`: every appointment the person may see, filtered, sorted and paged. */
 export default function AppointmentsListPage() {
   const { t } = useTranslation('staff');
-  const { manager, actorRef, options, f } = useClientFilteredList({
+  const { manager, actorRef, options, filters, f } = useClientFilteredList({
     path: '/appointments',
     filters: APPOINTMENT_FILTERS,
     loadPage: loadFromToday,

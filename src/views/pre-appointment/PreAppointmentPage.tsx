@@ -15,6 +15,7 @@ import { useFilterOptions } from '../staff/useUrlList';
 import { wirePreAppointment } from '../../machines/wiring/pre-appointment';
 import { useRouteActor } from '../route-actor';
 import { BusyButton } from '../parts/BusyButton';
+import { EventButton } from '../parts/EventButton';
 import '../staff/staff.css';
 
 type FreeSlot = components['schemas']['FreeSlot'];
@@ -111,14 +112,9 @@ function SlotPicking({ picker, client }: { picker: PickerActor; client: { firstN
             </p>
           ) : null}
           <div className="page-actions">
-            <button
-              type="button"
-              className="button"
-              disabled={!state.can({ type: 'week.previous' })}
-              onClick={() => send({ type: 'week.previous' })}
-            >
+            <EventButton state={state} send={send} event={{ type: 'week.previous' }}>
               {t('preAppointment.previousWeek')}
-            </button>
+            </EventButton>
             <span>
               {t('preAppointment.week', {
                 from: formatDate(weekStart),

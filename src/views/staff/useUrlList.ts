@@ -86,5 +86,5 @@ export function useClientFilteredList(options: Parameters<typeof useUrlList>[0])
   const actorRef = useUrlList(options);
   const filterOptions = useFilterOptions(manager);
   const filters = useSelector(actorRef, (s) => s.context.query.filters);
-  return { manager, actorRef, options: filterOptions, f: (key: string) => filters[key] };
+  return { manager, actorRef, options: filterOptions, filters, f: (key: string) => filters[key] };
 }
