@@ -33,6 +33,12 @@ const TYPE = 'appointment.created';
 const configure = (type: string, url: string, active = true) =>
   api.call('POST', `/api/admin/webhook/${type}`, { as: superadmin, body: { url, active } });
 const runDue = () => api.app.jobs.runDue();
+/** The list's row of a type: the endpoint with its newest delivery (one call for all types). */
+const listed = async (type = TYPE) => {
+  const res = await api.call('GET', '/api/admin/webhook', { as: superadmin });
+  expectStatus(res, 200);
+  return (res.body.webhooks as Array<{ type: string; lastDelivery: unknown }>).find((w) => w.type === type)!;
+};
 const log = async (type = TYPE) =>
   (await api.call('GET', `/api/admin/webhook/${type}/deliveries`, { as: superadmin })).body
     .deliveries as Array<{
@@ -145,6 +151,17 @@ describe('delivery', () => {
         manual: false,
       }),
     ]);
+    // The list answers the newest delivery of each type itself.
+    expect((await listed()).lastDelivery).toEqual({
+      messageId: entry!.messageId,
+      eventType: TYPE,
+      createdAt: expect.any(String),
+      status: 'delivered',
+      attemptedAt: expect.any(String),
+      httpStatus: 200,
+      ok: true,
+    });
+    expect((await listed('summary.signed')).lastDelivery).toBeNull();
   });
 
   it('sends nothing for a change that rolls back', async () => {
@@ -175,6 +192,12 @@ describe('delivery', () => {
     expect(wait).toBeGreaterThanOrEqual(4_400);
     expect(wait).toBeLessThanOrEqual(5_600);
     expect(await runDue()).toBe(0);
+    expect((await listed()).lastDelivery).toMatchObject({
+      messageId: entry!.messageId,
+      status: 'pending',
+      httpStatus: 500,
+      ok: false,
+    });
 
     await clock.tick(6_000);
     await runDue();
@@ -264,6 +287,14 @@ describe('rotation, test event, deliver again', () => {
     const test = await api.call('POST', `/api/admin/webhook/${TYPE}/test`, { as: superadmin });
     expectStatus(test, 202);
     expect(test.body).toMatchObject({ eventType: 'webhook.test', status: 'pending' });
+    expect((await listed()).lastDelivery).toMatchObject({
+      messageId: test.body.messageId,
+      eventType: 'webhook.test',
+      status: 'pending',
+      attemptedAt: null,
+      httpStatus: null,
+      ok: false,
+    });
     await runDue();
     expect(verified(receiver.received[0]!)).toMatchObject({
       type: 'webhook.test',
