@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { communications, webhookMessages, webhooks } from '../../server/db/schema/index';
-import { DELIVER_WEBHOOK_JOB, emitWebhook } from '../../server/features/webhooks/index';
+import { DELIVER_WEBHOOK_JOB, emitWebhook, newWebhookSecret, sealStoredSecrets } from '../../server/features/webhooks/index';
 import { testClock } from './notifications-support';
 import {
   at,
@@ -114,6 +114,32 @@ describe('configuration', () => {
     expect(
       list.body.webhooks.find((w: { type: string }) => w.type === 'summary.signed'),
     ).toMatchObject({ url: null, secretSet: false });
+  });
+
+  it('keeps the secret sealed in the database; deliveries still verify with it', async () => {
+    const stored = async (type: string) =>
+      (await api.database.db.select().from(webhooks).where(eq(webhooks.type, type)))[0]!;
+    const row = await stored(TYPE);
+    expect(row.secret).toMatch(/^wsk1\./);
+    expect(row.secret).not.toContain(secret);
+    expect(row.secret).not.toContain(secret.slice(6, 30));
+
+    // A row written before secrets were sealed (clear text) still signs, and the start seals it.
+    const type = 'client.sessions_closed';
+    await configure(type, receiver.url('/old'));
+    const clear = newWebhookSecret();
+    await api.database.db.update(webhooks).set({ secret: clear }).where(eq(webhooks.type, type));
+    const send = async () => {
+      expectStatus(await api.call('POST', `/api/admin/webhook/${type}/test`, { as: superadmin }), 202);
+      await runDue();
+      return verified(receiver.received.at(-1)!, clear);
+    };
+    expect((await send()).type).toBe('webhook.test');
+    expect(await sealStoredSecrets(api.database.db, api.config)).toBe(1);
+    expect(await sealStoredSecrets(api.database.db, api.config)).toBe(0);
+    expect((await stored(type)).secret).not.toContain(clear.slice(6, 30));
+    expect((await send()).type).toBe('webhook.test');
+    expect(receiver.received).toHaveLength(2);
   });
 
   it('takes only http(s) URLs and is for SUPERADMIN only', async () => {
@@ -268,6 +294,12 @@ describe('rotation, test event, deliver again', () => {
     const fresh = res.body.secret as string;
     expect(fresh).not.toBe(secret);
     expect(res.body.webhook.previousSecretUntil).not.toBeNull();
+    const [row] = await api.database.db.select().from(webhooks).where(eq(webhooks.type, TYPE));
+    for (const value of [row!.secret!, row!.previousSecret!]) {
+      expect(value).toMatch(/^wsk1\./);
+      expect(value).not.toContain(fresh.slice(6, 30));
+      expect(value).not.toContain(secret.slice(6, 30));
+    }
     await book();
     await runDue();
     const [request] = receiver.received;

@@ -7,6 +7,7 @@ import { defineHandlers } from '../../http/handler';
 import { conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/index';
 import { payloadOf, queueAttempt, queueMessage, type WebhookType } from './emit';
+import { keyringOf, openSecret, sealSecret, SecretUnreadable } from './secret-box';
 import { newWebhookSecret } from './secrets';
 
 type Schemas = components['schemas'];
@@ -98,6 +99,20 @@ async function webhooksWithLast(db: Db | Tx, type?: WebhookType) {
   }));
 }
 
+/**
+ * The outgoing secret sealed with the current key (an old clear one too), to keep signing
+ * during a rotation; null when there was none or it no longer opens (then only the new one signs).
+ */
+function resealed(keyring: ReturnType<typeof keyringOf>, type: WebhookType, stored: string | null) {
+  if (!stored) return null;
+  try {
+    return sealSecret(keyring, type, openSecret(keyring, type, stored));
+  } catch (error) {
+    if (error instanceof SecretUnreadable) return null;
+    throw error;
+  }
+}
+
 /** One type as the API answers it, with its newest delivery. */
 async function webhookOf(db: Db | Tx, type: WebhookType) {
   const [found] = await webhooksWithLast(db, type);
@@ -173,7 +188,7 @@ export const webhooksHandlers = defineHandlers({
         url: body.url,
         active: body.active,
         updatedById: principal.user?.id ?? null,
-        ...(secret ? { secret } : {}),
+        ...(secret ? { secret: sealSecret(keyringOf(deps.config), params.type, secret) } : {}),
         ...revive,
       };
       const [row] = await tx
@@ -204,12 +219,14 @@ export const webhooksHandlers = defineHandlers({
       if (!before) throw notFound('webhook');
       const secret = newWebhookSecret();
       const until = new Date(deps.now().getTime() + ROTATION_OVERLAP_MS).toISOString();
+      const keyring = keyringOf(deps.config);
+      const previous = resealed(keyring, params.type, before.secret);
       const [row] = await tx
         .update(webhooks)
         .set({
-          secret,
-          previousSecret: before.secret,
-          previousSecretUntil: before.secret ? until : null,
+          secret: sealSecret(keyring, params.type, secret),
+          previousSecret: previous,
+          previousSecretUntil: previous ? until : null,
           updatedById: principal.user?.id ?? null,
           updatedAt: sql`now()`,
         })
