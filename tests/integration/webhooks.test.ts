@@ -117,7 +117,7 @@ describe('configuration', () => {
   });
 
   it('keeps the secret sealed in the database; deliveries still verify with it', async () => {
-    const stored = async (type: string) =>
+    const stored = async (type: typeof webhooks.$inferSelect['type']) =>
       (await api.database.db.select().from(webhooks).where(eq(webhooks.type, type)))[0]!;
     const row = await stored(TYPE);
     expect(row.secret).toMatch(/^wsk1\./);
@@ -125,7 +125,7 @@ describe('configuration', () => {
     expect(row.secret).not.toContain(secret.slice(6, 30));
 
     // A row written before secrets were sealed (clear text) still signs, and the start seals it.
-    const type = 'client.sessions_closed';
+    const type = 'client.sessions_closed' as const;
     await configure(type, receiver.url('/old'));
     const clear = newWebhookSecret();
     await api.database.db.update(webhooks).set({ secret: clear }).where(eq(webhooks.type, type));
