@@ -5,6 +5,12 @@ const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
 
+/**
+ * Development default of WEBHOOK_SECRET_KEY: public, so secrets sealed with it are protected
+ * from nobody who has read this file. Production sets its own (the server warns at start).
+ */
+export const DEV_WEBHOOK_SECRET_KEY = 'sprechstunde-development-only-webhook-secret-key';
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -109,6 +115,17 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
   /** How long one webhook delivery may take, connect to last byte read. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /**
+   * Seals the webhooks' signing secrets in the database (AES-256-GCM, key derived with
+   * HKDF-SHA-256): at least 32 random characters, e.g. `openssl rand -base64 32`. Kept apart
+   * from the database (environment or secret store). Default: DEV_WEBHOOK_SECRET_KEY.
+   */
+  WEBHOOK_SECRET_KEY: z.string().min(32).default(DEV_WEBHOOK_SECRET_KEY),
+  /**
+   * The key before the last change of WEBHOOK_SECRET_KEY: secrets it sealed still open, and
+   * the server seals them again with the new key at its next start. Remove it after that.
+   */
+  WEBHOOK_SECRET_KEY_PREVIOUS: z.string().min(32).optional(),
   /** A webhook whose deliveries only failed for this long is switched off and the admins mailed. */
   WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(1).max(30 * 24).default(5 * 24),
   /** How long a provisional appointment holds its slot, in minutes (sets provisionalUntil). */

@@ -2,7 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import type pg from 'pg';
 import pretty from 'pino-pretty';
 import { buildApp } from './app';
-import { loadConfig } from './config';
+import { DEV_WEBHOOK_SECRET_KEY, loadConfig } from './config';
 import { connectDatabase } from './db/client';
 import { seedIfEmpty } from './seed/seed';
 import { formatStartBanner } from './seed/summary';
@@ -14,12 +14,16 @@ import type { JobQueue } from './jobs/queue';
 import { createAuthProvider } from './auth-provider/provider';
 import { webBuildDone } from './web/build-gate';
 import { applyAuthUserEvent } from './features/auth-sync/index';
+import { sealStoredSecrets } from './features/webhooks/index';
 
 const started = performance.now();
 const config = loadConfig();
 const database = await connectDatabase(config);
 await database.migrate();
 const migratedMs = Math.round(performance.now() - started);
+// Webhook signing secrets still in clear text (written before they were sealed) or sealed with
+// WEBHOOK_SECRET_KEY_PREVIOUS are sealed with the current key.
+const webhookSecretsSealed = await sealStoredSecrets(database.db, config);
 const seeded =
   (config.SEED_DEMO_DATA ?? database.kind === 'pglite') ? await seedIfEmpty(database.db) : null;
 
@@ -91,9 +95,13 @@ app.log.info(
     migratedMs,
     seeded: seeded ? { ...seeded.counts, ms: seeded.durationMs } : false,
     readyMs: Math.round(performance.now() - started),
+    webhookSecretsSealed,
   },
   'ready',
 );
+if (config.NODE_ENV === 'production' && config.WEBHOOK_SECRET_KEY === DEV_WEBHOOK_SECRET_KEY) {
+  app.log.warn('WEBHOOK_SECRET_KEY is the public development key: set a key of your own');
+}
 if (config.NODE_ENV === 'development') {
   const { port } = app.server.address() as { port: number };
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;

@@ -3658,6 +3658,28 @@ export interface components {
              * @description After a rotation, the old secret also signs until then.
              */
             previousSecretUntil: string | null;
+            /** @description The newest message of this type and its newest attempt; null while none was sent. */
+            lastDelivery: components["schemas"]["WebhookLastDelivery"] | null;
+        };
+        /** @description The newest message of a webhook type, as the list shows it (the full log is listWebhookDeliveries). */
+        WebhookLastDelivery: {
+            /** @description The webhook-id header. */
+            messageId: string;
+            /** @description The payload's type (the webhook type, or webhook.test). */
+            eventType: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            /**
+             * Format: date-time
+             * @description The newest attempt's time; null while none was made.
+             */
+            attemptedAt: string | null;
+            /** @description The newest attempt's answer; null when none came (refused, network error, timeout) or no attempt yet. */
+            httpStatus: number | null;
+            /** @description The newest attempt succeeded (2xx). */
+            ok: boolean;
         };
         WebhookWithSecret: {
             webhook: components["schemas"]["Webhook"];
@@ -7891,6 +7913,7 @@ export const billingRuleVatRatePercentValues: ReadonlyArray<FlattenedDeepRequire
 export const billingRulePreviewRulesOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRulePreview"]["rules"]["outcome"]> = ["matched", "not_matched", "inactive"];
 export const eventSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventSource"]> = ["business", "system"];
 export const webhookTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookType"]> = ["appointment.created", "appointment.rescheduled", "appointment.cancelled", "appointment.no_show", "client.created", "client.updated", "client.sessions_closed", "billable_item.approved", "billable_item.invoice_sent", "summary.signed"];
+export const webhookLastDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookLastDelivery"]["status"]> = ["pending", "delivered", "failed"];
 export const webhookAttemptOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookAttempt"]["outcome"]> = ["success", "failed", "refused"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDelivery"]["status"]> = ["pending", "delivered", "failed"];
 export const mailingListStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MailingListStatus"]> = ["subscribed", "pending", "unsubscribed", "cleaned"];

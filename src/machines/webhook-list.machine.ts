@@ -4,17 +4,10 @@ import { type MachineError, machineErrorOf, notProvided } from './shared/failure
 
 /**
  * `/admin/webhooks` (SUPERADMIN): one row per event type with its URL, on/off, why the server
- * switched it off, and the newest message's status. Load, fail with retry, refresh; the rows
- * stay on screen while a refresh runs.
+ * switched it off, and the newest delivery (`lastDelivery`, answered by the list call itself).
+ * Load, fail with retry, refresh; the rows stay on screen while a refresh runs.
  */
-type Webhook = components['schemas']['Webhook'];
-type WebhookDelivery = components['schemas']['WebhookDelivery'];
-
-export interface WebhookListRow {
-  webhook: Webhook;
-  /** The newest message of this type; null when none was sent yet. */
-  last: WebhookDelivery | null;
-}
+export type WebhookListRow = components['schemas']['Webhook'];
 
 export interface WebhookListContext {
   rows: WebhookListRow[];

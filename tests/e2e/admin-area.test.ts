@@ -123,12 +123,20 @@ describe('the superadmin area', () => {
     await expect.poll(() => rows.nth(1).textContent()).toContain('manuell');
     await noSeriousViolations(page);
 
-    // The list shows the endpoint as active with its last delivery.
+    // The list shows the endpoint as active with its last delivery, from one call.
+    const calls: string[] = [];
+    const count = (request: { url(): string }) => {
+      if (request.url().includes('/api/admin/webhook')) calls.push(new URL(request.url()).pathname);
+    };
+    page.on('request', count);
     await page.getByRole('link', { name: 'Zurück zu den Webhooks' }).click();
     const row = page.locator(`tr[data-webhook-type="${TYPE}"]`);
     await row.getByText(receiver.url('/hook')).waitFor();
     await row.getByText('aktiv', { exact: true }).waitFor();
     await row.getByText('zugestellt').waitFor();
+    await row.getByText(/HTTP 200/).waitFor();
+    page.off('request', count);
+    expect(calls).toEqual(['/api/admin/webhook']);
     await noSeriousViolations(page);
 
     // The e-mail sync: the button, then the counts.

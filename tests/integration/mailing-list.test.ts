@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clients, events, users } from '../../server/db/schema/index';
+import { clients, events, users, webhookMessages } from '../../server/db/schema/index';
 import { SYNC_BATCH, syncable as syncableClients } from '../../server/features/mailing-list/sync';
 import { parseBracketedForm } from '../../server/features/mailing-list/form-body';
 import type { Api } from '../support/api';
@@ -27,6 +27,15 @@ beforeAll(async () => {
   });
   admin = await api.signIn('ADMIN');
   secret = api.config.MAILCHIMP_WEBHOOK_SECRET!;
+  // A client.updated receiver is configured: each change the list makes queues one message.
+  const superadmin = await api.signIn('SUPERADMIN');
+  expectStatus(
+    await api.call('POST', '/api/admin/webhook/client.updated', {
+      as: superadmin,
+      body: { url: 'https://receiver.example.test/hook', active: true },
+    }),
+    200,
+  );
 });
 afterAll(async () => {
   await api?.close();
@@ -47,6 +56,11 @@ const postJson = (body: unknown) =>
 
 const clientRow = async (id: string) =>
   (await api.database.db.select().from(clients).where(eq(clients.id, id)))[0]!;
+/** The client.updated webhooks queued for a client (payload `data.clientId`). */
+const updatesSent = async (clientId: string) =>
+  (await api.database.db.select().from(webhookMessages).where(eq(webhookMessages.type, 'client.updated')))
+    .map((m) => JSON.parse(m.payload) as { type: string; data: Record<string, unknown> })
+    .filter((p) => p.data.clientId === clientId);
 const eventsOf = (clientId: string, type?: string) =>
   api.database.db
     .select()
@@ -214,6 +228,31 @@ describe('incoming webhook: the types', () => {
     expectStatus(await postForm({ type: 'upemail', 'data[old_email]': a.email, 'data[new_email]': b.email }), 200);
     expect((await clientRow(a.id)).email).toBe(a.email);
     expect(await api.database.db.select().from(users).where(eq(users.id, person.userId))).toHaveLength(1);
+  });
+
+  it('each change the list makes sends one client.updated webhook, thin; a repeat sends none', async () => {
+    const unsub = await subscribedClient();
+    const cleaned = await subscribedClient();
+    const moved = await subscribedClient();
+    const profile = await newClient(api, admin, { email: `${unique('prof')}@example.test` });
+    const sentBefore = await Promise.all([unsub, cleaned, moved, profile].map((c) => updatesSent(c.id)));
+    expect(sentBefore.flat()).toEqual([]);
+    const newEmail = `${unique('moved')}@example.test`;
+    for (let round = 0; round < 2; round += 1) {
+      expectStatus(await postForm({ type: 'unsubscribe', 'data[email]': unsub.email }), 200);
+      expectStatus(await postForm({ type: 'cleaned', 'data[reason]': 'hard', 'data[email]': cleaned.email }), 200);
+      expectStatus(await postForm({ type: 'profile', 'data[email]': profile.email as string }), 200);
+      expectStatus(await postForm({ type: 'upemail', 'data[old_email]': moved.email, 'data[new_email]': newEmail }), 200);
+    }
+    for (const c of [unsub, cleaned, moved, profile]) {
+      const sent = await updatesSent(c.id);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.type).toBe('client.updated');
+      expect(Object.keys(sent[0]!.data).sort()).toEqual(['clientId', 'coachId']);
+    }
+    // Nothing of the address travels.
+    const all = await api.database.db.select().from(webhookMessages);
+    expect(all.some((m) => m.payload.includes('@'))).toBe(false);
   });
 
   it('an unknown address gets the same 200 and changes nothing; campaign is ignored', async () => {

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { communications, webhookMessages, webhooks } from '../../server/db/schema/index';
-import { DELIVER_WEBHOOK_JOB, emitWebhook } from '../../server/features/webhooks/index';
+import { DELIVER_WEBHOOK_JOB, emitWebhook, newWebhookSecret, sealStoredSecrets } from '../../server/features/webhooks/index';
 import { testClock } from './notifications-support';
 import {
   at,
@@ -33,6 +33,12 @@ const TYPE = 'appointment.created';
 const configure = (type: string, url: string, active = true) =>
   api.call('POST', `/api/admin/webhook/${type}`, { as: superadmin, body: { url, active } });
 const runDue = () => api.app.jobs.runDue();
+/** The list's row of a type: the endpoint with its newest delivery (one call for all types). */
+const listed = async (type = TYPE) => {
+  const res = await api.call('GET', '/api/admin/webhook', { as: superadmin });
+  expectStatus(res, 200);
+  return (res.body.webhooks as Array<{ type: string; lastDelivery: unknown }>).find((w) => w.type === type)!;
+};
 const log = async (type = TYPE) =>
   (await api.call('GET', `/api/admin/webhook/${type}/deliveries`, { as: superadmin })).body
     .deliveries as Array<{
@@ -110,6 +116,32 @@ describe('configuration', () => {
     ).toMatchObject({ url: null, secretSet: false });
   });
 
+  it('keeps the secret sealed in the database; deliveries still verify with it', async () => {
+    const stored = async (type: typeof webhooks.$inferSelect['type']) =>
+      (await api.database.db.select().from(webhooks).where(eq(webhooks.type, type)))[0]!;
+    const row = await stored(TYPE);
+    expect(row.secret).toMatch(/^wsk1\./);
+    expect(row.secret).not.toContain(secret);
+    expect(row.secret).not.toContain(secret.slice(6, 30));
+
+    // A row written before secrets were sealed (clear text) still signs, and the start seals it.
+    const type = 'client.sessions_closed' as const;
+    await configure(type, receiver.url('/old'));
+    const clear = newWebhookSecret();
+    await api.database.db.update(webhooks).set({ secret: clear }).where(eq(webhooks.type, type));
+    const send = async () => {
+      expectStatus(await api.call('POST', `/api/admin/webhook/${type}/test`, { as: superadmin }), 202);
+      await runDue();
+      return verified(receiver.received.at(-1)!, clear);
+    };
+    expect((await send()).type).toBe('webhook.test');
+    expect(await sealStoredSecrets(api.database.db, api.config)).toBe(1);
+    expect(await sealStoredSecrets(api.database.db, api.config)).toBe(0);
+    expect((await stored(type)).secret).not.toContain(clear.slice(6, 30));
+    expect((await send()).type).toBe('webhook.test');
+    expect(receiver.received).toHaveLength(2);
+  });
+
   it('takes only http(s) URLs and is for SUPERADMIN only', async () => {
     expectFieldError(await configure(TYPE, 'ftp://127.0.0.1/x'), 'url');
     const res = await api.call('POST', `/api/admin/webhook/${TYPE}`, {
@@ -145,6 +177,17 @@ describe('delivery', () => {
         manual: false,
       }),
     ]);
+    // The list answers the newest delivery of each type itself.
+    expect((await listed()).lastDelivery).toEqual({
+      messageId: entry!.messageId,
+      eventType: TYPE,
+      createdAt: expect.any(String),
+      status: 'delivered',
+      attemptedAt: expect.any(String),
+      httpStatus: 200,
+      ok: true,
+    });
+    expect((await listed('summary.signed')).lastDelivery).toBeNull();
   });
 
   it('sends nothing for a change that rolls back', async () => {
@@ -175,6 +218,12 @@ describe('delivery', () => {
     expect(wait).toBeGreaterThanOrEqual(4_400);
     expect(wait).toBeLessThanOrEqual(5_600);
     expect(await runDue()).toBe(0);
+    expect((await listed()).lastDelivery).toMatchObject({
+      messageId: entry!.messageId,
+      status: 'pending',
+      httpStatus: 500,
+      ok: false,
+    });
 
     await clock.tick(6_000);
     await runDue();
@@ -245,6 +294,12 @@ describe('rotation, test event, deliver again', () => {
     const fresh = res.body.secret as string;
     expect(fresh).not.toBe(secret);
     expect(res.body.webhook.previousSecretUntil).not.toBeNull();
+    const [row] = await api.database.db.select().from(webhooks).where(eq(webhooks.type, TYPE));
+    for (const value of [row!.secret!, row!.previousSecret!]) {
+      expect(value).toMatch(/^wsk1\./);
+      expect(value).not.toContain(fresh.slice(6, 30));
+      expect(value).not.toContain(secret.slice(6, 30));
+    }
     await book();
     await runDue();
     const [request] = receiver.received;
@@ -264,6 +319,14 @@ describe('rotation, test event, deliver again', () => {
     const test = await api.call('POST', `/api/admin/webhook/${TYPE}/test`, { as: superadmin });
     expectStatus(test, 202);
     expect(test.body).toMatchObject({ eventType: 'webhook.test', status: 'pending' });
+    expect((await listed()).lastDelivery).toMatchObject({
+      messageId: test.body.messageId,
+      eventType: 'webhook.test',
+      status: 'pending',
+      attemptedAt: null,
+      httpStatus: null,
+      ok: false,
+    });
     await runDue();
     expect(verified(receiver.received[0]!)).toMatchObject({
       type: 'webhook.test',

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { emailSyncMachine } from '../../src/machines/email-sync.machine';
 import { webhookListMachine } from '../../src/machines/webhook-list.machine';
 import { describeModel, done, failed, startMachine } from '../support/model';
-import { LOG, STORED, TYPE, webhook } from './webhook-fakes';
+import { LAST, STORED, TYPE, webhook } from './webhook-fakes';
 
 /**
  * Model-based tests of the superadmin area's small machines (issue 21): the webhook list and the
@@ -17,8 +17,8 @@ describeModel('webhook list machine, model-based', {
     {
       events: [
         done('loadWebhooks', [
-          { webhook: STORED, last: LOG[1] },
-          { webhook: webhook({ type: 'client.created' }), last: null },
+          { ...STORED, lastDelivery: LAST },
+          webhook({ type: 'client.created' }),
         ]),
         failed('loadWebhooks', { code: 'network_error' }),
         { type: 'list.refresh' },
@@ -34,7 +34,8 @@ describeModel('webhook list machine, model-based', {
       expect(run.fakes.loadWebhooks!.pending()).toBe(1);
     },
     'webhookList.ready': (s) => {
-      expect(s.context.rows.map((r) => r.webhook.type)).toEqual([TYPE, 'client.created']);
+      expect(s.context.rows.map((r) => r.type)).toEqual([TYPE, 'client.created']);
+      expect(s.context.rows[0]!.lastDelivery).toEqual(LAST);
       expect(s.context.error).toBeNull();
       expect(s.can({ type: 'list.refresh' })).toBe(true);
     },

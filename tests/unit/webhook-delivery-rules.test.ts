@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
 import {
   MAX_ATTEMPTS,
   newWebhookSecret,
@@ -37,6 +38,15 @@ describe('webhook targets', () => {
     'lets public %s through',
     (address) => expect(refusalOf(address, false)).toBeNull(),
   );
+});
+
+describe('defaults', () => {
+  it('gives a delivery 15 s, switches off after 5 days of failures, refuses private targets', () => {
+    const config = loadConfig({});
+    expect(config.WEBHOOK_TIMEOUT_MS).toBe(15_000);
+    expect(config.WEBHOOK_DISABLE_AFTER_HOURS).toBe(120);
+    expect(config.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe(false);
+  });
 });
 
 describe('retry schedule', () => {

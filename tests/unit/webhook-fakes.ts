@@ -19,6 +19,7 @@ export const webhook = (over: Partial<Webhook> = {}): Webhook => ({
   disabledReason: null,
   failingSince: null,
   previousSecretUntil: null,
+  lastDelivery: null,
   ...over,
 });
 export const NEW = webhook();
@@ -59,3 +60,13 @@ export const BAD_URL = {
 };
 export const SERVER_ERROR = { status: 500, code: 'internal_error' };
 
+/** The list's newest-delivery summary of LOG[1]. */
+export const LAST: NonNullable<Webhook['lastDelivery']> = {
+  messageId: M2,
+  eventType: TYPE,
+  createdAt: '2026-11-26T09:00:00Z',
+  status: 'delivered',
+  attemptedAt: '2026-11-26T09:00:01Z',
+  httpStatus: 200,
+  ok: true,
+};

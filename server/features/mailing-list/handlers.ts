@@ -21,7 +21,7 @@ export const mailingListHandlers = defineHandlers({
   },
 
   async receiveMailchimpWebhook({ body, deps }) {
-    await applyMailchimpWebhook(deps.db, body, deps.now());
+    await applyMailchimpWebhook(deps.db, deps.jobs, body, deps.now());
     // The same answer whether the address is a client's or not: nothing to probe.
     return RECEIVED;
   },

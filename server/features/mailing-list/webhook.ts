@@ -4,7 +4,9 @@ import { emailHolder } from '../../db/email-holder';
 import { clients } from '../../db/schema/index';
 import type { Body } from '../../http/handler';
 import { badRequest } from '../../http/problem';
+import type { JobQueue } from '../../jobs/queue';
 import { changedFields, recordEvent } from '../events/index';
+import { clientData, emitWebhook } from '../webhooks/index';
 
 export type MailchimpWebhook = Body<'receiveMailchimpWebhook'>;
 
@@ -38,8 +40,18 @@ async function clientByEmail(tx: Tx, email: string) {
   return row ?? null;
 }
 
-/** Writes the fields that differ and records one event; nothing differs → nothing happens. */
-async function change(tx: Tx, client: ClientRow, wanted: Change, type: string, via: string) {
+/**
+ * Writes the fields that differ, records one event and queues the `client.updated` webhook in
+ * the same transaction (as a staff edit does); nothing differs → nothing happens, nothing sent.
+ */
+async function change(
+  tx: Tx,
+  jobs: JobQueue,
+  client: ClientRow,
+  wanted: Change,
+  type: string,
+  via: string,
+) {
   const changes = changedFields(client as Record<string, unknown>, wanted);
   if (Object.keys(changes).length === 0) return;
   const set = Object.fromEntries(Object.keys(changes).map((k) => [k, wanted[k as keyof Change]]));
@@ -56,6 +68,7 @@ async function change(tx: Tx, client: ClientRow, wanted: Change, type: string, v
     important: type === MAILING_LIST_EVENTS.bounced,
     changes: { ...changes, via: `mailing_list_${via}` },
   });
+  await emitWebhook(tx, jobs, 'client.updated', clientData(client.id, client.coachedById));
 }
 
 /**
@@ -70,7 +83,12 @@ async function change(tx: Tx, client: ClientRow, wanted: Change, type: string, v
  *   client holds it; the old bounce flag goes with the old address.
  * Applying the same notification again changes nothing; an unknown address changes nothing.
  */
-export async function applyMailchimpWebhook(db: Db, body: MailchimpWebhook, now: Date) {
+export async function applyMailchimpWebhook(
+  db: Db,
+  jobs: JobQueue,
+  body: MailchimpWebhook,
+  now: Date,
+) {
   const { type, data } = body;
   if (type === 'upemail') {
     const oldEmail = field(data, 'old_email');
@@ -83,6 +101,7 @@ export async function applyMailchimpWebhook(db: Db, body: MailchimpWebhook, now:
       if (holder && holder !== client.id) return;
       await change(
         tx,
+        jobs,
         client,
         { email: newEmail, emailBouncedAt: null, emailBounceReason: null },
         MAILING_LIST_EVENTS.emailChanged,
@@ -121,6 +140,6 @@ export async function applyMailchimpWebhook(db: Db, body: MailchimpWebhook, now:
     const client = await clientByEmail(tx, email);
     if (!client) return;
     const plan = wanted(client);
-    if (plan) await change(tx, client, plan[0], plan[1], type);
+    if (plan) await change(tx, jobs, client, plan[0], plan[1], type);
   });
 }

@@ -8,6 +8,7 @@ import { DELIVER_WEBHOOK_JOB, queueAttempt, type DeliverWebhookData } from './em
 import { postWebhook, type PostResult } from './http-post';
 import { disabledMail } from './mails';
 import { nextDelayMs, parseRetryAfter } from './retry-schedule';
+import { keyringOf, openSecret } from './secret-box';
 import { signatureHeader } from './secrets';
 
 export interface WebhookJobDeps {
@@ -18,6 +19,8 @@ export interface WebhookJobDeps {
     | 'WEBHOOK_TIMEOUT_MS'
     | 'WEBHOOK_DISABLE_AFTER_HOURS'
     | 'PUBLIC_URL'
+    | 'WEBHOOK_SECRET_KEY'
+    | 'WEBHOOK_SECRET_KEY_PREVIOUS'
   >;
   mailer: Mailer;
   jobs: () => JobQueue;
@@ -70,10 +73,13 @@ export async function deliverWebhook(
     return { skipped: 'webhook off' };
   }
 
+  const keyring = keyringOf(deps.config);
   const secrets = [
     endpoint.secret,
     previousSecretValid(endpoint, now) ? endpoint.previousSecret : null,
-  ].filter((s): s is string => !!s);
+  ]
+    .filter((s): s is string => !!s)
+    .map((stored) => openSecret(keyring, endpoint.type, stored));
   const sentAt = (deps.wallClock ?? (() => new Date()))();
   const result = await postWebhook(
     endpoint.url,

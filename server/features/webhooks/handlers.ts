@@ -7,6 +7,7 @@ import { defineHandlers } from '../../http/handler';
 import { conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/index';
 import { payloadOf, queueAttempt, queueMessage, type WebhookType } from './emit';
+import { keyringOf, openSecret, sealSecret, SecretUnreadable } from './secret-box';
 import { newWebhookSecret } from './secrets';
 
 type Schemas = components['schemas'];
@@ -15,7 +16,9 @@ type Row = typeof webhooks.$inferSelect;
 /** How long the old secret keeps signing after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
-function toWebhook(type: WebhookType, row: Row | undefined): Schemas['Webhook'] {
+type LastDelivery = Schemas['WebhookLastDelivery'];
+
+function toWebhook(type: WebhookType, row: Row | undefined, last: LastDelivery | null): Schemas['Webhook'] {
   return {
     type,
     url: row?.url ?? null,
@@ -26,12 +29,94 @@ function toWebhook(type: WebhookType, row: Row | undefined): Schemas['Webhook'] 
     disabledReason: row?.disabledReason ?? null,
     failingSince: row?.failingSince ?? null,
     previousSecretUntil: row?.previousSecretUntil ?? null,
+    lastDelivery: last,
   };
 }
 
 async function rowOf(db: Db | Tx, type: WebhookType) {
   const [row] = await db.select().from(webhooks).where(eq(webhooks.type, type));
   return row;
+}
+
+/**
+ * The configured webhooks (all, or one type) each with its newest message and that message's
+ * newest attempt: one query, two index probes per webhook (webhook_messages_type_idx,
+ * webhook_attempts_message_idx), however long the log is.
+ */
+async function webhooksWithLast(db: Db | Tx, type?: WebhookType) {
+  const message = db
+    .select({
+      messageId: sql<string>`${webhookMessages.id}`.as('last_message_id'),
+      eventType: webhookMessages.eventType,
+      createdAt: sql<string>`${webhookMessages.createdAt}`.as('last_created_at'),
+      status: sql<LastDelivery['status']>`${webhookMessages.status}`.as('last_status'),
+    })
+    .from(webhookMessages)
+    .where(eq(webhookMessages.type, webhooks.type))
+    .orderBy(desc(webhookMessages.createdAt), desc(webhookMessages.id))
+    .limit(1)
+    .as('last_message');
+  const attempt = db
+    .select({
+      attemptedAt: webhookAttempts.attemptedAt,
+      httpStatus: webhookAttempts.httpStatus,
+      outcome: webhookAttempts.outcome,
+    })
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.messageId, message.messageId))
+    .orderBy(desc(webhookAttempts.attemptNo))
+    .limit(1)
+    .as('last_attempt');
+  const rows = await db
+    .select({
+      row: webhooks,
+      messageId: message.messageId,
+      eventType: message.eventType,
+      createdAt: message.createdAt,
+      status: message.status,
+      attemptedAt: attempt.attemptedAt,
+      httpStatus: attempt.httpStatus,
+      outcome: attempt.outcome,
+    })
+    .from(webhooks)
+    .leftJoinLateral(message, sql`true`)
+    .leftJoinLateral(attempt, sql`true`)
+    .where(type ? eq(webhooks.type, type) : undefined);
+  return rows.map(({ row, ...m }) => ({
+    row,
+    last:
+      m.messageId && m.eventType && m.createdAt && m.status
+        ? {
+            messageId: m.messageId,
+            eventType: m.eventType,
+            createdAt: new Date(m.createdAt).toISOString(),
+            status: m.status,
+            attemptedAt: m.attemptedAt ? new Date(m.attemptedAt).toISOString() : null,
+            httpStatus: m.httpStatus ?? null,
+            ok: m.outcome === 'success',
+          }
+        : null,
+  }));
+}
+
+/**
+ * The outgoing secret sealed with the current key (an old clear one too), to keep signing
+ * during a rotation; null when there was none or it no longer opens (then only the new one signs).
+ */
+function resealed(keyring: ReturnType<typeof keyringOf>, type: WebhookType, stored: string | null) {
+  if (!stored) return null;
+  try {
+    return sealSecret(keyring, type, openSecret(keyring, type, stored));
+  } catch (error) {
+    if (error instanceof SecretUnreadable) return null;
+    throw error;
+  }
+}
+
+/** One type as the API answers it, with its newest delivery. */
+async function webhookOf(db: Db | Tx, type: WebhookType) {
+  const [found] = await webhooksWithLast(db, type);
+  return toWebhook(type, found?.row, found?.last ?? null);
 }
 
 async function deliveries(db: Db | Tx, where: ReturnType<typeof eq>, limit: number) {
@@ -77,19 +162,17 @@ const oneDelivery = async (db: Db, messageId: string) =>
 /** /admin/webhook…: SUPERADMIN (the contract's x-roles); every change is a business event. */
 export const webhooksHandlers = defineHandlers({
   async listWebhooks({ deps }) {
-    const rows = await deps.db.select().from(webhooks);
+    const rows = await webhooksWithLast(deps.db);
     return {
-      webhooks: WEBHOOK_TYPES.map((type) =>
-        toWebhook(
-          type,
-          rows.find((r) => r.type === type),
-        ),
-      ),
+      webhooks: WEBHOOK_TYPES.map((type) => {
+        const found = rows.find((r) => r.row.type === type);
+        return toWebhook(type, found?.row, found?.last ?? null);
+      }),
     };
   },
 
   async getWebhook({ params, deps }) {
-    return toWebhook(params.type, await rowOf(deps.db, params.type));
+    return webhookOf(deps.db, params.type);
   },
 
   async updateWebhook({ params, body, principal, deps }) {
@@ -105,7 +188,7 @@ export const webhooksHandlers = defineHandlers({
         url: body.url,
         active: body.active,
         updatedById: principal.user?.id ?? null,
-        ...(secret ? { secret } : {}),
+        ...(secret ? { secret: sealSecret(keyringOf(deps.config), params.type, secret) } : {}),
         ...revive,
       };
       const [row] = await tx
@@ -126,7 +209,7 @@ export const webhooksHandlers = defineHandlers({
           secretGenerated: !!secret,
         },
       });
-      return { webhook: toWebhook(params.type, row), secret };
+      return { webhook: await webhookOf(tx, params.type), secret };
     });
   },
 
@@ -136,12 +219,14 @@ export const webhooksHandlers = defineHandlers({
       if (!before) throw notFound('webhook');
       const secret = newWebhookSecret();
       const until = new Date(deps.now().getTime() + ROTATION_OVERLAP_MS).toISOString();
+      const keyring = keyringOf(deps.config);
+      const previous = resealed(keyring, params.type, before.secret);
       const [row] = await tx
         .update(webhooks)
         .set({
-          secret,
-          previousSecret: before.secret,
-          previousSecretUntil: before.secret ? until : null,
+          secret: sealSecret(keyring, params.type, secret),
+          previousSecret: previous,
+          previousSecretUntil: previous ? until : null,
           updatedById: principal.user?.id ?? null,
           updatedAt: sql`now()`,
         })
@@ -155,7 +240,7 @@ export const webhooksHandlers = defineHandlers({
         important: false,
         changes: { type: params.type, previousSecretUntil: row!.previousSecretUntil },
       });
-      return { webhook: toWebhook(params.type, row), secret };
+      return { webhook: await webhookOf(tx, params.type), secret };
     });
   },
 

@@ -11,32 +11,17 @@ export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type WebhookWithSecret = Schemas['WebhookWithSecret'];
 export type AuthEmailSyncResult = Schemas['AuthEmailSyncResult'];
 
-/** One row of `/admin/webhooks`: the endpoint and its newest message (null: none yet). */
-export interface WebhookRow {
-  webhook: Webhook;
-  last: WebhookDelivery | null;
-}
-
-const path = (type: WebhookType) => ({ path: { type } });
-
 /**
- * `GET /admin/webhook`, then the newest message of every configured type (`limit: 1`, at most
- * one call per event type, in parallel): the list's "last delivery" column.
+ * `GET /admin/webhook`: every event type with its configuration and newest delivery, in one
+ * call (the list's "last delivery" column).
  */
 export const loadWebhookRowsActor = (api: ApiClient) =>
-  fromPromise<WebhookRow[], void>(async ({ signal }) => {
+  fromPromise<Webhook[], void>(async ({ signal }) => {
     const { data } = await api.GET('/admin/webhook', { signal });
-    return Promise.all(
-      data!.webhooks.map(async (webhook): Promise<WebhookRow> => {
-        if (webhook.url === null) return { webhook, last: null };
-        const { data: log } = await api.GET('/admin/webhook/{type}/deliveries', {
-          params: { ...path(webhook.type), query: { limit: 1 } },
-          signal,
-        });
-        return { webhook, last: log!.deliveries[0] ?? null };
-      }),
-    );
+    return data!.webhooks;
   });
+
+const path = (type: WebhookType) => ({ path: { type } });
 
 /** `GET /admin/webhook/{type}`. */
 export const loadWebhookActor = (api: ApiClient) =>

@@ -62,7 +62,7 @@ export default function WebhooksPage() {
             </thead>
             <tbody>
               {rows.map((row) => (
-                <WebhookRow key={row.webhook.type} row={row} />
+                <WebhookRow key={row.type} webhook={row} />
               ))}
             </tbody>
           </table>
@@ -72,9 +72,9 @@ export default function WebhooksPage() {
   );
 }
 
-function WebhookRow({ row }: { row: WebhookListRow }) {
+function WebhookRow({ webhook }: { webhook: WebhookListRow }) {
   const { t } = useTranslation('admin');
-  const { webhook, last } = row;
+  const last = webhook.lastDelivery;
   const name = webhookTypeName(t, webhook.type);
   return (
     <tr data-webhook-type={webhook.type}>
@@ -103,7 +103,8 @@ function WebhookRow({ row }: { row: WebhookListRow }) {
             <span className={last.status === 'delivered' ? 'badge badge-ok' : last.status === 'failed' ? 'badge badge-cancelled' : 'badge'}>
               {t(STATUS_KEYS[last.status])}
             </span>{' '}
-            {formatDateTime(last.attempts.at(-1)?.attemptedAt ?? last.createdAt)}
+            {formatDateTime(last.attemptedAt ?? last.createdAt)}
+            {last.httpStatus !== null ? ` · HTTP ${last.httpStatus}` : null}
           </>
         ) : (
           t('webhooks.noDelivery')

@@ -2,7 +2,8 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { tKey } from '../../i18n/keys';
 import { wireMailingList } from '../../machines/wiring/mailing-list';
-import type { MailingListSync } from '../../machines/mailing-list.machine';
+import type { ActorRefFrom } from 'xstate';
+import type { mailingListMachine, MailingListSync } from '../../machines/mailing-list.machine';
 import { useRouteActor } from '../route-actor';
 import { formatDateTime } from '../staff/format';
 import '../staff/staff.css';
@@ -61,8 +62,12 @@ function SyncResult({ sync }: { sync: MailingListSync }) {
 
 /** `/admin/mailing-list` (ADMIN, SUPERADMIN): sync the newsletter list, watch it run, see bounces. */
 export default function MailingListPage() {
+  return <MailingListView actorRef={useRouteActor(wireMailingList)} />;
+}
+
+/** The page for a running mailing-list actor (the route's, or a test's). */
+export function MailingListView({ actorRef }: { actorRef: ActorRefFrom<typeof mailingListMachine> }) {
   const { t } = useTranslation('staff');
-  const actorRef = useRouteActor(wireMailingList);
   const overview = useSelector(actorRef, (s) => s.context.overview);
   const error = useSelector(actorRef, (s) => s.context.error);
   const loaded = useSelector(actorRef, (s) => s.hasTag('loaded'));
