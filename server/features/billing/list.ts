@@ -7,7 +7,7 @@ import type { Query } from '../../http/handler';
 import { preparedOnce } from '../../db/prepared';
 import { jsonRow, pageWindow } from '../../http/paging';
 import { rawRows } from '../../db/raw-rows';
-import { generationColumn, rememberedTotals, statusTotalsOf, totalsColumn, totalsFromArray } from './totals';
+import { rememberedTotals, statusTotalsOf, totalsColumn, totalsFromArray } from './totals';
 
 const client = alias(clients, 'client');
 const coach = alias(coaches, 'coach');
@@ -73,7 +73,10 @@ const ITEM_FIELDS = [
   'updatedAt',
 ] as const;
 type ItemFields = Pick<Joined['item'], (typeof ITEM_FIELDS)[number]>;
-type Names = Pick<Joined, 'clientFirstName' | 'clientLastName' | 'coachFirstName' | 'coachLastName'>;
+type Names = Pick<
+  Joined,
+  'clientFirstName' | 'clientLastName' | 'coachFirstName' | 'coachLastName'
+>;
 
 /**
  * The contract's item from its columns and the names of client and coach. Field by field:
@@ -159,20 +162,25 @@ const item = alias(billableItems, 'item');
 
 /** The page's columns, read as one JSON array per row (jsonRow). */
 const PAGE = jsonRow({
-  ...(Object.fromEntries(ITEM_FIELDS.map((f) => [f, item[f]])) as Pick<typeof item, (typeof ITEM_FIELDS)[number]>),
+  ...(Object.fromEntries(ITEM_FIELDS.map((f) => [f, item[f]])) as Pick<
+    typeof item,
+    (typeof ITEM_FIELDS)[number]
+  >),
   clientFirstName: client.firstName,
   clientLastName: client.lastName,
   coachFirstName: coach.firstName,
   coachLastName: coach.lastName,
 });
 
+/** The page as the driver hands it over: one row, whatever the page holds. */
 interface ItemPageRow {
-  fields: unknown[] | string;
-  generation: string | null;
+  /** The page's rows, each one JSON array (PAGE); null for an empty page. */
+  items: unknown[][] | string | null;
+  /** totalsColumn: the generation, and unfiltered the totals; null without a totals row. */
   totals: unknown[] | string | null;
 }
 
-function fromPageRow({ fields }: ItemPageRow) {
+function fromPageFields(fields: unknown[]) {
   const r = PAGE.read(fields);
   return contractItem(r, r);
 }
@@ -181,10 +189,12 @@ function fromPageRow({ fields }: ItemPageRow) {
  * One page (newest service date first), the totals per status and the filtered sum, in one
  * round trip as a rule: the page's ids are an index walk in list order that stops after the
  * page (the status and filter indexes end in `service_date DESC, id DESC`), then only those
- * rows are read and joined to their names, each sent as one JSON array. The same statement
- * reads the totals row: unfiltered, its totals are the tabs; filtered, its generation tells
- * whether the totals remembered for this filter set are still exact. Only an empty page, or
- * filtered totals not yet counted under today's generation, take a second statement.
+ * rows are read and joined to their names, and the page comes back as one row: its items as
+ * one JSON array of JSON arrays (json_agg, so the driver parses one value, not one row
+ * object per item) beside the totals row, read once. Unfiltered, the totals row's figures
+ * are the tabs; filtered, its generation tells whether the totals remembered for this filter
+ * set are still exact. An empty page (past the end) carries them too. Only filtered totals
+ * not yet counted under today's generation take a second statement.
  */
 export async function listItemPage(db: Db, principal: Principal, q: ListQuery) {
   const others = otherFilters(principal, q);
@@ -195,40 +205,54 @@ export async function listItemPage(db: Db, principal: Principal, q: ListQuery) {
     const page = db
       .select({ id: billableItems.id, serviceDate: billableItems.serviceDate })
       .from(billableItems)
-      .where(and(others.where, q.status ? eq(billableItems.status, sql.placeholder('status')) : undefined))
+      .where(
+        and(
+          others.where,
+          q.status ? eq(billableItems.status, sql.placeholder('status')) : undefined,
+        ),
+      )
       .orderBy(desc(billableItems.serviceDate), desc(billableItems.id))
       .limit(limit)
       .offset(offset)
       .as('page');
+    // An aggregate without GROUP BY: one row, also for an empty page.
     return db
       .select({
-        fields: PAGE.select().as('fields'),
-        generation: generationColumn().as('generation'),
-        totals: (filtered ? sql`NULL::json` : totalsColumn()).as('totals'),
+        items: sql<
+          unknown[][] | string | null
+        >`json_agg(${PAGE.select()} ORDER BY ${page.serviceDate} DESC, ${page.id} DESC)`.as(
+          'items',
+        ),
+        totals: totalsColumn(!filtered).as('totals'),
       })
       .from(page)
       .innerJoin(item, eq(item.id, page.id))
       .innerJoin(client, eq(client.id, item.clientId))
       .innerJoin(coach, eq(coach.id, item.coachId))
-      .orderBy(desc(page.serviceDate), desc(page.id))
       .prepare(name);
   });
-  const rows = await rawRows<ItemPageRow>(
+  const [row] = await rawRows<ItemPageRow>(
     prepared,
     q.status ? { ...others.values, status: q.status } : others.values,
   );
-  const first = rows[0];
+  const state = row?.totals ? totalsFromArray(row.totals) : undefined;
   const statusTotals =
-    !filtered && first?.totals
-      ? totalsFromArray(first.totals)
-      : ((filtered ? rememberedTotals(db, others.key!, first?.generation) : undefined) ??
-        (await statusTotalsOf(
-          db,
-          filtered ? { key: others.key!, shape: others.shape, where: others.where!, values: others.values } : undefined,
-        )));
+    (filtered ? rememberedTotals(db, others.key!, state?.generation) : state?.totals) ??
+    (await statusTotalsOf(
+      db,
+      filtered
+        ? { key: others.key!, shape: others.shape, where: others.where!, values: others.values }
+        : undefined,
+    ));
   const chosen = q.status ? [statusTotals[q.status]] : Object.values(statusTotals);
+  const items =
+    row?.items == null
+      ? []
+      : typeof row.items === 'string'
+        ? (JSON.parse(row.items) as unknown[][])
+        : row.items;
   return {
-    billableItems: rows.map(fromPageRow),
+    billableItems: items.map(fromPageFields),
     itemCount: chosen.reduce((n, t) => n + t.count, 0),
     statusTotals,
     amountCentsTotal: chosen.reduce((n, t) => n + t.amountCents, 0),
@@ -242,14 +266,25 @@ const SELECTION_LIMIT = 1000;
  * Id, status and amount of every item under the list's filters, in the list's order, up to
  * one batch; the count says whether more match (the screen then says so).
  */
-export async function listItemSelection(db: Db, principal: Principal, q: Query<'listBillableItemSelection'>) {
+export async function listItemSelection(
+  db: Db,
+  principal: Principal,
+  q: Query<'listBillableItemSelection'>,
+) {
   const others = otherFilters(principal, q);
-  const where = and(others.where, q.status ? eq(billableItems.status, sql.placeholder('status')) : undefined);
+  const where = and(
+    others.where,
+    q.status ? eq(billableItems.status, sql.placeholder('status')) : undefined,
+  );
   const values = q.status ? { ...others.values, status: q.status } : others.values;
   const shape = `${others.shape}:${q.status ? 'status' : ''}`;
   const select = preparedOnce(db, 'billing_selection', shape, (name) =>
     db
-      .select({ id: billableItems.id, status: billableItems.status, amountCents: billableItems.amountCents })
+      .select({
+        id: billableItems.id,
+        status: billableItems.status,
+        amountCents: billableItems.amountCents,
+      })
       .from(billableItems)
       .where(where)
       .orderBy(desc(billableItems.serviceDate), desc(billableItems.id))
@@ -261,7 +296,11 @@ export async function listItemSelection(db: Db, principal: Principal, q: Query<'
   const items = rows.slice(0, SELECTION_LIMIT);
   const count = () =>
     preparedOnce(db, 'billing_selection_count', shape, (name) =>
-      db.select({ n: sql<number>`count(*)::int` }).from(billableItems).where(where).prepare(name),
+      db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(billableItems)
+        .where(where)
+        .prepare(name),
     ).execute(values);
   const itemCount = capped ? (await count())[0]!.n : items.length;
   return { items, itemCount, capped };

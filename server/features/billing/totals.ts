@@ -42,24 +42,36 @@ const TOTALS_COLUMNS = [
   billingTotals.cancelledCents,
 ] as const;
 
-/** All items' totals as one JSON array column of a list page (null while the row is missing). */
-export const totalsColumn = () =>
-  sql<unknown[] | string | null>`(SELECT json_build_array(${sql.join([...TOTALS_COLUMNS], sql`, `)}) FROM ${billingTotals} WHERE ${billingTotals.id} = 1)`;
+/**
+ * The totals row as one JSON array column of a list page: the item generation (as text, so
+ * no digit is lost), then, with `figures`, all items' count and amount per status in the
+ * order `TOTALS_COLUMNS` lists them. Null while the row is missing (after a truncate).
+ */
+export const totalsColumn = (figures: boolean) =>
+  sql<unknown[] | string | null>`(SELECT json_build_array(${sql.join(
+    [sql`${billingTotals.generation}::text`, ...(figures ? TOTALS_COLUMNS : [])],
+    sql`, `,
+  )}) FROM ${billingTotals} WHERE ${billingTotals.id} = 1)`;
 
-/** The item generation as a list page's statement sees it (null while the row is missing). */
-export const generationColumn = () =>
-  sql<string | null>`(SELECT ${billingTotals.generation} FROM ${billingTotals} WHERE ${billingTotals.id} = 1)::text`;
-
-/** `totalsColumn`'s array as totals per status. */
-export function totalsFromArray(value: unknown[] | string): StatusTotals {
+/** `totalsColumn`'s array: the generation, and the totals per status if it carries them. */
+export function totalsFromArray(value: unknown[] | string): {
+  generation: string;
+  totals: StatusTotals | undefined;
+} {
   const v = (typeof value === 'string' ? JSON.parse(value) : value) as Array<number | string>;
-  const n = (i: number) => Number(v[i]);
+  const n = (i: number) => Number(v[i + 1]);
   return {
-    pending: { count: n(0), amountCents: n(1) },
-    validation_failed: { count: n(2), amountCents: n(3) },
-    approved: { count: n(4), amountCents: n(5) },
-    invoice_sent: { count: n(6), amountCents: n(7) },
-    cancelled: { count: n(8), amountCents: n(9) },
+    generation: String(v[0]),
+    totals:
+      v.length > 1
+        ? {
+            pending: { count: n(0), amountCents: n(1) },
+            validation_failed: { count: n(2), amountCents: n(3) },
+            approved: { count: n(4), amountCents: n(5) },
+            invoice_sent: { count: n(6), amountCents: n(7) },
+            cancelled: { count: n(8), amountCents: n(9) },
+          }
+        : undefined,
   };
 }
 
