@@ -105,6 +105,13 @@ const schema = z.object({
   MAILCHIMP_API_URL: z.string().url().optional(),
   /** Status of members the sync adds (pending = Mailchimp sends its double opt-in mail). */
   MAILCHIMP_STATUS_IF_NEW: z.enum(['subscribed', 'pending']).default('subscribed'),
+  /**
+   * Key of the research export's pseudonyms (HMAC-SHA256 of the client id), at least 32
+   * characters. Kept in the configuration, never in the database or the export, so the data
+   * alone cannot be linked back. Unset outside production: a fixed development key (public,
+   * features/research/key.ts); unset in production: the export answers 409.
+   */
+  RESEARCH_PSEUDONYM_KEY: z.string().min(32).optional(),
   /** Verifies user events of a separately run auth provider (POST /api/auth-provider/events). */
   AUTH_PRODUCT_WEBHOOK_SECRET: z.string().min(32).optional(),
   /**

@@ -16,6 +16,7 @@ import { eventsHandlers } from './events/index';
 import { invoiceHandlers } from './invoices/index';
 import { mailingListHandlers } from './mailing-list/index';
 import { meetingsHandlers } from './meetings/index';
+import { researchHandlers } from './research/index';
 import { supportHandlers } from './support/index';
 import { usersHandlers } from './users/index';
 import { webhooksHandlers } from './webhooks/index';
@@ -44,4 +45,5 @@ export const allHandlers: Handlers = {
   ...clinicalHandlers,
   ...invoiceHandlers,
   ...mailingListHandlers,
+  ...researchHandlers,
 };

@@ -1614,10 +1614,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * CSV export of pseudonymised data of consenting clients
-         * @description Only clients with wantsToProvideRecordingsForResearch = true. UTF-8 CSV, comma-separated, header row, RFC 4180 quoting. Columns: pseudonym (HMAC-SHA256 of the client id with a server secret, hex, first 16 chars), yearOfBirth, postalCodeRegion (first two digits), country, clientType, insurer, campaign, paidBySponsor, diagnosis, initialDiagnosisMonth (yyyy-MM), mentalStressIndicator, appointmentsInitial, appointmentsFirst, appointmentsFollowup, appointmentsArztkonsultation, noShows, cancellations, firstAppointmentMonth (yyyy-MM), sessionsClosed (true/false). No names, contact data, insurer code, notes or free text other than diagnosis.
+         * ZIP of pseudonymised data of the clients who consented to research
+         * @description Only clients with wantsToProvideRecordingsForResearch = true. A ZIP streamed as it is built (memory stays flat), with participants.csv, appointments.csv, codebook.csv (every column in German and English) and manifest.json (export time, counts, k, the quasi-identifiers, suppressed cells, SHA-256 of each other file). CSV per RFC 4180 (UTF-8, CRLF, header row, quotes where needed); a text cell starting with = + - @ TAB or CR is prefixed with an apostrophe. Pseudonym = HMAC-SHA256 of the client id with RESEARCH_PSEUDONYM_KEY (hex, first 16 characters); no names, contact data, insurance numbers, notes or free text; year of birth in 5-year bands, postal code to two digits, dates as day offsets from the sign-up (enrolment). Every combination of the quasi-identifiers (birth band, postal region, client type, insurer) is shared by at least 5 participants; rarer ones are blanked (suppressed) step by step. Recorded as the business event research.exported. 409 research_key_missing in production while RESEARCH_PSEUDONYM_KEY is not set.
          */
         get: operations["exportResearchData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/research-export/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the research export would hold now, shown before the download
+         * @description The number of clients who consented to research (wantsToProvideRecordingsForResearch) and of their appointments (provisional holds not counted), and whether the pseudonym key is set (else the export answers 409 research_key_missing).
+         */
+        get: operations["getResearchExportSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3769,6 +3789,14 @@ export interface components {
             failures: components["schemas"]["MailingListSyncFailure"][];
             /** @description Why the whole sync stopped (failed), else null. */
             error: string | null;
+        };
+        ResearchExportSummary: {
+            /** @description Clients who consented to research. */
+            participants: number;
+            /** @description Their appointments (without provisional holds). */
+            appointments: number;
+            /** @description The pseudonym key is available (always outside production). */
+            keyConfigured: boolean;
         };
         MailingListOverview: {
             /** @description MAILCHIMP_API_KEY and MAILCHIMP_LIST_ID are set (else the sync answers 409). */
@@ -7208,15 +7236,40 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV file */
+            /** @description ZIP file */
             200: {
                 headers: {
-                    /** @description attachment; filename="research-export-<yyyy-MM-dd>.csv" */
+                    /** @description attachment; filename="forschungsdaten-<yyyy-MM-dd>.zip" (date in Europe/Berlin) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getResearchExportSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResearchExportSummary"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -107,6 +107,7 @@ const AdminHubPage = lazyPage(() =>
 const WebhooksPage = lazyPage(() => import('../views/admin/WebhooksPage'));
 const WebhookDetailPage = lazyPage(() => import('../views/admin/WebhookDetailPage'));
 const EmailSyncPage = lazyPage(() => import('../views/admin/EmailSyncPage'));
+const ResearchExportPage = lazyPage(() => import('../views/admin/ResearchExportPage'));
 
 /** What a group of pages shares: the translations that load with their code, who may open them. */
 type PageOptions = Pick<AppRoute, 'namespaces' | 'access'>;
@@ -138,6 +139,8 @@ const CATALOG: PageOptions = { namespaces: ['catalog', 'staff'], access: { roles
 const ADMIN_AREA: PageOptions = { namespaces: ['admin'], access: { roles: SUPERADMIN_ONLY } };
 /** The hub: admins find the mailing list and the maintained lists there too. */
 const ADMIN_HUB: PageOptions = { namespaces: ['admin', 'staff'], access: { roles: ADMIN_ONLY } };
+/** The research export (issue 21 §3): admins (and superadmins), like its operations. */
+const RESEARCH: PageOptions = { namespaces: ['admin'], access: { roles: ADMIN_ONLY } };
 const INVOICES: PageOptions = { namespaces: ['invoices', 'staff'], access: { roles: ADMIN_ONLY } };
 /** Clinical content (issue #20): the client's coach and admins; onboarding managers see statuses only. */
 const CLINICAL: PageOptions = { namespaces: ['clinical', 'staff'], access: { roles: ['COACH', 'ADMIN', 'SUPERADMIN'] } };
@@ -239,6 +242,7 @@ export const routes: readonly AppRoute[] = [
   page('/admin/webhooks', tKey('admin:breadcrumbs.webhooks'), WebhooksPage, ADMIN_AREA),
   page('/admin/webhooks/:type', tKey('admin:breadcrumbs.webhook'), WebhookDetailPage, ADMIN_AREA),
   page('/admin/email-sync', tKey('admin:breadcrumbs.emailSync'), EmailSyncPage, ADMIN_AREA),
+  page('/admin/research-export', tKey('admin:breadcrumbs.researchExport'), ResearchExportPage, RESEARCH),
 ];
 
 /** The route patterns, for the data-driven menu. */

@@ -149,4 +149,26 @@ describe('the superadmin area', () => {
     expect(Number((await checked.textContent())!.replace(/\D/g, ''))).toBeGreaterThan(0);
     await noSeriousViolations(page);
   }, 120_000);
+
+  it('shows the research consent count, then downloads the export as a ZIP', async () => {
+    const page = b.page;
+    await openSignedIn(page, app, token, `${app}/admin`);
+    await page.getByRole('list', { name: 'Bereiche der Verwaltung' }).getByRole('link', { name: 'Forschungsexport' }).click();
+    await page.getByRole('heading', { name: 'Forschungsexport', level: 1 }).waitFor();
+    const count = page
+      .locator('dl.sync-result dt', { hasText: 'Klient:innen mit Einwilligung zur Forschung' })
+      .locator('xpath=following-sibling::dd[1]');
+    await count.waitFor();
+    expect(Number((await count.textContent())!.replace(/\D/g, ''))).toBeGreaterThan(0);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'ZIP herunterladen' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^forschungsdaten-\d{4}-\d{2}-\d{2}\.zip$/);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).subarray(0, 2).toString('latin1')).toBe('PK');
+    await page.getByText('Der Export wurde heruntergeladen.').waitFor();
+    await noSeriousViolations(page);
+  }, 120_000);
 });

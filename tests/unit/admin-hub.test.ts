@@ -32,7 +32,7 @@ describe('the superadmin hub (issue 21)', () => {
   it('shows an admin the pages an admin may open, not the superadmin\'s webhooks and e-mail sync', () => {
     const patterns = routePatterns();
     const hrefs = availableAdminLinks(patterns, 'ADMIN').map((l) => l.href);
-    expect(hrefs).toEqual(['/admin/mailing-list', '/admin/insurers', '/admin/campaigns']);
+    expect(hrefs).toEqual(['/admin/mailing-list', '/admin/insurers', '/admin/campaigns', '/admin/research-export']);
     // Each listed page lets that role in: the hub promises nothing the route refuses.
     const routeRoles = (path: string) => routes.find((r) => r.path === path)?.access?.roles;
     for (const href of hrefs) expect(routeRoles(href)).toContain('ADMIN');

@@ -9,6 +9,7 @@ const ERRORS: Record<string, string> = {
   validation_failed: tKey('admin:errors.validation'),
   rate_limited: tKey('admin:errors.rateLimited'),
   not_implemented: tKey('admin:errors.notImplemented'),
+  research_key_missing: tKey('admin:errors.researchKeyMissing'),
 };
 
 export const adminErrorKey = (error: { code: string } | null | undefined): string =>
