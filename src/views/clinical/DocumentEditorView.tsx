@@ -13,7 +13,8 @@ import { formatDateTime } from '../staff/format';
 import { DetailFrame } from '../record-detail/DetailFrame';
 import { STATUS_LABELS } from './labels';
 import { mergeContents } from './merge';
-import { useLeaveGuard } from './useLeaveGuard';
+import { ModalDialog } from '../parts/ModalDialog';
+import '../parts/batch.css';
 import './clinical.css';
 
 export type EditorActor = ActorRefFrom<typeof documentEditorMachine>;
@@ -53,9 +54,7 @@ export function DocumentEditorView({
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
   const { content, meta, status, error, conflict } = state.context;
-  const unsaved = state.hasTag('unsaved');
   const saveNow = useCallback(() => actorRef.send({ type: 'editor.saveNow' }), [actorRef]);
-  useLeaveGuard(unsaved, t('editor.leaveQuestion'), saveNow);
   const whoIs = useWhoIs();
 
   if (state.matches('loading') || state.matches('loadFailed')) {
@@ -145,6 +144,7 @@ export function DocumentEditorView({
         {state.hasTag('readOnly') && status !== 'canceled' ? (
           <Amendments state={state} send={send} whoIs={whoIs} />
         ) : null}
+        <LeaveQuestion open={state.matches('leaving')} send={send} />
       </div>
     </DetailFrame>
   );
@@ -168,6 +168,30 @@ export function ClinicalEditorScreen({
 
 type EditorState = ReturnType<EditorActor['getSnapshot']>;
 type Send = EditorActor['send'];
+
+/** "Seite verlassen?" while an in-app link waits (the machine's `leaving`); Escape stays. */
+function LeaveQuestion({ open, send }: { open: boolean; send: Send }) {
+  const { t } = useTranslation('clinical');
+  const stay = () => send({ type: 'leave.stay' });
+  return (
+    <ModalDialog open={open} className="batch-dialog no-print" labelledBy="leave-question" onCancel={stay}>
+      {open ? (
+        <>
+          <h2 id="leave-question">{t('leave.title')}</h2>
+          <p>{t('editor.leaveQuestion')}</p>
+          <div className="form-actions">
+            <button type="button" className="button button-primary" onClick={stay}>
+              {t('leave.stay')}
+            </button>
+            <button type="button" className="button" onClick={() => send({ type: 'leave.confirm' })}>
+              {t('leave.confirm')}
+            </button>
+          </div>
+        </>
+      ) : null}
+    </ModalDialog>
+  );
+}
 
 function LoadFailed({ error, retry, backHref, backLabel }: { error: { code: string } | null; retry: () => void; backHref: string; backLabel: string }) {
   const { t } = useTranslation('clinical');
