@@ -27,8 +27,37 @@ export type DocumentStatus = 'new' | 'sent' | 'completed' | 'canceled';
 /** What the page shows around the text: blockers, the signature, the amendments. */
 export interface DocumentMeta {
   blockers: ReadonlyArray<{ code: string; message: string }>;
-  signature: { signedById: string; signedAt: string; contentHash: string; verified: boolean } | null;
-  amendments: ReadonlyArray<{ id: string; authorId: string | null; createdAt: string; reason: string; text: string }>;
+  signature: {
+    signedById: string;
+    signedByName?: string | null;
+    signedAt: string;
+    contentHash: string;
+    verified: boolean;
+  } | null;
+  amendments: ReadonlyArray<{
+    id: string;
+    authorId: string | null;
+    authorName?: string | null;
+    createdAt: string;
+    reason: string;
+    text: string;
+  }>;
+  /** Reviewers' comments on the signed document (not part of what was signed). */
+  reviewComments?: ReadonlyArray<{
+    id: string;
+    authorId: string | null;
+    authorName: string | null;
+    createdAt: string;
+    text: string;
+  }>;
+  /** Completed by review: when and by whom. */
+  completed?: { at: string; byName: string | null } | null;
+}
+
+/** A reviewer's comment on a signed document. */
+export interface ReviewCommentInput {
+  documentId: string;
+  text: string;
 }
 
 export interface LoadedDocument {
@@ -119,6 +148,8 @@ export type DocumentEditorEvent =
   | { type: 'amend.open' }
   | { type: 'amend.cancel' }
   | { type: 'amend.submit'; reason: string; text: string }
+  /** A reviewer's comment on the signed document. */
+  | { type: 'comment.submit'; text: string }
   | { type: 'conflict.keepMine' }
   | { type: 'conflict.takeTheirs' }
   | { type: 'conflict.merge'; content: DocumentContent }
@@ -142,6 +173,7 @@ export type DocumentEditorTag =
   | 'readOnly'
   | 'amending'
   | 'amendSubmitting'
+  | 'commenting'
   | 'leaving'
   | 'error';
 
@@ -199,6 +231,9 @@ export const documentEditorMachine = setup({
     ),
     addAmendment: fromPromise<{ meta: DocumentMeta }, AmendmentInput>(
       notProvided('document-editor', 'addAmendment'),
+    ),
+    addReviewComment: fromPromise<{ meta: DocumentMeta }, ReviewCommentInput>(
+      notProvided('document-editor', 'addReviewComment'),
     ),
     persistLocalDraft: fromCallback<LocalDraftCommand, { documentId: string }>(() => undefined),
     /**
@@ -627,7 +662,30 @@ export const documentEditorMachine = setup({
       initial: 'viewing',
       states: {
         viewing: {
-          on: { 'amend.open': { guard: 'canAmend', target: 'amending' } },
+          on: {
+            'amend.open': { guard: 'canAmend', target: 'amending' },
+            'comment.submit': { guard: 'canAmend', target: 'commentSubmitting' },
+          },
+        },
+        /** A reviewer's comment on its way; a refusal names why and the text stays in the form. */
+        commentSubmitting: {
+          tags: ['commenting'],
+          invoke: {
+            id: 'addReviewComment',
+            src: 'addReviewComment',
+            input: ({ context, event }) => {
+              const { text } = event as Extract<DocumentEditorEvent, { type: 'comment.submit' }>;
+              return { documentId: context.documentId, text };
+            },
+            onDone: {
+              target: 'viewing',
+              actions: assign(({ event }) => ({ meta: event.output.meta, error: null })),
+            },
+            onError: {
+              target: 'viewing',
+              actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+            },
+          },
         },
         /** The "Nachtrag hinzufügen" form is open (reason and text). */
         amending: {

@@ -259,7 +259,7 @@ async function loaded(input?: DocumentEditorInput, doc: LoadedDocument = SERVER)
 const state = (run: Started) => run.actor.getSnapshot().value;
 const type = (run: Started, value: string, field = 'plan') =>
   run.actor.send({ type: 'editor.change', field, value });
-async function tick(run: Started, ms: number) {
+async function tick(run: Pick<Started, 'clock'>, ms: number) {
   run.clock.increment(ms);
   await flush();
 }
