@@ -88,6 +88,7 @@ const EVENTS = [
   { type: 'conflict.takeTheirs' },
   { type: 'conflict.merge', content: { subjective: 'zusammengeführt' } },
   { type: 'leave.request', href: '/appointments' },
+  { type: 'comment.submit', text: 'Plan konkretisieren' },
   { type: 'leave.confirm' },
   { type: 'leave.stay' },
   { type: 'xstate.after.autosaveDelay.documentEditor.dirty' },
@@ -106,6 +107,8 @@ const EVENTS = [
   done('signDocument', { etag: 'W/"4"', status: 'sent' }),
   failed('signDocument', problem(409, 'blocked_missing_consent')),
   done('addAmendment', { meta: AMENDED }),
+  done('addReviewComment', { meta: AMENDED }),
+  failed('addReviewComment', problem(403, 'forbidden')),
   failed('addAmendment', problem(400, 'validation_failed')),
 ] as unknown as AnyEventObject[];
 
@@ -237,6 +240,13 @@ describeModel('document editor machine, model-based', {
         documentId: DOC_ID,
         reason: 'Tippfehler',
         text: 'PSS 25, nicht 24',
+      });
+    },
+    'documentEditor.signed.commentSubmitting': (s: Snapshot, run: EditorRun) => {
+      expect(s.hasTag('commenting') && s.hasTag('readOnly')).toBe(true);
+      expect(run.fakes.addReviewComment!.latest().input).toEqual({
+        documentId: DOC_ID,
+        text: 'Plan konkretisieren',
       });
     },
     'documentEditor.signed': (s: Snapshot) => {
