@@ -16,7 +16,8 @@ import {
 // the document names the signer, the amendment author, the commenter and the reviewer.
 
 let api: Api;
-let admin: Caller, om: Caller, coachA: Caller, coachB: Caller;
+let admin: Awaited<ReturnType<Api['signIn']>>;
+let om: Caller, coachA: Caller, coachB: Caller;
 let coachA_: { id: string; firstName: string; lastName: string };
 let day = -400;
 
