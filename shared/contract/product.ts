@@ -300,6 +300,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/appointment/{appointmentId}/summary/review-comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a review comment to the signed summary of an appointment
+         * @description The reviewer's note on a signed (sent or completed) document, shown on the document with author name and time; 409 document_not_signed on a draft or canceled document. Not part of the signed content. ADMIN (the reviewers; SUPERADMIN passes); onboarding managers see no content and cannot comment. The text is never logged.
+         */
+        post: operations["addSummaryReviewComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/appointment/{appointmentId}/patient-card": {
         parameters: {
             query?: never;
@@ -1384,6 +1404,26 @@ export interface paths {
          * @description Only on a signed (sent or completed) document; 409 document_not_signed otherwise. Appends author, time, reason and text; the signed content stays as it was.
          */
         post: operations["amendPatientCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patient-card/{patientCardId}/review-comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a review comment to a signed patient card
+         * @description The reviewer's note on a signed (sent or completed) document, shown on the document with author name and time; 409 document_not_signed on a draft or canceled document. Not part of the signed content. ADMIN (the reviewers; SUPERADMIN passes); onboarding managers see no content and cannot comment. The text is never logged.
+         */
+        post: operations["addPatientCardReviewComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2612,6 +2652,8 @@ export interface components {
         Signature: {
             /** Format: uuid */
             signedById: string;
+            /** @description The signer's display name (the coach's name, else the account's e-mail); null when the account is gone. */
+            signedByName: string | null;
             /** Format: date-time */
             signedAt: string;
             /** @description SHA-256 (hex) of the canonical JSON of the document id, signer, time and content. */
@@ -2624,9 +2666,26 @@ export interface components {
             id: string;
             /** Format: uuid */
             authorId: string | null;
+            /** @description The author's display name (the coach's name, else the account's e-mail). */
+            authorName: string | null;
             /** Format: date-time */
             createdAt: string;
             reason: string;
+            text: string;
+        };
+        /** @description A reviewer's note on a signed document (not part of the signed content). */
+        ReviewComment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            authorId: string | null;
+            authorName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            text: string;
+        };
+        ReviewCommentRequest: {
+            /** @description The comment (trimmed; not empty). */
             text: string;
         };
         AmendmentRequest: {
@@ -2686,8 +2745,16 @@ export interface components {
             version: number;
             signature: components["schemas"]["Signature"] | null;
             amendments: components["schemas"]["Amendment"][];
+            /** @description Reviewers' comments, oldest first (empty for a client reading their own card). */
+            reviewComments: components["schemas"]["ReviewComment"][];
             /** Format: date-time */
             completedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The reviewer who completed it (batch processing).
+             */
+            completedById: string | null;
+            completedByName: string | null;
             /** Format: date-time */
             canceledAt: string | null;
             /**
@@ -2728,8 +2795,16 @@ export interface components {
             version: number;
             signature: components["schemas"]["Signature"] | null;
             amendments: components["schemas"]["Amendment"][];
+            /** @description Reviewers' comments, oldest first (empty for a client reading their own card). */
+            reviewComments: components["schemas"]["ReviewComment"][];
             /** Format: date-time */
             completedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The reviewer who completed it (batch processing).
+             */
+            completedById: string | null;
+            completedByName: string | null;
             /** Format: date-time */
             canceledAt: string | null;
             /** Format: uuid */
@@ -4656,6 +4731,39 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
+        };
+    };
+    addSummaryReviewComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appointmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; the document with its review comments */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppointmentSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     createPatientCard: {
@@ -6857,6 +6965,39 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
+        };
+    };
+    addPatientCardReviewComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                patientCardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; the document with its review comments */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientCard"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listClinicalAccessLog: {

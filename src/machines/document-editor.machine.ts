@@ -14,7 +14,8 @@ import { machineErrorOf, notProvided, type MachineError } from './shared/failure
  *
  * Actors, supplied with `.provide()`: `loadDocument` (GET, ETag from the header),
  * `saveDraft` (PUT with If-Match), `signDocument` (the signing call with If-Match) and
- * `persistLocalDraft` (a callback actor receiving `persist` / `clear` commands).
+ * `persistLocalDraft` (a callback actor receiving `persist` / `clear` commands), `leaveGuard`
+ * (armed while unsaved: `beforeunload` and held-back in-app links); action `leavePage`.
  */
 
 /** Field → value of the document's template (SOAP/DAP sections, card fields …). */
@@ -26,8 +27,37 @@ export type DocumentStatus = 'new' | 'sent' | 'completed' | 'canceled';
 /** What the page shows around the text: blockers, the signature, the amendments. */
 export interface DocumentMeta {
   blockers: ReadonlyArray<{ code: string; message: string }>;
-  signature: { signedById: string; signedAt: string; contentHash: string; verified: boolean } | null;
-  amendments: ReadonlyArray<{ id: string; authorId: string | null; createdAt: string; reason: string; text: string }>;
+  signature: {
+    signedById: string;
+    signedByName?: string | null;
+    signedAt: string;
+    contentHash: string;
+    verified: boolean;
+  } | null;
+  amendments: ReadonlyArray<{
+    id: string;
+    authorId: string | null;
+    authorName?: string | null;
+    createdAt: string;
+    reason: string;
+    text: string;
+  }>;
+  /** Reviewers' comments on the signed document (not part of what was signed). */
+  reviewComments?: ReadonlyArray<{
+    id: string;
+    authorId: string | null;
+    authorName: string | null;
+    createdAt: string;
+    text: string;
+  }>;
+  /** Completed by review: when and by whom. */
+  completed?: { at: string; byName: string | null } | null;
+}
+
+/** A reviewer's comment on a signed document. */
+export interface ReviewCommentInput {
+  documentId: string;
+  text: string;
 }
 
 export interface LoadedDocument {
@@ -100,6 +130,8 @@ export interface DocumentEditorContext {
   error: MachineError | null;
   /** Blockers, signature and amendments from the server's last answer. */
   meta: DocumentMeta | null;
+  /** Where a held-back in-app link wanted to go (the leave question is open). */
+  leaveTo: string | null;
 }
 
 export type DocumentEditorEvent =
@@ -116,9 +148,17 @@ export type DocumentEditorEvent =
   | { type: 'amend.open' }
   | { type: 'amend.cancel' }
   | { type: 'amend.submit'; reason: string; text: string }
+  /** A reviewer's comment on the signed document. */
+  | { type: 'comment.submit'; text: string }
   | { type: 'conflict.keepMine' }
   | { type: 'conflict.takeTheirs' }
-  | { type: 'conflict.merge'; content: DocumentContent };
+  | { type: 'conflict.merge'; content: DocumentContent }
+  /** An in-app link was followed while something is unsaved (the leave guard held it back). */
+  | { type: 'leave.request'; href: string }
+  /** "Seite verlassen": go to `leaveTo`; the local copy keeps the text in this tab. */
+  | { type: 'leave.confirm' }
+  /** "Weiter bearbeiten": back to the text, saved again after the debounce. */
+  | { type: 'leave.stay' };
 
 export type DocumentEditorTag =
   | 'loading'
@@ -133,6 +173,8 @@ export type DocumentEditorTag =
   | 'readOnly'
   | 'amending'
   | 'amendSubmitting'
+  | 'commenting'
+  | 'leaving'
   | 'error';
 
 /** Debounce after the last keystroke. */
@@ -158,8 +200,17 @@ export const isTransient = (error: unknown) => {
   );
 };
 
-/** A save or a sign answered 412 (someone else saved): the same way into the conflict view. */
-const STALE_TO_CONFLICT = { guard: 'isStale', target: 'conflict', actions: 'openConflict' } as const;
+/**
+ * A save or a sign answered 412 (the ETag moved): first read the server's version; only when its
+ * text differs from both mine and the text mine was based on is it a conflict to show.
+ */
+const STALE_TO_CHECK = { guard: 'isStale', target: 'checkingStale', actions: 'noteStale' } as const;
+
+/** In every state with something unsaved: the leave guard is armed, a held-back link asks. */
+const GUARDED = { id: 'leaveGuard', src: 'leaveGuard' } as const;
+const LEAVE_REQUEST = {
+  'leave.request': { target: '#documentEditor.leaving', actions: 'holdLeave' },
+} as const;
 
 export const documentEditorMachine = setup({
   types: {
@@ -181,7 +232,16 @@ export const documentEditorMachine = setup({
     addAmendment: fromPromise<{ meta: DocumentMeta }, AmendmentInput>(
       notProvided('document-editor', 'addAmendment'),
     ),
+    addReviewComment: fromPromise<{ meta: DocumentMeta }, ReviewCommentInput>(
+      notProvided('document-editor', 'addReviewComment'),
+    ),
     persistLocalDraft: fromCallback<LocalDraftCommand, { documentId: string }>(() => undefined),
+    /**
+     * Armed while something is not on the server (every state tagged `unsaved`): the browser's
+     * own question on reload or closing the tab (`beforeunload`, with a save at once), and
+     * in-app links held back as `leave.request`. The app's is `actors/leave-guard.ts`.
+     */
+    leaveGuard: fromCallback<DocumentEditorEvent>(() => undefined),
   },
   delays: {
     autosaveDelay: AUTOSAVE_DELAY_MS,
@@ -202,6 +262,21 @@ export const documentEditorMachine = setup({
     theirsIsMine: ({ context, event }) =>
       'output' in event && same((event.output as LoadedDocument).content, context.content),
     canAmend: ({ context }) => context.status === 'sent' || context.status === 'completed',
+    /**
+     * The server's text is the one mine was based on (or the one just sent): only its ETag
+     * moved, e.g. an unload save of the same text landed after this page loaded. Nobody else
+     * changed anything, so mine goes on top with the new ETag.
+     */
+    theirsIsBase: ({ context, event }) => {
+      if (!('output' in event)) return false;
+      const output = event.output as LoadedDocument;
+      if (output.etag === context.etag) return false; // a 412 on the same ETag: never loop
+      return (
+        same(output.content, context.savedContent) ||
+        (context.sending !== null && same(output.content, context.sending))
+      );
+    },
+    isSavedNow: ({ context }) => context.etag !== null && same(context.content, context.savedContent),
   },
   actions: {
     /** Every keystroke: into context and into the local copy that survives a reload. */
@@ -225,12 +300,15 @@ export const documentEditorMachine = setup({
         meta: output.meta ?? context.meta,
       };
     }),
-    /** A save or a sign answered 412: keep mine, then load theirs to show both. */
-    openConflict: assign(({ context, event }) => ({
-      sending: null,
+    /** A save or a sign answered 412: named, and the server's version is read next. */
+    noteStale: assign(({ event }) => ({
       error: machineErrorOf((event as unknown as { error: unknown }).error),
-      conflict: { mine: context.content, theirs: null, theirsEtag: null },
     })),
+    /** Follows the held-back link (the app navigates; provided by the wiring). */
+    leavePage: () => undefined,
+    holdLeave: assign({
+      leaveTo: ({ event }) => (event.type === 'leave.request' ? event.href : null),
+    }),
   },
 }).createMachine({
   id: 'documentEditor',
@@ -246,6 +324,7 @@ export const documentEditorMachine = setup({
     conflict: null,
     error: null,
     meta: null,
+    leaveTo: null,
   }),
   invoke: {
     id: 'localDraft',
@@ -298,8 +377,10 @@ export const documentEditorMachine = setup({
     /** Typed, waiting for the pause that triggers the autosave. */
     dirty: {
       tags: ['editable', 'unsaved'],
+      invoke: GUARDED,
       after: { autosaveDelay: 'saving' },
       on: {
+        ...LEAVE_REQUEST,
         // Re-entering restarts the debounce.
         'editor.change': { target: 'dirty', reenter: true, actions: 'change' },
         'editor.saveNow': 'saving',
@@ -308,7 +389,9 @@ export const documentEditorMachine = setup({
     saving: {
       tags: ['editable', 'unsaved', 'saving'],
       entry: assign({ sending: ({ context }) => context.content }),
-      invoke: {
+      invoke: [
+        GUARDED,
+        {
         id: 'saveDraft',
         src: 'saveDraft',
         input: ({ context }) => ({
@@ -345,7 +428,7 @@ export const documentEditorMachine = setup({
           },
         ],
         onError: [
-          STALE_TO_CONFLICT,
+          STALE_TO_CHECK,
           {
             guard: 'isTransient',
             target: 'offlineRetrying',
@@ -360,9 +443,74 @@ export const documentEditorMachine = setup({
             actions: assign(({ event }) => ({ sending: null, error: machineErrorOf(event.error) })),
           },
         ],
-      },
+        },
+      ],
       // Typing goes on while the request is out; the answer then decides saved or dirty.
-      on: { 'editor.change': { actions: 'change' } },
+      on: { ...LEAVE_REQUEST, 'editor.change': { actions: 'change' } },
+    },
+    /**
+     * A save or a sign answered 412: the server's version decides. Same text as mine → saved
+     * with its ETag; the text mine was based on → mine again with its ETag; signed meanwhile →
+     * read-only; anything else → the conflict view. Typing goes on meanwhile.
+     */
+    checkingStale: {
+      tags: ['editable', 'unsaved', 'saving'],
+      invoke: [
+        GUARDED,
+        {
+          id: 'loadTheirs',
+          src: 'loadDocument',
+          input: ({ context }) => ({ documentId: context.documentId }),
+          onDone: [
+            {
+              // Signed by someone else meanwhile: nothing left to merge into.
+              guard: 'isReadOnly',
+              target: 'signed',
+              actions: ['adoptLoaded', assign({ conflict: null, sending: null, error: null })],
+            },
+            {
+              // My own text landed after all (e.g. sent while the page unloaded): no conflict.
+              guard: 'theirsIsMine',
+              target: 'saved',
+              actions: [
+                'adoptLoaded',
+                assign({ conflict: null, sending: null, error: null, attempt: 0 }),
+                'clearLocalDraft',
+              ],
+            },
+            {
+              guard: 'theirsIsBase',
+              target: 'saving',
+              actions: assign(({ event }) => ({
+                etag: event.output.etag,
+                savedContent: event.output.content,
+                sending: null,
+                error: null,
+              })),
+            },
+            {
+              target: 'conflict.choosing',
+              actions: assign(({ context, event }) => ({
+                sending: null,
+                conflict: {
+                  mine: context.content,
+                  theirs: event.output.content,
+                  theirsEtag: event.output.etag,
+                },
+              })),
+            },
+          ],
+          onError: {
+            target: 'conflict.theirsFailed',
+            actions: assign(({ context, event }) => ({
+              sending: null,
+              error: machineErrorOf(event.error),
+              conflict: { mine: context.content, theirs: null, theirsEtag: null },
+            })),
+          },
+        },
+      ],
+      on: { ...LEAVE_REQUEST, 'editor.change': { actions: 'change' } },
     },
     /** "gespeichert": the server holds exactly what is shown. */
     saved: {
@@ -375,8 +523,10 @@ export const documentEditorMachine = setup({
     /** No network: the text stays here and in the local copy; retried with backoff. */
     offlineRetrying: {
       tags: ['editable', 'unsaved', 'offline'],
+      invoke: GUARDED,
       after: { retryDelay: 'saving' },
       on: {
+        ...LEAVE_REQUEST,
         'editor.change': { actions: 'change' },
         'editor.online': 'saving',
         'editor.saveNow': 'saving',
@@ -385,7 +535,9 @@ export const documentEditorMachine = setup({
     /** Refused for another reason (400, 403, 409 …): named in `error`, the text kept. */
     failed: {
       tags: ['editable', 'unsaved', 'error'],
+      invoke: GUARDED,
       on: {
+        ...LEAVE_REQUEST,
         'editor.change': { target: 'dirty', actions: 'change' },
         'editor.retry': 'saving',
       },
@@ -393,47 +545,14 @@ export const documentEditorMachine = setup({
     /** Someone else saved meanwhile (412): both versions, then keep mine, take theirs or merge. */
     conflict: {
       tags: ['unsaved', 'conflict'],
-      initial: 'loadingTheirs',
+      invoke: GUARDED,
+      on: LEAVE_REQUEST,
+      initial: 'choosing',
       states: {
-        loadingTheirs: {
-          tags: ['loading'],
-          invoke: {
-            id: 'loadTheirs',
-            src: 'loadDocument',
-            input: ({ context }) => ({ documentId: context.documentId }),
-            onDone: [
-              {
-                // Signed by someone else meanwhile: nothing left to merge into.
-                guard: 'isReadOnly',
-                target: '#documentEditor.signed',
-                actions: ['adoptLoaded', assign({ conflict: null })],
-              },
-              {
-                // My own save landed after all (e.g. sent while the page unloaded): no conflict.
-                guard: 'theirsIsMine',
-                target: '#documentEditor.saved',
-                actions: ['adoptLoaded', assign({ conflict: null, error: null }), 'clearLocalDraft'],
-              },
-              {
-                target: 'choosing',
-                actions: assign(({ context, event }) => ({
-                  conflict: {
-                    mine: context.content,
-                    theirs: event.output.content,
-                    theirsEtag: event.output.etag,
-                  },
-                })),
-              },
-            ],
-            onError: {
-              target: 'theirsFailed',
-              actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
-            },
-          },
-        },
+        /** Their version could not be read: mine stays; retry reads it again. */
         theirsFailed: {
           tags: ['error'],
-          on: { 'editor.retry': 'loadingTheirs' },
+          on: { 'editor.retry': '#documentEditor.checkingStale' },
         },
         choosing: {
           on: {
@@ -484,6 +603,23 @@ export const documentEditorMachine = setup({
         },
       },
     },
+    /**
+     * "Seite verlassen?": an in-app link was followed with something unsaved. Leaving follows
+     * it (the local copy keeps the text in this tab); staying goes back to the text, saved
+     * after the debounce (a save cut short by the question ends saved through the 412 check).
+     */
+    leaving: {
+      tags: ['unsaved', 'leaving'],
+      on: {
+        'leave.confirm': { target: 'left', actions: 'leavePage' },
+        'leave.stay': [
+          { guard: 'isSavedNow', target: 'saved', actions: [assign({ leaveTo: null }), 'clearLocalDraft'] },
+          { target: 'dirty', actions: assign({ leaveTo: null }) },
+        ],
+      },
+    },
+    /** On the way to `leaveTo`; the route ends this machine. */
+    left: {},
     /** "Unterschreiben?": after signing the text is locked; changes become amendments. */
     confirmingSign: {
       tags: ['confirmingSign', 'saved'],
@@ -511,7 +647,7 @@ export const documentEditorMachine = setup({
           ],
         },
         onError: [
-          STALE_TO_CONFLICT,
+          STALE_TO_CHECK,
           {
             // Not signed (offline, a blocker, 400 …): the saved draft stays; the view names why.
             target: 'saved',
@@ -526,7 +662,30 @@ export const documentEditorMachine = setup({
       initial: 'viewing',
       states: {
         viewing: {
-          on: { 'amend.open': { guard: 'canAmend', target: 'amending' } },
+          on: {
+            'amend.open': { guard: 'canAmend', target: 'amending' },
+            'comment.submit': { guard: 'canAmend', target: 'commentSubmitting' },
+          },
+        },
+        /** A reviewer's comment on its way; a refusal names why and the text stays in the form. */
+        commentSubmitting: {
+          tags: ['commenting'],
+          invoke: {
+            id: 'addReviewComment',
+            src: 'addReviewComment',
+            input: ({ context, event }) => {
+              const { text } = event as Extract<DocumentEditorEvent, { type: 'comment.submit' }>;
+              return { documentId: context.documentId, text };
+            },
+            onDone: {
+              target: 'viewing',
+              actions: assign(({ event }) => ({ meta: event.output.meta, error: null })),
+            },
+            onError: {
+              target: 'viewing',
+              actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+            },
+          },
         },
         /** The "Nachtrag hinzufügen" form is open (reason and text). */
         amending: {

@@ -87,6 +87,10 @@ const EVENTS = [
   { type: 'conflict.keepMine' },
   { type: 'conflict.takeTheirs' },
   { type: 'conflict.merge', content: { subjective: 'zusammengeführt' } },
+  { type: 'leave.request', href: '/appointments' },
+  { type: 'comment.submit', text: 'Plan konkretisieren' },
+  { type: 'leave.confirm' },
+  { type: 'leave.stay' },
   { type: 'xstate.after.autosaveDelay.documentEditor.dirty' },
   { type: 'xstate.after.retryDelay.documentEditor.offlineRetrying' },
   done('loadDocument', SERVER),
@@ -97,10 +101,14 @@ const EVENTS = [
   failed('saveDraft', problem(412, 'precondition_failed')),
   failed('saveDraft', problem(400, 'value_too_long')),
   done('loadTheirs', THEIRS),
+  // Only the ETag moved (an unload save of the same text landed late).
+  done('loadTheirs', { ...SERVER, etag: 'W/"6"' }),
   failed('loadTheirs', NETWORK),
   done('signDocument', { etag: 'W/"4"', status: 'sent' }),
   failed('signDocument', problem(409, 'blocked_missing_consent')),
   done('addAmendment', { meta: AMENDED }),
+  done('addReviewComment', { meta: AMENDED }),
+  failed('addReviewComment', problem(403, 'forbidden')),
   failed('addAmendment', problem(400, 'validation_failed')),
 ] as unknown as AnyEventObject[];
 
@@ -175,6 +183,23 @@ describeModel('document editor machine, model-based', {
       expect(s.context.error).toEqual({ code: 'value_too_long', status: 400 });
       expect(s.hasTag('unsaved')).toBe(true);
     },
+    'documentEditor.checkingStale': (s: Snapshot, run: EditorRun) => {
+      // Still "Speichert …" with the text editable; the server's version is being read.
+      expect(s.hasTag('saving') && s.hasTag('editable') && s.hasTag('unsaved')).toBe(true);
+      expect(s.hasTag('conflict')).toBe(false);
+      expect(s.can(TYPE)).toBe(true);
+      expect(run.fakes.loadDocument!.latest().input).toEqual({ documentId: DOC_ID });
+    },
+    'documentEditor.leaving': (s: Snapshot) => {
+      expect(s.hasTag('leaving') && s.hasTag('unsaved')).toBe(true);
+      expect(s.context.leaveTo).toBe('/appointments');
+      expect(s.can({ type: 'leave.confirm' }) && s.can({ type: 'leave.stay' })).toBe(true);
+      expect(s.can(TYPE)).toBe(false);
+    },
+    'documentEditor.left': (s: Snapshot) => {
+      expect(s.hasTag('unsaved')).toBe(false);
+      expect(s.can({ type: 'leave.stay' })).toBe(false);
+    },
     'documentEditor.conflict': (s: Snapshot) => {
       expect(s.hasTag('conflict') && s.hasTag('unsaved')).toBe(true);
       expect(s.context.conflict?.mine).toEqual(s.context.content);
@@ -217,6 +242,13 @@ describeModel('document editor machine, model-based', {
         text: 'PSS 25, nicht 24',
       });
     },
+    'documentEditor.signed.commentSubmitting': (s: Snapshot, run: EditorRun) => {
+      expect(s.hasTag('commenting') && s.hasTag('readOnly')).toBe(true);
+      expect(run.fakes.addReviewComment!.latest().input).toEqual({
+        documentId: DOC_ID,
+        text: 'Plan konkretisieren',
+      });
+    },
     'documentEditor.signed': (s: Snapshot) => {
       expect(s.hasTag('readOnly')).toBe(true);
       expect(s.hasTag('unsaved')).toBe(false);
@@ -237,7 +269,7 @@ async function loaded(input?: DocumentEditorInput, doc: LoadedDocument = SERVER)
 const state = (run: Started) => run.actor.getSnapshot().value;
 const type = (run: Started, value: string, field = 'plan') =>
   run.actor.send({ type: 'editor.change', field, value });
-async function tick(run: Started, ms: number) {
+async function tick(run: Pick<Started, 'clock'>, ms: number) {
   run.clock.increment(ms);
   await flush();
 }
@@ -340,7 +372,7 @@ describe('document editor: concurrent edits (412)', () => {
     run.actor.send({ type: 'editor.saveNow' });
     run.fakes.saveDraft!.reject(problem(412, 'precondition_failed'));
     await flush();
-    expect(state(run)).toEqual({ conflict: 'loadingTheirs' });
+    expect(state(run)).toBe('checkingStale');
     run.fakes.loadDocument!.resolve(THEIRS);
     await flush();
     expect(state(run)).toEqual({ conflict: 'choosing' });
@@ -401,7 +433,177 @@ describe('document editor: concurrent edits (412)', () => {
     run.actor.send({ type: 'sign.confirm' });
     run.fakes.signDocument!.reject(problem(412, 'precondition_failed'));
     await flush();
-    expect(state(run)).toEqual({ conflict: 'loadingTheirs' });
+    expect(state(run)).toBe('checkingStale');
+  });
+});
+
+describe('document editor: a reload while a save was in flight (the unload save lands late)', () => {
+  // The order of the CI run: the page loads at ETag A; the unload save of the page before the
+  // reload then lands (ETag B, the same text); the next edit is saved against A → 412.
+  const A: LoadedDocument = { content: { subjective: 'Schläft schlecht', plan: 'Atemübung' }, etag: 'W/"A"', status: 'new' };
+  const B: LoadedDocument = { ...A, etag: 'W/"B"' };
+
+  it('same text on the server: adopts its ETag, saves mine on top and ends "Gespeichert"', async () => {
+    const run = await loaded(undefined, A);
+    type(run, 'Atemübung täglich');
+    await tick(run, AUTOSAVE_DELAY_MS);
+    expect(run.fakes.saveDraft!.latest().input.etag).toBe(A.etag);
+    run.fakes.saveDraft!.reject(problem(412, 'precondition_failed'));
+    await flush();
+    expect(state(run)).toBe('checkingStale');
+    expect(run.actor.getSnapshot().hasTag('conflict')).toBe(false);
+    run.fakes.loadDocument!.resolve(B);
+    await flush();
+    expect(state(run)).toBe('saving');
+    expect(run.fakes.saveDraft!.latest().input).toEqual({
+      documentId: DOC_ID,
+      content: { ...A.content, plan: 'Atemübung täglich' },
+      etag: B.etag,
+    });
+    run.fakes.saveDraft!.resolve({ etag: 'W/"C"' });
+    await flush();
+    expect(state(run)).toBe('saved');
+    expect(run.actor.getSnapshot().hasTag('saved')).toBe(true);
+    expect(run.actor.getSnapshot().context.etag).toBe('W/"C"');
+    expect(run.local.last()).toEqual({ type: 'clear' });
+  });
+
+  it('keeps typing during the check and saves all of it', async () => {
+    const run = await loaded(undefined, A);
+    type(run, 'eins');
+    run.actor.send({ type: 'editor.saveNow' });
+    run.fakes.saveDraft!.reject(problem(412, 'precondition_failed'));
+    await flush();
+    type(run, 'eins zwei');
+    // The server holds what was just sent (my own late save): only the rest is left to save.
+    run.fakes.loadDocument!.resolve({ content: { ...A.content, plan: 'eins' }, etag: 'W/"B"', status: 'new' });
+    await flush();
+    expect(state(run)).toBe('saving');
+    expect(run.fakes.saveDraft!.latest().input).toMatchObject({ content: { plan: 'eins zwei' }, etag: 'W/"B"' });
+  });
+
+  it('a different text on the server is the conflict view with both versions', async () => {
+    const run = await loaded(undefined, A);
+    type(run, 'meins');
+    run.actor.send({ type: 'editor.saveNow' });
+    run.fakes.saveDraft!.reject(problem(412, 'precondition_failed'));
+    await flush();
+    run.fakes.loadDocument!.resolve({ ...B, content: { ...A.content, plan: 'von der Kollegin' } });
+    await flush();
+    expect(state(run)).toEqual({ conflict: 'choosing' });
+    expect(run.actor.getSnapshot().context.conflict).toEqual({
+      mine: { ...A.content, plan: 'meins' },
+      theirs: { ...A.content, plan: 'von der Kollegin' },
+      theirsEtag: B.etag,
+    });
+  });
+
+  it('never loops on a 412 whose server version has my ETag', async () => {
+    const run = await loaded(undefined, A);
+    type(run, 'x');
+    run.actor.send({ type: 'editor.saveNow' });
+    run.fakes.saveDraft!.reject(problem(412, 'precondition_failed'));
+    await flush();
+    run.fakes.loadDocument!.resolve(A);
+    await flush();
+    expect(state(run)).toEqual({ conflict: 'choosing' });
+    expect(run.fakes.saveDraft!.calls).toHaveLength(1);
+  });
+
+  it('the text typed before the reload comes back from the local copy and reaches the server', async () => {
+    const storage = new Map<string, string>();
+    const store = {
+      getItem: (k: string) => storage.get(k) ?? null,
+      setItem: (k: string, v: string) => void storage.set(k, v),
+      removeItem: (k: string) => void storage.delete(k),
+    };
+    const first = startMachine(documentEditorMachine, {
+      input: { documentId: DOC_ID },
+      actors: { persistLocalDraft: createLocalDraftLogic(store) },
+    });
+    first.fakes.loadDocument!.resolve(A);
+    await flush();
+    first.actor.send({ type: 'editor.change', field: 'plan', value: 'vor dem Neuladen' });
+    await tick(first, AUTOSAVE_DELAY_MS);
+    expect(first.actor.getSnapshot().value).toBe('saving');
+    first.actor.stop(); // reload with the save in flight
+
+    // The reloaded page reads A (the save has not landed yet) and restores the local copy.
+    const second = startMachine(documentEditorMachine, {
+      input: { documentId: DOC_ID, localDraft: readLocalDraft(DOC_ID, store) },
+      actors: { persistLocalDraft: createLocalDraftLogic(store) },
+    });
+    second.fakes.loadDocument!.resolve(A);
+    await flush();
+    expect(second.actor.getSnapshot().context.content).toMatchObject({ plan: 'vor dem Neuladen' });
+    // Meanwhile the unload save lands (B, my text); the restored text's save gets 412.
+    await tick(second, AUTOSAVE_DELAY_MS);
+    second.fakes.saveDraft!.reject(problem(412, 'precondition_failed'));
+    await flush();
+    second.fakes.loadDocument!.resolve({ content: { ...A.content, plan: 'vor dem Neuladen' }, etag: 'W/"B"', status: 'new' });
+    await flush();
+    expect(second.actor.getSnapshot().value).toBe('saved');
+    expect(second.actor.getSnapshot().context.content).toMatchObject({ plan: 'vor dem Neuladen' });
+    expect(storage.has(localDraftKey(DOC_ID))).toBe(false);
+  });
+});
+
+describe('document editor: leaving with unsaved changes', () => {
+  it('holds an in-app link back, asks, and stays with the text saved after the debounce', async () => {
+    const run = await loaded();
+    type(run, 'ungespeichert');
+    run.actor.send({ type: 'leave.request', href: '/appointments' });
+    expect(state(run)).toBe('leaving');
+    expect(run.actor.getSnapshot().hasTag('leaving')).toBe(true);
+    run.actor.send({ type: 'leave.stay' });
+    expect(state(run)).toBe('dirty');
+    expect(run.actor.getSnapshot().context.leaveTo).toBeNull();
+    await tick(run, AUTOSAVE_DELAY_MS);
+    expect(run.fakes.saveDraft!.latest().input.content).toMatchObject({ plan: 'ungespeichert' });
+  });
+
+  it('leaves when confirmed: follows the link, the local copy keeps the text', async () => {
+    const left: string[] = [];
+    const local = localStore();
+    const run = startMachine(
+      documentEditorMachine.provide({
+        actions: { leavePage: ({ context }) => void left.push(context.leaveTo!) },
+      }),
+      { input: { documentId: DOC_ID }, actors: { persistLocalDraft: local.logic } },
+    );
+    run.fakes.loadDocument!.resolve(SERVER);
+    await flush();
+    run.actor.send(TYPE);
+    run.actor.send({ type: 'leave.request', href: '/clients/1' });
+    run.actor.send({ type: 'leave.confirm' });
+    expect(left).toEqual(['/clients/1']);
+    expect(run.actor.getSnapshot().value).toBe('left');
+    expect(local.last()).toMatchObject({ type: 'persist', content: { plan: TYPE.value } });
+  });
+
+  it('arms the guard only while something is unsaved', async () => {
+    let armed = 0;
+    const guard = fromCallback(() => {
+      armed += 1;
+      return () => void (armed -= 1);
+    });
+    const run = startMachine(documentEditorMachine, {
+      input: { documentId: DOC_ID },
+      actors: { persistLocalDraft: localStore().logic, leaveGuard: guard },
+    });
+    run.fakes.loadDocument!.resolve(SERVER);
+    await flush();
+    expect(armed).toBe(0);
+    run.actor.send(TYPE);
+    expect(armed).toBe(1);
+    run.actor.send({ type: 'editor.saveNow' });
+    expect(armed).toBe(1);
+    run.fakes.saveDraft!.resolve({ etag: 'W/"2"' });
+    await flush();
+    expect(armed).toBe(0);
+    // A request while nothing is unsaved is no question.
+    run.actor.send({ type: 'leave.request', href: '/x' });
+    expect(run.actor.getSnapshot().value).toBe('saved');
   });
 });
 

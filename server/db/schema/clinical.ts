@@ -196,6 +196,29 @@ export const clinicalAmendments = pgTable(
   ],
 );
 
+/**
+ * A reviewer's comment on a signed document (issue #20 point 5): author, time, text. Not part of
+ * the signed content nor of its hash; health data like the document (read with it, logged).
+ */
+export const clinicalReviewComments = pgTable(
+  'clinical_review_comments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    documentType: text('document_type', { enum: DOCUMENT_TYPES }).notNull(),
+    documentId: uuid('document_id').notNull(),
+    authorId: uuid('author_id').references(() => users.id),
+    createdAt: createdAt(),
+    text: text('text').notNull(),
+  },
+  (t) => [
+    index('clinical_review_comments_document_idx').on(t.documentType, t.documentId, t.createdAt),
+    check(
+      'clinical_review_comments_type_check',
+      sql`${t.documentType} IN ${inList(DOCUMENT_TYPES)}`,
+    ),
+  ],
+);
+
 /** Every read of clinical content: who, when, which document (never the content). */
 export const clinicalAccessLog = pgTable(
   'clinical_access_log',

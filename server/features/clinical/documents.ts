@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import {
@@ -6,11 +6,14 @@ import {
   clients,
   clinicalAccessLog,
   clinicalAmendments,
+  clinicalReviewComments,
+  coaches,
   patientCards,
+  users,
   type DocumentType,
 } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
-import { conflict, HttpProblem, notFound } from '../../http/problem';
+import { badRequest, conflict, HttpProblem, notFound } from '../../http/problem';
 import { blockersOf, sha256 } from './content';
 
 export type DocTable = typeof appointmentSummaries | typeof patientCards;
@@ -83,10 +86,62 @@ async function amendmentsOf(db: Db | Tx, type: DocumentType, id: string) {
     .orderBy(asc(clinicalAmendments.createdAt), asc(clinicalAmendments.id));
 }
 
-/** The contract's shape of a document (summary or card); verifies every hash on the way. */
-export async function toDocument(db: Db | Tx, type: DocumentType, row: DocRow) {
-  // Only signed documents take amendments: a draft's read (every autosave) skips the query.
-  const amendments = row.signedAt === null ? [] : await amendmentsOf(db, type, row.id);
+async function reviewCommentsOf(db: Db | Tx, type: DocumentType, id: string) {
+  return db
+    .select()
+    .from(clinicalReviewComments)
+    .where(
+      and(eq(clinicalReviewComments.documentType, type), eq(clinicalReviewComments.documentId, id)),
+    )
+    .orderBy(asc(clinicalReviewComments.createdAt), asc(clinicalReviewComments.id));
+}
+
+/**
+ * Display names of accounts, in one query (users joined to their coach record): the coach's
+ * name, else the account's e-mail. Missing accounts are simply absent.
+ */
+export async function namesOf(db: Db | Tx, ids: ReadonlyArray<string | null>) {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map<string, string>();
+  const rows = await db
+    .select({
+      id: users.id,
+      name: sql<string>`coalesce(nullif(trim(${coaches.firstName} || ' ' || ${coaches.lastName}), ''), ${users.email})`,
+    })
+    .from(users)
+    .leftJoin(coaches, eq(coaches.id, users.coachId))
+    .where(inArray(users.id, wanted));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/**
+ * The contract's shape of a document (summary or card); verifies every hash on the way.
+ * `withReview: false` leaves the reviewers' comments out (a client reading their own card).
+ */
+export async function toDocument(
+  db: Db | Tx,
+  type: DocumentType,
+  row: DocRow,
+  { withReview = true }: { withReview?: boolean } = {},
+) {
+  // Only signed documents take amendments and comments: a draft's read (every autosave) skips
+  // those queries and, with no one to name, the names.
+  const isSigned = row.signedAt !== null;
+  const [amendments, comments] = isSigned
+    ? await Promise.all([
+        amendmentsOf(db, type, row.id),
+        withReview ? reviewCommentsOf(db, type, row.id) : Promise.resolve([]),
+      ])
+    : [[], []];
+  const names = isSigned
+    ? await namesOf(db, [
+        row.signedById,
+        row.completedById,
+        ...amendments.map((a) => a.authorId),
+        ...comments.map((c) => c.authorId),
+      ])
+    : new Map<string, string>();
+  const nameOf = (id: string | null) => (id === null ? null : (names.get(id) ?? null));
   const signed = row.signedAt !== null && row.contentHash !== null && row.signedById !== null;
   const verified =
     signed &&
@@ -106,6 +161,7 @@ export async function toDocument(db: Db | Tx, type: DocumentType, row: DocRow) {
     signature: signed
       ? {
           signedById: row.signedById!,
+          signedByName: nameOf(row.signedById),
           signedAt: iso(row.signedAt)!,
           contentHash: row.contentHash!,
           verified,
@@ -114,11 +170,21 @@ export async function toDocument(db: Db | Tx, type: DocumentType, row: DocRow) {
     amendments: amendments.map((a) => ({
       id: a.id,
       authorId: a.authorId,
+      authorName: nameOf(a.authorId),
       createdAt: iso(a.createdAt)!,
       reason: a.reason,
       text: a.text,
     })),
+    reviewComments: comments.map((c) => ({
+      id: c.id,
+      authorId: c.authorId,
+      authorName: nameOf(c.authorId),
+      createdAt: iso(c.createdAt)!,
+      text: c.text,
+    })),
     completedAt: iso(row.completedAt),
+    completedById: row.completedById,
+    completedByName: nameOf(row.completedById),
     canceledAt: iso(row.canceledAt),
     authorId: row.authorId,
     createdAt: iso(row.createdAt)!,
@@ -233,6 +299,29 @@ export async function amendDocument(
   await tx
     .insert(clinicalAmendments)
     .values({ ...values, contentHash: sha256(amendmentPayload(values)) });
+}
+
+/** Appends a reviewer's comment to a signed document (never logged: it is health data). */
+export async function addReviewComment(
+  tx: Tx,
+  principal: Principal,
+  type: DocumentType,
+  row: DocRow,
+  input: { text: string },
+  now: Date,
+) {
+  const text = input.text.trim();
+  if (!text) throw badRequest('text', 'required', 'The comment is empty');
+  if (row.status !== 'sent' && row.status !== 'completed') {
+    throw conflict('document_not_signed', 'Only a signed document takes review comments');
+  }
+  await tx.insert(clinicalReviewComments).values({
+    documentType: type,
+    documentId: row.id,
+    authorId: principal.user?.id ?? null,
+    createdAt: now.toISOString(),
+    text,
+  });
 }
 
 export const notFoundDoc = (type: DocumentType) =>

@@ -21,6 +21,7 @@ import {
   type SummaryContent,
 } from './content';
 import {
+  addReviewComment,
   amendDocument,
   canReadContent,
   checkIfMatch,
@@ -175,6 +176,18 @@ export const documentHandlers = defineHandlers({
     return toDocument(deps.db, 'summary', row);
   },
 
+  async addSummaryReviewComment({ params, body, principal, deps, reply }) {
+    const row = await inTransaction(deps.db, async (tx) => {
+      const doc = await readable(tx, principal, 'summary', summaryOf(params.appointmentId), true);
+      await addReviewComment(tx, principal, 'summary', doc, body, deps.now());
+      return doc;
+    });
+    // The answer carries the content: a read like any other.
+    await logRead(deps.db, principal, 'summary', row);
+    reply.code(201);
+    return toDocument(deps.db, 'summary', row);
+  },
+
   async createPatientCard({ params, body, principal, deps, reply }) {
     const content = body?.content ?? {};
     const row = await inTransaction(deps.db, async (tx) => {
@@ -224,7 +237,7 @@ export const documentHandlers = defineHandlers({
     }
     await logRead(deps.db, principal, 'patient_card', row);
     setEtag(reply, row);
-    return toDocument(deps.db, 'patient_card', row);
+    return toDocument(deps.db, 'patient_card', row, { withReview: principal.role !== 'NONE' });
   },
 
   async updatePatientCard({ params, body, principal, deps, request, reply }) {
@@ -264,6 +277,23 @@ export const documentHandlers = defineHandlers({
       await amendDocument(tx, principal, 'patient_card', doc, body, deps.now());
       return doc;
     });
+    reply.code(201);
+    return toDocument(deps.db, 'patient_card', row);
+  },
+
+  async addPatientCardReviewComment({ params, body, principal, deps, reply }) {
+    const row = await inTransaction(deps.db, async (tx) => {
+      const doc = await readable(
+        tx,
+        principal,
+        'patient_card',
+        eq(patientCards.id, params.patientCardId),
+        true,
+      );
+      await addReviewComment(tx, principal, 'patient_card', doc, body, deps.now());
+      return doc;
+    });
+    await logRead(deps.db, principal, 'patient_card', row);
     reply.code(201);
     return toDocument(deps.db, 'patient_card', row);
   },

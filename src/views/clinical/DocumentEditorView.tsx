@@ -13,7 +13,8 @@ import { formatDateTime } from '../staff/format';
 import { DetailFrame } from '../record-detail/DetailFrame';
 import { STATUS_LABELS } from './labels';
 import { mergeContents } from './merge';
-import { useLeaveGuard } from './useLeaveGuard';
+import { ModalDialog } from '../parts/ModalDialog';
+import '../parts/batch.css';
 import './clinical.css';
 
 export type EditorActor = ActorRefFrom<typeof documentEditorMachine>;
@@ -53,9 +54,7 @@ export function DocumentEditorView({
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
   const { content, meta, status, error, conflict } = state.context;
-  const unsaved = state.hasTag('unsaved');
   const saveNow = useCallback(() => actorRef.send({ type: 'editor.saveNow' }), [actorRef]);
-  useLeaveGuard(unsaved, t('editor.leaveQuestion'), saveNow);
   const whoIs = useWhoIs();
 
   if (state.matches('loading') || state.matches('loadFailed')) {
@@ -128,7 +127,10 @@ export function DocumentEditorView({
         {meta?.signature ? (
           <section className="detail-section signature-block" aria-labelledby="signature-heading">
             <h2 id="signature-heading">{t('signature.title')}</h2>
-            <p>{t('signature.signedBy', { who: whoIs(meta.signature.signedById), when: formatDateTime(meta.signature.signedAt) })}</p>
+            <p>{t('signature.signedBy', { who: meta.signature.signedByName ?? whoIs(meta.signature.signedById), when: formatDateTime(meta.signature.signedAt) })}</p>
+            {meta.completed ? (
+              <p>{t('review.completedBy', { who: meta.completed.byName ?? t('signature.unknown'), when: formatDateTime(meta.completed.at) })}</p>
+            ) : null}
             <p className={meta.signature.verified ? 'hash-ok' : 'hash-bad'} role={meta.signature.verified ? undefined : 'alert'}>
               {meta.signature.verified ? t('signature.verified') : t('signature.notVerified')}
             </p>
@@ -145,6 +147,8 @@ export function DocumentEditorView({
         {state.hasTag('readOnly') && status !== 'canceled' ? (
           <Amendments state={state} send={send} whoIs={whoIs} />
         ) : null}
+        {state.hasTag('readOnly') && status !== 'canceled' ? <ReviewComments state={state} send={send} /> : null}
+        <LeaveQuestion open={state.matches('leaving')} send={send} />
       </div>
     </DetailFrame>
   );
@@ -168,6 +172,30 @@ export function ClinicalEditorScreen({
 
 type EditorState = ReturnType<EditorActor['getSnapshot']>;
 type Send = EditorActor['send'];
+
+/** "Seite verlassen?" while an in-app link waits (the machine's `leaving`); Escape stays. */
+function LeaveQuestion({ open, send }: { open: boolean; send: Send }) {
+  const { t } = useTranslation('clinical');
+  const stay = () => send({ type: 'leave.stay' });
+  return (
+    <ModalDialog open={open} className="batch-dialog no-print" labelledBy="leave-question" onCancel={stay}>
+      {open ? (
+        <>
+          <h2 id="leave-question">{t('leave.title')}</h2>
+          <p>{t('editor.leaveQuestion')}</p>
+          <div className="form-actions">
+            <button type="button" className="button button-primary" onClick={stay}>
+              {t('leave.stay')}
+            </button>
+            <button type="button" className="button" onClick={() => send({ type: 'leave.confirm' })}>
+              {t('leave.confirm')}
+            </button>
+          </div>
+        </>
+      ) : null}
+    </ModalDialog>
+  );
+}
 
 function LoadFailed({ error, retry, backHref, backLabel }: { error: { code: string } | null; retry: () => void; backHref: string; backLabel: string }) {
   const { t } = useTranslation('clinical');
@@ -366,7 +394,7 @@ function Amendments({ state, send, whoIs }: { state: EditorState; send: Send; wh
         {amendments.map((a) => (
           <li key={a.id}>
             <p>
-              <strong>{t('amendments.byline', { who: whoIs(a.authorId), when: formatDateTime(a.createdAt) })}</strong>
+              <strong>{t('amendments.byline', { who: a.authorName ?? whoIs(a.authorId), when: formatDateTime(a.createdAt) })}</strong>
             </p>
             <p>
               {t('amendments.reason')}: {a.reason}
@@ -404,6 +432,62 @@ function Amendments({ state, send, whoIs }: { state: EditorState; send: Send; wh
         <button type="button" className="button no-print" onClick={() => send({ type: 'amend.open' })}>
           {t('amendments.add')}
         </button>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * The reviewers' comments on a signed document (name and time), and for a reviewer (ADMIN,
+ * SUPERADMIN) the form to add one. Sent through the machine (`comment.submit`).
+ */
+function ReviewComments({ state, send }: { state: EditorState; send: Send }) {
+  const { t } = useTranslation('clinical');
+  const { t: ts } = useTranslation('staff');
+  const status = useSessionStatus();
+  const reviewer = status.kind === 'signedIn' && (status.session.role === 'ADMIN' || status.session.role === 'SUPERADMIN');
+  const comments = state.context.meta?.reviewComments ?? [];
+  const submitting = state.hasTag('commenting');
+  if (!reviewer && comments.length === 0) return null;
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const text = String(new FormData(event.currentTarget).get('comment') ?? '').trim();
+    if (text) send({ type: 'comment.submit', text });
+  };
+  return (
+    <section className="detail-section" aria-labelledby="review-comments-heading">
+      <h2 id="review-comments-heading">{t('review.title')}</h2>
+      {comments.length === 0 ? <p>{t('review.none')}</p> : null}
+      <ol className="amendments">
+        {comments.map((c) => (
+          <li key={c.id}>
+            <p>
+              <strong>{t('amendments.byline', { who: c.authorName ?? t('signature.unknown'), when: formatDateTime(c.createdAt) })}</strong>
+            </p>
+            <p className="pre-wrap">{c.text}</p>
+          </li>
+        ))}
+      </ol>
+      {reviewer && state.can({ type: 'comment.submit', text: 'x' }) || submitting ? (
+        // Keyed by the count: a stored comment empties the form; a refusal keeps the text.
+        <form key={comments.length} className="staff-form no-print" onSubmit={submit} aria-labelledby="review-comment-add">
+          <div className="field">
+            <label id="review-comment-add" htmlFor="review-comment">
+              {t('review.add')}
+            </label>
+            <textarea id="review-comment" name="comment" required maxLength={4000} rows={3} disabled={submitting} />
+          </div>
+          {state.context.error && !state.hasTag('amending') ? (
+            <p className="field-error" role="alert">
+              {ts(errorKey(state.context.error))}
+            </p>
+          ) : null}
+          <div className="form-actions">
+            <button type="submit" className="button" disabled={submitting}>
+              {submitting ? t('amendments.saving') : t('review.save')}
+            </button>
+          </div>
+        </form>
       ) : null}
     </section>
   );

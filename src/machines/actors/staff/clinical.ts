@@ -5,6 +5,7 @@ import type { components } from '../../../../shared/contract/product';
 import type {
   AmendmentInput,
   DocumentMeta,
+  ReviewCommentInput,
   LoadedDocument,
   SaveDraftInput,
   SavedDocument,
@@ -30,6 +31,8 @@ const metaOf = (doc: ClinicalDoc): DocumentMeta => ({
   blockers: doc.blockers,
   signature: doc.signature,
   amendments: doc.amendments,
+  reviewComments: doc.reviewComments,
+  completed: doc.completedAt ? { at: doc.completedAt, byName: doc.completedByName } : null,
 });
 
 const loadedOf = (doc: ClinicalDoc, response: Response): LoadedDocument => ({
@@ -69,6 +72,7 @@ export interface ClinicalEditorActors {
   saveDraft: ReturnType<typeof fromPromise<SavedDocument, SaveDraftInput>>;
   signDocument: ReturnType<typeof fromPromise<SignedDocument, { documentId: string; etag: string }>>;
   addAmendment: ReturnType<typeof fromPromise<{ meta: DocumentMeta }, AmendmentInput>>;
+  addReviewComment: ReturnType<typeof fromPromise<{ meta: DocumentMeta }, ReviewCommentInput>>;
 }
 
 /** `/appointment/{appointmentId}/summary`: read (or start) it, save, sign, amend. */
@@ -118,6 +122,14 @@ export function summaryActors(api: ApiClient): ClinicalEditorActors {
       const { data } = await api.POST('/appointment/{appointmentId}/summary/amendments', {
         params: params(input.documentId),
         body: { reason: input.reason, text: input.text },
+        signal,
+      });
+      return { meta: metaOf(data!) };
+    }),
+    addReviewComment: fromPromise(async ({ input, signal }) => {
+      const { data } = await api.POST('/appointment/{appointmentId}/summary/review-comments', {
+        params: params(input.documentId),
+        body: { text: input.text },
         signal,
       });
       return { meta: metaOf(data!) };
@@ -182,6 +194,14 @@ export function patientCardActors(api: ApiClient, createAt: string | null): Clin
       const { data } = await api.POST('/patient-card/{patientCardId}/amendments', {
         params: { path: { patientCardId: card() } },
         body: { reason: input.reason, text: input.text },
+        signal,
+      });
+      return { meta: metaOf(data!) };
+    }),
+    addReviewComment: fromPromise(async ({ input, signal }) => {
+      const { data } = await api.POST('/patient-card/{patientCardId}/review-comments', {
+        params: { path: { patientCardId: card() } },
+        body: { text: input.text },
         signal,
       });
       return { meta: metaOf(data!) };
