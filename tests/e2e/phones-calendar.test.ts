@@ -11,8 +11,8 @@ import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
 /**
  * Issue 22, calendar and phones: at 375 px no page of the route table scrolls sideways, each
  * page visited as a role that may open it (a client, a coach, an admin, an onboarding manager,
- * and a superadmin for the pages only a superadmin may open), and each has the footer with
- * Impressum and Datenschutz; `/calendar` is a time grid whose
+ * and a superadmin for the pages only a superadmin may open), each has the footer with
+ * Impressum and Datenschutz and no heading repeats the one before it; `/calendar` is a time grid whose
  * appointments sit in their hour's row and open in a dialog that takes the focus.
  * With SCREENSHOTS=1 the run saves docs/screenshots/calendar.png and staff-phone.png.
  */
@@ -168,6 +168,7 @@ describe('at 375 px no page scrolls sideways', () => {
       const wide: string[] = [];
       const refused: string[] = [];
       const noFooter: string[] = [];
+      const repeated: string[] = [];
       for (const route of sweepFor(account)) {
         visited.add(route.path);
         const path = route.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? name);
@@ -180,6 +181,14 @@ describe('at 375 px no page scrolls sideways', () => {
           (await page.getByRole('heading', { name: 'Kein Zugriff' }).count()) > 0
         )
           refused.push(`${path}: ${where}`);
+        // No heading repeats the one before it ("Profil / Profil").
+        const twice = await page.evaluate(() => {
+          const texts = [...document.querySelectorAll('h1, h2, h3')]
+            .filter((h) => (h as HTMLElement).offsetParent !== null)
+            .map((h) => h.textContent!.trim());
+          return texts.filter((text, i) => i > 0 && text === texts[i - 1]);
+        });
+        if (twice.length > 0) repeated.push(`${path}: ${twice.join(', ')}`);
         // Every page carries the footer with Impressum and Datenschutz.
         const footer = page.getByRole('contentinfo');
         for (const name of ['Impressum', 'Datenschutz'])
@@ -192,6 +201,20 @@ describe('at 375 px no page scrolls sideways', () => {
       expect(wide).toEqual([]);
       expect(refused).toEqual([]);
       expect(noFooter).toEqual([]);
+      expect(repeated).toEqual([]);
+      if (account === 'ADMIN') {
+        // On a phone the list's filters fold away behind "Filter" and open from it.
+        await page.goto('/clients');
+        await settled(page);
+        const toggle = page.getByRole('button', { name: 'Filter', exact: true });
+        expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+        const apply = page.getByRole('button', { name: 'Filter anwenden' });
+        expect(await apply.isVisible()).toBe(false);
+        await toggle.click();
+        await apply.waitFor();
+        await toggle.click();
+        await apply.waitFor({ state: 'hidden' });
+      }
       if (SCREENSHOTS && account === 'ADMIN') {
         await page.goto('/clients');
         await settled(page);
@@ -232,11 +255,25 @@ describe('at 1440 px', () => {
 });
 
 describe('the calendar', () => {
-  it('places an appointment in its hour row; the detail opens in a dialog that takes the focus', async () => {
+  it('shows a column per coach for a day; places an appointment in its hour row; the detail opens in a dialog that takes the focus', async () => {
     const page = b.page;
     await page.setViewportSize({ width: 1440, height: 1000 });
     await openSignedIn(page, b.baseUrl, tokens.ADMIN, '/calendar');
     await page.getByRole('heading', { name: 'Kalender', level: 1 }).waitFor();
+    await settled(page);
+    // "Alle Coaches", today as a day: one column per coach (the demo has five), and the
+    // current time marked when it lies within the hours shown.
+    await page.getByRole('button', { name: 'Tag', exact: true }).click();
+    await settled(page);
+    const columns = page.locator('.rbc-time-header .rbc-row-resource');
+    expect(await columns.count()).toBeGreaterThanOrEqual(5);
+    const hourNow = Number(
+      new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', hour: '2-digit', hourCycle: 'h23' }).format(new Date()),
+    );
+    const gutter = await page.locator('.rbc-time-gutter .rbc-timeslot-group').allInnerTexts();
+    if (gutter.some((label) => label.trim() === `${String(hourNow).padStart(2, '0')}:00`))
+      await page.locator('.rbc-current-time-indicator').first().waitFor();
+    await page.getByRole('button', { name: 'Woche', exact: true }).click();
     await settled(page);
     // The demo data has appointments in the coming weeks; step on until one shows.
     const entries = page.locator('.rbc-time-content .rbc-event');
