@@ -11,6 +11,9 @@ const root = projectRoot;
 const localesDir = path.join(root, 'src/i18n/locales');
 // /health is no page and no probe (http/health.ts): a 404, not the app.
 const NOT_APP = /^\/(api|auth|locales|health)(\/|$)/;
+/** Paths that name a file the build or the public folder would have (scripts, styles, media). */
+const FILE =
+  /^\/assets\/|\.(?:js|mjs|css|map|json|html?|txt|xml|webmanifest|ico|png|jpe?g|gif|svg|webp|avif|woff2?|ttf|mp4|webm|vtt|pdf|ics|zip|csv)$/i;
 
 /** Where the head's first elements go: after the charset, which must come early. */
 const HEAD_START = /<meta charset="[^"]*"\s*\/?>|<head>/i;
@@ -102,7 +105,9 @@ export async function registerWeb(app: FastifyInstance, config: Config) {
         .type('text/plain; charset=utf-8')
         .send('Die Web-App ist nicht gebaut: npm run build');
     }
-    if (/\.[a-z0-9]+$/i.test(pathname)) return reply.code(404).send();
+    // A missing file is a 404; an app path whose last part has a dot (a webhook's event type,
+    // `/admin/webhooks/appointment.created`) is a page like any other.
+    if (FILE.test(pathname)) return reply.code(404).send();
     return reply
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')

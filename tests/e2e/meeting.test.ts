@@ -194,8 +194,30 @@ describe('video meetings in Chromium', () => {
     expect(b.pageErrors).toEqual([]);
   });
 
-  it('a too-early client waits with a countdown and is let in when the room opens (simulated clock)', async () => {
+  it('days ahead the client reads when it takes place and when the room opens; a too-early client waits with a countdown and is let in when the room opens (simulated clock)', async () => {
     offsetMs = 0;
+    // Days ahead, on a phone: the date and when the room opens, and that the page may be closed.
+    const later = await newAppointment(Date.now() + 3 * 24 * 60 * MIN);
+    const berlin = (ms: number, options: Intl.DateTimeFormatOptions) =>
+      new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', ...options }).format(new Date(ms));
+    const day = (ms: number) => berlin(ms, { day: '2-digit', month: '2-digit', year: 'numeric' });
+    const time = (ms: number) => berlin(ms, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const startMs = Date.parse(later.startDate);
+    const phone = await (await b.newContext({ viewport: { width: 375, height: 740 }, isMobile: true })).newPage();
+    await phone.goto(`${base}/meeting/${later.meetingCodeClient}`);
+    await phone.getByRole('heading', { name: 'Ihr Videotermin steht fest' }).waitFor();
+    await phone.getByText(`${day(startMs)}, ${time(startMs)}–${time(startMs + 30 * MIN)} Uhr`).waitFor();
+    await phone
+      .getByText(`Der Videoraum öffnet am ${day(startMs - 10 * MIN)} um ${time(startMs - 10 * MIN)} Uhr.`)
+      .waitFor();
+    await phone.getByText('Sie können diese Seite jetzt schließen.', { exact: false }).waitFor();
+    expect(await phone.getByText('Gleich geht es los').count()).toBe(0);
+    expect(await phone.getByText('Bitte lassen Sie diese Seite geöffnet.', { exact: false }).count()).toBe(0);
+    expect(await jitsiCalls(phone)).toEqual([]);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await seriousAxeViolations(phone)).toEqual([]);
+
+    // Minutes ahead: "Gleich geht es los", a countdown, and in when the room opens.
     const a = await newAppointment(Date.now() + 40 * MIN);
     const now = Date.parse(a.startDate) - 12 * MIN;
     offsetMs = now - Date.now();

@@ -371,9 +371,15 @@ describe('an admin and the maintained lists (issue 21)', () => {
     await insurerSelect.locator(`option[value="${insurer}"]`).waitFor({ state: 'attached' });
     expect(await seriousAxeViolations(page)).toEqual([]);
     await insurerSelect.selectOption(insurer);
+    // The form carries whose client the person was before (existingClientOfCoachId).
+    const before = page.getByLabel('Bestandsklient:in von Coach');
+    const formerCoach = await before.locator('option').nth(1).getAttribute('value');
+    await before.selectOption(formerCoach!);
     await page.getByRole('button', { name: 'Speichern' }).click();
     await page.waitForURL(new RegExp(`/clients/${client.id}$`));
-    expect((await api<{ insurer: string }>(`/admin/client/${client.id}`)).insurer).toBe(insurer);
+    const saved = await api<{ insurer: string; existingClientOfCoachId: string | null }>(`/admin/client/${client.id}`);
+    expect(saved.insurer).toBe(insurer);
+    expect(saved.existingClientOfCoachId).toBe(formerCoach);
 
     // The clients list's insurer filter offers it and finds the client.
     await page.goto('/clients');

@@ -187,6 +187,42 @@ describe('an admin', () => {
     await page.locator('dt:text-is("Adresse") + dd', { hasText: 'Potsdam' }).waitFor();
   });
 
+  it('a list tries again by itself 5 s after a network error, and refreshes when the window regains focus', async () => {
+    const page = b.page;
+    const lastName = `Fokus${Date.now().toString(36)}`;
+    // The list's first request fails as on a dropped connection; later ones go through.
+    let attempts = 0;
+    await page.route(
+      (url) => url.pathname === '/api/admin/client',
+      (route) => (attempts++ === 0 ? route.abort('internetdisconnected') : route.continue()),
+    );
+    await openAs(page, adminToken, `/clients?search=${lastName}`);
+    await page.getByRole('heading', { name: 'Klient:innen', level: 1 }).waitFor();
+    await page.getByText('Keine Verbindung zum Server.', { exact: false }).waitFor();
+    const failedAt = Date.now();
+    // Nobody clicks: the list answers again after about 5 s (no one of that name yet).
+    await expect.poll(() => attempts, { timeout: 10_000 }).toBe(2);
+    expect(Date.now() - failedAt).toBeGreaterThan(3_000);
+    await page.getByText('Keine Verbindung zum Server.', { exact: false }).waitFor({ state: 'detached' });
+    await settled(page, 'Klient:innen');
+    await page.unroute((url) => url.pathname === '/api/admin/client');
+    const rows = page.getByRole('region', { name: 'Klient:innen' }).locator('tbody tr');
+    expect(await rows.count()).toBe(0);
+
+    // Someone else adds that client; the list is older than 5 s when the window regains focus.
+    const created = await fetch(`${b.baseUrl}/api/admin/client`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ firstName: 'Frieda', lastName, clientType: 'self' }),
+    });
+    expect(created.status).toBe(201);
+    await page.waitForTimeout(5_500);
+    expect(await rows.count()).toBe(0);
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await rows.filter({ hasText: lastName }).waitFor({ timeout: 5_000 });
+    expect(b.pageErrors).toEqual([]);
+  });
+
   it('lists appointments from today on; a past one shows as held and offers no cancelling', async () => {
     const page = b.page;
     await openAs(page, adminToken, '/appointments?limit=100');
@@ -242,6 +278,14 @@ describe('an admin', () => {
     await page.getByText(/^Abgesagt am \d{2}\.\d{2}\.\d{4}$/).waitFor();
     // The cancellation notice shows among the messages.
     expect(await page.getByRole('button', { name: 'Termin absagen' }).count()).toBe(0);
+    // The messages name their subject in German (e-mail and SMS rows alike), never a template id.
+    await page.reload();
+    const messages = page.getByRole('region', { name: 'Nachrichten' });
+    await messages.getByText('Terminabsage').first().waitFor();
+    const cells = await messages.locator('td').allInnerTexts();
+    expect(cells.filter((text) => /^[a-z]+(_[a-z0-9]+)+$/.test(text.trim()))).toEqual([]);
+    // A cancelled appointment is no no-show either.
+    expect(await page.getByRole('button', { name: 'Als nicht erschienen markieren' }).count()).toBe(0);
     expect(b.pageErrors).toEqual([]);
   });
 
