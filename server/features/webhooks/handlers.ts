@@ -1,11 +1,12 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { WEBHOOK_TYPES } from '../../../shared/contract/enums';
 import type { components } from '../../../shared/contract/product';
+import { childrenOf } from '../../db/children';
 import type { Db, Tx } from '../../db/client';
 import { webhookAttempts, webhookMessages, webhooks } from '../../db/schema/index';
 import { defineHandlers } from '../../http/handler';
 import { conflict, notFound } from '../../http/problem';
-import { recordEvent } from '../events/index';
+import { recordEvent, updateRecorded } from '../events/index';
 import { payloadOf, queueAttempt, queueMessage, type WebhookType } from './emit';
 import { newWebhookSecret } from './secrets';
 
@@ -41,14 +42,13 @@ async function deliveries(db: Db | Tx, where: ReturnType<typeof eq>, limit: numb
     .where(where)
     .orderBy(desc(webhookMessages.createdAt), desc(webhookMessages.id))
     .limit(limit);
-  const ids = messages.map((m) => m.id);
-  const attempts = ids.length
-    ? await db
-        .select()
-        .from(webhookAttempts)
-        .where(inArray(webhookAttempts.messageId, ids))
-        .orderBy(asc(webhookAttempts.attemptNo))
-    : [];
+  const attempts = await childrenOf(
+    db,
+    webhookAttempts,
+    'messageId',
+    messages.map((m) => m.id),
+    asc(webhookAttempts.attemptNo),
+  );
   return messages.map((m): Schemas['WebhookDelivery'] => ({
     messageId: m.id,
     type: m.type,
@@ -56,18 +56,16 @@ async function deliveries(db: Db | Tx, where: ReturnType<typeof eq>, limit: numb
     createdAt: m.createdAt,
     status: m.status,
     nextAttemptAt: m.nextAttemptAt,
-    attempts: attempts
-      .filter((a) => a.messageId === m.id)
-      .map((a) => ({
-        attemptNo: a.attemptNo,
-        attemptedAt: a.attemptedAt,
-        httpStatus: a.httpStatus,
-        durationMs: a.durationMs,
-        error: a.error,
-        responseSnippet: a.responseSnippet,
-        outcome: a.outcome,
-        manual: a.manual,
-      })),
+    attempts: (attempts.get(m.id) ?? []).map((a) => ({
+      attemptNo: a.attemptNo,
+      attemptedAt: a.attemptedAt,
+      httpStatus: a.httpStatus,
+      durationMs: a.durationMs,
+      error: a.error,
+      responseSnippet: a.responseSnippet,
+      outcome: a.outcome,
+      manual: a.manual,
+    })),
   }));
 }
 
@@ -136,25 +134,25 @@ export const webhooksHandlers = defineHandlers({
       if (!before) throw notFound('webhook');
       const secret = newWebhookSecret();
       const until = new Date(deps.now().getTime() + ROTATION_OVERLAP_MS).toISOString();
-      const [row] = await tx
-        .update(webhooks)
-        .set({
+      const previousSecretUntil = before.secret ? until : null;
+      const row = await updateRecorded(
+        tx,
+        webhooks,
+        before.id,
+        {
           secret,
           previousSecret: before.secret,
-          previousSecretUntil: before.secret ? until : null,
+          previousSecretUntil,
           updatedById: principal.user?.id ?? null,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(webhooks.id, before.id))
-        .returning();
-      await recordEvent(tx, {
-        type: 'webhook.secret_rotated',
-        entityType: 'webhook',
-        entityId: before.id,
-        actor: principal,
-        important: false,
-        changes: { type: params.type, previousSecretUntil: row!.previousSecretUntil },
-      });
+        },
+        {
+          type: 'webhook.secret_rotated',
+          entityType: 'webhook',
+          actor: principal,
+          important: false,
+          changes: { type: params.type, previousSecretUntil },
+        },
+      );
       return { webhook: toWebhook(params.type, row), secret };
     });
   },
