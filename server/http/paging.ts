@@ -1,5 +1,15 @@
-import { Column, count, sql, type GetColumnData } from 'drizzle-orm';
-import type { PgSelect } from 'drizzle-orm/pg-core';
+import {
+  Column,
+  count,
+  eq,
+  sql,
+  type AnyColumn,
+  type asc,
+  type GetColumnData,
+  type SQL,
+  type Subquery,
+} from 'drizzle-orm';
+import type { PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { preparedOnce } from '../db/prepared';
 import { rawRows } from '../db/raw-rows';
@@ -74,14 +84,29 @@ export function jsonRow<C extends Record<string, Column>, Joined extends keyof C
     });
   });
   const select = () => sql<unknown[] | string>`json_build_array(${sql.join(list, sql`, `)})`;
+  const pageColumns = <T>(total: T) => ({
+    fields: select().as('fields'),
+    total,
+    generation: generationColumn().as('generation'),
+  });
   return {
     select,
     /** The columns of a page (JsonPageRow): these fields, the page's `total`, the generation. */
-    pageColumns: <T>(total: T) => ({
-      fields: select().as('fields'),
-      total,
-      generation: generationColumn().as('generation'),
-    }),
+    pageColumns,
+    /**
+     * The statement that reads a page chosen on ids alone (`page`: the `id`, the sort column
+     * as `sortKey`, and `total`): `row` (the table these columns come from) by id, in the
+     * page's order, as JsonPageRow; the caller joins what else the columns name.
+     */
+    rowsOf: (db: Db, chosen: Subquery, row: { id: AnyColumn }, direction: typeof asc) => {
+      const page = chosen as IdPage;
+      return db
+        .select(pageColumns(page.total))
+        .from(page)
+        .innerJoin(row as unknown as PgTable, eq(row.id, page.id))
+        .orderBy(direction(page.sortKey), direction(page.id))
+        .$dynamic();
+    },
     // node-postgres parses json; a driver that does not hands over text.
     read: (fields: unknown[] | string) =>
       new Row(
@@ -89,6 +114,13 @@ export function jsonRow<C extends Record<string, Column>, Joined extends keyof C
       ) as unknown as FieldsOf<C, Joined>,
   };
 }
+
+/** A page chosen on ids alone, before its rows are read (jsonRow's `rowsOf`). */
+type IdPage = Subquery & {
+  id: AnyColumn | SQL.Aliased;
+  sortKey: AnyColumn | SQL.Aliased;
+  total: SQL.Aliased;
+};
 
 /** A list page's row as the driver hands it over: the fields of a jsonRow, count, generation. */
 export interface JsonPageRow {

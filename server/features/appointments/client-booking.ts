@@ -7,7 +7,7 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { and, eq, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { appointments, clients, coaches } from '../../db/schema/index';
+import { appointments, clients } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import type { AppDeps } from '../../http/handler';
 import { conflict, notFound } from '../../http/problem';
@@ -18,7 +18,7 @@ import { freeCoachesAt, type Calendar, type CoachRef } from '../scheduling/index
 import { instantOf, isoOf } from '../../time';
 import { bookRange, insertAppointment } from './booking';
 import { announceOutcome } from './outcomes';
-import { appointmentBasics } from './repository';
+import { appointmentBasics, selectAppointments } from './repository';
 
 const POOL: Calendar = { kind: 'initial-meetings' };
 
@@ -44,27 +44,22 @@ export async function clientIdOf(db: Db | Tx, principal: Principal): Promise<str
 
 /** The client's own initial appointment, or null (so other ids stay unknown: 404). */
 export async function findClientAppointment(db: Db | Tx, clientId: string, id: string) {
-  const [row] = await db
-    .select({
-      appointment: appointments,
-      coachFirstName: coaches.firstName,
-      coachLastName: coaches.lastName,
-    })
-    .from(appointments)
-    .innerJoin(coaches, eq(coaches.id, appointments.coachId))
-    .where(
-      and(
-        eq(appointments.id, id),
-        eq(appointments.clientId, clientId),
-        eq(appointments.appointmentType, 'initial'),
-      ),
-    );
+  const [row] = await selectAppointments(db).where(
+    and(
+      eq(appointments.id, id),
+      eq(appointments.clientId, clientId),
+      eq(appointments.appointmentType, 'initial'),
+    ),
+  );
   return row ?? null;
 }
 
 /** The contract's ClientAppointment: never the coach's meeting code. */
 export function toClientAppointment(
-  row: NonNullable<Awaited<ReturnType<typeof findClientAppointment>>>,
+  row: Pick<
+    NonNullable<Awaited<ReturnType<typeof findClientAppointment>>>,
+    'appointment' | 'coachFirstName' | 'coachLastName'
+  >,
 ) {
   const a = row.appointment;
   return {

@@ -82,7 +82,7 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listAppointments'>, c
   // all matches beside it; only its rows are then read and joined to names.
   const page = matching({
     id: appointments.id,
-    startDate: appointments.startDate,
+    sortKey: appointments.startDate,
     total: rememberedTotal(matching(one), counting).as('total'),
   })
     .orderBy(direction(appointments.startDate), direction(appointments.id))
@@ -90,13 +90,9 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listAppointments'>, c
     .offset(offset)
     .as('page');
   return {
-    page: db
-      .select(PAGE.pageColumns(page.total))
-      .from(page)
-      .innerJoin(row, eq(row.id, page.id))
+    page: PAGE.rowsOf(db, page, row, direction)
       .innerJoin(rowClient, eq(rowClient.id, row.clientId))
-      .innerJoin(rowCoach, eq(rowCoach.id, row.coachId))
-      .orderBy(direction(page.startDate), direction(page.id)),
+      .innerJoin(rowCoach, eq(rowCoach.id, row.coachId)),
     count: generationCountQuery(db, matching(one)),
   };
 }

@@ -1,10 +1,10 @@
-import { and, asc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { childrenOf } from '../../db/children';
 import type { Db, Tx } from '../../db/client';
 import { availabilities, availabilityOverrides, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { isoOfMs } from '../../time';
 import { expandOccurrences, hhmm, ZONE, type OverrideFields } from './occurrences';
-import { groupBy } from '../../../shared/group-by';
 
 type AvailabilityRow = typeof availabilities.$inferSelect;
 type OverrideRow = typeof availabilityOverrides.$inferSelect;
@@ -34,15 +34,13 @@ export async function selectAvailabilities(db: Db | Tx, where: SQL | undefined) 
     .innerJoin(coaches, eq(coaches.id, availabilities.coachId))
     .where(where)
     .orderBy(asc(availabilities.seriesStart), asc(availabilities.id));
-  const ids = rows.map((r) => r.availability.id);
-  const overrides = ids.length
-    ? await db
-        .select()
-        .from(availabilityOverrides)
-        .where(inArray(availabilityOverrides.availabilityId, ids))
-        .orderBy(asc(availabilityOverrides.occurrenceDate))
-    : [];
-  const byAvailability = groupBy(overrides, (o) => o.availabilityId);
+  const byAvailability = await childrenOf(
+    db,
+    availabilityOverrides,
+    'availabilityId',
+    rows.map((r) => r.availability.id),
+    asc(availabilityOverrides.occurrenceDate),
+  );
   return rows.map((r) => ({ ...r, overrides: byAvailability.get(r.availability.id) ?? [] }));
 }
 

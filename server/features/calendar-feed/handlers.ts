@@ -11,12 +11,21 @@ import {
 import type { Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { notFound } from '../../http/problem';
+import { instantOf, isoOf } from '../../time';
+import { ZONE } from '../../../shared/time';
 import { recordEvent } from '../events/index';
 import { addressOf, APPOINTMENT_TYPE_NAMES, buildCalendar } from '../notifications/index';
 
-const DAY = 24 * 60 * 60_000;
-/** The feed shows live appointments from this long ago on (calendar apps keep the past). */
-const FEED_PAST_MS = 30 * DAY;
+/**
+ * The feed shows live appointments that ended at most this many Berlin calendar days ago
+ * (calendar apps keep the past): the same wall time that many days back, so a change of
+ * summer time in between moves the start by no hour.
+ */
+const FEED_PAST_DAYS = 30;
+
+const feedStart = (now: Date) =>
+  isoOf(instantOf(now).toZonedDateTimeISO(ZONE).subtract({ days: FEED_PAST_DAYS }).toInstant());
+
 const FEED_LIMIT = 2000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -69,7 +78,7 @@ async function feedOf(
       and(
         eq(appointments.coachId, coachId),
         isNull(appointments.cancelledAt),
-        gte(appointments.endDate, new Date(now.getTime() - FEED_PAST_MS).toISOString()),
+        gte(appointments.endDate, feedStart(now)),
       ),
     )
     .orderBy(asc(appointments.startDate))

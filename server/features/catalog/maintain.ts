@@ -2,6 +2,7 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import { billableItems, billingRules, campaigns, clients, insurers } from '../../db/schema/index';
 import type { Tx } from '../../db/client';
 import { badRequest, HttpProblem, notFound } from '../../http/problem';
+import { compareInstants, instant } from '../../time';
 
 /**
  * The maintained lists (insurers, campaigns): checks beyond the contract and the rename that
@@ -24,7 +25,7 @@ export function requiredTrimmed(value: string, field: string): string {
 }
 
 export function checkCampaignDates(startsAt: string | null | undefined, endsAt: string | null | undefined) {
-  if (startsAt && endsAt && Date.parse(endsAt) < Date.parse(startsAt)) {
+  if (startsAt && endsAt && compareInstants(instant(endsAt), instant(startsAt)) < 0) {
     throw badRequest('endsAt', 'value_too_small', 'endsAt must not lie before startsAt');
   }
 }

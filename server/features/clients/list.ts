@@ -179,12 +179,10 @@ function pageQuery(db: Db, scope: ListScope, query: Query<'listClients'>, counti
         .offset(offset)
         .as('page');
   return {
-    page: db
-      .select(PAGE.pageColumns(page.total))
-      .from(page)
-      .innerJoin(row, eq(row.id, page.id))
-      .leftJoin(rowCoach, eq(rowCoach.id, row.coachedById))
-      .orderBy(direction(page.sortKey), direction(page.id)),
+    page: PAGE.rowsOf(db, page, row, direction).leftJoin(
+      rowCoach,
+      eq(rowCoach.id, row.coachedById),
+    ),
     count: generationCountQuery(db, search ? search.matching() : matching()),
   };
 }

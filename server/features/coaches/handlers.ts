@@ -101,20 +101,14 @@ export const coachesHandlers = defineHandlers({
     return deps.db.transaction(async (tx) => {
       const before = await lockCoach(tx, params.coachId);
       if (body.email) await assertEmailFree(tx, body.email, before.id);
-      const [row] = await tx
-        .update(coaches)
-        .set({ ...body, updatedAt: sql`now()` })
-        .where(eq(coaches.id, before.id))
-        .returning();
-      await recordEvent(tx, {
+      const row = await updateRecorded(tx, coaches, before.id, body, {
         type: 'coach.updated',
         entityType: 'coach',
-        entityId: before.id,
         coachId: before.id,
         actor: principal,
         changes: changedFields(before, body),
       });
-      return toCoach(row!);
+      return toCoach(row);
     });
   },
 
@@ -139,12 +133,18 @@ export const coachesHandlers = defineHandlers({
           'The coach still has upcoming appointments',
         );
       }
-      await updateRecorded(tx, coaches, before.id, { active: false }, {
-        type: 'coach.deactivated',
-        entityType: 'coach',
-        coachId: before.id,
-        actor: principal,
-      });
+      await updateRecorded(
+        tx,
+        coaches,
+        before.id,
+        { active: false },
+        {
+          type: 'coach.deactivated',
+          entityType: 'coach',
+          coachId: before.id,
+          actor: principal,
+        },
+      );
     });
   },
 });

@@ -49,14 +49,22 @@ export function changedFields<T extends Record<string, unknown>>(
 
 /**
  * Updates one row by its id (stamping `updatedAt`) and records the event about it (its
- * `entityId` is that id), in the caller's transaction.
+ * `entityId` is that id), in the caller's transaction; hands back the row as it now is.
  */
 export async function updateRecorded<
   T extends PgTable & { id: AnyPgColumn; updatedAt: AnyPgColumn },
->(tx: Tx, table: T, id: string, values: PgUpdateSetSource<T>, event: Omit<EventInput, 'entityId'>) {
-  await tx
+>(
+  tx: Tx,
+  table: T,
+  id: string,
+  values: PgUpdateSetSource<T>,
+  event: Omit<EventInput, 'entityId'>,
+): Promise<T['$inferSelect']> {
+  const [row] = (await tx
     .update(table)
     .set({ ...values, updatedAt: sql`now()` })
-    .where(eq(table.id, id));
+    .where(eq(table.id, id))
+    .returning()) as T['$inferSelect'][];
   await recordEvent(tx, { ...event, entityId: id });
+  return row!;
 }

@@ -30,31 +30,24 @@ type AppointmentRow = typeof appointments.$inferSelect;
 /** Every look-up by meeting code counts against the caller's address (guessing codes). */
 const countLookup = (deps: AppDeps, ip: string) => deps.rateLimits.meetingCodeLookup.consume(ip);
 
+/** The coach's title beside the names that selectAppointments reads. */
+const withCoachTitle = {
+  coachTitle: sql<
+    string | null
+  >`(SELECT ${coaches.title} FROM ${coaches} WHERE ${coaches.id} = ${appointments.coachId})`,
+};
+
 /** The appointment of a client meeting code, with the coach's name; null when unknown. */
 async function byClientCode(db: Db | Tx, typed: string) {
-  const [row] = await db
-    .select({
-      appointment: appointments,
-      coachTitle: coaches.title,
-      coachFirstName: coaches.firstName,
-      coachLastName: coaches.lastName,
-      clientFirstName: clients.firstName,
-      clientLastName: clients.lastName,
-    })
-    .from(appointments)
-    .innerJoin(coaches, eq(coaches.id, appointments.coachId))
-    .innerJoin(clients, eq(clients.id, appointments.clientId))
-    .where(eq(appointments.meetingCodeClient, normaliseMeetingCode(typed)));
+  const [row] = await selectAppointments(db, withCoachTitle).where(
+    eq(appointments.meetingCodeClient, normaliseMeetingCode(typed)),
+  );
   return row ?? null;
 }
 
 /** The appointment of a coach meeting code within the caller's reach (coaches: their own). */
 async function byCoachCode(db: Db | Tx, principal: Principal, typed: string) {
-  const [row] = await selectAppointments(db, {
-    coachTitle: sql<
-      string | null
-    >`(SELECT ${coaches.title} FROM ${coaches} WHERE ${coaches.id} = ${appointments.coachId})`,
-  }).where(
+  const [row] = await selectAppointments(db, withCoachTitle).where(
     and(
       eq(appointments.meetingCodeCoach, normaliseMeetingCode(typed)),
       appointmentScope(principal),

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { WEBHOOK_TYPES } from '../../../shared/contract/enums';
 import type { components } from '../../../shared/contract/product';
+import { childrenOf } from '../../db/children';
 import type { Db, Tx } from '../../db/client';
 import { webhookAttempts, webhookMessages, webhooks } from '../../db/schema/index';
 import { defineHandlers } from '../../http/handler';
@@ -126,14 +127,13 @@ async function deliveries(db: Db | Tx, where: ReturnType<typeof eq>, limit: numb
     .where(where)
     .orderBy(desc(webhookMessages.createdAt), desc(webhookMessages.id))
     .limit(limit);
-  const ids = messages.map((m) => m.id);
-  const attempts = ids.length
-    ? await db
-        .select()
-        .from(webhookAttempts)
-        .where(inArray(webhookAttempts.messageId, ids))
-        .orderBy(asc(webhookAttempts.attemptNo))
-    : [];
+  const attempts = await childrenOf(
+    db,
+    webhookAttempts,
+    'messageId',
+    messages.map((m) => m.id),
+    asc(webhookAttempts.attemptNo),
+  );
   return messages.map((m): Schemas['WebhookDelivery'] => ({
     messageId: m.id,
     type: m.type,
@@ -141,18 +141,16 @@ async function deliveries(db: Db | Tx, where: ReturnType<typeof eq>, limit: numb
     createdAt: m.createdAt,
     status: m.status,
     nextAttemptAt: m.nextAttemptAt,
-    attempts: attempts
-      .filter((a) => a.messageId === m.id)
-      .map((a) => ({
-        attemptNo: a.attemptNo,
-        attemptedAt: a.attemptedAt,
-        httpStatus: a.httpStatus,
-        durationMs: a.durationMs,
-        error: a.error,
-        responseSnippet: a.responseSnippet,
-        outcome: a.outcome,
-        manual: a.manual,
-      })),
+    attempts: (attempts.get(m.id) ?? []).map((a) => ({
+      attemptNo: a.attemptNo,
+      attemptedAt: a.attemptedAt,
+      httpStatus: a.httpStatus,
+      durationMs: a.durationMs,
+      error: a.error,
+      responseSnippet: a.responseSnippet,
+      outcome: a.outcome,
+      manual: a.manual,
+    })),
   }));
 }
 
