@@ -3514,6 +3514,18 @@ export interface components {
             /** @description Institutionskennzeichen. */
             ikNumber: string;
             active: boolean;
+            /** @description Street and house number of the invoice address (§ 14 Abs. 4 Nr. 1 UStG). */
+            street: string | null;
+            /** @description Five digits when country is DE (400 postalCode otherwise). */
+            postalCode: string | null;
+            city: string | null;
+            /** @description ISO 3166-1 alpha-2. */
+            country: string;
+            /**
+             * Format: email
+             * @description Where invoices to this payer are mailed, and the XRechnung buyer's electronic address (BT-49).
+             */
+            invoiceEmail: string | null;
         };
         InsurerList: {
             insurers: components["schemas"]["Insurer"][];
@@ -3529,6 +3541,18 @@ export interface components {
             startsAt: string | null;
             /** Format: date-time */
             endsAt: string | null;
+            /** @description Street and house number of the invoice address (§ 14 Abs. 4 Nr. 1 UStG). */
+            street: string | null;
+            /** @description Five digits when country is DE (400 postalCode otherwise). */
+            postalCode: string | null;
+            city: string | null;
+            /** @description ISO 3166-1 alpha-2. */
+            country: string;
+            /**
+             * Format: email
+             * @description Where invoices to this payer are mailed, and the XRechnung buyer's electronic address (BT-49).
+             */
+            invoiceEmail: string | null;
         };
         CampaignList: {
             campaigns: components["schemas"]["Campaign"][];
@@ -3540,11 +3564,35 @@ export interface components {
             ikNumber: string;
             /** @default true */
             active: boolean;
+            /** @description Street and house number of the invoice address (§ 14 Abs. 4 Nr. 1 UStG). */
+            street?: string | null;
+            /** @description Five digits when country is DE (400 postalCode otherwise). */
+            postalCode?: string | null;
+            city?: string | null;
+            /** @description ISO 3166-1 alpha-2; DE when omitted on create. */
+            country?: string;
+            /**
+             * Format: email
+             * @description Where invoices to this payer are mailed, and the XRechnung buyer's electronic address (BT-49).
+             */
+            invoiceEmail?: string | null;
         };
         UpdateInsurerRequest: {
             name?: string;
             ikNumber?: string;
             active?: boolean;
+            /** @description Street and house number of the invoice address (§ 14 Abs. 4 Nr. 1 UStG). */
+            street?: string | null;
+            /** @description Five digits when country is DE (400 postalCode otherwise). */
+            postalCode?: string | null;
+            city?: string | null;
+            /** @description ISO 3166-1 alpha-2; DE when omitted on create. */
+            country?: string;
+            /**
+             * Format: email
+             * @description Where invoices to this payer are mailed, and the XRechnung buyer's electronic address (BT-49).
+             */
+            invoiceEmail?: string | null;
         };
         CreateCampaignRequest: {
             /** @description Unique; letters, digits, - _ . (it appears in links such as /client-signup?campaign=). */
@@ -3560,6 +3608,18 @@ export interface components {
              * @description Not before startsAt (400 endsAt).
              */
             endsAt?: string | null;
+            /** @description Street and house number of the invoice address (§ 14 Abs. 4 Nr. 1 UStG). */
+            street?: string | null;
+            /** @description Five digits when country is DE (400 postalCode otherwise). */
+            postalCode?: string | null;
+            city?: string | null;
+            /** @description ISO 3166-1 alpha-2; DE when omitted on create. */
+            country?: string;
+            /**
+             * Format: email
+             * @description Where invoices to this payer are mailed, and the XRechnung buyer's electronic address (BT-49).
+             */
+            invoiceEmail?: string | null;
         };
         UpdateCampaignRequest: {
             code?: string;
@@ -3570,6 +3630,18 @@ export interface components {
             startsAt?: string | null;
             /** Format: date-time */
             endsAt?: string | null;
+            /** @description Street and house number of the invoice address (§ 14 Abs. 4 Nr. 1 UStG). */
+            street?: string | null;
+            /** @description Five digits when country is DE (400 postalCode otherwise). */
+            postalCode?: string | null;
+            city?: string | null;
+            /** @description ISO 3166-1 alpha-2; DE when omitted on create. */
+            country?: string;
+            /**
+             * Format: email
+             * @description Where invoices to this payer are mailed, and the XRechnung buyer's electronic address (BT-49).
+             */
+            invoiceEmail?: string | null;
         };
         /** @description Audit trail entry; one per write. */
         BusinessEvent: {
