@@ -680,6 +680,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoices/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress and result of a queued invoice run
+         * @description A run queued by createInvoiceRun (202): its status (queued, running, done, failed), the payers and items due when it was queued, the items and invoices issued so far (each step of the job commits its invoices and its progress together), and, once done or failed, the invoices it issued in number order. A failed run keeps what it issued; the rest stays due for the next run.
+         */
+        get: operations["getInvoiceRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invoices/runs/preview": {
         parameters: {
             query?: never;
@@ -3166,6 +3186,26 @@ export interface components {
             invoices: components["schemas"]["InvoiceSummary"][];
             itemCount: number;
         };
+        InvoiceRun: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            /** @description Payers (one invoice each) due when the run was queued. */
+            payerCount: number;
+            dueItemCount: number;
+            /** @description Items invoiced so far. */
+            itemCount: number;
+            /** @description Invoices issued so far. */
+            invoiceCount: number;
+            /** @description The invoices issued, once the run is done or failed (empty before). */
+            invoices: components["schemas"]["InvoiceSummary"][];
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
         InvoiceRunPreview: {
             /** @description Approved items on no live invoice that a run would take now. */
             itemCount: number;
@@ -5421,6 +5461,10 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 status?: components["schemas"]["InvoiceStatus"];
                 year?: number;
+                /** @description Invoice date on or after this day. */
+                fromDate?: string;
+                /** @description Invoice date on or before this day (400 toDate when before fromDate). */
+                toDate?: string;
             };
             header?: never;
             path?: never;
@@ -5468,6 +5512,15 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceRunResult"];
                 };
             };
+            /** @description More payers than the server's INVOICE_RUN_SYNC_LIMIT (default 50) are due: the run is queued as a background job; GET /invoices/runs/{id} shows its progress and result. Named ids are checked before it is queued (409 as above). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceRun"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5475,6 +5528,33 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getInvoiceRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -7958,6 +8038,7 @@ export const billingPayerKindValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const billingVatTreatmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingVatTreatment"]> = ["standard", "exempt"];
 export const invoiceKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceKind"]> = ["invoice", "cancellation"];
 export const invoiceStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceStatus"]> = ["issued", "sent", "cancelled"];
+export const invoiceRunStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceRun"]["status"]> = ["queued", "running", "done", "failed"];
 export const billableItemVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillableItem"]["vatRatePercent"]> = [0, 19];
 export const billingRuleVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRule"]["vatRatePercent"]> = [0, 19];
 export const billingRulePreviewRulesOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRulePreview"]["rules"]["outcome"]> = ["matched", "not_matched", "inactive"];

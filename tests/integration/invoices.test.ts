@@ -216,6 +216,20 @@ describe('invoice run, documents, send, Storno, DATEV', () => {
     expectStatus(list, 200);
     expect(list.body.total).toBeGreaterThanOrEqual(5);
   });
+
+  it('filters the list by invoice date (from/to, both days included)', async () => {
+    const today = new Intl.DateTimeFormat('sv', { timeZone: 'Europe/Berlin' }).format(new Date());
+    const list = (query: Record<string, string | number>) => api.call('GET', '/api/invoices', { as: admin, query: { limit: 100, ...query } });
+    const all = await list({});
+    const todays = await list({ fromDate: today, toDate: today });
+    expectStatus(todays, 200);
+    expect(todays.body.total).toBe(all.body.total);
+    expect(todays.body.invoices.every((i: { invoiceDate: string }) => i.invoiceDate === today)).toBe(true);
+    expect((await list({ fromDate: '2099-01-01' })).body).toEqual({ invoices: [], total: 0 });
+    expect((await list({ toDate: '2000-12-31' })).body.total).toBe(0);
+    expectFieldError(await list({ fromDate: '2026-02-01', toDate: '2026-01-01' }), 'toDate');
+    expectFieldError(await list({ fromDate: '1.2.2026' }), 'fromDate');
+  });
 });
 
 describe('recipient addresses of sponsors and insurers (§ 14 UStG, XRechnung buyer)', () => {
