@@ -179,7 +179,7 @@ export const invoiceRunMachine = setup({
     /** The job stopped: what it issued is kept (and listed), the rest stays due for a new run. */
     jobFailed: {
       tags: ['error', 'open'],
-      on: { 'run.abort': 'idle', 'run.dismiss': 'idle' },
+      on: { 'run.abort': { target: 'idle', actions: 'reset' }, 'run.dismiss': { target: 'idle', actions: 'reset' } },
     },
     /** The run's answer did not arrive: retry with the same key, or give up. */
     failed: {

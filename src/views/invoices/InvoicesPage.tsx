@@ -79,7 +79,7 @@ type RunActor = ActorRefFrom<typeof invoiceRunMachine>;
 function RunPanel({ actorRef }: { actorRef: RunActor }) {
   const { t } = useTranslation(['invoices', 'staff']);
   const state = useSelector(actorRef, (s) => s);
-  const { preview, result, error } = state.context;
+  const { preview, result, error, run } = state.context;
   const busy = state.hasTag('busy');
   const abort = () => actorRef.send({ type: 'run.abort' });
   return (
@@ -132,7 +132,21 @@ function RunPanel({ actorRef }: { actorRef: RunActor }) {
             <p>{t('run.explain')}</p>
           </>
         ) : null}
-        {state.hasTag('running') ? <Progress text={t('run.running')} /> : null}
+        {state.hasTag('running') && !state.hasTag('queued') ? <Progress text={t('run.running')} /> : null}
+        {state.hasTag('queued') && run ? (
+          <div className="invoice-run-progress">
+            <Progress
+              text={t('run.progress', { done: formatNumber(run.invoiceCount), total: formatNumber(run.payerCount) })}
+            />
+            <progress max={run.payerCount} value={run.invoiceCount} aria-label={t('run.progressLabel')} />
+            <p className="field-hint">{t('run.queuedHint')}</p>
+          </div>
+        ) : null}
+        {state.matches('jobFailed') ? (
+          <div className="notice notice-error" role="alert">
+            <p>{t('run.jobFailed', { done: formatNumber(run?.invoiceCount ?? 0) })}</p>
+          </div>
+        ) : null}
         {state.hasTag('error') ? (
           <div className="notice notice-error" role="alert">
             <p>
