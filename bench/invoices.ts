@@ -7,7 +7,9 @@
  *    5 approved self-pay items each (every third item exempt), in SQL; VACUUM (ANALYZE).
  * 2. The real app as a child process (bench/servers/pair.ts), signed in as an ADMIN.
  * 3. POST /api/invoices/runs with the web app's headers (Bearer token, Accept,
- *    Accept-Language, Content-Type, Idempotency-Key), timed from the client; then the floor:
+ *    Accept-Language, Content-Type, Idempotency-Key), timed from the client until the run's
+ *    invoices are there (200 payers are above INVOICE_RUN_SYNC_LIMIT: 202, then GET
+ *    /api/invoices/runs/{id} every 250 ms until done, as the screen polls); then the floor:
  *    the same 200 documents rendered to PDF in this process, no database.
  * JSON to bench/results/invoices-<timestamp>.json and invoices-latest.json.
  */
@@ -119,7 +121,15 @@ await onScratchDatabase('invoices', async ({ loader, startServers, writeReport }
   };
   const t = performance.now();
   const res = await fetch(`${appUrl}/api/invoices/runs`, { method: 'POST', headers, body: '{}' });
-  const body = (await res.json()) as { invoices?: unknown[]; itemCount?: number };
+  let body = (await res.json()) as { id?: string; status?: string; invoices?: unknown[]; itemCount?: number };
+  // Above INVOICE_RUN_SYNC_LIMIT payers the run is a background job (202): poll it as the screen does.
+  let polls = 0;
+  while (res.status === 202 && body.status !== 'done' && body.status !== 'failed') {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    polls++;
+    const poll = await fetch(`${appUrl}/api/invoices/runs/${body.id}`, { headers: { authorization: headers.authorization, accept: 'application/json' } });
+    body = (await poll.json()) as typeof body;
+  }
   const runMs = performance.now() - t;
   const invoices = body.invoices?.length ?? 0;
   log(`run: ${res.status}, ${body.itemCount} items into ${invoices} invoices in ${round(runMs, 0)} ms`);
@@ -137,10 +147,10 @@ await onScratchDatabase('invoices', async ({ loader, startServers, writeReport }
     targets: TARGET,
     settings: { clients: CLIENTS, itemsPerClient: PER_CLIENT, items },
     machine: { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg().map((n) => round(n)) },
-    run: { status: res.status, itemCount: body.itemCount, invoices, totalMs: round(runMs, 0), msPerInvoice: perInvoice, avgPdfBytes: rows[0]?.bytes },
+    run: { status: res.status, job: res.status === 202 ? { status: body.status, polls } : null, itemCount: body.itemCount, invoices, totalMs: round(runMs, 0), msPerInvoice: perInvoice, avgPdfBytes: rows[0]?.bytes },
     pdfFloor: { totalMs: round(floorMs, 0), msPerInvoice: floorPerInvoice },
     runVsPdfFloor: ratio,
-    pass: ratio <= TARGET.runVsPdfFloor && res.status === 201 && invoices === CLIENTS,
+    pass: ratio <= TARGET.runVsPdfFloor && (res.status === 201 || (res.status === 202 && body.status === 'done')) && invoices === CLIENTS,
   };
   writeReport(started, report);
 });

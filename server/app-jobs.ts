@@ -5,6 +5,7 @@ import { createMailer, type Mailer } from './adapters/mail/mailer';
 import { createSmsSender, type SmsSender } from './adapters/sms/sms';
 import { appointmentJobs } from './features/appointments/index';
 import { billingJobs } from './features/billing/index';
+import { invoiceJobs } from './features/invoices/index';
 import { notificationJobs } from './features/notifications/index';
 import { webhookJobs } from './features/webhooks/index';
 import { mailingListJobs } from './features/mailing-list/index';
@@ -54,6 +55,7 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
       ...billingWork.definitions,
       ...webhookJobs({ db, config, mailer, jobs }),
       ...mailingListJobs({ db, config }),
+      ...invoiceJobs({ db, config }),
     ],
     periodic: [...appointmentWork.periodic, ...billingWork.periodic],
   });

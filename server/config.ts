@@ -63,6 +63,12 @@ const schema = z.object({
   DATEV_CLIENT_NUMBER: z.coerce.number().int().min(1).max(99999).default(1),
   DATEV_DEBTOR_ACCOUNT: z.coerce.number().int().min(10000).max(99999999).default(10000),
   DATEV_REVENUE_ACCOUNT_STANDARD: z.coerce.number().int().min(1).max(99999999).default(8400),
+  /**
+   * An invoice run for more payers (= invoices) than this is queued as a background job
+   * (202 with the run's id); up to this many it is answered at once. The job issues in
+   * transactions of at most this many invoices, so the screen can show progress.
+   */
+  INVOICE_RUN_SYNC_LIMIT: z.coerce.number().int().min(1).max(10000).default(50),
   DATEV_REVENUE_ACCOUNT_EXEMPT: z.coerce.number().int().min(1).max(99999999).default(8100),
   /** SMS provider's HTTP endpoint (POST JSON {from, to, text}); unset = SMS are captured. */
   SMS_URL: z.string().url().optional(),

@@ -700,6 +700,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoices/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress and result of a queued invoice run
+         * @description A run queued by createInvoiceRun (202): its status (queued, running, done, failed), the payers and items due when it was queued, the items and invoices issued so far (each step of the job commits its invoices and its progress together), and, once done or failed, the invoices it issued in number order. A failed run keeps what it issued; the rest stays due for the next run.
+         */
+        get: operations["getInvoiceRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invoices/runs/preview": {
         parameters: {
             query?: never;
@@ -3261,6 +3281,26 @@ export interface components {
             invoices: components["schemas"]["InvoiceSummary"][];
             itemCount: number;
         };
+        InvoiceRun: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            /** @description Payers (one invoice each) due when the run was queued. */
+            payerCount: number;
+            dueItemCount: number;
+            /** @description Items invoiced so far. */
+            itemCount: number;
+            /** @description Invoices issued so far. */
+            invoiceCount: number;
+            /** @description The invoices issued, once the run is done or failed (empty before). */
+            invoices: components["schemas"]["InvoiceSummary"][];
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
         InvoiceRunPreview: {
             /** @description Approved items on no live invoice that a run would take now. */
             itemCount: number;
@@ -3609,6 +3649,18 @@ export interface components {
             /** @description Institutionskennzeichen. */
             ikNumber: string;
             active: boolean;
+            /** @description Street and house number of the invoice address (§ 14 Abs. 4 Nr. 1 UStG). */
+            street: string | null;
+            /** @description Five digits when country is DE (400 postalCode otherwise). */
+            postalCode: string | null;
+            city: string | null;
+            /** @description ISO 3166-1 alpha-2. */
+            country: string;
+            /**
+             * Format: email
+             * @description Where invoices to this payer are mailed, and the XRechnung buyer's electronic address (BT-49).
+             */
+            invoiceEmail: string | null;
         };
         InsurerList: {
             insurers: components["schemas"]["Insurer"][];
@@ -3624,6 +3676,18 @@ export interface components {
             startsAt: string | null;
             /** Format: date-time */
             endsAt: string | null;
+            /** @description Street and house number of the invoice address (§ 14 Abs. 4 Nr. 1 UStG). */
+            street: string | null;
+            /** @description Five digits when country is DE (400 postalCode otherwise). */
+            postalCode: string | null;
+            city: string | null;
+            /** @description ISO 3166-1 alpha-2. */
+            country: string;
+            /**
+             * Format: email
+             * @description Where invoices to this payer are mailed, and the XRechnung buyer's electronic address (BT-49).
+             */
+            invoiceEmail: string | null;
         };
         CampaignList: {
             campaigns: components["schemas"]["Campaign"][];
@@ -3635,11 +3699,35 @@ export interface components {
             ikNumber: string;
             /** @default true */
             active: boolean;
+            /** @description Street and house number of the invoice address (§ 14 Abs. 4 Nr. 1 UStG). */
+            street?: string | null;
+            /** @description Five digits when country is DE (400 postalCode otherwise). */
+            postalCode?: string | null;
+            city?: string | null;
+            /** @description ISO 3166-1 alpha-2; DE when omitted on create. */
+            country?: string;
+            /**
+             * Format: email
+             * @description Where invoices to this payer are mailed, and the XRechnung buyer's electronic address (BT-49).
+             */
+            invoiceEmail?: string | null;
         };
         UpdateInsurerRequest: {
             name?: string;
             ikNumber?: string;
             active?: boolean;
+            /** @description Street and house number of the invoice address (§ 14 Abs. 4 Nr. 1 UStG). */
+            street?: string | null;
+            /** @description Five digits when country is DE (400 postalCode otherwise). */
+            postalCode?: string | null;
+            city?: string | null;
+            /** @description ISO 3166-1 alpha-2; DE when omitted on create. */
+            country?: string;
+            /**
+             * Format: email
+             * @description Where invoices to this payer are mailed, and the XRechnung buyer's electronic address (BT-49).
+             */
+            invoiceEmail?: string | null;
         };
         CreateCampaignRequest: {
             /** @description Unique; letters, digits, - _ . (it appears in links such as /client-signup?campaign=). */
@@ -3655,6 +3743,18 @@ export interface components {
              * @description Not before startsAt (400 endsAt).
              */
             endsAt?: string | null;
+            /** @description Street and house number of the invoice address (§ 14 Abs. 4 Nr. 1 UStG). */
+            street?: string | null;
+            /** @description Five digits when country is DE (400 postalCode otherwise). */
+            postalCode?: string | null;
+            city?: string | null;
+            /** @description ISO 3166-1 alpha-2; DE when omitted on create. */
+            country?: string;
+            /**
+             * Format: email
+             * @description Where invoices to this payer are mailed, and the XRechnung buyer's electronic address (BT-49).
+             */
+            invoiceEmail?: string | null;
         };
         UpdateCampaignRequest: {
             code?: string;
@@ -3665,6 +3765,18 @@ export interface components {
             startsAt?: string | null;
             /** Format: date-time */
             endsAt?: string | null;
+            /** @description Street and house number of the invoice address (§ 14 Abs. 4 Nr. 1 UStG). */
+            street?: string | null;
+            /** @description Five digits when country is DE (400 postalCode otherwise). */
+            postalCode?: string | null;
+            city?: string | null;
+            /** @description ISO 3166-1 alpha-2; DE when omitted on create. */
+            country?: string;
+            /**
+             * Format: email
+             * @description Where invoices to this payer are mailed, and the XRechnung buyer's electronic address (BT-49).
+             */
+            invoiceEmail?: string | null;
         };
         /** @description Audit trail entry; one per write. */
         BusinessEvent: {
@@ -5507,6 +5619,10 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 status?: components["schemas"]["InvoiceStatus"];
                 year?: number;
+                /** @description Invoice date on or after this day. */
+                fromDate?: string;
+                /** @description Invoice date on or before this day (400 toDate when before fromDate). */
+                toDate?: string;
             };
             header?: never;
             path?: never;
@@ -5554,6 +5670,15 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceRunResult"];
                 };
             };
+            /** @description More payers than the server's INVOICE_RUN_SYNC_LIMIT (default 50) are due: the run is queued as a background job; GET /invoices/runs/{id} shows its progress and result. Named ids are checked before it is queued (409 as above). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceRun"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5561,6 +5686,33 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getInvoiceRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -8102,6 +8254,7 @@ export const billingPayerKindValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const billingVatTreatmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingVatTreatment"]> = ["standard", "exempt"];
 export const invoiceKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceKind"]> = ["invoice", "cancellation"];
 export const invoiceStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceStatus"]> = ["issued", "sent", "cancelled"];
+export const invoiceRunStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceRun"]["status"]> = ["queued", "running", "done", "failed"];
 export const billableItemVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillableItem"]["vatRatePercent"]> = [0, 19];
 export const billingRuleVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRule"]["vatRatePercent"]> = [0, 19];
 export const billingRulePreviewRulesOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRulePreview"]["rules"]["outcome"]> = ["matched", "not_matched", "inactive"];

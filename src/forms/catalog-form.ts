@@ -2,7 +2,7 @@ import { Temporal } from '@js-temporal/polyfill';
 import { z } from 'zod';
 import type { components } from '../../shared/contract/product';
 import { berlinStartOfDay, isoDateInBerlin } from '../views/staff/format';
-import { optionalText, requiredText } from './fields';
+import { nullIfEmpty, optionalEmail, optionalText, requiredText } from './fields';
 import type { FormSchema, FormValues } from './form-schema';
 
 /**
@@ -14,15 +14,52 @@ import type { FormSchema, FormValues } from './form-schema';
 type Insurer = components['schemas']['Insurer'];
 type Campaign = components['schemas']['Campaign'];
 
-export const insurerFormSchema = z.object({
-  name: requiredText(100),
-  ikNumber: z.string().trim().regex(/^[0-9]{9}$/, { error: 'invalid_ik_number' }),
-  active: z.boolean(),
-}) as unknown as FormSchema;
+/**
+ * The invoice address of a payer (insurer, sponsor campaign): optional, as the contract says;
+ * a German postal code has five digits, the country is two capital letters (DE when empty).
+ */
+const addressFields = {
+  street: optionalText(200),
+  postalCode: z.string().trim().max(16, { error: 'invalid_postal_code' }).transform(nullIfEmpty),
+  city: optionalText(100),
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^([A-Z]{2})?$/, { error: 'invalid_country' })
+    .transform((s) => s || 'DE'),
+  invoiceEmail: optionalEmail,
+};
 
-export const newInsurerValues = (): FormValues => ({ name: '', ikNumber: '', active: true });
+const germanPostalCode = (v: { country: string; postalCode: string | null }) =>
+  v.country !== 'DE' || v.postalCode === null || /^[0-9]{5}$/.test(v.postalCode);
+const postalCodeRule = { path: ['postalCode'], error: 'invalid_postal_code_de' };
 
-export const insurerFormValues = (i: Insurer): FormValues => ({ name: i.name, ikNumber: i.ikNumber, active: i.active });
+const addressValues = (r: Pick<Insurer, 'street' | 'postalCode' | 'city' | 'country' | 'invoiceEmail'> | null) => ({
+  street: r?.street ?? '',
+  postalCode: r?.postalCode ?? '',
+  city: r?.city ?? '',
+  country: r?.country ?? 'DE',
+  invoiceEmail: r?.invoiceEmail ?? '',
+});
+
+export const insurerFormSchema = z
+  .object({
+    name: requiredText(100),
+    ikNumber: z.string().trim().regex(/^[0-9]{9}$/, { error: 'invalid_ik_number' }),
+    active: z.boolean(),
+    ...addressFields,
+  })
+  .refine(germanPostalCode, postalCodeRule) as unknown as FormSchema;
+
+export const newInsurerValues = (): FormValues => ({ name: '', ikNumber: '', active: true, ...addressValues(null) });
+
+export const insurerFormValues = (i: Insurer): FormValues => ({
+  name: i.name,
+  ikNumber: i.ikNumber,
+  active: i.active,
+  ...addressValues(i),
+});
 
 /**
  * A campaign runs over whole Berlin days: the start is the first day's midnight, the end the
@@ -48,7 +85,9 @@ export const campaignFormSchema = z
     active: z.boolean(),
     startsOn: optionalDay,
     endsOn: optionalDay,
+    ...addressFields,
   })
+  .refine(germanPostalCode, postalCodeRule)
   .refine((v) => !v.startsOn || !v.endsOn || v.endsOn >= v.startsOn, { path: ['endsOn'], error: 'end_before_start' })
   .transform(({ startsOn, endsOn, ...rest }) => ({
     ...rest,
@@ -63,6 +102,7 @@ export const newCampaignValues = (): FormValues => ({
   active: true,
   startsOn: '',
   endsOn: '',
+  ...addressValues(null),
 });
 
 export const campaignFormValues = (c: Campaign): FormValues => ({
@@ -72,4 +112,5 @@ export const campaignFormValues = (c: Campaign): FormValues => ({
   active: c.active,
   startsOn: c.startsAt ? isoDateInBerlin(c.startsAt) : '',
   endsOn: c.endsAt ? dayBefore(isoDateInBerlin(c.endsAt)) : '',
+  ...addressValues(c),
 });

@@ -9,9 +9,19 @@ import { machineErrorOf, type MachineError, notProvided } from './shared/failure
  *
  * The Idempotency-Key is made when the question is confirmed and kept by "retry" after a
  * failure, so a run whose answer was lost is not issued twice.
+ *
+ * A large run is queued by the server (202 with the run): the machine then asks for its
+ * progress every POLL_INTERVAL_MS ("12 von 200 Rechnungen erstellt") until the job is done or
+ * failed; an unanswered poll is simply asked again. The dialog stays open meanwhile.
  */
 export type InvoiceRunPreview = components['schemas']['InvoiceRunPreview'];
 export type InvoiceRunResult = components['schemas']['InvoiceRunResult'];
+export type QueuedInvoiceRun = components['schemas']['InvoiceRun'];
+
+/** What POST /invoices/runs answered: the invoices (201), or the queued run (202). */
+export type RunOutcome = { kind: 'issued'; result: InvoiceRunResult } | { kind: 'queued'; run: QueuedInvoiceRun };
+
+export const POLL_INTERVAL_MS = 1_000;
 
 export interface RunRequest {
   idempotencyKey: string;
@@ -20,6 +30,8 @@ export interface RunRequest {
 export interface InvoiceRunContext {
   preview: InvoiceRunPreview | null;
   result: InvoiceRunResult | null;
+  /** The queued run and its progress (large runs only). */
+  run: QueuedInvoiceRun | null;
   idempotencyKey: string | null;
   error: MachineError | null;
 }
@@ -35,24 +47,29 @@ export const invoiceRunMachine = setup({
   types: {
     context: {} as InvoiceRunContext,
     events: {} as InvoiceRunEvent,
-    tags: {} as 'busy' | 'error' | 'open' | 'checking' | 'nothingDue' | 'question' | 'running',
+    tags: {} as 'busy' | 'error' | 'open' | 'checking' | 'nothingDue' | 'question' | 'running' | 'queued',
   },
   actors: {
     previewRun: fromPromise<InvoiceRunPreview, void>(notProvided('invoice run', 'previewRun')),
-    runInvoices: fromPromise<InvoiceRunResult, RunRequest>(notProvided('invoice run', 'runInvoices')),
+    runInvoices: fromPromise<RunOutcome, RunRequest>(notProvided('invoice run', 'runInvoices')),
+    loadRun: fromPromise<QueuedInvoiceRun, { id: string }>(notProvided('invoice run', 'loadRun')),
   },
+  delays: { pollInterval: POLL_INTERVAL_MS },
   actions: {
     /** The run issued invoices: the page reloads its list. */
     notifyDone: (_, _params: { count: number }) => undefined,
     keepError: assign({ error: (_, params: { error: unknown }) => machineErrorOf(params.error) }),
-    reset: assign({ preview: null, result: null, idempotencyKey: null, error: null }),
+    reset: assign({ preview: null, result: null, run: null, idempotencyKey: null, error: null }),
   },
   guards: {
     somethingDue: (_, params: { preview: InvoiceRunPreview }) => params.preview.itemCount > 0,
+    queued: (_, params: { outcome: RunOutcome }) => params.outcome.kind === 'queued',
+    runDone: (_, params: { run: QueuedInvoiceRun }) => params.run.status === 'done',
+    runFailed: (_, params: { run: QueuedInvoiceRun }) => params.run.status === 'failed',
   },
 }).createMachine({
   id: 'invoiceRun',
-  context: { preview: null, result: null, idempotencyKey: null, error: null },
+  context: { preview: null, result: null, run: null, idempotencyKey: null, error: null },
   initial: 'idle',
   states: {
     idle: {
@@ -98,15 +115,71 @@ export const invoiceRunMachine = setup({
         id: 'runInvoices',
         src: 'runInvoices',
         input: ({ context }) => ({ idempotencyKey: context.idempotencyKey! }),
-        onDone: {
-          target: 'done',
-          actions: [
-            assign({ result: ({ event }) => event.output }),
-            { type: 'notifyDone', params: ({ event }) => ({ count: event.output.invoices.length }) },
-          ],
-        },
+        onDone: [
+          {
+            guard: { type: 'queued', params: ({ event }) => ({ outcome: event.output }) },
+            target: 'queued',
+            actions: assign({ run: ({ event }) => (event.output.kind === 'queued' ? event.output.run : null) }),
+          },
+          {
+            target: 'done',
+            actions: [
+              assign({ result: ({ event }) => (event.output.kind === 'issued' ? event.output.result : null) }),
+              { type: 'notifyDone', params: ({ event }) => ({ count: event.output.kind === 'issued' ? event.output.result.invoices.length : 0 }) },
+            ],
+          },
+        ],
         onError: { target: 'failed', actions: { type: 'keepError', params: ({ event }) => ({ error: event.error }) } },
       },
+    },
+    /** A large run works in the background: its progress, asked for again and again. */
+    queued: {
+      tags: ['busy', 'open', 'running', 'queued'],
+      initial: 'waiting',
+      states: {
+        waiting: {
+          after: { pollInterval: 'polling' },
+        },
+        polling: {
+          invoke: {
+            id: 'loadRun',
+            src: 'loadRun',
+            input: ({ context }) => ({ id: context.run!.id }),
+            onDone: [
+              {
+                guard: { type: 'runDone', params: ({ event }) => ({ run: event.output }) },
+                target: '#invoiceRun.done',
+                actions: [
+                  assign({
+                    run: ({ event }) => event.output,
+                    result: ({ event }) => ({ invoices: event.output.invoices, itemCount: event.output.itemCount }),
+                  }),
+                  { type: 'notifyDone', params: ({ event }) => ({ count: event.output.invoiceCount }) },
+                ],
+              },
+              {
+                guard: { type: 'runFailed', params: ({ event }) => ({ run: event.output }) },
+                target: '#invoiceRun.jobFailed',
+                actions: [
+                  assign({
+                    run: ({ event }) => event.output,
+                    result: ({ event }) => ({ invoices: event.output.invoices, itemCount: event.output.itemCount }),
+                  }),
+                  { type: 'notifyDone', params: ({ event }) => ({ count: event.output.invoiceCount }) },
+                ],
+              },
+              { target: 'waiting', actions: assign({ run: ({ event }) => event.output }) },
+            ],
+            // A lost answer: the run goes on on the server; ask again.
+            onError: 'waiting',
+          },
+        },
+      },
+    },
+    /** The job stopped: what it issued is kept (and listed), the rest stays due for a new run. */
+    jobFailed: {
+      tags: ['error', 'open'],
+      on: { 'run.abort': { target: 'idle', actions: 'reset' }, 'run.dismiss': { target: 'idle', actions: 'reset' } },
     },
     /** The run's answer did not arrive: retry with the same key, or give up. */
     failed: {

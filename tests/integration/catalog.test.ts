@@ -49,6 +49,11 @@ describe('GET /api/admin/insurers', () => {
       name: 'AOK Bayern',
       ikNumber: '108310400',
       active: true,
+      street: null,
+      postalCode: null,
+      city: null,
+      country: 'DE',
+      invoiceEmail: null,
     });
   });
 });
@@ -88,6 +93,11 @@ describe('GET /api/admin/campaigns', () => {
       active: true,
       startsAt: '2026-03-01T00:00:00.000Z',
       endsAt: '2026-05-31T22:00:00.000Z',
+      street: null,
+      postalCode: null,
+      city: null,
+      country: 'DE',
+      invoiceEmail: null,
     });
     expect(res.body.campaigns[0]).toMatchObject({
       description: null,
@@ -104,7 +114,7 @@ describe('maintaining insurers (POST/PUT /api/admin/insurers)', () => {
       body: { name: '  IKK classic ', ikNumber: '107202793' },
     });
     expectStatus(res, 201);
-    expect(res.body).toEqual({ id: expect.any(String), name: 'IKK classic', ikNumber: '107202793', active: true });
+    expect(res.body).toEqual({ id: expect.any(String), name: 'IKK classic', ikNumber: '107202793', active: true, street: null, postalCode: null, city: null, country: 'DE', invoiceEmail: null });
     const id = res.body.id;
     const [client] = await api.database.db
       .insert(clients)
@@ -177,6 +187,11 @@ describe('maintaining campaigns (POST/PUT /api/admin/campaigns)', () => {
       active: true,
       startsAt: '2026-06-01T00:00:00.000Z',
       endsAt: null,
+      street: null,
+      postalCode: null,
+      city: null,
+      country: 'DE',
+      invoiceEmail: null,
     });
     const [client] = await api.database.db
       .insert(clients)

@@ -12,6 +12,7 @@ import {
   invoices,
 } from '../../server/db/schema/index';
 import type { Api } from '../support/api';
+import { xrechnungRuleViolations } from '../support/xrechnung-rules';
 import { ADDRESS, itemMaker, makeRule, statusesOf } from './billing-support';
 import { expectFieldError, expectProblem, expectStatus, newClient, newCoach, startApi, unique, type Caller } from './fixtures';
 
@@ -145,28 +146,14 @@ describe('invoice run, documents, send, Storno, DATEV', () => {
     }
   });
 
-  it('gives sponsors an XRechnung 3.0 with seller, buyer, reference, lines and VAT breakdown', async () => {
+  it('gives a sponsor without a recorded address no XRechnung (BR-DE-8/9): the PDF goes to the address typed at send', async () => {
     expectStatus(await api.call('GET', `/api/invoices/${selfPay}/xrechnung`, { as: admin }), 404);
-    // No address known for the sponsor: the e-mail is asked for, and the XML is made at the send.
+    // No invoice e-mail recorded for the sponsor: the send asks for one.
     expectFieldError(await api.call('POST', `/api/invoices/${sponsorInvoice}/send`, { as: admin, body: {} }), 'email');
-    expectStatus(await api.call('GET', `/api/invoices/${sponsorInvoice}/xrechnung`, { as: admin }), 404);
     const sent = await api.call('POST', `/api/invoices/${sponsorInvoice}/send`, { as: admin, body: { email: 'buchhaltung@firma.example' } });
     expectStatus(sent, 200);
-    expect(sent.body.hasXRechnung).toBe(true);
-    const res = await download(`/api/invoices/${sponsorInvoice}/xrechnung`);
-    expect(res.statusCode).toBe(200);
-    const xml = new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, parseTagValue: false }).parse(res.body).Invoice;
-    expect(xml.CustomizationID).toBe('urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0');
-    expect(xml.AccountingSupplierParty.Party.PartyLegalEntity.RegistrationName).toBe('Sprechstunde');
-    expect(xml.AccountingSupplierParty.Party.PartyTaxScheme.CompanyID).toBe('11/111/11111');
-    expect(xml.AccountingCustomerParty.Party.PartyLegalEntity.RegistrationName).toBe('FIRMA-GESUND');
-    expect(xml.BuyerReference).toBe('FIRMA-GESUND');
-    expect(xml.AccountingCustomerParty.Party.EndpointID['#text']).toBe('buchhaltung@firma.example');
-    expect(xml.InvoiceLine.Item.Name).toBe('Coaching-Folgetermin');
-    expect(xml.InvoiceLine.LineExtensionAmount['#text']).toBe('100.00');
-    expect(xml.TaxTotal.TaxSubtotal.TaxCategory.ID).toBe('S');
-    expect(xml.TaxTotal.TaxAmount['#text']).toBe('19.00');
-    expect(xml.LegalMonetaryTotal.PayableAmount['#text']).toBe('119.00');
+    expect(sent.body).toMatchObject({ status: 'sent', sentTo: 'buchhaltung@firma.example', hasXRechnung: false });
+    expectStatus(await api.call('GET', `/api/invoices/${sponsorInvoice}/xrechnung`, { as: admin }), 404);
   });
 
   it('sends the invoice with its PDF attached and marks its items invoice_sent', async () => {
@@ -228,6 +215,119 @@ describe('invoice run, documents, send, Storno, DATEV', () => {
     const list = await api.call('GET', '/api/invoices', { as: admin, query: { limit: 100 } });
     expectStatus(list, 200);
     expect(list.body.total).toBeGreaterThanOrEqual(5);
+  });
+
+  it('filters the list by invoice date (from/to, both days included)', async () => {
+    const today = new Intl.DateTimeFormat('sv', { timeZone: 'Europe/Berlin' }).format(new Date());
+    const list = (query: Record<string, string | number>) => api.call('GET', '/api/invoices', { as: admin, query: { limit: 100, ...query } });
+    const all = await list({});
+    const todays = await list({ fromDate: today, toDate: today });
+    expectStatus(todays, 200);
+    expect(todays.body.total).toBe(all.body.total);
+    expect(todays.body.invoices.every((i: { invoiceDate: string }) => i.invoiceDate === today)).toBe(true);
+    expect((await list({ fromDate: '2099-01-01' })).body).toEqual({ invoices: [], total: 0 });
+    expect((await list({ toDate: '2000-12-31' })).body.total).toBe(0);
+    expectFieldError(await list({ fromDate: '2026-02-01', toDate: '2026-01-01' }), 'toDate');
+    expectFieldError(await list({ fromDate: '1.2.2026' }), 'fromDate');
+  });
+});
+
+describe('recipient addresses of sponsors and insurers (§ 14 UStG, XRechnung buyer)', () => {
+  const parse = (xml: string) => new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, parseTagValue: false }).parse(xml).Invoice;
+  let sponsorInvoice: string;
+
+  it('refuses a German postal code that is not five digits, naming the field', async () => {
+    const res = await api.call('POST', '/api/admin/campaigns', {
+      as: admin,
+      body: { code: `bad-${unique()}`, name: 'Falsch', postalCode: '1011' },
+    });
+    expectFieldError(res, 'postalCode');
+  });
+
+  it('prints the sponsor’s stored address on the PDF and makes the XRechnung at issue with it as buyer', async () => {
+    const code = `firma-${unique()}`;
+    const campaign = await api.call('POST', '/api/admin/campaigns', {
+      as: admin,
+      body: { code, name: 'Gesund GmbH', street: ' Industriestraße 7 ', postalCode: '20095', city: 'Hamburg', invoiceEmail: 'rechnung@gesund.example' },
+    });
+    expectStatus(campaign, 201);
+    expect(campaign.body).toMatchObject({ street: 'Industriestraße 7', postalCode: '20095', city: 'Hamburg', country: 'DE', invoiceEmail: 'rechnung@gesund.example' });
+    const client = (await newClient(api, admin, { ...ADDRESS, campaign: code })).id;
+    const items = [await approvedItem(client, { payerKind: 'sponsor' }), await approvedItem(client, {
+      payerKind: 'sponsor',
+      description: 'Ärztliche Konsultation',
+      amountCents: 8000,
+      vatTreatment: 'exempt',
+      vatRatePercent: 0,
+      vatExemptionReason: EXEMPT,
+    })];
+    const res = await run({ itemIds: items });
+    expectStatus(res, 201);
+    expect(res.body.invoices).toHaveLength(1);
+    expect(res.body.invoices[0]).toMatchObject({ payerKind: 'sponsor', recipientName: 'Gesund GmbH', hasXRechnung: true });
+    sponsorInvoice = res.body.invoices[0].id;
+
+    const text = await pdfText(sponsorInvoice);
+    for (const expected of ['Gesund GmbH', 'Industriestraße 7', '20095 Hamburg', `Referenz: ${code}`]) expect(text).toContain(expected);
+
+    const xml = await download(`/api/invoices/${sponsorInvoice}/xrechnung`);
+    expect(xml.statusCode).toBe(200);
+    const buyer = parse(xml.body).AccountingCustomerParty.Party;
+    expect(buyer.PostalAddress).toEqual({
+      StreetName: 'Industriestraße 7',
+      CityName: 'Hamburg',
+      PostalZone: '20095',
+      Country: { IdentificationCode: 'DE' },
+    });
+    expect(buyer.EndpointID['#text']).toBe('rechnung@gesund.example');
+    expect(buyer.PartyLegalEntity.RegistrationName).toBe('Gesund GmbH');
+    expect(xrechnungRuleViolations(xml.body)).toEqual([]);
+
+    // Sent to the stored invoice e-mail without typing one, with the XML attached.
+    const sent = await api.call('POST', `/api/invoices/${sponsorInvoice}/send`, { as: admin, body: {} });
+    expectStatus(sent, 200);
+    expect(sent.body.sentTo).toBe('rechnung@gesund.example');
+    const [mail] = await db().select().from(communications).where(and(eq(communications.template, 'invoice'), eq(communications.recipient, 'rechnung@gesund.example')));
+    const files = await db().select().from(communicationAttachments).where(eq(communicationAttachments.communicationId, mail!.id));
+    expect(files.map((f) => f.contentType)).toEqual(['application/pdf', 'application/xml']);
+  });
+
+  it('gives an insurer’s invoice its stored address, with the IK number as buyer reference', async () => {
+    const name = `BKK Test ${unique()}`;
+    const insurer = await api.call('POST', '/api/admin/insurers', {
+      as: admin,
+      body: { name, ikNumber: '108036123', street: 'Kassenweg 2', postalCode: '80331', city: 'München', invoiceEmail: 'abrechnung@bkk.example' },
+    });
+    expectStatus(insurer, 201);
+    const edited = await api.call('PUT', `/api/admin/insurers/${insurer.body.id}`, { as: admin, body: { street: 'Kassenweg 3' } });
+    expect(edited.body).toMatchObject({ street: 'Kassenweg 3', postalCode: '80331', city: 'München' });
+    const client = (await newClient(api, admin, { ...ADDRESS, insurer: name })).id;
+    const res = await run({ itemIds: [await approvedItem(client, { payerKind: 'statutory_insurer', insurer: name })] });
+    expectStatus(res, 201);
+    const id = res.body.invoices[0].id;
+    const text = await pdfText(id);
+    for (const expected of [name, 'Kassenweg 3', '80331 München', 'Referenz: 108036123']) expect(text).toContain(expected);
+    const xml = await download(`/api/invoices/${id}/xrechnung`);
+    expect(xml.statusCode).toBe(200);
+    const doc = parse(xml.body);
+    expect(doc.BuyerReference).toBe('108036123');
+    expect(doc.AccountingCustomerParty.Party.PostalAddress).toMatchObject({ StreetName: 'Kassenweg 3', CityName: 'München', PostalZone: '80331' });
+    expect(xrechnungRuleViolations(xml.body)).toEqual([]);
+  });
+
+  it('the Storno’s XRechnung passes the local BR-DE checks too, and the checks catch a missing field', async () => {
+    const storno = await api.call('POST', `/api/invoices/${sponsorInvoice}/cancel`, { as: admin, body: { reason: 'Doppelt berechnet' } });
+    expectStatus(storno, 201);
+    expect(storno.body.hasXRechnung).toBe(true);
+    const xml = (await download(`/api/invoices/${storno.body.id}/xrechnung`)).body;
+    expect(parse(xml).InvoiceTypeCode).toBe('384');
+    expect(xrechnungRuleViolations(xml)).toEqual([]);
+    // The checker is not a rubber stamp: without the buyer's postal code, seller phone and buyer reference it names the rules.
+    const broken = xml
+      .replace(/(<cac:AccountingCustomerParty>[\s\S]*?)<cbc:PostalZone>[^<]*<\/cbc:PostalZone>/, '$1')
+      .replace(/<cbc:Telephone>[^<]*<\/cbc:Telephone>/, '')
+      .replace(/<cbc:BuyerReference>[^<]*<\/cbc:BuyerReference>/, '');
+    expect(xrechnungRuleViolations(broken)).toEqual(['BR-DE-6', 'BR-DE-9', 'BR-DE-15', 'BR-DE-27']);
   });
 });
 

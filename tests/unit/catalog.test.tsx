@@ -32,11 +32,29 @@ describe('insurer form', () => {
     const bad = insurerFormSchema.safeParse({ ...newInsurerValues(), name: '  ', ikNumber: '12345678' });
     expect(bad.success).toBe(false);
     expect(zodFieldErrors(bad.error!)).toEqual({ name: 'value_missing', ikNumber: 'invalid_ik_number' });
-    expect(insurerFormSchema.parse({ name: ' hkk ', ikNumber: '101570104', active: true })).toEqual({
+    expect(insurerFormSchema.parse({ ...newInsurerValues(), name: ' hkk ', ikNumber: '101570104' })).toEqual({
       name: 'hkk',
       ikNumber: '101570104',
       active: true,
+      street: null,
+      postalCode: null,
+      city: null,
+      country: 'DE',
+      invoiceEmail: null,
     });
+  });
+
+  it('takes the invoice address: a German postal code has five digits, the e-mail must be one', () => {
+    const base = { ...newInsurerValues(), name: 'hkk', ikNumber: '101570104' };
+    const bad = insurerFormSchema.safeParse({ ...base, postalCode: '2819', invoiceEmail: 'rechnung@' });
+    expect(bad.success).toBe(false);
+    expect(zodFieldErrors(bad.error!)).toMatchObject({ postalCode: 'invalid_postal_code_de', invoiceEmail: 'invalid_email' });
+    expect(i18n.t('catalog:fieldErrors.postalCodeDe')).toMatch(/fünf Ziffern/);
+    // Abroad another format is fine.
+    expect(insurerFormSchema.safeParse({ ...base, country: 'at', postalCode: '1010' }).success).toBe(true);
+    expect(
+      insurerFormSchema.parse({ ...base, street: ' Martinistr. 26 ', postalCode: '28195', city: 'Bremen', invoiceEmail: 'rechnung@hkk.de' }),
+    ).toMatchObject({ street: 'Martinistr. 26', postalCode: '28195', city: 'Bremen', country: 'DE', invoiceEmail: 'rechnung@hkk.de' });
   });
 });
 
@@ -49,8 +67,18 @@ describe('campaign form', () => {
       active: true,
       startsOn: '2026-06-01',
       endsOn: '2026-10-25',
+      street: '',
+      postalCode: '',
+      city: '',
+      country: '',
+      invoiceEmail: '',
     });
     expect(body).toEqual({
+      street: null,
+      postalCode: null,
+      city: null,
+      country: 'DE',
+      invoiceEmail: null,
       code: 'sommer-26',
       name: 'Sommer',
       description: null,
@@ -69,7 +97,13 @@ describe('campaign form', () => {
       active: true,
       startsAt: '2026-05-31T22:00:00Z',
       endsAt: '2026-10-25T23:00:00Z',
+      street: 'Hauptstr. 1',
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      invoiceEmail: null,
     });
+    expect(values).toMatchObject({ street: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin', country: 'DE', invoiceEmail: '' });
     expect(values).toMatchObject({ startsOn: '2026-06-01', endsOn: '2026-10-25' });
   });
 
@@ -85,6 +119,11 @@ describe('campaign form', () => {
     expect(r.success).toBe(false);
     expect(zodFieldErrors(r.error!)).toMatchObject({ code: 'invalid_campaign_code' });
     const order = campaignFormSchema.safeParse({
+      street: '',
+      postalCode: '',
+      city: '',
+      country: 'DE',
+      invoiceEmail: '',
       code: 'ok',
       name: 'X',
       description: '',

@@ -54,6 +54,26 @@ const STORNO = invoice({ id: STORNO_ID, number: '2026-00002', kind: 'cancellatio
 
 const PREVIEW = { itemCount: 5, payerCount: 2, grossCents: 59500 };
 const RESULT = { itemCount: 5, invoices: [ISSUED, { ...ISSUED, id: STORNO_ID, number: '2026-00002' }] };
+const ISSUED_NOW = { kind: 'issued', result: RESULT };
+const RUN_ID = '00000000-0000-4000-8000-0000000000aa';
+const queuedRun = (over: Partial<components['schemas']['InvoiceRun']> = {}): components['schemas']['InvoiceRun'] => ({
+  id: RUN_ID,
+  status: 'queued',
+  payerCount: 2,
+  dueItemCount: 5,
+  itemCount: 0,
+  invoiceCount: 0,
+  invoices: [],
+  error: null,
+  createdAt: '2026-11-27T10:00:00Z',
+  finishedAt: null,
+  ...over,
+});
+const QUEUED = { kind: 'queued', run: queuedRun() };
+const HALF = queuedRun({ status: 'running', itemCount: 2, invoiceCount: 1 });
+const JOB_DONE = queuedRun({ status: 'done', itemCount: 5, invoiceCount: 2, invoices: RESULT.invoices, finishedAt: '2026-11-27T10:01:00Z' });
+const JOB_FAILED = queuedRun({ status: 'failed', itemCount: 2, invoiceCount: 1, invoices: [ISSUED], error: 'Interner Fehler beim Rechnungslauf', finishedAt: '2026-11-27T10:01:00Z' });
+const POLL = { type: 'xstate.after.pollInterval.invoiceRun.queued.waiting' };
 
 describeModel('invoice run machine, model-based', {
   machine: invoiceRunMachine,
@@ -67,13 +87,23 @@ describeModel('invoice run machine, model-based', {
         { type: 'run.confirm' },
         { type: 'run.abort' },
         { type: 'run.retry' },
-        done('runInvoices', RESULT),
+        done('runInvoices', ISSUED_NOW),
         failed('runInvoices', { code: 'network_error' }),
         { type: 'run.dismiss' },
       ],
       walks: [
         // A failed run is retried under the same key and then issues its invoices.
-        [{ type: 'run.start' }, done('previewRun', PREVIEW), { type: 'run.confirm' }, failed('runInvoices', { code: 'network_error' }), { type: 'run.retry' }, done('runInvoices', RESULT)],
+        [{ type: 'run.start' }, done('previewRun', PREVIEW), { type: 'run.confirm' }, failed('runInvoices', { code: 'network_error' }), { type: 'run.retry' }, done('runInvoices', ISSUED_NOW)],
+        // A large run is queued: progress is asked for until the job is done (a lost answer is asked again).
+        [
+          { type: 'run.start' }, done('previewRun', PREVIEW), { type: 'run.confirm' }, done('runInvoices', QUEUED),
+          POLL, done('loadRun', HALF), POLL, failed('loadRun', { code: 'network_error' }), POLL, done('loadRun', JOB_DONE),
+        ],
+        // The job stops half way: what it issued is listed, the failure said.
+        [
+          { type: 'run.start' }, done('previewRun', PREVIEW), { type: 'run.confirm' }, done('runInvoices', QUEUED),
+          POLL, done('loadRun', JOB_FAILED), { type: 'run.dismiss' },
+        ],
       ],
     },
   ],
@@ -122,6 +152,22 @@ describeModel('invoice run machine, model-based', {
       expect(s.context.error?.code).toBe('network_error');
       expect(s.can({ type: 'run.retry' })).toBe(true);
       expect(s.hasTag('question')).toBe(true);
+    },
+    'invoiceRun.queued.waiting': (s) => {
+      expect(s.hasTag('queued')).toBe(true);
+      expect(s.hasTag('open')).toBe(true);
+      expect(s.context.run?.id).toBe(RUN_ID);
+      expect(s.can({ type: 'run.abort' })).toBe(false);
+    },
+    'invoiceRun.queued.polling': (s, run) => {
+      expect(s.hasTag('queued')).toBe(true);
+      expect((run.fakes.loadRun!.calls as Array<{ id: string }>).at(-1)).toEqual({ id: RUN_ID });
+    },
+    'invoiceRun.jobFailed': (s) => {
+      expect(s.hasTag('error')).toBe(true);
+      expect(s.context.run?.status).toBe('failed');
+      expect(s.context.result?.invoices).toEqual([ISSUED]);
+      expect(s.can({ type: 'run.dismiss' })).toBe(true);
     },
     'invoiceRun.done': (s, run) => {
       expect(s.context.result).toEqual(RESULT);

@@ -121,6 +121,12 @@ export const insurers = pgTable(
     name: text('name').notNull(),
     ikNumber: text('ik_number').notNull(),
     active: boolean('active').notNull().default(true),
+    /** Postal address and invoice e-mail for invoices to this payer (§ 14 Abs. 4 Nr. 1 UStG). */
+    street: text('street'),
+    postalCode: text('postal_code'),
+    city: text('city'),
+    country: text('country').notNull().default('DE'),
+    invoiceEmail: text('invoice_email'),
   },
   (t) => [
     uniqueIndex('insurers_name_key').on(t.name),
@@ -138,6 +144,12 @@ export const campaigns = pgTable(
     active: boolean('active').notNull().default(true),
     startsAt: ts('starts_at'),
     endsAt: ts('ends_at'),
+    /** Postal address and invoice e-mail for invoices to this payer (§ 14 Abs. 4 Nr. 1 UStG). */
+    street: text('street'),
+    postalCode: text('postal_code'),
+    city: text('city'),
+    country: text('country').notNull().default('DE'),
+    invoiceEmail: text('invoice_email'),
   },
   (t) => [uniqueIndex('campaigns_code_key').on(t.code)],
 );

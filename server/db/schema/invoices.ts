@@ -139,3 +139,30 @@ export const communicationAttachments = pgTable(
   },
   (t) => [index('communication_attachments_communication_idx').on(t.communicationId)],
 );
+
+export const INVOICE_RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+
+/**
+ * A large invoice run done by the background job (POST /invoices/runs answers 202 with its id):
+ * what it was asked, how far it is (invoices issued of those due when it was queued) and the
+ * invoices it issued. Small runs are answered at once and leave no row here.
+ */
+export const invoiceRuns = pgTable(
+  'invoice_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    status: text('status', { enum: INVOICE_RUN_STATUSES }).notNull().default('queued'),
+    request: jsonb('request').$type<{ itemIds?: string[]; fromDate?: string; toDate?: string }>().notNull(),
+    /** Payers (= invoices) and items due when the run was queued. */
+    payerCount: integer('payer_count').notNull(),
+    dueItemCount: integer('due_item_count').notNull(),
+    /** Items and invoices issued so far. */
+    itemCount: integer('item_count').notNull().default(0),
+    invoiceIds: jsonb('invoice_ids').$type<string[]>().notNull().default([]),
+    error: text('error'),
+    requestedById: uuid('requested_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [check('invoice_runs_status_check', sql`${t.status} IN ${inList(INVOICE_RUN_STATUSES)}`)],
+);

@@ -24,6 +24,37 @@ export function requiredTrimmed(value: string, field: string): string {
   return trimmed;
 }
 
+/** The invoice address fields a payer (insurer, campaign) may carry. */
+export interface PayerAddressInput {
+  street?: string | null | undefined;
+  postalCode?: string | null | undefined;
+  city?: string | null | undefined;
+  country?: string | undefined;
+  invoiceEmail?: string | null | undefined;
+}
+
+const blankToNull = (value: string | null | undefined) =>
+  value === undefined ? undefined : value === null ? null : value.trim() || null;
+
+/**
+ * The address as stored: blanks become null, a German postal code must be five digits (400
+ * postalCode). Only the fields the body names are returned, so an update leaves the others.
+ */
+export function payerAddress(body: PayerAddressInput, before: { country: string } | null) {
+  const address = {
+    street: blankToNull(body.street),
+    postalCode: blankToNull(body.postalCode),
+    city: blankToNull(body.city),
+    country: body.country ?? (before ? undefined : 'DE'),
+    invoiceEmail: blankToNull(body.invoiceEmail),
+  };
+  const country = address.country ?? before?.country ?? 'DE';
+  if (country === 'DE' && address.postalCode && !/^[0-9]{5}$/.test(address.postalCode)) {
+    throw badRequest('postalCode', 'invalid_postal_code', 'A German postal code has five digits');
+  }
+  return address;
+}
+
 export function checkCampaignDates(startsAt: string | null | undefined, endsAt: string | null | undefined) {
   if (startsAt && endsAt && compareInstants(instant(endsAt), instant(startsAt)) < 0) {
     throw badRequest('endsAt', 'value_too_small', 'endsAt must not lie before startsAt');
@@ -64,13 +95,13 @@ async function carryOver(tx: Tx, field: 'insurer' | 'campaign', from: string, to
 
 export async function insertInsurer(
   tx: Tx,
-  body: { name: string; ikNumber: string; active?: boolean },
+  body: { name: string; ikNumber: string; active?: boolean } & PayerAddressInput,
 ): Promise<InsurerRow> {
   const name = requiredTrimmed(body.name, 'name');
   await insurerNameFree(tx, name, null);
   const [row] = await tx
     .insert(insurers)
-    .values({ name, ikNumber: body.ikNumber, active: body.active ?? true })
+    .values({ name, ikNumber: body.ikNumber, active: body.active ?? true, ...payerAddress(body, null) })
     .returning();
   return row!;
 }
@@ -79,7 +110,7 @@ export async function insertInsurer(
 export async function changeInsurer(
   tx: Tx,
   id: string,
-  body: { name?: string; ikNumber?: string; active?: boolean },
+  body: { name?: string; ikNumber?: string; active?: boolean } & PayerAddressInput,
 ): Promise<{ before: InsurerRow; after: InsurerRow; renamedClients: number }> {
   const [before] = await tx.select().from(insurers).where(eq(insurers.id, id)).for('update');
   if (!before) throw notFound('insurer');
@@ -87,7 +118,7 @@ export async function changeInsurer(
   if (name !== undefined && name !== before.name) await insurerNameFree(tx, name, id);
   const [after] = await tx
     .update(insurers)
-    .set({ name, ikNumber: body.ikNumber, active: body.active })
+    .set({ name, ikNumber: body.ikNumber, active: body.active, ...payerAddress(body, before) })
     .where(eq(insurers.id, id))
     .returning();
   let renamedClients = 0;
@@ -110,7 +141,7 @@ export async function insertCampaign(
     active?: boolean;
     startsAt?: string | null;
     endsAt?: string | null;
-  },
+  } & PayerAddressInput,
 ): Promise<CampaignRow> {
   const name = requiredTrimmed(body.name, 'name');
   checkCampaignDates(body.startsAt, body.endsAt);
@@ -124,6 +155,7 @@ export async function insertCampaign(
       active: body.active ?? true,
       startsAt: body.startsAt ?? null,
       endsAt: body.endsAt ?? null,
+      ...payerAddress(body, null),
     })
     .returning();
   return row!;
@@ -140,7 +172,7 @@ export async function changeCampaign(
     active?: boolean;
     startsAt?: string | null;
     endsAt?: string | null;
-  },
+  } & PayerAddressInput,
 ): Promise<{ before: CampaignRow; after: CampaignRow; renamedClients: number }> {
   const [before] = await tx.select().from(campaigns).where(eq(campaigns.id, id)).for('update');
   if (!before) throw notFound('campaign');
@@ -160,6 +192,7 @@ export async function changeCampaign(
       active: body.active,
       startsAt: body.startsAt,
       endsAt: body.endsAt,
+      ...payerAddress(body, before),
     })
     .where(eq(campaigns.id, id))
     .returning();

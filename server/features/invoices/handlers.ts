@@ -1,12 +1,13 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { invoices } from '../../db/schema/index';
+import { invoiceRuns, invoices } from '../../db/schema/index';
 import { defineHandlers } from '../../http/handler';
 import { badRequest, notFound } from '../../http/problem';
 import { datevBuchungsstapel } from './datev';
 import { practiceOf } from './document';
 import { previewInvoiceRun, runInvoices } from './run';
+import { queueLargeRun, type InvoiceRunRow } from './run-job';
 import { sendInvoice } from './send';
 import { cancelInvoice } from './storno';
 import { toInvoice, toSummary } from './view';
@@ -26,6 +27,27 @@ async function invoiceById(db: Db, id: string) {
   return toInvoice(row, row.cancelledBy);
 }
 
+/** A queued run as GET /invoices/runs/{id} shows it; its invoices once it has finished. */
+async function runView(db: Db, run: InvoiceRunRow) {
+  const finished = run.status === 'done' || run.status === 'failed';
+  const rows =
+    finished && run.invoiceIds.length
+      ? await selectInvoices(db).where(inArray(invoices.id, run.invoiceIds)).orderBy(asc(invoices.year), asc(invoices.sequence))
+      : [];
+  return {
+    id: run.id,
+    status: run.status,
+    payerCount: run.payerCount,
+    dueItemCount: run.dueItemCount,
+    itemCount: run.itemCount,
+    invoiceCount: run.invoiceIds.length,
+    invoices: rows.map((r) => toSummary(r, r.cancelledBy)),
+    error: run.error,
+    createdAt: run.createdAt,
+    finishedAt: run.finishedAt,
+  };
+}
+
 const attachmentName = (name: string) => `attachment; filename="${name}"`;
 
 /** /invoices…: ADMIN (SUPERADMIN passes); coaches and onboarding managers none. */
@@ -36,6 +58,11 @@ export const invoiceHandlers = defineHandlers({
     const filters: SQL[] = [];
     if (query.status) filters.push(eq(invoices.status, query.status));
     if (query.year) filters.push(eq(invoices.year, query.year));
+    if (query.fromDate && query.toDate && query.fromDate > query.toDate) {
+      throw badRequest('toDate', 'before_from', 'toDate is before fromDate');
+    }
+    if (query.fromDate) filters.push(gte(invoices.invoiceDate, query.fromDate));
+    if (query.toDate) filters.push(lte(invoices.invoiceDate, query.toDate));
     const where = filters.length ? and(...filters) : undefined;
     const [rows, [total]] = await Promise.all([
       selectInvoices(deps.db)
@@ -52,7 +79,13 @@ export const invoiceHandlers = defineHandlers({
     if (body.fromDate && body.toDate && body.fromDate > body.toDate) {
       throw badRequest('toDate', 'before_from', 'toDate is before fromDate');
     }
-    const result = await runInvoices(deps.db, principal, deps.config, deps.now(), body);
+    const actor = principal.user?.id ?? null;
+    const queued = await queueLargeRun(deps.db, { jobs: deps.jobs, config: deps.config }, actor, body);
+    if (queued) {
+      reply.code(202);
+      return runView(deps.db, queued);
+    }
+    const result = await runInvoices(deps.db, actor, deps.config, deps.now(), body);
     reply.code(201);
     return {
       invoices: result.invoices.map((r) => toSummary({ ...r, hasXml: r.xml !== null }, null)),
@@ -65,6 +98,12 @@ export const invoiceHandlers = defineHandlers({
       throw badRequest('toDate', 'before_from', 'toDate is before fromDate');
     }
     return previewInvoiceRun(deps.db, query);
+  },
+
+  async getInvoiceRun({ params, deps }) {
+    const [run] = await deps.db.select().from(invoiceRuns).where(eq(invoiceRuns.id, params.id));
+    if (!run) throw notFound('invoice run');
+    return runView(deps.db, run);
   },
 
   getInvoice: ({ params, deps }) => invoiceById(deps.db, params.id),

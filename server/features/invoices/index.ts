@@ -5,3 +5,4 @@ export { runInvoices } from './run';
 export { practiceOf } from './document';
 export { priceLines, totalsOf } from './money';
 export { renderInvoicePdf } from './pdf';
+export { invoiceJobs } from './run-job';

@@ -14,11 +14,15 @@ export function invoiceDates(now: Date, days: number) {
 }
 
 /**
- * XRechnung for every payer but a private client, once the buyer's electronic address (BT-49,
- * required) is known: at issue when the recipient has an e-mail address, else at the first send.
+ * XRechnung for every payer but a private client, once what XRechnung requires of the buyer is
+ * known: the electronic address (BT-49), postal code and city (BR-DE-8, BR-DE-9). The address
+ * and invoice e-mail come from the insurer or campaign, so this is at issue; an invoice issued
+ * before they were recorded gets it at its first send (with the send form's address).
  */
-export const wantsXRechnung = (payerKind: InvoiceRow['payerKind'], email: string | null) =>
-  payerKind !== 'client' && email !== null;
+export const wantsXRechnung = (
+  payerKind: InvoiceRow['payerKind'],
+  recipient: Pick<InvoiceRow['recipient'], 'email' | 'postalCode' | 'city'>,
+) => payerKind !== 'client' && !!recipient.email && !!recipient.postalCode && !!recipient.city;
 
 /** The document an invoice row was issued from (to render its XRechnung later). */
 export function documentOf(row: InvoiceRow, cancels: Pick<InvoiceRow, 'number' | 'invoiceDate'> | null): InvoiceDocument {
@@ -57,7 +61,7 @@ export async function storeInvoice(
   const { doc, practice } = input;
   const [pdf, xml] = await Promise.all([
     renderInvoicePdf(doc, practice),
-    wantsXRechnung(input.payerKind, doc.recipient.email) ? renderXRechnung(doc, practice) : Promise.resolve(null),
+    wantsXRechnung(input.payerKind, doc.recipient) ? renderXRechnung(doc, practice) : Promise.resolve(null),
   ]);
   const [row] = await tx
     .insert(invoices)

@@ -19,8 +19,8 @@ export interface Payer {
 /**
  * Loads what the recipients need in three queries. Self-pay items go to the client; sponsor
  * items to the client's campaign (the sponsor, by code or name); insurer items to the insurer,
- * with its IK number as the buyer reference. The product keeps no postal address for sponsors
- * and insurers, so theirs stays empty until someone records it.
+ * with its IK number as the buyer reference. Sponsors and insurers carry the postal address and
+ * invoice e-mail recorded on /admin/campaigns and /admin/insurers (empty until someone records it).
  */
 export async function payersOf(tx: Tx | Db, items: readonly PayerItem[]): Promise<(item: PayerItem) => Payer> {
   const clientRows = items.length
@@ -41,6 +41,10 @@ export async function payersOf(tx: Tx | Db, items: readonly PayerItem[]): Promis
   return (item) => {
     const client = byClient.get(item.clientId)!;
     const empty = { street: null, postalCode: null, city: null, country: 'DE', email: null };
+    const addressOf = (row: { street: string | null; postalCode: string | null; city: string | null; country: string; invoiceEmail: string | null } | undefined) =>
+      row
+        ? { street: row.street, postalCode: row.postalCode, city: row.city, country: row.country, email: row.invoiceEmail }
+        : empty;
     if (item.payerKind === 'client') {
       return {
         key: `client:${client.id}`,
@@ -62,7 +66,7 @@ export async function payersOf(tx: Tx | Db, items: readonly PayerItem[]): Promis
       return {
         key: `sponsor:${campaign?.code ?? code}`,
         payerKind: 'sponsor',
-        recipient: { ...empty, name: campaign?.name ?? (code || 'Sponsor'), reference: campaign?.code ?? (code || null) },
+        recipient: { ...addressOf(campaign), name: campaign?.name ?? (code || 'Sponsor'), reference: campaign?.code ?? (code || null) },
       };
     }
     const name = item.insurer ?? client.insurer ?? '';
@@ -70,7 +74,7 @@ export async function payersOf(tx: Tx | Db, items: readonly PayerItem[]): Promis
     return {
       key: `${item.payerKind}:${name}`,
       payerKind: item.payerKind,
-      recipient: { ...empty, name: name || 'Krankenversicherung', reference: insurer?.ikNumber ?? client.insurerCode },
+      recipient: { ...addressOf(insurer), name: name || 'Krankenversicherung', reference: insurer?.ikNumber ?? client.insurerCode },
     };
   };
 }

@@ -2,7 +2,6 @@ import { and, asc, eq, gte, inArray, lte, notExists, sql, type SQL } from 'drizz
 import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
 import { billableItems, events, invoiceItems } from '../../db/schema/index';
-import type { Principal } from '../../http/auth';
 import { HttpProblem, type FieldError } from '../../http/problem';
 import { inTransaction } from '../appointments/index';
 import { practiceOf, type InvoiceDocument } from './document';
@@ -28,7 +27,7 @@ const onLiveInvoice = () =>
   );
 
 /** Approved items on no live invoice, narrowed as the request says: what a run takes. */
-function dueItems(request: RunRequest): SQL | undefined {
+export function dueItemsOf(request: RunRequest): SQL | undefined {
   const filters: SQL[] = [eq(billableItems.status, 'approved'), onLiveInvoice()];
   if (request.itemIds) filters.push(inArray(billableItems.id, request.itemIds));
   if (request.fromDate) filters.push(gte(billableItems.serviceDate, request.fromDate));
@@ -53,8 +52,8 @@ async function groupByPayer(tx: Tx | Db, items: ItemRow[]) {
  * What a run would issue now (items, payers, gross sum), read without locks: the screen's
  * question before the run. A run started later takes what is due then.
  */
-export async function previewInvoiceRun(db: Db, request: RunRequest) {
-  const items = await db.select().from(billableItems).where(dueItems(request));
+export async function previewInvoiceRun(db: Db | Tx, request: RunRequest) {
+  const items = await db.select().from(billableItems).where(dueItemsOf(request));
   const groups = items.length ? await groupByPayer(db, items) : [];
   return {
     itemCount: items.length,
@@ -68,25 +67,37 @@ export async function previewInvoiceRun(db: Db, request: RunRequest) {
  * transaction: items locked, numbers allocated (gapless, see numbering.ts), documents rendered
  * and stored, items linked, one business event per invoice.
  */
+export interface RunOptions {
+  /**
+   * Issue at most this many invoices (the first payers in order) and leave the rest due: the
+   * background job's step. Named ids already invoiced by an earlier step are then not refused.
+   */
+  maxInvoices?: number;
+  /** Called in the run's transaction with what it issued (the job records its progress). */
+  onIssued?: (tx: Tx, issued: InvoiceRow[], itemCount: number) => Promise<void>;
+}
+
 export async function runInvoices(
   db: Db,
-  principal: Principal,
+  actorUserId: string | null,
   config: Config,
   now: Date,
   request: RunRequest,
+  options: RunOptions = {},
 ): Promise<{ invoices: InvoiceRow[]; itemCount: number }> {
   return inTransaction(db, async (tx) => {
     await tx.execute(RUN_LOCK);
-    const items = await tx
+    const locked = await tx
       .select()
       .from(billableItems)
-      .where(dueItems(request))
+      .where(dueItemsOf(request))
       .orderBy(asc(billableItems.id))
       .for('update');
-    if (request.itemIds) refuseMissing(request.itemIds, items);
-    if (items.length === 0) return { invoices: [], itemCount: 0 };
+    if (request.itemIds && options.maxInvoices === undefined) refuseMissing(request.itemIds, locked);
+    if (locked.length === 0) return { invoices: [], itemCount: 0 };
 
-    const ordered = await groupByPayer(tx, items);
+    const ordered = (await groupByPayer(tx, locked)).slice(0, options.maxInvoices);
+    const items = ordered.flatMap((g) => g.items);
     const practice = practiceOf(config);
     const { invoiceDate, dueDate, year } = invoiceDates(now, practice.paymentDays);
     const numbers = await allocateNumbers(tx, year, ordered.length);
@@ -127,7 +138,7 @@ export async function runInvoices(
         payerKind: payer.payerKind,
         payerKey: payer.key,
         cancelsInvoiceId: null,
-        createdById: principal.user?.id ?? null,
+        createdById: actorUserId,
       });
       await tx.insert(invoiceItems).values(members.map((m) => ({ invoiceId: row.id, billableItemId: m.id })));
       issued.push(row);
@@ -137,18 +148,19 @@ export async function runInvoices(
         type: 'invoice.issued',
         entityType: 'invoice',
         entityId: row.id,
-        actorUserId: principal.user?.id ?? null,
+        actorUserId,
         source: 'business' as const,
         important: true,
         changes: { number: row.number, grossCents: row.grossCents, lineCount: row.lines.length },
       })),
     );
+    await options.onIssued?.(tx, issued, items.length);
     return { invoices: issued, itemCount: items.length };
   });
 }
 
 /** Named items that are not approved, unknown or already invoiced refuse the whole run. */
-function refuseMissing(ids: string[], found: ItemRow[]) {
+export function refuseMissing(ids: string[], found: readonly { id: string }[]) {
   const have = new Set(found.map((i) => i.id));
   const offenders: (FieldError & { id: string })[] = [];
   ids.forEach((id, index) => {

@@ -54,10 +54,11 @@ export async function sendInvoice(
     }
     const to = email ?? row.recipient.email;
     if (!to) throw badRequest('email', 'required', 'Die Empfängeradresse fehlt: bitte eine E-Mail-Adresse angeben.');
-    // A business payer's XRechnung needs the buyer's address (BT-49): made now if it was unknown.
+    // A business payer's XRechnung is made at issue from the stored address; an invoice issued
+    // before the payer's invoice e-mail was known gets it now, with the address it was sent to.
     let xml = row.xml;
     let recipient = row.recipient;
-    if (!xml && wantsXRechnung(row.payerKind, to)) {
+    if (!xml && wantsXRechnung(row.payerKind, { ...row.recipient, email: to })) {
       recipient = { ...row.recipient, email: to };
       const [cancelled] = row.cancelsInvoiceId
         ? await tx.select().from(invoices).where(eq(invoices.id, row.cancelsInvoiceId))

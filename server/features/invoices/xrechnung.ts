@@ -38,7 +38,7 @@ export async function renderXRechnung(doc: InvoiceDocument, practice: Practice):
       'cbc:IssueDate': doc.invoiceDate,
       ...(doc.kind === 'invoice' ? { 'cbc:DueDate': doc.dueDate } : {}),
       'cbc:InvoiceTypeCode': doc.kind === 'cancellation' ? '384' : '380',
-      ...(doc.cancellationReason ? { 'cbc:Note': doc.cancellationReason } : {}),
+      ...(doc.cancellationReason ? { 'cbc:Note': [doc.cancellationReason] } : {}),
       'cbc:DocumentCurrencyCode': 'EUR',
       'cbc:BuyerReference': r.reference ?? doc.number,
       'cac:InvoicePeriod': { 'cbc:StartDate': doc.serviceFrom, 'cbc:EndDate': doc.serviceTo },

@@ -4,6 +4,7 @@ import {
   downloadInvoiceActor,
   exportDatevActor,
   loadInvoiceActor,
+  loadInvoiceRunActor,
   previewInvoiceRunActor,
   runInvoicesActor,
   sendInvoiceActor,
@@ -18,7 +19,7 @@ import type { RouteEffects } from './effects';
 /** "Rechnungslauf starten"; `onDone` reloads the list. */
 export const wireInvoiceRun = ({ api }: RouteEffects, onDone: () => void) =>
   invoiceRunMachine.provide({
-    actors: { previewRun: previewInvoiceRunActor(api), runInvoices: runInvoicesActor(api) },
+    actors: { previewRun: previewInvoiceRunActor(api), runInvoices: runInvoicesActor(api), loadRun: loadInvoiceRunActor(api) },
     actions: { notifyDone: () => onDone() },
   });
 

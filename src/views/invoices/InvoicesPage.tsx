@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { type InvoiceSummary, loadInvoicesPageActor } from '../../machines/actors/staff/invoices';
 import type { datevExportMachine } from '../../machines/datev-export.machine';
 import type { invoiceRunMachine } from '../../machines/invoice-run.machine';
-import { oneOf, wholeNumber } from '../../machines/list.machine';
+import { isoDate, oneOf, wholeNumber } from '../../machines/list.machine';
 import { datevStartRange, wireDatevExport, wireInvoiceRun } from '../../machines/wiring/invoices';
 import { BillingSections } from '../billing/BillingSections';
 import { useRouteActor } from '../route-actor';
@@ -21,10 +21,12 @@ import { INVOICE_STATUS_LABELS, invoiceErrorKey, Modal, Progress } from './parts
 import '../billing/billing.css';
 import './invoices.css';
 
-/** The filters of `/billing/invoices` as URL keys. */
+/** The filters of `/billing/invoices` as URL keys; `from`/`to` invoice dates, as on `/billing`. */
 export const INVOICE_FILTERS = z.object({
   status: oneOf(['issued', 'sent', 'cancelled']),
   year: wholeNumber(2000, 2999),
+  from: isoDate,
+  to: isoDate,
 });
 const STATUSES = ['issued', 'sent', 'cancelled'] as const;
 
@@ -55,6 +57,8 @@ export default function InvoicesPage() {
         emptyText={t('empty')}
         filters={
           <FilterForm actorRef={listRef}>
+            <FilterInput name="from" type="date" label={t('filters.from')} value={filters.from} />
+            <FilterInput name="to" type="date" label={t('filters.to')} value={filters.to} />
             <FilterInput name="year" type="number" min={2000} max={2999} label={t('filters.year')} value={filters.year} />
             <FilterSelect
               name="status"
@@ -75,7 +79,7 @@ type RunActor = ActorRefFrom<typeof invoiceRunMachine>;
 function RunPanel({ actorRef }: { actorRef: RunActor }) {
   const { t } = useTranslation(['invoices', 'staff']);
   const state = useSelector(actorRef, (s) => s);
-  const { preview, result, error } = state.context;
+  const { preview, result, error, run } = state.context;
   const busy = state.hasTag('busy');
   const abort = () => actorRef.send({ type: 'run.abort' });
   return (
@@ -128,7 +132,21 @@ function RunPanel({ actorRef }: { actorRef: RunActor }) {
             <p>{t('run.explain')}</p>
           </>
         ) : null}
-        {state.hasTag('running') ? <Progress text={t('run.running')} /> : null}
+        {state.hasTag('running') && !state.hasTag('queued') ? <Progress text={t('run.running')} /> : null}
+        {state.hasTag('queued') && run ? (
+          <div className="invoice-run-progress">
+            <Progress
+              text={t('run.progress', { done: formatNumber(run.invoiceCount), total: formatNumber(run.payerCount) })}
+            />
+            <progress max={run.payerCount} value={run.invoiceCount} aria-label={t('run.progressLabel')} />
+            <p className="field-hint">{t('run.queuedHint')}</p>
+          </div>
+        ) : null}
+        {state.matches('jobFailed') ? (
+          <div className="notice notice-error" role="alert">
+            <p>{t('run.jobFailed', { done: formatNumber(run?.invoiceCount ?? 0) })}</p>
+          </div>
+        ) : null}
         {state.hasTag('error') ? (
           <div className="notice notice-error" role="alert">
             <p>

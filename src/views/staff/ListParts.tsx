@@ -63,6 +63,7 @@ const FIELD_ERRORS: Record<string, string> = {
   unknown_coach: tKey('staff:fieldErrors.unknownCoach'),
   start_in_past: tKey('staff:fieldErrors.startInPast'),
   invalid_ik_number: tKey('catalog:fieldErrors.ikNumber'),
+  invalid_postal_code_de: tKey('catalog:fieldErrors.postalCodeDe'),
   invalid_campaign_code: tKey('catalog:fieldErrors.campaignCode'),
 };
 

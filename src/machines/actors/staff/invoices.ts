@@ -3,7 +3,7 @@ import type { ApiClient } from '../../../api/client';
 import type { components, operations } from '../../../../shared/contract/product';
 import type { DatevRange } from '../../datev-export.machine';
 import type { DownloadRequest, SendRequest, CancelRequest } from '../../invoice-detail.machine';
-import type { RunRequest } from '../../invoice-run.machine';
+import type { QueuedInvoiceRun, RunOutcome, RunRequest } from '../../invoice-run.machine';
 import type { ListPage, ListQuery } from '../../list.machine';
 import { fileNameOf, saveFile } from '../save-file';
 import { defined } from './query';
@@ -16,11 +16,13 @@ export type InvoiceRunPreview = components['schemas']['InvoiceRunPreview'];
 export type InvoiceRunResult = components['schemas']['InvoiceRunResult'];
 type ListInvoicesQuery = NonNullable<operations['listInvoices']['parameters']['query']>;
 
-/** The `/billing/invoices` URL filters (`status`, `year`) and page as API parameters. */
+/** The `/billing/invoices` URL filters (`status`, `year`, invoice dates `from`/`to`) and page as API parameters. */
 export const invoiceQueryOf = (query: ListQuery): ListInvoicesQuery =>
   defined({
     status: query.filters.status as ListInvoicesQuery['status'],
     year: query.filters.year ? Number(query.filters.year) : undefined,
+    fromDate: query.filters.from,
+    toDate: query.filters.to,
     page: query.page,
     limit: query.limit,
   });
@@ -39,14 +41,26 @@ export const previewInvoiceRunActor = (api: ApiClient) =>
     return data!;
   });
 
-/** `POST /invoices/runs` with the run's Idempotency-Key (a retry after a lost answer issues nothing twice). */
+/**
+ * `POST /invoices/runs` with the run's Idempotency-Key (a retry after a lost answer issues
+ * nothing twice): the invoices (201), or the queued run of a large one (202).
+ */
 export const runInvoicesActor = (api: ApiClient) =>
-  fromPromise<InvoiceRunResult, RunRequest>(async ({ input, signal }) => {
-    const { data } = await api.POST('/invoices/runs', {
+  fromPromise<RunOutcome, RunRequest>(async ({ input, signal }) => {
+    const { data, response } = await api.POST('/invoices/runs', {
       params: { header: { 'Idempotency-Key': input.idempotencyKey } },
       body: {},
       signal,
     });
+    return response.status === 202
+      ? { kind: 'queued', run: data as QueuedInvoiceRun }
+      : { kind: 'issued', result: data as InvoiceRunResult };
+  });
+
+/** `GET /invoices/runs/{id}`: a queued run's progress and, once finished, its invoices. */
+export const loadInvoiceRunActor = (api: ApiClient) =>
+  fromPromise<QueuedInvoiceRun, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/invoices/runs/{id}', { params: { path: { id: input.id } }, signal });
     return data!;
   });
 
