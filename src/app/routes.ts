@@ -217,11 +217,10 @@ export const routes: readonly AppRoute[] = [
   page('/events', tKey('staff:breadcrumbs.events'), EventsListPage, staff(MANAGERS)),
   page('/messages/failed', tKey('staff:breadcrumbs.failedMessages'), FailedMessagesPage, staff(MANAGERS)),
   // Billing (issue 19): every staff role reads (coaches their clients' items), admins act.
-  page('/billing', tKey('common:menu.billing'), BillingPage, staff(STAFF)),
-  // Review (issue 20): coaches see their own documentation, managers everyone's and complete it.
-  page('/review', tKey('common:menu.review'), ReviewPage, { namespaces: ['review', 'staff'], access: { roles: STAFF } }),
   // ('invoices' for the admins' link to the invoices.)
   page('/billing', tKey('common:menu.billing'), BillingPage, { namespaces: ['staff', 'invoices'], access: { roles: STAFF } }),
+  // Review (issue 20): coaches see their own documentation, managers everyone's and complete it.
+  page('/review', tKey('common:menu.review'), ReviewPage, { namespaces: ['review', 'staff'], access: { roles: STAFF } }),
   // Invoices (issue 19): admins (and superadmins), as the contract's x-roles say.
   page('/billing/invoices', tKey('invoices:breadcrumbs.invoices'), InvoicesPage, INVOICES),
   page('/billing/invoices/:invoiceId', tKey('invoices:breadcrumbs.invoice'), InvoiceDetailPage, INVOICES),
