@@ -14,11 +14,20 @@ import { type MachineError, machineErrorOf, notProvided } from './shared/failure
  *   reloads and says so; another failure puts the old order back and says the move failed.
  *   Delete asks first (`confirm-action`'s ask/run pieces) and reloads after.
  * - `preview`: an appointment id in, the rules up to the match with what failed above it.
+ * - `pick`: a client chosen by name (the record picker) loads that client's appointments, newest
+ *   first; choosing one of them is a `preview.request` for its id.
  *
  * `announcement` is what the page's aria-live region reads after a move (or its rollback).
  */
 type BillingRule = components['schemas']['BillingRule'];
 type Preview = components['schemas']['BillingRulePreview'];
+type Appointment = components['schemas']['Appointment'];
+
+/** The client whose appointments the preview offers (id and the name the picker showed). */
+export interface PickedClient {
+  id: string;
+  label: string;
+}
 
 export type RulesAnnouncement =
   | { kind: 'moved'; name: string; position: number; count: number }
@@ -45,6 +54,10 @@ export interface BillingRulesContext {
   appointmentId: string;
   preview: Preview | null;
   previewError: MachineError | null;
+  client: PickedClient | null;
+  /** The chosen client's appointments, newest first. */
+  appointments: Appointment[];
+  appointmentsError: MachineError | null;
 }
 
 export type BillingRulesEvent =
@@ -56,7 +69,10 @@ export type BillingRulesEvent =
   | { type: 'delete.abort' }
   | { type: 'delete.retry' }
   | { type: 'preview.request'; appointmentId: string }
-  | { type: 'preview.clear' };
+  | { type: 'preview.clear' }
+  | { type: 'client.choose'; client: PickedClient }
+  | { type: 'client.clear' }
+  | { type: 'appointments.retry' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -91,13 +107,19 @@ export const billingRulesMachine = setup({
       | 'deleteError'
       | 'previewing'
       | 'previewShown'
-      | 'previewError',
+      | 'previewError'
+      | 'appointmentsLoading'
+      | 'appointmentsShown'
+      | 'appointmentsError',
   },
   actors: {
     loadRules: fromPromise<BillingRule[], void>(notProvided('billing rules', 'loadRules')),
     reorderRules: fromPromise<BillingRule[], { ids: string[] }>(notProvided('billing rules', 'reorderRules')),
     deleteRule: fromPromise<unknown, { id: string }>(notProvided('billing rules', 'deleteRule')),
     previewRules: fromPromise<Preview, { appointmentId: string }>(notProvided('billing rules', 'previewRules')),
+    loadClientAppointments: fromPromise<Appointment[], { clientId: string }>(
+      notProvided('billing rules', 'loadClientAppointments'),
+    ),
   },
   actions: {
     /** A toast after a deletion (the page's). */
@@ -127,6 +149,9 @@ export const billingRulesMachine = setup({
     appointmentId: input?.appointmentId ?? '',
     preview: null,
     previewError: null,
+    client: null,
+    appointments: [],
+    appointmentsError: null,
   }),
   // An appointment the page was opened for is previewed at once (as if typed in).
   entry: enqueueActions(({ context, enqueue }) => {
@@ -298,6 +323,39 @@ export const billingRulesMachine = setup({
         failed: {
           tags: ['previewError'],
           on: { 'preview.clear': { target: 'idle', actions: assign({ previewError: null }) } },
+        },
+      },
+    },
+    pick: {
+      initial: 'none',
+      on: {
+        // Another client (or the same one again) loads its appointments anew. (No `reenter`: that
+        // would restart the whole page, the list region too.)
+        'client.choose': {
+          target: '.loading',
+          actions: assign({ client: ({ event }) => event.client, appointments: [], appointmentsError: null }),
+        },
+        'client.clear': { target: '.none', actions: assign({ client: null, appointments: [], appointmentsError: null }) },
+      },
+      states: {
+        none: {},
+        loading: {
+          tags: ['appointmentsLoading'],
+          invoke: {
+            id: 'loadClientAppointments',
+            src: 'loadClientAppointments',
+            input: ({ context }) => ({ clientId: context.client!.id }),
+            onDone: { target: 'ready', actions: assign({ appointments: ({ event }) => event.output }) },
+            onError: {
+              target: 'failed',
+              actions: assign({ appointmentsError: ({ event }) => machineErrorOf(event.error) }),
+            },
+          },
+        },
+        ready: { tags: ['appointmentsShown'] },
+        failed: {
+          tags: ['appointmentsError'],
+          on: { 'appointments.retry': { target: 'loading', actions: assign({ appointmentsError: null }) } },
         },
       },
     },

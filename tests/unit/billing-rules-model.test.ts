@@ -7,7 +7,8 @@ import { describeModel, done, failed, startMachine } from '../support/model';
 /**
  * Model-based test of `/billing/rules`' machine: load, optimistic reorder with its three
  * outcomes (confirmed, 409 stale_rule_order → old order back and reloaded, other failure → old
- * order back), delete after a question, and the preview. Each state is checked in what the page
+ * order back), delete after a question, the preview, and the client whose appointments it
+ * offers. Each state is checked in what the page
  * shows (rules in order, the announcement, the question) and in the calls that went out.
  */
 type Rule = components['schemas']['BillingRule'];
@@ -57,6 +58,34 @@ const PREVIEW: components['schemas']['BillingRulePreview'] = {
   validationErrors: [],
 };
 
+const CLIENT = { id: '22222222-2222-4222-8222-222222222222', label: 'Erika Muster' };
+const OTHER = { id: '33333333-3333-4333-8333-333333333333', label: 'Max Beispiel' };
+const person = (id: string, firstName: string, lastName: string) => ({ id, firstName, lastName });
+const CLIENT_APPOINTMENTS = [
+  {
+    id: APPOINTMENT,
+    startDate: '2026-03-24T13:30:00Z',
+    endDate: '2026-03-24T14:20:00Z',
+    appointmentType: 'followup',
+    meetingType: 'jitsi',
+    meetingCodeCoach: 'c',
+    meetingCodeClient: 'k',
+    cancelledAt: null,
+    createdAt: '2026-03-01T00:00:00Z',
+    updatedAt: '2026-03-01T00:00:00Z',
+    client: person(CLIENT.id, 'Erika', 'Muster'),
+    coach: person('44444444-4444-4444-8444-444444444444', 'Anna', 'Coach'),
+    clientId: CLIENT.id,
+    coachId: '44444444-4444-4444-8444-444444444444',
+    clientName: 'Erika Muster',
+    isProvisional: false,
+    provisionalUntil: null,
+    noShow: false,
+    appointmentNumber: 2,
+    externalMeetingUrl: null,
+  },
+] as unknown as components['schemas']['Appointment'][];
+
 const ids = (rules: readonly Rule[]) => rules.map((r) => r.id);
 const stale = { status: 409, code: 'stale_rule_order' };
 
@@ -86,6 +115,11 @@ describeModel('billing rules machine, model-based', {
         done('previewRules', PREVIEW),
         failed('previewRules', { status: 409, code: 'appointment_not_billable' }),
         { type: 'preview.clear' },
+        { type: 'client.choose', client: CLIENT },
+        { type: 'client.clear' },
+        done('loadClientAppointments', CLIENT_APPOINTMENTS),
+        failed('loadClientAppointments', { code: 'network_error' }),
+        { type: 'appointments.retry' },
       ],
       walks: [
         // The 409 path to its end: the reload shows the rules as they are now.
@@ -100,6 +134,15 @@ describeModel('billing rules machine, model-based', {
         ],
         // Delete confirmed: a toast, then the list loads again.
         [done('loadRules', RULES), { type: 'rule.delete', id: C }, { type: 'delete.confirm' }, done('deleteRule', null), done('loadRules', RULES.slice(0, 2))],
+        // A client picked by name, then another: the second one's appointments are asked for;
+        // choosing one of the listed appointments previews it.
+        [
+          { type: 'client.choose', client: CLIENT },
+          { type: 'client.choose', client: OTHER },
+          done('loadClientAppointments', CLIENT_APPOINTMENTS),
+          { type: 'preview.request', appointmentId: CLIENT_APPOINTMENTS[0]!.id },
+          done('previewRules', PREVIEW),
+        ],
       ],
     },
   ],
@@ -179,6 +222,27 @@ describeModel('billing rules machine, model-based', {
     'billingRules.preview.failed': (s) => {
       expect(['invalid_appointment_id', 'appointment_not_billable']).toContain(s.context.previewError?.code);
       expect(s.context.preview).toBeNull();
+    },
+    'billingRules.pick.none': (s) => {
+      expect(s.context.client).toBeNull();
+      expect(s.context.appointments).toEqual([]);
+    },
+    'billingRules.pick.loading': (s, run) => {
+      // Each choice asks for the appointments of the client chosen last (an earlier question is
+      // given up), and shows none meanwhile.
+      const loads = run.fakes.loadClientAppointments!;
+      expect(loads.calls.at(-1)).toEqual({ clientId: s.context.client!.id });
+      expect(loads.latest().signal.aborted).toBe(false);
+      expect(loads.all.slice(0, -1).every((c) => c.settled || c.signal.aborted)).toBe(true);
+      expect(s.context.appointments).toEqual([]);
+    },
+    'billingRules.pick.ready': (s) => {
+      expect(s.context.appointments).toEqual(CLIENT_APPOINTMENTS);
+      expect(s.context.appointmentsError).toBeNull();
+    },
+    'billingRules.pick.failed': (s) => {
+      expect(s.context.appointmentsError?.code).toBe('network_error');
+      expect(s.can({ type: 'appointments.retry' })).toBe(true);
     },
   },
   finish: (run, path) => {

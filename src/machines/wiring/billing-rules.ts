@@ -1,6 +1,7 @@
 import { billingRuleFormValues } from '../../forms/billing-rule-form';
 import {
   deleteBillingRuleActor,
+  loadClientAppointmentsActor,
   loadBillingRuleRecordActor,
   loadBillingRulesActor,
   previewBillingRulesActor,
@@ -19,6 +20,7 @@ export const wireBillingRules = ({ api, toast }: RouteEffects) =>
       reorderRules: reorderBillingRulesActor(api),
       deleteRule: deleteBillingRuleActor(api),
       previewRules: previewBillingRulesActor(api),
+      loadClientAppointments: loadClientAppointmentsActor(api),
     },
     actions: {
       notifyDeleted: (_, { name }) =>

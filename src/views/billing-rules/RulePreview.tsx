@@ -3,6 +3,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { RulesActor } from '../../machines/billing-rules.machine';
+import { wireClientPicker } from '../../machines/wiring/client-picker';
+import { APPOINTMENT_TYPE_LABELS } from '../appointments-list/parts';
+import { formatDate, formatTime } from '../staff/format';
+import { RecordPickerField } from '../staff/RecordPickerField';
 import { failedText } from './rule-text';
 
 const PREVIEW_ERRORS = ['invalid_appointment_id', 'not_found', 'appointment_not_billable', 'network_error'];
@@ -12,6 +16,8 @@ export function RulePreview({ actorRef }: { actorRef: RulesActor }) {
   const { t } = useTranslation(['billingRules', 'staff']);
   const appointmentId = useSelector(actorRef, (s) => s.context.appointmentId);
   const [text, setText] = useState(appointmentId);
+  // The id field starts open when the address named an appointment.
+  const [byIdOpen] = useState(appointmentId !== '');
   const preview = useSelector(actorRef, (s) => (s.hasTag('previewShown') ? s.context.preview : null));
   const error = useSelector(actorRef, (s) => (s.hasTag('previewError') ? s.context.previewError : null));
   const running = useSelector(actorRef, (s) => s.hasTag('previewing'));
@@ -24,34 +30,48 @@ export function RulePreview({ actorRef }: { actorRef: RulesActor }) {
       <p className="field-hint" id="rule-preview-hint">
         {t('preview.hint')}
       </p>
-      <form
-        className="rule-preview-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          actorRef.send({ type: 'preview.request', appointmentId: text || appointmentId });
-        }}
-      >
-        <label htmlFor="rule-preview-id">{t('preview.appointmentId')}</label>
-        <input
-          id="rule-preview-id"
-          name="appointmentId"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          aria-describedby="rule-preview-hint"
-          autoComplete="off"
-          spellCheck={false}
-        />
-        <div className="form-actions">
-          <button type="submit" className="button button-primary" disabled={running} aria-busy={running}>
-            {t('preview.submit')}
-          </button>
-          {canClear ? (
-            <button type="button" className="button" onClick={() => actorRef.send({ type: 'preview.clear' })}>
-              {t('preview.clear')}
+      <RecordPickerField
+        name="clientId"
+        label={t('preview.client')}
+        value={undefined}
+        wire={wireClientPicker}
+        onChange={(client) => actorRef.send(client ? { type: 'client.choose', client } : { type: 'client.clear' })}
+      />
+      <ClientAppointments actorRef={actorRef} />
+      <details className="rule-preview-by-id" open={byIdOpen}>
+        <summary>{t('preview.byId')}</summary>
+        <p className="field-hint" id="rule-preview-id-hint">
+          {t('preview.byIdHint')}
+        </p>
+        <form
+          className="rule-preview-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            actorRef.send({ type: 'preview.request', appointmentId: text || appointmentId });
+          }}
+        >
+          <label htmlFor="rule-preview-id">{t('preview.appointmentId')}</label>
+          <input
+            id="rule-preview-id"
+            name="appointmentId"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            aria-describedby="rule-preview-id-hint"
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <div className="form-actions">
+            <button type="submit" className="button button-primary" disabled={running} aria-busy={running}>
+              {t('preview.submit')}
             </button>
-          ) : null}
-        </div>
-      </form>
+            {canClear ? (
+              <button type="button" className="button" onClick={() => actorRef.send({ type: 'preview.clear' })}>
+                {t('preview.clear')}
+              </button>
+            ) : null}
+          </div>
+        </form>
+      </details>
       <div aria-live="polite">
         {running ? (
           <p className="list-progress" role="status">
@@ -97,5 +117,65 @@ export function RulePreview({ actorRef }: { actorRef: RulesActor }) {
         ) : null}
       </div>
     </section>
+  );
+}
+
+/** The chosen client's appointments, newest first; choosing one previews it. */
+function ClientAppointments({ actorRef }: { actorRef: RulesActor }) {
+  const { t } = useTranslation(['billingRules', 'staff']);
+  const client = useSelector(actorRef, (s) => s.context.client);
+  const appointments = useSelector(actorRef, (s) => (s.hasTag('appointmentsShown') ? s.context.appointments : null));
+  const loading = useSelector(actorRef, (s) => s.hasTag('appointmentsLoading'));
+  const failed = useSelector(actorRef, (s) => s.hasTag('appointmentsError'));
+  const current = useSelector(actorRef, (s) => s.context.appointmentId);
+  if (!client) return null;
+
+  return (
+    <div className="rule-preview-appointments" aria-live="polite">
+      {loading ? (
+        <p className="list-progress" role="status">
+          <span className="spinner" aria-hidden="true" />
+          {t('preview.appointments.loading')}
+        </p>
+      ) : null}
+      {failed ? (
+        <p className="notice notice-error" role="alert">
+          {t('preview.appointments.failed')}{' '}
+          <button type="button" className="button-link" onClick={() => actorRef.send({ type: 'appointments.retry' })}>
+            {t('preview.appointments.retry')}
+          </button>
+        </p>
+      ) : null}
+      {appointments?.length === 0 ? (
+        <p className="list-empty">{t('preview.appointments.empty', { name: client.label })}</p>
+      ) : null}
+      {appointments && appointments.length > 0 ? (
+        <ul
+          className="plain-list rule-preview-choices"
+          aria-label={t('preview.appointments.label', { name: client.label })}
+        >
+          {appointments.map((a) => (
+            <li key={a.id}>
+              <button
+                type="button"
+                className="button-link"
+                aria-pressed={a.id === current}
+                onClick={() => actorRef.send({ type: 'preview.request', appointmentId: a.id })}
+              >
+                {[
+                  `${formatDate(a.startDate)}, ${formatTime(a.startDate)}`,
+                  t(APPOINTMENT_TYPE_LABELS[a.appointmentType]),
+                  t('preview.appointments.coach', {
+                    name: `${a.coach.firstName} ${a.coach.lastName}`,
+                  }),
+                  ...(a.cancelledAt ? [t('preview.appointments.cancelled')] : []),
+                  ...(a.noShow ? [t('preview.appointments.noShow')] : []),
+                ].join(' · ')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { recordPickerMachine } from '../../machines/record-picker.machine';
+import type { PickerOption, recordPickerMachine } from '../../machines/record-picker.machine';
 import type { RouteEffects } from '../../machines/wiring/effects';
 import { useRouteActor } from '../route-actor';
 
@@ -15,12 +15,15 @@ export function RecordPickerField({
   label,
   value,
   wire,
+  onChange,
 }: {
   name: string;
   label: string;
   /** The id the URL holds now. */
   value: string | undefined;
   wire: (effects: RouteEffects) => typeof recordPickerMachine;
+  /** Told each choice (and `null` when it is removed), for a page that acts on it at once. */
+  onChange?: (chosen: PickerOption | null) => void;
 }) {
   const { t } = useTranslation('staff');
   const actorRef = useRouteActor(wire, { input: value ? { chosenId: value } : {} });
@@ -41,7 +44,10 @@ export function RecordPickerField({
           <button
             type="button"
             className="button-link"
-            onClick={() => actorRef.send({ type: 'picker.clear' })}
+            onClick={() => {
+              actorRef.send({ type: 'picker.clear' });
+              onChange?.(null);
+            }}
           >
             {t('picker.remove')}
           </button>
@@ -81,7 +87,10 @@ export function RecordPickerField({
             <button
               type="button"
               className="button-link"
-              onClick={() => actorRef.send({ type: 'picker.choose', option })}
+              onClick={() => {
+                actorRef.send({ type: 'picker.choose', option });
+                onChange?.(option);
+              }}
             >
               {option.label}
               {option.detail ? ` (${option.detail})` : ''}

@@ -65,3 +65,13 @@ export const saveBillingRuleActor = (api: ApiClient) =>
     });
     return data!;
   });
+
+/** `GET /appointments?clientId=` newest first: the appointments the preview offers for one client (at most 100). */
+export const loadClientAppointmentsActor = (api: ApiClient) =>
+  fromPromise<components['schemas']['Appointment'][], { clientId: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/appointments', {
+      params: { query: { clientId: input.clientId, sortDirection: 'desc', limit: 100 } },
+      signal,
+    });
+    return data!.appointments;
+  });
