@@ -263,7 +263,7 @@ describe('an admin and the events', () => {
 });
 
 describe('an admin and the billing rules', () => {
-  it('moves a rule down by keyboard (announced, saved) and creates a rule with German messages', async () => {
+  it('moves a rule down by keyboard (announced, saved), previews an appointment picked by client name, and creates a rule with German messages', async () => {
     const page = b.page;
     type Rules = { billingRules: Array<{ id: string; name: string }> };
     const before = (await api<Rules>('/admin/billing-rules')).billingRules;
@@ -289,6 +289,50 @@ describe('an admin and the billing rules', () => {
       new RegExp(`„${first.name}“ nach (unten|oben) verschieben`),
     );
     expect(await list.getByRole('listitem').nth(1).textContent()).toContain(first.name);
+
+    // Preview by picking: a client by name, then one of their appointments (newest first).
+    type Appt = { id: string; startDate: string; client: { id: string; firstName: string; lastName: string } };
+    const past = (
+      await api<{ appointments: Appt[] }>(
+        `/appointments?toDate=${encodeURIComponent(new Date().toISOString())}&cancelled=false&noShow=false&sortDirection=desc&limit=50`,
+      )
+    ).appointments;
+    let picked: { client: Appt['client']; list: Appt[]; index: number } | null = null;
+    for (const a of past) {
+      const full = `${a.client.firstName} ${a.client.lastName}`;
+      const found = await api<{ clients: Array<{ firstName: string; lastName: string }> }>(
+        `/admin/client/search?query=${encodeURIComponent(a.client.lastName)}&limit=10`,
+      );
+      if (found.clients.filter((c) => `${c.firstName} ${c.lastName}` === full).length !== 1) continue;
+      const res = await fetch(`${b.baseUrl}/api/admin/billing-rules/preview?appointmentId=${a.id}`, {
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      if (!res.ok) continue;
+      const list = (await api<{ appointments: Appt[] }>(`/appointments?clientId=${a.client.id}&sortDirection=desc&limit=100`))
+        .appointments;
+      picked = { client: a.client, list, index: list.findIndex((x) => x.id === a.id) };
+      break;
+    }
+    expect(picked, 'a past appointment of a client with a name of their own').not.toBeNull();
+    const { client, list: theirs, index } = picked!;
+    await page.getByLabel('Klient:in', { exact: true }).fill(client.lastName);
+    await page.getByRole('button', { name: new RegExp(`^${client.firstName} ${client.lastName}( \\(\\d{4}\\))?$`) }).click();
+    const choices = page.getByRole('list', { name: `Termine von ${client.firstName} ${client.lastName}, neueste zuerst` });
+    await choices.getByRole('button').first().waitFor();
+    expect(await choices.getByRole('button').count()).toBe(theirs.length);
+    const when = (iso: string) => {
+      const parts = (o: Intl.DateTimeFormatOptions) =>
+        new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', ...o }).format(new Date(iso));
+      return `${parts({ day: '2-digit', month: '2-digit', year: 'numeric' })}, ${parts({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })}`;
+    };
+    const choice = choices.getByRole('button').nth(index);
+    expect(await choice.textContent()).toMatch(new RegExp(`^${when(theirs[index]!.startDate)} · `));
+    await choice.click();
+    const result = page.getByRole('region', { name: 'Ergebnis der Vorschau' });
+    await result.getByRole('link', { name: theirs[index]!.id }).waitFor();
+    await result.getByText('Diese Regel rechnet ab').or(result.getByText('Keine aktive Regel passt', { exact: false })).first().waitFor();
+    expect(await choice.getAttribute('aria-pressed')).toBe('true');
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     // Create: bad input gets German messages at the fields; then the rule lands at the end.
     await page.getByRole('link', { name: 'Neue Regel' }).click();
