@@ -260,7 +260,7 @@ describe('at 1440 px', () => {
       // that clips or ends in an ellipsis while its content is wider than it.
       const shortened = await region.evaluate((root) =>
         [root, ...root.querySelectorAll('*')]
-          .filter((el) => {
+          .filter((el): el is HTMLElement => {
             if (!(el instanceof HTMLElement) || el.closest('.visually-hidden') || el.clientWidth <= 1) return false;
             const style = getComputedStyle(el);
             const clips = style.overflowX !== 'visible' || style.textOverflow === 'ellipsis';
