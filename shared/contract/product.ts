@@ -369,7 +369,7 @@ export interface paths {
         };
         /**
          * Next live appointments from forDate on (Europe/Berlin)
-         * @description Live appointments starting on forDate (00:00 Europe/Berlin) or later whose ongoing window (start + 30 min) has not passed, sorted by startDate ascending, at most 10. Coaches get only their own.
+         * @description Live appointments starting on forDate (00:00 Europe/Berlin) or later whose video room can still be entered (until the end plus MEETING_JOIN_LATE_MINUTES, default 30 min), sorted by startDate ascending, at most 10. Coaches get only their own.
          */
         get: operations["listUpcomingAppointments"];
         put?: never;

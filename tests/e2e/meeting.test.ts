@@ -248,10 +248,32 @@ describe('video meetings in Chromium', () => {
     expect(b.pageErrors).toEqual([]);
   });
 
-  it('the coach page refuses unknown codes; guessing codes gets rate-limited', async () => {
+  it('the coach page offers joining while the server opens the room (until end + 30 min); it refuses unknown codes; guessing codes gets rate-limited', async () => {
     offsetMs = 0;
+    // Two earlier appointments: one ended 10 minutes ago (its room is open), one 40 (closed).
+    const ended10 = await newAppointment(Date.now() - 40 * MIN);
+    const ended40 = await newAppointment(Date.now() - 70 * MIN);
     await seedSession(b.context, base, coach.token);
     const page = b.page;
+    await page.goto(`${base}/coach/meeting`);
+    await page.getByRole('heading', { name: 'Videotermin starten' }).waitFor();
+    const joinLink = (code: string) => page.locator(`a[href="/coach/meeting/${code}/join"]`);
+    await joinLink(ended10.meetingCodeCoach).waitFor();
+    expect(await page.locator(`a[href^="/coach/meeting/${ended40.meetingCodeCoach}"]`).count()).toBe(0);
+    // The server lets the coach in for the one and not for the other.
+    const token = (code: string) =>
+      fetch(`${base}/api/appointment/authenticatedToken/${code}`, {
+        headers: { authorization: `Bearer ${coach.token}` },
+      }).then((res) => res.status);
+    expect(await token(ended10.meetingCodeCoach)).toBe(200);
+    expect(await token(ended40.meetingCodeCoach)).toBe(409);
+    // The appointment's own page: the join link for the open room only.
+    await page.goto(`${base}/appointments/${ended10.id}`);
+    await page.getByRole('link', { name: 'Videotermin beitreten' }).waitFor();
+    await page.goto(`${base}/appointments/${ended40.id}`);
+    await page.getByRole('link', { name: 'Videotermin öffnen' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Videotermin beitreten' }).count()).toBe(0);
+
     await page.goto(`${base}/coach/meeting`);
     await page.getByRole('button', { name: 'Öffnen' }).click();
     await page.getByText('Bitte geben Sie einen Meeting-Code ein.').waitFor();

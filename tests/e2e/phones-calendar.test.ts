@@ -230,27 +230,49 @@ describe('at 375 px no page scrolls sideways', () => {
 });
 
 describe('at 1440 px', () => {
-  it('no staff table cuts a column', async () => {
+  it('no staff table cuts a column, and no header or cell of a table or of the profile sessions is cut short', async () => {
     const page = b.page;
     await page.setViewportSize({ width: 1440, height: 900 });
     await openSignedIn(page, b.baseUrl, tokens.ADMIN, '/');
     const cut: string[] = [];
     const checked: string[] = [];
-    for (const path of ['/appointments', '/clients', '/coaches', '/users', '/events']) {
+    for (const path of ['/appointments', '/clients', '/coaches', '/users', '/events', '/profile']) {
       await page.goto(path);
       await settled(page);
+      if (path === '/profile') {
+        // The profile's "Sitzungen": this browser's own session at least.
+        await page.getByRole('heading', { name: 'Sitzungen' }).waitFor();
+        await page.locator('[data-session-id]').first().waitFor();
+      }
       const box = page.locator('.table-scroll').first();
+      const region = path === '/profile' ? page.locator('section[aria-labelledby="profile-sessions"]') : box;
       // A list without rows in this run's data shows no table.
-      if ((await box.count()) === 0) continue;
+      if ((await region.count()) === 0) continue;
       checked.push(path);
-      const { scrollWidth, clientWidth } = await box.evaluate((el) => ({
-        scrollWidth: el.scrollWidth,
-        clientWidth: el.clientWidth,
-      }));
-      if (scrollWidth > clientWidth) cut.push(`${path}: ${scrollWidth} > ${clientWidth}`);
+      if ((await box.count()) > 0) {
+        const { scrollWidth, clientWidth } = await box.evaluate((el) => ({
+          scrollWidth: el.scrollWidth,
+          clientWidth: el.clientWidth,
+        }));
+        if (scrollWidth > clientWidth) cut.push(`${path}: ${scrollWidth} > ${clientWidth}`);
+      }
+      // Text shortened inside a header, a cell or a session line ("Off…", "Bearb…"): an element
+      // that clips or ends in an ellipsis while its content is wider than it.
+      const shortened = await region.evaluate((root) =>
+        [root, ...root.querySelectorAll('*')]
+          .filter((el): el is HTMLElement => {
+            if (!(el instanceof HTMLElement) || el.closest('.visually-hidden') || el.clientWidth <= 1) return false;
+            const style = getComputedStyle(el);
+            const clips = style.overflowX !== 'visible' || style.textOverflow === 'ellipsis';
+            return clips && el.scrollWidth > el.clientWidth + 1 && !el.classList.contains('table-scroll');
+          })
+          .map((el) => `${el.tagName.toLowerCase()} "${el.innerText.trim().slice(0, 40)}"`),
+      );
+      for (const what of shortened) cut.push(`${path}: ${what}`);
     }
     expect(cut).toEqual([]);
-    expect(checked.length).toBeGreaterThanOrEqual(3);
+    expect(checked).toContain('/profile');
+    expect(checked.length).toBeGreaterThanOrEqual(4);
   });
 });
 

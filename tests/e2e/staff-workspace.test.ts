@@ -51,6 +51,39 @@ async function settled(page: Page, region: string) {
 
 const search = (page: Page) => new URL(page.url()).searchParams;
 
+/**
+ * Books an appointment of the signed-in coach's first client with this coach through the API,
+ * `minutes` long, starting at the first free minute from `fromMs` on (stepping `stepMinutes`,
+ * backwards when negative, past the demo data's appointments).
+ */
+async function bookNear(token: string, fromMs: number, minutes: number, stepMinutes: number) {
+  const clients = await fetch(`${b.baseUrl}/api/admin/client?limit=1`, {
+    headers: { authorization: `Bearer ${coachToken}` },
+  });
+  const client = ((await clients.json()) as { clients: Array<{ id: string }> }).clients[0]!;
+  const first = Math.ceil(fromMs / 60_000) * 60_000;
+  for (let step = 0; step < 6; step++) {
+    const start = first + step * stepMinutes * 60_000;
+    const res = await fetch(`${b.baseUrl}/api/appointment`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'idempotency-key': crypto.randomUUID(),
+      },
+      body: JSON.stringify({
+        clientId: client.id,
+        coachId: coach.id,
+        startDate: new Date(start).toISOString(),
+        endDate: new Date(start + minutes * 60_000).toISOString(),
+        appointmentType: 'followup',
+      }),
+    });
+    if (res.status === 201) return (await res.json()) as { id: string; startDate: string; endDate: string };
+  }
+  throw new Error('no free time for a test appointment');
+}
+
 describe('a coach', () => {
   it('sees only their own clients and appointments', async () => {
     const page = b.page;
@@ -260,11 +293,31 @@ describe('an admin', () => {
     expect(b.pageErrors).toEqual([]);
   });
 
-  it('cancels an appointment only after confirming', async () => {
+  it('"Anstehende Termine" lists none that have ended; cancels an appointment only after confirming', async () => {
+    // One that ended minutes ago (today, unless just after midnight) and one that starts soon.
+    const ended = await bookNear(adminToken, Date.now() - 15 * 60_000, 5, -7);
+    const soon = await bookNear(adminToken, Date.now() + 3 * 60_000, 5, 7);
+    expect(Date.parse(ended.endDate)).toBeLessThan(Date.now());
     const page = b.page;
+    const openedAt = Date.now();
     await openAs(page, adminToken, '/cancel-appointment');
     await page.getByRole('heading', { name: 'Termin absagen', level: 1 }).waitFor();
     await settled(page, 'Anstehende Termine');
+    const upcoming = page.getByRole('region', { name: 'Anstehende Termine' });
+    await upcoming.locator(`a[href="/cancel-appointment/${soon.id}"]`).waitFor();
+    expect(await upcoming.locator(`a[href="/cancel-appointment/${ended.id}"]`).count()).toBe(0);
+    // Nothing listed has ended (or even started): every row's time lies ahead.
+    const berlinNow = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: 'Europe/Berlin',
+      dateStyle: 'short',
+      timeStyle: 'short',
+    }).format(new Date(openedAt));
+    const starts = (await column(page, 'Anstehende Termine', 0)).map((when) => {
+      const [dd, mm, yyyy] = when.slice(0, 10).split('.');
+      return `${yyyy}-${mm}-${dd} ${when.slice(12, 17)}`;
+    });
+    expect(starts.length).toBeGreaterThan(0);
+    for (const start of starts) expect(start >= berlinNow).toBe(true);
     await page.getByRole('region', { name: 'Anstehende Termine' }).getByRole('link', { name: 'Absagen' }).first().click();
     const dialog = page.getByRole('alertdialog');
     await dialog.getByText(/Möchten Sie den Termin am .* wirklich absagen\?/).waitFor();

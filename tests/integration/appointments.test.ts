@@ -713,19 +713,20 @@ describe('GET /api/appointments/upcoming', () => {
     );
   });
 
-  it('lists live appointments from forDate on while their ongoing window lasts, at most 10', async () => {
+  it('lists live appointments from forDate on while their video room can be entered (end + 30 min), at most 10', async () => {
     const coach = await newCoach(api, admin);
     const client = await newClient(api, admin);
     const book = (startDate: string, minutes = 30) =>
       newAppointment(api, admin, { clientId: client.id, coachId: coach.id, startDate, minutes });
-    const started40 = await book(minutesFromNow(-40), 15);
-    const started20 = await book(minutesFromNow(-20), 30);
-    // Another coach's appointment that started 25 minutes ago and lasted 10: within the
-    // ongoing window, but it has ended; the one beside it is under way.
+    // Ended 40 minutes ago: its room has closed. Ended 10 minutes ago: its room is still open.
+    const ended40 = await book(minutesFromNow(-60), 20);
+    const ended10 = await book(minutesFromNow(-40), 30);
+    const started10 = await book(minutesFromNow(-10), 30);
+    // Another coach's: one that ended 65 minutes ago, one under way.
     const otherCoach = await newCoach(api, admin);
     const bookOther = (startDate: string, minutes: number) =>
       newAppointment(api, admin, { clientId: client.id, coachId: otherCoach.id, startDate, minutes });
-    const ended = await bookOther(minutesFromNow(-25), 10);
+    const ended = await bookOther(minutesFromNow(-75), 10);
     const underway = await bookOther(minutesFromNow(-10), 30);
     const future = [];
     for (let day = 1; day <= 11; day++) future.push(await book(at(day, 9)));
@@ -742,8 +743,8 @@ describe('GET /api/appointments/upcoming', () => {
     };
     const yesterday = berlinDate(new Date(Date.now() - 24 * 60 * 60_000));
     const listedFromYesterday = await upcoming({ forDate: yesterday });
-    expect(listedFromYesterday).toEqual(ids([started20, ...future.slice(0, 9)]));
-    expect(listedFromYesterday).not.toContain(started40.id);
+    expect(listedFromYesterday).toEqual(ids([ended10, started10, ...future.slice(0, 8)]));
+    expect(listedFromYesterday).not.toContain(ended40.id);
     expect(await upcoming({ forDate: yesterday, coachId: otherCoach.id })).toEqual(ids([underway]));
     expect(ended.id).not.toBe(underway.id);
 

@@ -2,7 +2,7 @@ import { Temporal } from '@js-temporal/polyfill';
 import { appointmentPhase, mayMarkNoShow, type TimedAppointment } from '../../../shared/appointment-phase';
 import { startOfDay } from '../../../shared/time';
 import { instantOf, isoOf, minutesBetween } from '../../time';
-import { and, asc, eq, gt, gte, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
 import { rowsOf } from '../../db/raw-rows';
@@ -20,8 +20,6 @@ import { announceOutcome } from './outcomes';
 import { inTransaction } from './transaction';
 import { appointmentScope, findAppointment, selectAppointments, toAppointment } from './repository';
 
-/** An appointment that began this long ago still counts as upcoming (it is under way). */
-const ONGOING = { minutes: 30 };
 const MAX_DURATION_MINUTES = 12 * 60;
 const UPCOMING_LIMIT = 10;
 
@@ -253,17 +251,18 @@ export const appointmentsHandlers = defineHandlers({
 
   async listUpcomingAppointments({ query, principal, deps }) {
     const dayStart = startOfDay(Temporal.PlainDate.from(query.forDate)).toString();
-    const now = instantOf(deps.now());
-    const ongoingSince = isoOf(now.subtract(ONGOING));
+    // Listed while its video room can still be entered (shared/meeting-window.ts: until the end
+    // plus MEETING_JOIN_LATE_MINUTES, both ends included), so the coach's meeting page offers
+    // the join button for as long as the server opens the room.
+    const roomOpenFor = { minutes: deps.config.MEETING_JOIN_LATE_MINUTES };
+    const endedSince = isoOf(instantOf(deps.now()).subtract(roomOpenFor));
     const rows = await selectAppointments(deps.db)
       .where(
         and(
           appointmentScope(principal),
           isNull(appointments.cancelledAt),
           gte(appointments.startDate, dayStart),
-          gt(appointments.startDate, ongoingSince),
-          // Under way, not over: a short appointment that ended is no longer upcoming.
-          gt(appointments.endDate, isoOf(now)),
+          gte(appointments.endDate, endedSince),
           query.coachId ? eq(appointments.coachId, query.coachId) : undefined,
           query.clientId ? eq(appointments.clientId, query.clientId) : undefined,
         ),
