@@ -54,7 +54,7 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
       ...appointmentWork.definitions,
       ...billingWork.definitions,
       ...webhookJobs({ db, config, mailer, jobs }),
-      ...mailingListJobs({ db, config }),
+      ...mailingListJobs({ db, config, jobs }),
       ...invoiceJobs({ db, config }),
     ],
     periodic: [...appointmentWork.periodic, ...billingWork.periodic],

@@ -23,7 +23,10 @@ await database.migrate();
 const migratedMs = Math.round(performance.now() - started);
 // Webhook signing secrets still in clear text (written before they were sealed) or sealed with
 // WEBHOOK_SECRET_KEY_PREVIOUS are sealed with the current key.
-const webhookSecretsSealed = await sealStoredSecrets(database.db, config);
+const unreadableWebhookSecrets: string[] = [];
+const webhookSecretsSealed = await sealStoredSecrets(database.db, config, (type) =>
+  unreadableWebhookSecrets.push(type),
+);
 const seeded =
   (config.SEED_DEMO_DATA ?? database.kind === 'pglite') ? await seedIfEmpty(database.db) : null;
 
@@ -35,13 +38,14 @@ const rateLimits = createRateLimiters(
     : { kind: 'memory' },
 );
 
-// The job queue starts with the app (below); sign-in mails reach it through the outbox once
-// requests are served.
+// The job queue starts with the app (below); sign-in mails reach it through the outbox, and
+// user events their client.updated webhooks, once requests are served.
 const running: { jobs?: JobQueue } = {};
-const outbox = mailOutbox(() => {
+const startedJobs = () => {
   if (!running.jobs) throw new Error('The job queue is not started');
   return running.jobs;
-});
+};
+const outbox = mailOutbox(startedJobs);
 
 // Default set-up: the authentication provider runs in this process under /auth, and the
 // product verifies its tokens with the provider's keys and session table, without HTTP.
@@ -54,7 +58,7 @@ const authProvider = config.AUTH_JWKS_URL
       rateLimits,
       mailer: outbox,
       // Created/deleted users and changed primary e-mails reach the product directly.
-      onUserEvent: (event) => applyAuthUserEvent(database.db, event),
+      onUserEvent: (event) => applyAuthUserEvent(database.db, startedJobs(), event),
     });
 const verifyToken = createTokenVerifier({
   issuer: config.AUTH_ISSUER,
@@ -99,6 +103,12 @@ app.log.info(
   },
   'ready',
 );
+if (unreadableWebhookSecrets.length > 0) {
+  app.log.warn(
+    { webhookTypes: unreadableWebhookSecrets },
+    'webhook signing secrets do not open with WEBHOOK_SECRET_KEY: set WEBHOOK_SECRET_KEY_PREVIOUS or rotate them',
+  );
+}
 if (config.NODE_ENV === 'production' && config.WEBHOOK_SECRET_KEY === DEV_WEBHOOK_SECRET_KEY) {
   app.log.warn('WEBHOOK_SECRET_KEY is the public development key: set a key of your own');
 }

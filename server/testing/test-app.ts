@@ -75,7 +75,8 @@ export async function createTestApp(
         rateLimits,
         // The app's job queue, started by buildApp below, before any flow runs.
         mailer: mailOutbox(() => app.jobs),
-        onUserEvent: (event) => applyAuthUserEvent(database.db, event),
+        // The app's job queue too (client.updated webhooks), started before any event can come.
+        onUserEvent: (event) => applyAuthUserEvent(database.db, app.jobs, event),
         ...(now ? { now } : {}),
       })
     : null;

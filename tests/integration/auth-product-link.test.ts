@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { authEmails, clients, events, users } from '../../server/db/schema/index';
+import { authEmails, clients, events, users, webhookMessages, webhooks } from '../../server/db/schema/index';
 import {
   createUserEvents,
   signWebhookBody,
@@ -25,6 +25,10 @@ beforeAll(async () => {
     env: { AUTH_PRODUCT_WEBHOOK_SECRET: SECRET },
     onResponse: (seen) => violations.push(...checkAgainstContract(seen)),
   });
+  // A client.updated receiver is configured: each changed client record queues one message.
+  await t.database.db
+    .insert(webhooks)
+    .values({ type: 'client.updated', url: 'https://receiver.example.test/hook', active: true });
 });
 afterAll(() => t.close());
 afterEach(() => {
@@ -65,6 +69,13 @@ async function clientOf(email: string) {
   return row!;
 }
 
+/** Every client.updated webhook queued so far (payload `data`). */
+const updatesSent = async () =>
+  (await db().select().from(webhookMessages).where(eq(webhookMessages.type, 'client.updated'))).map(
+    (m) => (JSON.parse(m.payload) as { data: Record<string, unknown> }).data,
+  );
+const updatesOf = async (clientId: string) => (await updatesSent()).filter((d) => d.clientId === clientId);
+
 const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0]!;
 const clientRow = async (id: string) => (await db().select().from(clients).where(eq(clients.id, id)))[0]!;
 
@@ -92,6 +103,8 @@ describe('in-process events (default set-up)', () => {
 
     expect((await userRow(login.json.userId)).email).toBe(newAddress);
     expect((await clientRow(client.id)).email).toBe(newAddress);
+    // The client record changed: one thin client.updated, queued with the change.
+    expect(await updatesOf(client.id)).toEqual([{ clientId: client.id, coachId: null }]);
     const [event] = await db()
       .select()
       .from(events)
@@ -128,9 +141,12 @@ describe('in-process events (default set-up)', () => {
     const login = await api('POST', '/api/login', token);
     expect((await clientRow(client.id)).userId).toBe(login.json.userId);
 
+    expect(await updatesOf(client.id)).toEqual([]);
     expect((await api('DELETE', '/auth/user', token)).status).toBe(204);
 
     expect(await userRow(login.json.userId)).toMatchObject({ active: false });
+    // Unlinked: the client record changed, one client.updated.
+    expect(await updatesOf(client.id)).toEqual([{ clientId: client.id, coachId: null }]);
     expect(await clientRow(client.id)).toMatchObject({
       userId: null,
       email,
@@ -182,8 +198,12 @@ describe('POST /admin/sync-auth-emails', () => {
       .values({ authSubject: orphanSubject, email: 'orphan@example.org', role: 'NONE', active: false })
       .returning();
 
+    const sentBefore = (await updatesSent()).length;
     const res = await api('POST', '/api/admin/sync-auth-emails', admin.token);
     expect(res.status).toBe(200);
+    // Only the corrected client record is announced.
+    expect(await updatesOf(client.id)).toEqual([{ clientId: client.id, coachId: null }]);
+    expect(await updatesSent()).toHaveLength(sentBefore + 1);
     expect(res.json.usersUpdated).toBe(1);
     expect(res.json.clientsUpdated).toBe(1);
     expect(res.json.missing).toBeGreaterThanOrEqual(1);
@@ -194,6 +214,7 @@ describe('POST /admin/sync-auth-emails', () => {
 
     const again = await api('POST', '/api/admin/sync-auth-emails', admin.token);
     expect(again.json).toMatchObject({ usersUpdated: 0, clientsUpdated: 0 });
+    expect(await updatesSent()).toHaveLength(sentBefore + 1);
   });
 
   it('is refused to anyone but a superadmin', async () => {
@@ -230,8 +251,11 @@ describe('signed webhook (provider on its own)', () => {
   it('a correctly signed e-mail change is applied', async () => {
     const p = await person('hook');
     const to = uniqueEmail('hook-new');
+    const sentBefore = (await updatesSent()).length;
     expect((await deliver(event(p.subject, to))).status).toBe(204);
     expect((await userRow(p.userId)).email).toBe(to);
+    // No client record behind this login: no client.updated.
+    expect(await updatesSent()).toHaveLength(sentBefore);
   });
 
   it('a wrong or missing signature is 401 and changes nothing; so is a body changed after signing', async () => {

@@ -299,6 +299,17 @@ describe('outgoing sync against a local fake', () => {
     fake.members.set(knownHash, { email: known.email, status: 'unsubscribed', merge: {} });
 
     const syncable = await api.database.db.$count(clients, syncableClients);
+    const statuses = async () =>
+      new Map(
+        (await api.database.db.select({ id: clients.id, status: clients.mailingListStatus }).from(clients)).map(
+          (c) => [c.id, c.status],
+        ),
+      );
+    const allUpdates = async () =>
+      (await api.database.db.select().from(webhookMessages).where(eq(webhookMessages.type, 'client.updated')))
+        .map((m) => ({ id: m.id, clientId: (JSON.parse(m.payload) as { data: { clientId: string } }).data.clientId }));
+    const statusBefore = await statuses();
+    const updatesBefore = await allUpdates();
     const started = await api.call('POST', '/api/admin/sync-mailchimp-list', { as: admin });
     expectStatus(started, 202);
     expect(started.body).toMatchObject({ status: 'queued', processed: 0 });
@@ -332,11 +343,24 @@ describe('outgoing sync against a local fake', () => {
     expect(fake.members.get(knownHash)!.status).toBe('unsubscribed');
     expect((await clientRow(failing.id)).mailingListStatus).toBeNull();
 
+    // Each client whose stored status the sync changed gets one client.updated (thin); the
+    // others none.
+    const statusAfter = await statuses();
+    const changedIds = [...statusAfter].filter(([id, st]) => statusBefore.get(id) !== st).map(([id]) => id);
+    expect(changedIds).toContain(known.id);
+    expect(changedIds.length).toBeGreaterThan(SYNC_BATCH);
+    const seen = new Set(updatesBefore.map((m) => m.id));
+    const sentBySync = (await allUpdates()).filter((m) => !seen.has(m.id));
+    expect(sentBySync.map((m) => m.clientId).sort()).toEqual([...changedIds].sort());
+    expect(await updatesSent(failing.id)).toEqual([]);
+
     // Again: every member is known now, so nobody is "added".
     expectStatus(await api.call('POST', '/api/admin/sync-mailchimp-list', { as: admin }), 202);
     await api.app.jobs.runDue();
     const again = (await api.call('GET', '/api/admin/mailing-list', { as: admin })).body.sync;
     expect(again).toMatchObject({ status: 'done', added: 0, updated: syncable - 1, failed: 1 });
+    // Nothing changed the second time: no webhook.
+    expect(await allUpdates()).toHaveLength(updatesBefore.length + sentBySync.length);
     const synced = await api.database.db.select().from(events).where(eq(events.type, 'mailing_list.synced'));
     expect(synced).toHaveLength(2);
   });

@@ -17,6 +17,7 @@ import {
 } from './fixtures';
 import type { Api } from '../support/api';
 import { startReceiver } from '../support/webhook-receiver';
+import { keyringOf, sealSecret } from '../../server/features/webhooks/secret-box';
 import { ADDRESS, itemMaker } from './billing-support';
 
 // Issue 21 §1: outgoing webhooks against a local receiver; every request is verified with the
@@ -352,6 +353,55 @@ describe('rotation, test event, deliver again', () => {
       { as: superadmin },
     );
     expectProblem(unknown, 404);
+  });
+});
+
+describe('a secret that does not open', () => {
+  it('is a failed attempt with a clear error in the log, retried; rotating the secret heals it', async () => {
+    const type = 'billable_item.invoice_sent';
+    await configure(type, receiver.url('/sealed'));
+    // Sealed with a key this server does not have (WEBHOOK_SECRET_KEY changed without
+    // WEBHOOK_SECRET_KEY_PREVIOUS).
+    const foreign = keyringOf({ WEBHOOK_SECRET_KEY: 'another-installation-key-0123456789abcdef' });
+    await api.database.db
+      .update(webhooks)
+      .set({ secret: sealSecret(foreign, type, newWebhookSecret()) })
+      .where(eq(webhooks.type, type));
+    // The start leaves it alone (instead of failing) and names the type.
+    const unreadable: string[] = [];
+    expect(await sealStoredSecrets(api.database.db, api.config, (t) => unreadable.push(t))).toBe(0);
+    expect(unreadable).toEqual([type]);
+
+    await emitWebhook(api.database.db, api.app.jobs, type, { billableItemId: 'x', status: 'invoiced' });
+    await runDue();
+    expect(receiver.received).toHaveLength(0);
+    let [entry] = await log(type);
+    expect(entry!.status).toBe('pending');
+    expect(entry!.nextAttemptAt).not.toBeNull();
+    expect(entry!.attempts).toEqual([
+      expect.objectContaining({ outcome: 'failed', httpStatus: null, manual: false }),
+    ]);
+    expect(entry!.attempts[0]!.error).toMatch(/Signiergeheimnis nicht lesbar.*WEBHOOK_SECRET_KEY_PREVIOUS/);
+
+    // "Send a test event" is logged the same way.
+    const test = await api.call('POST', `/api/admin/webhook/${type}/test`, { as: superadmin });
+    expectStatus(test, 202);
+    await runDue();
+    const tested = (await log(type)).find((d) => d.messageId === test.body.messageId)!;
+    expect(tested.attempts).toEqual([expect.objectContaining({ outcome: 'failed', manual: true })]);
+    expect(tested.attempts[0]!.error).toMatch(/Signiergeheimnis nicht lesbar/);
+    expect(receiver.received).toHaveLength(0);
+
+    // A new secret: the pending message goes out at its next attempt, signed with it.
+    const rotated = await api.call('POST', `/api/admin/webhook/${type}/rotate-secret`, { as: superadmin });
+    expectStatus(rotated, 200);
+    expect(rotated.body.webhook.previousSecretUntil).toBeNull();
+    await clock.tick(6_000);
+    await runDue();
+    [entry] = (await log(type)).filter((d) => d.messageId === entry!.messageId);
+    expect(entry!.status).toBe('delivered');
+    expect(receiver.received).toHaveLength(1);
+    expect(verified(receiver.received[0]!, rotated.body.secret as string).type).toBe(type);
   });
 });
 

@@ -3,7 +3,9 @@ import type { Db, Tx } from '../../db/client';
 import { authEmails, authUsers, clients, users } from '../../db/schema/index';
 import { forgetPrincipal } from '../../http/auth';
 import type { Body } from '../../http/handler';
+import type { JobQueue } from '../../jobs/queue';
 import { recordEvent, updateRecorded } from '../events/index';
+import { clientData, emitWebhook } from '../webhooks/index';
 
 /**
  * A user event of the authentication provider, as the product's contract receives it
@@ -15,9 +17,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * The product's user (and the client record linked to it) takes the address; answers what
- * changed. Addresses compare case-insensitively (the provider stores them lower-cased).
+ * changed. Addresses compare case-insensitively (the provider stores them lower-cased). A
+ * changed client record queues its `client.updated` webhook in the same transaction.
  */
-async function followEmail(tx: Tx, user: { id: string; email: string }, email: string, via: string) {
+async function followEmail(
+  tx: Tx,
+  jobs: JobQueue,
+  user: { id: string; email: string },
+  email: string,
+  via: string,
+) {
   let userChanged = false;
   let clientChanged = false;
   if (user.email.toLowerCase() !== email.toLowerCase()) {
@@ -25,12 +34,13 @@ async function followEmail(tx: Tx, user: { id: string; email: string }, email: s
     userChanged = true;
   }
   const [client] = await tx
-    .select({ id: clients.id, email: clients.email })
+    .select({ id: clients.id, email: clients.email, coachId: clients.coachedById })
     .from(clients)
     .where(eq(clients.userId, user.id))
     .for('update');
   if (client && client.email?.toLowerCase() !== email.toLowerCase()) {
     await tx.update(clients).set({ email, updatedAt: sql`now()` }).where(eq(clients.id, client.id));
+    await emitWebhook(tx, jobs, 'client.updated', clientData(client.id, client.coachId));
     clientChanged = true;
   }
   if (userChanged || clientChanged) {
@@ -57,9 +67,15 @@ async function followEmail(tx: Tx, user: { id: string; email: string }, email: s
  *   and keeps role and coach link: the person's next account claims it, inactive until an
  *   admin activates it.
  * - `user.email_changed`: the user's address, and the linked client record's, follow.
- * Repeats and events about subjects the product does not know change nothing.
+ * Repeats and events about subjects the product does not know change nothing. Each client
+ * record that changes (address followed, or unlinked) queues `client.updated` in the same
+ * transaction.
  */
-export async function applyAuthUserEvent(db: Db, event: AuthUserEvent): Promise<void> {
+export async function applyAuthUserEvent(
+  db: Db,
+  jobs: JobQueue,
+  event: AuthUserEvent,
+): Promise<void> {
   if (event.type === 'user.created') return;
   const subject = event.userId;
   await db.transaction(async (tx) => {
@@ -70,14 +86,15 @@ export async function applyAuthUserEvent(db: Db, event: AuthUserEvent): Promise<
       .for('update');
     if (!user) return;
     if (event.type === 'user.email_changed') {
-      if (event.email) await followEmail(tx, user, event.email, 'auth_provider');
+      if (event.email) await followEmail(tx, jobs, user, event.email, 'auth_provider');
       return;
     }
     const [client] = await tx
       .update(clients)
       .set({ userId: null, updatedAt: sql`now()` })
       .where(eq(clients.userId, user.id))
-      .returning({ id: clients.id });
+      .returning({ id: clients.id, coachId: clients.coachedById });
+    if (client) await emitWebhook(tx, jobs, 'client.updated', clientData(client.id, client.coachId));
     // Staff: the row waits, unlinked, for the same person's next account (claimed at its first
     // login by the address, inactive until an admin activates it). Anyone else keeps the dead
     // subject: a row the users list treats as "only signed in" and a new account replaces.
@@ -111,7 +128,7 @@ export interface AuthEmailSyncResult {
  * account is only counted: with a provider elsewhere that would be every user, and a deletion
  * reaches the product as an event.
  */
-export async function syncAuthEmails(db: Db): Promise<AuthEmailSyncResult> {
+export async function syncAuthEmails(db: Db, jobs: JobQueue): Promise<AuthEmailSyncResult> {
   const linked = await db
     .select({ id: users.id, email: users.email, subject: users.authSubject })
     .from(users)
@@ -151,7 +168,7 @@ export async function syncAuthEmails(db: Db): Promise<AuthEmailSyncResult> {
           .from(users)
           .where(eq(users.id, user.id))
           .for('update');
-        return current ? followEmail(tx, current, email, 'auth_email_sync') : null;
+        return current ? followEmail(tx, jobs, current, email, 'auth_email_sync') : null;
       });
       if (changed?.userChanged) result.usersUpdated += 1;
       if (changed?.clientChanged) result.clientsUpdated += 1;

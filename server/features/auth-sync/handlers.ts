@@ -20,7 +20,7 @@ function isFresh(occurredAt: string, now: Date) {
 
 export const authSyncHandlers = defineHandlers({
   async syncAuthEmails({ deps }) {
-    return syncAuthEmails(deps.db);
+    return syncAuthEmails(deps.db, deps.jobs);
   },
 
   // Public in the contract: only a body signed with the shared secret is accepted.
@@ -29,7 +29,7 @@ export const authSyncHandlers = defineHandlers({
     if (!isFresh(body.occurredAt, deps.now())) {
       throw badRequest('occurredAt', 'event_too_old', 'The event is older than 10 minutes');
     }
-    await applyAuthUserEvent(deps.db, body);
+    await applyAuthUserEvent(deps.db, deps.jobs, body);
     reply.code(204);
   },
 });

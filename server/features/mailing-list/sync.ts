@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } fr
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { clients, mailingListSyncs, type MailingListSyncFailure } from '../../db/schema/index';
-import type { JobDefinition } from '../../jobs/queue';
+import type { JobDefinition, JobQueue } from '../../jobs/queue';
 import { MAILING_LIST_STATUSES } from '../../../shared/contract/enums';
 import {
   createMailchimpClient,
@@ -10,6 +10,7 @@ import {
   type MailchimpSettings,
 } from '../../adapters/mailing-list/mailchimp';
 import { recordEvent } from '../events/index';
+import { clientData, emitWebhook } from '../webhooks/index';
 
 export const SYNC_MAILING_LIST_JOB = 'sync-mailing-list';
 /** Clients read per batch; progress is stored after each. */
@@ -103,10 +104,9 @@ async function finish(db: Db, syncId: string, values: Partial<MailingListSyncRow
   });
 }
 
+type MailingListStatus = (typeof MAILING_LIST_STATUSES)[number];
 const knownStatus = (s: string) =>
-  (MAILING_LIST_STATUSES as readonly string[]).includes(s)
-    ? (s as (typeof MAILING_LIST_STATUSES)[number])
-    : null;
+  (MAILING_LIST_STATUSES as readonly string[]).includes(s) ? (s as MailingListStatus) : null;
 
 /**
  * One sync: checks the list, then upserts the syncable clients in id order, SYNC_BATCH at a
@@ -114,9 +114,12 @@ const knownStatus = (s: string) =>
  * when the product had not put it on the list before (no status known), else "updated"; the
  * status the list answers is stored on the client. A failed member is counted with the list's
  * reason and the sync goes on; a list that cannot be reached stops the sync (failed).
+ * A client whose stored status changes gets its `client.updated` webhook in the same
+ * transaction (as a staff edit does); a member whose status stays the same sends nothing.
  */
 export async function runMailingListSync(
   db: Db,
+  jobs: JobQueue,
   config: MailingListConfig,
   syncId: string,
 ): Promise<void> {
@@ -182,12 +185,7 @@ export async function runMailingListSync(
           if (client.mailingListStatus === null) tally.added += 1;
           else tally.updated += 1;
           const status = knownStatus(result.value.status);
-          if (status && status !== client.mailingListStatus) {
-            await db
-              .update(clients)
-              .set({ mailingListStatus: status, updatedAt: sql`now()` })
-              .where(eq(clients.id, client.id));
-          }
+          if (status && status !== client.mailingListStatus) await storeStatus(db, jobs, client.id, status);
         }
       }
       await db
@@ -202,12 +200,33 @@ export async function runMailingListSync(
   }
 }
 
-export function mailingListJobs(deps: { db: Db; config: MailingListConfig }): JobDefinition[] {
+/**
+ * Stores the status the list answered, only if the row still holds another one (a webhook of
+ * the list may have set it meanwhile), with the `client.updated` webhook in the same
+ * transaction; no row changed → nothing sent.
+ */
+async function storeStatus(db: Db, jobs: JobQueue, clientId: string, status: MailingListStatus) {
+  await db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(clients)
+      .set({ mailingListStatus: status, updatedAt: sql`now()` })
+      .where(and(eq(clients.id, clientId), sql`${clients.mailingListStatus} IS DISTINCT FROM ${status}`))
+      .returning({ id: clients.id, coachId: clients.coachedById });
+    if (changed) await emitWebhook(tx, jobs, 'client.updated', clientData(changed.id, changed.coachId));
+  });
+}
+
+export function mailingListJobs(deps: {
+  db: Db;
+  config: MailingListConfig;
+  /** The started queue (the sync queues webhooks). */
+  jobs: () => JobQueue;
+}): JobDefinition[] {
   const definition: JobDefinition<{ syncId: string }> = {
     name: SYNC_MAILING_LIST_JOB,
     // The sync records its own failure; a retry would only find it finished.
     queue: { retryLimit: 0, expireInSeconds: 60 * 60 },
-    run: (job) => runMailingListSync(deps.db, deps.config, job.data.syncId),
+    run: (job) => runMailingListSync(deps.db, deps.jobs(), deps.config, job.data.syncId),
   };
   return [definition as JobDefinition];
 }

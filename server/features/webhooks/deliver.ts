@@ -8,7 +8,7 @@ import { DELIVER_WEBHOOK_JOB, queueAttempt, type DeliverWebhookData } from './em
 import { postWebhook, type PostResult } from './http-post';
 import { disabledMail } from './mails';
 import { nextDelayMs, parseRetryAfter } from './retry-schedule';
-import { keyringOf, openSecret } from './secret-box';
+import { keyringOf, openSecret, SecretUnreadable } from './secret-box';
 import { signatureHeader } from './secrets';
 
 export interface WebhookJobDeps {
@@ -73,27 +73,23 @@ export async function deliverWebhook(
     return { skipped: 'webhook off' };
   }
 
-  const keyring = keyringOf(deps.config);
-  const secrets = [
-    endpoint.secret,
-    previousSecretValid(endpoint, now) ? endpoint.previousSecret : null,
-  ]
-    .filter((s): s is string => !!s)
-    .map((stored) => openSecret(keyring, endpoint.type, stored));
+  const secrets = signingSecrets(deps.config, endpoint, now);
   const sentAt = (deps.wallClock ?? (() => new Date()))();
-  const result = await postWebhook(
-    endpoint.url,
-    {
-      'webhook-id': message.id,
-      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-      'webhook-signature': signatureHeader(secrets, message.id, sentAt, message.payload),
-    },
-    message.payload,
-    {
-      timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
-      allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-    },
-  );
+  const result = secrets
+    ? await postWebhook(
+        endpoint.url,
+        {
+          'webhook-id': message.id,
+          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+          'webhook-signature': signatureHeader(secrets, message.id, sentAt, message.payload),
+        },
+        message.payload,
+        {
+          timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
+          allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+        },
+      )
+    : UNSIGNABLE;
   const outcome = outcomeOf(result);
 
   const disabledForFailing = await db.transaction(async (tx) => {
@@ -165,6 +161,42 @@ export async function deliverWebhook(
 
   if (disabledForFailing) await mailAdmins(deps, endpoint.type, endpoint.url);
   return { outcome, status: result.status };
+}
+
+/** Shown in the delivery log when a secret does not open: what happened and what helps. */
+export const SECRET_UNREADABLE_ERROR =
+  'Signiergeheimnis nicht lesbar (mit einem anderen WEBHOOK_SECRET_KEY versiegelt): ' +
+  'den früheren Schlüssel als WEBHOOK_SECRET_KEY_PREVIOUS setzen oder das Geheimnis erneuern';
+
+/** A failed attempt without a request: nothing could be signed. */
+const UNSIGNABLE: PostResult = {
+  status: null,
+  retryAfter: undefined,
+  snippet: null,
+  durationMs: 0,
+  error: SECRET_UNREADABLE_ERROR,
+  refused: false,
+};
+
+/**
+ * The secrets that sign: the current one, and the previous one while a rotation lasts. Null
+ * when one of them does not open with the configured keys (WEBHOOK_SECRET_KEY changed without
+ * WEBHOOK_SECRET_KEY_PREVIOUS): the attempt is then logged as failed and retried by the
+ * schedule, so deliveries resume once the key is set again or the secret rotated.
+ */
+function signingSecrets(
+  config: WebhookJobDeps['config'],
+  endpoint: { type: string; secret: string | null; previousSecret: string | null; previousSecretUntil: string | null },
+  now: Date,
+): string[] | null {
+  const keyring = keyringOf(config);
+  const stored = [endpoint.secret, previousSecretValid(endpoint, now) ? endpoint.previousSecret : null];
+  try {
+    return stored.filter((s): s is string => !!s).map((s) => openSecret(keyring, endpoint.type, s));
+  } catch (error) {
+    if (error instanceof SecretUnreadable) return null;
+    throw error;
+  }
 }
 
 function previousSecretValid(

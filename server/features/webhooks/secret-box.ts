@@ -86,21 +86,36 @@ export function openSecret(keyring: SecretKeyring, type: string, stored: string)
 /**
  * Seals every stored secret that is still in clear text or sealed with an older key (at start,
  * after the migrations). Each row is written only if it still holds what was read, so two
- * instances starting at once do not undo each other. Answers how many rows were sealed.
+ * instances starting at once do not undo each other. Answers how many rows were sealed. A
+ * value that opens with none of the keys is left as it is (the server still starts; its
+ * deliveries are logged as failed until the key is set again or the secret rotated) and its
+ * type reported to `onUnreadable`.
  */
-export async function sealStoredSecrets(db: Db, config: KeyConfig): Promise<number> {
+export async function sealStoredSecrets(
+  db: Db,
+  config: KeyConfig,
+  onUnreadable: (type: string) => void = () => {},
+): Promise<number> {
   const keyring = keyringOf(config);
   const rows = await db
     .select({ id: webhooks.id, type: webhooks.type, secret: webhooks.secret, previousSecret: webhooks.previousSecret })
     .from(webhooks);
   let sealed = 0;
   for (const row of rows) {
-    const reseal = (stored: string | null) =>
-      stored !== null && needsSealing(keyring, stored)
-        ? sealSecret(keyring, row.type, openSecret(keyring, row.type, stored))
-        : stored;
+    let unreadable = false;
+    const reseal = (stored: string | null) => {
+      if (stored === null || !needsSealing(keyring, stored)) return stored;
+      try {
+        return sealSecret(keyring, row.type, openSecret(keyring, row.type, stored));
+      } catch (error) {
+        if (!(error instanceof SecretUnreadable)) throw error;
+        unreadable = true;
+        return stored;
+      }
+    };
     const secret = reseal(row.secret);
     const previousSecret = reseal(row.previousSecret);
+    if (unreadable) onUnreadable(row.type);
     if (secret === row.secret && previousSecret === row.previousSecret) continue;
     const same = (column: typeof webhooks.secret | typeof webhooks.previousSecret, value: string | null) =>
       value === null ? isNull(column) : eq(column, value);
