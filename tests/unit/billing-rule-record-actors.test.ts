@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, toPromise } from 'xstate';
+import { createActor, toPromise, type PromiseActorLogic } from 'xstate';
 import type { ApiClient } from '../../src/api/client';
 import {
   loadBillingRuleRecordActor,
@@ -19,13 +19,13 @@ function fakeApi() {
   return { api: { GET, POST, PUT } as unknown as ApiClient, GET, POST, PUT };
 }
 
-const run = <T>(logic: Parameters<typeof createActor>[0], input: unknown) =>
-  toPromise(createActor(logic as never, { input } as never).start()) as Promise<T>;
+const run = <TOutput, TInput>(logic: PromiseActorLogic<TOutput, TInput>, input: TInput) =>
+  toPromise(createActor(logic, { input }).start());
 
 describe('billing rule record actors', () => {
   it('loads one rule as form values with the rule itself', async () => {
     const { api } = fakeApi();
-    const loaded = await run<{ values: unknown; record: unknown }>(
+    const loaded = await run(
       loadBillingRuleRecordActor(api, (r) => ({ name: r.name })),
       { id: 'r1' },
     );
