@@ -2,7 +2,7 @@ import { Temporal } from '@js-temporal/polyfill';
 import { z } from 'zod';
 import type { components } from '../../shared/contract/product';
 import { berlinStartOfDay, isoDateInBerlin } from '../views/staff/format';
-import { nullIfEmpty, optionalEmail, optionalText, requiredText } from './fields';
+import { countryCode, optionalEmail, optionalText, postalCode, requiredText } from './fields';
 import type { FormSchema, FormValues } from './form-schema';
 
 /**
@@ -20,14 +20,9 @@ type Campaign = components['schemas']['Campaign'];
  */
 const addressFields = {
   street: optionalText(200),
-  postalCode: z.string().trim().max(16, { error: 'invalid_postal_code' }).transform(nullIfEmpty),
+  postalCode,
   city: optionalText(100),
-  country: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^([A-Z]{2})?$/, { error: 'invalid_country' })
-    .transform((s) => s || 'DE'),
+  country: countryCode('DE'),
   invoiceEmail: optionalEmail,
 };
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { REJECTION_REASONS } from '../../shared/contract/enums';
 import type { components } from '../../shared/contract/product';
 import { clientFieldErrors } from '../../shared/client-fields.rules';
-import { nullIfEmpty, optionalEmail, optionalText, phone, requiredText } from './fields';
+import { countryCode, nullIfEmpty, optionalEmail, optionalText, phone, postalCode, requiredText } from './fields';
 import type { FormSchema, FormValues } from './form-schema';
 
 /**
@@ -34,14 +34,9 @@ const fields = {
     })
     .transform((s) => (s === '' ? null : Number(s))),
   street: optionalText(200),
-  postalCode: z.string().trim().max(16, { error: 'invalid_postal_code' }).transform(nullIfEmpty),
+  postalCode,
   city: optionalText(100),
-  country: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^([A-Z]{2})?$/, { error: 'invalid_country' })
-    .transform(nullIfEmpty),
+  country: countryCode(null),
   telephone: phone(40),
   additionalTelephoneNumbers: z
     .string()

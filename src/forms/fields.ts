@@ -33,3 +33,15 @@ export const phone = (max: number) =>
     .max(max, { error: 'value_too_long' })
     .regex(/^[+0-9 ()/-]*$/, { error: 'invalid_phone' })
     .transform(nullIfEmpty);
+
+/** A postal address's code: at most 16 characters here (five digits for Germany is a rule of the whole form). */
+export const postalCode = z.string().trim().max(16, { error: 'invalid_postal_code' }).transform(nullIfEmpty);
+
+/** A country as two capital letters (ISO 3166-1 alpha-2); `whenEmpty` is what an empty field becomes. */
+export const countryCode = <Empty extends string | null>(whenEmpty: Empty) =>
+  z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^([A-Z]{2})?$/, { error: 'invalid_country' })
+    .transform((s): string | Empty => s || whenEmpty);

@@ -204,7 +204,7 @@ export const isTransient = (error: unknown) => {
  * A save or a sign answered 412 (the ETag moved): first read the server's version; only when its
  * text differs from both mine and the text mine was based on is it a conflict to show.
  */
-const STALE_TO_CHECK = { guard: 'isStale', target: 'checkingStale', actions: 'noteStale' } as const;
+const STALE_TO_CHECK = { guard: 'isStale', target: 'checkingStale', actions: 'noteError' } as const;
 
 /** In every state with something unsaved: the leave guard is armed, a held-back link asks. */
 const GUARDED = { id: 'leaveGuard', src: 'leaveGuard' } as const;
@@ -300,9 +300,26 @@ export const documentEditorMachine = setup({
         meta: output.meta ?? context.meta,
       };
     }),
-    /** A save or a sign answered 412: named, and the server's version is read next. */
-    noteStale: assign(({ event }) => ({
+    /** A failure the view names (a 412 before the server's version is read, a refused load, sign, comment or amendment). */
+    noteError: assign(({ event }) => ({
       error: machineErrorOf((event as unknown as { error: unknown }).error),
+    })),
+    /** A draft the server took: its ETag, and the text sent is the saved one now. */
+    adoptSaved: assign(({ context, event }) => {
+      const output = (event as unknown as { output: SavedDocument }).output;
+      return {
+        etag: output.etag,
+        savedContent: context.sending!,
+        sending: null,
+        attempt: 0,
+        error: null,
+        meta: output.meta ?? context.meta,
+      };
+    }),
+    /** A comment or an amendment the server took: the document's new meta. */
+    adoptMeta: assign(({ event }) => ({
+      meta: (event as unknown as { output: { meta: DocumentMeta } }).output.meta,
+      error: null,
     })),
     /** Follows the held-back link (the app navigates; provided by the wiring). */
     leavePage: () => undefined,
@@ -357,7 +374,7 @@ export const documentEditorMachine = setup({
         ],
         onError: {
           target: 'loadFailed',
-          actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+          actions: 'noteError',
         },
       },
     },
@@ -403,28 +420,11 @@ export const documentEditorMachine = setup({
           {
             guard: 'typedWhileSaving',
             target: 'dirty',
-            actions: assign(({ context, event }) => ({
-              etag: event.output.etag,
-              savedContent: context.sending!,
-              sending: null,
-              attempt: 0,
-              error: null,
-              meta: event.output.meta ?? context.meta,
-            })),
+            actions: 'adoptSaved',
           },
           {
             target: 'saved',
-            actions: [
-              assign(({ context, event }) => ({
-                etag: event.output.etag,
-                savedContent: context.sending!,
-                sending: null,
-                attempt: 0,
-                error: null,
-                meta: event.output.meta ?? context.meta,
-              })),
-              'clearLocalDraft',
-            ],
+            actions: ['adoptSaved', 'clearLocalDraft'],
           },
         ],
         onError: [
@@ -651,7 +651,7 @@ export const documentEditorMachine = setup({
           {
             // Not signed (offline, a blocker, 400 …): the saved draft stays; the view names why.
             target: 'saved',
-            actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+            actions: 'noteError',
           },
         ],
       },
@@ -679,11 +679,11 @@ export const documentEditorMachine = setup({
             },
             onDone: {
               target: 'viewing',
-              actions: assign(({ event }) => ({ meta: event.output.meta, error: null })),
+              actions: 'adoptMeta',
             },
             onError: {
               target: 'viewing',
-              actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+              actions: 'noteError',
             },
           },
         },
@@ -706,11 +706,11 @@ export const documentEditorMachine = setup({
             },
             onDone: {
               target: 'viewing',
-              actions: assign(({ event }) => ({ meta: event.output.meta, error: null })),
+              actions: 'adoptMeta',
             },
             onError: {
               target: 'amending',
-              actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+              actions: 'noteError',
             },
           },
         },

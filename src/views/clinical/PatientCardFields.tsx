@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { components } from '../../../shared/contract/product';
 import { tKey } from '../../i18n/keys';
-import { CheckField, NumberField } from './TemplateFields';
+import { CheckField, NumberField, TextAreaField } from './TemplateFields';
 import type { FieldsProps } from './DocumentEditorView';
 
 /** The patient card's template: reason, goals, history, complaints, diagnoses, medication … */
@@ -45,17 +45,15 @@ export function PatientCardFields({ content, readOnly, change }: FieldsProps) {
   const lifestyle: Lifestyle = card.lifestyle ?? {};
   const consents: Consents = card.consents ?? { processing: null, research: false, recordings: false };
   const area = (field: keyof Card, max: number) => (
-    <div className="field">
-      <label htmlFor={`card-${field}`}>{t(CARD_FIELD_LABELS[field]!)}</label>
-      <textarea
-        id={`card-${field}`}
-        rows={3}
-        maxLength={max}
-        readOnly={readOnly}
-        value={typeof card[field] === 'string' ? (card[field] as string) : ''}
-        onChange={(e) => change(field, e.target.value)}
-      />
-    </div>
+    <TextAreaField
+      id={`card-${field}`}
+      label={t(CARD_FIELD_LABELS[field]!)}
+      value={typeof card[field] === 'string' ? (card[field] as string) : ''}
+      max={max}
+      rows={3}
+      readOnly={readOnly}
+      onChange={(value) => change(field, value)}
+    />
   );
   const setGoal = (i: number, goal: Goal) => change('goals', goals.map((g, j) => (j === i ? goal : g)));
   const setDiagnosis = (i: number, d: Diagnosis) => change('diagnoses', diagnoses.map((x, j) => (j === i ? d : x)));

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { tKey } from '../../i18n/keys';
-import { CheckField, NumberField } from './TemplateFields';
+import { CheckField, NumberField, TextAreaField } from './TemplateFields';
 import type { FieldsProps } from './DocumentEditorView';
 
 /** The appointment summary's template: SOAP or DAP sections, progress, homework, next steps, risk. */
@@ -38,10 +38,7 @@ export function SummaryFields({ content, readOnly, change }: FieldsProps) {
   const format: Format = content.format === 'DAP' ? 'DAP' : 'SOAP';
   const sections = (content.sections ?? {}) as Record<string, string | undefined>;
   const area = (id: string, label: string, value: string, onChange: (v: string) => void, max = 5000) => (
-    <div className="field" key={id}>
-      <label htmlFor={id}>{label}</label>
-      <textarea id={id} value={value} readOnly={readOnly} maxLength={max} rows={4} onChange={(e) => onChange(e.target.value)} />
-    </div>
+    <TextAreaField key={id} id={id} label={label} value={value} max={max} rows={4} readOnly={readOnly} onChange={onChange} />
   );
   return (
     <>

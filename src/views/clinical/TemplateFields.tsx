@@ -55,3 +55,29 @@ export function NumberField({
     </div>
   );
 }
+
+/** A text of at most `max` characters over `rows` lines. */
+export function TextAreaField({
+  id,
+  label,
+  value,
+  max,
+  rows,
+  readOnly,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  max: number;
+  rows: number;
+  readOnly: boolean;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} value={value} readOnly={readOnly} maxLength={max} rows={rows} onChange={(e) => onChange(e.target.value)} />
+    </div>
+  );
+}

@@ -1,7 +1,8 @@
 import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../../api/client';
 import type { components } from '../../../../shared/contract/product';
-import type { LoadedRecord, SaveRequest } from '../../record-form.machine';
+import type { LoadedRecord } from '../../record-form.machine';
+import { findOrNotFound, loadRecordActor, saveRecordActor } from './record';
 
 /** The billing rules screen's calls (`/admin/billing-rules…`, ADMIN and SUPERADMIN). */
 
@@ -41,29 +42,18 @@ export const previewBillingRulesActor = (api: ApiClient) =>
 
 /** One rule as form values (the API has no single-rule read; rules are few). */
 export const loadBillingRuleRecordActor = (api: ApiClient, toValues: (rule: BillingRule) => LoadedRecord['values']) =>
-  fromPromise<LoadedRecord, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/admin/billing-rules', { signal });
-    const rule = data!.billingRules.find((r) => r.id === input.id);
-    if (!rule) throw Object.assign(new Error('not found'), { code: 'not_found', status: 404 });
-    return { values: toValues(rule), record: rule };
-  });
+  loadRecordActor(
+    async (id, signal) => findOrNotFound((await api.GET('/admin/billing-rules', { signal })).data!.billingRules, id),
+    toValues,
+  );
 
 /** `POST /admin/billing-rules` (new, appended at the end) or `PUT /admin/billing-rules/{id}` (changed fields, a new version). */
 export const saveBillingRuleActor = (api: ApiClient) =>
-  fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
-    if (input.id === null) {
-      const { data } = await api.POST('/admin/billing-rules', {
-        body: input.body as components['schemas']['CreateBillingRuleRequest'],
-        signal,
-      });
-      return data!;
-    }
-    const { data } = await api.PUT('/admin/billing-rules/{id}', {
-      params: { path: { id: input.id } },
-      body: input.body as components['schemas']['UpdateBillingRuleRequest'],
-      signal,
-    });
-    return data!;
+  saveRecordActor({
+    create: (body: components['schemas']['CreateBillingRuleRequest'], signal) =>
+      api.POST('/admin/billing-rules', { body, signal }),
+    update: (id, body: components['schemas']['UpdateBillingRuleRequest'], signal) =>
+      api.PUT('/admin/billing-rules/{id}', { params: { path: { id } }, body, signal }),
   });
 
 /** `GET /appointments?clientId=` newest first: the appointments the preview offers for one client (at most 100). */
