@@ -11,9 +11,6 @@ const root = projectRoot;
 const localesDir = path.join(root, 'src/i18n/locales');
 // /health is no page and no probe (http/health.ts): a 404, not the app.
 const NOT_APP = /^\/(api|auth|locales|health)(\/|$)/;
-/** Paths that name a file the build or the public folder would have (scripts, styles, media). */
-const FILE =
-  /^\/assets\/|\.(?:js|mjs|css|map|json|html?|txt|xml|webmanifest|ico|png|jpe?g|gif|svg|webp|avif|woff2?|ttf|mp4|webm|vtt|pdf|ics|zip|csv)$/i;
 
 /** Where the head's first elements go: after the charset, which must come early. */
 const HEAD_START = /<meta charset="[^"]*"\s*\/?>|<head>/i;
@@ -26,7 +23,13 @@ const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quo
  * start script instead of after it ran (bench/web.ts, issue #4). The hints come from the build
  * (`dist/web/.vite/route-hints.json`); without them, or for an unknown path, index.html as built.
  */
-export function createIndexHtml(webDir: string): (pathname: string) => string {
+export interface IndexHtml {
+  (pathname: string): string;
+  /** Whether a route of the app's table matches: `/admin/webhooks/appointment.created` does, `/foo.php` not. */
+  isPage(pathname: string): boolean;
+}
+
+export function createIndexHtml(webDir: string): IndexHtml {
   const html = readFileSync(path.join(webDir, 'index.html'), 'utf8');
   let hints: RouteHint[] = [];
   try {
@@ -35,7 +38,7 @@ export function createIndexHtml(webDir: string): (pathname: string) => string {
     // An older build without hints: pages load as before.
   }
   const cache = new Map<RouteHint, string>();
-  return (pathname) => {
+  const render = (pathname: string) => {
     const hint = hints.find((h) => matchesRoute(h.pattern, pathname));
     if (!hint) return html;
     let page = cache.get(hint);
@@ -60,6 +63,9 @@ export function createIndexHtml(webDir: string): (pathname: string) => string {
     }
     return page;
   };
+  return Object.assign(render, {
+    isPage: (pathname: string) => hints.some((h) => matchesRoute(h.pattern, pathname)),
+  });
 }
 
 /** Serves the translation files and the built web app, with history fallback for client routes. */
@@ -107,7 +113,9 @@ export async function registerWeb(app: FastifyInstance, config: Config) {
     }
     // A missing file is a 404; an app path whose last part has a dot (a webhook's event type,
     // `/admin/webhooks/appointment.created`) is a page like any other.
-    if (FILE.test(pathname)) return reply.code(404).send();
+    if (/\.[a-z0-9]+$/i.test(pathname) && !indexHtml!.isPage(pathname)) {
+      return reply.code(404).send();
+    }
     return reply
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')

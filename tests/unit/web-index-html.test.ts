@@ -65,6 +65,12 @@ describe('index.html with the page hints of the route (server/web/static.ts, iss
     expect(createIndexHtml(webDir())('/login')).toBe(INDEX);
   });
 
+  it('knows a path with a dot in its last part as a page only when a route matches it', () => {
+    const index = createIndexHtml(webDir(hints));
+    expect(index.isPage('/clients/appointment.created')).toBe(true);
+    expect(index.isPage('/foo.php')).toBe(false);
+  });
+
   it('matches route patterns like the router', () => {
     expect(matchesRoute('/', '/')).toBe(true);
     expect(matchesRoute('/login', '/login/')).toBe(true);

@@ -55,6 +55,7 @@ const SUMMARIES: Record<string, string> = {
   'webhook.test': 'Webhook-Testereignis',
   'webhook.test_sent': 'Webhook-Testereignis gesendet',
   'webhook.redelivered': 'Webhook-Nachricht erneut zugestellt',
+  'research.exported': 'Forschungsdaten exportiert',
 };
 
 export const summaryOf = (type: string) => SUMMARIES[type] ?? type;
