@@ -1,4 +1,5 @@
 import { and, desc, eq, ne } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import {
   appointments,
@@ -99,8 +100,42 @@ async function announceSigned(tx: Tx, deps: AppDeps, principal: Principal, row: 
 }
 
 const summaryOf = (appointmentId: string) => eq(appointmentSummaries.appointmentId, appointmentId);
+const cardById = (patientCardId: string) => eq(patientCards.id, patientCardId);
 const AMEND_SUMMARY = 'POST /appointment/{appointmentId}/summary/amendments';
 const AMEND_CARD = 'POST /patient-card/{patientCardId}/amendments';
+
+/** What appends to a signed document: an amendment or a review comment. */
+type Append<I> = (
+  tx: Tx,
+  principal: Principal,
+  type: DocumentType,
+  row: DocRow,
+  input: I,
+  now: Date,
+) => Promise<void>;
+type AppendContext<I> = { principal: Principal; deps: AppDeps; reply: FastifyReply; body: I };
+
+/**
+ * Appends the request body to a signed document (locked in one transaction) and answers 201 with
+ * the document. `logAsRead`: the answer counts as a content read (a reviewer's comment); the
+ * writer's own amendment does not (decisions: access log).
+ */
+async function appendToDocument<I>(
+  { principal, deps, reply, body }: AppendContext<I>,
+  type: DocumentType,
+  where: ReturnType<typeof eq>,
+  append: Append<I>,
+  { logAsRead = false } = {},
+) {
+  const row = await inTransaction(deps.db, async (tx) => {
+    const doc = await readable(tx, principal, type, where, true);
+    await append(tx, principal, type, doc, body, deps.now());
+    return doc;
+  });
+  if (logAsRead) await logRead(deps.db, principal, type, row);
+  reply.code(201);
+  return toDocument(deps.db, type, row);
+}
 
 /** Summaries and patient cards: content for the client's coach, ADMIN and SUPERADMIN. */
 export const documentHandlers = defineHandlers({
@@ -166,27 +201,13 @@ export const documentHandlers = defineHandlers({
     return toDocument(deps.db, 'summary', row);
   },
 
-  async amendAppointmentSummary({ params, body, principal, deps, reply }) {
-    const row = await inTransaction(deps.db, async (tx) => {
-      const doc = await readable(tx, principal, 'summary', summaryOf(params.appointmentId), true);
-      await amendDocument(tx, principal, 'summary', doc, body, deps.now());
-      return doc;
-    });
-    reply.code(201);
-    return toDocument(deps.db, 'summary', row);
-  },
+  amendAppointmentSummary: (ctx) =>
+    appendToDocument(ctx, 'summary', summaryOf(ctx.params.appointmentId), amendDocument),
 
-  async addSummaryReviewComment({ params, body, principal, deps, reply }) {
-    const row = await inTransaction(deps.db, async (tx) => {
-      const doc = await readable(tx, principal, 'summary', summaryOf(params.appointmentId), true);
-      await addReviewComment(tx, principal, 'summary', doc, body, deps.now());
-      return doc;
-    });
-    // The answer carries the content: a read like any other.
-    await logRead(deps.db, principal, 'summary', row);
-    reply.code(201);
-    return toDocument(deps.db, 'summary', row);
-  },
+  addSummaryReviewComment: (ctx) =>
+    appendToDocument(ctx, 'summary', summaryOf(ctx.params.appointmentId), addReviewComment, {
+      logAsRead: true,
+    }),
 
   async createPatientCard({ params, body, principal, deps, reply }) {
     const content = body?.content ?? {};
@@ -246,7 +267,7 @@ export const documentHandlers = defineHandlers({
         tx,
         principal,
         'patient_card',
-        eq(patientCards.id, params.patientCardId),
+        cardById(params.patientCardId),
         true,
       );
       checkIfMatch(request, before);
@@ -265,36 +286,11 @@ export const documentHandlers = defineHandlers({
     return toDocument(deps.db, 'patient_card', row);
   },
 
-  async amendPatientCard({ params, body, principal, deps, reply }) {
-    const row = await inTransaction(deps.db, async (tx) => {
-      const doc = await readable(
-        tx,
-        principal,
-        'patient_card',
-        eq(patientCards.id, params.patientCardId),
-        true,
-      );
-      await amendDocument(tx, principal, 'patient_card', doc, body, deps.now());
-      return doc;
-    });
-    reply.code(201);
-    return toDocument(deps.db, 'patient_card', row);
-  },
+  amendPatientCard: (ctx) =>
+    appendToDocument(ctx, 'patient_card', cardById(ctx.params.patientCardId), amendDocument),
 
-  async addPatientCardReviewComment({ params, body, principal, deps, reply }) {
-    const row = await inTransaction(deps.db, async (tx) => {
-      const doc = await readable(
-        tx,
-        principal,
-        'patient_card',
-        eq(patientCards.id, params.patientCardId),
-        true,
-      );
-      await addReviewComment(tx, principal, 'patient_card', doc, body, deps.now());
-      return doc;
-    });
-    await logRead(deps.db, principal, 'patient_card', row);
-    reply.code(201);
-    return toDocument(deps.db, 'patient_card', row);
-  },
+  addPatientCardReviewComment: (ctx) =>
+    appendToDocument(ctx, 'patient_card', cardById(ctx.params.patientCardId), addReviewComment, {
+      logAsRead: true,
+    }),
 });
