@@ -142,6 +142,13 @@ export async function toDocument(
       ])
     : new Map<string, string>();
   const nameOf = (id: string | null) => (id === null ? null : (names.get(id) ?? null));
+  // An amendment's or a review comment's author and time.
+  const authored = (entry: Pick<AmendmentRow, 'id' | 'authorId' | 'createdAt'>) => ({
+    id: entry.id,
+    authorId: entry.authorId,
+    authorName: nameOf(entry.authorId),
+    createdAt: iso(entry.createdAt)!,
+  });
   const signed = row.signedAt !== null && row.contentHash !== null && row.signedById !== null;
   const verified =
     signed &&
@@ -167,21 +174,8 @@ export async function toDocument(
           verified,
         }
       : null,
-    amendments: amendments.map((a) => ({
-      id: a.id,
-      authorId: a.authorId,
-      authorName: nameOf(a.authorId),
-      createdAt: iso(a.createdAt)!,
-      reason: a.reason,
-      text: a.text,
-    })),
-    reviewComments: comments.map((c) => ({
-      id: c.id,
-      authorId: c.authorId,
-      authorName: nameOf(c.authorId),
-      createdAt: iso(c.createdAt)!,
-      text: c.text,
-    })),
+    amendments: amendments.map((a) => ({ ...authored(a), reason: a.reason, text: a.text })),
+    reviewComments: comments.map((c) => ({ ...authored(c), text: c.text })),
     completedAt: iso(row.completedAt),
     completedById: row.completedById,
     completedByName: nameOf(row.completedById),
