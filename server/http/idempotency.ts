@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
+import { canonicalHash } from '../canonical-json';
 import type { Db, Tx } from '../db/client';
 import { idempotencyKeys } from '../db/schema/index';
 import type { Operation } from './contract';
@@ -17,23 +17,9 @@ export function declaresIdempotencyKey(operation: Operation): boolean {
   return !!headers?.properties?.[IDEMPOTENCY_HEADER];
 }
 
-/** JSON with object keys sorted, so equal requests hash equally whatever their key order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
 /** What identifies "the same request": path parameters, query and body (after validation). */
 export function requestHash(request: { params: unknown; query: unknown; body: unknown }): string {
-  return createHash('sha256')
-    .update(canonical({ params: request.params, query: request.query, body: request.body }))
-    .digest('hex');
+  return canonicalHash({ params: request.params, query: request.query, body: request.body });
 }
 
 export interface Outcome {

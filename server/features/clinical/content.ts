@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { components } from '../../../shared/contract/product';
 import { badRequest } from '../../http/problem';
 
@@ -7,21 +6,6 @@ export type SummaryContent = Schemas['SummaryContent'];
 export type PatientCardContent = Schemas['PatientCardContent'];
 export type TaskBlocker = Schemas['TaskBlocker'];
 type BlockerCode = TaskBlocker['code'];
-
-/** JSON with object keys sorted at every level: the same content always hashes the same. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-export const sha256 = (value: unknown) =>
-  createHash('sha256').update(canonicalJson(value)).digest('hex');
 
 const BLOCKER_MESSAGES: Record<BlockerCode, string> = {
   consent_missing: 'Die Einwilligung in die Verarbeitung von Gesundheitsdaten fehlt.',

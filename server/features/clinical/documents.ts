@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { canonicalHash } from '../../canonical-json';
 import type { Db, Tx } from '../../db/client';
 import {
   appointmentSummaries,
@@ -14,7 +15,7 @@ import {
 } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { badRequest, conflict, HttpProblem, notFound } from '../../http/problem';
-import { blockersOf, sha256 } from './content';
+import { blockersOf } from './content';
 
 export type DocTable = typeof appointmentSummaries | typeof patientCards;
 // The columns both documents have.
@@ -152,8 +153,8 @@ export async function toDocument(
   const signed = row.signedAt !== null && row.contentHash !== null && row.signedById !== null;
   const verified =
     signed &&
-    sha256(signedPayload(type, row)) === row.contentHash &&
-    amendments.every((a) => sha256(amendmentPayload(a)) === a.contentHash);
+    canonicalHash(signedPayload(type, row)) === row.contentHash &&
+    amendments.every((a) => canonicalHash(amendmentPayload(a)) === a.contentHash);
   const blockers = row.status === 'new' ? blockersOf(row.blockerCodes) : [];
   return {
     id: row.id,
@@ -261,7 +262,12 @@ export async function updateDocument(
       signedAt: now.toISOString(),
       content,
     };
-    set = { ...base, ...signed, status: 'sent', contentHash: sha256(signedPayload(type, signed)) };
+    set = {
+      ...base,
+      ...signed,
+      status: 'sent',
+      contentHash: canonicalHash(signedPayload(type, signed)),
+    };
   }
   const [updated] = await tx.update(table).set(set).where(eq(table.id, row.id)).returning();
   return updated as DocRow;
@@ -292,7 +298,7 @@ export async function amendDocument(
   };
   await tx
     .insert(clinicalAmendments)
-    .values({ ...values, contentHash: sha256(amendmentPayload(values)) });
+    .values({ ...values, contentHash: canonicalHash(amendmentPayload(values)) });
 }
 
 /** Appends a reviewer's comment to a signed document (never logged: it is health data). */
