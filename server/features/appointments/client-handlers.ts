@@ -1,4 +1,6 @@
-import { defineHandlers } from '../../http/handler';
+import type { Tx } from '../../db/client';
+import type { Principal } from '../../http/auth';
+import { defineHandlers, type AppDeps } from '../../http/handler';
 import { notFound } from '../../http/problem';
 import {
   bookInitialAppointment,
@@ -7,8 +9,27 @@ import {
   findClientAppointment,
   rescheduleInitialAppointment,
   toClientAppointment,
+  type ChangeInitial,
 } from './client-booking';
 import { inTransaction } from './transaction';
+
+type OwnContext = { params: { appointmentId: string }; principal: Principal; deps: AppDeps };
+
+/**
+ * A change the signed-in client makes to their own appointment, in one transaction: 404 without
+ * a client record; the answer is the appointment as the client sees it afterwards.
+ */
+function changeOwnAppointment(
+  { params, principal, deps }: OwnContext,
+  change: (tx: Tx, own: ChangeInitial) => Promise<void>,
+) {
+  return inTransaction(deps.db, async (tx) => {
+    const clientId = await clientIdOf(tx, principal).catch(() => null);
+    if (!clientId) throw notFound('appointment');
+    await change(tx, { clientId, actor: principal, appointmentId: params.appointmentId });
+    return toClientAppointment((await findClientAppointment(tx, clientId, params.appointmentId))!);
+  });
+}
 
 export const clientAppointmentsHandlers = defineHandlers({
   async bookInitialAppointment({ body, principal, deps, reply }) {
@@ -36,35 +57,15 @@ export const clientAppointmentsHandlers = defineHandlers({
     return toClientAppointment(found);
   },
 
-  async cancelInitialAppointment({ params, principal, deps }) {
-    return inTransaction(deps.db, async (tx) => {
-      const clientId = await clientIdOf(tx, principal).catch(() => null);
-      if (!clientId) throw notFound('appointment');
-      await cancelInitialAppointment(tx, deps, {
-        clientId,
-        actor: principal,
-        appointmentId: params.appointmentId,
-      });
-      return toClientAppointment(
-        (await findClientAppointment(tx, clientId, params.appointmentId))!,
-      );
-    });
-  },
+  cancelInitialAppointment: (ctx) =>
+    changeOwnAppointment(ctx, (tx, own) => cancelInitialAppointment(tx, ctx.deps, own)),
 
-  async rescheduleInitialAppointment({ params, body, principal, deps }) {
-    return inTransaction(deps.db, async (tx) => {
-      const clientId = await clientIdOf(tx, principal).catch(() => null);
-      if (!clientId) throw notFound('appointment');
-      await rescheduleInitialAppointment(tx, deps, {
-        clientId,
-        actor: principal,
-        appointmentId: params.appointmentId,
-        startDate: body.startDate,
-        coachId: body.coachId,
-      });
-      return toClientAppointment(
-        (await findClientAppointment(tx, clientId, params.appointmentId))!,
-      );
-    });
-  },
+  rescheduleInitialAppointment: (ctx) =>
+    changeOwnAppointment(ctx, (tx, own) =>
+      rescheduleInitialAppointment(tx, ctx.deps, {
+        ...own,
+        startDate: ctx.body.startDate,
+        coachId: ctx.body.coachId,
+      }),
+    ),
 });
