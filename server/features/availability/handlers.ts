@@ -90,6 +90,43 @@ async function refreshBounds(tx: Tx, loaded: LoadedAvailability) {
     .where(eq(availabilities.id, loaded.availability.id));
 }
 
+/**
+ * One occurrence of a series moved to `times`, or removed (null): the series' override for that
+ * date is written, its bounds refreshed and the event recorded (404 for a date it does not have).
+ */
+async function overrideOccurrence(
+  tx: Tx,
+  principal: Principal,
+  id: string,
+  occurrenceDate: string,
+  times: { startDate: string; endDate: string } | null,
+  event: { type: string; changes: Record<string, unknown> },
+) {
+  const before = await loadForUpdate(tx, principal, id);
+  if (!occurs(before.availability, occurrenceDate)) throw notFound('occurrence');
+  const fields = {
+    cancelled: times === null,
+    startDate: times?.startDate ?? null,
+    endDate: times?.endDate ?? null,
+  };
+  await tx
+    .insert(availabilityOverrides)
+    .values({ availabilityId: id, occurrenceDate, ...fields })
+    .onConflictDoUpdate({
+      target: [availabilityOverrides.availabilityId, availabilityOverrides.occurrenceDate],
+      set: { ...fields, updatedAt: sql`now()` },
+    });
+  await refreshBounds(tx, before);
+  await recordEvent(tx, {
+    ...event,
+    entityType: 'availability',
+    entityId: id,
+    coachId: before.availability.coachId,
+    actor: principal,
+    important: false,
+  });
+}
+
 async function answer(tx: Tx, principal: Principal, id: string, deps: AppDeps) {
   const { from, to } = defaultWindow(deps);
   return toAvailability((await findAvailability(tx, principal, id))!, from, to);
@@ -223,34 +260,8 @@ export const availabilityHandlers = defineHandlers({
     if (minutes > MAX_OCCURRENCE_MINUTES)
       throw badRequest('endDate', 'value_too_large', 'An occurrence lasts at most 24 hours');
     return deps.db.transaction(async (tx) => {
-      const before = await loadForUpdate(tx, principal, params.id);
-      if (!occurs(before.availability, body.occurrenceDate)) throw notFound('occurrence');
-      await tx
-        .insert(availabilityOverrides)
-        .values({
-          availabilityId: params.id,
-          occurrenceDate: body.occurrenceDate,
-          cancelled: false,
-          startDate: body.startDate,
-          endDate: body.endDate,
-        })
-        .onConflictDoUpdate({
-          target: [availabilityOverrides.availabilityId, availabilityOverrides.occurrenceDate],
-          set: {
-            cancelled: false,
-            startDate: body.startDate,
-            endDate: body.endDate,
-            updatedAt: sql`now()`,
-          },
-        });
-      await refreshBounds(tx, before);
-      await recordEvent(tx, {
+      await overrideOccurrence(tx, principal, params.id, body.occurrenceDate, body, {
         type: 'availability.occurrence_changed',
-        entityType: 'availability',
-        entityId: params.id,
-        coachId: before.availability.coachId,
-        actor: principal,
-        important: false,
         changes: { ...body },
       });
       return answer(tx, principal, params.id, deps);
@@ -258,30 +269,11 @@ export const availabilityHandlers = defineHandlers({
   },
 
   async deleteAvailabilityOccurrence({ params, query, principal, deps }) {
-    await deps.db.transaction(async (tx) => {
-      const before = await loadForUpdate(tx, principal, params.id);
-      if (!occurs(before.availability, query.occurrenceDate)) throw notFound('occurrence');
-      await tx
-        .insert(availabilityOverrides)
-        .values({
-          availabilityId: params.id,
-          occurrenceDate: query.occurrenceDate,
-          cancelled: true,
-        })
-        .onConflictDoUpdate({
-          target: [availabilityOverrides.availabilityId, availabilityOverrides.occurrenceDate],
-          set: { cancelled: true, startDate: null, endDate: null, updatedAt: sql`now()` },
-        });
-      await refreshBounds(tx, before);
-      await recordEvent(tx, {
+    await deps.db.transaction((tx) =>
+      overrideOccurrence(tx, principal, params.id, query.occurrenceDate, null, {
         type: 'availability.occurrence_removed',
-        entityType: 'availability',
-        entityId: params.id,
-        coachId: before.availability.coachId,
-        actor: principal,
-        important: false,
         changes: { occurrenceDate: query.occurrenceDate },
-      });
-    });
+      }),
+    );
   },
 });
