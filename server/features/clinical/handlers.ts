@@ -1,5 +1,5 @@
 import { and, desc, eq, ne } from 'drizzle-orm';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import {
   appointments,
@@ -10,7 +10,7 @@ import {
 } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps } from '../../http/handler';
-import { conflict, notFound } from '../../http/problem';
+import { conflict, notFound, type HttpProblem } from '../../http/problem';
 import { inTransaction } from '../appointments/index';
 import { recordEvent } from '../events/index';
 import { emitWebhook, summarySignedData } from '../webhooks/index';
@@ -33,13 +33,32 @@ import {
   toDocument,
   updateDocument,
   type DocRow,
+  type UpdateInput,
 } from './documents';
 import { clientClinicalStatus } from './status';
 
-const summaryRules = (content: Record<string, unknown>) =>
-  summaryBlockers(content as SummaryContent);
-const cardRules = (content: Record<string, unknown>) =>
-  patientCardBlockers(content as PatientCardContent);
+/** What differs between the two documents when they are written. */
+const KINDS: Record<
+  DocumentType,
+  {
+    blockers: (content: Record<string, unknown>) => string[];
+    /** The call a signed document's changes go to instead. */
+    amendCall: string;
+    /** The 409 when the appointment (summary) or the client (card) has one already. */
+    exists: () => HttpProblem;
+  }
+> = {
+  summary: {
+    blockers: (content) => summaryBlockers(content as SummaryContent),
+    amendCall: 'POST /appointment/{appointmentId}/summary/amendments',
+    exists: () => conflict('summary_exists', 'The appointment already has a summary'),
+  },
+  patient_card: {
+    blockers: (content) => patientCardBlockers(content as PatientCardContent),
+    amendCall: 'POST /patient-card/{patientCardId}/amendments',
+    exists: () => conflict('patient_card_exists', 'The client already has a patient card'),
+  },
+};
 
 /**
  * The appointment a new document belongs to: in the caller's reach (else 404) and held
@@ -101,8 +120,70 @@ async function announceSigned(tx: Tx, deps: AppDeps, principal: Principal, row: 
 
 const summaryOf = (appointmentId: string) => eq(appointmentSummaries.appointmentId, appointmentId);
 const cardById = (patientCardId: string) => eq(patientCards.id, patientCardId);
-const AMEND_SUMMARY = 'POST /appointment/{appointmentId}/summary/amendments';
-const AMEND_CARD = 'POST /patient-card/{patientCardId}/amendments';
+
+type WriteContext = { principal: Principal; deps: AppDeps; reply: FastifyReply };
+type SaveContext = WriteContext & { request: FastifyRequest; body: UpdateInput };
+
+/** A new document (draft) of a held appointment; 201, or 409 when there is one already. */
+async function createDocument(
+  { principal, deps, reply }: WriteContext,
+  type: DocumentType,
+  appointmentId: string,
+  content: Record<string, unknown>,
+) {
+  const row = await inTransaction(deps.db, async (tx) => {
+    const appointment = await heldAppointment(tx, principal, appointmentId, deps.now());
+    // Both tables have the same columns (DocRow).
+    const [created] = await tx
+      .insert(tableOf(type) as typeof patientCards)
+      .values({
+        appointmentId: appointment.id,
+        clientId: appointment.clientId,
+        coachId: appointment.coachId,
+        content,
+        blockerCodes: KINDS[type].blockers(content),
+        authorId: principal.user?.id ?? null,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!created) throw KINDS[type].exists();
+    return created;
+  });
+  reply.code(201);
+  setEtag(reply, row);
+  return toDocument(deps.db, type, row);
+}
+
+/**
+ * One PUT of a document, on the locked row after If-Match (see updateDocument); `saved` runs in
+ * the same transaction.
+ */
+async function saveDocument(
+  { principal, deps, reply, request, body }: SaveContext,
+  type: DocumentType,
+  where: ReturnType<typeof eq>,
+  saved?: (tx: Tx, row: DocRow) => Promise<void>,
+) {
+  const { blockers, amendCall } = KINDS[type];
+  const row = await inTransaction(deps.db, async (tx) => {
+    const before = await readable(tx, principal, type, where, true);
+    checkIfMatch(request, before);
+    const after = await updateDocument(
+      tx,
+      principal,
+      type,
+      before,
+      body,
+      blockers,
+      amendCall,
+      deps.now(),
+    );
+    await saved?.(tx, after);
+    return after;
+  });
+  setEtag(reply, row);
+  return toDocument(deps.db, type, row);
+}
 
 /** What appends to a signed document: an amendment or a review comment. */
 type Append<I> = (
@@ -113,7 +194,7 @@ type Append<I> = (
   input: I,
   now: Date,
 ) => Promise<void>;
-type AppendContext<I> = { principal: Principal; deps: AppDeps; reply: FastifyReply; body: I };
+type AppendContext<I> = WriteContext & { body: I };
 
 /**
  * Appends the request body to a signed document (locked in one transaction) and answers 201 with
@@ -142,28 +223,9 @@ export const documentHandlers = defineHandlers({
   getClientClinicalStatus: ({ params, principal, deps }) =>
     clientClinicalStatus(deps.db, principal, params.clientId),
 
-  async createAppointmentSummary({ params, body, principal, deps, reply }) {
-    checkSummaryContent(body.content);
-    const row = await inTransaction(deps.db, async (tx) => {
-      const appointment = await heldAppointment(tx, principal, params.appointmentId, deps.now());
-      const [created] = await tx
-        .insert(appointmentSummaries)
-        .values({
-          appointmentId: appointment.id,
-          clientId: appointment.clientId,
-          coachId: appointment.coachId,
-          content: body.content,
-          blockerCodes: summaryBlockers(body.content),
-          authorId: principal.user?.id ?? null,
-        })
-        .onConflictDoNothing()
-        .returning();
-      if (!created) throw conflict('summary_exists', 'The appointment already has a summary');
-      return created;
-    });
-    reply.code(201);
-    setEtag(reply, row);
-    return toDocument(deps.db, 'summary', row);
+  async createAppointmentSummary(ctx) {
+    checkSummaryContent(ctx.body.content);
+    return createDocument(ctx, 'summary', ctx.params.appointmentId, ctx.body.content);
   },
 
   async getAppointmentSummary({ params, principal, deps, reply }) {
@@ -173,32 +235,11 @@ export const documentHandlers = defineHandlers({
     return toDocument(deps.db, 'summary', row);
   },
 
-  async updateAppointmentSummary({ params, body, principal, deps, request, reply }) {
-    if (body.content) checkSummaryContent(body.content);
-    const row = await inTransaction(deps.db, async (tx) => {
-      const before = await readable(
-        tx,
-        principal,
-        'summary',
-        summaryOf(params.appointmentId),
-        true,
-      );
-      checkIfMatch(request, before);
-      const after = await updateDocument(
-        tx,
-        principal,
-        'summary',
-        before,
-        body,
-        summaryRules,
-        AMEND_SUMMARY,
-        deps.now(),
-      );
-      if (after.status === 'sent') await announceSigned(tx, deps, principal, after);
-      return after;
+  async updateAppointmentSummary(ctx) {
+    if (ctx.body.content) checkSummaryContent(ctx.body.content);
+    return saveDocument(ctx, 'summary', summaryOf(ctx.params.appointmentId), async (tx, after) => {
+      if (after.status === 'sent') await announceSigned(tx, ctx.deps, ctx.principal, after);
     });
-    setEtag(reply, row);
-    return toDocument(deps.db, 'summary', row);
   },
 
   amendAppointmentSummary: (ctx) =>
@@ -209,29 +250,8 @@ export const documentHandlers = defineHandlers({
       logAsRead: true,
     }),
 
-  async createPatientCard({ params, body, principal, deps, reply }) {
-    const content = body?.content ?? {};
-    const row = await inTransaction(deps.db, async (tx) => {
-      const appointment = await heldAppointment(tx, principal, params.appointmentId, deps.now());
-      const [created] = await tx
-        .insert(patientCards)
-        .values({
-          clientId: appointment.clientId,
-          appointmentId: appointment.id,
-          coachId: appointment.coachId,
-          content,
-          blockerCodes: patientCardBlockers(content),
-          authorId: principal.user?.id ?? null,
-        })
-        .onConflictDoNothing()
-        .returning();
-      if (!created) throw conflict('patient_card_exists', 'The client already has a patient card');
-      return created;
-    });
-    reply.code(201);
-    setEtag(reply, row);
-    return toDocument(deps.db, 'patient_card', row);
-  },
+  createPatientCard: (ctx) =>
+    createDocument(ctx, 'patient_card', ctx.params.appointmentId, ctx.body?.content ?? {}),
 
   async getClientPatientCard({ params, principal, deps, reply }) {
     const live = and(
@@ -261,30 +281,7 @@ export const documentHandlers = defineHandlers({
     return toDocument(deps.db, 'patient_card', row, { withReview: principal.role !== 'NONE' });
   },
 
-  async updatePatientCard({ params, body, principal, deps, request, reply }) {
-    const row = await inTransaction(deps.db, async (tx) => {
-      const before = await readable(
-        tx,
-        principal,
-        'patient_card',
-        cardById(params.patientCardId),
-        true,
-      );
-      checkIfMatch(request, before);
-      return updateDocument(
-        tx,
-        principal,
-        'patient_card',
-        before,
-        body,
-        cardRules,
-        AMEND_CARD,
-        deps.now(),
-      );
-    });
-    setEtag(reply, row);
-    return toDocument(deps.db, 'patient_card', row);
-  },
+  updatePatientCard: (ctx) => saveDocument(ctx, 'patient_card', cardById(ctx.params.patientCardId)),
 
   amendPatientCard: (ctx) =>
     appendToDocument(ctx, 'patient_card', cardById(ctx.params.patientCardId), amendDocument),
