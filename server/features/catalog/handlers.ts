@@ -1,14 +1,55 @@
 import { asc, desc } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
+import type { Tx } from '../../db/client';
 import { campaigns, insurers } from '../../db/schema/index';
-import { defineHandlers } from '../../http/handler';
+import type { Principal } from '../../http/auth';
+import { defineHandlers, type AppDeps } from '../../http/handler';
 import { changedFields, recordEvent } from '../events/index';
 import { changeCampaign, changeInsurer, insertCampaign, insertInsurer } from './maintain';
 
-const event = (entityType: 'insurer' | 'campaign', type: 'created' | 'updated', id: string) => ({
-  type: `${entityType}.${type}`,
-  entityType,
-  entityId: id,
-});
+type Entity = 'insurer' | 'campaign';
+type Writer = { principal: Principal; deps: AppDeps };
+
+/** A new entry and its `created` event (the fields `shown`), in one transaction; 201. */
+async function createRecorded<R extends { id: string }>(
+  { principal, deps, reply }: Writer & { reply: FastifyReply },
+  entityType: Entity,
+  insert: (tx: Tx) => Promise<R>,
+  shown: (row: R) => Record<string, unknown>,
+) {
+  const row = await deps.db.transaction(async (tx) => {
+    const created = await insert(tx);
+    await recordEvent(tx, {
+      type: `${entityType}.created`,
+      entityType,
+      entityId: created.id,
+      actor: principal,
+      changes: shown(created),
+    });
+    return created;
+  });
+  reply.code(201);
+  return row;
+}
+
+/** A change and its `updated` event: the changed fields and how many clients a rename moved. */
+function changeRecorded<R extends { id: string }>(
+  { principal, deps }: Writer,
+  entityType: Entity,
+  change: (tx: Tx) => Promise<{ before: R; after: R; renamedClients: number }>,
+) {
+  return deps.db.transaction(async (tx) => {
+    const { before, after, renamedClients } = await change(tx);
+    await recordEvent(tx, {
+      type: `${entityType}.updated`,
+      entityType,
+      entityId: after.id,
+      actor: principal,
+      changes: { ...changedFields(before, after), ...(renamedClients ? { renamedClients } : {}) },
+    });
+    return after;
+  });
+}
 
 // Reference lists for forms and filters: small, so returned whole, active ones first.
 // Adding and changing them is ADMIN's (and SUPERADMIN's) by the contract's x-roles.
@@ -29,55 +70,25 @@ export const catalogHandlers = defineHandlers({
     return { campaigns: rows };
   },
 
-  async createInsurer({ body, principal, deps, reply }) {
-    const row = await deps.db.transaction(async (tx) => {
-      const created = await insertInsurer(tx, body);
-      await recordEvent(tx, {
-        ...event('insurer', 'created', created.id),
-        actor: principal,
-        changes: { name: created.name, ikNumber: created.ikNumber, active: created.active },
-      });
-      return created;
-    });
-    reply.code(201);
-    return row;
-  },
+  createInsurer: (ctx) =>
+    createRecorded(
+      ctx,
+      'insurer',
+      (tx) => insertInsurer(tx, ctx.body),
+      (row) => ({ name: row.name, ikNumber: row.ikNumber, active: row.active }),
+    ),
 
-  async updateInsurer({ params, body, principal, deps }) {
-    return deps.db.transaction(async (tx) => {
-      const { before, after, renamedClients } = await changeInsurer(tx, params.id, body);
-      await recordEvent(tx, {
-        ...event('insurer', 'updated', after.id),
-        actor: principal,
-        changes: { ...changedFields(before, after), ...(renamedClients ? { renamedClients } : {}) },
-      });
-      return after;
-    });
-  },
+  updateInsurer: (ctx) =>
+    changeRecorded(ctx, 'insurer', (tx) => changeInsurer(tx, ctx.params.id, ctx.body)),
 
-  async createCampaign({ body, principal, deps, reply }) {
-    const row = await deps.db.transaction(async (tx) => {
-      const created = await insertCampaign(tx, body);
-      await recordEvent(tx, {
-        ...event('campaign', 'created', created.id),
-        actor: principal,
-        changes: { code: created.code, name: created.name, active: created.active },
-      });
-      return created;
-    });
-    reply.code(201);
-    return row;
-  },
+  createCampaign: (ctx) =>
+    createRecorded(
+      ctx,
+      'campaign',
+      (tx) => insertCampaign(tx, ctx.body),
+      (row) => ({ code: row.code, name: row.name, active: row.active }),
+    ),
 
-  async updateCampaign({ params, body, principal, deps }) {
-    return deps.db.transaction(async (tx) => {
-      const { before, after, renamedClients } = await changeCampaign(tx, params.id, body);
-      await recordEvent(tx, {
-        ...event('campaign', 'updated', after.id),
-        actor: principal,
-        changes: { ...changedFields(before, after), ...(renamedClients ? { renamedClients } : {}) },
-      });
-      return after;
-    });
-  },
+  updateCampaign: (ctx) =>
+    changeRecorded(ctx, 'campaign', (tx) => changeCampaign(tx, ctx.params.id, ctx.body)),
 });
