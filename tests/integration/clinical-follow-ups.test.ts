@@ -8,7 +8,7 @@ import {
   webhooks,
 } from '../../server/db/schema/index';
 import type { Api } from '../support/api';
-import { createApi } from '../support/api';
+import { SOAP, startClinical, summaryUrl, type ClinicalApp } from './clinical-support';
 import {
   at,
   expectProblem,
@@ -16,7 +16,6 @@ import {
   SOME_ID,
   newAppointment,
   newClient,
-  newCoach,
   plusMinutes,
   type Caller,
 } from './fixtures';
@@ -29,24 +28,8 @@ let clock = new Date();
 let api: Api;
 let admin: Caller, coachA: Caller, coachB: Caller;
 let coachAId: string, coachBId: string;
-let day = -300;
-
-const SOAP = {
-  format: 'SOAP',
-  riskFlag: false,
-  sections: { subjective: 's', objective: 'o', assessment: 'a', plan: 'p' },
-};
-const summaryUrl = (appointmentId: string) => `/api/appointment/${appointmentId}/summary`;
-
-async function held(coachId = coachAId, minutes = 30) {
-  const client = await newClient(api, admin, { coachedById: coachId });
-  return newAppointment(api, admin, {
-    clientId: client.id,
-    coachId,
-    startDate: at(day++, 8),
-    minutes,
-  });
-}
+let nextDay: ClinicalApp['nextDay'];
+let held: ClinicalApp['held'];
 
 /** What the two incomplete lists show of an appointment / its client, as `as` sees them. */
 async function listed(a: { id: string; clientId: string }, as: Caller = admin, query = '') {
@@ -68,12 +51,10 @@ const summaryStatus = async (appointmentId: string) =>
   (await api.call('GET', summaryUrl(appointmentId), { as: admin })).body;
 
 beforeAll(async () => {
-  api = await createApi({ now: () => clock });
-  admin = await api.signIn('ADMIN');
-  coachAId = (await newCoach(api, admin)).id;
-  coachBId = (await newCoach(api, admin)).id;
-  coachA = await api.signIn('COACH', { coachId: coachAId });
-  coachB = await api.signIn('COACH', { coachId: coachBId });
+  ({ api, admin, coachA, coachB, coachAId, coachBId, nextDay, held } = await startClinical({
+    firstDay: -300,
+    now: () => clock,
+  }));
 });
 afterAll(() => api.close());
 
@@ -280,7 +261,7 @@ describe('one-client export', () => {
     const second = await newAppointment(api, admin, {
       clientId: first.clientId,
       coachId: coachAId,
-      startDate: at(day++, 8),
+      startDate: nextDay(),
     });
     const card = await api.call('POST', `/api/appointment/${first.id}/patient-card`, {
       as: coachA,

@@ -1,16 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clinicalAccessLog, users } from '../../server/db/schema/index';
-import { createApi, type Api } from '../support/api';
-import {
-  at,
-  expectProblem,
-  expectStatus,
-  newAppointment,
-  newClient,
-  newCoach,
-  type Caller,
-} from './fixtures';
+import type { Api } from '../support/api';
+import { SOAP, startClinical, summaryUrl, type ClinicalApp } from './clinical-support';
+import { expectProblem, expectStatus, type Caller } from './fixtures';
 
 // Issue 20 point 5: a reviewer reads a signed document, adds a review comment and completes it;
 // the document names the signer, the amendment author, the commenter and the reviewer.
@@ -18,31 +11,19 @@ import {
 let api: Api;
 let admin: Awaited<ReturnType<Api['signIn']>>;
 let om: Caller, coachA: Caller, coachB: Caller;
-let coachA_: { id: string; firstName: string; lastName: string };
-let day = -400;
-
-const SOAP = {
-  format: 'SOAP',
-  riskFlag: false,
-  sections: { subjective: 'Schläft schlecht', objective: 'PSS 24', assessment: 'Stress hoch', plan: 'Atemübung' },
-  nextSteps: 'Termin in 2 Wochen',
-};
-const summaryUrl = (appointmentId: string) => `/api/appointment/${appointmentId}/summary`;
+let held: ClinicalApp['held'];
 
 async function draftSummary() {
-  const client = await newClient(api, admin, { coachedById: coachA_.id });
-  const a = await newAppointment(api, admin, { clientId: client.id, coachId: coachA_.id, startDate: at(day++, 8) });
+  const a = await held();
   expectStatus(await api.call('POST', summaryUrl(a.id), { as: coachA, body: { content: SOAP } }), 201);
   return a;
 }
 
 beforeAll(async () => {
-  api = await createApi();
-  admin = await api.signIn('ADMIN');
-  om = await api.signIn('ONBOARDING_MANAGER');
-  coachA_ = await newCoach(api, admin, { firstName: 'Greta', lastName: 'Gründlich' });
-  coachA = await api.signIn('COACH', { coachId: coachA_.id });
-  coachB = await api.signIn('COACH', { coachId: (await newCoach(api, admin)).id });
+  ({ api, admin, om, coachA, coachB, held } = await startClinical({
+    firstDay: -400,
+    coachA: { firstName: 'Greta', lastName: 'Gründlich' },
+  }));
 });
 afterAll(() => api.close());
 
@@ -132,8 +113,7 @@ describe('review comments and names', () => {
   });
 
   it('comments on a signed patient card by its id', async () => {
-    const client = await newClient(api, admin, { coachedById: coachA_.id });
-    const a = await newAppointment(api, admin, { clientId: client.id, coachId: coachA_.id, startDate: at(day++, 8) });
+    const a = await held();
     const created = await api.call('POST', `/api/appointment/${a.id}/patient-card`, {
       as: coachA,
       body: {},

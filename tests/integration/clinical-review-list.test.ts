@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api } from '../support/api';
-import { createApi } from '../support/api';
-import { at, expectStatus, newAppointment, newClient, newCoach, type Caller } from './fixtures';
+import { SOAP, startClinical, type ClinicalApp } from './clinical-support';
+import { expectStatus, type Caller } from './fixtures';
 
 // GET /review/summaries and /review/patient-cards: the signed documents the /review page
 // completes in batches, oldest signature first, scoped like the incomplete lists.
@@ -9,40 +9,17 @@ let clock = new Date();
 let api: Api;
 let admin: Caller, om: Caller, coachA: Caller, coachB: Caller;
 let coachAId: string, coachBId: string;
-let day = -100;
+let held: ClinicalApp['held'];
+let signedSummary: ClinicalApp['signedSummary'];
 
-const SOAP = {
-  format: 'SOAP',
-  riskFlag: false,
-  sections: { subjective: 'S', objective: 'O', assessment: 'A', plan: 'P' },
-  nextSteps: 'Termin in 2 Wochen',
-};
 const CARD = {
   reason: 'Stress im Beruf',
   consents: { processing: new Date().toISOString(), research: false, recordings: false },
 };
 
-async function held(coachId: string) {
-  const client = await newClient(api, admin, { coachedById: coachId });
-  return newAppointment(api, admin, { clientId: client.id, coachId, startDate: at(day++, 8) });
-}
-async function signedSummary(as: Caller, coachId: string) {
-  const a = await held(coachId);
-  const url = `/api/appointment/${a.id}/summary`;
-  expectStatus(await api.call('POST', url, { as, body: { content: SOAP } }), 201);
-  const res = await api.call('PUT', url, { as, body: { status: 'sent' } });
-  expectStatus(res, 200);
-  return { appointment: a, id: res.body.id as string };
-}
-
 beforeAll(async () => {
-  api = await createApi({ now: () => clock });
-  admin = await api.signIn('ADMIN');
-  om = await api.signIn('ONBOARDING_MANAGER');
-  coachAId = (await newCoach(api, admin)).id;
-  coachBId = (await newCoach(api, admin)).id;
-  coachA = await api.signIn('COACH', { coachId: coachAId });
-  coachB = await api.signIn('COACH', { coachId: coachBId });
+  ({ api, admin, om, coachA, coachB, coachAId, coachBId, held, signedSummary } =
+    await startClinical({ firstDay: -100, now: () => clock }));
 });
 afterAll(() => api.close());
 
@@ -60,7 +37,7 @@ describe('documents awaiting review', () => {
     const all = await api.call('GET', '/api/review/summaries?limit=100', { as: om });
     expectStatus(all, 200);
     expect(all.body.itemCount).toBe(2);
-    expect(all.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([first.id, second.id]);
+    expect(all.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([first.summary.id, second.summary.id]);
     expect(all.body.summaries[0]).toMatchObject({
       appointmentId: first.appointment.id,
       coach: { id: coachAId },
@@ -71,21 +48,21 @@ describe('documents awaiting review', () => {
     expect(all.body.summaries[0]).not.toHaveProperty('content');
 
     const paged = await api.call('GET', '/api/review/summaries?limit=1&page=2', { as: admin });
-    expect(paged.body).toMatchObject({ itemCount: 2, summaries: [{ summaryId: second.id }] });
+    expect(paged.body).toMatchObject({ itemCount: 2, summaries: [{ summaryId: second.summary.id }] });
     const filtered = await api.call('GET', `/api/review/summaries?coachId=${coachBId}`, { as: admin });
-    expect(filtered.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([second.id]);
+    expect(filtered.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([second.summary.id]);
 
     const own = await api.call('GET', '/api/review/summaries', { as: coachA });
-    expect(own.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([first.id]);
+    expect(own.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([first.summary.id]);
     const other = await api.call('GET', `/api/review/summaries?coachId=${coachBId}`, { as: coachA });
     expect(other.body).toEqual({ summaries: [], itemCount: 0 });
 
     expectStatus(
-      await api.call('POST', '/api/summaries/batch-process', { as: admin, body: { ids: [first.id] } }),
+      await api.call('POST', '/api/summaries/batch-process', { as: admin, body: { ids: [first.summary.id] } }),
       200,
     );
     const after = await api.call('GET', '/api/review/summaries', { as: admin });
-    expect(after.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([second.id]);
+    expect(after.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([second.summary.id]);
   });
 
   it('lists signed patient cards', async () => {

@@ -8,53 +8,31 @@ import {
   expectStatus,
   newAppointment,
   newClient,
-  newCoach,
   plusMinutes,
   type Caller,
 } from './fixtures';
-import { createApi } from '../support/api';
+import { SOAP, startClinical, summaryUrl, type ClinicalApp } from './clinical-support';
 
 // The clock the app reads; tests move it to the boundaries they check.
 let clock = new Date();
 let api: Api;
 let admin: Caller, om: Caller, coachA: Caller, coachB: Caller;
 let coachAId: string, coachBId: string;
-let day = -200;
-
-const SOAP = {
-  format: 'SOAP',
-  riskFlag: false,
-  sections: {
-    subjective: 'Schläft schlecht',
-    objective: 'PSS 24',
-    assessment: 'Stress hoch',
-    plan: 'Atemübung',
-  },
-  nextSteps: 'Termin in 2 Wochen',
-};
-
-/** A held appointment of coach A's own client, `days` ago (a new day each call). */
-async function heldAppointment(coachId = coachAId) {
-  const client = await newClient(api, admin, { coachedById: coachId });
-  return newAppointment(api, admin, { clientId: client.id, coachId, startDate: at(day++, 8) });
-}
-const summaryUrl = (appointmentId: string) => `/api/appointment/${appointmentId}/summary`;
-async function signedSummary(as = coachA, coachId = coachAId) {
-  const a = await heldAppointment(coachId);
-  expectStatus(await api.call('POST', summaryUrl(a.id), { as, body: { content: SOAP } }), 201);
-  const res = await api.call('PUT', summaryUrl(a.id), { as, body: { status: 'sent' } });
-  expectStatus(res, 200);
-  return { appointment: a, summary: res.body };
-}
+let heldAppointment: ClinicalApp['held'];
+let signedSummary: ClinicalApp['signedSummary'];
 
 beforeAll(async () => {
-  api = await createApi({ now: () => clock });
-  admin = await api.signIn('ADMIN');
-  om = await api.signIn('ONBOARDING_MANAGER');
-  coachAId = (await newCoach(api, admin)).id;
-  coachBId = (await newCoach(api, admin)).id;
-  coachA = await api.signIn('COACH', { coachId: coachAId });
-  coachB = await api.signIn('COACH', { coachId: coachBId });
+  ({
+    api,
+    admin,
+    om,
+    coachA,
+    coachB,
+    coachAId,
+    coachBId,
+    held: heldAppointment,
+    signedSummary,
+  } = await startClinical({ firstDay: -200, now: () => clock }));
 });
 afterAll(() => api.close());
 
