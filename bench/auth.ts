@@ -48,17 +48,11 @@ import { createRateLimiters } from '../server/http/rate-limit';
 import { mailOutbox } from '../server/features/notifications/index';
 import { createAuthProvider } from '../server/auth-provider/provider';
 import type { LoadDone, LoadJob } from './auth-load';
+import { CONNECTIONS, DURATION, env, round, WARMUP } from './common';
 import { cpuSince, machineCpu, postgresCpu } from './cpu';
 import { startChild, stopChild } from './servers/child';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const env = (name: string, fallback: number) => {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
-const DURATION = env('BENCH_DURATION', 10);
-const WARMUP = env('BENCH_WARMUP', 2);
-const CONNECTIONS = env('BENCH_CONNECTIONS', 20);
 const ITERATIONS = env('BENCH_VERIFY_ITERATIONS', 200_000);
 const CLIENT = process.env.BENCH_CLIENT === 'fetch' ? 'fetch' : 'http';
 const TARGET = { flowStepP95Ms: 10, sessionCheckMs: 0.2 };
@@ -87,8 +81,6 @@ function percentiles(samples: number[]) {
     max: r(sorted.at(-1) ?? NaN),
   };
 }
-
-const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 const admin = new pg.Client({ connectionString: server });
 await admin.connect();

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { billableItemScenarios, signedHeaders } from './common';
 import { startAppAndBaseline } from './servers/pair';
 import { stopChild } from './servers/child';
 
@@ -77,35 +78,16 @@ const f = fx[0]!;
 
 const { issuer, app, baseline } = await startAppAndBaseline(dbUrl, 10);
 try {
-  const token = await issuer.sign({
-    sub: 'bench-admin',
-    email: 'admin@bench.example',
-    expiresIn: '2h',
-  });
-  const headers = {
-    authorization: `Bearer ${token}`,
-    accept: 'application/json',
-    'accept-language': 'de-DE,de;q=0.9',
-  };
+  const headers = await signedHeaders(issuer, 'bench-admin', 'admin@bench.example');
   const appUrl = `http://127.0.0.1:${app.message.port}`;
   const baseUrl = `http://127.0.0.1:${baseline.message.port}/clients/${f.some_client}`;
-  const q = (p: Record<string, string>) =>
-    `${appUrl}/api/billable-items?${new URLSearchParams({ limit: '25', ...p }).toString()}`;
-  const monthsAgo = (n: number) =>
-    new Date(Date.now() - n * 30 * 86_400_000).toISOString().slice(0, 10);
-  const scenarios = [
-    { name: 'a.all', url: q({}) },
-    { name: 'b.pendingTab', url: q({ status: 'pending' }) },
-    {
-      name: 'c.pendingQuarter',
-      url: q({ status: 'pending', fromDate: monthsAgo(6), toDate: monthsAgo(3) }),
-    },
-    { name: 'd.coachApproved', url: q({ status: 'approved', coachId: f.coach_id }) },
-    { name: 'e.client', url: q({ clientId: f.client_id }) },
-    { name: 'f.statutoryPending', url: q({ status: 'pending', payerKind: 'statutory_insurer' }) },
-    { name: 'g.insurerInvoiced', url: q({ status: 'invoice_sent', insurer: f.insurer }) },
-    { name: 'h.page5', url: q({ status: 'invoice_sent', page: '5' }) },
-  ].filter((s) => !ONLY || ONLY.some((o) => s.name.includes(o)));
+  const scenarios = billableItemScenarios({
+    coachId: f.coach_id,
+    clientId: f.client_id,
+    insurer: f.insurer,
+  })
+    .map((s) => ({ name: s.name, url: appUrl + s.path }))
+    .filter((s) => !ONLY || ONLY.some((o) => s.name.includes(o)));
 
   const run = async (url: string, h: Record<string, string>, pid: number, amount: number) => {
     const x0 = await xacts();

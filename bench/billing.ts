@@ -16,28 +16,28 @@
  * dropped unless BENCH_KEEP_DB=1.
  */
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
-import autocannon from 'autocannon';
 import type pg from 'pg';
 import { drainBillableItems, loadBenchData } from './load';
-import { benchLog, onScratchDatabase, round } from './servers/scratch';
+import {
+  billableItemScenarios,
+  billableItemsPath,
+  env,
+  loadSettings,
+  measureListScenario,
+  machineBrief,
+  monthsAgo,
+  POOL_SIZE,
+  reportHead,
+  round,
+  signedHeaders,
+} from './common';
+import { benchLog, onScratchDatabase } from './servers/scratch';
 
-const env = (name: string, fallback: number) => {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
-const DURATION = env('BENCH_DURATION', 10);
-const WARMUP = env('BENCH_WARMUP', 2);
-const CONNECTIONS = env('BENCH_CONNECTIONS', 20);
-const ROUNDS = env('BENCH_ROUNDS', 5);
-const POOL_SIZE = env('DATABASE_POOL_SIZE', 10);
 const BATCH_ROUNDS = env('BENCH_BATCH_ROUNDS', 5);
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean);
 const TARGET = { p95Ms: 20, throughputShare: 0.5, batchVsUpdate: 5 };
 
 const log = benchLog('billing');
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 
 /** 100,000 more appointments, 40 weeks before the list bench's, then one item for each. */
 async function loadItems(client: pg.Client) {
@@ -80,79 +80,6 @@ async function loadItems(client: pg.Client) {
       (SELECT client_id FROM billable_items ORDER BY id LIMIT 1) AS client_id,
       (SELECT insurer FROM billable_items WHERE insurer IS NOT NULL ORDER BY id LIMIT 1) AS insurer`);
   return { ms: Math.round(performance.now() - t), ...rows[0]! };
-}
-
-interface Slice {
-  latencies: number[];
-  requests: number;
-  non2xx: number;
-  seconds: number;
-}
-
-function run(
-  url: string,
-  headers: Record<string, string>,
-  seconds: number,
-  nextPath?: () => string,
-) {
-  return new Promise<Slice>((resolve, reject) => {
-    const latencies: number[] = [];
-    const instance = autocannon(
-      {
-        url,
-        headers,
-        connections: CONNECTIONS,
-        duration: seconds,
-        ...(nextPath ? { requests: [{ setupRequest: (r) => ({ ...r, path: nextPath() }) }] } : {}),
-      },
-      (err, res) =>
-        err
-          ? reject(err)
-          : resolve({
-              latencies,
-              requests: res.requests.total,
-              non2xx: res.non2xx,
-              seconds: res.duration,
-            }),
-    );
-    instance.on('response', (_c, _s, _b, ms) => latencies.push(ms));
-  });
-}
-
-function summarize(slices: Slice[]) {
-  const sorted = slices.flatMap((s) => s.latencies).sort((a, b) => a - b);
-  const seconds = slices.reduce((n, s) => n + s.seconds, 0);
-  const requests = slices.reduce((n, s) => n + s.requests, 0);
-  const non2xx = slices.reduce((n, s) => n + s.non2xx, 0);
-  return {
-    requests,
-    non2xx,
-    okRps: round((requests - non2xx) / seconds, 1),
-    latencyMs: {
-      p50: round(percentile(sorted, 50)),
-      p95: round(percentile(sorted, 95)),
-      p99: round(percentile(sorted, 99)),
-    },
-  };
-}
-
-/** The scenario and the baseline in turns, so both see the machine's other load alike. */
-async function paired(
-  url: string,
-  headers: Record<string, string>,
-  baseline: string,
-  nextPath?: () => string,
-) {
-  await run(baseline, {}, WARMUP);
-  await run(url, headers, WARMUP, nextPath);
-  const seconds = Math.max(1, Math.round(DURATION / ROUNDS));
-  const app: Slice[] = [];
-  const base: Slice[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    base.push(await run(baseline, {}, seconds));
-    app.push(await run(url, headers, seconds, nextPath));
-  }
-  return { app: summarize(app), baseline: summarize(base) };
 }
 
 /** Batch approve over HTTP beside a plain UPDATE of as many other pending rows. */
@@ -205,80 +132,39 @@ await onScratchDatabase('billing', async ({ dbUrl, loader, startServers, writeRe
   const { issuer, app, baseline } = await startServers(POOL_SIZE);
   const appUrl = `http://127.0.0.1:${app.message.port}`;
   const baselineUrl = `http://127.0.0.1:${baseline.message.port}/clients/${fixtures.someClientId}`;
-  const token = await issuer.sign({
-    sub: fixtures.adminSubject,
-    email: 'admin@bench.example',
-    expiresIn: '2h',
-  });
-  // What the web app's openapi-fetch client sends with a list call.
-  const headers = {
-    authorization: `Bearer ${token}`,
-    accept: 'application/json',
-    'accept-language': 'de-DE,de;q=0.9',
-  };
+  const headers = await signedHeaders(issuer, fixtures.adminSubject, 'admin@bench.example');
 
-  const q = (params: Record<string, string>) =>
-    `/api/billable-items?${new URLSearchParams({ limit: '25', ...params }).toString()}`;
-  const today = new Date();
-  const monthsAgo = (n: number) =>
-    new Date(today.getTime() - n * 30 * 86_400_000).toISOString().slice(0, 10);
+  const now = Date.now();
   const scenarios: { name: string; path: string; nextPath?: () => string }[] = [
-    { name: 'items.a.all', path: q({}) },
-    { name: 'items.b.pendingTab', path: q({ status: 'pending' }) },
-    {
-      name: 'items.c.pendingQuarter',
-      path: q({ status: 'pending', fromDate: monthsAgo(6), toDate: monthsAgo(3) }),
-    },
-    { name: 'items.d.coachApproved', path: q({ status: 'approved', coachId: fixtures.coachId }) },
-    { name: 'items.e.client', path: q({ clientId: items.client_id }) },
-    {
-      name: 'items.f.statutoryPending',
-      path: q({ status: 'pending', payerKind: 'statutory_insurer' }),
-    },
-    {
-      name: 'items.g.insurerInvoiced',
-      path: q({ status: 'invoice_sent', insurer: items.insurer }),
-    },
-    { name: 'items.h.page5', path: q({ status: 'invoice_sent', page: '5' }) },
+    ...billableItemScenarios({
+      coachId: fixtures.coachId,
+      clientId: items.client_id,
+      insurer: items.insurer,
+    }).map((s) => ({ ...s, name: `items.${s.name}` })),
     // Diagnostic: a new date range on every request, so no filtered totals are remembered:
     // what the tabs cost right after an item write, under a quarter's range.
     (() => {
       let n = 0;
       const next = () =>
-        q({ status: 'pending', fromDate: monthsAgo(6), toDate: monthsAgo(3 - (++n % 60) / 30) });
+        billableItemsPath({
+          status: 'pending',
+          fromDate: monthsAgo(6, now),
+          toDate: monthsAgo(3 - (++n % 60) / 30, now),
+        });
       return { name: 'items.i.quarterUncounted', path: next(), nextPath: next };
     })(),
   ].filter((s) => !ONLY || ONLY.some((o) => s.name.includes(o)));
 
   const results = [];
-  for (const s of scenarios) {
-    const probe = await fetch(appUrl + s.path, { headers });
-    const body = (await probe.json()) as { itemCount?: number; billableItems?: unknown[] };
-    if (probe.status !== 200) {
-      log(`${s.name}: probe answered ${probe.status}`, body);
-      results.push({ name: s.name, url: s.path, skipped: probe.status });
-      continue;
-    }
-    const m = await paired(appUrl + s.path, headers, baselineUrl, s.nextPath);
-    const ratio = round(m.app.okRps / m.baseline.okRps, 3);
-    const entry = {
-      name: s.name,
-      url: s.path,
-      probe: { itemCount: body.itemCount, rows: body.billableItems?.length },
-      ...m.app,
-      baseline: m.baseline,
-      throughputVsBaseline: ratio,
-      pass: {
-        p95: m.app.latencyMs.p95 <= TARGET.p95Ms,
-        throughput: ratio >= TARGET.throughputShare,
-      },
-    };
-    log(
-      `${s.name}: itemCount ${body.itemCount}; p50 ${entry.latencyMs.p50} / p95 ${entry.latencyMs.p95} / p99 ${entry.latencyMs.p99} ms, ` +
-        `${entry.okRps} req/s (non-2xx ${entry.non2xx}), baseline ${m.baseline.okRps} req/s → ${(ratio * 100).toFixed(0)} % ${JSON.stringify(entry.pass)}`,
+  for (const s of scenarios)
+    results.push(
+      await measureListScenario(
+        { ...s, headers },
+        { appUrl, baselineUrl, rowsKey: 'billableItems' },
+        TARGET,
+        log,
+      ),
     );
-    results.push(entry);
-  }
 
   const batch =
     ONLY && !ONLY.some((o) => 'batch'.includes(o))
@@ -291,25 +177,11 @@ await onScratchDatabase('billing', async ({ dbUrl, loader, startServers, writeRe
     );
 
   const report = {
-    startedAt: started.toISOString(),
-    finishedAt: new Date().toISOString(),
-    targets: TARGET,
-    settings: {
-      connections: CONNECTIONS,
-      durationS: DURATION,
-      warmupS: WARMUP,
-      rounds: ROUNDS,
-      poolSize: POOL_SIZE,
-      items: items.n,
-    },
-    machine: {
-      cpus: os.cpus().length,
-      node: process.version,
-      loadAverage: os.loadavg().map((n) => round(n)),
-    },
+    ...reportHead(started, TARGET),
+    settings: { ...loadSettings(), items: items.n },
+    machine: machineBrief(),
     scenarios: results,
     batchApprove1000: batch,
   };
   writeReport(started, report);
 });
-

@@ -15,28 +15,26 @@
  * JSON to bench/results/clinical-<timestamp>.json and clinical-latest.json; the database is
  * dropped unless BENCH_KEEP_DB=1.
  */
-import os from 'node:os';
-import autocannon from 'autocannon';
 import type pg from 'pg';
 import { drainBillableItems, loadBenchData } from './load';
-import { benchLog, onScratchDatabase, round } from './servers/scratch';
+import {
+  env,
+  loadSettings,
+  measureListScenario,
+  machineBrief,
+  percentile,
+  POOL_SIZE,
+  reportHead,
+  round,
+  signedHeaders,
+} from './common';
+import { benchLog, onScratchDatabase } from './servers/scratch';
 
-const env = (name: string, fallback: number) => {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
-const DURATION = env('BENCH_DURATION', 10);
-const WARMUP = env('BENCH_WARMUP', 2);
-const CONNECTIONS = env('BENCH_CONNECTIONS', 20);
-const ROUNDS = env('BENCH_ROUNDS', 5);
-const POOL_SIZE = env('DATABASE_POOL_SIZE', 10);
 const AUTOSAVES = env('BENCH_AUTOSAVES', 300);
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean);
 const TARGET = { p95Ms: 20, throughputShare: 0.5, autosaveVsCheapestPost: 3 };
 
 const log = benchLog('clinical');
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 
 const content = (i: number) => ({
   format: 'SOAP',
@@ -75,63 +73,6 @@ async function loadSummaries(client: pg.Client) {
     SELECT (SELECT count(*)::int FROM appointment_summaries) AS n,
       (SELECT appointment_id FROM appointment_summaries WHERE status = 'new' ORDER BY id LIMIT 1) AS appointment_id`);
   return { ms: Math.round(performance.now() - t), ...rows[0]! };
-}
-
-interface Slice {
-  latencies: number[];
-  requests: number;
-  non2xx: number;
-  seconds: number;
-}
-
-function run(url: string, headers: Record<string, string>, seconds: number) {
-  return new Promise<Slice>((resolve, reject) => {
-    const latencies: number[] = [];
-    const instance = autocannon(
-      { url, headers, connections: CONNECTIONS, duration: seconds },
-      (err, res) =>
-        err
-          ? reject(err)
-          : resolve({
-              latencies,
-              requests: res.requests.total,
-              non2xx: res.non2xx,
-              seconds: res.duration,
-            }),
-    );
-    instance.on('response', (_c, _s, _b, ms) => latencies.push(ms));
-  });
-}
-
-function summarize(slices: Slice[]) {
-  const sorted = slices.flatMap((s) => s.latencies).sort((a, b) => a - b);
-  const seconds = slices.reduce((n, s) => n + s.seconds, 0);
-  const requests = slices.reduce((n, s) => n + s.requests, 0);
-  const non2xx = slices.reduce((n, s) => n + s.non2xx, 0);
-  return {
-    requests,
-    non2xx,
-    okRps: round((requests - non2xx) / seconds, 1),
-    latencyMs: {
-      p50: round(percentile(sorted, 50)),
-      p95: round(percentile(sorted, 95)),
-      p99: round(percentile(sorted, 99)),
-    },
-  };
-}
-
-/** The scenario and the baseline in turns, so both see the machine's other load alike. */
-async function paired(url: string, headers: Record<string, string>, baseline: string) {
-  await run(baseline, {}, WARMUP);
-  await run(url, headers, WARMUP);
-  const seconds = Math.max(1, Math.round(DURATION / ROUNDS));
-  const app: Slice[] = [];
-  const base: Slice[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    base.push(await run(baseline, {}, seconds));
-    app.push(await run(url, headers, seconds));
-  }
-  return { app: summarize(app), baseline: summarize(base) };
 }
 
 /** Sequential autosaves (each with the ETag of the last) interleaved with the cheapest POST. */
@@ -205,15 +146,8 @@ await onScratchDatabase('clinical', async ({ dbUrl, loader, startServers, writeR
   const { issuer, app, baseline } = await startServers(POOL_SIZE);
   const appUrl = `http://127.0.0.1:${app.message.port}`;
   const baselineUrl = `http://127.0.0.1:${baseline.message.port}/clients/${fixtures.someClientId}`;
-  const sign = (sub: string, email: string) => issuer.sign({ sub, email, expiresIn: '2h' });
-  // What the web app's openapi-fetch client sends.
-  const headersOf = (token: string) => ({
-    authorization: `Bearer ${token}`,
-    accept: 'application/json',
-    'accept-language': 'de-DE,de;q=0.9',
-  });
-  const adminHeaders = headersOf(await sign(fixtures.adminSubject, 'admin@bench.example'));
-  const coachHeaders = headersOf(await sign(fixtures.coachSubject, 'coach01@bench.example'));
+  const adminHeaders = await signedHeaders(issuer, fixtures.adminSubject, 'admin@bench.example');
+  const coachHeaders = await signedHeaders(issuer, fixtures.coachSubject, 'coach01@bench.example');
 
   const scenarios = [
     { name: 'incomplete.a.all', path: '/api/summaries/incomplete', headers: adminHeaders },
@@ -231,34 +165,10 @@ await onScratchDatabase('clinical', async ({ dbUrl, loader, startServers, writeR
   ].filter((s) => !ONLY || ONLY.some((o) => s.name.includes(o)));
 
   const results = [];
-  for (const s of scenarios) {
-    const probe = await fetch(appUrl + s.path, { headers: s.headers });
-    const body = (await probe.json()) as { itemCount?: number; summaries?: unknown[] };
-    if (probe.status !== 200) {
-      log(`${s.name}: probe answered ${probe.status}`, body);
-      results.push({ name: s.name, url: s.path, skipped: probe.status });
-      continue;
-    }
-    const m = await paired(appUrl + s.path, s.headers, baselineUrl);
-    const ratio = round(m.app.okRps / m.baseline.okRps, 3);
-    const entry = {
-      name: s.name,
-      url: s.path,
-      probe: { itemCount: body.itemCount, rows: body.summaries?.length },
-      ...m.app,
-      baseline: m.baseline,
-      throughputVsBaseline: ratio,
-      pass: {
-        p95: m.app.latencyMs.p95 <= TARGET.p95Ms,
-        throughput: ratio >= TARGET.throughputShare,
-      },
-    };
-    log(
-      `${s.name}: itemCount ${body.itemCount}; p50 ${entry.latencyMs.p50} / p95 ${entry.latencyMs.p95} / p99 ${entry.latencyMs.p99} ms, ` +
-        `${entry.okRps} req/s (non-2xx ${entry.non2xx}), baseline ${m.baseline.okRps} req/s → ${(ratio * 100).toFixed(0)} % ${JSON.stringify(entry.pass)}`,
+  for (const s of scenarios)
+    results.push(
+      await measureListScenario(s, { appUrl, baselineUrl, rowsKey: 'summaries' }, TARGET, log),
     );
-    results.push(entry);
-  }
 
   const autosave =
     ONLY && !ONLY.some((o) => 'autosave'.includes(o))
@@ -272,26 +182,11 @@ await onScratchDatabase('clinical', async ({ dbUrl, loader, startServers, writeR
   }
 
   const report = {
-    startedAt: started.toISOString(),
-    finishedAt: new Date().toISOString(),
-    targets: TARGET,
-    settings: {
-      connections: CONNECTIONS,
-      durationS: DURATION,
-      warmupS: WARMUP,
-      rounds: ROUNDS,
-      poolSize: POOL_SIZE,
-      summaries: summaries.n,
-      autosaves: AUTOSAVES,
-    },
-    machine: {
-      cpus: os.cpus().length,
-      node: process.version,
-      loadAverage: os.loadavg().map((n) => round(n)),
-    },
+    ...reportHead(started, TARGET),
+    settings: { ...loadSettings(), summaries: summaries.n, autosaves: AUTOSAVES },
+    machine: machineBrief(),
     scenarios: results,
     autosave,
   };
   writeReport(started, report);
 });
-

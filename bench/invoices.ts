@@ -14,11 +14,11 @@
  * JSON to bench/results/invoices-<timestamp>.json and invoices-latest.json.
  */
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import type pg from 'pg';
 import { loadConfig } from '../server/config';
 import { practiceOf, priceLines, renderInvoicePdf, totalsOf } from '../server/features/invoices/index';
-import { benchLog, onScratchDatabase, round } from './servers/scratch';
+import { machineBrief, reportHead, round, signedHeaders } from './common';
+import { benchLog, onScratchDatabase } from './servers/scratch';
 
 // The app child inherits this: a 200-invoice run answers in one response, which may take
 // longer than the default idle timeout (2 min) on a busy machine.
@@ -111,11 +111,8 @@ await onScratchDatabase('invoices', async ({ loader, startServers, writeReport }
 
   const { issuer, app } = await startServers(10);
   const appUrl = `http://127.0.0.1:${app.message.port}`;
-  const token = await issuer.sign({ sub: 'bench-admin', email: 'admin@bench.example', expiresIn: '2h' });
   const headers = {
-    authorization: `Bearer ${token}`,
-    accept: 'application/json',
-    'accept-language': 'de-DE,de;q=0.9',
+    ...(await signedHeaders(issuer, 'bench-admin', 'admin@bench.example')),
     'content-type': 'application/json',
     'idempotency-key': randomUUID(),
   };
@@ -142,11 +139,9 @@ await onScratchDatabase('invoices', async ({ loader, startServers, writeReport }
   log(`per invoice: run ${perInvoice} ms, PDF alone ${floorPerInvoice} ms → ${ratio}× ${ratio <= TARGET.runVsPdfFloor ? 'pass' : 'FAIL'}`);
 
   const report = {
-    startedAt: started.toISOString(),
-    finishedAt: new Date().toISOString(),
-    targets: TARGET,
+    ...reportHead(started, TARGET),
     settings: { clients: CLIENTS, itemsPerClient: PER_CLIENT, items },
-    machine: { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg().map((n) => round(n)) },
+    machine: machineBrief(),
     run: { status: res.status, job: res.status === 202 ? { status: body.status, polls } : null, itemCount: body.itemCount, invoices, totalMs: round(runMs, 0), msPerInvoice: perInvoice, avgPdfBytes: rows[0]?.bytes },
     pdfFloor: { totalMs: round(floorMs, 0), msPerInvoice: floorPerInvoice },
     runVsPdfFloor: ratio,

@@ -15,9 +15,9 @@
  * dropped unless BENCH_KEEP_DB=1.
  */
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import { CAMPAIGNS, INSURERS } from '../server/seed/data';
-import { benchLog, onScratchDatabase, round } from './servers/scratch';
+import { machineBrief, round, signedHeaders } from './common';
+import { benchLog, onScratchDatabase } from './servers/scratch';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS) || 50_000;
 const PER_CLIENT = 10;
@@ -92,8 +92,7 @@ await onScratchDatabase('research', async ({ loader, startServers, writeReport }
   const { issuer, app } = await startServers(4);
   const pid = app.child.pid!;
   const appUrl = `http://127.0.0.1:${app.message.port}`;
-  const token = await issuer.sign({ sub: 'bench-admin', email: 'admin@bench.example', expiresIn: '2h' });
-  const headers = { authorization: `Bearer ${token}`, accept: 'application/json', 'accept-language': 'de-DE,de;q=0.9' };
+  const headers = await signedHeaders(issuer, 'bench-admin', 'admin@bench.example');
 
   // Warm the app (routes, token check, a first query) so start-up allocations are not counted.
   const summary = (await (await fetch(`${appUrl}/api/admin/research-export/summary`, { headers })).json()) as {
@@ -149,7 +148,7 @@ await onScratchDatabase('research', async ({ loader, startServers, writeReport }
     },
     pass: res.status === 200 && growthMb <= TARGET.rssGrowthMb,
     loadMs: timingsMs,
-    machine: { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg().map((n) => round(n)) },
+    machine: machineBrief(),
   };
   writeReport(started, report);
 });

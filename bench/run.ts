@@ -29,6 +29,19 @@ import { Temporal } from '@js-temporal/polyfill';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { connectPostgres } from '../server/db/client';
+import {
+  CONNECTIONS,
+  DURATION,
+  env,
+  loadSettings,
+  percentile,
+  POOL_SIZE,
+  reportHead,
+  round,
+  ROUNDS,
+  signedHeaders,
+  WARMUP,
+} from './common';
 import { cpuSince, machineCpu, postgresCpu, processCpuMs } from './cpu';
 import { drainBillableItems, loadBenchData, SIZES } from './load';
 import { bookingRace, floorQuery, loadSchedulingData, measureFloor } from './scheduling';
@@ -36,15 +49,6 @@ import { stopChild } from './servers/child';
 import { startAppAndBaseline } from './servers/pair';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const env = (name: string, fallback: number) => {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
-const DURATION = env('BENCH_DURATION', 10);
-const WARMUP = env('BENCH_WARMUP', 2);
-const CONNECTIONS = env('BENCH_CONNECTIONS', 20);
-const ROUNDS = env('BENCH_ROUNDS', 5);
-const POOL_SIZE = env('DATABASE_POOL_SIZE', 10);
 const RACE_ROUNDS = env('BENCH_RACE_ROUNDS', 1);
 const ONLY = process.env.BENCH_ONLY?.split(',')
   .map((s) => s.trim())
@@ -94,14 +98,6 @@ interface Measured {
 }
 
 // ---------------------------------------------------------------------------------------
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = Math.ceil((p / 100) * sorted.length) - 1; // nearest rank
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))]!;
-}
-
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 async function probe(url: string, headers: Record<string, string>): Promise<Measured['probe']> {
   const response = await fetch(url, { headers });
@@ -303,17 +299,8 @@ async function main() {
     `app on :${app.message.port}, baseline on :${baseline.message.port}, pool size ${POOL_SIZE} each`,
   );
 
-  const token = await issuer.sign({
-    sub: fixtures.adminSubject,
-    email: 'admin@bench.example',
-    expiresIn: '2h',
-  });
   // What the web app sends with every list request (src/api), so content negotiation costs the same.
-  const headers = {
-    authorization: `Bearer ${token}`,
-    accept: 'application/json',
-    'accept-language': 'de-DE,de;q=0.9',
-  };
+  const headers = await signedHeaders(issuer, fixtures.adminSubject, 'admin@bench.example');
 
   const now = Date.now();
   const monthStart = new Date(now - 45 * 86_400_000);
@@ -467,16 +454,8 @@ async function main() {
   );
 
   const report = {
-    startedAt: started.toISOString(),
-    finishedAt: new Date().toISOString(),
-    targets: TARGET,
-    settings: {
-      connections: CONNECTIONS,
-      durationS: DURATION,
-      warmupS: WARMUP,
-      poolSize: POOL_SIZE,
-      sizes: SIZES,
-    },
+    ...reportHead(started, TARGET),
+    settings: { ...loadSettings(), sizes: SIZES },
     machine: {
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model,

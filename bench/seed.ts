@@ -5,23 +5,28 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { connectPglite, connectPostgres } from '../server/db/client';
+import { connectPglite, connectPostgres, type Database } from '../server/db/client';
 import { seedIfEmpty } from '../server/seed/seed';
 
 const ms = (since: number) => Math.round(performance.now() - since);
 
 async function onPglite() {
-  let t = performance.now();
+  const t = performance.now();
   const database = await connectPglite();
   const start = ms(t);
-  t = performance.now();
+  return { start, ...(await migrateAndSeed(database)) };
+}
+
+/** Migrates and seeds `database`, each step timed, and closes it. */
+async function migrateAndSeed(database: Database) {
+  let t = performance.now();
   await database.migrate();
   const migrate = ms(t);
   t = performance.now();
   const summary = await seedIfEmpty(database.db);
   const seed = ms(t);
   await database.close();
-  return { start, migrate, seed, appointments: summary?.counts.appointments };
+  return { migrate, seed, appointments: summary?.counts.appointments };
 }
 
 async function onPostgres() {
@@ -33,15 +38,7 @@ async function onPostgres() {
   try {
     const url = new URL(server);
     url.pathname = `/${name}`;
-    const database = connectPostgres(url.toString(), 10);
-    let t = performance.now();
-    await database.migrate();
-    const migrate = ms(t);
-    t = performance.now();
-    const summary = await seedIfEmpty(database.db);
-    const seed = ms(t);
-    await database.close();
-    return { migrate, seed, appointments: summary?.counts.appointments };
+    return await migrateAndSeed(connectPostgres(url.toString(), 10));
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();

@@ -34,7 +34,7 @@ import { launchChromium } from '../tests/support/browser';
 import { buildWeb, webBuildIsStale } from '../scripts/web-build.ts';
 import { startChild, stopChild } from './servers/child';
 import { seedSession, signInByPasscode } from '../tests/support/e2e-sign-in';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 const RUNS = Number(process.env.BENCH_WEB_RUNS) || 7;
 const JS_TARGET_BYTES = 150 * 1024;
@@ -71,18 +71,7 @@ async function main() {
       const context = await browser.newContext({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
       await context.addInitScript(watchFirstRender);
       const page = await context.newPage();
-      const loaded: Array<Promise<{ url: string; raw: number; gzip: number }>> = [];
-      page.on('response', (response) => {
-        if (run !== -1) return;
-        if (response.request().resourceType() !== 'script') return;
-        loaded.push(
-          response.body().then((body) => ({
-            url: new URL(response.url()).pathname,
-            raw: body.length,
-            gzip: gzipSync(body, { level: 9 }).length,
-          })),
-        );
-      });
+      const loaded = run === -1 ? scriptsOf(page) : [];
       // Told by the page (a console message), not found by a locator: a locator makes
       // Playwright evaluate its large injected script in the page while it loads, which took
       // the page's main thread for 50–60 ms here.
@@ -277,6 +266,22 @@ async function measureStaffList(browser: Browser, baseUrl: string) {
 await main();
 
 // ---------------------------------------------------------------------------------------------
+/** Every script `page` loads from now on: its path, and its size raw and gzipped. */
+function scriptsOf(page: Page) {
+  const loaded: Array<Promise<{ url: string; raw: number; gzip: number }>> = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    loaded.push(
+      response.body().then((body) => ({
+        url: new URL(response.url()).pathname,
+        raw: body.length,
+        gzip: gzipSync(body, { level: 9 }).length,
+      })),
+    );
+  });
+  return loaded;
+}
+
 // Client sign-up (issue #6): the JavaScript a new client's browser loads for /client-signup.
 
 async function measureClientSignup(browser: Browser, baseUrl: string) {
@@ -294,17 +299,7 @@ async function measureClientSignup(browser: Browser, baseUrl: string) {
       viewport: { width: 375, height: 740 },
     });
     const page = await context.newPage();
-    const loaded: Array<Promise<{ url: string; raw: number; gzip: number }>> = [];
-    page.on('response', (response) => {
-      if (response.request().resourceType() !== 'script') return;
-      loaded.push(
-        response.body().then((body) => ({
-          url: new URL(response.url()).pathname,
-          raw: body.length,
-          gzip: gzipSync(body, { level: 9 }).length,
-        })),
-      );
-    });
+    const loaded = scriptsOf(page);
     await page.goto(`${baseUrl}/client-signup`, { waitUntil: 'commit' });
     await page.locator('form.client-form').waitFor({ state: 'visible' });
     renders.push(await page.evaluate(() => performance.now()));

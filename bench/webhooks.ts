@@ -29,6 +29,7 @@ import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../server/config';
 import { connectPostgres } from '../server/db/client';
 import { createTestIssuer } from '../server/testing/test-auth';
+import { webAppHeaders } from './common';
 import { startChild, stopChild } from './servers/child';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 1000);
@@ -138,9 +139,7 @@ async function main() {
   const token = await issuer.sign({ sub: subject, email: 'root@bench.example', expiresIn: '2h' });
   // What the web app's openapi-fetch client sends with a write.
   const headers = () => ({
-    authorization: `Bearer ${token}`,
-    accept: 'application/json',
-    'accept-language': 'de-DE,de;q=0.9',
+    ...webAppHeaders(token),
     'content-type': 'application/json',
     'idempotency-key': randomUUID(),
   });

@@ -23,8 +23,6 @@ export const benchLog =
   (...args: unknown[]) =>
     console.log(`[bench:${name} ${(performance.now() / 1000).toFixed(1)}s]`, ...args);
 
-export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
-
 export interface ScratchBench {
   dbUrl: string;
   /** Connected; its errors are logged (the final DROP … WITH (FORCE) ends it if a step failed). */

@@ -52,6 +52,8 @@ export interface BillingRulesContext {
   deleting: BillingRule | null;
   deleteError: MachineError | null;
   appointmentId: string;
+  /** The page was opened for an appointment named in the address: the id field starts open. */
+  openedForAppointment: boolean;
   preview: Preview | null;
   previewError: MachineError | null;
   client: PickedClient | null;
@@ -147,6 +149,7 @@ export const billingRulesMachine = setup({
     deleting: null,
     deleteError: null,
     appointmentId: input?.appointmentId ?? '',
+    openedForAppointment: (input?.appointmentId?.trim() ?? '') !== '',
     preview: null,
     previewError: null,
     client: null,

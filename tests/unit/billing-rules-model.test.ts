@@ -256,6 +256,7 @@ describe('billing rules machine, opened for an appointment', () => {
     const { actor, fakes } = startMachine(billingRulesMachine, { input: { appointmentId: APPOINTMENT } });
     expect(actor.getSnapshot().matches({ preview: 'previewing' })).toBe(true);
     expect(fakes.previewRules!.calls).toEqual([{ appointmentId: APPOINTMENT }]);
+    expect(actor.getSnapshot().context.openedForAppointment).toBe(true);
   });
 
   it('shows the German error for an address id that is no appointment id, and asks nothing', () => {
@@ -263,10 +264,16 @@ describe('billing rules machine, opened for an appointment', () => {
     expect(actor.getSnapshot().hasTag('previewError')).toBe(true);
     expect(actor.getSnapshot().context.previewError).toEqual({ code: 'invalid_appointment_id' });
     expect(fakes.previewRules!.calls).toEqual([]);
+    expect(actor.getSnapshot().context.openedForAppointment).toBe(true);
   });
 
   it('without one, waits for the staff to type an id', () => {
     const { actor } = startMachine(billingRulesMachine, { input: {} });
     expect(actor.getSnapshot().matches({ preview: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().context.openedForAppointment).toBe(false);
+    // A preview asked for later leaves it as the address made it.
+    actor.send({ type: 'preview.request', appointmentId: 'kein-termin' });
+    expect(actor.getSnapshot().hasTag('previewError')).toBe(true);
+    expect(actor.getSnapshot().context.openedForAppointment).toBe(false);
   });
 });

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { z } from 'zod';
@@ -24,16 +23,17 @@ const COLUMNS: readonly Column<Appointment>[] = [
   },
 ];
 
+/** A page of the live appointments that have not started yet, soonest first. */
+const loadUpcomingPage = (api: ApiClient) =>
+  loadAppointmentsPageActor(api, { cancelled: 'false', sortDirection: 'asc' }, 'now');
+
 /**
  * `/cancel-appointment`: the live appointments that have not started yet, soonest first, each with the way
  * to cancel it (`/cancel-appointment/{id}` asks for confirmation).
  */
 export default function CancelAppointmentsPage() {
   const { t } = useTranslation('staff');
-  const [loadPage] = useState(() => (api: ApiClient) =>
-    loadAppointmentsPageActor(api, { cancelled: 'false', sortDirection: 'asc' }, 'now'),
-  );
-  const actorRef = useUrlList({ path: '/cancel-appointment', filters: NO_FILTERS, loadPage });
+  const actorRef = useUrlList({ path: '/cancel-appointment', filters: NO_FILTERS, loadPage: loadUpcomingPage });
   return (
     <article className="staff-page">
       <h1>{t('cancel.pickerTitle')}</h1>

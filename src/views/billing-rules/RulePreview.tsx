@@ -16,8 +16,7 @@ export function RulePreview({ actorRef }: { actorRef: RulesActor }) {
   const { t } = useTranslation(['billingRules', 'staff']);
   const appointmentId = useSelector(actorRef, (s) => s.context.appointmentId);
   const [text, setText] = useState(appointmentId);
-  // The id field starts open when the address named an appointment.
-  const [byIdOpen] = useState(appointmentId !== '');
+  const byIdOpen = useSelector(actorRef, (s) => s.context.openedForAppointment);
   const preview = useSelector(actorRef, (s) => (s.hasTag('previewShown') ? s.context.preview : null));
   const error = useSelector(actorRef, (s) => (s.hasTag('previewError') ? s.context.previewError : null));
   const running = useSelector(actorRef, (s) => s.hasTag('previewing'));
