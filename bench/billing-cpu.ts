@@ -94,7 +94,9 @@ try {
     const node0 = cpuMs(pid);
     const pg0 = await pgCpu();
     const t = performance.now();
+    const load0 = process.cpuUsage();
     const res = await autocannon({ url, headers: h, connections: CONNECTIONS, amount });
+    const load1 = process.cpuUsage(load0);
     const ms = performance.now() - t;
     const node = cpuMs(pid) - node0;
     const pg1 = await pgCpu();
@@ -109,6 +111,8 @@ try {
       rps: (n / ms) * 1000,
       node: node / n,
       pg: pgMs / n,
+      // The load generator (this process): reading a larger answer costs it more.
+      load: (load1.user + load1.system) / 1000 / n,
       p95: res.latency.p97_5,
     };
   };
@@ -125,8 +129,8 @@ try {
     const med = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
     const r2 = (x: number) => Math.round(x * 1000) / 1000;
     console.log(
-      `${s.name}: trips ${r2(med(rows.map((r) => r.a.trips)))}, node ${r2(med(rows.map((r) => r.a.node)))} ms/req, pg ${r2(med(rows.map((r) => r.a.pg)))} ms/req ` +
-        `| baseline node ${r2(med(rows.map((r) => r.b.node)))} pg ${r2(med(rows.map((r) => r.b.pg)))} ` +
+      `${s.name}: trips ${r2(med(rows.map((r) => r.a.trips)))}, node ${r2(med(rows.map((r) => r.a.node)))} ms/req, pg ${r2(med(rows.map((r) => r.a.pg)))} ms/req, load ${r2(med(rows.map((r) => r.a.load)))} ` +
+        `| baseline node ${r2(med(rows.map((r) => r.b.node)))} pg ${r2(med(rows.map((r) => r.b.pg)))} load ${r2(med(rows.map((r) => r.b.load)))} ` +
         `| rps ${Math.round(med(rows.map((r) => r.a.rps)))} vs ${Math.round(med(rows.map((r) => r.b.rps)))} ` +
         `= ${Math.round(100 * med(rows.map((r) => r.a.rps / r.b.rps)))} % | non2xx ${rows.reduce((n, r) => n + r.a.non2xx, 0)} | load ${os.loadavg()[0]!.toFixed(1)}`,
     );

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billableItems, clients, coaches } from '../../server/db/schema/index';
 import type { Api } from '../support/api';
 import { ADDRESS, itemMaker, makeRule } from './billing-support';
 import { expectFieldError, expectProblem, expectStatus, ids, newClient, newCoach, startApi, type Caller } from './fixtures';
@@ -111,4 +113,56 @@ describe('GET /billable-items/selection', () => {
     expect(ids((await selection(coach)).body.items).sort()).toEqual([...made.mine, ...made.coached].sort());
     expectFieldError(await selection(admin, { toDate: 'morgen' }), 'toDate');
   });
+});
+
+describe('an item as the list writes it', () => {
+  it('each item reads as stored: every field, the names (also after a rename), instants as the API writes them', async () => {
+    const one = await api.call('PUT', `/api/billable-items/${made.mine[0]}/mark-approved`, { as: admin });
+    expectStatus(one, 200);
+    const listed = (await list(admin)).body.billableItems.find((i: any) => i.id === made.mine[0]);
+    const { db } = api.database;
+    const [row] = await db.select().from(billableItems).where(eq(billableItems.id, made.mine[0]!));
+    const [who] = await db.select().from(clients).where(eq(clients.id, row!.clientId));
+    const [by] = await db.select().from(coaches).where(eq(coaches.id, row!.coachId));
+    expect(row!.approvedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(listed).toEqual({
+      id: row!.id,
+      appointmentId: row!.appointmentId,
+      clientId: row!.clientId,
+      coachId: row!.coachId,
+      client: { id: who!.id, firstName: who!.firstName, lastName: who!.lastName },
+      coach: { id: by!.id, firstName: by!.firstName, lastName: by!.lastName },
+      appointmentType: row!.appointmentType,
+      occasion: row!.occasion,
+      billingRuleId: row!.billingRuleId,
+      billingRuleVersion: row!.billingRuleVersion,
+      description: row!.description,
+      amountCents: row!.amountCents,
+      currency: 'EUR',
+      vatTreatment: row!.vatTreatment,
+      vatRatePercent: row!.vatRatePercent,
+      vatExemptionReason: row!.vatExemptionReason,
+      payerKind: row!.payerKind,
+      insurer: row!.insurer,
+      serviceDate: row!.serviceDate,
+      status: 'approved',
+      validationErrors: row!.validationErrors,
+      approvedAt: row!.approvedAt,
+      invoiceSentAt: null,
+      cancelledAt: null,
+      createdAt: row!.createdAt,
+      updatedAt: row!.updatedAt,
+    });
+    // The action's answer is the same mapping.
+    expect(one.body).toEqual(listed);
+    // A new name reaches the items' bodies.
+    await db.update(clients).set({ lastName: 'Umbenannt' }).where(eq(clients.id, row!.clientId));
+    await db.update(coaches).set({ firstName: 'Neuname' }).where(eq(coaches.id, row!.coachId));
+    const renamed = (await list(admin)).body.billableItems.filter((i: any) => i.client.id === row!.clientId);
+    expect(renamed.length).toBeGreaterThan(0);
+    for (const i of renamed) expect(i.client.lastName).toBe('Umbenannt');
+    const byCoach = (await list(admin, { coachId: row!.coachId })).body.billableItems;
+    expect(byCoach.map((i: any) => i.coach.firstName)).toEqual(byCoach.map(() => 'Neuname'));
+  });
+
 });

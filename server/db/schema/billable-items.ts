@@ -193,3 +193,14 @@ export const billingTotals = pgTable(
   },
   (t) => [check('billing_totals_single_row', sql`${t.id} = 1`)],
 );
+
+// Each item as the API writes it (the contract's BillableItem JSON, names included), kept by
+// triggers (migration 0025) whenever the item or its client's or coach's name changes, so a
+// list page is read, not built: PostgreSQL concatenates 25 texts and Node sends them as they
+// are. Goes with its item (cascade), so it lives exactly as long as the item it copies.
+export const billableItemApi = pgTable('billable_item_api', {
+  itemId: uuid('item_id')
+    .primaryKey()
+    .references(() => billableItems.id, { onDelete: 'cascade' }),
+  body: text('body').notNull(),
+});

@@ -2,18 +2,21 @@ import { and, eq } from 'drizzle-orm';
 import { billableItems } from '../../db/schema/index';
 import type { Db } from '../../db/client';
 import type { Principal } from '../../http/auth';
-import { defineHandlers } from '../../http/handler';
+import { defineHandlers, type Result } from '../../http/handler';
+import { jsonAnswer } from '../../http/json-answer';
 import { applyAction, applyToOne } from './actions';
-import { itemScope, listItemPage, listItemSelection, selectItems, toBillableItem } from './list';
+import { itemScope, itemsAsJson, listItemPage, listItemSelection } from './list';
 
+/** One item as the contract writes it (the list's own mapping), after an action on it. */
 async function itemById(db: Db, principal: Principal, id: string) {
-  const [row] = await selectItems(db).where(and(eq(billableItems.id, id), itemScope(principal)));
-  return toBillableItem(row!);
+  const [one] = await itemsAsJson(db, and(eq(billableItems.id, id), itemScope(principal)));
+  return one as Result<'markBillableItemApproved'>;
 }
 
 /** /billable-items…: listing for COACH, ADMIN, ONBOARDING_MANAGER; actions for ADMIN. */
 export const billableItemHandlers = defineHandlers({
-  listBillableItems: ({ query, principal, deps }) => listItemPage(deps.db, principal, query),
+  listBillableItems: async ({ query, principal, deps, reply }) =>
+    jsonAnswer<'listBillableItems'>(reply, await listItemPage(deps.db, principal, query)),
   listBillableItemSelection: ({ query, principal, deps }) => listItemSelection(deps.db, principal, query),
 
   async batchApproveBillableItems({ body, principal, deps }) {

@@ -1,16 +1,12 @@
 import { and, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
-import { billableItems, clients, coaches } from '../../db/schema/index';
+import { billableItemApi, billableItems, clients } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
 import { preparedOnce } from '../../db/prepared';
-import { jsonRow, pageWindow } from '../../http/paging';
+import { pageWindow } from '../../http/paging';
 import { rawRows } from '../../db/raw-rows';
 import { rememberedTotals, statusTotalsOf, totalsColumn, totalsFromArray } from './totals';
-
-const client = alias(clients, 'client');
-const coach = alias(coaches, 'coach');
 
 /**
  * Coaches see the items of the appointments they held and of the clients they coach;
@@ -29,92 +25,18 @@ export function itemScope(principal: Principal): SQL | undefined {
   );
 }
 
-/** Items with the names of client and coach, as the contract shows them. */
-export function selectItems(db: Db | Tx) {
-  return db
-    .select({
-      item: billableItems,
-      clientFirstName: client.firstName,
-      clientLastName: client.lastName,
-      coachFirstName: coach.firstName,
-      coachLastName: coach.lastName,
-    })
-    .from(billableItems)
-    .innerJoin(client, eq(client.id, billableItems.clientId))
-    .innerJoin(coach, eq(coach.id, billableItems.coachId));
-}
-
-type Joined = Awaited<ReturnType<ReturnType<typeof selectItems>['execute']>>[number];
-
-/** The item's own columns the contract shows, in one list for the page read and the mapping. */
-const ITEM_FIELDS = [
-  'id',
-  'appointmentId',
-  'clientId',
-  'coachId',
-  'appointmentType',
-  'occasion',
-  'billingRuleId',
-  'billingRuleVersion',
-  'description',
-  'amountCents',
-  'vatTreatment',
-  'vatRatePercent',
-  'vatExemptionReason',
-  'payerKind',
-  'insurer',
-  'serviceDate',
-  'status',
-  'validationErrors',
-  'approvedAt',
-  'invoiceSentAt',
-  'cancelledAt',
-  'createdAt',
-  'updatedAt',
-] as const;
-type ItemFields = Pick<Joined['item'], (typeof ITEM_FIELDS)[number]>;
-type Names = Pick<
-  Joined,
-  'clientFirstName' | 'clientLastName' | 'coachFirstName' | 'coachLastName'
->;
-
 /**
- * The contract's item from its columns and the names of client and coach. Field by field:
- * a page row's names are getters on its prototype (jsonRow), which a spread would miss.
+ * The items under `where` as the contract's JSON, in no order. The bodies are written by
+ * PostgreSQL when an item (or its client's or coach's name) changes (`billable_item_api`,
+ * migration 0025), so every answer holding items, the list's included, sends that text.
  */
-function contractItem(item: ItemFields, names: Names) {
-  return {
-    id: item.id,
-    appointmentId: item.appointmentId,
-    clientId: item.clientId,
-    coachId: item.coachId,
-    client: { id: item.clientId, firstName: names.clientFirstName, lastName: names.clientLastName },
-    coach: { id: item.coachId, firstName: names.coachFirstName, lastName: names.coachLastName },
-    appointmentType: item.appointmentType,
-    occasion: item.occasion,
-    billingRuleId: item.billingRuleId,
-    billingRuleVersion: item.billingRuleVersion,
-    description: item.description,
-    amountCents: item.amountCents,
-    currency: 'EUR' as const,
-    vatTreatment: item.vatTreatment,
-    vatRatePercent: item.vatRatePercent as 0 | 19,
-    vatExemptionReason: item.vatExemptionReason,
-    payerKind: item.payerKind,
-    insurer: item.insurer,
-    serviceDate: item.serviceDate,
-    status: item.status,
-    validationErrors: item.validationErrors,
-    approvedAt: item.approvedAt,
-    invoiceSentAt: item.invoiceSentAt,
-    cancelledAt: item.cancelledAt,
-    createdAt: item.createdAt,
-    updatedAt: item.updatedAt,
-  };
-}
-
-export function toBillableItem({ item, ...names }: Joined) {
-  return contractItem(item, names);
+export async function itemsAsJson(db: Db | Tx, where: SQL | undefined): Promise<unknown[]> {
+  const rows = await db
+    .select({ body: billableItemApi.body })
+    .from(billableItems)
+    .innerJoin(billableItemApi, eq(billableItemApi.itemId, billableItems.id))
+    .where(where);
+  return rows.map((r) => JSON.parse(r.body) as unknown);
 }
 
 type ListQuery = Query<'listBillableItems'>;
@@ -157,46 +79,30 @@ function otherFilters(principal: Principal, q: Omit<ListQuery, 'page' | 'limit'>
   return { where, values, shape, key: filtered ? `${shape}:${JSON.stringify(values)}` : undefined };
 }
 
-/** The page's item row (by primary key, after the page's ids were chosen) and the names. */
-const item = alias(billableItems, 'item');
-
-/** The page's columns, read as one JSON array per row (jsonRow). */
-const PAGE = jsonRow({
-  ...(Object.fromEntries(ITEM_FIELDS.map((f) => [f, item[f]])) as Pick<
-    typeof item,
-    (typeof ITEM_FIELDS)[number]
-  >),
-  clientFirstName: client.firstName,
-  clientLastName: client.lastName,
-  coachFirstName: coach.firstName,
-  coachLastName: coach.lastName,
-});
-
 /** The page as the driver hands it over: one row, whatever the page holds. */
 interface ItemPageRow {
-  /** The page's rows, each one JSON array (PAGE); null for an empty page. */
-  items: unknown[][] | string | null;
+  /** The page's items, their contract JSON bodies joined by commas; null for an empty page. */
+  items: string | null;
   /** totalsColumn: the generation, and unfiltered the totals; null without a totals row. */
   totals: unknown[] | string | null;
-}
-
-function fromPageFields(fields: unknown[]) {
-  const r = PAGE.read(fields);
-  return contractItem(r, r);
 }
 
 /**
  * One page (newest service date first), the totals per status and the filtered sum, in one
  * round trip as a rule: the page's ids are an index walk in list order that stops after the
  * page (the status and filter indexes end in `service_date DESC, id DESC`), then only those
- * rows are read and joined to their names, and the page comes back as one row: its items as
- * one JSON array of JSON arrays (json_agg, so the driver parses one value, not one row
- * object per item) beside the totals row, read once. Unfiltered, the totals row's figures
+ * items' contract JSON bodies are read (`billable_item_api`, kept by triggers) and come back
+ * as one row: one text value that goes into the answer unparsed, beside the totals row,
+ * read once. Unfiltered, the totals row's figures
  * are the tabs; filtered, its generation tells whether the totals remembered for this filter
  * set are still exact. An empty page (past the end) carries them too. Only filtered totals
  * not yet counted under today's generation take a second statement.
  */
-export async function listItemPage(db: Db, principal: Principal, q: ListQuery) {
+export async function listItemPage(
+  db: Db,
+  principal: Principal,
+  q: ListQuery,
+): Promise<string> {
   const others = otherFilters(principal, q);
   const { limit, offset } = pageWindow(q.page, q.limit);
   const filtered = others.key !== undefined;
@@ -218,17 +124,13 @@ export async function listItemPage(db: Db, principal: Principal, q: ListQuery) {
     // An aggregate without GROUP BY: one row, also for an empty page.
     return db
       .select({
-        items: sql<
-          unknown[][] | string | null
-        >`json_agg(${PAGE.select()} ORDER BY ${page.serviceDate} DESC, ${page.id} DESC)`.as(
-          'items',
-        ),
+        items: sql<string | null>`string_agg(${billableItemApi.body}, ',' ORDER BY ${
+          page.serviceDate
+        } DESC, ${page.id} DESC)`.as('items'),
         totals: totalsColumn(!filtered).as('totals'),
       })
       .from(page)
-      .innerJoin(item, eq(item.id, page.id))
-      .innerJoin(client, eq(client.id, item.clientId))
-      .innerJoin(coach, eq(coach.id, item.coachId))
+      .innerJoin(billableItemApi, eq(billableItemApi.itemId, page.id))
       .prepare(name);
   });
   const [row] = await rawRows<ItemPageRow>(
@@ -245,18 +147,13 @@ export async function listItemPage(db: Db, principal: Principal, q: ListQuery) {
         : undefined,
     ));
   const chosen = q.status ? [statusTotals[q.status]] : Object.values(statusTotals);
-  const items =
-    row?.items == null
-      ? []
-      : typeof row.items === 'string'
-        ? (JSON.parse(row.items) as unknown[][])
-        : row.items;
-  return {
-    billableItems: items.map(fromPageFields),
+  const rest = JSON.stringify({
     itemCount: chosen.reduce((n, t) => n + t.count, 0),
     statusTotals,
     amountCentsTotal: chosen.reduce((n, t) => n + t.amountCents, 0),
-  };
+  });
+  // The items stay the text PostgreSQL wrote; the rest is a few numbers.
+  return `{"billableItems":[${row?.items ?? ''}],${rest.slice(1)}`;
 }
 
 /** A batch takes at most this many ids, so "select everything matching" stops there. */
