@@ -68,19 +68,24 @@ export async function withIdempotency(
     eq(idempotencyKeys.key, scope.key),
   );
   return db.transaction(async (tx) => {
-    // Expired keys are forgotten: this one now, all of them now and then.
-    await tx
-      .delete(idempotencyKeys)
-      .where(
-        sweep
-          ? lt(idempotencyKeys.createdAt, cutoff)
-          : and(thisKey, lt(idempotencyKeys.createdAt, cutoff)),
-      );
+    // Expired keys are forgotten: all of them now and then.
+    if (sweep) await tx.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff));
+    // One statement claims the key: a new row, or this key's expired row taken over (its old
+    // answer is forgotten). A live row is left alone and returns nothing.
     const claimed = await tx
       .insert(idempotencyKeys)
       // Stamped by the same clock that expires it (the server's, injectable in tests).
       .values({ ...scope, status: null, responseBody: null, createdAt: now.toISOString() })
-      .onConflictDoNothing()
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.userId, idempotencyKeys.operationId, idempotencyKeys.key],
+        set: {
+          requestHash: scope.requestHash,
+          status: null,
+          responseBody: null,
+          createdAt: now.toISOString(),
+        },
+        setWhere: lt(idempotencyKeys.createdAt, cutoff),
+      })
       .returning({ key: idempotencyKeys.key });
     if (claimed.length === 0) {
       const [first] = await tx.select().from(idempotencyKeys).where(thisKey);

@@ -1,3 +1,4 @@
+import { withIdempotency } from '../../server/http/idempotency';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { appointments, communications } from '../../server/db/schema/index';
@@ -289,6 +290,26 @@ describe('Idempotency-Key', () => {
     for (const res of answers) expectStatus(res, 201);
     expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
     expect((await appointmentsOf(client.id)).itemCount).toBe(1);
+  });
+
+  it('forgets a key after 24 hours: the same key then runs a new request, once', async () => {
+    const { userId } = await api.signIn('ADMIN');
+    const scope = { userId, operationId: 'createAppointment', key: `expiry-${unique()}` };
+    const t0 = Date.parse('2026-03-02T08:00:00.000Z');
+    let runs = 0;
+    const run = (requestHash: string, hoursLater: number) =>
+      withIdempotency(
+        api.database.db,
+        { ...scope, requestHash },
+        async () => ({ status: 201, body: { run: ++runs } }),
+        new Date(t0 + hoursLater * 3_600_000),
+      );
+    expect(await run('a', 0)).toMatchObject({ body: { run: 1 }, replayed: false });
+    expect(await run('a', 23)).toMatchObject({ body: { run: 1 }, replayed: true });
+    await expect(run('b', 23)).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+    expect(await run('b', 25)).toMatchObject({ body: { run: 2 }, replayed: false });
+    expect(await run('b', 26)).toMatchObject({ body: { run: 2 }, replayed: true });
+    expect(runs).toBe(2);
   });
 
   it('refuses a malformed key (400 naming the header) without booking', async () => {
