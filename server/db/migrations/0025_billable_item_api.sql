@@ -5,38 +5,39 @@ CREATE TABLE "billable_item_api" (
 --> statement-breakpoint
 ALTER TABLE "billable_item_api" ADD CONSTRAINT "billable_item_api_item_id_billable_items_id_fk" FOREIGN KEY ("item_id") REFERENCES "public"."billable_items"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 -- The contract's BillableItem (openapi/product.yaml) from an item row and the names of its
--- client and coach. Instants as the API writes them everywhere (toISOString: UTC,
--- milliseconds, Z); the columns are timestamp(3), so no digit is cut.
+-- client and coach, as compact JSON (row_to_json writes no spaces; a list page is mostly these
+-- bytes). Instants as the API writes them everywhere (toISOString: UTC, milliseconds, Z); the
+-- columns are timestamp(3), so no digit is cut.
 CREATE FUNCTION "billable_item_api_body"(i "billable_items", client_first text, client_last text, coach_first text, coach_last text)
 RETURNS text LANGUAGE sql STABLE AS $$
-  SELECT json_build_object(
-    'id', i.id,
-    'appointmentId', i.appointment_id,
-    'clientId', i.client_id,
-    'coachId', i.coach_id,
-    'client', json_build_object('id', i.client_id, 'firstName', client_first, 'lastName', client_last),
-    'coach', json_build_object('id', i.coach_id, 'firstName', coach_first, 'lastName', coach_last),
-    'appointmentType', i.appointment_type,
-    'occasion', i.occasion,
-    'billingRuleId', i.billing_rule_id,
-    'billingRuleVersion', i.billing_rule_version,
-    'description', i.description,
-    'amountCents', i.amount_cents,
-    'currency', i.currency,
-    'vatTreatment', i.vat_treatment,
-    'vatRatePercent', i.vat_rate_percent,
-    'vatExemptionReason', i.vat_exemption_reason,
-    'payerKind', i.payer_kind,
-    'insurer', i.insurer,
-    'serviceDate', i.service_date,
-    'status', i.status,
-    'validationErrors', i.validation_errors,
-    'approvedAt', to_char(i.approved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'invoiceSentAt', to_char(i.invoice_sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'cancelledAt', to_char(i.cancelled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'createdAt', to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'updatedAt', to_char(i.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-  )::text
+  SELECT row_to_json(r)::text FROM (SELECT
+    i.id AS "id",
+    i.appointment_id AS "appointmentId",
+    i.client_id AS "clientId",
+    i.coach_id AS "coachId",
+    (SELECT p FROM (SELECT i.client_id AS "id", client_first AS "firstName", client_last AS "lastName") p) AS "client",
+    (SELECT p FROM (SELECT i.coach_id AS "id", coach_first AS "firstName", coach_last AS "lastName") p) AS "coach",
+    i.appointment_type AS "appointmentType",
+    i.occasion AS "occasion",
+    i.billing_rule_id AS "billingRuleId",
+    i.billing_rule_version AS "billingRuleVersion",
+    i.description AS "description",
+    i.amount_cents AS "amountCents",
+    i.currency AS "currency",
+    i.vat_treatment AS "vatTreatment",
+    i.vat_rate_percent AS "vatRatePercent",
+    i.vat_exemption_reason AS "vatExemptionReason",
+    i.payer_kind AS "payerKind",
+    i.insurer AS "insurer",
+    i.service_date AS "serviceDate",
+    i.status AS "status",
+    i.validation_errors AS "validationErrors",
+    to_char(i.approved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "approvedAt",
+    to_char(i.invoice_sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "invoiceSentAt",
+    to_char(i.cancelled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "cancelledAt",
+    to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt",
+    to_char(i.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"
+  ) r
 $$;
 --> statement-breakpoint
 -- Once per statement from its transition table, so a batch of 1,000 items writes its bodies
