@@ -125,7 +125,7 @@ const batchSetup = setup({
     context: {} as BatchContext,
     events: {} as BatchEvent,
     input: {} as BatchInput,
-    tags: {} as 'busy' | 'open' | 'error' | 'conflict' | 'done',
+    tags: {} as 'busy' | 'open' | 'error' | 'conflict' | 'done' | 'loadingMatching' | 'matchingFailed',
   },
   actors: {
     loadMatching: fromPromise<MatchingItems, BatchFilter>(notProvided('batch action', 'loadMatching')),
@@ -216,7 +216,7 @@ export const batchActionMachine = batchSetup.createMachine({
     },
     /** Asking the server for every record the filter matches. */
     loadingMatching: {
-      tags: ['busy'],
+      tags: ['busy', 'loadingMatching'],
       invoke: {
         id: 'loadMatching',
         src: 'loadMatching',
@@ -235,7 +235,7 @@ export const batchActionMachine = batchSetup.createMachine({
       on: { 'batch.filter': resetOnFilter, 'batch.clear': { target: 'selecting', actions: 'clear' } },
     },
     matchingFailed: {
-      tags: ['error'],
+      tags: ['error', 'matchingFailed'],
       on: {
         ...picking,
         'batch.filter': resetOnFilter,

@@ -175,6 +175,7 @@ export type DocumentEditorTag =
   | 'amendSubmitting'
   | 'commenting'
   | 'leaving'
+  | 'loadFailed'
   | 'error';
 
 /** Debounce after the last keystroke. */
@@ -380,7 +381,7 @@ export const documentEditorMachine = setup({
     },
     /** Not found, forbidden or no network: nothing to edit yet (a local copy stays stored). */
     loadFailed: {
-      tags: ['error'],
+      tags: ['error', 'loadFailed'],
       on: { 'editor.retry': { target: 'loading', actions: assign({ error: null }) } },
     },
     /** As loaded, nothing typed yet. */

@@ -47,7 +47,7 @@ export const invoiceRunMachine = setup({
   types: {
     context: {} as InvoiceRunContext,
     events: {} as InvoiceRunEvent,
-    tags: {} as 'busy' | 'error' | 'open' | 'checking' | 'nothingDue' | 'question' | 'running' | 'queued',
+    tags: {} as 'busy' | 'error' | 'open' | 'checking' | 'nothingDue' | 'question' | 'running' | 'queued' | 'jobFailed',
   },
   actors: {
     previewRun: fromPromise<InvoiceRunPreview, void>(notProvided('invoice run', 'previewRun')),
@@ -178,7 +178,7 @@ export const invoiceRunMachine = setup({
     },
     /** The job stopped: what it issued is kept (and listed), the rest stays due for a new run. */
     jobFailed: {
-      tags: ['error', 'open'],
+      tags: ['error', 'open', 'jobFailed'],
       on: { 'run.abort': { target: 'idle', actions: 'reset' }, 'run.dismiss': { target: 'idle', actions: 'reset' } },
     },
     /** The run's answer did not arrive: retry with the same key, or give up. */

@@ -68,7 +68,7 @@ export const sessionMachine = setup({
     context: {} as SessionContext,
     events: {} as SessionEvent,
     input: {} as SessionInput,
-    tags: {} as 'busy' | 'signedIn' | 'error' | 'activationError',
+    tags: {} as 'busy' | 'signedIn' | 'signedOut' | 'partial' | 'error' | 'activationError',
   },
   actors: {
     /** `POST /login` with the token; resolves with the login answer. */
@@ -137,7 +137,7 @@ export const sessionMachine = setup({
         { target: 'signedOut', actions: ['forgetSession'] },
       ],
     },
-    signedOut: {},
+    signedOut: { tags: ['signedOut'] },
     loggingIn: {
       tags: ['busy'],
       invoke: {
@@ -166,7 +166,7 @@ export const sessionMachine = setup({
     },
     /** The provider signed the person in, but the product's login call failed. */
     partiallyLoggedIn: {
-      tags: ['error'],
+      tags: ['error', 'partial'],
       on: {
         'session.retry': { target: 'loggingIn' },
         'session.logout': { target: 'loggingOut' },

@@ -11,11 +11,11 @@ export type SessionStatus =
   | { kind: 'signedIn'; session: SessionInfo };
 
 export function sessionStatus(snapshot: SnapshotFrom<typeof sessionMachine>): SessionStatus {
-  if (snapshot.matches('signedIn') && snapshot.context.session) {
+  if (snapshot.hasTag('signedIn') && snapshot.context.session) {
     return { kind: 'signedIn', session: snapshot.context.session };
   }
-  if (snapshot.matches('signedOut')) return { kind: 'signedOut' };
-  if (snapshot.matches('partiallyLoggedIn')) return { kind: 'partial' };
+  if (snapshot.hasTag('signedOut')) return { kind: 'signedOut' };
+  if (snapshot.hasTag('partial')) return { kind: 'partial' };
   return { kind: 'pending' };
 }
 

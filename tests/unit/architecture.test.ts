@@ -199,3 +199,38 @@ describe('the import graph', () => {
     expect(loops(bad)).toEqual([['server/features/x/index.ts', 'server/features/x/repo.ts']]);
   });
 });
+
+/**
+ * Views render from a machine's tags and `can()` and wire no effects (issue 18 §4): a state's
+ * name is the machine's own, so `.matches(…)` in a view breaks silently when a state is renamed,
+ * and `.provide(…)` belongs to the route actor's creation, not to a screen.
+ */
+function viewsReadingStateNames(files: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    if (!file.startsWith('src/views/')) continue;
+    text.split('\n').forEach((line, i) => {
+      if (/\.(matches|provide)\(/.test(line)) found.push(`${file}:${i + 1}`);
+    });
+  }
+  return found;
+}
+
+describe('the views', () => {
+  it('read tags and can(), never state names, and provide no effects', () => {
+    const views = new Map(
+      walk(path.join(ROOT, 'src/views')).map((f) => [rel(f), readFileSync(f, 'utf8')] as const),
+    );
+    expect(views.size).toBeGreaterThan(100);
+    expect(viewsReadingStateNames(views)).toEqual([]);
+  });
+
+  it('the check can fail', () => {
+    const bad = new Map([
+      ['src/views/a.tsx', "const x = 1;\nif (state.matches('loading')) return null;"],
+      ['src/views/b.tsx', 'const ref = useActorRef(m.provide({ actors }));'],
+      ['src/machines/c.ts', "snapshot.matches('x')"],
+    ]);
+    expect(viewsReadingStateNames(bad)).toEqual(['src/views/a.tsx:2', 'src/views/b.tsx:1']);
+  });
+});

@@ -57,7 +57,7 @@ export function DocumentEditorView({
   const saveNow = useCallback(() => actorRef.send({ type: 'editor.saveNow' }), [actorRef]);
   const whoIs = useWhoIs();
 
-  if (state.matches('loading') || state.matches('loadFailed')) {
+  if (state.hasTag('loading') || state.hasTag('loadFailed')) {
     return (
       <DetailFrame title={title} busy={state.hasTag('loading')} progress={t('editor.loading')}>
         {state.hasTag('error') ? <LoadFailed error={error} retry={() => send({ type: 'editor.retry' })} backHref={backHref} backLabel={backLabel} /> : null}
@@ -148,7 +148,7 @@ export function DocumentEditorView({
           <Amendments state={state} send={send} whoIs={whoIs} />
         ) : null}
         {state.hasTag('readOnly') && status !== 'canceled' ? <ReviewComments state={state} send={send} /> : null}
-        <LeaveQuestion open={state.matches('leaving')} send={send} />
+        <LeaveQuestion open={state.hasTag('leaving')} send={send} />
       </div>
     </DetailFrame>
   );

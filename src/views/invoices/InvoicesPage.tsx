@@ -142,7 +142,7 @@ function RunPanel({ actorRef }: { actorRef: RunActor }) {
             <p className="field-hint">{t('run.queuedHint')}</p>
           </div>
         ) : null}
-        {state.matches('jobFailed') ? (
+        {state.hasTag('jobFailed') ? (
           <div className="notice notice-error" role="alert">
             <p>{t('run.jobFailed', { done: formatNumber(run?.invoiceCount ?? 0) })}</p>
           </div>

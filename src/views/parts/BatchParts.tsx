@@ -96,7 +96,7 @@ export function SelectionBar({
   const actions = allowedActions(state.context);
   const sum = selectionSum(state.context);
   const count = selected.length;
-  const loading = state.matches('loadingMatching');
+  const loading = state.hasTag('loadingMatching');
   return (
     <section className="batch-bar" aria-label={t(k('selection.actions'))}>
       <p role="status">
@@ -108,7 +108,7 @@ export function SelectionBar({
           : null}
         {loading ? ` ${t(k('selection.loadingMatching'))}` : null}
       </p>
-      {state.matches('matchingFailed') ? (
+      {state.hasTag('matchingFailed') ? (
         <div className="notice notice-error" role="alert">
           <p>
             {t(k('selection.matchingFailed'))} {t(errorKey(state.context.error))}
