@@ -156,13 +156,23 @@ describe('an item as the list writes it', () => {
     // The action's answer is the same mapping.
     expect(one.body).toEqual(listed);
     // A new name reaches the items' bodies.
-    await db.update(clients).set({ lastName: 'Umbenannt' }).where(eq(clients.id, row!.clientId));
-    await db.update(coaches).set({ firstName: 'Neuname' }).where(eq(coaches.id, row!.coachId));
+    // Names beyond ASCII (and beyond U+FFFF) come back as written; the answer itself is
+    // ASCII, every other character a JSON escape (migration 0026).
+    const lastName = 'Yılmaz-Özdemir 😀';
+    await db.update(clients).set({ lastName }).where(eq(clients.id, row!.clientId));
+    await db.update(coaches).set({ firstName: 'Zoë' }).where(eq(coaches.id, row!.coachId));
     const renamed = (await list(admin)).body.billableItems.filter((i: any) => i.client.id === row!.clientId);
     expect(renamed.length).toBeGreaterThan(0);
-    for (const i of renamed) expect(i.client.lastName).toBe('Umbenannt');
+    for (const i of renamed) expect(i.client.lastName).toBe(lastName);
     const byCoach = (await list(admin, { coachId: row!.coachId })).body.billableItems;
-    expect(byCoach.map((i: any) => i.coach.firstName)).toEqual(byCoach.map(() => 'Neuname'));
+    expect(byCoach.map((i: any) => i.coach.firstName)).toEqual(byCoach.map(() => 'Zoë'));
+    const raw = await api.app.inject({
+      method: 'GET',
+      url: `/api/billable-items?clientId=${row!.clientId}`,
+      headers: { authorization: admin.authorization },
+    });
+    expect(raw.body).toContain('Y\\u0131lmaz-\\u00d6zdemir \\ud83d\\ude00');
+    expect(raw.body).toMatch(/^[\x20-\x7e]*$/);
   });
 
 });
