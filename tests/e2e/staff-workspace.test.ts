@@ -88,6 +88,25 @@ async function bookNear(token: string, fromMs: number, minutes: number, stepMinu
   throw new Error(`no free time for a test appointment (answers: ${refused.join(', ')})`);
 }
 
+/** The coach's appointment whose video room is open now (10 min before its start to 30 min after its end, less a minute to spare), if any. */
+async function runningAppointment(): Promise<{ id: string }> {
+  const query = new URLSearchParams({
+    coach: coach.id,
+    fromDate: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+    toDate: new Date(Date.now() + 3_600_000).toISOString(),
+    cancelled: 'false',
+    limit: '100',
+  });
+  const res = await fetch(`${b.baseUrl}/api/appointments?${query}`, { headers: { authorization: `Bearer ${coachToken}` } });
+  const { appointments } = (await res.json()) as { appointments: Array<{ id: string; startDate: string; endDate: string }> };
+  const now = Date.now();
+  const open = appointments.find(
+    (a) => Date.parse(a.startDate) - 10 * 60_000 <= now && now <= Date.parse(a.endDate) + 29 * 60_000,
+  );
+  if (!open) throw new Error('neither a free time near now nor a running appointment of this coach');
+  return open;
+}
+
 describe('a coach', () => {
   it('sees only their own clients and appointments', async () => {
     const page = b.page;
@@ -391,13 +410,13 @@ describe('where staff land (issue 22)', () => {
       new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date(ms));
     const ahead = berlinDay(Date.now()) === berlinDay(Date.now() + 15 * 60_000);
     // Five tries ahead at most: a start more than ten minutes ahead would not have its room
-    // open yet. A demo appointment can cover all five (an hour of the demo grid starting
-    // then); behind, a start up to 26 minutes ago still has its room open (2 minutes long,
-    // open until 30 minutes after its end).
-    const behind = () => bookNear(coachToken, Date.now() - 8 * 60_000, 2, -3, 7);
-    const created = ahead
-      ? await bookNear(coachToken, Date.now() + 5 * 60_000, 2, 1, 5).catch(behind)
-      : await behind();
+    // open yet. Behind, a start up to 26 minutes ago still has its room open (2 minutes long,
+    // open until 30 minutes after its end). When the demo data's hour-long appointment fills
+    // both, that appointment is the one whose room is open now.
+    const booked =
+      (ahead ? await bookNear(coachToken, Date.now() + 5 * 60_000, 2, 1, 5).catch(() => undefined) : undefined) ??
+      (await bookNear(coachToken, Date.now() - 8 * 60_000, 2, -3, 7).catch(() => undefined));
+    const created = booked ?? (await runningAppointment());
 
     const page = b.page;
     await openAs(page, coachToken, '/');
