@@ -84,6 +84,7 @@ export function jsonRow<C extends Record<string, Column>, Joined extends keyof C
     });
   });
   const select = () => sql<unknown[] | string>`json_build_array(${sql.join(list, sql`, `)})`;
+  /** The columns of a page (JsonPageRow): these fields, the page's `total`, the generation. */
   const pageColumns = <T>(total: T) => ({
     fields: select().as('fields'),
     total,
@@ -91,8 +92,6 @@ export function jsonRow<C extends Record<string, Column>, Joined extends keyof C
   });
   return {
     select,
-    /** The columns of a page (JsonPageRow): these fields, the page's `total`, the generation. */
-    pageColumns,
     /**
      * The statement that reads a page chosen on ids alone (`page`: the `id`, the sort column
      * as `sortKey`, and `total`): `row` (the table these columns come from) by id, in the

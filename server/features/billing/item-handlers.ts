@@ -1,16 +1,22 @@
-import { and, eq } from 'drizzle-orm';
-import { billableItems } from '../../db/schema/index';
-import type { Db } from '../../db/client';
+import type { FastifyReply } from 'fastify';
 import type { Principal } from '../../http/auth';
-import { defineHandlers, type Result } from '../../http/handler';
+import { defineHandlers, type AppDeps } from '../../http/handler';
 import { jsonAnswer } from '../../http/json-answer';
+import { notFound } from '../../http/problem';
 import { applyAction, applyToOne } from './actions';
-import { itemScope, itemsAsJson, listItemPage, listItemSelection } from './list';
+import { itemBody, listItemPage, listItemSelection } from './list';
 
-/** One item as the contract writes it (the list's own mapping), after an action on it. */
-async function itemById(db: Db, principal: Principal, id: string) {
-  const [one] = await itemsAsJson(db, and(eq(billableItems.id, id), itemScope(principal)));
-  return one as Result<'markBillableItemApproved'>;
+/** One item as the contract writes it (the list's own bodies), after an action on it. */
+async function itemById<O extends 'markBillableItemApproved' | 'markBillableItemInvoiceSent'>(
+  deps: AppDeps,
+  reply: FastifyReply,
+  principal: Principal,
+  id: string,
+) {
+  const body = await itemBody(deps.db, principal, id);
+  // The action found the item in the caller's scope a statement earlier.
+  if (body === undefined) throw notFound('billable item');
+  return jsonAnswer<O>(reply, body);
 }
 
 /** /billable-items…: listing for COACH, ADMIN, ONBOARDING_MANAGER; actions for ADMIN. */
@@ -39,12 +45,12 @@ export const billableItemHandlers = defineHandlers({
     return { deleted: body.ids.length };
   },
 
-  async markBillableItemApproved({ params, principal, deps }) {
+  async markBillableItemApproved({ params, principal, deps, reply }) {
     await applyToOne(deps.db, principal, 'approve', params.id, deps.jobs);
-    return itemById(deps.db, principal, params.id);
+    return itemById<'markBillableItemApproved'>(deps, reply, principal, params.id);
   },
-  async markBillableItemInvoiceSent({ params, principal, deps }) {
+  async markBillableItemInvoiceSent({ params, principal, deps, reply }) {
     await applyToOne(deps.db, principal, 'markInvoiceSent', params.id, deps.jobs);
-    return itemById(deps.db, principal, params.id);
+    return itemById<'markBillableItemInvoiceSent'>(deps, reply, principal, params.id);
   },
 });

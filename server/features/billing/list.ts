@@ -26,17 +26,21 @@ export function itemScope(principal: Principal): SQL | undefined {
 }
 
 /**
- * The items under `where` as the contract's JSON, in no order. The bodies are written by
+ * One item in the caller's scope as the contract's JSON text. The bodies are written by
  * PostgreSQL when an item (or its client's or coach's name) changes (`billable_item_api`,
  * migration 0025), so every answer holding items, the list's included, sends that text.
  */
-export async function itemsAsJson(db: Db | Tx, where: SQL | undefined): Promise<unknown[]> {
-  const rows = await db
+export async function itemBody(
+  db: Db | Tx,
+  principal: Principal,
+  id: string,
+): Promise<string | undefined> {
+  const [row] = await db
     .select({ body: billableItemApi.body })
     .from(billableItems)
     .innerJoin(billableItemApi, eq(billableItemApi.itemId, billableItems.id))
-    .where(where);
-  return rows.map((r) => JSON.parse(r.body) as unknown);
+    .where(and(eq(billableItems.id, id), itemScope(principal)));
+  return row?.body;
 }
 
 type ListQuery = Query<'listBillableItems'>;
