@@ -11,6 +11,12 @@ const bool = z
  */
 export const DEV_WEBHOOK_SECRET_KEY = 'sprechstunde-development-only-webhook-secret-key';
 
+/**
+ * The development key of the research export's pseudonyms (features/research/key.ts): public,
+ * used while RESEARCH_PSEUDONYM_KEY is unset outside production.
+ */
+export const DEV_RESEARCH_PSEUDONYM_KEY = 'sprechstunde-development-research-pseudonym-key-not-secret';
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -29,10 +35,18 @@ const schema = z.object({
   PRINCIPAL_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** JWKS of the authentication provider; unset means the provider mounted in this process. */
   AUTH_JWKS_URL: z.string().url().optional(),
-  AUTH_ISSUER: z.string().default('http://localhost:3000/auth'),
+  /**
+   * Issuer of the session tokens. Unset: PUBLIC_URL + /auth in development (where the provider
+   * is mounted), http://localhost:3000/auth elsewhere.
+   */
+  AUTH_ISSUER: z.string().optional(),
   AUTH_AUDIENCE: z.string().default('sprechstunde'),
-  /** Public origin of the app, used in links in e-mails. */
-  PUBLIC_URL: z.string().url().default('http://localhost:3000'),
+  /**
+   * Public origin of the app, used in links in e-mails (and, unset, the provider's allowed
+   * origins and WebAuthn origin). Unset: http://localhost:PORT in development,
+   * http://localhost:3000 elsewhere.
+   */
+  PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `pretty`: one readable line per entry (default in development); `json`: one JSON object per line. */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
@@ -220,10 +234,51 @@ const schema = z.object({
     }),
 });
 
-export type Config = z.infer<typeof schema>;
+/**
+ * Addresses derived from the port: in development `PORT=3100` alone moves the public URL, the
+ * issuer and (through PUBLIC_URL) the allowed origins to 3100. Elsewhere the defaults stay
+ * fixed, so instances behind a proxy (whose own port is not the public one) agree.
+ */
+const withAddresses = schema.transform((c) => {
+  const port = c.NODE_ENV === 'development' && c.PORT !== 0 ? c.PORT : 3000;
+  const PUBLIC_URL = c.PUBLIC_URL ?? `http://localhost:${port}`;
+  const AUTH_ISSUER =
+    c.AUTH_ISSUER ??
+    (c.NODE_ENV === 'development' ? `${PUBLIC_URL.replace(/\/+$/, '')}/auth` : 'http://localhost:3000/auth');
+  return { ...c, PUBLIC_URL, AUTH_ISSUER };
+});
+
+export type Config = z.infer<typeof withAddresses>;
+
+/**
+ * Settings that hold a development secret published in this repository: a production start
+ * with any of them is refused (server/main.ts, the auth provider's main.ts), naming them.
+ * The auth provider's signing keys and AUTH_ENCRYPTION_KEY have no development value: each
+ * database generates its own.
+ */
+export function developmentSecrets(
+  config: Pick<Config, 'WEBHOOK_SECRET_KEY' | 'RESEARCH_PSEUDONYM_KEY'>,
+): string[] {
+  const found: string[] = [];
+  if (config.WEBHOOK_SECRET_KEY === DEV_WEBHOOK_SECRET_KEY) found.push('WEBHOOK_SECRET_KEY');
+  if (config.RESEARCH_PSEUDONYM_KEY === DEV_RESEARCH_PSEUDONYM_KEY) found.push('RESEARCH_PSEUDONYM_KEY');
+  return found;
+}
+
+/** Throws one error naming every development secret when NODE_ENV is production. */
+export function assertProductionSecrets(config: Config): void {
+  if (config.NODE_ENV !== 'production') return;
+  const found = developmentSecrets(config);
+  if (found.length === 0) return;
+  throw new Error(
+    `Refusing to start in production with development secrets: ${found.join(', ')}. ` +
+      'They are published in the source code; set values of your own ' +
+      '(at least 32 random characters each, e.g. `openssl rand -base64 32`).',
+  );
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const parsed = withAddresses.safeParse(env);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${fields.join('\n')}`);
@@ -236,4 +291,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error('Invalid configuration:\nJITSI_APP_ID and JITSI_APP_SECRET: set both or neither');
   }
   return parsed.data;
+}
+
+/**
+ * The configuration of a start command (server/main.ts, the auth provider's main.ts): invalid
+ * settings, or development secrets in production, end the process before anything is opened,
+ * with the one message that names them (no stack trace to read past).
+ */
+export function startupConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    const config = loadConfig(env);
+    assertProductionSecrets(config);
+    return config;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
 }

@@ -1,13 +1,13 @@
 import closeWithGrace from 'close-with-grace';
 import type pg from 'pg';
-import pretty from 'pino-pretty';
 import { buildApp } from './app';
-import { DEV_WEBHOOK_SECRET_KEY, loadConfig } from './config';
+import { startupConfig } from './config';
 import { connectDatabase } from './db/client';
 import { seedIfEmpty } from './seed/seed';
 import { formatStartBanner } from './seed/summary';
 import { createTokenVerifier, mountedProviderKeys } from './http/auth';
 import { loggableError } from './http/problem';
+import { prettyLogStream } from './http/log-stream';
 import { createRateLimiters } from './http/rate-limit';
 import { mailOutbox } from './features/notifications/index';
 import type { JobQueue } from './jobs/queue';
@@ -17,7 +17,8 @@ import { applyAuthUserEvent } from './features/auth-sync/index';
 import { sealStoredSecrets } from './features/webhooks/index';
 
 const started = performance.now();
-const config = loadConfig();
+// Invalid settings, or development secrets in production, end the start here with one message.
+const config = startupConfig();
 const database = await connectDatabase(config);
 await database.migrate();
 const migratedMs = Math.round(performance.now() - started);
@@ -70,26 +71,25 @@ const verifyToken = createTokenVerifier({
 await webBuildDone();
 // Development: one readable line per log entry; elsewhere JSON for the log collector.
 const logFormat = config.LOG_FORMAT ?? (config.NODE_ENV === 'development' ? 'pretty' : 'json');
-const logStream =
-  logFormat === 'pretty'
-    ? pretty({
-        colorize: Boolean(process.stdout.isTTY),
-        translateTime: 'SYS:HH:MM:ss',
-        ignore: 'pid,hostname',
-        sync: true,
-      })
-    : undefined;
+const logStream = logFormat === 'pretty' ? prettyLogStream() : undefined;
 const app = await buildApp(
   { config, db: database.db, verifyToken, now: () => new Date(), rateLimits },
   { ...(authProvider ? { authProvider } : {}), ...(logStream ? { logStream } : {}) },
 );
 running.jobs = app.jobs;
 
-// In-flight requests finish; new connections are refused; then the database closes.
-closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+// SIGTERM/SIGINT (npm start and start:api `exec` the server, so the signal a process manager
+// sends to the start command's PID reaches it): in-flight requests finish, new connections are
+// refused, then the database closes; one line says so.
+closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  const stopping = performance.now();
   if (err) app.log.error({ error: loggableError(err) }, 'shutting down after an error');
   await app.close();
   await database.close();
+  app.log.info(
+    { signal: signal ?? null, shutdownMs: Math.round(performance.now() - stopping) },
+    'shut down: requests drained, server and database closed',
+  );
 });
 
 await app.listen({ host: config.HOST, port: config.PORT });
@@ -108,9 +108,6 @@ if (unreadableWebhookSecrets.length > 0) {
     { webhookTypes: unreadableWebhookSecrets },
     'webhook signing secrets do not open with WEBHOOK_SECRET_KEY: set WEBHOOK_SECRET_KEY_PREVIOUS or rotate them',
   );
-}
-if (config.NODE_ENV === 'production' && config.WEBHOOK_SECRET_KEY === DEV_WEBHOOK_SECRET_KEY) {
-  app.log.warn('WEBHOOK_SECRET_KEY is the public development key: set a key of your own');
 }
 if (config.NODE_ENV === 'development') {
   const { port } = app.server.address() as { port: number };

@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import type pg from 'pg';
 import { createMailer } from '../adapters/mail/mailer';
 import { registerDevMailbox } from '../adapters/mail/mailbox';
-import { loadConfig } from '../config';
+import { startupConfig } from '../config';
 import { connectDatabase } from '../db/client';
 import { errorHandler, loggableError, loggerOptions } from '../http/problem';
 import { createRateLimiters } from '../http/rate-limit';
@@ -16,7 +16,7 @@ import { registerHealth } from '../http/health';
 import { authProviderPlugin } from './plugin';
 import { createAuthProvider } from './provider';
 
-const config = loadConfig();
+const config = startupConfig();
 const database = await connectDatabase(config);
 await database.migrate();
 const rateLimits = createRateLimiters(
@@ -57,13 +57,18 @@ registerHealth(app, database.db, config.READINESS_TIMEOUT_MS);
 await app.register(authProviderPlugin, { prefix: '/auth', provider });
 if (config.NODE_ENV !== 'production') registerDevMailbox(app, database.db);
 
-closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  const stopping = performance.now();
   if (err) app.log.error({ error: loggableError(err) }, 'shutting down after an error');
   await app.close();
   // Webhook deliveries to the product still under way finish first.
   await provider.events.settle();
   await jobs.stop();
   await database.close();
+  app.log.info(
+    { signal: signal ?? null, shutdownMs: Math.round(performance.now() - stopping) },
+    'shut down: requests drained, server and database closed',
+  );
 });
 
 await app.listen({ host: config.HOST, port: config.PORT });

@@ -10,6 +10,9 @@ export function helpVideoOrigins(config: Pick<Config, 'VITE_HELP_VIDEO_URLS'>): 
   return [...new Set(helpVideoUrls(config.VITE_HELP_VIDEO_URLS).map((u) => new URL(u).origin))];
 }
 
+/** helmet's default: a year, subdomains included. */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
 /**
  * Security headers with a strict CSP on every response. helmet decides them; they are the
  * same for every request (no nonces), so helmet runs once here and each request only gets the
@@ -38,6 +41,8 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
       },
     },
     crossOriginEmbedderPolicy: false,
+    // Per request below: only an answer that went over HTTPS may pin the browser to it.
+    strictTransportSecurity: false,
   });
   const recorded: Record<string, string> = {};
   const recorder = {
@@ -50,8 +55,12 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
   });
   // Into Fastify's own header object, written with the status line: cheaper than a raw
   // setHeader (which validates each header) per header per request.
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(recorded);
+    // HSTS over HTTPS only (RFC 6797 §7.2: ignored over plain HTTP, and on a plain-http host
+    // it is a lie). Behind a proxy, `request.protocol` is X-Forwarded-Proto when TRUST_PROXY
+    // believes the proxy.
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     done();
   });
 }

@@ -1,12 +1,13 @@
 import { createHmac } from 'node:crypto';
-import type { Config } from '../../config';
+import { DEV_RESEARCH_PSEUDONYM_KEY, type Config } from '../../config';
 
 /**
  * The development key of the pseudonyms: public (it is in the source), so exports made with it
  * are only as safe as the data they were made from. Used while RESEARCH_PSEUDONYM_KEY is unset
- * outside production, so development and tests get stable pseudonyms without a setting.
+ * outside production, so development and tests get stable pseudonyms without a setting; a
+ * production start with it set is refused (config.ts).
  */
-export const DEVELOPMENT_RESEARCH_KEY = 'sprechstunde-development-research-pseudonym-key-not-secret';
+export const DEVELOPMENT_RESEARCH_KEY = DEV_RESEARCH_PSEUDONYM_KEY;
 
 /** The pseudonym key from the configuration; null in production while none is set. */
 export function researchKey(config: Pick<Config, 'RESEARCH_PSEUDONYM_KEY' | 'NODE_ENV'>): string | null {
