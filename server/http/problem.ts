@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { UNSTORABLE_TEXT } from './validation';
+import { TOO_DEEP, UNSTORABLE_TEXT } from './validation';
 
 export interface FieldError {
   field: string;
@@ -81,6 +81,7 @@ const codeOf: Record<string, string> = {
   type: 'value_wrong_type',
   minProperties: 'value_missing',
   [UNSTORABLE_TEXT]: 'value_invalid_character',
+  [TOO_DEEP]: 'value_too_deep',
 };
 
 /** The SQLSTATE of a database error, looking through Drizzle's wrapper. */

@@ -37,22 +37,52 @@ interface ValidationError {
 const pointer = (path: string, key: string) =>
   `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
-/** Where (a JSON pointer) in a request part a string or a key holds unstorable text. */
-function findUnstorable(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return UNSTORABLE.test(value) ? path : undefined;
+/** The keyword of the error for JSON nested deeper than MAX_JSON_DEPTH (problem.ts names its code). */
+export const TOO_DEEP = 'tooDeep';
+/**
+ * How many objects and arrays a request part may nest, the outermost counted. The deepest
+ * the contract describes (a clinical document's content) stays well within it; deeper input
+ * is nobody's form, and walking it (here, in the schema check, in the database) overflowed
+ * the stack: a 500 instead of a 400.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+interface Found {
+  /** A JSON pointer. */
+  at: string;
+  keyword: typeof UNSTORABLE_TEXT | typeof TOO_DEEP;
+}
+
+/**
+ * Where (a JSON pointer) in a request part a string or a key holds unstorable text, or the
+ * top-level field under which the part nests deeper than MAX_JSON_DEPTH (`depth`: the
+ * objects and arrays around `value`).
+ */
+function findUnstorable(value: unknown, path = '', depth = 0): Found | undefined {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? { at: path, keyword: UNSTORABLE_TEXT } : undefined;
   if (value === null || typeof value !== 'object') return undefined;
+  if (depth >= MAX_JSON_DEPTH) {
+    // Named by its top-level field: the full pointer would be dozens of segments long.
+    return { at: path.split('/').slice(0, 2).join('/'), keyword: TOO_DEEP };
+  }
   for (const [key, child] of Object.entries(value)) {
     const at = pointer(path, key);
-    if (UNSTORABLE.test(key)) return at;
-    const found = findUnstorable(child, at);
+    if (UNSTORABLE.test(key)) return { at, keyword: UNSTORABLE_TEXT };
+    const found = findUnstorable(child, at, depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;
 }
 
+const MESSAGES: Record<Found['keyword'], string> = {
+  [UNSTORABLE_TEXT]: 'contains a character that cannot be stored (NUL or a lone surrogate)',
+  [TOO_DEEP]: `nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`,
+};
+
 /**
  * Every request part of every contract operation (body, query, path, headers) is checked
- * here, before the contract's schema: text PostgreSQL cannot store is a 400 naming the field,
+ * here, before the contract's schema: text PostgreSQL cannot store, and nesting deeper than
+ * MAX_JSON_DEPTH, are a 400 naming the field,
  * in one place instead of in each handler (or, as before, a 500 from the database).
  */
 export const contractValidatorCompiler: FastifySchemaCompiler<Record<string, unknown>> = ({
@@ -62,12 +92,13 @@ export const contractValidatorCompiler: FastifySchemaCompiler<Record<string, unk
   const validateSchema = (httpPart === 'body' ? strict : coercing).compile(schema);
   const validate = Object.assign(
     (data: unknown, context?: object) => {
-      const at = findUnstorable(data);
-      if (at !== undefined) {
+      const found = findUnstorable(data);
+      if (found !== undefined) {
         const error: ValidationError = {
-          instancePath: at,
-          keyword: UNSTORABLE_TEXT,
-          message: 'contains a character that cannot be stored (NUL or a lone surrogate)',
+          // A part that is itself a deep array has no field to name: the part, then.
+          instancePath: found.keyword === TOO_DEEP && Array.isArray(data) ? '' : found.at,
+          keyword: found.keyword,
+          message: MESSAGES[found.keyword],
           params: {},
         };
         validate.errors = [error];

@@ -165,6 +165,9 @@ function stringLeaves(raw: Schema, prefix: string[] = [], depth = 0): string[][]
   return type === 'string' && prefix.length ? [prefix] : [];
 }
 
+/** Objects nested `levels` deep: `{"a":{"a":…1…}}`. */
+const nested = (levels: number): unknown => (levels === 0 ? 1 : { a: nested(levels - 1) });
+
 /** Every field of the body at its top level (for wrong types). */
 const topFields = (raw: Schema) => Object.keys(branch(raw).properties ?? {});
 
@@ -233,6 +236,11 @@ function probes(op: Operation): Probe[] {
       what: 'body key with NUL',
       body: { ...(body() as object), 'a\u0000': 'x' },
     });
+    out.push({
+      ...base(),
+      what: 'body nested 40 levels deep',
+      body: { ...(body() as object), deep: nested(40) },
+    });
   }
   // Bodies the server cannot read, on every operation (also those that take none).
   for (const [label, rawBody] of [
@@ -244,6 +252,9 @@ function probes(op: Operation): Probe[] {
     ['number', '123'],
     ['empty', ''],
     ['JSON escape of NUL', '{"a":"\\u0000"}'],
+    // Nesting far past the depth limit (issue #32): it overflowed the stack of the text check.
+    ['nested arrays', `${'['.repeat(100_000)}${']'.repeat(100_000)}`],
+    ['nested objects', `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`],
   ] as const) {
     out.push({ ...base(), what: `raw body: ${label}`, rawBody });
   }
@@ -378,4 +389,35 @@ describe('malformed-input sweep over every operation of the product contract', (
     if (faults.length) console.log(faults.slice(0, 200).join('\n'));
     expect(faults).toEqual([]);
   }, 600_000);
+});
+
+describe('deeply nested JSON', () => {
+  const createClient = (payload: string) =>
+    testApp.app.inject({
+      method: 'POST',
+      url: '/api/admin/client',
+      headers: { authorization: superadmin, 'content-type': 'application/json' },
+      payload,
+    });
+
+  it('is a 400 naming the field once it nests deeper than 32 levels', async () => {
+    const far = await createClient(`${'['.repeat(200_000)}${']'.repeat(200_000)}`);
+    expect(far.statusCode, far.body).toBe(400);
+    expect(far.json().errors[0]).toMatchObject({ field: '(root)', code: 'value_too_deep' });
+    const res = await createClient(
+      JSON.stringify({ firstName: 'Tief', lastName: 'Verschachtelt', notes: nested(40) }),
+    );
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().errors).toEqual([
+      { field: 'notes', code: 'value_too_deep', message: 'nests objects and arrays deeper than 32 levels' },
+    ]);
+  });
+
+  it('up to 32 levels is left to the contract (here: a field of the wrong type, not too deep)', async () => {
+    const res = await createClient(
+      JSON.stringify({ firstName: 'Flach', lastName: 'Genug', notes: nested(31) }),
+    );
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().errors.map((e: { code: string }) => e.code)).not.toContain('value_too_deep');
+  });
 });
