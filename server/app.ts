@@ -17,6 +17,7 @@ import type { AuthProvider } from './auth-provider/provider';
 import { startAppJobs, type AppJobsOptions } from './app-jobs';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerHealth } from './http/health';
+import { createOutageLog } from './http/outage-log';
 import { httpServerOptions } from './http/server-options';
 import type { JobQueue } from './jobs/queue';
 
@@ -62,13 +63,20 @@ export async function buildApp(
   });
   app.setValidatorCompiler(contractValidatorCompiler);
 
+  // A database outage is logged when it begins and ends, not by every request and job poll.
+  const outage = createOutageLog({ log: app.log, db: baseDeps.db });
+  app.decorate('databaseOutage', outage);
+  app.addHook('onClose', async () => outage.stop());
+
   // Jobs start with the app (workers unless switched off) and stop when it closes, before
   // the database does.
   const jobs = await startAppJobs({
     db: baseDeps.db,
     config: baseDeps.config,
-    onError: (error, context) =>
-      app.log.error({ error: loggableError(error), context }, 'job failed'),
+    onError: (error, context) => {
+      if (outage.connectionFailure(error, { job: context })) return;
+      app.log.error({ error: loggableError(error), context }, 'job failed');
+    },
     ...options.jobs,
   });
   app.decorate('jobs', jobs);

@@ -13,6 +13,7 @@ import { authMailJob, mailOutbox } from '../features/notifications/index';
 import { startJobQueue } from '../jobs/queue';
 import { httpServerOptions } from '../http/server-options';
 import { registerHealth } from '../http/health';
+import { createOutageLog } from '../http/outage-log';
 import { authProviderPlugin } from './plugin';
 import { createAuthProvider } from './provider';
 
@@ -31,12 +32,20 @@ const app = Fastify({
   ...httpServerOptions(config),
 });
 
+// A database outage: one line when it begins and one when it ends (server/http/outage-log.ts).
+const outage = createOutageLog({ log: app.log, db: database.db });
+app.decorate('databaseOutage', outage);
+app.addHook('onClose', async () => outage.stop());
+
 // Sign-in mails go through the job queue in the shared database (pg-boss schema `pgboss`),
 // on the queue of their own that this process works (the product's workers may too).
 const jobs = await startJobQueue({
   db: database.db,
   workers: config.JOBS_WORKERS ?? config.NODE_ENV !== 'test',
-  onError: (error, context) => app.log.error({ error: loggableError(error), context }, 'job failed'),
+  onError: (error, context) => {
+    if (outage.connectionFailure(error, { job: context })) return;
+    app.log.error({ error: loggableError(error), context }, 'job failed');
+  },
   definitions: [
     authMailJob({
       db: database.db,

@@ -19,7 +19,11 @@ const unauthorized = (reply: FastifyReply) =>
 export async function authProviderPlugin(app: FastifyInstance, opts: { provider: AuthProvider }) {
   const { provider } = opts;
   const { auth, sessions, engine } = provider;
-  provider.setErrorLogger((error) => app.log.error({ error: loggableError(error) }, 'auth flow failed'));
+  provider.setErrorLogger((error) => {
+    // An unreachable database: one line per outage (server/http/outage-log.ts).
+    if (app.databaseOutage?.connectionFailure(error, { context: 'auth flow' })) return;
+    app.log.error({ error: loggableError(error) }, 'auth flow failed');
+  });
   // The key refresh timer ends with the app (before its database closes).
   app.addHook('onClose', async () => provider.keys.stop());
   registerCors(app, {

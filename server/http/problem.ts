@@ -1,5 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { OutageLog } from './outage-log';
 import { TOO_DEEP, UNSTORABLE_TEXT } from './validation';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Logs a database outage once per change (outage-log.ts); unset: each failure is logged. */
+    databaseOutage?: OutageLog;
+  }
+}
 
 export interface FieldError {
   field: string;
@@ -294,18 +302,45 @@ function drainRefusedBody(request: FastifyRequest, reply: FastifyReply) {
   raw.resume();
 }
 
+/**
+ * Whether the caller's connection ended while its request was still being read: cut by Node
+ * at HTTP_REQUEST_TIMEOUT_MS (which answered it 408 itself), or closed by the caller. The
+ * body reader then fails with the socket's ECONNRESET, which is not the database's.
+ */
+function clientCut(error: FastifyError, request: FastifyRequest): 'timeout' | 'closed' | null {
+  if (error.code !== 'ECONNRESET' || !request.raw.readableAborted) return null;
+  const socket = request.raw.socket as { errored?: { code?: unknown } | null } | null;
+  return socket?.errored?.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'timeout' : 'closed';
+}
+
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const operation = request.routeOptions.config.operation?.operationId;
+  const cut = clientCut(error, request);
+  if (cut) {
+    // The caller's doing, not a fault here; the socket is gone, so the answer goes nowhere.
+    request.log.info(
+      { operation, cut },
+      cut === 'timeout'
+        ? 'client cut: its request was not complete within HTTP_REQUEST_TIMEOUT_MS (408)'
+        : 'client closed the connection before its request was complete',
+    );
+    return sendProblem(
+      request,
+      reply,
+      cut === 'timeout'
+        ? new HttpProblem(408, 'request_timeout', 'Request Timeout')
+        : new HttpProblem(400, 'request_incomplete', 'Bad Request'),
+    );
+  }
   const problem = toProblem(error);
   if (problem.status === 413) drainRefusedBody(request, reply);
   if (problem.status >= 500) {
-    request.log.error(
-      {
-        operation: request.routeOptions.config.operation?.operationId,
-        status: problem.status,
-        error: loggableError(error),
-      },
-      'request failed',
-    );
+    const context = { operation, status: problem.status };
+    // An unreachable database is logged once per outage, not once per refused request.
+    const outage = request.server.databaseOutage;
+    if (!(problem.status === 503 && outage?.connectionFailure(error, context))) {
+      request.log.error({ ...context, error: loggableError(error) }, 'request failed');
+    }
   }
   return sendProblem(request, reply, problem);
 }

@@ -23,6 +23,8 @@ export interface DrillServer {
   exited(): string | null;
   /** What the server printed (its last 8 kB) — for a failure message. */
   output(): string;
+  /** Every log entry at warn level or above so far (the server logs JSON lines at warn). */
+  logged(): Array<{ level: number; msg: string }>;
   stop(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export async function startDrill(): Promise<Drill> {
         HOST: '127.0.0.1',
         PORT: String(port),
         LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
         SEED_DEMO_DATA: 'false',
         JOBS_WORKERS: 'true',
         AUTH_JWKS_URL: `http://127.0.0.1:${jwksPort}/jwks.json`,
@@ -84,9 +87,23 @@ export async function startDrill(): Promise<Drill> {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const entries: Array<{ level: number; msg: string }> = [];
+    let partial = '';
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString('utf8')).slice(-8192);
     };
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) {
+        try {
+          const entry = JSON.parse(line) as { level?: unknown; msg?: unknown };
+          if (typeof entry.level === 'number') entries.push({ level: entry.level, msg: String(entry.msg) });
+        } catch {
+          // Not a log entry.
+        }
+      }
+    });
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     let exit: string | null = null;
@@ -99,6 +116,7 @@ export async function startDrill(): Promise<Drill> {
       authorization: '',
       exited: () => exit,
       output: () => output,
+      logged: () => [...entries],
       async stop() {
         servers.delete(server);
         if (exit) return;

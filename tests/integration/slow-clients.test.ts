@@ -11,6 +11,8 @@ const REQUEST_TIMEOUT_MS = 2_000;
 
 let api: TestApp;
 let port: number;
+/** The app's log entries (JSON lines at info and above). */
+const logged: Array<{ level: number; msg: string; cut?: string; error?: { code?: string } }> = [];
 
 beforeAll(async () => {
   api = await createTestApp({
@@ -18,7 +20,10 @@ beforeAll(async () => {
     env: {
       HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
       HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+      LOG_LEVEL: 'info',
     },
+    logger: true,
+    logStream: { write: (line: string) => void logged.push(JSON.parse(line)) },
     withAuthProvider: true,
   });
   await api.app.listen({ host: '127.0.0.1', port: 0 });
@@ -117,11 +122,19 @@ describe('slow clients', () => {
       }),
     );
     expect(await quickRequest()).toBe(200);
+    const from = logged.length;
     for (const outcome of await Promise.all(slow)) {
       expect(statusOf(outcome.received), outcome.received).toBe(408);
       expect(outcome.endedAfterMs).toBeLessThan(REQUEST_TIMEOUT_MS + 1_500);
     }
     expect(await quickRequest()).toBe(200);
+    // Logged as what it is: a client cut at the request timeout, at info level; not an error
+    // ("request failed", 503, ECONNRESET) as if the database had gone.
+    const entries = logged.slice(from);
+    expect(entries.filter((e) => e.level >= 40).map((e) => `${e.msg} ${e.error?.code}`)).toEqual([]);
+    expect(entries.filter((e) => e.msg.startsWith('client cut')).map((e) => [e.level, e.cut])).toEqual(
+      Array.from({ length: 200 }, () => [30, 'timeout']),
+    );
   });
 });
 
