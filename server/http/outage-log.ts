@@ -3,6 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { isConnectionFailure, loggableError } from './problem';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Logs a database outage once per change; unset: each failure is logged (problem.ts). */
+    databaseOutage?: OutageLog;
+  }
+}
+
 /**
  * A database outage in the log as what it is: one error when the database stops answering,
  * one line when it answers again (with how long it was gone and how many failures it caused),

@@ -1,13 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { OutageLog } from './outage-log';
 import { TOO_DEEP, UNSTORABLE_TEXT } from './validation';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Logs a database outage once per change (outage-log.ts); unset: each failure is logged. */
-    databaseOutage?: OutageLog;
-  }
-}
 
 export interface FieldError {
   field: string;
@@ -336,7 +328,8 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (problem.status === 413) drainRefusedBody(request, reply);
   if (problem.status >= 500) {
     const context = { operation, status: problem.status };
-    // An unreachable database is logged once per outage, not once per refused request.
+    // An unreachable database is logged once per outage, not once per refused request
+    // (`databaseOutage`: outage-log.ts, decorated by the app and the stand-alone provider).
     const outage = request.server.databaseOutage;
     if (!(problem.status === 503 && outage?.connectionFailure(error, context))) {
       request.log.error({ ...context, error: loggableError(error) }, 'request failed');
