@@ -27,6 +27,11 @@ export interface SaveRequest {
   /** null: create. */
   id: string | null;
   body: Record<string, unknown>;
+  /**
+   * A create's Idempotency-Key: the same for every try of the same body (a retry after a 503
+   * or a lost answer creates nothing twice), a new one once the body differs.
+   */
+  idempotencyKey?: string;
 }
 
 export interface RecordFormInput {
@@ -53,6 +58,8 @@ export interface RecordFormContext {
   lastConflict: string | null;
   /** Saved without a change (nothing was sent). */
   unchanged: boolean;
+  /** A create's Idempotency-Key and the body it went out with (SaveRequest). */
+  idempotency: { key: string; body: string } | null;
 }
 
 export type RecordFormEvent =
@@ -135,6 +142,19 @@ export const recordFormMachine = setup({
   actions: {
     /** Tells the person it was saved (the page shows a toast and moves on). */
     notifySaved: (_, _params: { record: unknown; unchanged: boolean }) => undefined,
+    /**
+     * A create keeps its Idempotency-Key while the body stays the same (submitted again after
+     * a failure, or retried); a changed body is another request and gets a new key.
+     */
+    keyCreate: assign({
+      idempotency: ({ context }) => {
+        if (context.id !== null) return null;
+        const body = JSON.stringify(bodyOf(context));
+        return context.idempotency?.body === body
+          ? context.idempotency
+          : { key: crypto.randomUUID(), body };
+      },
+    }),
   },
   guards: {
     isNew: ({ context }) => context.id === null,
@@ -160,6 +180,7 @@ export const recordFormMachine = setup({
     error: null,
     lastConflict: null,
     unchanged: false,
+    idempotency: null,
   }),
   initial: 'starting',
   output: ({ context }) => ({ record: context.record }),
@@ -207,7 +228,7 @@ export const recordFormMachine = setup({
           {
             guard: 'isValid',
             target: 'saving',
-            actions: assign({ fieldErrors: {}, error: null }),
+            actions: [assign({ fieldErrors: {}, error: null }), 'keyCreate'],
           },
           {
             actions: assign({
@@ -225,7 +246,11 @@ export const recordFormMachine = setup({
       invoke: {
         id: 'saveRecord',
         src: 'saveRecord',
-        input: ({ context }) => ({ id: context.id, body: bodyOf(context) }),
+        input: ({ context }): SaveRequest => ({
+          id: context.id,
+          body: bodyOf(context),
+          ...(context.id === null && context.idempotency ? { idempotencyKey: context.idempotency.key } : {}),
+        }),
         onDone: {
           target: 'done',
           actions: assign({ record: ({ event }) => event.output, unchanged: false }),

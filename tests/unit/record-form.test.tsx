@@ -170,7 +170,7 @@ describe('record form machine, rules', () => {
     const { actor, save, saved } = startForm(null, { name: ' Mia ', email: '' });
     actor.send({ type: 'form.submit' });
     await flush();
-    expect(save.calls).toEqual([{ id: null, body: { name: 'Mia', email: null } }]);
+    expect(save.calls).toEqual([{ id: null, body: { name: 'Mia', email: null }, idempotencyKey: expect.any(String) }]);
     save.latest().resolve({ id: 'new' });
     await flush();
     expect(actor.getSnapshot().status).toBe('done');

@@ -50,8 +50,8 @@ export const loadBillingRuleRecordActor = (api: ApiClient, toValues: (rule: Bill
 /** `POST /admin/billing-rules` (new, appended at the end) or `PUT /admin/billing-rules/{id}` (changed fields, a new version). */
 export const saveBillingRuleActor = (api: ApiClient) =>
   saveRecordActor({
-    create: (body: components['schemas']['CreateBillingRuleRequest'], signal) =>
-      api.POST('/admin/billing-rules', { body, signal }),
+    create: (body: components['schemas']['CreateBillingRuleRequest'], signal, header) =>
+      api.POST('/admin/billing-rules', { params: { header }, body, signal }),
     update: (id, body: components['schemas']['UpdateBillingRuleRequest'], signal) =>
       api.PUT('/admin/billing-rules/{id}', { params: { path: { id } }, body, signal }),
   });

@@ -60,8 +60,8 @@ export const loadCampaignRecordActor = (api: ApiClient, toValues: (campaign: Cam
 /** `POST /admin/insurers` (new) or `PUT /admin/insurers/{id}` (changed fields). */
 export const saveInsurerActor = (api: ApiClient) =>
   saveRecordActor({
-    create: (body: components['schemas']['CreateInsurerRequest'], signal) =>
-      api.POST('/admin/insurers', { body, signal }),
+    create: (body: components['schemas']['CreateInsurerRequest'], signal, header) =>
+      api.POST('/admin/insurers', { params: { header }, body, signal }),
     update: (id, body: components['schemas']['UpdateInsurerRequest'], signal) =>
       api.PUT('/admin/insurers/{id}', { params: { path: { id } }, body, signal }),
   });
@@ -69,8 +69,8 @@ export const saveInsurerActor = (api: ApiClient) =>
 /** `POST /admin/campaigns` (new) or `PUT /admin/campaigns/{id}` (changed fields). */
 export const saveCampaignActor = (api: ApiClient) =>
   saveRecordActor({
-    create: (body: components['schemas']['CreateCampaignRequest'], signal) =>
-      api.POST('/admin/campaigns', { body, signal }),
+    create: (body: components['schemas']['CreateCampaignRequest'], signal, header) =>
+      api.POST('/admin/campaigns', { params: { header }, body, signal }),
     update: (id, body: components['schemas']['UpdateCampaignRequest'], signal) =>
       api.PUT('/admin/campaigns/{id}', { params: { path: { id } }, body, signal }),
   });

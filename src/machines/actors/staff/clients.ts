@@ -92,7 +92,8 @@ export const loadClientRecordActor = (api: ApiClient, toValues: (client: Client)
 /** `POST /admin/client` (new) or `PUT /admin/client/{id}` (changed fields). */
 export const saveClientActor = (api: ApiClient) =>
   saveRecordActor({
-    create: (body: components['schemas']['CreateClientRequest'], signal) => api.POST('/admin/client', { body, signal }),
+    create: (body: components['schemas']['CreateClientRequest'], signal, header) =>
+      api.POST('/admin/client', { params: { header }, body, signal }),
     update: (clientId, body: components['schemas']['UpdateClientRequest'], signal) =>
       api.PUT('/admin/client/{clientId}', { params: { path: { clientId } }, body, signal }),
   });

@@ -58,7 +58,8 @@ export const loadCoachRecordActor = (api: ApiClient, toValues: (coach: Coach) =>
 /** `POST /coach` (new) or `PUT /coach/{id}` (changed fields). */
 export const saveCoachActor = (api: ApiClient) =>
   saveRecordActor({
-    create: (body: components['schemas']['CreateCoachRequest'], signal) => api.POST('/coach', { body, signal }),
+    create: (body: components['schemas']['CreateCoachRequest'], signal, header) =>
+      api.POST('/coach', { params: { header }, body, signal }),
     update: (coachId, body: components['schemas']['UpdateCoachRequest'], signal) =>
       api.PUT('/coach/{coachId}', { params: { path: { coachId } }, body, signal }),
   });

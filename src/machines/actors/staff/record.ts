@@ -14,6 +14,9 @@ interface Answer<Data> {
   data?: Data;
 }
 
+/** The Idempotency-Key header of a create, as `params.header` (empty when there is none). */
+export type IdempotencyHeader = { 'Idempotency-Key'?: string };
+
 /** A 404 as the API would answer it, for records read out of a whole list. */
 export const notFound = () => new ApiError({ status: 404, code: 'not_found', fieldErrors: [] });
 
@@ -40,14 +43,16 @@ export const loadRecordActor = <Row>(
 
 /** The record form's save: `create` for a new record, `update` with the id for changed fields. */
 export const saveRecordActor = (calls: {
-  create?: (body: never, signal: AbortSignal) => Promise<Answer<unknown>>;
+  /** `key`: the create's Idempotency-Key (SaveRequest), to send as the header. */
+  create?: (body: never, signal: AbortSignal, key: IdempotencyHeader) => Promise<Answer<unknown>>;
   update: (id: string, body: never, signal: AbortSignal) => Promise<Answer<unknown>>;
 }) =>
   fromPromise<unknown, SaveRequest>(async ({ input, signal }) => {
     const body = input.body as never;
     if (input.id === null) {
       if (!calls.create) throw new Error('this record cannot be created here');
-      return (await calls.create(body, signal)).data!;
+      const key = input.idempotencyKey ? { 'Idempotency-Key': input.idempotencyKey } : {};
+      return (await calls.create(body, signal, key)).data!;
     }
     return (await calls.update(input.id, body, signal)).data!;
   });
