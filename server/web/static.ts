@@ -1,7 +1,11 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import negotiate from '@fastify/accept-negotiator';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { notFoundHandler } from '../http/problem';
 import { projectRoot } from '../paths';
@@ -70,11 +74,20 @@ export function createIndexHtml(webDir: string): IndexHtml {
 
 /** Serves the translation files and the built web app, with history fallback for client routes. */
 export async function registerWeb(app: FastifyInstance, config: Config) {
-  await app.register(fastifyStatic, {
-    root: localesDir,
-    prefix: '/locales/',
-    decorateReply: false,
-    maxAge: config.NODE_ENV === 'production' ? '1h' : 0,
+  // The translation files are read at run time (not built): compressed per answer, in a
+  // scope of their own so that nothing else of the server is.
+  await app.register(async (locales) => {
+    await locales.register(fastifyCompress, {
+      global: true,
+      encodings: ['br', 'gzip'],
+      threshold: 1024,
+    });
+    await locales.register(fastifyStatic, {
+      root: localesDir,
+      prefix: '/locales/',
+      decorateReply: false,
+      maxAge: config.NODE_ENV === 'production' ? '1h' : 0,
+    });
   });
 
   const webDir = path.resolve(root, config.WEB_DIST_DIR);
@@ -87,6 +100,12 @@ export async function registerWeb(app: FastifyInstance, config: Config) {
       wildcard: false,
       index: false,
       cacheControl: false,
+      // The build writes `x.br` and `x.gz` beside each text file (vite.config.ts,
+      // `precompress`): one is sent by the request's Accept-Encoding, the file itself when
+      // neither is accepted or there is no copy, always with `Vary: Accept-Encoding`. The
+      // copies are no routes of their own.
+      preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
       // Hashed assets never change; everything else is revalidated.
       setHeaders: (res, filePath) =>
         res.header(
@@ -116,9 +135,56 @@ export async function registerWeb(app: FastifyInstance, config: Config) {
     if (/\.[a-z0-9]+$/i.test(pathname) && !indexHtml!.isPage(pathname)) {
       return reply.code(404).send();
     }
-    return reply
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(indexHtml!(pathname));
+    return sendHtml(request, reply, indexHtml!(pathname));
   });
+}
+
+/** A page's index.html in each encoding, made once per distinct page (a few dozen at most). */
+interface EncodedPage {
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+  etag: string;
+}
+const encodedPages = new Map<string, EncodedPage>();
+
+function encodePage(html: string): EncodedPage {
+  let page = encodedPages.get(html);
+  if (!page) {
+    const identity = Buffer.from(html, 'utf8');
+    page = {
+      identity,
+      br: brotliCompressSync(identity, {
+        params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 },
+      }),
+      gzip: gzipSync(identity, { level: 9 }),
+      etag: createHash('sha256').update(identity).digest('base64url').slice(0, 27),
+    };
+    encodedPages.set(html, page);
+  }
+  return page;
+}
+
+/**
+ * The app's index.html (never cached without asking: `no-cache`, with an ETag for a 304),
+ * compressed as the request accepts: brotli, else gzip, else as it is.
+ */
+function sendHtml(request: FastifyRequest, reply: FastifyReply, html: string) {
+  const page = encodePage(html);
+  // As @fastify/static picks the built files' copies: `*` counts as gzip, brotli first.
+  const accept = request.headers['accept-encoding']?.toLowerCase().replace(/\*/g, 'gzip');
+  const coding = accept ? negotiate(accept, ['br', 'gzip']) : null;
+  const etag = `"${page.etag}${coding ? `-${coding}` : ''}"`;
+  reply
+    .header('cache-control', 'no-cache')
+    .header('vary', 'accept-encoding')
+    .header('etag', etag)
+    .type('text/html; charset=utf-8');
+  const match = request.headers['if-none-match'];
+  if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
+    return reply.code(304).send();
+  }
+  const body = coding ? page[coding] : page.identity;
+  if (coding) reply.header('content-encoding', coding);
+  return reply.header('content-length', body.length).send(body);
 }
