@@ -67,7 +67,7 @@ describe('hashed files of the build', () => {
   });
 
   it('sends the file as it is without Accept-Encoding, for identity only, or when there is no copy', async () => {
-    for (const headers of [{}, { 'accept-encoding': 'identity' }]) {
+    for (const headers of [{}, { 'accept-encoding': 'identity' }] as Record<string, string>[]) {
       const res = await get('/assets/index-Ab12Cd34.js', headers);
       expect(res.headers['content-encoding']).toBeUndefined();
       expect(res.body).toBe(SCRIPT);
