@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import negotiate from '@fastify/accept-negotiator';
@@ -28,7 +28,12 @@ const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quo
  * (`dist/web/.vite/route-hints.json`); without them, or for an unknown path, index.html as built.
  */
 export interface IndexHtml {
-  (pathname: string): string;
+  /**
+   * `language`: the visitor's language when it is not German (startLanguage): its start
+   * translations and the page's namespaces are named too, since the app loads them beside the
+   * German ones before its first render.
+   */
+  (pathname: string, language?: string): string;
   /** Whether a route of the app's table matches: `/admin/webhooks/appointment.created` does, `/foo.php` not. */
   isPage(pathname: string): boolean;
 }
@@ -41,35 +46,82 @@ export function createIndexHtml(webDir: string): IndexHtml {
   } catch {
     // An older build without hints: pages load as before.
   }
-  const cache = new Map<RouteHint, string>();
-  const render = (pathname: string) => {
+  const cache = new Map<string, string>();
+  const render = (pathname: string, language = FALLBACK_LANGUAGE) => {
     const hint = hints.find((h) => matchesRoute(h.pattern, pathname));
-    if (!hint) return html;
-    let page = cache.get(hint);
+    const other = language === FALLBACK_LANGUAGE ? null : language;
+    if (!hint && !other) return html;
+    const key = `${hint?.pattern ?? ''} ${language}`;
+    let page = cache.get(key);
     if (page === undefined) {
       // A page's own entry script is the first request (it starts the page's work while the
       // rest loads); its code and translations follow the app's start script and its imports.
-      const first = (hint.entry ?? []).map(
+      const first = (hint?.entry ?? []).map(
         (src) => `<script type="module" async crossorigin src="${attr(src)}"></script>`,
       );
-      const links = [
-        ...hint.css.map((href) => `<link rel="stylesheet" crossorigin href="${attr(href)}">`),
-        ...hint.js.map((href) => `<link rel="modulepreload" crossorigin href="${attr(href)}">`),
-        ...hint.ns.map(
+      const translations = (lng: string, namespaces: readonly string[]) =>
+        namespaces.map(
           (ns) =>
-            `<link rel="preload" href="/locales/de/${attr(ns)}.json" as="fetch" crossorigin="anonymous">`,
+            `<link rel="preload" href="/locales/${attr(lng)}/${attr(ns)}.json" as="fetch" crossorigin="anonymous">`,
+        );
+      const links = [
+        ...(hint?.css ?? []).map(
+          (href) => `<link rel="stylesheet" crossorigin href="${attr(href)}">`,
         ),
+        ...(hint?.js ?? []).map(
+          (href) => `<link rel="modulepreload" crossorigin href="${attr(href)}">`,
+        ),
+        ...translations(FALLBACK_LANGUAGE, hint?.ns ?? []),
+        ...(other ? translations(other, [...START_NAMESPACES, ...(hint?.ns ?? [])]) : []),
       ];
       page = html;
       if (first.length) page = page.replace(HEAD_START, (m) => `${m}\n    ${first.join('\n    ')}`);
       if (links.length) page = page.replace('</head>', `    ${links.join('\n    ')}\n  </head>`);
-      cache.set(hint, page);
+      cache.set(key, page);
     }
     return page;
   };
   return Object.assign(render, {
     isPage: (pathname: string) => hints.some((h) => matchesRoute(h.pattern, pathname)),
   });
+}
+
+/** German: every visitor loads it (src/i18n: `fallbackLng`); index.html names its start files. */
+const FALLBACK_LANGUAGE = 'de';
+/** src/i18n's DEFAULT_NAMESPACES, which index.html preloads in German. */
+const START_NAMESPACES = ['translation', 'common'];
+
+/**
+ * The language the app will start in, as far as the server can tell (src/i18n/index.ts,
+ * `detectionOptions`): `?lng=`, the `i18next` cookie, then the browser's languages (which
+ * Accept-Language lists) by their weight, each reduced to its language (`en-US` → `en`);
+ * German when none is one of `supported`. The app also reads local storage, which the server
+ * does not see: a visitor who chose another language there loads its files a moment later.
+ */
+export function startLanguage(
+  request: { query?: unknown; headers: Record<string, string | string[] | undefined> },
+  supported: readonly string[],
+): string {
+  const pick = (tag: unknown) => {
+    const lng = typeof tag === 'string' ? tag.trim().toLowerCase().split(/[-_]/)[0] : undefined;
+    return lng && supported.includes(lng) ? lng : undefined;
+  };
+  const query = (request.query as Record<string, unknown> | undefined)?.lng;
+  const cookie = /(?:^|;\s*)i18next=([^;]*)/.exec(String(request.headers.cookie ?? ''))?.[1];
+  const fromBrowser = String(request.headers['accept-language'] ?? '')
+    .split(',')
+    .map((part, i) => {
+      const [tag, ...params] = part.split(';');
+      const q = Number(/q=([\d.]+)/.exec(params.join(';'))?.[1] ?? 1);
+      return { tag, q: Number.isFinite(q) ? q : 0, i };
+    })
+    .filter((l) => l.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i)
+    .map((l) => pick(l.tag))
+    .find(Boolean);
+  return (
+    pick(query) ?? pick(cookie && decodeURIComponent(cookie)) ?? fromBrowser ?? FALLBACK_LANGUAGE
+  );
 }
 
 /** Serves the translation files and the built web app, with history fallback for client routes. */
@@ -89,6 +141,11 @@ export async function registerWeb(app: FastifyInstance, config: Config) {
       maxAge: config.NODE_ENV === 'production' ? '1h' : 0,
     });
   });
+
+  // The languages the app ships: the folders of the translation files.
+  const languages = readdirSync(localesDir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
 
   const webDir = path.resolve(root, config.WEB_DIST_DIR);
   const hasWeb = existsSync(path.join(webDir, 'index.html'));
@@ -135,7 +192,7 @@ export async function registerWeb(app: FastifyInstance, config: Config) {
     if (/\.[a-z0-9]+$/i.test(pathname) && !indexHtml!.isPage(pathname)) {
       return reply.code(404).send();
     }
-    return sendHtml(request, reply, indexHtml!(pathname));
+    return sendHtml(request, reply, indexHtml!(pathname, startLanguage(request, languages)));
   });
 }
 
@@ -177,7 +234,8 @@ function sendHtml(request: FastifyRequest, reply: FastifyReply, html: string) {
   const etag = `"${page.etag}${coding ? `-${coding}` : ''}"`;
   reply
     .header('cache-control', 'no-cache')
-    .header('vary', 'accept-encoding')
+    // The page names the visitor's language's files (startLanguage).
+    .header('vary', 'accept-encoding, accept-language, cookie')
     .header('etag', etag)
     .type('text/html; charset=utf-8');
   const match = request.headers['if-none-match'];
