@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type Plugin, type Rollup } from 'vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { EARLY_LOGIN_PATHS, ROUTE_HINTS_FILE, type RouteHint } from './shared/route-match.ts';
 
 // The API, the auth provider and the translation files are served by the Fastify server
@@ -197,8 +199,28 @@ function routeHints(): Plugin {
   };
 }
 
+/**
+ * Brotli and gzip copies of every text file of the build (`x.js.br`, `x.js.gz` beside `x.js`),
+ * made once here at the highest levels instead of per request; the server picks one by the
+ * request's Accept-Encoding (server/web/static.ts). Source maps are left as they are (only
+ * developer tools ask for them), and so is the build's own `.vite` folder (read by the server).
+ * A copy that is not smaller than its file is not written.
+ */
+const precompress = () =>
+  compression({
+    include: /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest)$/,
+    exclude: /(^|[/\\])\.vite[/\\]/,
+    algorithms: [
+      defineAlgorithm('brotliCompress', { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      defineAlgorithm('gzip', { level: 9 }),
+    ],
+    threshold: 0,
+    skipIfLargerOrEqual: true,
+    logLevel: 'silent',
+  });
+
 export default defineConfig({
-  plugins: [react(), isolateZodMini(), nativeSyncExternalStore(), routeHints()],
+  plugins: [react(), isolateZodMini(), nativeSyncExternalStore(), routeHints(), precompress()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,

@@ -26,7 +26,7 @@
  * Prints one JSON document and writes bench/results/web-latest.json. A missed target is
  * reported, not an error.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -46,6 +46,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
 const round = (n: number) => Math.round(n * 10) / 10;
+const round2 = (n: number) => Math.round(n * 100) / 100;
 
 async function main() {
   process.env.LOG_LEVEL ??= 'silent';
@@ -64,6 +65,8 @@ async function main() {
     const flowStarts: number[] = [];
     const flowAnswers: number[] = [];
     let scripts: Array<{ url: string; raw: number; gzip: number }> = [];
+    let transfer: Transfer | null = null;
+    let staticHtml = '';
 
     // Run -1 only collects the scripts (their bodies and gzip sizes); reading bodies over
     // CDP and compressing them while the page loads would slow the timed runs down.
@@ -72,6 +75,7 @@ async function main() {
       await context.addInitScript(watchFirstRender);
       const page = await context.newPage();
       const loaded = run === -1 ? scriptsOf(page) : [];
+      const wire = run === -1 ? await transferOf(page) : null;
       // Told by the page (a console message), not found by a locator: a locator makes
       // Playwright evaluate its large injected script in the page while it loads, which took
       // the page's main thread for 50–60 ms here.
@@ -99,6 +103,10 @@ async function main() {
       });
       if (run === -1) {
         scripts = await Promise.all(loaded);
+        // The transfer counts what the page loads right after showing the form too.
+        await page.waitForLoadState('networkidle');
+        transfer = wire!.total();
+        staticHtml = await page.evaluate(staticCopy);
         await context.close();
         continue;
       }
@@ -113,6 +121,7 @@ async function main() {
 
     const raw = scripts.reduce((n, s) => n + s.raw, 0);
     const gzip = scripts.reduce((n, s) => n + s.gzip, 0);
+    const staticPage = await measureStaticPage(browser, staticHtml);
     const staffList = await measureStaffList(browser, server.url);
     const clientSignup = await measureClientSignup(browser, server.url);
     const result = {
@@ -121,6 +130,23 @@ async function main() {
       page: '/login',
       runs: RUNS,
       buildMs: buildMs === null ? null : Math.round(buildMs),
+      /** Bytes over the wire for /login (headers and bodies as sent), until the network is idle. */
+      transfer: transfer && {
+        kB: round(transfer.bytes / 1000),
+        KiB: round(transfer.bytes / 1024),
+        requests: transfer.requests,
+        /** What the browser sent for the page (Chromium's own header). */
+        acceptEncoding: transfer.acceptEncoding,
+        contentEncodings: transfer.encodings,
+        largest: transfer.largest,
+      },
+      /**
+       * The app's first render of the sign-in form (firstRender.medianMs) against the same page
+       * as static HTML (the rendered form with its styles inlined, nothing to run), each
+       * measured the same way: 1 would be as fast as a static page.
+       */
+      firstRenderRatio: round2(median(renders) / staticPage.medianMs),
+      staticPage,
       loginJs: {
         files: scripts.length,
         rawBytes: raw,
@@ -181,6 +207,119 @@ function watchFirstRender() {
   });
   observer.observe(document, { subtree: true, childList: true });
 }
+interface Transfer {
+  bytes: number;
+  requests: number;
+  acceptEncoding: string | null;
+  encodings: Record<string, number>;
+  largest: Array<{ url: string; kB: number; encoding: string }>;
+}
+
+/** Counts what goes over the wire for `page` from now on (CDP: encoded bytes incl. headers). */
+async function transferOf(page: Page) {
+  const session = await page.context().newCDPSession(page);
+  const requests = new Map<string, { url: string; encoding: string }>();
+  const done: Array<{ url: string; bytes: number; encoding: string }> = [];
+  let acceptEncoding: string | null = null;
+  session.on('Network.requestWillBeSentExtraInfo', (e) => {
+    const header = Object.entries(e.headers).find(([k]) => k.toLowerCase() === 'accept-encoding');
+    acceptEncoding ??= header ? String(header[1]) : null;
+  });
+  session.on('Network.responseReceived', (e) => {
+    const header = Object.entries(e.response.headers).find(
+      ([k]) => k.toLowerCase() === 'content-encoding',
+    );
+    requests.set(e.requestId, {
+      url: new URL(e.response.url).pathname,
+      encoding: header ? String(header[1]) : 'identity',
+    });
+  });
+  session.on('Network.loadingFinished', (e) => {
+    const r = requests.get(e.requestId);
+    done.push({
+      url: r?.url ?? '?',
+      encoding: r?.encoding ?? 'identity',
+      bytes: e.encodedDataLength,
+    });
+  });
+  await session.send('Network.enable');
+  return {
+    total: (): Transfer => {
+      const encodings: Record<string, number> = {};
+      for (const d of done) encodings[d.encoding] = (encodings[d.encoding] ?? 0) + 1;
+      return {
+        bytes: done.reduce((n, d) => n + d.bytes, 0),
+        requests: done.length,
+        acceptEncoding,
+        encodings,
+        largest: [...done]
+          .sort((a, b) => b.bytes - a.bytes)
+          .slice(0, 5)
+          .map((d) => ({ url: d.url, kB: round(d.bytes / 1000), encoding: d.encoding })),
+      };
+    },
+  };
+}
+
+/**
+ * Runs in the page once the form is shown: the page as static HTML, its scripts and preloads
+ * removed and its styles inlined (what a page with the same form would be without the app).
+ */
+function staticCopy(): string {
+  const copy = document.documentElement.cloneNode(true) as HTMLElement;
+  copy
+    .querySelectorAll(
+      'script, link[rel="modulepreload"], link[rel="preload"], link[rel="stylesheet"], link[rel="icon"]',
+    )
+    .forEach((e) => e.remove());
+  const css = Array.from(document.styleSheets, (sheet) =>
+    Array.from(sheet.cssRules, (rule) => rule.cssText).join('\n'),
+  ).join('\n');
+  const style = document.createElement('style');
+  style.textContent = css;
+  copy.querySelector('head')!.append(style);
+  return `<!doctype html>\n${copy.outerHTML}`;
+}
+
+/** The static copy of /login served by a server of its own, loaded as /login is: RUNS times. */
+async function measureStaticPage(browser: Browser, html: string) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-web-static-'));
+  const file = path.join(dir, 'login.html');
+  writeFileSync(file, html);
+  const { child, message } = await startChild<{ url: string }>(
+    path.join(import.meta.dirname, 'servers/static-page.ts'),
+    { BENCH_STATIC_PAGE: file },
+  );
+  const renders: number[] = [];
+  try {
+    for (let run = -1; run < RUNS; run++) {
+      const context = await browser.newContext({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
+      await context.addInitScript(watchFirstRender);
+      const page = await context.newPage();
+      const shown = page.waitForEvent('console', {
+        predicate: (m) => m.text() === FIRST_RENDER_SIGNAL,
+        timeout: 30_000,
+      });
+      await page.goto(`${message.url}/login`, { waitUntil: 'commit' });
+      await shown;
+      const frame = await page.evaluate(
+        () => (window as unknown as { __render: { frame: number } }).__render.frame,
+      );
+      // Run -1 warms the server and the browser up, as for /login.
+      if (run >= 0) renders.push(frame);
+      await context.close();
+    }
+  } finally {
+    await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return {
+    bytes: Buffer.byteLength(html),
+    medianMs: round(median(renders)),
+    worstMs: round(Math.max(...renders)),
+  };
+}
+
 /** The message watchFirstRender logs (the function runs in the page: it cannot name this). */
 const FIRST_RENDER_SIGNAL = 'bench:first-render';
 

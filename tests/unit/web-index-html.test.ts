@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { matchesRoute } from '../../shared/route-match';
-import { createIndexHtml } from '../../server/web/static';
+import { createIndexHtml, startLanguage } from '../../server/web/static';
 
 const INDEX = `<!doctype html><html><head><script type="module" src="/assets/index.js"></script></head><body></body></html>`;
 
@@ -83,15 +83,52 @@ describe('index.html with the page hints of the route (server/web/static.ts, iss
 describe('the origins the help videos may come from (CSP media-src)', () => {
   it('allows each configured host once, and the default host while fewer than four are set', async () => {
     const { helpVideoOrigins } = await import('../../server/http/security-headers');
-    const four = 'https://cdn.praxis.example/a.mp4, https://cdn.praxis.example/b.mp4,https://v.example:8443/c.mp4,https://v.example:8443/d.mp4';
+    const four =
+      'https://cdn.praxis.example/a.mp4, https://cdn.praxis.example/b.mp4,https://v.example:8443/c.mp4,https://v.example:8443/d.mp4';
     expect(helpVideoOrigins({ VITE_HELP_VIDEO_URLS: four })).toEqual([
       'https://cdn.praxis.example',
       'https://v.example:8443',
     ]);
-    expect(helpVideoOrigins({ VITE_HELP_VIDEO_URLS: undefined })).toEqual(['https://videos.sprechstunde.example']);
+    expect(helpVideoOrigins({ VITE_HELP_VIDEO_URLS: undefined })).toEqual([
+      'https://videos.sprechstunde.example',
+    ]);
     expect(helpVideoOrigins({ VITE_HELP_VIDEO_URLS: 'https://cdn.praxis.example/a.mp4' })).toEqual([
       'https://cdn.praxis.example',
       'https://videos.sprechstunde.example',
     ]);
+  });
+});
+
+describe("the visitor's language in index.html (server/web/static.ts, issue #31)", () => {
+  const hints = [{ pattern: '/login', js: [], css: [], ns: ['auth'] }];
+  const langs = ['de', 'en'];
+  const req = (headers: Record<string, string>, query: Record<string, string> = {}) => ({
+    headers,
+    query,
+  });
+
+  it('names the English start files and the page namespaces for an English browser', () => {
+    const login = createIndexHtml(webDir(hints))('/login', 'en');
+    for (const file of ['en/translation', 'en/common', 'en/auth', 'de/auth']) {
+      expect(login).toContain(
+        `<link rel="preload" href="/locales/${file}.json" as="fetch" crossorigin="anonymous">`,
+      );
+    }
+    expect(createIndexHtml(webDir(hints))('/nowhere', 'en')).toContain('/locales/en/common.json');
+    expect(createIndexHtml(webDir(hints))('/login', 'de')).not.toContain('/locales/en/');
+  });
+
+  it('takes the language as the app detects it: ?lng=, the cookie, then Accept-Language by weight', () => {
+    expect(startLanguage(req({ 'accept-language': 'en-US,en;q=0.9' }), langs)).toBe('en');
+    expect(startLanguage(req({ 'accept-language': 'fr-FR, de;q=0.8, en;q=0.9' }), langs)).toBe(
+      'en',
+    );
+    expect(startLanguage(req({ 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' }), langs)).toBe('de');
+    expect(startLanguage(req({ 'accept-language': 'fr, es' }), langs)).toBe('de');
+    expect(startLanguage(req({}), langs)).toBe('de');
+    expect(startLanguage(req({ cookie: 'a=1; i18next=de', 'accept-language': 'en' }), langs)).toBe(
+      'de',
+    );
+    expect(startLanguage(req({ 'accept-language': 'de' }, { lng: 'en' }), langs)).toBe('en');
   });
 });
