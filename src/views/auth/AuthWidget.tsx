@@ -7,7 +7,6 @@ import { useRouteEffects } from '../route-actor';
 import { EventBridge } from './EventBridge';
 import { AuthFlowActor, selectScreen } from './flowContext';
 import { FlowScreen } from './screens';
-import './auth.css';
 
 export interface AuthWidgetProps {
   flow: FlowName;
