@@ -289,6 +289,7 @@ describe('client journey at 375 px', () => {
     // The sign-in page asks to sign up once, and that leads to the sign-up form.
     await page2.goto('/client-signup/login');
     await page2.getByLabel('E-Mail-Adresse').waitFor();
+    await page2.getByRole('main').getByText('Sie haben noch kein Konto?').waitFor();
     const signUpWays = page2.getByRole('main').getByRole('link', { name: /registrier/i });
     const signUpButtons = page2.getByRole('main').getByRole('button', { name: /registrier/i });
     expect((await signUpWays.count()) + (await signUpButtons.count()), 'ways to sign up on the sign-in page').toBe(1);
