@@ -3059,6 +3059,16 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * Format: date-time
+             * @description From when the client can enter the video room (MEETING_JOIN_EARLY_MINUTES before the start); the overview offers "Beitreten" from then.
+             */
+            joinableFrom: string;
+            /**
+             * Format: date-time
+             * @description Until when the client can enter the video room (MEETING_JOIN_LATE_MINUTES after the end).
+             */
+            joinableUntil: string;
         };
         BookInitialAppointmentRequest: {
             /** Format: date-time */

@@ -75,6 +75,7 @@ const LoginPage = lazyPage(() => import('../views/auth/LoginPage'));
 // Client self-service (issue #6): its own chunks, no staff code.
 const ClientSignupPage = lazyPage(() => import('../views/client-signup/SignupPage'));
 const ClientLoginPage = lazyPage(() => import('../views/client-signup/ClientLoginPage'));
+const ClientOverviewPage = lazyPage(() => import('../views/client-signup/ClientOverviewPage'));
 const ClientAppointmentSelectionPage = lazyPage(
   () => import('../views/client-signup/AppointmentSelectionPage'),
 );
@@ -161,6 +162,9 @@ export const routes: readonly AppRoute[] = [
   // to sign in at /client-signup/login (not the staff /login).
   page('/client-signup', tKey('client:signup.title'), ClientSignupPage, CLIENT_SIGN_IN),
   page('/client-signup/login', tKey('auth:pages.clientLogin'), ClientLoginPage, CLIENT_SIGN_IN),
+  // "Mein Termin" (issue #31): the client's own area; /client-signup/login leads a signed-in
+  // client here.
+  page('/mein-termin', tKey('common:header.myAppointment'), ClientOverviewPage, CLIENT),
   page('/client-signup/appointment-selection', tKey('client:selection.title'), ClientAppointmentSelectionPage, CLIENT),
   page('/client-signup/cancel-appointment/:appointmentId', tKey('client:cancel.title'), ClientCancelPage, CLIENT),
   page('/client-signup/reschedule-appointment/:appointmentId', tKey('client:reschedule.title'), ClientReschedulePage, CLIENT),

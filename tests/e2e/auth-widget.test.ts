@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../support/browser';
-import { signInByPasscode } from '../support/e2e-sign-in';
+import { registerByPasscode, seedSession, signInByPasscode } from '../support/e2e-sign-in';
+import { widgetRoutes } from '../support/widget-routes';
 
 /**
  * The sign-in widget in real Chromium against the real provider at /auth: registration with a
@@ -398,4 +399,147 @@ describe('sign-in widget with passkeys', () => {
     expect(JSON.parse(lastLogin ?? 'null')).toMatchObject({ login_method: 'passkey' });
     expect(b.pageErrors).toEqual([]);
   });
+});
+
+/**
+ * The widget looks the same wherever it shows (issue #31): each route that renders it (read from
+ * the route table, so a new one is not forgotten) is opened as the first page of a fresh browser
+ * at 375 and 1440 px and taken to the code step, whose six boxes must stand in one row. The
+ * sign-up's password step: a full-size field and "Überspringen" and "Zurück" apart.
+ */
+describe("the widget's look on every route that shows it", () => {
+  const run = Date.now().toString(36);
+  let account: { email: string; token: string } | undefined;
+  /** A registered account without a password (its sign-in goes straight to the code). */
+  const registered = async () => {
+    if (!account) {
+      const address = `aussehen-${run}@example.org`;
+      account = { email: address, token: await registerByPasscode(b.baseUrl, address) };
+    }
+    return account;
+  };
+  let n = 0;
+  const fresh = () => `aussehen-${run}-${++n}@example.org`;
+
+  /** Sign-in with a code: the address, "Weiter", and the code if a chooser asks first. */
+  const signInToCode = async (page: Page) => {
+    await page.getByLabel('E-Mail-Adresse').fill((await registered()).email);
+    await page.getByRole('button', { name: 'Weiter' }).click();
+    const byCode = page.getByRole('button', { name: 'Mit einem Code per E-Mail' });
+    await byCode.or(page.getByLabel('Ziffer 1 von 6')).first().waitFor({ timeout: 20_000 });
+    if (await byCode.isVisible().catch(() => false)) await byCode.click();
+  };
+
+  /** How each route reaches its code step; returns the address the code goes to. */
+  const toCodeStep: Record<string, (page: Page) => Promise<string>> = {
+    '/login': async (page) => {
+      await page.goto('/login');
+      await signInToCode(page);
+      return (await registered()).email;
+    },
+    '/client-signup/login': async (page) => {
+      await page.goto('/client-signup/login');
+      await signInToCode(page);
+      return (await registered()).email;
+    },
+    '/client-signup': async (page) => {
+      const address = fresh();
+      await page.goto('/client-signup');
+      await page.getByLabel('Vorname', { exact: true }).fill('Klara');
+      await page.getByLabel('Nachname', { exact: true }).fill(`Aussehen-${run}`);
+      await page.getByLabel('E-Mail-Adresse').fill(address);
+      await page.getByLabel('Telefonnummer', { exact: true }).fill('0151 2345678');
+      await page.getByLabel('Geburtsjahr').fill('1985');
+      await page.getByLabel('Straße und Hausnummer').fill('Hauptstraße 1');
+      await page.getByLabel('Postleitzahl').fill('10115');
+      await page.getByLabel('Ort', { exact: true }).fill('Berlin');
+      await page.getByLabel(/Datenschutzerklärung/).check();
+      await page.getByRole('button', { name: 'Weiter' }).click();
+      return address;
+    },
+    '/activate': async (page) => {
+      const address = fresh();
+      await page.goto('/activate');
+      await heading(page, 'Konto erstellen');
+      await page.getByLabel('E-Mail-Adresse').fill(address);
+      await page.getByRole('button', { name: 'Weiter' }).click();
+      return address;
+    },
+    '/profile': async (page) => {
+      const address = fresh();
+      await seedSession(page.context(), b.baseUrl, (await registered()).token);
+      await page.goto('/profile');
+      await heading(page, 'E-Mail-Adressen');
+      await page.getByLabel('E-Mail-Adresse', { exact: true }).fill(address);
+      await page.getByRole('button', { name: 'E-Mail-Adresse hinzufügen' }).click();
+      return address;
+    },
+  };
+
+  async function expectOneRowOfBoxes(page: Page, where: string) {
+    await heading(page, 'Code eingeben');
+    const boxes = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((i) => page.getByLabel(`Ziffer ${i} von 6`).boundingBox()),
+    );
+    const rows = new Set(boxes.map((box) => Math.round(box?.y ?? -1)));
+    expect(rows.size, `${where}: the code boxes stand in ${rows.size} rows`).toBe(1);
+    expect(Math.min(...boxes.map((box) => box?.height ?? 0)), `${where}: box height`).toBeGreaterThanOrEqual(44);
+    expect(Math.min(...boxes.map((box) => box?.width ?? 0)), `${where}: box width`).toBeGreaterThanOrEqual(30);
+    // The boxes sit in the widget's card, not in a browser-default framed fieldset.
+    const frame = await page.locator('.auth-code').evaluate((el) => getComputedStyle(el).borderTopStyle);
+    expect(frame, `${where}: the code fieldset's frame`).toBe('none');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${where}: sideways scroll`).toBeLessThanOrEqual(0);
+  }
+
+  it('finds the widget in the route table', () => {
+    // Every route that shows the widget has a way to its code step here; a new one fails.
+    expect(Object.keys(toCodeStep).sort()).toEqual([...widgetRoutes()].sort());
+  });
+
+  for (const width of [375, 1440]) {
+    it(`shows six code boxes in one row on every route at ${width} px`, async () => {
+      for (const path of widgetRoutes()) {
+        const page = await (await b.newContext({ viewport: { width, height: 900 } })).newPage();
+        const address = await toCodeStep[path]!(page);
+        await expectOneRowOfBoxes(page, `${path} at ${width} px`);
+        if (path !== '/client-signup') continue;
+
+        if (width === 375 && process.env.SCREENSHOTS === '1') {
+          mkdirSync('docs/screenshots', { recursive: true });
+          await page.screenshot({ path: 'docs/screenshots/client-code-step.png', fullPage: true });
+        }
+        // The sign-up's password step: a field of the card's width, links apart and readable.
+        await enterCode(page, await codeFor(address));
+        const passwordTitle = page.locator('.auth-screen h2', { hasText: 'Passwort festlegen' });
+        const deadline = Date.now() + 30_000;
+        while (!(await passwordTitle.isVisible().catch(() => false))) {
+          if (Date.now() > deadline) throw new Error(`no password step: ${await page.locator('main').innerText()}`);
+          const skip = page.getByRole('button', { name: 'Überspringen' });
+          const title = await page.locator('.auth-screen h2').first().textContent({ timeout: 500 }).catch(() => null);
+          if (title === 'Passkey einrichten') await skip.click({ timeout: 3000 }).catch(() => undefined);
+          await page.waitForTimeout(150);
+        }
+        const field = (await page.getByLabel(/Neues Passwort/).boundingBox())!;
+        const card = (await page.locator('.auth-widget').boundingBox())!;
+        expect(field.height, `password field height at ${width} px`).toBeGreaterThanOrEqual(40);
+        expect(field.width, `password field width at ${width} px`).toBeGreaterThanOrEqual(card.width * 0.8);
+        const skip = page.getByRole('button', { name: 'Überspringen' });
+        const back = page.getByRole('button', { name: 'Zurück', exact: true });
+        const [a, c] = [(await skip.boundingBox())!, (await back.boundingBox())!];
+        const apart =
+          a.y + a.height <= c.y || c.y + c.height <= a.y || a.x + a.width + 8 <= c.x || c.x + c.width + 8 <= a.x;
+        expect(apart, `"Überspringen" and "Zurück" apart at ${width} px`).toBe(true);
+        for (const link of [skip, back]) {
+          const size = await link.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+          expect(size, `link text size at ${width} px`).toBeGreaterThanOrEqual(15);
+          expect((await link.boundingBox())!.height, `link target height at ${width} px`).toBeGreaterThanOrEqual(24);
+        }
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `password step sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
+      }
+      expect(b.pageErrors).toEqual([]);
+      // Five fresh browsers, each through the flow to its code: more than one test's minute.
+    }, 240_000);
+  }
 });

@@ -173,6 +173,44 @@ async function signIn(page: Page, email: string) {
     if (await skip.isVisible().catch(() => false)) await skip.click({ timeout: 3000 }).catch(() => undefined);
     await page.waitForTimeout(150);
   }
+  // "Mein Termin" has its own address (issue #31).
+  expect(new URL(page.url()).pathname).toBe('/mein-termin');
+}
+
+/**
+ * An initial appointment of `email`'s client whose video room is open now (it starts in a few
+ * minutes or started minutes ago), booked by the demo admin with any coach free then.
+ */
+async function bookWithOpenRoom(email: string): Promise<{ meetingCodeClient: string }> {
+  const token = await signInByPasscode(b.baseUrl, 'admin@sprechstunde.demo');
+  const api = async (path: string, body?: unknown) => {
+    const res = await fetch(`${b.baseUrl}/api${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const client = ((await api(`/admin/client?search=${encodeURIComponent(email)}`)).body.clients as { id: string }[])[0]!;
+  const coaches = (await api('/coach?limit=100')).body.coaches as { id: string }[];
+  const answers: number[] = [];
+  // The room is open from 10 minutes before the start to 30 after the end (the defaults).
+  for (const minutes of [5, 2, -3, -8, -14]) {
+    const start = new Date(Date.now() + minutes * 60_000);
+    start.setUTCSeconds(0, 0);
+    for (const coach of coaches) {
+      const { status, body } = await api('/appointment', {
+        clientId: client.id,
+        coachId: coach.id,
+        startDate: start.toISOString(),
+        endDate: new Date(start.getTime() + 30 * 60_000).toISOString(),
+        appointmentType: 'initial',
+      });
+      if (status === 201) return body as { meetingCodeClient: string };
+      answers.push(status);
+    }
+  }
+  throw new Error(`no coach free near now (answers: ${[...new Set(answers)].join(', ')})`);
 }
 
 async function chooseAndBook(page: Page, index = 0) {
@@ -202,6 +240,10 @@ describe('client journey at 375 px', () => {
 
     const chosen = await chooseAndBook(page);
     await page.getByRole('heading', { name: 'Ihr Erstgespräch ist gebucht' }).waitFor();
+    // The page's heading says it is booked; the calendar's "… wählen" is gone.
+    expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Ihr Erstgespräch ist gebucht']);
+    expect(await page.getByRole('heading', { name: 'Termin für Ihr Erstgespräch wählen' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Zur Übersicht meines Termins' }).getAttribute('href')).toBe('/mein-termin');
     const success = await page.locator('.client-success').innerText();
     expect(success).toContain(chosen.replace(' Uhr', ''));
     expect(success).toContain('Coach');
@@ -244,8 +286,23 @@ describe('client journey at 375 px', () => {
     // Sign in again in a fresh browser: the upcoming appointment with reschedule and cancel.
     const phone2 = await b.newContext(PHONE);
     const page2 = await phone2.newPage();
+    // The sign-in page asks to sign up once, and that leads to the sign-up form.
+    await page2.goto('/client-signup/login');
+    await page2.getByLabel('E-Mail-Adresse').waitFor();
+    await page2.getByRole('main').getByText('Sie haben noch kein Konto?').waitFor();
+    const signUpWays = page2.getByRole('main').getByRole('link', { name: /registrier/i });
+    const signUpButtons = page2.getByRole('main').getByRole('button', { name: /registrier/i });
+    expect((await signUpWays.count()) + (await signUpButtons.count()), 'ways to sign up on the sign-in page').toBe(1);
+    expect(await signUpWays.getAttribute('href')).toBe('/client-signup');
+    await noHorizontalScroll(page2);
     await signIn(page2, email);
     await expect(page2.locator('.client-appointment').innerText()).resolves.toContain(meetingCode);
+    // Days ahead: no way into the meeting yet.
+    expect(await page2.getByRole('link', { name: 'Beitreten' }).count()).toBe(0);
+    // The old address of the overview leads there.
+    await page2.goto('/client-signup/login');
+    await page2.waitForURL('**/mein-termin');
+    await page2.locator('.client-appointment').waitFor();
     await noHorizontalScroll(page2);
     await expectAccessible(page2, 'client overview');
 
@@ -277,6 +334,16 @@ describe('client journey at 375 px', () => {
     expect(await page2.getByRole('main').getByRole('link', { name: 'Anmelden' }).count()).toBe(0);
     await banner.getByRole('link', { name: 'Mein Termin' }).click();
     await page2.getByText('Sie haben zurzeit keinen anstehenden Termin.').waitFor();
+    expect(new URL(page2.url()).pathname).toBe('/mein-termin');
+
+    // While the video room is open (the server's window), "Mein Termin" leads into the meeting.
+    const open = await bookWithOpenRoom(email);
+    await page2.reload();
+    const join = page2.getByRole('link', { name: 'Beitreten' });
+    await join.waitFor();
+    expect(await join.getAttribute('href')).toBe(`/meeting/${open.meetingCodeClient}`);
+    await noHorizontalScroll(page2);
+    await expectAccessible(page2, 'client overview with the room open');
     await banner.getByRole('button', { name: 'Abmelden' }).click();
     await page2.getByRole('heading', { name: 'Anmelden als Klient:in' }).waitFor();
     await page2.goto('/client-signup');
@@ -285,7 +352,8 @@ describe('client journey at 375 px', () => {
     expect(await login.getAttribute('href')).toBe('/client-signup/login');
 
     expect(b.pageErrors).toEqual([]);
-  });
+    // A long journey (two browsers, the mailbox, booking twice): more than a test's minute.
+  }, 180_000);
 
   it('cancels by the meeting code from the invitation without signing in', async () => {
     const page = b.page;

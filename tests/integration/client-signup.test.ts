@@ -387,6 +387,10 @@ describe('GET /client/initial_appointment', () => {
     expectStatus(mine, 200);
     expect(mine.body.appointments.map((a: { id: string }) => a.id)).toEqual([booked.body.id]);
     expect(mine.body.appointments[0]).not.toHaveProperty('meetingCodeCoach');
+    // The video room's window, as the server opens it (MEETING_JOIN_EARLY/LATE_MINUTES: 10 and 30).
+    const { startDate, endDate, joinableFrom, joinableUntil } = mine.body.appointments[0];
+    expect(Date.parse(joinableFrom)).toBe(Date.parse(startDate) - 10 * 60_000);
+    expect(Date.parse(joinableUntil)).toBe(Date.parse(endDate) + 30 * 60_000);
 
     const other = await signInClient(api);
     expect((await api.call('GET', '/api/client/initial_appointment', { as: other })).body.appointments).toEqual([]);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine, fromCallback, type AnyEventObject } from 'xstate';
+import { createActor, createMachine, fromCallback, fromPromise, type AnyEventObject } from 'xstate';
 import { appointmentSelectionMachine } from '../../src/machines/client-appointment-selection.machine';
-import { clientAppointmentsMachine } from '../../src/machines/client-appointments.machine';
+import { clientAppointmentsMachine, untilRoomChange } from '../../src/machines/client-appointments.machine';
 import { cancelMachine, type CancelView } from '../../src/machines/client-cancel.machine';
 import { coachChange, rescheduleMachine } from '../../src/machines/client-reschedule.machine';
 import { clientSignupMachine, watchRegistrationLogic } from '../../src/machines/client-signup.machine';
@@ -61,6 +61,8 @@ const appointment = (over: Partial<ClientAppointment> = {}): ClientAppointment =
   externalMeetingUrl: null,
   createdAt: '2027-03-20T09:00:00Z',
   updatedAt: '2027-03-20T09:00:00Z',
+  joinableFrom: '2027-03-25T08:50:00Z',
+  joinableUntil: '2027-03-25T10:00:00Z',
   ...over,
 });
 
@@ -619,7 +621,7 @@ describe('cancel machine', () => {
   });
 });
 
-describeModel('client appointments machine (login page), model-based', {
+describeModel('client appointments machine (Mein Termin), model-based', {
   machine: clientAppointmentsMachine,
   plans: [
     {
@@ -634,4 +636,38 @@ describeModel('client appointments machine (login page), model-based', {
     'clientAppointments.none': (s) => expect(s.context.appointments).toEqual([]),
     'clientAppointments.loadFailed': (s) => expect(s.context.error?.code).toBe('network'),
   },
+});
+
+describe('"Mein Termin" offers "Beitreten" while the server\'s room window is open (issue #31)', () => {
+  it('joins from joinableFrom to joinableUntil and wakes itself when the room opens and closes', async () => {
+    vi.useFakeTimers();
+    try {
+      let now = Date.parse('2027-03-25T08:49:00Z');
+      const actor = createActor(
+        clientAppointmentsMachine.provide({
+          actors: { loadAppointments: fromPromise(async () => [appointment()]) },
+        }),
+        { input: { now: () => now } },
+      ).start();
+      await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('upcoming'));
+      expect(actor.getSnapshot().context.joinable).toEqual([]);
+      // One minute later the room opens: the machine woke by itself.
+      expect(untilRoomChange(actor.getSnapshot().context.appointments, now)).toBe(60_000);
+      now += 60_000;
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(actor.getSnapshot().context.joinable).toEqual([APPOINTMENT_ID]);
+      // Closed after joinableUntil.
+      now = Date.parse('2027-03-25T10:00:00Z') + 1;
+      await vi.advanceTimersByTimeAsync(untilRoomChange(actor.getSnapshot().context.appointments, Date.parse('2027-03-25T08:50:00Z')));
+      expect(actor.getSnapshot().context.joinable).toEqual([]);
+      actor.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('sleeps at most six hours when no room changes soon', () => {
+    expect(untilRoomChange([appointment()], Date.parse('2027-03-01T00:00:00Z'))).toBe(6 * 3_600_000);
+    expect(untilRoomChange([appointment()], Date.parse('2027-03-26T00:00:00Z'))).toBe(6 * 3_600_000);
+  });
 });

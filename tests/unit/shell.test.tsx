@@ -165,7 +165,7 @@ describe('navigation', () => {
       const { view } = await renderApp(path, { session: person('NONE') });
       const banner = screen.getByRole('banner');
       const mine = await within(banner).findByRole('link', { name: 'Mein Termin' });
-      expect(mine.getAttribute('href')).toBe('/client-signup/login');
+      expect(mine.getAttribute('href')).toBe('/mein-termin');
       expect(within(banner).getByRole('button', { name: 'Abmelden' })).toBeTruthy();
       if (path === '/') {
         const main = screen.getByRole('main');

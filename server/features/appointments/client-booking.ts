@@ -15,7 +15,8 @@ import { recordEvent, updateRecorded } from '../events/index';
 import { enqueueAppointmentNotifications } from '../notifications/index';
 import { appointmentData, emitWebhook } from '../webhooks/index';
 import { freeCoachesAt, type Calendar, type CoachRef } from '../scheduling/index';
-import { instantOf, isoOf } from '../../time';
+import { instantOf, isoOf, isoOfMs } from '../../time';
+import { joiningWindowMs } from '../../../shared/meeting-window';
 import { bookRange, insertAppointment } from './booking';
 import { announceOutcome } from './outcomes';
 import { appointmentBasics, selectAppointments } from './repository';
@@ -54,17 +55,28 @@ export async function findClientAppointment(db: Db | Tx, clientId: string, id: s
   return row ?? null;
 }
 
-/** The contract's ClientAppointment: never the coach's meeting code. */
+/**
+ * The contract's ClientAppointment: never the coach's meeting code. The video room's window
+ * comes from the server's configuration, so the client's overview offers "Beitreten" exactly
+ * while the room lets them in.
+ */
 export function toClientAppointment(
   row: Pick<
     NonNullable<Awaited<ReturnType<typeof findClientAppointment>>>,
     'appointment' | 'coachFirstName' | 'coachLastName'
   >,
+  config: Pick<AppDeps['config'], 'MEETING_JOIN_EARLY_MINUTES' | 'MEETING_JOIN_LATE_MINUTES'>,
 ) {
   const a = row.appointment;
+  const room = joiningWindowMs(a, {
+    early: config.MEETING_JOIN_EARLY_MINUTES,
+    late: config.MEETING_JOIN_LATE_MINUTES,
+  });
   return {
     ...appointmentBasics(a),
     coach: { id: a.coachId, firstName: row.coachFirstName, lastName: row.coachLastName },
+    joinableFrom: isoOfMs(room.fromMs),
+    joinableUntil: isoOfMs(room.untilMs),
   };
 }
 

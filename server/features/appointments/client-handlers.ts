@@ -27,7 +27,7 @@ function changeOwnAppointment(
     const clientId = await clientIdOf(tx, principal).catch(() => null);
     if (!clientId) throw notFound('appointment');
     await change(tx, { clientId, actor: principal, appointmentId: params.appointmentId });
-    return toClientAppointment((await findClientAppointment(tx, clientId, params.appointmentId))!);
+    return toClientAppointment((await findClientAppointment(tx, clientId, params.appointmentId))!, deps.config);
   });
 }
 
@@ -42,7 +42,7 @@ export const clientAppointmentsHandlers = defineHandlers({
         durationMinutes: body.durationMinutes ?? 30,
         coachId: body.coachId,
       });
-      return toClientAppointment((await findClientAppointment(tx, clientId, id))!);
+      return toClientAppointment((await findClientAppointment(tx, clientId, id))!, deps.config);
     });
     reply.code(201);
     return booked;
@@ -54,7 +54,7 @@ export const clientAppointmentsHandlers = defineHandlers({
       ? await findClientAppointment(deps.db, clientId, params.appointmentId)
       : null;
     if (!found) throw notFound('appointment');
-    return toClientAppointment(found);
+    return toClientAppointment(found, deps.config);
   },
 
   cancelInitialAppointment: (ctx) =>

@@ -51,7 +51,7 @@ export const clientSignupHandlers = defineHandlers({
       )
       .orderBy(asc(appointments.startDate), asc(appointments.id))
       .limit(10);
-    return { appointments: rows.map(toClientAppointment) };
+    return { appointments: rows.map((row) => toClientAppointment(row, deps.config)) };
   },
 
   async requestClientAuth({ body, principal, deps, reply }) {

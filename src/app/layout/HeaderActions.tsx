@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { CLIENT_HOME, CLIENT_PAGE } from '../../lib/client-pages';
+import { CLIENT_HOME, CLIENT_PAGE, CLIENT_SIGN_IN } from '../../lib/client-pages';
 import { useSessionStatus } from '../../views/session-status';
 import { LogoutButton } from './LogoutButton';
 import { SignedInAs } from './SignedInAs';
 
-const SIGN_IN_PAGES = new Set(['/login', CLIENT_HOME, '/activate']);
+const SIGN_IN_PAGES = new Set(['/login', CLIENT_SIGN_IN, '/activate']);
 
 /**
  * The header's right side: signed out, "Anmelden" to the sign-in that fits the page; signed
@@ -20,7 +20,7 @@ export function HeaderActions() {
     if (SIGN_IN_PAGES.has(pathname)) return null;
     return (
       <div className="header-actions">
-        <Link href={CLIENT_PAGE.test(pathname) ? CLIENT_HOME : '/login'} className="button">
+        <Link href={CLIENT_PAGE.test(pathname) ? CLIENT_SIGN_IN : '/login'} className="button">
           {t('header.login')}
         </Link>
       </div>

@@ -7,12 +7,14 @@ import { useRouteEffects } from '../route-actor';
 import { EventBridge } from './EventBridge';
 import { AuthFlowActor, selectScreen } from './flowContext';
 import { FlowScreen } from './screens';
-import './auth.css';
+import { RegistrationHref } from './registration-link';
 
 export interface AuthWidgetProps {
   flow: FlowName;
   /** Called once when the flow reaches `success` (after session-created was emitted). */
   onSucceeded?: () => void;
+  /** "Registrieren" leads to this page instead of switching to the registration flow. */
+  registrationHref?: string;
   /** Replaces the browser parts (tests). */
   deps?: Partial<Omit<AuthFlowDeps, 'authApi' | 'getToken' | 'authEvents'>>;
 }
@@ -22,7 +24,7 @@ export interface AuthWidgetProps {
  * state. Its events (session-created, user-deleted, session-expired) go, throttled to one of
  * a kind per second, to the app's auth-event channel.
  */
-export function AuthWidget({ flow, onSucceeded, deps }: AuthWidgetProps) {
+export function AuthWidget({ flow, onSucceeded, registrationHref, deps }: AuthWidgetProps) {
   const { effects, inspect } = useRouteEffects();
   // The login flow may be running since the app started (src/main.tsx): this widget shows it,
   // and builds no machine of its own (the flow machine is large to build).
@@ -35,11 +37,13 @@ export function AuthWidget({ flow, onSucceeded, deps }: AuthWidgetProps) {
       options={{ input: { flowName: flow }, ...(inspect ? { inspect } : {}) }}
       actor={early}
     >
-      <div className="auth-widget">
-        <EventBridge />
-        <SuccessWatcher {...(onSucceeded ? { onSucceeded } : {})} />
-        <FlowScreen />
-      </div>
+      <RegistrationHref.Provider value={registrationHref ?? null}>
+        <div className="auth-widget">
+          <EventBridge />
+          <SuccessWatcher {...(onSucceeded ? { onSucceeded } : {})} />
+          <FlowScreen />
+        </div>
+      </RegistrationHref.Provider>
     </AuthFlowActor.Provider>
   );
 }

@@ -1,20 +1,22 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { CLIENT_HOME } from '../../lib/client-pages';
 import { berlinClock } from '../../lib/client-slots';
 import { wireAppointmentSelection } from '../../machines/wiring/appointment-selection';
 import { useRouteMachine } from '../route-actor';
 import { usePickerState, type SlotPickerActor } from '../appointments/slot-picker';
 import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, LinkNotice, SlotPicker } from './parts';
 
-/** `/client-signup/appointment-selection`: the initial appointment calendar. */
+/**
+ * `/client-signup/appointment-selection`: the initial appointment calendar; once booked, the
+ * page's heading says so ("Ihr Erstgespräch ist gebucht", not the calendar's "… wählen").
+ */
 export default function AppointmentSelectionPage() {
   const { t } = useTranslation('client');
   return (
-    <ClientPage title={t('selection.title')}>
-      <ClientGate>
-        <Selection />
-      </ClientGate>
-    </ClientPage>
+    <ClientGate frame={(children) => <ClientPage title={t('selection.title')}>{children}</ClientPage>}>
+      <Selection />
+    </ClientGate>
   );
 }
 
@@ -25,8 +27,8 @@ function Selection() {
 
   if (state.hasTag('booked') && appointment) {
     return (
-      <section className="client-success" aria-labelledby="client-booked-title">
-        <h2 id="client-booked-title">{t('booked.title')}</h2>
+      <ClientPage title={t('booked.title')}>
+        <section className="client-success" aria-label={t('booked.title')}>
         <AppointmentFacts
           startDate={appointment.startDate}
           endDate={appointment.endDate}
@@ -44,17 +46,22 @@ function Selection() {
           <li>{t('booked.nextMeeting', { code: appointment.meetingCodeClient })}</li>
           <li>{t('booked.nextChange')}</li>
         </ul>
-        <Link href="/client-signup/login">{t('booked.toOverview')}</Link>
-      </section>
+        <Link href={CLIENT_HOME}>{t('booked.toOverview')}</Link>
+        </section>
+      </ClientPage>
     );
   }
-  if (state.hasTag('alreadyBooked')) {
-    return <LinkNotice text={t('selection.alreadyBooked')} href="/client-signup/login" label={t('selection.toOverview')} />;
-  }
-  if (state.hasTag('notClient')) {
-    return <LinkNotice text={t('gate.noClient')} href="/client-signup" label={t('gate.toSignup')} />;
-  }
-  return <Picking actorRef={state.children.slotPicker} />;
+  return (
+    <ClientPage title={t('selection.title')}>
+      {state.hasTag('alreadyBooked') ? (
+        <LinkNotice text={t('selection.alreadyBooked')} href={CLIENT_HOME} label={t('selection.toOverview')} />
+      ) : state.hasTag('notClient') ? (
+        <LinkNotice text={t('gate.noClient')} href="/client-signup" label={t('gate.toSignup')} />
+      ) : (
+        <Picking actorRef={state.children.slotPicker} />
+      )}
+    </ClientPage>
+  );
 }
 
 /** The picker's screens: loading, a failed load, no free slot, the days and times, the confirmation. */

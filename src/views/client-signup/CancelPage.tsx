@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { CLIENT_HOME } from '../../lib/client-pages';
 import type { CancelTarget } from '../../machines/client-cancel.machine';
 import { wireClientCancel } from '../../machines/wiring/client-cancel';
 import { useRouteMachine } from '../route-actor';
@@ -41,7 +42,7 @@ function Cancel({ target }: { target: CancelTarget }) {
   const facts = appointment ? <AppointmentFacts {...appointment} /> : null;
   const next =
     target.kind === 'own' ? (
-      <Link href="/client-signup/login" className="button">
+      <Link href={CLIENT_HOME} className="button">
         {t('actions.toOverview')}
       </Link>
     ) : null;

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { CLIENT_HOME } from '../../lib/client-pages';
 import { coachChange } from '../../machines/client-reschedule.machine';
 import { berlinClock } from '../../lib/client-slots';
 import { wireClientReschedule } from '../../machines/wiring/client-reschedule';
@@ -37,7 +38,7 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
     />
   ) : null;
   const back = (
-    <Link href="/client-signup/login" className="button">
+    <Link href={CLIENT_HOME} className="button">
       {t('actions.toOverview')}
     </Link>
   );

@@ -13,6 +13,7 @@ import {
 import { wireClientSignup } from '../../machines/wiring/client-signup';
 import { useRouteMachine } from '../route-actor';
 import { legalLinks } from '../../lib/config';
+import { CLIENT_SIGN_IN } from '../../lib/client-pages';
 import { ClientPage, ErrorNotice } from './parts';
 
 // The widget's screens load when the account step starts, not with the form (bench/web.ts).
@@ -56,7 +57,7 @@ export default function SignupPage() {
           <RegistrationStep onAttach={attach} />
         </Suspense>
         <p>
-          {t('signup.haveAccount')} <Link href="/client-signup/login">{t('signup.toLogin')}</Link>
+          {t('signup.haveAccount')} <Link href={CLIENT_SIGN_IN}>{t('signup.toLogin')}</Link>
         </p>
         <button type="button" className="button-link" onClick={() => send({ type: 'form.edit' })}>
           {t('signup.backToForm')}
@@ -88,7 +89,7 @@ export default function SignupPage() {
       <p>{t('signup.intro')}</p>
       <p>
         {t('signup.haveAccount')}{' '}
-        <Link href="/client-signup/login">{t('signup.toLogin')}</Link>
+        <Link href={CLIENT_SIGN_IN}>{t('signup.toLogin')}</Link>
       </p>
       {state.hasTag('formError') && state.context.error ? (
         <ErrorNotice code={state.context.error.code} />

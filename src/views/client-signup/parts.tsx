@@ -9,6 +9,7 @@ import {
   ZONE,
   type FreeSlot,
 } from '../../lib/client-slots';
+import { CLIENT_SIGN_IN } from '../../lib/client-pages';
 import { loadTagManager, tagManagerSettings } from './tag-manager';
 import './client.css';
 
@@ -173,24 +174,32 @@ export function LinkNotice({ text, href, label }: { text: string; href: string; 
  * Client pages that need a signed-in client: waits for the session, sends a signed-out person
  * to the client login (coming back here), and an account without a client record to sign-up.
  */
-export function ClientGate({ children }: { children: ReactNode }) {
+export function ClientGate({
+  children,
+  frame = (notice) => notice,
+}: {
+  children: ReactNode;
+  /** Wraps the gate's own notices when the children bring their page frame (and heading). */
+  frame?: (notice: ReactNode) => ReactNode;
+}) {
   const { t } = useTranslation('client');
   const status = useSessionStatus();
   const [pathname] = useLocation();
   const search = useSearch();
   const here = search ? `${pathname}?${search}` : pathname;
-  if (status.kind === 'pending') return <p role="status">{t('gate.loading')}</p>;
   if (status.kind === 'signedIn' && status.session.active) return <>{children}</>;
-  if (status.kind === 'signedIn') return <LinkNotice text={t('gate.noClient')} href="/client-signup" label={t('gate.toSignup')} />;
-  return (
-    <div className="notice">
-      <p>{t('gate.signIn')}</p>
-      <Link
-        href={`/client-signup/login?returnTo=${encodeURIComponent(here)}`}
-        className="button button-primary"
-      >
-        {t('gate.toLogin')}
-      </Link>
-    </div>
-  );
+  const notice =
+    status.kind === 'pending' ? (
+      <p role="status">{t('gate.loading')}</p>
+    ) : status.kind === 'signedIn' ? (
+      <LinkNotice text={t('gate.noClient')} href="/client-signup" label={t('gate.toSignup')} />
+    ) : (
+      <div className="notice">
+        <p>{t('gate.signIn')}</p>
+        <Link href={`${CLIENT_SIGN_IN}?returnTo=${encodeURIComponent(here)}`} className="button button-primary">
+          {t('gate.toLogin')}
+        </Link>
+      </div>
+    );
+  return <>{frame(notice)}</>;
 }

@@ -1,7 +1,10 @@
+import { useContext } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
 import { RETURN_PARAMS } from '../../../machines/auth/actors';
 import { useFlow } from '../flowContext';
 import { fieldMessageKey } from '../messages';
+import { RegistrationHref } from '../registration-link';
 import { ActionForm, CodeInput, Field, usePasswordHint } from '../parts';
 
 /** Pieces several sign-in screens share. */
@@ -65,7 +68,15 @@ export function RememberMe() {
 export function SwitchFlow({ to }: { to: 'login' | 'registration' }) {
   const { t } = useTranslation('auth');
   const flow = useFlow();
+  const registrationHref = useContext(RegistrationHref);
   if (flow.context.flowName === 'profile') return null;
+  if (to === 'registration' && registrationHref) {
+    return (
+      <p className="auth-switch">
+        {t('login.noAccount')} <Link href={registrationHref}>{t('login.toRegistration')}</Link>
+      </p>
+    );
+  }
   return (
     <p className="auth-switch">
       {to === 'registration' ? t('login.noAccount') : t('registration.haveAccount')}{' '}

@@ -13,6 +13,10 @@ import {
   VerifyPasskey,
 } from './registration';
 import { LoginOtp, LoginPasskey, LoginSecurityKey, PasscodeConfirmation } from './verification';
+// The widget's look comes with its screens, not with one page that shows them: every route
+// that renders a flow (/login, the sign-up's account step, /activate, /profile, the client
+// sign-in) gets it, also when it is the first page a fresh browser opens.
+import '../auth.css';
 
 /** One screen per machine state (server states mirror the protocol's names). */
 export const SCREENS: Record<string, ComponentType> = {
