@@ -7,7 +7,7 @@ import { readLocalDraft } from '../../machines/actors/local-draft';
 import type { DocumentContent, documentEditorMachine } from '../../machines/document-editor.machine';
 import type { RouteEffects } from '../../machines/wiring/effects';
 import { useRouteActor } from '../route-actor';
-import { useSessionStatus } from '../session-status';
+import { useSessionPermission, useSessionStatus } from '../session-status';
 import { errorKey } from '../staff/ListParts';
 import { formatDateTime } from '../staff/format';
 import { DetailFrame } from '../record-detail/DetailFrame';
@@ -444,8 +444,7 @@ function Amendments({ state, send, whoIs }: { state: EditorState; send: Send; wh
 function ReviewComments({ state, send }: { state: EditorState; send: Send }) {
   const { t } = useTranslation('clinical');
   const { t: ts } = useTranslation('staff');
-  const status = useSessionStatus();
-  const reviewer = status.kind === 'signedIn' && (status.session.role === 'ADMIN' || status.session.role === 'SUPERADMIN');
+  const reviewer = useSessionPermission('completeReview');
   const comments = state.context.meta?.reviewComments ?? [];
   const submitting = state.hasTag('commenting');
   if (!reviewer && comments.length === 0) return null;
