@@ -1324,7 +1324,7 @@ export interface paths {
         put?: never;
         /**
          * Complete the given signed patient cards (sent → completed)
-         * @description Review: all-or-nothing in one transaction; when any id is unknown, outside the caller's scope or not sent, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition). At most 1000 ids (400 above). Status only: no content is read.
+         * @description Review: all-or-nothing in one transaction; when any id is unknown, outside the caller's scope or not sent, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition). At most 1000 ids (400 above). Status only: no content is read, but only a role that may read the documents completes them (ADMIN; SUPERADMIN passes): onboarding managers get 403.
          */
         post: operations["batchProcessPatientCards"];
         delete?: never;
@@ -1344,7 +1344,7 @@ export interface paths {
         put?: never;
         /**
          * Complete the given signed summaries (sent → completed)
-         * @description Review: all-or-nothing in one transaction; when any id is unknown, outside the caller's scope or not sent, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition). At most 1000 ids (400 above). Status only: no content is read.
+         * @description Review: all-or-nothing in one transaction; when any id is unknown, outside the caller's scope or not sent, nothing changes and the answer is 409 batch_refused whose errors name every offending id (field ids.<index>, id, status, code not_found | invalid_transition). At most 1000 ids (400 above). Status only: no content is read, but only a role that may read the documents completes them (ADMIN; SUPERADMIN passes): onboarding managers get 403.
          */
         post: operations["batchProcessSummaries"];
         delete?: never;
@@ -2131,7 +2131,11 @@ export interface components {
             /** @description Inactive users may only call POST /login and POST /user/activate. */
             active: boolean;
             coach: components["schemas"]["SessionCoach"] | null;
+            /** @description What the role may do beyond opening pages (shared/clinical-access.ts): readClinical (clinical content: documents and the client's clinical fields), completeReview (complete signed documents on /review). */
+            permissions: components["schemas"]["SessionPermission"][];
         };
+        /** @enum {string} */
+        SessionPermission: "readClinical" | "completeReview";
         ActivateUserRequest: {
             activationCode: string;
         };
@@ -2240,6 +2244,7 @@ export interface components {
             email?: string | null;
             telephone?: string | null;
         };
+        /** @description diagnosis, initialDiagnosis, mentalStressIndicator and notes are clinical content: they are present only for roles that read clinical content (COACH, ADMIN, SUPERADMIN; the session's permission readClinical) and left out for everyone else (ONBOARDING_MANAGER). */
         Client: {
             /** Format: uuid */
             id: string;
@@ -2270,13 +2275,13 @@ export interface components {
             clientType: components["schemas"]["ClientType"];
             contactPerson: components["schemas"]["ContactPerson"] | null;
             howDidYouHearAboutUs: string | null;
-            diagnosis: string | null;
+            diagnosis?: string | null;
             /**
              * Format: date
              * @description Date of the initial diagnosis.
              */
-            initialDiagnosis: string | null;
-            mentalStressIndicator: number | null;
+            initialDiagnosis?: string | null;
+            mentalStressIndicator?: number | null;
             /** @description A sponsoring company pays for the coaching. */
             paidBySponsor: boolean;
             wantsToProvideRecordingsForResearch: boolean;
@@ -2292,7 +2297,7 @@ export interface components {
             emailBouncedAt: string | null;
             /** @enum {string|null} */
             emailBounceReason: "hard" | "abuse" | null;
-            notes: string | null;
+            notes?: string | null;
             /**
              * Format: date-time
              * @description When the last reminder to sign the required contract was sent.
@@ -2739,6 +2744,13 @@ export interface components {
             blockers: components["schemas"]["TaskBlocker"][];
             /** Format: date-time */
             signedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When review completed it (status completed); null before.
+             */
+            completedAt: string | null;
+            /** @description Who completed it (the coach's name, else the account's e-mail); null before or when the account is gone. */
+            completedByName: string | null;
         };
         ClientClinicalStatus: {
             patientCard: components["schemas"]["ClinicalDocumentStatus"] | null;
@@ -8279,6 +8291,7 @@ export const pathsAppointmentsGetParametersQuerySortDirectionValues: ReadonlyArr
 export const pathsAdminClientGetParametersQuerySortByValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/client"]["get"]["parameters"]["query"]["sortBy"]> = ["createdAt", "lastName", "firstName", "yearOfBirth", "updatedAt"];
 export const pathsAdminClientGetParametersQuerySortOrderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/client"]["get"]["parameters"]["query"]["sortOrder"]> = ["asc", "desc"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["NONE", "COACH", "ADMIN", "ONBOARDING_MANAGER", "SUPERADMIN"];
+export const sessionPermissionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SessionPermission"]> = ["readClinical", "completeReview"];
 export const clientTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClientType"]> = ["self", "relative"];
 export const rejectionReasonTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RejectionReasonType"]> = ["not_reachable", "not_eligible", "no_interest", "declined_contract", "other"];
 export const appointmentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AppointmentType"]> = ["initial", "first", "followup", "first-arztkonsultation", "followup-arztkonsultation", "adhoc"];

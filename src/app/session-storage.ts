@@ -1,6 +1,6 @@
 import type { ListsAll } from '../../shared/contract/enums';
 import type { BrowserSessionStore } from '../machines/actors/session';
-import type { Role, SessionInfo } from '../machines/session.machine';
+import type { Role, SessionInfo, SessionPermission } from '../machines/session.machine';
 
 /**
  * Where the session lives in the browser (specification sections 4, 7 and 9):
@@ -20,6 +20,10 @@ const ROLES = [
   'SUPERADMIN',
 ] as const satisfies readonly Role[];
 const _allRoles: ListsAll<Role, typeof ROLES> = true;
+const PERMISSIONS: readonly unknown[] = [
+  'readClinical',
+  'completeReview',
+] as const satisfies readonly SessionPermission[];
 
 /**
  * Whatever local storage holds may be stale or edited by hand; anything but a well-formed
@@ -49,6 +53,9 @@ function asStoredSession(value: unknown): SessionInfo | null {
     role: v.role as SessionInfo['role'],
     active: v.active,
     coach: coach ? { id: coach.id as string, name: coach.name as string } : null,
+    ...(Array.isArray(v.permissions)
+      ? { permissions: v.permissions.filter((p): p is SessionPermission => PERMISSIONS.includes(p)) }
+      : {}),
   };
 }
 

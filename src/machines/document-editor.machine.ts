@@ -12,8 +12,16 @@ import { machineErrorOf, notProvided, type MachineError } from './shared/failure
  * page reads it back and passes it as `localDraft`). The tag `unsaved` is the
  * `beforeunload` guard; `saved` is the visible "gespeichert".
  *
+ * Looking creates nothing (issue #31): a document that does not exist yet loads without an ETag
+ * (`etag: null`, the page's empty template) into `absent`; the first change saves it, and a
+ * save without an ETag creates it.
+ *
+ * "Unterschreiben" while the text is still being saved is not lost: the click is remembered
+ * (`signRequested`), the save goes out at once, and the signing question opens when it lands
+ * (unless typing went on meanwhile, or the server names blockers).
+ *
  * Actors, supplied with `.provide()`: `loadDocument` (GET, ETag from the header),
- * `saveDraft` (PUT with If-Match), `signDocument` (the signing call with If-Match) and
+ * `saveDraft` (PUT with If-Match; without an ETag the call that creates the document), `signDocument` (the signing call with If-Match) and
  * `persistLocalDraft` (a callback actor receiving `persist` / `clear` commands), `leaveGuard`
  * (armed while unsaved: `beforeunload` and held-back in-app links); action `leavePage`.
  */
@@ -60,11 +68,23 @@ export interface ReviewCommentInput {
   text: string;
 }
 
+/** Whose document it is: the page's header (client, appointment date and type, links back). */
+export interface DocumentSubject {
+  clientId: string;
+  clientName: string;
+  /** The appointment the document belongs to (a card: the one it was started at). */
+  appointmentId: string | null;
+  appointmentStart: string | null;
+  appointmentType: string | null;
+}
+
 export interface LoadedDocument {
   content: DocumentContent;
-  etag: string;
+  /** null: the document does not exist yet (content is the empty template); a save creates it. */
+  etag: string | null;
   status: DocumentStatus;
   meta?: DocumentMeta;
+  subject?: DocumentSubject | null;
 }
 
 export interface SavedDocument {
@@ -88,15 +108,18 @@ export interface AmendmentInput {
 export interface SaveDraftInput {
   documentId: string;
   content: DocumentContent;
-  /** Sent as If-Match. */
-  etag: string;
+  /** Sent as If-Match; null: the document does not exist yet and this save creates it. */
+  etag: string | null;
 }
 
 /** What the page found in sessionStorage at load: text typed before a reload. */
 export interface LocalDraft {
   content: DocumentContent;
-  /** The ETag the local text was based on; a newer one on the server ends in a conflict. */
-  etag: string;
+  /**
+   * The ETag the local text was based on; a newer one on the server ends in a conflict. null:
+   * typed before the document existed (its save creates it).
+   */
+  etag: string | null;
 }
 
 export type LocalDraftCommand =
@@ -132,6 +155,10 @@ export interface DocumentEditorContext {
   meta: DocumentMeta | null;
   /** Where a held-back in-app link wanted to go (the leave question is open). */
   leaveTo: string | null;
+  /** Whose document it is, as loaded (the page's header); null until loaded. */
+  subject: DocumentSubject | null;
+  /** "Unterschreiben" was clicked while the text was still being saved: ask once it lands. */
+  signRequested: boolean;
 }
 
 export type DocumentEditorEvent =
@@ -162,6 +189,8 @@ export type DocumentEditorEvent =
 
 export type DocumentEditorTag =
   | 'loading'
+  /** Not created yet: the empty template; the first change creates the document. */
+  | 'absent'
   | 'editable'
   | 'unsaved'
   | 'saving'
@@ -189,6 +218,7 @@ export const retryDelayMs = (attempt: number) =>
 
 const same = (a: DocumentContent, b: DocumentContent) => JSON.stringify(a) === JSON.stringify(b);
 const statusOf = (error: unknown) => (error as { status?: unknown } | undefined)?.status;
+const codeOf = (error: unknown) => String((error as { code?: unknown } | undefined)?.code ?? '');
 
 /** No answer or a gateway without one: worth retrying with the same text. */
 export const isTransient = (error: unknown) => {
@@ -202,8 +232,9 @@ export const isTransient = (error: unknown) => {
 };
 
 /**
- * A save or a sign answered 412 (the ETag moved): first read the server's version; only when its
- * text differs from both mine and the text mine was based on is it a conflict to show.
+ * A save or a sign answered 412 (the ETag moved), or the first save found the document created
+ * meanwhile (409 …_exists): first read the server's version; only when its text differs from
+ * both mine and the text mine was based on is it a conflict to show.
  */
 const STALE_TO_CHECK = { guard: 'isStale', target: 'checkingStale', actions: 'noteError' } as const;
 
@@ -257,9 +288,24 @@ export const documentEditorMachine = setup({
       !same(context.localDraft.content, (event.output as LoadedDocument).content),
     typedWhileSaving: ({ context }) =>
       context.sending !== null && !same(context.sending, context.content),
-    isStale: ({ event }) => 'error' in event && statusOf(event.error) === 412,
+    isStale: ({ event }) =>
+      'error' in event &&
+      (statusOf(event.error) === 412 ||
+        (statusOf(event.error) === 409 && /_exists$/.test(codeOf(event.error)))),
+    isAbsent: ({ event }) => 'output' in event && (event.output as LoadedDocument).etag === null,
     isTransient: ({ event }) => 'error' in event && isTransient(event.error),
     canSign: ({ context }) => context.etag !== null && same(context.content, context.savedContent),
+    /** A sign click during a save: once (the button waits), and only for a document with text. */
+    mayRequestSign: ({ context }) => !context.signRequested,
+    /**
+     * The save that a sign click waited for landed, nothing was typed meanwhile and the server
+     * names nothing that blocks signing: the question opens.
+     */
+    signWaiting: ({ context, event }) =>
+      context.signRequested &&
+      context.sending !== null &&
+      same(context.sending, context.content) &&
+      ((event as unknown as { output: SavedDocument }).output.meta?.blockers.length ?? 0) === 0,
     theirsIsMine: ({ context, event }) =>
       'output' in event && same((event.output as LoadedDocument).content, context.content),
     canAmend: ({ context }) => context.status === 'sent' || context.status === 'completed',
@@ -284,7 +330,8 @@ export const documentEditorMachine = setup({
     change: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'editor.change') return;
       const content = { ...context.content, [event.field]: event.value };
-      enqueue.assign({ content });
+      // Typing after "Unterschreiben" means still writing: the request is dropped.
+      enqueue.assign({ content, signRequested: false });
       enqueue.sendTo('localDraft', { type: 'persist', content, etag: context.etag });
     }),
     clearLocalDraft: enqueueActions(({ enqueue }) => {
@@ -299,8 +346,11 @@ export const documentEditorMachine = setup({
         etag: output.etag,
         status: output.status,
         meta: output.meta ?? context.meta,
+        subject: output.subject ?? context.subject,
       };
     }),
+    forgetSignRequest: assign({ signRequested: false }),
+    requestSign: assign({ signRequested: true }),
     /** A failure the view names (a 412 before the server's version is read, a refused load, sign, comment or amendment). */
     noteError: assign(({ event }) => ({
       error: machineErrorOf((event as unknown as { error: unknown }).error),
@@ -343,6 +393,8 @@ export const documentEditorMachine = setup({
     error: null,
     meta: null,
     leaveTo: null,
+    subject: null,
+    signRequested: false,
   }),
   invoke: {
     id: 'localDraft',
@@ -366,11 +418,14 @@ export const documentEditorMachine = setup({
             actions: assign(({ context, event }) => ({
               content: context.localDraft!.content,
               savedContent: event.output.content,
-              etag: context.localDraft!.etag,
+              // Typed before it existed, but it exists now: the save finds it (409, then 412 path).
+              etag: context.localDraft!.etag ?? event.output.etag,
               status: event.output.status,
               meta: event.output.meta ?? null,
+              subject: event.output.subject ?? null,
             })),
           },
+          { guard: 'isAbsent', target: 'absent', actions: 'adoptLoaded' },
           { target: 'idle', actions: 'adoptLoaded' },
         ],
         onError: {
@@ -383,6 +438,11 @@ export const documentEditorMachine = setup({
     loadFailed: {
       tags: ['error', 'loadFailed'],
       on: { 'editor.retry': { target: 'loading', actions: assign({ error: null }) } },
+    },
+    /** Nothing stored yet: the empty template. Looking creates nothing; the first change does. */
+    absent: {
+      tags: ['editable', 'absent'],
+      on: { 'editor.change': { target: 'dirty', actions: 'change' } },
     },
     /** As loaded, nothing typed yet. */
     idle: {
@@ -402,6 +462,8 @@ export const documentEditorMachine = setup({
         // Re-entering restarts the debounce.
         'editor.change': { target: 'dirty', reenter: true, actions: 'change' },
         'editor.saveNow': 'saving',
+        // Signing needs the text on the server first: save now, then ask.
+        'editor.sign': { target: 'saving', actions: 'requestSign' },
       },
     },
     saving: {
@@ -422,6 +484,12 @@ export const documentEditorMachine = setup({
             guard: 'typedWhileSaving',
             target: 'dirty',
             actions: 'adoptSaved',
+          },
+          {
+            // "Unterschreiben" was clicked while this save was out.
+            guard: 'signWaiting',
+            target: 'confirmingSign',
+            actions: ['adoptSaved', 'clearLocalDraft', 'forgetSignRequest'],
           },
           {
             target: 'saved',
@@ -447,7 +515,11 @@ export const documentEditorMachine = setup({
         },
       ],
       // Typing goes on while the request is out; the answer then decides saved or dirty.
-      on: { ...LEAVE_REQUEST, 'editor.change': { actions: 'change' } },
+      on: {
+        ...LEAVE_REQUEST,
+        'editor.change': { actions: 'change' },
+        'editor.sign': { guard: 'mayRequestSign', actions: 'requestSign' },
+      },
     },
     /**
      * A save or a sign answered 412: the server's version decides. Same text as mine → saved
@@ -511,11 +583,16 @@ export const documentEditorMachine = setup({
           },
         },
       ],
-      on: { ...LEAVE_REQUEST, 'editor.change': { actions: 'change' } },
+      on: {
+        ...LEAVE_REQUEST,
+        'editor.change': { actions: 'change' },
+        'editor.sign': { guard: 'mayRequestSign', actions: 'requestSign' },
+      },
     },
     /** "gespeichert": the server holds exactly what is shown. */
     saved: {
       tags: ['editable', 'saved'],
+      entry: 'forgetSignRequest',
       on: {
         'editor.change': { target: 'dirty', actions: 'change' },
         'editor.sign': { guard: 'canSign', target: 'confirmingSign' },
@@ -524,6 +601,7 @@ export const documentEditorMachine = setup({
     /** No network: the text stays here and in the local copy; retried with backoff. */
     offlineRetrying: {
       tags: ['editable', 'unsaved', 'offline'],
+      entry: 'forgetSignRequest',
       invoke: GUARDED,
       after: { retryDelay: 'saving' },
       on: {
@@ -536,6 +614,7 @@ export const documentEditorMachine = setup({
     /** Refused for another reason (400, 403, 409 …): named in `error`, the text kept. */
     failed: {
       tags: ['editable', 'unsaved', 'error'],
+      entry: 'forgetSignRequest',
       invoke: GUARDED,
       on: {
         ...LEAVE_REQUEST,
@@ -546,6 +625,7 @@ export const documentEditorMachine = setup({
     /** Someone else saved meanwhile (412): both versions, then keep mine, take theirs or merge. */
     conflict: {
       tags: ['unsaved', 'conflict'],
+      entry: 'forgetSignRequest',
       invoke: GUARDED,
       on: LEAVE_REQUEST,
       initial: 'choosing',
@@ -611,6 +691,7 @@ export const documentEditorMachine = setup({
      */
     leaving: {
       tags: ['unsaved', 'leaving'],
+      entry: 'forgetSignRequest',
       on: {
         'leave.confirm': { target: 'left', actions: 'leavePage' },
         'leave.stay': [

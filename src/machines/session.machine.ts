@@ -21,6 +21,7 @@ import { machineErrorOf, notProvided as notProvidedBy, type MachineError } from 
  */
 
 export type Role = components['schemas']['Role'];
+export type SessionPermission = components['schemas']['SessionPermission'];
 
 /** What the app keeps about the signed-in person (cached in local storage as `session`). */
 export interface SessionInfo {
@@ -30,6 +31,11 @@ export interface SessionInfo {
   role: Role;
   active: boolean;
   coach: { id: string; name: string } | null;
+  /**
+   * What the role may do beyond opening pages (shared/clinical-access.ts): `readClinical`,
+   * `completeReview`. Absent in sessions cached before the login answer carried it: none.
+   */
+  permissions?: readonly SessionPermission[];
 }
 
 /** A failure the UI translates by `code` (`activation_code_invalid`, `network_error`, …). */

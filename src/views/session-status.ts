@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import type { SnapshotFrom } from 'xstate';
-import type { SessionInfo, sessionMachine } from '../machines/session.machine';
+import type { SessionInfo, SessionPermission, sessionMachine } from '../machines/session.machine';
 import { usePageServices } from './page-services';
 
 /** The session as pages and the app's route guard see it. */
@@ -27,4 +27,13 @@ const sameStatus = (a: SessionStatus, b: SessionStatus) =>
 export function useSessionStatus(): SessionStatus {
   const { session } = usePageServices();
   return useSelector(session, sessionStatus, sameStatus);
+}
+
+/**
+ * Whether the session's role may do something beyond opening a page (the login answer's
+ * `permissions`, shared/clinical-access.ts): pages react to this instead of naming roles.
+ */
+export function useSessionPermission(permission: SessionPermission): boolean {
+  const status = useSessionStatus();
+  return status.kind === 'signedIn' && (status.session.permissions ?? []).includes(permission);
 }

@@ -19,7 +19,14 @@ describe('a coach documents a past appointment', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(res.status).toBe(200);
-    const open = (await res.json()) as { summaries: Array<{ appointmentId: string; summaryId: string | null }> };
+    const open = (await res.json()) as {
+      summaries: Array<{
+        appointmentId: string;
+        summaryId: string | null;
+        appointmentStartDate: string;
+        client: { id: string; firstName: string; lastName: string };
+      }>;
+    };
     const item = open.summaries.find((i) => i.summaryId === null);
     expect(item, 'a held appointment of the demo coach without a summary').toBeDefined();
     const appointmentId = item!.appointmentId;
@@ -31,6 +38,29 @@ describe('a coach documents a past appointment', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     await section.getByRole('link', { name: 'Zusammenfassung schreiben' }).click();
     await page.waitForURL(`**/appointments/${appointmentId}/summary`);
+
+    // Issue #31: whose document it is, with links back; the breadcrumb names the client.
+    const clientName = `${item!.client.firstName} ${item!.client.lastName}`;
+    await page.getByRole('link', { name: clientName, exact: true }).first().waitFor();
+    expect(await page.locator('.clinical-subject').getByRole('link', { name: clientName }).getAttribute('href')).toBe(
+      `/clients/${item!.client.id}`,
+    );
+    const when = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' }).format(
+      new Date(item!.appointmentStartDate),
+    );
+    const appointmentLink = page.locator('.clinical-subject').getByRole('link', { name: new RegExp(when.replace(/\./g, '\\.')) });
+    expect(await appointmentLink.getAttribute('href')).toBe(`/appointments/${appointmentId}`);
+    expect(await page.locator('.clinical-subject').textContent()).toMatch(/Erstgespräch|Ersttermin|Folgetermin|Konsultation|Ad-hoc/);
+    const crumbs = page.getByRole('navigation', { name: 'Brotkrümelnavigation' });
+    await crumbs.getByRole('link', { name: `${clientName}, ${when}` }).waitFor();
+    // Looking creates nothing: no 404 read, no draft stored, no console error.
+    await page.getByText('Noch nicht angelegt – wird mit der ersten Eingabe gespeichert').waitFor();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const stillOpen = (await (
+      await fetch(`${b.baseUrl}/api/summaries/incomplete?limit=100`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as typeof open;
+    expect(stillOpen.summaries.find((i) => i.appointmentId === appointmentId)?.summaryId).toBeNull();
+    expect(b.consoleErrors).toEqual([]);
 
     const saved = page.getByRole('status').filter({ hasText: /^Gespeichert$/ });
     await page.getByLabel('Subjektiv (Bericht der Klientin / des Klienten)').fill('Schläft seit Wochen schlecht');
@@ -54,8 +84,12 @@ describe('a coach documents a past appointment', () => {
     );
     await saved.waitFor();
 
+    // Issue #31: typed and "Unterschreiben" clicked at once, while the autosave has not landed:
+    // the click is kept and the question follows the save.
+    await page.getByLabel('Nächste Schritte').fill('Termin in zwei Wochen, Protokoll mitbringen');
     await page.getByRole('button', { name: 'Unterschreiben', exact: true }).click();
     const question = page.getByRole('alertdialog', { name: 'Dokument jetzt unterschreiben?' });
+    await question.waitFor();
     await question.getByRole('button', { name: 'Ja, unterschreiben' }).click();
     await page.getByText('✓ Inhalt unverändert (Prüfsumme bestätigt)').waitFor();
     await page.getByText('Unterschrieben – nur noch Nachträge möglich').waitFor();
@@ -69,5 +103,6 @@ describe('a coach documents a past appointment', () => {
     const body = (await signed.json()) as { status: string; content: { homework?: string } };
     expect(body.status).toBe('sent');
     expect(body.content.homework).toBe('Schlafprotokoll führen');
+    expect(b.consoleErrors).toEqual([]);
   });
 });

@@ -38,6 +38,8 @@ const api = async (method: string, path: string, body?: unknown, status = 200) =
 
 interface Signed {
   id: string;
+  appointmentId: string;
+  clientId: string;
   label: string;
 }
 
@@ -63,7 +65,7 @@ async function signSummaries(count: number): Promise<Signed[]> {
       month: '2-digit',
       year: 'numeric',
     }).format(new Date(s.appointmentStartDate));
-    signed.push({ id: doc.id, label: `Dokument ${s.client.firstName} ${s.client.lastName}, ${date} auswählen` });
+    signed.push({ id: doc.id, appointmentId: s.appointmentId, clientId: s.client.id, label: `Dokument ${s.client.firstName} ${s.client.lastName}, ${date} auswählen` });
   }
   return signed;
 }
@@ -102,6 +104,14 @@ describe('a reviewer on /review', () => {
     await results(page).getByRole('checkbox', { name: first!.label }).waitFor({ state: 'detached' });
     expect(await pendingIds()).not.toContain(first!.id);
 
+    // Issue #31: the appointment page says when review completed it and by whom.
+    await page.goto(`/appointments/${first!.appointmentId}`);
+    const summarySection = page.getByRole('region', { name: 'Terminzusammenfassung' });
+    await summarySection.getByText(/^Abgeschlossen am \d\d\.\d\d\.\d{4}, \d\d:\d\d von .+/).waitFor();
+    await summarySection.getByText(/^Unterschrieben am /).waitFor();
+    await page.goto('/review');
+    await settled(page);
+
     // Two selected; one is completed meanwhile by someone else.
     await results(page).getByRole('checkbox', { name: changed!.label }).check();
     await results(page).getByRole('checkbox', { name: rest!.label }).check();
@@ -118,6 +128,32 @@ describe('a reviewer on /review', () => {
     const left = await pendingIds();
     expect(left).not.toContain(rest!.id);
     expect(left).not.toContain(changed!.id);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(b.pageErrors).toEqual([]);
+  });
+});
+
+describe('an onboarding manager, who may not read clinical content', () => {
+  it('sees no clinical fields in the client record and cannot complete what waits on /review', async () => {
+    const [waiting] = await signSummaries(1);
+    // A client with a diagnosis (set by the admin).
+    await api('PUT', `/admin/client/${waiting!.clientId}`, { diagnosis: 'Erschöpfungssyndrom', notes: 'Notiz der Coachin' });
+    const om = await signInByPasscode(b.baseUrl, 'onboarding@sprechstunde.demo');
+    const page = b.page;
+    await openSignedIn(page, b.baseUrl, om, `/clients/${waiting!.clientId}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.getByText('Patientenkarte', { exact: true }).first().waitFor();
+    const record = await page.locator('main').textContent();
+    expect(record).not.toContain('Erschöpfungssyndrom');
+    expect(record).not.toContain('Notiz der Coachin');
+    expect(record).not.toContain('Diagnose');
+
+    await page.goto('/review');
+    await page.getByRole('heading', { name: 'Prüfung', level: 1 }).waitFor();
+    await settled(page);
+    await results(page).getByText(waiting!.label.replace(/^Dokument (.*), .* auswählen$/, '$1')).first().waitFor();
+    expect(await results(page).getByRole('checkbox').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Abschließen' }).count()).toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(b.pageErrors).toEqual([]);
   });

@@ -77,7 +77,8 @@ describe('client records', () => {
       coachedById: coach.id,
       existingClientOfCoachId: previous.id,
     };
-    const res = await api.call('POST', '/api/admin/client', { as: manager, body });
+    // With the clinical fields: a role that reads them (issue #31).
+    const res = await api.call('POST', '/api/admin/client', { as: admin, body });
     expectStatus(res, 201);
     const { coachedById: _c, ...stored } = body;
     expect(res.body).toMatchObject({
@@ -151,7 +152,7 @@ describe('client records', () => {
     const client = await newClient(api, admin, { city: 'Bonn', yearOfBirth: 1980, notes: 'alt' });
     const coach = await newCoach(api, admin);
     const res = await api.call('PUT', `/api/admin/client/${client.id}`, {
-      as: manager,
+      as: admin,
       body: {
         city: 'Berlin',
         notes: null,
@@ -360,7 +361,7 @@ describe('client records', () => {
     const before = await clientCount();
     expectFieldError(
       await api.call('POST', '/api/admin/client', {
-        as: manager,
+        as: field === 'initialDiagnosis' ? admin : manager,
         body: { firstName: 'Klara', lastName: unique('Regel'), ...change },
       }),
       field,

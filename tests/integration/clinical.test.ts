@@ -319,8 +319,10 @@ describe('review batches', () => {
     const draft = (
       await api.call('POST', summaryUrl(a.id), { as: coachA, body: { content: SOAP } })
     ).body;
+    // Completing is for a role that reads the documents (issue #31): a second admin here.
+    const reviewer = await api.signIn('ADMIN');
     const refused = await api.call('POST', '/api/summaries/batch-process', {
-      as: om,
+      as: reviewer,
       body: { ids: [one.summary.id, two.summary.id, draft.id] },
     });
     expectProblem(refused, 409, 'batch_refused');
@@ -342,20 +344,20 @@ describe('review batches', () => {
         body: { ids: [one.summary.id, two.summary.id] },
       }),
       api.call('POST', '/api/summaries/batch-process', {
-        as: om,
+        as: reviewer,
         body: { ids: [two.summary.id, one.summary.id] },
       }),
     ]);
     expect([x.status, y.status].sort()).toEqual([200, 409]);
     const after = (await api.call('GET', summaryUrl(two.appointment.id), { as: admin })).body;
     expect(after).toMatchObject({ status: 'completed', signature: { verified: true } });
-    expectProblem(
-      await api.call('POST', '/api/summaries/batch-process', {
-        as: coachA,
-        body: { ids: [one.summary.id] },
-      }),
-      403,
-    );
+    // Neither the coach nor an onboarding manager, who may not read it, completes it.
+    for (const as of [coachA, om]) {
+      expectProblem(
+        await api.call('POST', '/api/summaries/batch-process', { as, body: { ids: [one.summary.id] } }),
+        403,
+      );
+    }
   });
 });
 
@@ -424,5 +426,24 @@ describe('client clinical status (detail pages)', () => {
       .from(clinicalAccessLog)
       .where(eq(clinicalAccessLog.clientId, a.clientId));
     expect(after).toHaveLength(before.length);
+  });
+
+  it('says when review completed a document and by whom (issue #31), not only when it was signed', async () => {
+    clock = new Date();
+    const { appointment: a, summary } = await signedSummary();
+    const url = `/api/client/${a.clientId}/clinical-status`;
+    const signed = (await api.call('GET', url, { as: om })).body.summaries[0];
+    expect(signed).toMatchObject({ status: 'sent', completedAt: null, completedByName: null });
+    clock = new Date(Date.now() + 3 * 60 * 60 * 1000);
+    expectStatus(
+      await api.call('POST', '/api/summaries/batch-process', { as: admin, body: { ids: [summary.id] } }),
+      200,
+    );
+    const done = (await api.call('GET', url, { as: om })).body.summaries[0];
+    expect(done).toMatchObject({ status: 'completed', signedAt: signed.signedAt });
+    expect(done.completedAt).toBe(clock.toISOString());
+    expect(done.completedByName).toEqual(expect.any(String));
+    const read = (await api.call('GET', summaryUrl(a.id), { as: admin })).body;
+    expect(done.completedByName).toBe(read.completedByName);
   });
 });

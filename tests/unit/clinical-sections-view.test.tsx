@@ -25,6 +25,8 @@ const draft: Schemas['ClinicalDocumentStatus'] = {
   availability: 'blocker',
   blockers: [{ code: 'sections_incomplete', message: 'Nicht alle Abschnitte der Vorlage sind ausgefüllt.' }],
   signedAt: null,
+  completedAt: null,
+  completedByName: null,
 };
 const appointment = { id: APPOINTMENT_ID } as Schemas['Appointment'];
 const wrap = (node: React.ReactNode) => render(<I18nextProvider i18n={i18n}>{node}</I18nextProvider>);
@@ -55,5 +57,20 @@ describe('clinical statuses on the detail pages', () => {
     const link = screen.getByRole('link', { name: 'Patientenkarte anlegen' });
     expect(link.getAttribute('href')).toBe(`/clients/${CLIENT_ID}/patient-card?appointmentId=${APPOINTMENT_ID}`);
     expect(screen.getByText('Noch keine Terminzusammenfassungen.')).toBeTruthy();
+  });
+
+  it('says when review completed a document and by whom, not only when it was signed', () => {
+    const completed: Schemas['ClinicalDocumentStatus'] = {
+      ...draft,
+      status: 'completed',
+      availability: 'available',
+      blockers: [],
+      signedAt: '2026-11-20T09:20:00.000Z',
+      completedAt: '2026-11-23T14:05:00.000Z',
+      completedByName: 'Petra Prüferin',
+    };
+    wrap(<SummarySection appointment={appointment} clinical={{ patientCard: null, summaries: [completed] }} canWrite held />);
+    expect(screen.getByText('Abgeschlossen').closest('p')?.textContent).toBe('Abgeschlossen am 23.11.2026, 15:05 von Petra Prüferin');
+    expect(screen.getByText('Unterschrieben am 20.11.2026, 10:20')).toBeTruthy();
   });
 });

@@ -35,6 +35,8 @@ const THEIRS: LoadedDocument = {
   status: 'new',
 };
 const SIGNED: LoadedDocument = { ...SERVER, etag: 'W/"5"', status: 'sent' };
+/** No document yet: the empty template, no ETag (issue #31: looking creates nothing). */
+const ABSENT: LoadedDocument = { content: { format: 'SOAP', riskFlag: false }, etag: null, status: 'new' };
 const AMENDED = {
   blockers: [],
   signature: { signedById: DOC_ID, signedAt: '2026-11-26T10:00:00.000Z', contentHash: 'a'.repeat(64), verified: true },
@@ -95,11 +97,14 @@ const EVENTS = [
   { type: 'xstate.after.retryDelay.documentEditor.offlineRetrying' },
   done('loadDocument', SERVER),
   done('loadDocument', SIGNED),
+  done('loadDocument', ABSENT),
   failed('loadDocument', problem(404, 'not_found')),
   done('saveDraft', { etag: 'W/"3"' }),
   failed('saveDraft', NETWORK),
   failed('saveDraft', problem(412, 'precondition_failed')),
   failed('saveDraft', problem(400, 'value_too_long')),
+  // The first save of a new document: someone created it meanwhile.
+  failed('saveDraft', problem(409, 'summary_exists')),
   done('loadTheirs', THEIRS),
   // Only the ETag moved (an unload save of the same text landed late).
   done('loadTheirs', { ...SERVER, etag: 'W/"6"' }),
@@ -145,6 +150,15 @@ describeModel('document editor machine, model-based', {
       expect(s.context.error?.code).toBe('not_found');
       expect(s.can({ type: 'editor.retry' })).toBe(true);
     },
+    'documentEditor.absent': (s: Snapshot, run: EditorRun) => {
+      // The empty template, editable, nothing stored and nothing sent to store it.
+      expect(s.hasTag('editable') && s.hasTag('absent')).toBe(true);
+      expect(s.hasTag('unsaved') || s.hasTag('saved')).toBe(false);
+      expect(s.context.content).toEqual(ABSENT.content);
+      expect(s.context.etag).toBeNull();
+      expect(s.can({ type: 'editor.sign' })).toBe(false);
+      expect(run.fakes.saveDraft?.calls ?? []).toHaveLength(0);
+    },
     'documentEditor.idle': (s: Snapshot) => {
       expect(s.context.content).toEqual(SERVER.content);
       expect(s.hasTag('unsaved')).toBe(false);
@@ -152,7 +166,8 @@ describeModel('document editor machine, model-based', {
     },
     'documentEditor.dirty': (s: Snapshot, run: EditorRun) => {
       expect(s.hasTag('unsaved')).toBe(true);
-      expect(s.can({ type: 'editor.sign' })).toBe(false);
+      // A click on "Unterschreiben" is taken: it saves at once and asks afterwards.
+      expect(s.can({ type: 'editor.sign' })).toBe(true);
       // Reload safety: what is shown is what the local copy holds (or came from it).
       const last = run.local.last();
       if (last?.type === 'persist') expect(last.content).toEqual(s.context.content);
@@ -645,11 +660,13 @@ describe('document editor: reload, leaving and signing', () => {
   it('signs only what is saved, then is read-only', async () => {
     const run = await loaded();
     type(run, 'a');
-    expect(run.actor.getSnapshot().can({ type: 'editor.sign' })).toBe(false);
-    run.actor.send({ type: 'editor.saveNow' });
+    // Unsaved text is saved before the question, never signed as it stands.
+    run.actor.send({ type: 'editor.sign' });
+    expect(state(run)).toBe('saving');
+    expect(run.fakes.signDocument?.calls ?? []).toHaveLength(0);
     run.fakes.saveDraft!.resolve({ etag: 'W/"2"' });
     await flush();
-    run.actor.send({ type: 'editor.sign' });
+    expect(state(run)).toBe('confirmingSign');
     run.actor.send({ type: 'sign.confirm' });
     expect(run.fakes.signDocument!.latest().input).toEqual({ documentId: DOC_ID, etag: 'W/"2"' });
     run.fakes.signDocument!.resolve({ etag: 'W/"3"', status: 'sent' });
@@ -739,5 +756,107 @@ describe('document editor: the local copy in sessionStorage', () => {
     expect(readLocalDraft(DOC_ID, storage)).toBeNull();
     storage.setItem(localDraftKey(DOC_ID), JSON.stringify({ content: 'x' }));
     expect(readLocalDraft(DOC_ID, storage)).toBeNull();
+  });
+});
+
+describe('document editor: looking creates nothing (issue #31)', () => {
+  it('opens a document that does not exist as the empty template and creates it with the first change', async () => {
+    const run = await loaded(undefined, ABSENT);
+    expect(state(run)).toBe('absent');
+    // Looking, waiting, pressing Ctrl+S: nothing is stored.
+    run.actor.send({ type: 'editor.saveNow' });
+    await tick(run, 60_000);
+    expect(run.fakes.saveDraft!.calls).toHaveLength(0);
+    expect(run.actor.getSnapshot().hasTag('unsaved')).toBe(false);
+    // The first change is kept locally (no ETag yet) and saved without one: that creates it.
+    type(run, 'Atemübung', 'plan');
+    expect(run.local.last()).toEqual({ type: 'persist', content: { ...ABSENT.content, plan: 'Atemübung' }, etag: null });
+    await tick(run, AUTOSAVE_DELAY_MS);
+    expect(run.fakes.saveDraft!.calls).toEqual([
+      { documentId: DOC_ID, content: { ...ABSENT.content, plan: 'Atemübung' }, etag: null },
+    ]);
+    run.fakes.saveDraft!.resolve({ etag: 'W/"1"' });
+    await flush();
+    expect(state(run)).toBe('saved');
+    // From now on it is saved against its ETag.
+    type(run, 'Atemübung täglich', 'plan');
+    await tick(run, AUTOSAVE_DELAY_MS);
+    expect(run.fakes.saveDraft!.latest().input.etag).toBe('W/"1"');
+  });
+
+  it('reads the one created meanwhile in another tab instead of failing (409 …_exists)', async () => {
+    const run = await loaded(undefined, ABSENT);
+    type(run, 'meins', 'plan');
+    run.actor.send({ type: 'editor.saveNow' });
+    run.fakes.saveDraft!.reject(problem(409, 'summary_exists'));
+    await flush();
+    expect(state(run)).toBe('checkingStale');
+    // The other tab's is still the empty template: mine goes on top of it with its ETag.
+    run.fakes.loadDocument!.resolve({ ...ABSENT, etag: 'W/"1"' });
+    await flush();
+    expect(state(run)).toBe('saving');
+    expect(run.fakes.saveDraft!.latest().input).toMatchObject({ etag: 'W/"1"', content: { plan: 'meins' } });
+  });
+});
+
+describe('document editor: "Unterschreiben" while the autosave is in flight (issue #31)', () => {
+  const META = { blockers: [], signature: null, amendments: [] };
+
+  it('takes a click during the save and asks once the save lands (the first click did nothing before)', async () => {
+    const run = await loaded();
+    type(run, 'Atemübung täglich');
+    await tick(run, AUTOSAVE_DELAY_MS);
+    expect(state(run)).toBe('saving');
+    // The order seen in the report: the save is out, then the click, then the save's answer.
+    expect(run.actor.getSnapshot().can({ type: 'editor.sign' })).toBe(true);
+    run.actor.send({ type: 'editor.sign' });
+    expect(run.actor.getSnapshot().context.signRequested).toBe(true);
+    expect(run.actor.getSnapshot().can({ type: 'editor.sign' })).toBe(false);
+    run.fakes.saveDraft!.resolve({ etag: 'W/"2"', meta: META });
+    await flush();
+    expect(state(run)).toBe('confirmingSign');
+    run.actor.send({ type: 'sign.confirm' });
+    expect(run.fakes.signDocument!.latest().input).toEqual({ documentId: DOC_ID, etag: 'W/"2"' });
+  });
+
+  it('takes a click before the debounce ran out: saves at once, then asks', async () => {
+    const run = await loaded();
+    type(run, 'Atemübung');
+    run.actor.send({ type: 'editor.sign' });
+    expect(state(run)).toBe('saving');
+    expect(run.fakes.saveDraft!.calls).toHaveLength(1);
+    run.fakes.saveDraft!.resolve({ etag: 'W/"2"', meta: META });
+    await flush();
+    expect(state(run)).toBe('confirmingSign');
+  });
+
+  it('does not ask when typing went on after the click, or the server names a blocker', async () => {
+    const typed = await loaded();
+    type(typed, 'eins');
+    typed.actor.send({ type: 'editor.sign' });
+    type(typed, 'eins zwei');
+    typed.fakes.saveDraft!.resolve({ etag: 'W/"2"', meta: META });
+    await flush();
+    expect(state(typed)).toBe('dirty');
+    expect(typed.actor.getSnapshot().context.signRequested).toBe(false);
+
+    const blocked = await loaded();
+    type(blocked, 'eins');
+    blocked.actor.send({ type: 'editor.sign' });
+    const blocker = { code: 'sections_incomplete', message: 'Nicht alle Abschnitte …' };
+    blocked.fakes.saveDraft!.resolve({ etag: 'W/"2"', meta: { ...META, blockers: [blocker] } });
+    await flush();
+    expect(state(blocked)).toBe('saved');
+    expect(blocked.actor.getSnapshot().context.signRequested).toBe(false);
+  });
+
+  it('drops the request when the save fails (the failure is shown instead)', async () => {
+    const run = await loaded();
+    type(run, 'eins');
+    run.actor.send({ type: 'editor.sign' });
+    run.fakes.saveDraft!.reject(NETWORK);
+    await flush();
+    expect(state(run)).toBe('offlineRetrying');
+    expect(run.actor.getSnapshot().context.signRequested).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { clients, coaches, users } from '../../db/schema/index';
+import { permissionsOf } from '../../../shared/clinical-access';
 import type { Db, Tx } from '../../db/client';
 import { forgetPrincipal, type Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
@@ -27,6 +28,7 @@ async function loginResponse(db: Db | Tx, userId: string) {
     email: row.email,
     role: row.role,
     active: row.active,
+    permissions: permissionsOf(row.role),
     coach: row.coachId
       ? { id: row.coachId, name: `${row.coachFirstName} ${row.coachLastName}` }
       : null,

@@ -11,7 +11,7 @@ import { sendContractReminder } from './contract-reminder';
 import { assertClientFields } from './fields';
 import { listClientPage } from './list';
 import { clientScope, findClient } from './repository';
-import { assertMayAssignCoach } from './scope';
+import { assertMayAssignCoach, assertMayWriteClinical } from './scope';
 import { quickSearchMatches } from './search';
 
 type ClientInput = Body<'createClient'> | Body<'updateClient'>;
@@ -122,6 +122,7 @@ export const clientsHandlers = defineHandlers({
   },
 
   async createClient({ body, principal, deps, reply }) {
+    assertMayWriteClinical(principal, body, 'create');
     assertClientFields(body, deps.now());
     assertContactPerson(body.clientType ?? 'self', body.contactPerson);
     const created = await deps.db.transaction(async (tx) => {
@@ -175,6 +176,7 @@ export const clientsHandlers = defineHandlers({
     return deps.db.transaction(async (tx) => {
       const before = await findClient(tx, principal, params.clientId);
       if (!before) throw notFound('client');
+      assertMayWriteClinical(principal, body, 'update');
       assertMayAssignCoach(
         principal,
         {

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { clients, coaches } from '../../db/schema/index';
 import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
+import { withoutClinical } from '../../../shared/clinical-access';
 import type { Query } from '../../http/handler';
 import {
   generationCountQuery,
@@ -260,5 +261,8 @@ export async function listClientPage(db: Db, principal: Principal, query: Query<
       ? clientCountKey(scope, query, values.scopeCoach)
       : undefined,
   );
-  return { clients: rows.map(fromPageRow), ...counts };
+  return {
+    clients: rows.map((r) => withoutClinical(principal.role, fromPageRow(r))),
+    ...counts,
+  };
 }

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
 import type { ListScope, Principal } from '../../http/auth';
+import { withoutClinical } from '../../../shared/clinical-access';
 import type { Query } from '../../http/handler';
 import { searchShape, searchWords } from './search';
 
@@ -36,6 +37,7 @@ type Joined = {
   coachLastName: string | null;
 };
 
+/** The whole record; answers pass it through withoutClinical for the caller's role. */
 export function toClient({ client: c, coachId, coachFirstName, coachLastName }: Joined) {
   return {
     id: c.id,
@@ -87,9 +89,10 @@ export function clientScope(principal: Principal): SQL | undefined {
   return coachId ? eq(clients.coachedById, coachId) : sql`false`;
 }
 
+/** A client in the caller's scope, as the caller may see it (withoutClinical), or null. */
 export async function findClient(db: Db | Tx, principal: Principal, id: string) {
   const [row] = await selectClients(db).where(and(eq(clients.id, id), clientScope(principal)));
-  return row ? toClient(row) : null;
+  return row ? withoutClinical(principal.role, toClient(row)) : null;
 }
 
 const TYPE_GROUPS = {

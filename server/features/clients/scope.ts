@@ -2,8 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { clients } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
-import { forbidden } from '../../http/problem';
+import { forbidden, HttpProblem } from '../../http/problem';
 import { clientScope } from './repository';
+import { CLINICAL_CLIENT_FIELDS, mayReadClinical } from '../../../shared/clinical-access';
 
 /** Roles that see and assign every client; coaches reach only the clients they coach. */
 const ASSIGNING_ROLES = new Set(['ADMIN', 'ONBOARDING_MANAGER', 'SUPERADMIN']);
@@ -39,5 +40,26 @@ export function assertMayAssignCoach(
       'forbidden_reassign',
       'Only admins and onboarding managers assign a client to a coach',
     );
+  }
+}
+
+/**
+ * A role that may not read the clinical fields may not write them either (it would change what
+ * it cannot see): 403 naming the field. A new record may carry them empty (null), as the staff
+ * form sends them; a change may not name them at all.
+ */
+export function assertMayWriteClinical(
+  principal: Principal,
+  input: Partial<Record<(typeof CLINICAL_CLIENT_FIELDS)[number], unknown>>,
+  write: 'create' | 'update',
+) {
+  if (mayReadClinical(principal.role)) return;
+  for (const field of CLINICAL_CLIENT_FIELDS) {
+    const value = input[field];
+    if (value === undefined || (write === 'create' && value === null)) continue;
+    const message = `${field} is clinical content, which this role may not read or write`;
+    throw new HttpProblem(403, 'forbidden_clinical', 'Forbidden', message, [
+      { field, code: 'forbidden_clinical', message },
+    ]);
   }
 }

@@ -4,10 +4,12 @@ import { appointments, appointmentSummaries, clients, patientCards } from '../..
 import type { Principal } from '../../http/auth';
 import { notFound } from '../../http/problem';
 import { blockersOf } from './content';
+import { namesOf } from './documents';
 
 /**
  * The detail pages' view of a client's clinical documents (issue #20): status, availability
- * and blockers of the patient card and every summary, never content. Not an access-log read,
+ * and blockers of the patient card and every summary, never content; when review completed
+ * one, when and by whom. Not an access-log read,
  * so the appointment and client pages can show it to onboarding managers too.
  */
 
@@ -18,11 +20,17 @@ interface StatusRow {
   status: 'new' | 'sent' | 'completed' | 'canceled';
   blockerCodes: string[];
   signedAt: string | Date | null;
+  completedAt: string | Date | null;
+  completedById: string | null;
 }
 
 const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
 
-const toStatus = (row: StatusRow, appointmentStartDate: string | Date | null) => {
+const toStatus = (
+  row: StatusRow,
+  appointmentStartDate: string | Date | null,
+  names: Map<string, string>,
+) => {
   const blockers = row.status === 'new' ? blockersOf(row.blockerCodes) : [];
   return {
     id: row.id,
@@ -32,6 +40,8 @@ const toStatus = (row: StatusRow, appointmentStartDate: string | Date | null) =>
     availability: blockers.length ? ('blocker' as const) : ('available' as const),
     blockers,
     signedAt: iso(row.signedAt),
+    completedAt: iso(row.completedAt),
+    completedByName: row.completedById ? (names.get(row.completedById) ?? null) : null,
   };
 };
 
@@ -42,6 +52,8 @@ const COLUMNS = {
   status: appointmentSummaries.status,
   blockerCodes: appointmentSummaries.blockerCodes,
   signedAt: appointmentSummaries.signedAt,
+  completedAt: appointmentSummaries.completedAt,
+  completedById: appointmentSummaries.completedById,
 };
 
 export async function clientClinicalStatus(db: Db, principal: Principal, clientId: string) {
@@ -61,6 +73,8 @@ export async function clientClinicalStatus(db: Db, principal: Principal, clientI
         status: patientCards.status,
         blockerCodes: patientCards.blockerCodes,
         signedAt: patientCards.signedAt,
+        completedAt: patientCards.completedAt,
+        completedById: patientCards.completedById,
         startDate: appointments.startDate,
       })
       .from(patientCards)
@@ -80,8 +94,12 @@ export async function clientClinicalStatus(db: Db, principal: Principal, clientI
   } else if (!client && !card && summaries.length === 0) {
     throw notFound('client');
   }
+  const shown = summaries.filter(visible);
+  const shownCard = card && visible(card) ? card : null;
+  // Who completed them in review, by name (one query, only when anything is completed).
+  const names = await namesOf(db, [...shown, ...(shownCard ? [shownCard] : [])].map((r) => r.completedById));
   return {
-    patientCard: card && visible(card) ? toStatus(card, card.startDate) : null,
-    summaries: summaries.filter(visible).map((row) => toStatus(row, row.startDate)),
+    patientCard: shownCard ? toStatus(shownCard, shownCard.startDate, names) : null,
+    summaries: shown.map((row) => toStatus(row, row.startDate, names)),
   };
 }

@@ -12,6 +12,7 @@ import {
   toAppointment,
 } from '../appointments/index';
 import { selectClients, toClient } from '../clients/index';
+import { withoutClinical } from '../../../shared/clinical-access';
 import type { MeetingRole } from '../../adapters/video/video';
 import { compareInstants, instantOf, isoOf } from '../../time';
 import {
@@ -191,7 +192,7 @@ export const meetingsHandlers = defineHandlers({
     });
     return {
       appointment: toAppointment(row),
-      client: toClient(clientRow!),
+      client: withoutClinical(principal.role, toClient(clientRow!)),
       earlierAppointments: earlier.map(toAppointment),
       joinableFrom: isoOf(window.from),
       joinableUntil: isoOf(window.until),

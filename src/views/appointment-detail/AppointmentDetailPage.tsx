@@ -1,17 +1,18 @@
 import { useParams } from 'wouter';
 import { wireAppointmentDetail } from '../../machines/wiring/appointment-detail';
 import { useRouteActor } from '../route-actor';
+import { useSessionPermission } from '../session-status';
 import { useStaffSession } from '../staff/useUrlList';
 import { AppointmentDetailView } from './AppointmentDetailView';
 
 /** Starts the appointment detail machine (the cancel page asks at once). */
 export function AppointmentDetailScreen({ id, mode }: { id: string; mode: 'detail' | 'cancel' }) {
-  const { manager, role } = useStaffSession();
+  const { manager } = useStaffSession();
   const actorRef = useRouteActor(wireAppointmentDetail, {
     input: { id, withEvents: manager, askToCancel: mode === 'cancel' },
   });
-  // Clinical content: the coach and admins; onboarding managers see the status only.
-  const clinicalWriter = role === 'COACH' || role === 'ADMIN' || role === 'SUPERADMIN';
+  // Clinical content: whoever the session may read it (onboarding managers see the status only).
+  const clinicalWriter = useSessionPermission('readClinical');
   return <AppointmentDetailView actorRef={actorRef} mode={mode} clinicalWriter={clinicalWriter} />;
 }
 

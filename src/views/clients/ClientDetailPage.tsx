@@ -10,6 +10,7 @@ import { REJECTION_LABELS } from './ClientFormFields';
 import { EraseClient } from './EraseClient';
 import { wireClientDetail } from '../../machines/wiring/client-detail';
 import { useRouteActor } from '../route-actor';
+import { useSessionPermission } from '../session-status';
 import { useStaffSession } from '../staff/useUrlList';
 import { AccessLogSection, ClientClinicalSection } from '../clinical/ClinicalSections';
 import { ClinicalExport } from '../clinical/ClinicalExport';
@@ -24,8 +25,8 @@ function ClientDetail({ id }: { id: string }) {
   const { t } = useTranslation('staff');
   const { role } = useStaffSession();
   const admin = role === 'ADMIN' || role === 'SUPERADMIN';
-  // Clinical content: the coach and admins; onboarding managers see the statuses only.
-  const clinicalWriter = admin || role === 'COACH';
+  // Clinical content: whoever the session may read it (onboarding managers see the statuses only).
+  const clinicalWriter = useSessionPermission('readClinical');
   const actorRef = useRouteActor((effects) => wireClientDetail(effects, admin), { input: { id } });
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
@@ -162,13 +163,28 @@ function ClientDetail({ id }: { id: string }) {
             {c.rejectionReasonType ? t(REJECTION_LABELS[c.rejectionReasonType]) : t('clientForm.noRejection')}
             {c.rejectionReasonNotes ? ` – ${c.rejectionReasonNotes}` : ''}
           </dd>
-          <dt>{t('clientForm.diagnosis')}</dt>
-          <dd>
-            {c.diagnosis ?? dash}
-            {c.initialDiagnosis ? ` (${t('client.since', { date: formatDate(c.initialDiagnosis) })})` : ''}
-          </dd>
-          <dt>{t('clientForm.notes')}</dt>
-          <dd className="pre-wrap">{c.notes ?? dash}</dd>
+          {/* Clinical fields: the server leaves them out for roles that may not read them. */}
+          {'diagnosis' in c ? (
+            <>
+              <dt>{t('clientForm.diagnosis')}</dt>
+              <dd>
+                {c.diagnosis ?? dash}
+                {c.initialDiagnosis ? ` (${t('client.since', { date: formatDate(c.initialDiagnosis) })})` : ''}
+              </dd>
+            </>
+          ) : null}
+          {'mentalStressIndicator' in c ? (
+            <>
+              <dt>{t('clientForm.mentalStressIndicator')}</dt>
+              <dd>{c.mentalStressIndicator ?? dash}</dd>
+            </>
+          ) : null}
+          {'notes' in c ? (
+            <>
+              <dt>{t('clientForm.notes')}</dt>
+              <dd className="pre-wrap">{c.notes ?? dash}</dd>
+            </>
+          ) : null}
           <dt>{t('clients.columns.createdAt')}</dt>
           <dd>{formatDateTime(c.createdAt)}</dd>
         </dl>

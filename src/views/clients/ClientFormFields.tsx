@@ -5,6 +5,7 @@ import { CLIENT_TYPES, REJECTION_REASONS } from '../../../shared/contract/enums'
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
 import { CheckField, SelectField, TextField, type FormActor } from '../staff/FormParts';
 import { CatalogChoices, ExistingClientOfCoach } from './CatalogChoices';
+import { useSessionPermission } from '../session-status';
 
 export const REJECTION_LABELS: Record<(typeof REJECTION_REASONS)[number], string> = {
   not_reachable: tKey('staff:rejection.not_reachable'),
@@ -34,6 +35,8 @@ export function ClientFormFields({
 }) {
   const { t } = useTranslation('staff');
   const relative = useSelector(actorRef, (s) => s.context.values.clientType === 'relative');
+  // The clinical fields only for whoever may read them (the server refuses them otherwise).
+  const clinical = useSessionPermission('readClinical');
   return (
     <>
       <fieldset>
@@ -108,19 +111,21 @@ export function ClientFormFields({
       </fieldset>
       {full ? (
         <>
+          {clinical ? (
+            <fieldset>
+              <legend>{t('clientForm.health')}</legend>
+              <TextField actorRef={actorRef} name="diagnosis" type="textarea" label={t('clientForm.diagnosis')} maxLength={5000} />
+              <TextField actorRef={actorRef} name="initialDiagnosis" type="date" label={t('clientForm.initialDiagnosis')} />
+              <TextField
+                actorRef={actorRef}
+                name="mentalStressIndicator"
+                label={t('clientForm.mentalStressIndicator')}
+                hint={t('clientForm.mentalStressIndicatorHint')}
+              />
+            </fieldset>
+          ) : null}
           <fieldset>
-            <legend>{t('clientForm.health')}</legend>
-            <TextField actorRef={actorRef} name="diagnosis" type="textarea" label={t('clientForm.diagnosis')} maxLength={5000} />
-            <TextField actorRef={actorRef} name="initialDiagnosis" type="date" label={t('clientForm.initialDiagnosis')} />
-            <TextField
-              actorRef={actorRef}
-              name="mentalStressIndicator"
-              label={t('clientForm.mentalStressIndicator')}
-              hint={t('clientForm.mentalStressIndicatorHint')}
-            />
-          </fieldset>
-          <fieldset>
-            <legend>{t('clientForm.rejectionAndNotes')}</legend>
+            <legend>{clinical ? t('clientForm.rejectionAndNotes') : t('clientForm.rejection')}</legend>
             <SelectField
               actorRef={actorRef}
               name="rejectionReasonType"
@@ -131,7 +136,7 @@ export function ClientFormFields({
               ]}
             />
             <TextField actorRef={actorRef} name="rejectionReasonNotes" type="textarea" label={t('clientForm.rejectionReasonNotes')} maxLength={5000} />
-            <TextField actorRef={actorRef} name="notes" type="textarea" label={t('clientForm.notes')} maxLength={5000} />
+            {clinical ? <TextField actorRef={actorRef} name="notes" type="textarea" label={t('clientForm.notes')} maxLength={5000} /> : null}
           </fieldset>
         </>
       ) : null}

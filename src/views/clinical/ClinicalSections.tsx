@@ -16,14 +16,29 @@ type Schemas = components['schemas'];
 type DocStatus = Schemas['ClinicalDocumentStatus'];
 type Appointment = Schemas['Appointment'];
 
+/**
+ * The status with its time: a completed document says when review completed it and by whom
+ * (the signing time below it), a signed one when it was signed.
+ */
 function StatusLine({ doc }: { doc: DocStatus }) {
   const { t } = useTranslation('clinical');
+  const completed = doc.status === 'completed' && doc.completedAt ? doc.completedAt : null;
+  const when = completed
+    ? doc.completedByName
+      ? t('status.completedBy', { when: formatDateTime(completed), who: doc.completedByName })
+      : t('status.signedAt', { when: formatDateTime(completed) })
+    : doc.signedAt
+      ? t('status.signedAt', { when: formatDateTime(doc.signedAt) })
+      : '';
   return (
     <>
       <p>
         <span className={`status-badge status-${doc.status}`}>{t(STATUS_LABELS[doc.status])}</span>
-        {doc.signedAt ? ` ${t('status.signedAt', { when: formatDateTime(doc.signedAt) })}` : ''}
+        {when ? ` ${when}` : ''}
       </p>
+      {completed && doc.signedAt ? (
+        <p className="field-hint">{t('status.signedOn', { when: formatDateTime(doc.signedAt) })}</p>
+      ) : null}
       {doc.blockers.length > 0 ? (
         <ul aria-label={t('editor.blockersTitle')}>
           {doc.blockers.map((b) => (

@@ -4,12 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import { readLocalDraft } from '../../machines/actors/local-draft';
-import type { DocumentContent, documentEditorMachine } from '../../machines/document-editor.machine';
+import type { DocumentContent, DocumentSubject, documentEditorMachine } from '../../machines/document-editor.machine';
 import type { RouteEffects } from '../../machines/wiring/effects';
 import { useRouteActor } from '../route-actor';
-import { useSessionStatus } from '../session-status';
+import { useSessionPermission, useSessionStatus } from '../session-status';
 import { errorKey } from '../staff/ListParts';
-import { formatDateTime } from '../staff/format';
+import { formatDate, formatDateTime } from '../staff/format';
+import { APPOINTMENT_TYPE_LABELS } from '../appointments-list/parts';
+import { useCrumbName } from '../parts/crumb-names';
 import { DetailFrame } from '../record-detail/DetailFrame';
 import { STATUS_LABELS } from './labels';
 import { mergeContents } from './merge';
@@ -40,9 +42,12 @@ export function DocumentEditorView({
   backLabel,
   fieldLabels,
   Fields,
+  crumb,
 }: {
   actorRef: EditorActor;
   title: string;
+  /** Which breadcrumb names whose document it is: the client's (card) or the appointment's (summary). */
+  crumb: 'client' | 'appointment';
   intro?: ReactNode;
   backHref: string;
   backLabel: string;
@@ -56,6 +61,11 @@ export function DocumentEditorView({
   const { content, meta, status, error, conflict } = state.context;
   const saveNow = useCallback(() => actorRef.send({ type: 'editor.saveNow' }), [actorRef]);
   const whoIs = useWhoIs();
+  const subject = state.context.subject;
+  useCrumbName(
+    subject ? (crumb === 'client' ? `/clients/${subject.clientId}` : `/appointments/${subject.appointmentId}`) : '',
+    subject ? (crumb === 'client' || !subject.appointmentStart ? subject.clientName : `${subject.clientName}, ${formatDate(subject.appointmentStart)}`) : null,
+  );
 
   if (state.hasTag('loading') || state.hasTag('loadFailed')) {
     return (
@@ -79,9 +89,14 @@ export function DocumentEditorView({
     <DetailFrame title={title} busy={state.hasTag('signing') || state.hasTag('loading')} progress={t('editor.working')}>
       <div className="clinical-document">
         <p className="print-only clinical-print-title">{title}</p>
+        {subject ? <SubjectHeader subject={subject} /> : null}
         {intro}
         <p className="clinical-status">
-          <span className={`status-badge status-${status}`}>{t(STATUS_LABELS[status])}</span>{' '}
+          {state.hasTag('absent') ? null : (
+            <>
+              <span className={`status-badge status-${status}`}>{t(STATUS_LABELS[status])}</span>{' '}
+            </>
+          )}
           <SaveState state={state} retry={() => send({ type: 'editor.retry' })} />
         </p>
         <div className="page-actions no-print">
@@ -173,6 +188,32 @@ export function ClinicalEditorScreen({
 type EditorState = ReturnType<EditorActor['getSnapshot']>;
 type Send = EditorActor['send'];
 
+/** Whose document it is: the client and the appointment (date, time, type), each a link back. */
+function SubjectHeader({ subject }: { subject: DocumentSubject }) {
+  const { t } = useTranslation('clinical');
+  const { t: ts } = useTranslation('staff');
+  const type = subject.appointmentType as keyof typeof APPOINTMENT_TYPE_LABELS | null;
+  return (
+    <dl className="clinical-subject">
+      <div>
+        <dt>{t('subject.client')}</dt>
+        <dd>
+          <Link href={`/clients/${subject.clientId}`}>{subject.clientName}</Link>
+        </dd>
+      </div>
+      {subject.appointmentId && subject.appointmentStart ? (
+        <div>
+          <dt>{t('subject.appointment')}</dt>
+          <dd>
+            <Link href={`/appointments/${subject.appointmentId}`}>{formatDateTime(subject.appointmentStart)}</Link>
+            {type && APPOINTMENT_TYPE_LABELS[type] ? ` · ${ts(APPOINTMENT_TYPE_LABELS[type])}` : ''}
+          </dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
 /** "Seite verlassen?" while an in-app link waits (the machine's `leaving`); Escape stays. */
 function LeaveQuestion({ open, send }: { open: boolean; send: Send }) {
   const { t } = useTranslation('clinical');
@@ -223,7 +264,9 @@ function SaveState({ state, retry }: { state: EditorState; retry: () => void }) 
   const { t: ts } = useTranslation('staff');
   const text = state.hasTag('readOnly')
     ? t('save.locked')
-    : state.hasTag('saving')
+    : state.hasTag('absent')
+      ? t('save.absent')
+      : state.hasTag('saving')
       ? t('save.saving')
       : state.hasTag('offline')
         ? t('save.offline')
@@ -253,6 +296,7 @@ function SignArea({ state, send, blocked }: { state: EditorState; send: Send; bl
   const { t } = useTranslation('clinical');
   const { t: ts } = useTranslation('staff');
   const error = state.context.error;
+  const waiting = state.context.signRequested;
   if (state.hasTag('confirmingSign') || state.hasTag('signing')) {
     const signing = state.hasTag('signing');
     return (
@@ -277,12 +321,15 @@ function SignArea({ state, send, blocked }: { state: EditorState; send: Send; bl
       <button
         type="button"
         className="button button-primary"
-        disabled={blocked || !state.can({ type: 'editor.sign' })}
+        // Blockers are the last save's: while the text is unsaved the click saves it and asks after.
+        disabled={(blocked && !state.hasTag('unsaved')) || !state.can({ type: 'editor.sign' })}
         onClick={() => send({ type: 'editor.sign' })}
       >
         {t('sign.button')}
       </button>
-      <span className="field-hint">{blocked ? t('sign.blockedHint') : t('sign.hint')}</span>
+      <span className="field-hint" role={waiting ? 'status' : undefined}>
+        {waiting ? t('sign.afterSave') : blocked ? t('sign.blockedHint') : t('sign.hint')}
+      </span>
       {error && state.hasTag('saved') ? (
         <p className="field-error" role="alert">
           {t('sign.failed', { reason: ts(errorKey(error)) })}
@@ -444,8 +491,7 @@ function Amendments({ state, send, whoIs }: { state: EditorState; send: Send; wh
 function ReviewComments({ state, send }: { state: EditorState; send: Send }) {
   const { t } = useTranslation('clinical');
   const { t: ts } = useTranslation('staff');
-  const status = useSessionStatus();
-  const reviewer = status.kind === 'signedIn' && (status.session.role === 'ADMIN' || status.session.role === 'SUPERADMIN');
+  const reviewer = useSessionPermission('completeReview');
   const comments = state.context.meta?.reviewComments ?? [];
   const submitting = state.hasTag('commenting');
   if (!reviewer && comments.length === 0) return null;

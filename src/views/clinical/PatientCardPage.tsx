@@ -21,6 +21,7 @@ export default function PatientCardPage() {
       backHref={`/clients/${clientId}`}
       backLabel={t('card.back')}
       fieldLabels={CARD_FIELD_LABELS}
+      crumb="client"
       Fields={PatientCardFields}
     />
   );

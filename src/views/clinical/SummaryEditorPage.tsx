@@ -7,7 +7,7 @@ import { SUMMARY_FIELD_LABELS, SummaryFields } from './SummaryFields';
 /**
  * `/appointments/{appointmentId}/summary`: the appointment's summary in the document editor
  * (its own page, so the leave guard and the print view cover only the document). Opening it
- * starts the draft when there is none yet.
+ * creates nothing: a summary that is not there yet is the empty template until the first change.
  */
 export default function SummaryEditorPage() {
   const { appointmentId } = useParams<{ appointmentId: string }>();
@@ -21,6 +21,7 @@ export default function SummaryEditorPage() {
       backHref={`/appointments/${appointmentId}`}
       backLabel={t('summary.back')}
       fieldLabels={SUMMARY_FIELD_LABELS}
+      crumb="appointment"
       Fields={SummaryFields}
     />
   );

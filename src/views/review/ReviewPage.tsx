@@ -18,6 +18,7 @@ import { recordOf } from '../../machines/record-detail.machine';
 import { wireReviewBatch, wireReviewOverview } from '../../machines/wiring/review';
 import { BatchDialog, BatchResult, SelectionBar, useBatchRowSelection, type BatchActor } from '../parts/BatchParts';
 import { useRouteActor } from '../route-actor';
+import { useSessionPermission } from '../session-status';
 import { StaffListPage } from '../staff/ActionLinks';
 import { DataTable, type RowSelection } from '../staff/DataTable';
 import { FilterForm, FilterSelect } from '../staff/FilterParts';
@@ -244,8 +245,9 @@ function ReviewTable({
  * selection made under another filter is gone): the overview, the tabs, the tab's table.
  */
 function ReviewBody({ listRef, coachFilter }: { listRef: ListActor; coachFilter: ReactNode }) {
-  const { role, manager } = useStaffSession();
-  const canAct = role === 'ADMIN' || role === 'ONBOARDING_MANAGER' || role === 'SUPERADMIN';
+  const { manager } = useStaffSession();
+  // Completing is for whoever may read the documents (not onboarding managers, not coaches).
+  const canAct = useSessionPermission('completeReview');
   const filters = useSelector(listRef, (s) => s.context.query.filters);
   const tab = tabOf(filters);
   const overviewRef = useOverviewActor(filters.coach);
@@ -270,8 +272,8 @@ function ReviewBody({ listRef, coachFilter }: { listRef: ListActor; coachFilter:
 
 /**
  * `/review` ("Prüfung"): the overview (status counts, pending work per coach) and four lists:
- * signed summaries and patient cards waiting for review, which admins and onboarding managers
- * complete in batches, and the incomplete ones, oldest first. Coaches see their own work;
+ * signed summaries and patient cards waiting for review, which admins complete in batches
+ * (the session's `completeReview`), and the incomplete ones, oldest first. Coaches see their own work;
  * managers everyone's, filterable by coach (`?coach=`), the list in the address (`?tab=`).
  */
 export default function ReviewPage() {

@@ -5,6 +5,7 @@ import type { components } from '../../../../shared/contract/product';
 import type {
   AmendmentInput,
   DocumentMeta,
+  DocumentSubject,
   ReviewCommentInput,
   LoadedDocument,
   SaveDraftInput,
@@ -15,13 +16,15 @@ import type {
 /**
  * The document editor's calls (issue #20) for the two clinical documents. A summary's
  * `documentId` is its appointment's id; a patient card's is the client's id (the card's own id,
- * which its PUT and amendments need, is learned at load).
+ * which its PUT and amendments need, is learned at load or when the first save creates it).
+ * Loading also reads whose document it is (the appointment: client, date, type) for the header.
  */
 
 type Schemas = components['schemas'];
 type SummaryDoc = Schemas['AppointmentSummary'];
 type CardDoc = Schemas['PatientCard'];
 type ClinicalDoc = SummaryDoc | CardDoc;
+type Appointment = Schemas['Appointment'];
 export type ClientClinicalStatus = Schemas['ClientClinicalStatus'];
 
 /** A new summary starts as an empty SOAP note. */
@@ -35,11 +38,20 @@ const metaOf = (doc: ClinicalDoc): DocumentMeta => ({
   completed: doc.completedAt ? { at: doc.completedAt, byName: doc.completedByName } : null,
 });
 
-const loadedOf = (doc: ClinicalDoc, response: Response): LoadedDocument => ({
+const loadedOf = (doc: ClinicalDoc, response: Response, subject: DocumentSubject | null): LoadedDocument => ({
   content: doc.content as Record<string, unknown>,
   etag: response.headers.get('etag') ?? `"v${doc.version}"`,
   status: doc.status,
   meta: metaOf(doc),
+  subject,
+});
+
+/** Not created yet: the empty template without an ETag (the editor's `absent`). */
+const absentOf = (content: Record<string, unknown>, subject: DocumentSubject | null): LoadedDocument => ({
+  content,
+  etag: null,
+  status: 'new',
+  subject,
 });
 
 const savedOf = (doc: ClinicalDoc, response: Response): SignedDocument & SavedDocument => ({
@@ -49,22 +61,38 @@ const savedOf = (doc: ClinicalDoc, response: Response): SignedDocument & SavedDo
 });
 
 const missing = (error: unknown) => isApiError(error) && error.status === 404;
-const exists = (error: unknown) =>
-  isApiError(error) && (error.code === 'summary_exists' || error.code === 'patient_card_exists');
 
-/** GET; when there is none yet, create it (a second tab creating it first is fine: read it). */
-async function readOrCreate(read: () => Promise<LoadedDocument>, create: () => Promise<LoadedDocument>) {
-  try {
-    return await read();
-  } catch (error) {
-    if (!missing(error)) throw error;
-  }
-  try {
-    return await create();
-  } catch (error) {
-    if (exists(error)) return read();
-    throw error;
-  }
+/** A refusal the editor names like the server's (`code`, `status`), without asking the server. */
+const refusal = (status: number, code: string) => Object.assign(new Error(code), { status, code });
+
+/** Whose document it is, from its appointment (name, date, type). */
+const subjectOf = (a: Appointment): DocumentSubject => ({
+  clientId: a.clientId,
+  clientName: a.clientName,
+  appointmentId: a.id,
+  appointmentStart: a.startDate,
+  appointmentType: a.appointmentType,
+});
+
+/** Held: started, not cancelled, not a no-show, not provisional (the server's rule for documents). */
+const held = (a: Appointment) =>
+  !a.cancelledAt && !a.noShow && !a.isProvisional && Date.parse(a.startDate) <= Date.now();
+
+async function appointmentOf(api: ApiClient, id: string, signal: AbortSignal) {
+  const { data } = await api.GET('/appointment/{id}', { params: { path: { id } }, signal });
+  return data!;
+}
+
+/**
+ * The client's documents without content (no access-log entry): whether one exists is asked
+ * here, so opening an editor never reads a document that is not there (a 404 in the console).
+ */
+async function statusOf(api: ApiClient, clientId: string, signal: AbortSignal) {
+  const { data } = await api.GET('/client/{clientId}/clinical-status', {
+    params: { path: { clientId } },
+    signal,
+  });
+  return data!;
 }
 
 export interface ClinicalEditorActors {
@@ -75,7 +103,10 @@ export interface ClinicalEditorActors {
   addReviewComment: ReturnType<typeof fromPromise<{ meta: DocumentMeta }, ReviewCommentInput>>;
 }
 
-/** `/appointment/{appointmentId}/summary`: read (or start) it, save, sign, amend. */
+/**
+ * `/appointment/{appointmentId}/summary`: read it, or the empty template when there is none
+ * (the first save creates it), save, sign, amend.
+ */
 export function summaryActors(api: ApiClient): ClinicalEditorActors {
   const params = (appointmentId: string) => ({ path: { appointmentId } });
   const withEtag = (appointmentId: string, etag: string) => ({
@@ -83,29 +114,46 @@ export function summaryActors(api: ApiClient): ClinicalEditorActors {
     header: { 'If-Match': etag },
   });
   return {
-    loadDocument: fromPromise(({ input, signal }) =>
-      readOrCreate(
-        async () => {
-          const { data, response } = await api.GET('/appointment/{appointmentId}/summary', {
-            params: params(input.documentId),
-            signal,
-          });
-          return loadedOf(data!, response);
-        },
-        async () => {
-          const { data, response } = await api.POST('/appointment/{appointmentId}/summary', {
-            params: params(input.documentId),
-            body: { content: NEW_SUMMARY },
-            signal,
-          });
-          return loadedOf(data!, response);
-        },
-      ),
-    ),
+    loadDocument: fromPromise(async ({ input, signal }) => {
+      const readSummary = async (subject: DocumentSubject | null) => {
+        const { data, response } = await api.GET('/appointment/{appointmentId}/summary', {
+          params: params(input.documentId),
+          signal,
+        });
+        return loadedOf(data!, response, subject);
+      };
+      const appointment = await appointmentOf(api, input.documentId, signal).catch((error: unknown) => {
+        // A coach reads the summaries of a client they coach, also of another coach's appointment.
+        if (missing(error)) return null;
+        throw error;
+      });
+      if (appointment === null) return readSummary(null);
+      const subject = subjectOf(appointment);
+      const status = await statusOf(api, appointment.clientId, signal);
+      if (!status.summaries.some((s) => s.appointmentId === appointment.id)) {
+        if (!held(appointment)) throw refusal(409, 'appointment_not_held');
+        return absentOf(NEW_SUMMARY, subject);
+      }
+      try {
+        return await readSummary(subject);
+      } catch (error) {
+        if (missing(error)) return absentOf(NEW_SUMMARY, subject);
+        throw error;
+      }
+    }),
     saveDraft: fromPromise(async ({ input, signal }) => {
+      const content = input.content as Schemas['SummaryContent'];
+      if (input.etag === null) {
+        const { data, response } = await api.POST('/appointment/{appointmentId}/summary', {
+          params: params(input.documentId),
+          body: { content },
+          signal,
+        });
+        return savedOf(data!, response);
+      }
       const { data, response } = await api.PUT('/appointment/{appointmentId}/summary', {
         params: withEtag(input.documentId, input.etag),
-        body: { content: input.content as Schemas['SummaryContent'] },
+        body: { content },
         signal,
       });
       return savedOf(data!, response);
@@ -137,50 +185,56 @@ export function summaryActors(api: ApiClient): ClinicalEditorActors {
   };
 }
 
+/** A new patient card starts empty. */
+const NEW_CARD: Record<string, unknown> = {};
+
 /**
  * The client's patient card. Read per client; when there is none, `createAt` (a held
- * appointment of the client) starts it, else the 404 stands ("no card yet").
+ * appointment of the client) is where the first save starts it, else "no card yet" (404).
  */
 export function patientCardActors(api: ApiClient, createAt: string | null): ClinicalEditorActors {
   let cardId: string | null = null;
-  const remember = (doc: CardDoc, response: Response) => {
-    cardId = doc.id;
-    return loadedOf(doc, response);
-  };
   const card = () => {
     if (cardId === null) throw new Error('patient card: not loaded');
     return cardId;
   };
-  const read = async (clientId: string, signal: AbortSignal) => {
-    const { data, response } = await api.GET('/client/{clientId}/patient-card', {
-      params: { path: { clientId } },
-      signal,
-    });
-    return remember(data!, response);
+  const remember = (doc: CardDoc, response: Response) => {
+    cardId = doc.id;
+    return savedOf(doc, response);
   };
   return {
-    loadDocument: fromPromise(({ input, signal }) =>
-      createAt === null
-        ? read(input.documentId, signal)
-        : readOrCreate(
-            () => read(input.documentId, signal),
-            async () => {
-              const { data, response } = await api.POST('/appointment/{appointmentId}/patient-card', {
-                params: { path: { appointmentId: createAt } },
-                body: {},
-                signal,
-              });
-              return remember(data!, response);
-            },
-          ),
-    ),
-    saveDraft: fromPromise(async ({ input, signal }) => {
-      const { data, response } = await api.PUT('/patient-card/{patientCardId}', {
-        params: { path: { patientCardId: card() }, header: { 'If-Match': input.etag } },
-        body: { content: sendableCard(input.content) },
+    loadDocument: fromPromise(async ({ input, signal }) => {
+      const status = await statusOf(api, input.documentId, signal);
+      const at = status.patientCard?.appointmentId ?? createAt;
+      const subject = at ? subjectOf(await appointmentOf(api, at, signal)) : null;
+      if (!status.patientCard) {
+        if (createAt === null) throw refusal(404, 'not_found');
+        return absentOf(NEW_CARD, subject);
+      }
+      const { data, response } = await api.GET('/client/{clientId}/patient-card', {
+        params: { path: { clientId: input.documentId } },
         signal,
       });
-      return savedOf(data!, response);
+      cardId = data!.id;
+      return loadedOf(data!, response, subject);
+    }),
+    saveDraft: fromPromise(async ({ input, signal }) => {
+      const content = sendableCard(input.content);
+      if (input.etag === null) {
+        if (createAt === null) throw refusal(404, 'not_found');
+        const { data, response } = await api.POST('/appointment/{appointmentId}/patient-card', {
+          params: { path: { appointmentId: createAt } },
+          body: { content },
+          signal,
+        });
+        return remember(data!, response);
+      }
+      const { data, response } = await api.PUT('/patient-card/{patientCardId}', {
+        params: { path: { patientCardId: card() }, header: { 'If-Match': input.etag } },
+        body: { content },
+        signal,
+      });
+      return remember(data!, response);
     }),
     signDocument: fromPromise(async ({ input, signal }) => {
       const { data, response } = await api.PUT('/patient-card/{patientCardId}', {
