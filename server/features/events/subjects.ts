@@ -1,6 +1,6 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { appointments, clients, events, invoices } from '../../db/schema/index';
+import { appointments, clients, invoices, type events } from '../../db/schema/index';
 import { listScopeOf, type Principal } from '../../http/auth';
 import type { components } from '../../../shared/contract/product';
 
