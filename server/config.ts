@@ -176,7 +176,7 @@ const schema = z.object({
     .default('BE'),
   /**
    * The help page's four tutorial videos, the same variable the web build reads (src/lib/config.ts):
-   * their origins may serve media (CSP media-src). Unset: the build's default host.
+   * their origins may serve media (CSP media-src). Unset: no videos, no other media host.
    */
   VITE_HELP_VIDEO_URLS: z
     .string()

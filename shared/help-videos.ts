@@ -1,19 +1,10 @@
-/** Default addresses of the four tutorial videos; a deployment sets VITE_HELP_VIDEO_URLS. */
-export const DEFAULT_HELP_VIDEO_URLS = [
-  'https://videos.sprechstunde.example/hilfe/01-anmelden-und-aktivieren.mp4',
-  'https://videos.sprechstunde.example/hilfe/02-termine-und-kalender.mp4',
-  'https://videos.sprechstunde.example/hilfe/03-klientinnen-betreuen.mp4',
-  'https://videos.sprechstunde.example/hilfe/04-videotermine.mp4',
-] as const;
-
 /**
- * `VITE_HELP_VIDEO_URLS` (four comma-separated URLs, in the order of the titles) with the
- * defaults for those not given: what the help page plays and the server's CSP allows.
+ * `VITE_HELP_VIDEO_URLS`: up to four comma-separated URLs, in the order of the help page's
+ * topics (an empty place leaves that topic without a video). Unset: no videos at all, the help
+ * page shows its written guides only, and the server's CSP allows no other media host. There is
+ * no default host: a placeholder would only show empty players.
  */
-export function helpVideoUrls(configured: string | undefined): string[] {
-  const given = (configured ?? '')
-    .split(',')
-    .map((u) => u.trim())
-    .filter(Boolean);
-  return DEFAULT_HELP_VIDEO_URLS.map((fallback, i) => given[i] ?? fallback);
+export function helpVideoUrls(configured: string | undefined): Array<string | null> {
+  const given = (configured ?? '').split(',').map((u) => u.trim());
+  return [0, 1, 2, 3].map((i) => given[i] || null);
 }

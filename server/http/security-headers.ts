@@ -5,9 +5,10 @@ import { helpVideoUrls } from '../../shared/help-videos';
 import type { Config } from '../config';
 import { jitsiOrigins } from '../adapters/video/video';
 
-/** The origins of the help page's videos, configured or default (CSP media-src). */
+/** The origins of the help page's configured videos (CSP media-src); none configured: none. */
 export function helpVideoOrigins(config: Pick<Config, 'VITE_HELP_VIDEO_URLS'>): string[] {
-  return [...new Set(helpVideoUrls(config.VITE_HELP_VIDEO_URLS).map((u) => new URL(u).origin))];
+  const urls = helpVideoUrls(config.VITE_HELP_VIDEO_URLS).filter((u): u is string => u !== null);
+  return [...new Set(urls.map((u) => new URL(u).origin))];
 }
 
 /** helmet's default: a year, subdomains included. */

@@ -22,6 +22,9 @@ export const REJECTION_REASONS = contract.rejectionReasonTypeValues as Tuple<
   Schemas['RejectionReasonType']
 >;
 export const EVENT_SOURCES = contract.eventSourceValues as Tuple<Schemas['EventSource']>;
+/** Every event type the server records (the `events.type` column and `recordEvent` take only these). */
+export type EventType = Schemas['EventType'];
+export const EVENT_TYPES = contract.eventTypeValues as Tuple<EventType>;
 export const AVAILABILITY_KINDS = contract.availabilityKindValues as Tuple<
   Schemas['AvailabilityKind']
 >;

@@ -3639,6 +3639,28 @@ export interface components {
         BillingRulePreview: {
             /** Format: uuid */
             appointmentId: string;
+            /** @description The previewed appointment as people know it (who, when, which type). */
+            appointment: {
+                /** Format: date-time */
+                startDate: string;
+                appointmentType: components["schemas"]["AppointmentType"];
+                client: {
+                    /** Format: uuid */
+                    id: string;
+                    firstName: string;
+                    lastName: string;
+                };
+            };
+            /** @description What the item would bill, as the job would write it (amount 0 and the fallback text when no rule matches). */
+            item: {
+                /** @description Gross amount in euro cents. */
+                amountCents: number;
+                description: string;
+                vatTreatment: components["schemas"]["BillingVatTreatment"];
+                /** @enum {integer} */
+                vatRatePercent: 0 | 19;
+                payerKind: components["schemas"]["BillingPayerKind"];
+            };
             occasion: components["schemas"]["BillableItemOccasion"];
             /** Format: uuid */
             matchedRuleId: string | null;
@@ -3806,7 +3828,7 @@ export interface components {
             id: string;
             /** Format: date-time */
             occurredAt: string;
-            /** @description e.g. appointment.created, appointment.cancelled, client.updated, user.activated */
+            /** @description One of EventType (e.g. appointment.created, client.updated, user.activated). */
             action: string;
             entityType: string;
             /** Format: uuid */
@@ -3822,12 +3844,32 @@ export interface components {
             changes: {
                 [key: string]: unknown;
             };
+            subject: components["schemas"]["EventSubject"];
         };
         /** @description Large list: itemCount is exact up to 1000 matches; beyond that it is 1000 and itemCountCapped is true ("mehr als 1.000"), so counting never scans the whole table. */
         BusinessEventList: {
             businessEvents: components["schemas"]["BusinessEvent"][];
             itemCount: number;
             itemCountCapped: boolean;
+        };
+        /**
+         * @description Every type of event the server records (the activity feed's and the audit trail's `type`/`action`). The server's recordings are typed with this list, so an event it can record is listed here; the web app has a German name for each.
+         * @enum {string}
+         */
+        EventType: "appointment.created" | "appointment.updated" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.hold_expired" | "appointment.invites_resent" | "availability.created" | "availability.updated" | "availability.deleted" | "availability.occurrence_changed" | "availability.occurrence_removed" | "billable_item.created" | "billable_item.updated" | "billable_item.approved" | "billable_item.cancelled" | "billable_item.uncancelled" | "billable_item.invoice_sent" | "billable_item.validation_removed" | "billable_item.deleted" | "billable_item.invoice_cancelled" | "billing_rule.created" | "billing_rule.updated" | "billing_rule.deleted" | "billing_rule.reordered" | "calendar_feed.created" | "calendar_feed.revoked" | "campaign.created" | "campaign.updated" | "client.created" | "client.updated" | "client.deleted" | "client.sessions_closed" | "client.sessions_opened" | "client.contract_reminder_sent" | "client.mailing_list_changed" | "client.email_bounced" | "client.email_changed_by_mailing_list" | "coach.created" | "coach.updated" | "coach.deactivated" | "insurer.created" | "insurer.updated" | "invoice.issued" | "invoice.sent" | "invoice.cancelled" | "mailing_list.sync_requested" | "mailing_list.synced" | "meeting.finished" | "research.exported" | "summary.signed" | "support.message_sent" | "user.created" | "user.updated" | "user.activated" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.test_sent" | "webhook.redelivered";
+        /** @description What an event is about, named as people know it. clientName only when the caller may see that client (null after the client was erased); appointment while the appointment exists; invoice (its number) only for roles that may open invoices, for invoice events and for items' events that name an invoice. */
+        EventSubject: {
+            clientName: string | null;
+            appointment: {
+                /** Format: date-time */
+                startDate: string;
+                appointmentType: components["schemas"]["AppointmentType"];
+            } | null;
+            invoice: {
+                /** Format: uuid */
+                id: string;
+                number: string;
+            } | null;
         };
         /** @enum {string} */
         EventSource: "business" | "system";
@@ -3849,6 +3891,7 @@ export interface components {
             coachId: string | null;
             /** @description Short German text. */
             summary: string;
+            subject: components["schemas"]["EventSubject"];
         };
         /** @description Large list: itemCount is exact up to 1000 matches; beyond that it is 1000 and itemCountCapped is true ("mehr als 1.000"), so counting never scans the whole table. */
         EventList: {
@@ -8320,7 +8363,9 @@ export const invoiceStatusValues: ReadonlyArray<FlattenedDeepRequired<components
 export const invoiceRunStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceRun"]["status"]> = ["queued", "running", "done", "failed"];
 export const billableItemVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillableItem"]["vatRatePercent"]> = [0, 19];
 export const billingRuleVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRule"]["vatRatePercent"]> = [0, 19];
+export const billingRulePreviewItemVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRulePreview"]["item"]["vatRatePercent"]> = [0, 19];
 export const billingRulePreviewRulesOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRulePreview"]["rules"]["outcome"]> = ["matched", "not_matched", "inactive"];
+export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["appointment.created", "appointment.updated", "appointment.cancelled", "appointment.rescheduled", "appointment.hold_expired", "appointment.invites_resent", "availability.created", "availability.updated", "availability.deleted", "availability.occurrence_changed", "availability.occurrence_removed", "billable_item.created", "billable_item.updated", "billable_item.approved", "billable_item.cancelled", "billable_item.uncancelled", "billable_item.invoice_sent", "billable_item.validation_removed", "billable_item.deleted", "billable_item.invoice_cancelled", "billing_rule.created", "billing_rule.updated", "billing_rule.deleted", "billing_rule.reordered", "calendar_feed.created", "calendar_feed.revoked", "campaign.created", "campaign.updated", "client.created", "client.updated", "client.deleted", "client.sessions_closed", "client.sessions_opened", "client.contract_reminder_sent", "client.mailing_list_changed", "client.email_bounced", "client.email_changed_by_mailing_list", "coach.created", "coach.updated", "coach.deactivated", "insurer.created", "insurer.updated", "invoice.issued", "invoice.sent", "invoice.cancelled", "mailing_list.sync_requested", "mailing_list.synced", "meeting.finished", "research.exported", "summary.signed", "support.message_sent", "user.created", "user.updated", "user.activated", "webhook.created", "webhook.updated", "webhook.secret_rotated", "webhook.test_sent", "webhook.redelivered"];
 export const eventSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventSource"]> = ["business", "system"];
 export const webhookTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookType"]> = ["appointment.created", "appointment.rescheduled", "appointment.cancelled", "appointment.no_show", "client.created", "client.updated", "client.sessions_closed", "billable_item.approved", "billable_item.invoice_sent", "summary.signed"];
 export const webhookLastDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookLastDelivery"]["status"]> = ["pending", "delivered", "failed"];

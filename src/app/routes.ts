@@ -147,7 +147,7 @@ const INVOICES: PageOptions = { namespaces: ['invoices', 'staff'], access: { rol
 const CLINICAL: PageOptions = { namespaces: ['clinical', 'staff'], access: { roles: ['COACH', 'ADMIN', 'SUPERADMIN'] } };
 /** The detail pages that show the clinical documents' statuses. */
 const WITH_CLINICAL: PageOptions = { namespaces: ['staff', 'clinical'], access: { roles: STAFF } };
-const BILLING_RULES: PageOptions = { namespaces: ['billingRules', 'staff'], access: { roles: ADMIN_ONLY } };
+const BILLING_RULES: PageOptions = { namespaces: ['billingRules', 'staff', 'catalog'], access: { roles: ADMIN_ONLY } };
 
 /**
  * The route table, in matching order. Feature issues add their pages here. The menu shows an

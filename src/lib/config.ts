@@ -9,7 +9,8 @@ export interface HelpVideo {
   id: string;
   /** i18n key of the German title (namespace `shell`). */
   titleKey: string;
-  url: string;
+  /** null: no video for this topic (the help page shows its written guide only). */
+  url: string | null;
 }
 
 const env = import.meta.env as Record<string, string | undefined>;
@@ -21,10 +22,10 @@ const HELP_VIDEO_TITLES = [
   tKey('shell:help.videos.meetings'),
 ] as const;
 
-/** The four tutorial videos, from `VITE_HELP_VIDEO_URLS` or the defaults (shared/help-videos.ts). */
+/** The four help topics, each with its video from `VITE_HELP_VIDEO_URLS` where one is configured. */
 export function helpVideos(configured: string | undefined = env.VITE_HELP_VIDEO_URLS): HelpVideo[] {
   const urls = helpVideoUrls(configured);
-  return HELP_VIDEO_TITLES.map((titleKey, i) => ({ id: `video-${i + 1}`, titleKey, url: urls[i]! }));
+  return HELP_VIDEO_TITLES.map((titleKey, i) => ({ id: `video-${i + 1}`, titleKey, url: urls[i] ?? null }));
 }
 
 /** `VITE_ANALYTICS_URL`: the external analytics link of the menu; unset hides it. */

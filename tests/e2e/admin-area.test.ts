@@ -150,6 +150,46 @@ describe('the superadmin area', () => {
     await noSeriousViolations(page);
   }, 120_000);
 
+  it('tells an admin and a superadmin what applies to each; the help page shows guides, not empty players (issue 31)', async () => {
+    // The admin in a browser of their own (the stored session is per browser).
+    const adminToken = await signInByPasscode(app, 'admin@sprechstunde.demo');
+    const page = await (await b.newContext()).newPage();
+    await openSignedIn(page, app, adminToken, `${app}/admin`);
+    await page.getByRole('heading', { name: 'Verwaltung', level: 1 }).waitFor();
+    const intro = (p: Page) => p.locator('main h1 + p');
+    const links = (p: Page) => p.getByRole('list', { name: 'Bereiche der Verwaltung' });
+    // An admin's tasks are theirs: not described as the superadmins' alone.
+    await links(page).getByRole('link', { name: 'Krankenkassen' }).waitFor();
+    expect(await intro(page).textContent()).toMatch(/^Die gepflegten Listen/);
+    expect(await links(page).getByText('nur Superadmins').count()).toBe(0);
+    await noSeriousViolations(page);
+
+    // No video host is configured here: written guides, no players, no placeholder host allowed.
+    const res = await fetch(`${app}/help`);
+    expect(res.headers.get('content-security-policy')).toContain("media-src 'self';");
+    await page.goto(`${app}/help`);
+    await page.getByRole('heading', { name: 'Hilfe', level: 1 }).waitFor();
+    expect(await page.locator('main video').count()).toBe(0);
+    const guide = page.getByRole('list', { name: 'Anmelden und Konto aktivieren' });
+    expect(await guide.getByRole('listitem').count()).toBeGreaterThanOrEqual(3);
+    expect(await page.locator('main h2').allTextContents()).toEqual([
+      'Anmelden und Konto aktivieren',
+      'Termine und Kalender verwalten',
+      'Klient:innen anlegen und betreuen',
+      'Videotermine durchführen',
+    ]);
+    await noSeriousViolations(page);
+
+    const sa = b.page;
+    await openSignedIn(sa, app, token, `${app}/admin`);
+    await links(sa).getByRole('link', { name: 'Webhooks' }).waitFor();
+    expect(await intro(sa).textContent()).toMatch(/^Alles, was Admins pflegen/);
+    // The superadmin's own tasks are marked as such, the shared ones are not.
+    const marked = links(sa).getByRole('listitem').filter({ hasText: '(nur Superadmins)' });
+    expect((await marked.getByRole('link').allTextContents()).sort()).toEqual(['E-Mail-Abgleich', 'Webhooks']);
+    await noSeriousViolations(sa);
+  }, 120_000);
+
   it('shows the research consent count, then downloads the export as a ZIP', async () => {
     const page = b.page;
     await openSignedIn(page, app, token, `${app}/admin`);

@@ -151,10 +151,11 @@ describe('drawer at 375 px', () => {
 });
 
 describe('help and support', () => {
-  it('/help shows the four tutorial videos with German titles', async () => {
+  it('/help shows the four topics with German titles (guides only: no video host is configured here)', async () => {
     await openAs('COACH', '/help');
     await b.page.getByRole('heading', { name: 'Hilfe', level: 1 }).waitFor();
-    expect(await b.page.locator('main video').count()).toBe(4);
+    expect(await b.page.locator('main video').count()).toBe(0);
+    expect(await b.page.locator('main ol.help-guide').count()).toBe(4);
     expect(await b.page.locator('main h2').allTextContents()).toEqual([
       'Anmelden und Konto aktivieren',
       'Termine und Kalender verwalten',

@@ -207,13 +207,44 @@ describe('an admin and the events', () => {
       body: JSON.stringify({ firstName: 'Erika', lastName, clientType: 'self' }),
     });
     await api(`/admin/client/${client.id}`, { method: 'PUT', body: JSON.stringify({ notes: 'Rückruf erbeten' }) });
+    // An appointment of theirs (far ahead, where no other journey books), and a change to an insurer.
+    const coaches = await api<{ coaches: Array<{ id: string; active: boolean }> }>('/coach?limit=100');
+    const start = new Date(Date.UTC(2030, 0, 7, 8, 5 * Math.floor(Math.random() * 10)));
+    const appointment = await api<{ id: string; startDate: string }>('/appointment', {
+      method: 'POST',
+      body: JSON.stringify({
+        clientId: client.id,
+        coachId: coaches.coaches.find((c) => c.active)!.id,
+        startDate: start.toISOString(),
+        endDate: new Date(start.getTime() + 30 * 60_000).toISOString(),
+        appointmentType: 'followup',
+      }),
+    });
+    const insurers = await api<{ insurers: Array<{ id: string; ikNumber: string }> }>('/admin/insurers');
+    await api(`/admin/insurers/${insurers.insurers[0]!.id}`, {
+      method: 'PUT',
+      body: JSON.stringify({ ikNumber: insurers.insurers[0]!.ikNumber }),
+    });
 
     await openAs(page, adminToken, '/events?showAllEvents=true');
     await page.getByRole('heading', { name: 'Ereignisse', level: 1 }).waitFor();
     await settled(page, 'Ereignisse');
     expect(await seriousAxeViolations(page)).toEqual([]);
     const region = page.getByRole('region', { name: 'Ereignisse' });
+    // Issue 31: every event has a German name (an insurer's change was "Sonstiges Ereignis (insurer.updated)").
+    const what = await region.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(what).toEqual(expect.arrayContaining([expect.stringMatching(/^Krankenkasse geändert/)]));
+    for (const w of what) expect(w).not.toMatch(/Sonstiges Ereignis|[a-z_]+\.[a-z_]+/);
     const row = region.locator('tbody tr').filter({ has: page.locator(`a[href="/clients/${client.id}"]`) }).first();
+    // "Betrifft" names the person and the appointment, not "Klient:in / Termin".
+    expect(await row.locator(`a[href="/clients/${client.id}"]`).textContent()).toBe(`Erika ${lastName}`);
+    const when = new Intl.DateTimeFormat('de-DE', {
+      timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+    }).format(new Date(appointment.startDate));
+    await region
+      .locator(`a[href="/appointments/${appointment.id}"]`, { hasText: `Termin am ${when} (Folgetermin)` })
+      .first()
+      .waitFor();
     await row.getByRole('button', { name: 'Nur diese:n Klient:in' }).click();
     await page.waitForURL(new RegExp(`client=${client.id}`));
     await settled(page, 'Ereignisse');
@@ -329,8 +360,19 @@ describe('an admin and the billing rules', () => {
     expect(await choice.textContent()).toMatch(new RegExp(`^${when(theirs[index]!.startDate)} · `));
     await choice.click();
     const result = page.getByRole('region', { name: 'Ergebnis der Vorschau' });
-    await result.getByRole('link', { name: theirs[index]!.id }).waitFor();
+    // Issue 31: the appointment is named by client, date and type (not its id), and the amount is shown.
+    const link = result.getByRole('link', { name: new RegExp(`^${client.firstName} ${client.lastName}, ${when(theirs[index]!.startDate)} · `) });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe(`/appointments/${theirs[index]!.id}`);
+    expect(await result.getByText(theirs[index]!.id).count()).toBe(0);
     await result.getByText('Diese Regel rechnet ab').or(result.getByText('Keine aktive Regel passt', { exact: false })).first().waitFor();
+    const previewed = await api<{ matchedRuleId: string | null; item: { amountCents: number } }>(
+      `/admin/billing-rules/preview?appointmentId=${theirs[index]!.id}`,
+    );
+    if (previewed.matchedRuleId) {
+      const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(previewed.item.amountCents / 100);
+      await result.getByText(`Abgerechnet würden ${euro}`).waitFor();
+    }
     expect(await choice.getAttribute('aria-pressed')).toBe('true');
     expect(await seriousAxeViolations(page)).toEqual([]);
 
@@ -347,6 +389,18 @@ describe('an admin and the billing rules', () => {
     const name = `Konsultation ${Date.now()}`;
     await page.getByLabel('Name der Regel').fill(name);
     await page.getByLabel('Terminart').selectOption('first-arztkonsultation');
+    // Insurer and campaign come from the maintained lists (issue 31: they were free text).
+    const insurerSelect = page.getByLabel('Krankenkasse', { exact: true });
+    expect(await insurerSelect.evaluate((el) => el.tagName)).toBe('SELECT');
+    const kassen = (await api<{ insurers: Array<{ name: string; active: boolean }> }>('/admin/insurers')).insurers;
+    const offered = await insurerSelect.locator('option').allTextContents();
+    expect(offered[0]).toBe('Jede Krankenkasse');
+    for (const k of kassen.filter((x) => x.active)) expect(offered).toContain(k.name);
+    const kasse = kassen.find((x) => x.active)!.name;
+    await insurerSelect.selectOption({ label: kasse });
+    const campaignSelect = page.getByLabel('Kampagne', { exact: true });
+    expect(await campaignSelect.evaluate((el) => el.tagName)).toBe('SELECT');
+    expect(await campaignSelect.locator('option').first().textContent()).toBe('Jede Kampagne');
     await page.getByLabel('Nicht erschienen').selectOption('false');
     await page.getByLabel('Preis (brutto, in Euro)').fill('95,50');
     await page.getByLabel('Text auf der Position und Rechnung').fill('Ärztliche Konsultation');
@@ -358,6 +412,8 @@ describe('an admin and the billing rules', () => {
     expect(created).toMatchObject({
       name,
       appointmentType: 'first-arztkonsultation',
+      insurer: kasse,
+      campaign: null,
       noShow: false,
       amountCents: 9550,
       vatTreatment: 'exempt',

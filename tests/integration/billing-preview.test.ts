@@ -29,6 +29,13 @@ describe('rule preview', () => {
     expectStatus(res, 200);
     expect(res.body).toEqual({
       appointmentId: appointment.id,
+      // Named as people know it, and what the matching rule would bill (issue 31).
+      appointment: {
+        startDate: appointment.startDate,
+        appointmentType: 'followup',
+        client: { id: client.id, firstName: 'Klara', lastName: client.lastName },
+      },
+      item: { amountCents: 6500, description: 'c', vatTreatment: 'standard', vatRatePercent: 19, payerKind: 'client' },
       occasion: 'completed',
       matchedRuleId: match.id,
       rules: [

@@ -1,3 +1,4 @@
+import type { EventType } from '../../shared/contract/enums';
 import { and, eq, inArray } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { billableItems, events } from '../../server/db/schema/index';
@@ -43,7 +44,7 @@ export async function statusesOf(api: Api, ids: string[]) {
   return Object.fromEntries(rows.map((r) => [r.id, r.status]));
 }
 
-export async function eventsOf(api: Api, ids: string[], type: string) {
+export async function eventsOf(api: Api, ids: string[], type: EventType) {
   return api.database.db
     .select({ entityId: events.entityId })
     .from(events)

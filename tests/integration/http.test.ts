@@ -54,8 +54,9 @@ describe('security headers', () => {
       expect(csp).toContain("default-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain("object-src 'none'");
-      // The help videos (and their captions) come from the configured video host.
-      expect(csp).toContain("media-src 'self' https://videos.sprechstunde.example");
+      // No video host is configured here: media only from the app itself, no placeholder host.
+      expect(csp).toContain("media-src 'self';");
+      expect(csp).not.toContain('sprechstunde.example');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-powered-by']).toBeUndefined();
     }

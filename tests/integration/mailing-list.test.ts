@@ -1,3 +1,4 @@
+import type { EventType } from '../../shared/contract/enums';
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,7 +62,7 @@ const updatesSent = async (clientId: string) =>
   (await api.database.db.select().from(webhookMessages).where(eq(webhookMessages.type, 'client.updated')))
     .map((m) => JSON.parse(m.payload) as { type: string; data: Record<string, unknown> })
     .filter((p) => p.data.clientId === clientId);
-const eventsOf = (clientId: string, type?: string) =>
+const eventsOf = (clientId: string, type?: EventType) =>
   api.database.db
     .select()
     .from(events)

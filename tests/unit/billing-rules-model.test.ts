@@ -49,6 +49,12 @@ const NOW = [...RULES, rule(D, 'Kampagne Nord', 3)];
 const APPOINTMENT = '11111111-1111-4111-8111-111111111111';
 const PREVIEW: components['schemas']['BillingRulePreview'] = {
   appointmentId: APPOINTMENT,
+  appointment: {
+    startDate: '2026-03-02T09:00:00.000Z',
+    appointmentType: 'followup',
+    client: { id: '22222222-2222-4222-8222-222222222222', firstName: 'Erika', lastName: 'Muster' },
+  },
+  item: { amountCents: 9550, description: 'Folgetermin', vatTreatment: 'exempt', vatRatePercent: 0, payerKind: 'client' },
   occasion: 'completed',
   matchedRuleId: B,
   rules: [

@@ -81,7 +81,7 @@ describe('index.html with the page hints of the route (server/web/static.ts, iss
 });
 
 describe('the origins the help videos may come from (CSP media-src)', () => {
-  it('allows each configured host once, and the default host while fewer than four are set', async () => {
+  it('allows each configured host once, and no other host: there is no placeholder default', async () => {
     const { helpVideoOrigins } = await import('../../server/http/security-headers');
     const four =
       'https://cdn.praxis.example/a.mp4, https://cdn.praxis.example/b.mp4,https://v.example:8443/c.mp4,https://v.example:8443/d.mp4';
@@ -89,12 +89,20 @@ describe('the origins the help videos may come from (CSP media-src)', () => {
       'https://cdn.praxis.example',
       'https://v.example:8443',
     ]);
-    expect(helpVideoOrigins({ VITE_HELP_VIDEO_URLS: undefined })).toEqual([
-      'https://videos.sprechstunde.example',
-    ]);
+    expect(helpVideoOrigins({ VITE_HELP_VIDEO_URLS: undefined })).toEqual([]);
     expect(helpVideoOrigins({ VITE_HELP_VIDEO_URLS: 'https://cdn.praxis.example/a.mp4' })).toEqual([
       'https://cdn.praxis.example',
-      'https://videos.sprechstunde.example',
+    ]);
+  });
+
+  it('gives the help page a video only for the topics that have one', async () => {
+    const { helpVideos } = await import('../../src/lib/config');
+    expect(helpVideos('').map((v) => v.url)).toEqual([null, null, null, null]);
+    expect(helpVideos('https://v.example/a.mp4,,https://v.example/c.mp4').map((v) => v.url)).toEqual([
+      'https://v.example/a.mp4',
+      null,
+      'https://v.example/c.mp4',
+      null,
     ]);
   });
 });

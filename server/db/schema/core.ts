@@ -21,6 +21,7 @@ import {
   MEETING_TYPES,
   REJECTION_REASONS,
   ROLES,
+  type EventType,
 } from '../../../shared/contract/enums';
 
 const UTC_TEXT = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00(?::00)?$/;
@@ -386,7 +387,8 @@ export const events = pgTable(
       .notNull()
       .default(sql`now()`),
     source: text('source', { enum: EVENT_SOURCES }).notNull(),
-    type: text('type').notNull(),
+    // Typed with the contract's list: every insert names a type the app has a German name for.
+    type: text('type').$type<EventType>().notNull(),
     entityType: text('entity_type').notNull(),
     entityId: uuid('entity_id'),
     important: boolean('important').notNull().default(true),

@@ -25,6 +25,7 @@ import {
   type LoadedAvailability,
 } from './repository';
 import { queryWindow } from './window';
+import type { EventType } from '../../../shared/contract/enums';
 
 /** The default occurrence window of single-availability answers, in Berlin days. */
 const DEFAULT_WINDOW = { weeks: 8 };
@@ -100,7 +101,7 @@ async function overrideOccurrence(
   id: string,
   occurrenceDate: string,
   times: { startDate: string; endDate: string } | null,
-  event: { type: string; changes: Record<string, unknown> },
+  event: { type: EventType; changes: Record<string, unknown> },
 ) {
   const before = await loadForUpdate(tx, principal, id);
   if (!occurs(before.availability, occurrenceDate)) throw notFound('occurrence');

@@ -20,10 +20,11 @@ import { billableItemData, emitWebhooks, type WebhookType } from '../webhooks/in
 import type { JobQueue } from '../../jobs/queue';
 import { itemScope } from './list';
 import { validationErrorsFor } from './matching';
+import type { EventType } from '../../../shared/contract/enums';
 
 type ItemRow = typeof billableItems.$inferSelect;
 
-const EVENT_TYPES: Record<BillingAction, string> = {
+const EVENT_TYPES: Record<BillingAction, EventType> = {
   approve: 'billable_item.approved',
   cancel: 'billable_item.cancelled',
   uncancel: 'billable_item.uncancelled',

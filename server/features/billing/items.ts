@@ -18,6 +18,7 @@ import {
   type ClientBillingData,
 } from './matching';
 import { orderedRules, vatRateOf, type BillingRuleRow } from './rules';
+import type { EventType } from '../../../shared/contract/enums';
 
 /** What the item job needs to know about the clock and the client change notice. */
 export interface ItemClock {
@@ -140,7 +141,7 @@ const maybeBillable = (clock: ItemClock) => {
 
 type Created = { id: string; appointmentId: string; clientId: string; coachId: string; status: string };
 
-function systemEvents(type: string, rows: Created[], changes: (row: Created) => Record<string, unknown>) {
+function systemEvents(type: EventType, rows: Created[], changes: (row: Created) => Record<string, unknown>) {
   return rows.map((row) => ({
     type,
     entityType: 'billable_item',

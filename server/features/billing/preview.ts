@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { clients } from '../../db/schema/index';
 import { conflict, notFound } from '../../http/problem';
 import { appointmentFacts, itemFor } from './items';
 import { orderedRules } from './rules';
@@ -19,8 +21,22 @@ export async function previewRules(db: Db, appointmentId: string, now: Date, cha
       'The appointment was cancelled in good time or is an unconfirmed hold; it gets no item',
     );
   }
+  // The preview names the appointment as people know it: the client, the start and the type.
+  const [client] = await db
+    .select({ id: clients.id, firstName: clients.firstName, lastName: clients.lastName })
+    .from(clients)
+    .where(eq(clients.id, facts.clientId));
+  const v = item.values;
   return {
     appointmentId,
+    appointment: { startDate: facts.startDate, appointmentType: facts.appointmentType, client: client! },
+    item: {
+      amountCents: v.amountCents,
+      description: v.description,
+      vatTreatment: v.vatTreatment,
+      vatRatePercent: v.vatRatePercent,
+      payerKind: v.payerKind,
+    },
     occasion: item.values.occasion,
     matchedRuleId: item.evaluation.match?.id ?? null,
     rules: item.evaluation.trail.map((step) => ({

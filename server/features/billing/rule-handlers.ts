@@ -11,8 +11,8 @@ import {
   updateRule,
 } from './rules';
 
-const ruleEvent = (type: string, id: string) => ({
-  type: `billing_rule.${type}`,
+const ruleEvent = (type: 'created' | 'updated' | 'deleted', id: string) => ({
+  type: `billing_rule.${type}` as const,
   entityType: 'billing_rule',
   entityId: id,
 });

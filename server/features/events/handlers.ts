@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { events, users } from '../../db/schema/index';
 import { defineHandlers } from '../../http/handler';
 import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
+import { subjectsOf } from './subjects';
 import { summaryOf } from './summaries';
 
 async function pageOfEvents(db: Db, where: SQL | undefined, page?: number, limit?: number) {
@@ -34,7 +35,7 @@ async function pageOfEvents(db: Db, where: SQL | undefined, page?: number, limit
 }
 
 export const eventsHandlers = defineHandlers({
-  async listBusinessEvents({ query, deps }) {
+  async listBusinessEvents({ query, principal, deps }) {
     const { rows, ...counts } = await pageOfEvents(
       deps.db,
       and(
@@ -47,6 +48,7 @@ export const eventsHandlers = defineHandlers({
       query.page,
       query.pageSize,
     );
+    const subjects = await subjectsOf(deps.db, principal, rows.map((r) => r.event));
     return {
       ...counts,
       businessEvents: rows.map(({ event: e, actor }) => ({
@@ -60,11 +62,12 @@ export const eventsHandlers = defineHandlers({
         clientId: e.clientId,
         coachId: e.coachId,
         changes: e.changes,
+        subject: subjects.get(e.id)!,
       })),
     };
   },
 
-  async listEvents({ query, deps }) {
+  async listEvents({ query, principal, deps }) {
     const { rows, ...counts } = await pageOfEvents(
       deps.db,
       and(
@@ -76,6 +79,7 @@ export const eventsHandlers = defineHandlers({
       query.page,
       query.limit,
     );
+    const subjects = await subjectsOf(deps.db, principal, rows.map((r) => r.event));
     return {
       ...counts,
       events: rows.map(({ event: e, actor }) => ({
@@ -89,6 +93,7 @@ export const eventsHandlers = defineHandlers({
         clientId: e.clientId,
         coachId: e.coachId,
         summary: summaryOf(e.type),
+        subject: subjects.get(e.id)!,
       })),
     };
   },

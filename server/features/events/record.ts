@@ -3,9 +3,13 @@ import type { AnyPgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-cor
 import type { Db, Tx } from '../../db/client';
 import { events } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
+import type { components } from '../../../shared/contract/product';
+
+/** Every event type the server records: the contract's list, so each has a German name in the app. */
+export type EventType = components['schemas']['EventType'];
 
 export interface EventInput {
-  type: string;
+  type: EventType;
   entityType: string;
   entityId?: string | null;
   actor?: Principal | null;

@@ -1,5 +1,8 @@
-// Short German texts for the activity feed; unknown types fall back to the type itself.
-const SUMMARIES: Record<string, string> = {
+import type { EventType } from './record';
+
+// Short German texts for the activity feed, one for every type the server records (a type
+// recorded before it was dropped from the list falls back to the type itself).
+const SUMMARIES: Record<EventType, string> = {
   'user.created': 'Benutzer:in angelegt',
   'user.updated': 'Benutzer:in geändert',
   'user.activated': 'Konto aktiviert',
@@ -49,13 +52,16 @@ const SUMMARIES: Record<string, string> = {
   'invoice.issued': 'Rechnung erstellt',
   'invoice.sent': 'Rechnung versendet',
   'invoice.cancelled': 'Rechnung storniert',
+  'insurer.created': 'Krankenkasse angelegt',
+  'insurer.updated': 'Krankenkasse geändert',
+  'campaign.created': 'Kampagne angelegt',
+  'campaign.updated': 'Kampagne geändert',
   'webhook.created': 'Webhook angelegt',
   'webhook.updated': 'Webhook geändert',
   'webhook.secret_rotated': 'Webhook-Geheimnis erneuert',
-  'webhook.test': 'Webhook-Testereignis',
   'webhook.test_sent': 'Webhook-Testereignis gesendet',
   'webhook.redelivered': 'Webhook-Nachricht erneut zugestellt',
   'research.exported': 'Forschungsdaten exportiert',
 };
 
-export const summaryOf = (type: string) => SUMMARIES[type] ?? type;
+export const summaryOf = (type: string) => (SUMMARIES as Record<string, string>)[type] ?? type;

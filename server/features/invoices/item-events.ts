@@ -1,6 +1,7 @@
+import type { EventType } from '../../../shared/contract/enums';
 /** The `billable_item.*` event an invoice action writes for each item it carries or returns. */
 export function itemEvent(
-  type: string,
+  type: EventType,
   item: { id: string; appointmentId: string; clientId: string; coachId: string },
   actorUserId: string | null,
   changes: Record<string, unknown>,

@@ -145,7 +145,7 @@ export async function runInvoices(
     }
     await tx.insert(events).values(
       issued.map((row) => ({
-        type: 'invoice.issued',
+        type: 'invoice.issued' as const,
         entityType: 'invoice',
         entityId: row.id,
         actorUserId,

@@ -123,7 +123,7 @@ export async function sendInvoice(
     const actorUserId = principal.user?.id ?? null;
     await tx.insert(events).values([
       {
-        type: 'invoice.sent',
+        type: 'invoice.sent' as const,
         entityType: 'invoice',
         entityId: row.id,
         actorUserId,

@@ -83,7 +83,7 @@ export async function cancelInvoice(
     const actorUserId = principal.user?.id ?? null;
     await tx.insert(events).values([
       {
-        type: 'invoice.cancelled',
+        type: 'invoice.cancelled' as const,
         entityType: 'invoice',
         entityId: original.id,
         actorUserId,

@@ -1,3 +1,4 @@
+import type { EventType } from '../../../shared/contract/enums';
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { emailHolder } from '../../db/email-holder';
@@ -49,7 +50,7 @@ async function change(
   jobs: JobQueue,
   client: ClientRow,
   wanted: Change,
-  type: string,
+  type: EventType,
   via: string,
 ) {
   const changes = changedFields(client as Record<string, unknown>, wanted);
@@ -110,7 +111,7 @@ export async function applyMailchimpWebhook(
     });
     return;
   }
-  const wanted = (client: ClientRow): [Change, string] | null => {
+  const wanted = (client: ClientRow): [Change, EventType] | null => {
     switch (type) {
       case 'unsubscribe':
         return [{ newsletterConsent: false, mailingListStatus: 'unsubscribed' }, MAILING_LIST_EVENTS.changed];

@@ -4,13 +4,18 @@ import { useParams } from 'wouter';
 import { APPOINTMENT_TYPES, BILLING_PAYER_KINDS, CLIENT_TYPES } from '../../../shared/contract/enums';
 import { billingRuleFormSchema, newBillingRuleValues } from '../../forms/billing-rule-form';
 import { wireBillingRuleForm } from '../../machines/wiring/billing-rules';
+import type { FilterOptions } from '../../machines/staff-filter-options.machine';
+import { CatalogChoices } from '../clients/CatalogChoices';
 import { CheckField, type FormActor, SelectField, TextField } from '../staff/FormParts';
+import { useFilterOptions } from '../staff/useUrlList';
 import { NewOrEditFormPage } from '../staff/StaffFormPage';
 import '../staff/staff.css';
 
 /** `/billing/rules/new` and `/billing/rules/{ruleId}/edit`: the record form with every criterion and outcome. */
 function BillingRuleForm({ id }: { id: string | null }) {
   const { t } = useTranslation(['billingRules', 'staff']);
+  // Insurer and campaign are picked from the maintained lists (the client form's choices).
+  const catalog = useFilterOptions(false);
   return (
     <NewOrEditFormPage
       id={id}
@@ -22,12 +27,12 @@ function BillingRuleForm({ id }: { id: string | null }) {
       listHref="/billing/rules"
       recordHref={() => '/billing/rules'}
     >
-      {(actorRef) => <RuleFields actorRef={actorRef} />}
+      {(actorRef) => <RuleFields actorRef={actorRef} catalog={catalog} />}
     </NewOrEditFormPage>
   );
 }
 
-function RuleFields({ actorRef }: { actorRef: FormActor }) {
+function RuleFields({ actorRef, catalog }: { actorRef: FormActor; catalog: FilterOptions }) {
   const { t } = useTranslation(['billingRules', 'staff']);
   const exempt = useSelector(actorRef, (s) => s.context.values.vatTreatment === 'exempt');
   const any = { value: '', label: t('form.any') };
@@ -44,8 +49,15 @@ function RuleFields({ actorRef }: { actorRef: FormActor }) {
           label={t('form.appointmentType')}
           options={[any, ...APPOINTMENT_TYPES.map((v) => ({ value: v, label: t(`staff:appointmentTypes.${v}`) }))]}
         />
-        <TextField actorRef={actorRef} name="insurer" label={t('form.insurer')} hint={t('form.insurerHint')} maxLength={100} autoComplete="off" />
-        <TextField actorRef={actorRef} name="campaign" label={t('form.campaign')} hint={t('form.campaignHint')} maxLength={64} autoComplete="off" />
+        <CatalogChoices
+          actorRef={actorRef}
+          options={catalog}
+          insurerLabel={t('form.insurer')}
+          campaignLabel={t('form.campaign')}
+          none={{ insurer: t('form.anyInsurer'), campaign: t('form.anyCampaign') }}
+          hints={{ insurer: t('form.insurerHint'), campaign: t('form.campaignHint') }}
+          offerInactive
+        />
         <SelectField
           actorRef={actorRef}
           name="clientType"

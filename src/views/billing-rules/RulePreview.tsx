@@ -5,7 +5,7 @@ import { Link } from 'wouter';
 import type { RulesActor } from '../../machines/billing-rules.machine';
 import { wireClientPicker } from '../../machines/wiring/client-picker';
 import { APPOINTMENT_TYPE_LABELS } from '../appointments-list/parts';
-import { formatDate, formatTime } from '../staff/format';
+import { formatDate, formatEuro, formatTime } from '../staff/format';
 import { RecordPickerField } from '../staff/RecordPickerField';
 import { failedText } from './rule-text';
 
@@ -86,9 +86,29 @@ export function RulePreview({ actorRef }: { actorRef: RulesActor }) {
         {preview ? (
           <div className="rule-preview-result" aria-label={t('preview.resultLabel')} role="region">
             <p>
-              <Link href={`/appointments/${preview.appointmentId}`}>{preview.appointmentId}</Link> ·{' '}
-              {t('preview.occasion', { occasion: t(`preview.occasions.${preview.occasion}`) })}
+              <Link href={`/appointments/${preview.appointmentId}`}>
+                {t('preview.appointmentLink', {
+                  client: `${preview.appointment.client.firstName} ${preview.appointment.client.lastName}`,
+                  when: `${formatDate(preview.appointment.startDate)}, ${formatTime(preview.appointment.startDate)}`,
+                  type: t(APPOINTMENT_TYPE_LABELS[preview.appointment.appointmentType]),
+                })}
+              </Link>{' '}
+              · {t('preview.occasion', { occasion: t(`preview.occasions.${preview.occasion}`) })}
             </p>
+            {preview.matchedRuleId !== null ? (
+              <p className="rule-preview-amount">
+                <strong>{t('preview.amount', { amount: formatEuro(preview.item.amountCents) })}</strong>
+                <br />
+                {t('preview.amountDetails', {
+                  description: preview.item.description,
+                  payer: t(`payerKinds.${preview.item.payerKind}`),
+                  vat:
+                    preview.item.vatTreatment === 'exempt'
+                      ? t('preview.vatExempt')
+                      : t('preview.vatStandard', { rate: preview.item.vatRatePercent }),
+                })}
+              </p>
+            ) : null}
             <ol className="rule-preview-lines">
               {preview.rules.map((line) => (
                 <li key={line.ruleId} className={`preview-${line.outcome}`}>

@@ -4,9 +4,9 @@ import type { FilterOptions } from '../../machines/staff-filter-options.machine'
 import { coachOptions, SelectField, type FormActor } from '../staff/FormParts';
 
 /**
- * A client field picked from a maintained list (insurer by name, campaign by code): the active
- * entries, plus the client's current value when it is inactive or not in the list (kept, so
- * editing other fields never drops it).
+ * A field picked from a maintained list (insurer by name, campaign by code): the active entries
+ * (with `offerInactive` the inactive ones too, marked), plus the current value when it is
+ * inactive or not in the list (kept, so editing other fields never drops it).
  */
 function CatalogSelect({
   actorRef,
@@ -16,6 +16,7 @@ function CatalogSelect({
   hint,
   entries,
   inactive,
+  offerInactive = false,
 }: {
   actorRef: FormActor;
   name: string;
@@ -24,10 +25,13 @@ function CatalogSelect({
   hint?: string;
   entries: ReadonlyArray<{ value: string; label: string }>;
   inactive: readonly string[];
+  offerInactive?: boolean;
 }) {
   const { t } = useTranslation('catalog');
   const current = useSelector(actorRef, (s) => s.context.values[name]);
-  const offered = entries.filter((e) => !inactive.includes(e.value));
+  const offered = offerInactive
+    ? entries.map((e) => (inactive.includes(e.value) ? { ...e, label: t('clientForm.inactiveEntry', { value: e.label }) } : e))
+    : entries.filter((e) => !inactive.includes(e.value));
   const extra =
     typeof current === 'string' && current !== '' && !offered.some((e) => e.value === current)
       ? [
@@ -50,17 +54,27 @@ function CatalogSelect({
   );
 }
 
-/** The insurer and campaign selects of the client form. */
+/**
+ * The insurer and campaign selects of the client form and of a billing rule's criteria (there
+ * "none" means "any", and inactive entries stay choosable: clients may still carry them).
+ */
 export function CatalogChoices({
   actorRef,
   options,
   insurerLabel,
   campaignLabel,
+  none,
+  hints,
+  offerInactive = false,
 }: {
   actorRef: FormActor;
   options: Pick<FilterOptions, 'insurers' | 'campaigns' | 'inactiveInsurers' | 'inactiveCampaigns'>;
   insurerLabel: string;
   campaignLabel: string;
+  /** The empty choice's labels; default "Keine Angabe" / "Keine Kampagne". */
+  none?: { insurer: string; campaign: string };
+  hints?: { insurer?: string; campaign?: string };
+  offerInactive?: boolean;
 }) {
   const { t } = useTranslation('catalog');
   return (
@@ -69,18 +83,21 @@ export function CatalogChoices({
         actorRef={actorRef}
         name="insurer"
         label={insurerLabel}
-        noneLabel={t('clientForm.chooseInsurer')}
-        hint={t('clientForm.insurerHint')}
+        noneLabel={none?.insurer ?? t('clientForm.chooseInsurer')}
+        hint={hints ? hints.insurer : t('clientForm.insurerHint')}
         entries={options.insurers.map((n) => ({ value: n, label: n }))}
         inactive={options.inactiveInsurers ?? []}
+        offerInactive={offerInactive}
       />
       <CatalogSelect
         actorRef={actorRef}
         name="campaign"
         label={campaignLabel}
-        noneLabel={t('clientForm.chooseCampaign')}
+        noneLabel={none?.campaign ?? t('clientForm.chooseCampaign')}
+        hint={hints?.campaign}
         entries={options.campaigns.map((c) => ({ value: c.code, label: c.name }))}
         inactive={options.inactiveCampaigns ?? []}
+        offerInactive={offerInactive}
       />
     </>
   );

@@ -6,6 +6,7 @@ import { tKey } from '../../i18n/keys';
 import { loadEventsPageActor, type EventRow } from '../../machines/actors/staff/events';
 import { type ListFilters, oneOf, uuid, yesNo } from '../../machines/list.machine';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
+import { APPOINTMENT_TYPE_LABELS } from '../appointments-list/parts';
 import { StaffListPage } from '../staff/ActionLinks';
 import { type Column, DataTable } from '../staff/DataTable';
 import { wireClientPicker } from '../../machines/wiring/client-picker';
@@ -61,7 +62,7 @@ function eventColumns(
         <ul className="plain-list">
           {e.clientId ? (
             <li>
-              <Link href={`/clients/${e.clientId}`}>{t('eventList.client')}</Link>{' '}
+              <Link href={`/clients/${e.clientId}`}>{e.subject.clientName ?? t('eventList.client')}</Link>{' '}
               {filters.client === e.clientId ? null : (
                 <button
                   type="button"
@@ -75,7 +76,14 @@ function eventColumns(
           ) : null}
           {e.appointmentId ? (
             <li>
-              <Link href={`/appointments/${e.appointmentId}`}>{t('eventList.appointment')}</Link>{' '}
+              <Link href={`/appointments/${e.appointmentId}`}>
+                {e.subject.appointment
+                  ? t('eventList.appointmentAt', {
+                      when: formatDateTime(e.subject.appointment.startDate),
+                      type: t(APPOINTMENT_TYPE_LABELS[e.subject.appointment.appointmentType]),
+                    })
+                  : t('eventList.appointment')}
+              </Link>{' '}
               {filters.appointment === e.appointmentId ? null : (
                 <button
                   type="button"
@@ -85,6 +93,13 @@ function eventColumns(
                   {t('eventList.onlyAppointment')}
                 </button>
               )}
+            </li>
+          ) : null}
+          {e.subject.invoice ? (
+            <li>
+              <Link href={`/billing/invoices/${e.subject.invoice.id}`}>
+                {t('eventList.invoiceNumber', { number: e.subject.invoice.number })}
+              </Link>
             </li>
           ) : null}
           {e.coachId ? (
