@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { loadConfig } from '../server/config';
-import { practiceOf, priceLines, renderInvoicePdf, totalsOf } from '../server/features/invoices/index';
+import { defaultPractice, priceLines, renderInvoicePdf, totalsOf } from '../server/features/invoices/index';
 import { machineBrief, reportHead, round, signedHeaders } from './common';
 import { benchLog, onScratchDatabase } from './servers/scratch';
 
@@ -70,7 +70,7 @@ async function loadItems(client: pg.Client) {
 
 /** The same documents rendered alone: what the run cannot be faster than. */
 async function pdfFloor(invoices: number) {
-  const practice = practiceOf(loadConfig({}));
+  const practice = defaultPractice(loadConfig({}));
   const inputs = Array.from({ length: PER_CLIENT }, (_, i) => ({
     billableItemId: randomUUID(),
     serviceDate: '2026-03-02',

@@ -1,4 +1,5 @@
 import type { Clock } from 'pg-boss';
+import { practiceName } from './features/practice/index';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { createMailer, type Mailer } from './adapters/mail/mailer';
@@ -30,7 +31,8 @@ export interface AppJobsOptions {
 export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
   const { db, config } = options;
   const mailer =
-    options.mailer ?? createMailer({ db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL });
+    options.mailer ??
+    createMailer({ db, from: config.MAIL_FROM, senderName: () => practiceName(db, config), smtpUrl: config.SMTP_URL });
   const sms =
     options.sms ??
     createSmsSender({ url: config.SMS_URL, token: config.SMS_TOKEN, from: config.SMS_FROM });

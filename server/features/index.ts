@@ -15,6 +15,7 @@ import { coachesHandlers } from './coaches/index';
 import { eventsHandlers } from './events/index';
 import { invoiceHandlers } from './invoices/index';
 import { mailingListHandlers } from './mailing-list/index';
+import { practiceHandlers } from './practice/index';
 import { meetingsHandlers } from './meetings/index';
 import { researchHandlers } from './research/index';
 import { supportHandlers } from './support/index';
@@ -46,4 +47,5 @@ export const allHandlers: Handlers = {
   ...invoiceHandlers,
   ...mailingListHandlers,
   ...researchHandlers,
+  ...practiceHandlers,
 };

@@ -33,6 +33,67 @@ export const INSURERS: readonly { name: string; ikNumber: string; weight: number
   { name: 'Mobil Krankenkasse', ikNumber: '103523440', weight: 2 },
 ];
 
+/**
+ * Invoice addresses of the demo insurers (issue #31: invoices to insurers carry the payer's
+ * address and go out as XRechnung). Streets and postcodes stand for each insurer's head office
+ * as far as known; they are demo data, not a directory: a practice records the address its
+ * insurers name for invoices. Invoice mail goes to the demo domain, never to the insurer.
+ */
+export const INSURER_ADDRESSES: Readonly<Record<string, { street: string; postalCode: string; city: string }>> = {
+  'Techniker Krankenkasse': { street: 'Bramfelder Straße 140', postalCode: '22305', city: 'Hamburg' },
+  BARMER: { street: 'Lichtscheider Straße 89', postalCode: '42285', city: 'Wuppertal' },
+  'DAK-Gesundheit': { street: 'Nagelsweg 27–31', postalCode: '20097', city: 'Hamburg' },
+  'AOK Bayern': { street: 'Carl-Wery-Straße 28', postalCode: '81739', city: 'München' },
+  'AOK Baden-Württemberg': { street: 'Presselstraße 19', postalCode: '70191', city: 'Stuttgart' },
+  'AOK PLUS': { street: 'Sternplatz 7', postalCode: '01067', city: 'Dresden' },
+  'AOK Nordost': { street: 'Wilhelmstraße 1', postalCode: '10963', city: 'Berlin' },
+  'AOK Niedersachsen': { street: 'Hildesheimer Straße 273', postalCode: '30519', city: 'Hannover' },
+  'AOK Rheinland/Hamburg': { street: 'Kasernenstraße 61', postalCode: '40213', city: 'Düsseldorf' },
+  'AOK NordWest': { street: 'Kopenhagener Straße 1', postalCode: '44269', city: 'Dortmund' },
+  'AOK Hessen': { street: 'Basler Straße 2', postalCode: '61352', city: 'Bad Homburg' },
+  'IKK classic': { street: 'Tannenstraße 4b', postalCode: '01099', city: 'Dresden' },
+  'KKH Kaufmännische Krankenkasse': { street: 'Karl-Wiechert-Allee 61', postalCode: '30625', city: 'Hannover' },
+  'hkk Krankenkasse': { street: 'Martinistraße 26', postalCode: '28195', city: 'Bremen' },
+  'HEK – Hanseatische Krankenkasse': { street: 'Wandsbeker Zollstraße 86–90', postalCode: '22041', city: 'Hamburg' },
+  'SBK Siemens-Betriebskrankenkasse': { street: 'Heimeranstraße 31', postalCode: '80339', city: 'München' },
+  'mhplus Krankenkasse': { street: 'Franckstraße 8', postalCode: '71636', city: 'Ludwigsburg' },
+  Knappschaft: { street: 'Knappschaftstraße 1', postalCode: '44799', city: 'Bochum' },
+  'BIG direkt gesund': { street: 'Rheinische Straße 1', postalCode: '44137', city: 'Dortmund' },
+  'Mobil Krankenkasse': { street: 'Hühnerposten 2', postalCode: '20097', city: 'Hamburg' },
+};
+
+/** The invoice address of a campaign's sponsor (invented companies). */
+export const CAMPAIGN_ADDRESSES: Readonly<Record<string, { street: string; postalCode: string; city: string }>> = {
+  'fruehjahr-2026': { street: 'Friedrichstraße 120', postalCode: '10117', city: 'Berlin' },
+  'betrieb-gesund': { street: 'Am Werkstor 5', postalCode: '44147', city: 'Dortmund' },
+  newsletter: { street: 'Invalidenstraße 12', postalCode: '10115', city: 'Berlin' },
+  'herbst-2025': { street: 'Marienplatz 3', postalCode: '80331', city: 'München' },
+};
+
+/**
+ * The demo practice (issue #31): what the imprint, the privacy notice, the invoices and the
+ * e-mails name. Invented (the register and tax numbers too); a real installation's superadmin
+ * replaces them on /admin/practice.
+ */
+export const DEMO_PRACTICE = {
+  name: 'Sprechstunde Gesundheitscoaching GmbH',
+  street: 'Invalidenstraße 12',
+  postalCode: '10115',
+  city: 'Berlin',
+  email: `praxis@${DEMO_DOMAIN}`,
+  phone: '+49 30 12345670',
+  managingPerson: 'Dr. med. Anna Beispiel (Geschäftsführerin)',
+  registerCourt: 'Amtsgericht Charlottenburg',
+  registerNumber: 'HRB 234567 B',
+  vatId: 'DE123456789',
+  taxNumber: '27/123/45678',
+  iban: 'DE02120300000000202051',
+  dpoName: 'Jonas Datenschutz, Datenschutz Beispiel GmbH',
+  dpoEmail: `datenschutz@${DEMO_DOMAIN}`,
+  supervisoryAuthority:
+    'Berliner Beauftragte für Datenschutz und Informationsfreiheit, Alt-Moabit 59–61, 10555 Berlin, www.datenschutz-berlin.de',
+} as const;
+
 export const CAMPAIGNS: readonly {
   code: string;
   name: string;

@@ -15,7 +15,9 @@ import {
   CITIES,
   CLIENT_NOTES,
   COACH_PLANS,
+  CAMPAIGN_ADDRESSES,
   DEMO_DOMAIN,
+  INSURER_ADDRESSES,
   DIAGNOSES,
   DURATIONS,
   HOW_DID_YOU_HEAR,
@@ -430,6 +432,8 @@ export function generateDemoData({
       name: insurer.name,
       ikNumber: insurer.ikNumber,
       active: true,
+      ...INSURER_ADDRESSES[insurer.name],
+      invoiceEmail: `rechnung-${insurer.ikNumber}@kassen.${DEMO_DOMAIN}`,
     });
   }
   for (const c of CAMPAIGNS) {
@@ -441,6 +445,8 @@ export function generateDemoData({
       active: c.active,
       startsAt: c.startsAt,
       endsAt: c.endsAt,
+      ...CAMPAIGN_ADDRESSES[c.code],
+      invoiceEmail: `rechnung-${c.code}@sponsoren.${DEMO_DOMAIN}`,
     });
   }
 

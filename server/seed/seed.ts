@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DEMO_PRACTICE } from './data';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import {
@@ -11,6 +12,7 @@ import {
   clients,
   coaches,
   insurers,
+  practiceSettings,
   users,
 } from '../db/schema/index';
 import {
@@ -102,6 +104,11 @@ async function insertAll(tx: Tx, data: DemoData): Promise<Omit<SeedSummary, 'dur
   await insertRows(tx, users, accounts);
   await insertRows(tx, insurers, data.insurers);
   await insertRows(tx, campaigns, data.campaigns);
+  // The demo practice: its imprint, privacy notice, invoices and e-mails (issue #31).
+  await tx
+    .insert(practiceSettings)
+    .values({ id: 1, ...DEMO_PRACTICE })
+    .onConflictDoUpdate({ target: practiceSettings.id, set: DEMO_PRACTICE });
   await insertRows(tx, clients, data.clients);
   await insertRows(tx, appointments, data.appointments);
   const availabilityCount = await seedAvailability(tx, data.availability);

@@ -691,7 +691,7 @@ export interface paths {
         put?: never;
         /**
          * Issue invoices for approved items, one per payer
-         * @description Takes the approved items that are on no live invoice (optionally only the given ids, or only service dates in fromDate..toDate), groups them by payer (the client for self-pay, the sponsor via the client's campaign, the insurer) and issues one invoice per payer with the next gapless number of the invoice date's year (YYYY-NNNNN), allocated in the run's transaction. Each invoice gets its PDF and, for sponsors and insurers, its XRechnung 3.0 XML (at the first send when the recipient's e-mail address is not known at issue). Named ids that are not approved or already invoiced refuse the run (409 batch_refused, nothing issued). Items stay approved until the invoice is sent.
+         * @description Takes the approved items that are on no live invoice (optionally only the given ids, or only service dates in fromDate..toDate), groups them by payer (the client for self-pay, the sponsor via the client's campaign, the insurer) and issues one invoice per payer with the next gapless number of the invoice date's year (YYYY-NNNNN), allocated in the run's transaction. Each invoice gets its PDF and, for sponsors and insurers, its XRechnung 3.0 XML (at the first send when the recipient's e-mail address is not known at issue). Named ids that are not approved or already invoiced refuse the run (409 batch_refused, nothing issued). Sponsors and insurers with an incomplete invoice address refuse the run (409 payer_address_missing, naming them) unless issueWithoutAddress is true. A run that would make an XRechnung while the practice settings have neither VAT id nor register number is refused (409 seller_identifier_missing; EN 16931 rule BR-CO-26). Items stay approved until the invoice is sent.
          */
         post: operations["createInvoiceRun"];
         delete?: never;
@@ -825,7 +825,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail the invoice with its PDF (and XML) attached
-         * @description Queues the mail (captured in development) to `email`, or to the client's address for self-pay invoices (400 naming email when there is none), and marks the invoice sent and its items invoice_sent. Sending a sent invoice again only mails it again; a cancellation invoice is sent the same way. For sponsors and insurers the XRechnung is made at the first send when no address was known at issue (its buyer electronic address BT-49 is required). 409 invoice_cancelled for a cancelled invoice (send its cancellation invoice).
+         * @description Queues the mail (captured in development) to `email`, or to the client's address for self-pay invoices (400 naming email when there is none), and marks the invoice sent and its items invoice_sent. Sending a sent invoice again only mails it again; a cancellation invoice is sent the same way. For sponsors and insurers the XRechnung is made at the first send when no address was known at issue (its buyer electronic address BT-49 is required); 409 seller_identifier_missing when that XRechnung cannot be made because the practice settings have neither VAT id nor register number (BR-CO-26). 409 invoice_cancelled for a cancelled invoice (send its cancellation invoice).
          */
         post: operations["sendInvoice"];
         delete?: never;
@@ -2069,6 +2069,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/legal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public: the practice details that the imprint and privacy pages show
+         * @description What /impressum (§ 5 DDG) and /datenschutz (Art. 13 DSGVO) fill in: name, address, contact, managing person, register entry, VAT id, data protection officer and supervisory authority, from the practice settings a SUPERADMIN maintains (the server's PRACTICE_* settings until the first save). The tax number and the bank account are not part of it.
+         */
+        get: operations["getLegalInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/practice-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The practice settings (legal pages, invoices, e-mail signature)
+         * @description One set per installation. Until a SUPERADMIN first saves them, the answer is the server's PRACTICE_* settings (updatedAt null).
+         */
+        get: operations["getPracticeSettings"];
+        /**
+         * Change the practice settings (only the fields sent)
+         * @description Fields not sent keep their value; optional fields are cleared with null. Bad input is 400 naming the field: a blank required text, a German postal code that is not five digits, a VAT id that is not a country code and 2 to 13 letters or digits, an IBAN that fails its check digits, an invalid e-mail, neither tax number nor VAT id (taxNumber; § 14 Abs. 4 Nr. 2 UStG), a register number without its court (registerCourt). Recorded as the event practice_settings.updated with the changed field names.
+         */
+        put: operations["updatePracticeSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3298,6 +3342,11 @@ export interface components {
              * @description Only items with a service date on or before this day.
              */
             toDate?: string;
+            /**
+             * @description Issue also to sponsors and insurers whose invoice address (street, postal code, city, invoice e-mail) is incomplete: their invoices carry what is known and get no XRechnung at issue. Without it such payers refuse the run (409 payer_address_missing naming them).
+             * @default false
+             */
+            issueWithoutAddress: boolean;
         };
         InvoiceRunResult: {
             invoices: components["schemas"]["InvoiceSummary"][];
@@ -3324,12 +3373,33 @@ export interface components {
             finishedAt: string | null;
         };
         InvoiceRunPreview: {
+            /** @description Sponsors and insurers among the payers whose invoice address is incomplete (what is missing, and the catalogue entry to complete). */
+            payersWithoutAddress: components["schemas"]["PayerWithoutAddress"][];
+            /** @description A run now would make an XRechnung, but the practice settings have neither a VAT id (BT-31) nor a register number (BT-30), so none can be made (rule BR-CO-26): the run is refused with 409 seller_identifier_missing. */
+            sellerIdentifierMissing: boolean;
             /** @description Approved items on no live invoice that a run would take now. */
             itemCount: number;
             /** @description Payers they group into, i.e. the invoices a run would issue now. */
             payerCount: number;
             /** @description Their gross sum. */
             grossCents: number;
+        };
+        PayerWithoutAddress: {
+            /** @enum {string} */
+            payerKind: "sponsor" | "statutory_insurer" | "private_insurer";
+            name: string;
+            /**
+             * @description Where the address is kept (/admin/insurers or /admin/campaigns).
+             * @enum {string}
+             */
+            catalog: "insurer" | "campaign";
+            /**
+             * Format: uuid
+             * @description The insurer or campaign to complete; null when the payer is not in the catalogue.
+             */
+            catalogId: string | null;
+            missing: ("street" | "postalCode" | "city" | "invoiceEmail")[];
+            itemCount: number;
         };
         InvoiceSendRequest: {
             /**
@@ -4144,6 +4214,72 @@ export interface components {
         SupportRequestCreated: {
             /** Format: uuid */
             id: string;
+        };
+        /** @description The practice as its imprint and privacy notice name it. */
+        LegalInfo: {
+            name: string;
+            street: string;
+            postalCode: string;
+            city: string;
+            /** Format: email */
+            email: string;
+            phone: string;
+            managingPerson: string | null;
+            registerCourt: string | null;
+            registerNumber: string | null;
+            vatId: string | null;
+            dpoName: string | null;
+            /** Format: email */
+            dpoEmail: string | null;
+            supervisoryAuthority: string | null;
+            /**
+             * Format: date-time
+             * @description Last change of the settings; null while the server's defaults apply.
+             */
+            updatedAt: string | null;
+        };
+        /** @description The practice's details: the imprint and privacy pages, the seller of every invoice and XRechnung (VAT id → BT-31, register number → BT-30, tax number → BT-32), the signature and sender name of e-mails. */
+        PracticeSettings: {
+            name: string;
+            street: string;
+            postalCode: string;
+            city: string;
+            /** Format: email */
+            email: string;
+            phone: string;
+            managingPerson: string | null;
+            registerCourt: string | null;
+            registerNumber: string | null;
+            vatId: string | null;
+            taxNumber: string | null;
+            iban: string;
+            dpoName: string | null;
+            /** Format: email */
+            dpoEmail: string | null;
+            supervisoryAuthority: string | null;
+            /** Format: date-time */
+            updatedAt: string | null;
+        };
+        PracticeSettingsUpdate: {
+            name?: string;
+            street?: string;
+            postalCode?: string;
+            city?: string;
+            /** Format: email */
+            email?: string;
+            phone?: string;
+            managingPerson?: string | null;
+            registerCourt?: string | null;
+            registerNumber?: string | null;
+            /** @description USt-IdNr., e.g. DE123456789 (spaces are dropped). */
+            vatId?: string | null;
+            taxNumber?: string | null;
+            /** @description Spaces are dropped; the check digits must hold. */
+            iban?: string;
+            dpoName?: string | null;
+            /** Format: email */
+            dpoEmail?: string | null;
+            supervisoryAuthority?: string | null;
         };
     };
     responses: {
@@ -8321,6 +8457,82 @@ export interface operations {
             501: components["responses"]["NotImplemented"];
         };
     };
+    getLegalInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegalInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    getPracticeSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PracticeSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    updatePracticeSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PracticeSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PracticeSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -8361,6 +8573,9 @@ export const billingVatTreatmentValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const invoiceKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceKind"]> = ["invoice", "cancellation"];
 export const invoiceStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceStatus"]> = ["issued", "sent", "cancelled"];
 export const invoiceRunStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceRun"]["status"]> = ["queued", "running", "done", "failed"];
+export const payerWithoutAddressPayerKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayerWithoutAddress"]["payerKind"]> = ["sponsor", "statutory_insurer", "private_insurer"];
+export const payerWithoutAddressCatalogValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayerWithoutAddress"]["catalog"]> = ["insurer", "campaign"];
+export const payerWithoutAddressMissingValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayerWithoutAddress"]["missing"]> = ["street", "postalCode", "city", "invoiceEmail"];
 export const billableItemVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillableItem"]["vatRatePercent"]> = [0, 19];
 export const billingRuleVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRule"]["vatRatePercent"]> = [0, 19];
 export const billingRulePreviewItemVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRulePreview"]["item"]["vatRatePercent"]> = [0, 19];

@@ -109,6 +109,10 @@ const WebhooksPage = lazyPage(() => import('../views/admin/WebhooksPage'));
 const WebhookDetailPage = lazyPage(() => import('../views/admin/WebhookDetailPage'));
 const EmailSyncPage = lazyPage(() => import('../views/admin/EmailSyncPage'));
 const ResearchExportPage = lazyPage(() => import('../views/admin/ResearchExportPage'));
+// The legal pages and the practice settings they are filled from (issue #31).
+const ImprintPage = lazyPage(() => import('../views/legal/LegalPages').then((m) => ({ default: m.ImprintPage })));
+const PrivacyPage = lazyPage(() => import('../views/legal/LegalPages').then((m) => ({ default: m.PrivacyPage })));
+const PracticeSettingsPage = lazyPage(() => import('../views/admin/PracticeSettingsPage'));
 
 /** What a group of pages shares: the translations that load with their code, who may open them. */
 type PageOptions = Pick<AppRoute, 'namespaces' | 'access'>;
@@ -147,6 +151,8 @@ const INVOICES: PageOptions = { namespaces: ['invoices', 'staff'], access: { rol
 const CLINICAL: PageOptions = { namespaces: ['clinical', 'staff'], access: { roles: ['COACH', 'ADMIN', 'SUPERADMIN'] } };
 /** The detail pages that show the clinical documents' statuses. */
 const WITH_CLINICAL: PageOptions = { namespaces: ['staff', 'clinical'], access: { roles: STAFF } };
+const LEGAL: PageOptions = { namespaces: ['legal'] };
+const PRACTICE_SETTINGS: PageOptions = { namespaces: ['admin', 'staff', 'catalog', 'legal'], access: { roles: SUPERADMIN_ONLY } };
 const BILLING_RULES: PageOptions = { namespaces: ['billingRules', 'staff', 'catalog'], access: { roles: ADMIN_ONLY } };
 
 /**
@@ -246,6 +252,11 @@ export const routes: readonly AppRoute[] = [
   page('/admin/webhooks/:type', tKey('admin:breadcrumbs.webhook'), WebhookDetailPage, ADMIN_AREA),
   page('/admin/email-sync', tKey('admin:breadcrumbs.emailSync'), EmailSyncPage, ADMIN_AREA),
   page('/admin/research-export', tKey('admin:breadcrumbs.researchExport'), ResearchExportPage, RESEARCH),
+  // The legal pages (issue #31): open to everyone, linked from every page's footer; filled
+  // from the practice settings that a superadmin keeps on /admin/practice.
+  page('/impressum', tKey('legal:breadcrumbs.imprint'), ImprintPage, LEGAL),
+  page('/datenschutz', tKey('legal:breadcrumbs.privacy'), PrivacyPage, LEGAL),
+  page('/admin/practice', tKey('admin:breadcrumbs.practice'), PracticeSettingsPage, PRACTICE_SETTINGS),
 ];
 
 /** The route patterns, for the data-driven menu. */

@@ -32,11 +32,10 @@ export function helpVideos(configured: string | undefined = env.VITE_HELP_VIDEO_
 export const analyticsUrl = (): string | undefined => env.VITE_ANALYTICS_URL || undefined;
 
 /**
- * The legal pages every page's footer links to (German law asks for both on every page):
- * `VITE_IMPRINT_URL` and `VITE_PRIVACY_URL`; unset, the placeholders in `public/` say that
- * the practice still has to configure them.
+ * The legal pages every page's footer links to (German law asks for both on every page): pages
+ * of the app, filled from the practice settings (issue #31; docs/legal-pages.md).
  */
 export const legalLinks = (): { imprint: string; privacy: string } => ({
-  imprint: env.VITE_IMPRINT_URL || '/impressum.html',
-  privacy: env.VITE_PRIVACY_URL || '/datenschutz.html',
+  imprint: '/impressum',
+  privacy: '/datenschutz',
 });

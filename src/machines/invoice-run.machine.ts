@@ -10,6 +10,11 @@ import { machineErrorOf, type MachineError, notProvided } from './shared/failure
  * The Idempotency-Key is made when the question is confirmed and kept by "retry" after a
  * failure, so a run whose answer was lost is not issued twice.
  *
+ * Before the question the preview names sponsors and insurers without a complete invoice
+ * address (issue #31): the run is confirmed only once they are completed (a new check) or the
+ * person explicitly chooses to issue anyway; and it is not offered at all while the practice
+ * settings lack the seller identifier an XRechnung needs (BR-CO-26).
+ *
  * A large run is queued by the server (202 with the run): the machine then asks for its
  * progress every POLL_INTERVAL_MS ("12 von 200 Rechnungen erstellt") until the job is done or
  * failed; an unanswered poll is simply asked again. The dialog stays open meanwhile.
@@ -25,6 +30,8 @@ export const POLL_INTERVAL_MS = 1_000;
 
 export interface RunRequest {
   idempotencyKey: string;
+  /** Issue also to payers without a complete address (the explicit choice). */
+  issueWithoutAddress: boolean;
 }
 
 export interface InvoiceRunContext {
@@ -33,12 +40,15 @@ export interface InvoiceRunContext {
   /** The queued run and its progress (large runs only). */
   run: QueuedInvoiceRun | null;
   idempotencyKey: string | null;
+  /** The person chose to issue to payers without a complete address. */
+  issueWithoutAddress: boolean;
   error: MachineError | null;
 }
 
 export type InvoiceRunEvent =
   | { type: 'run.start' }
   | { type: 'run.confirm' }
+  | { type: 'run.issueWithoutAddress'; value: boolean }
   | { type: 'run.abort' }
   | { type: 'run.retry' }
   | { type: 'run.dismiss' };
@@ -47,7 +57,17 @@ export const invoiceRunMachine = setup({
   types: {
     context: {} as InvoiceRunContext,
     events: {} as InvoiceRunEvent,
-    tags: {} as 'busy' | 'error' | 'open' | 'checking' | 'nothingDue' | 'question' | 'running' | 'queued' | 'jobFailed',
+    tags: {} as
+      | 'busy'
+      | 'error'
+      | 'open'
+      | 'checking'
+      | 'nothingDue'
+      | 'question'
+      | 'confirming'
+      | 'running'
+      | 'queued'
+      | 'jobFailed',
   },
   actors: {
     previewRun: fromPromise<InvoiceRunPreview, void>(notProvided('invoice run', 'previewRun')),
@@ -59,17 +79,22 @@ export const invoiceRunMachine = setup({
     /** The run issued invoices: the page reloads its list. */
     notifyDone: (_, _params: { count: number }) => undefined,
     keepError: assign({ error: (_, params: { error: unknown }) => machineErrorOf(params.error) }),
-    reset: assign({ preview: null, result: null, run: null, idempotencyKey: null, error: null }),
+    reset: assign({ preview: null, result: null, run: null, idempotencyKey: null, issueWithoutAddress: false, error: null }),
   },
   guards: {
     somethingDue: (_, params: { preview: InvoiceRunPreview }) => params.preview.itemCount > 0,
+    /** No XRechnung blocked by the practice settings, and every payer's address complete or knowingly skipped. */
+    ready: ({ context }) =>
+      !!context.preview &&
+      !context.preview.sellerIdentifierMissing &&
+      (context.preview.payersWithoutAddress.length === 0 || context.issueWithoutAddress),
     queued: (_, params: { outcome: RunOutcome }) => params.outcome.kind === 'queued',
     runDone: (_, params: { run: QueuedInvoiceRun }) => params.run.status === 'done',
     runFailed: (_, params: { run: QueuedInvoiceRun }) => params.run.status === 'failed',
   },
 }).createMachine({
   id: 'invoiceRun',
-  context: { preview: null, result: null, run: null, idempotencyKey: null, error: null },
+  context: { preview: null, result: null, run: null, idempotencyKey: null, issueWithoutAddress: false, error: null },
   initial: 'idle',
   states: {
     idle: {
@@ -103,9 +128,14 @@ export const invoiceRunMachine = setup({
     },
     /** "N Positionen für M Zahler: Rechnungen erstellen?" */
     confirming: {
-      tags: ['open', 'question'],
+      tags: ['open', 'question', 'confirming'],
       on: {
-        'run.confirm': { target: 'running', actions: assign({ idempotencyKey: () => crypto.randomUUID() }) },
+        'run.issueWithoutAddress': { actions: assign({ issueWithoutAddress: ({ event }) => event.value }) },
+        'run.confirm': {
+          guard: 'ready',
+          target: 'running',
+          actions: assign({ idempotencyKey: () => crypto.randomUUID() }),
+        },
         'run.abort': 'idle',
       },
     },
@@ -114,7 +144,7 @@ export const invoiceRunMachine = setup({
       invoke: {
         id: 'runInvoices',
         src: 'runInvoices',
-        input: ({ context }) => ({ idempotencyKey: context.idempotencyKey! }),
+        input: ({ context }) => ({ idempotencyKey: context.idempotencyKey!, issueWithoutAddress: context.issueWithoutAddress }),
         onDone: [
           {
             guard: { type: 'queued', params: ({ event }) => ({ outcome: event.output }) },

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -211,4 +212,66 @@ describe('the superadmin area', () => {
     await page.getByText('Der Export wurde heruntergeladen.').waitFor();
     await noSeriousViolations(page);
   }, 120_000);
+
+  it('keeps the practice details that the imprint and the privacy notice show, styled, at 375 and 1440 px (issue #31)', async () => {
+    const page = b.page;
+    await openSignedIn(page, app, token, `${app}/admin`);
+    await page.getByRole('list', { name: 'Bereiche der Verwaltung' }).getByRole('link', { name: 'Praxisdaten' }).click();
+    await page.getByRole('heading', { name: 'Praxisdaten', level: 1 }).waitFor();
+    const name = page.getByLabel('Name der Praxis');
+    await expect.poll(() => name.inputValue()).toBe('Sprechstunde Gesundheitscoaching GmbH');
+    await noSeriousViolations(page);
+    // Bad input is named at its field, and nothing is saved.
+    await page.getByLabel('USt-IdNr.').fill('');
+    await page.getByLabel('Steuernummer').fill('');
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await page.getByText('Bitte die Steuernummer oder die USt-IdNr. angeben').waitFor();
+    await page.getByLabel('USt-IdNr.').fill('DE123456789');
+    await name.fill('Praxis am Kanal GmbH');
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await page.getByText('Die Praxisdaten wurden gespeichert.').waitFor();
+    await page.waitForURL((url) => url.pathname === '/admin');
+
+    // Signed out, as a client would: the footer's links lead to real pages of the app.
+    for (const width of [375, 1440]) {
+      const visitor = await (await b.newContext({ viewport: { width, height: 900 } })).newPage();
+      const blocked: string[] = [];
+      visitor.on('console', (m) => {
+        if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) blocked.push(m.text());
+      });
+      await visitor.goto(`${app}/impressum`);
+      await visitor.getByRole('heading', { name: 'Impressum', level: 1 }).waitFor();
+      const imprint = visitor.locator('.legal-page');
+      await imprint.getByText('Praxis am Kanal GmbH').waitFor();
+      for (const text of ['Angaben gemäß § 5 DDG', 'Dr. med. Anna Beispiel', 'Amtsgericht Charlottenburg', 'HRB 234567 B', 'DE123456789']) {
+        await imprint.getByText(text, { exact: false }).first().waitFor();
+      }
+      expect(await imprint.innerText()).not.toContain('VITE_');
+      await visitor.getByRole('contentinfo').getByRole('link', { name: 'Datenschutz' }).click();
+      await visitor.getByRole('heading', { name: 'Datenschutzerklärung', level: 1 }).waitFor();
+      const privacy = visitor.locator('.legal-page');
+      await privacy.getByText('Verantwortlich ist Praxis am Kanal GmbH, Invalidenstraße 12, 10115 Berlin.').waitFor();
+      const text = await privacy.innerText();
+      for (const covered of ['Art. 9 DSGVO', 'Jitsi', 'SMS', 'Hosting', 'Tag-Manager', 'pseudonymisiert', '§ 630f', 'Art. 15 DSGVO', 'Art. 21 DSGVO', 'Berliner Beauftragte für Datenschutz']) {
+        expect(text).toContain(covered);
+      }
+      expect(await privacy.locator('h2').count()).toBe(15);
+      // The app's styles apply (no inline style, which the CSP blocks): a readable column.
+      expect(await privacy.evaluate((el) => getComputedStyle(el).maxWidth)).toBe('704px');
+      expect(await visitor.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      expect(blocked).toEqual([]);
+      await noSeriousViolations(visitor);
+      await visitor.screenshot({ path: `/tmp/privacy-${width}.png`, fullPage: width === 375 ? false : true });
+      if (process.env.SCREENSHOTS === '1' && width === 375) {
+        mkdirSync('docs/screenshots', { recursive: true });
+        await visitor.screenshot({ path: 'docs/screenshots/privacy.png' });
+      }
+    }
+    // Back to the demo name for the other tests of this server.
+    await fetch(`${app}/api/admin/practice-settings`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Sprechstunde Gesundheitscoaching GmbH' }),
+    });
+  }, 180_000);
 });

@@ -134,7 +134,7 @@ async function signUp(page: Page, email: string) {
   await expect(page.getByLabel(/Terminerinnerungen per SMS/).isChecked()).resolves.toBe(false);
   await page.getByText('Schritt 1 von 4: Ihre Angaben').waitFor();
   const privacy = page.getByRole('link', { name: /Datenschutzerklärung lesen/ });
-  expect(await privacy.getAttribute('href')).toBe('/datenschutz.html');
+  expect(await privacy.getAttribute('href')).toBe('/datenschutz');
   await fillSignupForm(page, email);
   await page.getByLabel(/Terminerinnerungen per SMS/).check();
   await page.getByRole('button', { name: 'Weiter' }).click();

@@ -39,6 +39,10 @@ describe('an admin on /billing/invoices', () => {
     await api('PUT', '/billable-items/batch-approve', { ids: pending.map((i: { id: string }) => i.id) });
     const due = await api('GET', '/invoices/runs/preview');
     expect(due.itemCount).toBeGreaterThanOrEqual(pending.length);
+    // Issue #31: the demo's insurers and sponsors have invoice addresses and the demo practice
+    // its VAT id, so nothing holds the run back and business payers get their XRechnung.
+    expect(due.payersWithoutAddress).toEqual([]);
+    expect(due.sellerIdentifierMissing).toBe(false);
 
     const page = b.page;
     await openSignedIn(page, b.baseUrl, token, '/billing');
@@ -78,6 +82,14 @@ describe('an admin on /billing/invoices', () => {
     const send = page.getByRole('dialog', { name: 'Rechnung per E-Mail senden' });
     await send.getByLabel('E-Mail-Adresse des Empfängers').fill(to);
     await send.getByText(`Rechnung ${number} an ${to} senden?`).waitFor();
+    // What this recipient gets, not a promise of an XRechnung to everyone.
+    const issuedInvoice = await api('GET', `/invoices/${page.url().split('/').pop()}`);
+    const gets =
+      issuedInvoice.payerKind === 'client'
+        ? 'Die Klientin bzw. der Klient erhält die Rechnung als PDF im Anhang.'
+        : `${issuedInvoice.recipient.name} erhält die Rechnung als PDF und als XRechnung (XML) im Anhang.`;
+    await send.getByText(gets).waitFor();
+    expect(await send.innerText()).not.toContain('an Sponsoren und Kassen auch als XRechnung');
     expect(await seriousAxeViolations(page)).toEqual([]);
     await send.getByRole('button', { name: 'Senden' }).click();
     await page.getByText(`Rechnung ${number} an ${to} gesendet.`).waitFor();

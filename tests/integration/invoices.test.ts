@@ -19,6 +19,7 @@ import { expectFieldError, expectProblem, expectStatus, newClient, newCoach, sta
 let api: Api;
 let admin: Caller;
 let coach: Caller;
+let superadmin: Caller;
 let item: ReturnType<typeof itemMaker>;
 let coachId: string;
 
@@ -26,7 +27,9 @@ const EXEMPT = 'Steuerfreie Heilbehandlung gem. § 4 Nr. 14 a UStG';
 const year = Number(new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', year: 'numeric' }).format(new Date()));
 
 beforeAll(async () => {
-  ({ api, callers: [admin, coach] } = await startApi({}, 'ADMIN', 'COACH'));
+  ({ api, callers: [admin, coach, superadmin] } = await startApi({}, 'ADMIN', 'COACH', 'SUPERADMIN'));
+  // A VAT id in the practice settings: the seller's identifier every XRechnung needs (BR-CO-26).
+  expectStatus(await api.call('PUT', '/api/admin/practice-settings', { as: superadmin, body: { vatId: 'DE123456789' } }), 200);
   item = itemMaker(api, admin);
   coachId = (await newCoach(api, admin)).id;
   await makeRule(api, admin, { name: 'Alles', amountCents: 11900, description: 'Coaching-Folgetermin' });
@@ -78,7 +81,13 @@ describe('invoice run, documents, send, Storno, DATEV', () => {
     ];
     const pendingOne = await item(other, coachId, 'pending');
 
-    const res = await run({ itemIds });
+    // The sponsor FIRMA-GESUND is in no catalogue, so it has no address: issued only when asked for.
+    const refused = await run({ itemIds });
+    expectProblem(refused, 409, 'payer_address_missing');
+    expect(refused.body.errors).toEqual([
+      { field: 'issueWithoutAddress', code: 'payer_address_missing', message: 'FIRMA-GESUND: street, postalCode, city, invoiceEmail' },
+    ]);
+    const res = await run({ itemIds, issueWithoutAddress: true });
     expectStatus(res, 201);
     expect(res.body.itemCount).toBe(4);
     expect(res.body.invoices).toHaveLength(3);
@@ -117,8 +126,10 @@ describe('invoice run, documents, send, Storno, DATEV', () => {
       itemCount: open.body.itemCount,
       payerCount: open.body.invoices.length,
       grossCents: open.body.invoices.reduce((sum: number, i: { grossCents: number }) => sum + i.grossCents, 0),
+      payersWithoutAddress: [],
+      sellerIdentifierMissing: false,
     });
-    expect((await preview()).body).toEqual({ itemCount: 0, payerCount: 0, grossCents: 0 });
+    expect((await preview()).body).toEqual({ itemCount: 0, payerCount: 0, grossCents: 0, payersWithoutAddress: [], sellerIdentifierMissing: false });
     expectFieldError(await preview('?fromDate=2026-02-01&toDate=2026-01-01'), 'toDate');
     expect(open.body.invoices.every((i: { id: string }) => !res.body.invoices.some((j: { id: string }) => j.id === i.id))).toBe(true);
     expect(await db().select().from(events).where(and(eq(events.type, 'invoice.issued'), eq(events.entityId, selfPay)))).toHaveLength(1);
@@ -130,7 +141,7 @@ describe('invoice run, documents, send, Storno, DATEV', () => {
     for (const expected of [
       'Sprechstunde', // practice name
       'Musterstraße 1, 10115 Berlin', // practice address
-      'Steuernummer: 11/111/11111',
+      'Steuernummer: 11/111/11111 · USt-IdNr.: DE123456789',
       'Jürgen Müller', // recipient
       'Hauptstr. 1',
       `Rechnung ${row!.number}`,

@@ -163,3 +163,27 @@ it('delivers the invitation through real SMTP with a text/calendar REQUEST part 
   expect(cancelPart.headers['content-type']).toMatch(/method=CANCEL/i);
   expect(parseInvite(decode(cancelPart)).event.status).toBe('CANCELLED');
 });
+
+it('sends under the practice settings’ name, and signs with it (issue #31)', async () => {
+  const superadmin = await api.signIn('SUPERADMIN');
+  const saved = await api.call('PUT', '/api/admin/practice-settings', { as: superadmin, body: { name: 'Praxis am See' } });
+  expect(saved.status).toBe(200);
+  const email = `${unique('n')}@klient.example`;
+  const client = await newClient(api, admin, { firstName: 'Nora', lastName: 'Name', email, coachedById: coach.coachId });
+  await newAppointment(api, coach, {
+    clientId: client.id,
+    coachId: coach.coachId!,
+    startDate: '2030-12-04T13:30:00.000Z',
+    appointmentType: 'followup',
+    minutes: 50,
+  });
+  await api.app.jobs.runDue();
+  const mail = sink.received.find((m) => m.to.includes(email));
+  expect(mail, 'the sink received the client’s invitation').toBeDefined();
+  // The address stays MAIL_FROM's; the name shown is the practice's.
+  expect(mail!.from).toBe('termine@praxis.example');
+  expect(mail!.raw).toMatch(/^From: "?Praxis am See"? <termine@praxis\.example>/m);
+  const text = leafParts(mail!.raw).find((p) => p.headers['content-type']?.startsWith('text/plain'))!;
+  expect(decode(text)).toContain('Ihr Team von Praxis am See');
+});
+

@@ -5,7 +5,10 @@ import { XMLParser } from 'fast-xml-parser';
  * without the KoSIT validator (its Java jar and scenario files are downloads this project cannot
  * reach). Each rule reads the UBL syntax the way the KoSIT Schematron does, on the element
  * the rule names; the answer is the ids of the rules the document breaks (empty = passes).
- * Not a replacement for the KoSIT validator: no XSD, no code lists, no arithmetic rules.
+ * With the EN 16931 co-occurrence and calculation rules BR-CO-3 … BR-CO-26 (issue #31: the
+ * official rules had found BR-CO-26 broken, which these checks did not know). Not a
+ * replacement for the KoSIT validator: no XSD, no code lists (BR-CO-5 … BR-CO-8 compare reason
+ * codes with their code list and are left out; the invoices here have no allowances or charges).
  */
 type Node = Record<string, unknown>;
 
@@ -72,6 +75,7 @@ export function xrechnungRuleViolations(xml: string): string[] {
     ['BR-6', text(at(seller, 'PartyLegalEntity', 'RegistrationName')) !== ''],
     ['BR-7', text(at(buyer, 'PartyLegalEntity', 'RegistrationName')) !== ''],
     ['BR-16', list(invoice.InvoiceLine as Node | Node[] | undefined).length > 0],
+    ...coRules(invoice, seller, subtotals),
     [
       'BR-E-10',
       subtotals
@@ -80,4 +84,76 @@ export function xrechnungRuleViolations(xml: string): string[] {
     ],
   ];
   return rules.filter(([, ok]) => !ok).map(([id]) => id);
+}
+
+/** An amount in cents (the documents carry at most two decimals). */
+const cents = (value: unknown): number => Math.round(Number(text(value) || '0') * 100);
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+/** The EN 16931 BR-CO rules, as the CEN Schematron for UBL states them. */
+function coRules(invoice: Node, seller: unknown, subtotals: Node[]): [string, boolean][] {
+  const lines = list(invoice.InvoiceLine as Node | Node[] | undefined);
+  const totals = at(invoice, 'LegalMonetaryTotal');
+  const charges = list(invoice.AllowanceCharge as Node | Node[] | undefined);
+  const allowances = charges.filter((c) => text(c.ChargeIndicator) === 'false');
+  const docCharges = charges.filter((c) => text(c.ChargeIndicator) === 'true');
+  const lineCharges = lines.flatMap((l) => list(l.AllowanceCharge as Node | Node[] | undefined));
+  const currency = text(invoice.DocumentCurrencyCode);
+  const taxTotals = list(invoice.TaxTotal as Node | Node[] | undefined);
+  // The VAT total in the document's currency (a second TaxTotal may give it in the tax currency).
+  const vatTotal = taxTotals.find((t) => {
+    const amount = t.TaxAmount as Node | string | undefined;
+    return typeof amount === 'object' ? amount['@_currencyID'] === currency : true;
+  });
+  const lineNet = sum(lines.map((l) => cents(l.LineExtensionAmount)));
+  const allowanceTotal = cents(at(totals, 'AllowanceTotalAmount'));
+  const chargeTotal = cents(at(totals, 'ChargeTotalAmount'));
+  const taxExclusive = cents(at(totals, 'TaxExclusiveAmount'));
+  const taxInclusive = cents(at(totals, 'TaxInclusiveAmount'));
+  const payable = cents(at(totals, 'PayableAmount'));
+  const vatIds = list(at(seller, 'PartyTaxScheme') as Node | Node[] | undefined)
+    .filter((s) => text(at(s, 'TaxScheme', 'ID')).toUpperCase() === 'VAT')
+    .map((s) => text(s.CompanyID));
+  const hasReason = (c: Node) => text(c.AllowanceChargeReason) !== '' || text(c.AllowanceChargeReasonCode) !== '';
+  const period = at(invoice, 'InvoicePeriod') as Node | undefined;
+  return [
+    ['BR-CO-3', !(text(invoice.TaxPointDate) !== '' && text(at(period, 'DescriptionCode')) !== '')],
+    ['BR-CO-4', lines.every((l) => text(at(l, 'Item', 'ClassifiedTaxCategory', 'ID')) !== '')],
+    // Seller VAT identifier with an ISO 3166-1 alpha-2 prefix (Greece: EL).
+    ['BR-CO-9', vatIds.every((id) => /^[A-Z]{2}/.test(id) && !id.startsWith('GR'))],
+    ['BR-CO-10', cents(at(totals, 'LineExtensionAmount')) === lineNet],
+    ['BR-CO-11', at(totals, 'AllowanceTotalAmount') === undefined || allowanceTotal === sum(allowances.map((c) => cents(c.Amount)))],
+    ['BR-CO-12', at(totals, 'ChargeTotalAmount') === undefined || chargeTotal === sum(docCharges.map((c) => cents(c.Amount)))],
+    ['BR-CO-13', taxExclusive === lineNet - allowanceTotal + chargeTotal],
+    ['BR-CO-14', vatTotal !== undefined && cents(vatTotal.TaxAmount) === sum(subtotals.map((s) => cents(s.TaxAmount)))],
+    ['BR-CO-15', taxInclusive === taxExclusive + cents(vatTotal?.TaxAmount)],
+    ['BR-CO-16', payable === taxInclusive - cents(at(totals, 'PrepaidAmount')) + cents(at(totals, 'PayableRoundingAmount'))],
+    [
+      'BR-CO-17',
+      subtotals.every(
+        (s) => cents(s.TaxAmount) === Math.round((cents(s.TaxableAmount) * Number(text(at(s, 'TaxCategory', 'Percent')) || '0')) / 100),
+      ),
+    ],
+    ['BR-CO-18', subtotals.length > 0],
+    ['BR-CO-19', period === undefined || text(period.StartDate) !== '' || text(period.EndDate) !== ''],
+    [
+      'BR-CO-20',
+      lines.every((l) => {
+        const p = l.InvoicePeriod as Node | undefined;
+        return p === undefined || text(p.StartDate) !== '' || text(p.EndDate) !== '';
+      }),
+    ],
+    ['BR-CO-21', allowances.every(hasReason)],
+    ['BR-CO-22', docCharges.every(hasReason)],
+    ['BR-CO-23', lineCharges.filter((c) => text(c.ChargeIndicator) === 'false').every(hasReason)],
+    ['BR-CO-24', lineCharges.filter((c) => text(c.ChargeIndicator) === 'true').every(hasReason)],
+    ['BR-CO-25', payable <= 0 || text(invoice.DueDate) !== '' || list(invoice.PaymentTerms as Node | Node[] | undefined).some((t) => text(t.Note) !== '')],
+    // The seller identifier (BT-29), legal registration identifier (BT-30) or VAT identifier (BT-31).
+    [
+      'BR-CO-26',
+      vatIds.some((id) => id !== '') ||
+        list(at(seller, 'PartyIdentification') as Node | Node[] | undefined).some((p) => text(p.ID) !== '') ||
+        text(at(seller, 'PartyLegalEntity', 'CompanyID')) !== '',
+    ],
+  ];
 }

@@ -52,7 +52,16 @@ const STORNO = invoice({ id: STORNO_ID, number: '2026-00002', kind: 'cancellatio
 
 /* ------------------------------------------------------------------------------------------ */
 
-const PREVIEW = { itemCount: 5, payerCount: 2, grossCents: 59500 };
+const PREVIEW = { itemCount: 5, payerCount: 2, grossCents: 59500, payersWithoutAddress: [], sellerIdentifierMissing: false };
+/** A sponsor without an address among the payers (issue #31): confirmed only by an explicit choice. */
+const GAPS = {
+  ...PREVIEW,
+  payersWithoutAddress: [
+    { payerKind: 'sponsor' as const, name: 'Firma', catalog: 'campaign' as const, catalogId: null, missing: ['street' as const], itemCount: 1 },
+  ],
+};
+/** No seller identifier for the XRechnung (BR-CO-26): no run at all. */
+const BLOCKED = { ...PREVIEW, sellerIdentifierMissing: true };
 const RESULT = { itemCount: 5, invoices: [ISSUED, { ...ISSUED, id: STORNO_ID, number: '2026-00002' }] };
 const ISSUED_NOW = { kind: 'issued', result: RESULT };
 const RUN_ID = '00000000-0000-4000-8000-0000000000aa';
@@ -82,7 +91,7 @@ describeModel('invoice run machine, model-based', {
       events: [
         { type: 'run.start' },
         done('previewRun', PREVIEW),
-        done('previewRun', { itemCount: 0, payerCount: 0, grossCents: 0 }),
+        done('previewRun', { itemCount: 0, payerCount: 0, grossCents: 0, payersWithoutAddress: [], sellerIdentifierMissing: false }),
         failed('previewRun', { code: 'network_error' }),
         { type: 'run.confirm' },
         { type: 'run.abort' },
@@ -92,6 +101,13 @@ describeModel('invoice run machine, model-based', {
         { type: 'run.dismiss' },
       ],
       walks: [
+        // Payers without an address: no run until the person chooses to issue anyway; the choice goes with the run.
+        [
+          { type: 'run.start' }, done('previewRun', GAPS),
+          { type: 'run.issueWithoutAddress', value: true }, { type: 'run.confirm' }, done('runInvoices', ISSUED_NOW),
+        ],
+        // Without the practice's seller identifier nothing can be confirmed, whatever is chosen.
+        [{ type: 'run.start' }, done('previewRun', BLOCKED), { type: 'run.issueWithoutAddress', value: true }, { type: 'run.abort' }],
         // A failed run is retried under the same key and then issues its invoices.
         [{ type: 'run.start' }, done('previewRun', PREVIEW), { type: 'run.confirm' }, failed('runInvoices', { code: 'network_error' }), { type: 'run.retry' }, done('runInvoices', ISSUED_NOW)],
         // A large run is queued: progress is asked for until the job is done (a lost answer is asked again).
@@ -135,15 +151,20 @@ describeModel('invoice run machine, model-based', {
       expect(s.can({ type: 'run.confirm' })).toBe(false);
     },
     'invoiceRun.confirming': (s, run) => {
-      expect(s.context.preview).toEqual(PREVIEW);
+      const preview = s.context.preview!;
+      expect([PREVIEW, GAPS, BLOCKED]).toContainEqual(preview);
       expect(s.hasTag('question')).toBe(true);
-      expect(s.can({ type: 'run.confirm' })).toBe(true);
+      expect(s.hasTag('confirming')).toBe(true);
+      const ready = !preview.sellerIdentifierMissing && (preview.payersWithoutAddress.length === 0 || s.context.issueWithoutAddress);
+      expect(s.can({ type: 'run.confirm' })).toBe(ready);
       expect(run.fakes.runInvoices!.calls).toHaveLength(0);
     },
     'invoiceRun.running': (s, run) => {
       expect(s.hasTag('busy')).toBe(true);
       expect(s.can({ type: 'run.abort' })).toBe(false);
-      const calls = run.fakes.runInvoices!.calls as Array<{ idempotencyKey: string }>;
+      const calls = run.fakes.runInvoices!.calls as Array<{ idempotencyKey: string; issueWithoutAddress: boolean }>;
+      // The explicit choice about payers without an address goes with the run.
+      expect(calls.at(-1)!.issueWithoutAddress).toBe(s.context.issueWithoutAddress);
       // Every attempt of one confirmed run carries the same key.
       expect(new Set(calls.map((c) => c.idempotencyKey)).size).toBe(1);
       expect(calls.at(-1)!.idempotencyKey).toBe(s.context.idempotencyKey);

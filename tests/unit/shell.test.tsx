@@ -187,8 +187,8 @@ describe('navigation', () => {
     for (const path of ['/', '/client-signup', '/gibt-es-nicht']) {
       const { view } = await renderApp(path);
       const legal = within(screen.getByRole('contentinfo')).getByRole('navigation', { name: 'Rechtliches' });
-      expect(within(legal).getByRole('link', { name: 'Impressum' }).getAttribute('href')).toBe('/impressum.html');
-      expect(within(legal).getByRole('link', { name: 'Datenschutz' }).getAttribute('href')).toBe('/datenschutz.html');
+      expect(within(legal).getByRole('link', { name: 'Impressum' }).getAttribute('href')).toBe('/impressum');
+      expect(within(legal).getByRole('link', { name: 'Datenschutz' }).getAttribute('href')).toBe('/datenschutz');
       view.unmount();
     }
   });

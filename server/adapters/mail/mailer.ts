@@ -33,6 +33,11 @@ export interface Mailer {
 export interface MailerOptions {
   db: Db;
   from: string;
+  /**
+   * The display name of the sender, asked at each send (the practice settings' name, so a
+   * renamed practice sends under its new name at once); unset or null keeps `from` as it is.
+   */
+  senderName?: () => Promise<string | null>;
   /** smtp(s)://user:pass@host:port; unset = capture. */
   smtpUrl?: string | undefined;
   now?: () => Date;
@@ -80,11 +85,16 @@ export function createMailer(options: MailerOptions): Mailer {
     ? nodemailer.createTransport(smtpTransportOptions(options.smtpUrl))
     : nodemailer.createTransport({ jsonTransport: true });
   const now = options.now ?? (() => new Date());
+  const address = (/<([^>]+)>/.exec(options.from)?.[1] ?? options.from).trim();
+  const sender = async () => {
+    const name = options.senderName ? await options.senderName() : null;
+    return name ? { name, address } : options.from;
+  };
   return {
     transport,
     async deliver(message) {
       const info = await transporter.sendMail({
-        from: options.from,
+        from: await sender(),
         to: message.to,
         subject: message.subject,
         text: message.text,
@@ -105,7 +115,7 @@ export function createMailer(options: MailerOptions): Mailer {
     },
     async send(message) {
       const info = await transporter.sendMail({
-        from: options.from,
+        from: await sender(),
         to: message.to,
         subject: message.subject,
         text: message.text,

@@ -10,3 +10,4 @@ export * from './http';
 export * from './auth';
 export * from './invoices';
 export * from './mailing-list';
+export * from './practice';

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { practiceName, type PracticeConfig } from '../practice/index';
 import { and, asc, eq, gte, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
@@ -48,7 +49,7 @@ async function assertCoach(db: Db, coachId: string) {
  */
 async function feedOf(
   db: Db,
-  config: { PUBLIC_URL: string; PRACTICE_NAME: string; MAIL_FROM: string },
+  config: { PUBLIC_URL: string; MAIL_FROM: string } & PracticeConfig,
   coachId: string,
   now: Date,
 ) {
@@ -84,12 +85,13 @@ async function feedOf(
     .orderBy(asc(appointments.startDate))
     .limit(FEED_LIMIT);
   const base = config.PUBLIC_URL.replace(/\/+$/, '');
+  const practice = await practiceName(db, config);
   return buildCalendar({
     method: null,
-    practice: config.PRACTICE_NAME,
+    practice,
     organizerEmail: addressOf(config.MAIL_FROM),
     uidDomain: new URL(config.PUBLIC_URL).hostname,
-    name: `${config.PRACTICE_NAME}: ${coach ? `${coach.firstName} ${coach.lastName}` : 'Termine'}`,
+    name: `${practice}: ${coach ? `${coach.firstName} ${coach.lastName}` : 'Termine'}`,
     events: rows.map((r) => {
       const link = `${base}/coach/meeting/${r.meetingCodeCoach}`;
       const who = `${r.clientFirstName} ${r.clientLastName.slice(0, 1)}.`;

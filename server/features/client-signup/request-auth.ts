@@ -5,6 +5,7 @@
  * it is retried like every other message and shows in the development mailbox.
  */
 import { eq, sql } from 'drizzle-orm';
+import { practiceName, type PracticeConfig } from '../practice/index';
 import type { Config } from '../../config';
 import type { Tx } from '../../db/client';
 import { clients, communications } from '../../db/schema/index';
@@ -71,7 +72,7 @@ export async function clientByEmail(tx: Tx, email: string): Promise<ClientRow | 
 /** Queues the link to the client over `channel`; 409 no_contact without an address. */
 export async function queueSignInLink(
   tx: Tx,
-  deps: { config: Pick<Config, 'PUBLIC_URL' | 'PRACTICE_NAME'>; jobs: JobQueue },
+  deps: { config: Pick<Config, 'PUBLIC_URL'> & PracticeConfig; jobs: JobQueue },
   client: ClientRow,
   channel: 'email' | 'sms',
 ) {
@@ -82,7 +83,7 @@ export async function queueSignInLink(
       channel === 'email' ? 'The client has no e-mail address' : 'The client has no telephone number',
     );
   }
-  const practice = deps.config.PRACTICE_NAME;
+  const practice = await practiceName(tx, deps.config);
   const link = signInLink(deps.config.PUBLIC_URL, client.email);
   const mail = signInMail(practice, `${client.firstName} ${client.lastName}`, link);
   const [row] = await tx

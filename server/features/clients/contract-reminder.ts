@@ -6,6 +6,7 @@
  */
 
 import type { Tx } from '../../db/client';
+import { practiceName } from '../practice/index';
 import { clients, communications } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import type { AppDeps } from '../../http/handler';
@@ -48,7 +49,7 @@ export async function sendContractReminder(
     await deps.rateLimits.contractReminder.consume(clientId);
     const sentAt = deps.now().toISOString();
     const mail = contractReminderMail(
-      deps.config.PRACTICE_NAME,
+      await practiceName(tx, deps.config),
       `${client.firstName} ${client.lastName}`,
       deps.config.PUBLIC_URL,
     );

@@ -5,8 +5,9 @@ import { invoiceRuns, invoices } from '../../db/schema/index';
 import { defineHandlers } from '../../http/handler';
 import { badRequest, notFound } from '../../http/problem';
 import { datevBuchungsstapel } from './datev';
-import { practiceOf } from './document';
-import { previewInvoiceRun, runInvoices } from './run';
+import { practiceFor } from './document';
+import { previewInvoiceRun, refuseUnready, runInvoices } from './run';
+import { hasSellerIdentifier } from '../practice/index';
 import { queueLargeRun, type InvoiceRunRow } from './run-job';
 import { sendInvoice } from './send';
 import { cancelInvoice } from './storno';
@@ -80,6 +81,11 @@ export const invoiceHandlers = defineHandlers({
       throw badRequest('toDate', 'before_from', 'toDate is before fromDate');
     }
     const actor = principal.user?.id ?? null;
+    refuseUnready(
+      await previewInvoiceRun(deps.db, body),
+      await practiceFor(deps.db, deps.config),
+      body.issueWithoutAddress ?? false,
+    );
     const queued = await queueLargeRun(deps.db, { jobs: deps.jobs, config: deps.config }, actor, body);
     if (queued) {
       reply.code(202);
@@ -97,7 +103,9 @@ export const invoiceHandlers = defineHandlers({
     if (query.fromDate && query.toDate && query.fromDate > query.toDate) {
       throw badRequest('toDate', 'before_from', 'toDate is before fromDate');
     }
-    return previewInvoiceRun(deps.db, query);
+    const { xrechnungPayerCount, ...preview } = await previewInvoiceRun(deps.db, query);
+    const practice = await practiceFor(deps.db, deps.config);
+    return { ...preview, sellerIdentifierMissing: xrechnungPayerCount > 0 && !hasSellerIdentifier(practice) };
   },
 
   async getInvoiceRun({ params, deps }) {
@@ -139,7 +147,7 @@ export const invoiceHandlers = defineHandlers({
     await sendInvoice(
       deps.db,
       principal,
-      { jobs: deps.jobs, practice: practiceOf(deps.config) },
+      { jobs: deps.jobs, practice: await practiceFor(deps.db, deps.config) },
       deps.now(),
       params.id,
       body.email,

@@ -2,7 +2,7 @@
 export { invoiceHandlers } from './handlers';
 export { runInvoices } from './run';
 // The invoice benchmark's floor renders the same documents without the database.
-export { practiceOf } from './document';
+export { defaultPractice } from './document';
 export { priceLines, totalsOf } from './money';
 export { renderInvoicePdf } from './pdf';
 export { invoiceJobs } from './run-job';

@@ -9,7 +9,15 @@ export function renderInvoicePdf(doc: InvoiceDocument, practice: Practice): Prom
   pdf.font('bold').fontSize(14).text(practice.name, LEFT, 56);
   pdf.font('body').fontSize(9);
   pdf.text(`${practice.street}, ${practice.postalCode} ${practice.city}`);
-  pdf.text(`Steuernummer: ${practice.taxNumber}${practice.vatId ? ` · USt-IdNr.: ${practice.vatId}` : ''}`);
+  pdf.text(
+    [
+      practice.taxNumber ? `Steuernummer: ${practice.taxNumber}` : '',
+      practice.vatId ? `USt-IdNr.: ${practice.vatId}` : '',
+      practice.registerNumber ? `${practice.registerCourt ?? 'Register'} ${practice.registerNumber}` : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
+  );
   pdf.text(`E-Mail: ${practice.email}`);
 
   const r = doc.recipient;

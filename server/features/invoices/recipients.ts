@@ -14,6 +14,20 @@ export interface Payer {
   key: string;
   payerKind: PayerKind;
   recipient: InvoiceRecipient;
+  /** Where a sponsor's or insurer's address is kept (null id: not in the catalogue); null for clients. */
+  catalog: { kind: 'insurer' | 'campaign'; id: string | null } | null;
+}
+
+/** What a sponsor's or insurer's invoice address lacks (§ 14 UStG address, XRechnung BT-49). */
+export function missingAddress(payer: Payer): ('street' | 'postalCode' | 'city' | 'invoiceEmail')[] {
+  if (payer.payerKind === 'client') return [];
+  const r = payer.recipient;
+  return [
+    r.street ? null : ('street' as const),
+    r.postalCode ? null : ('postalCode' as const),
+    r.city ? null : ('city' as const),
+    r.email ? null : ('invoiceEmail' as const),
+  ].filter((f) => f !== null);
 }
 
 /**
@@ -49,6 +63,7 @@ export async function payersOf(tx: Tx | Db, items: readonly PayerItem[]): Promis
       return {
         key: `client:${client.id}`,
         payerKind: 'client',
+        catalog: null,
         recipient: {
           name: `${client.firstName} ${client.lastName}`,
           street: client.street,
@@ -66,6 +81,7 @@ export async function payersOf(tx: Tx | Db, items: readonly PayerItem[]): Promis
       return {
         key: `sponsor:${campaign?.code ?? code}`,
         payerKind: 'sponsor',
+        catalog: { kind: 'campaign', id: campaign?.id ?? null },
         recipient: { ...addressOf(campaign), name: campaign?.name ?? (code || 'Sponsor'), reference: campaign?.code ?? (code || null) },
       };
     }
@@ -74,6 +90,7 @@ export async function payersOf(tx: Tx | Db, items: readonly PayerItem[]): Promis
     return {
       key: `${item.payerKind}:${name}`,
       payerKind: item.payerKind,
+      catalog: { kind: 'insurer', id: insurer?.id ?? null },
       recipient: { ...addressOf(insurer), name: name || 'Krankenversicherung', reference: insurer?.ikNumber ?? client.insurerCode },
     };
   };

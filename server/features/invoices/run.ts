@@ -4,11 +4,11 @@ import type { Db, Tx } from '../../db/client';
 import { billableItems, events, invoiceItems } from '../../db/schema/index';
 import { HttpProblem, type FieldError } from '../../http/problem';
 import { inTransaction } from '../appointments/index';
-import { practiceOf, type InvoiceDocument } from './document';
-import { invoiceDates, storeInvoice, type InvoiceRow } from './issue';
+import { practiceFor, requireSellerIdentifier, type InvoiceDocument, type Practice } from './document';
+import { invoiceDates, storeInvoice, wantsXRechnung, type InvoiceRow } from './issue';
 import { priceLines, totalsOf } from './money';
 import { allocateNumbers, formatNumber } from './numbering';
-import { payersOf, type Payer } from './recipients';
+import { missingAddress, payersOf, type Payer } from './recipients';
 
 export interface RunRequest {
   itemIds?: string[] | undefined;
@@ -55,11 +55,53 @@ async function groupByPayer(tx: Tx | Db, items: ItemRow[]) {
 export async function previewInvoiceRun(db: Db | Tx, request: RunRequest) {
   const items = await db.select().from(billableItems).where(dueItemsOf(request));
   const groups = items.length ? await groupByPayer(db, items) : [];
+  const payersWithoutAddress = groups
+    .map(({ payer, items: members }) => ({ payer, missing: missingAddress(payer), itemCount: members.length }))
+    .filter((g) => g.missing.length > 0)
+    .map(({ payer, missing, itemCount }) => ({
+      payerKind: payer.payerKind as Exclude<Payer['payerKind'], 'client'>,
+      name: payer.recipient.name,
+      catalog: payer.catalog!.kind,
+      catalogId: payer.catalog!.id,
+      missing,
+      itemCount,
+    }));
   return {
     itemCount: items.length,
     payerCount: groups.length,
     grossCents: items.reduce((sum, item) => sum + item.amountCents, 0),
+    payersWithoutAddress,
+    /** Payers whose invoice would get an XRechnung at issue. */
+    xrechnungPayerCount: groups.filter((g) => wantsXRechnung(g.payer.payerKind, g.payer.recipient)).length,
   };
+}
+
+/**
+ * The questions a run must have answered before it issues anything: sponsors and insurers
+ * without a complete invoice address (issued anyway only when asked for explicitly, 409
+ * payer_address_missing naming them otherwise), and an XRechnung the practice cannot sign as
+ * seller (no VAT id or register number: 409 seller_identifier_missing, rule BR-CO-26).
+ */
+export function refuseUnready(
+  preview: Awaited<ReturnType<typeof previewInvoiceRun>>,
+  practice: Pick<Practice, 'vatId' | 'registerNumber'>,
+  issueWithoutAddress: boolean,
+) {
+  if (preview.payersWithoutAddress.length && !issueWithoutAddress) {
+    const n = preview.payersWithoutAddress.length;
+    throw new HttpProblem(
+      409,
+      'payer_address_missing',
+      'Conflict',
+      `${n} ${n === 1 ? 'Zahler hat' : 'Zahler haben'} keine vollständige Rechnungsanschrift; nichts erstellt`,
+      preview.payersWithoutAddress.map((p) => ({
+        field: 'issueWithoutAddress',
+        code: 'payer_address_missing',
+        message: `${p.name}: ${p.missing.join(', ')}`,
+      })),
+    );
+  }
+  if (preview.xrechnungPayerCount > 0) requireSellerIdentifier(practice);
 }
 
 /**
@@ -98,7 +140,7 @@ export async function runInvoices(
 
     const ordered = (await groupByPayer(tx, locked)).slice(0, options.maxInvoices);
     const items = ordered.flatMap((g) => g.items);
-    const practice = practiceOf(config);
+    const practice = await practiceFor(tx, config);
     const { invoiceDate, dueDate, year } = invoiceDates(now, practice.paymentDays);
     const numbers = await allocateNumbers(tx, year, ordered.length);
 

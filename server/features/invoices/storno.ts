@@ -6,7 +6,7 @@ import type { Principal } from '../../http/auth';
 import { conflict, notFound } from '../../http/problem';
 import { INVOICE_CANCELLATION_RETURNS } from '../../../shared/billing-transitions';
 import { inTransaction } from '../appointments/index';
-import { practiceOf } from './document';
+import { practiceFor } from './document';
 import { invoiceDates, storeInvoice, type InvoiceRow } from './issue';
 import { itemEvent } from './item-events';
 import { allocateNumbers, formatNumber } from './numbering';
@@ -30,7 +30,7 @@ export async function cancelInvoice(
     if (original.kind === 'cancellation' || original.status === 'cancelled') {
       throw conflict('invoice_cancelled', 'The invoice is cancelled or is itself a cancellation invoice');
     }
-    const practice = practiceOf(config);
+    const practice = await practiceFor(tx, config);
     const { invoiceDate, dueDate, year } = invoiceDates(now, 0);
     const [sequence] = await allocateNumbers(tx, year, 1);
     const negate = <T extends { netCents: number; grossCents: number }>(x: T) => ({

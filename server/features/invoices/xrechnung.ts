@@ -1,5 +1,5 @@
 import { InvoiceService, type Invoice } from '@e-invoice-eu/core';
-import type { InvoiceDocument, Practice } from './document';
+import { requireSellerIdentifier, type InvoiceDocument, type Practice } from './document';
 import { decimal } from './money';
 
 const EUR = { '@currencyID': 'EUR' } as const;
@@ -28,6 +28,7 @@ const taxCategory = (treatment: 'standard' | 'exempt', rate: number) => ({
  * billing reference and negative quantities, so prices stay positive (BR-27).
  */
 export async function renderXRechnung(doc: InvoiceDocument, practice: Practice): Promise<string> {
+  requireSellerIdentifier(practice);
   const r = doc.recipient;
   const sign = doc.kind === 'cancellation' ? -1 : 1;
   const data = {
@@ -59,11 +60,17 @@ export async function renderXRechnung(doc: InvoiceDocument, practice: Practice):
           'cbc:EndpointID': practice.email,
           'cbc:EndpointID@schemeID': 'EM',
           'cac:PostalAddress': address(practice.street, practice.postalCode, practice.city, 'DE'),
+          // BT-31 (VAT identifier) and BT-32 (tax number), as far as the practice has them.
           'cac:PartyTaxScheme': [
             ...(practice.vatId ? [{ 'cbc:CompanyID': practice.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }] : []),
-            { 'cbc:CompanyID': practice.taxNumber, 'cac:TaxScheme': { 'cbc:ID': 'FC' } },
+            ...(practice.taxNumber ? [{ 'cbc:CompanyID': practice.taxNumber, 'cac:TaxScheme': { 'cbc:ID': 'FC' } }] : []),
           ],
-          'cac:PartyLegalEntity': { 'cbc:RegistrationName': practice.name },
+          // BT-30, the register number, with its court as additional legal information (BT-33).
+          'cac:PartyLegalEntity': {
+            'cbc:RegistrationName': practice.name,
+            ...(practice.registerNumber ? { 'cbc:CompanyID': practice.registerNumber } : {}),
+            ...(practice.registerCourt ? { 'cbc:CompanyLegalForm': `Registergericht: ${practice.registerCourt}` } : {}),
+          },
           'cac:Contact': {
             'cbc:Name': practice.name,
             'cbc:Telephone': practice.phone,

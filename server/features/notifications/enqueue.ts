@@ -5,6 +5,7 @@
  * sends nothing and a committed one is sent even if the process dies right after.
  */
 import { eq, sql } from 'drizzle-orm';
+import { practiceName, type PracticeConfig } from '../practice/index';
 import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
 import {
@@ -37,7 +38,8 @@ export type AppointmentChange = 'booked' | 'rescheduled' | 'cancelled';
 
 /** What the notification service needs of the app (a handler passes its `deps`). */
 export interface NotifyDeps {
-  config: Pick<Config, 'PUBLIC_URL' | 'PRACTICE_NAME' | 'MAIL_FROM'>;
+  /** PRACTICE_*: the defaults of the practice settings, which sign and send the messages. */
+  config: Pick<Config, 'PUBLIC_URL' | 'MAIL_FROM'> & PracticeConfig;
   jobs: JobQueue;
 }
 
@@ -168,6 +170,7 @@ type Attendee = { name: string; email: string };
 /** Writes the messages of one change as `queued` communications and queues their delivery. */
 export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, plan: Plan) {
   const { config } = deps;
+  const practice = await practiceName(tx, config);
   const a = row.appointment;
   const link = links(config, a, plan.meetingBaseUrl);
   const clientName = `${row.client.firstName} ${row.client.lastName}`;
@@ -181,7 +184,7 @@ export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, pla
     meetingCode: string,
     cancelLink: string | null,
   ): MessageFacts => ({
-    practice: config.PRACTICE_NAME,
+    practice,
     typeName: APPOINTMENT_TYPE_NAMES[a.appointmentType] ?? 'Termin',
     start: a.startDate,
     end: a.endDate,
@@ -210,7 +213,7 @@ export async function queueMessages(tx: Db | Tx, deps: NotifyDeps, row: Row, pla
   ) =>
     buildCalendar({
       method: calendarMethod,
-      practice: config.PRACTICE_NAME,
+      practice,
       organizerEmail: addressOf(config.MAIL_FROM),
       uidDomain: new URL(config.PUBLIC_URL).hostname,
       events: [

@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/client';
+import { practiceName } from '../practice/index';
 import { communications } from '../../db/schema/index';
 import { DELIVER_JOB, type DeliverJobData, type NotifyDeps } from './enqueue';
 
@@ -26,12 +27,13 @@ export async function enqueueStaffInvitation(
   input: { email: string; role: string },
 ): Promise<void> {
   const { config } = deps;
+  const practice = await practiceName(tx, config);
   const link = staffActivationLink(config);
   const roleName = ROLE_NAMES[input.role] ?? input.role;
   const text = [
     'Guten Tag,',
     '',
-    `für Sie wurde bei ${config.PRACTICE_NAME} ein Konto als ${roleName} angelegt.`,
+    `für Sie wurde bei ${practice} ein Konto als ${roleName} angelegt.`,
     '',
     'So schalten Sie es frei:',
     `1. Öffnen Sie ${link}`,
@@ -40,7 +42,7 @@ export async function enqueueStaffInvitation(
     '',
     'Haben Sie sich schon registriert, melden Sie sich auf derselben Seite an.',
     '',
-    `Ihr Team von ${config.PRACTICE_NAME}`,
+    `Ihr Team von ${practice}`,
   ].join('\n');
   const [row] = await tx
     .insert(communications)
@@ -48,7 +50,7 @@ export async function enqueueStaffInvitation(
       channel: 'email',
       template: STAFF_INVITATION_TEMPLATE,
       recipient: input.email,
-      subject: `Ihr Konto bei ${config.PRACTICE_NAME}: bitte freischalten`,
+      subject: `Ihr Konto bei ${practice}: bitte freischalten`,
       body: text,
       status: 'queued',
     })

@@ -6,6 +6,7 @@ import { supportMessages } from '../../db/schema/index';
 import { defineHandlers } from '../../http/handler';
 import { badRequest } from '../../http/problem';
 import { recordEvent } from '../events/index';
+import { practiceName } from '../practice/index';
 import { confirmationMail, forwardMail } from './mails';
 
 // One mailer per database handle (its nodemailer transport is reused across requests).
@@ -13,7 +14,7 @@ const mailers = new WeakMap<Db, Mailer>();
 function mailerFor(db: Db, config: Config): Mailer {
   let mailer = mailers.get(db);
   if (!mailer) {
-    mailer = createMailer({ db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL });
+    mailer = createMailer({ db, from: config.MAIL_FROM, senderName: () => practiceName(db, config), smtpUrl: config.SMTP_URL });
     mailers.set(db, mailer);
   }
   return mailer;

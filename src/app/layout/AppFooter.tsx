@@ -1,15 +1,16 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
 import { legalLinks } from '../../lib/config';
 
-/** Impressum and Datenschutz on every page (addresses from the build's configuration). */
+/** Impressum and Datenschutz on every page: the app's own pages (issue #31). */
 export function AppFooter() {
   const { t } = useTranslation('common');
   const { imprint, privacy } = legalLinks();
   return (
     <footer className="app-footer">
       <nav aria-label={t('footer.label')}>
-        <a href={imprint}>{t('footer.imprint')}</a>
-        <a href={privacy}>{t('footer.privacy')}</a>
+        <Link href={imprint}>{t('footer.imprint')}</Link>
+        <Link href={privacy}>{t('footer.privacy')}</Link>
       </nav>
     </footer>
   );

@@ -19,6 +19,12 @@ const ADMINS: readonly Role[] = ['ADMIN'];
  */
 export const ADMIN_LINKS: readonly AdminLink[] = [
   {
+    href: '/admin/practice',
+    labelKey: tKey('admin:hub.links.practice'),
+    hintKey: tKey('admin:hub.links.practiceHint'),
+    roles: SUPERADMIN,
+  },
+  {
     href: '/admin/webhooks',
     labelKey: tKey('admin:hub.links.webhooks'),
     hintKey: tKey('admin:hub.links.webhooksHint'),

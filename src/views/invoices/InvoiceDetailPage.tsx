@@ -343,6 +343,18 @@ function QuestionDialog({
   );
 }
 
+/**
+ * What the mail carries (issue #31): a client the PDF; a sponsor or insurer also the XRechnung,
+ * made at issue or, when only the e-mail was missing then, at this send; without a postal
+ * address the invoice has none, and the dialog says so instead of promising one.
+ */
+export function whatTheRecipientGets(invoice: Pick<Invoice, 'payerKind' | 'hasXRechnung' | 'recipient'>): string {
+  if (invoice.payerKind === 'client') return tKey('invoices:sendDialog.gets.client');
+  if (invoice.hasXRechnung) return tKey('invoices:sendDialog.gets.xrechnung');
+  if (invoice.recipient.postalCode && invoice.recipient.city) return tKey('invoices:sendDialog.gets.xrechnungAtSend');
+  return tKey('invoices:sendDialog.gets.pdfOnly');
+}
+
 function SendDialog({ actorRef, invoice }: { actorRef: DetailActor; invoice: Invoice }) {
   const { t } = useTranslation(['invoices', 'staff']);
   const state = useSelector(actorRef, (s) => s);
@@ -388,6 +400,7 @@ function SendDialog({ actorRef, invoice }: { actorRef: DetailActor; invoice: Inv
           </strong>
         </p>
       ) : null}
+      <p>{t(whatTheRecipientGets(invoice), { name: invoice.recipient.name })}</p>
       <p>{t('sendDialog.explain')}</p>
     </QuestionDialog>
   );

@@ -6,7 +6,8 @@ import type { ActorRefFrom } from 'xstate';
 import { z } from 'zod';
 import { type InvoiceSummary, loadInvoicesPageActor } from '../../machines/actors/staff/invoices';
 import type { datevExportMachine } from '../../machines/datev-export.machine';
-import type { invoiceRunMachine } from '../../machines/invoice-run.machine';
+import type { InvoiceRunPreview, invoiceRunMachine } from '../../machines/invoice-run.machine';
+import { tKey } from '../../i18n/keys';
 import { isoDate, oneOf, wholeNumber } from '../../machines/list.machine';
 import { datevStartRange, wireDatevExport, wireInvoiceRun } from '../../machines/wiring/invoices';
 import { BillingSections } from '../billing/BillingSections';
@@ -130,6 +131,7 @@ function RunPanel({ actorRef }: { actorRef: RunActor }) {
               </strong>
             </p>
             <p>{t('run.explain')}</p>
+            <RunPreCheck actorRef={actorRef} />
           </>
         ) : null}
         {state.hasTag('running') && !state.hasTag('queued') ? <Progress text={t('run.running')} /> : null}
@@ -156,8 +158,13 @@ function RunPanel({ actorRef }: { actorRef: RunActor }) {
           </div>
         ) : null}
         <div className="form-actions">
-          {state.can({ type: 'run.confirm' }) ? (
-            <button type="button" className="button button-primary" onClick={() => actorRef.send({ type: 'run.confirm' })}>
+          {state.hasTag('confirming') ? (
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={!state.can({ type: 'run.confirm' })}
+              onClick={() => actorRef.send({ type: 'run.confirm' })}
+            >
               {t('run.confirm')}
             </button>
           ) : null}
@@ -172,6 +179,67 @@ function RunPanel({ actorRef }: { actorRef: RunActor }) {
         </div>
       </Modal>
     </section>
+  );
+}
+
+const MISSING_LABELS = {
+  street: tKey('invoices:run.gaps.fields.street'),
+  postalCode: tKey('invoices:run.gaps.fields.postalCode'),
+  city: tKey('invoices:run.gaps.fields.city'),
+  invoiceEmail: tKey('invoices:run.gaps.fields.invoiceEmail'),
+} as const;
+
+/** Where a payer's address is completed: its catalogue entry, or the list when it has none. */
+const catalogHref = (gap: InvoiceRunPreview['payersWithoutAddress'][number]) => {
+  const list = gap.catalog === 'insurer' ? '/admin/insurers' : '/admin/campaigns';
+  return gap.catalogId ? `${list}/${gap.catalogId}/edit` : `${list}/new`;
+};
+
+/**
+ * Before the run (issue #31): the practice settings' missing seller identifier, which blocks
+ * every XRechnung, and the sponsors and insurers without a complete address, each linked to
+ * where it is completed; issuing to them anyway is an explicit choice.
+ */
+function RunPreCheck({ actorRef }: { actorRef: RunActor }) {
+  const { t } = useTranslation(['invoices', 'staff']);
+  const preview = useSelector(actorRef, (s) => s.context.preview);
+  const chosen = useSelector(actorRef, (s) => s.context.issueWithoutAddress);
+  const editable = useSelector(actorRef, (s) => s.hasTag('confirming'));
+  if (!preview) return null;
+  const gaps = preview.payersWithoutAddress;
+  return (
+    <>
+      {preview.sellerIdentifierMissing ? (
+        <div className="notice notice-error" role="alert">
+          <p>{t('run.gaps.sellerIdentifier')}</p>
+          <Link href="/admin/practice">{t('run.gaps.sellerIdentifierLink')}</Link>
+        </div>
+      ) : null}
+      {gaps.length ? (
+        <div className="notice invoice-run-gaps">
+          <h3>{t('run.gaps.title', { count: gaps.length })}</h3>
+          <p>{t('run.gaps.explain')}</p>
+          <ul aria-label={t('run.gaps.listLabel')}>
+            {gaps.map((gap) => (
+              <li key={`${gap.catalog}:${gap.name}`}>
+                <Link href={catalogHref(gap)}>{t(gap.catalogId ? 'run.gaps.complete' : 'run.gaps.create', { name: gap.name })}</Link>
+                {' – '}
+                {t('run.gaps.missing', { fields: gap.missing.map((f) => t(MISSING_LABELS[f])).join(', '), count: gap.itemCount })}
+              </li>
+            ))}
+          </ul>
+          <label className="check-field">
+            <input
+              type="checkbox"
+              checked={chosen}
+              disabled={!editable}
+              onChange={(e) => actorRef.send({ type: 'run.issueWithoutAddress', value: e.target.checked })}
+            />
+            {t('run.gaps.issueAnyway')}
+          </label>
+        </div>
+      ) : null}
+    </>
   );
 }
 

@@ -25,6 +25,8 @@ const INVOICE_ERRORS: Record<string, string> = {
   not_found: tKey('invoices:errors.not_found'),
   validation_failed: tKey('invoices:errors.validation_failed'),
   idempotency_key_in_progress: tKey('invoices:errors.idempotency_key_in_progress'),
+  seller_identifier_missing: tKey('invoices:errors.seller_identifier_missing'),
+  payer_address_missing: tKey('invoices:errors.payer_address_missing'),
 };
 
 export const invoiceErrorKey = (error: { code: string } | null | undefined): string =>

@@ -49,7 +49,7 @@ export const runInvoicesActor = (api: ApiClient) =>
   fromPromise<RunOutcome, RunRequest>(async ({ input, signal }) => {
     const { data, response } = await api.POST('/invoices/runs', {
       params: { header: { 'Idempotency-Key': input.idempotencyKey } },
-      body: {},
+      body: { issueWithoutAddress: input.issueWithoutAddress },
       signal,
     });
     return response.status === 202
