@@ -20,9 +20,14 @@ let coachToken: string;
 let adminToken: string;
 let coach: { id: string; name: string };
 
-// Next week's Saturday, in Berlin.
+// In Berlin:
 const today = Temporal.Now.zonedDateTimeISO('Europe/Berlin').toPlainDate();
-const saturday = today.subtract({ days: today.dayOfWeek - 1 }).add({ days: 7 + 5 });
+// Next week's Saturday, or the week after's when next week's is a public holiday in Berlin,
+// which offers no slot (only fixed-date holidays fall on a Saturday).
+const FIXED_HOLIDAYS = ['01-01', '03-08', '05-01', '10-03', '12-25', '12-26'];
+const holidaySaturday = (d: Temporal.PlainDate) => FIXED_HOLIDAYS.includes(d.toString().slice(5));
+const weeksAhead = holidaySaturday(today.subtract({ days: today.dayOfWeek - 1 }).add({ days: 12 })) ? 2 : 1;
+const saturday = today.subtract({ days: today.dayOfWeek - 1 }).add({ days: 7 * weeksAhead + 5 });
 const dd = (d: Temporal.PlainDate) =>
   `${String(d.day).padStart(2, '0')}.${String(d.month).padStart(2, '0')}.${d.year}`;
 const SATURDAY = `Samstag, ${dd(saturday)}`;
@@ -36,6 +41,13 @@ beforeAll(async () => {
 const openAs = (page: Page, token: string, path: string) =>
   openSignedIn(page, b.baseUrl, token, path);
 
+/** From this week on to the Saturday's. */
+async function toSaturdaysWeek(page: Page) {
+  for (let week = 0; week < weeksAhead; week++) {
+    await page.getByRole('button', { name: 'Nächste Woche' }).click();
+  }
+}
+
 /** An admin page at the confirmation of the Saturday slot at `time`. */
 async function chooseSlot(page: Page, time: string, end: string) {
   await openAs(page, adminToken, '/appointments/new');
@@ -43,7 +55,7 @@ async function chooseSlot(page: Page, time: string, end: string) {
   await page.getByRole('searchbox', { name: 'Klient:in suchen' }).fill('klient@sprechstunde');
   await page.getByRole('list', { name: 'Gefundene Klient:innen' }).getByRole('button').first().click();
   await page.getByRole('combobox', { name: 'Coach' }).selectOption(coach.id);
-  await page.getByRole('button', { name: 'Nächste Woche' }).click();
+  await toSaturdaysWeek(page);
   await page.getByRole('button', { name: `${SATURDAY}, ${time}–${end}` }).click();
   await page.getByRole('heading', { name: 'Termin bestätigen' }).waitFor();
 }
@@ -55,7 +67,7 @@ describe('staff scheduling', () => {
     await page.getByRole('heading', { name: 'Verfügbarkeit', level: 1 }).waitFor();
     // Coaches manage their own week: no coach picker.
     expect(await page.getByRole('combobox', { name: 'Coach' }).count()).toBe(0);
-    await page.getByRole('button', { name: 'Nächste Woche' }).click();
+    await toSaturdaysWeek(page);
     await page.getByRole('button', { name: `Block hinzufügen am ${SATURDAY}` }).click();
     await page.getByRole('heading', { name: 'Neuer Block' }).waitFor();
     await page.getByLabel('Von').fill('07:00');
@@ -79,7 +91,7 @@ describe('staff scheduling', () => {
     // The coach's calendar shows it on Saturday; the detail has the meeting codes.
     await page.goto('/calendar');
     await page.getByRole('heading', { name: 'Kalender', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'Nächste Woche' }).click();
+    await toSaturdaysWeek(page);
     await page.getByRole('button', { name: /07:00–07:50 .* · Folgetermin/ }).click();
     const detail = page.getByRole('dialog', { name: 'Termin' });
     await detail.getByText('Meeting-Code Coach').waitFor();
