@@ -141,7 +141,8 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
             </dd>
             <dt>{t('calendar.detail.when')}</dt>
             <dd>
-              {dayLabel(berlinDate(a.startDate))}, {timeRange(a.startDate, a.endDate)}
+              {dayLabel(berlinDate(a.startDate))},{' '}
+              <span className="time-range">{timeRange(a.startDate, a.endDate)}</span>
             </dd>
             <dt>{t('calendar.detail.type')}</dt>
             <dd>{t(APPOINTMENT_TYPE_LABELS[a.appointmentType])}</dd>
