@@ -117,7 +117,7 @@ export interface paths {
         get: operations["getAppointment"];
         /**
          * Update an appointment
-         * @description 409 slot_taken on overlap; 409 appointment_cancelled when it is cancelled; 409 appointment_not_started for noShow true before the start (taking a no-show back is always allowed). An unknown or inactive coachId is 400 naming the field. isProvisional true (re)starts the hold (provisionalUntil = now plus the configured hold), false clears provisionalUntil. A move (a new start, end or coach) follows the rules of a booking: the new start must be in the future (else 400 start_in_past naming startDate), and the new time must lie in the (new) coach's free availability (else 409 outside_availability) unless availabilityOverrideReason says why it may not; the reason is recorded in the appointment.updated event. Client and coach are told of a move; when the coach changes, the previous coach gets the calendar cancellation and the new one the invitation. Changes that do not move the appointment (type, meeting kind, no-show, link) are allowed after it started and notify nobody.
+         * @description 409 slot_taken on overlap; 409 appointment_cancelled when it is cancelled; 409 appointment_not_started for noShow true before the start (taking a no-show back is always allowed). An unknown or inactive coachId is 400 naming the field. isProvisional true (re)starts the hold (provisionalUntil = now plus the configured hold), false clears provisionalUntil. A move (a new start, end or coach) follows the rules of a booking: the new start must be in the future (else 400 start_in_past naming startDate), and the new time must lie in the (new) coach's free availability (else 409 outside_availability) and touch no public holiday of the practice's federal state (else 409 public_holiday, whose detail names the holiday) unless availabilityOverrideReason says why it may not; the reason (and the holiday it books) is recorded in the appointment.updated event. Client and coach are told of a move; when the coach changes, the previous coach gets the calendar cancellation and the new one the invitation. Changes that do not move the appointment (type, meeting kind, no-show, link) are allowed after it started and notify nobody.
          */
         put: operations["updateAppointment"];
         post?: never;
@@ -494,7 +494,7 @@ export interface paths {
         };
         /**
          * Free initial-appointment slots of all coaches taking initial appointments
-         * @description With rescheduleOf (the signed-in client's own initial appointment), the slots of a reschedule of it: its own time counts as free, each slot has its length (duration is then not used), and each start names the coach the move gets, its current coach wherever that coach is free. Any other appointment id is 404.
+         * @description With rescheduleOf (the signed-in client's own initial appointment), the slots of a reschedule of it: its own time counts as free, each slot has its length (duration is then not used), and each start names the coach the move gets, its current coach wherever that coach is free. Any other appointment id is 404. No slot touches a public holiday of the practice's federal state (HOLIDAY_STATE).
          */
         get: operations["getInitialAppointmentSlots"];
         put?: never;
@@ -610,7 +610,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Free slots of all active coaches */
+        /**
+         * Free slots of all active coaches
+         * @description No slot touches a public holiday of the practice's federal state (HOLIDAY_STATE).
+         */
         get: operations["listAvailableSlots"];
         put?: never;
         post?: never;
@@ -629,7 +632,7 @@ export interface paths {
         };
         /**
          * Free slots of one calendar
-         * @description calendarid is a coach id (uuid) or the literal initial-meetings (all coaches with takesInitialAppointments).
+         * @description calendarid is a coach id (uuid) or the literal initial-meetings (all coaches with takesInitialAppointments). No slot touches a public holiday of the practice's federal state (HOLIDAY_STATE).
          */
         get: operations["listAvailableSlotsForCalendar"];
         put?: never;
@@ -2542,7 +2545,7 @@ export interface components {
             isProvisional?: boolean;
             /** Format: uri */
             externalMeetingUrl?: string | null;
-            /** @description Staff move the appointment outside the coach's availability on purpose, and say why (blank is 400). Only used by a move; recorded in the appointment.updated event as availabilityOverride.reason. Overlaps stay refused (409 slot_taken). */
+            /** @description Staff move the appointment outside the coach's availability or onto a public holiday on purpose, and say why (blank is 400). Only used by a move; recorded in the appointment.updated event as availabilityOverride.reason (with availabilityOverride.holiday, date and name, on a holiday). Overlaps stay refused (409 slot_taken). */
             availabilityOverrideReason?: string;
         };
         /** @description Large list: itemCount is exact up to 1000 matches; beyond that it is 1000 and itemCountCapped is true ("mehr als 1.000"), so counting never scans the whole table. */

@@ -10,7 +10,8 @@ import type { FormSchema, FormValues } from './form-schema';
  * (Europe/Berlin, DST-safe: a time the clock skips moves forward).
  *
  * A move outside the coach's availability is refused (409 outside_availability) unless staff
- * tick the override and say why (issue 17); the page offers that after such a refusal.
+ * tick the override and say why (issue 17); the page offers that after such a refusal. A move
+ * onto a public holiday (409 public_holiday, issue 31) is overridden the same way.
  */
 type Appointment = components['schemas']['Appointment'];
 
@@ -25,6 +26,8 @@ export const toInstant = (date: string, time: string) =>
 
 /** The 409 code of a move outside the coach's availability: the form then offers the override. */
 export const OUTSIDE_AVAILABILITY = 'outside_availability';
+/** The 409 code of a move onto a public holiday: the form offers the same override, for the holiday. */
+export const PUBLIC_HOLIDAY = 'public_holiday';
 /** The API's limit for availabilityOverrideReason. */
 export const OVERRIDE_REASON_MAX = 500;
 

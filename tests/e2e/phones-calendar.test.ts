@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { Temporal } from '@js-temporal/polyfill';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasRole } from '../../src/app/access';
@@ -314,6 +315,13 @@ describe('the calendar', () => {
     expect(box!.y).toBeGreaterThanOrEqual(rowBox!.y - 1);
     expect(box!.y).toBeLessThan(rowBox!.y + rowBox!.height);
     expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await entry.click();
+    const dialog = page.getByRole('dialog', { name: 'Termin' });
+    await dialog.getByText('Meeting-Code Coach').waitFor();
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    // The docs show the calendar with an appointment open.
     if (SCREENSHOTS) {
       mkdirSync(screenshotDir, { recursive: true });
       await page.screenshot({
@@ -321,14 +329,145 @@ describe('the calendar', () => {
         fullPage: false,
       });
     }
-
-    await entry.click();
-    const dialog = page.getByRole('dialog', { name: 'Termin' });
-    await dialog.getByText('Meeting-Code Coach').waitFor();
-    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
-    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect(b.pageErrors).toEqual([]);
+  });
+
+  /**
+   * Issue 31, point 6: the appointment dialog opens in the middle of the screen (not over the
+   * menu), stays inside a phone's width, and links to the appointment and the client; an
+   * appointment of 30 minutes shows its time and client uncut, also beside an overlapping one.
+   */
+  describe('the appointment dialog and half-hour appointments', () => {
+    const today = Temporal.Now.zonedDateTimeISO('Europe/Berlin').toPlainDate();
+    // Wednesday of next week, in Berlin.
+    const day = today.subtract({ days: today.dayOfWeek - 1 }).add({ days: 9 });
+    const at = (hhmm: string) =>
+      Temporal.PlainDateTime.from(`${day.toString()}T${hhmm}`).toZonedDateTime('Europe/Berlin').toInstant().toString();
+    const post = async <T>(path: string, body: unknown): Promise<T> => {
+      const res = await fetch(`${b.baseUrl}/api${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as T;
+    };
+    let coach: { id: string; lastName: string };
+    let alone: { id: string; clientId: string };
+    const client = { firstName: 'Marlene', lastName: 'Hoffmann' };
+
+    beforeAll(async () => {
+      // Coaches of their own, so no demo appointment shares the hour (the demo's coaches
+      // work until 17:00 at most on Wednesdays).
+      const run = Date.now().toString(36);
+      const newCoach = (n: number) =>
+        post<{ id: string; lastName: string }>('/coach', {
+          firstName: 'Hella',
+          lastName: `Halbstunde-${run}-${n}`,
+          email: `halb-${run}-${n}@coach.example`,
+        });
+      coach = await newCoach(1);
+      const second = await newCoach(2);
+      const newClient = (firstName: string, lastName: string) =>
+        post<{ id: string }>('/admin/client', { firstName, lastName });
+      const book = (clientId: string, coachId: string, start: string, end: string) =>
+        post<{ id: string; clientId: string }>('/appointment', {
+          clientId,
+          coachId,
+          appointmentType: 'followup',
+          startDate: at(start),
+          endDate: at(end),
+        });
+      alone = await book((await newClient(client.firstName, client.lastName)).id, coach.id, '10:00', '10:30');
+      await book((await newClient('Jonas', 'Becker')).id, coach.id, '18:00', '18:30');
+      await book((await newClient('Aylin', 'Yıldız')).id, second.id, '18:15', '18:45');
+    });
+
+    /** The calendar of the test's coach, at the week or day of the appointments. */
+    async function openCalendar(page: Page, width: number) {
+      await page.setViewportSize({ width, height: 900 });
+      await openSignedIn(page, b.baseUrl, tokens.ADMIN, '/calendar');
+      await page.getByRole('heading', { name: 'Kalender', level: 1 }).waitFor();
+      await settled(page);
+      await page.getByRole('combobox', { name: 'Coach' }).selectOption(coach.id);
+      const next = page.getByRole('button', { name: width < 600 ? 'Nächster Tag' : 'Nächste Woche' });
+      const entry = page.locator('.rbc-event').filter({ hasText: 'Marlene Hoffmann' });
+      for (let step = 0; step < 14 && !(await entry.isVisible()); step++) {
+        await next.click();
+        await settled(page);
+      }
+      await entry.waitFor();
+      return entry;
+    }
+
+    /**
+     * Whether a part of the entry shows whole: its box inside the entry's and not cut short by
+     * its own ellipsis; and how much of its first line shows, in px.
+     */
+    const uncut = (entry: ReturnType<Page['locator']>, selector: string) =>
+      entry.evaluate((el, sel) => {
+        const box = el.getBoundingClientRect();
+        const part = el.querySelector(sel)!;
+        const r = part.getBoundingClientRect();
+        const first = part.getClientRects()[0]!;
+        return {
+          text: part.textContent,
+          inside: r.height > 0 && r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5,
+          whole: part.scrollWidth <= part.clientWidth,
+          shown: first.top < box.bottom ? Math.min(box.right, first.right) - first.left : 0,
+        };
+      }, selector);
+
+    for (const width of [1440, 375]) {
+      it(`at ${width} px: half-hour entries show time and client; the dialog is centred, fits and links`, async () => {
+        const page = b.page;
+        const entry = await openCalendar(page, width);
+        expect(await uncut(entry, '.event-time')).toMatchObject({ text: '10:00–10:30', inside: true, whole: true });
+        expect(await uncut(entry, '.event-title')).toMatchObject({
+          text: 'Marlene Hoffmann',
+          inside: true,
+          whole: true,
+        });
+        // Two overlapping half hours of two coaches side by side ("Alle Coaches"): each
+        // still shows its time and the start of its client's name.
+        await page.getByRole('combobox', { name: 'Coach' }).selectOption('');
+        await settled(page);
+        for (const name of ['Jonas Becker', 'Aylin Yıldız']) {
+          const overlapping = page.locator('.rbc-event').filter({ hasText: name });
+          expect(await uncut(overlapping, '.event-time'), name).toMatchObject({ inside: true, whole: true });
+          expect((await uncut(overlapping, '.event-title')).shown, name).toBeGreaterThanOrEqual(30);
+        }
+
+        await entry.click();
+        const dialog = page.getByRole('dialog', { name: 'Termin' });
+        await dialog.getByText('Meeting-Code Coach').waitFor();
+        const box = (await dialog.boundingBox())!;
+        const view = page.viewportSize()!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(view.width);
+        expect(box.y).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height).toBeLessThanOrEqual(view.height);
+        // In the middle of the screen.
+        expect(Math.abs(box.x + box.width / 2 - view.width / 2)).toBeLessThanOrEqual(2);
+        expect(Math.abs(box.y + box.height / 2 - view.height / 2)).toBeLessThanOrEqual(2);
+        // Nothing inside runs past its edge.
+        expect(await dialog.evaluate((d) => d.scrollWidth <= d.clientWidth)).toBe(true);
+        if (width >= 1024) {
+          const menu = (await page.locator('.app-sidebar').boundingBox())!;
+          expect(box.x).toBeGreaterThan(menu.x + menu.width);
+        }
+        expect(await seriousAxeViolations(page)).toEqual([]);
+
+        await dialog.getByRole('link', { name: 'Marlene Hoffmann' }).click();
+        await page.waitForURL(`**/clients/${alone.clientId}`);
+        await page.getByRole('heading', { name: /Marlene Hoffmann/, level: 1 }).waitFor();
+        await (await openCalendar(page, width)).click();
+        await dialog.getByRole('link', { name: 'Termin öffnen' }).click();
+        await page.waitForURL(`**/appointments/${alone.id}`);
+        expect(b.pageErrors).toEqual([]);
+      });
+    }
   });
 });

@@ -21,7 +21,15 @@ import {
   SOME_ID,
   unique,
 } from './fixtures';
-import { coachWithAvailability } from './scheduling-support';
+import { clearOfHolidays, coachWithAvailability } from './scheduling-support';
+
+// Days ahead for bookings and moves inside availability, clear of public holidays.
+const D30 = clearOfHolidays(30);
+const D60 = clearOfHolidays(60);
+const D70 = clearOfHolidays(70);
+const D71 = clearOfHolidays(71);
+const D72 = clearOfHolidays(72);
+const D73 = clearOfHolidays(73);
 
 const MEETING_CODE = /^[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}-[0-9a-hjkmnp-tv-z]{4}$/;
 
@@ -437,39 +445,39 @@ describe('overlap', () => {
 
 describe('PUT and DELETE /api/appointment/{id}', () => {
   it('moves an appointment, refuses a move onto another one and changes nothing then', async () => {
-    const workday = { startDay: berlinDate(at(30, 12)), startTime: '08:00', endTime: '18:00' };
+    const workday = { startDay: berlinDate(at(D30, 12)), startTime: '08:00', endTime: '18:00' };
     const { coach } = await coachWithAvailability(api, admin, workday);
     const { coach: otherCoach } = await coachWithAvailability(api, admin, workday);
     const client = await newClient(api, admin);
     const a = await newAppointment(api, admin, {
       clientId: client.id,
       coachId: coach.id,
-      startDate: at(30, 9),
+      startDate: at(D30, 9),
     });
     const b = await newAppointment(api, admin, {
       clientId: client.id,
       coachId: coach.id,
-      startDate: at(30, 10),
+      startDate: at(D30, 10),
     });
     const busy = await newAppointment(api, admin, {
       clientId: client.id,
       coachId: otherCoach.id,
-      startDate: at(30, 14),
+      startDate: at(D30, 14),
     });
 
     const moved = await api.call('PUT', `/api/appointment/${a.id}`, {
       as: manager,
       body: {
-        startDate: at(30, 11),
-        endDate: at(30, 11, 45),
+        startDate: at(D30, 11),
+        endDate: at(D30, 11, 45),
         appointmentType: 'adhoc',
         meetingType: 'xodosign',
       },
     });
     expectStatus(moved, 200);
     expect(moved.body).toMatchObject({
-      startDate: at(30, 11),
-      endDate: at(30, 11, 45),
+      startDate: at(D30, 11),
+      endDate: at(D30, 11, 45),
       appointmentType: 'adhoc',
       meetingType: 'xodosign',
       appointmentNumber: a.appointmentNumber,
@@ -480,17 +488,17 @@ describe('PUT and DELETE /api/appointment/{id}', () => {
 
     const onto = await api.call('PUT', `/api/appointment/${a.id}`, {
       as: admin,
-      body: { startDate: at(30, 10, 15), endDate: at(30, 10, 45) },
+      body: { startDate: at(D30, 10, 15), endDate: at(D30, 10, 45) },
     });
     expectProblem(onto, 409, 'slot_taken');
     const stretch = await api.call('PUT', `/api/appointment/${b.id}`, {
       as: admin,
-      body: { endDate: at(30, 11, 15) },
+      body: { endDate: at(D30, 11, 15) },
     });
     expectProblem(stretch, 409, 'slot_taken');
     const toBusyCoach = await api.call('PUT', `/api/appointment/${a.id}`, {
       as: admin,
-      body: { coachId: otherCoach.id, startDate: at(30, 14), endDate: at(30, 14, 30) },
+      body: { coachId: otherCoach.id, startDate: at(D30, 14), endDate: at(D30, 14, 30) },
     });
     expectProblem(toBusyCoach, 409, 'slot_taken');
     expect((await getAppointment(a.id)).body).toEqual(afterMove);
@@ -498,7 +506,7 @@ describe('PUT and DELETE /api/appointment/{id}', () => {
 
     const backwards = await api.call('PUT', `/api/appointment/${a.id}`, {
       as: admin,
-      body: { endDate: at(30, 10, 30) },
+      body: { endDate: at(D30, 10, 30) },
     });
     expectFieldError(backwards, 'endDate');
 
@@ -784,7 +792,7 @@ describe('coaches reach only their own appointments', () => {
         as: coachUser,
         body: {
           coachId: own,
-          startDay: berlinDate(at(60, 12)),
+          startDay: berlinDate(at(D60, 12)),
           startTime: '08:00',
           endTime: '18:00',
         },
@@ -801,7 +809,7 @@ describe('coaches reach only their own appointments', () => {
         await bookAppointment(api, coachUser, {
           clientId: outside.id,
           coachId: own,
-          startDate: at(60, 15),
+          startDate: at(D60, 15),
         }),
         403,
         'forbidden_scope',
@@ -811,19 +819,19 @@ describe('coaches reach only their own appointments', () => {
     const mine = await bookAppointment(api, coachUser, {
       clientId: client.id,
       coachId: own,
-      startDate: at(60, 9),
+      startDate: at(D60, 9),
     });
     expectStatus(mine, 201);
     const theirs = await newAppointment(api, admin, {
       clientId: client.id,
       coachId: other.id,
-      startDate: at(60, 11),
+      startDate: at(D60, 11),
     });
 
     const forOther = await bookAppointment(api, coachUser, {
       clientId: client.id,
       coachId: other.id,
-      startDate: at(60, 13),
+      startDate: at(D60, 13),
     });
     expectProblem(forOther, 403, 'forbidden_scope');
 
@@ -866,7 +874,7 @@ describe('coaches reach only their own appointments', () => {
     expectProblem(handOver, 403, 'forbidden_scope');
     const moved = await api.call('PUT', `/api/appointment/${mine.body.id}`, {
       as: coachUser,
-      body: { startDate: at(60, 8), endDate: at(60, 8, 30) },
+      body: { startDate: at(D60, 8), endDate: at(D60, 8, 30) },
     });
     expectStatus(moved, 200);
     expect(moved.body.coachId).toBe(own);
@@ -914,7 +922,7 @@ describe('a move follows the rules of a booking (issue 17)', () => {
     ).body.businessEvents.filter((e: any) => e.action === 'appointment.updated');
 
   it('refuses a move into the past with 400 start_in_past, changes nothing and tells nobody', async () => {
-    const { a } = await booked(70);
+    const { a } = await booked(D70);
     const told = await messagesAbout(a.id);
     for (const startDate of ['2020-01-10T09:00:00.000Z', minutesFromNow(-60)]) {
       const res = await move(a.id, { startDate, endDate: plusMinutes(startDate, 30) });
@@ -927,11 +935,11 @@ describe('a move follows the rules of a booking (issue 17)', () => {
   });
 
   it('refuses a time outside the coach’s availability with 409 outside_availability, unless staff give a reason, which the event records', async () => {
-    const { a } = await booked(71);
+    const { a } = await booked(D71);
     const other = await newCoach(api, admin);
     const told = await messagesAbout(a.id);
     // 20:00 UTC is 21:00 or 22:00 in Berlin, after the coach's 18:00.
-    const evening = { startDate: at(71, 20), endDate: at(71, 20, 30) };
+    const evening = { startDate: at(D71, 20), endDate: at(D71, 20, 30) };
     expectProblem(await move(a.id, evening), 409, 'outside_availability');
     expectProblem(await move(a.id, { coachId: other.id }), 409, 'outside_availability');
     expectFieldError(
@@ -949,7 +957,7 @@ describe('a move follows the rules of a booking (issue 17)', () => {
     expect(overridden.body).toMatchObject(evening);
     expect(await messagesAbout(a.id)).toBeGreaterThan(told);
     // Back inside the availability, no reason is needed and none is recorded.
-    expectStatus(await move(a.id, { startDate: at(71, 11), endDate: at(71, 11, 30) }), 200);
+    expectStatus(await move(a.id, { startDate: at(D71, 11), endDate: at(D71, 11, 30) }), 200);
     const [second, first] = await updates(a.id); // newest first
     expect(first.changes).toMatchObject({
       startDate: { from: a.startDate, to: evening.startDate },
@@ -959,15 +967,15 @@ describe('a move follows the rules of a booking (issue 17)', () => {
   });
 
   it('refuses an overlap even with a reason', async () => {
-    const { coach, client, a } = await booked(72);
+    const { coach, client, a } = await booked(D72);
     await newAppointment(api, admin, {
       clientId: client.id,
       coachId: coach.id,
-      startDate: at(72, 12),
+      startDate: at(D72, 12),
     });
     const onto = {
-      startDate: at(72, 12, 15),
-      endDate: at(72, 12, 45),
+      startDate: at(D72, 12, 15),
+      endDate: at(D72, 12, 45),
       availabilityOverrideReason: 'Ausnahme',
     };
     expectProblem(await move(a.id, onto), 409, 'slot_taken');
@@ -975,7 +983,7 @@ describe('a move follows the rules of a booking (issue 17)', () => {
   });
 
   it('still lets staff record a no-show on a past appointment, telling nobody', async () => {
-    const { coach, client } = await booked(73);
+    const { coach, client } = await booked(D73);
     const { id } = await api.database.db.transaction((tx) =>
       insertAppointment(tx, {
         clientId: client.id,

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { clients, communications, users } from '../../server/db/schema/index';
 import { createApi, type Api } from '../support/api';
-import { coachWithAvailability, signInClient } from './scheduling-support';
+import { clearOfHolidays, coachWithAvailability, signInClient } from './scheduling-support';
 import {
+  at,
   berlinDate,
   type Caller,
   expectFieldError,
@@ -373,7 +374,7 @@ describe('POST /client/request-auth', () => {
 
 describe('GET /client/initial_appointment', () => {
   it('lists the signed-in client’s live upcoming initial appointment, and nobody else’s', async () => {
-    const day = berlinDate(new Date(Date.now() + 10 * 86_400_000));
+    const day = berlinDate(at(clearOfHolidays(10), 12));
     await coachWithAvailability(api, admin, { startDay: day, startTime: '10:00', endTime: '12:00' });
     const email = `${unique('o')}@example.test`;
     const token = await api.tokenFor({ sub: randomUUID(), email });

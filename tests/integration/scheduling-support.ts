@@ -1,6 +1,7 @@
 import { clients } from '../../server/db/schema/index';
+import { holidayDuring } from '../../server/features/scheduling/index';
 import type { Api } from '../support/api';
-import { type Caller, expectStatus, newCoach, unique } from './fixtures';
+import { at, type Caller, expectStatus, newCoach, unique } from './fixtures';
 
 /** A settable server clock for createApi({ now }). */
 export function testClock(start: string) {
@@ -55,4 +56,15 @@ export function coachSlots(
     as,
     query: { startDate, endDate, duration },
   });
+}
+
+/**
+ * `days` from today (as `at` counts them), moved on past public holidays of Berlin (the
+ * tests' HOLIDAY_STATE), which offer no slot and refuse a move without a reason: for tests
+ * on days relative to the real date that book or move within availability.
+ */
+export function clearOfHolidays(days: number): number {
+  let d = days;
+  while (holidayDuring('BE', Date.parse(at(d, 0)), Date.parse(at(d, 23, 59)))) d++;
+  return d;
 }

@@ -102,6 +102,7 @@ async function candidates(
       durationMinutes,
       deps.config.SLOT_STEP_MINUTES,
       notBefore,
+      deps.config.HOLIDAY_STATE,
       options.ignore,
     )
   ).filter((c) => !options.only || c.id === options.only);

@@ -170,7 +170,7 @@ export const appointmentsHandlers = defineHandlers({
             tx,
             { ...move, coachIds: [move.coachId], except: move.appointmentId },
             async () => {
-              const reason = await assertInAvailability(tx, move);
+              const reason = await assertInAvailability(tx, move, deps.config.HOLIDAY_STATE);
               await update();
               return reason;
             },
@@ -186,7 +186,7 @@ export const appointmentsHandlers = defineHandlers({
         actor: principal,
         changes: {
           ...changedFields(before, changes),
-          ...(override ? { availabilityOverride: { reason: override } } : {}),
+          ...(override ? { availabilityOverride: override } : {}),
         },
       });
       const after = (await findAppointment(tx, principal, before.id))!;

@@ -1,7 +1,7 @@
 /**
  * The rules of a staff move (a new start, end or coach), the same as a booking's (issue 17):
- * the new start lies in the future, the new time in the coach's free availability unless a
- * staff member overrides that with a reason, and it overlaps no live appointment of the coach
+ * the new start lies in the future, the new time in the coach's free availability and on no
+ * public holiday of the practice's state unless a staff member overrides that with a reason, and it overlaps no live appointment of the coach
  * (./booking.ts bookRange, which every move goes through).
  */
 import { Temporal } from '@js-temporal/polyfill';
@@ -9,7 +9,7 @@ import { instant, instantOf } from '../../time';
 import type { Tx } from '../../db/client';
 import type { AppDeps } from '../../http/handler';
 import { badRequest, conflict } from '../../http/problem';
-import { coachFreeFor } from '../scheduling/index';
+import { coachFreeFor, holidayDuring } from '../scheduling/index';
 
 export interface Move {
   appointmentId: string;
@@ -54,25 +54,40 @@ export function assertMoveRequest(deps: Pick<AppDeps, 'now'>, move: Move | null,
   }
 }
 
+/** What an override was needed for: the reason, and the holiday it books, if any. */
+export interface Override {
+  reason: string;
+  holiday?: { date: string; name: string };
+}
+
 /**
  * Holding the coach's calendar, after its overlap read (./booking.ts bookRange): 409
- * outside_availability unless overridden. Returns the reason an override used, or null.
+ * public_holiday (naming the holiday) when the new time touches a public holiday of
+ * `holidayState`, else 409 outside_availability when it leaves the coach's free time, unless
+ * overridden. Returns what the override was used for, or null.
  */
-export async function assertInAvailability(tx: Tx, move: Move): Promise<string | null> {
-  const free = await coachFreeFor(
-    tx,
-    move.coachId,
-    instant(move.startDate).epochMilliseconds,
-    instant(move.endDate).epochMilliseconds,
-    move.appointmentId,
-  );
-  if (free) return null;
+export async function assertInAvailability(
+  tx: Tx,
+  move: Move,
+  holidayState: string,
+): Promise<Override | null> {
+  const start = instant(move.startDate).epochMilliseconds;
+  const end = instant(move.endDate).epochMilliseconds;
+  const holiday = holidayDuring(holidayState, start, end);
+  const free = await coachFreeFor(tx, move.coachId, start, end, move.appointmentId);
+  if (free && !holiday) return null;
   const reason = move.overrideReason?.trim();
+  if (!reason && holiday) {
+    throw conflict(
+      'public_holiday',
+      `${holiday.date} is a public holiday (${holiday.name}); staff may override with availabilityOverrideReason`,
+    );
+  }
   if (!reason) {
     throw conflict(
       'outside_availability',
       "The new time is outside the coach's availability; staff may override with availabilityOverrideReason",
     );
   }
-  return reason;
+  return holiday ? { reason, holiday: { date: holiday.date, name: holiday.name } } : { reason };
 }

@@ -1,6 +1,4 @@
 import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import Holidays from 'date-holidays';
-import { Temporal } from '@js-temporal/polyfill';
 import { instantOf, isoOfMs, minutesBetween } from '../../time';
 import { appointments, availabilities, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
@@ -15,6 +13,7 @@ import {
   toAvailability,
   ZONE,
 } from '../availability/index';
+import { holidaysBetween } from './holidays';
 import { rescheduledAppointment } from './rescheduled';
 import { slotCacheFor } from './slot-cache';
 import { INITIAL_MEETINGS, isoSlot, listSlots, type Calendar } from './slots';
@@ -54,6 +53,7 @@ async function slots(
     to,
     durationMinutes: query.duration,
     stepMinutes: deps.config.SLOT_STEP_MINUTES,
+    holidayState: deps.config.HOLIDAY_STATE,
   };
   const body = await slotCacheFor(deps.db).body(
     deps.db,
@@ -72,46 +72,21 @@ async function slots(
   return body as unknown as SlotsAnswer;
 }
 
-const holidayCalendars = new Map<string, Holidays>();
-function holidaysOf(state: string) {
-  let hd = holidayCalendars.get(state);
-  if (!hd) {
-    hd = new Holidays('DE', state, { languages: ['de'], timezone: ZONE, types: ['public'] });
-    holidayCalendars.set(state, hd);
-  }
-  return hd;
-}
-
 /** Public holidays of the configured federal state overlapping [from, to), as calendar events. */
 function holidayEvents(state: string, from: number, to: number) {
-  const hd = holidaysOf(state);
-  const yearOf = (ms: number) =>
-    Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(ZONE).year;
-  const first = yearOf(from) - 1;
-  const last = yearOf(to) + 1;
-  const events = [];
-  for (let year = first; year <= last; year++) {
-    for (const h of hd.getHolidays(year)) {
-      const start = h.start.getTime();
-      const end = h.end.getTime();
-      if (start >= to || end <= from) continue;
-      const date = h.date.slice(0, 10);
-      events.push({
-        id: `holiday:${date}`,
-        kind: 'holiday' as const,
-        startDate: h.start.toISOString(),
-        endDate: h.end.toISOString(),
-        title: h.name.slice(0, 300),
-        coachId: null,
-        appointmentId: null,
-        appointmentType: null,
-        availabilityId: null,
-        occurrenceDate: date,
-        isProvisional: false,
-      });
-    }
-  }
-  return events;
+  return holidaysBetween(state, from, to).map((h) => ({
+    id: `holiday:${h.date}`,
+    kind: 'holiday' as const,
+    startDate: isoOfMs(h.start),
+    endDate: isoOfMs(h.end),
+    title: h.name.slice(0, 300),
+    coachId: null,
+    appointmentId: null,
+    appointmentType: null,
+    availabilityId: null,
+    occurrenceDate: h.date,
+    isProvisional: false,
+  }));
 }
 
 export const schedulingHandlers = defineHandlers({
@@ -160,6 +135,7 @@ export const schedulingHandlers = defineHandlers({
       notBefore: clientNotBefore(deps),
       ignoreAppointment: moving.id,
       prefer: moving.coachId,
+      holidayState: deps.config.HOLIDAY_STATE,
     });
     return { timeZone: ZONE as 'Europe/Berlin', slots: free.map(isoSlot) };
   },

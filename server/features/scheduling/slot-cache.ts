@@ -30,10 +30,12 @@ export interface SlotKey {
   to: number;
   durationMinutes: number;
   stepMinutes: number;
+  /** HOLIDAY_STATE: its public holidays offer no slot. */
+  holidayState: string;
 }
 
 const keyOf = (k: SlotKey) =>
-  `${k.calendar.kind === 'coach' ? k.calendar.coachId : k.calendar.kind}|${k.from}|${k.to}|${k.durationMinutes}|${k.stepMinutes}`;
+  `${k.calendar.kind === 'coach' ? k.calendar.coachId : k.calendar.kind}|${k.from}|${k.to}|${k.durationMinutes}|${k.stepMinutes}|${k.holidayState}`;
 
 /** What the calendar's slots depend on in the coaches table, as one short string. */
 async function fingerprint(db: Db | Tx, calendar: Calendar): Promise<string> {

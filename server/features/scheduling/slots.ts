@@ -2,7 +2,8 @@
  * Free slots: the one place that decides when a coach can be booked. Used by the slot
  * calls, the calendar, and the client booking (which accepts only what this offers).
  *
- * free(coach) = ∪ available occurrences − ∪ blocker occurrences − live appointments,
+ * free(coach) = ∪ available occurrences − ∪ blocker occurrences − live appointments
+ *   − public holidays of the practice's federal state (./holidays.ts),
  * then slot starts on the step grid with the whole duration free and not before `notBefore`.
  *
  * The grid is counted from local midnight; because Europe/Berlin is always a whole number
@@ -13,6 +14,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { expandOccurrences, type OverrideFields } from '../availability/index';
 import { rowsOf } from '../../db/raw-rows';
+import { holidaysBetween } from './holidays';
 
 /** Longest appointment (server/features/appointments): bounds the appointment scan. */
 const MAX_APPOINTMENT_MS = 12 * 60 * 60_000;
@@ -118,6 +120,8 @@ export async function freeTime(
   to: number,
   /** An appointment to leave out (the one being moved). */
   ignoreAppointment?: string,
+  /** Time nobody is free whatever their availability says (public holidays). */
+  closed: readonly Interval[] = [],
 ): Promise<CoachTime[]> {
   const fromIso = new Date(from).toISOString();
   const toIso = new Date(to).toISOString();
@@ -193,7 +197,7 @@ export async function freeTime(
   for (const { coach, available, busy, booked } of coaches.values()) {
     const free = subtract(
       merge(available).map(([s, e]) => [Math.max(s, from), Math.min(e, to)] as Interval),
-      merge(busy),
+      merge([...busy, ...closed]),
     ).filter(([s, e]) => e > s);
     out.push({ coach, free, booked });
   }
@@ -234,7 +238,13 @@ export interface SlotQuery {
   ignoreAppointment?: string | undefined;
   /** Pooled calendar: this coach (the moved appointment's) gets every start where free. */
   prefer?: string | undefined;
+  /** Federal state (HOLIDAY_STATE) whose public holidays offer no slot. */
+  holidayState: string;
 }
+
+/** The state's public holidays touching [from, to) as closed intervals. */
+const closedOn = (state: string, from: number, to: number): Interval[] =>
+  holidaysBetween(state, from, to).map((h) => [h.start, h.end]);
 
 /**
  * Free slots of a calendar, in start order. Coach calendars and `all` list every coach's
@@ -245,7 +255,15 @@ export async function listSlots(db: Db | Tx, q: SlotQuery): Promise<Slot[]> {
   const durationMs = q.durationMinutes * 60_000;
   const stepMs = q.stepMinutes * 60_000;
   // A slot starting just before `to` may run past it: read that far.
-  const times = await freeTime(db, q.calendar, q.from, q.to + durationMs, q.ignoreAppointment);
+  const end = q.to + durationMs;
+  const times = await freeTime(
+    db,
+    q.calendar,
+    q.from,
+    end,
+    q.ignoreAppointment,
+    closedOn(q.holidayState, q.from, end),
+  );
   const from = Math.max(q.from, q.notBefore);
   if (q.calendar.kind !== 'initial-meetings') {
     const slots: Slot[] = [];
@@ -283,7 +301,7 @@ export async function listSlots(db: Db | Tx, q: SlotQuery): Promise<Slot[]> {
 
 /**
  * The coaches of a calendar for whom [start, start + duration) is a free slot on the grid,
- * after `notBefore`. Booking offers exactly what listSlots shows.
+ * after `notBefore`, off the state's public holidays. Booking offers exactly what listSlots shows.
  */
 export async function freeCoachesAt(
   db: Db | Tx,
@@ -292,12 +310,21 @@ export async function freeCoachesAt(
   durationMinutes: number,
   stepMinutes: number,
   notBefore: number,
+  holidayState: string,
   ignoreAppointment?: string,
 ): Promise<CoachRef[]> {
   const durationMs = durationMinutes * 60_000;
   const stepMs = stepMinutes * 60_000;
   if (start % stepMs !== 0 || start < notBefore) return [];
-  const times = await freeTime(db, calendar, start, start + durationMs, ignoreAppointment);
+  const end = start + durationMs;
+  const times = await freeTime(
+    db,
+    calendar,
+    start,
+    end,
+    ignoreAppointment,
+    closedOn(holidayState, start, end),
+  );
   return times
     .filter((t) => t.free.some(([s, e]) => s <= start && start + durationMs <= e))
     .map((t) => t.coach);
@@ -307,6 +334,7 @@ export async function freeCoachesAt(
  * Whether [start, end) lies wholly in the coach's free time: inside their availability, clear
  * of blockers and of live appointments other than `ignoreAppointment`. Staff moves check
  * this; unlike a slot, any minute may start it (staff are not bound to the step grid).
+ * Public holidays are the caller's to check (a move says which holiday it meets).
  */
 export async function coachFreeFor(
   db: Db | Tx,

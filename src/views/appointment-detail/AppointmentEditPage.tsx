@@ -8,6 +8,7 @@ import {
   offersNoShow,
   OUTSIDE_AVAILABILITY,
   OVERRIDE_REASON_MAX,
+  PUBLIC_HOLIDAY,
 } from '../../forms/appointment-staff-form';
 import { APPOINTMENT_TYPE_LABELS, MEETING_TYPE_LABELS } from '../appointments-list/parts';
 import { CheckField, RecordForm, SelectField, TextField } from '../staff/FormParts';
@@ -26,11 +27,15 @@ function AppointmentEdit({ id }: { id: string }) {
   const actorRef = useRouteActor((effects) => wireAppointmentForm(effects, id), {
     input: { id, schema: appointmentFormSchema },
   });
-  // Offered once the server refused a move outside the coach's availability.
+  // Offered once the server refused a move outside the coach's availability or onto a holiday.
   const offerOverride = useSelector(
     actorRef,
-    (s) => s.context.lastConflict === OUTSIDE_AVAILABILITY || s.context.values.overrideAvailability === true,
+    (s) =>
+      s.context.lastConflict === OUTSIDE_AVAILABILITY ||
+      s.context.lastConflict === PUBLIC_HOLIDAY ||
+      s.context.values.overrideAvailability === true,
   );
+  const holiday = useSelector(actorRef, (s) => s.context.lastConflict === PUBLIC_HOLIDAY);
   // A future appointment has no "nicht erschienen" (the server refuses it before the start).
   const [nowMs] = useState(Date.now);
   const noShowOffered = useSelector(actorRef, (s) => offersNoShow(s.context.values, nowMs));
@@ -79,14 +84,18 @@ function AppointmentEdit({ id }: { id: string }) {
         </fieldset>
         {offerOverride ? (
           <fieldset>
-            <legend>{t('appointmentForm.override')}</legend>
-            <CheckField actorRef={actorRef} name="overrideAvailability" label={t('appointmentForm.overrideAvailability')} />
+            <legend>{holiday ? t('appointmentForm.overrideHoliday') : t('appointmentForm.override')}</legend>
+            <CheckField
+              actorRef={actorRef}
+              name="overrideAvailability"
+              label={holiday ? t('appointmentForm.overrideHolidayCheck') : t('appointmentForm.overrideAvailability')}
+            />
             <TextField
               actorRef={actorRef}
               name="overrideReason"
               type="textarea"
               label={t('appointmentForm.overrideReason')}
-              hint={t('appointmentForm.overrideHint')}
+              hint={holiday ? t('appointmentForm.overrideHolidayHint') : t('appointmentForm.overrideHint')}
               maxLength={OVERRIDE_REASON_MAX}
             />
           </fieldset>

@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import 'dayjs/locale/de';
-import { useMemo } from 'react';
+import { useMemo, type CSSProperties } from 'react';
 import { Calendar, dayjsLocalizer, type EventProps, type Formats } from 'react-big-calendar';
 import 'react-big-calendar/lib/css/react-big-calendar.css';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,8 @@ import type { CalendarMode } from '../../machines/calendar.machine';
 import type { CalendarEvent, CoachOption } from '../../machines/scheduling/shared';
 import type { Temporal } from '@js-temporal/polyfill';
 import { berlinNow, dayDate, slotKind, toGridData, type GridEvent } from './grid-events';
-import { APPOINTMENT_TYPE_LABELS, timeRange } from './parts';
+import { berlinTime } from '../../../shared/time';
+import { APPOINTMENT_TYPE_LABELS } from './parts';
 import './calendar-grid.css';
 
 // German names and weeks from Monday; only the calendar chunk uses dayjs.
@@ -23,6 +24,16 @@ const FORMATS: Formats = {
 };
 
 const noop = () => undefined;
+
+/** Entries this long or shorter have room for two lines: time, then client (and the rest, cut). */
+const SHORT_MS = 30 * 60_000;
+
+/**
+ * How many lines of text fit under an entry's time line: an hour is 5rem (calendar-grid.css),
+ * a line about 1.07rem, the time line and the padding about 1.5rem. At least one, the client.
+ */
+const textLines = (e: GridEvent) =>
+  Math.max(1, Math.floor(((e.end.getTime() - e.start.getTime()) / 3_600_000) * 4.67 - 1.4));
 
 interface GridProps {
   mode: CalendarMode;
@@ -110,11 +121,16 @@ export function CalendarGrid(props: GridProps) {
           (e) => e.source.appointmentId !== null && e.source.appointmentId === props.openId,
         )}
         eventPropGetter={(e) => ({
+          style: { '--event-lines': textLines(e) } as CSSProperties,
           className: e.allDay
             ? 'grid-holiday'
-            : e.source.isProvisional
-              ? 'grid-appointment grid-provisional'
-              : 'grid-appointment',
+            : [
+                'grid-appointment',
+                e.source.isProvisional ? 'grid-provisional' : '',
+                e.end.getTime() - e.start.getTime() <= SHORT_MS ? 'grid-short' : '',
+              ]
+                .filter(Boolean)
+                .join(' '),
         })}
         slotPropGetter={(date, resourceId) => {
           const kind = slotKind(
@@ -152,33 +168,42 @@ function DayHeading({ label, holiday }: { label: string; holiday: string | undef
   );
 }
 
-/** One entry's text; separators sit outside the spans so the accessible name keeps its spaces. */
+/**
+ * One entry's text: the time on its own line, then the client and the rest (the CSS keeps a
+ * short entry to those two lines). Separators sit outside the spans so the accessible name
+ * keeps its spaces.
+ */
 function GridEntry({ event: e, coach }: { event: CalendarEvent; coach: string | undefined }) {
   const { t } = useTranslation('scheduling');
   if (e.kind === 'holiday')
     return <span className="event-title">{t('calendar.holiday', { name: e.title })}</span>;
   return (
     <>
-      <span className="event-time">{timeRange(e.startDate, e.endDate)}</span>{' '}
-      <span className="event-title">{e.title}</span>
-      {e.appointmentType ? (
-        <>
-          {' · '}
-          <span className="event-meta">{t(APPOINTMENT_TYPE_LABELS[e.appointmentType])}</span>
-        </>
-      ) : null}
-      {e.isProvisional ? (
-        <>
-          {' · '}
-          <span className="event-meta">{t('calendar.provisional')}</span>
-        </>
-      ) : null}
-      {coach ? (
-        <>
-          {' · '}
-          <span className="event-coach">{coach}</span>
-        </>
-      ) : null}
+      <span className="event-time">
+        {berlinTime(e.startDate)}
+        <span className="event-end">–{berlinTime(e.endDate)}</span>
+      </span>{' '}
+      <span className="event-text">
+        <span className="event-title">{e.title}</span>
+        {e.appointmentType ? (
+          <>
+            {' · '}
+            <span className="event-meta">{t(APPOINTMENT_TYPE_LABELS[e.appointmentType])}</span>
+          </>
+        ) : null}
+        {e.isProvisional ? (
+          <>
+            {' · '}
+            <span className="event-meta">{t('calendar.provisional')}</span>
+          </>
+        ) : null}
+        {coach ? (
+          <>
+            {' · '}
+            <span className="event-coach">{coach}</span>
+          </>
+        ) : null}
+      </span>
     </>
   );
 }

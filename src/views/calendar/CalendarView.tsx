@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { tKey } from '../../i18n/keys';
 import type { calendarMachine } from '../../machines/calendar.machine';
@@ -131,14 +132,17 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
         <>
           <dl>
             <dt>{t('calendar.detail.client')}</dt>
-            <dd>{a.clientName}</dd>
+            <dd>
+              <Link href={`/clients/${a.clientId}`}>{a.clientName}</Link>
+            </dd>
             <dt>{t('calendar.detail.coach')}</dt>
             <dd>
               {a.coach.firstName} {a.coach.lastName}
             </dd>
             <dt>{t('calendar.detail.when')}</dt>
             <dd>
-              {dayLabel(berlinDate(a.startDate))}, {timeRange(a.startDate, a.endDate)}
+              {dayLabel(berlinDate(a.startDate))},{' '}
+              <span className="time-range">{timeRange(a.startDate, a.endDate)}</span>
             </dd>
             <dt>{t('calendar.detail.type')}</dt>
             <dd>{t(APPOINTMENT_TYPE_LABELS[a.appointmentType])}</dd>
@@ -183,6 +187,11 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
         </>
       ) : null}
       <div className="form-actions">
+        {a ? (
+          <Link href={`/appointments/${a.id}`} className="button button-primary">
+            {t('calendar.detail.open')}
+          </Link>
+        ) : null}
         {a && snapshot.can({ type: 'cancel.request' }) ? (
           <button type="button" className="button" onClick={() => send({ type: 'cancel.request' })}>
             {t('calendar.detail.cancel')}

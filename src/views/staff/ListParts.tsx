@@ -34,6 +34,7 @@ const ERRORS: Record<string, string> = {
   coach_already_linked: tKey('staff:errors.coachAlreadyLinked'),
   coach_has_future_appointments: tKey('staff:errors.coachHasFutureAppointments'),
   outside_availability: tKey('staff:errors.outsideAvailability'),
+  public_holiday: tKey('staff:errors.publicHoliday'),
   insurer_name_taken: tKey('catalog:errors.insurerNameTaken'),
   campaign_code_taken: tKey('catalog:errors.campaignCodeTaken'),
   client_has_invoiced_items: tKey('catalog:errors.clientHasInvoicedItems'),
