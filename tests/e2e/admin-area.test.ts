@@ -187,7 +187,7 @@ describe('the superadmin area', () => {
     expect(await intro(sa).textContent()).toMatch(/^Alles, was Admins pflegen/);
     // The superadmin's own tasks are marked as such, the shared ones are not.
     const marked = links(sa).getByRole('listitem').filter({ hasText: '(nur Superadmins)' });
-    expect((await marked.getByRole('link').allTextContents()).sort()).toEqual(['E-Mail-Abgleich', 'Webhooks']);
+    expect((await marked.getByRole('link').allTextContents()).sort()).toEqual(['E-Mail-Abgleich', 'Praxisdaten', 'Webhooks']);
     await noSeriousViolations(sa);
   }, 120_000);
 
