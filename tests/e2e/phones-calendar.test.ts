@@ -5,6 +5,7 @@ import { hasRole } from '../../src/app/access';
 import { routes, type AppRoute } from '../../src/app/routes';
 import type { Role } from '../../src/machines/session.machine';
 import { seriousAxeViolations } from '../support/axe';
+import { layoutFaults } from '../support/layout-faults';
 import { useBrowser } from '../support/browser';
 import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
 
@@ -151,7 +152,7 @@ beforeAll(async () => {
   }
 });
 
-describe('at 375 px no page scrolls sideways', () => {
+describe.each([375, 1440])('at %i px no page scrolls sideways, breaks a word or cuts a cell', (width) => {
   const visited = new Set<string>();
   afterAll(() => {
     // Every page of the route table was visited by some role that may open it.
@@ -163,12 +164,14 @@ describe('at 375 px no page scrolls sideways', () => {
     async (account) => {
       const params = await paramsFor(account);
       const page = b.page;
-      await page.setViewportSize({ width: 375, height: 800 });
+      await page.setViewportSize({ width, height: 800 });
       await openSignedIn(page, b.baseUrl, tokens[account], '/');
       const wide: string[] = [];
       const refused: string[] = [];
       const noFooter: string[] = [];
       const repeated: string[] = [];
+      const broken: string[] = [];
+      const cut: string[] = [];
       for (const route of sweepFor(account)) {
         visited.add(route.path);
         const path = route.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? name);
@@ -197,12 +200,18 @@ describe('at 375 px no page scrolls sideways', () => {
         const { scrollWidth, innerWidth, culprits } = await overflow(page);
         if (scrollWidth > innerWidth)
           wide.push(`${path}: ${scrollWidth} px (${culprits.join(', ')})`);
+        // No word is split across lines but at a syllable or a hyphen; no cell hides content.
+        const { brokenWords, cutCells } = await layoutFaults(page);
+        for (const what of brokenWords) broken.push(`${path}: ${what}`);
+        for (const what of cutCells) cut.push(`${path}: ${what}`);
       }
       expect(wide).toEqual([]);
       expect(refused).toEqual([]);
       expect(noFooter).toEqual([]);
       expect(repeated).toEqual([]);
-      if (account === 'ADMIN') {
+      expect(broken).toEqual([]);
+      expect(cut).toEqual([]);
+      if (width === 375 && account === 'ADMIN') {
         // On a phone the list's filters fold away behind "Filter" and open from it.
         await page.goto('/clients');
         await settled(page);
@@ -215,17 +224,19 @@ describe('at 375 px no page scrolls sideways', () => {
         await toggle.click();
         await apply.waitFor({ state: 'hidden' });
       }
-      if (SCREENSHOTS && account === 'ADMIN') {
-        await page.goto('/clients');
-        await settled(page);
+      if (SCREENSHOTS && width === 375 && account === 'ADMIN') {
         mkdirSync(screenshotDir, { recursive: true });
-        await page.screenshot({
-          path: new URL('staff-phone.png', screenshotDir).pathname,
-          fullPage: false,
-        });
+        for (const [path, file] of [
+          ['/clients', 'staff-phone.png'],
+          ['/billing', 'billing-phone.png'],
+        ] as const) {
+          await page.goto(path);
+          await settled(page);
+          await page.screenshot({ path: new URL(file, screenshotDir).pathname, fullPage: false });
+        }
       }
     },
-    180_000,
+    360_000,
   );
 });
 
