@@ -10,6 +10,7 @@ import { wireInvoiceDetail } from '../../machines/wiring/invoices';
 import { PAYER_LABELS } from '../billing/columns';
 import { DetailFrame, DetailPending } from '../record-detail/DetailFrame';
 import { useRouteActor } from '../route-actor';
+import { type Column, Table } from '../staff/DataTable';
 import { formatDate, formatDateTime, formatEuro } from '../staff/format';
 import { invoiceHref } from './columns';
 import { INVOICE_KIND_LABELS, INVOICE_STATUS_LABELS, invoiceErrorKey, Modal, Progress } from './parts';
@@ -209,6 +210,17 @@ function Facts({ invoice }: { invoice: Invoice }) {
   );
 }
 
+type Line = Invoice['lines'][number] & { id: string };
+
+/** The invoice's lines; on a phone a card per line, headed by what was provided. */
+const lineColumns = (rate: (line: Line) => string): readonly Column<Line>[] => [
+  { header: tKey('invoices:detail.line.date'), cell: (line) => formatDate(line.serviceDate) },
+  { header: tKey('invoices:detail.line.description'), primary: true, cell: (line) => line.description },
+  { header: tKey('invoices:detail.line.vat'), cell: (line) => rate(line) },
+  { header: tKey('invoices:detail.line.net'), numeric: true, cell: (line) => formatEuro(line.netCents) },
+  { header: tKey('invoices:detail.line.gross'), numeric: true, cell: (line) => formatEuro(line.grossCents) },
+];
+
 function Lines({ invoice }: { invoice: Invoice }) {
   const { t } = useTranslation(['invoices', 'staff']);
   const rate = (g: { vatTreatment: string; vatRatePercent: number }) =>
@@ -217,28 +229,11 @@ function Lines({ invoice }: { invoice: Invoice }) {
   return (
     <>
       <h2>{t('detail.lines')}</h2>
-      <table className="invoice-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('detail.line.date')}</th>
-            <th scope="col">{t('detail.line.description')}</th>
-            <th scope="col">{t('detail.line.vat')}</th>
-            <th scope="col" className="amount">{t('detail.line.net')}</th>
-            <th scope="col" className="amount">{t('detail.line.gross')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {invoice.lines.map((line, index) => (
-            <tr key={`${line.billableItemId}-${index}`}>
-              <td>{formatDate(line.serviceDate)}</td>
-              <td>{line.description}</td>
-              <td>{rate(line)}</td>
-              <td className="amount">{formatEuro(line.netCents)}</td>
-              <td className="amount">{formatEuro(line.grossCents)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table
+        columns={lineColumns(rate)}
+        rows={invoice.lines.map((line, index) => ({ ...line, id: `${line.billableItemId}-${index}` }))}
+        caption={t('detail.lines')}
+      />
       <h2>{t('detail.vatGroups')}</h2>
       <table className="invoice-table">
         <thead>

@@ -24,6 +24,8 @@ export interface Column<Row> {
   primary?: boolean;
   /** The cell is the row's header (`<th scope="row">`), as in a table of figures per kind. */
   rowHeader?: boolean;
+  /** Amounts and counts: aligned at the end on desks, on one line. */
+  numeric?: boolean;
 }
 
 /** The sort a list shows: `by` is absent where the API sorts by one field only. */
@@ -134,7 +136,11 @@ export function Table<Row extends { id: string }>({
                 <th
                   key={column.header}
                   scope="col"
-                  className={column.width ? `col-${column.width}` : undefined}
+                  className={
+                    [column.width && `col-${column.width}`, column.numeric && 'col-numeric']
+                      .filter(Boolean)
+                      .join(' ') || undefined
+                  }
                   aria-sort={sorted ? ARIA_SORT[sort.order] : undefined}
                 >
                   {sortable ? (
@@ -180,7 +186,11 @@ export function Table<Row extends { id: string }>({
                   <Cell
                     key={column.header}
                     scope={column.rowHeader ? 'row' : undefined}
-                    className={i === primary ? 'cell-primary' : undefined}
+                    className={
+                      [i === primary && 'cell-primary', column.numeric && 'col-numeric']
+                        .filter(Boolean)
+                        .join(' ') || undefined
+                    }
                     data-label={t(column.header)}
                   >
                     <div className="cell-value">{column.cell(row, t)}</div>
