@@ -92,3 +92,69 @@ describe('an admin on /billing', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
 });
+
+describe('billing on a phone and a desk (issue 31)', () => {
+  it('Positionen and Rechnungen are tabs, the current one marked; on a phone each item is a card with label and value per line', async () => {
+    const page = b.page;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openSignedIn(page, b.baseUrl, token, '/billing');
+    await settled(page);
+    const tabs = page.getByRole('navigation', { name: 'Abrechnung' });
+    const items = tabs.getByRole('link', { name: 'Positionen' });
+    const invoices = tabs.getByRole('link', { name: 'Rechnungen' });
+    expect(await items.getAttribute('aria-current')).toBe('page');
+    expect(await invoices.getAttribute('aria-current')).toBeNull();
+    // Two tabs side by side with room between their words (not "PositionenRechnungen"), each a
+    // target of a finger's height, the current one underlined in another colour than the other.
+    const [a, c] = [(await items.boundingBox())!, (await invoices.boundingBox())!];
+    expect(Math.abs(a.y - c.y)).toBeLessThan(2);
+    expect(a.height).toBeGreaterThanOrEqual(40);
+    const textGap = await tabs.evaluate((nav) => {
+      const [x, y] = [...nav.querySelectorAll('a')].map((link) => {
+        const range = document.createRange();
+        range.selectNodeContents(link);
+        return range.getBoundingClientRect();
+      });
+      return y!.left - x!.right;
+    });
+    expect(textGap).toBeGreaterThanOrEqual(16);
+    const underline = (link: typeof items) =>
+      link.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { width: parseFloat(style.borderBottomWidth), color: style.borderBottomColor, text: style.textDecorationLine };
+      });
+    const [current, other] = [await underline(items), await underline(invoices)];
+    expect(current.width).toBeGreaterThanOrEqual(2);
+    expect(current.color).not.toBe(other.color);
+    expect(other.text).toBe('none');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await invoices.click();
+    await page.waitForURL((url) => url.pathname === '/billing/invoices');
+    expect(await page.getByRole('navigation', { name: 'Abrechnung' }).getByRole('link', { name: 'Rechnungen' }).getAttribute('aria-current')).toBe('page');
+
+    // A phone: the first item is a card headed by the client's name, its fields as label and
+    // value side by side, within the screen.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/billing');
+    await settled(page);
+    const row = results(page).locator('tbody tr').first();
+    const card = (await row.boundingBox())!;
+    expect(card.x).toBeGreaterThanOrEqual(0);
+    expect(card.x + card.width).toBeLessThanOrEqual(375);
+    const layout = await row.evaluate((tr) => {
+      const cells = [...tr.children] as HTMLElement[];
+      const head = cells.find((cell) => cell.classList.contains('cell-primary'))!;
+      const amount = cells.find((cell) => cell.dataset.label === 'Betrag')!;
+      const label = getComputedStyle(amount, '::before');
+      const value = amount.querySelector('.cell-value')!.getBoundingClientRect();
+      return {
+        headOnTop: Math.min(...cells.filter((cell) => cell !== head && !cell.classList.contains('cell-select')).map((cell) => cell.getBoundingClientRect().top)) >= head.getBoundingClientRect().bottom - 1,
+        label: label.content,
+        valueBesideLabel: value.left > amount.getBoundingClientRect().left + 80 && value.top < amount.getBoundingClientRect().top + 10,
+      };
+    });
+    expect(layout).toEqual({ headOnTop: true, label: '"Betrag" / ""', valueBesideLabel: true });
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+});

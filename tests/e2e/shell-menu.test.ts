@@ -150,6 +150,37 @@ describe('drawer at 375 px', () => {
   });
 });
 
+describe('the sidebar at 1440 px (issue 31)', () => {
+  it('runs the full height of a long page and its menu stays in view while the page scrolls', async () => {
+    await b.page.setViewportSize({ width: 1440, height: 700 });
+    await openAs('ADMIN', '/billing');
+    await nav().waitFor();
+    await b.page.locator('main table tbody tr').first().waitFor();
+    const page = await b.page.evaluate(() => document.scrollingElement!.scrollHeight);
+    expect(page).toBeGreaterThan(2 * 700);
+    await b.page.evaluate(() => window.scrollTo(0, document.scrollingElement!.scrollHeight));
+    // No grey column below the menu: the sidebar's box reaches the footer's bottom.
+    const [sidebar, footer] = await Promise.all([
+      nav().boundingBox(),
+      b.page.getByRole('contentinfo').boundingBox(),
+    ]);
+    expect(sidebar!.y + sidebar!.height).toBeGreaterThanOrEqual(footer!.y + footer!.height - 1);
+    // The menu is in view at the page's end: its first item at the window's top, and the last
+    // one reachable by scrolling the menu itself, which fits the window.
+    const first = await nav().getByRole('link').first().boundingBox();
+    expect(first!.y).toBeGreaterThanOrEqual(0);
+    expect(first!.y).toBeLessThan(100);
+    const menu = await nav().locator('.menu-sections').boundingBox();
+    expect(menu!.height).toBeLessThanOrEqual(700);
+    const last = nav().getByRole('link').last();
+    await last.scrollIntoViewIfNeeded();
+    const lastBox = await last.boundingBox();
+    expect(lastBox!.y + lastBox!.height).toBeLessThanOrEqual(700);
+    expect(await b.page.evaluate(() => window.scrollY)).toBeGreaterThan(700);
+    expect(await seriousAxeViolations(b.page)).toEqual([]);
+  });
+});
+
 describe('help and support', () => {
   it('/help shows the four topics with German titles (guides only: no video host is configured here)', async () => {
     await openAs('COACH', '/help');

@@ -38,36 +38,39 @@ export function Navigation({ menu, open, layout }: NavigationProps) {
         if (drawer && e.key === 'Escape') sidebar.send({ type: 'closed' });
       }}
     >
-      {SECTIONS.filter((section) => menu[section].length > 0).map((section) => (
-        <section
-          key={section}
-          className={`menu-section menu-${section}`}
-          aria-labelledby={`menu-${section}`}
-        >
-          <h2 id={`menu-${section}`} className="menu-heading">
-            {t(SECTION_LABELS[section])}
-          </h2>
-          <ul>
-            {menu[section].map((item) => (
-              <li key={item.id}>
-                {item.external ? (
-                  <a href={item.href} target="_blank" rel="noopener noreferrer">
-                    {t(item.labelKey)}
-                  </a>
-                ) : (
-                  <Link
-                    href={item.href}
-                    aria-current={pathname === item.href.split('?')[0] ? 'page' : undefined}
-                    onClick={() => sidebar.send({ type: 'navigated' })}
-                  >
-                    {t(item.labelKey)}
-                  </Link>
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ))}
+      {/* The sidebar's column runs the page's full height; this part stays in view (app.css). */}
+      <div className="menu-sections">
+        {SECTIONS.filter((section) => menu[section].length > 0).map((section) => (
+          <section
+            key={section}
+            className={`menu-section menu-${section}`}
+            aria-labelledby={`menu-${section}`}
+          >
+            <h2 id={`menu-${section}`} className="menu-heading">
+              {t(SECTION_LABELS[section])}
+            </h2>
+            <ul>
+              {menu[section].map((item) => (
+                <li key={item.id}>
+                  {item.external ? (
+                    <a href={item.href} target="_blank" rel="noopener noreferrer">
+                      {t(item.labelKey)}
+                    </a>
+                  ) : (
+                    <Link
+                      href={item.href}
+                      aria-current={pathname === item.href.split('?')[0] ? 'page' : undefined}
+                      onClick={() => sidebar.send({ type: 'navigated' })}
+                    >
+                      {t(item.labelKey)}
+                    </Link>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+      </div>
     </nav>
   );
 

@@ -9,6 +9,8 @@ import type { webhookDetailMachine } from '../../machines/webhook-detail.machine
 import type { components } from '../../../shared/contract/product';
 import { BusyButton } from '../parts/BusyButton';
 import { useRouteActor } from '../route-actor';
+import { tKey } from '../../i18n/keys';
+import { type Column, Table } from '../staff/DataTable';
 import { formatDateTime } from '../staff/format';
 import { describedBy } from '../staff/ListParts';
 import {
@@ -334,6 +336,38 @@ function DeliveryLog({ actorRef }: { actorRef: DetailActor }) {
   );
 }
 
+type Attempt = Delivery['attempts'][number] & { id: string };
+
+const NONE = tKey('admin:webhook.log.none');
+
+/** One row per delivery attempt. */
+const ATTEMPT_COLUMNS: readonly Column<Attempt>[] = [
+  { header: tKey('admin:webhook.log.columns.no'), primary: true, cell: (attempt) => <AttemptNo attempt={attempt} /> },
+  { header: tKey('admin:webhook.log.columns.time'), cell: (attempt) => formatDateTime(attempt.attemptedAt) },
+  { header: tKey('admin:webhook.log.columns.result'), cell: (attempt, t) => t(OUTCOME_KEYS[attempt.outcome]) },
+  { header: tKey('admin:webhook.log.columns.status'), cell: (attempt, t) => attempt.httpStatus ?? t(NONE) },
+  {
+    header: tKey('admin:webhook.log.columns.duration'),
+    cell: (attempt, t) => t(tKey('admin:webhook.log.duration'), { ms: attempt.durationMs }),
+  },
+  { header: tKey('admin:webhook.log.columns.error'), cell: (attempt, t) => attempt.error ?? t(NONE) },
+  {
+    header: tKey('admin:webhook.log.columns.answer'),
+    cell: (attempt, t) =>
+      attempt.responseSnippet ? <pre className="delivery-snippet">{attempt.responseSnippet}</pre> : t(NONE),
+  },
+];
+
+function AttemptNo({ attempt }: { attempt: Attempt }) {
+  const { t } = useTranslation('admin');
+  return (
+    <>
+      {attempt.attemptNo}
+      {attempt.manual ? <> <span className="badge">{t('webhook.log.manual')}</span></> : null}
+    </>
+  );
+}
+
 function DeliveryItem({ actorRef, delivery }: { actorRef: DetailActor; delivery: Delivery }) {
   const { t } = useTranslation('admin');
   const canRedeliver = useSelector(actorRef, (s) =>
@@ -361,43 +395,11 @@ function DeliveryItem({ actorRef, delivery }: { actorRef: DetailActor; delivery:
       {delivery.attempts.length === 0 ? (
         <p>{t('webhook.log.noAttempts')}</p>
       ) : (
-        <div className="table-scroll">
-          <table className="staff-table" aria-label={t('webhook.log.attemptsLabel')}>
-            <thead>
-              <tr>
-                <th scope="col">{t('webhook.log.columns.no')}</th>
-                <th scope="col">{t('webhook.log.columns.time')}</th>
-                <th scope="col">{t('webhook.log.columns.result')}</th>
-                <th scope="col">{t('webhook.log.columns.status')}</th>
-                <th scope="col">{t('webhook.log.columns.duration')}</th>
-                <th scope="col">{t('webhook.log.columns.error')}</th>
-                <th scope="col">{t('webhook.log.columns.answer')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {delivery.attempts.map((attempt) => (
-                <tr key={attempt.attemptNo}>
-                  <td>
-                    {attempt.attemptNo}
-                    {attempt.manual ? <> <span className="badge">{t('webhook.log.manual')}</span></> : null}
-                  </td>
-                  <td>{formatDateTime(attempt.attemptedAt)}</td>
-                  <td>{t(OUTCOME_KEYS[attempt.outcome])}</td>
-                  <td>{attempt.httpStatus ?? t('webhook.log.none')}</td>
-                  <td>{t('webhook.log.duration', { ms: attempt.durationMs })}</td>
-                  <td>{attempt.error ?? t('webhook.log.none')}</td>
-                  <td>
-                    {attempt.responseSnippet ? (
-                      <pre className="delivery-snippet">{attempt.responseSnippet}</pre>
-                    ) : (
-                      t('webhook.log.none')
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          columns={ATTEMPT_COLUMNS}
+          rows={delivery.attempts.map((attempt) => ({ ...attempt, id: String(attempt.attemptNo) }))}
+          caption={t('webhook.log.attemptsLabel')}
+        />
       )}
       <BusyButton
         busy={running}

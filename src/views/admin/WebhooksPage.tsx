@@ -4,6 +4,8 @@ import { Link } from 'wouter';
 import type { WebhookListRow } from '../../machines/webhook-list.machine';
 import { wireWebhookList } from '../../machines/wiring/admin';
 import { useRouteActor } from '../route-actor';
+import { tKey } from '../../i18n/keys';
+import { type Column, Table } from '../staff/DataTable';
 import { formatDateTime } from '../staff/format';
 import { adminErrorKey, DISABLED_KEYS, STATUS_KEYS, webhookTypeName } from './admin-text';
 import '../staff/staff.css';
@@ -50,66 +52,72 @@ export default function WebhooksPage() {
         </div>
       ) : null}
       {rows.length > 0 ? (
-        <div className="table-scroll">
-          <table className={busy ? 'staff-table list-rows is-stale' : 'staff-table'} aria-label={t('webhooks.tableLabel')}>
-            <thead>
-              <tr>
-                <th scope="col">{t('webhooks.columns.type')}</th>
-                <th scope="col">{t('webhooks.columns.url')}</th>
-                <th scope="col">{t('webhooks.columns.state')}</th>
-                <th scope="col">{t('webhooks.columns.last')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <WebhookRow key={row.type} webhook={row} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          columns={WEBHOOK_COLUMNS}
+          rows={rows.map((row) => ({ ...row, id: row.type }))}
+          caption={t('webhooks.tableLabel')}
+          className={busy ? 'list-rows is-stale' : undefined}
+        />
       ) : null}
     </article>
   );
 }
 
-function WebhookRow({ webhook }: { webhook: WebhookListRow }) {
+/** The webhooks, one row per event type: where it goes, whether it is on, how the last delivery went. */
+const WEBHOOK_COLUMNS: readonly Column<WebhookListRow & { id: string }>[] = [
+  {
+    header: tKey('admin:webhooks.columns.type'),
+    rowHeader: true,
+    cell: (webhook) => <WebhookName type={webhook.type} />,
+  },
+  {
+    header: tKey('admin:webhooks.columns.url'),
+    cell: (webhook, t) => <span className="webhook-url">{webhook.url ?? t(tKey('admin:webhooks.notConfigured'))}</span>,
+  },
+  { header: tKey('admin:webhooks.columns.state'), cell: (webhook) => <WebhookState webhook={webhook} /> },
+  { header: tKey('admin:webhooks.columns.last'), cell: (webhook) => <LastDelivery webhook={webhook} /> },
+];
+
+function WebhookName({ type }: { type: WebhookListRow['type'] }) {
+  const { t } = useTranslation('admin');
+  const name = webhookTypeName(t, type);
+  return (
+    <Link href={`/admin/webhooks/${type}`} aria-label={t('webhooks.editLabel', { type: name })}>
+      {name}
+    </Link>
+  );
+}
+
+function WebhookState({ webhook }: { webhook: WebhookListRow }) {
+  const { t } = useTranslation('admin');
+  return (
+    <>
+      {webhook.url === null ? (
+        t('webhooks.notConfigured')
+      ) : (
+        <span className={webhook.active ? 'badge badge-ok' : 'badge'}>
+          {webhook.active ? t('webhooks.active') : t('webhooks.inactive')}
+        </span>
+      )}
+      {webhook.disabledReason ? <p>{t(DISABLED_KEYS[webhook.disabledReason])}</p> : null}
+      {webhook.failingSince && !webhook.disabledReason ? (
+        <p>{t('webhooks.failingSince', { time: formatDateTime(webhook.failingSince) })}</p>
+      ) : null}
+    </>
+  );
+}
+
+function LastDelivery({ webhook }: { webhook: WebhookListRow }) {
   const { t } = useTranslation('admin');
   const last = webhook.lastDelivery;
-  const name = webhookTypeName(t, webhook.type);
+  if (!last) return <>{t('webhooks.noDelivery')}</>;
   return (
-    <tr data-webhook-type={webhook.type}>
-      <th scope="row">
-        <Link href={`/admin/webhooks/${webhook.type}`} aria-label={t('webhooks.editLabel', { type: name })}>
-          {name}
-        </Link>
-      </th>
-      <td className="webhook-url">{webhook.url ?? t('webhooks.notConfigured')}</td>
-      <td>
-        {webhook.url === null ? (
-          t('webhooks.notConfigured')
-        ) : (
-          <span className={webhook.active ? 'badge badge-ok' : 'badge'}>
-            {webhook.active ? t('webhooks.active') : t('webhooks.inactive')}
-          </span>
-        )}
-        {webhook.disabledReason ? <p>{t(DISABLED_KEYS[webhook.disabledReason])}</p> : null}
-        {webhook.failingSince && !webhook.disabledReason ? (
-          <p>{t('webhooks.failingSince', { time: formatDateTime(webhook.failingSince) })}</p>
-        ) : null}
-      </td>
-      <td>
-        {last ? (
-          <>
-            <span className={last.status === 'delivered' ? 'badge badge-ok' : last.status === 'failed' ? 'badge badge-cancelled' : 'badge'}>
-              {t(STATUS_KEYS[last.status])}
-            </span>{' '}
-            {formatDateTime(last.attemptedAt ?? last.createdAt)}
-            {last.httpStatus !== null ? ` · HTTP ${last.httpStatus}` : null}
-          </>
-        ) : (
-          t('webhooks.noDelivery')
-        )}
-      </td>
-    </tr>
+    <>
+      <span className={last.status === 'delivered' ? 'badge badge-ok' : last.status === 'failed' ? 'badge badge-cancelled' : 'badge'}>
+        {t(STATUS_KEYS[last.status])}
+      </span>{' '}
+      {formatDateTime(last.attemptedAt ?? last.createdAt)}
+      {last.httpStatus !== null ? ` · HTTP ${last.httpStatus}` : null}
+    </>
   );
 }

@@ -14,6 +14,8 @@ import { BusyButton } from '../parts/BusyButton';
 import { EventButton } from '../parts/EventButton';
 import { SummarySection } from '../clinical/ClinicalSections';
 import { CHANNELS, COMMUNICATION_STATUS, messageTitle } from '../staff/communication-labels';
+import { type Column, Table } from '../staff/DataTable';
+import { tKey } from '../../i18n/keys';
 
 type DetailActor = ActorRefFrom<typeof appointmentDetailMachine>;
 type Communication = components['schemas']['Communication'];
@@ -171,36 +173,24 @@ export function Communications({ items }: { items: readonly Communication[] | nu
   const { t } = useTranslation('staff');
   if (items === null) return <p className="notice notice-error">{t('communications.unavailable')}</p>;
   if (items.length === 0) return <p>{t('communications.empty')}</p>;
-  return (
-    <div className="table-scroll">
-      <table className="staff-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('communications.columns.createdAt')}</th>
-            <th scope="col">{t('communications.columns.channel')}</th>
-            <th scope="col">{t('communications.columns.recipient')}</th>
-            <th scope="col">{t('communications.columns.subject')}</th>
-            <th scope="col">{t('communications.columns.status')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((c) => (
-            <tr key={c.id}>
-              <td>{formatDateTime(c.createdAt)}</td>
-              <td>{t(CHANNELS[c.channel])}</td>
-              <td>{c.recipient}</td>
-              <td>{messageTitle(c, t)}</td>
-              <td>
-                {t(COMMUNICATION_STATUS[c.status])}
-                {c.sentAt ? ` (${formatDateTime(c.sentAt)})` : ''}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  return <Table columns={COMMUNICATION_COLUMNS} rows={items} caption={t('communications.caption')} />;
 }
+
+const COMMUNICATION_COLUMNS: readonly Column<Communication>[] = [
+  { header: tKey('staff:communications.columns.createdAt'), cell: (c) => formatDateTime(c.createdAt) },
+  { header: tKey('staff:communications.columns.channel'), cell: (c, t) => t(CHANNELS[c.channel]) },
+  { header: tKey('staff:communications.columns.recipient'), cell: (c) => c.recipient },
+  { header: tKey('staff:communications.columns.subject'), primary: true, cell: (c, t) => messageTitle(c, t) },
+  {
+    header: tKey('staff:communications.columns.status'),
+    cell: (c, t) => (
+      <>
+        {t(COMMUNICATION_STATUS[c.status])}
+        {c.sentAt ? ` (${formatDateTime(c.sentAt)})` : ''}
+      </>
+    ),
+  },
+];
 
 function BusinessEvents({ items }: { items: readonly BusinessEvent[] }) {
   const { t } = useTranslation('staff');

@@ -368,7 +368,7 @@ export default function ProfileScreen() {
   if (sub === 'renaming') return <RenameCredential />;
   if (sub === 'deletingAccount') return <DeleteAccount />;
   return (
-    <Screen title={t('profile.title')}>
+    <Screen title={t('profile.title')} className="profile-screen">
       <Saved />
       <UsernameSection />
       <EmailsSection />

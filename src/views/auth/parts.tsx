@@ -13,9 +13,20 @@ import { useFlow } from './flowContext';
 import { fieldMessageKey, messageKey } from './messages';
 
 /** One screen of the widget: heading, the flow-level message, content. */
-export function Screen({ title, children }: { title: string; children: ReactNode }) {
+export function Screen({
+  title,
+  children,
+  className,
+}: {
+  title: string;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
-    <section className="auth-screen" aria-labelledby="auth-screen-title">
+    <section
+      className={className ? `auth-screen ${className}` : 'auth-screen'}
+      aria-labelledby="auth-screen-title"
+    >
       <h2 id="auth-screen-title">{title}</h2>
       <ErrorBanner />
       {children}

@@ -1,7 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import './billing-sections.css';
 
-/** The two halves of billing for admins: items (`/billing`) and invoices (`/billing/invoices`). */
+/**
+ * The two halves of billing for admins, as tabs: items (`/billing`) and invoices
+ * (`/billing/invoices`); the page shown is the tab with `aria-current`.
+ */
 export function BillingSections({ current }: { current: 'items' | 'invoices' }) {
   const { t } = useTranslation('invoices');
   const links = [

@@ -73,6 +73,7 @@ export function billingColumns(onlyClient: (clientId: string) => void): readonly
     },
     {
       header: tKey('staff:billingItems.columns.client'),
+      primary: true,
       cell: (item, t) => (
         <>
           {personName(item.client)}

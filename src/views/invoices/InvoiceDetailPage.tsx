@@ -10,6 +10,7 @@ import { wireInvoiceDetail } from '../../machines/wiring/invoices';
 import { PAYER_LABELS } from '../billing/columns';
 import { DetailFrame, DetailPending } from '../record-detail/DetailFrame';
 import { useRouteActor } from '../route-actor';
+import { type Column, Table } from '../staff/DataTable';
 import { formatDate, formatDateTime, formatEuro } from '../staff/format';
 import { invoiceHref } from './columns';
 import { INVOICE_KIND_LABELS, INVOICE_STATUS_LABELS, invoiceErrorKey, Modal, Progress } from './parts';
@@ -209,6 +210,38 @@ function Facts({ invoice }: { invoice: Invoice }) {
   );
 }
 
+type Line = Invoice['lines'][number] & { id: string };
+
+/** The invoice's lines; on a phone a card per line, headed by what was provided. */
+const lineColumns = (rate: (line: Line) => string): readonly Column<Line>[] => [
+  { header: tKey('invoices:detail.line.date'), cell: (line) => formatDate(line.serviceDate) },
+  { header: tKey('invoices:detail.line.description'), primary: true, cell: (line) => line.description },
+  { header: tKey('invoices:detail.line.vat'), cell: (line) => rate(line) },
+  { header: tKey('invoices:detail.line.net'), numeric: true, cell: (line) => formatEuro(line.netCents) },
+  { header: tKey('invoices:detail.line.gross'), numeric: true, cell: (line) => formatEuro(line.grossCents) },
+];
+
+interface SumRow {
+  id: string;
+  label: string;
+  netCents: number;
+  vatCents: number;
+  grossCents: number;
+  total?: boolean;
+}
+
+/** Sums per VAT rate and the invoice's total (the last row). */
+const SUM_COLUMNS: readonly Column<SumRow>[] = [
+  { header: tKey('invoices:detail.group.rate'), rowHeader: true, cell: (row) => row.label },
+  { header: tKey('invoices:detail.group.net'), numeric: true, cell: (row) => formatEuro(row.netCents) },
+  { header: tKey('invoices:detail.group.vat'), numeric: true, cell: (row) => formatEuro(row.vatCents) },
+  {
+    header: tKey('invoices:detail.group.gross'),
+    numeric: true,
+    cell: (row) => (row.total ? <strong>{formatEuro(row.grossCents)}</strong> : formatEuro(row.grossCents)),
+  },
+];
+
 function Lines({ invoice }: { invoice: Invoice }) {
   const { t } = useTranslation(['invoices', 'staff']);
   const rate = (g: { vatTreatment: string; vatRatePercent: number }) =>
@@ -217,59 +250,27 @@ function Lines({ invoice }: { invoice: Invoice }) {
   return (
     <>
       <h2>{t('detail.lines')}</h2>
-      <table className="invoice-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('detail.line.date')}</th>
-            <th scope="col">{t('detail.line.description')}</th>
-            <th scope="col">{t('detail.line.vat')}</th>
-            <th scope="col" className="amount">{t('detail.line.net')}</th>
-            <th scope="col" className="amount">{t('detail.line.gross')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {invoice.lines.map((line, index) => (
-            <tr key={`${line.billableItemId}-${index}`}>
-              <td>{formatDate(line.serviceDate)}</td>
-              <td>{line.description}</td>
-              <td>{rate(line)}</td>
-              <td className="amount">{formatEuro(line.netCents)}</td>
-              <td className="amount">{formatEuro(line.grossCents)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table
+        columns={lineColumns(rate)}
+        rows={invoice.lines.map((line, index) => ({ ...line, id: `${line.billableItemId}-${index}` }))}
+        caption={t('detail.lines')}
+      />
       <h2>{t('detail.vatGroups')}</h2>
-      <table className="invoice-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('detail.group.rate')}</th>
-            <th scope="col" className="amount">{t('detail.group.net')}</th>
-            <th scope="col" className="amount">{t('detail.group.vat')}</th>
-            <th scope="col" className="amount">{t('detail.group.gross')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {invoice.vatGroups.map((g) => (
-            <tr key={`${g.vatTreatment}-${g.vatRatePercent}-${g.vatExemptionReason ?? ''}`}>
-              <td>{rate(g)}</td>
-              <td className="amount">{formatEuro(g.netCents)}</td>
-              <td className="amount">{formatEuro(g.vatCents)}</td>
-              <td className="amount">{formatEuro(g.grossCents)}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row">{t('detail.total')}</th>
-            <td className="amount">{formatEuro(invoice.netCents)}</td>
-            <td className="amount">{formatEuro(invoice.vatCents)}</td>
-            <td className="amount">
-              <strong>{formatEuro(invoice.grossCents)}</strong>
-            </td>
-          </tr>
-        </tfoot>
-      </table>
+      <Table
+        columns={SUM_COLUMNS}
+        rows={[
+          ...invoice.vatGroups.map((g) => ({
+            id: `${g.vatTreatment}-${g.vatRatePercent}-${g.vatExemptionReason ?? ''}`,
+            label: rate(g),
+            netCents: g.netCents,
+            vatCents: g.vatCents,
+            grossCents: g.grossCents,
+          })),
+          { id: 'total', label: t('detail.total'), netCents: invoice.netCents, vatCents: invoice.vatCents, grossCents: invoice.grossCents, total: true },
+        ]}
+        caption={t('detail.vatGroups')}
+        className="invoice-sums"
+      />
       {exemptions.map((text) => (
         <p key={text} className="field-hint">
           {text}

@@ -20,7 +20,8 @@ import { BatchDialog, BatchResult, SelectionBar, useBatchRowSelection, type Batc
 import { useRouteActor } from '../route-actor';
 import { useSessionPermission } from '../session-status';
 import { StaffListPage } from '../staff/ActionLinks';
-import { DataTable, type RowSelection } from '../staff/DataTable';
+import { type Column, DataTable, type RowSelection, Table } from '../staff/DataTable';
+import { tKey } from '../../i18n/keys';
 import { FilterForm, FilterSelect } from '../staff/FilterParts';
 import { errorKey, type ListActor } from '../staff/ListParts';
 import { formatDate, formatNumber } from '../staff/format';
@@ -60,11 +61,10 @@ function Overview({ actorRef, listRef, manager }: { actorRef: OverviewActor; lis
     );
   }
   const { status, pending } = overview;
-  const rows = [
-    { label: t('overview.summaries'), counts: status.summaries },
-    { label: t('overview.patientCards'), counts: status.patientCards },
+  const rows: CountRow[] = [
+    { id: 'summaries', label: t('overview.summaries'), counts: status.summaries },
+    { id: 'patientCards', label: t('overview.patientCards'), counts: status.patientCards },
   ];
-  const statuses = ['missing', 'new', 'sent', 'completed'] as const;
   return (
     <section className="review-overview" aria-labelledby="review-overview-title">
       <h2 id="review-overview-title">{t('overview.title')}</h2>
@@ -74,78 +74,64 @@ function Overview({ actorRef, listRef, manager }: { actorRef: OverviewActor; lis
           ? ` ${t('overview.overdue', { count: status.overdue, formatted: formatNumber(status.overdue) })}`
           : null}
       </p>
-      <div className="table-scroll">
-        <table className="staff-table review-counts">
-          <caption>{t('overview.counts')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('overview.document')}</th>
-              {statuses.map((s) => (
-                <th key={s} scope="col">
-                  {t(`statuses.${s}`)}
-                </th>
-              ))}
-              <th scope="col">{t('overview.blocked')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.label}>
-                <th scope="row">{row.label}</th>
-                {statuses.map((s) => (
-                  <td key={s}>{formatNumber(row.counts[s])}</td>
-                ))}
-                <td>{formatNumber(row.counts.blocked)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table columns={COUNT_COLUMNS} rows={rows} caption={t('overview.counts')} showCaption className="review-counts" />
       {pending.coaches.length === 0 ? (
         <p>{t('overview.nothingPending')}</p>
       ) : (
-        <div className="table-scroll">
-          <table className="staff-table review-pending">
-            <caption>{t('overview.byCoach')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('columns.coach')}</th>
-                <th scope="col">{t('overview.summaries')}</th>
-                <th scope="col">{t('overview.patientCards')}</th>
-                <th scope="col">{t('overview.billableItems')}</th>
-                <th scope="col">{t('overview.oldest')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {pending.coaches.map((row) => (
-                <tr key={row.coach.id}>
-                  <th scope="row">
-                    {manager ? (
-                      <button
-                        type="button"
-                        className="link-button"
-                        aria-label={t('overview.showCoach', { name: personName(row.coach) })}
-                        onClick={() => listRef.send({ type: 'list.filter', filters: { coach: row.coach.id } })}
-                      >
-                        {personName(row.coach)}
-                      </button>
-                    ) : (
-                      personName(row.coach)
-                    )}
-                  </th>
-                  <td>{formatNumber(row.pendingSummaries)}</td>
-                  <td>{formatNumber(row.pendingPatientCards)}</td>
-                  <td>{formatNumber(row.pendingBillableItems)}</td>
-                  <td>{formatDate(row.oldestPendingAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          columns={pendingColumns(manager ? (coach) => listRef.send({ type: 'list.filter', filters: { coach } }) : null)}
+          rows={pending.coaches.map((row) => ({ ...row, id: row.coach.id }))}
+          caption={t('overview.byCoach')}
+          showCaption
+          className="review-pending"
+        />
       )}
     </section>
   );
 }
+
+type Counts = ReviewOverview['status']['summaries'];
+interface CountRow {
+  id: string;
+  label: string;
+  counts: Counts;
+}
+
+/** Documents per status: a row per kind of document, a column per status. */
+const COUNT_COLUMNS: readonly Column<CountRow>[] = [
+  { header: tKey('review:overview.document'), rowHeader: true, cell: (row) => row.label },
+  ...(['missing', 'new', 'sent', 'completed'] as const).map(
+    (s): Column<CountRow> => ({ header: `review:statuses.${s}`, cell: (row) => formatNumber(row.counts[s]) }),
+  ),
+  { header: tKey('review:overview.blocked'), cell: (row) => formatNumber(row.counts.blocked) },
+];
+
+type PendingRow = ReviewOverview['pending']['coaches'][number] & { id: string };
+
+/** What waits for review, per coach; a manager picks a coach to filter the list below. */
+const pendingColumns = (showCoach: ((coach: string) => void) | null): readonly Column<PendingRow>[] => [
+  {
+    header: tKey('review:columns.coach'),
+    rowHeader: true,
+    cell: (row, t) =>
+      showCoach ? (
+        <button
+          type="button"
+          className="link-button"
+          aria-label={t(tKey('review:overview.showCoach'), { name: personName(row.coach) })}
+          onClick={() => showCoach(row.coach.id)}
+        >
+          {personName(row.coach)}
+        </button>
+      ) : (
+        personName(row.coach)
+      ),
+  },
+  { header: tKey('review:overview.summaries'), cell: (row) => formatNumber(row.pendingSummaries) },
+  { header: tKey('review:overview.patientCards'), cell: (row) => formatNumber(row.pendingPatientCards) },
+  { header: tKey('review:overview.billableItems'), cell: (row) => formatNumber(row.pendingBillableItems) },
+  { header: tKey('review:overview.oldest'), cell: (row) => formatDate(row.oldestPendingAt) },
+];
 
 /** One tab per list; the tab is a URL filter like the others. */
 function Tabs({ actorRef, current }: { actorRef: ListActor; current: ReviewTab }) {

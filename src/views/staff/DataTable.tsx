@@ -17,6 +17,15 @@ export interface Column<Row> {
   sortKey?: string;
   /** `narrow`: as wide as its content (actions, flags); `wide`: room for longer text. */
   width?: 'narrow' | 'wide';
+  /**
+   * The cell that names the row (a client's name, an invoice's number): on a phone, where each row
+   * is a card, it heads the card. Without one, the first column does.
+   */
+  primary?: boolean;
+  /** The cell is the row's header (`<th scope="row">`), as in a table of figures per kind. */
+  rowHeader?: boolean;
+  /** Amounts and counts: aligned at the end on desks, on one line. */
+  numeric?: boolean;
 }
 
 /** The sort a list shows: `by` is absent where the API sorts by one field only. */
@@ -66,13 +75,21 @@ function PageCheckbox<Row>({ rows, selection }: { rows: readonly Row[]; selectio
 }
 
 /**
- * A table of rows: visually hidden caption, one header per column, one row per record. Sortable
- * headers are buttons; the sorted one carries `aria-sort`, and a click on it turns the order.
+ * A table of rows: caption (visually hidden unless `showCaption`), one header per column, one
+ * row per record. Sortable headers are buttons; the sorted one carries `aria-sort`, and a click on
+ * it turns the order.
+ *
+ * Every list of the app is this table, and every cell carries its column's name (`data-label`)
+ * and its content in a `.cell-value`: where the table's box is narrower than a desk's list
+ * (phones, a tablet with the menu open), staff.css lays each row out as a card with label and
+ * value per line, headed by the row's primary cell, and the sort buttons above the cards.
  */
 export function Table<Row extends { id: string }>({
   columns,
   rows,
   caption,
+  showCaption = false,
+  className,
   sort,
   onSort,
   selection,
@@ -80,25 +97,33 @@ export function Table<Row extends { id: string }>({
   columns: readonly Column<Row>[];
   rows: readonly Row[];
   caption: string;
+  showCaption?: boolean;
+  /** Further classes of the `<table>` (a page's own look, the stale rows while loading). */
+  className?: string | undefined;
   sort?: SortState | undefined;
   onSort?: ((sort: SortState) => void) | undefined;
   selection?: RowSelection<Row> | undefined;
 }) {
   const { t } = useTranslation('staff');
+  const primary = Math.max(
+    0,
+    columns.findIndex((column) => column.primary),
+  );
   return (
-    // Wider than a phone: the table scrolls inside this box, which the keyboard can reach.
+    // Wider than its box (a tablet with the menu open): the table scrolls inside this box, which
+    // the keyboard can reach.
     <div
       className="table-scroll"
       role="group"
       tabIndex={0}
       aria-label={t('list.tableScroll', { caption })}
     >
-      <table className="staff-table">
-        <caption className="visually-hidden">{caption}</caption>
+      <table className={className ? `staff-table ${className}` : 'staff-table'}>
+        <caption className={showCaption ? 'table-caption' : 'visually-hidden'}>{caption}</caption>
         <thead>
           <tr>
             {selection ? (
-              <th scope="col" className="col-narrow">
+              <th scope="col" className="col-narrow col-select">
                 <span className="visually-hidden">{selection.header}</span>
                 <PageCheckbox rows={rows} selection={selection} />
               </th>
@@ -111,7 +136,11 @@ export function Table<Row extends { id: string }>({
                 <th
                   key={column.header}
                   scope="col"
-                  className={column.width ? `col-${column.width}` : undefined}
+                  className={
+                    [column.width && `col-${column.width}`, column.numeric && 'col-numeric']
+                      .filter(Boolean)
+                      .join(' ') || undefined
+                  }
                   aria-sort={sorted ? ARIA_SORT[sort.order] : undefined}
                 >
                   {sortable ? (
@@ -139,19 +168,35 @@ export function Table<Row extends { id: string }>({
           {rows.map((row) => (
             <tr key={row.id} className={selection?.isSelected(row) ? 'is-selected' : undefined}>
               {selection ? (
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={selection.rowLabel(row)}
-                    checked={selection.isSelected(row)}
-                    disabled={selection.disabled}
-                    onChange={() => selection.toggle(row)}
-                  />
+                <td className="cell-select" data-label={selection.header}>
+                  <div className="cell-value">
+                    <input
+                      type="checkbox"
+                      aria-label={selection.rowLabel(row)}
+                      checked={selection.isSelected(row)}
+                      disabled={selection.disabled}
+                      onChange={() => selection.toggle(row)}
+                    />
+                  </div>
                 </td>
               ) : null}
-              {columns.map((column) => (
-                <td key={column.header}>{column.cell(row, t)}</td>
-              ))}
+              {columns.map((column, i) => {
+                const Cell = column.rowHeader ? 'th' : 'td';
+                return (
+                  <Cell
+                    key={column.header}
+                    scope={column.rowHeader ? 'row' : undefined}
+                    className={
+                      [i === primary && 'cell-primary', column.numeric && 'col-numeric']
+                        .filter(Boolean)
+                        .join(' ') || undefined
+                    }
+                    data-label={t(column.header)}
+                  >
+                    <div className="cell-value">{column.cell(row, t)}</div>
+                  </Cell>
+                );
+              })}
             </tr>
           ))}
         </tbody>
