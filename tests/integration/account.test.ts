@@ -117,6 +117,8 @@ describe('staff activation', () => {
       role: 'COACH',
       active: false,
       coach: { id: coach.id, name: 'Mara Muster' },
+      // A coach reads clinical content; an onboarding manager does not.
+      permissions: ['readClinical'],
     });
     expectProblem(await api.call('GET', '/api/appointments', { as: person }), 403, 'inactive_user');
 
@@ -132,6 +134,8 @@ describe('staff activation', () => {
       role: 'COACH',
       active: true,
       coach: { id: coach.id, name: 'Mara Muster' },
+      // A coach reads clinical content; an onboarding manager does not.
+      permissions: ['readClinical'],
     });
 
     expectStatus(await api.call('GET', '/api/appointments', { as: person }), 200);
@@ -160,6 +164,7 @@ describe('staff activation', () => {
       role: 'ONBOARDING_MANAGER',
       active: true,
       coach: null,
+      permissions: [],
     });
     expectStatus(await api.call('GET', '/api/user', { as: person }), 200);
   });
