@@ -21,7 +21,6 @@ import { startTestServer } from '../../server/testing/start-test-server';
 const b = useBrowser();
 
 const SUPERADMIN = 'superadmin@sprechstunde.demo';
-const TYPE = 'summary.signed';
 let token: string;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -131,7 +130,10 @@ describe('the superadmin area', () => {
     };
     page.on('request', count);
     await page.getByRole('link', { name: 'Zurück zu den Webhooks' }).click();
-    const row = page.locator(`tr[data-webhook-type="${TYPE}"]`);
+    const row = page
+      .getByRole('table', { name: 'Webhooks nach Ereignis' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: 'Webhook „Zusammenfassung unterschrieben“ bearbeiten' }) });
     await row.getByText(receiver.url('/hook')).waitFor();
     await row.getByText('aktiv', { exact: true }).waitFor();
     await row.getByText('zugestellt').waitFor();

@@ -92,7 +92,7 @@ export function billingColumns(onlyClient: (clientId: string) => void): readonly
     { header: tKey('staff:billingItems.columns.coach'), cell: (item) => personName(item.coach) },
     {
       header: tKey('staff:billingItems.columns.service'),
-      width: 'wide',
+      // No least width: with eight columns at 1440 px the table fits only when this one wraps.
       cell: (item, t) => (
         <>
           {item.description}
