@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
+import type { components } from '../../../shared/contract/product';
 import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
 import { practiceSettings } from '../../db/schema/index';
@@ -11,25 +12,8 @@ import { badRequest } from '../../http/problem';
  * the signature and sender name of e-mails. The server's PRACTICE_* settings are only the
  * defaults of an installation whose settings were never saved (docs/decisions.md).
  */
-export interface PracticeSettings {
-  name: string;
-  street: string;
-  postalCode: string;
-  city: string;
-  email: string;
-  phone: string;
-  managingPerson: string | null;
-  registerCourt: string | null;
-  registerNumber: string | null;
-  vatId: string | null;
-  taxNumber: string | null;
-  iban: string;
-  dpoName: string | null;
-  dpoEmail: string | null;
-  supervisoryAuthority: string | null;
-  /** Null while the defaults apply (never saved). */
-  updatedAt: string | null;
-}
+/** The contract's shape, so the settings cannot drift from what the API answers. */
+export type PracticeSettings = components['schemas']['PracticeSettings'];
 
 type Row = typeof practiceSettings.$inferSelect;
 export type PracticeConfig = Pick<
