@@ -237,6 +237,9 @@ describe.each([375, 1440])('at %i px no page scrolls sideways, breaks a word or 
         ] as const) {
           await page.goto(path);
           await settled(page);
+          // Billing: the selection bar and the first cards, below the tabs and the filters.
+          if (path === '/billing')
+            await page.locator('main .batch-bar').evaluate((bar) => bar.scrollIntoView({ block: 'start' }));
           await page.screenshot({ path: new URL(file, screenshotDir).pathname, fullPage: false });
         }
       }

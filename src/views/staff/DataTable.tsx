@@ -123,7 +123,7 @@ export function Table<Row extends { id: string }>({
         <thead>
           <tr>
             {selection ? (
-              <th scope="col" className="col-narrow col-select">
+              <th scope="col" className="col-narrow col-select" data-label={selection.pageLabel}>
                 <span className="visually-hidden">{selection.header}</span>
                 <PageCheckbox rows={rows} selection={selection} />
               </th>
