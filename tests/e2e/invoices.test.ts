@@ -67,7 +67,7 @@ describe('an admin on /billing/invoices', () => {
     // The invoice's page: lines, sums, the PDF.
     await issued.first().click();
     await page.getByRole('heading', { name: new RegExp(`^Rechnung ${number}$`), level: 1 }).waitFor();
-    await page.getByText('Summen je Steuersatz').waitFor();
+    await page.getByRole('heading', { name: 'Summen je Steuersatz' }).waitFor();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'PDF herunterladen' }).click(),

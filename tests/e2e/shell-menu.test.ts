@@ -53,8 +53,8 @@ describe('menu per role (specification section 6)', () => {
       'Coaches',
     ]);
     const counts = await cards.locator('.overview-card-count').allTextContents();
-    // Demo data: 5 coaches.
-    expect(counts[7]).toBe('5');
+    // Demo data: 5 coaches; journeys that ran before on the shared server may have added some.
+    expect(Number(counts[7])).toBeGreaterThanOrEqual(5);
     for (const c of counts) expect(c).toMatch(/^(mehr als )?[\d.]+$/);
     // Each card links where the admin acts on it; the week's card to the list of that week.
     await cards.getByRole('link', { name: /^Termine diese Woche/ }).click();
