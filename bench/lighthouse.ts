@@ -14,6 +14,7 @@
  * Slow by nature (about 20 s a run): not part of `npm test`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -55,6 +56,9 @@ async function startProduction(): Promise<{ url: string; stop: () => Promise<voi
       AUTH_ISSUER: `${url}/auth`,
       PGLITE_DIR: path.join(data, 'pglite'),
       LOG_LEVEL: 'warn',
+      // A production start refuses the development secrets published in the source.
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+      RESEARCH_PSEUDONYM_KEY: randomBytes(32).toString('base64'),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: false,
