@@ -380,6 +380,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client/signup/insurers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public: the insurers a new client picks from at sign-up
+         * @description The active insurers of the practice's catalogue, by name (what the sign-up form offers; a client whose insurer is not listed types its name). Names only: the catalogue's addresses and invoice e-mails stay with staff.
+         */
+        get: operations["listSignupInsurers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/client/signup": {
         parameters: {
             query?: never;
@@ -3761,6 +3781,12 @@ export interface components {
         BillingRuleList: {
             billingRules: components["schemas"]["BillingRule"][];
         };
+        SignupInsurerList: {
+            /** @description Sorted by name (German collation). */
+            insurers: {
+                name: string;
+            }[];
+        };
         Insurer: {
             /** Format: uuid */
             id: string;
@@ -5194,6 +5220,28 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listSignupInsurers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupInsurerList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             501: components["responses"]["NotImplemented"];
         };
     };

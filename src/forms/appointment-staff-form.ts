@@ -49,7 +49,11 @@ export const appointmentFormSchema = z
       .refine((s) => s === '' || /^https?:\/\/\S+$/.test(s), { error: 'value_invalid_format' }),
     // Absent until the page offers the override.
     overrideAvailability: z.boolean().default(false),
-    overrideReason: z.string().trim().max(OVERRIDE_REASON_MAX, { error: 'value_too_long' }).default(''),
+    overrideReason: z
+      .string()
+      .trim()
+      .max(OVERRIDE_REASON_MAX, { error: 'value_too_long' })
+      .default(''),
   })
   .superRefine((v, ctx) => {
     if (v.startTime && v.endTime && v.endTime <= v.startTime) {

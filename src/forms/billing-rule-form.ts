@@ -21,7 +21,9 @@ type Rule = components['schemas']['BillingRule'];
 const anyOf = <T extends string>(values: readonly T[]) =>
   z
     .string()
-    .refine((s) => s === '' || (values as readonly string[]).includes(s), { error: 'value_not_allowed' })
+    .refine((s) => s === '' || (values as readonly string[]).includes(s), {
+      error: 'value_not_allowed',
+    })
     .transform((s) => (s === '' ? null : (s as T)));
 
 const yesNoAny = z

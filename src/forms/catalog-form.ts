@@ -30,7 +30,9 @@ const germanPostalCode = (v: { country: string; postalCode: string | null }) =>
   v.country !== 'DE' || v.postalCode === null || /^[0-9]{5}$/.test(v.postalCode);
 const postalCodeRule = { path: ['postalCode'], error: 'invalid_postal_code_de' };
 
-const addressValues = (r: Pick<Insurer, 'street' | 'postalCode' | 'city' | 'country' | 'invoiceEmail'> | null) => ({
+const addressValues = (
+  r: Pick<Insurer, 'street' | 'postalCode' | 'city' | 'country' | 'invoiceEmail'> | null,
+) => ({
   street: r?.street ?? '',
   postalCode: r?.postalCode ?? '',
   city: r?.city ?? '',
@@ -41,13 +43,21 @@ const addressValues = (r: Pick<Insurer, 'street' | 'postalCode' | 'city' | 'coun
 export const insurerFormSchema = z
   .object({
     name: requiredText(100),
-    ikNumber: z.string().trim().regex(/^[0-9]{9}$/, { error: 'invalid_ik_number' }),
+    ikNumber: z
+      .string()
+      .trim()
+      .regex(/^[0-9]{9}$/, { error: 'invalid_ik_number' }),
     active: z.boolean(),
     ...addressFields,
   })
   .refine(germanPostalCode, postalCodeRule) as unknown as FormSchema;
 
-export const newInsurerValues = (): FormValues => ({ name: '', ikNumber: '', active: true, ...addressValues(null) });
+export const newInsurerValues = (): FormValues => ({
+  name: '',
+  ikNumber: '',
+  active: true,
+  ...addressValues(null),
+});
 
 export const insurerFormValues = (i: Insurer): FormValues => ({
   name: i.name,
@@ -83,7 +93,10 @@ export const campaignFormSchema = z
     ...addressFields,
   })
   .refine(germanPostalCode, postalCodeRule)
-  .refine((v) => !v.startsOn || !v.endsOn || v.endsOn >= v.startsOn, { path: ['endsOn'], error: 'end_before_start' })
+  .refine((v) => !v.startsOn || !v.endsOn || v.endsOn >= v.startsOn, {
+    path: ['endsOn'],
+    error: 'end_before_start',
+  })
   .transform(({ startsOn, endsOn, ...rest }) => ({
     ...rest,
     startsAt: startsOn ? berlinStartOfDay(startsOn) : null,

@@ -27,6 +27,16 @@ export const HEARD_FROM = [
   'other',
 ] as const;
 
+/** The insurer choice for "not in the list": the form then asks for the name. */
+export const OTHER_INSURER = 'other';
+
+/**
+ * The insurer the request names: the catalogue's entry picked, or the name typed (after
+ * "andere", or when no catalogue could be loaded).
+ */
+export const insurerOf = (form: Pick<SignupFormValues, 'insurer' | 'insurerChoice'>) =>
+  form.insurerChoice && form.insurerChoice !== OTHER_INSURER ? form.insurerChoice : form.insurer;
+
 /** The form as it starts: SMS notifications on (specification section 3), Germany. */
 export const emptySignupForm = (): SignupFormValues => ({
   bookingFor: 'self',
@@ -42,6 +52,7 @@ export const emptySignupForm = (): SignupFormValues => ({
   postalCode: '',
   city: '',
   country: 'DE',
+  insurerChoice: '',
   insurer: '',
   insurerCode: '',
   howDidYouHearAboutUs: '',
@@ -65,6 +76,8 @@ export interface SignupFormValues {
   postalCode: string;
   city: string;
   country: string;
+  /** '' (none), a catalogue insurer's name, or OTHER_INSURER (then `insurer` holds the name). */
+  insurerChoice: string;
   insurer: string;
   insurerCode: string;
   howDidYouHearAboutUs: string;

@@ -4,6 +4,7 @@ import {
   BOOKING_FOR,
   COUNTRIES,
   HEARD_FROM,
+  insurerOf,
   type FieldErrors,
   type SignupFormValues,
   type SignupRequestBody,
@@ -25,54 +26,59 @@ import {
  */
 
 const text = (max: number, required: string) =>
-  z.string().check(
-    z.trim(),
-    z.minLength(1, required),
-    z.maxLength(max, 'validation.tooLong'),
-  );
-const optionalText = (max: number) => z.string().check(z.trim(), z.maxLength(max, 'validation.tooLong'));
+  z.string().check(z.trim(), z.minLength(1, required), z.maxLength(max, 'validation.tooLong'));
+const optionalText = (max: number) =>
+  z.string().check(z.trim(), z.maxLength(max, 'validation.tooLong'));
 
 /** The form's values as the fields hold them (strings and booleans). */
 export function signupFormSchema(currentYear: number) {
-  return z
-    .object({
-      bookingFor: z.enum(BOOKING_FOR),
-      firstName: text(100, 'validation.firstNameRequired'),
-      lastName: text(100, 'validation.lastNameRequired'),
-      email: z
-        .string()
-        .check(z.trim(), z.minLength(1, 'validation.emailRequired'), z.refine(isEmail, 'validation.email')),
-      telephone: z
-        .string()
-        .check(z.minLength(1, 'validation.telephoneRequired'), z.refine(isPhoneNumber, 'validation.telephone')),
-      additionalTelephoneNumbers: z
-        .string()
-        .check(z.maxLength(200, 'validation.tooLong'), z.refine(isPhoneList, 'validation.additionalTelephoneNumbers')),
-      relativeFirstName: optionalText(100),
-      relativeLastName: optionalText(100),
-      yearOfBirth: z
-        .string()
-        .check(
-          z.trim(),
-          z.minLength(1, 'validation.yearOfBirthRequired'),
-          z.refine(
-            (v) => /^\d{4}$/.test(v) && isPlausibleYearOfBirth(Number(v), currentYear),
-            'validation.yearOfBirth',
-          ),
-        ),
-      street: text(200, 'validation.streetRequired'),
-      postalCode: text(16, 'validation.postalCodeRequired'),
-      city: text(100, 'validation.cityRequired'),
-      country: z.enum(COUNTRIES, 'validation.country'),
-      insurer: optionalText(100),
-      insurerCode: z
-        .string()
-        .check(z.refine((v) => v.trim() === '' || isInsurerCode(v), 'validation.insurerCode')),
-      howDidYouHearAboutUs: z.union([z.enum(HEARD_FROM), z.literal('')]),
-      wantsToProvideRecordingsForResearch: z.boolean(),
-      notifyViaSms: z.boolean(),
-      privacyConsent: z.literal(true, 'validation.privacyConsent'),
-    });
+  return z.object({
+    bookingFor: z.enum(BOOKING_FOR),
+    firstName: text(100, 'validation.firstNameRequired'),
+    lastName: text(100, 'validation.lastNameRequired'),
+    email: z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, 'validation.emailRequired'),
+        z.refine(isEmail, 'validation.email'),
+      ),
+    telephone: z
+      .string()
+      .check(
+        z.minLength(1, 'validation.telephoneRequired'),
+        z.refine(isPhoneNumber, 'validation.telephone'),
+      ),
+    additionalTelephoneNumbers: z
+      .string()
+      .check(
+        z.maxLength(200, 'validation.tooLong'),
+        z.refine(isPhoneList, 'validation.additionalTelephoneNumbers'),
+      ),
+    relativeFirstName: optionalText(100),
+    relativeLastName: optionalText(100),
+    yearOfBirth: z.string().check(
+      z.trim(),
+      z.minLength(1, 'validation.yearOfBirthRequired'),
+      z.refine(
+        (v) => /^\d{4}$/.test(v) && isPlausibleYearOfBirth(Number(v), currentYear),
+        'validation.yearOfBirth',
+      ),
+    ),
+    street: text(200, 'validation.streetRequired'),
+    postalCode: text(16, 'validation.postalCodeRequired'),
+    city: text(100, 'validation.cityRequired'),
+    country: z.enum(COUNTRIES, 'validation.country'),
+    insurerChoice: z.string(),
+    insurer: optionalText(100),
+    insurerCode: z
+      .string()
+      .check(z.refine((v) => v.trim() === '' || isInsurerCode(v), 'validation.insurerCode')),
+    howDidYouHearAboutUs: z.union([z.enum(HEARD_FROM), z.literal('')]),
+    wantsToProvideRecordingsForResearch: z.boolean(),
+    notifyViaSms: z.boolean(),
+    privacyConsent: z.literal(true, 'validation.privacyConsent'),
+  });
 }
 
 export type SignupForm = z.infer<ReturnType<typeof signupFormSchema>>;
@@ -82,7 +88,8 @@ export type SignupField = keyof SignupForm;
 function crossFieldErrors(values: SignupFormValues): FieldErrors {
   const errors: FieldErrors = {};
   if (values.postalCode.trim() && !isPostalCode(values.country, values.postalCode)) {
-    errors.postalCode = values.country === 'DE' ? 'validation.postalCodeDe' : 'validation.postalCode';
+    errors.postalCode =
+      values.country === 'DE' ? 'validation.postalCodeDe' : 'validation.postalCode';
   }
   if (values.bookingFor === 'relative') {
     if (!values.relativeFirstName.trim()) errors.relativeFirstName = 'validation.firstNameRequired';
@@ -138,7 +145,7 @@ export function toSignupRequest(form: SignupForm, campaign: string | null): Sign
     country: form.country,
     telephone: form.telephone.trim(),
     ...optional('additionalTelephoneNumbers', form.additionalTelephoneNumbers),
-    ...optional('insurer', form.insurer),
+    ...optional('insurer', insurerOf(form)),
     ...optional('insurerCode', form.insurerCode.toUpperCase()),
     clientType: form.bookingFor,
     ...(self
@@ -162,7 +169,8 @@ export function toSignupRequest(form: SignupForm, campaign: string | null): Sign
 }
 
 /** What the sign-up machine's `validateForm` actor answers (./client-signup.machine.ts). */
-export type SignupCheck = { ok: true; request: SignupRequestBody } | { ok: false; errors: FieldErrors };
+export type SignupCheck =
+  { ok: true; request: SignupRequestBody } | { ok: false; errors: FieldErrors };
 
 /** The form checked and, when it is fine, turned into the request. */
 export function checkSignupForm(input: {

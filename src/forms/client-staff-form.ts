@@ -3,7 +3,15 @@ import { z } from 'zod';
 import { REJECTION_REASONS } from '../../shared/contract/enums';
 import type { components } from '../../shared/contract/product';
 import { clientFieldErrors } from '../../shared/client-fields.rules';
-import { countryCode, nullIfEmpty, optionalEmail, optionalText, phone, postalCode, requiredText } from './fields';
+import {
+  countryCode,
+  nullIfEmpty,
+  optionalEmail,
+  optionalText,
+  phone,
+  postalCode,
+  requiredText,
+} from './fields';
 import type { FormSchema, FormValues } from './form-schema';
 
 /**
@@ -29,9 +37,12 @@ const fields = {
   yearOfBirth: z
     .string()
     .trim()
-    .refine((s) => s === '' || (/^\d{4}$/.test(s) && Number(s) >= 1900 && Number(s) <= currentYear()), {
-      error: 'invalid_year',
-    })
+    .refine(
+      (s) => s === '' || (/^\d{4}$/.test(s) && Number(s) >= 1900 && Number(s) <= currentYear()),
+      {
+        error: 'invalid_year',
+      },
+    )
     .transform((s) => (s === '' ? null : Number(s))),
   street: optionalText(200),
   postalCode,
@@ -64,14 +75,14 @@ const fields = {
   mentalStressIndicator: z
     .string()
     .trim()
-    .refine((s) => s === '' || (/^\d{1,2}$/.test(s) && Number(s) <= 10), { error: 'value_too_large' })
+    .refine((s) => s === '' || (/^\d{1,2}$/.test(s) && Number(s) <= 10), {
+      error: 'value_too_large',
+    })
     .transform((s) => (s === '' ? null : Number(s))),
   paidBySponsor: z.boolean(),
   wantsToProvideRecordingsForResearch: z.boolean(),
   hasNotSignedRequiredContract: z.boolean(),
-  rejectionReasonType: z
-    .enum(['', ...REJECTION_REASONS])
-    .transform((s) => (s === '' ? null : s)),
+  rejectionReasonType: z.enum(['', ...REJECTION_REASONS]).transform((s) => (s === '' ? null : s)),
   rejectionReasonNotes: optionalText(5000),
   notes: optionalText(5000),
   coachedById: coachId,
@@ -94,20 +105,29 @@ export const clientFormSchema = z
       },
       new Date(),
     );
-    for (const { field, code } of errors) ctx.addIssue({ code: 'custom', path: [field], message: code });
+    for (const { field, code } of errors)
+      ctx.addIssue({ code: 'custom', path: [field], message: code });
     // A relative booked: the contract needs the person to talk to (400 contactPerson otherwise).
     if (!relative) return;
     for (const key of ['contactPerson.firstName', 'contactPerson.lastName'] as const) {
       if (!v[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'value_missing' });
     }
   })
-  .transform(({ 'contactPerson.firstName': cpFirst, 'contactPerson.lastName': cpLast, 'contactPerson.email': cpEmail, 'contactPerson.telephone': cpPhone, ...rest }) => ({
-    ...rest,
-    contactPerson:
-      rest.clientType === 'relative'
-        ? { firstName: cpFirst!, lastName: cpLast!, email: cpEmail, telephone: cpPhone }
-        : null,
-  })) as unknown as FormSchema;
+  .transform(
+    ({
+      'contactPerson.firstName': cpFirst,
+      'contactPerson.lastName': cpLast,
+      'contactPerson.email': cpEmail,
+      'contactPerson.telephone': cpPhone,
+      ...rest
+    }) => ({
+      ...rest,
+      contactPerson:
+        rest.clientType === 'relative'
+          ? { firstName: cpFirst!, lastName: cpLast!, email: cpEmail, telephone: cpPhone }
+          : null,
+    }),
+  ) as unknown as FormSchema;
 
 /** A new client's starting values (the contract's defaults: DE, self, SMS on). */
 export const newClientValues = (): FormValues => ({
@@ -145,7 +165,8 @@ export const newClientValues = (): FormValues => ({
   existingClientOfCoachId: '',
 });
 
-const s = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+const s = (v: string | number | null | undefined) =>
+  v === null || v === undefined ? '' : String(v);
 
 /** A stored client as form values. */
 export function clientFormValues(c: Client): FormValues {

@@ -35,7 +35,11 @@ export const phone = (max: number) =>
     .transform(nullIfEmpty);
 
 /** A postal address's code: at most 16 characters here (five digits for Germany is a rule of the whole form). */
-export const postalCode = z.string().trim().max(16, { error: 'invalid_postal_code' }).transform(nullIfEmpty);
+export const postalCode = z
+  .string()
+  .trim()
+  .max(16, { error: 'invalid_postal_code' })
+  .transform(nullIfEmpty);
 
 /** A country as two capital letters (ISO 3166-1 alpha-2); `whenEmpty` is what an empty field becomes. */
 export const countryCode = <Empty extends string | null>(whenEmpty: Empty) =>

@@ -14,7 +14,10 @@ export const practiceSettingsFormSchema = z
   .object({
     name: requiredText(100),
     street: requiredText(200),
-    postalCode: z.string().trim().regex(/^[0-9]{5}$/, { error: 'invalid_postal_code_de' }),
+    postalCode: z
+      .string()
+      .trim()
+      .regex(/^[0-9]{5}$/, { error: 'invalid_postal_code_de' }),
     city: requiredText(100),
     email: requiredEmail,
     phone: requiredText(40).regex(/^[+0-9 ()/-]{3,}$/, { error: 'invalid_phone' }),
@@ -28,8 +31,14 @@ export const practiceSettingsFormSchema = z
     dpoEmail: optionalEmail,
     supervisoryAuthority: optionalText(500),
   })
-  .refine((v) => v.taxNumber !== null || v.vatId !== null, { path: ['taxNumber'], error: 'tax_number_or_vat_id' })
-  .refine((v) => v.registerNumber === null || v.registerCourt !== null, { path: ['registerCourt'], error: 'value_missing' }) as unknown as FormSchema;
+  .refine((v) => v.taxNumber !== null || v.vatId !== null, {
+    path: ['taxNumber'],
+    error: 'tax_number_or_vat_id',
+  })
+  .refine((v) => v.registerNumber === null || v.registerCourt !== null, {
+    path: ['registerCourt'],
+    error: 'value_missing',
+  }) as unknown as FormSchema;
 
 export const practiceSettingsValues = (s: PracticeSettings): FormValues => ({
   name: s.name,

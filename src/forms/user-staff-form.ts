@@ -14,7 +14,13 @@ type User = components['schemas']['User'];
 export type Role = components['schemas']['Role'];
 
 /** The role select's order; every role of the contract (checked below). */
-export const ROLES = ['COACH', 'ONBOARDING_MANAGER', 'ADMIN', 'SUPERADMIN', 'NONE'] as const satisfies readonly Role[];
+export const ROLES = [
+  'COACH',
+  'ONBOARDING_MANAGER',
+  'ADMIN',
+  'SUPERADMIN',
+  'NONE',
+] as const satisfies readonly Role[];
 const _allRoles: ListsAll<Role, typeof ROLES> = true;
 
 const role = z.enum(ROLES, { error: 'value_missing' });
@@ -24,7 +30,8 @@ const coachId = z
   .transform((s) => (s === '' ? null : s));
 
 const coachNeeded = (v: { role: Role; coachId: string | null }, ctx: z.RefinementCtx) => {
-  if (v.role === 'COACH' && !v.coachId) ctx.addIssue({ code: 'custom', path: ['coachId'], message: 'value_missing' });
+  if (v.role === 'COACH' && !v.coachId)
+    ctx.addIssue({ code: 'custom', path: ['coachId'], message: 'value_missing' });
 };
 
 export const newUserSchema = z
@@ -35,7 +42,9 @@ export const newUserSchema = z
   })
   .superRefine(coachNeeded) as unknown as FormSchema;
 
-export const editUserSchema = z.object({ role, coachId }).superRefine(coachNeeded) as unknown as FormSchema;
+export const editUserSchema = z
+  .object({ role, coachId })
+  .superRefine(coachNeeded) as unknown as FormSchema;
 
 export const newUserValues = (prefill: { email?: string; coachId?: string } = {}): FormValues => ({
   email: prefill.email ?? '',
@@ -43,4 +52,7 @@ export const newUserValues = (prefill: { email?: string; coachId?: string } = {}
   coachId: prefill.coachId ?? '',
 });
 
-export const userFormValues = (u: User): FormValues => ({ role: u.role, coachId: u.coach?.id ?? '' });
+export const userFormValues = (u: User): FormValues => ({
+  role: u.role,
+  coachId: u.coach?.id ?? '',
+});

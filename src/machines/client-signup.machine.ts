@@ -2,6 +2,7 @@ import { assign, fromCallback, fromPromise, setup, type AnyActorRef } from 'xsta
 import { toClientError, type ClientError } from '../lib/client-slots';
 import {
   emptySignupForm,
+  OTHER_INSURER,
   type FieldErrors,
   type SignupFormValues,
   type SignupRequestBody,
@@ -49,6 +50,8 @@ export interface SignupContext {
   flow: AnyActorRef | null;
   token: string | null;
   error: ClientError | null;
+  /** The practice's insurers by name; null while loading; [] when none could be loaded (then the name is typed). */
+  insurers: string[] | null;
 }
 
 export type SignupEvent =
@@ -132,6 +135,8 @@ export const clientSignupMachine = setup({
     checkSignup: fromPromise<void, SignupRequestBody>(notProvided('checkSignup')),
     /** `POST /client/signup` with `Authorization: Bearer <token>`. */
     linkSignup: fromPromise<{ clientId: string }, LinkInput>(notProvided('linkSignup')),
+    /** `GET /client/signup/insurers`: the catalogue the form offers. */
+    loadInsurers: fromPromise<string[]>(notProvided('loadInsurers')),
     /** The app session logs in again (`POST /login`) and resolves once it is active. */
     refreshSession: fromPromise<void>(notProvided('refreshSession')),
     watchRegistration: watchRegistrationLogic,
@@ -173,7 +178,14 @@ export const clientSignupMachine = setup({
     flow: null,
     token: input.sessionToken ?? null,
     error: null,
+    insurers: null,
   }),
+  // Loaded beside the whole flow: a failure only means the insurer's name is typed.
+  invoke: {
+    src: 'loadInsurers',
+    onDone: { actions: assign({ insurers: ({ event }) => event.output }) },
+    onError: { actions: assign({ insurers: [] }) },
+  },
   initial: 'editing',
   states: {
     editing: {
@@ -181,7 +193,14 @@ export const clientSignupMachine = setup({
       on: {
         'field.change': {
           actions: assign({
-            values: ({ context, event }) => ({ ...context.values, [event.field]: event.value }),
+            values: ({ context, event }) => ({
+              ...context.values,
+              [event.field]: event.value,
+              // A name typed after "andere" does not outlive that choice.
+              ...(event.field === 'insurerChoice' && event.value !== OTHER_INSURER
+                ? { insurer: '' }
+                : {}),
+            }),
             errors: ({ context, event }) => {
               const { [event.field]: _gone, ...rest } = context.errors;
               return rest;

@@ -121,7 +121,8 @@ async function fillSignupForm(page: Page, email: string) {
   await page.getByLabel('Straße und Hausnummer').fill('Hauptstraße 1');
   await page.getByLabel('Postleitzahl').fill('10115');
   await page.getByLabel('Ort', { exact: true }).fill('Berlin');
-  await page.getByLabel('Krankenkasse (optional)').fill('AOK Nordost');
+  // The practice's catalogue; a name not in it is typed after "andere".
+  await page.getByLabel('Krankenkasse (optional)').selectOption('AOK Nordost');
   await page.getByLabel('Versichertennummer (optional)').fill('A123456789');
   await page.getByLabel(/Datenschutzerklärung/).check();
 }
@@ -454,7 +455,12 @@ describe('client journey at 375 px', () => {
     const sent: string[] = [];
     const tagManager: string[] = [];
     page.on('request', (r) => {
-      if (r.url().includes('/api/client/signup') || r.url().includes('/auth/registration'))
+      // What the form sends (the insurer catalogue is only read).
+      const sends = r.method() !== 'GET';
+      if (
+        sends &&
+        (r.url().includes('/api/client/signup') || r.url().includes('/auth/registration'))
+      )
         sent.push(r.url());
       if (r.url().includes('googletagmanager')) tagManager.push(r.url());
     });

@@ -58,6 +58,17 @@ describe('GET /api/admin/insurers', () => {
   });
 });
 
+describe('GET /api/client/signup/insurers (public)', () => {
+  it('offers the active insurers by name to anyone, without the catalogue’s other fields', async () => {
+    // The insurers of the test above: three active, two not.
+    const res = await api.call('GET', '/api/client/signup/insurers');
+    expectStatus(res, 200);
+    expect(res.body).toEqual({
+      insurers: [{ name: 'AOK Bayern' }, { name: 'DAK-Gesundheit' }, { name: 'Techniker Krankenkasse' }],
+    });
+  });
+});
+
 describe('GET /api/admin/campaigns', () => {
   it('is empty on a fresh database', async () => {
     const res = await api.call('GET', '/api/admin/campaigns', { as: coach });

@@ -1,10 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromCallback, fromPromise, type AnyEventObject } from 'xstate';
 import { appointmentSelectionMachine } from '../../src/machines/client-appointment-selection.machine';
-import { clientAppointmentsMachine, untilRoomChange } from '../../src/machines/client-appointments.machine';
+import {
+  clientAppointmentsMachine,
+  untilRoomChange,
+} from '../../src/machines/client-appointments.machine';
 import { cancelMachine, type CancelView } from '../../src/machines/client-cancel.machine';
 import { coachChange, rescheduleMachine } from '../../src/machines/client-reschedule.machine';
-import { clientSignupMachine, watchRegistrationLogic } from '../../src/machines/client-signup.machine';
+import {
+  clientSignupMachine,
+  watchRegistrationLogic,
+} from '../../src/machines/client-signup.machine';
 import {
   appointmentIcs,
   berlinClock,
@@ -17,7 +23,12 @@ import {
   type FreeSlot,
 } from '../../src/lib/client-slots';
 import { isPhoneNumber, isPostalCode } from '../../shared/client-fields.rules';
-import { campaignFrom, emptySignupForm, type SignupFormValues } from '../../src/forms/client-signup.form';
+import {
+  campaignFrom,
+  emptySignupForm,
+  OTHER_INSURER,
+  type SignupFormValues,
+} from '../../src/forms/client-signup.form';
 import {
   checkSignupForm,
   toSignupRequest,
@@ -46,7 +57,11 @@ const slot = (iso: string): FreeSlot => ({
   coachId: COACH.id,
   coach: COACH,
 });
-const SLOTS = [slot('2027-03-24T08:00:00Z'), slot('2027-03-24T08:30:00Z'), slot('2027-03-26T13:00:00Z')];
+const SLOTS = [
+  slot('2027-03-24T08:00:00Z'),
+  slot('2027-03-24T08:30:00Z'),
+  slot('2027-03-26T13:00:00Z'),
+];
 
 const appointment = (over: Partial<ClientAppointment> = {}): ClientAppointment => ({
   id: APPOINTMENT_ID,
@@ -72,7 +87,10 @@ const apiError = (code: string, fields?: string[]) =>
     code,
     fieldErrors: (fields ?? []).map((field) => ({ field, code: 'invalid' })),
   });
-const NETWORK = Object.assign(new Error('offline'), { name: 'NetworkError', code: 'network_error' });
+const NETWORK = Object.assign(new Error('offline'), {
+  name: 'NetworkError',
+  code: 'network_error',
+});
 
 // ---------------------------------------------------------------------------------------------
 
@@ -91,7 +109,11 @@ describe('sign-up form validation (zod, German messages)', () => {
   };
 
   it('accepts a complete form and starts with SMS notifications on and Germany', () => {
-    expect(emptySignupForm()).toMatchObject({ notifyViaSms: false, country: 'DE', bookingFor: 'self' });
+    expect(emptySignupForm()).toMatchObject({
+      notifyViaSms: false,
+      country: 'DE',
+      bookingFor: 'self',
+    });
     expect(validateSignupForm(valid, YEAR).ok).toBe(true);
   });
 
@@ -123,10 +145,18 @@ describe('sign-up form validation (zod, German messages)', () => {
   });
 
   it('accepts German ways of writing telephone numbers and per-country postal codes', () => {
-    for (const phone of ['0151 2345678', '+49 151 2345678', '0151-2345678', '030/1234567', '(030) 123 45 67', '+49 (0)30 1234567']) {
+    for (const phone of [
+      '0151 2345678',
+      '+49 151 2345678',
+      '0151-2345678',
+      '030/1234567',
+      '(030) 123 45 67',
+      '+49 (0)30 1234567',
+    ]) {
       expect(isPhoneNumber(phone), phone).toBe(true);
     }
-    for (const phone of ['abc', '+49', '49+151234567', '0151 23x']) expect(isPhoneNumber(phone), phone).toBe(false);
+    for (const phone of ['abc', '+49', '49+151234567', '0151 23x'])
+      expect(isPhoneNumber(phone), phone).toBe(false);
     expect(isPostalCode('DE', '01067')).toBe(true);
     expect(isPostalCode('AT', '1010')).toBe(true);
     expect(isPostalCode('DE', '1010')).toBe(false);
@@ -141,7 +171,10 @@ describe('sign-up form validation (zod, German messages)', () => {
       expect(missing.errors.relativeFirstName).toBe('validation.firstNameRequired');
       expect(missing.errors.relativeLastName).toBe('validation.lastNameRequired');
     }
-    const ok = validateSignupForm({ ...relative, relativeFirstName: 'Opa', relativeLastName: 'Heinz' }, YEAR);
+    const ok = validateSignupForm(
+      { ...relative, relativeFirstName: 'Opa', relativeLastName: 'Heinz' },
+      YEAR,
+    );
     expect(ok.ok).toBe(true);
     if (ok.ok) {
       expect(toSignupRequest(ok.form, 'herbst')).toMatchObject({
@@ -149,12 +182,54 @@ describe('sign-up form validation (zod, German messages)', () => {
         lastName: 'Heinz',
         email: 'klara@example.de',
         clientType: 'relative',
-        contactPerson: { firstName: 'Klara', lastName: 'Neu', email: 'klara@example.de', telephone: '0151 2345678' },
+        contactPerson: {
+          firstName: 'Klara',
+          lastName: 'Neu',
+          email: 'klara@example.de',
+          telephone: '0151 2345678',
+        },
         campaign: 'herbst',
         notifyViaSms: false,
         privacyConsent: true,
       });
     }
+  });
+
+  it('offers the practice’s insurers: a pick is sent by name, "andere" sends the typed name, and a name typed there does not outlive that choice', async () => {
+    const { actor, fakes } = startMachine(clientSignupMachine, {
+      input: { campaign: null, currentYear: YEAR, values: valid },
+      actors: { watchRegistration: fromCallback(() => () => {}) },
+    });
+    expect(actor.getSnapshot().context.insurers).toBeNull();
+    fakes.loadInsurers!.resolve(['AOK Nordost', 'Techniker Krankenkasse']);
+    await flush();
+    expect(actor.getSnapshot().context.insurers).toEqual(['AOK Nordost', 'Techniker Krankenkasse']);
+    const change = (field: keyof SignupFormValues, value: string) =>
+      actor.send({ type: 'field.change', field, value });
+    const sent = () => {
+      const result = validateSignupForm(actor.getSnapshot().context.values, YEAR);
+      if (!result.ok) throw new Error(JSON.stringify(result.errors));
+      return toSignupRequest(result.form, null).insurer;
+    };
+    change('insurerChoice', 'Techniker Krankenkasse');
+    expect(sent()).toBe('Techniker Krankenkasse');
+    change('insurerChoice', OTHER_INSURER);
+    change('insurer', 'BKK Musterstadt');
+    expect(sent()).toBe('BKK Musterstadt');
+    change('insurerChoice', '');
+    expect(actor.getSnapshot().context.values.insurer).toBe('');
+    expect(sent()).toBeUndefined();
+  });
+
+  it('lets the insurer be typed when the catalogue cannot be loaded', async () => {
+    const { actor, fakes } = startMachine(clientSignupMachine, {
+      input: { campaign: null, currentYear: YEAR, values: valid },
+      actors: { watchRegistration: fromCallback(() => () => {}) },
+    });
+    fakes.loadInsurers!.reject(NETWORK);
+    await flush();
+    expect(actor.getSnapshot().context.insurers).toEqual([]);
+    expect(actor.getSnapshot().matches('editing')).toBe(true);
   });
 
   it('takes the campaign from the link and ignores anything that is not a campaign name', () => {
@@ -167,7 +242,11 @@ describe('sign-up form validation (zod, German messages)', () => {
 describe('slots, times and the calendar file', () => {
   it('groups slots by Berlin day and shows Berlin wall time across the March DST change', () => {
     // 2027-03-28 is the last Sunday of March: 01:30 UTC is 03:30 CEST.
-    const days = groupByDay([slot('2027-03-28T01:30:00Z'), slot('2027-03-27T22:30:00Z'), slot('2027-03-26T23:30:00Z')]);
+    const days = groupByDay([
+      slot('2027-03-28T01:30:00Z'),
+      slot('2027-03-27T22:30:00Z'),
+      slot('2027-03-26T23:30:00Z'),
+    ]);
     expect(days.map((d) => [d.day, d.slots.length])).toEqual([
       ['2027-03-27', 2],
       ['2027-03-28', 1],
@@ -190,13 +269,19 @@ describe('slots, times and the calendar file', () => {
   });
 
   it('makes an iCalendar event with the start, end and meeting link', () => {
-    const ics = appointmentIcs(appointment(), { origin: 'https://app.example', summary: 'Erstgespräch mit Clara Coach', now: NOW });
+    const ics = appointmentIcs(appointment(), {
+      origin: 'https://app.example',
+      summary: 'Erstgespräch mit Clara Coach',
+      now: NOW,
+    });
     expect(ics).toContain('BEGIN:VEVENT');
     expect(ics).toContain('DTSTART:20270325T090000Z');
     expect(ics).toContain('DTEND:20270325T093000Z');
     expect(ics).toContain(`UID:appointment-${APPOINTMENT_ID}@app.example`);
     expect(ics.replace(/\r\n /g, '')).toContain('https://app.example/meeting/abcd-efgh-jkmn');
-    expect(ics.split('\r\n').every((line) => new TextEncoder().encode(line).length <= 75)).toBe(true);
+    expect(ics.split('\r\n').every((line) => new TextEncoder().encode(line).length <= 75)).toBe(
+      true,
+    );
   });
 
   it('reads the code and named fields of an API error', () => {
@@ -209,7 +294,12 @@ describe('slots, times and the calendar file', () => {
 });
 
 describe('tag manager', () => {
-  const env = { production: true, host: 'app.sprechstunde.de', productionHost: 'app.sprechstunde.de', id: 'GTM-ABC123' };
+  const env = {
+    production: true,
+    host: 'app.sprechstunde.de',
+    productionHost: 'app.sprechstunde.de',
+    id: 'GTM-ABC123',
+  };
   it('loads only in a production build on the configured production host', () => {
     expect(tagManagerId(env)).toBe('GTM-ABC123');
     expect(tagManagerId({ ...env, production: false })).toBeNull();
@@ -236,7 +326,11 @@ describe('sign-up machine, model-based', () => {
   const input = { campaign: 'herbst', currentYear: YEAR, values: filled };
   // What the form's rules (loaded on submit) answer for the filled form with and without consent.
   const check = (privacyConsent: boolean) =>
-    checkSignupForm({ values: { ...emptySignupForm(), ...filled, privacyConsent }, currentYear: YEAR, campaign: 'herbst' });
+    checkSignupForm({
+      values: { ...emptySignupForm(), ...filled, privacyConsent },
+      currentYear: YEAR,
+      campaign: 'herbst',
+    });
   const fakeFlow = createActor(createMachine({})).start();
   const events: AnyEventObject[] = [
     { type: 'field.change', field: 'privacyConsent', value: true },
@@ -262,10 +356,18 @@ describe('sign-up machine, model-based', () => {
       {
         input,
         events,
-        serialize: (s) => ({ consent: s.context.values.privacyConsent, errors: Object.keys(s.context.errors).sort(), token: s.context.token }),
+        serialize: (s) => ({
+          consent: s.context.values.privacyConsent,
+          errors: Object.keys(s.context.errors).sort(),
+          token: s.context.token,
+        }),
       },
     ],
-    start: () => startMachine(clientSignupMachine, { input, actors: { watchRegistration: fromCallback(() => () => {}) } }),
+    start: () =>
+      startMachine(clientSignupMachine, {
+        input,
+        actors: { watchRegistration: fromCallback(() => () => {}) },
+      }),
     states: {
       'clientSignup.editing.clean': (s) => {
         expect(s.hasTag('busy')).toBe(false);
@@ -282,7 +384,9 @@ describe('sign-up machine, model-based', () => {
       },
       'clientSignup.editing.invalid': (s, r) => {
         // The fields carry German messages (typing in one clears its own); nothing is on its way.
-        expect(Object.values(s.context.errors).every((m) => String(m).startsWith('validation.'))).toBe(true);
+        expect(
+          Object.values(s.context.errors).every((m) => String(m).startsWith('validation.')),
+        ).toBe(true);
         expect(s.hasTag('invalid')).toBe(true);
         expect(r.fakes.checkSignup!.pending()).toBe(0);
       },
@@ -292,7 +396,13 @@ describe('sign-up machine, model-based', () => {
       },
       'clientSignup.checking': (_, r) => {
         const sent = r.fakes.checkSignup!.calls.at(-1);
-        expect(sent).toMatchObject({ email: 'klara@example.de', postalCode: '10115', campaign: 'herbst', privacyConsent: true, notifyViaSms: false });
+        expect(sent).toMatchObject({
+          email: 'klara@example.de',
+          postalCode: '10115',
+          campaign: 'herbst',
+          privacyConsent: true,
+          notifyViaSms: false,
+        });
       },
       // The page mounts the widget for the registration; the form can still be edited.
       'clientSignup.registering.starting': (s) => {
@@ -301,7 +411,10 @@ describe('sign-up machine, model-based', () => {
       },
       'clientSignup.registering.running': (s) => expect(s.context.flow).toBe(fakeFlow),
       'clientSignup.linking': (_, r) => {
-        expect(r.fakes.linkSignup!.calls.at(-1)).toMatchObject({ token: 'token-1', request: { email: 'klara@example.de' } });
+        expect(r.fakes.linkSignup!.calls.at(-1)).toMatchObject({
+          token: 'token-1',
+          request: { email: 'klara@example.de' },
+        });
       },
       'clientSignup.linkFailed': (s) => {
         expect(s.context.error?.code).toBe('network');
@@ -323,9 +436,15 @@ describe('sign-up machine, model-based', () => {
     };
     const actor = createActor(
       clientSignupMachine.provide({
-        actors: { checkSignup: fakes.checkSignup.logic, linkSignup: fakes.linkSignup.logic, refreshSession: fakes.refreshSession.logic },
+        actors: {
+          checkSignup: fakes.checkSignup.logic,
+          linkSignup: fakes.linkSignup.logic,
+          refreshSession: fakes.refreshSession.logic,
+        },
       }),
-      { input: { ...input, values: { ...filled, privacyConsent: true }, sessionToken: 'signed-in' } },
+      {
+        input: { ...input, values: { ...filled, privacyConsent: true }, sessionToken: 'signed-in' },
+      },
     ).start();
     actor.send({ type: 'form.submit' });
     // The machine's own validateForm: the rules' module loads on the first submit.
@@ -333,15 +452,21 @@ describe('sign-up machine, model-based', () => {
     fakes.checkSignup.resolve();
     await flush();
     expect(actor.getSnapshot().value).toBe('linking');
-    expect(fakes.linkSignup.calls[0]).toMatchObject({ token: 'signed-in', request: { email: 'klara@example.de' } });
+    expect(fakes.linkSignup.calls[0]).toMatchObject({
+      token: 'signed-in',
+      request: { email: 'klara@example.de' },
+    });
     actor.stop();
   });
 
   it('checks the form with the real rules when it is sent: German messages, nothing sent', async () => {
     const checkSignup = fake<any, void>();
-    const actor = createActor(clientSignupMachine.provide({ actors: { checkSignup: checkSignup.logic } }), {
-      input: { ...input, values: { ...filled, postalCode: '1234' } },
-    }).start();
+    const actor = createActor(
+      clientSignupMachine.provide({ actors: { checkSignup: checkSignup.logic } }),
+      {
+        input: { ...input, values: { ...filled, postalCode: '1234' } },
+      },
+    ).start();
     actor.send({ type: 'form.submit' });
     expect(actor.getSnapshot().value).toBe('validating');
     await vi.waitFor(() => expect(actor.getSnapshot().matches({ editing: 'invalid' })).toBe(true));
@@ -357,14 +482,26 @@ describe('sign-up machine, model-based', () => {
     const flowMachine = createMachine({
       id: 'flow',
       types: {} as { context: any },
-      context: { response: { actions: { register_login_identifier: {} } }, session: { token: null } },
+      context: {
+        response: { actions: { register_login_identifier: {} } },
+        session: { token: null },
+      },
       initial: 'registration_init',
       states: {
         registration_init: {
           initial: 'idle',
           states: { idle: { on: { 'action.run': '#flow.passcode_confirmation' } } },
         },
-        passcode_confirmation: { on: { ok: { target: 'success', actions: ({ context }) => { context.session.token = 'jwt'; } } } },
+        passcode_confirmation: {
+          on: {
+            ok: {
+              target: 'success',
+              actions: ({ context }) => {
+                context.session.token = 'jwt';
+              },
+            },
+          },
+        },
         success: { tags: ['succeeded'] },
       },
     });
@@ -383,7 +520,13 @@ describe('sign-up machine, model-based', () => {
         states: { waiting: { on: { 'registration.succeeded': 'got' } }, got: {} },
       }),
     ).start();
-    expect(sent).toEqual([{ type: 'action.run', name: 'register_login_identifier', inputs: { email: 'klara@example.de' } }]);
+    expect(sent).toEqual([
+      {
+        type: 'action.run',
+        name: 'register_login_identifier',
+        inputs: { email: 'klara@example.de' },
+      },
+    ]);
     expect(flow.getSnapshot().value).toBe('passcode_confirmation');
     spy({ type: 'ok' });
     expect(parent.getSnapshot().value).toBe('got');
@@ -408,7 +551,10 @@ describe('appointment selection machine', () => {
       const saved: ClientAppointment[] = [];
       const started = startMachine(appointmentSelectionMachine, {
         input,
-        actions: { saveCalendar: (_: unknown, p: { appointment: ClientAppointment }) => void saved.push(p.appointment) },
+        actions: {
+          saveCalendar: (_: unknown, p: { appointment: ClientAppointment }) =>
+            void saved.push(p.appointment),
+        },
       });
       return { ...started, saved };
     },
@@ -416,10 +562,15 @@ describe('appointment selection machine', () => {
       'appointmentSelection.picking': (s, r) => {
         // The picker asks for the next 28 days of 30-minute slots, from now…
         const picker = r.fakes.slotPicker!.latest().input as SlotPickerInput;
-        expect({ ...picker.query, ...picker.window(null) }).toEqual({ duration: 30, ...slotWindow(NOW) });
+        expect({ ...picker.query, ...picker.window(null) }).toEqual({
+          duration: 30,
+          ...slotWindow(NOW),
+        });
         expect(picker.window(null).startDate).toBe(new Date(NOW).toISOString());
         // …books the confirmed one with its key, and reloads when it was taken meanwhile.
-        expect(picker.request!({ query: picker.query!, slot: SLOTS[1]!, idempotencyKey: 'key-1' })).toEqual({
+        expect(
+          picker.request!({ query: picker.query!, slot: SLOTS[1]!, idempotencyKey: 'key-1' }),
+        ).toEqual({
           idempotencyKey: 'key-1',
           startDate: SLOTS[1]!.startDate,
           durationMinutes: 30,
@@ -440,7 +591,10 @@ describe('appointment selection machine', () => {
   });
 
   const startWithPicker = () => {
-    const fakes = { loadSlots: fake<any, FreeSlot[]>(), bookAppointment: fake<any, ClientAppointment>() };
+    const fakes = {
+      loadSlots: fake<any, FreeSlot[]>(),
+      bookAppointment: fake<any, ClientAppointment>(),
+    };
     const actor = createActor(
       appointmentSelectionMachine.provide({
         actors: {
@@ -464,13 +618,17 @@ describe('appointment selection machine', () => {
     fakes.bookAppointment.reject(NETWORK);
     await flush();
     picker().send({ type: 'booking.confirm' });
-    expect(fakes.bookAppointment.calls[0].idempotencyKey).toBe(fakes.bookAppointment.calls[1].idempotencyKey);
+    expect(fakes.bookAppointment.calls[0].idempotencyKey).toBe(
+      fakes.bookAppointment.calls[1].idempotencyKey,
+    );
     fakes.bookAppointment.reject(NETWORK);
     await flush();
     picker().send({ type: 'booking.back' });
     picker().send({ type: 'slot.select', slot: SLOTS[2]! });
     picker().send({ type: 'booking.confirm' });
-    expect(fakes.bookAppointment.calls[2].idempotencyKey).not.toBe(fakes.bookAppointment.calls[0].idempotencyKey);
+    expect(fakes.bookAppointment.calls[2].idempotencyKey).not.toBe(
+      fakes.bookAppointment.calls[0].idempotencyKey,
+    );
     actor.stop();
   });
 
@@ -505,11 +663,21 @@ describe('reschedule machine', () => {
   const OTTO = { id: '22222222-2222-4222-8222-222222222222', firstName: 'Otto', lastName: 'Other' };
   const MOVE_SLOTS = [SLOTS[0]!, SLOTS[1]!, { ...SLOTS[2]!, coachId: OTTO.id, coach: OTTO }];
   const later = appointment({ startDate: '2027-03-30T09:00:00Z', endDate: '2027-03-30T09:30:00Z' });
-  const moved = appointment({ startDate: MOVE_SLOTS[2]!.startDate, endDate: MOVE_SLOTS[2]!.endDate, coach: OTTO });
+  const moved = appointment({
+    startDate: MOVE_SLOTS[2]!.startDate,
+    endDate: MOVE_SLOTS[2]!.endDate,
+    coach: OTTO,
+  });
   const events: AnyEventObject[] = [
     done('loadReschedule', { appointment: later, slots: MOVE_SLOTS }),
-    done('loadReschedule', { appointment: appointment({ cancelledAt: '2027-03-21T09:00:00Z' }), slots: MOVE_SLOTS }),
-    done('loadReschedule', { appointment: appointment({ startDate: '2027-03-22T08:00:00Z' }), slots: MOVE_SLOTS }),
+    done('loadReschedule', {
+      appointment: appointment({ cancelledAt: '2027-03-21T09:00:00Z' }),
+      slots: MOVE_SLOTS,
+    }),
+    done('loadReschedule', {
+      appointment: appointment({ startDate: '2027-03-22T08:00:00Z' }),
+      slots: MOVE_SLOTS,
+    }),
     failed('loadReschedule', apiError('not_found')),
     failed('loadReschedule', NETWORK),
     { type: 'retry' },
@@ -526,13 +694,19 @@ describe('reschedule machine', () => {
       {
         input,
         events,
-        serialize: (s) => ({ error: s.context.error?.code ?? null, start: s.context.appointment?.startDate ?? null }),
+        serialize: (s) => ({
+          error: s.context.error?.code ?? null,
+          start: s.context.appointment?.startDate ?? null,
+        }),
       },
     ],
     start: () => startMachine(rescheduleMachine, { input }),
     states: {
       'reschedule.loading': (_, r) =>
-        expect(r.fakes.loadReschedule!.calls.at(-1)).toMatchObject({ appointmentId: APPOINTMENT_ID, duration: 30 }),
+        expect(r.fakes.loadReschedule!.calls.at(-1)).toMatchObject({
+          appointmentId: APPOINTMENT_ID,
+          duration: 30,
+        }),
       'reschedule.loadFailed': (s) => {
         expect(s.hasTag('error')).toBe(true);
         expect(s.can({ type: 'retry' })).toBe(true);
@@ -547,10 +721,19 @@ describe('reschedule machine', () => {
         const picker = r.fakes.slotPicker!.latest().input as SlotPickerInput;
         // The picker starts with the slots loaded with the appointment, reloads this move's slots…
         expect(picker.slots).toEqual(MOVE_SLOTS);
-        expect({ ...picker.query, ...picker.window(null) }).toEqual({ duration: 30, rescheduleOf: APPOINTMENT_ID, ...slotWindow(NOW) });
+        expect({ ...picker.query, ...picker.window(null) }).toEqual({
+          duration: 30,
+          rescheduleOf: APPOINTMENT_ID,
+          ...slotWindow(NOW),
+        });
         // …the confirmation names the coach the move gets, and the move asks for exactly that coach.
-        expect(coachChange({ appointment: s.context.appointment, slot: MOVE_SLOTS[2]! })).toEqual({ from: COACH, to: OTTO });
-        expect(picker.request!({ query: picker.query!, slot: MOVE_SLOTS[2]!, idempotencyKey: 'key-1' })).toEqual({
+        expect(coachChange({ appointment: s.context.appointment, slot: MOVE_SLOTS[2]! })).toEqual({
+          from: COACH,
+          to: OTTO,
+        });
+        expect(
+          picker.request!({ query: picker.query!, slot: MOVE_SLOTS[2]!, idempotencyKey: 'key-1' }),
+        ).toEqual({
           appointmentId: APPOINTMENT_ID,
           startDate: MOVE_SLOTS[2]!.startDate,
           coachId: OTTO.id,
@@ -602,21 +785,26 @@ describe('cancel machine', () => {
     })),
     start: (plan) => startMachine(cancelMachine, { input: plan.input! }),
     states: {
-      'cancelAppointment.loading': (s, r) => expect(r.fakes.loadAppointment!.calls.at(-1)).toEqual(s.context.target),
+      'cancelAppointment.loading': (s, r) =>
+        expect(r.fakes.loadAppointment!.calls.at(-1)).toEqual(s.context.target),
       'cancelAppointment.loadFailed': (s) => {
         expect(s.hasTag('error')).toBe(true);
         expect(s.can({ type: 'retry' })).toBe(true);
       },
       'cancelAppointment.notFound': (s) => expect(s.can({ type: 'cancel.confirm' })).toBe(false),
-      'cancelAppointment.alreadyCancelled': (s) => expect(s.can({ type: 'cancel.confirm' })).toBe(false),
+      'cancelAppointment.alreadyCancelled': (s) =>
+        expect(s.can({ type: 'cancel.confirm' })).toBe(false),
       'cancelAppointment.tooLate': (s) => expect(s.can({ type: 'cancel.confirm' })).toBe(false),
-      'cancelAppointment.cancelling': (s, r) => expect(r.fakes.cancelAppointment!.calls.at(-1)).toEqual(s.context.target),
+      'cancelAppointment.cancelling': (s, r) =>
+        expect(r.fakes.cancelAppointment!.calls.at(-1)).toEqual(s.context.target),
       'cancelAppointment.confirming': (s) => expect(s.context.appointment?.cancelled).toBe(false),
       'cancelAppointment.cancelled': (s) => expect(s.context.appointment?.cancelled).toBe(true),
     },
     finish: (r, path) => {
       // Nothing is cancelled without the confirmation: one request per confirmation.
-      expect(r.fakes.cancelAppointment!.calls.length).toBe(path.steps.filter((st) => st.event.type === 'cancel.confirm').length);
+      expect(r.fakes.cancelAppointment!.calls.length).toBe(
+        path.steps.filter((st) => st.event.type === 'cancel.confirm').length,
+      );
     },
   });
 });
@@ -625,14 +813,20 @@ describeModel('client appointments machine (Mein Termin), model-based', {
   machine: clientAppointmentsMachine,
   plans: [
     {
-      events: [done('loadAppointments', [appointment()]), done('loadAppointments', []), failed('loadAppointments', NETWORK), { type: 'retry' }],
+      events: [
+        done('loadAppointments', [appointment()]),
+        done('loadAppointments', []),
+        failed('loadAppointments', NETWORK),
+        { type: 'retry' },
+      ],
       serialize: (s) => ({ n: s.context.appointments.length, e: s.context.error?.code ?? null }),
     },
   ],
   start: () => startMachine(clientAppointmentsMachine),
   states: {
     'clientAppointments.loading': (s) => expect(s.hasTag('busy')).toBe(true),
-    'clientAppointments.upcoming': (s) => expect(s.context.appointments[0]!.id).toBe(APPOINTMENT_ID),
+    'clientAppointments.upcoming': (s) =>
+      expect(s.context.appointments[0]!.id).toBe(APPOINTMENT_ID),
     'clientAppointments.none': (s) => expect(s.context.appointments).toEqual([]),
     'clientAppointments.loadFailed': (s) => expect(s.context.error?.code).toBe('network'),
   },
@@ -658,7 +852,12 @@ describe('"Mein Termin" offers "Beitreten" while the server\'s room window is op
       expect(actor.getSnapshot().context.joinable).toEqual([APPOINTMENT_ID]);
       // Closed after joinableUntil.
       now = Date.parse('2027-03-25T10:00:00Z') + 1;
-      await vi.advanceTimersByTimeAsync(untilRoomChange(actor.getSnapshot().context.appointments, Date.parse('2027-03-25T08:50:00Z')));
+      await vi.advanceTimersByTimeAsync(
+        untilRoomChange(
+          actor.getSnapshot().context.appointments,
+          Date.parse('2027-03-25T08:50:00Z'),
+        ),
+      );
       expect(actor.getSnapshot().context.joinable).toEqual([]);
       actor.stop();
     } finally {
@@ -667,7 +866,11 @@ describe('"Mein Termin" offers "Beitreten" while the server\'s room window is op
   });
 
   it('sleeps at most six hours when no room changes soon', () => {
-    expect(untilRoomChange([appointment()], Date.parse('2027-03-01T00:00:00Z'))).toBe(6 * 3_600_000);
-    expect(untilRoomChange([appointment()], Date.parse('2027-03-26T00:00:00Z'))).toBe(6 * 3_600_000);
+    expect(untilRoomChange([appointment()], Date.parse('2027-03-01T00:00:00Z'))).toBe(
+      6 * 3_600_000,
+    );
+    expect(untilRoomChange([appointment()], Date.parse('2027-03-26T00:00:00Z'))).toBe(
+      6 * 3_600_000,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNull } from 'drizzle-orm';
-import { appointments, clients, coaches } from '../../db/schema/index';
+import { appointments, clients, coaches, insurers } from '../../db/schema/index';
 import { bearerToken, forgetPrincipal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { badRequest, notFound } from '../../http/problem';
@@ -27,6 +27,15 @@ export const clientSignupHandlers = defineHandlers({
     // check (204), or the sign-up going on by e-mail (202).
     reply.code(validateOnly ? 204 : 202);
     return undefined;
+  },
+
+  async listSignupInsurers({ deps }) {
+    const rows = await deps.db
+      .select({ name: insurers.name })
+      .from(insurers)
+      .where(eq(insurers.active, true));
+    const german = new Intl.Collator('de');
+    return { insurers: rows.sort((a, b) => german.compare(a.name, b.name)) };
   },
 
   async listOwnInitialAppointments({ principal, deps }) {

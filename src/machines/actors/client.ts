@@ -39,6 +39,10 @@ export const createSignupActors = (services: SignupServices) => ({
       signal,
     });
   }),
+  loadInsurers: fromPromise<string[]>(async ({ signal }) => {
+    const { data } = await services.api.GET('/client/signup/insurers', { signal });
+    return data!.insurers.map((i) => i.name);
+  }),
   linkSignup: fromPromise<{ clientId: string }, LinkInput>(async ({ input, signal }) => {
     const { data } = await services.api.POST('/client/signup', {
       body: input.request,

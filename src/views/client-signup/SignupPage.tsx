@@ -8,6 +8,7 @@ import {
   campaignFrom,
   COUNTRIES,
   HEARD_FROM,
+  OTHER_INSURER,
   type SignupFormValues,
 } from '../../forms/client-signup.form';
 import { wireClientSignup } from '../../machines/wiring/client-signup';
@@ -22,7 +23,11 @@ const RegistrationStep = lazy(() =>
 );
 
 const berlinYear = () =>
-  Number(new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', year: 'numeric' }).format(new Date()));
+  Number(
+    new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', year: 'numeric' }).format(
+      new Date(),
+    ),
+  );
 
 /** `/client-signup`: the sign-up form, then the account (one-time code), then on to booking. */
 export default function SignupPage() {
@@ -46,7 +51,10 @@ export default function SignupPage() {
   useEffect(() => {
     if (done) navigate('/client-signup/appointment-selection');
   }, [done, navigate]);
-  const attach = useCallback((flow: AnyActorRef) => send({ type: 'registration.attach', flow }), [send]);
+  const attach = useCallback(
+    (flow: AnyActorRef) => send({ type: 'registration.attach', flow }),
+    [send],
+  );
 
   if (state.hasTag('registering')) {
     return (
@@ -77,7 +85,11 @@ export default function SignupPage() {
       <ClientPage title={t('signup.title')}>
         <ErrorNotice code={state.context.error?.code ?? 'unknown'} />
         <p>{t('signup.linkFailed')}</p>
-        <button type="button" className="button button-primary" onClick={() => send({ type: 'link.retry' })}>
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => send({ type: 'link.retry' })}
+        >
           {t('actions.retry')}
         </button>
       </ClientPage>
@@ -88,8 +100,7 @@ export default function SignupPage() {
       <p className="client-step">{t('signup.stepForm')}</p>
       <p>{t('signup.intro')}</p>
       <p>
-        {t('signup.haveAccount')}{' '}
-        <Link href={CLIENT_SIGN_IN}>{t('signup.toLogin')}</Link>
+        {t('signup.haveAccount')} <Link href={CLIENT_SIGN_IN}>{t('signup.toLogin')}</Link>
       </p>
       {state.hasTag('formError') && state.context.error ? (
         <ErrorNotice code={state.context.error.code} />
@@ -101,6 +112,7 @@ export default function SignupPage() {
       ) : null}
       <SignupForm
         values={state.context.values}
+        insurers={state.context.insurers}
         errors={state.context.errors}
         busy={state.hasTag('busy')}
         onChange={(field, value) => send({ type: 'field.change', field, value })}
@@ -112,20 +124,24 @@ export default function SignupPage() {
 
 interface FormProps {
   values: SignupFormValues;
+  /** The catalogue (null while loading, [] when there is none): else the name is typed. */
+  insurers: string[] | null;
   errors: Partial<Record<keyof SignupFormValues, string>>;
   busy: boolean;
   onChange: (field: keyof SignupFormValues, value: string | boolean) => void;
   onSubmit: () => void;
 }
 
-function SignupForm({ values, errors, busy, onChange, onSubmit }: FormProps) {
+function SignupForm({ values, insurers, errors, busy, onChange, onSubmit }: FormProps) {
   const { t } = useTranslation('client');
   const base = useId();
   const id = (field: string) => `${base}-${field}`;
   const relative = values.bookingFor === 'relative';
 
   const describe = (field: keyof SignupFormValues) =>
-    errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `${id(field)}-error` } : {};
+    errors[field]
+      ? { 'aria-invalid': true as const, 'aria-describedby': `${id(field)}-error` }
+      : {};
   const error = (field: keyof SignupFormValues) =>
     errors[field] ? (
       <p id={`${id(field)}-error`} className="field-error">
@@ -134,10 +150,16 @@ function SignupForm({ values, errors, busy, onChange, onSubmit }: FormProps) {
     ) : null;
   const text = (
     field: keyof SignupFormValues,
-    options: { autoComplete?: string; type?: string; inputMode?: 'numeric' | 'tel' | 'email'; hint?: ReactNode } = {},
+    options: {
+      autoComplete?: string;
+      type?: string;
+      inputMode?: 'numeric' | 'tel' | 'email';
+      hint?: ReactNode;
+      label?: string;
+    } = {},
   ) => (
     <div className="field">
-      <label htmlFor={id(field)}>{t(`fields.${field}`)}</label>
+      <label htmlFor={id(field)}>{options.label ?? t(`fields.${field}`)}</label>
       <input
         id={id(field)}
         name={field}
@@ -155,10 +177,11 @@ function SignupForm({ values, errors, busy, onChange, onSubmit }: FormProps) {
   );
   /** A choice among `choices` (labelled by `label`), with an empty "none" first when given. */
   const select = <C extends string>(
-    field: 'country' | 'howDidYouHearAboutUs',
+    field: 'country' | 'howDidYouHearAboutUs' | 'insurerChoice',
     choices: readonly C[],
     label: (choice: C) => string,
     none?: string,
+    loading = false,
   ) => (
     <div className="field">
       <label htmlFor={id(field)}>{t(`fields.${field}`)}</label>
@@ -166,7 +189,8 @@ function SignupForm({ values, errors, busy, onChange, onSubmit }: FormProps) {
         id={id(field)}
         name={field}
         value={values[field]}
-        disabled={busy}
+        disabled={busy || loading}
+        aria-busy={loading || undefined}
         onChange={(e) => onChange(field, e.target.value)}
         {...describe(field)}
       >
@@ -180,7 +204,9 @@ function SignupForm({ values, errors, busy, onChange, onSubmit }: FormProps) {
       {error(field)}
     </div>
   );
-  const check = (field: 'wantsToProvideRecordingsForResearch' | 'notifyViaSms' | 'privacyConsent') => (
+  const check = (
+    field: 'wantsToProvideRecordingsForResearch' | 'notifyViaSms' | 'privacyConsent',
+  ) => (
     <div className="client-check">
       <input
         id={id(field)}
@@ -228,8 +254,17 @@ function SignupForm({ values, errors, busy, onChange, onSubmit }: FormProps) {
         {text('firstName', { autoComplete: 'given-name' })}
         {text('lastName', { autoComplete: 'family-name' })}
         {text('email', { type: 'email', autoComplete: 'email', inputMode: 'email' })}
-        {text('telephone', { type: 'tel', autoComplete: 'tel', inputMode: 'tel', hint: t('hints.telephone') })}
-        {text('additionalTelephoneNumbers', { type: 'tel', inputMode: 'tel', hint: t('hints.additionalTelephoneNumbers') })}
+        {text('telephone', {
+          type: 'tel',
+          autoComplete: 'tel',
+          inputMode: 'tel',
+          hint: t('hints.telephone'),
+        })}
+        {text('additionalTelephoneNumbers', {
+          type: 'tel',
+          inputMode: 'tel',
+          hint: t('hints.additionalTelephoneNumbers'),
+        })}
       </fieldset>
 
       <fieldset>
@@ -241,13 +276,35 @@ function SignupForm({ values, errors, busy, onChange, onSubmit }: FormProps) {
         {text('postalCode', { autoComplete: 'postal-code', inputMode: 'numeric' })}
         {text('city', { autoComplete: 'address-level2' })}
         {select('country', COUNTRIES, (c) => t(`countries.${c}`))}
-        {text('insurer', { hint: t('hints.insurer') })}
+        {/* The catalogue, when the practice keeps one; the name is typed when it has none. */}
+        {insurers === null || insurers.length > 0
+          ? select(
+              'insurerChoice',
+              insurers === null ? [] : [...insurers, OTHER_INSURER],
+              (c) => (c === OTHER_INSURER ? t('signup.otherInsurer') : c),
+              t('signup.noInsurer'),
+              insurers === null,
+            )
+          : null}
+        {insurers?.length === 0 || values.insurerChoice === OTHER_INSURER
+          ? text(
+              'insurer',
+              insurers?.length
+                ? { label: t('fields.insurerName'), hint: t('hints.otherInsurer') }
+                : { hint: t('hints.insurer') },
+            )
+          : null}
         {text('insurerCode', { hint: t('hints.insurerCode') })}
       </fieldset>
 
       <fieldset>
         <legend>{t('signup.moreLegend')}</legend>
-        {select('howDidYouHearAboutUs', HEARD_FROM, (h) => t(`heardFrom.${h}`), t('heardFrom.none'))}
+        {select(
+          'howDidYouHearAboutUs',
+          HEARD_FROM,
+          (h) => t(`heardFrom.${h}`),
+          t('heardFrom.none'),
+        )}
         {check('notifyViaSms')}
         {check('wantsToProvideRecordingsForResearch')}
         {check('privacyConsent')}
