@@ -108,7 +108,7 @@ step "refuses the development secrets in production"
 psql "$ADMIN_DATABASE_URL" -qc "CREATE DATABASE $DB_NAME"
 set +e
 # shellcheck disable=SC2086
-refused=$("$ENGINE" run --name "$CONTAINER-refused" $RUN_FLAGS --network host \
+refused=$("$ENGINE" run --name "$CONTAINER-refused" $RUN_FLAGS --no-healthcheck --network host \
   -e DATABASE_URL="$DATABASE_URL" -e PORT="$CHECK_PORT" \
   -e WEBHOOK_SECRET_KEY=sprechstunde-development-only-webhook-secret-key "$IMAGE" 2>&1)
 status=$?
