@@ -8,6 +8,8 @@ import { isStale } from './freshness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const SERVER_BUNDLE = path.join(root, 'dist/server/main.js');
+/** `npm run db:migrate` as plain JavaScript, for the image (which has neither tsx nor npm). */
+export const MIGRATE_BUNDLE = path.join(root, 'dist/server/migrate.js');
 /** What the bundle is made of (the server shares modules with the browser app through shared/). */
 const INPUTS = ['server', 'shared', 'package-lock.json', 'tsconfig.json'];
 
@@ -19,8 +21,11 @@ export const serverBundleIsStale = () =>
 
 export async function buildServerBundle(): Promise<void> {
   await build({
-    entryPoints: [path.join(root, 'server/main.ts')],
-    outfile: SERVER_BUNDLE,
+    entryPoints: {
+      main: path.join(root, 'server/main.ts'),
+      migrate: path.join(root, 'server/db/migrate-cli.ts'),
+    },
+    outdir: path.dirname(SERVER_BUNDLE),
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -114,6 +114,24 @@ export function releasingTransactions(db: Db, pool: TransactionPool): Db {
   return Object.assign(db, { transaction: transaction as unknown as Db['transaction'] });
 }
 
+/**
+ * Instances that start at once on one database (a first deploy, a release with a migration)
+ * migrate one after another: each waits for this session lock, then finds what the one before
+ * applied. Drizzle's migrator takes no lock of its own, and racing `CREATE TABLE`s failed all
+ * but one start. The lock has a connection of its own, so a pool of one still migrates.
+ */
+async function withMigrationLock<T>(url: string, migrate: () => Promise<T>): Promise<T> {
+  const lock = new pg.Client({ connectionString: url });
+  await lock.connect();
+  try {
+    await lock.query(`SELECT pg_advisory_lock(hashtextextended('sprechstunde:migrate', 0))`);
+    return await migrate();
+  } finally {
+    // Ending the session releases the lock, also when the migration failed.
+    await lock.end();
+  }
+}
+
 export function connectPostgres(url: string, poolSize = 10): Database {
   const pool = new pg.Pool({
     connectionString: url,
@@ -140,7 +158,7 @@ export function connectPostgres(url: string, poolSize = 10): Database {
   return {
     db,
     kind: 'postgres',
-    migrate: () => migratePg(db as never, { migrationsFolder }),
+    migrate: () => withMigrationLock(url, () => migratePg(db as never, { migrationsFolder })),
     close: () => pool.end(),
   };
 }
