@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import pg from 'pg';
 import type { Db } from '../db/client';
 import type { Operation } from '../http/contract';
-import { unauthorized } from '../http/problem';
+import { notFoundHandler, unauthorized } from '../http/problem';
 import { JOBS_SCHEMA } from '../jobs/queue';
 import {
   httpRequestDuration,
@@ -93,8 +93,9 @@ export function registerMetrics(app: FastifyInstance, deps: { db: Db; token: str
 
   app.get('/metrics', { logLevel: 'warn', schema: { hide: true } }, async (request, reply) => {
     const { token } = deps;
-    // Not configured: answered like any path that does not exist.
-    if (!token) return reply.callNotFound();
+    // Not configured: answered like an API route that does not exist (the web app's fallback
+    // would answer 200 with its page).
+    if (!token) return notFoundHandler(request, reply);
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     if (!given || !sameToken(given, token)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainThenClose } from '../../server/http/drain';
 import { createApi, type Api } from '../support/api';
@@ -14,7 +15,7 @@ let port: number;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 beforeAll(async () => {
-  api = await createApi({ env: { READINESS_TIMEOUT_MS: '1000', DATABASE_POOL_SIZE: '3' } });
+  api = await createApi({ env: { READINESS_TIMEOUT_MS: '1500' } });
   await api.app.listen({ host: '127.0.0.1', port: 0 });
   port = (api.app.server.address() as AddressInfo).port;
 });
@@ -36,14 +37,29 @@ const get = (path: string) =>
     req.on('error', reject);
   });
 
+/** Statements of this test's database sleeping now (seen from a connection of its own). */
+async function sleeping() {
+  const { connectionString } = (api.database.db as unknown as { $client: pg.Pool }).$client.options;
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT pg_sleep%' AND state = 'active'`);
+    return rows[0].n as number;
+  } finally {
+    await client.end();
+  }
+}
+
 describe.skipIf(!process.env.DATABASE_URL)('readiness under load', () => {
   it('stays ready while every pooled connection is lent out and callers wait for one', async () => {
-    // Four statements of 1.5 s on a pool of 3 (createTestDatabase's pool is 5: fill that too).
-    const held = Array.from({ length: 6 }, () => api.database.db.execute(sql`SELECT pg_sleep(1.5)`));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const started = Date.now();
+    // Six statements of 3 s on the test database's pool of 5: every connection lent, one
+    // caller waiting. (Drizzle runs a query when it is awaited: Promise.resolve starts them.)
+    const held = Array.from({ length: 6 }, () => Promise.resolve(api.database.db.execute(sql`SELECT pg_sleep(3)`)).catch(() => null));
+    await expect
+      .poll(async () => ((await sleeping()) as number), { timeout: 5_000, interval: 50 })
+      .toBe(5);
+    // Waiting for the pool, the probe would answer 503 database_timeout after 1.5 s.
     const res = await get('/readyz');
-    expect(Date.now() - started).toBeLessThan(1_000);
     await Promise.all(held);
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toEqual({ status: 'ok' });
