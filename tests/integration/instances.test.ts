@@ -16,7 +16,7 @@ import { at, plusMinutes } from './fixtures';
 // follows /readyz: what a practice runs when one instance is not enough.
 
 const root = path.resolve(import.meta.dirname, '../..');
-const DRAIN_MS = 1_000;
+const DRAIN_MS = 1_500;
 const CHECK_EVERY_MS = 100;
 
 let database: string;

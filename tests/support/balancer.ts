@@ -6,14 +6,20 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'up
 interface Backend {
   url: URL;
   ready: boolean;
+  failures: number;
   agent: http.Agent;
+  checking: boolean;
 }
+
+const UNHEALTHY_AFTER = 2;
 
 /**
  * A small load balancer as a practice would put in front of several instances: it checks
- * every backend's `GET /readyz` each `intervalMs` and sends requests round-robin to those whose
- * last check answered 200, over kept-alive connections. It never retries: a request that a
- * backend drops is a failed request for the caller (answered 502 and listed in `errors`).
+ * each backend's `GET /readyz` every `intervalMs` (each backend on its own, a check failing
+ * after 2 s), takes a backend out of service after two failed checks in a row and back after
+ * one that answered 200, and sends requests round-robin to the backends in service, over
+ * kept-alive connections. It never retries: a request that a backend drops is a failed request
+ * for the caller (answered 502 and listed in `errors`).
  */
 export async function startBalancer(options: { intervalMs: number }) {
   const backends = new Map<string, Backend>();
@@ -21,21 +27,21 @@ export async function startBalancer(options: { intervalMs: number }) {
   let next = 0;
 
   const check = async (backend: Backend) => {
-    const ready = await fetch(new URL('/readyz', backend.url), {
-      signal: AbortSignal.timeout(options.intervalMs * 5),
-    }).then(
+    const ok = await fetch(new URL('/readyz', backend.url), { signal: AbortSignal.timeout(2_000) }).then(
       (r) => r.status === 200,
       () => false,
     );
-    backend.ready = ready;
+    backend.failures = ok ? 0 : backend.failures + 1;
+    if (ok) backend.ready = true;
+    else if (backend.failures >= UNHEALTHY_AFTER) backend.ready = false;
   };
-  let checking = true;
-  const poller = (async () => {
-    while (checking) {
-      await Promise.all([...backends.values()].map(check));
+  const watch = async (backend: Backend) => {
+    while (backend.checking) {
+      await check(backend);
       await new Promise((resolve) => setTimeout(resolve, options.intervalMs));
     }
-  })();
+  };
+  const watching: Promise<void>[] = [];
 
   const server = http.createServer((req, res) => {
     const ready = [...backends.values()].filter((b) => b.ready);
@@ -85,19 +91,31 @@ export async function startBalancer(options: { intervalMs: number }) {
     errors,
     /** Adds a backend; it gets requests once a check found it ready. */
     async add(url: string) {
-      const backend: Backend = { url: new URL(url), ready: false, agent: new http.Agent({ keepAlive: true }) };
+      const backend: Backend = {
+        url: new URL(url),
+        ready: false,
+        failures: 0,
+        agent: new http.Agent({ keepAlive: true }),
+        checking: true,
+      };
       backends.set(url, backend);
       await check(backend);
+      watching.push(watch(backend));
     },
     remove(url: string) {
-      backends.get(url)?.agent.destroy();
+      const backend = backends.get(url);
+      if (!backend) return;
+      backend.checking = false;
+      backend.agent.destroy();
       backends.delete(url);
     },
     readyCount: () => [...backends.values()].filter((b) => b.ready).length,
     async close() {
-      checking = false;
-      await poller;
-      for (const backend of backends.values()) backend.agent.destroy();
+      for (const backend of backends.values()) {
+        backend.checking = false;
+        backend.agent.destroy();
+      }
+      await Promise.all(watching);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
