@@ -303,7 +303,7 @@ afterAll(async () => {
     expect(periodic).toEqual([]);
   });
 
-  it('honours on one instance a signing key that a rotation made on the other', async () => {
+  it('honours on one instance a signing key that a rotation made on the other', { timeout: 90_000 }, async () => {
     const oldKid = kidOf(adminToken);
     const rotation = spawn(process.execPath, [built.rotateKey], {
       cwd: root,
@@ -384,5 +384,5 @@ afterAll(async () => {
     expect(stops).toEqual(Array(restarts).fill('exit 0'));
     expect(balancer.errors).toEqual([]);
     expect(Object.fromEntries(statuses)).toEqual({ 200: requests });
-  }, 300_000);
+  }, 600_000);
 });
