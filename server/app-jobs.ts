@@ -11,6 +11,7 @@ import { notificationJobs } from './features/notifications/index';
 import { webhookJobs } from './features/webhooks/index';
 import { mailingListJobs } from './features/mailing-list/index';
 import { startJobQueue, type JobQueue } from './jobs/queue';
+import { countedMailer, countedSms } from './metrics/outcomes';
 
 export interface AppJobsOptions {
   db: Db;
@@ -30,12 +31,15 @@ export interface AppJobsOptions {
  */
 export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
   const { db, config } = options;
-  const mailer =
+  // Every send is counted for /metrics (sent, failed, refused).
+  const mailer = countedMailer(
     options.mailer ??
-    createMailer({ db, from: config.MAIL_FROM, senderName: () => practiceName(db, config), smtpUrl: config.SMTP_URL });
-  const sms =
+      createMailer({ db, from: config.MAIL_FROM, senderName: () => practiceName(db, config), smtpUrl: config.SMTP_URL }),
+  );
+  const sms = countedSms(
     options.sms ??
-    createSmsSender({ url: config.SMS_URL, token: config.SMS_TOKEN, from: config.SMS_FROM });
+      createSmsSender({ url: config.SMS_URL, token: config.SMS_TOKEN, from: config.SMS_FROM }),
+  );
   // Jobs that queue further jobs reach the queue through this, once it has started.
   const started: { queue?: JobQueue } = {};
   const jobs = () => {

@@ -17,6 +17,9 @@ import type { AuthProvider } from './auth-provider/provider';
 import { startAppJobs, type AppJobsOptions } from './app-jobs';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerHealth } from './http/health';
+import { registerDrain } from './http/drain';
+import { registerMetrics } from './metrics/endpoint';
+import { countJobFailure } from './metrics/registry';
 import { createOutageLog } from './http/outage-log';
 import { httpServerOptions } from './http/server-options';
 import type { JobQueue } from './jobs/queue';
@@ -74,6 +77,7 @@ export async function buildApp(
     db: baseDeps.db,
     config: baseDeps.config,
     onError: (error, context) => {
+      if (context.startsWith('job ')) countJobFailure(context.slice(4));
       if (outage.connectionFailure(error, { job: context })) return;
       app.log.error({ error: loggableError(error), context }, 'job failed');
     },
@@ -86,6 +90,8 @@ export async function buildApp(
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const drain = registerDrain(app);
+  registerMetrics(app, { db: deps.db, token: deps.config.METRICS_TOKEN });
 
   registerSecurityHeaders(app, deps.config);
 
@@ -103,7 +109,7 @@ export async function buildApp(
   registerAuthEventRawBody(app);
   registerMailingListFormBody(app);
   registerOperations(app, operations, options.handlers ?? allHandlers, deps);
-  registerHealth(app, deps.db, deps.config.READINESS_TIMEOUT_MS);
+  registerHealth(app, deps.db, deps.config.READINESS_TIMEOUT_MS, drain);
 
   if (options.authProvider) {
     await app.register(authProviderPlugin, { prefix: '/auth', provider: options.authProvider });

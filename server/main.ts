@@ -7,6 +7,7 @@ import { seedIfEmpty } from './seed/seed';
 import { formatStartBanner } from './seed/summary';
 import { createTokenVerifier, mountedProviderKeys } from './http/auth';
 import { loggableError } from './http/problem';
+import { drainThenClose } from './http/drain';
 import { prettyLogStream } from './http/log-stream';
 import { createRateLimiters } from './http/rate-limit';
 import { mailOutbox } from './features/notifications/index';
@@ -81,15 +82,17 @@ const app = await buildApp(
 running.jobs = app.jobs;
 
 // SIGTERM/SIGINT (npm start and start:api `exec` the server, so the signal a process manager
-// sends to the start command's PID reaches it): in-flight requests finish, new connections are
-// refused, then the database closes; one line says so.
-closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+// sends to the start command's PID reaches it): first a drain of SHUTDOWN_DRAIN_MS (readiness
+// 503, requests still served, each answer closing its connection) so the load balancer moves
+// callers to the other instances; then in-flight requests finish, the port closes, and the
+// database closes; one line says so.
+closeWithGrace({ delay: config.SHUTDOWN_DRAIN_MS + 10_000 }, async ({ signal, err }) => {
   const stopping = performance.now();
   if (err) app.log.error({ error: loggableError(err) }, 'shutting down after an error');
-  await app.close();
+  await drainThenClose(app, config.SHUTDOWN_DRAIN_MS, Boolean(err));
   await database.close();
   app.log.info(
-    { signal: signal ?? null, shutdownMs: Math.round(performance.now() - stopping) },
+    { signal: signal ?? null, drainMs: err ? 0 : config.SHUTDOWN_DRAIN_MS, shutdownMs: Math.round(performance.now() - stopping) },
     'shut down: requests drained, server and database closed',
   );
 });

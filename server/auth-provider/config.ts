@@ -48,6 +48,12 @@ const schema = z.object({
    */
   AUTH_KEY_ROTATION_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
   /**
+   * How often each instance re-reads the signing keys from the database. A new key is
+   * published twice this long before it signs, so every instance trusts it before tokens
+   * signed with it arrive. The same on every instance (and for `npm run auth:rotate-key`).
+   */
+  AUTH_KEY_REFRESH_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
    * true: the session JWT travels in `X-Auth-Token` (the SDK keeps it and sends it as a
    * Bearer header, which is what the product API reads); false: an HttpOnly cookie.
    */

@@ -4,6 +4,7 @@ import closeWithGrace from 'close-with-grace';
 import Fastify from 'fastify';
 import type pg from 'pg';
 import { createMailer } from '../adapters/mail/mailer';
+import { countedMailer } from '../metrics/outcomes';
 import { registerDevMailbox } from '../adapters/mail/mailbox';
 import { startupConfig } from '../config';
 import { connectDatabase } from '../db/client';
@@ -13,6 +14,8 @@ import { authMailJob, mailOutbox } from '../features/notifications/index';
 import { startJobQueue } from '../jobs/queue';
 import { httpServerOptions } from '../http/server-options';
 import { registerHealth } from '../http/health';
+import { drainThenClose, registerDrain } from '../http/drain';
+import { registerMetrics } from '../metrics/endpoint';
 import { createOutageLog } from '../http/outage-log';
 import { authProviderPlugin } from './plugin';
 import { createAuthProvider } from './provider';
@@ -49,7 +52,7 @@ const jobs = await startJobQueue({
   definitions: [
     authMailJob({
       db: database.db,
-      mailer: createMailer({ db: database.db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
+      mailer: countedMailer(createMailer({ db: database.db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL })),
     }),
   ],
 });
@@ -62,20 +65,23 @@ const provider = await createAuthProvider({
 
 app.setErrorHandler(errorHandler);
 // The same probes as the product's, for the orchestrator of a stand-alone provider.
-registerHealth(app, database.db, config.READINESS_TIMEOUT_MS);
+const drain = registerDrain(app);
+registerMetrics(app, { db: database.db, token: config.METRICS_TOKEN });
+registerHealth(app, database.db, config.READINESS_TIMEOUT_MS, drain);
 await app.register(authProviderPlugin, { prefix: '/auth', provider });
 if (config.NODE_ENV !== 'production') registerDevMailbox(app, database.db);
 
-closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+// Drain first (readiness 503, connections closed after their answer), then close.
+closeWithGrace({ delay: config.SHUTDOWN_DRAIN_MS + 10_000 }, async ({ signal, err }) => {
   const stopping = performance.now();
   if (err) app.log.error({ error: loggableError(err) }, 'shutting down after an error');
-  await app.close();
+  await drainThenClose(app, config.SHUTDOWN_DRAIN_MS, Boolean(err));
   // Webhook deliveries to the product still under way finish first.
   await provider.events.settle();
   await jobs.stop();
   await database.close();
   app.log.info(
-    { signal: signal ?? null, shutdownMs: Math.round(performance.now() - stopping) },
+    { signal: signal ?? null, drainMs: err ? 0 : config.SHUTDOWN_DRAIN_MS, shutdownMs: Math.round(performance.now() - stopping) },
     'shut down: requests drained, server and database closed',
   );
 });

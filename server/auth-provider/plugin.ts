@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loggableError } from '../http/problem';
+import { countSignInStep } from '../metrics/registry';
 import { bareError, type FlowResult } from './flow/engine';
 import type { RequestInfo } from './flow/types';
 import { flowErrors, malformedRequest } from './flow/errors';
@@ -8,6 +9,13 @@ import { allowedOrigins, registerCors } from './cors';
 import type { AuthProvider } from './provider';
 import { readCookie, registerRestRoutes, sessionToken } from './rest';
 import { profileData } from './users';
+
+/** A sign-in that succeeded, or a step refused with its flow error code, for /metrics. */
+function countFlowStep(flow: string, body: unknown) {
+  const state = body as { name?: unknown; error?: { code?: unknown } } | null;
+  if (state?.name === 'success') countSignInStep(flow, 'success');
+  else if (typeof state?.error?.code === 'string') countSignInStep(flow, state.error.code);
+}
 
 const unauthorized = (reply: FastifyReply) =>
   reply.code(401).send({ code: 401, message: 'Unauthorized' });
@@ -78,6 +86,7 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
             : request.body === INVALID_JSON
               ? bareError(malformedRequest('body'))
               : await engine.run(flowName, action, request.body, info));
+      if (flowName === 'login' || flowName === 'registration') countFlowStep(flowName, result.body);
       return reply
         .code(result.status)
         .headers({ ...result.headers, 'cache-control': 'no-store' })

@@ -46,6 +46,7 @@ export async function createAuthProvider(options: AuthProviderOptions) {
   const keys = await loadKeyStore(db, {
     tokenLifetimeSeconds: auth.AUTH_SESSION_LIFETIME_SECONDS,
     rotationDays: auth.AUTH_KEY_ROTATION_DAYS,
+    refreshMs: auth.AUTH_KEY_REFRESH_SECONDS * 1000,
     ...(options.now ? { now: options.now } : {}),
     onError: (error) => logError(error),
   });

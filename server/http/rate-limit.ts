@@ -5,6 +5,7 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
+import { countRateLimitHit } from '../metrics/registry';
 import { tooManyRequests } from './problem';
 
 /** At most `points` per `durationSeconds` (a fixed window that starts with the first point). */
@@ -87,7 +88,7 @@ export type RateLimitStore = { kind: 'memory' } | { kind: 'postgres'; pool: pg.P
 
 const TABLE = 'rate_limits';
 
-function wrap(limiter: RateLimiterAbstract): RateLimiter {
+function wrap(name: RateLimitName, limiter: RateLimiterAbstract): RateLimiter {
   return {
     async consume(key, points = 1) {
       try {
@@ -95,6 +96,7 @@ function wrap(limiter: RateLimiterAbstract): RateLimiter {
       } catch (rejection) {
         // The library rejects with the counter state when over the limit, or with a store error.
         if (rejection instanceof RateLimiterRes) {
+          countRateLimitHit(name);
           throw tooManyRequests(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
         }
         throw rejection;
@@ -130,7 +132,7 @@ export function createRateLimiters(
               // Should the database hiccup, count in memory rather than fail the request.
               insuranceLimiter: new RateLimiterMemory(options),
             });
-      return [name, wrap(limiter)];
+      return [name, wrap(name, limiter)];
     }),
   ) as RateLimiters;
 }

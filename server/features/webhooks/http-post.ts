@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { countMessage } from '../../metrics/registry';
 import { assertWebhookUrl, guardedLookup, refusalOf, TargetRefused } from './target-guard';
 
 export const SNIPPET_BYTES = 1024;
@@ -24,9 +25,21 @@ export interface PostOptions {
 /**
  * POSTs the body once: no redirects followed (a 3xx is the answer), the whole exchange within
  * `timeoutMs`, the connection only to an address the rules allow, only the first kilobyte of
- * the answer read.
+ * the answer read. The outcome is counted for /metrics.
  */
 export async function postWebhook(
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  options: PostOptions,
+): Promise<PostResult> {
+  const result = await postOnce(target, headers, body, options);
+  const accepted = result.status !== null && result.status >= 200 && result.status < 300;
+  countMessage('webhook', result.refused ? 'refused' : accepted ? 'sent' : 'failed');
+  return result;
+}
+
+async function postOnce(
   target: string,
   headers: Record<string, string>,
   body: string,

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The shutdown's first phase (server/main.ts): still serving, no longer ready. */
+    drain: Drain;
+  }
+}
+
+export interface Drain {
+  readonly draining: boolean;
+  /** From now on `/readyz` answers 503 `draining` and every answer closes its connection. */
+  begin(): void;
+}
+
+/**
+ * Draining before closing, so a load balancer takes the instance out of service before its
+ * port closes: while draining, requests are served as before, but each answer carries
+ * `Connection: close`, so kept-alive connections end after the answer in flight instead of
+ * being cut under a request later. After the drain the server closes; the connections left
+ * are idle ones, which Fastify closes (closeIdleConnections) without cutting an answer.
+ */
+export function registerDrain(app: FastifyInstance): Drain {
+  let draining = false;
+  const drain: Drain = {
+    get draining() {
+      return draining;
+    },
+    begin() {
+      draining = true;
+    },
+  };
+  app.decorate('drain', drain);
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+  return drain;
+}
+
+/**
+ * The shutdown of a start command: drain for `drainMs` (the balancer notices `/readyz` 503 and
+ * stops sending), then stop listening and close, answers in flight finished. After a crash
+ * (`skipDrain`) there is nothing to wait for.
+ */
+export async function drainThenClose(app: FastifyInstance, drainMs: number, skipDrain = false) {
+  if (!skipDrain) {
+    app.drain.begin();
+    if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+  }
+  await app.close();
+}
