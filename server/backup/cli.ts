@@ -24,7 +24,11 @@ const n = (value: number) => value.toLocaleString('de-DE');
 async function backup() {
   let result;
   if (config.DATABASE_URL) {
-    result = await backupPostgres({ url: config.DATABASE_URL, dir: config.BACKUP_DIR, pgBin: config.PG_BIN });
+    result = await backupPostgres({
+      url: config.DATABASE_URL,
+      dir: config.BACKUP_DIR,
+      pgBin: config.PG_BIN,
+    });
   } else {
     if (await isEmptyDir(config.PGLITE_DIR)) {
       throw new BackupRefused(`In ${config.PGLITE_DIR} liegt keine eingebettete Datenbank.`);
@@ -47,7 +51,14 @@ async function backup() {
         : '') +
       'Kopieren Sie die Datei mit ihrer .json-Datei an einen anderen Ort (docs/backup.md).',
   );
-  console.log(JSON.stringify({ file: result.file, bytes: manifest.bytes, durationMs: manifest.durationMs, removed }));
+  console.log(
+    JSON.stringify({
+      file: result.file,
+      bytes: manifest.bytes,
+      durationMs: manifest.durationMs,
+      removed,
+    }),
+  );
 }
 
 async function restore() {
@@ -73,7 +84,9 @@ async function restore() {
     console.log(
       `Wiederhergestellt aus ${path.basename(file)} in ${n(restored.durationMs)} ms: ` +
         `${n(Object.keys(restored.counts).length)} Tabellen, ${n(total(restored.counts))} Zeilen` +
-        (restored.manifest ? ', Zeilenzahlen wie in der Sicherung' : ' (ohne .json-Datei: Zeilenzahlen ungeprüft)') +
+        (restored.manifest
+          ? ', Zeilenzahlen wie in der Sicherung'
+          : ' (ohne .json-Datei: Zeilenzahlen ungeprüft)') +
         `; ${n(signatures.documents)} signierte Dokumente und ${n(signatures.amendments)} Nachträge geprüft.\n` +
         'Beim nächsten Start wendet der Server neuere Migrationen an.',
     );

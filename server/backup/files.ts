@@ -2,7 +2,8 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { manifestPath } from './manifest';
 
-const BACKUP_FILE = /^sprechstunde-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)\.(dump|pglite\.tar\.gz)$/;
+const BACKUP_FILE =
+  /^sprechstunde-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)\.(dump|pglite\.tar\.gz)$/;
 
 /** A backup's file name: the time it was taken (UTC, sortable) and its kind. */
 export function backupFileName(kind: 'postgres' | 'pglite', at: Date): string {

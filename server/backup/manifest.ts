@@ -60,7 +60,9 @@ export class BackupRefused extends Error {}
 export async function checkBackupFile(file: string): Promise<BackupManifest | null> {
   const manifest = await readManifest(file);
   if (manifest && (await sha256Of(file)) !== manifest.sha256) {
-    throw new BackupRefused(`Die Sicherung ${path.basename(file)} ist beschädigt (Prüfsumme weicht ab).`);
+    throw new BackupRefused(
+      `Die Sicherung ${path.basename(file)} ist beschädigt (Prüfsumme weicht ab).`,
+    );
   }
   return manifest;
 }

@@ -22,12 +22,15 @@ function run(program: string, args: string[]): Promise<void> {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${path.basename(program)} exited ${code}: ${stderr.trim()}`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`${path.basename(program)} exited ${code}: ${stderr.trim()}`)),
     );
   });
 }
 
-const program = (pgBin: string | undefined, name: string) => (pgBin ? path.join(pgBin, name) : name);
+const program = (pgBin: string | undefined, name: string) =>
+  pgBin ? path.join(pgBin, name) : name;
 
 /**
  * A consistent dump of the whole database (the app's tables, the job queue, the migration
@@ -51,7 +54,9 @@ export async function backupPostgres(options: {
   let counts: TableCounts;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const { rows } = await client.query<{ snapshot: string }>('SELECT pg_export_snapshot() AS snapshot');
+    const { rows } = await client.query<{ snapshot: string }>(
+      'SELECT pg_export_snapshot() AS snapshot',
+    );
     counts = await countTables(async (text) => (await client.query(text)).rows);
     await run(program(options.pgBin, 'pg_dump'), [
       '--format=custom',

@@ -32,7 +32,8 @@ const urlOf = (database: Database) =>
   ((database.db as unknown as { $client: pg.Pool }).$client.options as { connectionString: string })
     .connectionString;
 const queryOf = (database: Database) => async (text: string) =>
-  ((await database.db.execute(text as never)) as unknown as { rows: Record<string, unknown>[] }).rows;
+  ((await database.db.execute(text as never)) as unknown as { rows: Record<string, unknown>[] })
+    .rows;
 
 async function signInByPasscode(app: AuthTestApp, email: string) {
   const init = await app.begin('login');
@@ -42,7 +43,13 @@ async function signInByPasscode(app: AuthTestApp, email: string) {
   return `Bearer ${String(done.headers['x-auth-token'])}`;
 }
 
-async function call(app: AuthTestApp, method: 'GET' | 'POST' | 'PUT', url: string, authorization: string, body?: unknown) {
+async function call(
+  app: AuthTestApp,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  authorization: string,
+  body?: unknown,
+) {
   const res = await app.app.inject({
     method,
     url,
@@ -56,31 +63,33 @@ async function call(app: AuthTestApp, method: 'GET' | 'POST' | 'PUT', url: strin
   return { status: res.statusCode, body: res.body ? res.json() : null };
 }
 
-const marks: string[] = [];
-let last = performance.now();
-const mark = (label: string) => {
-  marks.push(`${label} ${Math.round(performance.now() - last)}`);
-  last = performance.now();
-};
-
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'spr-restore-drill-'));
   source = await createAuthTestApp();
-  mark('app');
   await seed(source.database.db);
-  mark('seed');
 
   // Signed documentation to carry over: two summaries of coach 1's held appointments, one amended.
   coachToken = await signInByPasscode(source, 'coach1@sprechstunde.demo');
-  const [coach] = await source.database.db.select().from(coaches).where(eq(coaches.email, 'coach1@sprechstunde.demo'));
+  const [coach] = await source.database.db
+    .select()
+    .from(coaches)
+    .where(eq(coaches.email, 'coach1@sprechstunde.demo'));
   const held = await source.database.db
     .select({ id: appointments.id })
     .from(appointments)
-    .where(and(eq(appointments.coachId, coach!.id), lt(appointments.endDate, new Date()), isNull(appointments.cancelledAt)))
+    .where(
+      and(
+        eq(appointments.coachId, coach!.id),
+        lt(appointments.endDate, new Date().toISOString()),
+        isNull(appointments.cancelledAt),
+      ),
+    )
     .orderBy(asc(appointments.startDate))
     .limit(2);
   for (const { id } of held) {
-    expect((await call(source, 'POST', summaryUrl(id), coachToken, { content: SOAP })).status).toBe(201);
+    expect((await call(source, 'POST', summaryUrl(id), coachToken, { content: SOAP })).status).toBe(
+      201,
+    );
     const sent = await call(source, 'PUT', summaryUrl(id), coachToken, { status: 'sent' });
     expect(sent.status).toBe(200);
     signed.push(id);
@@ -90,8 +99,6 @@ beforeAll(async () => {
     text: 'Nachtrag zur Sitzung',
   });
   expect(amended.status).toBe(201);
-
-  mark('sign');
   sourceCounts = await countTables(queryOf(source.database));
 
   if (source.database.kind === 'postgres') {
@@ -102,7 +109,6 @@ beforeAll(async () => {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${fresh}`);
     await admin.end();
-    mark('backup');
     await restorePostgres({ url: withDatabase(url, fresh), file: backup.file });
     restoredDatabase = connectPostgres(withDatabase(url, fresh), 5);
   } else {
@@ -111,11 +117,9 @@ beforeAll(async () => {
     const { pglite: copy } = await restorePglite({ file: backup.file });
     restoredDatabase = await connectPglite(undefined, copy);
   }
-  mark('restore');
   restored = await createAuthTestApp({ database: restoredDatabase });
-  mark('app2');
-  if (process.env.DRILL_TIMES) console.log(marks);
-});
+  // The embedded database seeds and starts slower than PostgreSQL (WebAssembly).
+}, 180_000);
 
 afterAll(async () => {
   await restored?.close();
@@ -141,7 +145,12 @@ describe('restore drill', () => {
   it('verifies the hash of every signed document on the restored copy', async () => {
     const check = await verifySignedDocuments(restoredDatabase.db);
     expect(check).toEqual({ documents: 2, amendments: 1, broken: [] });
-    const read = await call(restored, 'GET', summaryUrl(signed[0]!), await signInByPasscode(restored, 'admin@sprechstunde.demo'));
+    const read = await call(
+      restored,
+      'GET',
+      summaryUrl(signed[0]!),
+      await signInByPasscode(restored, 'admin@sprechstunde.demo'),
+    );
     expect(read.status).toBe(200);
     expect(read.body.signature.verified).toBe(true);
     expect(read.body.amendments).toHaveLength(1);
@@ -149,9 +158,14 @@ describe('restore drill', () => {
 
   it('signs people in and books an appointment on the restored copy', async () => {
     // A session from before the backup still holds: the provider's keys and sessions came along.
-    expect((await call(restored, 'POST', '/api/login', coachToken)).body).toMatchObject({ role: 'COACH' });
+    expect((await call(restored, 'POST', '/api/login', coachToken)).body).toMatchObject({
+      role: 'COACH',
+    });
     const admin = await signInByPasscode(restored, 'admin@sprechstunde.demo');
-    expect((await call(restored, 'POST', '/api/login', admin)).body).toMatchObject({ role: 'ADMIN', active: true });
+    expect((await call(restored, 'POST', '/api/login', admin)).body).toMatchObject({
+      role: 'ADMIN',
+      active: true,
+    });
 
     const [client] = await restored.database.db.select({ id: clients.id }).from(clients).limit(1);
     const [coach] = await restored.database.db.select({ id: coaches.id }).from(coaches).limit(1);
@@ -168,7 +182,10 @@ describe('restore drill', () => {
       endDate: new Date(start.getTime() + 30 * 60_000).toISOString(),
     });
     expect(booked.status).toBe(201);
-    const [row] = await restored.database.db.select().from(appointments).where(eq(appointments.id, booked.body.id));
+    const [row] = await restored.database.db
+      .select()
+      .from(appointments)
+      .where(eq(appointments.id, booked.body.id));
     expect(row?.clientId).toBe(client!.id);
   });
 });

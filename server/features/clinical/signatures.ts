@@ -23,7 +23,7 @@ export async function verifySignedDocuments(db: Db): Promise<SignatureCheck> {
   for (const type of DOCUMENT_TYPES) {
     const table = tableOf(type);
     // By id in pages: the content of a decade's documents need not fit in memory at once.
-    for (let after = NO_ID; ; ) {
+    for (let after = NO_ID; ;) {
       const rows = await db
         .select()
         .from(table)
@@ -32,13 +32,14 @@ export async function verifySignedDocuments(db: Db): Promise<SignatureCheck> {
         .limit(PAGE);
       for (const row of rows) {
         result.documents++;
-        if (canonicalHash(signedPayload(type, row)) !== row.contentHash) result.broken.push({ kind: type, id: row.id });
+        if (canonicalHash(signedPayload(type, row)) !== row.contentHash)
+          result.broken.push({ kind: type, id: row.id });
       }
       if (rows.length < PAGE) break;
       after = rows.at(-1)!.id;
     }
   }
-  for (let after = NO_ID; ; ) {
+  for (let after = NO_ID; ;) {
     const rows = await db
       .select()
       .from(clinicalAmendments)
@@ -47,7 +48,8 @@ export async function verifySignedDocuments(db: Db): Promise<SignatureCheck> {
       .limit(PAGE);
     for (const row of rows) {
       result.amendments++;
-      if (canonicalHash(amendmentPayload(row)) !== row.contentHash) result.broken.push({ kind: 'amendment', id: row.id });
+      if (canonicalHash(amendmentPayload(row)) !== row.contentHash)
+        result.broken.push({ kind: 'amendment', id: row.id });
     }
     if (rows.length < PAGE) break;
     after = rows.at(-1)!.id;
