@@ -10,7 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { canonicalHash } from '../server/canonical-json';
 import { backupPglite, restorePglite } from '../server/backup/pglite';
 import { backupPostgres, restorePostgres } from '../server/backup/postgres';
 import { connectPglite, connectPostgres } from '../server/db/client';
@@ -29,6 +31,67 @@ const withName = (name: string) => {
   return url.toString();
 };
 const rows = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+
+/**
+ * Signed summaries for up to `limit` held appointments, hashed as signing does, so the drill's
+ * check has documents to verify (the demo data and the list bench's data have none).
+ */
+async function signSummaries(dbUrl: string, limit: number): Promise<number> {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const { rows: signer } = await client.query<{ id: string }>(
+      'SELECT id FROM users ORDER BY id LIMIT 1',
+    );
+    const { rows } = await client.query<{ id: string; client_id: string; coach_id: string }>(
+      `SELECT id, client_id, coach_id FROM appointments
+        WHERE cancelled_at IS NULL AND NOT no_show AND end_date < now() ORDER BY id LIMIT $1`,
+      [limit],
+    );
+    const signedAt = new Date().toISOString();
+    const content = {
+      format: 'SOAP',
+      riskFlag: false,
+      sections: { subjective: 'S', objective: 'O', assessment: 'A', plan: 'P' },
+      nextSteps: 'N',
+    };
+    for (let i = 0; i < rows.length; i += 1000) {
+      const page = rows.slice(i, i + 1000).map((a) => {
+        const id = randomUUID();
+        const hash = canonicalHash({
+          type: 'summary',
+          id,
+          signedById: signer[0]!.id,
+          signedAt,
+          content,
+        });
+        return [id, a.id, a.client_id, a.coach_id, hash];
+      });
+      await client.query(
+        `INSERT INTO appointment_summaries (id, appointment_id, client_id, coach_id, status, content, signed_by_id, signed_at, content_hash, author_id)
+         SELECT p.id::uuid, p.appointment_id::uuid, p.client_id::uuid, p.coach_id::uuid, 'sent', $1::jsonb, $2::uuid, $3::timestamptz, p.hash, $2::uuid
+           FROM jsonb_to_recordset($4::jsonb) AS p(id text, appointment_id text, client_id text, coach_id text, hash text)`,
+        [
+          JSON.stringify(content),
+          signer[0]!.id,
+          signedAt,
+          JSON.stringify(
+            page.map(([id, appointment_id, client_id, coach_id, hash]) => ({
+              id,
+              appointment_id,
+              client_id,
+              coach_id,
+              hash,
+            })),
+          ),
+        ],
+      );
+    }
+    return rows.length;
+  } finally {
+    await client.end();
+  }
+}
 
 /** backup → restore into a fresh database → counts and signatures, each step timed. */
 async function drillPostgres(dbUrl: string) {
@@ -116,6 +179,7 @@ await onScratchDatabase('backup', async ({ dbUrl }) => {
   const database = connectPostgres(dbUrl, 2);
   await seed(database.db);
   await database.close();
+  await signSummaries(dbUrl, 200);
   log('demo data seeded; drill');
   report.demoPostgres = await drillPostgres(dbUrl);
   log('demo:', report.demoPostgres);
@@ -124,6 +188,7 @@ await onScratchDatabase('backup', async ({ dbUrl }) => {
 await onScratchDatabase('backup', async ({ dbUrl, loader, writeReport }) => {
   const t = performance.now();
   await loadBenchData(loader);
+  await signSummaries(dbUrl, 20_000);
   await loader.query('VACUUM (ANALYZE)');
   log(`100,000 appointments loaded in ${ms(t)} ms; drill`);
   report.appointments100k = await drillPostgres(dbUrl);
