@@ -86,7 +86,7 @@ beforeAll(async () => {
 
   // The booking mails go out (captured), so the log holds sent messages.
   await api.app.jobs.runDue();
-}, 60_000);
+}, 180_000);
 
 afterAll(() => api?.close());
 
