@@ -24,6 +24,7 @@ const clock = new TestClock(new Date());
 const started = clock.now();
 let api: Api;
 let coach: Awaited<ReturnType<Api['signIn']>>;
+let admin: Awaited<ReturnType<Api['signIn']>>;
 let treated: { id: string };
 let continuing: { id: string };
 let neverStarted: { id: string };
@@ -47,7 +48,7 @@ const exists = async (id: string) =>
 
 beforeAll(async () => {
   api = await createApi({ jobs: { clock } });
-  const admin = await api.signIn('ADMIN');
+  admin = await api.signIn('ADMIN');
   const coachId = (await newCoach(api, admin)).id;
   coach = await api.signIn('COACH', { coachId });
 
@@ -130,6 +131,13 @@ describe('retention', () => {
     expect(event!.changes).toMatchObject({
       deleted: { neverStartedClients: 1, clinicalDocumentation: 0 },
     });
+    // The activity feed lists it, in the contract's shape.
+    const feed = await api.call('GET', '/api/events', {
+      as: admin,
+      query: { showAllEvents: true },
+    });
+    expectStatus(feed, 200);
+    expect(JSON.stringify(feed.body)).toContain('retention.deleted');
     const recorded = JSON.stringify(event);
     for (const secret of [neverStarted.id, 'nie@klient.example', 'behandelt@klient.example']) {
       expect(recorded).not.toContain(secret);
