@@ -10,6 +10,7 @@ import { invoiceJobs } from './features/invoices/index';
 import { notificationJobs } from './features/notifications/index';
 import { webhookJobs } from './features/webhooks/index';
 import { mailingListJobs } from './features/mailing-list/index';
+import { retentionJobs } from './features/retention/index';
 import { startJobQueue, type JobQueue } from './jobs/queue';
 import { countedMailer, countedSms } from './metrics/outcomes';
 
@@ -49,6 +50,7 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
 
   const appointmentWork = appointmentJobs(db);
   const billingWork = billingJobs(db, config);
+  const retentionWork = retentionJobs(db);
 
   started.queue = await startJobQueue({
     db,
@@ -62,8 +64,9 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
       ...webhookJobs({ db, config, mailer, jobs }),
       ...mailingListJobs({ db, config, jobs }),
       ...invoiceJobs({ db, config }),
+      ...retentionWork.definitions,
     ],
-    periodic: [...appointmentWork.periodic, ...billingWork.periodic],
+    periodic: [...appointmentWork.periodic, ...billingWork.periodic, ...retentionWork.periodic],
   });
   return started.queue;
 }

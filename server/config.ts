@@ -26,6 +26,12 @@ const schema = z.object({
   /** Where the embedded database keeps its files. */
   PGLITE_DIR: z.string().default('./.data/pglite'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Where `npm run backup` writes its files; copy them off the machine (docs/backup.md). */
+  BACKUP_DIR: z.string().default('./.data/backups'),
+  /** Days `npm run backup` keeps older backups in BACKUP_DIR (the newest is always kept). */
+  BACKUP_KEEP_DAYS: z.coerce.number().int().min(1).max(3650).default(35),
+  /** Directory of pg_dump and pg_restore when they are not on the PATH (e.g. /usr/lib/postgresql/15/bin). */
+  PG_BIN: z.string().optional(),
   /** Seed German demo data into an empty database at start (default on for the embedded database). */
   SEED_DEMO_DATA: bool.optional(),
   /**

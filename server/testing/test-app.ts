@@ -55,16 +55,18 @@ export async function createTestApp(
     withAuthProvider?: boolean;
     /** The server's clock (deps.now); default the real one. */
     now?: () => Date;
+    /** An existing database (a restored copy) instead of a fresh one; closed with the app. */
+    database?: Database;
   } = {},
 ): Promise<TestApp> {
-  const { withAuthProvider, now, ...buildOptions } = options;
+  const { withAuthProvider, now, database: given, ...buildOptions } = options;
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     MAILCHIMP_WEBHOOK_SECRET: 'test-webhook-secret-0123456789',
     ...options.env,
   });
-  const database = await createTestDatabase(options.template);
+  const database = given ?? (await createTestDatabase(options.template));
   const issuer = await createTestIssuer(config.AUTH_ISSUER, config.AUTH_AUDIENCE);
   const rateLimits = createRateLimiters({ kind: 'memory' }, options.rateLimits);
   const authProvider = withAuthProvider

@@ -8,6 +8,7 @@ import { createTestApp, type SeenResponse, type TestApp } from '../../server/tes
 import { ajv } from './contract-validator';
 import type { RateRules } from '../../server/http/rate-limit';
 import type { BuildOptions } from '../../server/app';
+import type { Database } from '../../server/db/client';
 
 export interface FlowState {
   status: number;
@@ -47,6 +48,8 @@ export async function createAuthTestApp(
     jobs?: BuildOptions['jobs'];
     /** The server's and the provider's clock (ctx.now in flows); default the real one. */
     now?: () => Date;
+    /** An existing database (a restored copy) instead of a fresh one. */
+    database?: Database;
   } = {},
 ) {
   const testApp: TestApp = await createTestApp({

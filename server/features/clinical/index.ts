@@ -10,3 +10,5 @@ export const clinicalHandlers = { ...documentHandlers, ...workHandlers, ...revie
 
 // A summary draft is canceled with its appointment (and back when a no-show is taken back).
 onAppointmentOutcome(followAppointment);
+
+export { verifySignedDocuments, type SignatureCheck } from './signatures';

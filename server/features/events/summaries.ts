@@ -62,6 +62,7 @@ const SUMMARIES: Record<EventType, string> = {
   'webhook.test_sent': 'Webhook-Testereignis gesendet',
   'webhook.redelivered': 'Webhook-Nachricht erneut zugestellt',
   'research.exported': 'Forschungsdaten exportiert',
+  'retention.deleted': 'Nach Ablauf der Aufbewahrungsfrist gelöscht',
   'practice_settings.updated': 'Praxisdaten geändert',
 };
 
