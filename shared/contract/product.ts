@@ -1770,7 +1770,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a test event (type webhook.test) to the webhook's URL */
+        /**
+         * Queue a test event (type webhook.test) to the webhook's URL
+         * @description One attempt, no retries; the message ends delivered or failed with that attempt (a refused target shows as the attempt's outcome refused).
+         */
         post: operations["sendWebhookTest"];
         delete?: never;
         options?: never;
@@ -4038,7 +4041,7 @@ export interface components {
         WebhookUpdateRequest: {
             /**
              * Format: uri
-             * @description http or https; where a delivery may go is also checked when it is sent (no internal addresses).
+             * @description http or https. Refused when saved (400, field url, code webhook_target_refused): loopback, private, link-local and cloud-metadata addresses in any notation, loopback and metadata names, and names resolving to such addresses — private ones allowed only by WEBHOOK_ALLOW_PRIVATE_TARGETS, metadata never. Checked again at every delivery (a name may change its address).
              */
             url: string;
             active: boolean;
