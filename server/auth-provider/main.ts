@@ -7,7 +7,8 @@ import { createMailer } from '../adapters/mail/mailer';
 import { registerDevMailbox } from '../adapters/mail/mailbox';
 import { startupConfig } from '../config';
 import { connectDatabase } from '../db/client';
-import { errorHandler, loggableError, loggerOptions } from '../http/problem';
+import { errorHandler, loggableError, loggerOptions, notFoundHandler } from '../http/problem';
+import { trackAllowedMethods } from '../http/allowed-methods';
 import { createRateLimiters } from '../http/rate-limit';
 import { authMailJob, mailOutbox } from '../features/notifications/index';
 import { startJobQueue } from '../jobs/queue';
@@ -60,7 +61,9 @@ const provider = await createAuthProvider({
   mailer: mailOutbox(() => jobs),
 });
 
+app.decorate('allowedMethods', trackAllowedMethods(app));
 app.setErrorHandler(errorHandler);
+app.setNotFoundHandler(notFoundHandler);
 // The same probes as the product's, for the orchestrator of a stand-alone provider.
 registerHealth(app, database.db, config.READINESS_TIMEOUT_MS);
 await app.register(authProviderPlugin, { prefix: '/auth', provider });
