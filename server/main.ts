@@ -29,7 +29,9 @@ const webhookSecretsSealed = await sealStoredSecrets(database.db, config, (type)
   unreadableWebhookSecrets.push(type),
 );
 const seeded =
-  (config.SEED_DEMO_DATA ?? database.kind === 'pglite') ? await seedIfEmpty(database.db) : null;
+  (config.SEED_DEMO_DATA ?? database.kind === 'pglite')
+    ? await seedIfEmpty(database.db, { holidayState: config.HOLIDAY_STATE })
+    : null;
 
 // Rate-limit counters live in PostgreSQL (on the app's pool) so every instance shares them;
 // the embedded database has one process, so memory serves.

@@ -20,7 +20,10 @@ const where =
 
 try {
   await database.migrate();
-  const summary = force ? await seed(database.db, { reset: true }) : await seedIfEmpty(database.db);
+  const options = { holidayState: config.HOLIDAY_STATE };
+  const summary = force
+    ? await seed(database.db, { ...options, reset: true })
+    : await seedIfEmpty(database.db, options);
   if (!summary) {
     console.log(
       `Die ${where} enthält schon Benutzer:innen – nichts geändert.\n` +

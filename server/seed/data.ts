@@ -39,8 +39,14 @@ export const INSURERS: readonly { name: string; ikNumber: string; weight: number
  * as far as known; they are demo data, not a directory: a practice records the address its
  * insurers name for invoices. Invoice mail goes to the demo domain, never to the insurer.
  */
-export const INSURER_ADDRESSES: Readonly<Record<string, { street: string; postalCode: string; city: string }>> = {
-  'Techniker Krankenkasse': { street: 'Bramfelder Straße 140', postalCode: '22305', city: 'Hamburg' },
+export const INSURER_ADDRESSES: Readonly<
+  Record<string, { street: string; postalCode: string; city: string }>
+> = {
+  'Techniker Krankenkasse': {
+    street: 'Bramfelder Straße 140',
+    postalCode: '22305',
+    city: 'Hamburg',
+  },
   BARMER: { street: 'Lichtscheider Straße 89', postalCode: '42285', city: 'Wuppertal' },
   'DAK-Gesundheit': { street: 'Nagelsweg 27–31', postalCode: '20097', city: 'Hamburg' },
   'AOK Bayern': { street: 'Carl-Wery-Straße 28', postalCode: '81739', city: 'München' },
@@ -52,10 +58,22 @@ export const INSURER_ADDRESSES: Readonly<Record<string, { street: string; postal
   'AOK NordWest': { street: 'Kopenhagener Straße 1', postalCode: '44269', city: 'Dortmund' },
   'AOK Hessen': { street: 'Basler Straße 2', postalCode: '61352', city: 'Bad Homburg' },
   'IKK classic': { street: 'Tannenstraße 4b', postalCode: '01099', city: 'Dresden' },
-  'KKH Kaufmännische Krankenkasse': { street: 'Karl-Wiechert-Allee 61', postalCode: '30625', city: 'Hannover' },
+  'KKH Kaufmännische Krankenkasse': {
+    street: 'Karl-Wiechert-Allee 61',
+    postalCode: '30625',
+    city: 'Hannover',
+  },
   'hkk Krankenkasse': { street: 'Martinistraße 26', postalCode: '28195', city: 'Bremen' },
-  'HEK – Hanseatische Krankenkasse': { street: 'Wandsbeker Zollstraße 86–90', postalCode: '22041', city: 'Hamburg' },
-  'SBK Siemens-Betriebskrankenkasse': { street: 'Heimeranstraße 31', postalCode: '80339', city: 'München' },
+  'HEK – Hanseatische Krankenkasse': {
+    street: 'Wandsbeker Zollstraße 86–90',
+    postalCode: '22041',
+    city: 'Hamburg',
+  },
+  'SBK Siemens-Betriebskrankenkasse': {
+    street: 'Heimeranstraße 31',
+    postalCode: '80339',
+    city: 'München',
+  },
   'mhplus Krankenkasse': { street: 'Franckstraße 8', postalCode: '71636', city: 'Ludwigsburg' },
   Knappschaft: { street: 'Knappschaftstraße 1', postalCode: '44799', city: 'Bochum' },
   'BIG direkt gesund': { street: 'Rheinische Straße 1', postalCode: '44137', city: 'Dortmund' },
@@ -63,7 +81,9 @@ export const INSURER_ADDRESSES: Readonly<Record<string, { street: string; postal
 };
 
 /** The invoice address of a campaign's sponsor (invented companies). */
-export const CAMPAIGN_ADDRESSES: Readonly<Record<string, { street: string; postalCode: string; city: string }>> = {
+export const CAMPAIGN_ADDRESSES: Readonly<
+  Record<string, { street: string; postalCode: string; city: string }>
+> = {
   'fruehjahr-2026': { street: 'Friedrichstraße 120', postalCode: '10117', city: 'Berlin' },
   'betrieb-gesund': { street: 'Am Werkstor 5', postalCode: '44147', city: 'Dortmund' },
   newsletter: { street: 'Invalidenstraße 12', postalCode: '10115', city: 'Berlin' },

@@ -2,6 +2,7 @@ import { Faker, base, de, en } from '@faker-js/faker';
 import { Temporal } from '@js-temporal/polyfill';
 import { newMeetingCode, newVideoRoom } from '../features/appointments/index';
 import type { APPOINTMENT_TYPES, REJECTION_REASONS } from '../../shared/contract/enums';
+import { holidayDuring } from '../features/scheduling/index';
 import type {
   appointments,
   campaigns,
@@ -202,9 +203,13 @@ class CoachCalendar {
     private plan: (typeof COACH_PLANS)[number],
     private clock: DemoClock,
     private f: Faker,
+    private holidayState: string,
   ) {}
 
   private hoursOn(day: number): number[] {
+    // A practice is closed on public holidays: the demo books none, as the pickers offer none.
+    const noon = this.clock.at(day, 12);
+    if (holidayDuring(this.holidayState, noon, noon + 1)) return [];
     const weekday = this.clock.weekday(day);
     const hours: number[] = [];
     for (const block of this.plan.blocks) {
@@ -346,12 +351,15 @@ export interface GenerateOptions {
   /** The moment the data is seeded: appointments lie before and after it. */
   now?: Date;
   clientCount?: number;
+  /** The practice's federal state (HOLIDAY_STATE): no demo appointment falls on its holidays. */
+  holidayState?: string;
 }
 
 /** Builds the whole demo data set in memory; only meeting codes and video rooms are random. */
 export function generateDemoData({
   now = new Date(),
   clientCount = CLIENT_COUNT,
+  holidayState = 'BE',
 }: GenerateOptions = {}): DemoData {
   const fPeople = newFaker(SEED_NUMBER);
   const fPlan = newFaker(SEED_NUMBER + 1);
@@ -398,7 +406,7 @@ export function generateDemoData({
     const at = iso(setupDay + (10 + i) * 60_000);
     const id = fPeople.string.uuid();
     coachIds.push(id);
-    calendars.push(new CoachCalendar(plan, clock, fPlan));
+    calendars.push(new CoachCalendar(plan, clock, fPlan, holidayState));
     out.coaches.push({
       id,
       firstName,

@@ -11,6 +11,7 @@ import {
   campaigns,
   clients,
   coaches,
+  events,
   insurers,
   practiceSettings,
   users,
@@ -24,6 +25,7 @@ import {
   type GenerateOptions,
 } from './generate';
 import { catchUpBillableItems } from '../features/billing/index';
+import { demoHistory } from './history';
 
 /** The default client change notice (config CLIENT_CHANGE_NOTICE_HOURS), for late cancellations. */
 const DEMO_CHANGE_NOTICE_HOURS = 24;
@@ -43,6 +45,8 @@ export interface SeedSummary {
     billingRules: number;
     /** Items the billing job made for past demo appointments. */
     billableItems: number;
+    /** Business events the data implies (bookings, cancellations, meetings held, …). */
+    events: number;
   };
   /** The demo sign-in addresses, one per role (five coaches). */
   accounts: DemoAccount[];
@@ -64,7 +68,7 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<SeedSumma
   const summary = await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
     if (options.reset) await truncateAll(tx);
-    return insertAll(tx, generateDemoData(options));
+    return insertAll(tx, generateDemoData(options), options.now);
   });
   return { ...summary, durationMs: Math.round(performance.now() - started) };
 }
@@ -79,18 +83,26 @@ export async function seedIfEmpty(
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
     const [someone] = await tx.select({ id: users.id }).from(users).limit(1);
     if (someone) return null;
-    return insertAll(tx, generateDemoData(options));
+    return insertAll(tx, generateDemoData(options), options.now);
   });
   return summary && { ...summary, durationMs: Math.round(performance.now() - started) };
 }
 
-async function insertAll(tx: Tx, data: DemoData): Promise<Omit<SeedSummary, 'durationMs'>> {
+async function insertAll(
+  tx: Tx,
+  data: DemoData,
+  now = new Date(),
+): Promise<Omit<SeedSummary, 'durationMs'>> {
   // Multi-row inserts, parents first; chunks keep each statement under the bind-parameter limit.
   await insertRows(tx, coaches, data.coaches);
   // Each demo account can sign in at once: the provider knows its address as verified, so a
   // passcode login works, and the product's users row is already claimed by that identity.
   const accounts = data.users.map((user) => ({ ...user, authSubject: randomUUID() }));
-  await insertRows(tx, authUsers, accounts.map((a) => ({ id: a.authSubject })));
+  await insertRows(
+    tx,
+    authUsers,
+    accounts.map((a) => ({ id: a.authSubject })),
+  );
   await insertRows(
     tx,
     authEmails,
@@ -111,28 +123,31 @@ async function insertAll(tx: Tx, data: DemoData): Promise<Omit<SeedSummary, 'dur
     .onConflictDoUpdate({ target: practiceSettings.id, set: DEMO_PRACTICE });
   await insertRows(tx, clients, data.clients);
   await insertRows(tx, appointments, data.appointments);
+  const history = demoHistory(data, now);
+  await insertRows(tx, events, history);
   const availabilityCount = await seedAvailability(tx, data.availability);
   const billingRuleCount = await seedBillingRules(tx, data.billingRules);
   // Past appointments get their items as they would in the running app: by the item job.
   const billed = await catchUpBillableItems(tx as unknown as Db, {
-    now: new Date(),
+    now,
     changeNoticeHours: DEMO_CHANGE_NOTICE_HOURS,
   });
 
-  const now = Date.now();
+  const nowMs = now.getTime();
   return {
     counts: {
       users: data.users.length,
       coaches: data.coaches.length,
       clients: data.clients.length,
       appointments: data.appointments.length,
-      pastAppointments: data.appointments.filter((a) => Date.parse(a.endDate) <= now).length,
+      pastAppointments: data.appointments.filter((a) => Date.parse(a.endDate) <= nowMs).length,
       cancelledAppointments: data.appointments.filter((a) => a.cancelledAt).length,
       insurers: data.insurers.length,
       campaigns: data.campaigns.length,
       availability: availabilityCount,
       billingRules: billingRuleCount,
       billableItems: billed.created,
+      events: history.length,
     },
     accounts: data.accounts,
   };
@@ -146,7 +161,8 @@ type Table =
   | typeof insurers
   | typeof campaigns
   | typeof authUsers
-  | typeof authEmails;
+  | typeof authEmails
+  | typeof events;
 
 async function insertRows<T extends Table>(tx: Tx, table: T, rows: T['$inferInsert'][]) {
   const columns = rows[0] ? Object.keys(rows[0]).length + 4 : 1;

@@ -28,6 +28,7 @@ export function formatSeedSummary(
     `  Verfügbarkeiten       ${pending(c.availability)}`,
     `  Abrechnungsregeln     ${pending(c.billingRules)}`,
     `  Abrechnungspositionen ${pending(c.billableItems)}`,
+    `  Ereignisse            ${n(c.events)}`,
     '',
     'So melden Sie sich an',
     '---------------------',
@@ -50,10 +51,16 @@ export function formatSeedSummary(
 }
 
 /** What `npm start` prints once it listens: where the app is, and where the codes arrive. */
-export function formatStartBanner(url: string, options: { mailbox: boolean; seeded: SeedSummary | null }): string {
+export function formatStartBanner(
+  url: string,
+  options: { mailbox: boolean; seeded: SeedSummary | null },
+): string {
   const lines = ['', `Sprechstunde läuft: ${url}`];
   if (options.mailbox) lines.push(`Entwicklungs-Postfach (Anmeldecodes): ${url}/dev/mailbox`);
   if (options.seeded) lines.push('', formatSeedSummary(options.seeded, url));
-  else lines.push('Demo-Konten: README.md, Abschnitt „Demo sign-in“ (npm run seed -- --force legt die Demodaten neu an).');
+  else
+    lines.push(
+      'Demo-Konten: README.md, Abschnitt „Demo sign-in“ (npm run seed -- --force legt die Demodaten neu an).',
+    );
   return `${lines.join('\n')}\n`;
 }

@@ -97,7 +97,7 @@ export interface paths {
         put?: never;
         /**
          * Create an appointment
-         * @description 409 slot_taken when it overlaps a live appointment of the coach. Only ADMIN and ONBOARDING_MANAGER may create adhoc appointments for other coaches; coaches book for themselves. Coaches book only clients they coach (403 forbidden_scope otherwise, checked after the 400 for an unknown clientId). An unknown clientId or coachId, or an inactive coach, is 400 naming the field. isProvisional true sets provisionalUntil to now plus the configured hold.
+         * @description 409 slot_taken when it overlaps a live appointment of the coach. Only ADMIN and ONBOARDING_MANAGER may create adhoc appointments for other coaches; coaches book for themselves. Coaches book only clients they coach (403 forbidden_scope otherwise, checked after the 400 for an unknown clientId). An unknown clientId or coachId, or an inactive coach, is 400 naming the field. isProvisional true sets provisionalUntil to now plus the configured hold. A future appointment that touches a public holiday of the practice's federal state is 409 public_holiday (the detail names the holiday) unless availabilityOverrideReason says why; staff pickers offer no such slot.
          */
         post: operations["createAppointment"];
         delete?: never;
@@ -2534,6 +2534,8 @@ export interface components {
             isProvisional: boolean;
             /** Format: uri */
             externalMeetingUrl?: string | null;
+            /** @description Staff book a future appointment onto a public holiday of the practice's federal state on purpose, and say why (blank is 400). Without it such a booking is 409 public_holiday. Recorded in the appointment.created event as availabilityOverride (reason, and the holiday's date and name). */
+            availabilityOverrideReason?: string;
         };
         UpdateAppointmentRequest: {
             /** Format: date-time */

@@ -13,7 +13,12 @@ import {
   type CoachOption,
   type ScheduleError,
 } from './scheduling/shared';
-import { pickedSlot, slotPickerMachine, submittedResult, type SlotPickerInput } from './slot-picker.machine';
+import {
+  pickedSlot,
+  slotPickerMachine,
+  submittedResult,
+  type SlotPickerInput,
+} from './slot-picker.machine';
 import { mondayOf, windowOf } from '../../shared/time';
 import { notProvided as notProvidedBy } from './shared/failures';
 
@@ -101,7 +106,11 @@ const notProvided = (actor: string) => notProvidedBy('appointment-booking', acto
 const queryOf = (context: BookingContext): BookingQuery | null =>
   context.coachId === null
     ? null
-    : { coachId: context.coachId, appointmentType: context.appointmentType, duration: context.duration };
+    : {
+        coachId: context.coachId,
+        appointmentType: context.appointmentType,
+        duration: context.duration,
+      };
 
 /** The picker's input: the shown week of the coach's free slots, booked for the chosen client. */
 export function bookingSlots(context: BookingContext): SlotPickerInput {
@@ -111,14 +120,19 @@ export function bookingSlots(context: BookingContext): SlotPickerInput {
     weekStart: context.weekStart,
     errorOf: toScheduleError,
     request: ({ query, slot, idempotencyKey }) =>
-      bookingRequestOf({ idempotencyKey, client: context.client, slot }, (query as unknown as BookingQuery).appointmentType),
+      bookingRequestOf(
+        { idempotencyKey, client: context.client, slot },
+        (query as unknown as BookingQuery).appointmentType,
+      ),
   };
 }
 
 /** The week the running picker shows (so a change of client keeps it); outside a running actor (the model graph) the stored one. */
 const pickerWeek = ({ context, self }: { context: BookingContext; self: AnyActorRef }) => {
-  const children = self.getSnapshot()?.children as Record<string, AnyActorRef | undefined> | undefined;
-  const picker = children?.slotPicker?.getSnapshot() as { context?: { weekStart?: string | null } } | undefined;
+  const children = self.getSnapshot()?.children as
+    Record<string, AnyActorRef | undefined> | undefined;
+  const picker = children?.slotPicker?.getSnapshot() as
+    { context?: { weekStart?: string | null } } | undefined;
   return picker?.context?.weekStart ?? context.weekStart;
 };
 
@@ -155,7 +169,10 @@ export const bookingMachine = setup({
     /** Tells the person the appointment was booked (the page shows a toast). */
     notifyBooked: () => undefined,
     /** Tells the picker the coach, type or duration changed: it loads that week afresh. */
-    changeQuery: sendTo('slotPicker', ({ context }) => ({ type: 'query.change' as const, query: queryOf(context) })),
+    changeQuery: sendTo('slotPicker', ({ context }) => ({
+      type: 'query.change' as const,
+      query: queryOf(context),
+    })),
   },
   guards: {
     ...coachGuards,
@@ -187,8 +204,14 @@ export const bookingMachine = setup({
       invoke: {
         id: 'loadCoaches',
         src: 'loadCoaches',
-        onDone: { target: 'choosingClient', actions: assign({ coaches: ({ event }) => event.output }) },
-        onError: { target: 'coachesFailed', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
+        onDone: {
+          target: 'choosingClient',
+          actions: assign({ coaches: ({ event }) => event.output }),
+        },
+        onError: {
+          target: 'coachesFailed',
+          actions: assign({ error: ({ event }) => toScheduleError(event.error) }),
+        },
       },
     },
     coachesFailed: { tags: ['error', 'coachesError'], on: { retry: 'loadingCoaches' } },
@@ -207,7 +230,10 @@ export const bookingMachine = setup({
           },
           { target: '.idle', actions: assign({ query: ({ event }) => event.query, results: [] }) },
         ],
-        'client.select': { target: 'choosingSlot', actions: assign({ client: ({ event }) => event.client }) },
+        'client.select': {
+          target: 'choosingSlot',
+          actions: assign({ client: ({ event }) => event.client }),
+        },
       },
       states: {
         idle: {},
@@ -218,8 +244,14 @@ export const bookingMachine = setup({
             id: 'searchClients',
             src: 'searchClients',
             input: ({ context }) => ({ query: context.query.trim() }),
-            onDone: { target: 'results', actions: assign({ results: ({ event }) => event.output, error: null }) },
-            onError: { target: 'searchFailed', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
+            onDone: {
+              target: 'results',
+              actions: assign({ results: ({ event }) => event.output, error: null }),
+            },
+            onError: {
+              target: 'searchFailed',
+              actions: assign({ error: ({ event }) => toScheduleError(event.error) }),
+            },
           },
         },
         results: { tags: ['clientResults'] },
@@ -256,7 +288,8 @@ export const bookingMachine = setup({
           ],
         },
         'duration.select': {
-          guard: ({ context, event }) => context.kind === 'adhoc' && event.duration >= 10 && event.duration <= 240,
+          guard: ({ context, event }) =>
+            context.kind === 'adhoc' && event.duration >= 10 && event.duration <= 240,
           actions: [assign({ duration: ({ event }) => event.duration }), 'changeQuery'],
         },
       },

@@ -70,12 +70,16 @@ const call = <const TSrc extends 'cancelAppointment' | 'setNoShow' | 'resendInvi
     id: src,
     src,
     input,
-    onDone: { target: '#appointmentDetail.loading', actions: { type: 'notify' as const, params: { action: done } } },
+    onDone: {
+      target: '#appointmentDetail.loading',
+      actions: { type: 'notify' as const, params: { action: done } },
+    },
     errorField: 'actionError',
     failed: 'idle',
   });
 
-const phaseOf = (context: AppointmentDetailContext) => appointmentPhase(context.record!.appointment, context.now());
+const phaseOf = (context: AppointmentDetailContext) =>
+  appointmentPhase(context.record!.appointment, context.now());
 
 export const appointmentDetailMachine = setup({
   types: {
@@ -132,9 +136,12 @@ export const appointmentDetailMachine = setup({
   }),
   initial: 'loading',
   states: {
-    ...detailLoadStates<AppointmentDetailContext, AppointmentDetailEvent, { withEvents: boolean }>('ready', (c) => ({
-      withEvents: c.withEvents,
-    })),
+    ...detailLoadStates<AppointmentDetailContext, AppointmentDetailEvent, { withEvents: boolean }>(
+      'ready',
+      (c) => ({
+        withEvents: c.withEvents,
+      }),
+    ),
     ready: {
       type: 'parallel',
       states: {
@@ -160,7 +167,11 @@ export const appointmentDetailMachine = setup({
           states: {
             checking: {
               always: [
-                { guard: 'askToCancel', target: 'confirmingCancel', actions: assign({ askToCancel: false }) },
+                {
+                  guard: 'askToCancel',
+                  target: 'confirmingCancel',
+                  actions: assign({ askToCancel: false }),
+                },
                 { target: 'idle' },
               ],
             },
@@ -176,7 +187,12 @@ export const appointmentDetailMachine = setup({
               run: 'cancelling',
               back: 'idle',
             }),
-            cancelling: call('cancelAppointment', 'cancelled', ({ context }) => ({ id: context.id }), ['busy', 'cancelling']),
+            cancelling: call(
+              'cancelAppointment',
+              'cancelled',
+              ({ context }) => ({ id: context.id }),
+              ['busy', 'cancelling'],
+            ),
             settingNoShow: call('setNoShow', 'noShowChanged', ({ context }) => ({
               id: context.id,
               noShow: !context.record!.appointment.noShow,

@@ -15,6 +15,7 @@ import {
 import { formatRule, parseRule, weekdayOf, WEEKDAYS, type Weekday } from '../../shared/recurrence';
 import { inBerlin, mondayOf, parsePlainDate, wallTimeToInstant, windowOf } from '../../shared/time';
 import { notProvided as notProvidedBy } from './shared/failures';
+import { keyFor, type WriteKey } from './shared/write-key';
 
 /**
  * `/availability`: one coach's week of recurring blocks and exceptions. Coaches see their own;
@@ -30,13 +31,12 @@ export type UpdateAvailabilityBody = components['schemas']['UpdateAvailabilityRe
 export type UpdateOccurrenceBody = components['schemas']['UpdateOccurrenceRequest'];
 
 export type SaveAvailabilityInput =
-  | { op: 'create'; body: CreateAvailabilityBody }
+  | { op: 'create'; body: CreateAvailabilityBody; idempotencyKey: string }
   | { op: 'series'; id: string; body: UpdateAvailabilityBody }
   | { op: 'occurrence'; id: string; body: UpdateOccurrenceBody };
 
 export type DeleteAvailabilityInput =
-  | { op: 'series'; id: string }
-  | { op: 'occurrence'; id: string; occurrenceDate: string };
+  { op: 'series'; id: string } | { op: 'occurrence'; id: string; occurrenceDate: string };
 
 export interface LoadWeekInput {
   coachId: string;
@@ -96,6 +96,8 @@ export interface AvailabilityWeekContext {
   fieldErrors: DraftErrors;
   deleteScope: 'series' | 'occurrence' | null;
   error: ScheduleError | null;
+  /** A new availability's Idempotency-Key, kept while the same one is saved again. */
+  writeKey: WriteKey | null;
 }
 
 export interface AvailabilityWeekInput {
@@ -131,11 +133,15 @@ const MAX_COUNT = 999;
 const MAX_NOTE = 500;
 
 /** The occurrence a selection points to, with its series. */
-export function selectedOccurrence(context: Pick<AvailabilityWeekContext, 'availabilities' | 'selection'>) {
+export function selectedOccurrence(
+  context: Pick<AvailabilityWeekContext, 'availabilities' | 'selection'>,
+) {
   const { selection } = context;
   if (!selection) return undefined;
   const availability = context.availabilities.find((a) => a.id === selection.availabilityId);
-  const occurrence = availability?.occurrences.find((o) => o.occurrenceDate === selection.occurrenceDate);
+  const occurrence = availability?.occurrences.find(
+    (o) => o.occurrenceDate === selection.occurrenceDate,
+  );
   return availability && occurrence ? { availability, occurrence } : undefined;
 }
 
@@ -180,7 +186,12 @@ function seriesDraft(a: Availability): AvailabilityDraft {
   };
 }
 
-function occurrenceDraft(a: Availability, occurrenceDate: string, startDate: string, endDate: string): AvailabilityDraft {
+function occurrenceDraft(
+  a: Availability,
+  occurrenceDate: string,
+  startDate: string,
+  endDate: string,
+): AvailabilityDraft {
   const start = inBerlin(startDate);
   const end = inBerlin(endDate);
   const hhmm = (z: Temporal.ZonedDateTime) =>
@@ -202,11 +213,13 @@ export function validateDraft(draft: AvailabilityDraft): DraftErrors {
   if (!first) errors.startDay = 'invalid_date';
   if (!TIME.test(draft.startTime)) errors.startTime = 'invalid_time';
   if (!TIME.test(draft.endTime)) errors.endTime = 'invalid_time';
-  else if (TIME.test(draft.startTime) && draft.endTime <= draft.startTime) errors.endTime = 'end_before_start';
+  else if (TIME.test(draft.startTime) && draft.endTime <= draft.startTime)
+    errors.endTime = 'end_before_start';
   if (draft.note.length > MAX_NOTE) errors.note = 'value_too_long';
   if (draft.mode !== 'occurrence' && draft.repeat) {
     const interval = Number(draft.interval);
-    if (!Number.isInteger(interval) || interval < 1 || interval > 99) errors.interval = 'invalid_interval';
+    if (!Number.isInteger(interval) || interval < 1 || interval > 99)
+      errors.interval = 'invalid_interval';
     if (draft.days.length === 0) errors.days = 'value_missing';
     if (draft.endKind === 'until') {
       const until = parsePlainDate(draft.until);
@@ -215,14 +228,19 @@ export function validateDraft(draft: AvailabilityDraft): DraftErrors {
     }
     if (draft.endKind === 'count') {
       const count = Number(draft.count);
-      if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT) errors.count = 'invalid_count';
+      if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT)
+        errors.count = 'invalid_count';
     }
   }
   return errors;
 }
 
 /** The API call a valid draft makes. */
-export function saveInput(draft: AvailabilityDraft, coachId: string): SaveAvailabilityInput {
+export function saveInput(
+  draft: AvailabilityDraft,
+  coachId: string,
+  idempotencyKey: string,
+): SaveAvailabilityInput {
   const note = draft.note.trim() === '' ? null : draft.note.trim();
   const recurrence = draft.repeat
     ? formatRule({
@@ -246,7 +264,7 @@ export function saveInput(draft: AvailabilityDraft, coachId: string): SaveAvaila
   };
   switch (draft.mode) {
     case 'create':
-      return { op: 'create', body: { coachId, ...series } };
+      return { op: 'create', body: { coachId, ...series }, idempotencyKey };
     case 'series':
       return { op: 'series', id: draft.availabilityId!, body: series };
     case 'occurrence':
@@ -281,7 +299,11 @@ const weekNavigation = {
   'week.previous': { target: '#availabilityWeek.loading', actions: 'previousWeek' },
   'week.next': { target: '#availabilityWeek.loading', actions: 'nextWeek' },
   'week.today': { target: '#availabilityWeek.loading', actions: 'thisWeek' },
-  'coach.select': { guard: 'canPickCoach', target: '#availabilityWeek.loading', actions: 'pickCoach' },
+  'coach.select': {
+    guard: 'canPickCoach',
+    target: '#availabilityWeek.loading',
+    actions: 'pickCoach',
+  },
 } as const;
 
 export const availabilityWeekMachine = setup({
@@ -307,8 +329,12 @@ export const availabilityWeekMachine = setup({
   actors: {
     loadCoaches: fromPromise<CoachOption[]>(notProvided('loadCoaches')),
     loadWeek: fromPromise<Availability[], LoadWeekInput>(notProvided('loadWeek')),
-    saveAvailability: fromPromise<Availability, SaveAvailabilityInput>(notProvided('saveAvailability')),
-    deleteAvailability: fromPromise<void, DeleteAvailabilityInput>(notProvided('deleteAvailability')),
+    saveAvailability: fromPromise<Availability, SaveAvailabilityInput>(
+      notProvided('saveAvailability'),
+    ),
+    deleteAvailability: fromPromise<void, DeleteAvailabilityInput>(
+      notProvided('deleteAvailability'),
+    ),
   },
   actions: {
     /** Tells the person the change was saved (the page shows a toast). */
@@ -318,22 +344,27 @@ export const availabilityWeekMachine = setup({
     previousWeek: assign({ weekStart: ({ context }) => context.weekStart.subtract({ days: 7 }) }),
     nextWeek: assign({ weekStart: ({ context }) => context.weekStart.add({ days: 7 }) }),
     thisWeek: assign({
-      weekStart: ({ context, event }) => (event.type === 'week.today' ? mondayOf(event.today) : context.weekStart),
+      weekStart: ({ context, event }) =>
+        event.type === 'week.today' ? mondayOf(event.today) : context.weekStart,
     }),
     pickCoach: assign({
-      coachId: ({ context, event }) => (event.type === 'coach.select' ? event.coachId : context.coachId),
+      coachId: ({ context, event }) =>
+        event.type === 'coach.select' ? event.coachId : context.coachId,
       selection: null,
     }),
   },
   guards: {
     ...coachGuards,
-    noCoaches: ({ event }) => 'output' in event && Array.isArray(event.output) && event.output.length === 0,
-    draftIsValid: ({ context }) => context.draft !== null && Object.keys(validateDraft(context.draft)).length === 0,
+    noCoaches: ({ event }) =>
+      'output' in event && Array.isArray(event.output) && event.output.length === 0,
+    draftIsValid: ({ context }) =>
+      context.draft !== null && Object.keys(validateDraft(context.draft)).length === 0,
     hasFieldErrors: ({ event }) =>
       'error' in event && Object.keys(fieldErrorsOf(event.error, SERVER_FIELDS)).length > 0,
     selectionExists: ({ context, event }) =>
       event.type === 'occurrence.select' &&
-      selectedOccurrence({ availabilities: context.availabilities, selection: event }) !== undefined,
+      selectedOccurrence({ availabilities: context.availabilities, selection: event }) !==
+        undefined,
     isRecurring: ({ context }) => {
       const found = selectedOccurrence(context);
       return found !== undefined && found.availability.recurrence !== null;
@@ -352,6 +383,7 @@ export const availabilityWeekMachine = setup({
     fieldErrors: {},
     deleteScope: null,
     error: null,
+    writeKey: null,
   }),
   initial: 'starting',
   states: {
@@ -371,7 +403,10 @@ export const availabilityWeekMachine = setup({
             }),
           },
         ],
-        onError: { target: 'coachesFailed', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
+        onError: {
+          target: 'coachesFailed',
+          actions: assign({ error: ({ event }) => toScheduleError(event.error) }),
+        },
       },
     },
     coachesFailed: {
@@ -393,10 +428,15 @@ export const availabilityWeekMachine = setup({
             availabilities: ({ event }) => event.output,
             // A selection whose occurrence is gone (deleted, moved to another week) is dropped.
             selection: ({ context, event }) =>
-              selectedOccurrence({ availabilities: event.output, selection: context.selection }) ? context.selection : null,
+              selectedOccurrence({ availabilities: event.output, selection: context.selection })
+                ? context.selection
+                : null,
           }),
         },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => toScheduleError(event.error) }),
+        },
       },
     },
     failed: {
@@ -423,7 +463,10 @@ export const availabilityWeekMachine = setup({
               guard: 'selectionExists',
               target: 'selected',
               actions: assign({
-                selection: ({ event }) => ({ availabilityId: event.availabilityId, occurrenceDate: event.occurrenceDate }),
+                selection: ({ event }) => ({
+                  availabilityId: event.availabilityId,
+                  occurrenceDate: event.occurrenceDate,
+                }),
               }),
             },
           },
@@ -435,11 +478,17 @@ export const availabilityWeekMachine = setup({
             'occurrence.select': {
               guard: 'selectionExists',
               actions: assign({
-                selection: ({ event }) => ({ availabilityId: event.availabilityId, occurrenceDate: event.occurrenceDate }),
+                selection: ({ event }) => ({
+                  availabilityId: event.availabilityId,
+                  occurrenceDate: event.occurrenceDate,
+                }),
                 error: null,
               }),
             },
-            'selection.clear': { target: 'idle', actions: assign({ selection: null, error: null }) },
+            'selection.clear': {
+              target: 'idle',
+              actions: assign({ selection: null, error: null }),
+            },
             'block.create': {
               target: 'editing',
               actions: assign({
@@ -463,7 +512,12 @@ export const availabilityWeekMachine = setup({
               actions: assign({
                 draft: ({ context }) => {
                   const { availability, occurrence } = selectedOccurrence(context)!;
-                  return occurrenceDraft(availability, occurrence.occurrenceDate, occurrence.startDate, occurrence.endDate);
+                  return occurrenceDraft(
+                    availability,
+                    occurrence.occurrenceDate,
+                    occurrence.startDate,
+                    occurrence.endDate,
+                  );
                 },
                 fieldErrors: {},
                 error: null,
@@ -487,12 +541,17 @@ export const availabilityWeekMachine = setup({
               actions: assign(({ context, event }) => {
                 const draft = context.draft!;
                 const { [event.field as DraftField]: _gone, ...fieldErrors } = context.fieldErrors;
-                if (event.field === 'repeat') return { draft: { ...draft, repeat: event.value === 'true' }, fieldErrors };
+                if (event.field === 'repeat')
+                  return { draft: { ...draft, repeat: event.value === 'true' }, fieldErrors };
                 if (event.field === 'kind') {
-                  return { draft: { ...draft, kind: event.value === 'blocker' ? 'blocker' : 'available' }, fieldErrors };
+                  return {
+                    draft: { ...draft, kind: event.value === 'blocker' ? 'blocker' : 'available' },
+                    fieldErrors,
+                  };
                 }
                 if (event.field === 'endKind') {
-                  const endKind: EndKind = event.value === 'until' || event.value === 'count' ? event.value : 'never';
+                  const endKind: EndKind =
+                    event.value === 'until' || event.value === 'count' ? event.value : 'never';
                   return { draft: { ...draft, endKind }, fieldErrors };
                 }
                 return { draft: { ...draft, [event.field]: event.value }, fieldErrors };
@@ -509,7 +568,14 @@ export const availabilityWeekMachine = setup({
               }),
             },
             'form.submit': [
-              { guard: 'draftIsValid', target: 'saving' },
+              {
+                guard: 'draftIsValid',
+                target: 'saving',
+                actions: assign({
+                  writeKey: ({ context }) =>
+                    keyFor(context.writeKey, { draft: context.draft, coachId: context.coachId }),
+                }),
+              },
               { actions: assign({ fieldErrors: ({ context }) => validateDraft(context.draft!) }) },
             ],
             'form.cancel': [
@@ -528,18 +594,27 @@ export const availabilityWeekMachine = setup({
           invoke: {
             id: 'saveAvailability',
             src: 'saveAvailability',
-            input: ({ context }) => saveInput(context.draft!, context.coachId!),
+            input: ({ context }) =>
+              saveInput(context.draft!, context.coachId!, context.writeKey!.key),
             onDone: {
               target: '#availabilityWeek.loading',
-              actions: [assign({ draft: null, fieldErrors: {}, selection: null }), 'notifySaved'],
+              actions: [
+                assign({ draft: null, fieldErrors: {}, selection: null, writeKey: null }),
+                'notifySaved',
+              ],
             },
             onError: [
               {
                 guard: 'hasFieldErrors',
                 target: 'editing',
-                actions: assign({ fieldErrors: ({ event }) => fieldErrorsOf(event.error, SERVER_FIELDS) }),
+                actions: assign({
+                  fieldErrors: ({ event }) => fieldErrorsOf(event.error, SERVER_FIELDS),
+                }),
               },
-              { target: 'editing', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
+              {
+                target: 'editing',
+                actions: assign({ error: ({ event }) => toScheduleError(event.error) }),
+              },
             ],
           },
         },
@@ -547,7 +622,10 @@ export const availabilityWeekMachine = setup({
           tags: ['selection', 'confirmDelete'],
           on: {
             'delete.confirm': 'deleting',
-            'delete.cancel': { target: 'selected', actions: assign({ deleteScope: null, error: null }) },
+            'delete.cancel': {
+              target: 'selected',
+              actions: assign({ deleteScope: null, error: null }),
+            },
           },
         },
         deleting: {
@@ -559,7 +637,11 @@ export const availabilityWeekMachine = setup({
             input: ({ context }): DeleteAvailabilityInput => {
               const selection = context.selection!;
               return context.deleteScope === 'occurrence'
-                ? { op: 'occurrence', id: selection.availabilityId, occurrenceDate: selection.occurrenceDate }
+                ? {
+                    op: 'occurrence',
+                    id: selection.availabilityId,
+                    occurrenceDate: selection.occurrenceDate,
+                  }
                 : { op: 'series', id: selection.availabilityId };
             },
             onDone: {

@@ -103,7 +103,11 @@ export function conflictsOf(error: unknown): BatchConflict[] | null {
   if (e?.status !== 409 || e.code !== 'batch_refused' || !Array.isArray(e.fieldErrors)) return null;
   const conflicts = (e.fieldErrors as Array<{ id?: string; status?: string; code: string }>)
     .filter((f) => typeof f.id === 'string')
-    .map((f) => ({ id: f.id!, code: f.code, ...(f.status === undefined ? {} : { status: f.status }) }));
+    .map((f) => ({
+      id: f.id!,
+      code: f.code,
+      ...(f.status === undefined ? {} : { status: f.status }),
+    }));
   return conflicts.length > 0 ? conflicts : null;
 }
 
@@ -125,11 +129,16 @@ const batchSetup = setup({
     context: {} as BatchContext,
     events: {} as BatchEvent,
     input: {} as BatchInput,
-    tags: {} as 'busy' | 'open' | 'error' | 'conflict' | 'done' | 'loadingMatching' | 'matchingFailed',
+    tags: {} as
+      'busy' | 'open' | 'error' | 'conflict' | 'done' | 'loadingMatching' | 'matchingFailed',
   },
   actors: {
-    loadMatching: fromPromise<MatchingItems, BatchFilter>(notProvided('batch action', 'loadMatching')),
-    submitBatch: fromPromise<{ count: number }, BatchRequest>(notProvided('batch action', 'submitBatch')),
+    loadMatching: fromPromise<MatchingItems, BatchFilter>(
+      notProvided('batch action', 'loadMatching'),
+    ),
+    submitBatch: fromPromise<{ count: number }, BatchRequest>(
+      notProvided('batch action', 'submitBatch'),
+    ),
     /**
      * Sends `batch.filter` whenever the list's filters change, for as long as the machine
      * runs. The default watches nothing: a screen without a list sends the event itself.
@@ -143,7 +152,9 @@ const batchSetup = setup({
       const { item } = event as Extract<BatchEvent, { type: 'batch.toggle' }>;
       const has = context.selected.some((s) => s.id === item.id);
       return {
-        selected: has ? context.selected.filter((s) => s.id !== item.id) : [...context.selected, item],
+        selected: has
+          ? context.selected.filter((s) => s.id !== item.id)
+          : [...context.selected, item],
         scope: 'picked' as const,
         result: null,
       };
@@ -152,7 +163,11 @@ const batchSetup = setup({
       const { items, selected } = event as Extract<BatchEvent, { type: 'batch.page' }>;
       const ids = new Set(items.map((i) => i.id));
       const rest = context.selected.filter((s) => !ids.has(s.id));
-      return { selected: selected ? [...rest, ...items] : rest, scope: 'picked' as const, result: null };
+      return {
+        selected: selected ? [...rest, ...items] : rest,
+        scope: 'picked' as const,
+        result: null,
+      };
     }),
     clear: assign({ ...EMPTY_SELECTION, result: null }),
     resetSelection: assign(({ event }) => ({
@@ -166,12 +181,16 @@ const batchSetup = setup({
     filterChanged: ({ context, event }) =>
       !sameFilter(context.filter, (event as Extract<BatchEvent, { type: 'batch.filter' }>).filter),
     allowed: ({ context, event }) =>
-      allowedActions(context).includes((event as Extract<BatchEvent, { type: 'batch.choose' }>).action),
+      allowedActions(context).includes(
+        (event as Extract<BatchEvent, { type: 'batch.choose' }>).action,
+      ),
     /** Something is left after the refused records go, and it still allows the action. */
     restAllowed: ({ context }) => {
       const refused = new Set(context.conflicts.map((c) => c.id));
       const selected = context.selected.filter((s) => !refused.has(s.id));
-      return context.action !== null && allowedActions({ ...context, selected }).includes(context.action);
+      return (
+        context.action !== null && allowedActions({ ...context, selected }).includes(context.action)
+      );
     },
   },
 });
@@ -230,9 +249,15 @@ export const batchActionMachine = batchSetup.createMachine({
             result: null,
           })),
         },
-        onError: { target: 'matchingFailed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
+        onError: {
+          target: 'matchingFailed',
+          actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+        },
       },
-      on: { 'batch.filter': resetOnFilter, 'batch.clear': { target: 'selecting', actions: 'clear' } },
+      on: {
+        'batch.filter': resetOnFilter,
+        'batch.clear': { target: 'selecting', actions: 'clear' },
+      },
     },
     matchingFailed: {
       tags: ['error', 'matchingFailed'],
@@ -281,7 +306,10 @@ export const batchActionMachine = batchSetup.createMachine({
             target: 'conflict',
             actions: assign({ conflicts: ({ event }) => conflictsOf(event.error)! }),
           },
-          { target: 'failed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
+          {
+            target: 'failed',
+            actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+          },
         ],
       },
       // The batch is on its way; a new filter applies to the list, the selection ends with it.
@@ -338,7 +366,10 @@ export const batchActionMachine = batchSetup.createMachine({
       tags: ['error', 'open'],
       on: {
         'batch.retry': { target: 'submitting', actions: assign({ error: null }) },
-        'batch.back': { target: 'selecting', actions: assign({ error: null, action: null, idempotencyKey: null }) },
+        'batch.back': {
+          target: 'selecting',
+          actions: assign({ error: null, action: null, idempotencyKey: null }),
+        },
         'batch.filter': resetOnFilter,
       },
     },

@@ -79,7 +79,11 @@ export type BillingRulesEvent =
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The list with rule `id` moved to index `to`, or null when that changes nothing. */
-export function movedRules(rules: readonly BillingRule[], id: string, to: number): BillingRule[] | null {
+export function movedRules(
+  rules: readonly BillingRule[],
+  id: string,
+  to: number,
+): BillingRule[] | null {
   const from = rules.findIndex((r) => r.id === id);
   if (from < 0 || to < 0 || to >= rules.length || to === from) return null;
   const next = [...rules];
@@ -116,9 +120,13 @@ export const billingRulesMachine = setup({
   },
   actors: {
     loadRules: fromPromise<BillingRule[], void>(notProvided('billing rules', 'loadRules')),
-    reorderRules: fromPromise<BillingRule[], { ids: string[] }>(notProvided('billing rules', 'reorderRules')),
+    reorderRules: fromPromise<BillingRule[], { ids: string[] }>(
+      notProvided('billing rules', 'reorderRules'),
+    ),
     deleteRule: fromPromise<unknown, { id: string }>(notProvided('billing rules', 'deleteRule')),
-    previewRules: fromPromise<Preview, { appointmentId: string }>(notProvided('billing rules', 'previewRules')),
+    previewRules: fromPromise<Preview, { appointmentId: string }>(
+      notProvided('billing rules', 'previewRules'),
+    ),
     loadClientAppointments: fromPromise<Appointment[], { clientId: string }>(
       notProvided('billing rules', 'loadClientAppointments'),
     ),
@@ -131,7 +139,9 @@ export const billingRulesMachine = setup({
     movable: ({ context, event }) =>
       event.type === 'rules.move' && movedRules(context.rules, event.id, event.to) !== null,
     staleOrder: ({ event }) =>
-      'error' in event && statusOf(event.error) === 409 && codeOf(event.error) === 'stale_rule_order',
+      'error' in event &&
+      statusOf(event.error) === 409 &&
+      codeOf(event.error) === 'stale_rule_order',
     knownRule: ({ context, event }) =>
       event.type === 'rule.delete' && context.rules.some((r) => r.id === event.id),
     validAppointmentId: ({ event }) =>
@@ -158,7 +168,8 @@ export const billingRulesMachine = setup({
   }),
   // An appointment the page was opened for is previewed at once (as if typed in).
   entry: enqueueActions(({ context, enqueue }) => {
-    if (context.appointmentId) enqueue.raise({ type: 'preview.request', appointmentId: context.appointmentId });
+    if (context.appointmentId)
+      enqueue.raise({ type: 'preview.request', appointmentId: context.appointmentId });
   }),
   states: {
     list: {
@@ -169,8 +180,14 @@ export const billingRulesMachine = setup({
           invoke: {
             id: 'loadRules',
             src: 'loadRules',
-            onDone: { target: 'ready', actions: assign({ rules: ({ event }) => event.output, error: null }) },
-            onError: { target: 'loadFailed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
+            onDone: {
+              target: 'ready',
+              actions: assign({ rules: ({ event }) => event.output, error: null }),
+            },
+            onError: {
+              target: 'loadFailed',
+              actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+            },
           },
         },
         loadFailed: { tags: ['loadError'], on: { 'rules.retry': 'loading' } },
@@ -186,7 +203,12 @@ export const billingRulesMachine = setup({
                   before: context.rules,
                   rules,
                   movedId: event.id,
-                  announcement: { kind: 'moved', name: rule.name, position: event.to + 1, count: rules.length } as const,
+                  announcement: {
+                    kind: 'moved',
+                    name: rule.name,
+                    position: event.to + 1,
+                    count: rules.length,
+                  } as const,
                 };
               }),
             },
@@ -207,7 +229,10 @@ export const billingRulesMachine = setup({
             id: 'reorderRules',
             src: 'reorderRules',
             input: ({ context }) => ({ ids: context.rules.map((r) => r.id) }),
-            onDone: { target: 'ready', actions: assign({ rules: ({ event }) => event.output, before: null }) },
+            onDone: {
+              target: 'ready',
+              actions: assign({ rules: ({ event }) => event.output, before: null }),
+            },
             onError: [
               {
                 guard: 'staleOrder',
@@ -240,7 +265,10 @@ export const billingRulesMachine = setup({
             id: 'reloadRules',
             src: 'loadRules',
             onDone: { target: 'ready', actions: assign({ rules: ({ event }) => event.output }) },
-            onError: { target: 'loadFailed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
+            onError: {
+              target: 'loadFailed',
+              actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+            },
           },
         },
         asking: del.asking({
@@ -249,7 +277,13 @@ export const billingRulesMachine = setup({
           abort: 'delete.abort',
           run: 'deleting',
           back: 'ready',
-          onAbort: assign<BillingRulesContext, BillingRulesEvent, undefined, BillingRulesEvent, never>({
+          onAbort: assign<
+            BillingRulesContext,
+            BillingRulesEvent,
+            undefined,
+            BillingRulesEvent,
+            never
+          >({
             deleting: null,
           }),
         }),
@@ -263,7 +297,10 @@ export const billingRulesMachine = setup({
             onDone: {
               target: 'loading',
               actions: [
-                { type: 'notifyDeleted', params: ({ context }) => ({ name: context.deleting?.name ?? '' }) },
+                {
+                  type: 'notifyDeleted',
+                  params: ({ context }) => ({ name: context.deleting?.name ?? '' }),
+                },
                 assign(({ context }) => ({
                   announcement: { kind: 'deleted', name: context.deleting?.name ?? '' } as const,
                   deleting: null,
@@ -280,7 +317,10 @@ export const billingRulesMachine = setup({
           tags: ['deleteError', 'asking'],
           on: {
             'delete.retry': { target: 'deleting', actions: assign({ deleteError: null }) },
-            'delete.abort': { target: 'ready', actions: assign({ deleting: null, deleteError: null }) },
+            'delete.abort': {
+              target: 'ready',
+              actions: assign({ deleting: null, deleteError: null }),
+            },
           },
         },
       },
@@ -292,7 +332,10 @@ export const billingRulesMachine = setup({
           {
             guard: 'validAppointmentId',
             target: '.previewing',
-            actions: assign({ appointmentId: ({ event }) => event.appointmentId.trim(), previewError: null }),
+            actions: assign({
+              appointmentId: ({ event }) => event.appointmentId.trim(),
+              previewError: null,
+            }),
           },
           {
             target: '.failed',
@@ -315,7 +358,10 @@ export const billingRulesMachine = setup({
             onDone: { target: 'shown', actions: assign({ preview: ({ event }) => event.output }) },
             onError: {
               target: 'failed',
-              actions: assign({ preview: null, previewError: ({ event }) => machineErrorOf(event.error) }),
+              actions: assign({
+                preview: null,
+                previewError: ({ event }) => machineErrorOf(event.error),
+              }),
             },
           },
         },
@@ -336,9 +382,16 @@ export const billingRulesMachine = setup({
         // would restart the whole page, the list region too.)
         'client.choose': {
           target: '.loading',
-          actions: assign({ client: ({ event }) => event.client, appointments: [], appointmentsError: null }),
+          actions: assign({
+            client: ({ event }) => event.client,
+            appointments: [],
+            appointmentsError: null,
+          }),
         },
-        'client.clear': { target: '.none', actions: assign({ client: null, appointments: [], appointmentsError: null }) },
+        'client.clear': {
+          target: '.none',
+          actions: assign({ client: null, appointments: [], appointmentsError: null }),
+        },
       },
       states: {
         none: {},
@@ -348,7 +401,10 @@ export const billingRulesMachine = setup({
             id: 'loadClientAppointments',
             src: 'loadClientAppointments',
             input: ({ context }) => ({ clientId: context.client!.id }),
-            onDone: { target: 'ready', actions: assign({ appointments: ({ event }) => event.output }) },
+            onDone: {
+              target: 'ready',
+              actions: assign({ appointments: ({ event }) => event.output }),
+            },
             onError: {
               target: 'failed',
               actions: assign({ appointmentsError: ({ event }) => machineErrorOf(event.error) }),
@@ -358,7 +414,12 @@ export const billingRulesMachine = setup({
         ready: { tags: ['appointmentsShown'] },
         failed: {
           tags: ['appointmentsError'],
-          on: { 'appointments.retry': { target: 'loading', actions: assign({ appointmentsError: null }) } },
+          on: {
+            'appointments.retry': {
+              target: 'loading',
+              actions: assign({ appointmentsError: null }),
+            },
+          },
         },
       },
     },

@@ -72,7 +72,9 @@ export type CalendarEventType =
   | { type: 'retry' };
 
 /** The days the current mode shows. */
-export function visibleDays(context: Pick<CalendarContext, 'mode' | 'anchor'>): Temporal.PlainDate[] {
+export function visibleDays(
+  context: Pick<CalendarContext, 'mode' | 'anchor'>,
+): Temporal.PlainDate[] {
   if (context.mode === 'day') return [context.anchor];
   const monday = mondayOf(context.anchor);
   return Array.from({ length: 7 }, (_, i) => monday.add({ days: i }));
@@ -121,16 +123,19 @@ export const calendarMachine = setup({
       anchor: ({ context }) => context.anchor.add({ days: context.mode === 'day' ? 1 : 7 }),
     }),
     thisPeriod: assign({
-      anchor: ({ context, event }) => (event.type === 'period.today' ? event.today : context.anchor),
+      anchor: ({ context, event }) =>
+        event.type === 'period.today' ? event.today : context.anchor,
     }),
     pickCoach: assign({
-      coachId: ({ context, event }) => (event.type === 'coach.select' ? event.coachId : context.coachId),
+      coachId: ({ context, event }) =>
+        event.type === 'coach.select' ? event.coachId : context.coachId,
     }),
   },
   guards: {
     canPickCoach: ({ context }) => context.canPickCoach,
     isWide: ({ context }) => !context.narrow,
-    isCancellable: ({ context }) => context.appointment !== null && context.appointment.cancelledAt === null,
+    isCancellable: ({ context }) =>
+      context.appointment !== null && context.appointment.cancelledAt === null,
   },
 }).createMachine({
   id: 'calendar',
@@ -185,9 +190,15 @@ export const calendarMachine = setup({
       invoke: {
         id: 'loadEvents',
         src: 'loadEvents',
-        input: ({ context }) => ({ ...windowOf(mondayOf(context.anchor), 7), coachId: context.coachId }),
+        input: ({ context }) => ({
+          ...windowOf(mondayOf(context.anchor), 7),
+          coachId: context.coachId,
+        }),
         onDone: { target: 'ready', actions: assign({ events: ({ event }) => event.output }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => toScheduleError(event.error) }) },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => toScheduleError(event.error) }),
+        },
       },
     },
     failed: {
@@ -198,11 +209,15 @@ export const calendarMachine = setup({
       initial: 'idle',
       states: {
         idle: {
-                    on: {
+          on: {
             ...navigation,
             'appointment.open': {
               target: 'detail',
-              actions: assign({ appointmentId: ({ event }) => event.appointmentId, appointment: null, error: null }),
+              actions: assign({
+                appointmentId: ({ event }) => event.appointmentId,
+                appointment: null,
+                error: null,
+              }),
             },
           },
         },
@@ -222,7 +237,10 @@ export const calendarMachine = setup({
                 id: 'loadAppointment',
                 src: 'loadAppointment',
                 input: ({ context }) => ({ id: context.appointmentId! }),
-                onDone: { target: 'showing', actions: assign({ appointment: ({ event }) => event.output }) },
+                onDone: {
+                  target: 'showing',
+                  actions: assign({ appointment: ({ event }) => event.output }),
+                },
                 onError: {
                   target: 'detailFailed',
                   actions: assign({ error: ({ event }) => toScheduleError(event.error) }),
@@ -235,7 +253,11 @@ export const calendarMachine = setup({
             },
             showing: {
               on: {
-                'cancel.request': { guard: 'isCancellable', target: 'confirmingCancel', actions: assign({ error: null }) },
+                'cancel.request': {
+                  guard: 'isCancellable',
+                  target: 'confirmingCancel',
+                  actions: assign({ error: null }),
+                },
               },
             },
             confirmingCancel: {

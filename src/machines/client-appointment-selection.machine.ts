@@ -103,7 +103,10 @@ export const appointmentSelectionMachine = setup({
       tags: ['booked'],
       on: {
         'calendar.download': {
-          actions: { type: 'saveCalendar', params: ({ context }) => ({ appointment: context.appointment! }) },
+          actions: {
+            type: 'saveCalendar',
+            params: ({ context }) => ({ appointment: context.appointment! }),
+          },
         },
       },
     },

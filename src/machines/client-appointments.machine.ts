@@ -69,7 +69,12 @@ export const clientAppointmentsMachine = setup({
   },
 }).createMachine({
   id: 'clientAppointments',
-  context: ({ input }) => ({ appointments: [], joinable: [], error: null, now: input?.now ?? Date.now }),
+  context: ({ input }) => ({
+    appointments: [],
+    joinable: [],
+    error: null,
+    now: input?.now ?? Date.now,
+  }),
   initial: 'loading',
   states: {
     loading: {
@@ -85,7 +90,10 @@ export const clientAppointmentsMachine = setup({
           },
           { target: 'none', actions: assign({ appointments: [], joinable: [], error: null }) },
         ],
-        onError: { target: 'loadFailed', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
+        onError: {
+          target: 'loadFailed',
+          actions: assign({ error: ({ event }) => toClientError(event.error) }),
+        },
       },
     },
     loadFailed: { tags: ['error', 'loadError'], on: { retry: 'loading' } },

@@ -68,7 +68,12 @@ export const cancelMachine = setup({
   },
 }).createMachine({
   id: 'cancelAppointment',
-  context: ({ input }) => ({ target: input.target, now: input.now, appointment: null, error: null }),
+  context: ({ input }) => ({
+    target: input.target,
+    now: input.now,
+    appointment: null,
+    error: null,
+  }),
   initial: 'loading',
   states: {
     loading: {
@@ -78,13 +83,27 @@ export const cancelMachine = setup({
         src: 'loadAppointment',
         input: ({ context }) => context.target,
         onDone: [
-          { guard: 'isCancelled', target: 'alreadyCancelled', actions: assign({ appointment: ({ event }) => event.output }) },
-          { guard: 'hasStarted', target: 'tooLate', actions: assign({ appointment: ({ event }) => event.output }) },
-          { target: 'confirming', actions: assign({ appointment: ({ event }) => event.output, error: null }) },
+          {
+            guard: 'isCancelled',
+            target: 'alreadyCancelled',
+            actions: assign({ appointment: ({ event }) => event.output }),
+          },
+          {
+            guard: 'hasStarted',
+            target: 'tooLate',
+            actions: assign({ appointment: ({ event }) => event.output }),
+          },
+          {
+            target: 'confirming',
+            actions: assign({ appointment: ({ event }) => event.output, error: null }),
+          },
         ],
         onError: [
           { guard: 'notFound', target: 'notFound' },
-          { target: 'loadFailed', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
+          {
+            target: 'loadFailed',
+            actions: assign({ error: ({ event }) => toClientError(event.error) }),
+          },
         ],
       },
     },
@@ -101,11 +120,17 @@ export const cancelMachine = setup({
         id: 'cancelAppointment',
         src: 'cancelAppointment',
         input: ({ context }) => context.target,
-        onDone: { target: 'cancelled', actions: assign({ appointment: ({ event }) => event.output }) },
+        onDone: {
+          target: 'cancelled',
+          actions: assign({ appointment: ({ event }) => event.output }),
+        },
         onError: [
           { guard: 'tooLate', target: 'tooLate' },
           { guard: 'cancelledMeanwhile', target: 'alreadyCancelled' },
-          { target: 'confirming', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
+          {
+            target: 'confirming',
+            actions: assign({ error: ({ event }) => toClientError(event.error) }),
+          },
         ],
       },
     },

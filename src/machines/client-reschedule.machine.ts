@@ -94,7 +94,16 @@ export const rescheduleMachine = setup({
     context: {} as RescheduleContext,
     events: {} as RescheduleEvent,
     input: {} as RescheduleInput,
-    tags: {} as 'busy' | 'error' | 'cancelled' | 'loadError' | 'loading' | 'moved' | 'notFound' | 'picking' | 'tooLate',
+    tags: {} as
+      | 'busy'
+      | 'error'
+      | 'cancelled'
+      | 'loadError'
+      | 'loading'
+      | 'moved'
+      | 'notFound'
+      | 'picking'
+      | 'tooLate',
   },
   actors: {
     /**
@@ -109,7 +118,8 @@ export const rescheduleMachine = setup({
   },
   guards: {
     isCancelled: ({ event }) =>
-      (event as { output?: { appointment: ClientAppointment } }).output?.appointment.cancelledAt != null,
+      (event as { output?: { appointment: ClientAppointment } }).output?.appointment.cancelledAt !=
+      null,
     hasStarted: ({ context, event }) => {
       const a = (event as { output?: { appointment: ClientAppointment } }).output?.appointment;
       return a !== undefined && Date.parse(a.startDate) <= context.now();
@@ -162,7 +172,10 @@ export const rescheduleMachine = setup({
         ],
         onError: [
           { guard: 'notFound', target: 'notFound' },
-          { target: 'loadFailed', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
+          {
+            target: 'loadFailed',
+            actions: assign({ error: ({ event }) => toClientError(event.error) }),
+          },
         ],
       },
     },

@@ -77,7 +77,10 @@ const outputOf = (event: unknown) => (event as { output: SignupCheck }).output;
 
 /** The widget's flow snapshot as far as this machine reads it. */
 interface FlowView {
-  context: { response: { actions?: Record<string, unknown> } | null; session: { token: string | null } };
+  context: {
+    response: { actions?: Record<string, unknown> } | null;
+    session: { token: string | null };
+  };
   matches(state: Record<string, string>): boolean;
   hasTag(tag: string): boolean;
 }
@@ -121,7 +124,8 @@ export const clientSignupMachine = setup({
     context: {} as SignupContext,
     events: {} as SignupEvent,
     input: {} as SignupInput,
-    tags: {} as 'busy' | 'error' | 'invalid' | 'done' | 'formError' | 'linkError' | 'linking' | 'registering',
+    tags: {} as
+      'busy' | 'error' | 'invalid' | 'done' | 'formError' | 'linkError' | 'linking' | 'registering',
   },
   actors: {
     /** `POST /client/signup?validateOnly=true` (no token). */
@@ -236,7 +240,10 @@ export const clientSignupMachine = setup({
                 ),
             }),
           },
-          { target: 'editing.failed', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
+          {
+            target: 'editing.failed',
+            actions: assign({ error: ({ event }) => toClientError(event.error) }),
+          },
         ],
       },
     },
@@ -275,7 +282,10 @@ export const clientSignupMachine = setup({
         src: 'linkSignup',
         input: ({ context }) => ({ request: context.request!, token: context.token! }),
         onDone: 'activating',
-        onError: { target: 'linkFailed', actions: assign({ error: ({ event }) => toClientError(event.error) }) },
+        onError: {
+          target: 'linkFailed',
+          actions: assign({ error: ({ event }) => toClientError(event.error) }),
+        },
       },
     },
     /** The account exists, the client record does not: the link step can be tried again. */

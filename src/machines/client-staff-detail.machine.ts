@@ -50,7 +50,10 @@ const setSessions = (closed: boolean, tags: Array<'busy' | 'confirmClose' | 'clo
     input: ({ context }) => ({ id: context.id, closed }),
     onDone: {
       target: '#clientDetail.loading',
-      actions: { type: 'notify' as const, params: { action: closed ? ('sessionsClosed' as const) : ('sessionsOpened' as const) } },
+      actions: {
+        type: 'notify' as const,
+        params: { action: closed ? ('sessionsClosed' as const) : ('sessionsOpened' as const) },
+      },
     },
     errorField: 'actionError',
     failed: 'idle',
@@ -84,7 +87,8 @@ export const clientStaffDetailMachine = setup({
       context.record !== null && context.record.client.sessionsClosedOn !== null,
     reminderOffered: ({ context }) =>
       !context.reminderUnavailable && context.record?.client.hasNotSignedRequiredContract === true,
-    notImplemented: ({ event }) => (event as { error?: { status?: unknown } }).error?.status === 501,
+    notImplemented: ({ event }) =>
+      (event as { error?: { status?: unknown } }).error?.status === 501,
   },
 }).createMachine({
   id: 'clientDetail',

@@ -51,16 +51,15 @@ export interface CoachMeetingStartContext {
 }
 
 export type CoachMeetingStartEvent =
-  | { type: 'code.change'; value: string }
-  | { type: 'code.submit' }
-  | { type: 'upcoming.retry' };
+  { type: 'code.change'; value: string } | { type: 'code.submit' } | { type: 'upcoming.retry' };
 
 export const coachMeetingStartMachine = setup({
   types: {
     context: {} as CoachMeetingStartContext,
     events: {} as CoachMeetingStartEvent,
     input: {} as { now?: () => number },
-    tags: {} as 'busy' | 'error' | 'loadingUpcoming' | 'upcomingError' | 'upcomingLoaded' | 'checkingCode',
+    tags: {} as
+      'busy' | 'error' | 'loadingUpcoming' | 'upcomingError' | 'upcomingLoaded' | 'checkingCode',
   },
   actors: {
     loadUpcoming: notProvided<Appointment[], { forDate: string }>('loadUpcoming'),
@@ -132,7 +131,10 @@ export const coachMeetingStartMachine = setup({
             input: ({ context }) => ({ code: context.code.trim() }),
             onDone: {
               target: 'opened',
-              actions: { type: 'openMeeting', params: ({ context }) => ({ code: context.code.trim() }) },
+              actions: {
+                type: 'openMeeting',
+                params: ({ context }) => ({ code: context.code.trim() }),
+              },
             },
             // Unknown code and failed look-up alike (section 5); rate limits keep their own text.
             onError: {
@@ -140,7 +142,9 @@ export const coachMeetingStartMachine = setup({
               actions: assign({
                 error: ({ event }) => ({
                   code:
-                    errorCodeOf(event.error) === 'rate_limited' ? 'rate_limited' : 'invalid_meeting_code',
+                    errorCodeOf(event.error) === 'rate_limited'
+                      ? 'rate_limited'
+                      : 'invalid_meeting_code',
                 }),
               }),
             },

@@ -1,4 +1,11 @@
-import { assign, type ErrorActorEvent, type EventObject, fromPromise, type MachineContext, setup } from 'xstate';
+import {
+  assign,
+  type ErrorActorEvent,
+  type EventObject,
+  fromPromise,
+  type MachineContext,
+  setup,
+} from 'xstate';
 import { machineErrorOf } from './shared/failures';
 
 /**
@@ -36,13 +43,22 @@ export const actionStates = <TContext extends MachineContext, TEvent extends Eve
    * The state that offers the actions: each event (while its guard allows) forgets the last
    * failure kept in `errorField` and goes to its state (a question or a call).
    */
-  offering: <const TOffers extends Partial<Record<TEvent['type'], { guard: string; target: string }>>>(
+  offering: <
+    const TOffers extends Partial<Record<TEvent['type'], { guard: string; target: string }>>,
+  >(
     errorField: keyof TContext & string,
     offers: TOffers,
   ) => {
-    const clear = assign<TContext, TEvent, undefined, TEvent, never>(() => ({ [errorField]: null }) as Partial<TContext>);
+    const clear = assign<TContext, TEvent, undefined, TEvent, never>(
+      () => ({ [errorField]: null }) as Partial<TContext>,
+    );
     return {
-      on: Object.fromEntries(Object.entries(offers).map(([type, offer]) => [type, { ...(offer as object), actions: clear }])) as {
+      on: Object.fromEntries(
+        Object.entries(offers).map(([type, offer]) => [
+          type,
+          { ...(offer as object), actions: clear },
+        ]),
+      ) as {
         [K in keyof TOffers]: TOffers[K] & { actions: typeof clear };
       },
     };
@@ -103,7 +119,8 @@ export const confirmActionMachine = setup({
   },
   actions: {
     /** Success: the screen shows a toast and reloads what changed. */
-    notifyDone: (_, _params: { payload: Readonly<Record<string, unknown>>; output: unknown }) => undefined,
+    notifyDone: (_, _params: { payload: Readonly<Record<string, unknown>>; output: unknown }) =>
+      undefined,
   },
 }).createMachine({
   id: 'confirmAction',
@@ -125,7 +142,13 @@ export const confirmActionMachine = setup({
       abort: 'action.abort',
       run: 'running',
       back: 'idle',
-      onAbort: assign<ConfirmActionContext, ConfirmActionEvent, undefined, ConfirmActionEvent, never>({ payload: null }),
+      onAbort: assign<
+        ConfirmActionContext,
+        ConfirmActionEvent,
+        undefined,
+        ConfirmActionEvent,
+        never
+      >({ payload: null }),
     }),
     running: confirm.running({
       tags: ['busy', 'open'],
@@ -136,7 +159,13 @@ export const confirmActionMachine = setup({
         actions: [
           {
             type: 'notifyDone',
-            params: ({ context, event }: { context: ConfirmActionContext; event: { output: unknown } }) => ({
+            params: ({
+              context,
+              event,
+            }: {
+              context: ConfirmActionContext;
+              event: { output: unknown };
+            }) => ({
               payload: context.payload ?? {},
               output: event.output,
             }),

@@ -17,8 +17,7 @@ export interface DatevExportContext extends DatevRange {
 }
 
 export type DatevExportEvent =
-  | { type: 'datev.change'; fromDate?: string; toDate?: string }
-  | { type: 'datev.export' };
+  { type: 'datev.change'; fromDate?: string; toDate?: string } | { type: 'datev.export' };
 
 /** The calendar month before `today`'s, both ends included. */
 export function previousMonth(today: Temporal.PlainDate): DatevRange {
@@ -74,7 +73,10 @@ export const datevExportMachine = setup({
         src: 'exportDatev',
         input: ({ context }) => ({ fromDate: context.fromDate, toDate: context.toDate }),
         onDone: 'done',
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+        },
       },
     },
     done: {

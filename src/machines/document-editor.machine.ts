@@ -1,5 +1,6 @@
 import { assign, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
 import { machineErrorOf, notProvided, type MachineError } from './shared/failures';
+import { keyFor, type WriteKey } from './shared/write-key';
 
 /**
  * The one editor of clinical documents (appointment summaries and patient cards, issue #20):
@@ -66,6 +67,8 @@ export interface DocumentMeta {
 export interface ReviewCommentInput {
   documentId: string;
   text: string;
+  /** Kept while the same text is sent again, so a retried comment is added once. */
+  idempotencyKey: string;
 }
 
 /** Whose document it is: the page's header (client, appointment date and type, links back). */
@@ -103,6 +106,8 @@ export interface AmendmentInput {
   documentId: string;
   reason: string;
   text: string;
+  /** Kept while the same amendment is sent again, so a retry adds it once. */
+  idempotencyKey: string;
 }
 
 export interface SaveDraftInput {
@@ -159,6 +164,8 @@ export interface DocumentEditorContext {
   subject: DocumentSubject | null;
   /** "Unterschreiben" was clicked while the text was still being saved: ask once it lands. */
   signRequested: boolean;
+  /** The Idempotency-Key of the amendment or review comment being added, and its body. */
+  writeKey: WriteKey | null;
 }
 
 export type DocumentEditorEvent =
@@ -323,7 +330,8 @@ export const documentEditorMachine = setup({
         (context.sending !== null && same(output.content, context.sending))
       );
     },
-    isSavedNow: ({ context }) => context.etag !== null && same(context.content, context.savedContent),
+    isSavedNow: ({ context }) =>
+      context.etag !== null && same(context.content, context.savedContent),
   },
   actions: {
     /** Every keystroke: into context and into the local copy that survives a reload. */
@@ -371,7 +379,11 @@ export const documentEditorMachine = setup({
     adoptMeta: assign(({ event }) => ({
       meta: (event as unknown as { output: { meta: DocumentMeta } }).output.meta,
       error: null,
+      writeKey: null,
     })),
+    keyWrite: assign({
+      writeKey: ({ context, event }) => keyFor(context.writeKey, event),
+    }),
     /** Follows the held-back link (the app navigates; provided by the wiring). */
     leavePage: () => undefined,
     holdLeave: assign({
@@ -395,6 +407,7 @@ export const documentEditorMachine = setup({
     leaveTo: null,
     subject: null,
     signRequested: false,
+    writeKey: null,
   }),
   invoke: {
     id: 'localDraft',
@@ -472,46 +485,49 @@ export const documentEditorMachine = setup({
       invoke: [
         GUARDED,
         {
-        id: 'saveDraft',
-        src: 'saveDraft',
-        input: ({ context }) => ({
-          documentId: context.documentId,
-          content: context.content,
-          etag: context.etag!,
-        }),
-        onDone: [
-          {
-            guard: 'typedWhileSaving',
-            target: 'dirty',
-            actions: 'adoptSaved',
-          },
-          {
-            // "Unterschreiben" was clicked while this save was out.
-            guard: 'signWaiting',
-            target: 'confirmingSign',
-            actions: ['adoptSaved', 'clearLocalDraft', 'forgetSignRequest'],
-          },
-          {
-            target: 'saved',
-            actions: ['adoptSaved', 'clearLocalDraft'],
-          },
-        ],
-        onError: [
-          STALE_TO_CHECK,
-          {
-            guard: 'isTransient',
-            target: 'offlineRetrying',
-            actions: assign(({ context, event }) => ({
-              sending: null,
-              attempt: context.attempt + 1,
-              error: machineErrorOf(event.error),
-            })),
-          },
-          {
-            target: 'failed',
-            actions: assign(({ event }) => ({ sending: null, error: machineErrorOf(event.error) })),
-          },
-        ],
+          id: 'saveDraft',
+          src: 'saveDraft',
+          input: ({ context }) => ({
+            documentId: context.documentId,
+            content: context.content,
+            etag: context.etag!,
+          }),
+          onDone: [
+            {
+              guard: 'typedWhileSaving',
+              target: 'dirty',
+              actions: 'adoptSaved',
+            },
+            {
+              // "Unterschreiben" was clicked while this save was out.
+              guard: 'signWaiting',
+              target: 'confirmingSign',
+              actions: ['adoptSaved', 'clearLocalDraft', 'forgetSignRequest'],
+            },
+            {
+              target: 'saved',
+              actions: ['adoptSaved', 'clearLocalDraft'],
+            },
+          ],
+          onError: [
+            STALE_TO_CHECK,
+            {
+              guard: 'isTransient',
+              target: 'offlineRetrying',
+              actions: assign(({ context, event }) => ({
+                sending: null,
+                attempt: context.attempt + 1,
+                error: machineErrorOf(event.error),
+              })),
+            },
+            {
+              target: 'failed',
+              actions: assign(({ event }) => ({
+                sending: null,
+                error: machineErrorOf(event.error),
+              })),
+            },
+          ],
         },
       ],
       // Typing goes on while the request is out; the answer then decides saved or dirty.
@@ -695,7 +711,11 @@ export const documentEditorMachine = setup({
       on: {
         'leave.confirm': { target: 'left', actions: 'leavePage' },
         'leave.stay': [
-          { guard: 'isSavedNow', target: 'saved', actions: [assign({ leaveTo: null }), 'clearLocalDraft'] },
+          {
+            guard: 'isSavedNow',
+            target: 'saved',
+            actions: [assign({ leaveTo: null }), 'clearLocalDraft'],
+          },
           { target: 'dirty', actions: assign({ leaveTo: null }) },
         ],
       },
@@ -746,7 +766,11 @@ export const documentEditorMachine = setup({
         viewing: {
           on: {
             'amend.open': { guard: 'canAmend', target: 'amending' },
-            'comment.submit': { guard: 'canAmend', target: 'commentSubmitting' },
+            'comment.submit': {
+              guard: 'canAmend',
+              target: 'commentSubmitting',
+              actions: 'keyWrite',
+            },
           },
         },
         /** A reviewer's comment on its way; a refusal names why and the text stays in the form. */
@@ -757,7 +781,11 @@ export const documentEditorMachine = setup({
             src: 'addReviewComment',
             input: ({ context, event }) => {
               const { text } = event as Extract<DocumentEditorEvent, { type: 'comment.submit' }>;
-              return { documentId: context.documentId, text };
+              return {
+                documentId: context.documentId,
+                text,
+                idempotencyKey: context.writeKey!.key,
+              };
             },
             onDone: {
               target: 'viewing',
@@ -773,8 +801,8 @@ export const documentEditorMachine = setup({
         amending: {
           tags: ['amending'],
           on: {
-            'amend.cancel': { target: 'viewing', actions: assign({ error: null }) },
-            'amend.submit': 'amendSubmitting',
+            'amend.cancel': { target: 'viewing', actions: assign({ error: null, writeKey: null }) },
+            'amend.submit': { target: 'amendSubmitting', actions: 'keyWrite' },
           },
         },
         amendSubmitting: {
@@ -783,8 +811,16 @@ export const documentEditorMachine = setup({
             id: 'addAmendment',
             src: 'addAmendment',
             input: ({ context, event }) => {
-              const { reason, text } = event as Extract<DocumentEditorEvent, { type: 'amend.submit' }>;
-              return { documentId: context.documentId, reason, text };
+              const { reason, text } = event as Extract<
+                DocumentEditorEvent,
+                { type: 'amend.submit' }
+              >;
+              return {
+                documentId: context.documentId,
+                reason,
+                text,
+                idempotencyKey: context.writeKey!.key,
+              };
             },
             onDone: {
               target: 'viewing',

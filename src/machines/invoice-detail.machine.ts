@@ -73,21 +73,29 @@ export const invoiceDetailMachine = setup({
   },
   actors: {
     loadDetail: fromPromise<Invoice, { id: string }>(notProvided('invoice detail', 'loadDetail')),
-    downloadDocument: fromPromise<unknown, DownloadRequest>(notProvided('invoice detail', 'downloadDocument')),
+    downloadDocument: fromPromise<unknown, DownloadRequest>(
+      notProvided('invoice detail', 'downloadDocument'),
+    ),
     sendInvoice: fromPromise<Invoice, SendRequest>(notProvided('invoice detail', 'sendInvoice')),
-    cancelInvoice: fromPromise<Invoice, CancelRequest>(notProvided('invoice detail', 'cancelInvoice')),
+    cancelInvoice: fromPromise<Invoice, CancelRequest>(
+      notProvided('invoice detail', 'cancelInvoice'),
+    ),
   },
   actions: {
     notifySent: (_, _params: { number: string; email: string }) => undefined,
     notifyCancelled: (_, _params: { number: string; stornoNumber: string }) => undefined,
     newKey: assign({ idempotencyKey: () => crypto.randomUUID() }),
-    keepActionError: assign({ actionError: (_, params: { error: unknown }) => machineErrorOf(params.error) }),
+    keepActionError: assign({
+      actionError: (_, params: { error: unknown }) => machineErrorOf(params.error),
+    }),
   },
   guards: {
     retryable,
     canSend: ({ context }) => context.record !== null && context.record.status !== 'cancelled',
     canCancel: ({ context }) =>
-      context.record !== null && context.record.kind === 'invoice' && context.record.status !== 'cancelled',
+      context.record !== null &&
+      context.record.kind === 'invoice' &&
+      context.record.status !== 'cancelled',
     hasDocument: ({ context }, params: { document: InvoiceDocumentKind }) =>
       context.record !== null && (params.document === 'pdf' || context.record.hasXRechnung),
     emailValid: ({ context }) => EMAIL.test(context.email.trim()),
@@ -122,11 +130,16 @@ export const invoiceDetailMachine = setup({
               guard: 'canSend',
               target: 'askingSend',
               actions: assign({
-                email: ({ context }) => context.record!.sentTo ?? context.record!.recipient.email ?? '',
+                email: ({ context }) =>
+                  context.record!.sentTo ?? context.record!.recipient.email ?? '',
                 actionError: null,
               }),
             },
-            'cancel.ask': { guard: 'canCancel', target: 'askingCancel', actions: assign({ reason: '', actionError: null }) },
+            'cancel.ask': {
+              guard: 'canCancel',
+              target: 'askingCancel',
+              actions: assign({ reason: '', actionError: null }),
+            },
           },
         },
         downloading: {
@@ -134,9 +147,16 @@ export const invoiceDetailMachine = setup({
           invoke: {
             id: 'downloadDocument',
             src: 'downloadDocument',
-            input: ({ context }) => ({ id: context.id, number: context.record!.number, document: context.document! }),
+            input: ({ context }) => ({
+              id: context.id,
+              number: context.record!.number,
+              document: context.document!,
+            }),
             onDone: 'idle',
-            onError: { target: 'downloadFailed', actions: { type: 'keepActionError', params: ({ event }) => ({ error: event.error }) } },
+            onError: {
+              target: 'downloadFailed',
+              actions: { type: 'keepActionError', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
         downloadFailed: {
@@ -160,25 +180,42 @@ export const invoiceDetailMachine = setup({
           invoke: {
             id: 'sendInvoice',
             src: 'sendInvoice',
-            input: ({ context }) => ({ id: context.id, email: context.email.trim(), idempotencyKey: context.idempotencyKey! }),
+            input: ({ context }) => ({
+              id: context.id,
+              email: context.email.trim(),
+              idempotencyKey: context.idempotencyKey!,
+            }),
             onDone: {
               target: 'idle',
               actions: [
                 assign({ record: ({ event }) => event.output }),
                 {
                   type: 'notifySent',
-                  params: ({ event, context }) => ({ number: event.output.number, email: context.email.trim() }),
+                  params: ({ event, context }) => ({
+                    number: event.output.number,
+                    email: context.email.trim(),
+                  }),
                 },
               ],
             },
-            onError: { target: 'sendFailed', actions: { type: 'keepActionError', params: ({ event }) => ({ error: event.error }) } },
+            onError: {
+              target: 'sendFailed',
+              actions: { type: 'keepActionError', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
         sendFailed: {
           tags: ['send', 'actionError'],
           on: {
-            'send.email': { target: 'askingSend', actions: assign({ email: ({ event }) => event.email, actionError: null }) },
-            'send.retry': { guard: 'emailValid', target: 'sending', actions: assign({ actionError: null }) },
+            'send.email': {
+              target: 'askingSend',
+              actions: assign({ email: ({ event }) => event.email, actionError: null }),
+            },
+            'send.retry': {
+              guard: 'emailValid',
+              target: 'sending',
+              actions: assign({ actionError: null }),
+            },
             'send.abort': { target: 'idle', actions: assign({ actionError: null }) },
           },
         },
@@ -208,11 +245,17 @@ export const invoiceDetailMachine = setup({
                 assign({ storno: ({ event }) => event.output }),
                 {
                   type: 'notifyCancelled',
-                  params: ({ event, context }) => ({ number: context.record!.number, stornoNumber: event.output.number }),
+                  params: ({ event, context }) => ({
+                    number: context.record!.number,
+                    stornoNumber: event.output.number,
+                  }),
                 },
               ],
             },
-            onError: { target: 'cancelFailed', actions: { type: 'keepActionError', params: ({ event }) => ({ error: event.error }) } },
+            onError: {
+              target: 'cancelFailed',
+              actions: { type: 'keepActionError', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
         cancelFailed: {

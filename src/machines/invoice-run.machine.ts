@@ -24,7 +24,8 @@ export type InvoiceRunResult = components['schemas']['InvoiceRunResult'];
 export type QueuedInvoiceRun = components['schemas']['InvoiceRun'];
 
 /** What POST /invoices/runs answered: the invoices (201), or the queued run (202). */
-export type RunOutcome = { kind: 'issued'; result: InvoiceRunResult } | { kind: 'queued'; run: QueuedInvoiceRun };
+export type RunOutcome =
+  { kind: 'issued'; result: InvoiceRunResult } | { kind: 'queued'; run: QueuedInvoiceRun };
 
 export const POLL_INTERVAL_MS = 1_000;
 
@@ -79,7 +80,14 @@ export const invoiceRunMachine = setup({
     /** The run issued invoices: the page reloads its list. */
     notifyDone: (_, _params: { count: number }) => undefined,
     keepError: assign({ error: (_, params: { error: unknown }) => machineErrorOf(params.error) }),
-    reset: assign({ preview: null, result: null, run: null, idempotencyKey: null, issueWithoutAddress: false, error: null }),
+    reset: assign({
+      preview: null,
+      result: null,
+      run: null,
+      idempotencyKey: null,
+      issueWithoutAddress: false,
+      error: null,
+    }),
   },
   guards: {
     somethingDue: (_, params: { preview: InvoiceRunPreview }) => params.preview.itemCount > 0,
@@ -94,7 +102,14 @@ export const invoiceRunMachine = setup({
   },
 }).createMachine({
   id: 'invoiceRun',
-  context: { preview: null, result: null, run: null, idempotencyKey: null, issueWithoutAddress: false, error: null },
+  context: {
+    preview: null,
+    result: null,
+    run: null,
+    idempotencyKey: null,
+    issueWithoutAddress: false,
+    error: null,
+  },
   initial: 'idle',
   states: {
     idle: {
@@ -114,12 +129,18 @@ export const invoiceRunMachine = setup({
           },
           { target: 'nothingDue', actions: assign({ preview: ({ event }) => event.output }) },
         ],
-        onError: { target: 'previewFailed', actions: { type: 'keepError', params: ({ event }) => ({ error: event.error }) } },
+        onError: {
+          target: 'previewFailed',
+          actions: { type: 'keepError', params: ({ event }) => ({ error: event.error }) },
+        },
       },
     },
     previewFailed: {
       tags: ['error', 'open'],
-      on: { 'run.retry': { target: 'previewing', actions: assign({ error: null }) }, 'run.abort': 'idle' },
+      on: {
+        'run.retry': { target: 'previewing', actions: assign({ error: null }) },
+        'run.abort': 'idle',
+      },
     },
     /** No approved item waits for an invoice: nothing to confirm. */
     nothingDue: {
@@ -130,7 +151,9 @@ export const invoiceRunMachine = setup({
     confirming: {
       tags: ['open', 'question', 'confirming'],
       on: {
-        'run.issueWithoutAddress': { actions: assign({ issueWithoutAddress: ({ event }) => event.value }) },
+        'run.issueWithoutAddress': {
+          actions: assign({ issueWithoutAddress: ({ event }) => event.value }),
+        },
         'run.confirm': {
           guard: 'ready',
           target: 'running',
@@ -144,22 +167,38 @@ export const invoiceRunMachine = setup({
       invoke: {
         id: 'runInvoices',
         src: 'runInvoices',
-        input: ({ context }) => ({ idempotencyKey: context.idempotencyKey!, issueWithoutAddress: context.issueWithoutAddress }),
+        input: ({ context }) => ({
+          idempotencyKey: context.idempotencyKey!,
+          issueWithoutAddress: context.issueWithoutAddress,
+        }),
         onDone: [
           {
             guard: { type: 'queued', params: ({ event }) => ({ outcome: event.output }) },
             target: 'queued',
-            actions: assign({ run: ({ event }) => (event.output.kind === 'queued' ? event.output.run : null) }),
+            actions: assign({
+              run: ({ event }) => (event.output.kind === 'queued' ? event.output.run : null),
+            }),
           },
           {
             target: 'done',
             actions: [
-              assign({ result: ({ event }) => (event.output.kind === 'issued' ? event.output.result : null) }),
-              { type: 'notifyDone', params: ({ event }) => ({ count: event.output.kind === 'issued' ? event.output.result.invoices.length : 0 }) },
+              assign({
+                result: ({ event }) =>
+                  event.output.kind === 'issued' ? event.output.result : null,
+              }),
+              {
+                type: 'notifyDone',
+                params: ({ event }) => ({
+                  count: event.output.kind === 'issued' ? event.output.result.invoices.length : 0,
+                }),
+              },
             ],
           },
         ],
-        onError: { target: 'failed', actions: { type: 'keepError', params: ({ event }) => ({ error: event.error }) } },
+        onError: {
+          target: 'failed',
+          actions: { type: 'keepError', params: ({ event }) => ({ error: event.error }) },
+        },
       },
     },
     /** A large run works in the background: its progress, asked for again and again. */
@@ -182,9 +221,15 @@ export const invoiceRunMachine = setup({
                 actions: [
                   assign({
                     run: ({ event }) => event.output,
-                    result: ({ event }) => ({ invoices: event.output.invoices, itemCount: event.output.itemCount }),
+                    result: ({ event }) => ({
+                      invoices: event.output.invoices,
+                      itemCount: event.output.itemCount,
+                    }),
                   }),
-                  { type: 'notifyDone', params: ({ event }) => ({ count: event.output.invoiceCount }) },
+                  {
+                    type: 'notifyDone',
+                    params: ({ event }) => ({ count: event.output.invoiceCount }),
+                  },
                 ],
               },
               {
@@ -193,9 +238,15 @@ export const invoiceRunMachine = setup({
                 actions: [
                   assign({
                     run: ({ event }) => event.output,
-                    result: ({ event }) => ({ invoices: event.output.invoices, itemCount: event.output.itemCount }),
+                    result: ({ event }) => ({
+                      invoices: event.output.invoices,
+                      itemCount: event.output.itemCount,
+                    }),
                   }),
-                  { type: 'notifyDone', params: ({ event }) => ({ count: event.output.invoiceCount }) },
+                  {
+                    type: 'notifyDone',
+                    params: ({ event }) => ({ count: event.output.invoiceCount }),
+                  },
                 ],
               },
               { target: 'waiting', actions: assign({ run: ({ event }) => event.output }) },
@@ -209,12 +260,18 @@ export const invoiceRunMachine = setup({
     /** The job stopped: what it issued is kept (and listed), the rest stays due for a new run. */
     jobFailed: {
       tags: ['error', 'open', 'jobFailed'],
-      on: { 'run.abort': { target: 'idle', actions: 'reset' }, 'run.dismiss': { target: 'idle', actions: 'reset' } },
+      on: {
+        'run.abort': { target: 'idle', actions: 'reset' },
+        'run.dismiss': { target: 'idle', actions: 'reset' },
+      },
     },
     /** The run's answer did not arrive: retry with the same key, or give up. */
     failed: {
       tags: ['error', 'open', 'question'],
-      on: { 'run.retry': { target: 'running', actions: assign({ error: null }) }, 'run.abort': 'idle' },
+      on: {
+        'run.retry': { target: 'running', actions: assign({ error: null }) },
+        'run.abort': 'idle',
+      },
     },
     /** "N Rechnungen erstellt", each linked, until dismissed or the next run. */
     done: {

@@ -136,7 +136,13 @@ export function parseListSearch(
 ): ListQuery {
   const params = typeof search === 'string' ? new URLSearchParams(search) : search;
   const raw = Object.fromEntries(params.entries());
-  const page = z.coerce.number().int().min(1).max(MAX_PAGE).catch(1).parse(raw.page ?? 1);
+  const page = z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE)
+    .catch(1)
+    .parse(raw.page ?? 1);
   const limit = z.coerce
     .number()
     .int()
@@ -186,7 +192,8 @@ function nextQuery(context: ListContext, event: ListEvent): ListQuery | undefine
   const { query } = context;
   switch (event.type) {
     case 'list.page':
-      if (!Number.isInteger(event.page) || event.page < 1 || event.page > MAX_PAGE) return undefined;
+      if (!Number.isInteger(event.page) || event.page < 1 || event.page > MAX_PAGE)
+        return undefined;
       return { ...query, page: event.page };
     case 'list.filter':
       return { ...query, page: 1, filters: cleanFilters({ ...query.filters, ...event.filters }) };
@@ -232,7 +239,9 @@ const listSetup = setup({
   actions: {
     /** Writes the query into the URL (the page pushes a history entry). */
     syncUrl: (_, _params: { search: string }) => undefined,
-    adoptQuery: assign(({ context, event }) => ({ query: nextQuery(context, event) ?? context.query })),
+    adoptQuery: assign(({ context, event }) => ({
+      query: nextQuery(context, event) ?? context.query,
+    })),
     /** The answer's rows and count, for the query that asked (empty or not). */
     showPage: assign(({ context, event }) => {
       const page = (event as unknown as { output: ListPage }).output;

@@ -4,7 +4,12 @@ import type { components } from '../../shared/contract/product';
 import { clientFormSchema, newClientValues } from '../forms/client-staff-form';
 import { recordFormMachine } from './record-form.machine';
 import { bookingRequestOf, toScheduleError } from './scheduling/shared';
-import { pickedSlot, slotPickerMachine, submittedResult, type SlotPickerInput } from './slot-picker.machine';
+import {
+  pickedSlot,
+  slotPickerMachine,
+  submittedResult,
+  type SlotPickerInput,
+} from './slot-picker.machine';
 import { mondayOf, windowOf } from '../../shared/time';
 
 /**
@@ -39,7 +44,8 @@ export function preAppointmentSlots(today: Temporal.PlainDate, client: Client): 
     weekStart: thisWeek,
     firstWeek: thisWeek,
     errorOf: toScheduleError,
-    request: ({ slot, idempotencyKey }) => bookingRequestOf({ idempotencyKey, client, slot }, 'initial'),
+    request: ({ slot, idempotencyKey }) =>
+      bookingRequestOf({ idempotencyKey, client, slot }, 'initial'),
   };
 }
 
@@ -85,10 +91,7 @@ export const preAppointmentMachine = setup({
         onDone: {
           guard: 'booked',
           target: 'booked',
-          actions: [
-            assign({ appointment: submittedResult<Appointment> }),
-            'notifyBooked',
-          ],
+          actions: [assign({ appointment: submittedResult<Appointment> }), 'notifyBooked'],
         },
       },
     },

@@ -1,4 +1,11 @@
-import { assign, type DoneActorEvent, type ErrorActorEvent, type EventObject, fromPromise, setup } from 'xstate';
+import {
+  assign,
+  type DoneActorEvent,
+  type ErrorActorEvent,
+  type EventObject,
+  fromPromise,
+  setup,
+} from 'xstate';
 import { machineErrorOf, type MachineError } from './shared/failures';
 
 /**
@@ -41,7 +48,10 @@ export const detailLoadStates = <
     invoke: {
       id: 'loadDetail',
       src: 'loadDetail' as const,
-      input: ({ context }: { context: TContext }): { id: string } & TExtra => ({ id: context.id, ...inputOf(context) }),
+      input: ({ context }: { context: TContext }): { id: string } & TExtra => ({
+        id: context.id,
+        ...inputOf(context),
+      }),
       onDone: {
         target: shown,
         actions: assign<TContext, DoneActorEvent, undefined, TEvent, never>(
@@ -86,4 +96,5 @@ export const recordDetailMachine = setup({
 });
 
 /** The record on screen, typed by the screen that supplied `loadDetail`. */
-export const recordOf = <T>(context: Pick<RecordDetailContext, 'record'>): T | null => context.record as T | null;
+export const recordOf = <T>(context: Pick<RecordDetailContext, 'record'>): T | null =>
+  context.record as T | null;

@@ -2,6 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { z } from 'zod';
 import type { FieldErrors, FormSchema, FormValue, FormValues } from '../forms/form-schema';
 import { machineErrorOf } from './shared/failures';
+import { keyFor, type WriteKey } from './shared/write-key';
 
 /**
  * The one record form every staff form uses (client, appointment, coach, user …): load the
@@ -59,7 +60,7 @@ export interface RecordFormContext {
   /** Saved without a change (nothing was sent). */
   unchanged: boolean;
   /** A create's Idempotency-Key and the body it went out with (SaveRequest). */
-  idempotency: { key: string; body: string } | null;
+  idempotency: WriteKey | null;
 }
 
 export type RecordFormEvent =
@@ -129,7 +130,8 @@ export const recordFormMachine = setup({
     events: {} as RecordFormEvent,
     input: {} as RecordFormInput,
     output: {} as { record: unknown },
-    tags: {} as 'busy' | 'error' | 'conflict' | 'done' | 'loadError' | 'loading' | 'saveError' | 'saving',
+    tags: {} as
+      'busy' | 'error' | 'conflict' | 'done' | 'loadError' | 'loading' | 'saveError' | 'saving',
   },
   actors: {
     loadRecord: fromPromise<LoadedRecord, { id: string }>(() => {
@@ -147,21 +149,15 @@ export const recordFormMachine = setup({
      * a failure, or retried); a changed body is another request and gets a new key.
      */
     keyCreate: assign({
-      idempotency: ({ context }) => {
-        if (context.id !== null) return null;
-        const body = JSON.stringify(bodyOf(context));
-        return context.idempotency?.body === body
-          ? context.idempotency
-          : { key: crypto.randomUUID(), body };
-      },
+      idempotency: ({ context }) =>
+        context.id === null ? keyFor(context.idempotency, bodyOf(context)) : null,
     }),
   },
   guards: {
     isNew: ({ context }) => context.id === null,
     isValid: ({ context }) => context.schema.safeParse(context.values).success,
     validButUnchanged: ({ context }) =>
-      context.schema.safeParse(context.values).success &&
-      Object.keys(bodyOf(context)).length === 0,
+      context.schema.safeParse(context.values).success && Object.keys(bodyOf(context)).length === 0,
     hasFieldErrors: ({ context, event }) =>
       'error' in event &&
       statusOf(event.error) === 400 &&
@@ -206,7 +202,10 @@ export const recordFormMachine = setup({
             lastConflict: null,
           })),
         },
-        onError: { target: 'loadFailed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
+        onError: {
+          target: 'loadFailed',
+          actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+        },
       },
     },
     /** The record could not be loaded (not found, network …). */
@@ -249,7 +248,9 @@ export const recordFormMachine = setup({
         input: ({ context }): SaveRequest => ({
           id: context.id,
           body: bodyOf(context),
-          ...(context.id === null && context.idempotency ? { idempotencyKey: context.idempotency.key } : {}),
+          ...(context.id === null && context.idempotency
+            ? { idempotencyKey: context.idempotency.key }
+            : {}),
         }),
         onDone: {
           target: 'done',
@@ -271,7 +272,10 @@ export const recordFormMachine = setup({
               return { error, lastConflict: error.code };
             }),
           },
-          { target: 'failed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
+          {
+            target: 'failed',
+            actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+          },
         ],
       },
     },

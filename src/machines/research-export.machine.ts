@@ -19,9 +19,7 @@ export interface ResearchExportContext {
 }
 
 export type ResearchExportEvent =
-  | { type: 'research.download' }
-  | { type: 'research.retry' }
-  | { type: 'research.refresh' };
+  { type: 'research.download' } | { type: 'research.retry' } | { type: 'research.refresh' };
 
 const settled = {
   'research.download': { guard: 'downloadable', target: 'downloading' },
@@ -38,7 +36,9 @@ export const researchExportMachine = setup({
     loadResearchSummary: fromPromise<ResearchExportSummary>(
       notProvided('research export', 'loadResearchSummary'),
     ),
-    downloadResearchExport: fromPromise<unknown>(notProvided('research export', 'downloadResearchExport')),
+    downloadResearchExport: fromPromise<unknown>(
+      notProvided('research export', 'downloadResearchExport'),
+    ),
   },
   guards: {
     downloadable: ({ context }) => context.summary?.keyConfigured === true,
@@ -56,7 +56,10 @@ export const researchExportMachine = setup({
       invoke: {
         id: 'loadResearchSummary',
         src: 'loadResearchSummary',
-        onDone: { target: 'ready', actions: assign({ summary: ({ event }) => event.output, error: null }) },
+        onDone: {
+          target: 'ready',
+          actions: assign({ summary: ({ event }) => event.output, error: null }),
+        },
         onError: {
           target: 'loadFailed',
           actions: { type: 'keepError', params: ({ event }) => ({ error: event.error }) },

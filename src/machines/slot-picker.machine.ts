@@ -55,17 +55,19 @@ export interface SlotPickerInput {
 }
 
 export type SlotPickerOutput =
-  | { outcome: 'submitted'; slot: FreeSlot; result: unknown }
-  | { outcome: 'ended'; code: string };
+  { outcome: 'submitted'; slot: FreeSlot; result: unknown } | { outcome: 'ended'; code: string };
 
 const outputOf = (event: unknown) => (event as { output: SlotPickerOutput }).output;
 /** For the parent's `onDone`: the slot was booked (or moved to). */
-export const pickedSlot = ({ event }: { event: unknown }) => outputOf(event).outcome === 'submitted';
+export const pickedSlot = ({ event }: { event: unknown }) =>
+  outputOf(event).outcome === 'submitted';
 /** For the parent's `onDone`: the picking ended with one of these codes. */
-export const pickingEndedWith = (codes: readonly string[]) => ({ event }: { event: unknown }) => {
-  const output = outputOf(event);
-  return output.outcome === 'ended' && codes.includes(output.code);
-};
+export const pickingEndedWith =
+  (codes: readonly string[]) =>
+  ({ event }: { event: unknown }) => {
+    const output = outputOf(event);
+    return output.outcome === 'ended' && codes.includes(output.code);
+  };
 /** The answer of the submit (the booked or moved appointment). */
 export const submittedResult = <T>({ event }: { event: unknown }): T =>
   (outputOf(event) as Extract<SlotPickerOutput, { outcome: 'submitted' }>).result as T;
@@ -135,7 +137,16 @@ export const slotPickerMachine = setup({
     events: {} as SlotPickerEvent,
     input: {} as SlotPickerInput,
     output: {} as SlotPickerOutput,
-    tags: {} as 'busy' | 'error' | 'picking' | 'needQuery' | 'loading' | 'loadError' | 'slotsReady' | 'confirm' | 'submitting',
+    tags: {} as
+      | 'busy'
+      | 'error'
+      | 'picking'
+      | 'needQuery'
+      | 'loading'
+      | 'loadError'
+      | 'slotsReady'
+      | 'confirm'
+      | 'submitting',
   },
   actors: {
     /** The free slots for the query and window. */
@@ -150,7 +161,8 @@ export const slotPickerMachine = setup({
     preloaded: ({ context }) => context.preloaded,
     byWeek: ({ context }) => context.weekStart !== null,
     canGoBack: ({ context }) =>
-      context.weekStart !== null && (context.firstWeek === null || context.weekStart > context.firstWeek),
+      context.weekStart !== null &&
+      (context.firstWeek === null || context.weekStart > context.firstWeek),
     conflict: ({ context, event }) => context.conflictCodes.includes(errorOf(context, event).code),
     ends: ({ context, event }) => context.endCodes.includes(errorOf(context, event).code),
   },
@@ -194,13 +206,19 @@ export const slotPickerMachine = setup({
           guard: 'byWeek',
           target: '.checking',
           reenter: true,
-          actions: assign({ weekStart: ({ context }) => addDays(context.weekStart!, 7), conflict: null }),
+          actions: assign({
+            weekStart: ({ context }) => addDays(context.weekStart!, 7),
+            conflict: null,
+          }),
         },
         'week.previous': {
           guard: 'canGoBack',
           target: '.checking',
           reenter: true,
-          actions: assign({ weekStart: ({ context }) => addDays(context.weekStart!, -7), conflict: null }),
+          actions: assign({
+            weekStart: ({ context }) => addDays(context.weekStart!, -7),
+            conflict: null,
+          }),
         },
       },
       states: {
@@ -228,8 +246,15 @@ export const slotPickerMachine = setup({
               }),
             },
             onError: [
-              { guard: 'ends', target: '#slotPicker.ended', actions: assign({ ended: ({ context, event }) => errorOf(context, event).code }) },
-              { target: 'loadFailed', actions: assign({ error: ({ context, event }) => errorOf(context, event) }) },
+              {
+                guard: 'ends',
+                target: '#slotPicker.ended',
+                actions: assign({ ended: ({ context, event }) => errorOf(context, event).code }),
+              },
+              {
+                target: 'loadFailed',
+                actions: assign({ error: ({ context, event }) => errorOf(context, event) }),
+              },
             ],
           },
         },
@@ -257,7 +282,10 @@ export const slotPickerMachine = setup({
       tags: ['confirm'],
       on: {
         'booking.confirm': { target: 'submitting', actions: assign({ error: null }) },
-        'booking.back': { target: 'picking.choosing', actions: assign({ slot: null, error: null }) },
+        'booking.back': {
+          target: 'picking.choosing',
+          actions: assign({ slot: null, error: null }),
+        },
       },
     },
     submitting: {
@@ -266,16 +294,34 @@ export const slotPickerMachine = setup({
         id: 'submit',
         src: 'submit',
         input: ({ context }: { context: SlotPickerContext }) =>
-          context.request({ query: context.query!, slot: context.slot!, idempotencyKey: context.idempotencyKey! }),
-        onDone: { target: 'submitted', actions: assign({ result: ({ event }) => event.output, error: null }) },
+          context.request({
+            query: context.query!,
+            slot: context.slot!,
+            idempotencyKey: context.idempotencyKey!,
+          }),
+        onDone: {
+          target: 'submitted',
+          actions: assign({ result: ({ event }) => event.output, error: null }),
+        },
         onError: [
           {
             guard: 'conflict',
             target: 'picking.loading',
-            actions: assign({ conflict: ({ context, event }) => errorOf(context, event).code, slot: null, error: null }),
+            actions: assign({
+              conflict: ({ context, event }) => errorOf(context, event).code,
+              slot: null,
+              error: null,
+            }),
           },
-          { guard: 'ends', target: 'ended', actions: assign({ ended: ({ context, event }) => errorOf(context, event).code }) },
-          { target: 'confirming', actions: assign({ error: ({ context, event }) => errorOf(context, event) }) },
+          {
+            guard: 'ends',
+            target: 'ended',
+            actions: assign({ ended: ({ context, event }) => errorOf(context, event).code }),
+          },
+          {
+            target: 'confirming',
+            actions: assign({ error: ({ context, event }) => errorOf(context, event) }),
+          },
         ],
       },
     },

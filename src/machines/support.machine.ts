@@ -84,7 +84,9 @@ export const supportMachine = setup({
     tags: {} as 'busy' | 'error' | 'sent',
   },
   actors: {
-    sendSupportMessage: fromPromise<{ id: string }, SupportRequest>(notProvided('support', 'sendSupportMessage')),
+    sendSupportMessage: fromPromise<{ id: string }, SupportRequest>(
+      notProvided('support', 'sendSupportMessage'),
+    ),
   },
   actions: {
     /** Tells the person the request went out (the app shows a toast). */

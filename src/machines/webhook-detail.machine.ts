@@ -103,12 +103,19 @@ export const webhookDetailMachine = setup({
       | 'redeliverError',
   },
   actors: {
-    loadWebhook: fromPromise<Webhook, { type: WebhookType }>(notProvided('webhook detail', 'loadWebhook')),
-    saveWebhook: fromPromise<WebhookWithSecret, { type: WebhookType; url: string; active: boolean }>(
-      notProvided('webhook detail', 'saveWebhook'),
+    loadWebhook: fromPromise<Webhook, { type: WebhookType }>(
+      notProvided('webhook detail', 'loadWebhook'),
     ),
-    rotateSecret: fromPromise<WebhookWithSecret, { type: WebhookType }>(notProvided('webhook detail', 'rotateSecret')),
-    sendTest: fromPromise<WebhookDelivery, { type: WebhookType }>(notProvided('webhook detail', 'sendTest')),
+    saveWebhook: fromPromise<
+      WebhookWithSecret,
+      { type: WebhookType; url: string; active: boolean }
+    >(notProvided('webhook detail', 'saveWebhook')),
+    rotateSecret: fromPromise<WebhookWithSecret, { type: WebhookType }>(
+      notProvided('webhook detail', 'rotateSecret'),
+    ),
+    sendTest: fromPromise<WebhookDelivery, { type: WebhookType }>(
+      notProvided('webhook detail', 'sendTest'),
+    ),
     loadDeliveries: fromPromise<WebhookDelivery[], { type: WebhookType }>(
       notProvided('webhook detail', 'loadDeliveries'),
     ),
@@ -129,7 +136,8 @@ export const webhookDetailMachine = setup({
     /** Only a stored endpoint (URL and secret) can rotate or be tested. */
     configured: ({ context }) => !!context.webhook?.url && context.webhook.secretSet,
     knownMessage: ({ context, event }) =>
-      event.type === 'delivery.redeliver' && context.deliveries.some((d) => d.messageId === event.messageId),
+      event.type === 'delivery.redeliver' &&
+      context.deliveries.some((d) => d.messageId === event.messageId),
     anyPending: ({ context }) => context.deliveries.some((d) => d.status === 'pending'),
     hasSecret: ({ context }) => context.secret !== null,
   },
@@ -180,7 +188,10 @@ export const webhookDetailMachine = setup({
                 error: null,
               })),
             },
-            onError: { target: 'loadFailed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
+            onError: {
+              target: 'loadFailed',
+              actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+            },
           },
         },
         loadFailed: { tags: ['loadError'], on: { 'settings.retry': 'loading' } },
@@ -209,7 +220,11 @@ export const webhookDetailMachine = setup({
           invoke: {
             id: 'saveWebhook',
             src: 'saveWebhook',
-            input: ({ context }) => ({ type: context.type, url: context.url.trim(), active: context.active }),
+            input: ({ context }) => ({
+              type: context.type,
+              url: context.url.trim(),
+              active: context.active,
+            }),
             onDone: {
               target: 'editing',
               actions: [
@@ -226,9 +241,14 @@ export const webhookDetailMachine = setup({
               {
                 guard: 'hasFieldErrors',
                 target: 'editing',
-                actions: assign({ fieldErrors: ({ event }) => fieldErrorsOf(event.error, SERVER_FIELDS) }),
+                actions: assign({
+                  fieldErrors: ({ event }) => fieldErrorsOf(event.error, SERVER_FIELDS),
+                }),
               },
-              { target: 'saveFailed', actions: assign({ saveError: ({ event }) => machineErrorOf(event.error) }) },
+              {
+                target: 'saveFailed',
+                actions: assign({ saveError: ({ event }) => machineErrorOf(event.error) }),
+              },
             ],
           },
         },
@@ -263,7 +283,10 @@ export const webhookDetailMachine = setup({
                 ...withSecret(event.output, 'rotated'),
               })),
             },
-            onError: { target: 'failed', actions: assign({ rotateError: ({ event }) => machineErrorOf(event.error) }) },
+            onError: {
+              target: 'failed',
+              actions: assign({ rotateError: ({ event }) => machineErrorOf(event.error) }),
+            },
           },
         },
         failed: {
@@ -286,12 +309,24 @@ export const webhookDetailMachine = setup({
             id: 'sendTest',
             src: 'sendTest',
             input: ({ context }) => ({ type: context.type }),
-            onDone: { target: 'sent', actions: ['notifyTestQueued', raise({ type: 'log.refresh' })] },
-            onError: { target: 'failed', actions: assign({ testError: ({ event }) => machineErrorOf(event.error) }) },
+            onDone: {
+              target: 'sent',
+              actions: ['notifyTestQueued', raise({ type: 'log.refresh' })],
+            },
+            onError: {
+              target: 'failed',
+              actions: assign({ testError: ({ event }) => machineErrorOf(event.error) }),
+            },
           },
         },
-        sent: { tags: ['testSent'], on: { 'test.send': { guard: 'configured', target: 'sending' } } },
-        failed: { tags: ['testError'], on: { 'test.send': { guard: 'configured', target: 'sending' } } },
+        sent: {
+          tags: ['testSent'],
+          on: { 'test.send': { guard: 'configured', target: 'sending' } },
+        },
+        failed: {
+          tags: ['testError'],
+          on: { 'test.send': { guard: 'configured', target: 'sending' } },
+        },
       },
     },
     log: {
@@ -303,8 +338,14 @@ export const webhookDetailMachine = setup({
             id: 'loadDeliveries',
             src: 'loadDeliveries',
             input: ({ context }) => ({ type: context.type }),
-            onDone: { target: 'ready', actions: assign({ deliveries: ({ event }) => event.output, logError: null }) },
-            onError: { target: 'failed', actions: assign({ logError: ({ event }) => machineErrorOf(event.error) }) },
+            onDone: {
+              target: 'ready',
+              actions: assign({ deliveries: ({ event }) => event.output, logError: null }),
+            },
+            onError: {
+              target: 'failed',
+              actions: assign({ logError: ({ event }) => machineErrorOf(event.error) }),
+            },
           },
         },
         ready: {
@@ -314,7 +355,10 @@ export const webhookDetailMachine = setup({
             'delivery.redeliver': {
               guard: 'knownMessage',
               target: 'redelivering',
-              actions: assign({ redelivering: ({ event }) => event.messageId, redeliverError: null }),
+              actions: assign({
+                redelivering: ({ event }) => event.messageId,
+                redeliverError: null,
+              }),
             },
           },
         },
@@ -339,11 +383,17 @@ export const webhookDetailMachine = setup({
         redeliverFailed: {
           tags: ['redeliverError'],
           on: {
-            'log.refresh': { target: 'loading', actions: assign({ redelivering: null, redeliverError: null }) },
+            'log.refresh': {
+              target: 'loading',
+              actions: assign({ redelivering: null, redeliverError: null }),
+            },
             'delivery.redeliver': {
               guard: 'knownMessage',
               target: 'redelivering',
-              actions: assign({ redelivering: ({ event }) => event.messageId, redeliverError: null }),
+              actions: assign({
+                redelivering: ({ event }) => event.messageId,
+                redeliverError: null,
+              }),
             },
           },
         },

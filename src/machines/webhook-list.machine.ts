@@ -35,8 +35,14 @@ export const webhookListMachine = setup({
       invoke: {
         id: 'loadWebhooks',
         src: 'loadWebhooks',
-        onDone: { target: 'ready', actions: assign({ rows: ({ event }) => event.output, error: null }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
+        onDone: {
+          target: 'ready',
+          actions: assign({ rows: ({ event }) => event.output, error: null }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+        },
       },
     },
     ready: { tags: ['loaded'], on: { 'list.refresh': 'loading' } },

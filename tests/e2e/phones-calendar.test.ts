@@ -56,11 +56,12 @@ const mayOpen = (account: Account, route: AppRoute): boolean =>
  */
 function sweepFor(account: Account): AppRoute[] {
   const others = (Object.keys(ACCOUNTS) as Account[]).filter((a) => a !== 'SUPERADMIN');
-  return routes.filter((route, i) =>
-    // The table's second `/billing` never matches: the first one answers.
-    routes.findIndex((r) => r.path === route.path) === i &&
-    mayOpen(account, route) &&
-    (account !== 'SUPERADMIN' || !others.some((other) => mayOpen(other, route))),
+  return routes.filter(
+    (route, i) =>
+      // The table's second `/billing` never matches: the first one answers.
+      routes.findIndex((r) => r.path === route.path) === i &&
+      mayOpen(account, route) &&
+      (account !== 'SUPERADMIN' || !others.some((other) => mayOpen(other, route))),
   );
 }
 
@@ -76,7 +77,8 @@ const api = async <T>(account: Account, path: string): Promise<T> => {
 async function firstOf(account: Account, path: string, key: string, fallback: string) {
   // A list this run cannot read (e.g. no webhook configured) leaves the page's not-found view.
   const body = await api<Record<string, unknown>>(account, path).catch(() => ({}));
-  const list = Object.values(body).find(Array.isArray) as Array<Record<string, unknown>> | undefined;
+  const list = Object.values(body).find(Array.isArray) as
+    Array<Record<string, unknown>> | undefined;
   const value = list?.[0]?.[key];
   return typeof value === 'string' ? value : fallback;
 }
@@ -157,96 +159,101 @@ beforeAll(async () => {
   }
 });
 
-describe.each([375, 1440])('at %i px no page scrolls sideways, breaks a word or cuts a cell', (width) => {
-  const visited = new Set<string>();
-  afterAll(() => {
-    // Every page of the route table was visited by some role that may open it.
-    expect(routes.map((r) => r.path).filter((path) => !visited.has(path))).toEqual([]);
-  });
+describe.each([375, 1440])(
+  'at %i px no page scrolls sideways, breaks a word or cuts a cell',
+  (width) => {
+    const visited = new Set<string>();
+    afterAll(() => {
+      // Every page of the route table was visited by some role that may open it.
+      expect(routes.map((r) => r.path).filter((path) => !visited.has(path))).toEqual([]);
+    });
 
-  it.each(Object.keys(ACCOUNTS) as Account[])(
-    'as %s, on every page of the route table',
-    async (account) => {
-      const params = await paramsFor(account);
-      const page = b.page;
-      await page.setViewportSize({ width, height: 800 });
-      await openSignedIn(page, b.baseUrl, tokens[account], '/');
-      const wide: string[] = [];
-      const refused: string[] = [];
-      const noFooter: string[] = [];
-      const repeated: string[] = [];
-      const broken: string[] = [];
-      const cut: string[] = [];
-      for (const route of sweepFor(account)) {
-        visited.add(route.path);
-        const path = route.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? name);
-        await page.goto(path);
-        await settled(page);
-        // The page showed (or led on, as `/` to "Heute"), not the refusal or a sign-in.
-        const where = new URL(page.url()).pathname;
-        if (
-          (where !== path && ['/login', '/client-signup/login', '/notactive'].includes(where)) ||
-          (await page.getByRole('heading', { name: 'Kein Zugriff' }).count()) > 0
-        )
-          refused.push(`${path}: ${where}`);
-        // No heading repeats the one before it ("Profil / Profil").
-        const twice = await page.evaluate(() => {
-          const texts = [...document.querySelectorAll('h1, h2, h3')]
-            .filter((h) => (h as HTMLElement).offsetParent !== null)
-            .map((h) => h.textContent!.trim());
-          return texts.filter((text, i) => i > 0 && text === texts[i - 1]);
-        });
-        if (twice.length > 0) repeated.push(`${path}: ${twice.join(', ')}`);
-        // Every page carries the footer with Impressum and Datenschutz.
-        const footer = page.getByRole('contentinfo');
-        for (const name of ['Impressum', 'Datenschutz'])
-          if ((await footer.getByRole('link', { name, exact: true }).count()) !== 1)
-            noFooter.push(`${path}: ${name}`);
-        const { scrollWidth, innerWidth, culprits } = await overflow(page);
-        if (scrollWidth > innerWidth)
-          wide.push(`${path}: ${scrollWidth} px (${culprits.join(', ')})`);
-        // No word is split across lines but at a syllable or a hyphen; no cell hides content.
-        const { brokenWords, cutCells } = await layoutFaults(page);
-        for (const what of brokenWords) broken.push(`${path}: ${what}`);
-        for (const what of cutCells) cut.push(`${path}: ${what}`);
-      }
-      expect(wide).toEqual([]);
-      expect(refused).toEqual([]);
-      expect(noFooter).toEqual([]);
-      expect(repeated).toEqual([]);
-      expect(broken).toEqual([]);
-      expect(cut).toEqual([]);
-      if (width === 375 && account === 'ADMIN') {
-        // On a phone the list's filters fold away behind "Filter" and open from it.
-        await page.goto('/clients');
-        await settled(page);
-        const toggle = page.getByRole('button', { name: 'Filter', exact: true });
-        expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-        const apply = page.getByRole('button', { name: 'Filter anwenden' });
-        expect(await apply.isVisible()).toBe(false);
-        await toggle.click();
-        await apply.waitFor();
-        await toggle.click();
-        await apply.waitFor({ state: 'hidden' });
-      }
-      if (SCREENSHOTS && width === 375 && account === 'ADMIN') {
-        mkdirSync(screenshotDir, { recursive: true });
-        for (const [path, file] of [
-          ['/clients', 'staff-phone.png'],
-          ['/billing', 'billing-phone.png'],
-        ] as const) {
+    it.each(Object.keys(ACCOUNTS) as Account[])(
+      'as %s, on every page of the route table',
+      async (account) => {
+        const params = await paramsFor(account);
+        const page = b.page;
+        await page.setViewportSize({ width, height: 800 });
+        await openSignedIn(page, b.baseUrl, tokens[account], '/');
+        const wide: string[] = [];
+        const refused: string[] = [];
+        const noFooter: string[] = [];
+        const repeated: string[] = [];
+        const broken: string[] = [];
+        const cut: string[] = [];
+        for (const route of sweepFor(account)) {
+          visited.add(route.path);
+          const path = route.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? name);
           await page.goto(path);
           await settled(page);
-          // Billing: the selection bar and the first cards, below the tabs and the filters.
-          if (path === '/billing')
-            await page.locator('main .batch-bar').evaluate((bar) => bar.scrollIntoView({ block: 'start' }));
-          await page.screenshot({ path: new URL(file, screenshotDir).pathname, fullPage: false });
+          // The page showed (or led on, as `/` to "Heute"), not the refusal or a sign-in.
+          const where = new URL(page.url()).pathname;
+          if (
+            (where !== path && ['/login', '/client-signup/login', '/notactive'].includes(where)) ||
+            (await page.getByRole('heading', { name: 'Kein Zugriff' }).count()) > 0
+          )
+            refused.push(`${path}: ${where}`);
+          // No heading repeats the one before it ("Profil / Profil").
+          const twice = await page.evaluate(() => {
+            const texts = [...document.querySelectorAll('h1, h2, h3')]
+              .filter((h) => (h as HTMLElement).offsetParent !== null)
+              .map((h) => h.textContent!.trim());
+            return texts.filter((text, i) => i > 0 && text === texts[i - 1]);
+          });
+          if (twice.length > 0) repeated.push(`${path}: ${twice.join(', ')}`);
+          // Every page carries the footer with Impressum and Datenschutz.
+          const footer = page.getByRole('contentinfo');
+          for (const name of ['Impressum', 'Datenschutz'])
+            if ((await footer.getByRole('link', { name, exact: true }).count()) !== 1)
+              noFooter.push(`${path}: ${name}`);
+          const { scrollWidth, innerWidth, culprits } = await overflow(page);
+          if (scrollWidth > innerWidth)
+            wide.push(`${path}: ${scrollWidth} px (${culprits.join(', ')})`);
+          // No word is split across lines but at a syllable or a hyphen; no cell hides content.
+          const { brokenWords, cutCells } = await layoutFaults(page);
+          for (const what of brokenWords) broken.push(`${path}: ${what}`);
+          for (const what of cutCells) cut.push(`${path}: ${what}`);
         }
-      }
-    },
-    360_000,
-  );
-});
+        expect(wide).toEqual([]);
+        expect(refused).toEqual([]);
+        expect(noFooter).toEqual([]);
+        expect(repeated).toEqual([]);
+        expect(broken).toEqual([]);
+        expect(cut).toEqual([]);
+        if (width === 375 && account === 'ADMIN') {
+          // On a phone the list's filters fold away behind "Filter" and open from it.
+          await page.goto('/clients');
+          await settled(page);
+          const toggle = page.getByRole('button', { name: 'Filter', exact: true });
+          expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+          const apply = page.getByRole('button', { name: 'Filter anwenden' });
+          expect(await apply.isVisible()).toBe(false);
+          await toggle.click();
+          await apply.waitFor();
+          await toggle.click();
+          await apply.waitFor({ state: 'hidden' });
+        }
+        if (SCREENSHOTS && width === 375 && account === 'ADMIN') {
+          mkdirSync(screenshotDir, { recursive: true });
+          for (const [path, file] of [
+            ['/clients', 'staff-phone.png'],
+            ['/billing', 'billing-phone.png'],
+          ] as const) {
+            await page.goto(path);
+            await settled(page);
+            // Billing: the selection bar and the first cards, below the tabs and the filters.
+            if (path === '/billing')
+              await page
+                .locator('main .batch-bar')
+                .evaluate((bar) => bar.scrollIntoView({ block: 'start' }));
+            await page.screenshot({ path: new URL(file, screenshotDir).pathname, fullPage: false });
+          }
+        }
+      },
+      360_000,
+    );
+  },
+);
 
 describe('at 1440 px', () => {
   it('no staff table cuts a column, and no header or cell of a table or of the profile sessions is cut short', async () => {
@@ -264,7 +271,8 @@ describe('at 1440 px', () => {
         await page.locator('[data-session-id]').first().waitFor();
       }
       const box = page.locator('.table-scroll').first();
-      const region = path === '/profile' ? page.locator('section[aria-labelledby="profile-sessions"]') : box;
+      const region =
+        path === '/profile' ? page.locator('section[aria-labelledby="profile-sessions"]') : box;
       // A list without rows in this run's data shows no table.
       if ((await region.count()) === 0) continue;
       checked.push(path);
@@ -280,10 +288,17 @@ describe('at 1440 px', () => {
       const shortened = await region.evaluate((root) =>
         [root, ...root.querySelectorAll('*')]
           .filter((el): el is HTMLElement => {
-            if (!(el instanceof HTMLElement) || el.closest('.visually-hidden') || el.clientWidth <= 1) return false;
+            if (
+              !(el instanceof HTMLElement) ||
+              el.closest('.visually-hidden') ||
+              el.clientWidth <= 1
+            )
+              return false;
             const style = getComputedStyle(el);
             const clips = style.overflowX !== 'visible' || style.textOverflow === 'ellipsis';
-            return clips && el.scrollWidth > el.clientWidth + 1 && !el.classList.contains('table-scroll');
+            return (
+              clips && el.scrollWidth > el.clientWidth + 1 && !el.classList.contains('table-scroll')
+            );
           })
           .map((el) => `${el.tagName.toLowerCase()} "${el.innerText.trim().slice(0, 40)}"`),
       );
@@ -309,7 +324,11 @@ describe('the calendar', () => {
     const columns = page.locator('.rbc-time-header .rbc-row-resource');
     expect(await columns.count()).toBeGreaterThanOrEqual(5);
     const hourNow = Number(
-      new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', hour: '2-digit', hourCycle: 'h23' }).format(new Date()),
+      new Intl.DateTimeFormat('de-DE', {
+        timeZone: 'Europe/Berlin',
+        hour: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date()),
     );
     const gutter = await page.locator('.rbc-time-gutter .rbc-timeslot-group').allInnerTexts();
     if (gutter.some((label) => label.trim() === `${String(hourNow).padStart(2, '0')}:00`))
@@ -362,7 +381,10 @@ describe('the calendar', () => {
     // Wednesday of next week, in Berlin.
     const day = today.subtract({ days: today.dayOfWeek - 1 }).add({ days: 9 });
     const at = (hhmm: string) =>
-      Temporal.PlainDateTime.from(`${day.toString()}T${hhmm}`).toZonedDateTime('Europe/Berlin').toInstant().toString();
+      Temporal.PlainDateTime.from(`${day.toString()}T${hhmm}`)
+        .toZonedDateTime('Europe/Berlin')
+        .toInstant()
+        .toString();
     const post = async <T>(path: string, body: unknown): Promise<T> => {
       const res = await fetch(`${b.baseUrl}/api${path}`, {
         method: 'POST',
@@ -397,8 +419,15 @@ describe('the calendar', () => {
           appointmentType: 'followup',
           startDate: at(start),
           endDate: at(end),
+          // Used only when next week's Wednesday is a public holiday.
+          availabilityOverrideReason: 'Testtermin',
         });
-      alone = await book((await newClient(client.firstName, client.lastName)).id, coach.id, '10:00', '10:30');
+      alone = await book(
+        (await newClient(client.firstName, client.lastName)).id,
+        coach.id,
+        '10:00',
+        '10:30',
+      );
       await book((await newClient('Jonas', 'Becker')).id, coach.id, '18:00', '18:30');
       await book((await newClient('Aylin', 'Yıldız')).id, second.id, '18:15', '18:45');
     });
@@ -410,7 +439,9 @@ describe('the calendar', () => {
       await page.getByRole('heading', { name: 'Kalender', level: 1 }).waitFor();
       await settled(page);
       await page.getByRole('combobox', { name: 'Coach' }).selectOption(coach.id);
-      const next = page.getByRole('button', { name: width < 600 ? 'Nächster Tag' : 'Nächste Woche' });
+      const next = page.getByRole('button', {
+        name: width < 600 ? 'Nächster Tag' : 'Nächste Woche',
+      });
       const entry = page.locator('.rbc-event').filter({ hasText: 'Marlene Hoffmann' });
       for (let step = 0; step < 14 && !(await entry.isVisible()); step++) {
         await next.click();
@@ -442,7 +473,11 @@ describe('the calendar', () => {
       it(`at ${width} px: half-hour entries show time and client; the dialog is centred, fits and links`, async () => {
         const page = b.page;
         const entry = await openCalendar(page, width);
-        expect(await uncut(entry, '.event-time')).toMatchObject({ text: '10:00–10:30', inside: true, whole: true });
+        expect(await uncut(entry, '.event-time')).toMatchObject({
+          text: '10:00–10:30',
+          inside: true,
+          whole: true,
+        });
         expect(await uncut(entry, '.event-title')).toMatchObject({
           text: 'Marlene Hoffmann',
           inside: true,
@@ -454,7 +489,10 @@ describe('the calendar', () => {
         await settled(page);
         for (const name of ['Jonas Becker', 'Aylin Yıldız']) {
           const overlapping = page.locator('.rbc-event').filter({ hasText: name });
-          expect(await uncut(overlapping, '.event-time'), name).toMatchObject({ inside: true, whole: true });
+          expect(await uncut(overlapping, '.event-time'), name).toMatchObject({
+            inside: true,
+            whole: true,
+          });
           expect((await uncut(overlapping, '.event-title')).shown, name).toBeGreaterThanOrEqual(30);
         }
 

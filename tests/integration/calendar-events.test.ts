@@ -65,6 +65,8 @@ describe('GET /calendar/events', () => {
       coachId: coach.id,
       startDate: '2027-03-29T07:00:00.000Z',
       minutes: 30,
+      // Easter Monday: staff book it only on purpose.
+      availabilityOverrideReason: 'Ausnahme: Feiertag',
     });
     expectStatus(booked, 201);
 

@@ -149,6 +149,46 @@ describe('slots around Christmas and New Year (Berlin)', () => {
       holiday: { date: '2027-12-26', name: '2. Weihnachtstag' },
     });
   });
+
+  it('refuses a staff booking onto a holiday without a reason, records it with one, and records a past session as it was without a reason and recorded with one; a past session is recorded as it was', async () => {
+    const client = await newClient(api, admin);
+    const newYear = { clientId: client.id, coachId, startDate: '2028-01-01T10:00:00.000Z' };
+    const refused = await bookAppointment(api, admin, newYear);
+    expectProblem(refused, 409, 'public_holiday');
+    expect(refused.body.detail).toContain('Neujahr');
+    const blank = await bookAppointment(api, admin, {
+      ...newYear,
+      availabilityOverrideReason: '  ',
+    });
+    expectProblem(blank, 400, 'validation_failed');
+    expect(blank.body.errors).toEqual([
+      expect.objectContaining({ field: 'availabilityOverrideReason', code: 'value_missing' }),
+    ]);
+
+    const reason = 'Ausnahme: Feiertag, auf Wunsch der Klientin';
+    const booked = await bookAppointment(api, admin, {
+      ...newYear,
+      availabilityOverrideReason: reason,
+    });
+    expectStatus(booked, 201);
+    const events = await api.call('GET', '/api/businessevents', {
+      as: admin,
+      query: { appointmentId: booked.body.id, pageSize: 100 },
+    });
+    const created = events.body.businessEvents.find((e: any) => e.action === 'appointment.created');
+    expect(created.changes.availabilityOverride).toEqual({
+      reason,
+      holiday: { date: '2028-01-01', name: 'Neujahr' },
+    });
+
+    // 03.10.2027 (Tag der Deutschen Einheit) lies before the test clock: recording it needs no reason.
+    const past = await bookAppointment(api, admin, {
+      clientId: client.id,
+      coachId,
+      startDate: '2027-10-03T09:00:00.000Z',
+    });
+    expectStatus(past, 201);
+  });
 });
 
 describe('a holiday that only some states have', () => {

@@ -4,6 +4,7 @@ import type { Database } from '../../server/db/client';
 import { generateDemoData, insuranceNumber } from '../../server/seed/generate';
 import { seed, seedIfEmpty, type SeedSummary } from '../../server/seed/seed';
 import { formatSeedSummary } from '../../server/seed/summary';
+import { berlinDate } from '../../shared/time';
 import { createTestDatabase } from '../../server/testing/test-database';
 
 let database: Database;
@@ -195,6 +196,52 @@ describe('demo data', () => {
     ).toBe(true);
     const types = new Set(appointments.map((a) => a.appointment_type));
     for (const type of ['initial', 'first', 'followup']) expect(types.has(type)).toBe(true);
+  });
+
+  it('records the business events its data implies, none after the seed moment', async () => {
+    const byType = new Map(
+      (
+        await rows<{ type: string; n: number; latest: string }>(sql`
+          SELECT type, count(*)::int AS n, max(occurred_at)::text AS latest FROM events
+           WHERE source = 'business' GROUP BY type`)
+      ).map((r) => [r.type, r]),
+    );
+    const n = (type: string) => byType.get(type)?.n ?? 0;
+    expect(n('client.created')).toBe(200);
+    expect(n('coach.created')).toBe(5);
+    expect(n('appointment.created')).toBe(first!.counts.appointments);
+    expect(n('appointment.cancelled')).toBe(first!.counts.cancelledAppointments);
+    for (const type of [
+      'appointment.rescheduled',
+      'appointment.updated',
+      'meeting.finished',
+      'client.sessions_closed',
+    ]) {
+      expect(n(type), type).toBeGreaterThan(0);
+    }
+    expect([...byType.values()].every((r) => Date.parse(r.latest) <= seededAt.getTime())).toBe(
+      true,
+    );
+    const [noShows] = await rows<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM appointments a
+       WHERE a.no_show AND EXISTS (SELECT 1 FROM events e WHERE e.appointment_id = a.id
+         AND e.type = 'appointment.updated' AND e.changes->'noShow'->>'to' = 'true')`);
+    const [allNoShows] = await rows<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM appointments WHERE no_show`,
+    );
+    expect(noShows!.n).toBe(allNoShows!.n);
+    expect(first!.counts.events).toBe([...byType.values()].reduce((sum, r) => sum + r.n, 0));
+  });
+
+  it('books no appointment on a public holiday of the practice’s state', () => {
+    // Seeded a week before Christmas: the plan spans 25./26.12., New Year and Good Friday.
+    const data = generateDemoData({ now: new Date('2026-12-18T08:00:00Z'), holidayState: 'BE' });
+    const days = new Set(data.appointments.map((a) => berlinDate(a.startDate).toString()));
+    expect(days.has('2026-12-24')).toBe(true);
+    expect(days.has('2026-12-28')).toBe(true);
+    for (const holiday of ['2026-12-25', '2026-12-26', '2027-01-01']) {
+      expect(days.has(holiday), holiday).toBe(false);
+    }
   });
 
   it('does nothing the second time', async () => {

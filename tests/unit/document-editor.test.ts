@@ -36,12 +36,27 @@ const THEIRS: LoadedDocument = {
 };
 const SIGNED: LoadedDocument = { ...SERVER, etag: 'W/"5"', status: 'sent' };
 /** No document yet: the empty template, no ETag (issue #31: looking creates nothing). */
-const ABSENT: LoadedDocument = { content: { format: 'SOAP', riskFlag: false }, etag: null, status: 'new' };
+const ABSENT: LoadedDocument = {
+  content: { format: 'SOAP', riskFlag: false },
+  etag: null,
+  status: 'new',
+};
 const AMENDED = {
   blockers: [],
-  signature: { signedById: DOC_ID, signedAt: '2026-11-26T10:00:00.000Z', contentHash: 'a'.repeat(64), verified: true },
+  signature: {
+    signedById: DOC_ID,
+    signedAt: '2026-11-26T10:00:00.000Z',
+    contentHash: 'a'.repeat(64),
+    verified: true,
+  },
   amendments: [
-    { id: DOC_ID, authorId: DOC_ID, createdAt: '2026-11-26T11:00:00.000Z', reason: 'Tippfehler', text: 'PSS 25, nicht 24' },
+    {
+      id: DOC_ID,
+      authorId: DOC_ID,
+      createdAt: '2026-11-26T11:00:00.000Z',
+      reason: 'Tippfehler',
+      text: 'PSS 25, nicht 24',
+    },
   ],
 };
 const LOCAL = { content: { subjective: 'Vor dem Neuladen getippt' }, etag: 'W/"1"' };
@@ -255,6 +270,7 @@ describeModel('document editor machine, model-based', {
         documentId: DOC_ID,
         reason: 'Tippfehler',
         text: 'PSS 25, nicht 24',
+        idempotencyKey: expect.any(String),
       });
     },
     'documentEditor.signed.commentSubmitting': (s: Snapshot, run: EditorRun) => {
@@ -262,6 +278,7 @@ describeModel('document editor machine, model-based', {
       expect(run.fakes.addReviewComment!.latest().input).toEqual({
         documentId: DOC_ID,
         text: 'Plan konkretisieren',
+        idempotencyKey: expect.any(String),
       });
     },
     'documentEditor.signed': (s: Snapshot) => {
@@ -455,7 +472,11 @@ describe('document editor: concurrent edits (412)', () => {
 describe('document editor: a reload while a save was in flight (the unload save lands late)', () => {
   // The order of the CI run: the page loads at ETag A; the unload save of the page before the
   // reload then lands (ETag B, the same text); the next edit is saved against A → 412.
-  const A: LoadedDocument = { content: { subjective: 'Schläft schlecht', plan: 'Atemübung' }, etag: 'W/"A"', status: 'new' };
+  const A: LoadedDocument = {
+    content: { subjective: 'Schläft schlecht', plan: 'Atemübung' },
+    etag: 'W/"A"',
+    status: 'new',
+  };
   const B: LoadedDocument = { ...A, etag: 'W/"B"' };
 
   it('same text on the server: adopts its ETag, saves mine on top and ends "Gespeichert"', async () => {
@@ -491,10 +512,17 @@ describe('document editor: a reload while a save was in flight (the unload save 
     await flush();
     type(run, 'eins zwei');
     // The server holds what was just sent (my own late save): only the rest is left to save.
-    run.fakes.loadDocument!.resolve({ content: { ...A.content, plan: 'eins' }, etag: 'W/"B"', status: 'new' });
+    run.fakes.loadDocument!.resolve({
+      content: { ...A.content, plan: 'eins' },
+      etag: 'W/"B"',
+      status: 'new',
+    });
     await flush();
     expect(state(run)).toBe('saving');
-    expect(run.fakes.saveDraft!.latest().input).toMatchObject({ content: { plan: 'eins zwei' }, etag: 'W/"B"' });
+    expect(run.fakes.saveDraft!.latest().input).toMatchObject({
+      content: { plan: 'eins zwei' },
+      etag: 'W/"B"',
+    });
   });
 
   it('a different text on the server is the conflict view with both versions', async () => {
@@ -555,7 +583,11 @@ describe('document editor: a reload while a save was in flight (the unload save 
     await tick(second, AUTOSAVE_DELAY_MS);
     second.fakes.saveDraft!.reject(problem(412, 'precondition_failed'));
     await flush();
-    second.fakes.loadDocument!.resolve({ content: { ...A.content, plan: 'vor dem Neuladen' }, etag: 'W/"B"', status: 'new' });
+    second.fakes.loadDocument!.resolve({
+      content: { ...A.content, plan: 'vor dem Neuladen' },
+      etag: 'W/"B"',
+      status: 'new',
+    });
     await flush();
     expect(second.actor.getSnapshot().value).toBe('saved');
     expect(second.actor.getSnapshot().context.content).toMatchObject({ plan: 'vor dem Neuladen' });
@@ -702,6 +734,40 @@ describe('document editor: reload, leaving and signing', () => {
     expect(run.actor.getSnapshot().context.content).toEqual(SIGNED.content);
   });
 
+  it('adds an amendment or comment sent again after a failure under one Idempotency-Key, a changed one under a new key', async () => {
+    const run = await loaded(undefined, SIGNED);
+    const keyOf = (fake: 'addAmendment' | 'addReviewComment') =>
+      run.fakes[fake]!.latest().input.idempotencyKey;
+    run.actor.send({ type: 'amend.open' });
+    const amendment = {
+      type: 'amend.submit',
+      reason: 'Tippfehler',
+      text: 'PSS 25, nicht 24',
+    } as const;
+    run.actor.send(amendment);
+    const first = keyOf('addAmendment');
+    // Saved, but the answer was lost (a 503 during the commit): "try again" must not add it twice.
+    run.fakes.addAmendment!.reject(problem(503, 'database_unavailable'));
+    await flush();
+    run.actor.send(amendment);
+    expect(keyOf('addAmendment')).toBe(first);
+    run.fakes.addAmendment!.reject(problem(503, 'database_unavailable'));
+    await flush();
+    run.actor.send({ ...amendment, text: 'PSS 26, nicht 24' });
+    const changed = keyOf('addAmendment');
+    expect(changed).not.toBe(first);
+    run.fakes.addAmendment!.resolve({ meta: AMENDED });
+    await flush();
+
+    run.actor.send({ type: 'comment.submit', text: 'Plan konkretisieren' });
+    const comment = keyOf('addReviewComment');
+    expect([first, changed]).not.toContain(comment);
+    run.fakes.addReviewComment!.reject(NETWORK);
+    await flush();
+    run.actor.send({ type: 'comment.submit', text: 'Plan konkretisieren' });
+    expect(keyOf('addReviewComment')).toBe(comment);
+  });
+
   it('opens a signed document read-only', async () => {
     const run = await loaded(undefined, SIGNED);
     expect(state(run)).toEqual({ signed: 'viewing' });
@@ -770,7 +836,11 @@ describe('document editor: looking creates nothing (issue #31)', () => {
     expect(run.actor.getSnapshot().hasTag('unsaved')).toBe(false);
     // The first change is kept locally (no ETag yet) and saved without one: that creates it.
     type(run, 'Atemübung', 'plan');
-    expect(run.local.last()).toEqual({ type: 'persist', content: { ...ABSENT.content, plan: 'Atemübung' }, etag: null });
+    expect(run.local.last()).toEqual({
+      type: 'persist',
+      content: { ...ABSENT.content, plan: 'Atemübung' },
+      etag: null,
+    });
     await tick(run, AUTOSAVE_DELAY_MS);
     expect(run.fakes.saveDraft!.calls).toEqual([
       { documentId: DOC_ID, content: { ...ABSENT.content, plan: 'Atemübung' }, etag: null },
@@ -795,7 +865,10 @@ describe('document editor: looking creates nothing (issue #31)', () => {
     run.fakes.loadDocument!.resolve({ ...ABSENT, etag: 'W/"1"' });
     await flush();
     expect(state(run)).toBe('saving');
-    expect(run.fakes.saveDraft!.latest().input).toMatchObject({ etag: 'W/"1"', content: { plan: 'meins' } });
+    expect(run.fakes.saveDraft!.latest().input).toMatchObject({
+      etag: 'W/"1"',
+      content: { plan: 'meins' },
+    });
   });
 });
 

@@ -8,9 +8,16 @@ import {
   type SaveAvailabilityInput,
 } from '../../src/machines/availability-week.machine';
 import type { SlotQuery } from '../../src/machines/actors/scheduling';
-import { bookingMachine, type BookingRequest } from '../../src/machines/appointment-booking.machine';
+import {
+  bookingMachine,
+  type BookingRequest,
+} from '../../src/machines/appointment-booking.machine';
 import { slotPickerMachine } from '../../src/machines/slot-picker.machine';
-import { calendarMachine, visibleDays, type CalendarQuery } from '../../src/machines/calendar.machine';
+import {
+  calendarMachine,
+  visibleDays,
+  type CalendarQuery,
+} from '../../src/machines/calendar.machine';
 import type {
   Appointment,
   Availability,
@@ -87,11 +94,23 @@ describe('scheduling time', () => {
   });
 
   it('writes and reads the weekly rules the contract accepts', () => {
-    const rule = { interval: 2, days: ['WE', 'MO'] as const, end: { kind: 'until', date: '2026-12-31' } as const };
+    const rule = {
+      interval: 2,
+      days: ['WE', 'MO'] as const,
+      end: { kind: 'until', date: '2026-12-31' } as const,
+    };
     const text = formatRule({ ...rule, days: [...rule.days] });
     expect(text).toBe('FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE;UNTIL=20261231;WKST=MO');
-    expect(parseRule(text, 1)).toEqual({ interval: 2, days: ['MO', 'WE'], end: { kind: 'until', date: '2026-12-31' } });
-    expect(parseRule('FREQ=WEEKLY;COUNT=5', 3)).toEqual({ interval: 1, days: ['WE'], end: { kind: 'count', count: 5 } });
+    expect(parseRule(text, 1)).toEqual({
+      interval: 2,
+      days: ['MO', 'WE'],
+      end: { kind: 'until', date: '2026-12-31' },
+    });
+    expect(parseRule('FREQ=WEEKLY;COUNT=5', 3)).toEqual({
+      interval: 1,
+      days: ['WE'],
+      end: { kind: 'count', count: 5 },
+    });
   });
 });
 
@@ -139,7 +158,11 @@ describe('availability week machine', () => {
     fakes.loadWeek.resolve([]);
     await flush();
     actor.send({ type: 'block.create', date: '2026-03-26' });
-    expect(actor.getSnapshot().context.draft).toMatchObject({ startDay: '2026-03-26', days: ['TH'], repeat: true });
+    expect(actor.getSnapshot().context.draft).toMatchObject({
+      startDay: '2026-03-26',
+      days: ['TH'],
+      repeat: true,
+    });
     actor.send({ type: 'form.change', field: 'startTime', value: '14:00' });
     actor.send({ type: 'form.change', field: 'endTime', value: '17:30' });
     actor.send({ type: 'form.toggleDay', day: 'MO' });
@@ -159,6 +182,7 @@ describe('availability week machine', () => {
           recurrence: 'FREQ=WEEKLY;BYDAY=MO,TH;UNTIL=20260630;WKST=MO',
           note: null,
         },
+        idempotencyKey: expect.any(String),
       },
     ]);
     fakes.saveAvailability.resolve(availability());
@@ -166,6 +190,26 @@ describe('availability week machine', () => {
     expect(notifySaved).toHaveBeenCalledTimes(1);
     expect(actor.getSnapshot().value).toBe('loading');
     expect(fakes.loadWeek.calls).toHaveLength(2);
+  });
+
+  it('saves a new block again after a failure under the same Idempotency-Key, a changed one under a new key', async () => {
+    const { actor, fakes } = startWeek();
+    fakes.loadWeek.resolve([]);
+    await flush();
+    actor.send({ type: 'block.create', date: '2026-03-26' });
+    actor.send({ type: 'form.submit' });
+    const keyOf = (n: number) =>
+      (fakes.saveAvailability.calls[n] as { idempotencyKey: string }).idempotencyKey;
+    // Saved, but the answer was lost: "Speichern" again must not create a second block.
+    fakes.saveAvailability.reject(apiError(503, 'database_unavailable'));
+    await flush();
+    actor.send({ type: 'form.submit' });
+    expect(keyOf(1)).toBe(keyOf(0));
+    fakes.saveAvailability.reject(apiError(503, 'database_unavailable'));
+    await flush();
+    actor.send({ type: 'form.change', field: 'endTime', value: '17:30' });
+    actor.send({ type: 'form.submit' });
+    expect(keyOf(2)).not.toBe(keyOf(0));
   });
 
   it('refuses an end before the start without calling the server', async () => {
@@ -177,7 +221,10 @@ describe('availability week machine', () => {
     actor.send({ type: 'form.toggleDay', day: 'TH' });
     actor.send({ type: 'form.submit' });
     expect(actor.getSnapshot().matches({ ready: 'editing' })).toBe(true);
-    expect(actor.getSnapshot().context.fieldErrors).toEqual({ endTime: 'end_before_start', days: 'value_missing' });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({
+      endTime: 'end_before_start',
+      days: 'value_missing',
+    });
     expect(fakes.saveAvailability.calls).toHaveLength(0);
   });
 
@@ -187,7 +234,9 @@ describe('availability week machine', () => {
     await flush();
     actor.send({ type: 'block.create', date: '2026-03-26' });
     actor.send({ type: 'form.submit' });
-    fakes.saveAvailability.reject(apiError(400, 'validation_failed', [{ field: 'recurrence', code: 'pattern' }]));
+    fakes.saveAvailability.reject(
+      apiError(400, 'validation_failed', [{ field: 'recurrence', code: 'pattern' }]),
+    );
     await flush();
     expect(actor.getSnapshot().matches({ ready: 'editing' })).toBe(true);
     expect(actor.getSnapshot().context.fieldErrors).toEqual({ days: 'pattern' });
@@ -199,22 +248,39 @@ describe('availability week machine', () => {
       recurrence: 'FREQ=WEEKLY;BYDAY=SU;WKST=MO',
       startDay: '2026-03-01',
       occurrences: [
-        { occurrenceDate: '2026-03-29', startDate: '2026-03-29T07:00:00.000Z', endDate: '2026-03-29T10:00:00.000Z', modified: false },
+        {
+          occurrenceDate: '2026-03-29',
+          startDate: '2026-03-29T07:00:00.000Z',
+          endDate: '2026-03-29T10:00:00.000Z',
+          modified: false,
+        },
       ],
     });
     fakes.loadWeek.resolve([sunday]);
     await flush();
-    actor.send({ type: 'occurrence.select', availabilityId: SERIES_ID, occurrenceDate: '2026-03-29' });
+    actor.send({
+      type: 'occurrence.select',
+      availabilityId: SERIES_ID,
+      occurrenceDate: '2026-03-29',
+    });
     actor.send({ type: 'edit.occurrence' });
     // 07:00Z on 29 March is 09:00 CEST.
-    expect(actor.getSnapshot().context.draft).toMatchObject({ mode: 'occurrence', startTime: '09:00', endTime: '12:00' });
+    expect(actor.getSnapshot().context.draft).toMatchObject({
+      mode: 'occurrence',
+      startTime: '09:00',
+      endTime: '12:00',
+    });
     actor.send({ type: 'form.change', field: 'startTime', value: '10:00' });
     actor.send({ type: 'form.submit' });
     expect(fakes.saveAvailability.calls).toEqual([
       {
         op: 'occurrence',
         id: SERIES_ID,
-        body: { occurrenceDate: '2026-03-29', startDate: '2026-03-29T08:00:00Z', endDate: '2026-03-29T10:00:00Z' },
+        body: {
+          occurrenceDate: '2026-03-29',
+          startDate: '2026-03-29T08:00:00Z',
+          endDate: '2026-03-29T10:00:00Z',
+        },
       },
     ]);
   });
@@ -223,12 +289,18 @@ describe('availability week machine', () => {
     const { actor, fakes, notifyDeleted } = startWeek();
     fakes.loadWeek.resolve([availability()]);
     await flush();
-    actor.send({ type: 'occurrence.select', availabilityId: SERIES_ID, occurrenceDate: '2026-03-25' });
+    actor.send({
+      type: 'occurrence.select',
+      availabilityId: SERIES_ID,
+      occurrenceDate: '2026-03-25',
+    });
     actor.send({ type: 'delete.occurrence' });
     expect(actor.getSnapshot().matches({ ready: 'confirmingDelete' })).toBe(true);
     expect(fakes.deleteAvailability.calls).toHaveLength(0);
     actor.send({ type: 'delete.confirm' });
-    expect(fakes.deleteAvailability.calls).toEqual([{ op: 'occurrence', id: SERIES_ID, occurrenceDate: '2026-03-25' }]);
+    expect(fakes.deleteAvailability.calls).toEqual([
+      { op: 'occurrence', id: SERIES_ID, occurrenceDate: '2026-03-25' },
+    ]);
     fakes.deleteAvailability.reject(apiError(404, 'not_found'));
     await flush();
     expect(actor.getSnapshot().matches({ ready: 'confirmingDelete' })).toBe(true);
@@ -242,9 +314,15 @@ describe('availability week machine', () => {
 
   it('offers no per-occurrence edit for a one-off block', async () => {
     const { actor, fakes } = startWeek();
-    fakes.loadWeek.resolve([availability({ recurrence: null, occurrences: [availability().occurrences[0]!] })]);
+    fakes.loadWeek.resolve([
+      availability({ recurrence: null, occurrences: [availability().occurrences[0]!] }),
+    ]);
     await flush();
-    actor.send({ type: 'occurrence.select', availabilityId: SERIES_ID, occurrenceDate: '2026-03-23' });
+    actor.send({
+      type: 'occurrence.select',
+      availabilityId: SERIES_ID,
+      occurrenceDate: '2026-03-23',
+    });
     expect(actor.getSnapshot().can({ type: 'edit.occurrence' })).toBe(false);
     expect(actor.getSnapshot().can({ type: 'delete.occurrence' })).toBe(false);
     actor.send({ type: 'edit.series' });
@@ -284,7 +362,13 @@ describe('calendar machine', () => {
     fakes.loadEvents.resolve([appointmentEvent()]);
     await flush();
     expect(visibleDays(actor.getSnapshot().context).map(String)).toEqual([
-      '2026-03-23', '2026-03-24', '2026-03-25', '2026-03-26', '2026-03-27', '2026-03-28', '2026-03-29',
+      '2026-03-23',
+      '2026-03-24',
+      '2026-03-25',
+      '2026-03-26',
+      '2026-03-27',
+      '2026-03-28',
+      '2026-03-29',
     ]);
   });
 
@@ -359,19 +443,32 @@ function startBooking(role: 'COACH' | 'ADMIN' = 'COACH', kind: 'regular' | 'adho
         searchClients: fakes.searchClients.logic,
         // The real slot picker, with the booking page's slot and booking calls faked.
         slotPicker: slotPickerMachine.provide({
-          actors: { loadSlots: fakes.loadSlots.logic as never, submit: fakes.createAppointment.logic },
+          actors: {
+            loadSlots: fakes.loadSlots.logic as never,
+            submit: fakes.createAppointment.logic,
+          },
         }),
       },
       actions: { notifyBooked },
     }),
-    { input: { kind, role, ownCoachId: role === 'COACH' ? COACH_ID : null, today: WED_25_MARCH }, clock },
+    {
+      input: { kind, role, ownCoachId: role === 'COACH' ? COACH_ID : null, today: WED_25_MARCH },
+      clock,
+    },
   ).start();
   /** The picker the page shows while a slot is chosen, confirmed and booked. */
-  const picker = () => actor.getSnapshot().children.slotPicker as ActorRefFrom<typeof slotPickerMachine>;
+  const picker = () =>
+    actor.getSnapshot().children.slotPicker as ActorRefFrom<typeof slotPickerMachine>;
   return { actor, fakes, clock, notifyBooked, picker };
 }
 
-const ERIKA: ClientSummary = { id: CLIENT_ID, firstName: 'Erika', lastName: 'Mustermann', email: 'erika@example.test', yearOfBirth: 1980 };
+const ERIKA: ClientSummary = {
+  id: CLIENT_ID,
+  firstName: 'Erika',
+  lastName: 'Mustermann',
+  email: 'erika@example.test',
+  yearOfBirth: 1980,
+};
 
 describe('appointment booking machine', () => {
   it('searches clients only after a typing pause', async () => {
@@ -395,14 +492,22 @@ describe('appointment booking machine', () => {
     const { actor, fakes, notifyBooked, picker } = startBooking();
     actor.send({ type: 'client.select', client: ERIKA });
     expect(fakes.loadSlots.calls).toMatchObject([
-      { coachId: COACH_ID, duration: 50, startDate: '2026-03-22T23:00:00Z', endDate: '2026-03-29T22:00:00Z' },
+      {
+        coachId: COACH_ID,
+        duration: 50,
+        startDate: '2026-03-22T23:00:00Z',
+        endDate: '2026-03-29T22:00:00Z',
+      },
     ]);
     actor.send({ type: 'type.select', appointmentType: 'first' });
     expect(fakes.loadSlots.calls.at(-1)!.duration).toBe(60);
     fakes.loadSlots.resolve([]);
     fakes.loadSlots.resolve([slot('2026-03-26T09:00:00.000Z', '2026-03-26T10:00:00.000Z')]);
     await flush();
-    picker().send({ type: 'slot.select', slot: slot('2026-03-26T09:00:00.000Z', '2026-03-26T10:00:00.000Z') });
+    picker().send({
+      type: 'slot.select',
+      slot: slot('2026-03-26T09:00:00.000Z', '2026-03-26T10:00:00.000Z'),
+    });
     picker().send({ type: 'booking.confirm' });
     const request = fakes.createAppointment.calls[0]!;
     expect(request.body).toEqual({
@@ -466,7 +571,9 @@ describe('appointment booking machine', () => {
     expect(picker().getSnapshot().hasTag('submitting')).toBe(false);
     expect(picker().getSnapshot().context.error).toEqual({ code: 'network_error' });
     picker().send({ type: 'booking.confirm' });
-    expect(fakes.createAppointment.calls[1]!.idempotencyKey).toBe(fakes.createAppointment.calls[0]!.idempotencyKey);
+    expect(fakes.createAppointment.calls[1]!.idempotencyKey).toBe(
+      fakes.createAppointment.calls[0]!.idempotencyKey,
+    );
   });
 
   it('keeps the browsed week, coach and type when the client is changed', async () => {
@@ -474,7 +581,10 @@ describe('appointment booking machine', () => {
     actor.send({ type: 'client.select', client: ERIKA });
     actor.send({ type: 'type.select', appointmentType: 'first' });
     picker().send({ type: 'week.next' });
-    expect(fakes.loadSlots.calls.at(-1)).toMatchObject({ duration: 60, startDate: '2026-03-29T22:00:00Z' });
+    expect(fakes.loadSlots.calls.at(-1)).toMatchObject({
+      duration: 60,
+      startDate: '2026-03-29T22:00:00Z',
+    });
     actor.send({ type: 'client.change' });
     expect(actor.getSnapshot().hasTag('choosingClient')).toBe(true);
     actor.send({ type: 'client.select', client: ERIKA });

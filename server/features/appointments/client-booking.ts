@@ -207,7 +207,14 @@ export async function bookInitialAppointment(
     tx,
     deps.jobs,
     'appointment.created',
-    appointmentData({ id, clientId: input.clientId, coachId, startDate, endDate, appointmentType: 'initial' }),
+    appointmentData({
+      id,
+      clientId: input.clientId,
+      coachId,
+      startDate,
+      endDate,
+      appointmentType: 'initial',
+    }),
   );
   return id;
 }
@@ -267,18 +274,28 @@ export async function cancelForClient(
   via: 'client' | 'meeting_code',
 ): Promise<string> {
   const cancelledAt = deps.now().toISOString();
-  await updateRecorded(tx, appointments, a.id, { cancelledAt }, {
-    type: 'appointment.cancelled',
-    entityType: 'appointment',
-    appointmentId: a.id,
-    clientId: a.clientId,
-    coachId: a.coachId,
-    actor,
-    changes: { via },
-  });
+  await updateRecorded(
+    tx,
+    appointments,
+    a.id,
+    { cancelledAt },
+    {
+      type: 'appointment.cancelled',
+      entityType: 'appointment',
+      appointmentId: a.id,
+      clientId: a.clientId,
+      coachId: a.coachId,
+      actor,
+      changes: { via },
+    },
+  );
   await enqueueAppointmentNotifications(tx, deps, { appointmentId: a.id, change: 'cancelled' });
   await emitWebhook(tx, deps.jobs, 'appointment.cancelled', appointmentData(a));
-  await announceOutcome(tx, { appointmentId: a.id, change: 'cancelled', at: new Date(cancelledAt) });
+  await announceOutcome(tx, {
+    appointmentId: a.id,
+    change: 'cancelled',
+    at: new Date(cancelledAt),
+  });
   return cancelledAt;
 }
 

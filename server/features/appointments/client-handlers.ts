@@ -27,7 +27,10 @@ function changeOwnAppointment(
     const clientId = await clientIdOf(tx, principal).catch(() => null);
     if (!clientId) throw notFound('appointment');
     await change(tx, { clientId, actor: principal, appointmentId: params.appointmentId });
-    return toClientAppointment((await findClientAppointment(tx, clientId, params.appointmentId))!, deps.config);
+    return toClientAppointment(
+      (await findClientAppointment(tx, clientId, params.appointmentId))!,
+      deps.config,
+    );
   });
 }
 

@@ -1,5 +1,9 @@
 import { Temporal } from '@js-temporal/polyfill';
-import { appointmentPhase, mayMarkNoShow, type TimedAppointment } from '../../../shared/appointment-phase';
+import {
+  appointmentPhase,
+  mayMarkNoShow,
+  type TimedAppointment,
+} from '../../../shared/appointment-phase';
 import { startOfDay } from '../../../shared/time';
 import { instantOf, isoOf, minutesBetween } from '../../time';
 import { and, asc, eq, gte, isNull, sql } from 'drizzle-orm';
@@ -15,7 +19,7 @@ import { enqueueAppointmentNotifications } from '../notifications/index';
 import { appointmentData, emitWebhook } from '../webhooks/index';
 import { bookRange, insertAppointment } from './booking';
 import { listAppointmentPage } from './list';
-import { assertInAvailability, assertMoveRequest, isMove } from './move';
+import { assertHolidayBooking, assertInAvailability, assertMoveRequest, isMove } from './move';
 import { announceOutcome } from './outcomes';
 import { inTransaction } from './transaction';
 import { appointmentScope, findAppointment, selectAppointments, toAppointment } from './repository';
@@ -67,9 +71,15 @@ async function assertParties(tx: Tx, clientId: string | undefined, coachId: stri
 }
 
 export const appointmentsHandlers = defineHandlers({
-  async createAppointment({ body, principal, deps, reply }) {
+  async createAppointment({ body: request, principal, deps, reply }) {
+    const { availabilityOverrideReason, ...body } = request;
     assertRange(body.startDate, body.endDate);
     assertOwnCoach(principal, body.coachId);
+    assertMoveRequest(deps, null, availabilityOverrideReason);
+    const override = assertHolidayBooking(deps, deps.config.HOLIDAY_STATE, {
+      ...body,
+      overrideReason: availabilityOverrideReason,
+    });
     const created = await inTransaction(deps.db, async (tx) => {
       // The parties are checked after the overlap read, as before: under a rush for one
       // slot, the losers leave after that single read.
@@ -106,15 +116,11 @@ export const appointmentsHandlers = defineHandlers({
           startDate: body.startDate,
           endDate: body.endDate,
           appointmentType: body.appointmentType,
+          ...(override ? { availabilityOverride: override } : {}),
         },
       });
       await enqueueAppointmentNotifications(tx, deps, { appointmentId: id, change: 'booked' });
-      await emitWebhook(
-        tx,
-        deps.jobs,
-        'appointment.created',
-        appointmentData({ id, ...body }),
-      );
+      await emitWebhook(tx, deps.jobs, 'appointment.created', appointmentData({ id, ...body }));
       return (await findAppointment(tx, principal, id))!;
     });
     reply.code(201);
@@ -137,7 +143,10 @@ export const appointmentsHandlers = defineHandlers({
         throw conflict('appointment_cancelled', 'A cancelled appointment cannot be changed');
       }
       if (changes.noShow === true && !before.noShow && !mayMarkNoShow(phaseOf(deps, before))) {
-        throw conflict('appointment_not_started', 'A no-show is marked once the appointment has started');
+        throw conflict(
+          'appointment_not_started',
+          'A no-show is marked once the appointment has started',
+        );
       }
       const coachId = changes.coachId ?? before.coachId;
       assertOwnCoach(principal, coachId);

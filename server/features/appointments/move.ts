@@ -40,7 +40,7 @@ export function assertMoveRequest(deps: Pick<AppDeps, 'now'>, move: Move | null,
     throw badRequest(
       'availabilityOverrideReason',
       'value_missing',
-      'Say why the move may leave the availability',
+      'Say why the appointment may leave the availability or fall on a public holiday',
     );
   }
   const now = instantOf(deps.now());
@@ -60,6 +60,36 @@ export interface Override {
   holiday?: { date: string; name: string };
 }
 
+const holidayConflict = (holiday: { date: string; name: string }) =>
+  conflict(
+    'public_holiday',
+    `${holiday.date} is a public holiday (${holiday.name}); staff may override with availabilityOverrideReason`,
+  );
+
+/**
+ * A staff booking (not a move) touching a public holiday of `holidayState`: 409
+ * public_holiday unless a reason is given. Bookings are otherwise free of the availability,
+ * and a past session being recorded took place whatever the calendar said, so only future
+ * bookings are checked. Returns the override to record, or null.
+ */
+export function assertHolidayBooking(
+  deps: Pick<AppDeps, 'now'>,
+  holidayState: string,
+  booking: { startDate: string; endDate: string; overrideReason?: string | undefined },
+): Override | null {
+  const start = instant(booking.startDate);
+  if (Temporal.Instant.compare(start, instantOf(deps.now())) <= 0) return null;
+  const holiday = holidayDuring(
+    holidayState,
+    start.epochMilliseconds,
+    instant(booking.endDate).epochMilliseconds,
+  );
+  if (!holiday) return null;
+  const reason = booking.overrideReason?.trim();
+  if (!reason) throw holidayConflict(holiday);
+  return { reason, holiday: { date: holiday.date, name: holiday.name } };
+}
+
 /**
  * Holding the coach's calendar, after its overlap read (./booking.ts bookRange): 409
  * public_holiday (naming the holiday) when the new time touches a public holiday of
@@ -77,12 +107,7 @@ export async function assertInAvailability(
   const free = await coachFreeFor(tx, move.coachId, start, end, move.appointmentId);
   if (free && !holiday) return null;
   const reason = move.overrideReason?.trim();
-  if (!reason && holiday) {
-    throw conflict(
-      'public_holiday',
-      `${holiday.date} is a public holiday (${holiday.name}); staff may override with availabilityOverrideReason`,
-    );
-  }
+  if (!reason && holiday) throw holidayConflict(holiday);
   if (!reason) {
     throw conflict(
       'outside_availability',

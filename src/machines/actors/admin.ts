@@ -46,14 +46,20 @@ export const saveWebhookActor = (api: ApiClient) =>
 /** `POST /admin/webhook/{type}/rotate-secret`: the new secret, once; the old one signs 24 h more. */
 export const rotateWebhookSecretActor = (api: ApiClient) =>
   fromPromise<WebhookWithSecret, { type: WebhookType }>(async ({ input, signal }) => {
-    const { data } = await api.POST('/admin/webhook/{type}/rotate-secret', { params: path(input.type), signal });
+    const { data } = await api.POST('/admin/webhook/{type}/rotate-secret', {
+      params: path(input.type),
+      signal,
+    });
     return data!;
   });
 
 /** `POST /admin/webhook/{type}/test`: a `webhook.test` message, queued (202). */
 export const sendWebhookTestActor = (api: ApiClient) =>
   fromPromise<WebhookDelivery, { type: WebhookType }>(async ({ input, signal }) => {
-    const { data } = await api.POST('/admin/webhook/{type}/test', { params: path(input.type), signal });
+    const { data } = await api.POST('/admin/webhook/{type}/test', {
+      params: path(input.type),
+      signal,
+    });
     return data!;
   });
 
@@ -69,13 +75,15 @@ export const loadWebhookDeliveriesActor = (api: ApiClient) =>
 
 /** `POST /admin/webhook/{type}/deliveries/{messageId}/redeliver`: one more attempt, same webhook-id. */
 export const redeliverWebhookMessageActor = (api: ApiClient) =>
-  fromPromise<WebhookDelivery, { type: WebhookType; messageId: string }>(async ({ input, signal }) => {
-    const { data } = await api.POST('/admin/webhook/{type}/deliveries/{messageId}/redeliver', {
-      params: { path: { type: input.type, messageId: input.messageId } },
-      signal,
-    });
-    return data!;
-  });
+  fromPromise<WebhookDelivery, { type: WebhookType; messageId: string }>(
+    async ({ input, signal }) => {
+      const { data } = await api.POST('/admin/webhook/{type}/deliveries/{messageId}/redeliver', {
+        params: { path: { type: input.type, messageId: input.messageId } },
+        signal,
+      });
+      return data!;
+    },
+  );
 
 /** `POST /admin/sync-auth-emails`: the counts of the comparison with the auth provider. */
 export const syncAuthEmailsActor = (api: ApiClient) =>

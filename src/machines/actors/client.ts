@@ -133,9 +133,15 @@ interface CancelTargetCalls {
 /** Reads (or cancels) the appointment the cancel page names, by the way the page was reached. */
 const cancelTargetActor = (calls: CancelTargetCalls) =>
   fromPromise<CancelView, CancelTarget>(async ({ input, signal }) => {
-    if (input.kind === 'own') return appointmentView((await calls.own(input.appointmentId, signal))!);
+    if (input.kind === 'own')
+      return appointmentView((await calls.own(input.appointmentId, signal))!);
     const data = (await calls.byCode(input.code, signal))!;
-    return { startDate: data.startDate, endDate: data.endDate, coachName: data.coachName, cancelled: data.cancelled };
+    return {
+      startDate: data.startDate,
+      endDate: data.endDate,
+      coachName: data.coachName,
+      cancelled: data.cancelled,
+    };
   });
 
 const OWN_APPOINTMENT = '/client/initial_appointment/{appointmentId}';
@@ -162,7 +168,6 @@ export const createAppointmentsActors = (api: ApiClient) => ({
     return data!.appointments;
   }),
 });
-
 
 /**
  * "Zum Kalender hinzufügen": the .ics is made in the browser from the booked appointment and

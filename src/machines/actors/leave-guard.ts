@@ -21,7 +21,12 @@ export const createLeaveGuardLogic = (win: Window = window) =>
       if (event.defaultPrevented || event.button !== 0) return;
       if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return; // new tab
       const link = (event.target as Element | null)?.closest?.('a[href]');
-      if (!(link instanceof HTMLAnchorElement) || link.target === '_blank' || link.hasAttribute('download')) return;
+      if (
+        !(link instanceof HTMLAnchorElement) ||
+        link.target === '_blank' ||
+        link.hasAttribute('download')
+      )
+        return;
       if (link.origin !== win.location.origin) return;
       if (link.pathname === win.location.pathname) return;
       event.preventDefault();

@@ -14,26 +14,40 @@ import type {
 
 /** One call by meeting code as an actor that answers the call's data. */
 const byCode = <T>(call: (code: string, signal: AbortSignal) => Promise<{ data?: T }>) =>
-  fromPromise<T, { code: string }>(async ({ input, signal }) => (await call(input.code, signal)).data!);
+  fromPromise<T, { code: string }>(
+    async ({ input, signal }) => (await call(input.code, signal)).data!,
+  );
 
 export const lookupMeetingActor = (api: ApiClient) =>
   byCode<MeetingInfo>((clientMeetingCode, signal) =>
-    api.GET('/appointment/meetingCode/{clientMeetingCode}', { params: { path: { clientMeetingCode } }, signal }),
+    api.GET('/appointment/meetingCode/{clientMeetingCode}', {
+      params: { path: { clientMeetingCode } },
+      signal,
+    }),
   );
 
 export const fetchClientTokenActor = (api: ApiClient) =>
   byCode<MeetingToken>((clientMeetingCode, signal) =>
-    api.GET('/appointment/token/{clientMeetingCode}', { params: { path: { clientMeetingCode } }, signal }),
+    api.GET('/appointment/token/{clientMeetingCode}', {
+      params: { path: { clientMeetingCode } },
+      signal,
+    }),
   );
 
 export const lookupCoachMeetingActor = (api: ApiClient) =>
   byCode<CoachMeetingOverview>((coachMeetingCode, signal) =>
-    api.GET('/appointment/coach/meetingCode/{coachMeetingCode}', { params: { path: { coachMeetingCode } }, signal }),
+    api.GET('/appointment/coach/meetingCode/{coachMeetingCode}', {
+      params: { path: { coachMeetingCode } },
+      signal,
+    }),
   );
 
 export const fetchCoachTokenActor = (api: ApiClient) =>
   byCode<MeetingToken>((meetingCodeCoach, signal) =>
-    api.GET('/appointment/authenticatedToken/{meetingCodeCoach}', { params: { path: { meetingCodeCoach } }, signal }),
+    api.GET('/appointment/authenticatedToken/{meetingCodeCoach}', {
+      params: { path: { meetingCodeCoach } },
+      signal,
+    }),
   );
 
 export const recordFinishedActor = (api: ApiClient) =>

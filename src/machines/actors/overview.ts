@@ -18,12 +18,7 @@ interface Counted {
   itemCountCapped?: boolean;
 }
 
-const card = (
-  id: string,
-  body: Counted,
-  href: string | null,
-  waiting = false,
-): OverviewCard => ({
+const card = (id: string, body: Counted, href: string | null, waiting = false): OverviewCard => ({
   id,
   count: body.itemCount,
   capped: body.itemCountCapped === true,
@@ -53,13 +48,21 @@ function appointmentCounts(api: Api, nowMs: number, signal: AbortSignal, withDay
     api.GET('/appointments', {
       params: {
         query: withDay
-          ? { page: 1, limit: 100, fromDate: days.today.startDate, toDate: days.today.endDate, ...live }
+          ? {
+              page: 1,
+              limit: 100,
+              fromDate: days.today.startDate,
+              toDate: days.today.endDate,
+              ...live,
+            }
           : { ...ONE, fromDate: days.today.startDate, toDate: days.today.endDate, ...live },
       },
       signal,
     }),
     api.GET('/appointments', {
-      params: { query: { ...ONE, fromDate: days.week.startDate, toDate: days.week.endDate, ...live } },
+      params: {
+        query: { ...ONE, fromDate: days.week.startDate, toDate: days.week.endDate, ...live },
+      },
       signal,
     }),
   ]).then(([today, week]) => ({ days, today: today.data!, week: week.data! }));
@@ -102,7 +105,12 @@ export const loadDashboardActor = (api: Api) =>
         card('todayAppointments', today, days.todayHref),
         card('weekAppointments', week, days.weekHref),
         card('openClients', openClients.data!, OPEN_CLIENTS_HREF, true),
-        card('pendingBillableItems', { itemCount: totals.pending.count }, '/billing?status=pending', true),
+        card(
+          'pendingBillableItems',
+          { itemCount: totals.pending.count },
+          '/billing?status=pending',
+          true,
+        ),
         card(
           'validationFailedItems',
           { itemCount: totals.validation_failed.count },

@@ -16,10 +16,18 @@ export type PracticeSettings = components['schemas']['PracticeSettings'];
 export const PRACTICE_SETTINGS_ID = 'practice';
 
 export const loadLegalInfoActor = (api: ApiClient) =>
-  fromPromise<unknown, { id: string }>(async ({ signal }): Promise<LegalInfo> => (await api.GET('/legal', { signal })).data!);
+  fromPromise<unknown, { id: string }>(
+    async ({ signal }): Promise<LegalInfo> => (await api.GET('/legal', { signal })).data!,
+  );
 
-export const loadPracticeSettingsActor = (api: ApiClient, toValues: (s: PracticeSettings) => LoadedRecord['values']) =>
-  loadRecordActor(async (_id, signal) => (await api.GET('/admin/practice-settings', { signal })).data!, toValues);
+export const loadPracticeSettingsActor = (
+  api: ApiClient,
+  toValues: (s: PracticeSettings) => LoadedRecord['values'],
+) =>
+  loadRecordActor(
+    async (_id, signal) => (await api.GET('/admin/practice-settings', { signal })).data!,
+    toValues,
+  );
 
 /** `PUT /admin/practice-settings` with the changed fields. */
 export const savePracticeSettingsActor = (api: ApiClient) =>

@@ -25,9 +25,16 @@ export const loadCoachesActor = (api: ApiClient) =>
   fromPromise<CoachOption[]>(async ({ signal }) => {
     const coaches: CoachOption[] = [];
     for (let page = 1; page <= 50; page++) {
-      const { data } = await api.GET('/coach', { params: { query: { page, limit: COACH_PAGE } }, signal });
+      const { data } = await api.GET('/coach', {
+        params: { query: { page, limit: COACH_PAGE } },
+        signal,
+      });
       for (const c of data!.coaches) {
-        if (c.active) coaches.push({ id: c.id, name: [c.title, c.firstName, c.lastName].filter(Boolean).join(' ') });
+        if (c.active)
+          coaches.push({
+            id: c.id,
+            name: [c.title, c.firstName, c.lastName].filter(Boolean).join(' '),
+          });
       }
       if (page * COACH_PAGE >= data!.itemCount) break;
     }
@@ -45,10 +52,20 @@ export const saveAvailabilityActor = (api: ApiClient) =>
   fromPromise<Availability, SaveAvailabilityInput>(async ({ input, signal }) => {
     switch (input.op) {
       case 'create':
-        return (await api.POST('/availability', { body: input.body, signal })).data!;
+        return (
+          await api.POST('/availability', {
+            params: { header: { 'Idempotency-Key': input.idempotencyKey } },
+            body: input.body,
+            signal,
+          })
+        ).data!;
       case 'series':
         return (
-          await api.PUT('/availability/{id}', { params: { path: { id: input.id } }, body: input.body, signal })
+          await api.PUT('/availability/{id}', {
+            params: { path: { id: input.id } },
+            body: input.body,
+            signal,
+          })
         ).data!;
       case 'occurrence':
         return (
@@ -87,14 +104,20 @@ export const loadEventsActor = (api: ApiClient) =>
 
 export const loadAppointmentActor = (api: ApiClient) =>
   fromPromise<Appointment, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/appointment/{id}', { params: { path: { id: input.id } }, signal });
+    const { data } = await api.GET('/appointment/{id}', {
+      params: { path: { id: input.id } },
+      signal,
+    });
     return data!;
   });
 
 /** `DELETE /appointment/{id}`: cancels (the record stays). */
 export const cancelAppointmentActor = (api: ApiClient) =>
   fromPromise<Appointment, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.DELETE('/appointment/{id}', { params: { path: { id: input.id } }, signal });
+    const { data } = await api.DELETE('/appointment/{id}', {
+      params: { path: { id: input.id } },
+      signal,
+    });
     return data!;
   });
 

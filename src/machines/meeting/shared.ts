@@ -1,6 +1,11 @@
 import { assign, fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { components } from '../../../shared/contract/product';
-import { errorCodeOf, machineErrorOf, notProvided as notProvidedBy, type MachineError } from '../shared/failures';
+import {
+  errorCodeOf,
+  machineErrorOf,
+  notProvided as notProvidedBy,
+  type MachineError,
+} from '../shared/failures';
 
 /** Shared types and pure rules of the coach and client meeting machines. */
 
@@ -22,7 +27,10 @@ export const isInvalidCode = (error: unknown) => {
 export type WindowPhase = 'early' | 'open' | 'over';
 
 /** Where `nowMs` lies relative to the joining window [from, until]. */
-export function windowPhase(window: { joinableFrom: string; joinableUntil: string }, nowMs: number): WindowPhase {
+export function windowPhase(
+  window: { joinableFrom: string; joinableUntil: string },
+  nowMs: number,
+): WindowPhase {
   if (nowMs < Date.parse(window.joinableFrom)) return 'early';
   if (nowMs > Date.parse(window.joinableUntil)) return 'over';
   return 'open';
@@ -51,7 +59,8 @@ export type RoomEvent = { type: 'room.joined' } | { type: 'room.left' } | { type
 /** Declared by the machines; the real one (actors/meeting.ts) is provided by the views. */
 export const roomStub = fromCallback<RoomEvent, RoomInput>(notProvidedBy('meeting', 'videoRoom'));
 
-export const notProvided = <T, I>(name: string) => fromPromise<T, I>(notProvidedBy('meeting', name));
+export const notProvided = <T, I>(name: string) =>
+  fromPromise<T, I>(notProvidedBy('meeting', name));
 
 /** The element id of the room container the meeting views render. */
 export const ROOM_CONTAINER_ID = 'meeting-room';
@@ -72,14 +81,18 @@ interface MeetingContextBase {
  * call's code) and `videoUnavailable` (the room failed).
  */
 export function meetingActions<TContext extends MeetingContextBase, TEvent extends EventObject>() {
-  const set = (update: (args: { context: TContext; event: TEvent }) => Partial<MeetingContextBase>) =>
+  const set = (
+    update: (args: { context: TContext; event: TEvent }) => Partial<MeetingContextBase>,
+  ) =>
     assign<TContext, TEvent, undefined, TEvent, never>(
       (args) => update(args as { context: TContext; event: TEvent }) as Partial<TContext>,
     );
   return {
     readClock: set(({ context }) => ({ nowMs: context.clock() })),
     rejectCode: set(() => ({ error: { code: 'invalid_meeting_code' } })),
-    keepError: set(({ event }) => ({ error: { code: errorCodeOf((event as { error?: unknown }).error) } })),
+    keepError: set(({ event }) => ({
+      error: { code: errorCodeOf((event as { error?: unknown }).error) },
+    })),
     videoUnavailable: set(() => ({ error: { code: 'video_unavailable' } })),
   };
 }
@@ -105,7 +118,11 @@ export const waitingState = {
   after: { countdownTick: { target: 'waiting', reenter: true } },
 } as const;
 
-const roomInput = ({ context }: { context: { token: MeetingToken | null; lang: string } }): RoomInput => ({
+const roomInput = ({
+  context,
+}: {
+  context: { token: MeetingToken | null; lang: string };
+}): RoomInput => ({
   token: context.token!,
   containerId: ROOM_CONTAINER_ID,
   lang: context.lang,

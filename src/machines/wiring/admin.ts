@@ -30,8 +30,10 @@ export const wireWebhookDetail = ({ api, toast }: RouteEffects) =>
     },
     actions: {
       notifySaved: () => toast({ kind: 'success', messageKey: 'admin:webhook.toasts.saved' }),
-      notifyTestQueued: () => toast({ kind: 'success', messageKey: 'admin:webhook.toasts.testQueued' }),
-      notifyRedelivered: () => toast({ kind: 'success', messageKey: 'admin:webhook.toasts.redelivered' }),
+      notifyTestQueued: () =>
+        toast({ kind: 'success', messageKey: 'admin:webhook.toasts.testQueued' }),
+      notifyRedelivered: () =>
+        toast({ kind: 'success', messageKey: 'admin:webhook.toasts.redelivered' }),
     },
   });
 

@@ -1,4 +1,9 @@
-import { cancelAppointmentActor, loadAppointmentDetailActor, resendInvitesActor, setNoShowActor } from '../actors/staff/appointments';
+import {
+  cancelAppointmentActor,
+  loadAppointmentDetailActor,
+  resendInvitesActor,
+  setNoShowActor,
+} from '../actors/staff/appointments';
 import { type AppointmentAction, appointmentDetailMachine } from '../appointment-detail.machine';
 import type { RouteEffects } from './effects';
 

@@ -8,7 +8,11 @@ import type { RouteEffects } from './effects';
 export const wireAppointmentSelection = ({ api, translate }: RouteEffects) => {
   const { loadSlots, bookAppointment } = createSelectionActors(api);
   return appointmentSelectionMachine.provide({
-    actors: { slotPicker: slotPickerMachine.provide({ actors: { loadSlots: loadSlots as never, submit: bookAppointment } }) },
+    actors: {
+      slotPicker: slotPickerMachine.provide({
+        actors: { loadSlots: loadSlots as never, submit: bookAppointment },
+      }),
+    },
     actions: {
       saveCalendar: (_, { appointment }) =>
         saveCalendarFile(

@@ -1,4 +1,9 @@
-import { deleteAvailabilityActor, loadCoachesActor, loadWeekActor, saveAvailabilityActor } from '../actors/scheduling';
+import {
+  deleteAvailabilityActor,
+  loadCoachesActor,
+  loadWeekActor,
+  saveAvailabilityActor,
+} from '../actors/scheduling';
 import { availabilityWeekMachine } from '../availability-week.machine';
 import type { RouteEffects } from './effects';
 
@@ -13,7 +18,9 @@ export const wireAvailabilityWeek = ({ api, toast }: RouteEffects) =>
       deleteAvailability: deleteAvailabilityActor(api),
     },
     actions: {
-      notifySaved: () => toast({ kind: 'success', messageKey: 'scheduling:availability.savedToast' }),
-      notifyDeleted: () => toast({ kind: 'success', messageKey: 'scheduling:availability.deletedToast' }),
+      notifySaved: () =>
+        toast({ kind: 'success', messageKey: 'scheduling:availability.savedToast' }),
+      notifyDeleted: () =>
+        toast({ kind: 'success', messageKey: 'scheduling:availability.deletedToast' }),
     },
   });

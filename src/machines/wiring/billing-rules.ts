@@ -37,7 +37,12 @@ export const wireBillingRuleForm = ({ api, toast, navigate }: RouteEffects, id: 
     },
     actions: {
       notifySaved: (_, { unchanged }) => {
-        toast(savedToast(unchanged, id === null ? 'billingRules:toasts.created' : 'billingRules:toasts.saved'));
+        toast(
+          savedToast(
+            unchanged,
+            id === null ? 'billingRules:toasts.created' : 'billingRules:toasts.saved',
+          ),
+        );
         navigate('/billing/rules');
       },
     },

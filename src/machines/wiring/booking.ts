@@ -1,4 +1,9 @@
-import { createAppointmentActor, loadCoachesActor, loadSlotsActor, searchClientsActor } from '../actors/scheduling';
+import {
+  createAppointmentActor,
+  loadCoachesActor,
+  loadSlotsActor,
+  searchClientsActor,
+} from '../actors/scheduling';
 import { bookingMachine } from '../appointment-booking.machine';
 import { slotPickerMachine } from '../slot-picker.machine';
 import type { RouteEffects } from './effects';

@@ -1,4 +1,9 @@
-import { loadAppointmentActor, loadCoachesActor, loadEventsActor, watchViewportActor } from '../actors/scheduling';
+import {
+  loadAppointmentActor,
+  loadCoachesActor,
+  loadEventsActor,
+  watchViewportActor,
+} from '../actors/scheduling';
 import { cancelAppointmentActor } from '../actors/staff/appointments';
 import { calendarMachine } from '../calendar.machine';
 import type { RouteEffects } from './effects';
@@ -15,6 +20,7 @@ export const wireCalendar = ({ api, toast }: RouteEffects) =>
       watchViewport: watchViewportActor(typeof window === 'undefined' ? undefined : window),
     },
     actions: {
-      notifyCancelled: () => toast({ kind: 'success', messageKey: 'scheduling:calendar.cancelledToast' }),
+      notifyCancelled: () =>
+        toast({ kind: 'success', messageKey: 'scheduling:calendar.cancelledToast' }),
     },
   });

@@ -12,10 +12,18 @@ import { type RouteEffects, savedToast } from './effects';
 
 export const wireInsurerForm = ({ api, toast, navigate }: RouteEffects, id: string | null) =>
   recordFormMachine.provide({
-    actors: { loadRecord: loadInsurerRecordActor(api, insurerFormValues), saveRecord: saveInsurerActor(api) },
+    actors: {
+      loadRecord: loadInsurerRecordActor(api, insurerFormValues),
+      saveRecord: saveInsurerActor(api),
+    },
     actions: {
       notifySaved: (_, { unchanged }) => {
-        toast(savedToast(unchanged, id === null ? 'catalog:toasts.insurerCreated' : 'catalog:toasts.insurerSaved'));
+        toast(
+          savedToast(
+            unchanged,
+            id === null ? 'catalog:toasts.insurerCreated' : 'catalog:toasts.insurerSaved',
+          ),
+        );
         navigate('/admin/insurers');
       },
     },
@@ -23,10 +31,18 @@ export const wireInsurerForm = ({ api, toast, navigate }: RouteEffects, id: stri
 
 export const wireCampaignForm = ({ api, toast, navigate }: RouteEffects, id: string | null) =>
   recordFormMachine.provide({
-    actors: { loadRecord: loadCampaignRecordActor(api, campaignFormValues), saveRecord: saveCampaignActor(api) },
+    actors: {
+      loadRecord: loadCampaignRecordActor(api, campaignFormValues),
+      saveRecord: saveCampaignActor(api),
+    },
     actions: {
       notifySaved: (_, { unchanged }) => {
-        toast(savedToast(unchanged, id === null ? 'catalog:toasts.campaignCreated' : 'catalog:toasts.campaignSaved'));
+        toast(
+          savedToast(
+            unchanged,
+            id === null ? 'catalog:toasts.campaignCreated' : 'catalog:toasts.campaignSaved',
+          ),
+        );
         navigate('/admin/campaigns');
       },
     },

@@ -1,4 +1,8 @@
-import { loadClientDetailActor, sendContractReminderActor, setSessionsClosedActor } from '../actors/staff/clients';
+import {
+  loadClientDetailActor,
+  sendContractReminderActor,
+  setSessionsClosedActor,
+} from '../actors/staff/clients';
 import { type ClientAction, clientStaffDetailMachine } from '../client-staff-detail.machine';
 import type { RouteEffects } from './effects';
 

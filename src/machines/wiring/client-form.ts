@@ -16,7 +16,12 @@ export const wireClientForm = ({ api, toast, navigate }: RouteEffects, id: strin
     actions: {
       notifySaved: (_, { record, unchanged }) => {
         const client = record as components['schemas']['Client'] | null;
-        toast(savedToast(unchanged, id === null ? 'staff:toasts.clientCreated' : 'staff:toasts.clientSaved'));
+        toast(
+          savedToast(
+            unchanged,
+            id === null ? 'staff:toasts.clientCreated' : 'staff:toasts.clientSaved',
+          ),
+        );
         navigate(`/clients/${client?.id ?? id}`);
       },
     },

@@ -1,7 +1,12 @@
 import { fromPromise } from 'xstate';
 import { createRescheduleActors } from '../actors/client';
 import { rescheduleMachine } from '../client-reschedule.machine';
-import { slotPickerMachine, type FreeSlot, type SlotQuery, type SlotWindow } from '../slot-picker.machine';
+import {
+  slotPickerMachine,
+  type FreeSlot,
+  type SlotQuery,
+  type SlotWindow,
+} from '../slot-picker.machine';
 import type { RouteEffects } from './effects';
 
 /** The client's reschedule page wired to the API. */
@@ -13,12 +18,22 @@ export const wireClientReschedule = ({ api }: RouteEffects) => {
     async ({ input, signal }) =>
       (
         await api.GET('/client/initial_appointment_slots', {
-          params: { query: input as { startDate: string; endDate: string; duration: number; rescheduleOf: string } },
+          params: {
+            query: input as {
+              startDate: string;
+              endDate: string;
+              duration: number;
+              rescheduleOf: string;
+            },
+          },
           signal,
         })
       ).data!.slots,
   );
   return rescheduleMachine.provide({
-    actors: { loadReschedule, slotPicker: slotPickerMachine.provide({ actors: { loadSlots, submit: moveAppointment } }) },
+    actors: {
+      loadReschedule,
+      slotPicker: slotPickerMachine.provide({ actors: { loadSlots, submit: moveAppointment } }),
+    },
   });
 };

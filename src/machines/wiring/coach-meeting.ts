@@ -1,4 +1,10 @@
-import { fetchCoachTokenActor, loadUpcomingActor, lookupCoachMeetingActor, recordFinishedActor, videoRoomActor } from '../actors/meeting';
+import {
+  fetchCoachTokenActor,
+  loadUpcomingActor,
+  lookupCoachMeetingActor,
+  recordFinishedActor,
+  videoRoomActor,
+} from '../actors/meeting';
 import { coachMeetingMachine, coachMeetingStartMachine } from '../coach-meeting.machine';
 import type { RouteEffects } from './effects';
 

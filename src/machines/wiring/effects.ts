@@ -31,4 +31,6 @@ export interface RouteEffects {
 
 /** The toast after a form's save: "nothing changed" or the page's own success message. */
 export const savedToast = (unchanged: boolean, messageKey: string): RouteToast =>
-  unchanged ? { kind: 'info', messageKey: 'staff:toasts.unchanged' } : { kind: 'success', messageKey };
+  unchanged
+    ? { kind: 'info', messageKey: 'staff:toasts.unchanged' }
+    : { kind: 'success', messageKey };

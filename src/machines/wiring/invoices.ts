@@ -19,7 +19,11 @@ import type { RouteEffects } from './effects';
 /** "Rechnungslauf starten"; `onDone` reloads the list. */
 export const wireInvoiceRun = ({ api }: RouteEffects, onDone: () => void) =>
   invoiceRunMachine.provide({
-    actors: { previewRun: previewInvoiceRunActor(api), runInvoices: runInvoicesActor(api), loadRun: loadInvoiceRunActor(api) },
+    actors: {
+      previewRun: previewInvoiceRunActor(api),
+      runInvoices: runInvoicesActor(api),
+      loadRun: loadInvoiceRunActor(api),
+    },
     actions: { notifyDone: () => onDone() },
   });
 
@@ -39,7 +43,9 @@ export const wireInvoiceDetail = ({ api, toast }: RouteEffects) =>
       cancelInvoice: cancelInvoiceActor(api),
     },
     actions: {
-      notifySent: (_, values) => toast({ kind: 'success', messageKey: 'invoices:toasts.sent', values }),
-      notifyCancelled: (_, values) => toast({ kind: 'success', messageKey: 'invoices:toasts.cancelled', values }),
+      notifySent: (_, values) =>
+        toast({ kind: 'success', messageKey: 'invoices:toasts.sent', values }),
+      notifyCancelled: (_, values) =>
+        toast({ kind: 'success', messageKey: 'invoices:toasts.cancelled', values }),
     },
   });

@@ -23,7 +23,10 @@ export const watchWindowFocus = fromCallback<ListEvent>(({ sendBack }) => {
 /** A list page whose query lives in its URL at `path`; `loadPage` asks the API for one page. */
 export const wireList = (
   { api, navigate }: RouteEffects,
-  options: { path: string; loadPage: (api: ApiClient) => ReturnType<typeof fromPromise<ListPage, ListQuery>> },
+  options: {
+    path: string;
+    loadPage: (api: ApiClient) => ReturnType<typeof fromPromise<ListPage, ListQuery>>;
+  },
 ) =>
   listMachine.provide({
     actors: { loadPage: options.loadPage(api), watchFocus: watchWindowFocus },

@@ -6,7 +6,10 @@ import type { RouteEffects } from './effects';
 export const wireToday = ({ api, session }: RouteEffects) =>
   overviewMachine.provide({
     actors: {
-      loadOverview: loadTodayActor(api, () => session.getSnapshot().context.session?.role ?? 'COACH'),
+      loadOverview: loadTodayActor(
+        api,
+        () => session.getSnapshot().context.session?.role ?? 'COACH',
+      ),
     },
   });
 

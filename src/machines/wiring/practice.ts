@@ -1,5 +1,9 @@
 import { practiceSettingsValues } from '../../forms/practice-settings-form';
-import { loadLegalInfoActor, loadPracticeSettingsActor, savePracticeSettingsActor } from '../actors/practice';
+import {
+  loadLegalInfoActor,
+  loadPracticeSettingsActor,
+  savePracticeSettingsActor,
+} from '../actors/practice';
 import { recordDetailMachine } from '../record-detail.machine';
 import { recordFormMachine } from '../record-form.machine';
 import { type RouteEffects, savedToast } from './effects';

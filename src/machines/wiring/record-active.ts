@@ -17,7 +17,10 @@ export const wireRecordActive = (
     actors: { runAction },
     actions: {
       notifyDone: (_, { payload }) => {
-        toast({ kind: 'success', messageKey: payload.active ? messageKeys.activated : messageKeys.deactivated });
+        toast({
+          kind: 'success',
+          messageKey: payload.active ? messageKeys.activated : messageKeys.deactivated,
+        });
         done();
       },
     },

@@ -16,7 +16,10 @@ export const wireUserNew = ({ api, toast }: RouteEffects) =>
 
 export const wireUserForm = ({ api, toast, navigate }: RouteEffects) =>
   recordFormMachine.provide({
-    actors: { loadRecord: loadUserRecordActor(api, userFormValues), saveRecord: saveUserActor(api) },
+    actors: {
+      loadRecord: loadUserRecordActor(api, userFormValues),
+      saveRecord: saveUserActor(api),
+    },
     actions: {
       notifySaved: (_, { unchanged }) => {
         toast(savedToast(unchanged, 'staff:toasts.userSaved'));

@@ -23,7 +23,9 @@ type AppointmentsQuery = NonNullable<operations['listAppointments']['parameters'
 export function appointmentsQueryOf(query: ListQuery): AppointmentsQuery {
   return pagedParams(query, (f) => ({
     fromDate: f.from ? berlinMidnight(f.from) : undefined,
-    toDate: f.to ? berlinMidnight(Temporal.PlainDate.from(f.to).add({ days: 1 }).toString()) : undefined,
+    toDate: f.to
+      ? berlinMidnight(Temporal.PlainDate.from(f.to).add({ days: 1 }).toString())
+      : undefined,
     appointmentType: f.appointmentType as AppointmentsQuery['appointmentType'],
     sortDirection: f.sortDirection as AppointmentsQuery['sortDirection'],
     cancelled: bool(f.cancelled),
@@ -41,7 +43,10 @@ export function appointmentsQueryOf(query: ListQuery): AppointmentsQuery {
  * `/appointments` starts at today: without a day in the address and without `past=true`
  * ("Vergangene anzeigen"), the list reads from today's Berlin midnight on.
  */
-export function fromTodayUnlessAsked(filters: ListQuery['filters'], today: string): ListQuery['filters'] {
+export function fromTodayUnlessAsked(
+  filters: ListQuery['filters'],
+  today: string,
+): ListQuery['filters'] {
   if (filters.from || filters.to || filters.past === 'true') return filters;
   return { ...filters, from: today };
 }
@@ -58,13 +63,20 @@ export const loadAppointmentsPageActor = (
 ) =>
   fromPromise<ListPage, ListQuery>(async ({ input, signal }) => {
     const given = { ...input.filters, ...fixed };
-    const filters = startOfList === 'today' ? fromTodayUnlessAsked(given, todayInBerlin().toString()) : given;
+    const filters =
+      startOfList === 'today' ? fromTodayUnlessAsked(given, todayInBerlin().toString()) : given;
     const query = appointmentsQueryOf({ ...input, filters });
     const { data } = await api.GET('/appointments', {
-      params: { query: startOfList === 'now' ? { ...query, fromDate: new Date().toISOString() } : query },
+      params: {
+        query: startOfList === 'now' ? { ...query, fromDate: new Date().toISOString() } : query,
+      },
       signal,
     });
-    return { rows: data!.appointments, itemCount: data!.itemCount, itemCountCapped: data!.itemCountCapped };
+    return {
+      rows: data!.appointments,
+      itemCount: data!.itemCount,
+      itemCountCapped: data!.itemCountCapped,
+    };
   });
 
 /**
@@ -77,12 +89,18 @@ export const loadAppointmentDetailActor = (api: ApiClient) =>
     const [appointment, communications, events] = await Promise.all([
       api.GET('/appointment/{id}', { params: { path }, signal }),
       api
-        .GET('/communications/appointment/{appointmentId}', { params: { path: { appointmentId: input.id } }, signal })
+        .GET('/communications/appointment/{appointmentId}', {
+          params: { path: { appointmentId: input.id } },
+          signal,
+        })
         .then((r) => r.data!.communications)
         .catch(() => null),
       input.withEvents
         ? api
-            .GET('/businessevents', { params: { query: { appointmentId: input.id, pageSize: 50 } }, signal })
+            .GET('/businessevents', {
+              params: { query: { appointmentId: input.id, pageSize: 50 } },
+              signal,
+            })
             .then((r) => r.data!.businessEvents)
             .catch(() => null)
         : Promise.resolve(null),
@@ -93,7 +111,10 @@ export const loadAppointmentDetailActor = (api: ApiClient) =>
 
 export const cancelAppointmentActor = (api: ApiClient) =>
   fromPromise<Appointment, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.DELETE('/appointment/{id}', { params: { path: { id: input.id } }, signal });
+    const { data } = await api.DELETE('/appointment/{id}', {
+      params: { path: { id: input.id } },
+      signal,
+    });
     return data!;
   });
 
@@ -122,7 +143,8 @@ export const loadAppointmentRecordActor = (
   toValues: (appointment: Appointment) => LoadedRecord['values'],
 ) =>
   loadRecordActor(
-    async (id, signal) => (await api.GET('/appointment/{id}', { params: { path: { id } }, signal })).data!,
+    async (id, signal) =>
+      (await api.GET('/appointment/{id}', { params: { path: { id } }, signal })).data!,
     toValues,
   );
 
@@ -157,7 +179,9 @@ function appointmentFormError(error: unknown): unknown {
 export const saveAppointmentActor = (api: ApiClient) =>
   saveRecordActor({
     update: (id, body: components['schemas']['UpdateAppointmentRequest'], signal) =>
-      api.PUT('/appointment/{id}', { params: { path: { id } }, body, signal }).catch((error: unknown) => {
-        throw appointmentFormError(error);
-      }),
+      api
+        .PUT('/appointment/{id}', { params: { path: { id } }, body, signal })
+        .catch((error: unknown) => {
+          throw appointmentFormError(error);
+        }),
   });

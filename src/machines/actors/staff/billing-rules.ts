@@ -19,7 +19,10 @@ export const loadBillingRulesActor = (api: ApiClient) =>
 /** `PUT /admin/billing-rules/reorder` with every id in the new order; 409 `stale_rule_order` when the set changed. */
 export const reorderBillingRulesActor = (api: ApiClient) =>
   fromPromise<BillingRule[], { ids: string[] }>(async ({ input, signal }) => {
-    const { data } = await api.PUT('/admin/billing-rules/reorder', { body: { ids: input.ids }, signal });
+    const { data } = await api.PUT('/admin/billing-rules/reorder', {
+      body: { ids: input.ids },
+      signal,
+    });
     return data!.billingRules;
   });
 
@@ -41,9 +44,13 @@ export const previewBillingRulesActor = (api: ApiClient) =>
   });
 
 /** One rule as form values (the API has no single-rule read; rules are few). */
-export const loadBillingRuleRecordActor = (api: ApiClient, toValues: (rule: BillingRule) => LoadedRecord['values']) =>
+export const loadBillingRuleRecordActor = (
+  api: ApiClient,
+  toValues: (rule: BillingRule) => LoadedRecord['values'],
+) =>
   loadRecordActor(
-    async (id, signal) => findOrNotFound((await api.GET('/admin/billing-rules', { signal })).data!.billingRules, id),
+    async (id, signal) =>
+      findOrNotFound((await api.GET('/admin/billing-rules', { signal })).data!.billingRules, id),
     toValues,
   );
 
@@ -58,10 +65,12 @@ export const saveBillingRuleActor = (api: ApiClient) =>
 
 /** `GET /appointments?clientId=` newest first: the appointments the preview offers for one client (at most 100). */
 export const loadClientAppointmentsActor = (api: ApiClient) =>
-  fromPromise<components['schemas']['Appointment'][], { clientId: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/appointments', {
-      params: { query: { clientId: input.clientId, sortDirection: 'desc', limit: 100 } },
-      signal,
-    });
-    return data!.appointments;
-  });
+  fromPromise<components['schemas']['Appointment'][], { clientId: string }>(
+    async ({ input, signal }) => {
+      const { data } = await api.GET('/appointments', {
+        params: { query: { clientId: input.clientId, sortDirection: 'desc', limit: 100 } },
+        signal,
+      });
+      return data!.appointments;
+    },
+  );

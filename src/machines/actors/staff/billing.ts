@@ -44,8 +44,14 @@ export const billingQueryOf = (query: ListQuery): ItemsQuery => ({
 /** `GET /billable-items`: the rows, and the tab totals as the list's summary. */
 export const loadBillingPageActor = (api: ApiClient) =>
   fromPromise<ListPage, ListQuery>(async ({ input, signal }) => {
-    const { data } = await api.GET('/billable-items', { params: { query: billingQueryOf(input) }, signal });
-    const summary: BillingSummary = { statusTotals: data!.statusTotals, amountCentsTotal: data!.amountCentsTotal };
+    const { data } = await api.GET('/billable-items', {
+      params: { query: billingQueryOf(input) },
+      signal,
+    });
+    const summary: BillingSummary = {
+      statusTotals: data!.statusTotals,
+      amountCentsTotal: data!.amountCentsTotal,
+    };
     return { rows: data!.billableItems, itemCount: data!.itemCount, summary };
   });
 

@@ -28,7 +28,10 @@ export function filterCatalog<Row extends { active: boolean }>(
       (active !== 'true' || r.active) &&
       (active !== 'false' || !r.active),
   );
-  return { rows: kept.slice((query.page - 1) * query.limit, query.page * query.limit), itemCount: kept.length };
+  return {
+    rows: kept.slice((query.page - 1) * query.limit, query.page * query.limit),
+    itemCount: kept.length,
+  };
 }
 
 export const loadInsurersPageActor = (api: ApiClient) =>
@@ -44,16 +47,24 @@ export const loadCampaignsPageActor = (api: ApiClient) =>
   });
 
 /** One insurer as form values (there is no single GET: the list is small). */
-export const loadInsurerRecordActor = (api: ApiClient, toValues: (insurer: Insurer) => LoadedRecord['values']) =>
+export const loadInsurerRecordActor = (
+  api: ApiClient,
+  toValues: (insurer: Insurer) => LoadedRecord['values'],
+) =>
   loadRecordActor(
-    async (id, signal) => findOrNotFound((await api.GET('/admin/insurers', { signal })).data!.insurers, id),
+    async (id, signal) =>
+      findOrNotFound((await api.GET('/admin/insurers', { signal })).data!.insurers, id),
     toValues,
   );
 
 /** One campaign as form values. */
-export const loadCampaignRecordActor = (api: ApiClient, toValues: (campaign: Campaign) => LoadedRecord['values']) =>
+export const loadCampaignRecordActor = (
+  api: ApiClient,
+  toValues: (campaign: Campaign) => LoadedRecord['values'],
+) =>
   loadRecordActor(
-    async (id, signal) => findOrNotFound((await api.GET('/admin/campaigns', { signal })).data!.campaigns, id),
+    async (id, signal) =>
+      findOrNotFound((await api.GET('/admin/campaigns', { signal })).data!.campaigns, id),
     toValues,
   );
 

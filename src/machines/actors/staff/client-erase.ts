@@ -9,5 +9,8 @@ import type { ApiClient } from '../../../api/client';
  */
 export const eraseClientActor = (api: ApiClient) =>
   fromPromise<unknown, Readonly<Record<string, unknown>>>(async ({ input, signal }) => {
-    await api.DELETE('/admin/client/{clientId}', { params: { path: { clientId: String(input.id) } }, signal });
+    await api.DELETE('/admin/client/{clientId}', {
+      params: { path: { clientId: String(input.id) } },
+      signal,
+    });
   });

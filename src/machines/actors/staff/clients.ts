@@ -29,7 +29,9 @@ export function clientsQueryOf(query: ListQuery): ClientsQuery {
     initialAppointment: bool(f.initialAppointment),
     firstAppointment: bool(f.firstAppointment),
     followupAppointment: bool(f.followupAppointment),
-    minFollowupAppointments: f.minFollowupAppointments ? Number(f.minFollowupAppointments) : undefined,
+    minFollowupAppointments: f.minFollowupAppointments
+      ? Number(f.minFollowupAppointments)
+      : undefined,
     hasRejected: bool(f.hasRejected),
     createdAfter: f.createdAfter ? berlinMidnight(f.createdAfter) : undefined,
     phoneNumber: f.phoneNumber,
@@ -39,8 +41,15 @@ export function clientsQueryOf(query: ListQuery): ClientsQuery {
 /** `GET /admin/client` for the list machine. */
 export const loadClientsPageActor = (api: ApiClient) =>
   fromPromise<ListPage, ListQuery>(async ({ input, signal }) => {
-    const { data } = await api.GET('/admin/client', { params: { query: clientsQueryOf(input) }, signal });
-    return { rows: data!.clients, itemCount: data!.itemCount, itemCountCapped: data!.itemCountCapped };
+    const { data } = await api.GET('/admin/client', {
+      params: { query: clientsQueryOf(input) },
+      signal,
+    });
+    return {
+      rows: data!.clients,
+      itemCount: data!.itemCount,
+      itemCountCapped: data!.itemCountCapped,
+    };
   });
 
 export const loadClientDetailActor = (api: ApiClient, withAccessLog = false) =>
@@ -55,7 +64,10 @@ export const loadClientDetailActor = (api: ApiClient, withAccessLog = false) =>
         .then((r) => ({ rows: r.data!.appointments, itemCount: r.data!.itemCount }))
         .catch(() => null),
       api
-        .GET('/communications/client/{clientId}', { params: { path: { clientId: input.id } }, signal })
+        .GET('/communications/client/{clientId}', {
+          params: { path: { clientId: input.id } },
+          signal,
+        })
         .then((r) => r.data!.communications)
         .catch(() => null),
       loadClinicalStatus(api, input.id, signal),
@@ -86,8 +98,10 @@ const getClient = async (api: ApiClient, clientId: string, signal: AbortSignal) 
   (await api.GET('/admin/client/{clientId}', { params: { path: { clientId } }, signal })).data!;
 
 /** `GET /admin/client/{id}` as form values (`clientFormValues`). */
-export const loadClientRecordActor = (api: ApiClient, toValues: (client: Client) => LoadedRecord['values']) =>
-  loadRecordActor((id, signal) => getClient(api, id, signal), toValues);
+export const loadClientRecordActor = (
+  api: ApiClient,
+  toValues: (client: Client) => LoadedRecord['values'],
+) => loadRecordActor((id, signal) => getClient(api, id, signal), toValues);
 
 /** `POST /admin/client` (new) or `PUT /admin/client/{id}` (changed fields). */
 export const saveClientActor = (api: ApiClient) =>
@@ -99,7 +113,12 @@ export const saveClientActor = (api: ApiClient) =>
   });
 
 /** A client as the record picker shows it: name, with the year of birth to tell namesakes apart. */
-const clientOption = (c: { id: string; firstName: string; lastName: string; yearOfBirth: number | null }) => ({
+const clientOption = (c: {
+  id: string;
+  firstName: string;
+  lastName: string;
+  yearOfBirth: number | null;
+}) => ({
   id: c.id,
   label: `${c.firstName} ${c.lastName}`,
   ...(c.yearOfBirth ? { detail: String(c.yearOfBirth) } : {}),

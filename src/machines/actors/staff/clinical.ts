@@ -38,7 +38,11 @@ const metaOf = (doc: ClinicalDoc): DocumentMeta => ({
   completed: doc.completedAt ? { at: doc.completedAt, byName: doc.completedByName } : null,
 });
 
-const loadedOf = (doc: ClinicalDoc, response: Response, subject: DocumentSubject | null): LoadedDocument => ({
+const loadedOf = (
+  doc: ClinicalDoc,
+  response: Response,
+  subject: DocumentSubject | null,
+): LoadedDocument => ({
   content: doc.content as Record<string, unknown>,
   etag: response.headers.get('etag') ?? `"v${doc.version}"`,
   status: doc.status,
@@ -47,7 +51,10 @@ const loadedOf = (doc: ClinicalDoc, response: Response, subject: DocumentSubject
 });
 
 /** Not created yet: the empty template without an ETag (the editor's `absent`). */
-const absentOf = (content: Record<string, unknown>, subject: DocumentSubject | null): LoadedDocument => ({
+const absentOf = (
+  content: Record<string, unknown>,
+  subject: DocumentSubject | null,
+): LoadedDocument => ({
   content,
   etag: null,
   status: 'new',
@@ -98,7 +105,9 @@ async function statusOf(api: ApiClient, clientId: string, signal: AbortSignal) {
 export interface ClinicalEditorActors {
   loadDocument: ReturnType<typeof fromPromise<LoadedDocument, { documentId: string }>>;
   saveDraft: ReturnType<typeof fromPromise<SavedDocument, SaveDraftInput>>;
-  signDocument: ReturnType<typeof fromPromise<SignedDocument, { documentId: string; etag: string }>>;
+  signDocument: ReturnType<
+    typeof fromPromise<SignedDocument, { documentId: string; etag: string }>
+  >;
   addAmendment: ReturnType<typeof fromPromise<{ meta: DocumentMeta }, AmendmentInput>>;
   addReviewComment: ReturnType<typeof fromPromise<{ meta: DocumentMeta }, ReviewCommentInput>>;
 }
@@ -122,11 +131,13 @@ export function summaryActors(api: ApiClient): ClinicalEditorActors {
         });
         return loadedOf(data!, response, subject);
       };
-      const appointment = await appointmentOf(api, input.documentId, signal).catch((error: unknown) => {
-        // A coach reads the summaries of a client they coach, also of another coach's appointment.
-        if (missing(error)) return null;
-        throw error;
-      });
+      const appointment = await appointmentOf(api, input.documentId, signal).catch(
+        (error: unknown) => {
+          // A coach reads the summaries of a client they coach, also of another coach's appointment.
+          if (missing(error)) return null;
+          throw error;
+        },
+      );
       if (appointment === null) return readSummary(null);
       const subject = subjectOf(appointment);
       const status = await statusOf(api, appointment.clientId, signal);
@@ -168,7 +179,10 @@ export function summaryActors(api: ApiClient): ClinicalEditorActors {
     }),
     addAmendment: fromPromise(async ({ input, signal }) => {
       const { data } = await api.POST('/appointment/{appointmentId}/summary/amendments', {
-        params: params(input.documentId),
+        params: {
+          ...params(input.documentId),
+          header: { 'Idempotency-Key': input.idempotencyKey },
+        },
         body: { reason: input.reason, text: input.text },
         signal,
       });
@@ -176,7 +190,10 @@ export function summaryActors(api: ApiClient): ClinicalEditorActors {
     }),
     addReviewComment: fromPromise(async ({ input, signal }) => {
       const { data } = await api.POST('/appointment/{appointmentId}/summary/review-comments', {
-        params: params(input.documentId),
+        params: {
+          ...params(input.documentId),
+          header: { 'Idempotency-Key': input.idempotencyKey },
+        },
         body: { text: input.text },
         signal,
       });
@@ -246,7 +263,10 @@ export function patientCardActors(api: ApiClient, createAt: string | null): Clin
     }),
     addAmendment: fromPromise(async ({ input, signal }) => {
       const { data } = await api.POST('/patient-card/{patientCardId}/amendments', {
-        params: { path: { patientCardId: card() } },
+        params: {
+          path: { patientCardId: card() },
+          header: { 'Idempotency-Key': input.idempotencyKey },
+        },
         body: { reason: input.reason, text: input.text },
         signal,
       });
@@ -254,7 +274,10 @@ export function patientCardActors(api: ApiClient, createAt: string | null): Clin
     }),
     addReviewComment: fromPromise(async ({ input, signal }) => {
       const { data } = await api.POST('/patient-card/{patientCardId}/review-comments', {
-        params: { path: { patientCardId: card() } },
+        params: {
+          path: { patientCardId: card() },
+          header: { 'Idempotency-Key': input.idempotencyKey },
+        },
         body: { text: input.text },
         signal,
       });

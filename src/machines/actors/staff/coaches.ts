@@ -37,14 +37,23 @@ export const loadCoachesPageActor = (api: ApiClient) =>
     const { search, active } = input.filters;
     if (search) {
       if (active === 'false') return { rows: [], itemCount: 0 };
-      const { data } = await api.GET('/coach/search', { params: { query: { query: search, limit: 50 } }, signal });
+      const { data } = await api.GET('/coach/search', {
+        params: { query: { query: search, limit: 50 } },
+        signal,
+      });
       return slicePage(data!.coaches, input);
     }
     if (active === 'true' || active === 'false') {
       const wanted = active === 'true';
-      return slicePage((await allCoaches(api, signal)).filter((c) => c.active === wanted), input);
+      return slicePage(
+        (await allCoaches(api, signal)).filter((c) => c.active === wanted),
+        input,
+      );
     }
-    const { data } = await api.GET('/coach', { params: { query: { page: input.page, limit: input.limit } }, signal });
+    const { data } = await api.GET('/coach', {
+      params: { query: { page: input.page, limit: input.limit } },
+      signal,
+    });
     return { rows: data!.coaches, itemCount: data!.itemCount };
   });
 
@@ -52,8 +61,10 @@ const getCoach = (api: ApiClient) => (coachId: string, signal: AbortSignal) =>
   api.GET('/coach/{coachId}', { params: { path: { coachId } }, signal });
 
 /** `GET /coach/{id}` as form values. */
-export const loadCoachRecordActor = (api: ApiClient, toValues: (coach: Coach) => LoadedRecord['values']) =>
-  loadRecordActor(async (id, signal) => (await getCoach(api)(id, signal)).data!, toValues);
+export const loadCoachRecordActor = (
+  api: ApiClient,
+  toValues: (coach: Coach) => LoadedRecord['values'],
+) => loadRecordActor(async (id, signal) => (await getCoach(api)(id, signal)).data!, toValues);
 
 /** `POST /coach` (new) or `PUT /coach/{id}` (changed fields). */
 export const saveCoachActor = (api: ApiClient) =>
@@ -68,7 +79,8 @@ export const saveCoachActor = (api: ApiClient) =>
 export const setCoachActiveActor = (api: ApiClient) =>
   fromPromise<unknown, ActivePayload>(async ({ input, signal }) => {
     const params = { path: { coachId: String(input.id) } };
-    if (input.active === true) await api.PUT('/coach/{coachId}', { params, body: { active: true }, signal });
+    if (input.active === true)
+      await api.PUT('/coach/{coachId}', { params, body: { active: true }, signal });
     else await api.DELETE('/coach/{coachId}', { params, signal });
   });
 

@@ -11,9 +11,16 @@ export const loadFilterOptionsActor = (api: ApiClient) =>
     const coaches: FilterOptions['coaches'] = [];
     const loadCoaches = async () => {
       for (let page = 1; page <= 50; page++) {
-        const { data } = await api.GET('/coach', { params: { query: { page, limit: 100 } }, signal });
+        const { data } = await api.GET('/coach', {
+          params: { query: { page, limit: 100 } },
+          signal,
+        });
         for (const c of data!.coaches) {
-          coaches.push({ id: c.id, name: [c.title, c.firstName, c.lastName].filter(Boolean).join(' '), active: c.active });
+          coaches.push({
+            id: c.id,
+            name: [c.title, c.firstName, c.lastName].filter(Boolean).join(' '),
+            active: c.active,
+          });
         }
         if (page * 100 >= data!.itemCount) break;
       }

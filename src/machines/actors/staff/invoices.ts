@@ -30,7 +30,10 @@ export const invoiceQueryOf = (query: ListQuery): ListInvoicesQuery =>
 /** `GET /invoices`: newest number first. */
 export const loadInvoicesPageActor = (api: ApiClient) =>
   fromPromise<ListPage, ListQuery>(async ({ input, signal }) => {
-    const { data } = await api.GET('/invoices', { params: { query: invoiceQueryOf(input) }, signal });
+    const { data } = await api.GET('/invoices', {
+      params: { query: invoiceQueryOf(input) },
+      signal,
+    });
     return { rows: data!.invoices, itemCount: data!.total };
   });
 
@@ -72,7 +75,10 @@ export const loadInvoiceRunActor = (api: ApiClient) =>
 /** `GET /invoices/{id}`: lines, VAT groups, recipient. */
 export const loadInvoiceActor = (api: ApiClient) =>
   fromPromise<Invoice, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/invoices/{id}', { params: { path: { id: input.id } }, signal });
+    const { data } = await api.GET('/invoices/{id}', {
+      params: { path: { id: input.id } },
+      signal,
+    });
     return data!;
   });
 
@@ -106,7 +112,10 @@ export const downloadInvoiceActor = (api: ApiClient) =>
       input.document === 'pdf'
         ? await api.GET('/invoices/{id}/pdf', { params, parseAs: 'blob', signal })
         : await api.GET('/invoices/{id}/xrechnung', { params, parseAs: 'blob', signal });
-    saveFile(data as Blob, fileNameOf(response, `${input.number}.${input.document === 'pdf' ? 'pdf' : 'xml'}`));
+    saveFile(
+      data as Blob,
+      fileNameOf(response, `${input.number}.${input.document === 'pdf' ? 'pdf' : 'xml'}`),
+    );
     return null;
   });
 
@@ -118,6 +127,9 @@ export const exportDatevActor = (api: ApiClient) =>
       parseAs: 'blob',
       signal,
     });
-    saveFile(data as Blob, fileNameOf(response, `EXTF_Buchungsstapel_${input.fromDate}_${input.toDate}.csv`));
+    saveFile(
+      data as Blob,
+      fileNameOf(response, `EXTF_Buchungsstapel_${input.fromDate}_${input.toDate}.csv`),
+    );
     return null;
   });

@@ -21,15 +21,22 @@ export type IdempotencyHeader = { 'Idempotency-Key'?: string };
 export const notFound = () => new ApiError({ status: 404, code: 'not_found', fieldErrors: [] });
 
 /** One record out of a list that the API sends whole (no single read); 404 when it is gone. */
-export const findOrNotFound = <Row extends { id: string }>(rows: readonly Row[], id: string): Row => {
+export const findOrNotFound = <Row extends { id: string }>(
+  rows: readonly Row[],
+  id: string,
+): Row => {
   const found = rows.find((r) => r.id === id);
   if (!found) throw notFound();
   return found;
 };
 
 /** A single read (`GET …/{id}`) as an actor that answers the record itself. */
-export const readRecordActor = <Row>(read: (id: string, signal: AbortSignal) => Promise<Answer<Row>>) =>
-  fromPromise<Row, { id: string }>(async ({ input, signal }) => (await read(input.id, signal)).data!);
+export const readRecordActor = <Row>(
+  read: (id: string, signal: AbortSignal) => Promise<Answer<Row>>,
+) =>
+  fromPromise<Row, { id: string }>(
+    async ({ input, signal }) => (await read(input.id, signal)).data!,
+  );
 
 /** One record as the record form's values (`toValues`) with the record itself. */
 export const loadRecordActor = <Row>(

@@ -15,7 +15,10 @@ export const loadResearchSummaryActor = (api: ApiClient) =>
 /** `GET /admin/export-research-data`, saved under the name the server gives it. */
 export const downloadResearchExportActor = (api: ApiClient) =>
   fromPromise<unknown>(async ({ signal }) => {
-    const { data, response } = await api.GET('/admin/export-research-data', { parseAs: 'blob', signal });
+    const { data, response } = await api.GET('/admin/export-research-data', {
+      parseAs: 'blob',
+      signal,
+    });
     saveFile(data as Blob, fileNameOf(response, 'forschungsdaten.zip'));
     return null;
   });

@@ -11,7 +11,12 @@ import { defined } from './query';
  * ("Abschließen"), and the overview (overall status and pending work per coach).
  */
 
-export const REVIEW_TABS = ['summaries', 'patientCards', 'openSummaries', 'openPatientCards'] as const;
+export const REVIEW_TABS = [
+  'summaries',
+  'patientCards',
+  'openSummaries',
+  'openPatientCards',
+] as const;
 export type ReviewTab = (typeof REVIEW_TABS)[number];
 export type DocumentKind = 'summary' | 'patientCard';
 
@@ -39,12 +44,15 @@ export const kindOfTab = (tab: ReviewTab): DocumentKind =>
   tab === 'summaries' || tab === 'openSummaries' ? 'summary' : 'patientCard';
 export const isSignedTab = (tab: ReviewTab) => tab === 'summaries' || tab === 'patientCards';
 export const tabOf = (filters: BatchFilter): ReviewTab =>
-  (REVIEW_TABS as readonly string[]).includes(filters.tab ?? '') ? (filters.tab as ReviewTab) : 'summaries';
+  (REVIEW_TABS as readonly string[]).includes(filters.tab ?? '')
+    ? (filters.tab as ReviewTab)
+    : 'summaries';
 
 /** Per action the statuses that allow it: a reviewer completes signed documents. */
 export const REVIEW_TRANSITIONS = { complete: ['sent'] } as const;
 
-type Signed = components['schemas']['ReviewSummaryItem'] | components['schemas']['ReviewPatientCardItem'];
+type Signed =
+  components['schemas']['ReviewSummaryItem'] | components['schemas']['ReviewPatientCardItem'];
 type Open = components['schemas']['SummaryWorkItem'] | components['schemas']['PatientCardWorkItem'];
 
 const signedRow = (kind: DocumentKind, documentId: string, item: Signed): ReviewRow => ({
@@ -86,7 +94,10 @@ async function reviewPage(
   switch (tab) {
     case 'summaries': {
       const { data } = await api.GET('/review/summaries', { params, signal });
-      return { rows: data!.summaries.map((s) => signedRow('summary', s.summaryId, s)), itemCount: data!.itemCount };
+      return {
+        rows: data!.summaries.map((s) => signedRow('summary', s.summaryId, s)),
+        itemCount: data!.itemCount,
+      };
     }
     case 'patientCards': {
       const { data } = await api.GET('/review/patient-cards', { params, signal });
@@ -97,7 +108,10 @@ async function reviewPage(
     }
     case 'openSummaries': {
       const { data } = await api.GET('/summaries/incomplete', { params, signal });
-      return { rows: data!.summaries.map((s) => openRow('summary', s.summaryId, s)), itemCount: data!.itemCount };
+      return {
+        rows: data!.summaries.map((s) => openRow('summary', s.summaryId, s)),
+        itemCount: data!.itemCount,
+      };
     }
     case 'openPatientCards': {
       const { data } = await api.GET('/patient-cards/incomplete', { params, signal });
@@ -164,7 +178,10 @@ export const loadReviewOverviewActor = (api: ApiClient) =>
     const coachId = input.id || undefined;
     const [status, pending] = await Promise.all([
       api.GET('/tasks/overall-status', { params: { query: defined({ coachId }) }, signal }),
-      api.GET('/review/pending-by-coach', { params: { query: defined({ coachId, limit: MAX_PAGE_SIZE }) }, signal }),
+      api.GET('/review/pending-by-coach', {
+        params: { query: defined({ coachId, limit: MAX_PAGE_SIZE }) },
+        signal,
+      }),
     ]);
     return { status: status.data!, pending: pending.data! };
   });

@@ -13,7 +13,10 @@ type User = components['schemas']['User'];
 /** `GET /user` for the list machine. */
 export const loadUsersPageActor = (api: ApiClient) =>
   fromPromise<ListPage, ListQuery>(async ({ input, signal }) => {
-    const { data } = await api.GET('/user', { params: { query: { page: input.page, limit: input.limit } }, signal });
+    const { data } = await api.GET('/user', {
+      params: { query: { page: input.page, limit: input.limit } },
+      signal,
+    });
     return { rows: data!.users, itemCount: data!.itemCount };
   });
 
@@ -21,8 +24,10 @@ const getUser = (api: ApiClient) => (id: string, signal: AbortSignal) =>
   api.GET('/user/{id}', { params: { path: { id } }, signal });
 
 /** `GET /user/{id}` as form values. */
-export const loadUserRecordActor = (api: ApiClient, toValues: (user: User) => LoadedRecord['values']) =>
-  loadRecordActor(async (id, signal) => (await getUser(api)(id, signal)).data!, toValues);
+export const loadUserRecordActor = (
+  api: ApiClient,
+  toValues: (user: User) => LoadedRecord['values'],
+) => loadRecordActor(async (id, signal) => (await getUser(api)(id, signal)).data!, toValues);
 
 /**
  * `POST /user` (new: answers the user and the one-time activation code) or `POST /user/{id}`
@@ -30,7 +35,8 @@ export const loadUserRecordActor = (api: ApiClient, toValues: (user: User) => Lo
  */
 export const saveUserActor = (api: ApiClient) =>
   saveRecordActor({
-    create: (body: components['schemas']['CreateUserRequest'], signal) => api.POST('/user', { body, signal }),
+    create: (body: components['schemas']['CreateUserRequest'], signal) =>
+      api.POST('/user', { body, signal }),
     update: (id, body: components['schemas']['UpdateUserRequest'], signal) =>
       api.POST('/user/{id}', { params: { path: { id } }, body, signal }),
   });
