@@ -6,6 +6,7 @@ import { loadOperations, productContractPath, readContract } from './http/contra
 import type { AppDeps, Handlers } from './http/handler';
 import { errorHandler, loggableError, loggerOptions } from './http/problem';
 import { registerOperations } from './http/routes';
+import { trackAllowedMethods } from './http/allowed-methods';
 import { contractValidatorCompiler } from './http/validation';
 import { allHandlers } from './features/index';
 import { registerWeb } from './web/static';
@@ -65,6 +66,8 @@ export async function buildApp(
     ...httpServerOptions(baseDeps.config),
   });
   app.setValidatorCompiler(contractValidatorCompiler);
+  // Before any route: every route registered from here on is known to the 405 answer.
+  app.decorate('allowedMethods', trackAllowedMethods(app));
 
   // A database outage is logged when it begins and ends, not by every request and job poll.
   const outage = createOutageLog({ log: app.log, db: baseDeps.db });

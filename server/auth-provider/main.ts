@@ -8,7 +8,8 @@ import { countedMailer } from '../metrics/outcomes';
 import { registerDevMailbox } from '../adapters/mail/mailbox';
 import { startupConfig } from '../config';
 import { connectDatabase } from '../db/client';
-import { errorHandler, loggableError, loggerOptions } from '../http/problem';
+import { errorHandler, loggableError, loggerOptions, notFoundHandler } from '../http/problem';
+import { trackAllowedMethods } from '../http/allowed-methods';
 import { createRateLimiters } from '../http/rate-limit';
 import { authMailJob, mailOutbox } from '../features/notifications/index';
 import { startJobQueue } from '../jobs/queue';
@@ -63,7 +64,9 @@ const provider = await createAuthProvider({
   mailer: mailOutbox(() => jobs),
 });
 
+app.decorate('allowedMethods', trackAllowedMethods(app));
 app.setErrorHandler(errorHandler);
+app.setNotFoundHandler(notFoundHandler);
 // The same probes as the product's, for the orchestrator of a stand-alone provider.
 const drain = registerDrain(app);
 registerMetrics(app, { db: database.db, token: config.METRICS_TOKEN });

@@ -41,6 +41,12 @@ export const httpError = (reply: FastifyReply, code: number, message: string) =>
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** The first property of a JSON body its schema does not have (additionalProperties: false). */
+function unknownProperty(body: unknown, known: readonly string[]): string | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  return Object.keys(body).find((key) => !known.includes(key)) ?? null;
+}
+
 /**
  * Reads one e-mail field of a JSON body: trimmed, lower-cased, checked like the flows'
  * e-mail input. Answers an error message naming the field, or the address.
@@ -221,6 +227,8 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
   app.post('/emails', async (request, reply) => {
     const session = await requireSession(request, reply);
     if (!session) return reply;
+    const unknown = unknownProperty(request.body, ['address']);
+    if (unknown) return httpError(reply, 400, `${unknown}: unknown_property_error`);
     const field = emailField(request.body, 'address', auth.AUTH_EMAIL_MAX_LENGTH);
     if ('error' in field) return httpError(reply, 400, field.error);
     const userId = session.userId;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { TOO_DEEP, UNSTORABLE_TEXT } from './validation';
+import './allowed-methods';
 
 export interface FieldError {
   field: string;
@@ -339,6 +340,22 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  // Fastify finds no route for a path it has under another method either: that is a 405.
+  const allowed = request.server.allowedMethods?.(request.url) ?? [];
+  if (allowed.length > 0) {
+    return sendProblem(
+      request,
+      reply,
+      new HttpProblem(
+        405,
+        'method_not_allowed',
+        'Method Not Allowed',
+        `${request.method} is not a method of this route`,
+        undefined,
+        { allow: allowed.join(', ') },
+      ),
+    );
+  }
   return sendProblem(
     request,
     reply,

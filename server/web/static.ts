@@ -177,7 +177,7 @@ export async function registerWeb(app: FastifyInstance, config: Config) {
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     if (NOT_APP.test(pathname) || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      return pathname.startsWith('/api/')
+      return pathname.startsWith('/api/') || pathname.startsWith('/auth/')
         ? notFoundHandler(request, reply)
         : reply.code(404).send();
     }

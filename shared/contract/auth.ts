@@ -194,7 +194,7 @@ export interface paths {
         put?: never;
         /**
          * Legacy: add an e-mail address
-         * @description Adds an address (unverified while verification is required; the profile flow's email_verify verifies it). 400 with message email_already_exists when taken (by anyone); 400 naming the field (`address: value_invalid_error`) for a bad address; 409 when the maximum number of addresses (AUTH_EMAIL_LIMIT, 5) is reached.
+         * @description Adds an address (unverified while verification is required; the profile flow's email_verify verifies it). 400 with message email_already_exists when taken (by anyone); 400 naming the field (`address: value_invalid_error`) for a bad address, and naming it (`is_primary: unknown_property_error`) for a property the request schema does not have (nothing is stored); 409 when the maximum number of addresses (AUTH_EMAIL_LIMIT, 5) is reached.
          */
         post: operations["createEmail"];
         delete?: never;
@@ -537,13 +537,16 @@ export interface components {
             /** @description Always null in practice. */
             links: components["schemas"]["FlowLink"][] | null;
         };
-        /** @description Body of an action call. A flow start (no action query) sends an empty body, which is accepted and ignored. */
+        /** @description Body of a flow call, optional like all its properties, as with Hanko. A flow start (no action query) sends none (or an empty object, or anything — it is ignored). An action call may send none for an action without inputs, and then fails on the missing csrf_token. Properties other than these two are ignored. */
         FlowActionRequest: {
-            /** @description Input name → value; json inputs as nested objects, booleans as booleans, string inputs as strings. */
-            input_data: {
+            /** @description Input name → value; json inputs as nested objects, booleans as booleans, string inputs as strings. Absent or null = no inputs (an action that declares none; one that does answers its missing inputs as value_missing_error). */
+            input_data?: {
                 [key: string]: unknown;
-            };
-            csrf_token: string;
+            } | null;
+            /** @description The csrf_token of the flow's last response. Not needed to start a flow; on an action call a missing or other token is refused with operation_not_permitted_error (403) and the flow is left as it was. */
+            csrf_token?: string;
+        } & {
+            [key: string]: unknown;
         };
         Identity: {
             /** @description Provider-side user id. */

@@ -1698,7 +1698,7 @@ export interface paths {
         };
         /**
          * ZIP of pseudonymised data of the clients who consented to research
-         * @description Only clients with wantsToProvideRecordingsForResearch = true. A ZIP streamed as it is built (memory stays flat), with participants.csv, appointments.csv, codebook.csv (every column in German and English) and manifest.json (export time, counts, k, the quasi-identifiers, suppressed cells, SHA-256 of each other file). CSV per RFC 4180 (UTF-8, CRLF, header row, quotes where needed); a text cell starting with = + - @ TAB or CR is prefixed with an apostrophe. Pseudonym = HMAC-SHA256 of the client id with RESEARCH_PSEUDONYM_KEY (hex, first 16 characters); no names, contact data, insurance numbers, notes or free text; year of birth in 5-year bands, postal code to two digits, dates as day offsets from the sign-up (enrolment). Every combination of the quasi-identifiers (birth band, postal region, client type, insurer) is shared by at least 5 participants; rarer ones are blanked (suppressed) step by step. Recorded as the business event research.exported. 409 research_key_missing in production while RESEARCH_PSEUDONYM_KEY is not set.
+         * @description Only clients with wantsToProvideRecordingsForResearch = true. A ZIP streamed as it is built (memory stays flat), with participants.csv, appointments.csv, codebook.csv (every column in German and English) and manifest.json (export time, counts, k, the quasi-identifiers, suppressed cells, SHA-256 of each other file). CSV per RFC 4180 (UTF-8, CRLF, header row, quotes where needed); a text cell starting with = + - @ TAB or CR is prefixed with an apostrophe. Pseudonym = HMAC-SHA256 of the client id with RESEARCH_PSEUDONYM_KEY (hex, first 16 characters); no names, contact data, insurance numbers, notes or free text; year of birth in 5-year bands, postal code to two digits, dates as day offsets from the sign-up (enrolment), days to the close of the coaching in bands (0-89, 90-179, 180-364, 365+). Every released column that describes the person or something an outsider can know is a quasi-identifier (birth band, postal region, client type, insurer, campaign, paid by sponsor, sessions closed with its day band): every combination of them in participants.csv is shared by at least 5 participants; rarer ones are blanked (suppressed) step by step. The remaining columns are the study's measurements (stress indicator, appointment counts, no-shows, cancellations; the codebook marks each column's role). Recorded as the business event research.exported. 409 research_key_missing in production while RESEARCH_PSEUDONYM_KEY is not set.
          */
         get: operations["exportResearchData"];
         put?: never;
@@ -1790,7 +1790,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a test event (type webhook.test) to the webhook's URL */
+        /**
+         * Queue a test event (type webhook.test) to the webhook's URL
+         * @description One attempt, no retries; the message ends delivered or failed with that attempt (a refused target shows as the attempt's outcome refused).
+         */
         post: operations["sendWebhookTest"];
         delete?: never;
         options?: never;
@@ -4066,7 +4069,7 @@ export interface components {
         WebhookUpdateRequest: {
             /**
              * Format: uri
-             * @description http or https; where a delivery may go is also checked when it is sent (no internal addresses).
+             * @description http or https. Refused when saved (400, field url, code webhook_target_refused): loopback, private, link-local and cloud-metadata addresses in any notation, loopback and metadata names, and names resolving to such addresses — private ones allowed only by WEBHOOK_ALLOW_PRIVATE_TARGETS, metadata never. Checked again at every delivery (a name may change its address).
              */
             url: string;
             active: boolean;

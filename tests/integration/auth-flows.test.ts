@@ -123,7 +123,7 @@ describe('login', () => {
     const init = await t.begin('login');
     expect(init.name).toBe('login_init');
     const chooser = await t.act(init, 'continue_with_login_identifier', { email });
-    expect(chooser.name).toBe('login_method_chooser');
+    expect(chooser.status).toBe(200);
     expect(Object.keys(chooser.actions).sort()).toEqual([
       'back',
       'continue_to_passcode_confirmation',
@@ -226,6 +226,40 @@ describe('login', () => {
     expect(backToInit.actions.back).toBeUndefined();
     const chooser2 = await t.act(backToInit, 'continue_with_login_identifier', { email });
     expect(chooser2.name).toBe('login_method_chooser');
+  });
+});
+
+describe('the request body the contract describes is the one the server takes', () => {
+  it('starts a flow without input_data or csrf_token, runs an input-less action without input_data, ignores other properties', async () => {
+    // Every body sent here is one the server answers normally: each must fit the contract.
+    const sent: unknown[] = [];
+    const send = (url: string, body?: unknown) => {
+      if (body !== undefined) sent.push(body);
+      return t.post(url, body);
+    };
+    const bare = await send('/login', {});
+    expect(bare.name).toBe('preflight');
+    const init = await t.act(bare, 'register_client_capabilities', { webauthn_available: false });
+    const chooser = await send(init.actions.continue_with_login_identifier!.href, {
+      input_data: { email: uniqueEmail() },
+      csrf_token: init.csrf_token,
+      sdk_version: '2.1.0',
+    });
+    expect(chooser.status).toBe(200);
+    const back = await send(chooser.actions.back!.href, { csrf_token: chooser.csrf_token });
+    expect(back.name).toBe('login_init');
+    const nullInputs = await send(back.actions.continue_with_login_identifier!.href, {
+      input_data: null,
+      csrf_token: back.csrf_token,
+    });
+    expect(nullInputs).toMatchObject({ status: 400, name: 'login_init' });
+    for (const body of sent) await expectSchema('FlowActionRequest', body);
+    // Without the token an action is refused (the contract says so), so it is not required
+    // by the schema but by the flow.
+    const noToken = await send(nullInputs.actions.continue_with_login_identifier!.href, {
+      input_data: { email: uniqueEmail() },
+    });
+    expect(noToken).toMatchObject({ status: 403, error: { code: 'operation_not_permitted_error' } });
   });
 });
 

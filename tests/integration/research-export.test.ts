@@ -115,7 +115,7 @@ beforeAll(async () => {
       postalCode: code,
       clientType: 'self',
       insurer: 'BARMER',
-      campaign: 'fruehjahr-2026',
+      campaign: '=HYPERLINK("http://x.test","klick")',
       ...(i === 1 ? { createdAt: '2026-01-10T23:30:00.000Z' } : {}),
     });
     ids.groupA.push(c.id);
@@ -129,16 +129,20 @@ beforeAll(async () => {
       clientType: 'relative',
       insurer: 'AOK Nordost',
       paidBySponsor: true,
+      // Closed after 22 to 84 days: one band; the exact counts (nearly unique) are not released.
+      sessionsClosedOn: `${['2026-02-01', '2026-02-21', '2026-03-13', '2026-03-19', '2026-04-04'][i]}T10:00:00.000Z`,
     });
     ids.groupB.push(c.id);
   }
-  // C and the rare one: alike only in being "self" → region, insurer and band blanked.
+  // C and the rare one: alike only in being "self" without a sponsor → everything else
+  // blanked. The four of C share a campaign: with it they would be a group of four.
   for (const [i, year] of [1960, 1965, 1970, 2000].entries()) {
     const c = await insertClient({
       yearOfBirth: year,
       postalCode: `${70 + i}123`,
       clientType: 'self',
       insurer: i === 0 ? '@Kasse' : `Kasse ${i}`,
+      campaign: 'fruehjahr-2026',
     });
     ids.groupC.push(c.id);
   }
@@ -147,7 +151,6 @@ beforeAll(async () => {
     postalCode: '80331',
     clientType: 'self',
     insurer: 'TK',
-    campaign: '=HYPERLINK("http://x.test","klick")',
     mentalStressIndicator: 7,
     sessionsClosedOn: '2026-03-01T10:00:00.000Z',
   });
@@ -254,7 +257,16 @@ describe('GET /admin/export-research-data', () => {
   });
 
   it('makes every combination of the quasi-identifiers shared by at least 5, and counts the blanked cells', () => {
-    const quasi = ['birth_band', 'postal_region', 'client_type', 'insurer'];
+    const quasi = [
+      'birth_band',
+      'postal_region',
+      'client_type',
+      'insurer',
+      'campaign',
+      'paid_by_sponsor',
+      'sessions_closed',
+      'days_to_sessions_closed',
+    ];
     expect(manifest.kAnonymity).toMatchObject({ k: 5, quasiIdentifiers: quasi, achieved: true });
     const groups = new Map<string, number>();
     let blanks = 0;
@@ -264,11 +276,65 @@ describe('GET /admin/export-research-data', () => {
       blanks += quasi.filter((q) => p[q] === '').length;
     }
     for (const [key, count] of groups) expect(count, key).toBeGreaterThanOrEqual(5);
-    // Group B lost its region (5 cells); group C and the rare one region, insurer and band (15).
-    expect(blanks).toBe(20);
-    expect(manifest.kAnonymity.suppressedCells).toBe(20);
+    // Group B lost its region (5 cells); group C and the rare one everything but client type
+    // and sponsor (6 cells each, the closure being two). Group A's open coachings have no day band (6).
+    expect(blanks).toBe(5 + 30 + 6);
+    expect(manifest.kAnonymity.suppressedCells).toBe(35);
     const rare = participants.find((p) => p.pseudonym === pseudonymOf(ids.rare))!;
-    expect(rare).toMatchObject({ birth_band: '', postal_region: '', insurer: '', client_type: 'self' });
+    expect(rare).toMatchObject({
+      birth_band: '',
+      postal_region: '',
+      insurer: '',
+      campaign: '',
+      sessions_closed: '',
+      days_to_sessions_closed: '',
+      client_type: 'self',
+      paid_by_sponsor: 'false',
+    });
+  });
+
+  it('is k-anonymous over every combination of the released columns that can single someone out', () => {
+    const book = csvRecords(files.get('codebook.csv')!.toString('utf8')).filter(
+      (r) => r.file === 'participants.csv',
+    );
+    const role = (name: string) => book.find((r) => r.variable === name)!.role;
+    // Every released column has a role; the ones that are not quasi-identifiers are named here,
+    // so a new column is a decision, not an oversight.
+    const measurements = Object.keys(participants[0]!).filter((c) => role(c) === 'measurement');
+    expect(measurements).toEqual([
+      'mental_stress_indicator',
+      ...Object.keys(participants[0]!).filter((c) => c.startsWith('appointments_')),
+      'no_shows',
+      'cancellations',
+    ]);
+    const quasi = Object.keys(participants[0]!).filter((c) => role(c) === 'quasi-identifier');
+    expect(Object.keys(participants[0]!)).toHaveLength(1 + measurements.length + quasi.length);
+    expect(role('pseudonym')).toBe('key');
+    // Every subset, not only the whole: a blank is a value like any other.
+    for (let mask = 1; mask < 1 << quasi.length; mask++) {
+      const columns = quasi.filter((_, i) => mask & (1 << i));
+      const groups = new Map<string, number>();
+      for (const p of participants) {
+        const key = columns.map((c) => p[c]).join('|');
+        groups.set(key, (groups.get(key) ?? 0) + 1);
+      }
+      expect(Math.min(...groups.values()), columns.join('+')).toBeGreaterThanOrEqual(5);
+    }
+    // The campaign of four is not released; the one of six is.
+    for (const id of ids.groupC) {
+      expect(participants.find((p) => p.pseudonym === pseudonymOf(id))!.campaign).toBe('');
+    }
+    expect(new Set(participants.map((p) => p.campaign))).toEqual(
+      new Set(['', 'none', `'=HYPERLINK("http://x.test","klick")`]),
+    );
+    // Days to the close only in bands.
+    for (const p of participants) expect(p.days_to_sessions_closed).toMatch(/^(0-89|90-179|180-364|365\+|)$/);
+    for (const id of ids.groupB) {
+      expect(participants.find((p) => p.pseudonym === pseudonymOf(id))).toMatchObject({
+        sessions_closed: 'true',
+        days_to_sessions_closed: '0-89',
+      });
+    }
   });
 
   it('turns dates into day offsets from the sign-up (Berlin days) and counts appointments by type and outcome', () => {
@@ -292,7 +358,7 @@ describe('GET /admin/export-research-data', () => {
       days_to_sessions_closed: '',
     });
     const rare = participants.find((p) => p.pseudonym === pseudonymOf(ids.rare))!;
-    expect(rare).toMatchObject({ sessions_closed: 'true', days_to_sessions_closed: '50', mental_stress_indicator: '7' });
+    expect(rare).toMatchObject({ mental_stress_indicator: '7' });
     expect(JSON.stringify(files.get('appointments.csv')!.toString())).not.toMatch(/20(26|30)-\d\d-\d\d/);
   });
 
@@ -300,8 +366,8 @@ describe('GET /admin/export-research-data', () => {
     const text = files.get('participants.csv')!.toString('utf8');
     expect(text.endsWith('\r\n')).toBe(true);
     expect(text).toContain(`,"'=HYPERLINK(""http://x.test"",""klick"")",`);
-    const rare = participants.find((p) => p.pseudonym === pseudonymOf(ids.rare))!;
-    expect(rare.campaign).toBe(`'=HYPERLINK("http://x.test","klick")`);
+    const a = participants.find((p) => p.pseudonym === pseudonymOf(ids.groupA[0]!))!;
+    expect(a.campaign).toBe(`'=HYPERLINK("http://x.test","klick")`);
     // Every row has as many cells as the header.
     const rows = parseCsv(text);
     for (const row of rows) expect(row).toHaveLength(rows[0]!.length);
@@ -349,7 +415,7 @@ describe('GET /admin/export-research-data', () => {
       source: 'business',
       entityType: 'research_export',
       actorUserId: admin.userId,
-      changes: { participants: 16, appointments: 6, suppressedCells: 20 },
+      changes: { participants: 16, appointments: 6, suppressedCells: 35 },
     });
     expect(String(rows[0]!.changes.fileName)).toMatch(/^forschungsdaten-\d{4}-\d{2}-\d{2}\.zip$/);
   });

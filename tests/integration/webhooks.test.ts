@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { communications, webhookMessages, webhooks } from '../../server/db/schema/index';
+import { communications, webhooks } from '../../server/db/schema/index';
 import { DELIVER_WEBHOOK_JOB, emitWebhook, newWebhookSecret, sealStoredSecrets } from '../../server/features/webhooks/index';
 import { testClock } from './notifications-support';
 import {
@@ -145,6 +145,10 @@ describe('configuration', () => {
 
   it('takes only http(s) URLs and is for SUPERADMIN only', async () => {
     expectFieldError(await configure(TYPE, 'ftp://127.0.0.1/x'), 'url');
+    // Private targets are allowed here; the metadata service never is.
+    expectFieldError(await configure(TYPE, 'http://169.254.169.254/latest'), 'url');
+    expectFieldError(await configure(TYPE, 'http://metadata.google.internal/'), 'url');
+    expectFieldError(await configure(TYPE, 'http://[::ffff:169.254.169.254]/'), 'url');
     const res = await api.call('POST', `/api/admin/webhook/${TYPE}`, {
       as: admin,
       body: { url: receiver.url(), active: true },
@@ -464,28 +468,57 @@ describe('address rules with private targets not allowed', () => {
     await strict?.close();
   });
 
+  // The probe's list: every notation of an internal address the URL parser accepts.
+  it.each([
+    'http://127.0.0.1/hook',
+    'http://[::1]/hook',
+    'http://169.254.169.254/latest/meta-data',
+    'http://10.0.0.1/hook',
+    'http://0.0.0.0/hook',
+    'http://2130706433/hook',
+    'http://[::ffff:127.0.0.1]/hook',
+    'http://metadata.google.internal/computeMetadata/v1/',
+    'http://localhost:8080/hook',
+  ])('refuses %s when saved, naming the field, and stores nothing', async (url) => {
+    const type = 'client.created';
+    const saved = await strict.call('POST', `/api/admin/webhook/${type}`, {
+      as: owner,
+      body: { url, active: true },
+    });
+    expectFieldError(saved, 'url');
+    expect(saved.body.errors[0].code).toBe('webhook_target_refused');
+    const stored = await strict.database.db.select().from(webhooks).where(eq(webhooks.type, type));
+    expect(stored).toHaveLength(0);
+  });
+
+  it('saves a public name that does not resolve yet (delivery checks it again)', async () => {
+    const saved = await strict.call('POST', `/api/admin/webhook/client.updated`, {
+      as: owner,
+      body: { url: 'https://hooks.example.test/in', active: true },
+    });
+    expectStatus(saved, 200);
+  });
+
+  // Targets saved before the rule, or names that resolve differently later: refused when sent.
   it.each([
     ['a name that resolves to 127.0.0.1', () => `http://localhost:${receiver.port}/hook`],
     ['a loopback address', () => receiver.url()],
     ['a private address', () => 'http://10.1.2.3/hook'],
     ['the metadata address', () => 'http://169.254.169.254/latest/meta-data'],
     ['IPv6 loopback', () => `http://[::1]:${receiver.port}/hook`],
-  ])('refuses %s at delivery and sends nothing', async (_name, url) => {
-    const saved = await strict.call('POST', `/api/admin/webhook/${TYPE}`, {
-      as: owner,
-      body: { url: url(), active: true },
-    });
-    expectStatus(saved, 200);
+  ])('refuses %s at delivery, sends nothing and records the test as refused', async (_name, url) => {
+    await strict.database.db
+      .insert(webhooks)
+      .values({ type: TYPE, url: url(), active: true })
+      .onConflictDoUpdate({ target: webhooks.type, set: { url: url(), active: true } });
     const test = await strict.call('POST', `/api/admin/webhook/${TYPE}/test`, { as: owner });
+    expectStatus(test, 202);
     await strict.app.jobs.runDue();
-    const [message] = await strict.database.db
-      .select()
-      .from(webhookMessages)
-      .where(eq(webhookMessages.id, test.body.messageId));
-    expect(message).toBeDefined();
     const entry = (
       await strict.call('GET', `/api/admin/webhook/${TYPE}/deliveries`, { as: owner })
     ).body.deliveries.find((d: { messageId: string }) => d.messageId === test.body.messageId);
+    expect(entry).toMatchObject({ status: 'failed', nextAttemptAt: null });
+    expect(entry.attempts).toHaveLength(1);
     expect(entry.attempts[0]).toMatchObject({ outcome: 'refused', httpStatus: null });
     expect(receiver.received).toHaveLength(0);
   });

@@ -241,3 +241,84 @@ describe('app services', () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('API client: identical reads within 2 s share one answer', () => {
+  function counting(answer: () => Response | Promise<Response> = () => json(200, { id: 'c-1' })) {
+    let clock = 0;
+    const requests: Request[] = [];
+    const fetch = vi.fn(async (input: Request) => {
+      requests.push(input);
+      return answer();
+    });
+    const client = createApiClient<TestPaths>({
+      baseUrl: BASE,
+      fetch: fetch as unknown as typeof globalThis.fetch,
+      getToken: () => 'token-1',
+      now: () => clock,
+    });
+    const get = (init: { signal?: AbortSignal; cache?: RequestCache } = {}) =>
+      client.GET('/clients/{clientId}', { params: { path: { clientId: 'c-1' } }, ...init });
+    return { client, requests, get, tick: (ms: number) => (clock += ms) };
+  }
+
+  it('sends one request for identical GETs at once and within 2 s, each caller reading its own body', async () => {
+    const { requests, get, tick } = counting();
+    const [a, b] = await Promise.all([get(), get()]);
+    tick(1_999);
+    const c = await get();
+    expect(requests).toHaveLength(1);
+    for (const r of [a, b, c]) expect(r.data).toEqual({ id: 'c-1' });
+    tick(1);
+    await get();
+    expect(requests).toHaveLength(2);
+  });
+
+  it('asks again for another query, after a change, after a failure, and when told not to share', async () => {
+    let status = 500;
+    const { client, requests, get } = counting(() => json(status, { code: 'boom' }));
+    await expect(get()).rejects.toBeInstanceOf(ApiError);
+    status = 200;
+    await get();
+    expect(requests).toHaveLength(2);
+    await client.GET('/clients/{clientId}', { params: { path: { clientId: 'c-2' } } });
+    expect(requests).toHaveLength(3);
+    await get();
+    expect(requests).toHaveLength(3);
+    await client.PUT('/clients/{clientId}' as never, { params: { path: { clientId: 'c-1' } } } as never).catch(() => {});
+    await get();
+    expect(requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'PUT', 'GET']);
+    await get({ cache: 'no-store' });
+    expect(requests).toHaveLength(6);
+  });
+
+  it('lets one caller abort without stopping the shared request for the others', async () => {
+    let release: (r: Response) => void = () => {};
+    const { requests, get } = counting(() => new Promise<Response>((resolve) => (release = resolve)));
+    const stop = new AbortController();
+    const first = get({ signal: stop.signal });
+    const second = get();
+    stop.abort();
+    await expect(first).rejects.toMatchObject({ name: 'AbortError' });
+    release(json(200, { id: 'c-1' }));
+    expect((await second).data).toEqual({ id: 'c-1' });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('does not share between callers with different tokens', async () => {
+    const requests: Request[] = [];
+    let token = 'a';
+    const client = createApiClient<TestPaths>({
+      baseUrl: BASE,
+      fetch: (async (input: Request) => {
+        requests.push(input);
+        return json(200, { id: 'c-1' });
+      }) as unknown as typeof globalThis.fetch,
+      getToken: () => token,
+    });
+    const get = () => client.GET('/clients/{clientId}', { params: { path: { clientId: 'c-1' } } });
+    await get();
+    token = 'b';
+    await get();
+    expect(requests.map((r) => r.headers.get('authorization'))).toEqual(['Bearer a', 'Bearer b']);
+  });
+});

@@ -13,10 +13,12 @@ import {
 import { csvRows, type Cell } from './csv';
 import {
   BLANKED_AT,
+  cellsBlankedAt,
   keyOf,
   planSuppression,
   publishedAt,
   QUASI_IDENTIFIERS,
+  SUPPRESSION_ORDER,
   type QuasiValues,
 } from './k-anonymity';
 import { pseudonymizer } from './key';
@@ -34,12 +36,20 @@ export const K = 5;
 /** Rows read per query. */
 export const PAGE_ROWS = 2_000;
 
-const QUASI_COLUMNS: Record<(typeof QUASI_IDENTIFIERS)[number], string> = {
-  birthBand: 'birth_band',
-  postalRegion: 'postal_region',
-  clientType: 'client_type',
-  insurer: 'insurer',
+/** The CSV columns of each quasi-identifier. */
+const QUASI_COLUMNS: Record<(typeof QUASI_IDENTIFIERS)[number], string[]> = {
+  birthBand: ['birth_band'],
+  postalRegion: ['postal_region'],
+  clientType: ['client_type'],
+  insurer: ['insurer'],
+  campaign: ['campaign'],
+  paidBySponsor: ['paid_by_sponsor'],
+  closure: ['sessions_closed', 'days_to_sessions_closed'],
 };
+
+/** The closure as written: sessions_closed and the day band; both blank when suppressed. */
+const closureCells = (closure: string): [boolean | null, string | null] =>
+  closure === '' ? [null, null] : closure === 'open' ? [false, null] : [true, closure];
 
 export interface ExportFile {
   name: string;
@@ -105,10 +115,13 @@ export async function startResearchExport(
           postalRegion: r.postal_region,
           clientType: r.client_type,
           insurer: r.insurer,
+          campaign: r.campaign,
+          paidBySponsor: r.paid_by_sponsor,
+          closure: r.closure,
         };
         // A client who consented after the plan was made is blanked entirely.
         const level = plan.levels.get(keyOf(quasi)) ?? top;
-        written.suppressedCells += BLANKED_AT[level]!.length;
+        written.suppressedCells += cellsBlankedAt(level);
         const shown = publishedAt(quasi, level);
         return [
           pseudonym(r.id),
@@ -116,14 +129,13 @@ export async function startResearchExport(
           shown.postalRegion || null,
           shown.clientType || null,
           shown.insurer || null,
-          r.campaign?.trim() || null,
-          r.paid_by_sponsor,
+          shown.campaign || null,
+          shown.paidBySponsor || null,
           r.mental_stress_indicator,
           ...APPOINTMENT_TYPES.map((t) => Number(r[countColumnOf(t)] ?? 0)),
           Number(r.no_shows),
           Number(r.cancellations),
-          r.sessions_closed,
-          r.days_to_sessions_closed,
+          ...closureCells(shown.closure),
         ];
       });
       written.participants += rows.length;
@@ -188,8 +200,8 @@ export async function startResearchExport(
       dates: "day offsets from enrolment = the client's sign-up (calendar days, Europe/Berlin); no calendar dates",
       kAnonymity: {
         k: K,
-        quasiIdentifiers: QUASI_IDENTIFIERS.map((q) => QUASI_COLUMNS[q]),
-        suppressionOrder: BLANKED_AT.slice(1).map((level) => level[level.length - 1]).map((q) => QUASI_COLUMNS[q!]),
+        quasiIdentifiers: QUASI_IDENTIFIERS.flatMap((q) => QUASI_COLUMNS[q]),
+        suppressionOrder: SUPPRESSION_ORDER.map((q) => QUASI_COLUMNS[q].join('+')),
         achieved: plan.achieved,
         suppressedCells: written.suppressedCells,
       },

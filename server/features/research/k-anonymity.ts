@@ -2,30 +2,65 @@
  * k-anonymity of the participants file by local suppression, planned on the counts of the
  * quasi-identifier combinations (one GROUP BY in SQL) before a row is written.
  *
- * The quasi-identifiers are blanked in a fixed order, one more at each level:
- *   level 0: nothing; 1: postal region; 2: + insurer; 3: + birth band; 4: + client type.
- * Combinations shared by at least k participants keep level 0. The rest are grouped by what
- * is left of them at level 1; groups of at least k stay there, and so on. Every level blanks a
- * different set of columns, so rows of different levels never look alike: every combination
- * of values in the file (a blank counting as a value) is one group of one level, and each
- * has at least k rows. Should the fully blanked rest be smaller than k, the smallest group
- * of another level is blanked with it. Only with fewer than k participants in all is k not
- * reached (then every quasi-identifier of every row is blank).
+ * A quasi-identifier is every released column that describes the person or something an
+ * outsider can know about them: birth band, postal region, client type, insurer, the
+ * campaign they came through, whether a sponsor pays, and whether (and after how many days,
+ * in bands) the coaching was closed. The other columns are the study's measurements.
+ *
+ * The quasi-identifiers are blanked in a fixed order, one more at each level (the ones
+ * researchers need least and that single people out most go first): 1: postal region;
+ * 2: + campaign; 3: + insurer; 4: + closure; 5: + birth band; 6: + paid by sponsor;
+ * 7: + client type. Combinations shared by at least k participants keep level 0. The rest
+ * are grouped by what is left of them at level 1; groups of at least k stay there, and so on.
+ * Every level blanks a different set of columns, so rows of different levels never look
+ * alike: every combination of values in the file (a blank counting as a value) is one group
+ * of one level, and each has at least k rows — and so has every combination of fewer of
+ * these columns, which only merges groups. Should the fully blanked rest be smaller than k,
+ * the smallest group of another level is blanked with it. Only with fewer than k
+ * participants in all is k not reached (then every quasi-identifier of every row is blank).
  */
 
-export const QUASI_IDENTIFIERS = ['birthBand', 'postalRegion', 'clientType', 'insurer'] as const;
+export const QUASI_IDENTIFIERS = [
+  'birthBand',
+  'postalRegion',
+  'clientType',
+  'insurer',
+  'campaign',
+  'paidBySponsor',
+  'closure',
+] as const;
 export type QuasiIdentifier = (typeof QUASI_IDENTIFIERS)[number];
 export type QuasiValues = Record<QuasiIdentifier, string>;
 
-/** Which quasi-identifiers each level blanks. */
-export const BLANKED_AT: readonly (readonly QuasiIdentifier[])[] = [
-  [],
-  ['postalRegion'],
-  ['postalRegion', 'insurer'],
-  ['postalRegion', 'insurer', 'birthBand'],
-  ['postalRegion', 'insurer', 'birthBand', 'clientType'],
+/** The order in which the quasi-identifiers are blanked. */
+export const SUPPRESSION_ORDER: readonly QuasiIdentifier[] = [
+  'postalRegion',
+  'campaign',
+  'insurer',
+  'closure',
+  'birthBand',
+  'paidBySponsor',
+  'clientType',
 ];
+
+/** Which quasi-identifiers each level blanks. */
+export const BLANKED_AT: readonly (readonly QuasiIdentifier[])[] = SUPPRESSION_ORDER.reduce<
+  QuasiIdentifier[][]
+>((levels, q) => [...levels, [...levels[levels.length - 1]!, q]], [[]]);
 const TOP = BLANKED_AT.length - 1;
+
+/** Cells of the file a blanked quasi-identifier empties (closure: sessions_closed and its day band). */
+export const CELLS_OF: Record<QuasiIdentifier, number> = {
+  birthBand: 1,
+  postalRegion: 1,
+  clientType: 1,
+  insurer: 1,
+  campaign: 1,
+  paidBySponsor: 1,
+  closure: 2,
+};
+export const cellsBlankedAt = (level: number) =>
+  (BLANKED_AT[level] ?? []).reduce((sum, q) => sum + CELLS_OF[q], 0);
 
 export interface QuasiCount extends QuasiValues {
   count: number;
@@ -93,7 +128,7 @@ export function planSuppression(combinations: readonly QuasiCount[], k: number):
   for (const group of groups) {
     for (const c of group.members) levels.set(keyOf(c), group.level);
     rowsPerLevel[group.level]! += group.count;
-    suppressedCells += group.count * BLANKED_AT[group.level]!.length;
+    suppressedCells += group.count * cellsBlankedAt(group.level);
   }
   return {
     levels,

@@ -25,24 +25,54 @@ const POSTAL_REGION = sql.raw(
         THEN substr(btrim(c.postal_code), 1, 2) ELSE 'unknown' END`,
 );
 const INSURER = sql.raw(`coalesce(nullif(btrim(c.insurer), ''), 'unknown')`);
+/** The campaign code; none when the person came through no campaign. */
+const CAMPAIGN = sql.raw(`coalesce(nullif(btrim(c.campaign), ''), 'none')`);
+const PAID_BY_SPONSOR = sql.raw(`c.paid_by_sponsor::text`);
+/**
+ * open, or the days from sign-up to the close of the coaching (Berlin days) in bands: an
+ * exact day count is nearly unique to one person.
+ */
+const CLOSURE = sql.raw(
+  `CASE WHEN c.sessions_closed_on IS NULL THEN 'open'
+        ELSE CASE WHEN d.days < 90 THEN '0-89' WHEN d.days < 180 THEN '90-179'
+                  WHEN d.days < 365 THEN '180-364' ELSE '365+' END END`,
+);
+/** The lateral join CLOSURE reads its day count from. */
+const CLOSURE_DAYS = sql.raw(
+  `CROSS JOIN LATERAL (SELECT ((c.sessions_closed_on AT TIME ZONE 'Europe/Berlin')::date
+                               - (c.created_at AT TIME ZONE 'Europe/Berlin')::date) AS days) d`,
+);
 
 const MIN_UUID = '00000000-0000-0000-0000-000000000000';
 
 /** How many clients share each combination of the quasi-identifiers (one GROUP BY). */
 export async function quasiIdentifierCounts(db: Db): Promise<QuasiCount[]> {
-  const rows = rowsOf<{ birth_band: string; postal_region: string; client_type: string; insurer: string; n: number }>(
+  const rows = rowsOf<{
+    birth_band: string;
+    postal_region: string;
+    client_type: string;
+    insurer: string;
+    campaign: string;
+    paid_by_sponsor: string;
+    closure: string;
+    n: number;
+  }>(
     await db.execute(sql`
       SELECT ${BIRTH_BAND} AS birth_band, ${POSTAL_REGION} AS postal_region, c.client_type,
-             ${INSURER} AS insurer, count(*)::int AS n
-        FROM clients c
+             ${INSURER} AS insurer, ${CAMPAIGN} AS campaign, ${PAID_BY_SPONSOR} AS paid_by_sponsor,
+             ${CLOSURE} AS closure, count(*)::int AS n
+        FROM clients c ${CLOSURE_DAYS}
        WHERE ${CONSENTING}
-       GROUP BY 1, 2, 3, 4`),
+       GROUP BY 1, 2, 3, 4, 5, 6, 7`),
   );
   return rows.map((r) => ({
     birthBand: r.birth_band,
     postalRegion: r.postal_region,
     clientType: r.client_type,
     insurer: r.insurer,
+    campaign: r.campaign,
+    paidBySponsor: r.paid_by_sponsor,
+    closure: r.closure,
     count: Number(r.n),
   }));
 }
@@ -64,11 +94,10 @@ export interface ParticipantRow {
   postal_region: string;
   client_type: string;
   insurer: string;
-  campaign: string | null;
-  paid_by_sponsor: boolean;
+  campaign: string;
+  paid_by_sponsor: string;
+  closure: string;
   mental_stress_indicator: number | null;
-  sessions_closed: boolean;
-  days_to_sessions_closed: number | null;
   no_shows: number;
   cancellations: number;
   [countColumn: string]: unknown;
@@ -88,11 +117,9 @@ export async function participantPage(db: Db, afterId: string | null, limit: num
   return rowsOf<ParticipantRow>(
     await db.execute(sql`
       SELECT c.id, ${BIRTH_BAND} AS birth_band, ${POSTAL_REGION} AS postal_region, c.client_type,
-             ${INSURER} AS insurer, c.campaign, c.paid_by_sponsor, c.mental_stress_indicator,
-             c.sessions_closed_on IS NOT NULL AS sessions_closed,
-             (${BERLIN_DAY('c.sessions_closed_on')} - ${BERLIN_DAY('c.created_at')})::int AS days_to_sessions_closed,
-             a.*
-        FROM clients c
+             ${INSURER} AS insurer, ${CAMPAIGN} AS campaign, ${PAID_BY_SPONSOR} AS paid_by_sponsor,
+             ${CLOSURE} AS closure, c.mental_stress_indicator, a.*
+        FROM clients c ${CLOSURE_DAYS}
         CROSS JOIN LATERAL (
           SELECT ${typeCounts},
                  count(*) FILTER (WHERE x.no_show AND x.cancelled_at IS NULL)::int AS no_shows,

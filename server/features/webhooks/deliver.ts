@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { users, webhookAttempts, webhookMessages, webhooks } from '../../db/schema/index';
 import type { Mailer } from '../../adapters/mail/mailer';
 import type { JobDefinition, JobQueue, RunningJob } from '../../jobs/queue';
-import { DELIVER_WEBHOOK_JOB, queueAttempt, type DeliverWebhookData } from './emit';
+import { DELIVER_WEBHOOK_JOB, queueAttempt, TEST_EVENT, type DeliverWebhookData } from './emit';
 import { postWebhook, type PostResult } from './http-post';
 import { disabledMail } from './mails';
 import { nextDelayMs, parseRetryAfter } from './retry-schedule';
@@ -147,8 +147,14 @@ export async function deliverWebhook(
       manual || gone || disable
         ? null
         : nextDelayMs(automaticNo, parseRetryAfter(result.retryAfter, now), deps.random);
-    // A manual attempt leaves a message's own retries as they were.
-    if (!manual) {
+    // A manual attempt leaves a message's own retries as they were; a test event has no
+    // retries of its own, so its one attempt decides how it ends.
+    if (message.eventType === TEST_EVENT) {
+      await tx
+        .update(webhookMessages)
+        .set({ status: 'failed', nextAttemptAt: null })
+        .where(and(eq(webhookMessages.id, message.id), eq(webhookMessages.status, 'pending')));
+    } else if (!manual) {
       const next = delay === null ? null : new Date(now.getTime() + delay);
       await tx
         .update(webhookMessages)

@@ -7,6 +7,8 @@ import type { JobQueue } from '../../jobs/queue';
 
 export type WebhookType = components['schemas']['WebhookType'];
 export const DELIVER_WEBHOOK_JOB = 'deliver-webhook';
+/** The event type of a test sent from the admin page: one attempt, no retries. */
+export const TEST_EVENT = 'webhook.test';
 
 export interface DeliverWebhookData {
   messageId: string;

@@ -5,11 +5,12 @@ import { childrenOf } from '../../db/children';
 import type { Db, Tx } from '../../db/client';
 import { webhookAttempts, webhookMessages, webhooks } from '../../db/schema/index';
 import { defineHandlers } from '../../http/handler';
-import { conflict, notFound } from '../../http/problem';
+import { badRequest, conflict, notFound } from '../../http/problem';
 import { recordEvent } from '../events/index';
-import { payloadOf, queueAttempt, queueMessage, type WebhookType } from './emit';
+import { payloadOf, queueAttempt, queueMessage, TEST_EVENT, type WebhookType } from './emit';
 import { keyringOf, openSecret, sealSecret, SecretUnreadable } from './secret-box';
 import { newWebhookSecret } from './secrets';
+import { saveRefusalOf } from './target-guard';
 
 type Schemas = components['schemas'];
 type Row = typeof webhooks.$inferSelect;
@@ -174,6 +175,8 @@ export const webhooksHandlers = defineHandlers({
   },
 
   async updateWebhook({ params, body, principal, deps }) {
+    const refusal = await saveRefusalOf(body.url, deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
+    if (refusal) throw badRequest('url', 'webhook_target_refused', refusal);
     return deps.db.transaction(async (tx) => {
       const before = await rowOf(tx, params.type);
       // The first save generates the secret: a webhook is never sent unsigned.
@@ -246,11 +249,11 @@ export const webhooksHandlers = defineHandlers({
     const messageId = await deps.db.transaction(async (tx) => {
       const row = await rowOf(tx, params.type);
       if (!row) throw conflict('webhook_not_configured', 'The webhook has no URL yet');
-      const payload = payloadOf('webhook.test', deps.jobs.now(), { webhookType: params.type });
+      const payload = payloadOf(TEST_EVENT, deps.jobs.now(), { webhookType: params.type });
       const id = await queueMessage(
         tx,
         deps.jobs,
-        { type: params.type, eventType: 'webhook.test', payload },
+        { type: params.type, eventType: TEST_EVENT, payload },
         { manual: true },
       );
       await recordEvent(tx, {

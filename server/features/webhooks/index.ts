@@ -4,6 +4,6 @@ export { DELIVER_WEBHOOK_JOB, emitWebhook, emitWebhooks, type ThinData, type Web
 export { webhookJobs, WEBHOOK_WORK, type WebhookJobDeps } from './deliver';
 export { newWebhookSecret, signatureHeader } from './secrets';
 export { MAX_ATTEMPTS, nextDelayMs, parseRetryAfter, RETRY_DELAYS_MS } from './retry-schedule';
-export { refusalOf } from './target-guard';
+export { refusalOf, saveRefusalOf } from './target-guard';
 export { appointmentData, billableItemData, clientData, summarySignedData } from './payloads';
 export { sealStoredSecrets } from './secret-box';

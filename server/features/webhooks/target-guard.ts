@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /** Never reachable by a webhook, whatever the settings: the clouds' instance metadata services. */
@@ -81,4 +81,48 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
       callback(null, first.address, first.family);
     });
   };
+}
+
+/** Names of the clouds' metadata services: refused like their addresses, whatever the settings. */
+const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata', 'instance-data.ec2.internal']);
+
+/** How long a save waits for the name to resolve; a slow or missing answer leaves it to delivery. */
+const SAVE_LOOKUP_MS = 2_000;
+
+/**
+ * Why a URL may not be saved as a webhook target, or null when it may. The same rules as at
+ * delivery, applied early so an admin learns at once: literal addresses in any notation the URL
+ * parser accepts (2130706433, [::ffff:127.0.0.1]), loopback and metadata names, and names
+ * that resolve to a refused address now. A name that does not resolve (yet) is accepted: the
+ * delivery checks it again when it connects.
+ */
+export async function saveRefusalOf(
+  target: string,
+  allowPrivate: boolean,
+  resolve: (host: string) => Promise<LookupAddress[]> = (host) =>
+    dnsPromises.lookup(host, { all: true }),
+): Promise<string | null> {
+  let url: URL;
+  let literal: string | undefined;
+  try {
+    url = new URL(target);
+    literal = assertWebhookUrl(url);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  if (literal) return refusalOf(literal, allowPrivate);
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  if (METADATA_NAMES.has(host)) return `${host} is a cloud metadata name`;
+  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) {
+    return `${host} is a loopback name`;
+  }
+  const addresses = await Promise.race([
+    resolve(host).catch(() => []),
+    new Promise<LookupAddress[]>((done) => setTimeout(() => done([]), SAVE_LOOKUP_MS).unref()),
+  ]);
+  for (const { address } of addresses) {
+    const refusal = refusalOf(address, allowPrivate);
+    if (refusal) return `${host} resolves to ${refusal}`;
+  }
+  return null;
 }

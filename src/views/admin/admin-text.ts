@@ -38,6 +38,7 @@ const FIELD_ERRORS: Record<string, string> = {
   value_missing: tKey('admin:webhook.fieldErrors.value_missing'),
   value_too_long: tKey('admin:webhook.fieldErrors.value_too_long'),
   value_invalid_format: tKey('admin:webhook.fieldErrors.value_invalid_format'),
+  webhook_target_refused: tKey('admin:webhook.fieldErrors.webhook_target_refused'),
 };
 
 export const webhookFieldErrorKey = (code: string): string =>

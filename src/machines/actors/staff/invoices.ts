@@ -63,9 +63,11 @@ export const runInvoicesActor = (api: ApiClient) =>
 /** `GET /invoices/runs/{id}`: a queued run's progress and, once finished, its invoices. */
 export const loadInvoiceRunActor = (api: ApiClient) =>
   fromPromise<QueuedInvoiceRun, { id: string }>(async ({ input, signal }) => {
+    // Polled every second: each poll must see the progress, not a shared earlier answer.
     const { data } = await api.GET('/invoices/runs/{id}', {
       params: { path: { id: input.id } },
       signal,
+      cache: 'no-store',
     });
     return data!;
   });

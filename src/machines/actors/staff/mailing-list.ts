@@ -7,7 +7,8 @@ import type { MailingListOverview, MailingListSync } from '../../mailing-list.ma
 /** `GET /admin/mailing-list`. */
 export const loadMailingListActor = (api: ApiClient) =>
   fromPromise<MailingListOverview>(async ({ signal }) => {
-    const { data } = await api.GET('/admin/mailing-list', { signal });
+    // Polled during a sync: each poll must see the progress, not a shared earlier answer.
+    const { data } = await api.GET('/admin/mailing-list', { signal, cache: 'no-store' });
     return data!;
   });
 
