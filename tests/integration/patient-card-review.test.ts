@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clients } from '../../server/db/schema/index';
 import type { Api } from '../support/api';
 import { startClinical, type ClinicalApp } from './clinical-support';
 import { expectProblem, expectStatus, type Caller } from './fixtures';
@@ -123,5 +125,38 @@ describe('patient cards through review', () => {
       counts: { missing: 0, new: 0, sent: 2, completed: 2, canceled: 0, blocked: 0 },
       overdue: 0,
     });
+  });
+});
+
+describe('a client reading their own signed card', () => {
+  it('learns their client record at sign-in and reads the signed card without review comments', async () => {
+    const signed = await card(CARD, true);
+    const comment = await api.call('POST', `/api/patient-card/${signed.id}/review-comments`, {
+      as: admin,
+      body: { text: 'Bitte Ziele ergänzen' },
+    });
+    expectStatus(comment, 201);
+    const draft = await card({}, false);
+
+    const client = await api.signIn('NONE');
+    await api.database.db.update(clients).set({ userId: client.userId }).where(eq(clients.id, signed.clientId));
+    const login = await api.call('POST', '/api/login', { as: client });
+    expectStatus(login, 200);
+    expect(login.body.clientId).toBe(signed.clientId);
+    // Staff get none.
+    expect((await api.call('POST', '/api/login', { as: admin })).body).not.toHaveProperty('clientId');
+
+    const own = await api.call('GET', `/api/client/${signed.clientId}/patient-card`, { as: client });
+    expectStatus(own, 200);
+    expect(own.body).toMatchObject({
+      id: signed.id,
+      status: 'sent',
+      content: { reason: CARD.reason },
+      signature: { signedAt: expect.any(String), verified: true },
+      reviewComments: [],
+    });
+    expect(own.body.signature.signedByName).toEqual(expect.any(String));
+    // Another client's card, even a signed one, is not theirs.
+    expectProblem(await api.call('GET', `/api/client/${draft.clientId}/patient-card`, { as: client }), 404);
   });
 });
