@@ -179,7 +179,8 @@ export const routes: readonly AppRoute[] = [
   page('/client-signup/appointment-selection', tKey('client:selection.title'), ClientAppointmentSelectionPage, CLIENT),
   page('/client-signup/cancel-appointment/:appointmentId', tKey('client:cancel.title'), ClientCancelPage, CLIENT),
   page('/client-signup/reschedule-appointment/:appointmentId', tKey('client:reschedule.title'), ClientReschedulePage, CLIENT),
-  page('/profile', tKey('auth:pages.profile'), ProfilePage, SIGN_IN),
+  // A coach's profile also offers the calendar subscription (its words, the staff error messages).
+  page('/profile', tKey('auth:pages.profile'), ProfilePage, { namespaces: ['auth', 'scheduling', 'staff'] }),
   page('/notactive', tKey('breadcrumbs.notActive'), NotActivePage, shell({ allowInactive: true })),
   // Open: the invitation mail's link registers a signed-out staff member first.
   page('/activate', tKey('breadcrumbs.activate'), ActivatePage, { namespaces: ['shell', 'auth'] }),
