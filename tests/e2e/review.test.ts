@@ -224,9 +224,12 @@ describe('a patient card from the coach to the reviewer and the client', () => {
     await own.getByRole('heading', { name: 'Meine Dokumente', level: 1 }).waitFor();
     await own.getByRole('heading', { name: 'Patientenkarte' }).waitFor();
     await own.getByText(/^Unterschrieben von .+ am \d\d\.\d\d\.\d{4}, \d\d:\d\d$/).waitFor();
-    const reason = own.getByLabel('Anlass der Begleitung');
-    expect(await reason.inputValue()).toBe('Erschöpfung nach Jobwechsel');
-    expect(await reason.getAttribute('readonly')).not.toBeNull();
+    const facts = own.locator('main dl');
+    await facts.getByText('Anlass der Begleitung').waitFor();
+    await facts.getByText('Erschöpfung nach Jobwechsel').waitFor();
+    // Read-only: nothing to type into or submit.
+    expect(await own.locator('main').getByRole('textbox').count()).toBe(0);
+    expect(await own.locator('main').getByRole('button').count()).toBe(0);
     expect(await own.locator('main').textContent()).not.toContain('Ziele noch ergänzen');
     expect(await seriousAxeViolations(own)).toEqual([]);
     expect(b.pageErrors).toEqual([]);

@@ -1,20 +1,91 @@
 import { useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Redirect } from 'wouter';
 import type { components } from '../../../shared/contract/product';
 import { CLIENT_HOME, CLIENT_SIGN_IN } from '../../lib/client-pages';
 import { recordOf } from '../../machines/record-detail.machine';
 import { wireClientDocuments } from '../../machines/wiring/client-documents';
-import { PatientCardFields } from '../clinical/PatientCardFields';
 import { useRouteActor } from '../route-actor';
 import { useSessionStatus } from '../session-status';
-import { formatDateTime } from '../staff/format';
+import { formatDate, formatDateTime } from '../staff/format';
 import { ClientGate, ClientPage, ErrorNotice, LinkNotice } from './parts';
 import '../clinical/clinical.css';
+import './documents.css';
 
 type PatientCard = components['schemas']['PatientCard'];
+type CardContent = components['schemas']['PatientCardContent'];
 
-const ignore = () => undefined;
+const LIFESTYLE = ['sleep', 'activity', 'nutrition', 'substances'] as const;
+
+/** The card's filled-in fields as a read-only list (empty ones are left out). */
+function CardFacts({ card }: { card: CardContent }) {
+  const { t } = useTranslation('clinical');
+  const text = (value: string | undefined) => (value && value.trim() ? value : null);
+  const rows: Array<[string, ReactNode]> = [];
+  const add = (label: string, value: ReactNode | null) => {
+    if (value !== null && value !== undefined) rows.push([label, value]);
+  };
+  add(t('card.reason'), text(card.reason));
+  if (card.goals?.length) {
+    add(
+      t('card.goals'),
+      <ul>
+        {card.goals.map((g, i) => (
+          <li key={i}>
+            {g.text} ({t(`card.horizons.${g.horizon}`)})
+          </li>
+        ))}
+      </ul>,
+    );
+  }
+  add(t('card.history'), text(card.history));
+  add(t('card.currentComplaints'), text(card.currentComplaints));
+  if (card.diagnoses?.length) {
+    add(
+      t('card.diagnoses'),
+      <ul>
+        {card.diagnoses.map((d, i) => (
+          <li key={i}>
+            {[d.code, d.text].filter(Boolean).join(' – ')}
+            {d.since ? ` (${t('card.since')} ${formatDate(d.since)})` : ''}
+          </li>
+        ))}
+      </ul>,
+    );
+  }
+  add(t('card.medications'), text(card.medications));
+  add(t('card.mentalStressIndicator'), card.mentalStressIndicator ?? null);
+  for (const key of LIFESTYLE) add(t(`card.lifestyleFields.${key}`), text(card.lifestyle?.[key]));
+  const consents = card.consents;
+  if (consents) {
+    add(
+      t('card.consents'),
+      <ul>
+        <li>
+          {t('card.consentProcessing')}
+          {consents.processing ? ` (${formatDate(consents.processing)})` : ''}: {consents.processing ? t('card.yes') : t('card.no')}
+        </li>
+        <li>
+          {t('card.consentResearch')}: {consents.research ? t('card.yes') : t('card.no')}
+        </li>
+        <li>
+          {t('card.consentRecordings')}: {consents.recordings ? t('card.yes') : t('card.no')}
+        </li>
+      </ul>,
+    );
+  }
+  return (
+    <dl className="client-document-facts">
+      {rows.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd className="pre-wrap">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 /**
  * `/mein-termin/dokumente` ("Meine Dokumente"): the signed-in client reads their own signed
@@ -64,9 +135,7 @@ function OwnCard({ clientId }: { clientId: string }) {
         </p>
       ) : null}
       <p className="field-hint">{t('documents.readOnly')}</p>
-      <div className="staff-form clinical-form">
-        <PatientCardFields content={card.content} readOnly change={ignore} />
-      </div>
+      <CardFacts card={card.content as CardContent} />
       {card.amendments.length > 0 ? (
         <section aria-labelledby="client-card-amendments">
           <h3 id="client-card-amendments">{t('clinical:amendments.title')}</h3>
