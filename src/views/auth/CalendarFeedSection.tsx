@@ -27,7 +27,7 @@ export function CalendarFeedSection({ coachId }: { coachId: string }) {
       <h2 id="calendar-feed-title">{t('feed.title')}</h2>
       <p>{t('feed.intro')}</p>
       {state.hasTag('loading') ? <p role="status">{t('feed.loading')}</p> : null}
-      {state.matches('failed') ? (
+      {state.hasTag('error') ? (
         <div className="notice notice-error" role="alert">
           <p>{t(errorKey(error))}</p>
           <button type="button" className="button" onClick={() => send({ type: 'feed.retry' })}>
@@ -82,7 +82,7 @@ export function CalendarFeedSection({ coachId }: { coachId: string }) {
           </div>
         </div>
       ) : null}
-      {state.matches('ready') && error ? (
+      {!state.hasTag('error') && !state.hasTag('loading') && error ? (
         <div className="notice notice-error" role="alert">
           <p>{t(errorKey(error))}</p>
         </div>
