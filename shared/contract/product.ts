@@ -2201,6 +2201,11 @@ export interface components {
             /** @description Inactive users may only call POST /login and POST /user/activate. */
             active: boolean;
             coach: components["schemas"]["SessionCoach"] | null;
+            /**
+             * Format: uuid
+             * @description A client's own client record (role NONE, once the account is linked to one); absent otherwise. The client pages read the client's own documents by it.
+             */
+            clientId?: string;
             /** @description What the role may do beyond opening pages (shared/clinical-access.ts): readClinical (clinical content: documents and the client's clinical fields), completeReview (complete signed documents on /review). */
             permissions: components["schemas"]["SessionPermission"][];
         };

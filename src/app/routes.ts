@@ -76,6 +76,7 @@ const LoginPage = lazyPage(() => import('../views/auth/LoginPage'));
 const ClientSignupPage = lazyPage(() => import('../views/client-signup/SignupPage'));
 const ClientLoginPage = lazyPage(() => import('../views/client-signup/ClientLoginPage'));
 const ClientOverviewPage = lazyPage(() => import('../views/client-signup/ClientOverviewPage'));
+const ClientDocumentsPage = lazyPage(() => import('../views/client-signup/DocumentsPage'));
 const ClientAppointmentSelectionPage = lazyPage(
   () => import('../views/client-signup/AppointmentSelectionPage'),
 );
@@ -171,10 +172,15 @@ export const routes: readonly AppRoute[] = [
   // "Mein Termin" (issue #31): the client's own area; /client-signup/login leads a signed-in
   // client here.
   page('/mein-termin', tKey('common:header.myAppointment'), ClientOverviewPage, CLIENT),
+  // The client's own signed documents, read-only (the card's field names come from clinical).
+  page('/mein-termin/dokumente', tKey('client:documents.title'), ClientDocumentsPage, {
+    namespaces: ['client', 'clinical'],
+  }),
   page('/client-signup/appointment-selection', tKey('client:selection.title'), ClientAppointmentSelectionPage, CLIENT),
   page('/client-signup/cancel-appointment/:appointmentId', tKey('client:cancel.title'), ClientCancelPage, CLIENT),
   page('/client-signup/reschedule-appointment/:appointmentId', tKey('client:reschedule.title'), ClientReschedulePage, CLIENT),
-  page('/profile', tKey('auth:pages.profile'), ProfilePage, SIGN_IN),
+  // A coach's profile also offers the calendar subscription (its words, the staff error messages).
+  page('/profile', tKey('auth:pages.profile'), ProfilePage, { namespaces: ['auth', 'scheduling', 'staff'] }),
   page('/notactive', tKey('breadcrumbs.notActive'), NotActivePage, shell({ allowInactive: true })),
   // Open: the invitation mail's link registers a signed-out staff member first.
   page('/activate', tKey('breadcrumbs.activate'), ActivatePage, { namespaces: ['shell', 'auth'] }),

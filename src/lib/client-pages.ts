@@ -6,3 +6,6 @@ export const CLIENT_HOME = '/mein-termin';
 
 /** The client sign-in (links in e-mails lead here); a signed-in client goes on to CLIENT_HOME. */
 export const CLIENT_SIGN_IN = '/client-signup/login';
+
+/** The signed-in client's own signed documents (read-only). */
+export const CLIENT_DOCUMENTS = '/mein-termin/dokumente';

@@ -6,7 +6,8 @@ import { machineErrorOf, type MachineError } from './shared/failures';
 
 /**
  * One client for staff (`/clients/{id}`): details, appointments and messages; close or reopen
- * the sessions (closing asks first) and remind the client of the contract. When the server
+ * the sessions (closing asks first), remind the client of the contract, and send the client a
+ * sign-in link by e-mail (staff who open the client page). When the server
  * does not offer the reminder yet (501) the button goes away and the page says so.
  * Loading and its failure are record-detail's states, the actions confirm-action's pieces.
  */
@@ -35,9 +36,10 @@ export type ClientDetailEvent =
   | { type: 'sessions.open' }
   | { type: 'close.confirm' }
   | { type: 'close.abort' }
-  | { type: 'reminder.send' };
+  | { type: 'reminder.send' }
+  | { type: 'signInLink.send' };
 
-export type ClientAction = 'sessionsClosed' | 'sessionsOpened' | 'reminderSent';
+export type ClientAction = 'sessionsClosed' | 'sessionsOpened' | 'reminderSent' | 'signInLinkSent';
 
 const action = actionStates<ClientDetailContext, ClientDetailEvent>();
 
@@ -76,6 +78,9 @@ export const clientStaffDetailMachine = setup({
     sendContractReminder: fromPromise<{ sentAt: string }, { id: string }>(() => {
       throw new Error('client detail machine: provide the "sendContractReminder" actor');
     }),
+    sendSignInLink: fromPromise<{ sentAt: string }, { id: string }>(() => {
+      throw new Error('client detail machine: provide the "sendSignInLink" actor');
+    }),
   },
   actions: {
     notify: (_, _params: { action: ClientAction }) => undefined,
@@ -87,6 +92,8 @@ export const clientStaffDetailMachine = setup({
       context.record !== null && context.record.client.sessionsClosedOn !== null,
     reminderOffered: ({ context }) =>
       !context.reminderUnavailable && context.record?.client.hasNotSignedRequiredContract === true,
+    // The link goes by e-mail: without an address there is nothing to send.
+    hasEmail: ({ context }) => Boolean(context.record?.client.email),
     notImplemented: ({ event }) =>
       (event as { error?: { status?: unknown } }).error?.status === 501,
   },
@@ -109,6 +116,7 @@ export const clientStaffDetailMachine = setup({
           'sessions.close': { guard: 'sessionsOpen', target: 'confirmingClose' },
           'sessions.open': { guard: 'sessionsClosed', target: 'opening' },
           'reminder.send': { guard: 'reminderOffered', target: 'reminding' },
+          'signInLink.send': { guard: 'hasEmail', target: 'sendingSignInLink' },
         }),
         confirmingClose: action.asking({
           tags: ['confirmClose'],
@@ -119,6 +127,19 @@ export const clientStaffDetailMachine = setup({
         }),
         closing: setSessions(true, ['busy', 'confirmClose', 'closing']),
         opening: setSessions(false, ['busy']),
+        // The record does not change, so it is not loaded again.
+        sendingSignInLink: action.running({
+          tags: ['busy'],
+          id: 'sendSignInLink',
+          src: 'sendSignInLink',
+          input: ({ context }) => ({ id: context.id }),
+          onDone: {
+            target: 'idle',
+            actions: { type: 'notify' as const, params: { action: 'signInLinkSent' as const } },
+          },
+          errorField: 'actionError',
+          failed: 'idle',
+        }),
         reminding: {
           tags: ['busy'],
           invoke: {

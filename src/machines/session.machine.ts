@@ -31,6 +31,8 @@ export interface SessionInfo {
   role: Role;
   active: boolean;
   coach: { id: string; name: string } | null;
+  /** A client's own client record, once the account is linked to one (role NONE only). */
+  clientId?: string;
   /**
    * What the role may do beyond opening pages (shared/clinical-access.ts): `readClinical`,
    * `completeReview`. Absent in sessions cached before the login answer carried it: none.

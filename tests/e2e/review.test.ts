@@ -2,14 +2,16 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from '../support/axe';
 import { useBrowser } from '../support/browser';
-import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
+import { openSignedIn, registerByPasscode, signInByPasscode } from '../support/e2e-sign-in';
 
 /**
  * Issue 20, /review in Chromium as the demo admin: three summaries are written and signed
  * through the API for held appointments of the demo data; the admin completes one in a batch
  * (confirmation with the count, "1 Zusammenfassung abgeschlossen", it leaves the list); then
  * the conflict — one of the next two is completed meanwhile through the API, the page names
- * it, and "deselect and complete the rest" completes the other.
+ * it, and "deselect and complete the rest" completes the other. A patient card goes the whole
+ * way: the demo coach writes and signs it, the admin sees the cards' overall status and completes
+ * it, sends the client a sign-in link, and the client reads the signed card (no review comments).
  */
 const b = useBrowser();
 
@@ -157,4 +159,79 @@ describe('an onboarding manager, who may not read clinical content', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(b.pageErrors).toEqual([]);
   });
+});
+
+describe('a patient card from the coach to the reviewer and the client', () => {
+  it('is written and signed by the coach, completed on /review, and read by the client without review comments', async () => {
+    const coach = await signInByPasscode(b.baseUrl, 'coach2@sprechstunde.demo');
+    const asCoach = await fetch(`${b.baseUrl}/api/patient-cards/incomplete?limit=100`, {
+      headers: { authorization: `Bearer ${coach}` },
+    });
+    const item = ((await asCoach.json()) as { patientCards: any[] }).patientCards.find((c) => c.patientCardId === null);
+    expect(item, 'a client of the demo coach without a patient card').toBeDefined();
+    const name = `${item.client.firstName} ${item.client.lastName}`;
+    const clientId = item.client.id as string;
+    // The client's address, made unique so that the client's own sign-in is theirs alone.
+    const email = `karte-${Date.now().toString(36)}@example.org`;
+    await api('PUT', `/admin/client/${clientId}`, { email });
+
+    // The coach writes the card and signs it.
+    const page = b.page;
+    await openSignedIn(page, b.baseUrl, coach, `/clients/${clientId}/patient-card?appointmentId=${item.appointmentId}`);
+    await page.getByLabel('Anlass der Begleitung').fill('Erschöpfung nach Jobwechsel');
+    await page.getByLabel('Einwilligung in die Verarbeitung von Gesundheitsdaten liegt vor').check();
+    await page.getByRole('status').filter({ hasText: /^Gespeichert$/ }).waitFor();
+    await page.getByRole('button', { name: 'Unterschreiben', exact: true }).click();
+    await page.getByRole('alertdialog', { name: 'Dokument jetzt unterschreiben?' }).getByRole('button', { name: 'Ja, unterschreiben' }).click();
+    await page.getByText('Unterschrieben – nur noch Nachträge möglich').waitFor();
+    const card = await api('GET', `/client/${clientId}/patient-card`);
+    expect(card.status).toBe('sent');
+    await api('POST', `/patient-card/${card.id}/review-comments`, { text: 'Ziele noch ergänzen' }, 201);
+
+    // The reviewer: the cards' overall status beside the tasks', then "Abschließen".
+    const admin = await b.newContext();
+    const reviewer = await admin.newPage();
+    await openSignedIn(reviewer, b.baseUrl, token, '/review?tab=patientCards');
+    const statuses = reviewer.getByRole('list', { name: 'Gesamtstatus' });
+    const cards = statuses.getByRole('listitem').filter({ hasText: 'Patientenkarten' });
+    const overall = await api('GET', '/patient-cards/overall-status');
+    await cards.getByText(overall.status === 'blocker' ? /Es gibt Blocker/ : 'Alles im Plan').waitFor();
+    if (overall.overdue > 0) await cards.getByText(new RegExp(`${overall.overdue} Dokumente? (ist|sind) mehr als 48 Stunden`)).waitFor();
+    await statuses.getByRole('listitem').filter({ hasText: 'Alle Dokumente' }).waitFor();
+    const list = reviewer.getByRole('region', { name: 'Unterschriebene Patientenkarten, die auf Prüfung warten' });
+    await list.and(reviewer.locator('[aria-busy="false"]')).waitFor();
+    await list.getByRole('checkbox', { name: new RegExp(`^Dokument ${name}, `) }).check();
+    await bar(reviewer).getByRole('button', { name: 'Abschließen' }).click();
+    await reviewer.getByRole('dialog', { name: 'Abschließen bestätigen' }).getByRole('button', { name: 'Abschließen' }).click();
+    await reviewer.getByText('1 Patientenkarte abgeschlossen').waitFor();
+    expect((await api('GET', `/client/${clientId}/patient-card`)).status).toBe('completed');
+    expect(await seriousAxeViolations(reviewer)).toEqual([]);
+
+    // Staff send the client a sign-in link from the client page.
+    await reviewer.goto(`/clients/${clientId}`);
+    await reviewer.getByText(`Der Anmeldelink geht an ${email}`, { exact: false }).waitFor();
+    await reviewer.getByRole('button', { name: 'Anmeldelink senden' }).click();
+    await reviewer.getByText('Der Anmeldelink wird per E-Mail versendet.').waitFor();
+    await expect
+      .poll(async () => (await (await fetch(`${b.baseUrl}/dev/mailbox`)).text()).split('<article>').some((m) => m.includes(`An: ${email}`) && m.includes('/client-signup/login')))
+      .toBe(true);
+
+    // The client reads the signed card: signer and date, read-only, no review comment.
+    const client = await registerByPasscode(b.baseUrl, email);
+    const own = await (await b.newContext()).newPage();
+    await openSignedIn(own, b.baseUrl, client, '/mein-termin');
+    await own.getByRole('link', { name: 'Meine Dokumente ansehen' }).click();
+    await own.getByRole('heading', { name: 'Meine Dokumente', level: 1 }).waitFor();
+    await own.getByRole('heading', { name: 'Patientenkarte' }).waitFor();
+    await own.getByText(/^Unterschrieben von .+ am \d\d\.\d\d\.\d{4}, \d\d:\d\d$/).waitFor();
+    const facts = own.locator('main dl');
+    await facts.getByText('Anlass der Begleitung').waitFor();
+    await facts.getByText('Erschöpfung nach Jobwechsel').waitFor();
+    // Read-only: nothing to type into or submit.
+    expect(await own.locator('main').getByRole('textbox').count()).toBe(0);
+    expect(await own.locator('main').getByRole('button').count()).toBe(0);
+    expect(await own.locator('main').textContent()).not.toContain('Ziele noch ergänzen');
+    expect(await seriousAxeViolations(own)).toEqual([]);
+    expect(b.pageErrors).toEqual([]);
+  }, 120_000);
 });

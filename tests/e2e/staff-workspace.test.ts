@@ -140,6 +140,44 @@ describe('a coach', () => {
     await openAs(page, coachToken, `/clients/${other.id}`);
     await page.getByRole('alert').getByText('Der Eintrag wurde nicht gefunden oder ist für Sie nicht sichtbar.').waitFor();
   });
+
+  it('finds the calendar subscription on the profile: creates it, copies it, renews it', async () => {
+    const page = b.page;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: b.baseUrl });
+    await openAs(page, coachToken, '/profile');
+    const feed = page.getByRole('region', { name: 'Kalender abonnieren' });
+    await feed.getByText('Outlook', { exact: true }).waitFor();
+    for (const app of ['Apple Kalender (Mac, iPhone, iPad)', 'Google Kalender']) await feed.getByText(app, { exact: true }).waitFor();
+    // A link from an earlier run is renewed; a first one is created at once.
+    const renew = feed.getByRole('button', { name: 'Link erneuern' });
+    await feed.getByRole('button', { name: /Abo-Link erstellen|Link erneuern/ }).first().waitFor();
+    if (await renew.isVisible()) {
+      await renew.click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Ja, Link erneuern' }).click();
+    } else {
+      await feed.getByRole('button', { name: 'Abo-Link erstellen' }).click();
+    }
+    const address = feed.getByLabel('Ihr Abo-Link');
+    await address.waitFor();
+    const first = await address.inputValue();
+    expect(first).toMatch(/\/calendar-feed\/[^/]+$/);
+    const ics = await fetch(first.replace(/^https?:\/\/[^/]+/, b.baseUrl));
+    expect(ics.status).toBe(200);
+    expect(await ics.text()).toContain('BEGIN:VCALENDAR');
+    await feed.getByRole('button', { name: 'Link kopieren' }).click();
+    await feed.getByText('Kopiert.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // Renewing asks first; then the old address stops working.
+    await renew.click();
+    const question = page.getByRole('alertdialog');
+    await question.getByText(/funktioniert dann sofort nicht mehr/).waitFor();
+    await question.getByRole('button', { name: 'Ja, Link erneuern' }).click();
+    await expect.poll(() => address.inputValue()).not.toBe(first);
+    expect((await fetch(first.replace(/^https?:\/\/[^/]+/, b.baseUrl))).status).toBe(404);
+    expect(b.pageErrors).toEqual([]);
+  });
 });
 
 describe('an admin', () => {

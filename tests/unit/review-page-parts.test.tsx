@@ -7,6 +7,7 @@ import { createI18n } from '../../src/i18n';
 import {
   REVIEW_TRANSITIONS,
   loadReviewMatchingActor,
+  loadReviewOverviewActor,
   loadReviewPageActor,
   submitReviewBatchActor,
   type ReviewRow,
@@ -92,6 +93,26 @@ describe('review calls', () => {
     expect(POST).toHaveBeenCalledWith('/patient-cards/batch-process', expect.objectContaining({
       params: { header: { 'Idempotency-Key': 'key-1' } },
       body: { ids: ['x', 'y'] },
+    }));
+  });
+});
+
+describe('the /review overview', () => {
+  it("loads the patient cards' overall status beside the tasks', for the coach filter", async () => {
+    const answers: Record<string, unknown> = {
+      '/tasks/overall-status': { status: 'available', overdue: 0 },
+      '/patient-cards/overall-status': { status: 'blocker', overdue: 2 },
+      '/review/pending-by-coach': { coaches: [], itemCount: 0 },
+    };
+    const GET = vi.fn(async (path: string) => ({ data: answers[path] }));
+    const out = await run(loadReviewOverviewActor({ GET } as unknown as ApiClient), { id: 'k' });
+    expect(out).toEqual({
+      status: answers['/tasks/overall-status'],
+      cards: answers['/patient-cards/overall-status'],
+      pending: answers['/review/pending-by-coach'],
+    });
+    expect(GET).toHaveBeenCalledWith('/patient-cards/overall-status', expect.objectContaining({
+      params: { query: { coachId: 'k' } },
     }));
   });
 });

@@ -398,6 +398,7 @@ const client = (over: Record<string, unknown> = {}): ClientDetail => ({
     id: 'c1',
     firstName: 'Erika',
     lastName: 'Mustermann',
+    email: 'erika@example.org',
     sessionsClosedOn: null,
     hasNotSignedRequiredContract: true,
     ...over,
@@ -407,6 +408,7 @@ const client = (over: Record<string, unknown> = {}): ClientDetail => ({
 });
 const OPEN = client();
 const CLOSED = client({ sessionsClosedOn: '2026-03-20', hasNotSignedRequiredContract: false });
+const NO_EMAIL = client({ email: null });
 
 describeModel('client detail machine (staff), model-based', {
   machine: clientStaffDetailMachine,
@@ -416,6 +418,7 @@ describeModel('client detail machine (staff), model-based', {
       events: [
         done('loadDetail', OPEN),
         done('loadDetail', CLOSED),
+        done('loadDetail', NO_EMAIL),
         failed('loadDetail', NETWORK),
         failed('loadDetail', problem(404, 'not_found')),
         { type: 'detail.retry' },
@@ -431,9 +434,13 @@ describeModel('client detail machine (staff), model-based', {
         done('sendContractReminder', { sentAt: '2026-03-25T10:00:00Z' }),
         failed('sendContractReminder', problem(501, 'not_implemented')),
         failed('sendContractReminder', NETWORK),
+        { type: 'signInLink.send' },
+        done('sendSignInLink', { sentAt: '2026-03-25T10:00:00Z' }),
+        failed('sendSignInLink', problem(429, 'rate_limited')),
       ],
       serialize: (s) => ({
         closed: s.context.record ? s.context.record.client.sessionsClosedOn !== null : null,
+        email: s.context.record ? s.context.record.client.email !== null : null,
         unavailable: s.context.reminderUnavailable,
         error: s.context.error?.code ?? null,
         actionError: s.context.actionError?.code ?? null,
@@ -466,6 +473,8 @@ describeModel('client detail machine (staff), model-based', {
       const closed = s.context.record!.client.sessionsClosedOn !== null;
       expect(s.can({ type: 'sessions.close' })).toBe(!closed);
       expect(s.can({ type: 'sessions.open' })).toBe(closed);
+      // The sign-in link needs an e-mail address.
+      expect(s.can({ type: 'signInLink.send' })).toBe(s.context.record!.client.email !== null);
       // After a 501 the reminder button goes away for good.
       expect(s.can({ type: 'reminder.send' })).toBe(
         !s.context.reminderUnavailable &&
@@ -484,6 +493,10 @@ describeModel('client detail machine (staff), model-based', {
       expect(s.hasTag('busy')).toBe(true);
       expect(run.fakes.setSessionsClosed!.latest().input).toEqual({ id: 'c1', closed: false });
     },
+    'clientDetail.ready.sendingSignInLink': (s, run) => {
+      expect(s.hasTag('busy')).toBe(true);
+      expect(run.fakes.sendSignInLink!.latest().input).toEqual({ id: 'c1' });
+    },
     'clientDetail.ready.reminding': (s, run) => {
       expect(s.hasTag('busy')).toBe(true);
       expect(run.fakes.sendContractReminder!.latest().input).toEqual({ id: 'c1' });
@@ -494,9 +507,10 @@ describeModel('client detail machine (staff), model-based', {
       closeSessions: 'sessionsClosed',
       openSessions: 'sessionsOpened',
       sendContractReminder: 'reminderSent',
+      sendSignInLink: 'signInLinkSent',
     };
     const expected = path.steps.flatMap((step) => {
-      const m = /^xstate\.done\.actor\.(closeSessions|openSessions|sendContractReminder)$/.exec(
+      const m = /^xstate\.done\.actor\.(closeSessions|openSessions|sendContractReminder|sendSignInLink)$/.exec(
         step.event.type,
       );
       return m ? [names[m[1] as keyof typeof names]] : [];

@@ -18,9 +18,11 @@ async function loginResponse(db: Db | Tx, userId: string) {
       coachId: coaches.id,
       coachFirstName: coaches.firstName,
       coachLastName: coaches.lastName,
+      clientId: clients.id,
     })
     .from(users)
     .leftJoin(coaches, eq(coaches.id, users.coachId))
+    .leftJoin(clients, eq(clients.userId, users.id))
     .where(eq(users.id, userId));
   if (!row) throw new Error('user vanished');
   return {
@@ -32,6 +34,8 @@ async function loginResponse(db: Db | Tx, userId: string) {
     coach: row.coachId
       ? { id: row.coachId, name: `${row.coachFirstName} ${row.coachLastName}` }
       : null,
+    // Only a client's own record: staff never get one, even when an e-mail matches.
+    ...(row.role === 'NONE' && row.clientId ? { clientId: row.clientId } : {}),
   };
 }
 

@@ -185,3 +185,16 @@ export function saveCalendarFile(appointment: ClientAppointment, summary: string
   });
   saveFile(new Blob([ics], { type: 'text/calendar;charset=utf-8' }), 'erstgespraech.ics');
 }
+
+/**
+ * The client's own signed patient card (`id`: their client record). The server leaves out the
+ * reviewers' comments for a client and answers 404 while there is no signed card.
+ */
+export const loadOwnPatientCardActor = (api: ApiClient) =>
+  fromPromise<unknown, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/client/{clientId}/patient-card', {
+      params: { path: { clientId: input.id } },
+      signal,
+    });
+    return data!;
+  });

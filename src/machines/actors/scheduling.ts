@@ -7,6 +7,7 @@ import type {
 } from '../availability-week.machine';
 import type { BookingRequest } from '../appointment-booking.machine';
 import type { CalendarQuery } from '../calendar.machine';
+import type { CalendarFeed, CalendarFeedStatus } from '../calendar-feed.machine';
 import type {
   Appointment,
   Availability,
@@ -179,3 +180,17 @@ export const watchViewportActor = (win: Pick<Window, 'matchMedia'> | undefined) 
 /** True when the screen is narrow now (the calendar's first view). */
 export const isNarrow = (win: Pick<Window, 'matchMedia'> | undefined): boolean =>
   win?.matchMedia?.(NARROW_QUERY).matches ?? false;
+
+/** Whether the coach's calendar feed address exists (`GET /coach/{id}/calendar-feed`). */
+export const loadCalendarFeedActor = (api: ApiClient) =>
+  fromPromise<CalendarFeedStatus, { coachId: string }>(async ({ input, signal }) => {
+    const { data } = await api.GET('/coach/{coachId}/calendar-feed', { params: { path: { coachId: input.coachId } }, signal });
+    return data!;
+  });
+
+/** A new secret feed address; an earlier one stops working (`POST /coach/{id}/calendar-feed`). */
+export const createCalendarFeedActor = (api: ApiClient) =>
+  fromPromise<CalendarFeed, { coachId: string }>(async ({ input, signal }) => {
+    const { data } = await api.POST('/coach/{coachId}/calendar-feed', { params: { path: { coachId: input.coachId } }, signal });
+    return data!;
+  });

@@ -1,6 +1,7 @@
 import {
   loadClientDetailActor,
   sendContractReminderActor,
+  sendSignInLinkActor,
   setSessionsClosedActor,
 } from '../actors/staff/clients';
 import { type ClientAction, clientStaffDetailMachine } from '../client-staff-detail.machine';
@@ -12,6 +13,7 @@ const CLIENT_TOASTS: Record<ClientAction, string> = {
   sessionsClosed: 'staff:toasts.sessionsClosed',
   sessionsOpened: 'staff:toasts.sessionsOpened',
   reminderSent: 'staff:toasts.reminderSent',
+  signInLinkSent: 'staff:toasts.signInLinkSent',
 };
 
 /** `withAccessLog`: admins also read who opened the client's clinical documents. */
@@ -21,6 +23,7 @@ export const wireClientDetail = ({ api, toast }: RouteEffects, withAccessLog = f
       loadDetail: loadClientDetailActor(api, withAccessLog),
       setSessionsClosed: setSessionsClosedActor(api),
       sendContractReminder: sendContractReminderActor(api),
+      sendSignInLink: sendSignInLinkActor(api),
     },
     actions: {
       notify: (_, { action }) => toast({ kind: 'success', messageKey: CLIENT_TOASTS[action] }),

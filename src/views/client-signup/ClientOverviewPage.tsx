@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Redirect } from 'wouter';
-import { CLIENT_SIGN_IN } from '../../lib/client-pages';
+import { CLIENT_DOCUMENTS, CLIENT_SIGN_IN } from '../../lib/client-pages';
 import { useSessionStatus } from '../session-status';
 import { wireClientAppointments } from '../../machines/wiring/client-appointments';
 import { useRouteMachine } from '../route-actor';
@@ -19,6 +19,9 @@ export default function ClientOverviewPage() {
     <ClientPage title={t('login.overviewTitle')}>
       <ClientGate>
         <Upcoming />
+        <p className="client-documents-link">
+          <Link href={CLIENT_DOCUMENTS}>{t('documents.link')}</Link>
+        </p>
       </ClientGate>
     </ClientPage>
   );

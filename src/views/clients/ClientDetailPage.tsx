@@ -25,6 +25,8 @@ function ClientDetail({ id }: { id: string }) {
   const { t } = useTranslation('staff');
   const { role } = useStaffSession();
   const admin = role === 'ADMIN' || role === 'SUPERADMIN';
+  // Sending a sign-in link is for the staff who manage clients' access (not coaches).
+  const sendsSignInLinks = admin || role === 'ONBOARDING_MANAGER';
   // Clinical content: whoever the session may read it (onboarding managers see the statuses only).
   const clinicalWriter = useSessionPermission('readClinical');
   const actorRef = useRouteActor((effects) => wireClientDetail(effects, admin), { input: { id } });
@@ -82,7 +84,13 @@ function ClientDetail({ id }: { id: string }) {
             {t('client.sendReminder')}
           </EventButton>
         ) : null}
+        {sendsSignInLinks && c.email ? (
+          <EventButton state={state} send={send} event={{ type: 'signInLink.send' }}>
+            {t('client.sendSignInLink')}
+          </EventButton>
+        ) : null}
       </div>
+      {sendsSignInLinks && c.email ? <p className="field-hint">{t('client.signInLinkHint', { email: c.email })}</p> : null}
       <EraseClient client={c} />
       {c.hasNotSignedRequiredContract && c.contractReminderSentAt ? (
         <p>{t('client.reminderLastSent', { date: formatDateTime(c.contractReminderSentAt) })}</p>

@@ -26,6 +26,7 @@ import { FilterForm, FilterSelect } from '../staff/FilterParts';
 import { errorKey, type ListActor } from '../staff/ListParts';
 import { formatDate, formatNumber } from '../staff/format';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
+import './review.css';
 import { EMPTY_LABELS, RESULT_LABELS, TAB_LABELS, personName, reviewColumns, reviewWording } from './columns';
 
 /** The filters of `/review` as URL keys: `tab` is the list, `coach` the coach (managers). */
@@ -68,12 +69,10 @@ function Overview({ actorRef, listRef, manager }: { actorRef: OverviewActor; lis
   return (
     <section className="review-overview" aria-labelledby="review-overview-title">
       <h2 id="review-overview-title">{t('overview.title')}</h2>
-      <p className={status.status === 'blocker' ? 'notice notice-error' : 'notice notice-success'}>
-        <strong>{t(`overview.${status.status}`)}</strong>
-        {status.overdue > 0
-          ? ` ${t('overview.overdue', { count: status.overdue, formatted: formatNumber(status.overdue) })}`
-          : null}
-      </p>
+      <ul className="review-status" aria-label={t('overview.statusTitle')}>
+        <StatusItem label={t('overview.allTasks')} status={overview.status} />
+        <StatusItem label={t('overview.patientCards')} status={overview.cards} />
+      </ul>
       <Table columns={COUNT_COLUMNS} rows={rows} caption={t('overview.counts')} showCaption className="review-counts" />
       {pending.coaches.length === 0 ? (
         <p>{t('overview.nothingPending')}</p>
@@ -87,6 +86,20 @@ function Overview({ actorRef, listRef, manager }: { actorRef: OverviewActor; lis
         />
       )}
     </section>
+  );
+}
+
+/** One overall status (available or blocker) with what is overdue, under its name. */
+function StatusItem({ label, status }: { label: string; status: { status: 'available' | 'blocker'; overdue: number } }) {
+  const { t } = useTranslation('review');
+  return (
+    <li className={status.status === 'blocker' ? 'notice notice-error' : 'notice notice-success'}>
+      <span className="review-status-label">{label}</span>
+      <strong>{t(`overview.${status.status}`)}</strong>
+      {status.overdue > 0 ? (
+        <span> {t('overview.overdue', { count: status.overdue, formatted: formatNumber(status.overdue) })}</span>
+      ) : null}
+    </li>
   );
 }
 

@@ -94,6 +94,13 @@ export const sendContractReminderActor = (api: ApiClient) =>
     return data!;
   });
 
+/** "Anmeldelink senden": the client gets a link to the client sign-in by e-mail. */
+export const sendSignInLinkActor = (api: ApiClient) =>
+  fromPromise<{ sentAt: string }, { id: string }>(async ({ input, signal }) => {
+    const { data } = await api.POST('/client/request-auth', { body: { clientId: input.id, channel: 'email' }, signal });
+    return data!;
+  });
+
 const getClient = async (api: ApiClient, clientId: string, signal: AbortSignal) =>
   (await api.GET('/admin/client/{clientId}', { params: { path: { clientId } }, signal })).data!;
 

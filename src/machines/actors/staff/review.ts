@@ -165,7 +165,10 @@ export const submitReviewBatchActor = (api: ApiClient, kind: DocumentKind) =>
   });
 
 export interface ReviewOverview {
+  /** Every document's work (patient cards and summaries). */
   status: components['schemas']['TasksOverallStatus'];
+  /** The patient cards' own overall status, shown beside the tasks'. */
+  cards: components['schemas']['PatientCardsOverallStatus'];
   pending: components['schemas']['PendingReviewList'];
 }
 
@@ -176,12 +179,14 @@ export interface ReviewOverview {
 export const loadReviewOverviewActor = (api: ApiClient) =>
   fromPromise<unknown, { id: string }>(async ({ input, signal }): Promise<ReviewOverview> => {
     const coachId = input.id || undefined;
-    const [status, pending] = await Promise.all([
-      api.GET('/tasks/overall-status', { params: { query: defined({ coachId }) }, signal }),
+    const query = defined({ coachId });
+    const [status, cards, pending] = await Promise.all([
+      api.GET('/tasks/overall-status', { params: { query }, signal }),
+      api.GET('/patient-cards/overall-status', { params: { query }, signal }),
       api.GET('/review/pending-by-coach', {
         params: { query: defined({ coachId, limit: MAX_PAGE_SIZE }) },
         signal,
       }),
     ]);
-    return { status: status.data!, pending: pending.data! };
+    return { status: status.data!, cards: cards.data!, pending: pending.data! };
   });
