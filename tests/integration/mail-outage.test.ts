@@ -18,34 +18,38 @@ import { createApi } from '../support/api';
 /** A local SMTP sink on a fixed port that can be down (refusing connections) and come up. */
 function smtpSink(port: number) {
   const received: { to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
+  // A closed SMTPServer does not serve again: each time up is a new one.
+  const serve = () =>
+    new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          received.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
+          callback();
         });
-        callback();
-      });
-    },
-  });
-  let up = false;
+      },
+    });
+  let server: SMTPServer | null = null;
   return {
     received,
     async up() {
-      if (up) return;
-      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-      up = true;
+      if (server) return;
+      const s = serve();
+      await new Promise<void>((resolve) => s.listen(port, '127.0.0.1', resolve));
+      server = s;
     },
     async down() {
-      if (!up) return;
-      up = false;
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const s = server;
+      if (!s) return;
+      server = null;
+      await new Promise<void>((resolve) => s.close(() => resolve()));
     },
   };
 }
