@@ -113,7 +113,7 @@ const schema = z.object({
    * While messages wait for a retry, how often the mail server is asked whether it answers
    * again (a connect and greeting); when it does, the waiting messages go out at once.
    */
-  MAIL_PROBE_SECONDS: z.coerce.number().min(0.1).max(3600).default(5),
+  MAIL_PROBE_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
   /**
    * Further origins allowed as meetingBaseUrl of resendAppointmentInvites (comma-separated),
    * besides PUBLIC_URL's: links in invitations never point elsewhere.
