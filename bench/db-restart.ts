@@ -15,7 +15,7 @@
  *   which counts mails whose Message-ID came before). Before each restart `BENCH_MAILS` (300)
  *   messages are queued, so sending is under way when the database goes; after the restarts
  *   and once every message is `sent`, the duplicates are counted (aim 0). Then a kill -9: the
- *   same number queued, the server killed 300 ms later and started again, and the duplicates
+ *   same number queued, the server killed as the first of them arrives and started again, and the duplicates
  *   once all went out (the jobs in flight are recovered when their expiry passes, about
  *   2 minutes; at most the mails in flight, DELIVER_WORK's batchSize × concurrency, go twice).
  *
@@ -107,7 +107,7 @@ try {
       server = await drill.startServer(serverEnv);
     }
   }
-  const restartSent = await allSent(restartMails, 120_000);
+  const restartSent = await allSent(restartMails, 300_000);
   const afterRestarts = await sinkCounts();
   const outage = await outageBurst(drill, server, {
     requests: Number(process.env.BENCH_OUTAGE_REQUESTS ?? 100),
@@ -115,8 +115,12 @@ try {
   });
   await sleep(5_000); // the database back from the outage
   const killMails = await queueMails(mailsPerDrill, 'kill');
-  await sleep(300);
-  const beforeKill = await sinkCounts();
+  // Killed while sending: once the first of them reached the sink.
+  let beforeKill = await sinkCounts();
+  for (let i = 0; i < 600 && beforeKill.received <= afterRestarts.received; i++) {
+    await sleep(50);
+    beforeKill = await sinkCounts();
+  }
   await server.kill();
   const atKill = await allSent(killMails, 0);
   server = await drill.startServer(serverEnv);
