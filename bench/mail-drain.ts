@@ -13,14 +13,21 @@
  *    straight through nodemailer, with the mailer's transport settings and as many sends in
  *    flight as the workers allow, without database or queue. The faster run is the floor.
  *
- * Prints JSON (messages, seconds, messages/s, floor, ratio) and writes it to
+ * 4. **outage**: `BENCH_OUTAGE_MESSAGES` (500) mails are queued while the mail server is down
+ *    (nothing listens on its port). The workers try each once (refused) and the next tries
+ *    are put 10 to 60 minutes ahead, where a long outage's backoff has them. Then the SMTP sink
+ *    comes up on that port: the time until every mail is `sent` is the drain after an outage
+ *    (aim under 10 s; waiting for each message's own next try would take up to an hour), and
+ *    the sink counts mails sent twice (the same Message-ID).
+ *
+ * Prints JSON (messages, seconds, messages/s, floor, ratio, outage) and writes it to
  * bench/results/mail-drain-latest.json.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { smtpTransportOptions } from '../server/adapters/mail/mailer';
@@ -29,9 +36,13 @@ import { connectPostgres } from '../server/db/client';
 import { communications } from '../server/db/schema/index';
 import { DELIVER_JOB, DELIVER_WORK } from '../server/features/notifications/index';
 import { startAppJobs } from '../server/app-jobs';
+import { JOBS_SCHEMA } from '../server/jobs/queue';
+import { freePort } from '../server/testing/scratch-postgres';
 import { startChild, stopChild } from './servers/child';
 
 const messages = Number(process.env.BENCH_MESSAGES ?? 1000);
+const outageMessages = Number(process.env.BENCH_OUTAGE_MESSAGES ?? 500);
+const outageTimeoutSeconds = Number(process.env.BENCH_OUTAGE_TIMEOUT ?? 180);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (since: number) => (performance.now() - since) / 1000;
 
@@ -78,6 +89,85 @@ async function floor() {
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
+
+/** Mails queued during an outage, then the mail server comes back (step 4). */
+async function afterOutage() {
+  const port = await freePort();
+  const outageConfig = loadConfig({
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    DATABASE_URL: url.toString(),
+  });
+  const enqueue = await startAppJobs({ db: database.db, config: outageConfig, workers: false });
+  const ids = await database.db.transaction(async (tx) => {
+    const rows = await tx
+      .insert(communications)
+      .values(
+        Array.from({ length: outageMessages }, (_, i) => ({
+          channel: 'email' as const,
+          template: 'bench-outage',
+          recipient: `outage-${i}@bench.example`,
+          subject,
+          body: text,
+          status: 'queued' as const,
+        })),
+      )
+      .returning({ id: communications.id });
+    for (const row of rows) await enqueue.send(tx, DELIVER_JOB, { communicationId: row.id });
+    return rows.map((r) => r.id);
+  });
+  await enqueue.stop();
+
+  const workers = await startAppJobs({ db: database.db, config: outageConfig, workers: true });
+  let t = performance.now();
+  // Every mail's first try meets the closed port.
+  while ((await workers.retrying(DELIVER_JOB)) < outageMessages) {
+    if (seconds(t) > 120) throw new Error('the first tries did not fail within 120 s');
+    await sleep(200);
+  }
+  // Where a long outage's backoff has the next tries: 10 to 60 minutes ahead.
+  await database.db.execute(
+    sql.raw(
+      `UPDATE ${JOBS_SCHEMA}.job SET start_after = now() + (10 + random() * 50) * interval '1 minute' WHERE name = '${DELIVER_JOB}' AND state = 'retry'`,
+    ),
+  );
+  const sentOfOutage = async () =>
+    (
+      await database.db
+        .select({ n: count() })
+        .from(communications)
+        .where(sql`${communications.template} = 'bench-outage' AND ${communications.status} = 'sent'`)
+    )[0]!.n;
+
+  const { child, message: up } = await startChild<{ port: number }>(
+    path.join(import.meta.dirname, 'servers/smtp-sink.ts'),
+    { SMTP_SINK_PORT: String(port) },
+  );
+  if (up.port !== port) throw new Error('the sink did not take the mail server’s port');
+  t = performance.now();
+  let sent = await sentOfOutage();
+  while (sent < ids.length && seconds(t) < outageTimeoutSeconds) {
+    await sleep(100);
+    sent = await sentOfOutage();
+  }
+  const drained = sent === ids.length ? seconds(t) : null;
+  await workers.stop();
+  const counts = await new Promise<{ received: number; duplicates: number }>((resolve) => {
+    child.once('message', (m) => resolve(m as { received: number; duplicates: number }));
+    child.send('count');
+  });
+  await stopChild(child);
+  return {
+    messages: ids.length,
+    probeSeconds: outageConfig.MAIL_PROBE_SECONDS,
+    drainSeconds: drained === null ? null : round(drained),
+    sentWithinTimeout: sent,
+    timeoutSeconds: outageTimeoutSeconds,
+    received: counts.received,
+    duplicates: counts.duplicates,
+  };
+}
 
 try {
   await database.migrate();
@@ -130,6 +220,7 @@ try {
   await workers.stop();
   const failed = messages - (await sent());
 
+  const outage = await afterOutage();
   const floorAfter = await floor();
   const floorSeconds = Math.min(floorBefore.seconds, floorAfter.seconds);
   const report = {
@@ -146,6 +237,7 @@ try {
     queueBacklogSeconds: round(queuedSeconds),
     floor: { seconds: floorSeconds, before: floorBefore, after: floorAfter },
     ratio: round(drainSeconds / floorSeconds),
+    outage,
   };
   const json = JSON.stringify(report, null, 2);
   writeFileSync(path.join(import.meta.dirname, 'results/mail-drain-latest.json'), `${json}\n`);

@@ -7,7 +7,7 @@ import { createSmsSender, type SmsSender } from './adapters/sms/sms';
 import { appointmentJobs } from './features/appointments/index';
 import { billingJobs } from './features/billing/index';
 import { invoiceJobs } from './features/invoices/index';
-import { notificationJobs } from './features/notifications/index';
+import { mailRecovery, notificationJobs } from './features/notifications/index';
 import { webhookJobs } from './features/webhooks/index';
 import { mailingListJobs } from './features/mailing-list/index';
 import { retentionJobs } from './features/retention/index';
@@ -48,17 +48,19 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
     return started.queue;
   };
 
+  const recovery = mailRecovery({ mailer, jobs, ...(options.onError ? { onError: options.onError } : {}) });
   const appointmentWork = appointmentJobs(db);
   const billingWork = billingJobs(db, config);
   const retentionWork = retentionJobs(db);
 
-  started.queue = await startJobQueue({
+  const workers = options.workers ?? config.JOBS_WORKERS ?? config.NODE_ENV !== 'test';
+  const queue = await startJobQueue({
     db,
-    workers: options.workers ?? config.JOBS_WORKERS ?? config.NODE_ENV !== 'test',
+    workers,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
     definitions: [
-      ...notificationJobs({ db, config, mailer, sms, jobs }),
+      ...notificationJobs({ db, config, mailer, sms, jobs, onRecovered: () => recovery.recovered() }),
       ...appointmentWork.definitions,
       ...billingWork.definitions,
       ...webhookJobs({ db, config, mailer, jobs }),
@@ -68,5 +70,14 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
     ],
     periodic: [...appointmentWork.periodic, ...billingWork.periodic, ...retentionWork.periodic],
   });
+  // Where mail is sent, the mail server is probed while mails wait for a retry.
+  const stopProbe = workers ? recovery.start(config.MAIL_PROBE_SECONDS) : () => {};
+  started.queue = {
+    ...queue,
+    async stop() {
+      stopProbe();
+      await queue.stop();
+    },
+  };
   return started.queue;
 }

@@ -101,10 +101,25 @@ const schema = z.object({
    * tests (they run due jobs by hand with a controllable clock).
    */
   JOBS_WORKERS: bool.optional(),
-  /** Tries after the first failed send of a message before it counts as failed. */
-  JOBS_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(4),
-  /** First retry delay in seconds; doubled on each retry (with jitter). */
+  /**
+   * Tries after the first failed send of a message before it counts as failed. Unset: as
+   * many as fit MAIL_RETRY_HOURS (server/features/notifications/retry-policy.ts).
+   */
+  JOBS_RETRY_LIMIT: z.coerce.number().int().min(0).max(500).optional(),
+  /** First retry delay in seconds; doubled on each retry (with jitter) up to MAIL_RETRY_DELAY_MAX_SECONDS. */
   JOBS_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
+   * How long a message is retried before it counts as failed and is shown to staff: as long
+   * as mail servers keep a message in their queue (Postfix: 5 days, most: 2 to 5).
+   */
+  MAIL_RETRY_HOURS: z.coerce.number().min(0).max(24 * 7).default(48),
+  /** The ceiling of the retry delay: during a long outage a message is tried once an hour. */
+  MAIL_RETRY_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(3600),
+  /**
+   * While messages wait for a retry, how often the mail server is asked whether it answers
+   * again (a connect and greeting); when it does, the waiting messages go out at once.
+   */
+  MAIL_PROBE_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
   /**
    * Further origins allowed as meetingBaseUrl of resendAppointmentInvites (comma-separated),
    * besides PUBLIC_URL's: links in invitations never point elsewhere.

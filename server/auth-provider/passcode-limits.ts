@@ -8,14 +8,17 @@ import { deviceTrusted } from './totp';
 import { findUserByEmail } from './users';
 
 /**
- * How long to wait before another passcode mail to `email` may go out from this caller, or
- * null when it may go now (the points are counted then).
+ * Passcode requests are limited in three ways:
  *
- * Each caller (IP address) has its own allowance per address (passcodeSend, 3 a minute, and
- * passcodeSendCaller, 10 a quarter-hour), so a stranger who uses his up leaves the owner's
- * untouched. All callers who are not recognised as the owner share a ceiling per address
- * (passcodeSendAddress), which keeps a distributed attack from flooding the mailbox; the
- * owner's own devices do not count against it and are not refused by it.
+ * - per caller (IP address) and address (passcodeSend, 3 a minute, and passcodeSendCaller, 10 a
+ *   quarter-hour): each caller's own allowance, so a stranger who uses his up leaves the
+ *   owner's untouched (passcodeCallerWait);
+ * - one live code per address: a request while a code lives gets that code, mailed again only
+ *   while the address has had fewer than passcodeMailAddress mails this hour. So a flood of
+ *   requests issues no new codes and fills no mailbox, and the owner asking from anywhere
+ *   gets the code that is already in his mailbox;
+ * - new codes asked by callers not recognised as the owner's share a ceiling per address
+ *   (passcodeSendAddress, newCodeWait); the owner's own devices are not refused by it.
  */
 /** What the limits need of a flow step (flows/shared.ts passes its context). */
 export interface PasscodeCaller {
@@ -24,14 +27,24 @@ export interface PasscodeCaller {
   now: Date;
 }
 
-export async function passcodeSendWait(ctx: PasscodeCaller, email: string): Promise<number | null> {
+/** Seconds this caller must wait before asking for a code for `email` again, or null (counted). */
+export async function passcodeCallerWait(ctx: PasscodeCaller, email: string): Promise<number | null> {
   const { rateLimits } = ctx.env;
   const caller = `${ctx.request.ip}|${email}`;
-  const wait =
-    (await overLimit(rateLimits.passcodeSend, caller)) ?? (await overLimit(rateLimits.passcodeSendCaller, caller));
-  if (wait !== null) return wait;
+  return (
+    (await overLimit(rateLimits.passcodeSend, caller)) ?? (await overLimit(rateLimits.passcodeSendCaller, caller))
+  );
+}
+
+/** Seconds to wait before a new code for `email` may be issued to this caller, or null (counted). */
+export async function newCodeWait(ctx: PasscodeCaller, email: string): Promise<number | null> {
   if (await ownersCaller(ctx, email)) return null;
-  return overLimit(rateLimits.passcodeSendAddress, email);
+  return overLimit(ctx.env.rateLimits.passcodeSendAddress, email);
+}
+
+/** Counts one passcode mail to `email`; answers whether it stayed within the hourly cap. */
+export async function mailWithinCap(ctx: PasscodeCaller, email: string): Promise<boolean> {
+  return (await overLimit(ctx.env.rateLimits.passcodeMailAddress, email)) === null;
 }
 
 /**

@@ -33,10 +33,16 @@ export const RATE_RULES = {
    */
   passcodeSendCaller: { points: 10, durationSeconds: QUARTER_HOUR },
   /**
-   * Passcode e-mails to one address from all callers not recognised as its owner's: a ceiling
-   * for distributed floods, high enough for a few strangers and the owner on a new device.
+   * New passcodes for one address asked by callers not recognised as its owner's: a ceiling
+   * for distributed floods. Requests while a code lives share that code and do not count, so
+   * strangers only asking for codes reach it no faster than one per code lifetime.
    */
   passcodeSendAddress: { points: 40, durationSeconds: QUARTER_HOUR },
+  /**
+   * Passcode mails one address receives per hour, from all callers: a live code is mailed
+   * again only below it (a new code is always mailed, or it would be of no use).
+   */
+  passcodeMailAddress: { points: 5, durationSeconds: 60 * 60 },
   /** Passcodes entered from one IP address (each code also dies after 3 wrong tries). */
   passcodeAttempt: { points: 30, durationSeconds: 60 },
   /** Password attempts for one identifier from one IP address (Hanko: 5 per minute). */

@@ -76,6 +76,14 @@ export interface JobQueue {
   /** All jobs of `name` in any state (tests and diagnostics). */
   all<T>(name: string, match?: object): Promise<QueuedJob<T>[]>;
   /**
+   * Brings the next try of every job of `name` waiting to be retried forward to now, and
+   * answers how many: the cause of their failures (a mail server down) is gone, so waiting out
+   * each job's own backoff would only delay them.
+   */
+  retryNow(name: string): Promise<number>;
+  /** How many jobs of `name` wait for a retry. */
+  retrying(name: string): Promise<number>;
+  /**
    * Runs every job that is due now (by the queue's clock), including jobs those jobs queue,
    * and answers how many ran. Deterministic: tests call it instead of waiting for polling.
    */
@@ -150,8 +158,10 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   const definitions = new Map(options.definitions.map((d) => [d.name, d]));
   for (const definition of definitions.values()) {
     await boss.createQueue(definition.name, definition.queue ?? {});
-    // createQueue leaves an existing queue as it was: a queue made before `notify` gets it here.
-    if (definition.queue?.notify) await boss.updateQueue(definition.name, { notify: true });
+    // createQueue leaves an existing queue as it was: a queue made by an older version gets
+    // today's settings (retries, notify) here; its jobs already queued keep theirs.
+    const { policy: _policy, partition: _partition, ...settings } = definition.queue ?? {};
+    if (Object.keys(settings).length > 0) await boss.updateQueue(definition.name, settings);
     // Loads the queue into pg-boss's cache now: a later send inside an app transaction must
     // not look it up on another connection (with PGlite, the one the transaction holds).
     await boss.findJobs(definition.name, { id: NO_JOB });
@@ -238,6 +248,23 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       return (await findAll(name, match)).filter((j) => WAITING_STATES.has(j.state)) as never;
     },
     all: findAll,
+    async retryNow(name) {
+      const { rows } = await boss
+        .getDb()
+        .executeSql(
+          `UPDATE ${JOBS_SCHEMA}.job SET start_after = $2 WHERE name = $1 AND state = 'retry' AND start_after > $2 RETURNING id`,
+          [name, now()],
+        );
+      return rows.length;
+    },
+    async retrying(name) {
+      const { rows } = await boss
+        .getDb()
+        .executeSql(`SELECT count(*)::int AS n FROM ${JOBS_SCHEMA}.job WHERE name = $1 AND state = 'retry'`, [
+          name,
+        ]);
+      return (rows[0] as { n: number } | undefined)?.n ?? 0;
+    },
     async runDue() {
       let ran = 0;
       for (let round = 0; round < 100; round++) {

@@ -26,13 +26,15 @@ export interface DrillServer {
   /** Every log entry at warn level or above so far (the server logs JSON lines at warn). */
   logged(): Array<{ level: number; msg: string }>;
   stop(): Promise<void>;
+  /** kill -9: the process ends at once, whatever it was doing. */
+  kill(): Promise<void>;
 }
 
 export interface Drill {
   cluster: ScratchPostgres;
   databaseUrl: string;
-  /** The real server on the drill's database, signed in as an admin. */
-  startServer(): Promise<DrillServer>;
+  /** The real server on the drill's database, signed in as an admin (`env`: more settings). */
+  startServer(env?: Record<string, string>): Promise<DrillServer>;
   /** Client ids among `ids` that are not in the database. */
   missing(ids: string[]): Promise<string[]>;
   close(): Promise<void>;
@@ -66,7 +68,7 @@ export async function startDrill(): Promise<Drill> {
     }
   };
 
-  async function startServer(): Promise<DrillServer> {
+  async function startServer(extraEnv: Record<string, string> = {}): Promise<DrillServer> {
     const port = await freePort();
     let output = '';
     const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -84,6 +86,7 @@ export async function startDrill(): Promise<Drill> {
         AUTH_JWKS_URL: `http://127.0.0.1:${jwksPort}/jwks.json`,
         AUTH_ISSUER: ISSUER,
         AUTH_AUDIENCE: AUDIENCE,
+        ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -125,6 +128,13 @@ export async function startDrill(): Promise<Drill> {
         const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
         await ended;
         clearTimeout(timer);
+      },
+      async kill() {
+        servers.delete(server);
+        if (exit) return;
+        const ended = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await ended;
       },
     };
     servers.add(server);

@@ -19,6 +19,11 @@ export interface OutgoingMail {
   calendar?: { method: 'REQUEST' | 'CANCEL'; content: string } | undefined;
   /** Files attached to the mail (an invoice's PDF and XML). */
   attachments?: { filename: string; contentType: string; content: Buffer }[] | undefined;
+  /**
+   * The stored message's own id: every try of the message carries the same `Message-ID`
+   * header, so a mail program shows a mail sent twice (a try whose outcome was lost) once.
+   */
+  id?: string | undefined;
 }
 
 export interface Mailer {
@@ -28,6 +33,8 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
   /** Only sends (throws when the server refuses); the caller records the outcome. */
   deliver(message: OutgoingMail): Promise<{ messageId: string | null }>;
+  /** Whether the mail server answers now (connect and greeting; capture: always). */
+  probe(): Promise<boolean>;
 }
 
 export interface MailerOptions {
@@ -73,6 +80,9 @@ export function isPermanentMailError(error: unknown): boolean {
   return typeof e?.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600;
 }
 
+/** The `Message-ID` of a stored message: its id at the sender's domain, the same on every try. */
+export const messageIdOf = (id: string, domain: string) => `<${id}@${domain}>`;
+
 /**
  * Sends e-mail through nodemailer. Without SMTP_URL every mail is captured (JSON transport)
  * and stored in `communications` with its text, so the development mailbox shows it and
@@ -86,6 +96,7 @@ export function createMailer(options: MailerOptions): Mailer {
     : nodemailer.createTransport({ jsonTransport: true });
   const now = options.now ?? (() => new Date());
   const address = (/<([^>]+)>/.exec(options.from)?.[1] ?? options.from).trim();
+  const domain = address.includes('@') ? address.slice(address.lastIndexOf('@') + 1) : 'localhost';
   const sender = async () => {
     const name = options.senderName ? await options.senderName() : null;
     return name ? { name, address } : options.from;
@@ -98,6 +109,7 @@ export function createMailer(options: MailerOptions): Mailer {
         to: message.to,
         subject: message.subject,
         text: message.text,
+        ...(message.id ? { messageId: messageIdOf(message.id, domain) } : {}),
         // nodemailer adds the calendar as a text/calendar alternative with its METHOD and as
         // an invite.ics attachment, which mail programs show with accept/decline buttons.
         ...(message.calendar
@@ -112,6 +124,14 @@ export function createMailer(options: MailerOptions): Mailer {
         ...(message.attachments?.length ? { attachments: message.attachments } : {}),
       });
       return { messageId: typeof info.messageId === 'string' ? info.messageId : null };
+    },
+    async probe() {
+      if (transport === 'capture') return true;
+      try {
+        return await transporter.verify();
+      } catch {
+        return false;
+      }
     },
     async send(message) {
       const info = await transporter.sendMail({

@@ -7,8 +7,8 @@ import { flowErrors, inputErrors, invalidInput } from '../flow/errors';
 import type { ActionDef, FlowContext, InputDef, Outcome, StateDef } from '../flow/types';
 import { CODELESS, passcodeMail, type PasscodeTemplate } from '../mail-templates';
 import { overLimit } from '../over-limit';
-import { passcodeSendWait } from '../passcode-limits';
-import { checkPasscode, createPasscode, findPasscode, isUsable, newPasscode } from '../passcodes';
+import { mailWithinCap, newCodeWait, passcodeCallerWait } from '../passcode-limits';
+import { checkPasscode, createPasscode, findPasscode, isUsable, joinPasscode, liveCode, newPasscode } from '../passcodes';
 import type { SessionService } from '../sessions';
 import type { SecretBox } from '../secret-box';
 import { profileData, sessionEmail } from '../users';
@@ -142,10 +142,12 @@ export const preflight: State = {
  * Sends a code to `data.email` with `data.passcode_template`, unless a usable one was sent
  * to the same address in this flow (and `force` is off). Codeless templates still create a
  * (never mailed) code, so an unknown address behaves like a known one from the outside.
+ * While a code for the address lives (asked by anyone), the flow shares it and it is mailed
+ * again, up to the address's hourly cap, instead of a new one (passcode-limits.ts).
  * Returns false when the rate limit refused it.
  */
 async function sendPasscode(ctx: Ctx, force: boolean): Promise<boolean> {
-  const { tx, auth, mailer } = ctx.env;
+  const { tx, auth, secrets } = ctx.env;
   const data = dataOf(ctx);
   const email = data.email;
   if (!email) throw new Error('passcode_confirmation without an e-mail address');
@@ -159,7 +161,26 @@ async function sendPasscode(ctx: Ctx, force: boolean): Promise<boolean> {
     rateLimited(ctx, wait, 'resend_after');
     return false;
   }
-  const wait = await passcodeSendWait(ctx, email);
+  const callerWait = await passcodeCallerWait(ctx, email);
+  if (callerWait !== null) {
+    rateLimited(ctx, callerWait, 'resend_after');
+    return false;
+  }
+
+  const live = await liveCode(tx, email, auth.AUTH_PASSCODE_MAX_TRIES, ctx.now);
+  const shared = live ? openSealed(secrets, live.codeSealed) : null;
+  if (live && shared !== null) {
+    sticky.passcode_id =
+      existing?.codeHash === live.codeHash && isUsable(existing, email, auth.AUTH_PASSCODE_MAX_TRIES, ctx.now)
+        ? existing.id
+        : await joinPasscode(tx, live, { flowId: ctx.flowId, resendAfterSeconds: 30, now: ctx.now });
+    sticky.passcode_email = email;
+    // Beyond the cap the code is not mailed again: it is already in the mailbox.
+    if (await mailWithinCap(ctx, email)) await queuePasscodeMail(ctx, email, template, shared, new Date(live.expiresAt));
+    return true;
+  }
+
+  const wait = await newCodeWait(ctx, email);
   if (wait !== null) {
     rateLimited(ctx, wait, 'resend_after');
     return false;
@@ -173,21 +194,35 @@ async function sendPasscode(ctx: Ctx, force: boolean): Promise<boolean> {
     ttlSeconds: auth.AUTH_PASSCODE_TTL_SECONDS,
     resendAfterSeconds: 30,
     now: ctx.now,
+    sealed: secrets.seal(code),
   });
   sticky.passcode_email = email;
-  const mail = passcodeMail(
+  // A new code is mailed even over the cap (it would be of no use otherwise); it counts.
+  await mailWithinCap(ctx, email);
+  await queuePasscodeMail(
+    ctx,
+    email,
     template,
-    CODELESS.has(template) ? '' : code,
-    auth.AUTH_PASSCODE_TTL_SECONDS,
-    ctx.env.publicUrl,
-  );
-  // Queued in the flow's transaction: answered at once, stored, retried until the code expires.
-  await mailer.queue(
-    tx,
-    { to: email, template: `auth_${template}`, ...mail },
-    { notAfter: new Date(ctx.now.getTime() + auth.AUTH_PASSCODE_TTL_SECONDS * 1000) },
+    code,
+    new Date(ctx.now.getTime() + auth.AUTH_PASSCODE_TTL_SECONDS * 1000),
   );
   return true;
+}
+
+/** A sealed code, or null when it cannot be opened (sealed under a key no longer in use). */
+function openSealed(secrets: SecretBox, sealed: string): string | null {
+  try {
+    return secrets.open(sealed);
+  } catch {
+    return null;
+  }
+}
+
+async function queuePasscodeMail(ctx: Ctx, email: string, template: PasscodeTemplate, code: string, expires: Date) {
+  const ttlSeconds = Math.max(1, Math.round((expires.getTime() - ctx.now.getTime()) / 1000));
+  const mail = passcodeMail(template, CODELESS.has(template) ? '' : code, ttlSeconds, ctx.env.publicUrl);
+  // Queued in the flow's transaction: answered at once, stored, retried until the code expires.
+  await ctx.env.mailer.queue(ctx.env.tx, { to: email, template: `auth_${template}`, ...mail }, { notAfter: expires });
 }
 
 /** `passcode_confirmation`; `onVerified` decides where a right code leads. */

@@ -113,6 +113,13 @@ export const authPasscodes = pgTable(
     userId: uuid('user_id').references(() => authUsers.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
     codeHash: text('code_hash').notNull(),
+    /**
+     * The code, sealed with the provider's secret box, for as long as it lives: another
+     * request for the same address is answered with this code (mailed again) instead of a new
+     * one, so strangers asking for codes cannot use up the address's allowance.
+     */
+    codeSealed: text('code_sealed'),
+    /** Wrong tries in this row's flow (each flow sharing a code has its own row). */
     tryCount: integer('try_count').notNull().default(0),
     expiresAt: ts('expires_at').notNull(),
     /** Earliest moment a new code may be sent to the same address. */
@@ -122,6 +129,7 @@ export const authPasscodes = pgTable(
   (t) => [
     index('auth_passcodes_flow_idx').on(t.flowId),
     index('auth_passcodes_expires_idx').on(t.expiresAt),
+    index('auth_passcodes_email_idx').on(t.email, t.expiresAt),
     check('auth_passcodes_try_count_check', sql`${t.tryCount} >= 0`),
   ],
 );

@@ -5,6 +5,7 @@ import { communicationAttachments, communications } from '../../db/schema/index'
 import { isPermanentMailError, type Mailer } from '../../adapters/mail/mailer';
 import type { SmsSender } from '../../adapters/sms/sms';
 import type { JobDefinition, JobQueue, RunningJob } from '../../jobs/queue';
+import { mailRetryPolicy } from './retry-policy';
 import { compareInstants, instant, instantOf } from '../../time';
 import {
   AUTH_MAIL_JOB,
@@ -24,7 +25,28 @@ export interface NotificationJobDeps {
   sms: SmsSender;
   /** The queue these jobs run on (reminders queue deliveries). */
   jobs: () => JobQueue;
+  /** Called when a retried mail went out (the mail server is back). */
+  onRecovered?: () => void;
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Stores a delivery's outcome, trying again for about half a minute when the database does not
+ * answer (a restart, a failover). Once a mail is out, losing its "sent" would send it again.
+ */
+export async function storeOutcome(write: () => Promise<unknown>, waitsMs = STORE_WAITS_MS) {
+  for (let i = 0; ; i++) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      if (i >= waitsMs.length) throw error;
+      await sleep(waitsMs[i]!);
+    }
+  }
+}
+const STORE_WAITS_MS = [250, 500, 1000, 2000, 4000, 8000, 8000, 8000];
 
 const errorText = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).slice(0, 2000);
@@ -46,7 +68,7 @@ const isSecret = (template: string) => template.startsWith('auth_');
  * mail's body is erased once the try is over for good: codes must not lie in the database.
  */
 async function deliverCommunication(
-  deps: Pick<NotificationJobDeps, 'db' | 'mailer'> & { sms?: SmsSender },
+  deps: Pick<NotificationJobDeps, 'db' | 'mailer'> & { sms?: SmsSender; onRecovered?: () => void },
   job: RunningJob<DeliverJobData>,
   now: Date,
 ) {
@@ -69,6 +91,7 @@ async function deliverCommunication(
     await record({ status: 'failed', error: 'expired before it could be sent', ...erase }, false);
     return { failed: 'expired' };
   }
+  let delivered: { messageId: string | null };
   try {
     const attachments =
       message.channel === 'email'
@@ -81,7 +104,7 @@ async function deliverCommunication(
             .from(communicationAttachments)
             .where(eq(communicationAttachments.communicationId, id))
         : [];
-    const { messageId } =
+    delivered =
       message.channel === 'email'
         ? await deps.mailer.deliver({
             to: message.recipient,
@@ -95,16 +118,9 @@ async function deliverCommunication(
                   }
                 : undefined,
             attachments,
+            id: message.id,
           })
         : await deps.sms!.send({ to: message.recipient, text: message.body });
-    await record({
-      status: 'sent',
-      sentAt: now.toISOString(),
-      providerMessageId: messageId,
-      error: null,
-      ...erase,
-    });
-    return { sent: true };
   } catch (error) {
     if (message.channel === 'email' && isPermanentMailError(error)) {
       await record({ status: 'failed', error: errorText(error), ...erase });
@@ -118,6 +134,18 @@ async function deliverCommunication(
     });
     throw error;
   }
+  await storeOutcome(() =>
+    record({
+      status: 'sent',
+      sentAt: now.toISOString(),
+      providerMessageId: delivered.messageId,
+      error: null,
+      ...erase,
+    }),
+  );
+  // A retry went through: the mail server answers again, so what else waits goes now.
+  if (job.retryCount > 0 && message.channel === 'email') deps.onRecovered?.();
+  return { sent: true };
 }
 
 /**
@@ -126,7 +154,7 @@ async function deliverCommunication(
  * delays a code, the retries fit the code's lifetime, and the stand-alone provider
  * (`npm run start:auth`) works this queue alone.
  */
-export function authMailJob(deps: Pick<NotificationJobDeps, 'db' | 'mailer'>): JobDefinition {
+export function authMailJob(deps: Pick<NotificationJobDeps, 'db' | 'mailer' | 'onRecovered'>): JobDefinition {
   const definition: JobDefinition<DeliverJobData> = {
     name: AUTH_MAIL_JOB,
     // Tries at about 0, 5, 10, 20, 40 s and then every minute; a code's mail that could not
@@ -155,10 +183,9 @@ export function notificationJobs(deps: NotificationJobDeps): JobDefinition[] {
   const deliver: JobDefinition<DeliverJobData> = {
     name: DELIVER_JOB,
     queue: {
-      retryLimit: deps.config.JOBS_RETRY_LIMIT,
-      retryDelay: deps.config.JOBS_RETRY_DELAY_SECONDS,
+      // Retried for MAIL_RETRY_HOURS, then `failed` and on the staff's list.
+      ...mailRetryPolicy(deps.config),
       retryBackoff: true,
-      retryDelayMax: 6 * 60 * 60,
       expireInSeconds: 120,
       // Workers wake when a job is queued (NOTIFY at commit) instead of at the next poll.
       notify: true,
