@@ -1,5 +1,5 @@
 /**
- * npm run bench:auth — the authentication provider's two figures (issue 3), on real PostgreSQL.
+ * npm run bench:auth — the authentication provider's two figures, on real PostgreSQL.
  *
  * 1. Creates a scratch database spr_bench_auth_<random> on DATABASE_URL's server (default
  *    postgres://postgres@127.0.0.1:5432), migrates it, builds the app with the provider

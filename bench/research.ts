@@ -1,6 +1,6 @@
 /**
- * npm run bench:research — the research export of 50,000 clients and 500,000 appointments
- * (issue 21, figures): time, size and the app process's memory while it streams the ZIP.
+ * npm run bench:research — the research export of 50,000 clients and 500,000 appointments:
+ * time, size and the app process's memory while it streams the ZIP.
  *
  * 1. A scratch database spr_bench_research_<random> (DATABASE_URL's server, default
  *    postgres://postgres@127.0.0.1:5432), migrated; 50 coaches, 50,000 clients who all

@@ -18,7 +18,7 @@
  *      (header) in the DOM, when the first flow request (`POST /auth/login`, sent by
  *      src/early-login.ts) went out and the last flow answer came, and the machine's load
  *      average, since other work on the machine skews these.
- *    - `staffList` (issue 7): `/appointments` as the demo admin, 10 rows a page: time from the
+ *    - `staffList`: `/appointments` as the demo admin, 10 rows a page: time from the
  *      list's response having fully arrived (resource timing `responseEnd` of `GET
  *      /api/appointments`) until its 10 rows are in the DOM (`domMs`) and until the next frame
  *      that paints them (`frameMs`), for the first page and for "Nächste Seite"; median and
@@ -324,7 +324,7 @@ async function measureStaticPage(browser: Browser, html: string) {
 const FIRST_RENDER_SIGNAL = 'bench:first-render';
 
 // ---------------------------------------------------------------------------------------------
-// Staff workspace (issue 7): a list page of 10 rows after its response.
+// Staff workspace: a list page of 10 rows after its response.
 
 const LIST_TARGET_MS = 200;
 
@@ -421,7 +421,7 @@ function scriptsOf(page: Page) {
   return loaded;
 }
 
-// Client sign-up (issue #6): the JavaScript a new client's browser loads for /client-signup.
+// Client sign-up: the JavaScript a new client's browser loads for /client-signup.
 
 async function measureClientSignup(browser: Browser, baseUrl: string) {
   // main() runs before module-level constants below it exist: keep these in the function.

@@ -1,5 +1,5 @@
 // `npm run gen:api`: the contract's types, and its enums as value lists (--enum-values), into
-// shared/contract/, which the browser and the server both import (docs/decisions.md, issue 18).
+// shared/contract/, which the browser and the server both import (docs/decisions.md).
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 

@@ -1,6 +1,6 @@
 /**
  * Where an appointment stands in time, the one rule both sides apply (docs/decisions.md,
- * "Everyday use (issue 22): past appointments"): the server refuses what the screens do not
+ * "Everyday use: past appointments"): the server refuses what the screens do not
  * offer. Cancelled wins over time; an appointment has ended at its end instant.
  */
 export type AppointmentPhase = 'cancelled' | 'upcoming' | 'underway' | 'ended';

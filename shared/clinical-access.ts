@@ -2,7 +2,7 @@ import type { components } from './contract/product';
 
 /**
  * Who may see clinical content, stated once for the server's answers and the session's
- * permissions (issue #31, point 8). Clinical content is the documents (summaries, patient
+ * permissions. Clinical content is the documents (summaries, patient
  * cards) and the client record's clinical fields; a role that may not read it gets the record
  * without those fields, and may not complete documents in review either (completing what one
  * cannot read is no review).

@@ -10,7 +10,7 @@ import type { FlowReply } from './machines/auth/types';
 
 /**
  * The sign-in page's first flow answer, asked for by this small script of its own: the server
- * names it `async` in the index.html of the sign-in pages only (bench/web.ts, issue #4), so
+ * names it `async` in the index.html of the sign-in pages only (bench/web.ts), so
  * `POST /login` and the preflight's `register_client_capabilities` go out while the app's code
  * still loads, and the widget's first render shows the login form. The app's start script
  * (src/main.tsx) takes the promise and hands it to the widget's machine.

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 
 /**
- * What the product hears from the provider (issue 3, item 7): a user was created or
+ * What the product hears from the provider: a user was created or
  * deleted, or a user's primary e-mail address changed. `email` is the (new) primary
  * address, null when there is none (a deleted user, a user without an address). Published as
  * the `userEvent` webhook of openapi/auth.yaml: the product receives it from there, never

@@ -34,7 +34,7 @@ export const INSURERS: readonly { name: string; ikNumber: string; weight: number
 ];
 
 /**
- * Invoice addresses of the demo insurers (issue #31: invoices to insurers carry the payer's
+ * Invoice addresses of the demo insurers (invoices to insurers carry the payer's
  * address and go out as XRechnung). Streets and postcodes stand for each insurer's head office
  * as far as known; they are demo data, not a directory: a practice records the address its
  * insurers name for invoices. Invoice mail goes to the demo domain, never to the insurer.
@@ -91,7 +91,7 @@ export const CAMPAIGN_ADDRESSES: Readonly<
 };
 
 /**
- * The demo practice (issue #31): what the imprint, the privacy notice, the invoices and the
+ * The demo practice: what the imprint, the privacy notice, the invoices and the
  * e-mails name. Invented (the register and tax numbers too); a real installation's superadmin
  * replaces them on /admin/practice.
  */

@@ -116,7 +116,7 @@ async function insertAll(
   await insertRows(tx, users, accounts);
   await insertRows(tx, insurers, data.insurers);
   await insertRows(tx, campaigns, data.campaigns);
-  // The demo practice: its imprint, privacy notice, invoices and e-mails (issue #31).
+  // The demo practice: its imprint, privacy notice, invoices and e-mails.
   await tx
     .insert(practiceSettings)
     .values({ id: 1, ...DEMO_PRACTICE })

@@ -24,7 +24,7 @@ const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quo
 /**
  * index.html for one app path: the page's code, styles and translations (German, the fallback
  * language every visitor loads) are named in the head, so the browser fetches them with the
- * start script instead of after it ran (bench/web.ts, issue #4). The hints come from the build
+ * start script instead of after it ran (bench/web.ts). The hints come from the build
  * (`dist/web/.vite/route-hints.json`); without them, or for an unknown path, index.html as built.
  */
 export interface IndexHtml {

@@ -72,7 +72,7 @@ const EventsListPage = lazyPage(() => import('../views/events/EventsListPage'));
 const BillingPage = lazyPage(() => import('../views/billing/BillingPage'));
 const ReviewPage = lazyPage(() => import('../views/review/ReviewPage'));
 const LoginPage = lazyPage(() => import('../views/auth/LoginPage'));
-// Client self-service (issue #6): its own chunks, no staff code.
+// Client self-service: its own chunks, no staff code.
 const ClientSignupPage = lazyPage(() => import('../views/client-signup/SignupPage'));
 const ClientLoginPage = lazyPage(() => import('../views/client-signup/ClientLoginPage'));
 const ClientOverviewPage = lazyPage(() => import('../views/client-signup/ClientOverviewPage'));
@@ -99,7 +99,7 @@ const InsurerEditPage = lazyPage(() => import('../views/catalog/InsurerEditPage'
 const CampaignsListPage = lazyPage(() => import('../views/catalog/CampaignsListPage'));
 const CampaignNewPage = lazyPage(() => import('../views/catalog/CampaignNewPage'));
 const CampaignEditPage = lazyPage(() => import('../views/catalog/CampaignEditPage'));
-// The superadmin area (issue 21). The hub gets the route patterns: it lists only the admin
+// The superadmin area. The hub gets the route patterns: it lists only the admin
 // pages this table has.
 const AdminHubPage = lazyPage(() =>
   import('../views/admin/AdminHubPage').then((m) => ({
@@ -110,7 +110,7 @@ const WebhooksPage = lazyPage(() => import('../views/admin/WebhooksPage'));
 const WebhookDetailPage = lazyPage(() => import('../views/admin/WebhookDetailPage'));
 const EmailSyncPage = lazyPage(() => import('../views/admin/EmailSyncPage'));
 const ResearchExportPage = lazyPage(() => import('../views/admin/ResearchExportPage'));
-// The legal pages and the practice settings they are filled from (issue #31).
+// The legal pages and the practice settings they are filled from.
 const ImprintPage = lazyPage(() => import('../views/legal/LegalPages').then((m) => ({ default: m.ImprintPage })));
 const PrivacyPage = lazyPage(() => import('../views/legal/LegalPages').then((m) => ({ default: m.PrivacyPage })));
 const PracticeSettingsPage = lazyPage(() => import('../views/admin/PracticeSettingsPage'));
@@ -140,15 +140,15 @@ const coachMeeting: PageOptions = { namespaces: ['meeting'], access: { roles: ST
 const staff = (roles: RouteAccess['roles']): PageOptions => ({ namespaces: ['staff'], access: { roles } });
 /** The client pages: the staff words and the catalogue's (insurer and campaign choices, erasure). */
 const clientPages = (roles: RouteAccess['roles']): PageOptions => ({ namespaces: ['staff', 'catalog'], access: { roles } });
-/** The maintained lists (issue 21): admins (and superadmins). */
+/** The maintained lists: admins (and superadmins). */
 const CATALOG: PageOptions = { namespaces: ['catalog', 'staff'], access: { roles: ADMIN_ONLY } };
 const ADMIN_AREA: PageOptions = { namespaces: ['admin'], access: { roles: SUPERADMIN_ONLY } };
 /** The hub: admins find the mailing list and the maintained lists there too. */
 const ADMIN_HUB: PageOptions = { namespaces: ['admin', 'staff'], access: { roles: ADMIN_ONLY } };
-/** The research export (issue 21 §3): admins (and superadmins), like its operations. */
+/** The research export: admins (and superadmins), like its operations. */
 const RESEARCH: PageOptions = { namespaces: ['admin'], access: { roles: ADMIN_ONLY } };
 const INVOICES: PageOptions = { namespaces: ['invoices', 'staff'], access: { roles: ADMIN_ONLY } };
-/** Clinical content (issue #20): the client's coach and admins; onboarding managers see statuses only. */
+/** Clinical content: the client's coach and admins; onboarding managers see statuses only. */
 const CLINICAL: PageOptions = { namespaces: ['clinical', 'staff'], access: { roles: ['COACH', 'ADMIN', 'SUPERADMIN'] } };
 /** The detail pages that show the clinical documents' statuses. */
 const WITH_CLINICAL: PageOptions = { namespaces: ['staff', 'clinical'], access: { roles: STAFF } };
@@ -163,13 +163,13 @@ const BILLING_RULES: PageOptions = { namespaces: ['billingRules', 'staff', 'cata
  */
 export const routes: readonly AppRoute[] = [
   page('/', tKey('breadcrumbs.home'), StartPage),
-  // The sign-in widget (issue #4). Open routes: /profile shows its own error screen without a session.
+  // The sign-in widget. Open routes: /profile shows its own error screen without a session.
   page('/login', tKey('auth:pages.staffLogin'), LoginPage, SIGN_IN),
-  // Client self-service (issue #6). Open routes: the pages themselves ask a signed-out person
+  // Client self-service. Open routes: the pages themselves ask a signed-out person
   // to sign in at /client-signup/login (not the staff /login).
   page('/client-signup', tKey('client:signup.title'), ClientSignupPage, CLIENT_SIGN_IN),
   page('/client-signup/login', tKey('auth:pages.clientLogin'), ClientLoginPage, CLIENT_SIGN_IN),
-  // "Mein Termin" (issue #31): the client's own area; /client-signup/login leads a signed-in
+  // "Mein Termin": the client's own area; /client-signup/login leads a signed-in
   // client here.
   page('/mein-termin', tKey('common:header.myAppointment'), ClientOverviewPage, CLIENT),
   // The client's own signed documents, read-only (the card's field names come from clinical).
@@ -187,15 +187,15 @@ export const routes: readonly AppRoute[] = [
   page('/help', tKey('breadcrumbs.help'), HelpPage, shell({ roles: STAFF })),
   page('/support', tKey('breadcrumbs.support'), SupportPage, shell({ roles: STAFF })),
   page('/dashboard', tKey('breadcrumbs.dashboard'), DashboardPage, shell({ roles: SUPERADMIN_ONLY })),
-  // Where staff land after signing in (issue 22): the day's appointments and what waits.
+  // Where staff land after signing in: the day's appointments and what waits.
   page('/today', tKey('breadcrumbs.today'), TodayPage, WORK_START),
-  // Staff scheduling (issue 5); section 6: calendar, availability and new meetings for staff,
+  // Staff scheduling; section 6: calendar, availability and new meetings for staff,
   // new ad-hoc meetings for admins and onboarding managers.
   page('/calendar', tKey('common:menu.calendar'), CalendarPage, scheduling(STAFF)),
   page('/availability', tKey('common:menu.availability'), AvailabilityPage, scheduling(STAFF)),
   page('/appointments/new', tKey('common:menu.newMeeting'), NewAppointmentPage, scheduling(STAFF)),
   page('/appointments/new-adhoc', tKey('common:menu.newAdhocMeeting'), NewAdhocAppointmentPage, scheduling(MANAGERS)),
-  // Video meetings (issue 8): the client's pages are public (the meeting code is the key),
+  // Video meetings: the client's pages are public (the meeting code is the key),
   // the coach's need a staff session.
   page('/meeting', tKey('meeting:title.client'), ClientMeetingPage, MEETING),
   page('/meeting/:meetingCode', tKey('meeting:title.client'), ClientMeetingPage, MEETING),
@@ -204,7 +204,7 @@ export const routes: readonly AppRoute[] = [
   page('/coach/meeting/:meetingCode', tKey('meeting:title.overview'), CoachMeetingOverviewPage, coachMeeting),
   page('/coach/meeting/:meetingCode/join', tKey('meeting:title.room'), CoachMeetingJoinPage, coachMeeting),
   page('/coach/meeting/:meetingCode/finished', tKey('meeting:title.finished'), CoachMeetingFinishedPage, coachMeeting),
-  // Staff workspace (issue 7): appointments and clients. After /appointments/new*, which the
+  // Staff workspace: appointments and clients. After /appointments/new*, which the
   // scheduling screens own; `abc` before the id pattern.
   page('/appointments', tKey('staff:breadcrumbs.appointments'), AppointmentsListPage, staff(STAFF)),
   page('/appointments/abc', tKey('staff:breadcrumbs.appointments'), AppointmentsAbcPage, staff(STAFF)),
@@ -232,15 +232,15 @@ export const routes: readonly AppRoute[] = [
   page('/users/:userId/edit', tKey('staff:breadcrumbs.edit'), UserEditPage, staff(MANAGERS)),
   page('/events', tKey('staff:breadcrumbs.events'), EventsListPage, staff(MANAGERS)),
   page('/messages/failed', tKey('staff:breadcrumbs.failedMessages'), FailedMessagesPage, staff(MANAGERS)),
-  // Billing (issue 19): every staff role reads (coaches their clients' items), admins act.
+  // Billing: every staff role reads (coaches their clients' items), admins act.
   // ('invoices' for the admins' link to the invoices.)
   page('/billing', tKey('common:menu.billing'), BillingPage, { namespaces: ['staff', 'invoices'], access: { roles: STAFF } }),
-  // Review (issue 20): coaches see their own documentation, managers everyone's and complete it.
+  // Review: coaches see their own documentation, managers everyone's and complete it.
   page('/review', tKey('common:menu.review'), ReviewPage, { namespaces: ['review', 'staff'], access: { roles: STAFF } }),
-  // Invoices (issue 19): admins (and superadmins), as the contract's x-roles say.
+  // Invoices: admins (and superadmins), as the contract's x-roles say.
   page('/billing/invoices', tKey('invoices:breadcrumbs.invoices'), InvoicesPage, INVOICES),
   page('/billing/invoices/:invoiceId', tKey('invoices:breadcrumbs.invoice'), InvoiceDetailPage, INVOICES),
-  // Billing rules (issue 19): admins (and superadmins).
+  // Billing rules: admins (and superadmins).
   page('/billing/rules', tKey('billingRules:breadcrumbs.rules'), BillingRulesPage, BILLING_RULES),
   page('/billing/rules/new', tKey('billingRules:breadcrumbs.new'), BillingRuleNewPage, BILLING_RULES),
   page('/billing/rules/:ruleId/edit', tKey('billingRules:breadcrumbs.edit'), BillingRuleEditPage, BILLING_RULES),
@@ -250,15 +250,15 @@ export const routes: readonly AppRoute[] = [
   page('/admin/campaigns', tKey('catalog:breadcrumbs.campaigns'), CampaignsListPage, CATALOG),
   page('/admin/campaigns/new', tKey('catalog:breadcrumbs.newCampaign'), CampaignNewPage, CATALOG),
   page('/admin/campaigns/:id/edit', tKey('catalog:breadcrumbs.edit'), CampaignEditPage, CATALOG),
-  // The newsletter list (issue 21 §2): sync and bounces, admins (and superadmins).
+  // The newsletter list: sync and bounces, admins (and superadmins).
   page('/admin/mailing-list', tKey('staff:breadcrumbs.mailingList'), MailingListPage, staff(ADMIN_ONLY)),
-  // The superadmin area (issue 21): webhooks and the e-mail sync; SUPERADMIN like their operations.
+  // The superadmin area: webhooks and the e-mail sync; SUPERADMIN like their operations.
   page('/admin', tKey('admin:breadcrumbs.hub'), AdminHubPage, ADMIN_HUB),
   page('/admin/webhooks', tKey('admin:breadcrumbs.webhooks'), WebhooksPage, ADMIN_AREA),
   page('/admin/webhooks/:type', tKey('admin:breadcrumbs.webhook'), WebhookDetailPage, ADMIN_AREA),
   page('/admin/email-sync', tKey('admin:breadcrumbs.emailSync'), EmailSyncPage, ADMIN_AREA),
   page('/admin/research-export', tKey('admin:breadcrumbs.researchExport'), ResearchExportPage, RESEARCH),
-  // The legal pages (issue #31): open to everyone, linked from every page's footer; filled
+  // The legal pages: open to everyone, linked from every page's footer; filled
   // from the practice settings that a superadmin keeps on /admin/practice.
   page('/impressum', tKey('legal:breadcrumbs.imprint'), ImprintPage, LEGAL),
   page('/datenschutz', tKey('legal:breadcrumbs.privacy'), PrivacyPage, LEGAL),

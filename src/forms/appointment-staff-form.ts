@@ -10,8 +10,8 @@ import type { FormSchema, FormValues } from './form-schema';
  * (Europe/Berlin, DST-safe: a time the clock skips moves forward).
  *
  * A move outside the coach's availability is refused (409 outside_availability) unless staff
- * tick the override and say why (issue 17); the page offers that after such a refusal. A move
- * onto a public holiday (409 public_holiday, issue 31) is overridden the same way.
+ * tick the override and say why; the page offers that after such a refusal. A move
+ * onto a public holiday (409 public_holiday) is overridden the same way.
  */
 type Appointment = components['schemas']['Appointment'];
 

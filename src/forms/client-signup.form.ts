@@ -2,7 +2,7 @@ import type { ListsAll } from '../../shared/contract/enums';
 import type { components } from '../../shared/contract/product';
 
 /**
- * The client sign-up form's values, choices and request (issue #6), without the rules: the
+ * The client sign-up form's values, choices and request, without the rules: the
  * page and the machine need these for the first screen, the rules (./client-signup.validation.ts,
  * zod/mini) load when the form is sent (bench/web.ts).
  */

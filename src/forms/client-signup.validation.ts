@@ -19,7 +19,7 @@ import {
 } from '../../shared/client-fields.rules';
 
 /**
- * The client sign-up form (issue #6): what a new client gives about themselves, checked in
+ * The client sign-up form: what a new client gives about themselves, checked in
  * the browser before anything is sent, and again by the server (server/features/client-signup)
  * with the same field rules (shared/client-fields.rules.ts). Messages are keys of the `client`
  * namespace (`validation.*`), which the form shows in German next to the field.

@@ -4,7 +4,7 @@ import { optionalEmail, optionalText, requiredEmail, requiredText } from './fiel
 import type { FormSchema, FormValues } from './form-schema';
 
 /**
- * The practice settings form (`/admin/practice`, issue #31): the contract's rules as German
+ * The practice settings form (`/admin/practice`): the contract's rules as German
  * field errors. The server checks the IBAN's check digits, the VAT id's form, and that a tax
  * number or VAT id and, with a register number, its court are given (400 naming the field).
  */

@@ -2,7 +2,7 @@ import type { components } from '../../shared/contract/product';
 import { appointmentUid } from '../../shared/calendar-uid';
 
 /**
- * Free slots and appointments for the client pages (issue #6). Times are instants (ISO
+ * Free slots and appointments for the client pages. Times are instants (ISO
  * strings) on the wire and in the machines; days and clock times are Europe/Berlin wall time,
  * read with `Intl` (native in every browser), so the client bundle carries no Temporal
  * polyfill (bench/web.ts: /client-signup ≤ 120 KB gzip).

@@ -33,7 +33,7 @@ export const analyticsUrl = (): string | undefined => env.VITE_ANALYTICS_URL || 
 
 /**
  * The legal pages every page's footer links to (German law asks for both on every page): pages
- * of the app, filled from the practice settings (issue #31; docs/legal-pages.md).
+ * of the app, filled from the practice settings.
  */
 export const legalLinks = (): { imprint: string; privacy: string } => ({
   imprint: '/impressum',

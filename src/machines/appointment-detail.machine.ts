@@ -24,7 +24,7 @@ export interface AppointmentDetail {
   communications: Array<components['schemas']['Communication']> | null;
   /** null: not loaded (the role may not read the audit trail) or failed. */
   events: Array<components['schemas']['BusinessEvent']> | null;
-  /** The client's clinical documents, statuses only (issue #20); null/absent: not readable. */
+  /** The client's clinical documents, statuses only; null/absent: not readable. */
   clinical?: components['schemas']['ClientClinicalStatus'] | null;
 }
 

@@ -14,7 +14,7 @@ import {
 } from './slot-picker.machine';
 
 /**
- * `/client-signup/appointment-selection` (issue #6, the "initial appointment calendar"): the
+ * `/client-signup/appointment-selection`: the
  * signed-in client picks a free slot of the initial-meetings calendar over the next weeks.
  *
  * The slot picker (a child) loads the days with free slots, lets the client choose a day and

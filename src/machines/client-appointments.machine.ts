@@ -3,7 +3,7 @@ import { toClientError, type ClientAppointment, type ClientError } from '../lib/
 import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
- * "Mein Termin" (`/mein-termin`, issue #6 and #31): the signed-in client's upcoming initial
+ * "Mein Termin" (`/mein-termin`): the signed-in client's upcoming initial
  * appointment with the ways to cancel or reschedule it, or the way to book one; while its
  * video room is open (the window the server sends, `joinableFrom`..`joinableUntil`) the way
  * into the meeting too.

@@ -3,7 +3,7 @@ import { toClientError, type ClientError } from '../lib/client-slots';
 import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
- * `/client-signup/cancel-appointment/{appointmentId}` (issue #6): a client cancels their
+ * `/client-signup/cancel-appointment/{appointmentId}`: a client cancels their
  * appointment — signed in by its id (`/client/initial_appointment/{id}`), or without signing
  * in by the meeting code from the invitation (`/appointment/meetingCode/{code}`, public).
  *

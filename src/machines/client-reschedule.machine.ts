@@ -17,12 +17,12 @@ import {
 } from './slot-picker.machine';
 
 /**
- * `/client-signup/reschedule-appointment/{appointmentId}` (issue #6): the client moves their
+ * `/client-signup/reschedule-appointment/{appointmentId}`: the client moves their
  * initial appointment to another free slot. The server moves it in place (same id and meeting
  * codes) in one transaction, so a refused move changes nothing.
  *
  * The slots are those of this reschedule: each names the coach the move gets (the current
- * coach wherever free, issue 17). The confirmation shows that coach, and the move asks for
+ * coach wherever free). The confirmation shows that coach, and the move asks for
  * exactly that coach, so the client never gets another coach than the one they confirmed (a
  * coach taken meanwhile is `slot_taken`).
  *

@@ -11,7 +11,7 @@ import type { SignupCheck } from '../forms/client-signup.validation';
 import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
- * `/client-signup` (issue #6): a new client fills in the form, gets an account through the
+ * `/client-signup`: a new client fills in the form, gets an account through the
  * sign-in widget's registration flow (one-time code by e-mail), and the account is linked to
  * the new client record.
  *

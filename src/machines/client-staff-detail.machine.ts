@@ -18,7 +18,7 @@ export interface ClientDetail {
   /** null: could not be loaded (the rest still shows). */
   appointments: { rows: Array<components['schemas']['Appointment']>; itemCount: number } | null;
   communications: Array<components['schemas']['Communication']> | null;
-  /** The patient card's and the summaries' statuses (issue #20); null/absent: not readable. */
+  /** The patient card's and the summaries' statuses; null/absent: not readable. */
   clinical?: components['schemas']['ClientClinicalStatus'] | null;
   /** Who read which clinical document (admins only); null/absent: not loaded. */
   accessLog?: components['schemas']['ClinicalAccessLogList'] | null;

@@ -3,7 +3,7 @@ import { machineErrorOf, notProvided, type MachineError } from './shared/failure
 import { keyFor, type WriteKey } from './shared/write-key';
 
 /**
- * The one editor of clinical documents (appointment summaries and patient cards, issue #20):
+ * The one editor of clinical documents (appointment summaries and patient cards):
  * load the draft, autosave it debounced while the coach types, retry with backoff while the
  * network is gone, detect a concurrent edit (If-Match / ETag, 412) and offer both versions to
  * merge, and sign it (then it is read-only; later changes are amendments, not this machine).
@@ -13,7 +13,7 @@ import { keyFor, type WriteKey } from './shared/write-key';
  * page reads it back and passes it as `localDraft`). The tag `unsaved` is the
  * `beforeunload` guard; `saved` is the visible "gespeichert".
  *
- * Looking creates nothing (issue #31): a document that does not exist yet loads without an ETag
+ * Looking creates nothing: a document that does not exist yet loads without an ETag
  * (`etag: null`, the page's empty template) into `absent`; the first change saves it, and a
  * save without an ETag creates it.
  *

@@ -11,7 +11,7 @@ import { machineErrorOf, type MachineError, notProvided } from './shared/failure
  * failure, so a run whose answer was lost is not issued twice.
  *
  * Before the question the preview names sponsors and insurers without a complete invoice
- * address (issue #31): the run is confirmed only once they are completed (a new check) or the
+ * address: the run is confirmed only once they are completed (a new check) or the
  * person explicitly chooses to issue anyway; and it is not offered at all while the practice
  * settings lack the seller identifier an XRechnung needs (BR-CO-26).
  *

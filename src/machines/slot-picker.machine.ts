@@ -4,7 +4,7 @@ import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
  * The one "load free slots → choose → confirm → submit" flow that the booking pages invoke as
- * a child (issue 18): it loads the slots (`loadSlots`), moves by day or by week, keeps the
+ * a child: it loads the slots (`loadSlots`), moves by day or by week, keeps the
  * chosen slot with its own Idempotency-Key, and submits it with the parent's `submit` actor.
  * A slot taken meanwhile (a `conflictCodes` answer) loads fresh slots and keeps the reason for
  * the page; a failed load or a failed submit waits for a retry. The picker ends (final state,

@@ -9,7 +9,7 @@ import { startReceiver } from '../support/webhook-receiver';
 import { startTestServer } from '../../server/testing/start-test-server';
 
 /**
- * Issue 21, the superadmin area in Chromium: from the dashboard to "Verwaltung", a webhook
+ * The superadmin area in Chromium: from the dashboard to "Verwaltung", a webhook
  * pointed at a local receiver, its secret copied (shown once), a test event that arrives
  * signed with that secret and shows in the delivery log, delivered again with the same
  * webhook-id; then the e-mail sync with its counts.

@@ -402,7 +402,7 @@ describe('sign-in widget with passkeys', () => {
 });
 
 /**
- * The widget looks the same wherever it shows (issue #31): each route that renders it (read from
+ * The widget looks the same wherever it shows: each route that renders it (read from
  * the route table, so a new one is not forgotten) is opened as the first page of a fresh browser
  * at 375 and 1440 px and taken to the code step, whose six boxes must stand in one row. The
  * sign-up's password step: a full-size field and "Überspringen" and "Zurück" apart.

@@ -6,7 +6,7 @@ import { e2eApi } from '../support/e2e-api';
 import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
 
 /**
- * Issue 19, /billing in Chromium as the demo admin: filter to one coach's open items, select
+ * /billing in Chromium as the demo admin: filter to one coach's open items, select
  * two, approve them after a confirmation that states count and sum; then the conflict case —
  * one of the next selection is approved meanwhile through the API, the page names it, and
  * "deselect and retry" approves the rest.

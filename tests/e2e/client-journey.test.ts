@@ -6,7 +6,7 @@ import { useBrowser } from '../support/browser';
 import { registerByPasscode, seedSession, signInByPasscode } from '../support/e2e-sign-in';
 
 /**
- * Client self-service (issue #6) in real Chromium against the real app and provider, at
+ * Client self-service in real Chromium against the real app and provider, at
  * phone width (375 px): sign up → one-time code from the development mailbox → choose a slot
  * → booked → invitation in the mailbox → sign in again → reschedule → cancel; the public
  * cancel by meeting code; two people racing for one slot; bad input in every field.
@@ -177,7 +177,7 @@ async function signIn(page: Page, email: string) {
       await skip.click({ timeout: 3000 }).catch(() => undefined);
     await page.waitForTimeout(150);
   }
-  // "Mein Termin" has its own address (issue #31).
+  // "Mein Termin" has its own address.
   expect(new URL(page.url()).pathname).toBe('/mein-termin');
 }
 

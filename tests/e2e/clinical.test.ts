@@ -4,7 +4,7 @@ import { useBrowser } from '../support/browser';
 import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
 
 /**
- * Issue 20 in Chromium as the demo coach: open a past appointment, write its summary (the
+ * In Chromium as the demo coach: open a past appointment, write its summary (the
  * autosave says "Gespeichert"), reload — the text is still there — sign it after the question,
  * and see it locked with the verified signature.
  */
@@ -39,7 +39,7 @@ describe('a coach documents a past appointment', () => {
     await section.getByRole('link', { name: 'Zusammenfassung schreiben' }).click();
     await page.waitForURL(`**/appointments/${appointmentId}/summary`);
 
-    // Issue #31: whose document it is, with links back; the breadcrumb names the client.
+    // whose document it is, with links back; the breadcrumb names the client.
     const clientName = `${item!.client.firstName} ${item!.client.lastName}`;
     await page.getByRole('link', { name: clientName, exact: true }).first().waitFor();
     expect(await page.locator('.clinical-subject').getByRole('link', { name: clientName }).getAttribute('href')).toBe(
@@ -84,7 +84,7 @@ describe('a coach documents a past appointment', () => {
     );
     await saved.waitFor();
 
-    // Issue #31: typed and "Unterschreiben" clicked at once, while the autosave has not landed:
+    // typed and "Unterschreiben" clicked at once, while the autosave has not landed:
     // the click is kept and the question follows the save.
     await page.getByLabel('Nächste Schritte').fill('Termin in zwei Wochen, Protokoll mitbringen');
     await page.getByRole('button', { name: 'Unterschreiben', exact: true }).click();

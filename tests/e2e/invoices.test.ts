@@ -6,7 +6,7 @@ import { e2eApi } from '../support/e2e-api';
 import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
 
 /**
- * Issue 19, the invoice screens in Chromium as the demo admin: from /billing to "Rechnungen",
+ * The invoice screens in Chromium as the demo admin: from /billing to "Rechnungen",
  * an invoice run over the approved items (count and payers first, then the result with links),
  * one invoice opened, its PDF downloaded (a PDF), sent by e-mail after the question naming the
  * address, "versendet" on the page and the mail in the development mailbox.
@@ -39,7 +39,7 @@ describe('an admin on /billing/invoices', () => {
     await api('PUT', '/billable-items/batch-approve', { ids: pending.map((i: { id: string }) => i.id) });
     const due = await api('GET', '/invoices/runs/preview');
     expect(due.itemCount).toBeGreaterThanOrEqual(pending.length);
-    // Issue #31: the demo's insurers and sponsors have invoice addresses and the demo practice
+    // the demo's insurers and sponsors have invoice addresses and the demo practice
     // its VAT id, so nothing holds the run back and business payers get their XRechnung.
     expect(due.payersWithoutAddress).toEqual([]);
     expect(due.sellerIdentifierMissing).toBe(false);

@@ -11,12 +11,12 @@ import { useBrowser } from '../support/browser';
 import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
 
 /**
- * Issue 22, calendar and phones: at 375 px no page of the route table scrolls sideways, each
+ * Calendar and phones: at 375 px no page of the route table scrolls sideways, each
  * page visited as a role that may open it (a client, a coach, an admin, an onboarding manager,
  * and a superadmin for the pages only a superadmin may open), each has the footer with
  * Impressum and Datenschutz and no heading repeats the one before it; `/calendar` is a time grid whose
  * appointments sit in their hour's row and open in a dialog that takes the focus.
- * Issue 31: the same sweep runs at 375 and at 1440 px and also fails where a word is split across
+ * the same sweep runs at 375 and at 1440 px and also fails where a word is split across
  * lines but at a syllable or a hyphen, or a table cell (a phone card's value) or a table's box
  * hides content (tests/support/layout-faults.ts).
  * With SCREENSHOTS=1 the run saves docs/screenshots/calendar.png, staff-phone.png and
@@ -372,7 +372,7 @@ describe('the calendar', () => {
   });
 
   /**
-   * Issue 31, point 6: the appointment dialog opens in the middle of the screen (not over the
+   * the appointment dialog opens in the middle of the screen (not over the
    * menu), stays inside a phone's width, and links to the appointment and the client; an
    * appointment of 30 minutes shows its time and client uncut, also beside an overlapping one.
    */

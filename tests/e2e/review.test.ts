@@ -5,7 +5,7 @@ import { useBrowser } from '../support/browser';
 import { openSignedIn, registerByPasscode, signInByPasscode } from '../support/e2e-sign-in';
 
 /**
- * Issue 20, /review in Chromium as the demo admin: three summaries are written and signed
+ * /review in Chromium as the demo admin: three summaries are written and signed
  * through the API for held appointments of the demo data; the admin completes one in a batch
  * (confirmation with the count, "1 Zusammenfassung abgeschlossen", it leaves the list); then
  * the conflict — one of the next two is completed meanwhile through the API, the page names
@@ -106,7 +106,7 @@ describe('a reviewer on /review', () => {
     await results(page).getByRole('checkbox', { name: first!.label }).waitFor({ state: 'detached' });
     expect(await pendingIds()).not.toContain(first!.id);
 
-    // Issue #31: the appointment page says when review completed it and by whom.
+    // the appointment page says when review completed it and by whom.
     await page.goto(`/appointments/${first!.appointmentId}`);
     const summarySection = page.getByRole('region', { name: 'Terminzusammenfassung' });
     await summarySection.getByText(/^Abgeschlossen am \d\d\.\d\d\.\d{4}, \d\d:\d\d von .+/).waitFor();

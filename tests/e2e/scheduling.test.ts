@@ -6,7 +6,7 @@ import { useBrowser } from '../support/browser';
 import { coachOf, openSignedIn, registerByPasscode, signInByPasscode } from '../support/e2e-sign-in';
 
 /**
- * Issue 5, staff screens: a coach sets availability on /availability and an admin books into it
+ * Staff screens: a coach sets availability on /availability and an admin books into it
  * on /appointments/new; two admins racing for one slot: the second gets the German conflict
  * message and fresh slots. Demo coach 4 has no Saturday hours, so a Saturday block is the only
  * free time of that day.
@@ -143,7 +143,7 @@ describe('staff scheduling', () => {
 });
 
 /**
- * Issue 31, point 3: no slot falls on a public holiday of the practice's state (Berlin in the
+ * no slot falls on a public holiday of the practice's state (Berlin in the
  * demo), though a coach is available then; staff still move an appointment onto one, with a
  * reason. The next Christmas at least a week ahead; the browser's clock is set five days
  * before it, so the client's picker (the next four weeks from now) covers it in any month.

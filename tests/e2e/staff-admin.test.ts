@@ -5,7 +5,7 @@ import { useBrowser } from '../support/browser';
 import { seedSession, signInByPasscode } from '../support/e2e-sign-in';
 
 /**
- * Issue 7, staff workspace part 2 in Chromium, signed in as the demo accounts: an admin
+ * Staff workspace part 2 in Chromium, signed in as the demo accounts: an admin
  * creates a user and sees the activation code once, changes the role (a role above their own is
  * refused in German, nothing changes); a coach sees only the menu items of section 6; bad input
  * in the coach form gets German messages at the fields and changes nothing; events filtered by
@@ -231,7 +231,7 @@ describe('an admin and the events', () => {
     await settled(page, 'Ereignisse');
     expect(await seriousAxeViolations(page)).toEqual([]);
     const region = page.getByRole('region', { name: 'Ereignisse' });
-    // Issue 31: every event has a German name (an insurer's change was "Sonstiges Ereignis (insurer.updated)").
+    // every event has a German name (an insurer's change was "Sonstiges Ereignis (insurer.updated)").
     const what = await region.locator('tbody tr td:nth-child(2)').allTextContents();
     expect(what).toEqual(expect.arrayContaining([expect.stringMatching(/^Krankenkasse geändert/)]));
     for (const w of what) expect(w).not.toMatch(/Sonstiges Ereignis|[a-z_]+\.[a-z_]+/);
@@ -360,7 +360,7 @@ describe('an admin and the billing rules', () => {
     expect(await choice.textContent()).toMatch(new RegExp(`^${when(theirs[index]!.startDate)} · `));
     await choice.click();
     const result = page.getByRole('region', { name: 'Ergebnis der Vorschau' });
-    // Issue 31: the appointment is named by client, date and type (not its id), and the amount is shown.
+    // the appointment is named by client, date and type (not its id), and the amount is shown.
     const link = result.getByRole('link', { name: new RegExp(`^${client.firstName} ${client.lastName}, ${when(theirs[index]!.startDate)} · `) });
     await link.waitFor();
     expect(await link.getAttribute('href')).toBe(`/appointments/${theirs[index]!.id}`);
@@ -389,7 +389,7 @@ describe('an admin and the billing rules', () => {
     const name = `Konsultation ${Date.now()}`;
     await page.getByLabel('Name der Regel').fill(name);
     await page.getByLabel('Terminart').selectOption('first-arztkonsultation');
-    // Insurer and campaign come from the maintained lists (issue 31: they were free text).
+    // Insurer and campaign come from the maintained lists (they were free text).
     const insurerSelect = page.getByLabel('Krankenkasse', { exact: true });
     expect(await insurerSelect.evaluate((el) => el.tagName)).toBe('SELECT');
     const kassen = (await api<{ insurers: Array<{ name: string; active: boolean }> }>('/admin/insurers')).insurers;

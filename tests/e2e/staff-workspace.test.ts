@@ -5,7 +5,7 @@ import { useBrowser } from '../support/browser';
 import { seedSession, signInByPasscode } from '../support/e2e-sign-in';
 
 /**
- * Issue 7, staff workspace part 1: appointments and clients in Chromium, signed in as the demo
+ * Staff workspace part 1: appointments and clients in Chromium, signed in as the demo
  * accounts. A coach sees only their own clients and appointments; an admin filters (the filters
  * live in the URL and survive a reload), opens and edits a client (bad input gets a German
  * message at the field and changes nothing), and cancels an appointment after confirming.

@@ -245,7 +245,7 @@ it('answers no malformed request of any auth operation with a 5xx', { timeout: 3
   await sweepFlowActions('profile', `Bearer ${String(again.headers['x-auth-token'])}`);
 
   const failures = seen.filter((s) => s.status >= 500);
-  // The figure quoted in docs/decisions.md (issue 17).
+  // The figure quoted in docs/decisions.md.
   console.log(`auth malformed-input sweep: ${seen.length} requests, ${failures.length} answered 5xx`);
   for (const f of failures) console.log(`5xx: ${f.status} ${f.label}`);
   for (const m of misshapen) console.log(`shape: ${m}`);

@@ -8,7 +8,7 @@ import { createDbFlowStore } from '../../server/auth-provider/flow/store';
 import type { FlowDef } from '../../server/auth-provider/flow/types';
 import { createTestDatabase } from '../../server/testing/test-database';
 
-// Issue 3: the flow store on the real database (PostgreSQL with DATABASE_URL, else PGlite).
+// the flow store on the real database (PostgreSQL with DATABASE_URL, else PGlite).
 // Two engines stand for two API processes: each has its own in-process guard, so only the
 // database keeps a second action on a flow out while the first runs.
 

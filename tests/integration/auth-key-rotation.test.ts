@@ -10,7 +10,7 @@ import { createTokenVerifier } from '../../server/http/auth';
 import { createTestDatabase } from '../../server/testing/test-database';
 import { createAuthTestApp, uniqueEmail, type AuthTestApp } from '../support/auth-client';
 
-// Issue 3, item 4: rotation keeps old public keys in the JWKS until their tokens expire.
+// Rotation keeps old public keys in the JWKS until their tokens expire.
 
 const LIFETIME_S = 3600;
 const PUBLISH_MS = 1_000;

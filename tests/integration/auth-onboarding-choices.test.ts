@@ -1,5 +1,5 @@
 /**
- * Everyday sign-in (issue 22): a declined passkey offer is not repeated at every sign-in
+ * Everyday sign-in: a declined passkey offer is not repeated at every sign-in
  * (AUTH_PASSKEY_ONBOARDING_SNOOZE_DAYS), and after the address only the methods the account
  * has are offered (AUTH_ONLY_SHOW_ACTUAL_LOGIN_METHODS, on by default).
  */

@@ -13,7 +13,7 @@ import { verifyAuthEventSignature } from '../../server/features/auth-sync/signat
 import { createAuthTestApp, uniqueEmail, type AuthTestApp } from '../support/auth-client';
 import { checkAgainstContract } from '../support/contract-validator';
 
-// Issue 3, item 7: the product hears of created and deleted users and changed primary
+// The product hears of created and deleted users and changed primary
 // e-mails (in-process in the default set-up, a signed webhook when the provider runs alone),
 // and POST /admin/sync-auth-emails repairs drift.
 

@@ -5,7 +5,7 @@ import { authSessions } from '../../server/db/schema/index';
 import { createAuthTestApp, uniqueEmail, type AuthTestApp, type FlowState } from '../support/auth-client';
 import { createSamlIdp } from '../support/saml-idp';
 
-// Issue 3: SAML 2.0 (protocol §1.1, §3.5) with a locally generated IdP key.
+// SAML 2.0 (protocol §1.1, §3.5) with a locally generated IdP key.
 
 const idp = createSamlIdp();
 const PUBLIC = 'http://localhost:3000';

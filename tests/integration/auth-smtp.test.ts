@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAuthTestApp, uniqueEmail, type AuthTestApp } from '../support/auth-client';
 
-// Issue 3: one test sends a passcode through real SMTP to a local sink and reads it back.
+// one test sends a passcode through real SMTP to a local sink and reads it back.
 
 const received: { to: string[]; raw: string }[] = [];
 const sink = new SMTPServer({

@@ -111,7 +111,7 @@ describe('authorisation matrix from x-roles', () => {
   });
 });
 
-// Issue #31: clinical content is for the roles that read it (shared/clinical-access.ts). The
+// clinical content is for the roles that read it (shared/clinical-access.ts). The
 // client record's clinical fields are left out of every answer to an onboarding manager, who
 // may not write them either, and completing documents in review is for readers only.
 describe('clinical content by role', () => {

@@ -29,7 +29,7 @@ describe('rule preview', () => {
     expectStatus(res, 200);
     expect(res.body).toEqual({
       appointmentId: appointment.id,
-      // Named as people know it, and what the matching rule would bill (issue 31).
+      // Named as people know it, and what the matching rule would bill.
       appointment: {
         startDate: appointment.startDate,
         appointmentType: 'followup',

@@ -77,7 +77,7 @@ describe('client records', () => {
       coachedById: coach.id,
       existingClientOfCoachId: previous.id,
     };
-    // With the clinical fields: a role that reads them (issue #31).
+    // With the clinical fields: a role that reads them.
     const res = await api.call('POST', '/api/admin/client', { as: admin, body });
     expectStatus(res, 201);
     const { coachedById: _c, ...stored } = body;

@@ -20,7 +20,7 @@ import {
   type Caller,
 } from './fixtures';
 
-// Issue 20: the open work tables follow every change that decides what is open (kept by
+// the open work tables follow every change that decides what is open (kept by
 // triggers), a summary draft follows its appointment (cancelled, no-show, taken back), signing
 // announces itself, and an admin exports one client's documents as one PDF.
 

@@ -5,7 +5,7 @@ import type { Api } from '../support/api';
 import { SOAP, startClinical, summaryUrl, type ClinicalApp } from './clinical-support';
 import { expectProblem, expectStatus, type Caller } from './fixtures';
 
-// Issue 20 point 5: a reviewer reads a signed document, adds a review comment and completes it;
+// a reviewer reads a signed document, adds a review comment and completes it;
 // the document names the signer, the amendment author, the commenter and the reviewer.
 
 let api: Api;

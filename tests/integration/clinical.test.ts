@@ -319,7 +319,7 @@ describe('review batches', () => {
     const draft = (
       await api.call('POST', summaryUrl(a.id), { as: coachA, body: { content: SOAP } })
     ).body;
-    // Completing is for a role that reads the documents (issue #31): a second admin here.
+    // Completing is for a role that reads the documents: a second admin here.
     const reviewer = await api.signIn('ADMIN');
     const refused = await api.call('POST', '/api/summaries/batch-process', {
       as: reviewer,

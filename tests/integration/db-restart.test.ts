@@ -8,7 +8,7 @@ import {
 } from '../../server/testing/outage-drill';
 import { scratchPostgresUnavailable } from '../../server/testing/scratch-postgres';
 
-// Issue 17, points 9 and 10: the real server (server/main.ts, job workers on) on a PostgreSQL
+// the real server (server/main.ts, job workers on) on a PostgreSQL
 // cluster of its own, which the test restarts and stops while admins create clients.
 
 const unavailable = scratchPostgresUnavailable();

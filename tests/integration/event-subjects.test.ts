@@ -4,7 +4,7 @@ import { ADDRESS, itemMaker, makeRule } from './billing-support';
 import { expectStatus, newClient, newCoach, startApi, unique, type Caller } from './fixtures';
 
 /**
- * Issue 31, point 13: `/events` said only "Klient:in / Termin" and "Rechnung versendet". Each
+ * `/events` said only "Klient:in / Termin" and "Rechnung versendet". Each
  * event now names what it is about: the client's name, the appointment's start and type, the
  * invoice's number — each only for callers who may see that record.
  */

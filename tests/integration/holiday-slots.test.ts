@@ -1,7 +1,7 @@
 /**
  * No slot falls on a public holiday of the practice's federal state (HOLIDAY_STATE): not for
  * clients (booking and reschedule), not in the staff pickers; staff move an appointment onto
- * one only with a reason, which the event records (issue 31, point 3).
+ * one only with a reason, which the event records.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { berlinDate } from '../../shared/time';

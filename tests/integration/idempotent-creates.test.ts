@@ -4,7 +4,7 @@ import { readContract } from '../../server/http/contract';
 import type { Api } from '../support/api';
 import { expectProblem, expectStatus, startApi, type Caller } from './fixtures';
 
-// Issue #32, point 8: a database restart during the COMMIT of `POST /admin/client` saved the
+// a database restart during the COMMIT of `POST /admin/client` saved the
 // client and answered 503; the form's "try again" then created a second one. Every call that
 // creates a record takes an Idempotency-Key: the repeat answers the first result.
 

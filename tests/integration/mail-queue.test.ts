@@ -9,7 +9,7 @@ import { startAppJobs } from '../../server/app-jobs';
 import { freePort } from '../../server/testing/scratch-postgres';
 import { createAuthTestApp, uniqueEmail } from '../support/auth-client';
 
-// Issue 17, points 12 and 13: sign-in mail through the job queue (SMTP down, hanging,
+// sign-in mail through the job queue (SMTP down, hanging,
 // refusing), and a backlog sent in concurrent batches.
 
 /** A local SMTP sink on a fixed port that can be down (refusing connections) and come up. */

@@ -10,7 +10,7 @@ import { createApi } from '../support/api';
 import { startMailchimpFake } from '../support/mailchimp-fake';
 import { expectFieldError, expectProblem, expectStatus, newClient, unique } from './fixtures';
 
-// Issue 21 §2: the mailing list both ways. Incoming: Mailchimp's form-encoded webhook (and
+// The mailing list both ways. Incoming: Mailchimp's form-encoded webhook (and
 // JSON), authenticated by the secret in the URL. Outgoing: the sync job against a local fake
 // of the two Marketing API calls.
 

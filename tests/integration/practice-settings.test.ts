@@ -9,7 +9,7 @@ import { ADDRESS, itemMaker, makeRule } from './billing-support';
 import { expectFieldError, expectProblem, expectStatus, newClient, newCoach, startApi, unique, type Caller } from './fixtures';
 
 /**
- * Issue #31: the practice settings. A SUPERADMIN keeps them (400 naming the field for bad
+ * the practice settings. A SUPERADMIN keeps them (400 naming the field for bad
  * input); the public legal answer, the invoices (PDF and XRechnung seller, BT-30/BT-31) and the
  * mail signature use them, not the PRACTICE_* defaults; an XRechnung without a seller
  * identifier (BR-CO-26) is refused with a German reason; sponsors and insurers without an

@@ -9,7 +9,7 @@ import { createApi } from '../support/api';
 import { csvRecords, parseCsv, unzip } from '../support/unzip';
 import { expectProblem, expectStatus } from './fixtures';
 
-// Issue 21 §3: the research export. A ZIP of the consenting clients only, pseudonymised,
+// The research export. A ZIP of the consenting clients only, pseudonymised,
 // generalised, k-anonymous on the quasi-identifiers, with codebook and manifest.
 
 let api: Api;

@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../../server/testing/test-app';
 
 // Strict-Transport-Security pins a browser to HTTPS for a year: sent only on answers that went
 // over HTTPS, which behind a TLS-terminating proxy the believed X-Forwarded-Proto tells
-// (issue #32, point 2). On a plain-http host (development, an intranet test) it is left out.
+//. On a plain-http host (development, an intranet test) it is left out.
 
 const template = () => (process.env.DATABASE_URL ? { template: inject('templateDatabase') } : {});
 let direct: TestApp;

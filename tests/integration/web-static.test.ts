@@ -1,4 +1,4 @@
-// The built web app's files as a browser receives them (server/web/static.ts, issue #31):
+// The built web app's files as a browser receives them (server/web/static.ts):
 // the build's brotli and gzip copies chosen by Accept-Encoding, long-lived caching for hashed
 // files, revalidation for index.html, and correct headers for every variant.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';

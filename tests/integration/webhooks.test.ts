@@ -20,7 +20,7 @@ import { startReceiver } from '../support/webhook-receiver';
 import { keyringOf, sealSecret } from '../../server/features/webhooks/secret-box';
 import { ADDRESS, itemMaker } from './billing-support';
 
-// Issue 21 §1: outgoing webhooks against a local receiver; every request is verified with the
+// Outgoing webhooks against a local receiver; every request is verified with the
 // Standard Webhooks library's own `verify`.
 
 const clock = testClock();

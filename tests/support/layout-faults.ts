@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 
 /**
- * What a reader sees as broken on the page as laid out now (issue 31, point 5):
+ * What a reader sees as broken on the page as laid out now:
  *
  * - `brokenWords`: a word whose letters lie on two lines ("Abrechnungsrege|ln"). Measured from
  *   the text itself: a text node that spans one line box is skipped at once (one

@@ -5,7 +5,7 @@ import { XMLParser } from 'fast-xml-parser';
  * without the KoSIT validator (its Java jar and scenario files are downloads this project cannot
  * reach). Each rule reads the UBL syntax the way the KoSIT Schematron does, on the element
  * the rule names; the answer is the ids of the rules the document breaks (empty = passes).
- * With the EN 16931 co-occurrence and calculation rules BR-CO-3 … BR-CO-26 (issue #31: the
+ * With the EN 16931 co-occurrence and calculation rules BR-CO-3 … BR-CO-26 (the
  * official rules had found BR-CO-26 broken, which these checks did not know). Not a
  * replacement for the KoSIT validator: no XSD, no code lists (BR-CO-5 … BR-CO-8 compare reason
  * codes with their code list and are left out; the invoices here have no allowances or charges).

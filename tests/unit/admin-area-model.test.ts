@@ -6,7 +6,7 @@ import { describeModel, done, failed, startMachine } from '../support/model';
 import { LAST, STORED, TYPE, webhook } from './webhook-fakes';
 
 /**
- * Model-based tests of the superadmin area's small machines (issue 21): the webhook list and the
+ * Model-based tests of the superadmin area's small machines: the webhook list and the
  * e-mail sync, each state checked in what the page shows (tags, `can()`, context) and in the
  * calls that went out. The webhook page's machine is played against its view in
  * webhook-detail-model.test.tsx.

@@ -11,7 +11,7 @@ import {
 import { type LoadedRecord, recordFormMachine } from '../../src/machines/record-form.machine';
 
 /**
- * The staff form moving an appointment (issue 17): the record form with the appointment
+ * The staff form moving an appointment: the record form with the appointment
  * schema and the real save actor over a fake API, so the test sees the requests the page
  * sends and what the page has to show after each answer.
  */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * The import graph of the product code (src/, shared/, server/), read with the TypeScript
  * compiler's own import scanner (static imports, `import type`, re-exports and `import()`):
- * the layers of issue 18 hold (docs/decisions.md). ESLint's no-restricted-imports says the same
+ * the layers hold (docs/decisions.md). ESLint's no-restricted-imports says the same
  * for one file at a time; a loop needs the whole graph, and this test cannot be switched off
  * by a comment in the importing file.
  */
@@ -201,7 +201,7 @@ describe('the import graph', () => {
 });
 
 /**
- * Views render from a machine's tags and `can()` and wire no effects (issue 18 §4): a state's
+ * Views render from a machine's tags and `can()` and wire no effects: a state's
  * name is the machine's own, so `.matches(…)` in a view breaks silently when a state is renamed,
  * and `.provide(…)` belongs to the route actor's creation, not to a screen.
  */

@@ -3,7 +3,7 @@ import { createActor } from 'xstate';
 import { authFlowMachine } from '../../src/machines/auth/flow.machine';
 import { fakeProvider, flush, loginInitState, reply, state } from './auth-widget.fixtures';
 
-// Issue 3: an address of a SAML domain is sent to its identity provider by the server
+// an address of a SAML domain is sent to its identity provider by the server
 // (continue_with_login_identifier → `thirdparty` with `redirect_url`); the widget follows it
 // like an OAuth redirect, with no SAML-specific code.
 

@@ -16,7 +16,7 @@ import { CatalogChoices } from '../../src/views/clients/CatalogChoices';
 import { readLocales } from '../support/locales';
 
 /**
- * The maintained lists (issue 21): the insurer and campaign form rules, the lists' search and
+ * The maintained lists: the insurer and campaign form rules, the lists' search and
  * status filter, and the client form's selects that keep a value the list no longer offers.
  */
 

@@ -39,7 +39,7 @@ import { slotPickerMachine, type SlotPickerInput } from '../../src/machines/slot
 import { describeModel, done, failed, fake, flush, startMachine } from '../support/model';
 
 /**
- * The client pages' machines (issue #6). Model-based: the paths come from the real machines
+ * The client pages' machines. Model-based: the paths come from the real machines
  * (xstate/graph, shortest paths over every UI event and every actor result), a guard test
  * asserts they reach every state, and each path is played on a live actor whose API actors are
  * controllable fakes; in every state on the way the test checks what a caller of the API (or

@@ -7,7 +7,7 @@ import { saveClientActor } from '../../src/machines/actors/staff/clients';
 import { recordFormMachine, type SaveRequest } from '../../src/machines/record-form.machine';
 import { flush, startMachine, type Fake } from '../support/model';
 
-// Issue #32, point 8: "Erneut versuchen" after a 503 must not create a second client. Every
+// "Erneut versuchen" after a 503 must not create a second client. Every
 // create from a staff form sends an Idempotency-Key that stays the same across its retries.
 
 const schema = z.object({ firstName: z.string().trim().min(1), lastName: z.string().trim().min(1) });

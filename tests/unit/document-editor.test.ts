@@ -16,7 +16,7 @@ import {
 import { describeModel, done, failed, flush, startMachine, type Run } from '../support/model';
 
 /**
- * The clinical document editor (issue #20 point 6): model-based over every state, then the
+ * The clinical document editor: model-based over every state, then the
  * timing on a simulated clock (debounce, backoff) with a failing network, the conflict choices
  * and reload safety.
  */
@@ -35,7 +35,7 @@ const THEIRS: LoadedDocument = {
   status: 'new',
 };
 const SIGNED: LoadedDocument = { ...SERVER, etag: 'W/"5"', status: 'sent' };
-/** No document yet: the empty template, no ETag (issue #31: looking creates nothing). */
+/** No document yet: the empty template, no ETag (looking creates nothing). */
 const ABSENT: LoadedDocument = {
   content: { format: 'SOAP', riskFlag: false },
   etag: null,

@@ -3,7 +3,7 @@ import { takeEarlyLogin } from '../../src/early-login-handoff';
 import { loginInitState, preflightState } from './auth-widget.fixtures';
 
 /**
- * src/early-login.ts, the sign-in page's own small script (issue #4): it starts the login flow
+ * src/early-login.ts, the sign-in page's own small script: it starts the login flow
  * and answers the preflight before the app's code ran, and hands the answer to the start script.
  */
 describe('the early sign-in script', () => {

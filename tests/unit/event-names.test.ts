@@ -11,7 +11,7 @@ import { eventActionLabel } from '../../src/views/events/actions';
 import { readLocales } from '../support/locales';
 
 /**
- * Issue 31, point 13: `/events` named some events by their code ("Sonstiges Ereignis
+ * `/events` named some events by their code ("Sonstiges Ereignis
  * (insurer.updated)"). The list of what the server can record is the contract's EventType:
  * `recordEvent` and the events table accept nothing else (checked by the compiler, asserted
  * below), so every entry of that list needs a German name.

@@ -53,7 +53,7 @@ const STORNO = invoice({ id: STORNO_ID, number: '2026-00002', kind: 'cancellatio
 /* ------------------------------------------------------------------------------------------ */
 
 const PREVIEW = { itemCount: 5, payerCount: 2, grossCents: 59500, payersWithoutAddress: [], sellerIdentifierMissing: false };
-/** A sponsor without an address among the payers (issue #31): confirmed only by an explicit choice. */
+/** A sponsor without an address among the payers: confirmed only by an explicit choice. */
 const GAPS = {
   ...PREVIEW,
   payersWithoutAddress: [

@@ -12,7 +12,7 @@ import { readLocales } from '../support/locales';
 import { flush, startMachine } from '../support/model';
 
 /**
- * `/admin/mailing-list` as an admin sees it (issue 21 §4): a running sync's progress, then the
+ * `/admin/mailing-list` as an admin sees it: a running sync's progress, then the
  * last sync's result, and the bounce counts, rendered from the page's machine.
  */
 let i18n: Awaited<ReturnType<typeof createI18n>>['i18n'];

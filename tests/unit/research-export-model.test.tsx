@@ -9,7 +9,7 @@ import { readLocales } from '../support/locales';
 import { describeModel, done, failed, type ModelTest, startMachine } from '../support/model';
 
 /**
- * Model-based test of `/admin/research-export` (issue 21 §3): paths from the real machine
+ * Model-based test of `/admin/research-export`: paths from the real machine
  * (the consent count, then the download), played against the rendered page with clicks; each
  * state is checked in what the page shows and in the calls that went out.
  */

@@ -12,7 +12,7 @@ import {
 import { loggerOptions } from '../../server/http/problem';
 import { prettyLogStream } from '../../server/http/log-stream';
 
-// What an operator or a developer meets when starting the server (issue #32, point 2).
+// What an operator or a developer meets when starting the server.
 
 const OWN_KEY = 'an-operators-own-key-0123456789-abcdefghij';
 

@@ -24,7 +24,7 @@ import {
 } from './webhook-fakes';
 
 /**
- * Model-based test of `/admin/webhooks/:type` (issue 21): paths from the real machine (settings,
+ * Model-based test of `/admin/webhooks/:type`: paths from the real machine (settings,
  * secret shown once, rotation after a question, test event, delivery log with deliver again and
  * polling while a message is pending), played against the rendered page with user clicks and
  * typing; each state is checked in what the page shows and in the calls that went out.

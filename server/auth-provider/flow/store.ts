@@ -130,7 +130,7 @@ interface Lane {
 }
 
 /**
- * Flows on PostgreSQL with as few round trips as a step allows (issue 3, flow-step figure).
+ * Flows on PostgreSQL with as few round trips as a step allows.
  *
  * - A step takes its own pool connection, claims the flow with one statement (the row read
  *   together with a session advisory lock on the flow's id, pg_try_advisory_lock: refused at

@@ -113,7 +113,7 @@ export const patientCards = pgTable(
 );
 
 /**
- * The open summary work (issue 20 figures): one row per appointment that gets a summary (not
+ * The open summary work: one row per appointment that gets a summary (not
  * cancelled, not a no-show, not provisional; future ones too) and has none or only a draft.
  * Kept in the writing transaction by statement-level triggers on appointments and
  * appointment_summaries (migration clinical_open_work), so the incomplete list, its count and
@@ -197,7 +197,7 @@ export const clinicalAmendments = pgTable(
 );
 
 /**
- * A reviewer's comment on a signed document (issue #20 point 5): author, time, text. Not part of
+ * A reviewer's comment on a signed document: author, time, text. Not part of
  * the signed content nor of its hash; health data like the document (read with it, logged).
  */
 export const clinicalReviewComments = pgTable(

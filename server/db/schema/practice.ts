@@ -3,7 +3,7 @@ import { check, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, users } from './core';
 
 /**
- * The practice's own details (issue #31): one row, edited by a SUPERADMIN on
+ * The practice's own details: one row, edited by a SUPERADMIN on
  * /admin/practice. The imprint and privacy pages, the invoices (PDF and XRechnung seller) and
  * the signature and sender name of e-mails all read it. Until the first save there is no row
  * and the PRACTICE_* settings of the server are the defaults (server/features/practice).

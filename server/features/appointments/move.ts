@@ -1,5 +1,5 @@
 /**
- * The rules of a staff move (a new start, end or coach), the same as a booking's (issue 17):
+ * The rules of a staff move (a new start, end or coach), the same as a booking's:
  * the new start lies in the future, the new time in the coach's free availability and on no
  * public holiday of the practice's state unless a staff member overrides that with a reason, and it overlaps no live appointment of the coach
  * (./booking.ts bookRange, which every move goes through).

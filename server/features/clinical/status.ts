@@ -7,7 +7,7 @@ import { blockersOf } from './content';
 import { namesOf } from './documents';
 
 /**
- * The detail pages' view of a client's clinical documents (issue #20): status, availability
+ * The detail pages' view of a client's clinical documents: status, availability
  * and blockers of the patient card and every summary, never content; when review completed
  * one, when and by whom. Not an access-log read,
  * so the appointment and client pages can show it to onboarding managers too.

@@ -7,7 +7,7 @@ import { practiceSettings } from '../../db/schema/index';
 import { badRequest } from '../../http/problem';
 
 /**
- * The practice settings (issue #31): one row, maintained by a SUPERADMIN. Everything that
+ * The practice settings: one row, maintained by a SUPERADMIN. Everything that
  * names the practice reads them here: the legal pages, the invoices (PDF and XRechnung seller),
  * the signature and sender name of e-mails. The server's PRACTICE_* settings are only the
  * defaults of an installation whose settings were never saved (docs/decisions.md).

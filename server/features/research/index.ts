@@ -1,2 +1,2 @@
-/** The research export's public face: the pseudonymised ZIP and its summary (issue 21 §3). */
+/** The research export's public face: the pseudonymised ZIP and its summary. */
 export { researchHandlers } from './handlers';

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { legalLinks } from '../../lib/config';
 
-/** Impressum and Datenschutz on every page: the app's own pages (issue #31). */
+/** Impressum and Datenschutz on every page: the app's own pages. */
 export function AppFooter() {
   const { t } = useTranslation('common');
   const { imprint, privacy } = legalLinks();

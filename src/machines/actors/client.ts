@@ -9,7 +9,7 @@ import type { SignupRequestBody } from '../../forms/client-signup.form';
 import { appointmentIcs, type ClientAppointment, type FreeSlot } from '../../lib/client-slots';
 import { saveFile } from './save-file';
 
-/** The API calls of the client pages (issue #6), as the actors their machines declare. */
+/** The API calls of the client pages, as the actors their machines declare. */
 
 const loadSlots = async (
   api: ApiClient,

@@ -2,7 +2,7 @@ import { fromCallback } from 'xstate';
 import type { DocumentEditorEvent } from '../document-editor.machine';
 
 /**
- * The document editor's leave guard (issue #20 point 6), running while something is unsaved:
+ * The document editor's leave guard, running while something is unsaved:
  * - reload or closing the tab: the browser's own question (`beforeunload`), and a save at once
  *   (`editor.saveNow`); the local copy keeps the text in this tab either way;
  * - an in-app link to another page: held back and handed to the machine as `leave.request`,

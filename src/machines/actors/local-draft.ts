@@ -2,7 +2,7 @@ import { fromCallback } from 'xstate';
 import type { LocalDraft, LocalDraftCommand } from '../document-editor.machine';
 
 /**
- * The document editor's local copy (issue #20): typed text survives a reload of the tab.
+ * The document editor's local copy: typed text survives a reload of the tab.
  * sessionStorage, not localStorage: it is health data, and it should end with the tab rather
  * than stay on a shared computer. Cleared once the server holds the text.
  */

@@ -5,7 +5,7 @@ import type { LoadedRecord } from '../record-form.machine';
 import { loadRecordActor, saveRecordActor } from './staff/record';
 
 /**
- * The practice settings (issue #31): `GET /legal` for the public imprint and privacy pages,
+ * The practice settings: `GET /legal` for the public imprint and privacy pages,
  * `GET`/`PUT /admin/practice-settings` for the superadmin's form. There is one set, so the
  * record form's id is a constant.
  */

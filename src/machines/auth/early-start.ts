@@ -13,7 +13,7 @@ const beforeWidget = new WeakMap<EarlyFlow, { unsubscribe(): void }>();
 
 /**
  * Starts the sign-in widget's flow machine with the app's start script, before React rendered
- * the page (src/main.tsx, on /login; bench/web.ts, issue #4): its first requests (`POST /login`,
+ * the page (src/main.tsx, on /login; bench/web.ts): its first requests (`POST /login`,
  * the preflight) run while the page's code and translations arrive and the app renders, and
  * the widget shows the machine's state at once instead of starting it after its first render.
  * The same machine with the same actors as the widget's own (AuthWidget adopts it through

@@ -26,7 +26,7 @@ import { capabilityInputs } from './capabilities';
 import { notProvided as notProvidedBy } from '../shared/failures';
 
 /**
- * The sign-in widget's flow machine (issue #4; specification sections 2, 4, 5, 8; protocol
+ * The sign-in widget's flow machine (specification sections 2, 4, 5, 8; protocol
  * in auth-flow-protocol.md). It mirrors the server: every server state (and preflight) is a
  * state of this machine with the same name, and the server's answer decides the next state.
  * An answer naming a state the machine does not know ends in `handlerNotFound`.

@@ -5,7 +5,7 @@ import { documentEditorMachine } from '../document-editor.machine';
 import type { RouteEffects } from './effects';
 
 /**
- * The clinical document editor (issue #20) wired to the API, the tab's sessionStorage, the
+ * The clinical document editor wired to the API, the tab's sessionStorage, the
  * browser's leave events and the router: an appointment's summary, or a client's patient card
  * (started at `createAt`, a held appointment, when the client has none yet).
  */

@@ -7,7 +7,7 @@ import { TextField } from '../staff/FormParts';
 import { NewOrEditFormPage } from '../staff/StaffFormPage';
 
 /**
- * `/admin/practice` (SUPERADMIN, issue #31): the practice's details, which the imprint, the
+ * `/admin/practice` (SUPERADMIN): the practice's details, which the imprint, the
  * privacy notice, every invoice and XRechnung and the e-mails use.
  */
 export default function PracticeSettingsPage() {

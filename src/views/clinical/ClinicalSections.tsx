@@ -7,7 +7,7 @@ import { STATUS_LABELS } from './labels';
 import './clinical.css';
 
 /**
- * The clinical parts of the detail pages (issue #20), statuses only: what the appointment's
+ * The clinical parts of the detail pages, statuses only: what the appointment's
  * summary and the client's card are, what blocks them, and the way into the editor for those
  * who may read content (`canWrite`: the coach and admins, not onboarding managers).
  */

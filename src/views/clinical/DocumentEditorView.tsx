@@ -29,7 +29,7 @@ export interface FieldsProps {
 }
 
 /**
- * The page around one clinical document (issue #20): its template's fields, the save state,
+ * The page around one clinical document: its template's fields, the save state,
  * blockers, the signing question, the conflict view with both versions, and after signing the
  * signature with its hash check, the amendments and "Nachtrag hinzufügen". Reads the editor
  * machine's tags and `can()`; `Fields` renders the template (summary or patient card).

@@ -345,7 +345,7 @@ function QuestionDialog({
 }
 
 /**
- * What the mail carries (issue #31): a client the PDF; a sponsor or insurer also the XRechnung,
+ * What the mail carries: a client the PDF; a sponsor or insurer also the XRechnung,
  * made at issue or, when only the e-mail was missing then, at this send; without a postal
  * address the invoice has none, and the dialog says so instead of promising one.
  */

@@ -196,7 +196,7 @@ const catalogHref = (gap: InvoiceRunPreview['payersWithoutAddress'][number]) => 
 };
 
 /**
- * Before the run (issue #31): the practice settings' missing seller identifier, which blocks
+ * Before the run: the practice settings' missing seller identifier, which blocks
  * every XRechnung, and the sponsors and insurers without a complete address, each linked to
  * where it is completed; issuing to them anyway is an explicit choice.
  */

@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 
 /**
- * Names for breadcrumbs of records (issue #31): a route's crumb says "Klient:in"; a page that
+ * Names for breadcrumbs of records: a route's crumb says "Klient:in"; a page that
  * knows whose record it shows names it here ("Klara Klient"), and the trail shows that name
  * while the page is open.
  */

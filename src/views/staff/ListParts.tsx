@@ -66,7 +66,7 @@ const FIELD_ERRORS: Record<string, string> = {
   invalid_ik_number: tKey('catalog:fieldErrors.ikNumber'),
   invalid_postal_code_de: tKey('catalog:fieldErrors.postalCodeDe'),
   invalid_campaign_code: tKey('catalog:fieldErrors.campaignCode'),
-  // The practice settings (issue #31).
+  // The practice settings.
   invalid_iban: tKey('admin:practice.fieldErrors.iban'),
   invalid_vat_id: tKey('admin:practice.fieldErrors.vatId'),
   tax_number_or_vat_id: tKey('admin:practice.fieldErrors.taxNumberOrVatId'),

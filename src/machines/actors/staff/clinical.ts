@@ -14,7 +14,7 @@ import type {
 } from '../../document-editor.machine';
 
 /**
- * The document editor's calls (issue #20) for the two clinical documents. A summary's
+ * The document editor's calls for the two clinical documents. A summary's
  * `documentId` is its appointment's id; a patient card's is the client's id (the card's own id,
  * which its PUT and amendments need, is learned at load or when the first save creates it).
  * Loading also reads whose document it is (the appointment: client, date, type) for the header.
