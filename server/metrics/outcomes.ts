@@ -26,6 +26,8 @@ export function countedMailer(mailer: Mailer): Mailer {
     },
     send: (message) => counted('email', () => mailer.send(message), isPermanentMailError),
     deliver: (message) => counted('email', () => mailer.deliver(message), isPermanentMailError),
+    // A probe sends nothing: not an outcome.
+    probe: () => mailer.probe(),
   };
 }
 
