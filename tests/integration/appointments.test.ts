@@ -183,7 +183,13 @@ describe('POST /api/appointment', () => {
   it('answers a repeated booking with the same Idempotency-Key with the first result', async () => {
     const coach = await newCoach(api, admin);
     const client = await newClient(api, admin);
-    const input = { clientId: client.id, coachId: coach.id, startDate: at(9, 11) };
+    // The reason is used only when the day falls on a public holiday.
+    const input = {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(9, 11),
+      availabilityOverrideReason: 'Testtermin',
+    };
     const headers = { 'idempotency-key': `booking-${unique()}` };
     const first = await api.call('POST', '/api/appointment', {
       as: admin,
@@ -523,8 +529,16 @@ describe('PUT and DELETE /api/appointment/{id}', () => {
     const coach = await newCoach(api, admin);
     const client = await newClient(api, admin);
     // Staff may still record an appointment afterwards (the fixtures do): created in the past.
-    const over = await newAppointment(api, admin, { clientId: client.id, coachId: coach.id, startDate: at(-3, 9) });
-    const ahead = await newAppointment(api, admin, { clientId: client.id, coachId: coach.id, startDate: at(33, 9) });
+    const over = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(-3, 9),
+    });
+    const ahead = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.id,
+      startDate: at(33, 9),
+    });
     const underway = await newAppointment(api, admin, {
       clientId: client.id,
       coachId: coach.id,
@@ -532,21 +546,43 @@ describe('PUT and DELETE /api/appointment/{id}', () => {
       endDate: minutesFromNow(20),
     });
 
-    expectProblem(await api.call('DELETE', `/api/appointment/${over.id}`, { as: admin }), 409, 'appointment_ended');
+    expectProblem(
+      await api.call('DELETE', `/api/appointment/${over.id}`, { as: admin }),
+      409,
+      'appointment_ended',
+    );
     expect((await getAppointment(over.id)).body).toEqual(over);
     expectProblem(
-      await api.call('PUT', `/api/appointment/${ahead.id}`, { as: manager, body: { noShow: true } }),
+      await api.call('PUT', `/api/appointment/${ahead.id}`, {
+        as: manager,
+        body: { noShow: true },
+      }),
       409,
       'appointment_not_started',
     );
     expect((await getAppointment(ahead.id)).body).toEqual(ahead);
 
     // Once it has started a no-show is recorded (and taken back); under way it can still be cancelled.
-    const marked = await api.call('PUT', `/api/appointment/${over.id}`, { as: manager, body: { noShow: true } });
+    const marked = await api.call('PUT', `/api/appointment/${over.id}`, {
+      as: manager,
+      body: { noShow: true },
+    });
     expectStatus(marked, 200);
     expect(marked.body.noShow).toBe(true);
-    expectStatus(await api.call('PUT', `/api/appointment/${over.id}`, { as: manager, body: { noShow: false } }), 200);
-    expectStatus(await api.call('PUT', `/api/appointment/${underway.id}`, { as: admin, body: { noShow: true } }), 200);
+    expectStatus(
+      await api.call('PUT', `/api/appointment/${over.id}`, {
+        as: manager,
+        body: { noShow: false },
+      }),
+      200,
+    );
+    expectStatus(
+      await api.call('PUT', `/api/appointment/${underway.id}`, {
+        as: admin,
+        body: { noShow: true },
+      }),
+      200,
+    );
     const cancelled = await api.call('DELETE', `/api/appointment/${underway.id}`, { as: admin });
     expectStatus(cancelled, 200);
     expect(cancelled.body.cancelledAt).not.toBeNull();
@@ -645,7 +681,10 @@ describe('GET /api/appointments', () => {
     g1 = await book(p1, coachG, 11, 'followup');
     expectStatus(await api.call('DELETE', `/api/appointment/${a4.id}`, { as: admin }), 200);
     // The API marks a no-show only once the appointment started; a5 lies ahead, so the row is set.
-    await api.database.db.update(appointments).set({ noShow: true }).where(eq(appointments.id, a5.id));
+    await api.database.db
+      .update(appointments)
+      .set({ noShow: true })
+      .where(eq(appointments.id, a5.id));
   });
 
   it('sorts by start, ascending unless sortDirection=desc', async () => {
@@ -754,7 +793,12 @@ describe('GET /api/appointments/upcoming', () => {
     // Another coach's: one that ended 65 minutes ago, one under way.
     const otherCoach = await newCoach(api, admin);
     const bookOther = (startDate: string, minutes: number) =>
-      newAppointment(api, admin, { clientId: client.id, coachId: otherCoach.id, startDate, minutes });
+      newAppointment(api, admin, {
+        clientId: client.id,
+        coachId: otherCoach.id,
+        startDate,
+        minutes,
+      });
     const ended = await bookOther(minutesFromNow(-75), 10);
     const underway = await bookOther(minutesFromNow(-10), 30);
     const future = [];

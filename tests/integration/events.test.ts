@@ -93,6 +93,8 @@ beforeAll(async () => {
       startDate: at(3, 9),
       endDate: at(3, 10),
       appointmentType: 'first',
+      // Used only when the day falls on a public holiday.
+      availabilityOverrideReason: 'Testtermin',
     }),
   );
   await ok(

@@ -152,7 +152,12 @@ describe('slots around Christmas and New Year (Berlin)', () => {
 
   it('refuses a staff booking onto a holiday without a reason, records it with one, and records a past session as it was without a reason and recorded with one; a past session is recorded as it was', async () => {
     const client = await newClient(api, admin);
-    const newYear = { clientId: client.id, coachId, startDate: '2028-01-01T10:00:00.000Z' };
+    const newYear = {
+      clientId: client.id,
+      coachId,
+      startDate: '2028-01-01T10:00:00.000Z',
+      availabilityOverrideReason: undefined,
+    };
     const refused = await bookAppointment(api, admin, newYear);
     expectProblem(refused, 409, 'public_holiday');
     expect(refused.body.detail).toContain('Neujahr');
@@ -186,6 +191,7 @@ describe('slots around Christmas and New Year (Berlin)', () => {
       clientId: client.id,
       coachId,
       startDate: '2027-10-03T09:00:00.000Z',
+      availabilityOverrideReason: undefined,
     });
     expectStatus(past, 201);
   });

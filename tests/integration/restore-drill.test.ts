@@ -180,6 +180,8 @@ describe('restore drill', () => {
       coachId: coach!.id,
       startDate: start.toISOString(),
       endDate: new Date(start.getTime() + 30 * 60_000).toISOString(),
+      // Used only when that Tuesday is a public holiday.
+      availabilityOverrideReason: 'Testtermin',
     });
     expect(booked.status).toBe(201);
     const [row] = await restored.database.db
