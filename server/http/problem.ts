@@ -342,7 +342,8 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   // Fastify finds no route for a path it has under another method either: that is a 405.
   const allowed = request.server.allowedMethods?.(request.url) ?? [];
-  if (allowed.length > 0) {
+  // A route that answers "not here" itself (an unconfigured /metrics) is a 404, not a 405.
+  if (allowed.length > 0 && !allowed.includes(request.method)) {
     return sendProblem(
       request,
       reply,
