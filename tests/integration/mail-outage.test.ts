@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { TestClock } from 'pg-boss';
-import { SMTPServer } from 'smtp-server';
+import type { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer } from '../../server/adapters/mail/mailer';
 import type { Db } from '../../server/db/client';
@@ -11,31 +11,16 @@ import type { JobDefinition } from '../../server/jobs/queue';
 import { createSmsSender } from '../../server/adapters/sms/sms';
 import { freePort } from '../../server/testing/scratch-postgres';
 import { createApi } from '../support/api';
+import { recordingSmtpServer, type ReceivedMail } from '../support/smtp-sink';
 
 // Mail during a mail server outage and a database restart: sent once, retried for days,
 // given up where staff see it, and sent at once when the server answers again.
 
 /** A local SMTP sink on a fixed port that can be down (refusing connections) and come up. */
 function smtpSink(port: number) {
-  const received: { to: string[]; raw: string }[] = [];
+  const received: ReceivedMail[] = [];
   // A closed SMTPServer does not serve again: each time up is a new one.
-  const serve = () =>
-    new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          received.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-    });
+  const serve = () => recordingSmtpServer(received);
   let server: SMTPServer | null = null;
   return {
     received,
@@ -119,13 +104,22 @@ describe('sent once', () => {
     expect(row!.providerMessageId).toBe(`<${id}@praxis.example>`);
 
     // A try whose "sent" was lost: the message is sent again, and a mail program folds the two.
-    await t.database.db.update(communications).set({ status: 'queued' }).where(eq(communications.id, id!));
+    await t.database.db
+      .update(communications)
+      .set({ status: 'queued' })
+      .where(eq(communications.id, id!));
     await t.app.jobs.send(t.database.db, DELIVER_JOB, { communicationId: id! });
     await t.app.jobs.runDue();
-    expect((await stored([id!]))[0]).toMatchObject({ status: 'sent', providerMessageId: `<${id}@praxis.example>` });
+    expect((await stored([id!]))[0]).toMatchObject({
+      status: 'sent',
+      providerMessageId: `<${id}@praxis.example>`,
+    });
     const mails = sink.received.filter((m) => m.to.includes('mid-0@klient.example'));
     expect(mails).toHaveLength(2);
-    expect(mails.map((m) => messageIdOf(m.raw))).toEqual([`<${id}@praxis.example>`, `<${id}@praxis.example>`]);
+    expect(mails.map((m) => messageIdOf(m.raw))).toEqual([
+      `<${id}@praxis.example>`,
+      `<${id}@praxis.example>`,
+    ]);
   });
 
   it('a database that does not answer right after the send keeps the outcome: the mail is not sent again', async () => {
@@ -192,9 +186,13 @@ describe('a mail server outage', () => {
     expect(failed.error).toMatch(/ECONNREFUSED|connect/i);
 
     const admin = await t.signIn('ADMIN');
-    const list = await t.call<{ communications: { id: string }[] }>('GET', '/api/communications/failed', {
-      as: admin,
-    });
+    const list = await t.call<{ communications: { id: string }[] }>(
+      'GET',
+      '/api/communications/failed',
+      {
+        as: admin,
+      },
+    );
     expect(list.status).toBe(200);
     expect(list.body.communications.map((c) => c.id)).toContain(ids[0]);
   }, 120_000);
@@ -208,10 +206,16 @@ describe('a mail server outage', () => {
     while (clock.now() - started < 3600_000 && (await nextRetry(ids)));
     const waiting = await t.app.jobs.waiting(DELIVER_JOB);
     expect(waiting.length).toBeGreaterThanOrEqual(10);
-    expect(Math.max(...waiting.map((j) => j.startAfter.getTime())) - clock.now()).toBeGreaterThan(10 * 60_000);
+    expect(Math.max(...waiting.map((j) => j.startAfter.getTime())) - clock.now()).toBeGreaterThan(
+      10 * 60_000,
+    );
 
     const recovery = mailRecovery({
-      mailer: createMailer({ db: t.database.db, from: t.config.MAIL_FROM, smtpUrl: t.config.SMTP_URL }),
+      mailer: createMailer({
+        db: t.database.db,
+        from: t.config.MAIL_FROM,
+        smtpUrl: t.config.SMTP_URL,
+      }),
       jobs: () => t.app.jobs,
     });
     // While the server is down the probe moves nothing.

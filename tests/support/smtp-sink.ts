@@ -6,10 +6,9 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** A local SMTP sink on 127.0.0.1: accepts every mail and keeps it raw. */
-export async function startSmtpSink() {
-  const received: ReceivedMail[] = [];
-  const server = new SMTPServer({
+/** An SMTP server that accepts every mail and keeps it raw in `received` (not yet listening). */
+export function recordingSmtpServer(received: ReceivedMail[]) {
+  return new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
@@ -27,6 +26,12 @@ export async function startSmtpSink() {
       });
     },
   });
+}
+
+/** A local SMTP sink on 127.0.0.1: accepts every mail and keeps it raw. */
+export async function startSmtpSink() {
+  const received: ReceivedMail[] = [];
+  const server = recordingSmtpServer(received);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
