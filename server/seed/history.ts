@@ -88,7 +88,8 @@ export function demoHistory(data: DemoData, now: Date): EventRow[] {
     }
   }
 
-  for (const a of data.appointments) appointmentHistory(a, userOfCoach.get(a.coachId) ?? null, add);
+  for (const a of data.appointments)
+    appointmentHistory(a, userOfCoach.get(a.coachId) ?? null, nowMs, add);
   return out.sort(
     (x, y) => Date.parse(x.occurredAt as string) - Date.parse(y.occurredAt as string),
   );
@@ -97,6 +98,7 @@ export function demoHistory(data: DemoData, now: Date): EventRow[] {
 function appointmentHistory(
   a: Appointment,
   coachUser: string | null,
+  nowMs: number,
   add: (at: number, row: Omit<EventRow, 'occurredAt' | 'source'>) => void,
 ) {
   const ids = {
@@ -141,7 +143,8 @@ function appointmentHistory(
     return;
   }
   if (a.noShow) {
-    add(end + 30 * MINUTE, {
+    // An appointment that ended minutes before the seed is marked by now, not never.
+    add(Math.min(end + 30 * MINUTE, nowMs), {
       ...ids,
       type: 'appointment.updated',
       actorUserId: coachUser,

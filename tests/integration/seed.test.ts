@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { generateDemoData, insuranceNumber } from '../../server/seed/generate';
+import { demoHistory } from '../../server/seed/history';
 import { seed, seedIfEmpty, type SeedSummary } from '../../server/seed/seed';
 import { formatSeedSummary } from '../../server/seed/summary';
 import { berlinDate } from '../../shared/time';
@@ -257,6 +258,18 @@ describe('demo data', () => {
     expect(await count('clients')).toBe(200);
     expect(await count('users')).toBe(again.counts.users);
     expect(await count('appointments')).toBe(again.counts.appointments);
+  });
+
+  it('records a no-show that ended minutes before the seed moment', () => {
+    const data = generateDemoData({ now: new Date('2026-03-02T09:00:00Z') });
+    const noShow = data.appointments.find((a) => a.noShow)!;
+    // Seeded ten minutes after it ended: the coach has marked it by then.
+    const at = new Date(Date.parse(noShow.endDate as string) + 10 * 60_000);
+    const marks = demoHistory(data, at).filter(
+      (e) => e.appointmentId === noShow.id && e.type === 'appointment.updated',
+    );
+    expect(marks).toHaveLength(1);
+    expect(Date.parse(marks[0]!.occurredAt as string)).toBeLessThanOrEqual(at.getTime());
   });
 
   it('is deterministic apart from the random meeting codes', () => {
