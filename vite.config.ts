@@ -147,13 +147,19 @@ function routeHints(): Plugin {
       const table = source.slice(source.indexOf('export const routes'));
       const entry = /page\(\s*'([^']+)',\s*tKey\('[^']*'\),\s*(\w+)(?:,\s*(\w+))?/g;
       for (const m of table.matchAll(entry)) {
-        entries.push({ pattern: m[1]!, component: m[2]!, ns: m[3] ? (groups.get(m[3]) ?? []) : [] });
+        entries.push({
+          pattern: m[1]!,
+          component: m[2]!,
+          ns: m[3] ? (groups.get(m[3]) ?? []) : [],
+        });
       }
       // Reading the table as text is the price of not importing React into the build config:
       // a table this parser no longer understands fails the build instead of silently losing
       // every page's preload links.
       if (entries.filter((e) => modules.has(e.component)).length < 10) {
-        this.error(`route hints: read ${entries.length} routes from src/app/routes.ts; is page(...) still its form?`);
+        this.error(
+          `route hints: read ${entries.length} routes from src/app/routes.ts; is page(...) still its form?`,
+        );
       }
 
       // A chunk that only imports styles is dropped by Vite after this hook (its CSS stays):

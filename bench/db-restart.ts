@@ -48,7 +48,11 @@ const sinkCounts = () =>
 const serverEnv = { SMTP_URL: `smtp://127.0.0.1:${sinkAt.port}` };
 const drill = await startDrill();
 const database = connectPostgres(drill.databaseUrl, 2);
-const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', DATABASE_URL: drill.databaseUrl });
+const config = loadConfig({
+  NODE_ENV: 'development',
+  LOG_LEVEL: 'silent',
+  DATABASE_URL: drill.databaseUrl,
+});
 
 /** Queues `n` messages with a delivery job each (as a booking does); answers their ids. */
 async function queueMails(n: number, label: string) {
@@ -99,9 +103,14 @@ try {
     restartMails.push(...(await queueMails(mailsPerDrill, `restart${i}`)));
     const result = await restartUnderLoad(drill, server, { mode, recoverWithinMs: 10_000 });
     const survived =
-      result.alive && result.missing === 0 && result.recoveryMs !== null && result.recoveryMs < 10_000;
+      result.alive &&
+      result.missing === 0 &&
+      result.recoveryMs !== null &&
+      result.recoveryMs < 10_000;
     tries.push({ ...result, survived });
-    console.error(`restart ${i + 1}/${restarts} (${mode}): ${survived ? 'survived' : 'NOT survived'}`);
+    console.error(
+      `restart ${i + 1}/${restarts} (${mode}): ${survived ? 'survived' : 'NOT survived'}`,
+    );
     if (!result.alive) {
       await server.stop();
       server = await drill.startServer(serverEnv);

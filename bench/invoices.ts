@@ -16,7 +16,12 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { loadConfig } from '../server/config';
-import { defaultPractice, priceLines, renderInvoicePdf, totalsOf } from '../server/features/invoices/index';
+import {
+  defaultPractice,
+  priceLines,
+  renderInvoicePdf,
+  totalsOf,
+} from '../server/features/invoices/index';
 import { machineBrief, reportHead, round, signedHeaders } from './common';
 import { benchLog, onScratchDatabase } from './servers/scratch';
 
@@ -64,7 +69,9 @@ async function loadItems(client: pg.Client) {
     FROM (SELECT a.*, row_number() OVER (ORDER BY a.start_date) AS n FROM appointments a) a;
   `);
   await client.query('VACUUM (ANALYZE)');
-  const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM billable_items WHERE status = 'approved'`);
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM billable_items WHERE status = 'approved'`,
+  );
   return rows[0]!.n;
 }
 
@@ -91,7 +98,15 @@ async function pdfFloor(invoices: number) {
         dueDate: '2026-04-14',
         serviceFrom: '2026-03-02',
         serviceTo: '2026-03-30',
-        recipient: { name: 'Klara Müller', street: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin', country: 'DE', email: null, reference: null },
+        recipient: {
+          name: 'Klara Müller',
+          street: 'Hauptstr. 1',
+          postalCode: '10115',
+          city: 'Berlin',
+          country: 'DE',
+          email: null,
+          reference: null,
+        },
         lines,
         vatGroups,
         ...totalsOf(vatGroups),
@@ -118,35 +133,58 @@ await onScratchDatabase('invoices', async ({ loader, startServers, writeReport }
   };
   const t = performance.now();
   const res = await fetch(`${appUrl}/api/invoices/runs`, { method: 'POST', headers, body: '{}' });
-  let body = (await res.json()) as { id?: string; status?: string; invoices?: unknown[]; itemCount?: number };
+  let body = (await res.json()) as {
+    id?: string;
+    status?: string;
+    invoices?: unknown[];
+    itemCount?: number;
+  };
   // Above INVOICE_RUN_SYNC_LIMIT payers the run is a background job (202): poll it as the screen does.
   let polls = 0;
   while (res.status === 202 && body.status !== 'done' && body.status !== 'failed') {
     await new Promise((resolve) => setTimeout(resolve, 250));
     polls++;
-    const poll = await fetch(`${appUrl}/api/invoices/runs/${body.id}`, { headers: { authorization: headers.authorization, accept: 'application/json' } });
+    const poll = await fetch(`${appUrl}/api/invoices/runs/${body.id}`, {
+      headers: { authorization: headers.authorization, accept: 'application/json' },
+    });
     body = (await poll.json()) as typeof body;
   }
   const runMs = performance.now() - t;
   const invoices = body.invoices?.length ?? 0;
-  log(`run: ${res.status}, ${body.itemCount} items into ${invoices} invoices in ${round(runMs, 0)} ms`);
-  const { rows } = await loader.query<{ bytes: number }>('SELECT avg(octet_length(pdf))::int AS bytes FROM invoices');
+  log(
+    `run: ${res.status}, ${body.itemCount} items into ${invoices} invoices in ${round(runMs, 0)} ms`,
+  );
+  const { rows } = await loader.query<{ bytes: number }>(
+    'SELECT avg(octet_length(pdf))::int AS bytes FROM invoices',
+  );
 
   const floorMs = await pdfFloor(Math.max(invoices, 1));
   const perInvoice = round(runMs / Math.max(invoices, 1));
   const floorPerInvoice = round(floorMs / Math.max(invoices, 1));
   const ratio = round(perInvoice / floorPerInvoice);
-  log(`per invoice: run ${perInvoice} ms, PDF alone ${floorPerInvoice} ms → ${ratio}× ${ratio <= TARGET.runVsPdfFloor ? 'pass' : 'FAIL'}`);
+  log(
+    `per invoice: run ${perInvoice} ms, PDF alone ${floorPerInvoice} ms → ${ratio}× ${ratio <= TARGET.runVsPdfFloor ? 'pass' : 'FAIL'}`,
+  );
 
   const report = {
     ...reportHead(started, TARGET),
     settings: { clients: CLIENTS, itemsPerClient: PER_CLIENT, items },
     machine: machineBrief(),
-    run: { status: res.status, job: res.status === 202 ? { status: body.status, polls } : null, itemCount: body.itemCount, invoices, totalMs: round(runMs, 0), msPerInvoice: perInvoice, avgPdfBytes: rows[0]?.bytes },
+    run: {
+      status: res.status,
+      job: res.status === 202 ? { status: body.status, polls } : null,
+      itemCount: body.itemCount,
+      invoices,
+      totalMs: round(runMs, 0),
+      msPerInvoice: perInvoice,
+      avgPdfBytes: rows[0]?.bytes,
+    },
     pdfFloor: { totalMs: round(floorMs, 0), msPerInvoice: floorPerInvoice },
     runVsPdfFloor: ratio,
-    pass: ratio <= TARGET.runVsPdfFloor && (res.status === 201 || (res.status === 202 && body.status === 'done')) && invoices === CLIENTS,
+    pass:
+      ratio <= TARGET.runVsPdfFloor &&
+      (res.status === 201 || (res.status === 202 && body.status === 'done')) &&
+      invoices === CLIENTS,
   };
   writeReport(started, report);
 });
-

@@ -137,7 +137,9 @@ async function afterOutage() {
       await database.db
         .select({ n: count() })
         .from(communications)
-        .where(sql`${communications.template} = 'bench-outage' AND ${communications.status} = 'sent'`)
+        .where(
+          sql`${communications.template} = 'bench-outage' AND ${communications.status} = 'sent'`,
+        )
     )[0]!.n;
 
   const { child, message: up } = await startChild<{ port: number }>(

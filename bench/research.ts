@@ -31,7 +31,8 @@ const list = (values: readonly (string | null)[]) =>
 /** Resident and peak memory of a process, in kB (Linux). */
 function memoryOf(pid: number): { rssKb: number; hwmKb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  const kb = (name: string) =>
+    Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rssKb: kb('VmRSS'), hwmKb: kb('VmHWM') };
 }
 
@@ -95,7 +96,9 @@ await onScratchDatabase('research', async ({ loader, startServers, writeReport }
   const headers = await signedHeaders(issuer, 'bench-admin', 'admin@bench.example');
 
   // Warm the app (routes, token check, a first query) so start-up allocations are not counted.
-  const summary = (await (await fetch(`${appUrl}/api/admin/research-export/summary`, { headers })).json()) as {
+  const summary = (await (
+    await fetch(`${appUrl}/api/admin/research-export/summary`, { headers })
+  ).json()) as {
     participants: number;
     appointments: number;
   };

@@ -5,7 +5,15 @@ import { isStale } from './freshness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** What the bundle is made of; the translation files are served at run time, not bundled. */
-const INPUTS = ['src', 'shared', 'public', 'index.html', 'vite.config.ts', 'package-lock.json', 'tsconfig.json'];
+const INPUTS = [
+  'src',
+  'shared',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'package-lock.json',
+  'tsconfig.json',
+];
 const NOT_BUNDLED = ['src/i18n/locales'];
 
 export const webBuildIsStale = () =>

@@ -35,7 +35,12 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
   // Every send is counted for /metrics (sent, failed, refused).
   const mailer = countedMailer(
     options.mailer ??
-      createMailer({ db, from: config.MAIL_FROM, senderName: () => practiceName(db, config), smtpUrl: config.SMTP_URL }),
+      createMailer({
+        db,
+        from: config.MAIL_FROM,
+        senderName: () => practiceName(db, config),
+        smtpUrl: config.SMTP_URL,
+      }),
   );
   const sms = countedSms(
     options.sms ??
@@ -48,7 +53,11 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
     return started.queue;
   };
 
-  const recovery = mailRecovery({ mailer, jobs, ...(options.onError ? { onError: options.onError } : {}) });
+  const recovery = mailRecovery({
+    mailer,
+    jobs,
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
   const appointmentWork = appointmentJobs(db);
   const billingWork = billingJobs(db, config);
   const retentionWork = retentionJobs(db);
@@ -60,7 +69,14 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
     definitions: [
-      ...notificationJobs({ db, config, mailer, sms, jobs, onRecovered: () => recovery.recovered() }),
+      ...notificationJobs({
+        db,
+        config,
+        mailer,
+        sms,
+        jobs,
+        onRecovered: () => recovery.recovered(),
+      }),
       ...appointmentWork.definitions,
       ...billingWork.definitions,
       ...webhookJobs({ db, config, mailer, jobs }),

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_JOIN_MINUTES } from '../shared/meeting-window';
 
-const bool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /**
  * Development default of WEBHOOK_SECRET_KEY: public, so secrets sealed with it are protected
@@ -15,7 +13,8 @@ export const DEV_WEBHOOK_SECRET_KEY = 'sprechstunde-development-only-webhook-sec
  * The development key of the research export's pseudonyms (features/research/key.ts): public,
  * used while RESEARCH_PSEUDONYM_KEY is unset outside production.
  */
-export const DEV_RESEARCH_PSEUDONYM_KEY = 'sprechstunde-development-research-pseudonym-key-not-secret';
+export const DEV_RESEARCH_PSEUDONYM_KEY =
+  'sprechstunde-development-research-pseudonym-key-not-secret';
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -71,11 +70,17 @@ const schema = z.object({
   /** Steuernummer; development default is a placeholder, set the real one in production. */
   PRACTICE_TAX_NUMBER: z.string().min(1).max(40).default('11/111/11111'),
   /** USt-IdNr., if the practice has one (printed and sent in the XRechnung besides the tax number). */
-  PRACTICE_VAT_ID: z.string().regex(/^[A-Z]{2}[0-9A-Z]{2,13}$/).optional(),
+  PRACTICE_VAT_ID: z
+    .string()
+    .regex(/^[A-Z]{2}[0-9A-Z]{2,13}$/)
+    .optional(),
   PRACTICE_EMAIL: z.string().email().default('rechnung@sprechstunde.invalid'),
   /** Seller contact telephone (XRechnung BR-DE-6). */
   PRACTICE_PHONE: z.string().min(3).max(40).default('+49 30 1234567'),
-  PRACTICE_IBAN: z.string().regex(/^[A-Z]{2}[0-9]{2}[0-9A-Z]{10,30}$/).default('DE02120300000000202051'),
+  PRACTICE_IBAN: z
+    .string()
+    .regex(/^[A-Z]{2}[0-9]{2}[0-9A-Z]{10,30}$/)
+    .default('DE02120300000000202051'),
   /** Days from the invoice date to the due date. */
   INVOICE_PAYMENT_DAYS: z.coerce.number().int().min(0).max(120).default(14),
   /** DATEV: consultant and client number, debtor account, revenue accounts (SKR03 by default). */
@@ -112,9 +117,18 @@ const schema = z.object({
    * How long a message is retried before it counts as failed and is shown to staff: as long
    * as mail servers keep a message in their queue (Postfix: 5 days, most: 2 to 5).
    */
-  MAIL_RETRY_HOURS: z.coerce.number().min(0).max(24 * 7).default(48),
+  MAIL_RETRY_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 7)
+    .default(48),
   /** The ceiling of the retry delay: during a long outage a message is tried once an hour. */
-  MAIL_RETRY_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(3600),
+  MAIL_RETRY_DELAY_MAX_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .default(3600),
   /**
    * While messages wait for a retry, how often the mail server is asked whether it answers
    * again (a connect and greeting); when it does, the waiting messages go out at once.
@@ -127,7 +141,12 @@ const schema = z.object({
   MEETING_LINK_ORIGINS: z
     .string()
     .optional()
-    .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
   /** Where support requests (`POST /support/message`) are forwarded. */
   SUPPORT_EMAIL: z.string().email().default('support@sprechstunde.invalid'),
   /**
@@ -175,9 +194,18 @@ const schema = z.object({
    */
   WEBHOOK_SECRET_KEY_PREVIOUS: z.string().min(32).optional(),
   /** A webhook whose deliveries only failed for this long is switched off and the admins mailed. */
-  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(1).max(30 * 24).default(5 * 24),
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce
+    .number()
+    .min(1)
+    .max(30 * 24)
+    .default(5 * 24),
   /** How long a provisional appointment holds its slot, in minutes (sets provisionalUntil). */
-  PROVISIONAL_HOLD_MINUTES: z.coerce.number().int().min(1).max(14 * 24 * 60).default(60),
+  PROVISIONAL_HOLD_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(14 * 24 * 60)
+    .default(60),
   /**
    * Free slots start on this grid (minutes from local midnight, Europe/Berlin). A divisor of
    * 60, so the local grid is the UTC grid whatever the daylight-saving offset.
@@ -188,12 +216,37 @@ const schema = z.object({
     .refine((v) => v >= 5 && 60 % v === 0, 'a divisor of 60 from 5 to 60')
     .default(15),
   /** Clients see and book slots only this far ahead of now (hours). Staff have none. */
-  CLIENT_BOOKING_NOTICE_HOURS: z.coerce.number().min(0).max(24 * 60).default(24),
+  CLIENT_BOOKING_NOTICE_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(24),
   /** Clients cancel or reschedule only this long before the start (hours); staff may always. */
-  CLIENT_CHANGE_NOTICE_HOURS: z.coerce.number().min(0).max(24 * 60).default(24),
+  CLIENT_CHANGE_NOTICE_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(24),
   /** Federal state whose public holidays the calendar shows (date-holidays code, e.g. BE, BY, NW). */
   HOLIDAY_STATE: z
-    .enum(['BW', 'BY', 'BE', 'BB', 'HB', 'HH', 'HE', 'MV', 'NI', 'NW', 'RP', 'SL', 'SN', 'ST', 'SH', 'TH'])
+    .enum([
+      'BW',
+      'BY',
+      'BE',
+      'BB',
+      'HB',
+      'HH',
+      'HE',
+      'MV',
+      'NI',
+      'NW',
+      'RP',
+      'SL',
+      'SN',
+      'ST',
+      'SH',
+      'TH',
+    ])
     .default('BE'),
   /**
    * The help page's four tutorial videos, the same variable the web build reads (src/lib/config.ts):
@@ -222,9 +275,19 @@ const schema = z.object({
   /** `aud` of Jitsi JWTs (prosody's asap_accepted_audiences; "jitsi" by default). */
   JITSI_JWT_AUDIENCE: z.string().min(1).default('jitsi'),
   /** Both sides may enter the video room this many minutes before the start. */
-  MEETING_JOIN_EARLY_MINUTES: z.coerce.number().int().min(0).max(120).default(DEFAULT_JOIN_MINUTES.early),
+  MEETING_JOIN_EARLY_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(120)
+    .default(DEFAULT_JOIN_MINUTES.early),
   /** …and until this many minutes after the end (JWT exp). */
-  MEETING_JOIN_LATE_MINUTES: z.coerce.number().int().min(0).max(240).default(DEFAULT_JOIN_MINUTES.late),
+  MEETING_JOIN_LATE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(240)
+    .default(DEFAULT_JOIN_MINUTES.late),
   /**
    * HTTP timeouts (both servers: the app and the stand-alone auth provider). A client that has
    * not sent its headers within HTTP_HEADERS_TIMEOUT_MS, or its whole request within
@@ -238,7 +301,12 @@ const schema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
   HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   /** Largest request body accepted (bytes); a larger one is answered 413. */
-  HTTP_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
+  HTTP_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(1024 * 1024),
   /** How long `GET /readyz` waits for the database before it answers 503. */
   READINESS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
   /**
@@ -264,7 +332,10 @@ const schema = z.object({
     .transform((v): boolean | string[] => {
       if (v === undefined || v === '' || v === 'false') return false;
       if (v === 'true') return true;
-      return v.split(',').map((s) => s.trim()).filter(Boolean);
+      return v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     }),
 });
 
@@ -278,7 +349,9 @@ const withAddresses = schema.transform((c) => {
   const PUBLIC_URL = c.PUBLIC_URL ?? `http://localhost:${port}`;
   const AUTH_ISSUER =
     c.AUTH_ISSUER ??
-    (c.NODE_ENV === 'development' ? `${PUBLIC_URL.replace(/\/+$/, '')}/auth` : 'http://localhost:3000/auth');
+    (c.NODE_ENV === 'development'
+      ? `${PUBLIC_URL.replace(/\/+$/, '')}/auth`
+      : 'http://localhost:3000/auth');
   const SHUTDOWN_DRAIN_MS = c.SHUTDOWN_DRAIN_MS ?? (c.NODE_ENV === 'production' ? 10_000 : 200);
   return { ...c, PUBLIC_URL, AUTH_ISSUER, SHUTDOWN_DRAIN_MS };
 });
@@ -296,7 +369,8 @@ export function developmentSecrets(
 ): string[] {
   const found: string[] = [];
   if (config.WEBHOOK_SECRET_KEY === DEV_WEBHOOK_SECRET_KEY) found.push('WEBHOOK_SECRET_KEY');
-  if (config.RESEARCH_PSEUDONYM_KEY === DEV_RESEARCH_PSEUDONYM_KEY) found.push('RESEARCH_PSEUDONYM_KEY');
+  if (config.RESEARCH_PSEUDONYM_KEY === DEV_RESEARCH_PSEUDONYM_KEY)
+    found.push('RESEARCH_PSEUDONYM_KEY');
   return found;
 }
 
@@ -320,10 +394,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (parsed.data.HTTP_HEADERS_TIMEOUT_MS > parsed.data.HTTP_REQUEST_TIMEOUT_MS) {
     // Node refuses a headers timeout longer than the whole request's.
-    throw new Error('Invalid configuration:\nHTTP_HEADERS_TIMEOUT_MS: at most HTTP_REQUEST_TIMEOUT_MS');
+    throw new Error(
+      'Invalid configuration:\nHTTP_HEADERS_TIMEOUT_MS: at most HTTP_REQUEST_TIMEOUT_MS',
+    );
   }
   if (!parsed.data.JITSI_APP_ID !== !parsed.data.JITSI_APP_SECRET) {
-    throw new Error('Invalid configuration:\nJITSI_APP_ID and JITSI_APP_SECRET: set both or neither');
+    throw new Error(
+      'Invalid configuration:\nJITSI_APP_ID and JITSI_APP_SECRET: set both or neither',
+    );
   }
   return parsed.data;
 }

@@ -92,7 +92,11 @@ closeWithGrace({ delay: config.SHUTDOWN_DRAIN_MS + 10_000 }, async ({ signal, er
   await drainThenClose(app, config.SHUTDOWN_DRAIN_MS, Boolean(err));
   await database.close();
   app.log.info(
-    { signal: signal ?? null, drainMs: err ? 0 : config.SHUTDOWN_DRAIN_MS, shutdownMs: Math.round(performance.now() - stopping) },
+    {
+      signal: signal ?? null,
+      drainMs: err ? 0 : config.SHUTDOWN_DRAIN_MS,
+      shutdownMs: Math.round(performance.now() - stopping),
+    },
     'shut down: requests drained, server and database closed',
   );
 });

@@ -12,7 +12,8 @@ export const instantOf = (date: Date): Temporal.Instant =>
   Temporal.Instant.fromEpochMilliseconds(date.getTime());
 
 /** Epoch milliseconds as an instant. */
-export const instantOfMs = (ms: number): Temporal.Instant => Temporal.Instant.fromEpochMilliseconds(ms);
+export const instantOfMs = (ms: number): Temporal.Instant =>
+  Temporal.Instant.fromEpochMilliseconds(ms);
 
 /** An ISO instant (the API's or a row's) as an instant. */
 export const instant = (iso: string): Temporal.Instant => Temporal.Instant.from(iso);

@@ -19,7 +19,8 @@ export function appointmentPhase(a: TimedAppointment, nowMs: number): Appointmen
 }
 
 /** Cancelling and sending the invitations again: until the end. */
-export const mayCancelOrInvite = (phase: AppointmentPhase) => phase === 'upcoming' || phase === 'underway';
+export const mayCancelOrInvite = (phase: AppointmentPhase) =>
+  phase === 'upcoming' || phase === 'underway';
 
 /** Marking a no-show: once it has started, unless cancelled. */
 export const mayMarkNoShow = (phase: AppointmentPhase) => phase === 'underway' || phase === 'ended';

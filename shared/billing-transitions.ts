@@ -4,12 +4,7 @@ export type BillableItemStatus = components['schemas']['BillableItemStatus'];
 
 /** What staff can do to a billable item (one per spec action, single and batch). */
 export type BillingAction =
-  | 'approve'
-  | 'cancel'
-  | 'uncancel'
-  | 'markInvoiceSent'
-  | 'removeValidation'
-  | 'delete';
+  'approve' | 'cancel' | 'uncancel' | 'markInvoiceSent' | 'removeValidation' | 'delete';
 
 /**
  * The one table of allowed transitions, read by the server's handlers and by the web app

@@ -7,9 +7,7 @@ export const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
 export type RepeatEnd =
-  | { kind: 'never' }
-  | { kind: 'until'; date: string }
-  | { kind: 'count'; count: number };
+  { kind: 'never' } | { kind: 'until'; date: string } | { kind: 'count'; count: number };
 
 export interface WeeklyRule {
   interval: number;
@@ -38,10 +36,15 @@ export function parseRule(rrule: string, startDayOfWeek: number): WeeklyRule {
     const [key, value = ''] = part.split('=');
     if (key === 'INTERVAL') rule.interval = Number(value) || 1;
     if (key === 'BYDAY') {
-      rule.days = value.split(',').filter((d): d is Weekday => (WEEKDAYS as readonly string[]).includes(d));
+      rule.days = value
+        .split(',')
+        .filter((d): d is Weekday => (WEEKDAYS as readonly string[]).includes(d));
     }
     if (key === 'UNTIL') {
-      rule.end = { kind: 'until', date: `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}` };
+      rule.end = {
+        kind: 'until',
+        date: `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`,
+      };
     }
     if (key === 'COUNT') rule.end = { kind: 'count', count: Number(value) };
   }

@@ -23,7 +23,10 @@ export const startOfDay = (date: Temporal.PlainDate): Temporal.Instant =>
   date.toZonedDateTime({ timeZone: ZONE }).toInstant();
 
 /** `[start of first, start of first + days)` as ISO instants, for the API's window parameters. */
-export function windowOf(first: Temporal.PlainDate, days: number): { startDate: IsoInstant; endDate: IsoInstant } {
+export function windowOf(
+  first: Temporal.PlainDate,
+  days: number,
+): { startDate: IsoInstant; endDate: IsoInstant } {
   return {
     startDate: startOfDay(first).toString(),
     endDate: startOfDay(first.add({ days })).toString(),
@@ -66,11 +69,16 @@ export const formatDate = (date: Temporal.PlainDate): string =>
  * True when the browser's zone shows other wall times than Berlin (then the screens add a zone
  * note): compared now and half a year on, so zones with other DST rules count as different.
  */
-export function zoneDiffers(browserZone: string, now: Temporal.Instant = Temporal.Now.instant()): boolean {
+export function zoneDiffers(
+  browserZone: string,
+  now: Temporal.Instant = Temporal.Now.instant(),
+): boolean {
   if (browserZone === ZONE) return false;
   try {
     return [now, now.add({ hours: 24 * 182 })].some(
-      (t) => t.toZonedDateTimeISO(browserZone).offsetNanoseconds !== t.toZonedDateTimeISO(ZONE).offsetNanoseconds,
+      (t) =>
+        t.toZonedDateTimeISO(browserZone).offsetNanoseconds !==
+        t.toZonedDateTimeISO(ZONE).offsetNanoseconds,
     );
   } catch {
     return true;

@@ -34,7 +34,10 @@ export interface ScratchBench {
 }
 
 /** Runs `body` on a fresh scratch database; sets a failing exit code when it throws. */
-export async function onScratchDatabase(name: string, body: (bench: ScratchBench) => Promise<void>) {
+export async function onScratchDatabase(
+  name: string,
+  body: (bench: ScratchBench) => Promise<void>,
+) {
   const log = benchLog(name);
   const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const dbName = `spr_bench_${name}_${randomBytes(4).toString('hex')}`;
@@ -67,7 +70,10 @@ export async function onScratchDatabase(name: string, body: (bench: ScratchBench
       writeReport: (started, report) => {
         mkdirSync(results, { recursive: true });
         const json = `${JSON.stringify(report, null, 2)}\n`;
-        writeFileSync(path.join(results, `${name}-${started.toISOString().replace(/[:.]/g, '-')}.json`), json);
+        writeFileSync(
+          path.join(results, `${name}-${started.toISOString().replace(/[:.]/g, '-')}.json`),
+          json,
+        );
         writeFileSync(path.join(results, `${name}-latest.json`), json);
         console.log(json);
       },
@@ -79,7 +85,9 @@ export async function onScratchDatabase(name: string, body: (bench: ScratchBench
     await Promise.all(children.map((c) => stopChild(c)));
     if (connected) await loader.end().catch(() => {});
     if (created && process.env.BENCH_KEEP_DB !== '1')
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((err) => log('could not drop', err));
+      await admin
+        .query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+        .catch((err) => log('could not drop', err));
     else if (created) log(`database kept: ${dbUrl}`);
     await admin.end().catch(() => {});
   }

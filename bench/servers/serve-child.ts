@@ -31,7 +31,12 @@ export async function serveChild(
   process.on('error', parentGone);
   process.stdout.on('error', parentGone);
   process.stderr.on('error', parentGone);
-  process.send?.({ port: (app.server.address() as AddressInfo).port, poolSize }, undefined, {}, (err) => {
-    if (err) parentGone(err);
-  });
+  process.send?.(
+    { port: (app.server.address() as AddressInfo).port, poolSize },
+    undefined,
+    {},
+    (err) => {
+      if (err) parentGone(err);
+    },
+  );
 }

@@ -30,7 +30,9 @@ const sink = new SMTPServer({
     });
   },
 });
-await new Promise<void>((resolve) => sink.listen(Number(process.env.SMTP_SINK_PORT ?? 0), '127.0.0.1', resolve));
+await new Promise<void>((resolve) =>
+  sink.listen(Number(process.env.SMTP_SINK_PORT ?? 0), '127.0.0.1', resolve),
+);
 process.send!({ port: (sink.server.address() as AddressInfo).port });
 process.on('message', (message) => {
   if (message === 'count') process.send!({ received, duplicates });

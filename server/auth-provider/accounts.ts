@@ -42,12 +42,21 @@ export const primaryCandidates = (emails: readonly EmailRow[]) =>
   emails.filter((e) => e.verified && !e.isPrimary);
 
 export async function emailCount(tx: Conn, userId: string) {
-  const [row] = await tx.select({ n: count() }).from(authEmails).where(eq(authEmails.userId, userId));
+  const [row] = await tx
+    .select({ n: count() })
+    .from(authEmails)
+    .where(eq(authEmails.userId, userId));
   return row?.n ?? 0;
 }
 
 /** Adds an address (primary when it is the user's first). The caller checked it is free. */
-export async function addEmail(tx: Conn, userId: string, address: string, verified: boolean, now: Date) {
+export async function addEmail(
+  tx: Conn,
+  userId: string,
+  address: string,
+  verified: boolean,
+  now: Date,
+) {
   const at = now.toISOString();
   const first = (await emailCount(tx, userId)) === 0;
   const [row] = await tx
@@ -71,7 +80,13 @@ export async function setPrimaryEmail(tx: Conn, userId: string, emailId: string,
   await tx
     .update(authEmails)
     .set({ isPrimary: false, updatedAt: at })
-    .where(and(eq(authEmails.userId, userId), eq(authEmails.isPrimary, true), ne(authEmails.id, emailId)));
+    .where(
+      and(
+        eq(authEmails.userId, userId),
+        eq(authEmails.isPrimary, true),
+        ne(authEmails.id, emailId),
+      ),
+    );
   await tx
     .update(authEmails)
     .set({ isPrimary: true, updatedAt: at })
@@ -119,7 +134,9 @@ export async function deletePassword(tx: Conn, userId: string, now: Date) {
 
 /** Ends one of the user's sessions (never someone else's: the user id is in the query). */
 export async function deleteSession(tx: Conn, userId: string, sessionId: string) {
-  await tx.delete(authSessions).where(and(eq(authSessions.userId, userId), eq(authSessions.id, sessionId)));
+  await tx
+    .delete(authSessions)
+    .where(and(eq(authSessions.userId, userId), eq(authSessions.id, sessionId)));
 }
 
 export async function touchUser(tx: Conn, userId: string, now: Date) {

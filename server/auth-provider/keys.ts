@@ -53,20 +53,29 @@ async function newKeyRow(at: Date) {
   return { kid, algorithm: SIGNING_ALGORITHM, publicJwk, privateJwk, createdAt: at.toISOString() };
 }
 
-const lock = (tx: Tx) => tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('auth_signing_keys'))`);
+const lock = (tx: Tx) =>
+  tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('auth_signing_keys'))`);
 
 /**
  * The keys' timeline, oldest first: each key signs from its publication (created +
  * publishDelay; the very first key at once) until the next key's publication, and stays in
  * the JWKS until its last token expired (tokenLifetime later).
  */
-function timeline(rows: readonly Row[], options: Required<Pick<KeyStoreOptions, 'tokenLifetimeSeconds'>> & { publishDelayMs: number }) {
+function timeline(
+  rows: readonly Row[],
+  options: Required<Pick<KeyStoreOptions, 'tokenLifetimeSeconds'>> & { publishDelayMs: number },
+) {
   const sorted = [...rows].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
   return sorted.map((row, i) => {
     const signsFrom = i === 0 ? -Infinity : Date.parse(row.createdAt) + options.publishDelayMs;
     const next = sorted[i + 1];
     const signsUntil = next ? Date.parse(next.createdAt) + options.publishDelayMs : Infinity;
-    return { row, signsFrom, signsUntil, publicUntil: signsUntil + options.tokenLifetimeSeconds * 1000 };
+    return {
+      row,
+      signsFrom,
+      signsUntil,
+      publicUntil: signsUntil + options.tokenLifetimeSeconds * 1000,
+    };
   });
 }
 
@@ -77,7 +86,12 @@ function timeline(rows: readonly Row[], options: Required<Pick<KeyStoreOptions, 
  */
 export async function rotateSigningKey(
   db: Db,
-  options: { tokenLifetimeSeconds: number; publishDelayMs: number; now?: Date; ifOlderThanMs?: number },
+  options: {
+    tokenLifetimeSeconds: number;
+    publishDelayMs: number;
+    now?: Date;
+    ifOlderThanMs?: number;
+  },
 ): Promise<string | null> {
   const at = options.now ?? new Date();
   const row = await newKeyRow(at);
@@ -85,7 +99,11 @@ export async function rotateSigningKey(
     await lock(tx);
     const rows = await tx.select().from(authSigningKeys).orderBy(asc(authSigningKeys.createdAt));
     const newest = rows.at(-1);
-    if (options.ifOlderThanMs !== undefined && newest && at.getTime() - Date.parse(newest.createdAt) < options.ifOlderThanMs) {
+    if (
+      options.ifOlderThanMs !== undefined &&
+      newest &&
+      at.getTime() - Date.parse(newest.createdAt) < options.ifOlderThanMs
+    ) {
       return null;
     }
     await tx.insert(authSigningKeys).values(row);
@@ -113,10 +131,16 @@ export async function loadKeyStore(db: Db, options: KeyStoreOptions): Promise<Ke
     await lock(tx);
     const existing = await tx.select().from(authSigningKeys);
     if (existing.length > 0) return existing;
-    return tx.insert(authSigningKeys).values(await newKeyRow(now())).returning();
+    return tx
+      .insert(authSigningKeys)
+      .values(await newKeyRow(now()))
+      .returning();
   });
 
-  let signing: { kid: string; key: CryptoKey } = { kid: '', key: undefined as unknown as CryptoKey };
+  let signing: { kid: string; key: CryptoKey } = {
+    kid: '',
+    key: undefined as unknown as CryptoKey,
+  };
   let published: JSONWebKeySet = { keys: [] };
   /** When the JWKS or the signing key changes next by the clock alone. */
   let changesAt = Infinity;
@@ -139,9 +163,16 @@ export async function loadKeyStore(db: Db, options: KeyStoreOptions): Promise<Ke
     published = {
       keys: keys
         .filter((k) => k.publicUntil > at)
-        .map(({ row }) => ({ ...(row.publicJwk as JWK), kid: row.kid, alg: row.algorithm, use: 'sig' })),
+        .map(({ row }) => ({
+          ...(row.publicJwk as JWK),
+          kid: row.kid,
+          alg: row.algorithm,
+          use: 'sig',
+        })),
     };
-    changesAt = Math.min(...keys.flatMap((k) => [k.signsFrom, k.publicUntil]).filter((t) => t > at));
+    changesAt = Math.min(
+      ...keys.flatMap((k) => [k.signsFrom, k.publicUntil]).filter((t) => t > at),
+    );
   }
 
   async function reload() {

@@ -53,7 +53,9 @@ const jobs = await startJobQueue({
   definitions: [
     authMailJob({
       db: database.db,
-      mailer: countedMailer(createMailer({ db: database.db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL })),
+      mailer: countedMailer(
+        createMailer({ db: database.db, from: config.MAIL_FROM, smtpUrl: config.SMTP_URL }),
+      ),
     }),
   ],
 });
@@ -84,7 +86,11 @@ closeWithGrace({ delay: config.SHUTDOWN_DRAIN_MS + 10_000 }, async ({ signal, er
   await jobs.stop();
   await database.close();
   app.log.info(
-    { signal: signal ?? null, drainMs: err ? 0 : config.SHUTDOWN_DRAIN_MS, shutdownMs: Math.round(performance.now() - stopping) },
+    {
+      signal: signal ?? null,
+      drainMs: err ? 0 : config.SHUTDOWN_DRAIN_MS,
+      shutdownMs: Math.round(performance.now() - stopping),
+    },
     'shut down: requests drained, server and database closed',
   );
 });

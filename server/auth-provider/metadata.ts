@@ -33,9 +33,12 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 
 /** An empty object is stored as no metadata (null), as Hanko shows none for `{}`. */
 const stored = (value: unknown): UserMetadataObject | null =>
-  isObject(value) && Object.keys(value).length > 0 ? (JSON.parse(JSON.stringify(value)) as UserMetadataObject) : null;
+  isObject(value) && Object.keys(value).length > 0
+    ? (JSON.parse(JSON.stringify(value)) as UserMetadataObject)
+    : null;
 
-const tooLarge = (value: UserMetadataObject | null) => value !== null && JSON.stringify(value).length > METADATA_MAX_CHARS;
+const tooLarge = (value: UserMetadataObject | null) =>
+  value !== null && JSON.stringify(value).length > METADATA_MAX_CHARS;
 
 /** The metadata of an `auth_users` row, the kinds that are set. */
 export function metadataOfRow(
@@ -104,10 +107,9 @@ export async function patchMetadata(
   const current = await metadataOf(tx, userId);
   if (!current) return null;
   const merged = patch === null ? {} : (mergePatch(current, patch) as Record<string, unknown>);
-  const next = Object.fromEntries(METADATA_KINDS.map((kind) => [kind, stored(merged[kind])])) as Record<
-    MetadataKind,
-    UserMetadataObject | null
-  >;
+  const next = Object.fromEntries(
+    METADATA_KINDS.map((kind) => [kind, stored(merged[kind])]),
+  ) as Record<MetadataKind, UserMetadataObject | null>;
   const over = METADATA_KINDS.filter((kind) => tooLarge(next[kind]));
   if (over.length > 0) return { metadata: current, tooLarge: over };
   await tx
@@ -120,7 +122,9 @@ export async function patchMetadata(
     })
     .where(eq(authUsers.id, userId));
   return {
-    metadata: Object.fromEntries(Object.entries(next).filter(([, v]) => v !== null)) as UserMetadata,
+    metadata: Object.fromEntries(
+      Object.entries(next).filter(([, v]) => v !== null),
+    ) as UserMetadata,
     tooLarge: [],
   };
 }

@@ -28,11 +28,15 @@ export interface PasscodeCaller {
 }
 
 /** Seconds this caller must wait before asking for a code for `email` again, or null (counted). */
-export async function passcodeCallerWait(ctx: PasscodeCaller, email: string): Promise<number | null> {
+export async function passcodeCallerWait(
+  ctx: PasscodeCaller,
+  email: string,
+): Promise<number | null> {
   const { rateLimits } = ctx.env;
   const caller = `${ctx.request.ip}|${email}`;
   return (
-    (await overLimit(rateLimits.passcodeSend, caller)) ?? (await overLimit(rateLimits.passcodeSendCaller, caller))
+    (await overLimit(rateLimits.passcodeSend, caller)) ??
+    (await overLimit(rateLimits.passcodeSendCaller, caller))
   );
 }
 

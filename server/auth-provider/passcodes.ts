@@ -133,7 +133,8 @@ export async function checkPasscode(
     return 'invalid';
   }
   if (row.tryCount >= maxTries) return 'max_attempts';
-  if ((await wrongTriesOfCode(tx, row)) >= maxTries * SHARED_CODE_TRIES_FACTOR) return 'max_attempts';
+  if ((await wrongTriesOfCode(tx, row)) >= maxTries * SHARED_CODE_TRIES_FACTOR)
+    return 'max_attempts';
   const right = await bcrypt.compare(code, row.codeHash);
   if (right && new Date(row.expiresAt) > now) {
     // Used up for every flow that shares it.

@@ -14,7 +14,12 @@ try {
 } catch {
   patch = undefined;
 }
-if (!userId || !UUID.test(userId) || patch === undefined || (patch !== null && (typeof patch !== 'object' || Array.isArray(patch)))) {
+if (
+  !userId ||
+  !UUID.test(userId) ||
+  patch === undefined ||
+  (patch !== null && (typeof patch !== 'object' || Array.isArray(patch)))
+) {
   console.error("usage: npm run auth:patch-metadata -- <user-id> '<JSON object or null>'");
   process.exit(2);
 }
@@ -29,7 +34,9 @@ try {
     console.error(`No user ${userId}`);
     process.exitCode = 1;
   } else if (result.tooLarge.length > 0) {
-    console.error(`Not stored: ${result.tooLarge.join(', ')} would exceed ${METADATA_MAX_CHARS} characters`);
+    console.error(
+      `Not stored: ${result.tooLarge.join(', ')} would exceed ${METADATA_MAX_CHARS} characters`,
+    );
     process.exitCode = 1;
   } else console.log(JSON.stringify(result.metadata, null, 2));
 } finally {

@@ -59,7 +59,10 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
       const info: RequestInfo = {
         ip: request.ip,
         userAgent: request.headers['user-agent'],
-        language: typeof request.headers['x-language'] === 'string' ? request.headers['x-language'] : undefined,
+        language:
+          typeof request.headers['x-language'] === 'string'
+            ? request.headers['x-language']
+            : undefined,
       };
       const deviceCookie = readCookie(request, auth.AUTH_DEVICE_TRUST_COOKIE);
       if (deviceCookie) info.deviceCookie = deviceCookie;
@@ -101,14 +104,20 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
   const thirdpartyCallback = async (request: FastifyRequest, reply: FastifyReply) => {
     const params = {
       ...(request.query as Record<string, unknown>),
-      ...(request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {}),
+      ...(request.body && typeof request.body === 'object'
+        ? (request.body as Record<string, unknown>)
+        : {}),
     };
     const { location, cookie } = await provider.thirdparty.callback(
       params,
       readCookie(request, provider.thirdparty.cookieName),
       (error) => app.log.warn({ error: loggableError(error) }, 'third-party sign-in failed'),
     );
-    return reply.code(303).header('cache-control', 'no-store').header('set-cookie', cookie).redirect(location, 303);
+    return reply
+      .code(303)
+      .header('cache-control', 'no-store')
+      .header('set-cookie', cookie)
+      .redirect(location, 303);
   };
   app.get('/thirdparty/callback', thirdpartyCallback);
   app.register(async (scope) => {
@@ -128,7 +137,10 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
     return reply.header('cache-control', 'no-store').send({ domain: domain.trim().toLowerCase() });
   });
   app.get('/saml/auth', async (request, reply) => {
-    const { domain, redirect_to: redirectTo } = request.query as { domain?: unknown; redirect_to?: unknown };
+    const { domain, redirect_to: redirectTo } = request.query as {
+      domain?: unknown;
+      redirect_to?: unknown;
+    };
     if (typeof redirectTo !== 'string' || !provider.saml.redirectAllowed(redirectTo)) {
       return reply.code(400).send({ code: 400, message: 'redirect_to: value_invalid_error' });
     }
@@ -138,7 +150,9 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
       back.searchParams.set('error_description', 'no SAML provider for this domain');
       return reply.header('cache-control', 'no-store').redirect(back.toString(), 307);
     }
-    return reply.header('cache-control', 'no-store').redirect(await provider.saml.begin(domain, redirectTo), 307);
+    return reply
+      .header('cache-control', 'no-store')
+      .redirect(await provider.saml.begin(domain, redirectTo), 307);
   });
   app.get('/saml/metadata', async (_request, reply) => {
     if (!provider.saml.enabled) return reply.code(404).send({ code: 404, message: 'Not Found' });
@@ -147,7 +161,10 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
   app.register(async (scope) => {
     formPostParser(scope);
     scope.post('/saml/callback', async (request, reply) => {
-      const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
+      const body =
+        request.body && typeof request.body === 'object'
+          ? (request.body as Record<string, unknown>)
+          : {};
       const location = await provider.saml.callback(body, (error) =>
         app.log.warn({ error: loggableError(error) }, 'SAML sign-in refused'),
       );
@@ -172,7 +189,9 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
   }
 
   app.get('/sessions/validate', async (request, reply) =>
-    reply.header('cache-control', 'no-store').send(await validation(sessionToken(request, auth.AUTH_COOKIE_NAME), false)),
+    reply
+      .header('cache-control', 'no-store')
+      .send(await validation(sessionToken(request, auth.AUTH_COOKIE_NAME), false)),
   );
 
   app.post('/sessions/validate', async (request, reply) => {
@@ -195,7 +214,10 @@ export async function authProviderPlugin(app: FastifyInstance, opts: { provider:
     const session = token ? await sessions.verify(token) : null;
     if (!session) return unauthorized(reply);
     await sessions.revoke(session.sessionId);
-    return reply.code(204).header('set-cookie', sessionCookie(auth, '', 0)).send();
+    return reply
+      .code(204)
+      .header('set-cookie', sessionCookie(auth, '', 0))
+      .send();
   });
 }
 
@@ -208,7 +230,11 @@ function formPostParser(scope: FastifyInstance) {
   if (scope.hasContentTypeParser('application/x-www-form-urlencoded')) {
     scope.removeContentTypeParser('application/x-www-form-urlencoded');
   }
-  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(String(body))));
-  });
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    },
+  );
 }

@@ -59,7 +59,12 @@ export async function createAuthProvider(options: AuthProviderOptions) {
     issuer: config.AUTH_ISSUER,
     audience: config.AUTH_AUDIENCE,
   });
-  const saml = createSaml({ auth, secrets, publicUrl: config.PUBLIC_URL, ...(options.now ? { now: options.now } : {}) });
+  const saml = createSaml({
+    auth,
+    secrets,
+    publicUrl: config.PUBLIC_URL,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const events = createUserEvents({
     onUserEvent: options.onUserEvent,
     webhook:
@@ -67,7 +72,12 @@ export async function createAuthProvider(options: AuthProviderOptions) {
         ? { url: auth.AUTH_PRODUCT_WEBHOOK_URL, secret: auth.AUTH_PRODUCT_WEBHOOK_SECRET }
         : undefined,
   });
-  const thirdparty = createThirdParty({ auth, secrets, publicUrl: config.PUBLIC_URL, ...(options.now ? { now: options.now } : {}) });
+  const thirdparty = createThirdParty({
+    auth,
+    secrets,
+    publicUrl: config.PUBLIC_URL,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const engine = createFlowEngine<AuthEnv, Tx>({
     flows: {
       login: loginFlow(auth),

@@ -17,7 +17,9 @@ try {
     tokenLifetimeSeconds: auth.AUTH_SESSION_LIFETIME_SECONDS,
     publishDelayMs,
   });
-  console.log(`New signing key ${kid}: published now, signs from ${new Date(Date.now() + publishDelayMs).toISOString()}`);
+  console.log(
+    `New signing key ${kid}: published now, signs from ${new Date(Date.now() + publishDelayMs).toISOString()}`,
+  );
 } finally {
   await database.close();
 }

@@ -36,7 +36,9 @@ export function parseSamlProviders(raw: string | undefined): SamlProvider[] {
   if (!raw || raw.trim() === '') return [];
   const parsed = z.array(providerSchema).safeParse(JSON.parse(raw));
   if (!parsed.success) {
-    throw new Error(`AUTH_SAML_PROVIDERS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new Error(
+      `AUTH_SAML_PROVIDERS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   return parsed.data;
 }
@@ -79,7 +81,10 @@ export function createSaml(options: SamlOptions) {
   const origin = new URL(options.publicUrl).origin;
   const entityId = `${origin}/auth/saml/metadata`;
   const callbackUrl = `${origin}/auth/saml/callback`;
-  const allowedRedirects = (auth.AUTH_THIRDPARTY_REDIRECT_URLS ?? `${origin}/*`).split(',').map((s) => s.trim()).filter(Boolean);
+  const allowedRedirects = (auth.AUTH_THIRDPARTY_REDIRECT_URLS ?? `${origin}/*`)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const defaultRedirect = `${origin}/login`;
 
   const byDomain = (domain: string) => {
@@ -133,7 +138,12 @@ export function createSaml(options: SamlOptions) {
   async function begin(domain: string, redirectTo: string): Promise<string> {
     const p = byDomain(domain);
     if (!p) throw new Error(`no SAML provider for ${domain}`);
-    const state: SealedState = { t: 'saml_state', domain: p.domains[0]!, redirectTo, exp: now().getTime() + STATE_SECONDS * 1000 };
+    const state: SealedState = {
+      t: 'saml_state',
+      domain: p.domains[0]!,
+      redirectTo,
+      exp: now().getTime() + STATE_SECONDS * 1000,
+    };
     return client(p).getAuthorizeUrlAsync(secrets.seal(JSON.stringify(state)), undefined, {});
   }
 
@@ -151,13 +161,19 @@ export function createSaml(options: SamlOptions) {
    * IdP-initiated, the provider whose domain the address has) and answers where the browser
    * goes: `redirect_to?hanko_token=…`, or `?error=…`.
    */
-  async function callback(body: Record<string, unknown>, onError: (error: unknown) => void): Promise<string> {
+  async function callback(
+    body: Record<string, unknown>,
+    onError: (error: unknown) => void,
+  ): Promise<string> {
     const response = typeof body.SAMLResponse === 'string' ? body.SAMLResponse : null;
-    const relay = typeof body.RelayState === 'string' && body.RelayState !== '' ? body.RelayState : null;
+    const relay =
+      typeof body.RelayState === 'string' && body.RelayState !== '' ? body.RelayState : null;
     const state = relay ? open<SealedState>(relay, 'saml_state') : null;
     const back = state?.redirectTo ?? withParams(defaultRedirect, { saml_hint: 'idp_initiated' });
-    const fail = (error: string, description: string) => withParams(back, { error, error_description: description });
-    if (!response || (relay && !state)) return fail('invalid_request', 'invalid or expired SAML state');
+    const fail = (error: string, description: string) =>
+      withParams(back, { error, error_description: description });
+    if (!response || (relay && !state))
+      return fail('invalid_request', 'invalid or expired SAML state');
     try {
       // Which provider must have signed it: the state's, or (IdP-initiated) the one whose
       // domain the unverified address names — its signature is checked next anyway.
@@ -227,7 +243,12 @@ export function createSaml(options: SamlOptions) {
     redeem,
     divert,
     metadata: () =>
-      generateServiceProviderMetadata({ issuer: entityId, callbackUrl, wantAssertionsSigned: true, identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress' }),
+      generateServiceProviderMetadata({
+        issuer: entityId,
+        callbackUrl,
+        wantAssertionsSigned: true,
+        identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+      }),
   };
 }
 
@@ -238,7 +259,12 @@ export type Saml = ReturnType<typeof createSaml>;
  * before (here or by another instance: the primary key decides). Ids of tokens that have
  * expired anyway are deleted on the way.
  */
-export async function useTokenOnce(tx: Tx, id: string, expiresAt: Date, now: Date): Promise<boolean> {
+export async function useTokenOnce(
+  tx: Tx,
+  id: string,
+  expiresAt: Date,
+  now: Date,
+): Promise<boolean> {
   await tx.delete(authUsedTokens).where(lt(authUsedTokens.expiresAt, now.toISOString()));
   const inserted = await tx
     .insert(authUsedTokens)

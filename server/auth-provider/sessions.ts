@@ -139,7 +139,8 @@ export function createSessionService(options: SessionServiceOptions) {
     } catch (error) {
       // A key another instance has just published: read the keys again, once.
       // At most every 5 s, so tokens with made-up key ids cannot make every request read.
-      if (!(error instanceof errors.JWKSNoMatchingKey) || Date.now() - lastForcedRefresh < 5_000) return null;
+      if (!(error instanceof errors.JWKSNoMatchingKey) || Date.now() - lastForcedRefresh < 5_000)
+        return null;
       lastForcedRefresh = Date.now();
       try {
         await keys.refresh();
@@ -149,7 +150,8 @@ export function createSessionService(options: SessionServiceOptions) {
       }
     }
     const sessionId = payload.session_id;
-    if (typeof sessionId !== 'string' || !payload.sub || !/^[0-9a-f-]{36}$/.test(sessionId)) return null;
+    if (typeof sessionId !== 'string' || !payload.sub || !/^[0-9a-f-]{36}$/.test(sessionId))
+      return null;
     const [row] = await db
       .select({ userId: authSessions.userId })
       .from(authSessions)
@@ -194,7 +196,10 @@ export function createSessionService(options: SessionServiceOptions) {
       .select({ userId: authSessions.userId })
       .from(authSessions)
       .where(
-        and(eq(authSessions.id, sessionId), gt(authSessions.expiresAt, new Date(nowMs).toISOString())),
+        and(
+          eq(authSessions.id, sessionId),
+          gt(authSessions.expiresAt, new Date(nowMs).toISOString()),
+        ),
       );
     const ok = !!row && row.userId === subject;
     if (ok && auth.AUTH_SESSION_CHECK_CACHE_MS > 0) {

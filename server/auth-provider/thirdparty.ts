@@ -29,11 +29,16 @@ const providerSchema = z
     client_id: z.string().min(1),
     client_secret: z.string().min(1),
     scopes: z.array(z.string().regex(/^\S+$/)).default(['openid', 'email', 'profile']),
-    token_auth: z.enum(['client_secret_basic', 'client_secret_post']).default('client_secret_basic'),
+    token_auth: z
+      .enum(['client_secret_basic', 'client_secret_post'])
+      .default('client_secret_basic'),
   })
-  .refine((p) => p.issuer || (p.authorization_url && p.token_url && (p.userinfo_url || p.jwks_url)), {
-    message: 'needs issuer, or authorization_url, token_url and userinfo_url (or jwks_url)',
-  });
+  .refine(
+    (p) => p.issuer || (p.authorization_url && p.token_url && (p.userinfo_url || p.jwks_url)),
+    {
+      message: 'needs issuer, or authorization_url, token_url and userinfo_url (or jwks_url)',
+    },
+  );
 
 export type ThirdPartyProvider = z.infer<typeof providerSchema>;
 
@@ -52,7 +57,8 @@ export function parseProviders(raw: string | undefined): ThirdPartyProvider[] {
     throw new Error(`AUTH_THIRDPARTY_PROVIDERS: ${issues.join('; ')}`);
   }
   const ids = parsed.data.map((p) => p.id);
-  if (new Set(ids).size !== ids.length) throw new Error('AUTH_THIRDPARTY_PROVIDERS: ids must be unique');
+  if (new Set(ids).size !== ids.length)
+    throw new Error('AUTH_THIRDPARTY_PROVIDERS: ids must be unique');
   return parsed.data;
 }
 
@@ -140,9 +146,12 @@ export function createThirdParty(options: ThirdPartyOptions) {
   async function discover(p: ThirdPartyProvider): Promise<Endpoints> {
     let doc: Record<string, unknown> = {};
     if (p.issuer && !(p.authorization_url && p.token_url && (p.userinfo_url || p.jwks_url))) {
-      const res = await doFetch(`${p.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`, {
-        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-      });
+      const res = await doFetch(
+        `${p.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`,
+        {
+          signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+        },
+      );
       if (!res.ok) throw new Error(`discovery of ${p.id} answered ${res.status}`);
       doc = (await res.json()) as Record<string, unknown>;
     }
@@ -152,7 +161,8 @@ export function createThirdParty(options: ThirdPartyOptions) {
     const token = pick(p.token_url, 'token_endpoint');
     const userinfo = pick(p.userinfo_url, 'userinfo_endpoint');
     const jwksUrl = pick(p.jwks_url, 'jwks_uri');
-    if (!authorization || !token) throw new Error(`provider ${p.id} has no authorization/token endpoint`);
+    if (!authorization || !token)
+      throw new Error(`provider ${p.id} has no authorization/token endpoint`);
     return {
       authorization,
       token,
@@ -180,7 +190,12 @@ export function createThirdParty(options: ThirdPartyOptions) {
   }
 
   /** The provider's authorisation URL for a flow, and the cookie that binds it to the browser. */
-  async function begin(input: { flow: string; flowId: string; provider: string; redirectTo: string }) {
+  async function begin(input: {
+    flow: string;
+    flowId: string;
+    provider: string;
+    redirectTo: string;
+  }) {
     const p = byId(input.provider);
     if (!p) throw new Error(`unknown provider ${input.provider}`);
     const e = await endpoints(p);
@@ -221,7 +236,11 @@ export function createThirdParty(options: ThirdPartyOptions) {
     }
   }
 
-  async function account(p: ThirdPartyProvider, state: SealedState, code: string): Promise<ProviderAccount> {
+  async function account(
+    p: ThirdPartyProvider,
+    state: SealedState,
+    code: string,
+  ): Promise<ProviderAccount> {
     const e = await endpoints(p);
     const form = new URLSearchParams({
       grant_type: 'authorization_code',
@@ -257,7 +276,11 @@ export function createThirdParty(options: ThirdPartyOptions) {
       if (payload.nonce !== state.nonce) throw new Error(`ID token of ${p.id}: nonce mismatch`);
       claims = payload;
     }
-    if ((claims.sub === undefined || claims.email === undefined) && e.userinfo && typeof tokens.access_token === 'string') {
+    if (
+      (claims.sub === undefined || claims.email === undefined) &&
+      e.userinfo &&
+      typeof tokens.access_token === 'string'
+    ) {
       const info = await doFetch(e.userinfo, {
         headers: { accept: 'application/json', authorization: `Bearer ${tokens.access_token}` },
         signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
@@ -292,12 +315,16 @@ export function createThirdParty(options: ThirdPartyOptions) {
     onError: (error: unknown) => void,
   ): Promise<{ location: string; cookie: string }> {
     const clear = stateCookie('', 0);
-    const str = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : undefined);
+    const str = (key: string) =>
+      typeof params[key] === 'string' ? (params[key] as string) : undefined;
     const sealed = str('state');
     const state = sealed ? open<SealedState>(sealed, 'state') : null;
     if (!state) {
       return {
-        location: withParams(errorRedirect, { error: 'invalid_request', error_description: 'invalid or expired state' }),
+        location: withParams(errorRedirect, {
+          error: 'invalid_request',
+          error_description: 'invalid or expired state',
+        }),
         cookie: clear,
       };
     }
@@ -305,11 +332,22 @@ export function createThirdParty(options: ThirdPartyOptions) {
       location: withParams(state.redirectTo, { error, error_description: description }),
       cookie: clear,
     });
-    if (!cookie || cookie !== state.binding) return back('invalid_request', 'state does not belong to this browser');
+    if (!cookie || cookie !== state.binding)
+      return back('invalid_request', 'state does not belong to this browser');
     const providerError = str('error');
     if (providerError) {
-      const known = ['access_denied', 'invalid_request', 'unauthorized_client', 'invalid_scope', 'server_error', 'temporarily_unavailable'];
-      return back(known.includes(providerError) ? providerError : 'server_error', str('error_description') ?? providerError);
+      const known = [
+        'access_denied',
+        'invalid_request',
+        'unauthorized_client',
+        'invalid_scope',
+        'server_error',
+        'temporarily_unavailable',
+      ];
+      return back(
+        known.includes(providerError) ? providerError : 'server_error',
+        str('error_description') ?? providerError,
+      );
     }
     const code = str('code');
     const p = byId(state.provider);
@@ -323,7 +361,12 @@ export function createThirdParty(options: ThirdPartyOptions) {
         jti: randomUUID(),
         exp: now().getTime() + TOKEN_SECONDS * 1000,
       };
-      return { location: withParams(state.redirectTo, { hanko_token: secrets.seal(JSON.stringify(token)) }), cookie: clear };
+      return {
+        location: withParams(state.redirectTo, {
+          hanko_token: secrets.seal(JSON.stringify(token)),
+        }),
+        cookie: clear,
+      };
     } catch (error) {
       onError(error);
       return back('server_error', 'could not sign in with the provider');
@@ -334,7 +377,13 @@ export function createThirdParty(options: ThirdPartyOptions) {
   function redeem(token: string, flowId: string): (ProviderAccount & { jti: string }) | null {
     const value = open<SealedToken>(token, 'token');
     if (!value || value.flowId !== flowId) return null;
-    return { provider: value.provider, sub: value.sub, email: value.email, emailVerified: value.emailVerified, jti: value.jti };
+    return {
+      provider: value.provider,
+      sub: value.sub,
+      email: value.email,
+      emailVerified: value.emailVerified,
+      jti: value.jti,
+    };
   }
 
   return {
@@ -342,7 +391,9 @@ export function createThirdParty(options: ThirdPartyOptions) {
     enabled: providers.length > 0,
     /** `allowed_values` of the `provider` input, sorted by name. */
     allowedValues: () =>
-      [...providers].sort((a, b) => a.name.localeCompare(b.name)).map((p) => ({ value: p.id, name: p.name })),
+      [...providers]
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .map((p) => ({ value: p.id, name: p.name })),
     redirectAllowed: (url: string) => redirectAllowed(url, allowedRedirects),
     begin,
     callback,

@@ -71,7 +71,13 @@ export async function deleteOtpSecret(tx: Conn, userId: string) {
 export type OtpCheck = 'ok' | 'invalid' | 'already_used';
 
 /** Checks a login code; a step at or before the last accepted one is a replay. */
-export async function checkOtp(tx: Conn, box: SecretBox, userId: string, code: string, now: Date): Promise<OtpCheck> {
+export async function checkOtp(
+  tx: Conn,
+  box: SecretBox,
+  userId: string,
+  code: string,
+  now: Date,
+): Promise<OtpCheck> {
   const row = await otpSecretOf(tx, userId);
   if (!row) return 'invalid';
   const step = otpStep(box.open(row.secretEncrypted), code, now);
@@ -101,7 +107,12 @@ export function parseDeviceCookie(value: string | undefined): { userId: string; 
 }
 
 /** Is this device trusted for the user (a live token for them in the cookie)? */
-export async function deviceTrusted(tx: Conn, cookie: string | undefined, userId: string, now: Date) {
+export async function deviceTrusted(
+  tx: Conn,
+  cookie: string | undefined,
+  userId: string,
+  now: Date,
+) {
   const mine = parseDeviceCookie(cookie).filter((p) => p.userId === userId);
   if (mine.length === 0) return false;
   const rows = await tx
@@ -110,7 +121,10 @@ export async function deviceTrusted(tx: Conn, cookie: string | undefined, userId
     .where(
       and(
         eq(authDeviceTokens.userId, userId),
-        inArray(authDeviceTokens.tokenHash, mine.map((p) => hashToken(p.token))),
+        inArray(
+          authDeviceTokens.tokenHash,
+          mine.map((p) => hashToken(p.token)),
+        ),
         gt(authDeviceTokens.expiresAt, now.toISOString()),
       ),
     );
@@ -121,7 +135,13 @@ export async function deviceTrusted(tx: Conn, cookie: string | undefined, userId
  * Trusts the device for the user: a new token, stored hashed; answers the new cookie value
  * (the user's old pair replaced, at most 20 users, the oldest dropped).
  */
-export async function trustDevice(tx: Conn, cookie: string | undefined, userId: string, days: number, now: Date) {
+export async function trustDevice(
+  tx: Conn,
+  cookie: string | undefined,
+  userId: string,
+  days: number,
+  now: Date,
+) {
   const token = randomBytes(32).toString('base64url');
   await tx.insert(authDeviceTokens).values({
     userId,
@@ -129,7 +149,10 @@ export async function trustDevice(tx: Conn, cookie: string | undefined, userId: 
     expiresAt: new Date(now.getTime() + days * 86_400_000).toISOString(),
     createdAt: now.toISOString(),
   });
-  const pairs = [...parseDeviceCookie(cookie).filter((p) => p.userId !== userId), { userId, token }];
+  const pairs = [
+    ...parseDeviceCookie(cookie).filter((p) => p.userId !== userId),
+    { userId, token },
+  ];
   return pairs
     .slice(-MAX_USERS_PER_DEVICE)
     .map((p) => `${p.userId}:${p.token}`)

@@ -65,9 +65,13 @@ export function createUserEvents(options: UserEventsOptions) {
         if (response.status < 500 && response.status !== 429) {
           throw new Error(`product webhook answered ${response.status}`);
         }
-        if (attempt >= retries.length) throw new Error(`product webhook answered ${response.status}`);
+        if (attempt >= retries.length)
+          throw new Error(`product webhook answered ${response.status}`);
       } catch (error) {
-        if (attempt >= retries.length || (error instanceof Error && /answered 4/.test(error.message))) {
+        if (
+          attempt >= retries.length ||
+          (error instanceof Error && /answered 4/.test(error.message))
+        ) {
           throw error;
         }
       }

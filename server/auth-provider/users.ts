@@ -87,7 +87,10 @@ export async function markEmailVerified(tx: Conn, userId: string, address: strin
 
 /** The person skipped the passkey offer (login flow); the sign-in snooze counts from now. */
 export async function recordPasskeyDeclined(tx: Conn, userId: string, now: Date) {
-  await tx.update(authUsers).set({ passkeyDeclinedAt: now.toISOString() }).where(eq(authUsers.id, userId));
+  await tx
+    .update(authUsers)
+    .set({ passkeyDeclinedAt: now.toISOString() })
+    .where(eq(authUsers.id, userId));
 }
 
 /** When the person last skipped the passkey offer, or null. */

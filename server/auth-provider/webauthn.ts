@@ -110,7 +110,10 @@ export async function creationOptions(
 /** Options for `navigator.credentials.get`; no allow-list means discoverable credentials. */
 export async function requestOptions(
   rp: RelyingParty,
-  input: { allow?: { id: string; transports: string[] }[]; userVerification: 'required' | 'preferred' | 'discouraged' },
+  input: {
+    allow?: { id: string; transports: string[] }[];
+    userVerification: 'required' | 'preferred' | 'discouraged';
+  },
 ) {
   const options = await generateAuthenticationOptions({
     rpID: rp.id,
@@ -223,7 +226,10 @@ export async function credentialsOf(tx: Conn, userId: string) {
 }
 
 export async function findCredential(tx: Conn, id: string) {
-  const [row] = await tx.select().from(authWebauthnCredentials).where(eq(authWebauthnCredentials.id, id));
+  const [row] = await tx
+    .select()
+    .from(authWebauthnCredentials)
+    .where(eq(authWebauthnCredentials.id, id));
   return row ?? null;
 }
 
@@ -264,7 +270,13 @@ export async function recordUse(
     .where(eq(authWebauthnCredentials.id, id));
 }
 
-export async function renameCredential(tx: Conn, userId: string, id: string, name: string, now: Date) {
+export async function renameCredential(
+  tx: Conn,
+  userId: string,
+  id: string,
+  name: string,
+  now: Date,
+) {
   const rows = await tx
     .update(authWebauthnCredentials)
     .set({ name, updatedAt: now.toISOString() })

@@ -105,7 +105,8 @@ export function releasingTransactions(db: Db, pool: TransactionPool): Db {
       }
       return await clientDb.transaction(work, config);
     } catch (error) {
-      if (error instanceof DrizzleQueryError && /^\s*(begin|rollback)\b/i.test(error.query)) broken = error;
+      if (error instanceof DrizzleQueryError && /^\s*(begin|rollback)\b/i.test(error.query))
+        broken = error;
       throw error;
     } finally {
       client.release(broken);

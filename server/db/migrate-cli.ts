@@ -16,7 +16,9 @@ try {
     `migrations applied (${migrationsFolder}) in ${Math.round(performance.now() - started)} ms`,
   );
 } catch (err) {
-  console.error('migration failed: its transaction is rolled back, the database keeps the schema it had');
+  console.error(
+    'migration failed: its transaction is rolled back, the database keeps the schema it had',
+  );
   console.error(err);
   process.exitCode = 1;
 } finally {

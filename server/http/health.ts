@@ -48,7 +48,10 @@ function probeOf(db: Db, timeoutMs: number): Probe {
       close: async () => {},
     };
   }
-  const { connectionString, options } = client.options as { connectionString?: string; options?: string };
+  const { connectionString, options } = client.options as {
+    connectionString?: string;
+    options?: string;
+  };
   let current: Promise<pg.Client> | null = null;
   const drop = () => {
     const dropped = current;

@@ -87,7 +87,11 @@ const codeOf: Record<string, string> = {
 
 /** The SQLSTATE of a database error, looking through Drizzle's wrapper. */
 function sqlState(error: unknown): string | undefined {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+  for (
+    let e = error as { code?: unknown; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
     if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
   }
   return undefined;
@@ -96,9 +100,22 @@ function sqlState(error: unknown): string | undefined {
 // Constraint violations that slip past the handlers' checks (races) are the caller's
 // conflict, not a server fault.
 const DB_PROBLEMS: Record<string, () => HttpProblem> = {
-  '23505': () => new HttpProblem(409, 'already_exists', 'Conflict', 'A record with these values exists already'),
-  '23503': () => new HttpProblem(409, 'reference_conflict', 'Conflict', 'A referenced record does not exist or is still in use'),
-  '23P01': () => new HttpProblem(409, 'slot_taken', 'Conflict', 'The coach already has an appointment at this time'),
+  '23505': () =>
+    new HttpProblem(409, 'already_exists', 'Conflict', 'A record with these values exists already'),
+  '23503': () =>
+    new HttpProblem(
+      409,
+      'reference_conflict',
+      'Conflict',
+      'A referenced record does not exist or is still in use',
+    ),
+  '23P01': () =>
+    new HttpProblem(
+      409,
+      'slot_taken',
+      'Conflict',
+      'The coach already has an appointment at this time',
+    ),
 };
 
 /**
@@ -119,7 +136,11 @@ function inputProblem(state: string): HttpProblem | undefined {
 
 /** The violated constraint's name, looking through Drizzle's wrapper. */
 function constraintOf(error: unknown): string | undefined {
-  for (let e = error as { constraint?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+  for (
+    let e = error as { constraint?: unknown; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
     if (typeof e.constraint === 'string') return e.constraint;
   }
   return undefined;
@@ -128,7 +149,12 @@ function constraintOf(error: unknown): string | undefined {
 // Unique indexes that back a handler's own check answer with the check's code.
 const CONSTRAINT_PROBLEMS: Record<string, () => HttpProblem> = {
   users_coach_id_key: () =>
-    new HttpProblem(409, 'coach_already_linked', 'Conflict', 'Another user is linked to this coach record'),
+    new HttpProblem(
+      409,
+      'coach_already_linked',
+      'Conflict',
+      'Another user is linked to this coach record',
+    ),
   // Races past the catalog's own checks (server/features/catalog/maintain.ts).
   insurers_name_key: () =>
     new HttpProblem(409, 'insurer_name_taken', 'Conflict', 'Another insurer has this name', [
@@ -160,8 +186,16 @@ export const RETRY_AFTER_SECONDS = 5;
 
 /** Whether an error (or one it wraps) says the database cannot be reached. */
 export function isConnectionFailure(error: unknown): boolean {
-  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (typeof e.code === 'string' && (CONNECTION_STATES.test(e.code) || CONNECTION_CODES.has(e.code))) return true;
+  for (
+    let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
+    if (
+      typeof e.code === 'string' &&
+      (CONNECTION_STATES.test(e.code) || CONNECTION_CODES.has(e.code))
+    )
+      return true;
     if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
     if (e instanceof AggregateError && e.errors.some(isConnectionFailure)) return true;
   }
@@ -209,9 +243,13 @@ function toProblem(error: FastifyError): HttpProblem {
     return new HttpProblem(413, 'payload_too_large', 'Payload Too Large', error.message);
   }
   if (error.statusCode === 400 || error instanceof SyntaxError) {
-    return new HttpProblem(400, 'invalid_json', 'Bad Request', 'The request body is not valid JSON', [
-      { field: 'body', code: 'invalid_json', message: 'not valid JSON' },
-    ]);
+    return new HttpProblem(
+      400,
+      'invalid_json',
+      'Bad Request',
+      'The request body is not valid JSON',
+      [{ field: 'body', code: 'invalid_json', message: 'not valid JSON' }],
+    );
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return new HttpProblem(error.statusCode, 'bad_request', 'Bad Request', error.message);

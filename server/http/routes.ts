@@ -4,7 +4,12 @@ import { bearerToken, checkRoles, resolvePrincipal, type Principal } from './aut
 import { toFastifyPath, type Operation } from './contract';
 import type { Db } from '../db/client';
 import type { AppDeps, HandlerContext, Handlers, OperationId } from './handler';
-import { declaresIdempotencyKey, IDEMPOTENCY_HEADER, requestHash, withIdempotency } from './idempotency';
+import {
+  declaresIdempotencyKey,
+  IDEMPOTENCY_HEADER,
+  requestHash,
+  withIdempotency,
+} from './idempotency';
 import { notImplemented, unauthorized } from './problem';
 
 declare module 'fastify' {
@@ -62,8 +67,7 @@ export function registerOperations(
 
   for (const operation of operations) {
     const handler = handlers[operation.operationId as OperationId] as
-      | ((ctx: HandlerContext<OperationId>) => Promise<unknown>)
-      | undefined;
+      ((ctx: HandlerContext<OperationId>) => Promise<unknown>) | undefined;
     const idempotent = declaresIdempotencyKey(operation);
     app.route({
       method: operation.method.toUpperCase() as 'GET',

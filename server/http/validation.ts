@@ -59,7 +59,8 @@ interface Found {
  * objects and arrays around `value`).
  */
 function findUnstorable(value: unknown, path = '', depth = 0): Found | undefined {
-  if (typeof value === 'string') return UNSTORABLE.test(value) ? { at: path, keyword: UNSTORABLE_TEXT } : undefined;
+  if (typeof value === 'string')
+    return UNSTORABLE.test(value) ? { at: path, keyword: UNSTORABLE_TEXT } : undefined;
   if (value === null || typeof value !== 'object') return undefined;
   if (depth >= MAX_JSON_DEPTH) {
     // Named by its top-level field: the full pointer would be dozens of segments long.

@@ -111,7 +111,9 @@ const NO_JOB = '00000000-0000-0000-0000-000000000000';
 const WAITING_STATES = new Set(['created', 'retry', 'active']);
 
 /** pg-boss settings for the database behind the app's Drizzle handle. */
-function connectionOf(db: Db): Pick<ConstructorOptions, 'db' | 'backend' | 'connectionString' | 'max'> {
+function connectionOf(
+  db: Db,
+): Pick<ConstructorOptions, 'db' | 'backend' | 'connectionString' | 'max'> {
   const client = (db as unknown as { $client: unknown }).$client;
   if (client instanceof pg.Pool) {
     const { connectionString } = client.options as { connectionString?: string };
@@ -260,9 +262,10 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     async retrying(name) {
       const { rows } = await boss
         .getDb()
-        .executeSql(`SELECT count(*)::int AS n FROM ${JOBS_SCHEMA}.job WHERE name = $1 AND state = 'retry'`, [
-          name,
-        ]);
+        .executeSql(
+          `SELECT count(*)::int AS n FROM ${JOBS_SCHEMA}.job WHERE name = $1 AND state = 'retry'`,
+          [name],
+        );
       return (rows[0] as { n: number } | undefined)?.n ?? 0;
     },
     async runDue() {

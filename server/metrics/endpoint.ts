@@ -21,7 +21,8 @@ const JOB_QUERY_TIMEOUT_MS = 2_000;
 
 /** The operation a request answered: its contract operationId, else its route pattern. */
 function operationOf(request: FastifyRequest): string {
-  const operation = (request.routeOptions.config as { operation?: Operation } | undefined)?.operation;
+  const operation = (request.routeOptions.config as { operation?: Operation } | undefined)
+    ?.operation;
   if (operation) return operation.operationId;
   // No route matched (404): the raw URL would give every probing scanner a series of its own.
   return request.routeOptions.url ?? 'unmatched';
@@ -56,7 +57,8 @@ async function readJobTables(db: Db) {
   jobsFailedRecently.reset();
   // Every queue gets its series, 0 included, so an alert on a figure never sees it vanish.
   for (const { name } of rowsOf(queues)) {
-    for (const state of ['created', 'retry', 'active']) jobsWaiting.labels(String(name), state).set(0);
+    for (const state of ['created', 'retry', 'active'])
+      jobsWaiting.labels(String(name), state).set(0);
     jobsOldestDue.labels(String(name)).set(0);
     jobsFailedRecently.labels(String(name)).set(0);
   }
@@ -66,7 +68,8 @@ async function readJobTables(db: Db) {
     oldest.set(String(row.name), Math.max(oldest.get(String(row.name)) ?? 0, Number(row.oldest)));
   }
   for (const [name, seconds] of oldest) jobsOldestDue.labels(name).set(seconds);
-  for (const row of rowsOf(failed)) jobsFailedRecently.labels(String(row.name)).set(Number(row.jobs));
+  for (const row of rowsOf(failed))
+    jobsFailedRecently.labels(String(row.name)).set(Number(row.jobs));
 }
 
 /**
@@ -104,7 +107,10 @@ export function registerMetrics(app: FastifyInstance, deps: { db: Db; token: str
     readPool();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error('the job tables did not answer in time')), JOB_QUERY_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new Error('the job tables did not answer in time')),
+        JOB_QUERY_TIMEOUT_MS,
+      );
     });
     try {
       await Promise.race([readJobTables(deps.db), timeout]);

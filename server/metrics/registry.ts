@@ -40,12 +40,13 @@ export const countMessage = (channel: MessageChannel, outcome: MessageOutcome) =
 
 const signIns = new Counter({
   name: 'sprechstunde_sign_in_steps_total',
-  help: 'Answers of the sign-in provider\'s login and registration flows: success, or the error code of a refused step',
+  help: "Answers of the sign-in provider's login and registration flows: success, or the error code of a refused step",
   labelNames: ['flow', 'outcome'] as const,
   registers: [registry],
 });
 for (const flow of ['login', 'registration'] as const) signIns.labels(flow, 'success');
-export const countSignInStep = (flow: string, outcome: string) => signIns.labels(flow, outcome).inc();
+export const countSignInStep = (flow: string, outcome: string) =>
+  signIns.labels(flow, outcome).inc();
 
 const rateLimitHits = new Counter({
   name: 'sprechstunde_rate_limit_hits_total',
@@ -57,7 +58,7 @@ export const countRateLimitHit = (limit: string) => rateLimitHits.labels(limit).
 
 const jobFailures = new Counter({
   name: 'sprechstunde_job_failures_total',
-  help: 'Failed tries of background jobs, by queue (pg-boss retries them until the queue\'s limit)',
+  help: "Failed tries of background jobs, by queue (pg-boss retries them until the queue's limit)",
   labelNames: ['queue'] as const,
   registers: [registry],
 });
@@ -66,13 +67,13 @@ export const countJobFailure = (queue: string) => jobFailures.labels(queue).inc(
 /** Read at scrape time from what the app registered (endpoint.ts). */
 export const poolConnections = new Gauge({
   name: 'sprechstunde_db_pool_connections',
-  help: 'Connections of this process\'s database pool: open, idle, in_use; waiting counts callers waiting for one',
+  help: "Connections of this process's database pool: open, idle, in_use; waiting counts callers waiting for one",
   labelNames: ['state'] as const,
   registers: [registry],
 });
 export const poolSize = new Gauge({
   name: 'sprechstunde_db_pool_max',
-  help: 'Largest number of connections this process\'s pool opens (DATABASE_POOL_SIZE)',
+  help: "Largest number of connections this process's pool opens (DATABASE_POOL_SIZE)",
   registers: [registry],
 });
 export const jobsWaiting = new Gauge({

@@ -101,7 +101,8 @@ export async function startDrill(): Promise<Drill> {
       for (const line of lines) {
         try {
           const entry = JSON.parse(line) as { level?: unknown; msg?: unknown };
-          if (typeof entry.level === 'number') entries.push({ level: entry.level, msg: String(entry.msg) });
+          if (typeof entry.level === 'number')
+            entries.push({ level: entry.level, msg: String(entry.msg) });
         } catch {
           // Not a log entry.
         }
@@ -142,7 +143,10 @@ export async function startDrill(): Promise<Drill> {
     for (;;) {
       if (exit) throw new Error(`the server ended at start (${exit}):\n${output}`);
       if (Date.now() > deadline) throw new Error(`the server did not start:\n${output}`);
-      const ready = await fetch(`${url}/api/openapi.json`).then((r) => r.ok, () => false);
+      const ready = await fetch(`${url}/api/openapi.json`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -211,7 +215,14 @@ export async function createClientCall(server: DrillServer, label: string): Prom
     };
   } catch {
     // No answer at all (connection refused or reset, or the 20 s timeout): status 0.
-    return { status: 0, sentAt, answeredAt: performance.now(), retryAfter: null, code: null, id: null };
+    return {
+      status: 0,
+      sentAt,
+      answeredAt: performance.now(),
+      retryAfter: null,
+      code: null,
+      id: null,
+    };
   }
 }
 
@@ -280,7 +291,10 @@ export async function restartUnderLoad(
   const acknowledged = answers.filter((a) => a.id).map((a) => a.id!);
   const alive =
     !server.exited() &&
-    (await fetch(`${server.url}/api/openapi.json`).then((r) => r.ok, () => false));
+    (await fetch(`${server.url}/api/openapi.json`).then(
+      (r) => r.ok,
+      () => false,
+    ));
   return {
     mode: options.mode,
     alive,

@@ -68,7 +68,8 @@ export function dedupingFetch(
   };
 
   return (input, init) => {
-    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    const request =
+      input instanceof Request && init === undefined ? input : new Request(input, init);
     if (request.method !== 'GET') {
       shared.clear();
       return fetch(request);

@@ -14,9 +14,7 @@ export interface NetworkBannerDeps {
 
 export type NetworkBannerEvent =
   /** A request failed without reaching the server. */
-  | { type: 'networkFailed' }
-  | { type: 'dismissed' }
-  | { type: 'retry' };
+  { type: 'networkFailed' } | { type: 'dismissed' } | { type: 'retry' };
 
 export const networkBannerLogic = setup({
   types: {

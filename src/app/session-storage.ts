@@ -54,7 +54,9 @@ function asStoredSession(value: unknown): SessionInfo | null {
     active: v.active,
     coach: coach ? { id: coach.id as string, name: coach.name as string } : null,
     ...(Array.isArray(v.permissions)
-      ? { permissions: v.permissions.filter((p): p is SessionPermission => PERMISSIONS.includes(p)) }
+      ? {
+          permissions: v.permissions.filter((p): p is SessionPermission => PERMISSIONS.includes(p)),
+        }
       : {}),
   };
 }

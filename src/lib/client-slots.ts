@@ -75,7 +75,9 @@ export function zoneDiffers(browserZone: string, now: number): boolean {
       minute: 'numeric',
     }).formatToParts(new Date(at));
     const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-    return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour') % 24, get('minute')) - at;
+    return (
+      Date.UTC(get('year'), get('month') - 1, get('day'), get('hour') % 24, get('minute')) - at
+    );
   };
   try {
     return [now, now + 182 * 86_400_000].some(
@@ -96,7 +98,9 @@ export function toClientError(error: unknown): ClientError {
   const e = error as { code?: unknown; name?: unknown; fieldErrors?: unknown; errors?: unknown };
   if (e && typeof e === 'object' && e.name === 'NetworkError') return { code: 'network' };
   const code = e && typeof e.code === 'string' ? e.code : 'unknown';
-  const list = (Array.isArray(e?.fieldErrors) ? e.fieldErrors : Array.isArray(e?.errors) ? e.errors : []) as Array<{
+  const list = (
+    Array.isArray(e?.fieldErrors) ? e.fieldErrors : Array.isArray(e?.errors) ? e.errors : []
+  ) as Array<{
     field?: string;
     code?: string;
   }>;
@@ -107,11 +111,17 @@ export function toClientError(error: unknown): ClientError {
 
 /** One iCalendar (RFC 5545) event for "add to calendar", made in the browser. */
 export function appointmentIcs(
-  appointment: Pick<ClientAppointment, 'id' | 'startDate' | 'endDate' | 'meetingCodeClient' | 'coach'>,
+  appointment: Pick<
+    ClientAppointment,
+    'id' | 'startDate' | 'endDate' | 'meetingCodeClient' | 'coach'
+  >,
   options: { origin: string; summary: string; now: number },
 ): string {
   const stamp = (iso: string | number) =>
-    new Date(iso).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    new Date(iso)
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
   const escape = (text: string) => text.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\n/g, '\\n');
   const link = `${options.origin}/meeting/${appointment.meetingCodeClient}`;
   const lines = [

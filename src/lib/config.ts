@@ -25,7 +25,11 @@ const HELP_VIDEO_TITLES = [
 /** The four help topics, each with its video from `VITE_HELP_VIDEO_URLS` where one is configured. */
 export function helpVideos(configured: string | undefined = env.VITE_HELP_VIDEO_URLS): HelpVideo[] {
   const urls = helpVideoUrls(configured);
-  return HELP_VIDEO_TITLES.map((titleKey, i) => ({ id: `video-${i + 1}`, titleKey, url: urls[i] ?? null }));
+  return HELP_VIDEO_TITLES.map((titleKey, i) => ({
+    id: `video-${i + 1}`,
+    titleKey,
+    url: urls[i] ?? null,
+  }));
 }
 
 /** `VITE_ANALYTICS_URL`: the external analytics link of the menu; unset hides it. */

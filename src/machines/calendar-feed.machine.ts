@@ -58,8 +58,14 @@ export const calendarFeedMachine = setup({
         id: 'loadStatus',
         src: 'loadStatus',
         input: ({ context }) => ({ coachId: context.coachId }),
-        onDone: { target: 'ready', actions: assign({ status: ({ event }) => event.output, error: null }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
+        onDone: {
+          target: 'ready',
+          actions: assign({ status: ({ event }) => event.output, error: null }),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+        },
       },
     },
     failed: { tags: ['error'], on: { 'feed.retry': 'loading' } },
@@ -68,8 +74,16 @@ export const calendarFeedMachine = setup({
       states: {
         idle: {
           on: {
-            'feed.create': { guard: 'inactive', target: 'creating', actions: assign({ error: null }) },
-            'feed.renew': { guard: 'active', target: 'confirmingRenew', actions: assign({ error: null }) },
+            'feed.create': {
+              guard: 'inactive',
+              target: 'creating',
+              actions: assign({ error: null }),
+            },
+            'feed.renew': {
+              guard: 'active',
+              target: 'confirmingRenew',
+              actions: assign({ error: null }),
+            },
           },
         },
         confirmingRenew: {
@@ -89,7 +103,10 @@ export const calendarFeedMachine = setup({
                 status: ({ event }) => ({ active: true, createdAt: event.output.createdAt }),
               }),
             },
-            onError: { target: 'idle', actions: assign({ error: ({ event }) => machineErrorOf(event.error) }) },
+            onError: {
+              target: 'idle',
+              actions: assign({ error: ({ event }) => machineErrorOf(event.error) }),
+            },
           },
         },
       },

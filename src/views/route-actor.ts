@@ -20,7 +20,10 @@ export const RouteActorContext = createContext<RouteActorEnv | null>(null);
 /** The effects a `wire…` function of src/machines/wiring/ gets, and the inspector. */
 export function useRouteEffects(): { effects: RouteEffects; inspect: RouteActorEnv['inspect'] } {
   const env = useContext(RouteActorContext);
-  if (!env) throw new Error('useRouteActor: wrap the tree in <RouteActorContext value={…}> (src/app/App.tsx)');
+  if (!env)
+    throw new Error(
+      'useRouteActor: wrap the tree in <RouteActorContext value={…}> (src/app/App.tsx)',
+    );
   const [, navigate] = useLocation();
   const { i18n } = useTranslation();
   const effects: RouteEffects = {
@@ -44,7 +47,10 @@ export function useRouteActor<TLogic extends AnyActorLogic>(
   const { effects, inspect } = useRouteEffects();
   const [logic] = useState(() => wire(effects));
   const withInspector = inspect ? { ...options, inspect } : options;
-  return (useActorRef as (logic: TLogic, options: ActorOptions<TLogic>) => Actor<TLogic>)(logic, withInspector);
+  return (useActorRef as (logic: TLogic, options: ActorOptions<TLogic>) => Actor<TLogic>)(
+    logic,
+    withInspector,
+  );
 }
 
 /** `useRouteActor` for pages that render from the whole snapshot, like `useMachine`. */

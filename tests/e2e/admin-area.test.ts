@@ -28,7 +28,9 @@ let server: Awaited<ReturnType<typeof startTestServer>>;
 let app: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { JOBS_WORKERS: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  server = await startTestServer({
+    env: { JOBS_WORKERS: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+  });
   app = server.url;
   token = await signInByPasscode(app, SUPERADMIN);
   receiver = await startReceiver();
@@ -48,7 +50,8 @@ const until = async (check: () => boolean | Promise<boolean>, what: string, ms =
 };
 
 const log = (page: Page) => page.getByRole('region', { name: 'Zustellprotokoll' });
-const noSeriousViolations = async (page: Page) => expect(await seriousAxeViolations(page)).toEqual([]);
+const noSeriousViolations = async (page: Page) =>
+  expect(await seriousAxeViolations(page)).toEqual([]);
 
 describe('the superadmin area', () => {
   it('sets up a webhook, copies its secret, sends a test event and delivers it again, then syncs e-mail addresses', async () => {
@@ -57,7 +60,12 @@ describe('the superadmin area', () => {
     await openSignedIn(page, app, token, `${app}/dashboard`);
     await page.getByRole('heading', { name: 'Admin (Dashboard)', level: 1 }).waitFor();
     await expect
-      .poll(async () => page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Verwaltung' }).count())
+      .poll(async () =>
+        page
+          .getByRole('navigation', { name: 'Hauptnavigation' })
+          .getByRole('link', { name: 'Verwaltung' })
+          .count(),
+      )
       .toBe(1);
     await page.getByRole('link', { name: /^Zur Verwaltung/ }).click();
     await page.getByRole('heading', { name: 'Verwaltung', level: 1 }).waitFor();
@@ -68,16 +76,24 @@ describe('the superadmin area', () => {
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
     const table = page.getByRole('table', { name: 'Webhooks nach Ereignis' });
     await table.getByRole('link', { name: 'Webhook „Termin gebucht“ bearbeiten' }).waitFor();
-    await table.getByRole('link', { name: 'Webhook „Zusammenfassung unterschrieben“ bearbeiten' }).click();
+    await table
+      .getByRole('link', { name: 'Webhook „Zusammenfassung unterschrieben“ bearbeiten' })
+      .click();
 
     // A bad address is named at the field; a good one is saved and its secret shown once.
-    await page.getByRole('heading', { name: 'Webhook: Zusammenfassung unterschrieben', level: 1 }).waitFor();
+    await page
+      .getByRole('heading', { name: 'Webhook: Zusammenfassung unterschrieben', level: 1 })
+      .waitFor();
     const url = page.getByLabel('Adresse (URL)');
     await url.fill('ftp://example.org');
     await page.getByRole('button', { name: 'Speichern' }).click();
-    await page.getByText('Bitte eine vollständige Adresse mit http:// oder https:// angeben').waitFor();
+    await page
+      .getByText('Bitte eine vollständige Adresse mit http:// oder https:// angeben')
+      .waitFor();
     await url.fill(receiver.url('/hook'));
-    expect(await page.getByLabel('Aktiv: Ereignisse an diese Adresse senden').isChecked()).toBe(true);
+    expect(await page.getByLabel('Aktiv: Ereignisse an diese Adresse senden').isChecked()).toBe(
+      true,
+    );
     await page.getByRole('button', { name: 'Speichern' }).click();
     const secretBox = page.getByRole('region', { name: 'Signatur-Geheimnis' });
     await secretBox.getByText('Es wird nur jetzt angezeigt.', { exact: false }).waitFor();
@@ -96,7 +112,10 @@ describe('the superadmin area', () => {
     await page.getByText('Das Testereignis ist unterwegs', { exact: false }).waitFor();
     await until(() => receiver.received.length >= 1, 'the test event at the receiver');
     const first = receiver.received[0]!;
-    const payload = new Webhook(secret).verify(first.body, first.headers as Record<string, string>) as {
+    const payload = new Webhook(secret).verify(
+      first.body,
+      first.headers as Record<string, string>,
+    ) as {
       type: string;
     };
     expect(payload.type).toBe('webhook.test');
@@ -113,7 +132,10 @@ describe('the superadmin area', () => {
     await page.getByText('Nachricht wird erneut zugestellt.').waitFor();
     await until(() => receiver.received.length >= 2, 'the second delivery at the receiver');
     expect(receiver.received[1]!.headers['webhook-id']).toBe(webhookId);
-    new Webhook(secret).verify(receiver.received[1]!.body, receiver.received[1]!.headers as Record<string, string>);
+    new Webhook(secret).verify(
+      receiver.received[1]!.body,
+      receiver.received[1]!.headers as Record<string, string>,
+    );
     await until(async () => {
       if ((await rows.count()) >= 2) return true;
       await log(page).getByRole('button', { name: 'Aktualisieren' }).click();
@@ -133,7 +155,11 @@ describe('the superadmin area', () => {
     const row = page
       .getByRole('table', { name: 'Webhooks nach Ereignis' })
       .getByRole('row')
-      .filter({ has: page.getByRole('link', { name: 'Webhook „Zusammenfassung unterschrieben“ bearbeiten' }) });
+      .filter({
+        has: page.getByRole('link', {
+          name: 'Webhook „Zusammenfassung unterschrieben“ bearbeiten',
+        }),
+      });
     await row.getByText(receiver.url('/hook')).waitFor();
     await row.getByText('aktiv', { exact: true }).waitFor();
     await row.getByText('zugestellt').waitFor();
@@ -144,11 +170,16 @@ describe('the superadmin area', () => {
 
     // The e-mail sync: the button, then the counts.
     await page.goto(`${app}/admin`);
-    await page.getByRole('list', { name: 'Bereiche der Verwaltung' }).getByRole('link', { name: 'E-Mail-Abgleich' }).click();
+    await page
+      .getByRole('list', { name: 'Bereiche der Verwaltung' })
+      .getByRole('link', { name: 'E-Mail-Abgleich' })
+      .click();
     await page.getByRole('heading', { name: 'E-Mail-Abgleich', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'E-Mail-Adressen abgleichen' }).click();
     await page.getByRole('heading', { name: 'Ergebnis', level: 2 }).waitFor();
-    const checked = page.locator('dl.sync-result dt', { hasText: 'Geprüfte Konten' }).locator('xpath=following-sibling::dd[1]');
+    const checked = page
+      .locator('dl.sync-result dt', { hasText: 'Geprüfte Konten' })
+      .locator('xpath=following-sibling::dd[1]');
     expect(Number((await checked.textContent())!.replace(/\D/g, ''))).toBeGreaterThan(0);
     await noSeriousViolations(page);
   }, 120_000);
@@ -189,14 +220,21 @@ describe('the superadmin area', () => {
     expect(await intro(sa).textContent()).toMatch(/^Alles, was Admins pflegen/);
     // The superadmin's own tasks are marked as such, the shared ones are not.
     const marked = links(sa).getByRole('listitem').filter({ hasText: '(nur Superadmins)' });
-    expect((await marked.getByRole('link').allTextContents()).sort()).toEqual(['E-Mail-Abgleich', 'Praxisdaten', 'Webhooks']);
+    expect((await marked.getByRole('link').allTextContents()).sort()).toEqual([
+      'E-Mail-Abgleich',
+      'Praxisdaten',
+      'Webhooks',
+    ]);
     await noSeriousViolations(sa);
   }, 120_000);
 
   it('shows the research consent count, then downloads the export as a ZIP', async () => {
     const page = b.page;
     await openSignedIn(page, app, token, `${app}/admin`);
-    await page.getByRole('list', { name: 'Bereiche der Verwaltung' }).getByRole('link', { name: 'Forschungsexport' }).click();
+    await page
+      .getByRole('list', { name: 'Bereiche der Verwaltung' })
+      .getByRole('link', { name: 'Forschungsexport' })
+      .click();
     await page.getByRole('heading', { name: 'Forschungsexport', level: 1 }).waitFor();
     const count = page
       .locator('dl.sync-result dt', { hasText: 'Klient:innen mit Einwilligung zur Forschung' })
@@ -218,7 +256,10 @@ describe('the superadmin area', () => {
   it('keeps the practice details that the imprint and the privacy notice show, styled, at 375 and 1440 px (issue #31)', async () => {
     const page = b.page;
     await openSignedIn(page, app, token, `${app}/admin`);
-    await page.getByRole('list', { name: 'Bereiche der Verwaltung' }).getByRole('link', { name: 'Praxisdaten' }).click();
+    await page
+      .getByRole('list', { name: 'Bereiche der Verwaltung' })
+      .getByRole('link', { name: 'Praxisdaten' })
+      .click();
     await page.getByRole('heading', { name: 'Praxisdaten', level: 1 }).waitFor();
     const name = page.getByLabel('Name der Praxis');
     await expect.poll(() => name.inputValue()).toBe('Sprechstunde Gesundheitscoaching GmbH');
@@ -239,31 +280,56 @@ describe('the superadmin area', () => {
       const visitor = await (await b.newContext({ viewport: { width, height: 900 } })).newPage();
       const blocked: string[] = [];
       visitor.on('console', (m) => {
-        if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) blocked.push(m.text());
+        if (m.type() === 'error' && /Content Security Policy/i.test(m.text()))
+          blocked.push(m.text());
       });
       await visitor.goto(`${app}/impressum`);
       await visitor.getByRole('heading', { name: 'Impressum', level: 1 }).waitFor();
       const imprint = visitor.locator('.legal-page');
       await imprint.getByText('Praxis am Kanal GmbH').waitFor();
-      for (const text of ['Angaben gemäß § 5 DDG', 'Dr. med. Anna Beispiel', 'Amtsgericht Charlottenburg', 'HRB 234567 B', 'DE123456789']) {
+      for (const text of [
+        'Angaben gemäß § 5 DDG',
+        'Dr. med. Anna Beispiel',
+        'Amtsgericht Charlottenburg',
+        'HRB 234567 B',
+        'DE123456789',
+      ]) {
         await imprint.getByText(text, { exact: false }).first().waitFor();
       }
       expect(await imprint.innerText()).not.toContain('VITE_');
       await visitor.getByRole('contentinfo').getByRole('link', { name: 'Datenschutz' }).click();
       await visitor.getByRole('heading', { name: 'Datenschutzerklärung', level: 1 }).waitFor();
       const privacy = visitor.locator('.legal-page');
-      await privacy.getByText('Verantwortlich ist Praxis am Kanal GmbH, Invalidenstraße 12, 10115 Berlin.').waitFor();
+      await privacy
+        .getByText('Verantwortlich ist Praxis am Kanal GmbH, Invalidenstraße 12, 10115 Berlin.')
+        .waitFor();
       const text = await privacy.innerText();
-      for (const covered of ['Art. 9 DSGVO', 'Jitsi', 'SMS', 'Hosting', 'Tag-Manager', 'pseudonymisiert', '§ 630f', 'Art. 15 DSGVO', 'Art. 21 DSGVO', 'Berliner Beauftragte für Datenschutz']) {
+      for (const covered of [
+        'Art. 9 DSGVO',
+        'Jitsi',
+        'SMS',
+        'Hosting',
+        'Tag-Manager',
+        'pseudonymisiert',
+        '§ 630f',
+        'Art. 15 DSGVO',
+        'Art. 21 DSGVO',
+        'Berliner Beauftragte für Datenschutz',
+      ]) {
         expect(text).toContain(covered);
       }
       expect(await privacy.locator('h2').count()).toBe(15);
       // The app's styles apply (no inline style, which the CSP blocks): a readable column.
       expect(await privacy.evaluate((el) => getComputedStyle(el).maxWidth)).toBe('704px');
-      expect(await visitor.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      expect(
+        await visitor.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      ).toBeLessThanOrEqual(0);
       expect(blocked).toEqual([]);
       await noSeriousViolations(visitor);
-      await visitor.screenshot({ path: `/tmp/privacy-${width}.png`, fullPage: width === 375 ? false : true });
+      await visitor.screenshot({
+        path: `/tmp/privacy-${width}.png`,
+        fullPage: width === 375 ? false : true,
+      });
       if (process.env.SCREENSHOTS === '1' && width === 375) {
         mkdirSync('docs/screenshots', { recursive: true });
         await visitor.screenshot({ path: 'docs/screenshots/privacy.png' });

@@ -31,7 +31,10 @@ beforeAll(async () => {
   base = `http://localhost:${port}`;
   server = await createTestApp({
     withAuthProvider: true,
-    env: { PUBLIC_URL: base, AUTH_THIRDPARTY_PROVIDERS: JSON.stringify([fake.config('fakeid', 'FakeID')]) },
+    env: {
+      PUBLIC_URL: base,
+      AUTH_THIRDPARTY_PROVIDERS: JSON.stringify([fake.config('fakeid', 'FakeID')]),
+    },
   });
   await server.app.listen({ host: '127.0.0.1', port });
 });
@@ -61,7 +64,10 @@ describe('third-party sign-in in the widget', () => {
     expect(fake.authorizations).toHaveLength(1);
     expect(fake.refused).toEqual([]);
     const lastLogin = await page.evaluate(() => localStorage.getItem('hanko_last_login'));
-    expect(JSON.parse(lastLogin ?? 'null')).toEqual({ login_method: 'third_party', third_party_provider: 'fakeid' });
+    expect(JSON.parse(lastLogin ?? 'null')).toEqual({
+      login_method: 'third_party',
+      third_party_provider: 'fakeid',
+    });
 
     // Later, on another device: the same provider account signs in to the same account.
     const other = await (await b.newContext()).newPage();
@@ -80,7 +86,9 @@ describe('third-party sign-in in the widget', () => {
     await page.goto(`${base}/login`);
     await heading(page, 'Anmelden');
     await page.getByRole('button', { name: 'Weiter mit FakeID' }).click();
-    await page.getByText('Der Zugriff wurde verweigert. Die Anmeldung über den Anbieter wurde abgebrochen.').waitFor();
+    await page
+      .getByText('Der Zugriff wurde verweigert. Die Anmeldung über den Anbieter wurde abgebrochen.')
+      .waitFor();
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(page.url()).not.toContain('error=');
     // The person can try again right away.

@@ -44,24 +44,37 @@ async function screenTitle(page: Page): Promise<string | null> {
 
 /** The code an authenticator app shows for `secret`, `stepsAhead` 30-second steps from now. */
 function appCode(secret: string, stepsAhead = 0): string {
-  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+  return new TOTP({
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+  }).generate({
     timestamp: Date.now() + stepsAhead * 30_000,
   });
 }
 
 /** Skips optional offers (passkey, second factor, trusting the device) until `path` is reached. */
-async function skipOffersUntil(page: Page, path: string, fill: { password?: string } = {}): Promise<string[]> {
+async function skipOffersUntil(
+  page: Page,
+  path: string,
+  fill: { password?: string } = {},
+): Promise<string[]> {
   const seen: string[] = [];
   const deadline = Date.now() + 30_000;
   while (new URL(page.url()).pathname !== path) {
-    if (Date.now() > deadline) throw new Error(`stuck at ${page.url()}: ${await page.locator('main').innerText()}`);
+    if (Date.now() > deadline)
+      throw new Error(`stuck at ${page.url()}: ${await page.locator('main').innerText()}`);
     const title = await screenTitle(page);
     if (title === 'Passwort festlegen' && fill.password) {
       seen.push(title);
       await page.getByLabel('Neues Passwort').fill(fill.password);
       await page.getByRole('button', { name: 'Passwort speichern' }).click();
       await page.locator('.auth-screen h2', { hasText: title }).waitFor({ state: 'detached' });
-    } else if (title && ['Passkey einrichten', 'Zweiten Faktor einrichten', 'Diesem Gerät vertrauen?'].includes(title)) {
+    } else if (
+      title &&
+      ['Passkey einrichten', 'Zweiten Faktor einrichten', 'Diesem Gerät vertrauen?'].includes(title)
+    ) {
       seen.push(title);
       await page.getByRole('button', { name: 'Überspringen' }).click();
       await page.locator('.auth-screen h2', { hasText: title }).waitFor({ state: 'detached' });
@@ -88,7 +101,9 @@ describe('authenticator app (TOTP) in the widget', () => {
 
     // Profile: the app is not set up yet.
     await heading(page, 'Authenticator-App');
-    const appSection = page.locator('section', { has: page.getByRole('heading', { name: 'Authenticator-App' }) });
+    const appSection = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Authenticator-App' }),
+    });
     await appSection.getByText('Nicht eingerichtet.').waitFor();
     await appSection.getByRole('button', { name: 'Authenticator-App einrichten' }).click();
 
@@ -132,7 +147,9 @@ describe('authenticator app (TOTP) in the widget', () => {
     // A wrong code: the German error at the field, still on this screen.
     const now = appCode(secret);
     const next = appCode(secret, 1);
-    const bad = ['000000', '111111', '222222'].find((c) => c !== now && c !== next && c !== appCode(secret, -1))!;
+    const bad = ['000000', '111111', '222222'].find(
+      (c) => c !== now && c !== next && c !== appCode(secret, -1),
+    )!;
     await enterCode(page, bad);
     await page.getByText('Der Code aus der Authenticator-App ist nicht korrekt.').waitFor();
     expect(new URL(page.url()).pathname).toBe('/login');
@@ -143,7 +160,10 @@ describe('authenticator app (TOTP) in the widget', () => {
     await skipOffersUntil(page, '/profile');
     await heading(page, 'E-Mail-Adressen');
     const lastLogin = await page.evaluate(() => localStorage.getItem('hanko_last_login'));
-    expect(JSON.parse(lastLogin ?? 'null')).toMatchObject({ login_method: 'password', mfa_method: 'totp' });
+    expect(JSON.parse(lastLogin ?? 'null')).toMatchObject({
+      login_method: 'password',
+      mfa_method: 'totp',
+    });
     expect(b.pageErrors).toEqual([]);
   });
 });

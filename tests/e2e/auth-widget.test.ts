@@ -136,7 +136,9 @@ describe('sign-in widget', () => {
     const next = await page.getByRole('button', { name: 'Weiter' }).boundingBox();
     expect(field?.height).toBeGreaterThanOrEqual(40);
     expect(next?.width).toBeCloseTo(field?.width ?? 0, 0);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
     await page.getByRole('button', { name: 'Registrieren' }).click();
     await heading(page, 'Konto erstellen');
 
@@ -155,7 +157,9 @@ describe('sign-in widget', () => {
     );
     expect(new Set(boxes.map((box) => Math.round(box?.y ?? -1))).size).toBe(1);
     expect(Math.min(...boxes.map((box) => box?.height ?? 0))).toBeGreaterThanOrEqual(44);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
     if (viewport) await page.setViewportSize(viewport);
 
     // A wrong code clears the boxes and says so.
@@ -291,9 +295,11 @@ describe('staff activation', () => {
     const codeField = page.getByLabel('Aktivierungscode');
     const deadline = Date.now() + 30_000;
     while (!(await codeField.isVisible().catch(() => false))) {
-      if (Date.now() > deadline) throw new Error(`no code field: ${await page.locator('main').innerText()}`);
+      if (Date.now() > deadline)
+        throw new Error(`no code field: ${await page.locator('main').innerText()}`);
       const skip = page.getByRole('button', { name: 'Überspringen' });
-      if (await skip.isVisible().catch(() => false)) await skip.click({ timeout: 3000 }).catch(() => undefined);
+      if (await skip.isVisible().catch(() => false))
+        await skip.click({ timeout: 3000 }).catch(() => undefined);
       await page.waitForTimeout(150);
     }
     expect(new URL(page.url()).pathname).toBe('/activate');
@@ -318,7 +324,9 @@ describe('sign-in widget without a password', () => {
     await heading(page, 'Code eingeben');
     await enterCode(page, await codeFor(codeEmail));
     const atRegistration = await finishOnboarding(page, '/notactive', { skipPassword: true });
-    expect(atRegistration).toEqual(expect.arrayContaining(['Passkey einrichten', 'Passwort festlegen']));
+    expect(atRegistration).toEqual(
+      expect.arrayContaining(['Passkey einrichten', 'Passwort festlegen']),
+    );
 
     // Another browser: the address leads straight to the code, no "Mit Passwort", no offer.
     const other = await (await b.newContext()).newPage();
@@ -329,7 +337,9 @@ describe('sign-in widget without a password', () => {
     await other.getByRole('button', { name: 'Weiter' }).click();
     await heading(other, 'Code eingeben');
     expect(await other.getByRole('button', { name: 'Mit Passwort' }).count()).toBe(0);
-    expect(await other.getByRole('heading', { name: 'Wie möchten Sie sich anmelden?' }).count()).toBe(0);
+    expect(
+      await other.getByRole('heading', { name: 'Wie möchten Sie sich anmelden?' }).count(),
+    ).toBe(0);
     await enterCode(other, await codeFor(codeEmail, before));
     const atSignIn = await finishOnboarding(other, '/notactive');
     expect(atSignIn).not.toContain('Passkey einrichten');
@@ -483,12 +493,22 @@ describe("the widget's look on every route that shows it", () => {
     );
     const rows = new Set(boxes.map((box) => Math.round(box?.y ?? -1)));
     expect(rows.size, `${where}: the code boxes stand in ${rows.size} rows`).toBe(1);
-    expect(Math.min(...boxes.map((box) => box?.height ?? 0)), `${where}: box height`).toBeGreaterThanOrEqual(44);
-    expect(Math.min(...boxes.map((box) => box?.width ?? 0)), `${where}: box width`).toBeGreaterThanOrEqual(30);
+    expect(
+      Math.min(...boxes.map((box) => box?.height ?? 0)),
+      `${where}: box height`,
+    ).toBeGreaterThanOrEqual(44);
+    expect(
+      Math.min(...boxes.map((box) => box?.width ?? 0)),
+      `${where}: box width`,
+    ).toBeGreaterThanOrEqual(30);
     // The boxes sit in the widget's card, not in a browser-default framed fieldset.
-    const frame = await page.locator('.auth-code').evaluate((el) => getComputedStyle(el).borderTopStyle);
+    const frame = await page
+      .locator('.auth-code')
+      .evaluate((el) => getComputedStyle(el).borderTopStyle);
     expect(frame, `${where}: the code fieldset's frame`).toBe('none');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
     expect(overflow, `${where}: sideways scroll`).toBeLessThanOrEqual(0);
   }
 
@@ -514,28 +534,44 @@ describe("the widget's look on every route that shows it", () => {
         const passwordTitle = page.locator('.auth-screen h2', { hasText: 'Passwort festlegen' });
         const deadline = Date.now() + 30_000;
         while (!(await passwordTitle.isVisible().catch(() => false))) {
-          if (Date.now() > deadline) throw new Error(`no password step: ${await page.locator('main').innerText()}`);
+          if (Date.now() > deadline)
+            throw new Error(`no password step: ${await page.locator('main').innerText()}`);
           const skip = page.getByRole('button', { name: 'Überspringen' });
-          const title = await page.locator('.auth-screen h2').first().textContent({ timeout: 500 }).catch(() => null);
-          if (title === 'Passkey einrichten') await skip.click({ timeout: 3000 }).catch(() => undefined);
+          const title = await page
+            .locator('.auth-screen h2')
+            .first()
+            .textContent({ timeout: 500 })
+            .catch(() => null);
+          if (title === 'Passkey einrichten')
+            await skip.click({ timeout: 3000 }).catch(() => undefined);
           await page.waitForTimeout(150);
         }
         const field = (await page.getByLabel(/Neues Passwort/).boundingBox())!;
         const card = (await page.locator('.auth-widget').boundingBox())!;
         expect(field.height, `password field height at ${width} px`).toBeGreaterThanOrEqual(40);
-        expect(field.width, `password field width at ${width} px`).toBeGreaterThanOrEqual(card.width * 0.8);
+        expect(field.width, `password field width at ${width} px`).toBeGreaterThanOrEqual(
+          card.width * 0.8,
+        );
         const skip = page.getByRole('button', { name: 'Überspringen' });
         const back = page.getByRole('button', { name: 'Zurück', exact: true });
         const [a, c] = [(await skip.boundingBox())!, (await back.boundingBox())!];
         const apart =
-          a.y + a.height <= c.y || c.y + c.height <= a.y || a.x + a.width + 8 <= c.x || c.x + c.width + 8 <= a.x;
+          a.y + a.height <= c.y ||
+          c.y + c.height <= a.y ||
+          a.x + a.width + 8 <= c.x ||
+          c.x + c.width + 8 <= a.x;
         expect(apart, `"Überspringen" and "Zurück" apart at ${width} px`).toBe(true);
         for (const link of [skip, back]) {
           const size = await link.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
           expect(size, `link text size at ${width} px`).toBeGreaterThanOrEqual(15);
-          expect((await link.boundingBox())!.height, `link target height at ${width} px`).toBeGreaterThanOrEqual(24);
+          expect(
+            (await link.boundingBox())!.height,
+            `link target height at ${width} px`,
+          ).toBeGreaterThanOrEqual(24);
         }
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
         expect(overflow, `password step sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
       }
       expect(b.pageErrors).toEqual([]);

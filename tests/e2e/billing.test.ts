@@ -32,28 +32,37 @@ beforeAll(async () => {
 
 const results = (page: Page) => page.getByRole('region', { name: 'Abrechnungspositionen' });
 const settled = (page: Page) => results(page).and(page.locator('[aria-busy="false"]')).waitFor();
-const rowBoxes = (page: Page) => results(page).getByRole('checkbox', { name: /^Position .* auswählen$/ });
+const rowBoxes = (page: Page) =>
+  results(page).getByRole('checkbox', { name: /^Position .* auswählen$/ });
 const bar = (page: Page) => page.getByRole('region', { name: 'Aktionen für die Auswahl' });
 
 describe('an admin on /billing', () => {
   it('filters, approves a batch, and after a conflict deselects the changed item and approves the rest', async () => {
     // The coach with the most open items in the demo data.
-    const all: Item[] = (await api('GET', '/billable-items?status=pending&limit=100')).billableItems;
+    const all: Item[] = (await api('GET', '/billable-items?status=pending&limit=100'))
+      .billableItems;
     const byCoach = new Map<string, number>();
     for (const item of all) byCoach.set(item.coachId, (byCoach.get(item.coachId) ?? 0) + 1);
     const [coachId] = [...byCoach].sort((x, y) => y[1] - x[1])[0]!;
-    const open: number = (await api('GET', `/billable-items?status=pending&coachId=${coachId}`)).itemCount;
+    const open: number = (await api('GET', `/billable-items?status=pending&coachId=${coachId}`))
+      .itemCount;
     expect(open).toBeGreaterThanOrEqual(4);
 
     const page = b.page;
     await openSignedIn(page, b.baseUrl, token, '/billing');
     await page.getByRole('heading', { name: 'Abrechnung', level: 1 }).waitFor();
     await settled(page);
-    await page.getByRole('navigation', { name: 'Status' }).getByRole('button', { name: /^Offen/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Status' })
+      .getByRole('button', { name: /^Offen/ })
+      .click();
     await page.locator(`#filter-coach option[value="${coachId}"]`).waitFor({ state: 'attached' });
     await page.getByLabel('Coach', { exact: true }).selectOption(coachId);
     await page.getByRole('button', { name: 'Filter anwenden' }).click();
-    await page.waitForURL((url) => url.searchParams.get('coach') === coachId && url.searchParams.get('status') === 'pending');
+    await page.waitForURL(
+      (url) =>
+        url.searchParams.get('coach') === coachId && url.searchParams.get('status') === 'pending',
+    );
     await settled(page);
     expect(await rowBoxes(page).count()).toBe(Math.min(open, 25));
 
@@ -61,13 +70,18 @@ describe('an admin on /billing', () => {
     const first = (await pendingOf(coachId)).slice(0, 2);
     await rowBoxes(page).nth(0).check();
     await rowBoxes(page).nth(1).check();
-    await bar(page).getByText(/^2 Positionen ausgewählt, Summe [\d.,]+\s€/).waitFor();
+    await bar(page)
+      .getByText(/^2 Positionen ausgewählt, Summe [\d.,]+\s€/)
+      .waitFor();
     await bar(page).getByRole('button', { name: 'Freigeben' }).click();
     const dialog = page.getByRole('dialog', { name: 'Aktion bestätigen' });
     await dialog.getByText(/^Freigeben: 2 Positionen mit zusammen [\d.,]+\s€\?$/).waitFor();
     await dialog.getByRole('button', { name: 'Freigeben' }).click();
     await page.getByText('2 Positionen freigegeben').waitFor();
-    const approved = await api('GET', `/billable-items?status=approved&coachId=${coachId}&limit=100`);
+    const approved = await api(
+      'GET',
+      `/billable-items?status=approved&coachId=${coachId}&limit=100`,
+    );
     const approvedIds = approved.billableItems.map((i: Item) => i.id);
     for (const item of first) expect(approvedIds).toContain(item.id);
     await settled(page);
@@ -81,12 +95,19 @@ describe('an admin on /billing', () => {
     await bar(page).getByRole('button', { name: 'Freigeben' }).click();
     await dialog.getByRole('button', { name: 'Freigeben' }).click();
     const conflict = page.getByRole('dialog', { name: 'Nichts wurde geändert' });
-    await conflict.getByText('1 Position lässt diese Aktion nicht mehr zu', { exact: false }).waitFor();
-    await conflict.getByText('jetzt: Freigegeben, der Status erlaubt diese Aktion nicht', { exact: false }).waitFor();
+    await conflict
+      .getByText('1 Position lässt diese Aktion nicht mehr zu', { exact: false })
+      .waitFor();
+    await conflict
+      .getByText('jetzt: Freigegeben, der Status erlaubt diese Aktion nicht', { exact: false })
+      .waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await conflict.getByRole('button', { name: 'Abwählen und die übrige Position erneut senden' }).click();
+    await conflict
+      .getByRole('button', { name: 'Abwählen und die übrige Position erneut senden' })
+      .click();
     await page.getByText('1 Position freigegeben').waitFor();
-    const after = (await api('GET', `/billable-items?status=approved&coachId=${coachId}&limit=100`)).billableItems;
+    const after = (await api('GET', `/billable-items?status=approved&coachId=${coachId}&limit=100`))
+      .billableItems;
     expect(after.map((i: Item) => i.id)).toContain(rest!.id);
     await settled(page);
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -121,7 +142,11 @@ describe('billing on a phone and a desk (issue 31)', () => {
     const underline = (link: typeof items) =>
       link.evaluate((el) => {
         const style = getComputedStyle(el);
-        return { width: parseFloat(style.borderBottomWidth), color: style.borderBottomColor, text: style.textDecorationLine };
+        return {
+          width: parseFloat(style.borderBottomWidth),
+          color: style.borderBottomColor,
+          text: style.textDecorationLine,
+        };
       });
     const [current, other] = [await underline(items), await underline(invoices)];
     expect(current.width).toBeGreaterThanOrEqual(2);
@@ -130,7 +155,12 @@ describe('billing on a phone and a desk (issue 31)', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     await invoices.click();
     await page.waitForURL((url) => url.pathname === '/billing/invoices');
-    expect(await page.getByRole('navigation', { name: 'Abrechnung' }).getByRole('link', { name: 'Rechnungen' }).getAttribute('aria-current')).toBe('page');
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Abrechnung' })
+        .getByRole('link', { name: 'Rechnungen' })
+        .getAttribute('aria-current'),
+    ).toBe('page');
 
     // A phone: the first item is a card headed by the client's name, its fields as label and
     // value side by side, within the screen.
@@ -148,13 +178,23 @@ describe('billing on a phone and a desk (issue 31)', () => {
       const label = getComputedStyle(amount, '::before');
       const value = amount.querySelector('.cell-value')!.getBoundingClientRect();
       return {
-        headOnTop: Math.min(...cells.filter((cell) => cell !== head && !cell.classList.contains('cell-select')).map((cell) => cell.getBoundingClientRect().top)) >= head.getBoundingClientRect().bottom - 1,
+        headOnTop:
+          Math.min(
+            ...cells
+              .filter((cell) => cell !== head && !cell.classList.contains('cell-select'))
+              .map((cell) => cell.getBoundingClientRect().top),
+          ) >=
+          head.getBoundingClientRect().bottom - 1,
         label: label.content,
-        valueBesideLabel: value.left > amount.getBoundingClientRect().left + 80 && value.top < amount.getBoundingClientRect().top + 10,
+        valueBesideLabel:
+          value.left > amount.getBoundingClientRect().left + 80 &&
+          value.top < amount.getBoundingClientRect().top + 10,
       };
     });
     expect(layout).toEqual({ headOnTop: true, label: '"Betrag" / ""', valueBesideLabel: true });
-    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
 });

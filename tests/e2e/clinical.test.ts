@@ -42,28 +42,44 @@ describe('a coach documents a past appointment', () => {
     // whose document it is, with links back; the breadcrumb names the client.
     const clientName = `${item!.client.firstName} ${item!.client.lastName}`;
     await page.getByRole('link', { name: clientName, exact: true }).first().waitFor();
-    expect(await page.locator('.clinical-subject').getByRole('link', { name: clientName }).getAttribute('href')).toBe(
-      `/clients/${item!.client.id}`,
-    );
-    const when = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric' }).format(
-      new Date(item!.appointmentStartDate),
-    );
-    const appointmentLink = page.locator('.clinical-subject').getByRole('link', { name: new RegExp(when.replace(/\./g, '\\.')) });
+    expect(
+      await page
+        .locator('.clinical-subject')
+        .getByRole('link', { name: clientName })
+        .getAttribute('href'),
+    ).toBe(`/clients/${item!.client.id}`);
+    const when = new Intl.DateTimeFormat('de-DE', {
+      timeZone: 'Europe/Berlin',
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+    }).format(new Date(item!.appointmentStartDate));
+    const appointmentLink = page
+      .locator('.clinical-subject')
+      .getByRole('link', { name: new RegExp(when.replace(/\./g, '\\.')) });
     expect(await appointmentLink.getAttribute('href')).toBe(`/appointments/${appointmentId}`);
-    expect(await page.locator('.clinical-subject').textContent()).toMatch(/Erstgespräch|Ersttermin|Folgetermin|Konsultation|Ad-hoc/);
+    expect(await page.locator('.clinical-subject').textContent()).toMatch(
+      /Erstgespräch|Ersttermin|Folgetermin|Konsultation|Ad-hoc/,
+    );
     const crumbs = page.getByRole('navigation', { name: 'Brotkrümelnavigation' });
     await crumbs.getByRole('link', { name: `${clientName}, ${when}` }).waitFor();
     // Looking creates nothing: no 404 read, no draft stored, no console error.
     await page.getByText('Noch nicht angelegt – wird mit der ersten Eingabe gespeichert').waitFor();
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const stillOpen = (await (
-      await fetch(`${b.baseUrl}/api/summaries/incomplete?limit=100`, { headers: { authorization: `Bearer ${token}` } })
+      await fetch(`${b.baseUrl}/api/summaries/incomplete?limit=100`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
     ).json()) as typeof open;
-    expect(stillOpen.summaries.find((i) => i.appointmentId === appointmentId)?.summaryId).toBeNull();
+    expect(
+      stillOpen.summaries.find((i) => i.appointmentId === appointmentId)?.summaryId,
+    ).toBeNull();
     expect(b.consoleErrors).toEqual([]);
 
     const saved = page.getByRole('status').filter({ hasText: /^Gespeichert$/ });
-    await page.getByLabel('Subjektiv (Bericht der Klientin / des Klienten)').fill('Schläft seit Wochen schlecht');
+    await page
+      .getByLabel('Subjektiv (Bericht der Klientin / des Klienten)')
+      .fill('Schläft seit Wochen schlecht');
     await page.getByLabel('Objektiv (Beobachtungen, Werte)').fill('PSS 24');
     await page.getByLabel('Einschätzung').fill('Stress hoch, Ressourcen vorhanden');
     await page.getByLabel('Plan', { exact: true }).fill('Atemübung täglich');
@@ -75,13 +91,20 @@ describe('a coach documents a past appointment', () => {
     // copy, and the save that lands late (same text, newer ETag) still ends "Gespeichert".
     await page.getByLabel('Hausaufgaben').fill('Schlafprotokoll führen');
     await expect.poll(() => saved.count()).toBe(0);
-    await page.getByRole('status').filter({ hasText: /^Speichert/ }).or(saved).first().waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Speichert/ })
+      .or(saved)
+      .first()
+      .waitFor();
     page.once('dialog', (dialog) => void dialog.accept());
     await page.reload();
-    await expect.poll(() => page.getByLabel('Hausaufgaben').inputValue()).toBe('Schlafprotokoll führen');
-    expect(await page.getByLabel('Subjektiv (Bericht der Klientin / des Klienten)').inputValue()).toBe(
-      'Schläft seit Wochen schlecht',
-    );
+    await expect
+      .poll(() => page.getByLabel('Hausaufgaben').inputValue())
+      .toBe('Schlafprotokoll führen');
+    expect(
+      await page.getByLabel('Subjektiv (Bericht der Klientin / des Klienten)').inputValue(),
+    ).toBe('Schläft seit Wochen schlecht');
     await saved.waitFor();
 
     // typed and "Unterschreiben" clicked at once, while the autosave has not landed:

@@ -69,7 +69,8 @@ describe('home page', () => {
     const named = new Set<string>();
     for (const { pattern } of hints) {
       const html = await (await fetch(b.baseUrl + pattern.replace(/:\w+/g, 'x'))).text();
-      for (const m of html.matchAll(/<(?:link|script)\b[^>]*\b(?:href|src)="(\/[^"]+)"/g)) named.add(m[1]!);
+      for (const m of html.matchAll(/<(?:link|script)\b[^>]*\b(?:href|src)="(\/[^"]+)"/g))
+        named.add(m[1]!);
     }
     expect(named.size).toBeGreaterThan(20);
     const missing = [];
@@ -79,6 +80,8 @@ describe('home page', () => {
       if (res.status !== 200) missing.push(`${file} ${res.status}`);
     }
     expect(missing).toEqual([]);
-    expect((await fetch(`${b.baseUrl}/favicon.ico`)).headers.get('content-type')).toMatch(/^image\//);
+    expect((await fetch(`${b.baseUrl}/favicon.ico`)).headers.get('content-type')).toMatch(
+      /^image\//,
+    );
   });
 });

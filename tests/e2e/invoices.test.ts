@@ -21,7 +21,8 @@ const api = e2eApi(b, () => token);
 async function mailTo(to: string, subject: string): Promise<boolean> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const html = await (await fetch(`${b.baseUrl}/dev/mailbox`)).text();
-    if (html.split('<article>').some((a) => a.includes(`An: ${to}`) && a.includes(subject))) return true;
+    if (html.split('<article>').some((a) => a.includes(`An: ${to}`) && a.includes(subject)))
+      return true;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return false;
@@ -36,7 +37,9 @@ describe('an admin on /billing/invoices', () => {
     // A few open items approved first, so the run has something for certain.
     const pending = (await api('GET', '/billable-items?status=pending&limit=3')).billableItems;
     expect(pending.length).toBeGreaterThan(0);
-    await api('PUT', '/billable-items/batch-approve', { ids: pending.map((i: { id: string }) => i.id) });
+    await api('PUT', '/billable-items/batch-approve', {
+      ids: pending.map((i: { id: string }) => i.id),
+    });
     const due = await api('GET', '/invoices/runs/preview');
     expect(due.itemCount).toBeGreaterThanOrEqual(pending.length);
     // the demo's insurers and sponsors have invoice addresses and the demo practice
@@ -46,17 +49,23 @@ describe('an admin on /billing/invoices', () => {
 
     const page = b.page;
     await openSignedIn(page, b.baseUrl, token, '/billing');
-    await page.getByRole('navigation', { name: 'Abrechnung' }).getByRole('link', { name: 'Rechnungen' }).click();
+    await page
+      .getByRole('navigation', { name: 'Abrechnung' })
+      .getByRole('link', { name: 'Rechnungen' })
+      .click();
     await page.waitForURL((url) => url.pathname === '/billing/invoices');
     await page.getByRole('heading', { name: 'Rechnungen', level: 1 }).waitFor();
 
     await page.getByRole('button', { name: 'Rechnungslauf starten' }).click();
     const dialog = page.getByRole('dialog', { name: 'Rechnungslauf' });
-    const question = new RegExp(`^${due.itemCount} freigegebenen? Positionen? für ${due.payerCount} Zahler, zusammen [\\d.,]+\\s€\\.$`);
+    const question = new RegExp(
+      `^${due.itemCount} freigegebenen? Positionen? für ${due.payerCount} Zahler, zusammen [\\d.,]+\\s€\\.$`,
+    );
     await dialog.getByText(question).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Rechnungen erstellen' }).click();
-    const done = due.payerCount === 1 ? '1 Rechnung erstellt' : `${due.payerCount} Rechnungen erstellt`;
+    const done =
+      due.payerCount === 1 ? '1 Rechnung erstellt' : `${due.payerCount} Rechnungen erstellt`;
     await page.getByText(done, { exact: true }).waitFor();
     const issued = page.getByRole('list', { name: 'Erstellte Rechnungen' }).getByRole('link');
     expect(await issued.count()).toBe(due.payerCount);
@@ -66,7 +75,9 @@ describe('an admin on /billing/invoices', () => {
 
     // The invoice's page: lines, sums, the PDF.
     await issued.first().click();
-    await page.getByRole('heading', { name: new RegExp(`^Rechnung ${number}$`), level: 1 }).waitFor();
+    await page
+      .getByRole('heading', { name: new RegExp(`^Rechnung ${number}$`), level: 1 })
+      .waitFor();
     await page.getByRole('heading', { name: 'Summen je Steuersatz' }).waitFor();
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -35,9 +35,9 @@ interface JitsiCall {
 }
 
 const jitsiCalls = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __jitsiCalls?: unknown[] }).__jitsiCalls ?? []) as Promise<
-    JitsiCall[]
-  >;
+  page.evaluate(
+    () => (window as unknown as { __jitsiCalls?: unknown[] }).__jitsiCalls ?? [],
+  ) as Promise<JitsiCall[]>;
 
 async function claimsOf(jwt: string | undefined): Promise<JWTPayload & Record<string, any>> {
   expect(jwt).toBeTruthy();
@@ -95,17 +95,33 @@ beforeAll(async () => {
   // A coach with an empty calendar: registered at the provider, made a coach by hand.
   const email = `coach-${Date.now().toString(36)}@example.org`;
   const token = await registerByPasscode(base, email);
-  expect((await fetch(`${base}/api/login`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  expect(
+    (
+      await fetch(`${base}/api/login`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).status,
+  ).toBe(200);
   const db = server.database.db;
   const [c] = await db
     .insert(coaches)
     .values({ firstName: 'Carla', lastName: 'Coach', email })
     .returning({ id: coaches.id });
-  await db.update(users).set({ role: 'COACH', active: true, coachId: c!.id }).where(eq(users.email, email));
+  await db
+    .update(users)
+    .set({ role: 'COACH', active: true, coachId: c!.id })
+    .where(eq(users.email, email));
   coach = { token, coachId: c!.id, email };
   const [k] = await db
     .insert(clients)
-    .values({ firstName: 'Klara', lastName: 'Mustermann', insurer: 'TK', yearOfBirth: 1980, coachedById: c!.id })
+    .values({
+      firstName: 'Klara',
+      lastName: 'Mustermann',
+      insurer: 'TK',
+      yearOfBirth: 1980,
+      coachedById: c!.id,
+    })
     .returning({ id: clients.id });
   clientId = k!.id;
 }, 120_000);
@@ -125,12 +141,17 @@ describe('video meetings in Chromium', () => {
     const coachPage = b.page;
     await coachPage.goto(`${base}/coach/meeting`);
     await coachPage.getByRole('heading', { name: 'Videotermin starten' }).waitFor();
-    const row = coachPage.getByTestId('upcoming-appointment').filter({ hasText: 'Klara Mustermann' });
+    const row = coachPage
+      .getByTestId('upcoming-appointment')
+      .filter({ hasText: 'Klara Mustermann' });
     await row.waitFor();
     expect(await seriousAxeViolations(coachPage)).toEqual([]);
     await row.getByRole('link', { name: 'Videotermin mit Klara Mustermann beitreten' }).click();
     await coachPage.waitForURL(`${base}/coach/meeting/${a.meetingCodeCoach}/join`);
-    await coachPage.frameLocator('#meeting-room iframe').getByRole('button', { name: 'Auflegen' }).waitFor();
+    await coachPage
+      .frameLocator('#meeting-room iframe')
+      .getByRole('button', { name: 'Auflegen' })
+      .waitFor();
 
     const [coachCall] = await jitsiCalls(coachPage);
     expect(coachCall!.domain).toBe(standIn.domain);
@@ -153,15 +174,24 @@ describe('video meetings in Chromium', () => {
     await clientPage.getByRole('heading', { name: 'Videotermin' }).waitFor();
     await clientPage.getByRole('button', { name: 'Zum Videotermin' }).click();
     await clientPage.getByText('Bitte geben Sie einen Meeting-Code ein.').waitFor();
-    await clientPage.getByRole('textbox', { name: 'Meeting-Code' }).fill(a.meetingCodeClient.toUpperCase());
+    await clientPage
+      .getByRole('textbox', { name: 'Meeting-Code' })
+      .fill(a.meetingCodeClient.toUpperCase());
     await clientPage.getByRole('button', { name: 'Zum Videotermin' }).click();
     await clientPage.waitForURL((url) => url.pathname.startsWith('/meeting/'));
-    await clientPage.frameLocator('#meeting-room iframe').getByRole('button', { name: 'Auflegen' }).waitFor();
+    await clientPage
+      .frameLocator('#meeting-room iframe')
+      .getByRole('button', { name: 'Auflegen' })
+      .waitFor();
     const [clientCall] = await jitsiCalls(clientPage);
     expect(clientCall!.options.roomName).toBe(room);
     expect(clientCall!.options.userInfo?.displayName).toBe('Klara M.');
     const clientClaims = await claimsOf(clientCall!.options.jwt);
-    expect(clientClaims).toMatchObject({ room, moderator: false, context: { user: { name: 'Klara M.', moderator: false } } });
+    expect(clientClaims).toMatchObject({
+      room,
+      moderator: false,
+      context: { user: { name: 'Klara M.', moderator: false } },
+    });
     expect(JSON.stringify(clientClaims)).not.toContain('Mustermann');
     expect(standIn.requests).toContain('/external_api.js');
 
@@ -174,13 +204,16 @@ describe('video meetings in Chromium', () => {
     await hangUp(coachPage);
     await coachPage.waitForURL(`${base}/coach/meeting/${a.meetingCodeCoach}/finished`);
     await coachPage.getByText('Der Termin wurde als stattgefunden erfasst.').waitFor();
-    expect(await coachPage.getByRole('link', { name: 'Zur Terminzusammenfassung' }).getAttribute('href')).toBe(
-      `/appointments/${a.id}`,
-    );
+    expect(
+      await coachPage.getByRole('link', { name: 'Zur Terminzusammenfassung' }).getAttribute('href'),
+    ).toBe(`/appointments/${a.id}`);
     expect(await seriousAxeViolations(coachPage)).toEqual([]);
-    const overview = await fetch(`${base}/api/appointment/coach/meetingCode/${a.meetingCodeCoach}`, {
-      headers: { authorization: `Bearer ${coach.token}` },
-    });
+    const overview = await fetch(
+      `${base}/api/appointment/coach/meetingCode/${a.meetingCodeCoach}`,
+      {
+        headers: { authorization: `Bearer ${coach.token}` },
+      },
+    );
     expect((await overview.json()).finishedAt).not.toBeNull();
 
     // The overview of the meeting: client, appointment, and that it took place.
@@ -199,22 +232,35 @@ describe('video meetings in Chromium', () => {
     // Days ahead, on a phone: the date and when the room opens, and that the page may be closed.
     const later = await newAppointment(Date.now() + 3 * 24 * 60 * MIN);
     const berlin = (ms: number, options: Intl.DateTimeFormatOptions) =>
-      new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', ...options }).format(new Date(ms));
+      new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', ...options }).format(
+        new Date(ms),
+      );
     const day = (ms: number) => berlin(ms, { day: '2-digit', month: '2-digit', year: 'numeric' });
-    const time = (ms: number) => berlin(ms, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const time = (ms: number) =>
+      berlin(ms, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
     const startMs = Date.parse(later.startDate);
-    const phone = await (await b.newContext({ viewport: { width: 375, height: 740 }, isMobile: true })).newPage();
+    const phone = await (
+      await b.newContext({ viewport: { width: 375, height: 740 }, isMobile: true })
+    ).newPage();
     await phone.goto(`${base}/meeting/${later.meetingCodeClient}`);
     await phone.getByRole('heading', { name: 'Ihr Videotermin steht fest' }).waitFor();
-    await phone.getByText(`${day(startMs)}, ${time(startMs)}–${time(startMs + 30 * MIN)} Uhr`).waitFor();
     await phone
-      .getByText(`Der Videoraum öffnet am ${day(startMs - 10 * MIN)} um ${time(startMs - 10 * MIN)} Uhr.`)
+      .getByText(`${day(startMs)}, ${time(startMs)}–${time(startMs + 30 * MIN)} Uhr`)
+      .waitFor();
+    await phone
+      .getByText(
+        `Der Videoraum öffnet am ${day(startMs - 10 * MIN)} um ${time(startMs - 10 * MIN)} Uhr.`,
+      )
       .waitFor();
     await phone.getByText('Sie können diese Seite jetzt schließen.', { exact: false }).waitFor();
     expect(await phone.getByText('Gleich geht es los').count()).toBe(0);
-    expect(await phone.getByText('Bitte lassen Sie diese Seite geöffnet.', { exact: false }).count()).toBe(0);
+    expect(
+      await phone.getByText('Bitte lassen Sie diese Seite geöffnet.', { exact: false }).count(),
+    ).toBe(0);
     expect(await jitsiCalls(phone)).toEqual([]);
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
     expect(await seriousAxeViolations(phone)).toEqual([]);
 
     // Minutes ahead: "Gleich geht es los", a countdown, and in when the room opens.
@@ -242,7 +288,10 @@ describe('video meetings in Chromium', () => {
     // The room opens (on the server's clock too) and the client is let in.
     offsetMs += 2 * MIN;
     await page.clock.runFor(1000);
-    await page.frameLocator('#meeting-room iframe').getByRole('button', { name: 'Auflegen' }).waitFor();
+    await page
+      .frameLocator('#meeting-room iframe')
+      .getByRole('button', { name: 'Auflegen' })
+      .waitFor();
     const [call] = await jitsiCalls(page);
     expect((await claimsOf(call!.options.jwt)).moderator).toBe(false);
     expect(b.pageErrors).toEqual([]);
@@ -259,7 +308,9 @@ describe('video meetings in Chromium', () => {
     await page.getByRole('heading', { name: 'Videotermin starten' }).waitFor();
     const joinLink = (code: string) => page.locator(`a[href="/coach/meeting/${code}/join"]`);
     await joinLink(ended10.meetingCodeCoach).waitFor();
-    expect(await page.locator(`a[href^="/coach/meeting/${ended40.meetingCodeCoach}"]`).count()).toBe(0);
+    expect(
+      await page.locator(`a[href^="/coach/meeting/${ended40.meetingCodeCoach}"]`).count(),
+    ).toBe(0);
     // The server lets the coach in for the one and not for the other.
     const token = (code: string) =>
       fetch(`${base}/api/appointment/authenticatedToken/${code}`, {

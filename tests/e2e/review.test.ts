@@ -21,7 +21,12 @@ let token: string;
 const SOAP = {
   format: 'SOAP',
   riskFlag: false,
-  sections: { subjective: 'Schläft schlecht', objective: 'PSS 24', assessment: 'Stress hoch', plan: 'Atemübung' },
+  sections: {
+    subjective: 'Schläft schlecht',
+    objective: 'PSS 24',
+    assessment: 'Stress hoch',
+    plan: 'Atemübung',
+  },
   nextSteps: 'Termin in 2 Wochen',
 };
 
@@ -30,7 +35,9 @@ const api = async (method: string, path: string, body?: unknown, status = 200) =
     method,
     headers: {
       authorization: `Bearer ${token}`,
-      ...(body ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } : {}),
+      ...(body
+        ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }
+        : {}),
     },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
@@ -67,7 +74,12 @@ async function signSummaries(count: number): Promise<Signed[]> {
       month: '2-digit',
       year: 'numeric',
     }).format(new Date(s.appointmentStartDate));
-    signed.push({ id: doc.id, appointmentId: s.appointmentId, clientId: s.client.id, label: `Dokument ${s.client.firstName} ${s.client.lastName}, ${date} auswählen` });
+    signed.push({
+      id: doc.id,
+      appointmentId: s.appointmentId,
+      clientId: s.client.id,
+      label: `Dokument ${s.client.firstName} ${s.client.lastName}, ${date} auswählen`,
+    });
   }
   return signed;
 }
@@ -103,13 +115,17 @@ describe('a reviewer on /review', () => {
     await dialog.getByRole('button', { name: 'Abschließen' }).click();
     await page.getByText('1 Zusammenfassung abgeschlossen').waitFor();
     await settled(page);
-    await results(page).getByRole('checkbox', { name: first!.label }).waitFor({ state: 'detached' });
+    await results(page)
+      .getByRole('checkbox', { name: first!.label })
+      .waitFor({ state: 'detached' });
     expect(await pendingIds()).not.toContain(first!.id);
 
     // the appointment page says when review completed it and by whom.
     await page.goto(`/appointments/${first!.appointmentId}`);
     const summarySection = page.getByRole('region', { name: 'Terminzusammenfassung' });
-    await summarySection.getByText(/^Abgeschlossen am \d\d\.\d\d\.\d{4}, \d\d:\d\d von .+/).waitFor();
+    await summarySection
+      .getByText(/^Abgeschlossen am \d\d\.\d\d\.\d{4}, \d\d:\d\d von .+/)
+      .waitFor();
     await summarySection.getByText(/^Unterschrieben am /).waitFor();
     await page.goto('/review');
     await settled(page);
@@ -121,10 +137,14 @@ describe('a reviewer on /review', () => {
     await bar(page).getByRole('button', { name: 'Abschließen' }).click();
     await dialog.getByRole('button', { name: 'Abschließen' }).click();
     const conflict = page.getByRole('dialog', { name: 'Nichts wurde abgeschlossen' });
-    await conflict.getByText('1 Dokument wartet nicht mehr auf Prüfung', { exact: false }).waitFor();
+    await conflict
+      .getByText('1 Dokument wartet nicht mehr auf Prüfung', { exact: false })
+      .waitFor();
     await conflict.getByText('jetzt: abgeschlossen', { exact: false }).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await conflict.getByRole('button', { name: 'Abwählen und das übrige Dokument abschließen' }).click();
+    await conflict
+      .getByRole('button', { name: 'Abwählen und das übrige Dokument abschließen' })
+      .click();
     await page.getByText('1 Zusammenfassung abgeschlossen').waitFor();
     await settled(page);
     const left = await pendingIds();
@@ -139,7 +159,10 @@ describe('an onboarding manager, who may not read clinical content', () => {
   it('sees no clinical fields in the client record and cannot complete what waits on /review', async () => {
     const [waiting] = await signSummaries(1);
     // A client with a diagnosis (set by the admin).
-    await api('PUT', `/admin/client/${waiting!.clientId}`, { diagnosis: 'Erschöpfungssyndrom', notes: 'Notiz der Coachin' });
+    await api('PUT', `/admin/client/${waiting!.clientId}`, {
+      diagnosis: 'Erschöpfungssyndrom',
+      notes: 'Notiz der Coachin',
+    });
     const om = await signInByPasscode(b.baseUrl, 'onboarding@sprechstunde.demo');
     const page = b.page;
     await openSignedIn(page, b.baseUrl, om, `/clients/${waiting!.clientId}`);
@@ -153,7 +176,10 @@ describe('an onboarding manager, who may not read clinical content', () => {
     await page.goto('/review');
     await page.getByRole('heading', { name: 'Prüfung', level: 1 }).waitFor();
     await settled(page);
-    await results(page).getByText(waiting!.label.replace(/^Dokument (.*), .* auswählen$/, '$1')).first().waitFor();
+    await results(page)
+      .getByText(waiting!.label.replace(/^Dokument (.*), .* auswählen$/, '$1'))
+      .first()
+      .waitFor();
     expect(await results(page).getByRole('checkbox').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Abschließen' }).count()).toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -167,7 +193,9 @@ describe('a patient card from the coach to the reviewer and the client', () => {
     const asCoach = await fetch(`${b.baseUrl}/api/patient-cards/incomplete?limit=100`, {
       headers: { authorization: `Bearer ${coach}` },
     });
-    const item = ((await asCoach.json()) as { patientCards: any[] }).patientCards.find((c) => c.patientCardId === null);
+    const item = ((await asCoach.json()) as { patientCards: any[] }).patientCards.find(
+      (c) => c.patientCardId === null,
+    );
     expect(item, 'a client of the demo coach without a patient card').toBeDefined();
     const name = `${item.client.firstName} ${item.client.lastName}`;
     const clientId = item.client.id as string;
@@ -177,16 +205,34 @@ describe('a patient card from the coach to the reviewer and the client', () => {
 
     // The coach writes the card and signs it.
     const page = b.page;
-    await openSignedIn(page, b.baseUrl, coach, `/clients/${clientId}/patient-card?appointmentId=${item.appointmentId}`);
+    await openSignedIn(
+      page,
+      b.baseUrl,
+      coach,
+      `/clients/${clientId}/patient-card?appointmentId=${item.appointmentId}`,
+    );
     await page.getByLabel('Anlass der Begleitung').fill('Erschöpfung nach Jobwechsel');
-    await page.getByLabel('Einwilligung in die Verarbeitung von Gesundheitsdaten liegt vor').check();
-    await page.getByRole('status').filter({ hasText: /^Gespeichert$/ }).waitFor();
+    await page
+      .getByLabel('Einwilligung in die Verarbeitung von Gesundheitsdaten liegt vor')
+      .check();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Gespeichert$/ })
+      .waitFor();
     await page.getByRole('button', { name: 'Unterschreiben', exact: true }).click();
-    await page.getByRole('alertdialog', { name: 'Dokument jetzt unterschreiben?' }).getByRole('button', { name: 'Ja, unterschreiben' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Dokument jetzt unterschreiben?' })
+      .getByRole('button', { name: 'Ja, unterschreiben' })
+      .click();
     await page.getByText('Unterschrieben – nur noch Nachträge möglich').waitFor();
     const card = await api('GET', `/client/${clientId}/patient-card`);
     expect(card.status).toBe('sent');
-    await api('POST', `/patient-card/${card.id}/review-comments`, { text: 'Ziele noch ergänzen' }, 201);
+    await api(
+      'POST',
+      `/patient-card/${card.id}/review-comments`,
+      { text: 'Ziele noch ergänzen' },
+      201,
+    );
 
     // The reviewer: the cards' overall status beside the tasks', then "Abschließen".
     const admin = await b.newContext();
@@ -195,14 +241,24 @@ describe('a patient card from the coach to the reviewer and the client', () => {
     const statuses = reviewer.getByRole('list', { name: 'Gesamtstatus' });
     const cards = statuses.getByRole('listitem').filter({ hasText: 'Patientenkarten' });
     const overall = await api('GET', '/patient-cards/overall-status');
-    await cards.getByText(overall.status === 'blocker' ? /Es gibt Blocker/ : 'Alles im Plan').waitFor();
-    if (overall.overdue > 0) await cards.getByText(new RegExp(`${overall.overdue} Dokumente? (ist|sind) mehr als 48 Stunden`)).waitFor();
+    await cards
+      .getByText(overall.status === 'blocker' ? /Es gibt Blocker/ : 'Alles im Plan')
+      .waitFor();
+    if (overall.overdue > 0)
+      await cards
+        .getByText(new RegExp(`${overall.overdue} Dokumente? (ist|sind) mehr als 48 Stunden`))
+        .waitFor();
     await statuses.getByRole('listitem').filter({ hasText: 'Alle Dokumente' }).waitFor();
-    const list = reviewer.getByRole('region', { name: 'Unterschriebene Patientenkarten, die auf Prüfung warten' });
+    const list = reviewer.getByRole('region', {
+      name: 'Unterschriebene Patientenkarten, die auf Prüfung warten',
+    });
     await list.and(reviewer.locator('[aria-busy="false"]')).waitFor();
     await list.getByRole('checkbox', { name: new RegExp(`^Dokument ${name}, `) }).check();
     await bar(reviewer).getByRole('button', { name: 'Abschließen' }).click();
-    await reviewer.getByRole('dialog', { name: 'Abschließen bestätigen' }).getByRole('button', { name: 'Abschließen' }).click();
+    await reviewer
+      .getByRole('dialog', { name: 'Abschließen bestätigen' })
+      .getByRole('button', { name: 'Abschließen' })
+      .click();
     await reviewer.getByText('1 Patientenkarte abgeschlossen').waitFor();
     expect((await api('GET', `/client/${clientId}/patient-card`)).status).toBe('completed');
     expect(await seriousAxeViolations(reviewer)).toEqual([]);
@@ -213,7 +269,11 @@ describe('a patient card from the coach to the reviewer and the client', () => {
     await reviewer.getByRole('button', { name: 'Anmeldelink senden' }).click();
     await reviewer.getByText('Der Anmeldelink wird per E-Mail versendet.').waitFor();
     await expect
-      .poll(async () => (await (await fetch(`${b.baseUrl}/dev/mailbox`)).text()).split('<article>').some((m) => m.includes(`An: ${email}`) && m.includes('/client-signup/login')))
+      .poll(async () =>
+        (await (await fetch(`${b.baseUrl}/dev/mailbox`)).text())
+          .split('<article>')
+          .some((m) => m.includes(`An: ${email}`) && m.includes('/client-signup/login')),
+      )
       .toBe(true);
 
     // The client reads the signed card: signer and date, read-only, no review comment.

@@ -3,7 +3,12 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from '../support/axe';
 import { useBrowser } from '../support/browser';
-import { coachOf, openSignedIn, registerByPasscode, signInByPasscode } from '../support/e2e-sign-in';
+import {
+  coachOf,
+  openSignedIn,
+  registerByPasscode,
+  signInByPasscode,
+} from '../support/e2e-sign-in';
 
 /**
  * Staff screens: a coach sets availability on /availability and an admin books into it
@@ -26,7 +31,9 @@ const today = Temporal.Now.zonedDateTimeISO('Europe/Berlin').toPlainDate();
 // which offers no slot (only fixed-date holidays fall on a Saturday).
 const FIXED_HOLIDAYS = ['01-01', '03-08', '05-01', '10-03', '12-25', '12-26'];
 const holidaySaturday = (d: Temporal.PlainDate) => FIXED_HOLIDAYS.includes(d.toString().slice(5));
-const weeksAhead = holidaySaturday(today.subtract({ days: today.dayOfWeek - 1 }).add({ days: 12 })) ? 2 : 1;
+const weeksAhead = holidaySaturday(today.subtract({ days: today.dayOfWeek - 1 }).add({ days: 12 }))
+  ? 2
+  : 1;
 const saturday = today.subtract({ days: today.dayOfWeek - 1 }).add({ days: 7 * weeksAhead + 5 });
 const dd = (d: Temporal.PlainDate) =>
   `${String(d.day).padStart(2, '0')}.${String(d.month).padStart(2, '0')}.${d.year}`;
@@ -53,7 +60,11 @@ async function chooseSlot(page: Page, time: string, end: string) {
   await openAs(page, adminToken, '/appointments/new');
   await page.getByRole('heading', { name: 'Neuer Termin', level: 1 }).waitFor();
   await page.getByRole('searchbox', { name: 'Klient:in suchen' }).fill('klient@sprechstunde');
-  await page.getByRole('list', { name: 'Gefundene Klient:innen' }).getByRole('button').first().click();
+  await page
+    .getByRole('list', { name: 'Gefundene Klient:innen' })
+    .getByRole('button')
+    .first()
+    .click();
   await page.getByRole('combobox', { name: 'Coach' }).selectOption(coach.id);
   await toSaturdaysWeek(page);
   await page.getByRole('button', { name: `${SATURDAY}, ${time}–${end}` }).click();
@@ -75,8 +86,12 @@ describe('staff scheduling', () => {
     await page.getByLabel('Wöchentlich wiederholen').uncheck();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Speichern' }).click();
-    const saturdayColumn = page.getByRole('region', { name: new RegExp(`${saturday.day}\\.${saturday.month}\\.`) });
-    await saturdayColumn.getByRole('button', { name: /07:00–10:00 Verfügbar \(einmalig\)/ }).waitFor();
+    const saturdayColumn = page.getByRole('region', {
+      name: new RegExp(`${saturday.day}\\.${saturday.month}\\.`),
+    });
+    await saturdayColumn
+      .getByRole('button', { name: /07:00–10:00 Verfügbar \(einmalig\)/ })
+      .waitFor();
     await page.getByText('Verfügbarkeit gespeichert.').waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
 
@@ -85,7 +100,10 @@ describe('staff scheduling', () => {
     expect(await seriousAxeViolations(admin)).toEqual([]);
     await admin.getByRole('button', { name: 'Termin buchen' }).click();
     await admin.getByRole('heading', { name: 'Termin gebucht' }).waitFor();
-    const text = await admin.getByRole('status').filter({ hasText: 'Termin gebucht' }).textContent();
+    const text = await admin
+      .getByRole('status')
+      .filter({ hasText: 'Termin gebucht' })
+      .textContent();
     expect(text).toContain(`${SATURDAY}, 07:00–07:50`);
 
     // The coach's calendar shows it on Saturday; the detail has the meeting codes.
@@ -101,7 +119,10 @@ describe('staff scheduling', () => {
   });
 
   it('on a phone in New York the calendar shows one day, in Berlin time, with a zone note', async () => {
-    const context = await b.newContext({ timezoneId: 'America/New_York', viewport: { width: 390, height: 800 } });
+    const context = await b.newContext({
+      timezoneId: 'America/New_York',
+      viewport: { width: 390, height: 800 },
+    });
     const page = await context.newPage();
     await openAs(page, coachToken, '/calendar');
     await page.getByRole('heading', { name: 'Kalender', level: 1 }).waitFor();
@@ -135,7 +156,9 @@ describe('staff scheduling', () => {
     // Fresh slots: 08:00 is gone, later Saturday times are still offered.
     const slots = second.getByRole('group', { name: SATURDAY });
     await slots.waitFor();
-    const labels = await slots.getByRole('button').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    const labels = await slots
+      .getByRole('button')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     expect(labels).not.toContain(`${SATURDAY}, 08:00–08:50`);
     expect(labels.length).toBeGreaterThan(0);
     expect(await seriousAxeViolations(second)).toEqual([]);
@@ -155,13 +178,20 @@ describe('public holidays', () => {
     christmas = christmas.with({ year: berlinToday.year + 1 });
   const days = [-1, 0, 1].map((n) => christmas.add({ days: n })); // 24., 25. and 26.12.
   const shortDay = (d: Temporal.PlainDate) =>
-    new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', weekday: 'short', day: '2-digit', month: '2-digit' })
-      .format(new Date(`${d.toString()}T12:00:00Z`));
+    new Intl.DateTimeFormat('de-DE', {
+      timeZone: 'Europe/Berlin',
+      weekday: 'short',
+      day: '2-digit',
+      month: '2-digit',
+    }).format(new Date(`${d.toString()}T12:00:00Z`));
 
   const call = async (token: string, method: string, path: string, body?: unknown) => {
     const res = await fetch(`${b.baseUrl}/api${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     expect(res.status, `${method} ${path}: ${res.status}`).toBeLessThan(300);
@@ -172,7 +202,10 @@ describe('public holidays', () => {
   beforeAll(async () => {
     // A coach of the initial meetings is available 07:00–09:00 on 24., 25. and 26.12.
     const list = await call(adminToken, 'GET', '/coach');
-    const coaches = Object.values(list!).find(Array.isArray) as Array<{ id: string; takesInitialAppointments: boolean }>;
+    const coaches = Object.values(list!).find(Array.isArray) as Array<{
+      id: string;
+      takesInitialAppointments: boolean;
+    }>;
     poolCoachId = coaches.find((c) => c.takesInitialAppointments)!.id;
     for (const day of days) {
       await call(adminToken, 'POST', '/availability', {
@@ -193,7 +226,9 @@ describe('public holidays', () => {
       body: JSON.stringify({ firstName: 'Fee', lastName: 'Feiertag', email, privacyConsent: true }),
     }).then((res) => expect(res.status).toBe(201));
     const context = await b.newContext({ viewport: { width: 375, height: 800 } });
-    await context.clock.install({ time: new Date(`${christmas.subtract({ days: 5 }).toString()}T09:00:00+01:00`) });
+    await context.clock.install({
+      time: new Date(`${christmas.subtract({ days: 5 }).toString()}T09:00:00+01:00`),
+    });
     const page = await context.newPage();
     await openSignedIn(page, b.baseUrl, token, '/client-signup/appointment-selection');
     await page.locator('.client-time').first().waitFor({ timeout: 15_000 });
@@ -205,7 +240,10 @@ describe('public holidays', () => {
   });
 
   it('staff move an appointment onto 25.12. only by ticking the holiday exception and giving a reason', async () => {
-    const client = await call(adminToken, 'POST', '/admin/client', { firstName: 'Hanna', lastName: 'Heiligabend' });
+    const client = await call(adminToken, 'POST', '/admin/client', {
+      firstName: 'Hanna',
+      lastName: 'Heiligabend',
+    });
     const appointment = await call(adminToken, 'POST', '/appointment', {
       clientId: client!.id,
       coachId: poolCoachId,
@@ -227,7 +265,9 @@ describe('public holidays', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Speichern' }).click();
     await expect
-      .poll(async () => (await call(adminToken, 'GET', `/appointment/${appointment!.id}`))!.startDate)
+      .poll(
+        async () => (await call(adminToken, 'GET', `/appointment/${appointment!.id}`))!.startDate,
+      )
       .toBe(new Date(`${christmas.toString()}T07:00:00+01:00`).toISOString());
     expect(b.pageErrors).toEqual([]);
   });

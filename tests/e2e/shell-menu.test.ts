@@ -66,7 +66,9 @@ describe('menu per role (specification section 6)', () => {
     // Undelivered messages: the card leads to their list.
     await cards.getByRole('link', { name: /^Nicht zugestellte Nachrichten/ }).click();
     await b.page.waitForURL(/\/messages\/failed$/);
-    await b.page.getByRole('heading', { name: 'Nicht zugestellte Nachrichten', level: 1 }).waitFor();
+    await b.page
+      .getByRole('heading', { name: 'Nicht zugestellte Nachrichten', level: 1 })
+      .waitFor();
     await b.page.getByRole('region', { name: 'Nicht zugestellte Nachrichten' }).waitFor();
     expect(await seriousAxeViolations(b.page)).toEqual([]);
     expect(b.pageErrors).toEqual([]);

@@ -22,7 +22,11 @@ let adminToken: string;
 const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
   const res = await fetch(`${b.baseUrl}/api${path}`, {
     ...init,
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json', ...init.headers },
+    headers: {
+      authorization: `Bearer ${adminToken}`,
+      'content-type': 'application/json',
+      ...init.headers,
+    },
   });
   expect(res.ok, `${path}: ${res.status}`).toBe(true);
   return (await res.json()) as T;
@@ -39,7 +43,10 @@ async function openAs(page: Page, token: string, path: string) {
 }
 
 async function settled(page: Page, region: string) {
-  await page.getByRole('region', { name: region }).and(page.locator('[aria-busy="false"]')).waitFor();
+  await page
+    .getByRole('region', { name: region })
+    .and(page.locator('[aria-busy="false"]'))
+    .waitFor();
 }
 
 describe('an admin and the users', () => {
@@ -56,13 +63,20 @@ describe('an admin and the users', () => {
     // Bad input first: German messages at the fields, nothing sent.
     const posts: string[] = [];
     page.on('request', (r) => {
-      if (r.method() === 'POST' && new URL(r.url()).pathname.startsWith('/api/user')) posts.push(r.url());
+      if (r.method() === 'POST' && new URL(r.url()).pathname.startsWith('/api/user'))
+        posts.push(r.url());
     });
     await page.getByLabel('E-Mail-Adresse').fill('kein-at');
     await page.getByRole('button', { name: 'Anlegen und Aktivierungscode erzeugen' }).click();
-    await page.locator('#field-email-error').getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein').waitFor();
+    await page
+      .locator('#field-email-error')
+      .getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein')
+      .waitFor();
     // A coach account needs its coach record.
-    await page.locator('#field-coachId-error').getByText('Bitte füllen Sie dieses Feld aus.').waitFor();
+    await page
+      .locator('#field-coachId-error')
+      .getByText('Bitte füllen Sie dieses Feld aus.')
+      .waitFor();
     expect(posts).toEqual([]);
 
     await page.getByLabel('E-Mail-Adresse').fill(email);
@@ -85,9 +99,9 @@ describe('an admin and the users', () => {
     expect(await page.content()).not.toContain(shown);
 
     // The new user in the list; change the role.
-    const { users } = await api<{ users: Array<{ id: string; email: string; role: string; active: boolean }> }>(
-      '/user?limit=100',
-    );
+    const { users } = await api<{
+      users: Array<{ id: string; email: string; role: string; active: boolean }>;
+    }>('/user?limit=100');
     const created = users.find((u) => u.email === email)!;
     expect(created).toMatchObject({ role: 'ONBOARDING_MANAGER', active: false });
     await page.goto('/users');
@@ -96,14 +110,20 @@ describe('an admin and the users', () => {
     await row.getByText('Onboarding-Management').waitFor();
     await row.getByText('Inaktiv').waitFor();
     await row.getByRole('link', { name: `Bearbeiten: ${email}` }).click();
-    await page.getByRole('heading', { name: `Benutzer:in bearbeiten: ${email}`, level: 1 }).waitFor();
+    await page
+      .getByRole('heading', { name: `Benutzer:in bearbeiten: ${email}`, level: 1 })
+      .waitFor();
     await expect.poll(() => page.getByLabel('Rolle').inputValue()).toBe('ONBOARDING_MANAGER');
     await page.getByLabel('Rolle').selectOption('ADMIN');
     await page.getByRole('button', { name: 'Speichern' }).click();
     await page.getByRole('status').getByText('Die Änderungen sind gespeichert.').waitFor();
     await page.waitForURL(/\/users$/);
     await settled(page, 'Benutzer:innen');
-    await page.getByRole('row').filter({ hasText: email }).getByText('Admin', { exact: true }).waitFor();
+    await page
+      .getByRole('row')
+      .filter({ hasText: email })
+      .getByText('Admin', { exact: true })
+      .waitFor();
 
     // SUPERADMIN is above an admin: the server refuses, the page says so in German.
     await page.goto(`/users/${created.id}/edit`);
@@ -134,8 +154,17 @@ describe('a coach', () => {
     const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
     await nav.waitFor();
     const links = (await nav.getByRole('link').allTextContents()).map((s) => s.trim());
-    expect(links).toEqual(expect.arrayContaining(['Kalender', 'Termine', 'Klient:innen', 'Verfügbarkeit']));
-    for (const item of ['Coaches', 'Benutzer:innen', 'Ereignisse', 'Neue:r Klient:in', 'Neuer Ad-hoc-Termin', 'Admin (Dashboard)']) {
+    expect(links).toEqual(
+      expect.arrayContaining(['Kalender', 'Termine', 'Klient:innen', 'Verfügbarkeit']),
+    );
+    for (const item of [
+      'Coaches',
+      'Benutzer:innen',
+      'Ereignisse',
+      'Neue:r Klient:in',
+      'Neuer Ad-hoc-Termin',
+      'Admin (Dashboard)',
+    ]) {
       expect(links).not.toContain(item);
     }
     for (const path of ['/users', '/users/new', '/coaches', '/events']) {
@@ -152,7 +181,11 @@ describe('an admin and the coaches', () => {
     await page.getByRole('heading', { name: 'Coaches', level: 1 }).waitFor();
     await settled(page, 'Coaches');
     expect(await seriousAxeViolations(page)).toEqual([]);
-    const first = page.getByRole('region', { name: 'Coaches' }).locator('tbody tr').first().getByRole('link');
+    const first = page
+      .getByRole('region', { name: 'Coaches' })
+      .locator('tbody tr')
+      .first()
+      .getByRole('link');
     const name = (await first.textContent())!.trim();
     await first.click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
@@ -171,8 +204,14 @@ describe('an admin and the coaches', () => {
     await page.getByLabel('E-Mail-Adresse').fill('kein-at');
     await page.getByLabel('Telefon').fill('abc');
     await page.getByRole('button', { name: 'Speichern' }).click();
-    await page.locator('#field-firstName-error').getByText('Bitte füllen Sie dieses Feld aus.').waitFor();
-    await page.locator('#field-email-error').getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein').waitFor();
+    await page
+      .locator('#field-firstName-error')
+      .getByText('Bitte füllen Sie dieses Feld aus.')
+      .waitFor();
+    await page
+      .locator('#field-email-error')
+      .getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein')
+      .waitFor();
     await page.locator('#field-telephone-error').waitFor();
     expect(await page.getByLabel('Vorname').getAttribute('aria-invalid')).toBe('true');
     await page.getByRole('alert').getByText('Bitte prüfen Sie die markierten Felder.').waitFor();
@@ -185,13 +224,18 @@ describe('an admin and the coaches', () => {
     const page = b.page;
     await openAs(page, adminToken, '/coaches');
     await settled(page, 'Coaches');
-    const { coaches } = await api<{ coaches: Array<{ lastName: string; active: boolean }> }>('/coach?limit=100');
+    const { coaches } = await api<{ coaches: Array<{ lastName: string; active: boolean }> }>(
+      '/coach?limit=100',
+    );
     const target = coaches.find((c) => c.active)!;
     await page.getByLabel('Suche (Name oder E-Mail)').fill(target.lastName);
     await page.getByRole('button', { name: 'Filter anwenden' }).click();
     await page.waitForURL(new RegExp(`search=${encodeURIComponent(target.lastName)}`));
     await settled(page, 'Coaches');
-    const names = await page.getByRole('region', { name: 'Coaches' }).locator('tbody tr td:first-child').allTextContents();
+    const names = await page
+      .getByRole('region', { name: 'Coaches' })
+      .locator('tbody tr td:first-child')
+      .allTextContents();
     expect(names.length).toBeGreaterThan(0);
     for (const n of names) expect(n).toContain(target.lastName);
   });
@@ -206,9 +250,14 @@ describe('an admin and the events', () => {
       method: 'POST',
       body: JSON.stringify({ firstName: 'Erika', lastName, clientType: 'self' }),
     });
-    await api(`/admin/client/${client.id}`, { method: 'PUT', body: JSON.stringify({ notes: 'Rückruf erbeten' }) });
+    await api(`/admin/client/${client.id}`, {
+      method: 'PUT',
+      body: JSON.stringify({ notes: 'Rückruf erbeten' }),
+    });
     // An appointment of theirs (far ahead, where no other journey books), and a change to an insurer.
-    const coaches = await api<{ coaches: Array<{ id: string; active: boolean }> }>('/coach?limit=100');
+    const coaches = await api<{ coaches: Array<{ id: string; active: boolean }> }>(
+      '/coach?limit=100',
+    );
     const start = new Date(Date.UTC(2030, 0, 7, 8, 5 * Math.floor(Math.random() * 10)));
     const appointment = await api<{ id: string; startDate: string }>('/appointment', {
       method: 'POST',
@@ -220,7 +269,9 @@ describe('an admin and the events', () => {
         appointmentType: 'followup',
       }),
     });
-    const insurers = await api<{ insurers: Array<{ id: string; ikNumber: string }> }>('/admin/insurers');
+    const insurers = await api<{ insurers: Array<{ id: string; ikNumber: string }> }>(
+      '/admin/insurers',
+    );
     await api(`/admin/insurers/${insurers.insurers[0]!.id}`, {
       method: 'PUT',
       body: JSON.stringify({ ikNumber: insurers.insurers[0]!.ikNumber }),
@@ -235,14 +286,27 @@ describe('an admin and the events', () => {
     const what = await region.locator('tbody tr td:nth-child(2)').allTextContents();
     expect(what).toEqual(expect.arrayContaining([expect.stringMatching(/^Krankenkasse geändert/)]));
     for (const w of what) expect(w).not.toMatch(/Sonstiges Ereignis|[a-z_]+\.[a-z_]+/);
-    const row = region.locator('tbody tr').filter({ has: page.locator(`a[href="/clients/${client.id}"]`) }).first();
+    const row = region
+      .locator('tbody tr')
+      .filter({ has: page.locator(`a[href="/clients/${client.id}"]`) })
+      .first();
     // "Betrifft" names the person and the appointment, not "Klient:in / Termin".
-    expect(await row.locator(`a[href="/clients/${client.id}"]`).textContent()).toBe(`Erika ${lastName}`);
+    expect(await row.locator(`a[href="/clients/${client.id}"]`).textContent()).toBe(
+      `Erika ${lastName}`,
+    );
     const when = new Intl.DateTimeFormat('de-DE', {
-      timeZone: 'Europe/Berlin', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+      timeZone: 'Europe/Berlin',
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
     }).format(new Date(appointment.startDate));
     await region
-      .locator(`a[href="/appointments/${appointment.id}"]`, { hasText: `Termin am ${when} (Folgetermin)` })
+      .locator(`a[href="/appointments/${appointment.id}"]`, {
+        hasText: `Termin am ${when} (Folgetermin)`,
+      })
       .first()
       .waitFor();
     await row.getByRole('button', { name: 'Nur diese:n Klient:in' }).click();
@@ -251,7 +315,9 @@ describe('an admin and the events', () => {
 
     const rows = region.locator('tbody tr');
     const count = await rows.count();
-    const expected = await api<{ itemCount: number }>(`/events?client=${client.id}&showAllEvents=true`);
+    const expected = await api<{ itemCount: number }>(
+      `/events?client=${client.id}&showAllEvents=true`,
+    );
     expect(count).toBe(expected.itemCount);
     expect(count).toBeGreaterThanOrEqual(2);
     for (let i = 0; i < count; i++) {
@@ -299,7 +365,10 @@ describe('an admin and the billing rules', () => {
     type Rules = { billingRules: Array<{ id: string; name: string }> };
     const before = (await api<Rules>('/admin/billing-rules')).billingRules;
     expect(before.length).toBeGreaterThanOrEqual(2);
-    const [first, second] = before as [Rules['billingRules'][number], Rules['billingRules'][number]];
+    const [first, second] = before as [
+      Rules['billingRules'][number],
+      Rules['billingRules'][number],
+    ];
 
     await openAs(page, adminToken, '/billing/rules');
     await page.getByRole('heading', { name: 'Abrechnungsregeln', level: 1 }).waitFor();
@@ -311,18 +380,26 @@ describe('an admin and the billing rules', () => {
     const down = page.getByRole('button', { name: `„${first.name}“ nach unten verschieben` });
     await down.focus();
     await page.keyboard.press('Enter');
-    await page.getByRole('status').getByText(`„${first.name}“ steht jetzt an Position 2 von ${before.length}.`).waitFor();
-    await expect.poll(async () => (await api<Rules>('/admin/billing-rules')).billingRules.slice(0, 2).map((r) => r.id)).toEqual([
-      second.id,
-      first.id,
-    ]);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(
-      new RegExp(`„${first.name}“ nach (unten|oben) verschieben`),
-    );
+    await page
+      .getByRole('status')
+      .getByText(`„${first.name}“ steht jetzt an Position 2 von ${before.length}.`)
+      .waitFor();
+    await expect
+      .poll(async () =>
+        (await api<Rules>('/admin/billing-rules')).billingRules.slice(0, 2).map((r) => r.id),
+      )
+      .toEqual([second.id, first.id]);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toMatch(new RegExp(`„${first.name}“ nach (unten|oben) verschieben`));
     expect(await list.getByRole('listitem').nth(1).textContent()).toContain(first.name);
 
     // Preview by picking: a client by name, then one of their appointments (newest first).
-    type Appt = { id: string; startDate: string; client: { id: string; firstName: string; lastName: string } };
+    type Appt = {
+      id: string;
+      startDate: string;
+      client: { id: string; firstName: string; lastName: string };
+    };
     const past = (
       await api<{ appointments: Appt[] }>(
         `/appointments?toDate=${encodeURIComponent(new Date().toISOString())}&cancelled=false&noShow=false&sortDirection=desc&limit=50`,
@@ -334,21 +411,34 @@ describe('an admin and the billing rules', () => {
       const found = await api<{ clients: Array<{ firstName: string; lastName: string }> }>(
         `/admin/client/search?query=${encodeURIComponent(a.client.lastName)}&limit=10`,
       );
-      if (found.clients.filter((c) => `${c.firstName} ${c.lastName}` === full).length !== 1) continue;
-      const res = await fetch(`${b.baseUrl}/api/admin/billing-rules/preview?appointmentId=${a.id}`, {
-        headers: { authorization: `Bearer ${adminToken}` },
-      });
+      if (found.clients.filter((c) => `${c.firstName} ${c.lastName}` === full).length !== 1)
+        continue;
+      const res = await fetch(
+        `${b.baseUrl}/api/admin/billing-rules/preview?appointmentId=${a.id}`,
+        {
+          headers: { authorization: `Bearer ${adminToken}` },
+        },
+      );
       if (!res.ok) continue;
-      const list = (await api<{ appointments: Appt[] }>(`/appointments?clientId=${a.client.id}&sortDirection=desc&limit=100`))
-        .appointments;
+      const list = (
+        await api<{ appointments: Appt[] }>(
+          `/appointments?clientId=${a.client.id}&sortDirection=desc&limit=100`,
+        )
+      ).appointments;
       picked = { client: a.client, list, index: list.findIndex((x) => x.id === a.id) };
       break;
     }
     expect(picked, 'a past appointment of a client with a name of their own').not.toBeNull();
     const { client, list: theirs, index } = picked!;
     await page.getByLabel('Klient:in', { exact: true }).fill(client.lastName);
-    await page.getByRole('button', { name: new RegExp(`^${client.firstName} ${client.lastName}( \\(\\d{4}\\))?$`) }).click();
-    const choices = page.getByRole('list', { name: `Termine von ${client.firstName} ${client.lastName}, neueste zuerst` });
+    await page
+      .getByRole('button', {
+        name: new RegExp(`^${client.firstName} ${client.lastName}( \\(\\d{4}\\))?$`),
+      })
+      .click();
+    const choices = page.getByRole('list', {
+      name: `Termine von ${client.firstName} ${client.lastName}, neueste zuerst`,
+    });
     await choices.getByRole('button').first().waitFor();
     expect(await choices.getByRole('button').count()).toBe(theirs.length);
     const when = (iso: string) => {
@@ -361,16 +451,26 @@ describe('an admin and the billing rules', () => {
     await choice.click();
     const result = page.getByRole('region', { name: 'Ergebnis der Vorschau' });
     // the appointment is named by client, date and type (not its id), and the amount is shown.
-    const link = result.getByRole('link', { name: new RegExp(`^${client.firstName} ${client.lastName}, ${when(theirs[index]!.startDate)} · `) });
+    const link = result.getByRole('link', {
+      name: new RegExp(
+        `^${client.firstName} ${client.lastName}, ${when(theirs[index]!.startDate)} · `,
+      ),
+    });
     await link.waitFor();
     expect(await link.getAttribute('href')).toBe(`/appointments/${theirs[index]!.id}`);
     expect(await result.getByText(theirs[index]!.id).count()).toBe(0);
-    await result.getByText('Diese Regel rechnet ab').or(result.getByText('Keine aktive Regel passt', { exact: false })).first().waitFor();
+    await result
+      .getByText('Diese Regel rechnet ab')
+      .or(result.getByText('Keine aktive Regel passt', { exact: false }))
+      .first()
+      .waitFor();
     const previewed = await api<{ matchedRuleId: string | null; item: { amountCents: number } }>(
       `/admin/billing-rules/preview?appointmentId=${theirs[index]!.id}`,
     );
     if (previewed.matchedRuleId) {
-      const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(previewed.item.amountCents / 100);
+      const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(
+        previewed.item.amountCents / 100,
+      );
       await result.getByText(`Abgerechnet würden ${euro}`).waitFor();
     }
     expect(await choice.getAttribute('aria-pressed')).toBe('true');
@@ -382,9 +482,15 @@ describe('an admin and the billing rules', () => {
     await page.getByLabel('Preis (brutto, in Euro)').fill('80.00');
     await page.getByLabel('Umsatzsteuer').selectOption('exempt');
     await page.getByRole('button', { name: 'Regel anlegen' }).click();
-    await page.locator('#field-name-error').getByText('Bitte füllen Sie dieses Feld aus.').waitFor();
+    await page
+      .locator('#field-name-error')
+      .getByText('Bitte füllen Sie dieses Feld aus.')
+      .waitFor();
     await page.locator('#field-amount-error').getByText('Das Format ist nicht gültig.').waitFor();
-    await page.locator('#field-vatExemptionReason-error').getByText('Bitte füllen Sie dieses Feld aus.').waitFor();
+    await page
+      .locator('#field-vatExemptionReason-error')
+      .getByText('Bitte füllen Sie dieses Feld aus.')
+      .waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
     const name = `Konsultation ${Date.now()}`;
     await page.getByLabel('Name der Regel').fill(name);
@@ -392,7 +498,9 @@ describe('an admin and the billing rules', () => {
     // Insurer and campaign come from the maintained lists (they were free text).
     const insurerSelect = page.getByLabel('Krankenkasse', { exact: true });
     expect(await insurerSelect.evaluate((el) => el.tagName)).toBe('SELECT');
-    const kassen = (await api<{ insurers: Array<{ name: string; active: boolean }> }>('/admin/insurers')).insurers;
+    const kassen = (
+      await api<{ insurers: Array<{ name: string; active: boolean }> }>('/admin/insurers')
+    ).insurers;
     const offered = await insurerSelect.locator('option').allTextContents();
     expect(offered[0]).toBe('Jede Krankenkasse');
     for (const k of kassen.filter((x) => x.active)) expect(offered).toContain(k.name);
@@ -404,11 +512,15 @@ describe('an admin and the billing rules', () => {
     await page.getByLabel('Nicht erschienen').selectOption('false');
     await page.getByLabel('Preis (brutto, in Euro)').fill('95,50');
     await page.getByLabel('Text auf der Position und Rechnung').fill('Ärztliche Konsultation');
-    await page.getByLabel('Grund der Steuerbefreiung').fill('Steuerfreie Heilbehandlung gem. § 4 Nr. 14 a UStG');
+    await page
+      .getByLabel('Grund der Steuerbefreiung')
+      .fill('Steuerfreie Heilbehandlung gem. § 4 Nr. 14 a UStG');
     await page.getByRole('button', { name: 'Regel anlegen' }).click();
     await page.waitForURL(/\/billing\/rules$/);
     await list.getByRole('listitem').last().getByText(name).waitFor();
-    const created = (await api<Rules & { billingRules: Array<Record<string, unknown>> }>('/admin/billing-rules')).billingRules.at(-1)!;
+    const created = (
+      await api<Rules & { billingRules: Array<Record<string, unknown>> }>('/admin/billing-rules')
+    ).billingRules.at(-1)!;
     expect(created).toMatchObject({
       name,
       appointmentType: 'first-arztkonsultation',
@@ -427,7 +539,10 @@ describe('an admin and the billing rules', () => {
       method: 'DELETE',
       headers: { authorization: `Bearer ${adminToken}` },
     });
-    await api('/admin/billing-rules/reorder', { method: 'PUT', body: JSON.stringify({ ids: before.map((r) => r.id) }) });
+    await api('/admin/billing-rules/reorder', {
+      method: 'PUT',
+      body: JSON.stringify({ ids: before.map((r) => r.id) }),
+    });
   });
 });
 
@@ -446,7 +561,10 @@ describe('an admin and the maintained lists (issue 21)', () => {
     await page.getByLabel('Name', { exact: true }).fill(insurer);
     await page.getByLabel('IK-Nummer (Institutionskennzeichen)').fill('12345');
     await page.getByRole('button', { name: 'Krankenkasse anlegen' }).click();
-    await page.locator('#field-ikNumber-error').getByText('Die IK-Nummer besteht aus genau neun Ziffern.').waitFor();
+    await page
+      .locator('#field-ikNumber-error')
+      .getByText('Die IK-Nummer besteht aus genau neun Ziffern.')
+      .waitFor();
     await page.getByLabel('IK-Nummer (Institutionskennzeichen)').fill('109519005');
     await page.getByRole('button', { name: 'Krankenkasse anlegen' }).click();
     await page.getByRole('status').getByText('Krankenkasse angelegt').waitFor();
@@ -457,7 +575,10 @@ describe('an admin and the maintained lists (issue 21)', () => {
     await page.getByRole('button', { name: 'Filter anwenden' }).click();
     await page.waitForURL(/search=/);
     await settled(page, 'Krankenkassen');
-    await page.getByRole('region', { name: 'Krankenkassen' }).getByRole('link', { name: insurer }).waitFor();
+    await page
+      .getByRole('region', { name: 'Krankenkassen' })
+      .getByRole('link', { name: insurer })
+      .waitFor();
 
     // Pick it on a client in the client form.
     const lastName = `Kassenwahl${Date.now()}`;
@@ -477,7 +598,9 @@ describe('an admin and the maintained lists (issue 21)', () => {
     await before.selectOption(formerCoach!);
     await page.getByRole('button', { name: 'Speichern' }).click();
     await page.waitForURL(new RegExp(`/clients/${client.id}$`));
-    const saved = await api<{ insurer: string; existingClientOfCoachId: string | null }>(`/admin/client/${client.id}`);
+    const saved = await api<{ insurer: string; existingClientOfCoachId: string | null }>(
+      `/admin/client/${client.id}`,
+    );
     expect(saved.insurer).toBe(insurer);
     expect(saved.existingClientOfCoachId).toBe(formerCoach);
 

@@ -58,7 +58,13 @@ const search = (page: Page) => new URL(page.url()).searchParams;
  * default steps past an hour of the demo grid, where a one-hour appointment can cover every
  * start of a shorter search, depending on the time of day the run happens at).
  */
-async function bookNear(token: string, fromMs: number, minutes: number, stepMinutes: number, attempts = 16) {
+async function bookNear(
+  token: string,
+  fromMs: number,
+  minutes: number,
+  stepMinutes: number,
+  attempts = 16,
+) {
   const clients = await fetch(`${b.baseUrl}/api/admin/client?limit=1`, {
     headers: { authorization: `Bearer ${coachToken}` },
   });
@@ -82,7 +88,8 @@ async function bookNear(token: string, fromMs: number, minutes: number, stepMinu
         appointmentType: 'followup',
       }),
     });
-    if (res.status === 201) return (await res.json()) as { id: string; startDate: string; endDate: string };
+    if (res.status === 201)
+      return (await res.json()) as { id: string; startDate: string; endDate: string };
     refused.push(res.status);
   }
   throw new Error(`no free time for a test appointment (answers: ${refused.join(', ')})`);
@@ -97,13 +104,19 @@ async function runningAppointment(): Promise<{ id: string }> {
     cancelled: 'false',
     limit: '100',
   });
-  const res = await fetch(`${b.baseUrl}/api/appointments?${query}`, { headers: { authorization: `Bearer ${coachToken}` } });
-  const { appointments } = (await res.json()) as { appointments: Array<{ id: string; startDate: string; endDate: string }> };
+  const res = await fetch(`${b.baseUrl}/api/appointments?${query}`, {
+    headers: { authorization: `Bearer ${coachToken}` },
+  });
+  const { appointments } = (await res.json()) as {
+    appointments: Array<{ id: string; startDate: string; endDate: string }>;
+  };
   const now = Date.now();
   const open = appointments.find(
-    (a) => Date.parse(a.startDate) - 10 * 60_000 <= now && now <= Date.parse(a.endDate) + 29 * 60_000,
+    (a) =>
+      Date.parse(a.startDate) - 10 * 60_000 <= now && now <= Date.parse(a.endDate) + 29 * 60_000,
   );
-  if (!open) throw new Error('neither a free time near now nor a running appointment of this coach');
+  if (!open)
+    throw new Error('neither a free time near now nor a running appointment of this coach');
   return open;
 }
 
@@ -135,25 +148,39 @@ describe('a coach', () => {
     const res = await fetch(`${b.baseUrl}/api/admin/client?limit=100&showClosedSessions=true`, {
       headers: { authorization: `Bearer ${adminToken}` },
     });
-    const { clients } = (await res.json()) as { clients: Array<{ id: string; coachedBy: { id: string } | null }> };
+    const { clients } = (await res.json()) as {
+      clients: Array<{ id: string; coachedBy: { id: string } | null }>;
+    };
     const other = clients.find((c) => c.coachedBy && c.coachedBy.id !== coach.id)!;
     await openAs(page, coachToken, `/clients/${other.id}`);
-    await page.getByRole('alert').getByText('Der Eintrag wurde nicht gefunden oder ist für Sie nicht sichtbar.').waitFor();
+    await page
+      .getByRole('alert')
+      .getByText('Der Eintrag wurde nicht gefunden oder ist für Sie nicht sichtbar.')
+      .waitFor();
   });
 
   it('finds the calendar subscription on the profile: creates it, copies it, renews it', async () => {
     const page = b.page;
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: b.baseUrl });
+    await page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: b.baseUrl });
     await openAs(page, coachToken, '/profile');
     const feed = page.getByRole('region', { name: 'Kalender abonnieren' });
     await feed.getByText('Outlook', { exact: true }).waitFor();
-    for (const app of ['Apple Kalender (Mac, iPhone, iPad)', 'Google Kalender']) await feed.getByText(app, { exact: true }).waitFor();
+    for (const app of ['Apple Kalender (Mac, iPhone, iPad)', 'Google Kalender'])
+      await feed.getByText(app, { exact: true }).waitFor();
     // A link from an earlier run is renewed; a first one is created at once.
     const renew = feed.getByRole('button', { name: 'Link erneuern' });
-    await feed.getByRole('button', { name: /Abo-Link erstellen|Link erneuern/ }).first().waitFor();
+    await feed
+      .getByRole('button', { name: /Abo-Link erstellen|Link erneuern/ })
+      .first()
+      .waitFor();
     if (await renew.isVisible()) {
       await renew.click();
-      await page.getByRole('alertdialog').getByRole('button', { name: 'Ja, Link erneuern' }).click();
+      await page
+        .getByRole('alertdialog')
+        .getByRole('button', { name: 'Ja, Link erneuern' })
+        .click();
     } else {
       await feed.getByRole('button', { name: 'Abo-Link erstellen' }).click();
     }
@@ -243,7 +270,9 @@ describe('an admin', () => {
     await settled(page, 'Klient:innen');
     await page.reload();
     await settled(page, 'Klient:innen');
-    expect(await page.getByLabel('Suche (Name, E-Mail, Versichertennummer)').inputValue()).toBe(firstName);
+    expect(await page.getByLabel('Suche (Name, E-Mail, Versichertennummer)').inputValue()).toBe(
+      firstName,
+    );
     expect(await page.getByLabel('Sortieren nach').inputValue()).toBe('lastName');
     const names = await column(page, 'Klient:innen', 0);
     expect(names.length).toBeGreaterThan(0);
@@ -264,7 +293,9 @@ describe('an admin', () => {
     await page.getByRole('button', { name: 'Speichern' }).click();
     await page
       .locator('#field-yearOfBirth-error')
-      .getByText('Bitte ein plausibles Geburtsjahr angeben (vierstellig, höchstens 110 Jahre zurück, nicht in der Zukunft).')
+      .getByText(
+        'Bitte ein plausibles Geburtsjahr angeben (vierstellig, höchstens 110 Jahre zurück, nicht in der Zukunft).',
+      )
       .waitFor();
     expect(await year.getAttribute('aria-invalid')).toBe('true');
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -297,7 +328,9 @@ describe('an admin', () => {
     // Nobody clicks: the list answers again after about 5 s (no one of that name yet).
     await expect.poll(() => attempts, { timeout: 10_000 }).toBe(2);
     expect(Date.now() - failedAt).toBeGreaterThan(3_000);
-    await page.getByText('Keine Verbindung zum Server.', { exact: false }).waitFor({ state: 'detached' });
+    await page
+      .getByText('Keine Verbindung zum Server.', { exact: false })
+      .waitFor({ state: 'detached' });
     await settled(page, 'Klient:innen');
     await page.unroute((url) => url.pathname === '/api/admin/client');
     const rows = page.getByRole('region', { name: 'Klient:innen' }).locator('tbody tr');
@@ -340,7 +373,9 @@ describe('an admin', () => {
 
     // A past appointment that was held: "Stattgefunden", and only the no-show is offered.
     const yesterday = berlinDay(new Date(Date.now() - 24 * 60 * 60_000));
-    await page.goto(`/appointments?to=${yesterday}&cancelled=false&noShow=false&sortDirection=desc`);
+    await page.goto(
+      `/appointments?to=${yesterday}&cancelled=false&noShow=false&sortDirection=desc`,
+    );
     await settled(page, 'Termine');
     const list = page.getByRole('region', { name: 'Termine' });
     await list.getByText('Stattgefunden', { exact: true }).first().waitFor();
@@ -379,12 +414,19 @@ describe('an admin', () => {
     });
     expect(starts.length).toBeGreaterThan(0);
     for (const start of starts) expect(start >= berlinNow).toBe(true);
-    await page.getByRole('region', { name: 'Anstehende Termine' }).getByRole('link', { name: 'Absagen' }).first().click();
+    await page
+      .getByRole('region', { name: 'Anstehende Termine' })
+      .getByRole('link', { name: 'Absagen' })
+      .first()
+      .click();
     const dialog = page.getByRole('alertdialog');
     await dialog.getByText(/Möchten Sie den Termin am .* wirklich absagen\?/).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Abbrechen' }).click();
-    await page.getByText('Geplant', { exact: true }).or(page.getByText('Vorläufig', { exact: true })).waitFor();
+    await page
+      .getByText('Geplant', { exact: true })
+      .or(page.getByText('Vorläufig', { exact: true }))
+      .waitFor();
 
     await page.getByRole('button', { name: 'Termin absagen' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Ja, Termin absagen' }).click();
@@ -399,7 +441,9 @@ describe('an admin', () => {
     const cells = await messages.locator('td').allInnerTexts();
     expect(cells.filter((text) => /^[a-z]+(_[a-z0-9]+)+$/.test(text.trim()))).toEqual([]);
     // A cancelled appointment is no no-show either.
-    expect(await page.getByRole('button', { name: 'Als nicht erschienen markieren' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Als nicht erschienen markieren' }).count()).toBe(
+      0,
+    );
     expect(b.pageErrors).toEqual([]);
   });
 
@@ -407,12 +451,16 @@ describe('an admin', () => {
     const page = b.page;
     const onboarding = await signInByPasscode(b.baseUrl, 'onboarding@sprechstunde.demo');
     await openAs(page, onboarding, '/pre-appointment/new');
-    await page.getByRole('heading', { name: 'Neue:r Klient:in mit Erstgespräch', level: 1 }).waitFor();
+    await page
+      .getByRole('heading', { name: 'Neue:r Klient:in mit Erstgespräch', level: 1 })
+      .waitFor();
     await page.getByRole('textbox', { name: 'Vorname' }).fill('Erna');
     await page.getByRole('textbox', { name: 'Nachname' }).fill('Onboarding');
     await page.getByRole('textbox', { name: 'E-Mail-Adresse' }).fill('kein-at-zeichen');
     await page.getByRole('button', { name: 'Anlegen und Termin wählen' }).click();
-    await page.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein, z. B. name@beispiel.de.').waitFor();
+    await page
+      .getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein, z. B. name@beispiel.de.')
+      .waitFor();
     await page.getByRole('textbox', { name: 'E-Mail-Adresse' }).fill('erna.onboarding@example.org');
     await page.getByRole('button', { name: 'Anlegen und Termin wählen' }).click();
     await page.getByRole('heading', { name: 'Erstgespräch für Erna Onboarding wählen' }).waitFor();
@@ -422,7 +470,10 @@ describe('an admin', () => {
     await slot.waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await slot.click();
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Erstgespräch buchen' }).click();
+    await page
+      .getByRole('alertdialog')
+      .getByRole('button', { name: 'Erstgespräch buchen' })
+      .click();
     await page.getByRole('heading', { name: 'Erstgespräch gebucht' }).waitFor();
     await page.getByRole('link', { name: 'Termin öffnen' }).click();
     await page.getByRole('heading', { name: 'Termin', level: 1 }).waitFor();
@@ -452,7 +503,9 @@ describe('where staff land (issue 22)', () => {
     // open until 30 minutes after its end). When the demo data's hour-long appointment fills
     // both, that appointment is the one whose room is open now.
     const booked =
-      (ahead ? await bookNear(coachToken, Date.now() + 5 * 60_000, 2, 1, 5).catch(() => undefined) : undefined) ??
+      (ahead
+        ? await bookNear(coachToken, Date.now() + 5 * 60_000, 2, 1, 5).catch(() => undefined)
+        : undefined) ??
       (await bookNear(coachToken, Date.now() - 8 * 60_000, 2, -3, 7).catch(() => undefined));
     const created = booked ?? (await runningAppointment());
 
@@ -463,21 +516,25 @@ describe('where staff land (issue 22)', () => {
     const header = page.getByTestId('signed-in-as');
     expect(await header.innerText()).toBe(`${coach.name} (Coach)`);
     // Video meetings are in the menu.
-    expect(await page.getByRole('link', { name: 'Videotermine' }).getAttribute('href')).toBe('/coach/meeting');
+    expect(await page.getByRole('link', { name: 'Videotermine' }).getAttribute('href')).toBe(
+      '/coach/meeting',
+    );
 
     const item = page.getByTestId('today-appointment').filter({
       has: page.locator(`a[href="/appointments/${created.id}"]`),
     });
     const join = item.getByRole('link', { name: /^Videotermin beitreten: .+$/ });
     expect(await join.getAttribute('href')).toMatch(/^\/coach\/meeting\/[^/]+\/join$/);
-    expect(await page.getByRole('list', { name: 'Auf einen Blick' }).getByRole('link').count()).toBeGreaterThan(0);
+    expect(
+      await page.getByRole('list', { name: 'Auf einen Blick' }).getByRole('link').count(),
+    ).toBeGreaterThan(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     // The appointment's page leads into the meeting too.
     await item.getByRole('link', { name: /^Details zum Termin/ }).click();
     await page.getByRole('link', { name: 'Videotermin beitreten' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Videotermin öffnen' }).getAttribute('href')).toMatch(
-      /^\/coach\/meeting\/[^/]+$/,
-    );
+    expect(
+      await page.getByRole('link', { name: 'Videotermin öffnen' }).getAttribute('href'),
+    ).toMatch(/^\/coach\/meeting\/[^/]+$/);
   });
 });

@@ -225,7 +225,10 @@ describe('staff activation', () => {
     const body = { activationCode: created.activationCode };
     expectStatus(await api.call('POST', '/api/user/activate', { as: person, body }), 200);
     expectStatus(
-      await api.call('POST', `/api/user/${created.user.id}`, { as: admin, body: { active: false } }),
+      await api.call('POST', `/api/user/${created.user.id}`, {
+        as: admin,
+        body: { active: false },
+      }),
       200,
     );
 

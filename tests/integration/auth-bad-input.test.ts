@@ -3,7 +3,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authFlows } from '../../server/db/schema/index';
 import { parse } from 'yaml';
-import { createAuthTestApp, expectSchema, uniqueEmail, type AuthTestApp } from '../support/auth-client';
+import {
+  createAuthTestApp,
+  expectSchema,
+  uniqueEmail,
+  type AuthTestApp,
+} from '../support/auth-client';
 
 // A sweep over every operation of openapi/auth.yaml with malformed input, generated from the
 // contract: parameters and body fields that break their type, length or pattern, text that
@@ -39,7 +44,13 @@ const BAD_TEXT: Record<string, string> = {
   long: 'x'.repeat(20_000),
 };
 /** Values of the wrong JSON type. */
-const WRONG_TYPE: Record<string, unknown> = { array: ['x'], object: { x: 1 }, number: 42, null: null, true: true };
+const WRONG_TYPE: Record<string, unknown> = {
+  array: ['x'],
+  object: { x: 1 },
+  number: 42,
+  null: null,
+  true: true,
+};
 /** Raw bodies that are no object. */
 const RAW_BODIES: Record<string, string> = {
   broken: '{"input_data":',
@@ -116,7 +127,12 @@ function casesFromContract(): Case[] {
   const doc = parse(readFileSync('openapi/auth.yaml', 'utf8'));
   const resolve = (node: any): any => {
     if (!node?.$ref) return node;
-    return resolve(node.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc));
+    return resolve(
+      node.$ref
+        .split('/')
+        .slice(1)
+        .reduce((o: any, k: string) => o[k], doc),
+    );
   };
   const cases: Case[] = [];
   for (const [path, item] of Object.entries<any>(doc.paths)) {
@@ -132,14 +148,24 @@ function casesFromContract(): Case[] {
         '/auth' +
         pathParams.reduce(
           (p: string, param: any) =>
-            p.replace(`{${param.name}}`, param.name === name ? value! : '00000000-0000-4000-8000-000000000000'),
+            p.replace(
+              `{${param.name}}`,
+              param.name === name ? value! : '00000000-0000-4000-8000-000000000000',
+            ),
           path,
         );
       const add = (label: string, url: string, extra: Partial<Case> = {}) =>
-        cases.push({ label: `${base} ${label}`, method: method.toUpperCase(), url, flow, ...extra });
+        cases.push({
+          label: `${base} ${label}`,
+          method: method.toUpperCase(),
+          url,
+          flow,
+          ...extra,
+        });
 
       for (const param of pathParams) {
-        for (const [kind, value] of Object.entries(BAD_URL_VALUES)) add(`path ${param.name}=${kind}`, fill(param.name, value));
+        for (const [kind, value] of Object.entries(BAD_URL_VALUES))
+          add(`path ${param.name}=${kind}`, fill(param.name, value));
       }
       for (const param of query) {
         for (const [kind, value] of Object.entries(BAD_URL_VALUES)) {
@@ -175,7 +201,10 @@ const capabilities = {
 };
 
 /** Every declared input of every action of a flow's first real state, and the raw bodies. */
-async function sweepFlowActions(flow: 'login' | 'registration' | 'profile', authorization?: string) {
+async function sweepFlowActions(
+  flow: 'login' | 'registration' | 'profile',
+  authorization?: string,
+) {
   const headers = authorization ? { authorization } : {};
   const post = async (url: string, body: unknown) => {
     const res = await t.app.inject({
@@ -188,13 +217,25 @@ async function sweepFlowActions(flow: 'login' | 'registration' | 'profile', auth
   };
   const fresh = async () => {
     const first = await post(`/${flow}`, undefined);
-    return post(first.actions.register_client_capabilities.href, { input_data: capabilities, csrf_token: first.csrf_token });
+    return post(first.actions.register_client_capabilities.href, {
+      input_data: capabilities,
+      csrf_token: first.csrf_token,
+    });
   };
   const preflight = await post(`/${flow}`, undefined);
   if (!preflight.actions?.register_client_capabilities) throw new Error(JSON.stringify(preflight));
   const href = `/auth${preflight.actions.register_client_capabilities.href}`;
   for (const [kind, raw] of Object.entries(RAW_BODIES)) {
-    await send({ label: `POST /${flow} preflight body ${kind}`, method: 'POST', url: href, body: raw, flow: true }, authorization);
+    await send(
+      {
+        label: `POST /${flow} preflight body ${kind}`,
+        method: 'POST',
+        url: href,
+        body: raw,
+        flow: true,
+      },
+      authorization,
+    );
   }
   for (const [kind, value] of Object.entries({ ...WRONG_TYPE, string: 'x', nul: BAD_TEXT.nul })) {
     if (kind === 'null') continue; // input_data null is "no inputs"
@@ -212,14 +253,21 @@ async function sweepFlowActions(flow: 'login' | 'registration' | 'profile', auth
   const state = await fresh();
   for (const [name, action] of Object.entries<any>(state.actions)) {
     for (const input of Object.keys(action.inputs)) {
-      for (const [kind, value] of Object.entries({ ...BAD_TEXT, ...WRONG_TYPE, nested: { x: BAD_TEXT.nul } })) {
+      for (const [kind, value] of Object.entries({
+        ...BAD_TEXT,
+        ...WRONG_TYPE,
+        nested: { x: BAD_TEXT.nul },
+      })) {
         const current = await fresh();
         await send(
           {
             label: `POST /${flow} ${current.name}.${name} ${input}=${kind}`,
             method: 'POST',
             url: `/auth${current.actions[name].href}`,
-            body: JSON.stringify({ input_data: { [input]: value }, csrf_token: current.csrf_token }),
+            body: JSON.stringify({
+              input_data: { [input]: value },
+              csrf_token: current.csrf_token,
+            }),
             flow: true,
           },
           authorization,
@@ -229,29 +277,35 @@ async function sweepFlowActions(flow: 'login' | 'registration' | 'profile', auth
   }
 }
 
-it('answers no malformed request of any auth operation with a 5xx', { timeout: 300_000 }, async () => {
-  const email = uniqueEmail('sweep');
-  const done = await t.register(email, 'geheim-12345');
-  const authorization = `Bearer ${String(done.headers['x-auth-token'])}`;
+it(
+  'answers no malformed request of any auth operation with a 5xx',
+  { timeout: 300_000 },
+  async () => {
+    const email = uniqueEmail('sweep');
+    const done = await t.register(email, 'geheim-12345');
+    const authorization = `Bearer ${String(done.headers['x-auth-token'])}`;
 
-  const cases = casesFromContract();
-  for (const c of cases) {
-    await send(c);
-    await send(c, authorization);
-  }
-  for (const flow of ['login', 'registration'] as const) await sweepFlowActions(flow);
-  // The sweep's /logout (and DELETE /user) ended that session: the profile flow gets another.
-  const again = await t.register(uniqueEmail('sweep'), 'geheim-12345');
-  await sweepFlowActions('profile', `Bearer ${String(again.headers['x-auth-token'])}`);
+    const cases = casesFromContract();
+    for (const c of cases) {
+      await send(c);
+      await send(c, authorization);
+    }
+    for (const flow of ['login', 'registration'] as const) await sweepFlowActions(flow);
+    // The sweep's /logout (and DELETE /user) ended that session: the profile flow gets another.
+    const again = await t.register(uniqueEmail('sweep'), 'geheim-12345');
+    await sweepFlowActions('profile', `Bearer ${String(again.headers['x-auth-token'])}`);
 
-  const failures = seen.filter((s) => s.status >= 500);
-  // The figure quoted in docs/decisions.md.
-  console.log(`auth malformed-input sweep: ${seen.length} requests, ${failures.length} answered 5xx`);
-  for (const f of failures) console.log(`5xx: ${f.status} ${f.label}`);
-  for (const m of misshapen) console.log(`shape: ${m}`);
-  expect(failures.map((f) => `${f.status} ${f.label}`)).toEqual([]);
-  expect(misshapen).toEqual([]);
-});
+    const failures = seen.filter((s) => s.status >= 500);
+    // The figure quoted in docs/decisions.md.
+    console.log(
+      `auth malformed-input sweep: ${seen.length} requests, ${failures.length} answered 5xx`,
+    );
+    for (const f of failures) console.log(`5xx: ${f.status} ${f.label}`);
+    for (const m of misshapen) console.log(`shape: ${m}`);
+    expect(failures.map((f) => `${f.status} ${f.label}`)).toEqual([]);
+    expect(misshapen).toEqual([]);
+  },
+);
 
 it('answers a malformed action, a non-JSON body and a non-object input_data with a 400 that changes nothing', async () => {
   const init = await t.begin('login');
@@ -259,7 +313,12 @@ it('answers a malformed action, a non-JSON body and a non-object input_data with
   const flowId = decodeURIComponent(href).split('@')[1]!;
   const [before] = await t.database.db.select().from(authFlows).where(eq(authFlows.id, flowId));
   const raw = async (url: string, payload: string) => {
-    const res = await t.app.inject({ method: 'POST', url: `/auth${url}`, headers: { 'content-type': 'application/json' }, payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/auth${url}`,
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
     const body = JSON.parse(res.body);
     await expectSchema('FlowResponse', body);
     return { status: res.statusCode, ...body };
@@ -276,15 +335,23 @@ it('answers a malformed action, a non-JSON body and a non-object input_data with
   expect(await raw(`${href}&action=x`, body)).toMatchObject(bare('action'));
   expect(await raw(href, '{"input_data": {')).toMatchObject(bare('body'));
   expect(await raw(href, '["input_data"]')).toMatchObject(bare('body'));
-  expect(await raw(href, JSON.stringify({ input_data: ['x'], csrf_token: init.csrf_token }))).toMatchObject(bare('input_data'));
+  expect(
+    await raw(href, JSON.stringify({ input_data: ['x'], csrf_token: init.csrf_token })),
+  ).toMatchObject(bare('input_data'));
   const [after] = await t.database.db.select().from(authFlows).where(eq(authFlows.id, flowId));
   expect(after).toEqual(before);
 
   // Text PostgreSQL cannot store is an input error of the action: the flow goes on.
   for (const identifier of ['a\u0000b', 'a\ud800b', 'a\udc00b']) {
     const refused = await t.act(init, 'continue_with_login_identifier', { identifier });
-    expect(refused).toMatchObject({ status: 400, name: 'login_init', error: { code: 'form_data_invalid_error' } });
-    expect(refused.actions.continue_with_login_identifier!.inputs.identifier.error.code).toBe('value_invalid_error');
+    expect(refused).toMatchObject({
+      status: 400,
+      name: 'login_init',
+      error: { code: 'form_data_invalid_error' },
+    });
+    expect(refused.actions.continue_with_login_identifier!.inputs.identifier.error.code).toBe(
+      'value_invalid_error',
+    );
     Object.assign(init, { csrf_token: refused.csrf_token });
   }
 });

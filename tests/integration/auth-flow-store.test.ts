@@ -17,7 +17,9 @@ const request = { ip: '127.0.0.1', userAgent: 'test', language: 'de' };
 
 let database: Database;
 beforeAll(async () => {
-  database = await createTestDatabase(process.env.DATABASE_URL ? inject('templateDatabase') : undefined);
+  database = await createTestDatabase(
+    process.env.DATABASE_URL ? inject('templateDatabase') : undefined,
+  );
 });
 afterAll(() => database.close());
 
@@ -90,10 +92,20 @@ function setup() {
       store: createDbFlowStore(database.db),
       env: (tx) => ({ tx }),
     });
-  const act = (e: ReturnType<typeof engine>, state: FlowResult, name: string, input: Record<string, unknown> = {}) => {
+  const act = (
+    e: ReturnType<typeof engine>,
+    state: FlowResult,
+    name: string,
+    input: Record<string, unknown> = {},
+  ) => {
     const action = state.body.actions[name];
     if (!action) throw new Error(`${state.body.name} offers no ${name}`);
-    return e.run('login', new URL(action.href, 'http://x').searchParams.get('action')!, { input_data: input, csrf_token: state.body.csrf_token }, request);
+    return e.run(
+      'login',
+      new URL(action.href, 'http://x').searchParams.get('action')!,
+      { input_data: input, csrf_token: state.body.csrf_token },
+      request,
+    );
   };
   const row = async (state: FlowResult) => {
     const id = Object.values(state.body.actions)[0]!.href.split('%40')[1]!;
@@ -112,7 +124,11 @@ describe('flow store', () => {
     const second = await act(e, first, 'go', { name: 'Ada' });
     expect(second.body.name).toBe('second');
     const stored = await row(first);
-    expect(stored).toMatchObject({ state: 'second', version: 1, csrfToken: second.body.csrf_token });
+    expect(stored).toMatchObject({
+      state: 'second',
+      version: 1,
+      csrfToken: second.body.csrf_token,
+    });
     expect((stored.stash as { data: { name: string } }).data.name).toBe('Ada');
 
     const back = await act(e, second, 'back');
@@ -132,7 +148,10 @@ describe('flow store', () => {
       // Let the first action claim the flow.
       await new Promise((resolve) => setTimeout(resolve, 100));
       const second = act(b, first, 'go', { name: 'Bob' });
-      const settled = await Promise.race([second.then(() => 'answered'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 300))]);
+      const settled = await Promise.race([
+        second.then(() => 'answered'),
+        new Promise((resolve) => setTimeout(() => resolve('waiting'), 300)),
+      ]);
       release();
       const [done, refused] = await Promise.all([running, second]);
       expect(done.body.name).toBe('second');
@@ -142,7 +161,11 @@ describe('flow store', () => {
       expect([403, 500]).toContain(refused.status);
       expect(refused.body).toMatchObject({ name: 'error', csrf_token: '', actions: {} });
       const stored = await row(first);
-      expect(stored).toMatchObject({ state: 'second', version: 1, csrfToken: done.body.csrf_token });
+      expect(stored).toMatchObject({
+        state: 'second',
+        version: 1,
+        csrfToken: done.body.csrf_token,
+      });
       expect((stored.stash as { data: Record<string, unknown> }).data).toEqual({ slow: true });
       // The lock was given back: the next step goes through.
       expect((await act(b, done, 'back')).body.name).toBe('first');
@@ -157,13 +180,24 @@ describe('flow store', () => {
     const failed = await act(e, first, 'write_then_fail', { id });
     expect(failed.status).toBe(500);
     expect(await database.db.select().from(authUsers).where(eq(authUsers.id, id))).toHaveLength(0);
-    expect(await row(first)).toMatchObject({ state: 'first', version: 0, csrfToken: first.body.csrf_token });
+    expect(await row(first)).toMatchObject({
+      state: 'first',
+      version: 0,
+      csrfToken: first.body.csrf_token,
+    });
     // Neither a lock nor a transaction is left over on the connection.
-    const wrongToken = await e.run('login', new URL(first.body.actions.go!.href, 'http://x').searchParams.get('action')!, { input_data: { name: 'x' }, csrf_token: 'nope' }, request);
+    const wrongToken = await e.run(
+      'login',
+      new URL(first.body.actions.go!.href, 'http://x').searchParams.get('action')!,
+      { input_data: { name: 'x' }, csrf_token: 'nope' },
+      request,
+    );
     expect(wrongToken.status).toBe(403);
     expect((await act(e, first, 'go', { name: 'Eve' })).body.name).toBe('second');
     if (process.env.DATABASE_URL) {
-      const held = (await database.db.execute(sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())`)) as unknown as { rows: { n: number }[] };
+      const held = (await database.db.execute(
+        sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())`,
+      )) as unknown as { rows: { n: number }[] };
       expect(held.rows[0]!.n).toBe(0);
     }
   });

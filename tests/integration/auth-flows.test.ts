@@ -2,7 +2,12 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt, createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authFlows, authPasscodes } from '../../server/db/schema/index';
-import { createAuthTestApp, expectSchema, uniqueEmail, type AuthTestApp } from '../support/auth-client';
+import {
+  createAuthTestApp,
+  expectSchema,
+  uniqueEmail,
+  type AuthTestApp,
+} from '../support/auth-client';
 
 let t: AuthTestApp;
 beforeAll(async () => {
@@ -11,7 +16,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const productLogin = (token: string) =>
-  t.app.inject({ method: 'POST', url: '/api/login', headers: { authorization: `Bearer ${token}` } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/login',
+    headers: { authorization: `Bearer ${token}` },
+  });
 
 describe('registration', () => {
   it('e-mail → passcode from the mail → password → success with a session the product accepts', async () => {
@@ -30,13 +39,19 @@ describe('registration', () => {
       required: true,
     });
 
-    const pc = await t.act(init, 'register_login_identifier', { email: `  ${email.toUpperCase()} ` });
+    const pc = await t.act(init, 'register_login_identifier', {
+      email: `  ${email.toUpperCase()} `,
+    });
     expect(pc.name).toBe('passcode_confirmation');
     // Stored and queued with the flow's step; the job queue sends it.
     expect((await t.mails(email))[0]).toMatchObject({ status: 'queued' });
     expect(await t.app.jobs.runDue()).toBe(1);
     const [mail] = await t.mails(email);
-    expect(mail).toMatchObject({ channel: 'email', status: 'sent', template: 'auth_email_verification' });
+    expect(mail).toMatchObject({
+      channel: 'email',
+      status: 'sent',
+      template: 'auth_email_verification',
+    });
     expect(mail!.body).toMatch(/^Ihr Einmalcode für Sprechstunde: \d{6}/);
 
     const pw = await t.act(pc, 'verify_passcode', { code: await t.lastCode(email) });
@@ -58,7 +73,10 @@ describe('registration', () => {
       aud: [t.config.AUTH_AUDIENCE],
     });
     expect(claims.exp! - claims.iat!).toBe(43200);
-    expect(done.payload!.claims).toMatchObject({ subject: claims.sub, session_id: claims.session_id });
+    expect(done.payload!.claims).toMatchObject({
+      subject: claims.sub,
+      session_id: claims.session_id,
+    });
     expect(Date.parse(done.payload!.claims.expiration)).toBe(claims.exp! * 1000);
 
     const login = await productLogin(token);
@@ -98,17 +116,25 @@ describe('registration', () => {
       value: 'kein-at-zeichen',
       error: { code: 'value_invalid_error' },
     });
-    const long = await t.act(bad, 'register_login_identifier', { email: `${'a'.repeat(120)}@example.org` });
-    expect(long.actions.register_login_identifier!.inputs.email.error.code).toBe('value_too_long_error');
+    const long = await t.act(bad, 'register_login_identifier', {
+      email: `${'a'.repeat(120)}@example.org`,
+    });
+    expect(long.actions.register_login_identifier!.inputs.email.error.code).toBe(
+      'value_too_long_error',
+    );
 
     const email = uniqueEmail('short');
     const pc = await t.act(long, 'register_login_identifier', { email });
     const pw = await t.act(pc, 'verify_passcode', { code: await t.lastCode(email) });
     const short = await t.act(pw, 'register_password', { new_password: 'kurz' });
     expect(short.status).toBe(400);
-    expect(short.actions.register_password!.inputs.new_password.error.code).toBe('value_too_short_error');
+    expect(short.actions.register_password!.inputs.new_password.error.code).toBe(
+      'value_too_short_error',
+    );
     const tooLong = await t.act(short, 'register_password', { new_password: 'ü'.repeat(40) });
-    expect(tooLong.actions.register_password!.inputs.new_password.error.code).toBe('value_too_long_error');
+    expect(tooLong.actions.register_password!.inputs.new_password.error.code).toBe(
+      'value_too_long_error',
+    );
   });
 });
 
@@ -131,7 +157,9 @@ describe('login', () => {
     ]);
     const pc = await t.act(chooser, 'continue_to_passcode_confirmation');
     expect(pc.name).toBe('passcode_confirmation');
-    const wrong = await t.act(pc, 'verify_passcode', { code: '000000' === (await t.lastCode(email)) ? '111111' : '000000' });
+    const wrong = await t.act(pc, 'verify_passcode', {
+      code: '000000' === (await t.lastCode(email)) ? '111111' : '000000',
+    });
     expect(wrong).toMatchObject({ status: 400, name: 'passcode_confirmation' });
     expect(wrong.actions.verify_passcode!.inputs.code.error.code).toBe('passcode_invalid');
     const done = await t.act(wrong, 'verify_passcode', { code: await t.lastCode(email) });
@@ -146,7 +174,11 @@ describe('login', () => {
     const pw = await t.act(chooser, 'continue_to_password_login');
     expect(pw.name).toBe('login_password');
     const wrong = await t.act(pw, 'password_login', { password: 'falsch-123' });
-    expect(wrong).toMatchObject({ status: 400, name: 'login_password', error: { code: 'form_data_invalid_error' } });
+    expect(wrong).toMatchObject({
+      status: 400,
+      name: 'login_password',
+      error: { code: 'form_data_invalid_error' },
+    });
     expect(wrong.actions.password_login!.inputs.password.error.code).toBe('value_invalid_error');
     const done = await t.act(wrong, 'password_login', { password: 'richtig-123' });
     expect(done.name).toBe('success');
@@ -168,7 +200,10 @@ describe('login', () => {
     expect(done.name).toBe('success');
 
     const again = await t.act(
-      await t.act(await t.act(await t.begin('login'), 'continue_with_login_identifier', { email: other }), 'continue_to_password_login'),
+      await t.act(
+        await t.act(await t.begin('login'), 'continue_with_login_identifier', { email: other }),
+        'continue_to_password_login',
+      ),
       'password_login',
       { password: 'neues-passwort' },
     );
@@ -188,7 +223,10 @@ describe('login', () => {
 
   it('ends a passcode after 3 wrong tries', async () => {
     const init = await t.begin('login');
-    let state = await t.act(await t.act(init, 'continue_with_login_identifier', { email }), 'continue_to_passcode_confirmation');
+    let state = await t.act(
+      await t.act(init, 'continue_with_login_identifier', { email }),
+      'continue_to_passcode_confirmation',
+    );
     const right = await t.lastCode(email);
     const wrongCode = right === '999999' ? '999998' : '999999';
     state = await t.act(state, 'verify_passcode', { code: wrongCode });
@@ -196,14 +234,21 @@ describe('login', () => {
     state = await t.act(state, 'verify_passcode', { code: wrongCode });
     expect(state.status).toBe(400);
     state = await t.act(state, 'verify_passcode', { code: wrongCode });
-    expect(state).toMatchObject({ status: 401, name: 'passcode_confirmation', error: { code: 'passcode_max_attempts_reached' } });
+    expect(state).toMatchObject({
+      status: 401,
+      name: 'passcode_confirmation',
+      error: { code: 'passcode_max_attempts_reached' },
+    });
     state = await t.act(state, 'verify_passcode', { code: right });
     expect(state.error?.code).toBe('passcode_max_attempts_reached');
   });
 
   it('refuses an expired passcode', async () => {
     const init = await t.begin('login');
-    const pc = await t.act(await t.act(init, 'continue_with_login_identifier', { email }), 'continue_to_passcode_confirmation');
+    const pc = await t.act(
+      await t.act(init, 'continue_with_login_identifier', { email }),
+      'continue_to_passcode_confirmation',
+    );
     const code = await t.lastCode(email);
     const flowId = decodeURIComponent(pc.actions.verify_passcode!.href).split('@')[1]!;
     await t.database.db
@@ -259,14 +304,19 @@ describe('the request body the contract describes is the one the server takes', 
     const noToken = await send(nullInputs.actions.continue_with_login_identifier!.href, {
       input_data: { email: uniqueEmail() },
     });
-    expect(noToken).toMatchObject({ status: 403, error: { code: 'operation_not_permitted_error' } });
+    expect(noToken).toMatchObject({
+      status: 403,
+      error: { code: 'operation_not_permitted_error' },
+    });
   });
 });
 
 describe('refused requests change nothing', () => {
   it('a wrong CSRF token, an unknown flow, an unavailable action, an expired flow', async () => {
     const init = await t.begin('login');
-    const flowId = decodeURIComponent(init.actions.continue_with_login_identifier!.href).split('@')[1]!;
+    const flowId = decodeURIComponent(init.actions.continue_with_login_identifier!.href).split(
+      '@',
+    )[1]!;
     const [before] = await t.database.db.select().from(authFlows).where(eq(authFlows.id, flowId));
 
     const csrf = await t.post(init.actions.continue_with_login_identifier!.href, {
@@ -282,23 +332,35 @@ describe('refused requests change nothing', () => {
     });
     expect(csrf.payload).toBeUndefined();
 
-    const unknown = await t.post(`/login?action=back%40${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, {
+    const unknown = await t.post(
+      `/login?action=back%40${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`,
+      {
+        input_data: {},
+        csrf_token: init.csrf_token,
+      },
+    );
+    expect(unknown.error?.code).toBe('operation_not_permitted_error');
+    const notHere = await t.post(`/login?action=password_login%40${flowId}`, {
       input_data: {},
       csrf_token: init.csrf_token,
     });
-    expect(unknown.error?.code).toBe('operation_not_permitted_error');
-    const notHere = await t.post(`/login?action=password_login%40${flowId}`, { input_data: {}, csrf_token: init.csrf_token });
     expect(notHere).toMatchObject({ status: 403, name: 'error' });
-    const malformed = await t.post('/login?action=nonsense', { input_data: {}, csrf_token: init.csrf_token });
+    const malformed = await t.post('/login?action=nonsense', {
+      input_data: {},
+      csrf_token: init.csrf_token,
+    });
     expect(malformed).toMatchObject({
       status: 400,
       name: 'error',
       error: { code: 'form_data_invalid_error', cause: 'action: value_invalid_error' },
     });
-    const wrongFlow = await t.post(`/registration?action=continue_with_login_identifier%40${flowId}`, {
-      input_data: {},
-      csrf_token: init.csrf_token,
-    });
+    const wrongFlow = await t.post(
+      `/registration?action=continue_with_login_identifier%40${flowId}`,
+      {
+        input_data: {},
+        csrf_token: init.csrf_token,
+      },
+    );
     expect(wrongFlow.status).toBe(403);
 
     const [after] = await t.database.db.select().from(authFlows).where(eq(authFlows.id, flowId));
@@ -309,7 +371,11 @@ describe('refused requests change nothing', () => {
       .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
       .where(eq(authFlows.id, flowId));
     const expired = await t.act(init, 'continue_with_login_identifier', { email: uniqueEmail() });
-    expect(expired).toMatchObject({ name: 'error', status: 410, error: { code: 'flow_expired_error' } });
+    expect(expired).toMatchObject({
+      name: 'error',
+      status: 410,
+      error: { code: 'flow_expired_error' },
+    });
   });
 
   it('of two concurrent actions on one flow, one is refused', async () => {
@@ -347,9 +413,17 @@ describe('sessions', () => {
     await expectSchema('ProfileData', me.json());
     expect(me.json().emails[0].address).toBe(email);
 
-    const valid = await t.app.inject({ method: 'GET', url: '/auth/sessions/validate', headers: auth });
+    const valid = await t.app.inject({
+      method: 'GET',
+      url: '/auth/sessions/validate',
+      headers: auth,
+    });
     await expectSchema('SessionValidation', valid.json());
-    expect(valid.json()).toMatchObject({ is_valid: true, user_id: payload.sub, claims: { session_id: payload.session_id } });
+    expect(valid.json()).toMatchObject({
+      is_valid: true,
+      user_id: payload.sub,
+      claims: { session_id: payload.session_id },
+    });
     const byBody = await t.app.inject({
       method: 'POST',
       url: '/auth/sessions/validate',
@@ -363,11 +437,19 @@ describe('sessions', () => {
     expect(logout.statusCode).toBe(204);
     expect(String(logout.headers['set-cookie'])).toMatch(/^hanko=; Path=\/; Max-Age=0/);
 
-    expect((await t.app.inject({ method: 'GET', url: '/auth/me', headers: auth })).statusCode).toBe(401);
-    const after = await t.app.inject({ method: 'GET', url: '/auth/sessions/validate', headers: auth });
+    expect((await t.app.inject({ method: 'GET', url: '/auth/me', headers: auth })).statusCode).toBe(
+      401,
+    );
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/auth/sessions/validate',
+      headers: auth,
+    });
     expect(after.json()).toEqual({ is_valid: false });
     expect((await productLogin(token)).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/auth/logout', headers: auth })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/auth/logout', headers: auth })).statusCode,
+    ).toBe(401);
   });
 
   it('the product refuses tokens of the test issuer when the provider is mounted', async () => {
@@ -396,9 +478,9 @@ describe('CORS (protocol 1.1)', () => {
       'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
       'access-control-max-age': '7200',
     });
-    expect(String(preflight.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/)).toEqual(
-      expect.arrayContaining(['accept', 'authorization', 'content-type', 'x-language']),
-    );
+    expect(
+      String(preflight.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/),
+    ).toEqual(expect.arrayContaining(['accept', 'authorization', 'content-type', 'x-language']));
   });
 
   it('exposes the session headers on a flow answer, and X-Auth-Token in header mode', async () => {
@@ -428,7 +510,10 @@ describe('CORS (protocol 1.1)', () => {
       const res = await t.app.inject({
         method,
         url: '/auth/sessions/validate',
-        headers: { origin: 'https://elsewhere.example.org', 'access-control-request-method': 'GET' },
+        headers: {
+          origin: 'https://elsewhere.example.org',
+          'access-control-request-method': 'GET',
+        },
       });
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();

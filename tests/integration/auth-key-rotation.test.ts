@@ -20,7 +20,9 @@ const AUDIENCE = 'sprechstunde';
 let database: Database;
 const stores: KeyStore[] = [];
 beforeAll(async () => {
-  database = await createTestDatabase(process.env.DATABASE_URL ? inject('templateDatabase') : undefined);
+  database = await createTestDatabase(
+    process.env.DATABASE_URL ? inject('templateDatabase') : undefined,
+  );
 });
 afterAll(async () => {
   for (const store of stores) store.stop();
@@ -73,7 +75,14 @@ describe('signing-key rotation', () => {
     });
     const userId = await newUser();
     const issue = () =>
-      sessions.issue(database.db, { userId, email: null, amr: ['pwd'], ip: null, userAgent: null, now: new Date() });
+      sessions.issue(database.db, {
+        userId,
+        email: null,
+        amr: ['pwd'],
+        ip: null,
+        userAgent: null,
+        now: new Date(),
+      });
 
     const old = await issue();
     const oldKid = kidOf(old.token);
@@ -102,7 +111,11 @@ describe('signing-key rotation', () => {
     expect(await sessions.verify(old.token)).toBeNull();
 
     // The next rotation deletes the expired key from the database.
-    await rotateSigningKey(database.db, { tokenLifetimeSeconds: LIFETIME_S, publishDelayMs: PUBLISH_MS, now: t.now() });
+    await rotateSigningKey(database.db, {
+      tokenLifetimeSeconds: LIFETIME_S,
+      publishDelayMs: PUBLISH_MS,
+      now: t.now(),
+    });
     const stored = (await database.db.select().from(authSigningKeys)).map((k) => k.kid);
     expect(stored).not.toContain(oldKid);
     expect(stored).toContain(newKid);
@@ -160,13 +173,24 @@ describe('over HTTP', () => {
   it('after a rotation the JWKS lists both keys and a session from before still works in the product', async () => {
     const done = await t.register(uniqueEmail('rotation'));
     const token = String(done.headers['x-auth-token']);
-    const before = (await t.app.inject({ url: '/auth/.well-known/jwks.json' })).json() as { keys: { kid: string }[] };
+    const before = (await t.app.inject({ url: '/auth/.well-known/jwks.json' })).json() as {
+      keys: { kid: string }[];
+    };
     const newKid = await t.authProvider!.keys.rotate();
-    const after = (await t.app.inject({ url: '/auth/.well-known/jwks.json' })).json() as { keys: { kid: string }[] };
+    const after = (await t.app.inject({ url: '/auth/.well-known/jwks.json' })).json() as {
+      keys: { kid: string }[];
+    };
     expect(after.keys.map((k) => k.kid)).toEqual([...before.keys.map((k) => k.kid), newKid]);
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { authorization: `Bearer ${token}` } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(login.statusCode).toBe(200);
-    const validate = await t.app.inject({ url: '/auth/sessions/validate', headers: { authorization: `Bearer ${token}` } });
+    const validate = await t.app.inject({
+      url: '/auth/sessions/validate',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(validate.json()).toMatchObject({ is_valid: true });
   });
 });

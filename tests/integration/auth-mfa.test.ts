@@ -8,23 +8,51 @@ import { eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authOtpSecrets } from '../../server/db/schema/index';
-import { createAuthTestApp, uniqueEmail, type AuthTestApp, type FlowState } from '../support/auth-client';
+import {
+  createAuthTestApp,
+  uniqueEmail,
+  type AuthTestApp,
+  type FlowState,
+} from '../support/auth-client';
 import { SoftAuthenticator } from '../support/soft-authenticator';
 
 /** The code an authenticator app shows for `secret`, `offsetSteps` periods from now. */
 const codeFor = (secret: string, offsetSteps = 0) =>
-  TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + offsetSteps * 30_000 });
+  TOTP.generate({
+    secret: Secret.fromBase32(secret),
+    timestamp: Date.now() + offsetSteps * 30_000,
+  });
 const wrongCode = (secret: string) => (codeFor(secret) === '000000' ? '111111' : '000000');
 
-function act(t: AuthTestApp, state: FlowState, name: string, input: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+function act(
+  t: AuthTestApp,
+  state: FlowState,
+  name: string,
+  input: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const action = state.actions[name];
-  if (!action) throw new Error(`${state.name} offers no ${name} (has ${Object.keys(state.actions).join(', ')})`);
+  if (!action)
+    throw new Error(
+      `${state.name} offers no ${name} (has ${Object.keys(state.actions).join(', ')})`,
+    );
   return t.post(action.href, { input_data: input, csrf_token: state.csrf_token }, headers);
 }
 
-async function passwordLogin(t: AuthTestApp, email: string, password: string, headers: Record<string, string> = {}) {
+async function passwordLogin(
+  t: AuthTestApp,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+) {
   const first = await t.post('/login', undefined, headers);
-  const init = await act(t, first, 'register_client_capabilities', { webauthn_available: false }, headers);
+  const init = await act(
+    t,
+    first,
+    'register_client_capabilities',
+    { webauthn_available: false },
+    headers,
+  );
   const chooser = await act(t, init, 'continue_with_login_identifier', { email }, headers);
   const pw = await act(t, chooser, 'continue_to_password_login', {}, headers);
   return act(t, pw, 'password_login', { password }, headers);
@@ -65,17 +93,28 @@ describe('MFA required', () => {
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([200, 200]);
 
     const wrong = await t.act(setup, 'otp_code_verify', { otp_code: wrongCode(secret) });
-    expect(wrong).toMatchObject({ name: 'mfa_otp_secret_creation', status: 400, error: { code: 'form_data_invalid_error' } });
+    expect(wrong).toMatchObject({
+      name: 'mfa_otp_secret_creation',
+      status: 400,
+      error: { code: 'form_data_invalid_error' },
+    });
     expect(wrong.actions.otp_code_verify!.inputs.otp_code.error.code).toBe('passcode_invalid');
     expect(wrong.payload!.otp_secret).toBe(secret); // the same secret on every render
 
     const done = await t.act(wrong, 'otp_code_verify', { otp_code: codeFor(secret) });
     expect(done.name).toBe('success');
     expect(done.payload!.claims.amr).toEqual(expect.arrayContaining(['pwd', 'totp']));
-    expect(done.payload!.user.mfa_config).toEqual({ auth_app_set_up: true, totp_enabled: true, security_keys_enabled: true });
+    expect(done.payload!.user.mfa_config).toEqual({
+      auth_app_set_up: true,
+      totp_enabled: true,
+      security_keys_enabled: true,
+    });
     userId = done.payload!.user.id;
 
-    const [row] = await t.database.db.select().from(authOtpSecrets).where(eq(authOtpSecrets.userId, userId));
+    const [row] = await t.database.db
+      .select()
+      .from(authOtpSecrets)
+      .where(eq(authOtpSecrets.userId, userId));
     expect(row!.secretEncrypted).not.toContain(secret);
   });
 
@@ -93,7 +132,13 @@ describe('MFA required', () => {
 
     // Twenty other people signed in on this device before: the oldest pair drops out.
     const others = Array.from({ length: 20 }, () => `${randomUUID()}:${'x'.repeat(43)}`);
-    const done = await act(t, trust, 'trust_device', {}, { cookie: `hanko-device-token=${encodeURIComponent(others.join('|'))}` });
+    const done = await act(
+      t,
+      trust,
+      'trust_device',
+      {},
+      { cookie: `hanko-device-token=${encodeURIComponent(others.join('|'))}` },
+    );
     expect(done.name).toBe('success');
     expect(done.payload!.last_login).toEqual({ login_method: 'password', mfa_method: 'totp' });
     const cookie = setCookies(done).find((c) => c.startsWith('hanko-device-token='))!;
@@ -107,7 +152,9 @@ describe('MFA required', () => {
 
     const replay = await passwordLogin(t, email, password);
     const reused = await act(t, replay, 'otp_code_validate', { otp_code: code });
-    expect(reused.actions.otp_code_validate!.inputs.otp_code.error.code).toBe('otp_code_already_used');
+    expect(reused.actions.otp_code_validate!.inputs.otp_code.error.code).toBe(
+      'otp_code_already_used',
+    );
   });
 
   it('a trusted device skips the second factor; another device or a forged token does not', async () => {
@@ -125,7 +172,13 @@ describe('MFA required', () => {
     const token = String(done.headers['x-auth-token']);
     const headers = { authorization: `Bearer ${token}` };
     const first = await t.post('/profile', undefined, headers);
-    const init = await act(t, first, 'register_client_capabilities', { webauthn_available: false }, headers);
+    const init = await act(
+      t,
+      first,
+      'register_client_capabilities',
+      { webauthn_available: false },
+      headers,
+    );
     expect(init.name).toBe('profile_init');
     expect(init.actions.otp_secret_delete).toBeUndefined();
     expect(init.actions.continue_to_otp_secret_creation).toBeUndefined();
@@ -138,17 +191,33 @@ describe('MFA required', () => {
     const pw = await t.act(pc, 'verify_passcode', { code: await t.lastCode(person) });
     const chooser = await t.act(pw, 'register_password', { new_password: password });
     const setup = await t.act(chooser, 'continue_to_otp_secret_creation');
-    const done = await t.act(setup, 'otp_code_verify', { otp_code: codeFor(setup.payload!.otp_secret) });
+    const done = await t.act(setup, 'otp_code_verify', {
+      otp_code: codeFor(setup.payload!.otp_secret),
+    });
     // As for someone who signed up before MFA became required: no second factor yet.
-    await t.database.db.delete(authOtpSecrets).where(eq(authOtpSecrets.userId, done.payload!.user.id));
+    await t.database.db
+      .delete(authOtpSecrets)
+      .where(eq(authOtpSecrets.userId, done.payload!.user.id));
     const headers = { authorization: `Bearer ${String(done.headers['x-auth-token'])}` };
     const first = await t.post('/profile', undefined, headers);
-    const profile = await act(t, first, 'register_client_capabilities', { webauthn_available: true }, headers);
+    const profile = await act(
+      t,
+      first,
+      'register_client_capabilities',
+      { webauthn_available: true },
+      headers,
+    );
     const verification = await act(t, profile, 'webauthn_credential_create', {}, headers);
     const authenticator = new SoftAuthenticator('http://localhost:3000');
-    const back = await act(t, verification, 'webauthn_verify_attestation_response', {
-      public_key: authenticator.create(verification.payload!.creation_options),
-    }, headers);
+    const back = await act(
+      t,
+      verification,
+      'webauthn_verify_attestation_response',
+      {
+        public_key: authenticator.create(verification.payload!.creation_options),
+      },
+      headers,
+    );
     expect(back).toMatchObject({ name: 'profile_init', status: 200 });
     expect(back.payload!.user.passkeys).toHaveLength(1);
   });
@@ -169,7 +238,13 @@ describe('MFA optional (default)', () => {
 
     const headers = { authorization: `Bearer ${String(registered.headers['x-auth-token'])}` };
     const first = await t.post('/profile', undefined, headers);
-    const init = await act(t, first, 'register_client_capabilities', { webauthn_available: false }, headers);
+    const init = await act(
+      t,
+      first,
+      'register_client_capabilities',
+      { webauthn_available: false },
+      headers,
+    );
     expect(init.actions.otp_secret_delete).toBeUndefined();
     const setup = await act(t, init, 'continue_to_otp_secret_creation', {}, headers);
     expect(setup.name).toBe('mfa_otp_secret_creation');

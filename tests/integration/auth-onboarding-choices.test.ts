@@ -6,7 +6,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authUsers } from '../../server/db/schema/index';
-import { createAuthTestApp, uniqueEmail, type AuthTestApp, type FlowState } from '../support/auth-client';
+import {
+  createAuthTestApp,
+  uniqueEmail,
+  type AuthTestApp,
+  type FlowState,
+} from '../support/auth-client';
 
 const WEBAUTHN = {
   webauthn_available: true,
@@ -185,7 +190,9 @@ describe('only the methods an account has (default)', () => {
     expect(known.actions.continue_to_password_login).toBeUndefined();
     expect((await t.mails(email))[0]!.template).toBe('auth_login');
     // The unknown address's owner learns that someone tried; no code leads anywhere.
-    expect((await t.mails(stranger)).map((m) => m.template)).toEqual(['auth_email_login_attempted']);
+    expect((await t.mails(stranger)).map((m) => m.template)).toEqual([
+      'auth_email_login_attempted',
+    ]);
     const done = await t.act(known, 'verify_passcode', { code: await t.lastCode(email) });
     expect(done.name).toBe('success');
   });
@@ -199,7 +206,9 @@ describe('AUTH_ONLY_SHOW_ACTUAL_LOGIN_METHODS=false', () => {
   it('offers the chooser (with the password) to every address', async () => {
     const { email } = await account(t);
     for (const address of [email, uniqueEmail('stranger')]) {
-      const chooser = await t.act(await t.begin('login'), 'continue_with_login_identifier', { email: address });
+      const chooser = await t.act(await t.begin('login'), 'continue_with_login_identifier', {
+        email: address,
+      });
       expect(chooser.name).toBe('login_method_chooser');
       expect(chooser.actions.continue_to_password_login).toBeDefined();
     }

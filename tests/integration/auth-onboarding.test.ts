@@ -3,7 +3,12 @@
  * credential chooser, security-key set-up from the MFA chooser, username onboarding.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthTestApp, uniqueEmail, type AuthTestApp, type FlowState } from '../support/auth-client';
+import {
+  createAuthTestApp,
+  uniqueEmail,
+  type AuthTestApp,
+  type FlowState,
+} from '../support/auth-client';
 import { SoftAuthenticator } from '../support/soft-authenticator';
 
 const WEBAUTHN = {
@@ -59,9 +64,15 @@ describe('conditional credentials and MFA set-up at registration', () => {
     const key = new SoftAuthenticator('http://localhost:3000', ['usb']);
     // A response signed for another origin is refused: back one step, with the reason.
     const refused = await t.act(verify, 'webauthn_verify_attestation_response', {
-      public_key: key.create(verify.payload!.creation_options, { origin: 'https://elsewhere.example' }),
+      public_key: key.create(verify.payload!.creation_options, {
+        origin: 'https://elsewhere.example',
+      }),
     });
-    expect(refused).toMatchObject({ name: 'mfa_security_key_creation', status: 401, error: { code: 'passkey_invalid' } });
+    expect(refused).toMatchObject({
+      name: 'mfa_security_key_creation',
+      status: 401,
+      error: { code: 'passkey_invalid' },
+    });
     const again = await t.act(refused, 'webauthn_generate_creation_options');
     const done = await t.act(again, 'webauthn_verify_attestation_response', {
       public_key: key.create(again.payload!.creation_options),

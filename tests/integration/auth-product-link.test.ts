@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { authEmails, clients, events, users, webhookMessages, webhooks } from '../../server/db/schema/index';
+import {
+  authEmails,
+  clients,
+  events,
+  users,
+  webhookMessages,
+  webhooks,
+} from '../../server/db/schema/index';
 import {
   createUserEvents,
   signWebhookBody,
@@ -74,10 +81,12 @@ const updatesSent = async () =>
   (await db().select().from(webhookMessages).where(eq(webhookMessages.type, 'client.updated'))).map(
     (m) => (JSON.parse(m.payload) as { data: Record<string, unknown> }).data,
   );
-const updatesOf = async (clientId: string) => (await updatesSent()).filter((d) => d.clientId === clientId);
+const updatesOf = async (clientId: string) =>
+  (await updatesSent()).filter((d) => d.clientId === clientId);
 
 const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0]!;
-const clientRow = async (id: string) => (await db().select().from(clients).where(eq(clients.id, id)))[0]!;
+const clientRow = async (id: string) =>
+  (await db().select().from(clients).where(eq(clients.id, id)))[0]!;
 
 /** A second verified address of the person, made primary through the provider's REST call. */
 async function switchPrimary(p: { token: string; subject: string }, address: string) {
@@ -110,10 +119,13 @@ describe('in-process events (default set-up)', () => {
       .from(events)
       .where(and(eq(events.entityId, login.json.userId), eq(events.type, 'user.updated')))
       .orderBy(desc(events.occurredAt));
-    expect(event?.changes).toMatchObject({ email: { from: email, to: newAddress }, via: 'auth_provider' });
+    expect(event?.changes).toMatchObject({
+      email: { from: email, to: newAddress },
+      via: 'auth_provider',
+    });
   });
 
-  it('the profile flow\'s email_set_primary also reaches the product', async () => {
+  it("the profile flow's email_set_primary also reaches the product", async () => {
     const p = await person('profile');
     const second = uniqueEmail('profile-second');
     const added = await api('POST', '/auth/emails', p.token, { address: second });
@@ -121,7 +133,11 @@ describe('in-process events (default set-up)', () => {
     const bearer = { authorization: `Bearer ${p.token}` };
     const first = await t.post('/profile', undefined, bearer);
     const caps = first.actions.register_client_capabilities!;
-    const init = await t.post(caps.href, { input_data: { webauthn_available: false }, csrf_token: first.csrf_token }, bearer);
+    const init = await t.post(
+      caps.href,
+      { input_data: { webauthn_available: false }, csrf_token: first.csrf_token },
+      bearer,
+    );
     expect(init.name).toBe('profile_init');
     const setPrimary = init.actions.email_set_primary!;
     const after = await t.post(
@@ -167,7 +183,11 @@ describe('in-process events (default set-up)', () => {
     const p = await person('staff');
     await db().update(users).set({ role: 'COACH', active: true }).where(eq(users.id, p.userId));
     expect((await api('DELETE', '/auth/user', p.token)).status).toBe(204);
-    expect(await userRow(p.userId)).toMatchObject({ active: false, role: 'COACH', authSubject: null });
+    expect(await userRow(p.userId)).toMatchObject({
+      active: false,
+      role: 'COACH',
+      authSubject: null,
+    });
 
     const again = await t.register(p.email);
     const relogin = await api('POST', '/api/login', String(again.headers['x-auth-token']));
@@ -178,7 +198,10 @@ describe('in-process events (default set-up)', () => {
 describe('POST /admin/sync-auth-emails', () => {
   async function superadmin() {
     const p = await person('super');
-    await db().update(users).set({ role: 'SUPERADMIN', active: true }).where(eq(users.id, p.userId));
+    await db()
+      .update(users)
+      .set({ role: 'SUPERADMIN', active: true })
+      .where(eq(users.id, p.userId));
     return p;
   }
 
@@ -189,13 +212,21 @@ describe('POST /admin/sync-auth-emails', () => {
     const done = await t.register(email);
     const login = await api('POST', '/api/login', String(done.headers['x-auth-token']));
     // Drift: the product missed a change (e.g. the event failed).
-    await db().update(users).set({ email: 'alt@example.org' }).where(eq(users.id, login.json.userId));
+    await db()
+      .update(users)
+      .set({ email: 'alt@example.org' })
+      .where(eq(users.id, login.json.userId));
     await db().update(clients).set({ email: 'alt@example.org' }).where(eq(clients.id, client.id));
     // A user whose provider account is unknown here stays untouched, only counted.
     const orphanSubject = randomUUID();
     const [orphan] = await db()
       .insert(users)
-      .values({ authSubject: orphanSubject, email: 'orphan@example.org', role: 'NONE', active: false })
+      .values({
+        authSubject: orphanSubject,
+        email: 'orphan@example.org',
+        role: 'NONE',
+        active: false,
+      })
       .returning();
 
     const sentBefore = (await updatesSent()).length;
@@ -240,7 +271,11 @@ describe('signed webhook (provider on its own)', () => {
     return { status: res.statusCode, json: res.body ? JSON.parse(res.body) : undefined };
   }
 
-  const event = (subject: string, email: string | null, type: AuthUserEvent['type'] = 'user.email_changed') => ({
+  const event = (
+    subject: string,
+    email: string | null,
+    type: AuthUserEvent['type'] = 'user.email_changed',
+  ) => ({
     id: randomUUID(),
     type,
     userId: subject,
@@ -262,7 +297,14 @@ describe('signed webhook (provider on its own)', () => {
     const p = await person('forged');
     await db().update(users).set({ active: true }).where(eq(users.id, p.userId));
     const forged = event(p.subject, 'attacker@example.org');
-    expect((await deliver(forged, signWebhookBody('another-secret-0123456789-abcdefgh', JSON.stringify(forged)))).status).toBe(401);
+    expect(
+      (
+        await deliver(
+          forged,
+          signWebhookBody('another-secret-0123456789-abcdefgh', JSON.stringify(forged)),
+        )
+      ).status,
+    ).toBe(401);
     expect((await deliver(forged, '')).status).toBe(401);
     const signed = signWebhookBody(SECRET, JSON.stringify(event(p.subject, p.email)));
     expect((await deliver(forged, signed)).status).toBe(401);
@@ -273,7 +315,10 @@ describe('signed webhook (provider on its own)', () => {
 
   it('an old event (replay) is 400 naming occurredAt; a malformed one 400 naming the field', async () => {
     const p = await person('replay');
-    const old = { ...event(p.subject, 'replayed@example.org'), occurredAt: new Date(Date.now() - 3600_000).toISOString() };
+    const old = {
+      ...event(p.subject, 'replayed@example.org'),
+      occurredAt: new Date(Date.now() - 3600_000).toISOString(),
+    };
     const res = await deliver(old);
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.json)).toContain('occurredAt');
@@ -299,7 +344,10 @@ describe('signed webhook (provider on its own)', () => {
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/auth-provider/events`;
       const errors: unknown[] = [];
-      const emitter = createUserEvents({ webhook: { url, secret: SECRET }, retryDelaysMs: [10, 10] });
+      const emitter = createUserEvents({
+        webhook: { url, secret: SECRET },
+        retryDelaysMs: [10, 10],
+      });
       emitter.setErrorLogger((e) => errors.push(e));
       const subject = randomUUID();
       await emitter.emit({ type: 'user.deleted', userId: subject, email: null });
@@ -308,7 +356,11 @@ describe('signed webhook (provider on its own)', () => {
       expect(errors).toEqual([]);
       for (const { body, signature } of seen) {
         expect(verifyAuthEventSignature(SECRET, body, signature)).toBe(true);
-        expect(JSON.parse(body)).toMatchObject({ type: 'user.deleted', userId: subject, email: null });
+        expect(JSON.parse(body)).toMatchObject({
+          type: 'user.deleted',
+          userId: subject,
+          email: null,
+        });
       }
       // A refusal (4xx) is not repeated, and is logged.
       answers = [401];
@@ -321,7 +373,7 @@ describe('signed webhook (provider on its own)', () => {
     }
   });
 
-  it('the provider\'s webhook reaches this product end to end', async () => {
+  it("the provider's webhook reaches this product end to end", async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (t.app.server.address() as AddressInfo).port;
     const p = await person('e2e');

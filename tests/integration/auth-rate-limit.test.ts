@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_RULES } from '../../server/http/rate-limit';
-import { createAuthTestApp, uniqueEmail, type AuthTestApp, type FlowState } from '../support/auth-client';
+import {
+  createAuthTestApp,
+  uniqueEmail,
+  type AuthTestApp,
+  type FlowState,
+} from '../support/auth-client';
 
 let t: AuthTestApp;
 beforeAll(async () => {
@@ -18,7 +23,11 @@ it('limits passcode e-mails per address and IP: 429 rate_limit_exceeded with res
   const first = await t.act(await t.begin('registration'), 'register_login_identifier', { email });
   expect(first.status).toBe(200);
   const second = await t.act(await t.begin('registration'), 'register_login_identifier', { email });
-  expect(second).toMatchObject({ name: 'passcode_confirmation', status: 429, error: { code: 'rate_limit_exceeded' } });
+  expect(second).toMatchObject({
+    name: 'passcode_confirmation',
+    status: 429,
+    error: { code: 'rate_limit_exceeded' },
+  });
   expect(second.payload!.resend_after).toBeGreaterThan(0);
   expect(second.headers['retry-after']).toBe(String(second.payload!.resend_after));
   expect(await t.mails(email)).toHaveLength(1);
@@ -28,17 +37,24 @@ it('limits password attempts: 429 with retry_after', async () => {
   const email = uniqueEmail('pwlimit');
   await t.register(email, 'richtig-123'); // only an account with a password is offered one
   const init = await t.begin('login');
-  let state = await t.act(await t.act(init, 'continue_with_login_identifier', { email }), 'continue_to_password_login');
+  let state = await t.act(
+    await t.act(init, 'continue_with_login_identifier', { email }),
+    'continue_to_password_login',
+  );
   state = await t.act(state, 'password_login', { password: 'falsch-1' });
   expect(state.status).toBe(400);
   state = await t.act(state, 'password_login', { password: 'falsch-2' });
   expect(state.status).toBe(400);
   state = await t.act(state, 'password_login', { password: 'falsch-3' });
-  expect(state).toMatchObject({ status: 429, name: 'login_password', error: { code: 'rate_limit_exceeded' } });
+  expect(state).toMatchObject({
+    status: 429,
+    name: 'login_password',
+    error: { code: 'rate_limit_exceeded' },
+  });
   expect(state.payload!.retry_after).toBeGreaterThan(0);
 });
 
-describe('passcode mails: a stranger cannot use up the owner\'s allowance', () => {
+describe("passcode mails: a stranger cannot use up the owner's allowance", () => {
   // Small numbers, the same rules: 3 mails per address and caller, a ceiling of 6 for all
   // callers not recognised as the owner's.
   let s: AuthTestApp;
@@ -73,9 +89,14 @@ describe('passcode mails: a stranger cannot use up the owner\'s allowance', () =
   it('a stranger who exhausts his allowance for an address leaves the owner, at another address, a code', async () => {
     const email = uniqueEmail('owner');
     await s.register(email);
-    const stranger = await Promise.all([1, 2, 3, 4, 5].map(() => requestCode(email, '203.0.113.9')));
+    const stranger = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => requestCode(email, '203.0.113.9')),
+    );
     expect(stranger.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429]);
-    expect(stranger.find((r) => r.status === 429)).toMatchObject({ name: 'passcode_confirmation', error: { code: 'rate_limit_exceeded' } });
+    expect(stranger.find((r) => r.status === 429)).toMatchObject({
+      name: 'passcode_confirmation',
+      error: { code: 'rate_limit_exceeded' },
+    });
 
     const before = (await s.mails(email)).length;
     const owner = await requestCode(email, '198.51.100.20');
@@ -92,11 +113,14 @@ describe('passcode mails: a stranger cannot use up the owner\'s allowance', () =
     }
     expect(sent.every((status) => status === 200)).toBe(true);
     // The owner on a device never seen before gets the same code.
-    expect(await requestCode(email, '198.51.100.30')).toMatchObject({ name: 'passcode_confirmation', status: 200 });
+    expect(await requestCode(email, '198.51.100.30')).toMatchObject({
+      name: 'passcode_confirmation',
+      status: 200,
+    });
   });
 });
 
-describe('a flood of code requests for the owner\'s address (the default limits)', () => {
+describe("a flood of code requests for the owner's address (the default limits)", () => {
   let f: AuthTestApp;
   beforeAll(async () => {
     f = await createAuthTestApp();
@@ -121,7 +145,12 @@ describe('a flood of code requests for the owner\'s address (the default limits)
     // Each stranger as often as his own allowance lets him (3 a minute).
     for (let host = 1; host <= 14; host++) {
       for (let i = 0; i < 3; i++) {
-        const asked = await post(await f.begin('login'), 'continue_with_login_identifier', { email }, `203.0.113.${host}`);
+        const asked = await post(
+          await f.begin('login'),
+          'continue_with_login_identifier',
+          { email },
+          `203.0.113.${host}`,
+        );
         expect(asked.status).toBe(200);
       }
     }

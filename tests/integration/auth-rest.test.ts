@@ -325,13 +325,19 @@ describe('e-mails', () => {
     });
     expect(bad).toMatchObject({ status: 400, json: { message: 'email: unknown_property_error' } });
     const missing = await call('POST', '/emails', { token: a.token, body: {} });
-    expect(missing).toMatchObject({ status: 400, json: { message: 'address: value_missing_error' } });
+    expect(missing).toMatchObject({
+      status: 400,
+      json: { message: 'address: value_missing_error' },
+    });
     // The contract's additionalProperties: false — refused, and nothing is stored.
     const extra = await call('POST', '/emails', {
       token: a.token,
       body: { address: uniqueEmail('extra'), is_primary: true },
     });
-    expect(extra).toMatchObject({ status: 400, json: { message: 'is_primary: unknown_property_error' } });
+    expect(extra).toMatchObject({
+      status: 400,
+      json: { message: 'is_primary: unknown_property_error' },
+    });
     expect((await call('GET', '/emails', { token: a.token })).json).toHaveLength(1);
     expect(
       (await call('POST', '/emails', { token: a.token, body: { address: 'a@b' } })).json.message,

@@ -2,7 +2,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authSessions } from '../../server/db/schema/index';
-import { createAuthTestApp, uniqueEmail, type AuthTestApp, type FlowState } from '../support/auth-client';
+import {
+  createAuthTestApp,
+  uniqueEmail,
+  type AuthTestApp,
+  type FlowState,
+} from '../support/auth-client';
 import { createSamlIdp } from '../support/saml-idp';
 
 // SAML 2.0 (protocol §1.1, §3.5) with a locally generated IdP key.
@@ -18,7 +23,13 @@ beforeAll(async () => {
   t = await createAuthTestApp({
     env: {
       AUTH_SAML_PROVIDERS: JSON.stringify([
-        { domains: [DOMAIN], name: 'Klinik', entry_point: 'https://idp.example.test/sso', idp_cert: idp.cert, idp_issuer: idp.issuer },
+        {
+          domains: [DOMAIN],
+          name: 'Klinik',
+          entry_point: 'https://idp.example.test/sso',
+          idp_cert: idp.cert,
+          idp_issuer: idp.issuer,
+        },
       ]),
     },
   });
@@ -48,7 +59,9 @@ describe('SAML', () => {
     const known = await t.app.inject({ url: `/auth/saml/provider?domain=${DOMAIN}` });
     expect(known.statusCode).toBe(200);
     expect(known.json()).toEqual({ domain: DOMAIN });
-    expect((await t.app.inject({ url: '/auth/saml/provider?domain=example.org' })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/auth/saml/provider?domain=example.org' })).statusCode).toBe(
+      404,
+    );
   });
 
   it('GET /saml/auth redirects to the IdP with an AuthnRequest; a foreign redirect_to is refused', async () => {
@@ -94,7 +107,9 @@ describe('SAML', () => {
     expect(login.statusCode).toBe(200);
 
     // IdP-initiated, the same person again: the same account.
-    const again = await postCallback({ SAMLResponse: idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE }) });
+    const again = await postCallback({
+      SAMLResponse: idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE }),
+    });
     expect(again.searchParams.get('saml_hint')).toBe('idp_initiated');
     const second = await exchange(again.searchParams.get('hanko_token')!);
     expect(second.name).toBe('success');
@@ -103,12 +118,25 @@ describe('SAML', () => {
 
   it('a forged, tampered, expired or foreign-audience response gets no token', async () => {
     const email = `mallory-${Date.now()}@${DOMAIN}`;
-    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
     const cases = [
       idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE, signingKey: other }),
-      idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE, tamper: (xml) => xml.replaceAll(email, `boss@${DOMAIN}`) }),
+      idp.response({
+        nameId: email,
+        email,
+        acs: ACS,
+        audience: AUDIENCE,
+        tamper: (xml) => xml.replaceAll(email, `boss@${DOMAIN}`),
+      }),
       idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE, offsetMs: -3_600_000 }),
-      idp.response({ nameId: email, email, acs: ACS, audience: 'https://another-sp.example/metadata' }),
+      idp.response({
+        nameId: email,
+        email,
+        acs: ACS,
+        audience: 'https://another-sp.example/metadata',
+      }),
     ];
     for (const SAMLResponse of cases) {
       const back = await postCallback({ SAMLResponse });
@@ -119,10 +147,13 @@ describe('SAML', () => {
 
   it('a hanko_token is exchanged once: a second exchange is refused and creates no session', async () => {
     const email = `einmal-${Date.now()}@${DOMAIN}`;
-    const back = await postCallback({ SAMLResponse: idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE }) });
+    const back = await postCallback({
+      SAMLResponse: idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE }),
+    });
     const token = back.searchParams.get('hanko_token')!;
     expect((await exchange(token)).name).toBe('success');
-    const sessions = async () => (await t.database.db.select({ n: count() }).from(authSessions))[0]!.n;
+    const sessions = async () =>
+      (await t.database.db.select({ n: count() }).from(authSessions))[0]!.n;
     const before = await sessions();
 
     const again = await exchange(token);
@@ -136,10 +167,15 @@ describe('SAML', () => {
 
   it('the same token exchanged twice at once: one session, one refusal', async () => {
     const email = `zugleich-${Date.now()}@${DOMAIN}`;
-    const back = await postCallback({ SAMLResponse: idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE }) });
+    const back = await postCallback({
+      SAMLResponse: idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE }),
+    });
     const token = back.searchParams.get('hanko_token')!;
     const [a, b] = await Promise.all([t.post('/token_exchange'), t.post('/token_exchange')]);
-    const results = await Promise.all([t.act(a!, 'exchange_token', { token }), t.act(b!, 'exchange_token', { token })]);
+    const results = await Promise.all([
+      t.act(a!, 'exchange_token', { token }),
+      t.act(b!, 'exchange_token', { token }),
+    ]);
     expect(results.map((r) => r.name).sort()).toEqual(['error', 'success']);
     expect(results.filter((r) => r.headers['x-auth-token'])).toHaveLength(1);
   });
@@ -167,7 +203,10 @@ describe('SAML', () => {
     expect(done.headers['x-auth-token']).toBeTruthy();
     expect(done.payload!.user.emails[0]).toMatchObject({ address: email, is_verified: true });
     expect(done.payload!.claims.amr).toEqual([`ext:saml:${DOMAIN}`]);
-    expect(done.payload!.last_login).toMatchObject({ login_method: 'third_party', third_party_provider: `saml:${DOMAIN}` });
+    expect(done.payload!.last_login).toMatchObject({
+      login_method: 'third_party',
+      third_party_provider: `saml:${DOMAIN}`,
+    });
 
     // The token is spent, in the token exchange flow too.
     const reused = await exchange(token);
@@ -177,7 +216,9 @@ describe('SAML', () => {
     // Other domains still sign in by code; `back` leaves the IdP detour.
     const other = uniqueEmail();
     const init2 = await t.begin('login');
-    const toIdp = await t.act(init2, 'continue_with_login_identifier', { email: `carl-${Date.now()}@${DOMAIN}` });
+    const toIdp = await t.act(init2, 'continue_with_login_identifier', {
+      email: `carl-${Date.now()}@${DOMAIN}`,
+    });
     const returned = await t.act(toIdp, 'back');
     expect(returned.name).toBe('login_init');
     const byCode = await t.act(returned, 'continue_with_login_identifier', { email: other });
@@ -196,7 +237,9 @@ describe('SAML', () => {
       SAMLResponse: idp.response({ nameId: email, email, acs: ACS, audience: AUDIENCE }),
       RelayState: to.searchParams.get('RelayState')!,
     });
-    const done = await t.act(diverted, 'exchange_token', { token: back.searchParams.get('hanko_token')! });
+    const done = await t.act(diverted, 'exchange_token', {
+      token: back.searchParams.get('hanko_token')!,
+    });
     expect(done.name).toBe('success');
     expect(done.payload!.user.emails[0]).toMatchObject({ address: email, is_verified: true });
     expect(done.payload!.claims.amr).toEqual([`ext:saml:${DOMAIN}`]);
@@ -211,10 +254,21 @@ describe('SAML', () => {
   it('/token_exchange is forbidden (403) without SAML', async () => {
     const plain = await createAuthTestApp();
     try {
-      const res = await plain.app.inject({ method: 'POST', url: '/auth/token_exchange', headers: { 'content-type': 'application/json' }, payload: '' });
+      const res = await plain.app.inject({
+        method: 'POST',
+        url: '/auth/token_exchange',
+        headers: { 'content-type': 'application/json' },
+        payload: '',
+      });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toMatchObject({ status: 403, error: { code: 'forbidden' } });
-      expect((await plain.app.inject({ url: `/auth/saml/provider?domain=${uniqueEmail().split('@')[1]}` })).statusCode).toBe(404);
+      expect(
+        (
+          await plain.app.inject({
+            url: `/auth/saml/provider?domain=${uniqueEmail().split('@')[1]}`,
+          })
+        ).statusCode,
+      ).toBe(404);
     } finally {
       await plain.close();
     }

@@ -196,14 +196,22 @@ describe('the published SDK drives the provider', () => {
     });
     expect(first.name).toBe('profile_init');
     expect(first.status).toBe(200);
-    const second = await run(first, 'patch_metadata', { patch_metadata: { notes: { a: null }, lang: 'de' } });
+    const second = await run(first, 'patch_metadata', {
+      patch_metadata: { notes: { a: null }, lang: 'de' },
+    });
     const expected = { theme: 'dark', notes: { b: 2 }, lang: 'de' };
-    expect((second.payload as { user: { metadata: unknown } }).user.metadata).toEqual({ unsafe_metadata: expected });
+    expect((second.payload as { user: { metadata: unknown } }).user.metadata).toEqual({
+      unsafe_metadata: expected,
+    });
     expect((await hanko.getCurrentUser()).metadata).toEqual({ unsafe_metadata: expected });
 
-    const tooBig = await run(second, 'patch_metadata', { patch_metadata: { big: 'x'.repeat(3000) } });
+    const tooBig = await run(second, 'patch_metadata', {
+      patch_metadata: { big: 'x'.repeat(3000) },
+    });
     expect(tooBig.status).toBe(400);
-    expect(actionsOf(tooBig).patch_metadata!.inputs.patch_metadata!.error).toMatchObject({ code: 'invalid_metadata_error' });
+    expect(actionsOf(tooBig).patch_metadata!.inputs.patch_metadata!.error).toMatchObject({
+      code: 'invalid_metadata_error',
+    });
     expect((await hanko.getCurrentUser()).metadata).toEqual({ unsafe_metadata: expected });
   });
 });

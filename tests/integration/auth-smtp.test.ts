@@ -14,7 +14,10 @@ const sink = new SMTPServer({
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => chunks.push(c));
     stream.on('end', () => {
-      received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        to: session.envelope.rcptTo.map((r) => r.address),
+        raw: Buffer.concat(chunks).toString('utf8'),
+      });
       callback();
     });
   },
@@ -43,10 +46,14 @@ it('a registration passcode travels over SMTP and the code from the received mai
   const pc = await t.act(init, 'register_login_identifier', { email });
   expect(pc.name).toBe('passcode_confirmation');
   await t.app.jobs.runDue();
-  await expect.poll(() => received.filter((m) => m.to.includes(email)).length, { timeout: 10_000 }).toBe(1);
+  await expect
+    .poll(() => received.filter((m) => m.to.includes(email)).length, { timeout: 10_000 })
+    .toBe(1);
   const mail = received.find((m) => m.to.includes(email))!;
   expect(mail.raw).toMatch(/^Subject: .+/m);
-  const code = /Einmalcode für Sprechstunde: (\d{6})/.exec(Buffer.from(textOf(mail.raw), 'latin1').toString('utf8'))?.[1];
+  const code = /Einmalcode für Sprechstunde: (\d{6})/.exec(
+    Buffer.from(textOf(mail.raw), 'latin1').toString('utf8'),
+  )?.[1];
   expect(code).toMatch(/^\d{6}$/);
   // With SMTP, the stored copy keeps no body (it would hold the code).
   const [stored] = await t.mails(email);

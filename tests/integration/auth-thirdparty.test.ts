@@ -4,7 +4,12 @@
  * → back to the app with ?hanko_token=… → exchange_token → success.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthTestApp, uniqueEmail, type AuthTestApp, type FlowState } from '../support/auth-client';
+import {
+  createAuthTestApp,
+  uniqueEmail,
+  type AuthTestApp,
+  type FlowState,
+} from '../support/auth-client';
 import { startFakeOidc, type FakeOidc } from '../support/fake-oidc';
 
 let fake: FakeOidc;
@@ -85,8 +90,15 @@ describe('third-party sign-in', () => {
     const done = await t.act(thirdparty, 'exchange_token', { token });
     expect(done.name).toBe('success');
     expect(done.headers['x-auth-token']).toBeTruthy();
-    expect(done.payload!.last_login).toEqual({ login_method: 'third_party', third_party_provider: 'fakeid' });
-    expect(done.payload!.user.emails[0]).toMatchObject({ address: email, is_verified: true, is_primary: true });
+    expect(done.payload!.last_login).toEqual({
+      login_method: 'third_party',
+      third_party_provider: 'fakeid',
+    });
+    expect(done.payload!.user.emails[0]).toMatchObject({
+      address: email,
+      is_verified: true,
+      is_primary: true,
+    });
     const userId = done.payload!.claims.subject;
     expect(fake.refused).toEqual([]);
 
@@ -146,7 +158,10 @@ describe('third-party sign-in', () => {
     expect(landed.searchParams.get('error')).toBe('invalid_request');
     expect(landed.searchParams.get('hanko_token')).toBeNull();
 
-    const forged = await t.app.inject({ method: 'GET', url: '/auth/thirdparty/callback?code=x&state=v1.AAAA' });
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: '/auth/thirdparty/callback?code=x&state=v1.AAAA',
+    });
     expect(forged.statusCode).toBe(303);
     const location = new URL(String(forged.headers.location));
     expect(`${location.origin}${location.pathname}`).toBe(`${APP}/login`);
@@ -155,13 +170,23 @@ describe('third-party sign-in', () => {
 
   it('refuses a redirect_to outside the allow-list and an unknown provider (400 at the field)', async () => {
     const init = await t.begin('login');
-    const bad = await t.act(init, 'thirdparty_oauth', { provider: 'fakeid', redirect_to: 'https://evil.example/' });
+    const bad = await t.act(init, 'thirdparty_oauth', {
+      provider: 'fakeid',
+      redirect_to: 'https://evil.example/',
+    });
     expect(bad.status).toBe(400);
     expect(bad.name).toBe('login_init');
-    expect(bad.actions.thirdparty_oauth!.inputs.redirect_to!.error?.code).toBe('value_invalid_error');
-    const unknown = await t.act(bad, 'thirdparty_oauth', { provider: 'nope', redirect_to: `${APP}/login` });
+    expect(bad.actions.thirdparty_oauth!.inputs.redirect_to!.error?.code).toBe(
+      'value_invalid_error',
+    );
+    const unknown = await t.act(bad, 'thirdparty_oauth', {
+      provider: 'nope',
+      redirect_to: `${APP}/login`,
+    });
     expect(unknown.status).toBe(400);
-    expect(unknown.actions.thirdparty_oauth!.inputs.provider!.error?.code).toBe('value_invalid_error');
+    expect(unknown.actions.thirdparty_oauth!.inputs.provider!.error?.code).toBe(
+      'value_invalid_error',
+    );
   });
 
   it('checks the PKCE code_verifier the SDK sent with thirdparty_oauth', async () => {
@@ -174,9 +199,14 @@ describe('third-party sign-in', () => {
       code_verifier: 'v'.repeat(43),
     });
     const token = (await roundTrip(thirdparty)).searchParams.get('hanko_token');
-    const wrong = await t.act(thirdparty, 'exchange_token', { token, code_verifier: 'w'.repeat(43) });
+    const wrong = await t.act(thirdparty, 'exchange_token', {
+      token,
+      code_verifier: 'w'.repeat(43),
+    });
     expect(wrong.status).toBe(400);
-    expect(wrong.actions.exchange_token!.inputs.code_verifier!.error?.code).toBe('value_invalid_error');
+    expect(wrong.actions.exchange_token!.inputs.code_verifier!.error?.code).toBe(
+      'value_invalid_error',
+    );
     const right = await t.act(wrong, 'exchange_token', { token, code_verifier: 'v'.repeat(43) });
     expect(right.name).toBe('success');
   });

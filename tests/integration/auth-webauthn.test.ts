@@ -7,7 +7,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authWebauthnCredentials } from '../../server/db/schema/index';
-import { createAuthTestApp, uniqueEmail, type AuthTestApp, type FlowState } from '../support/auth-client';
+import {
+  createAuthTestApp,
+  uniqueEmail,
+  type AuthTestApp,
+  type FlowState,
+} from '../support/auth-client';
 import { SoftAuthenticator } from '../support/soft-authenticator';
 
 let t: AuthTestApp;
@@ -34,7 +39,10 @@ async function begin(flow: 'login' | 'registration', caps: Record<string, boolea
 
 function act(state: FlowState, token: string, name: string, input: Record<string, unknown> = {}) {
   const action = state.actions[name];
-  if (!action) throw new Error(`${state.name} offers no ${name} (has ${Object.keys(state.actions).join(', ')})`);
+  if (!action)
+    throw new Error(
+      `${state.name} offers no ${name} (has ${Object.keys(state.actions).join(', ')})`,
+    );
   return t.post(action.href, { input_data: input, csrf_token: state.csrf_token }, bearer(token));
 }
 
@@ -46,12 +54,18 @@ async function profile(token: string) {
 }
 
 /** Registration: e-mail → code → passkey → (skip password) → success. */
-async function registerWithPasskey(authenticator: SoftAuthenticator, email = uniqueEmail('passkey')) {
+async function registerWithPasskey(
+  authenticator: SoftAuthenticator,
+  email = uniqueEmail('passkey'),
+) {
   const init = await begin('registration');
   const pc = await t.act(init, 'register_login_identifier', { email });
   const onboarding = await t.act(pc, 'verify_passcode', { code: await t.lastCode(email) });
   expect(onboarding.name).toBe('onboarding_create_passkey');
-  expect(Object.keys(onboarding.actions).sort()).toEqual(['skip', 'webauthn_generate_creation_options']);
+  expect(Object.keys(onboarding.actions).sort()).toEqual([
+    'skip',
+    'webauthn_generate_creation_options',
+  ]);
   const verify = await t.act(onboarding, 'webauthn_generate_creation_options');
   expect(verify.name).toBe('onboarding_verify_passkey_attestation');
   const options = verify.payload!.creation_options;
@@ -70,7 +84,10 @@ async function registerWithPasskey(authenticator: SoftAuthenticator, email = uni
 }
 
 const credentialRows = (userId: string) =>
-  t.database.db.select().from(authWebauthnCredentials).where(eq(authWebauthnCredentials.userId, userId));
+  t.database.db
+    .select()
+    .from(authWebauthnCredentials)
+    .where(eq(authWebauthnCredentials.userId, userId));
 
 describe('passkeys', () => {
   it('registration stores the passkey with its default name; it then signs in through autofill', async () => {
@@ -78,7 +95,11 @@ describe('passkeys', () => {
     const { done } = await registerWithPasskey(authenticator);
     const [passkey] = done.payload!.user.passkeys;
     const alnum = passkey.public_key.replace(/[^A-Za-z0-9]/g, '');
-    expect(passkey).toMatchObject({ name: `Passkey-${alnum.slice(-7)}`, mfa_only: false, transports: ['internal', 'hybrid'] });
+    expect(passkey).toMatchObject({
+      name: `Passkey-${alnum.slice(-7)}`,
+      mfa_only: false,
+      transports: ['internal', 'hybrid'],
+    });
     expect(done.payload!.claims.amr).toEqual(expect.arrayContaining(['otp', 'passkey']));
 
     // Conditional mediation: login_init carries discoverable request options.
@@ -106,11 +127,17 @@ describe('passkeys', () => {
   it('signs in through login_passkey, whose options exist only when it is entered', async () => {
     const authenticator = new SoftAuthenticator(ORIGIN);
     const { done } = await registerWithPasskey(authenticator);
-    const init = await begin('login', { ...WEBAUTHN, webauthn_conditional_mediation_available: false });
+    const init = await begin('login', {
+      ...WEBAUTHN,
+      webauthn_conditional_mediation_available: false,
+    });
     expect(init.payload!.request_options).toBeUndefined();
     const passkey = await t.act(init, 'webauthn_generate_request_options');
     expect(passkey.name).toBe('login_passkey');
-    expect(Object.keys(passkey.actions).sort()).toEqual(['back', 'webauthn_verify_assertion_response']);
+    expect(Object.keys(passkey.actions).sort()).toEqual([
+      'back',
+      'webauthn_verify_assertion_response',
+    ]);
     const signedIn = await t.act(passkey, 'webauthn_verify_assertion_response', {
       assertion_response: authenticator.get(passkey.payload!.request_options),
     });
@@ -133,7 +160,11 @@ describe('passkeys', () => {
       const refused = await t.act(state, 'webauthn_verify_assertion_response', {
         assertion_response: authenticator.get(state.payload!.request_options, bend),
       });
-      expect(refused).toMatchObject({ name: 'login_init', status: 401, error: { code: 'passkey_invalid' } });
+      expect(refused).toMatchObject({
+        name: 'login_init',
+        status: 401,
+        error: { code: 'passkey_invalid' },
+      });
       expect(refused.headers['x-auth-token']).toBeUndefined();
       // Fresh options (a new challenge) come with the refusal.
       expect(refused.payload!.request_options.publicKey.challenge).not.toBe(
@@ -160,18 +191,26 @@ describe('passkeys', () => {
     // An assertion answers one challenge only: replaying the good one fails too.
     const replay = await begin('login');
     const old = authenticator.get(state.payload!.request_options, { counter: 9 });
-    const replayed = await t.act(replay, 'webauthn_verify_assertion_response', { assertion_response: old });
+    const replayed = await t.act(replay, 'webauthn_verify_assertion_response', {
+      assertion_response: old,
+    });
     expect(replayed).toMatchObject({ status: 401, error: { code: 'passkey_invalid' } });
   });
 
   it('an unknown credential is refused without telling whose it could be', async () => {
     const stranger = new SoftAuthenticator(ORIGIN);
-    stranger.create({ publicKey: { challenge: 'AAAA', rp: { id: 'localhost' }, user: { id: 'AAAA' } } });
+    stranger.create({
+      publicKey: { challenge: 'AAAA', rp: { id: 'localhost' }, user: { id: 'AAAA' } },
+    });
     const init = await begin('login');
     const refused = await t.act(init, 'webauthn_verify_assertion_response', {
       assertion_response: stranger.get(init.payload!.request_options),
     });
-    expect(refused).toMatchObject({ name: 'login_init', status: 401, error: { code: 'passkey_invalid' } });
+    expect(refused).toMatchObject({
+      name: 'login_init',
+      status: 401,
+      error: { code: 'passkey_invalid' },
+    });
   });
 
   it('profile: add, rename (3 to 32 characters) and delete passkeys; an existing one cannot be added twice', async () => {
@@ -186,12 +225,18 @@ describe('passkeys', () => {
     expect(verification.name).toBe('webauthn_credential_verification');
     const options = verification.payload!.creation_options;
     // The browser is told which credential is registered already…
-    expect(options.publicKey.excludeCredentials.map((c: { id: string }) => c.id)).toEqual([first.id]);
+    expect(options.publicKey.excludeCredentials.map((c: { id: string }) => c.id)).toEqual([
+      first.id,
+    ]);
     // …and a response for it anyway is refused: back to profile_init with the reason.
     const duplicate = await act(verification, token, 'webauthn_verify_attestation_response', {
       public_key: authenticator.create(options, { credential: authenticator.credentials[0]! }),
     });
-    expect(duplicate).toMatchObject({ name: 'profile_init', status: 401, error: { code: 'passkey_invalid' } });
+    expect(duplicate).toMatchObject({
+      name: 'profile_init',
+      status: 401,
+      error: { code: 'passkey_invalid' },
+    });
     expect(duplicate.payload!.user.passkeys).toHaveLength(1);
 
     const again = await act(duplicate, token, 'webauthn_credential_create');
@@ -203,24 +248,42 @@ describe('passkeys', () => {
     expect(passkeys).toHaveLength(2);
     const second = passkeys[1]!;
 
-    const short = await act(init, token, 'webauthn_credential_rename', { passkey_id: second.id, passkey_name: 'ab' });
+    const short = await act(init, token, 'webauthn_credential_rename', {
+      passkey_id: second.id,
+      passkey_name: 'ab',
+    });
     expect(short).toMatchObject({ status: 400, error: { code: 'form_data_invalid_error' } });
-    expect(short.actions.webauthn_credential_rename!.inputs.passkey_name.error.code).toBe('value_too_short_error');
+    expect(short.actions.webauthn_credential_rename!.inputs.passkey_name.error.code).toBe(
+      'value_too_short_error',
+    );
     const long = await act(short, token, 'webauthn_credential_rename', {
       passkey_id: second.id,
       passkey_name: 'x'.repeat(33),
     });
-    expect(long.actions.webauthn_credential_rename!.inputs.passkey_name.error.code).toBe('value_too_long_error');
-    const unknown = await act(long, token, 'webauthn_credential_rename', { passkey_id: 'nope', passkey_name: 'Laptop' });
+    expect(long.actions.webauthn_credential_rename!.inputs.passkey_name.error.code).toBe(
+      'value_too_long_error',
+    );
+    const unknown = await act(long, token, 'webauthn_credential_rename', {
+      passkey_id: 'nope',
+      passkey_name: 'Laptop',
+    });
     expect(unknown).toMatchObject({ status: 404, error: { code: 'not_found' } });
     const umlauts = 'Ü'.repeat(32); // 32 characters, 64 bytes
-    const renamed = await act(unknown, token, 'webauthn_credential_rename', { passkey_id: second.id, passkey_name: umlauts });
+    const renamed = await act(unknown, token, 'webauthn_credential_rename', {
+      passkey_id: second.id,
+      passkey_name: umlauts,
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.payload!.user.passkeys[1].name).toBe(umlauts);
-    const three = await act(renamed, token, 'webauthn_credential_rename', { passkey_id: first.id, passkey_name: 'Abc' });
+    const three = await act(renamed, token, 'webauthn_credential_rename', {
+      passkey_id: first.id,
+      passkey_name: 'Abc',
+    });
     expect(three.payload!.user.passkeys[0].name).toBe('Abc');
 
-    const deleted = await act(three, token, 'webauthn_credential_delete', { passkey_id: second.id });
+    const deleted = await act(three, token, 'webauthn_credential_delete', {
+      passkey_id: second.id,
+    });
     expect(deleted.payload!.user.passkeys.map((p: { id: string }) => p.id)).toEqual([first.id]);
     expect(await credentialRows(done.payload!.user.id)).toHaveLength(1);
   });
@@ -255,7 +318,10 @@ describe('security keys', () => {
     const mfaOnly = await t.act(loginInit, 'webauthn_verify_assertion_response', {
       assertion_response: key.get(loginInit.payload!.request_options),
     });
-    expect(mfaOnly).toMatchObject({ status: 401, error: { code: 'webauthn_credential_invalid_mfa_only' } });
+    expect(mfaOnly).toMatchObject({
+      status: 401,
+      error: { code: 'webauthn_credential_invalid_mfa_only' },
+    });
 
     // Password, then the key as second factor.
     const chooser = await t.act(mfaOnly, 'continue_with_login_identifier', { email });
@@ -276,7 +342,10 @@ describe('security keys', () => {
     expect(Object.keys(trust.actions).sort()).toEqual(['back', 'skip', 'trust_device']);
     const done = await t.act(trust, 'skip');
     expect(done.name).toBe('success');
-    expect(done.payload!.last_login).toEqual({ login_method: 'password', mfa_method: 'security_key' });
+    expect(done.payload!.last_login).toEqual({
+      login_method: 'password',
+      mfa_method: 'security_key',
+    });
     expect(done.payload!.claims.amr).toEqual(['pwd', 'security_key']);
   });
 });
@@ -297,14 +366,21 @@ describe('configuration', () => {
       expect(init.payload!.request_options).toBeUndefined();
       expect(init.actions.webauthn_generate_request_options).toBeUndefined();
       const email = uniqueEmail('nopk');
-      const reg = await off.act(await off.act(await off.start('registration'), 'register_client_capabilities', WEBAUTHN), 'register_login_identifier', { email });
+      const reg = await off.act(
+        await off.act(await off.start('registration'), 'register_client_capabilities', WEBAUTHN),
+        'register_login_identifier',
+        { email },
+      );
       const next = await off.act(reg, 'verify_passcode', { code: await off.lastCode(email) });
       expect(next.name).toBe('password_creation');
     } finally {
       await off.close();
     }
     const custom = await createAuthTestApp({
-      env: { AUTH_WEBAUTHN_RP_ID: 'praxis.example', AUTH_WEBAUTHN_ORIGINS: 'https://praxis.example' },
+      env: {
+        AUTH_WEBAUTHN_RP_ID: 'praxis.example',
+        AUTH_WEBAUTHN_ORIGINS: 'https://praxis.example',
+      },
     });
     try {
       const first = await custom.start('login');

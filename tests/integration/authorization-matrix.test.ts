@@ -4,10 +4,7 @@ import type { Operation } from '../../server/http/contract';
 import { allHandlers } from '../../server/features/index';
 import { createApi, type Api } from '../support/api';
 import { newClient, newCoach, SOME_ID } from './fixtures';
-import {
-  CLINICAL_CLIENT_FIELDS,
-  REVIEW_COMPLETERS,
-} from '../../shared/clinical-access';
+import { CLINICAL_CLIENT_FIELDS, REVIEW_COMPLETERS } from '../../shared/clinical-access';
 import { contractOperations } from '../support/contract-validator';
 
 // Generated from the contract: for every operation and every kind of caller, the server
@@ -15,13 +12,7 @@ import { contractOperations } from '../support/contract-validator';
 const operations = await contractOperations();
 
 type PrincipalName =
-  | 'anonymous'
-  | 'inactive staff'
-  | 'NONE'
-  | 'COACH'
-  | 'ONBOARDING_MANAGER'
-  | 'ADMIN'
-  | 'SUPERADMIN';
+  'anonymous' | 'inactive staff' | 'NONE' | 'COACH' | 'ONBOARDING_MANAGER' | 'ADMIN' | 'SUPERADMIN';
 const PRINCIPALS: PrincipalName[] = [
   'anonymous',
   'inactive staff',
@@ -156,7 +147,9 @@ describe('clinical content by role', () => {
     });
     expect(changed.status).toBe(200);
     expect(clinicalOf(changed.body)).toEqual([]);
-    const closed = await api.call('POST', `/api/admin/client/${client.id}/close-sessions`, { as: om() });
+    const closed = await api.call('POST', `/api/admin/client/${client.id}/close-sessions`, {
+      as: om(),
+    });
     expect(closed.status).toBe(200);
     expect(clinicalOf(closed.body)).toEqual([]);
     // What they changed kept what they could not see.

@@ -1,11 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BILLING_ACTIONS, canApplyBillingAction, type BillingAction } from '../../shared/billing-transitions';
+import {
+  BILLING_ACTIONS,
+  canApplyBillingAction,
+  type BillingAction,
+} from '../../shared/billing-transitions';
 import { BILLABLE_ITEM_STATUSES } from '../../shared/contract/enums';
 import { catchUpBillableItems } from '../../server/features/billing/index';
 import type { Api } from '../support/api';
 import { ADDRESS, eventsOf, itemMaker, makeRule, statusesOf } from './billing-support';
-import { expectFieldError, expectProblem, expectStatus, newClient, newCoach, startApi, SOME_ID, type Caller } from './fixtures';
+import {
+  expectFieldError,
+  expectProblem,
+  expectStatus,
+  newClient,
+  newCoach,
+  startApi,
+  SOME_ID,
+  type Caller,
+} from './fixtures';
 
 let api: Api;
 let admin: Caller;
@@ -29,11 +42,18 @@ const TARGET: Record<BillingAction, string | undefined> = {
   removeValidation: 'pending',
   delete: undefined,
 };
-const batch = (action: BillingAction, ids: string[], headers: Record<string, string> = {}, as = admin) =>
-  api.call(ENDPOINT[action][0], ENDPOINT[action][1], { as, body: { ids }, headers });
+const batch = (
+  action: BillingAction,
+  ids: string[],
+  headers: Record<string, string> = {},
+  as = admin,
+) => api.call(ENDPOINT[action][0], ENDPOINT[action][1], { as, body: { ids }, headers });
 
 beforeAll(async () => {
-  ({ api, callers: [admin] } = await startApi({}, 'ADMIN'));
+  ({
+    api,
+    callers: [admin],
+  } = await startApi({}, 'ADMIN'));
   item = itemMaker(api, admin);
   coachId = (await newCoach(api, admin)).id;
   clientId = (await newClient(api, admin, ADDRESS)).id;
@@ -83,7 +103,10 @@ describe('status × action, every pair', () => {
   }
 
   it('single actions: 404 for an unknown id', async () => {
-    expectProblem(await api.call('PUT', `/api/billable-items/${SOME_ID}/mark-approved`, { as: admin }), 404);
+    expectProblem(
+      await api.call('PUT', `/api/billable-items/${SOME_ID}/mark-approved`, { as: admin }),
+      404,
+    );
   });
 });
 
@@ -94,7 +117,12 @@ describe('batches', () => {
     const res = await batch('approve', [good[0]!, approved, SOME_ID, good[1]!]);
     expectProblem(res, 409, 'batch_refused');
     expect(res.body.errors).toEqual([
-      expect.objectContaining({ field: 'ids.1', id: approved, status: 'approved', code: 'invalid_transition' }),
+      expect.objectContaining({
+        field: 'ids.1',
+        id: approved,
+        status: 'approved',
+        code: 'invalid_transition',
+      }),
       expect.objectContaining({ field: 'ids.2', id: SOME_ID, code: 'not_found' }),
     ]);
     expect(await statusesOf(api, good)).toEqual({ [good[0]!]: 'pending', [good[1]!]: 'pending' });
@@ -125,19 +153,38 @@ describe('batches', () => {
     const ids = await Promise.all([0, 1, 2, 3, 4].map(() => item(clientId, coachId)));
     // Approve 0–3 and delete 1–4 at once: an approved item cannot be deleted and a deleted
     // one cannot be approved, so the overlap (1–3) lets exactly one batch through.
-    const [a, b] = await Promise.all([batch('approve', ids.slice(0, 4)), batch('delete', ids.slice(1, 5))]);
+    const [a, b] = await Promise.all([
+      batch('approve', ids.slice(0, 4)),
+      batch('delete', ids.slice(1, 5)),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const after = await statusesOf(api, ids);
     const approved = await eventsOf(api, ids, 'billable_item.approved');
     const deleted = await eventsOf(api, ids, 'billable_item.deleted');
     if (a.status === 200) {
-      expect(ids.map((id) => after[id])).toEqual(['approved', 'approved', 'approved', 'approved', 'pending']);
+      expect(ids.map((id) => after[id])).toEqual([
+        'approved',
+        'approved',
+        'approved',
+        'approved',
+        'pending',
+      ]);
       expect([approved.length, deleted.length]).toEqual([4, 0]);
       expect(b.body.errors.map((e: any) => e.status)).toEqual(['approved', 'approved', 'approved']);
     } else {
-      expect(ids.map((id) => after[id])).toEqual(['pending', undefined, undefined, undefined, undefined]);
+      expect(ids.map((id) => after[id])).toEqual([
+        'pending',
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
       expect([approved.length, deleted.length]).toEqual([0, 4]);
-      expect(a.body.errors.map((e: any) => e.code)).toEqual(['not_found', 'not_found', 'not_found']);
+      expect(a.body.errors.map((e: any) => e.code)).toEqual([
+        'not_found',
+        'not_found',
+        'not_found',
+      ]);
     }
   });
 
@@ -150,7 +197,9 @@ describe('batches', () => {
     expect(b.status).toBe(200);
     expect(after).toEqual(['cancelled', 'cancelled', 'cancelled']);
     expect(await eventsOf(api, ids, 'billable_item.cancelled')).toHaveLength(3);
-    expect(await eventsOf(api, ids, 'billable_item.approved')).toHaveLength(a.status === 200 ? 3 : 0);
+    expect(await eventsOf(api, ids, 'billable_item.approved')).toHaveLength(
+      a.status === 200 ? 3 : 0,
+    );
   });
 
   it('the same batch twice at once: one succeeds, one transition each', async () => {
@@ -163,7 +212,10 @@ describe('batches', () => {
   it('a deleted item is not made again by the job; uncancel refuses a second live item', async () => {
     const id = await item(clientId, coachId);
     expectStatus(await batch('delete', [id]), 200);
-    const run = await catchUpBillableItems(api.database.db, { now: new Date(), changeNoticeHours: 24 });
+    const run = await catchUpBillableItems(api.database.db, {
+      now: new Date(),
+      changeNoticeHours: 24,
+    });
     expect(run.created).toBe(0);
     expect(await statusesOf(api, [id])).toEqual({});
   });
@@ -171,7 +223,13 @@ describe('batches', () => {
   it('remove validation clears the reasons and keeps them in the event', async () => {
     const id = await item(clientId, coachId, 'validation_failed');
     expectStatus(await batch('removeValidation', [id]), 200);
-    const list = await api.call('GET', '/api/billable-items', { as: admin, query: { clientId, status: 'pending', limit: 50 } });
-    expect(list.body.billableItems.find((i: any) => i.id === id)).toMatchObject({ status: 'pending', validationErrors: [] });
+    const list = await api.call('GET', '/api/billable-items', {
+      as: admin,
+      query: { clientId, status: 'pending', limit: 50 },
+    });
+    expect(list.body.billableItems.find((i: any) => i.id === id)).toMatchObject({
+      status: 'pending',
+      validationErrors: [],
+    });
   });
 });

@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appointments, billableItems } from '../../server/db/schema/index';
 import { BILLABLE_ITEMS_JOB, catchUpBillableItems } from '../../server/features/billing/index';
 import type { Api } from '../support/api';
-import { at, expectStatus, minutesFromNow, newAppointment, newClient, newCoach, startApi, type Caller } from './fixtures';
+import {
+  at,
+  expectStatus,
+  minutesFromNow,
+  newAppointment,
+  newClient,
+  newCoach,
+  startApi,
+  type Caller,
+} from './fixtures';
 
 let api: Api;
 let admin: Caller;
@@ -11,7 +20,10 @@ let coachId: string;
 const ADDRESS = { street: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin' };
 
 beforeAll(async () => {
-  ({ api, callers: [admin] } = await startApi({}, 'ADMIN'));
+  ({
+    api,
+    callers: [admin],
+  } = await startApi({}, 'ADMIN'));
   coachId = (await newCoach(api, admin)).id;
 });
 afterAll(() => api.close());
@@ -22,7 +34,10 @@ const rule = async (body: Record<string, unknown>) => {
   return res.body;
 };
 const itemsOf = (appointmentId: string) =>
-  api.database.db.select().from(billableItems).where(eq(billableItems.appointmentId, appointmentId));
+  api.database.db
+    .select()
+    .from(billableItems)
+    .where(eq(billableItems.appointmentId, appointmentId));
 const runJob = async () => {
   await api.app.jobs.send(api.database.db, BILLABLE_ITEMS_JOB, {});
   await api.app.jobs.runDue();
@@ -39,8 +54,18 @@ describe('items from appointments', () => {
   let client: any;
 
   beforeAll(async () => {
-    noShowRule = await rule({ name: 'Nicht erschienen', amountCents: 3000, description: 'Ausfall', noShow: true });
-    lateRule = await rule({ name: 'Spät abgesagt', amountCents: 2500, description: 'Absage', cancelledLate: true });
+    noShowRule = await rule({
+      name: 'Nicht erschienen',
+      amountCents: 3000,
+      description: 'Ausfall',
+      noShow: true,
+    });
+    lateRule = await rule({
+      name: 'Spät abgesagt',
+      amountCents: 2500,
+      description: 'Absage',
+      cancelledLate: true,
+    });
     followup = await rule({
       name: 'Folgetermin',
       amountCents: 6500,
@@ -53,12 +78,27 @@ describe('items from appointments', () => {
   it('completed, no-show and late-cancelled appointments get an item; future, early-cancelled and unmatched ones do not / fail validation', async () => {
     const done = await book(client.id);
     const noShow = await book(client.id);
-    expectStatus(await api.call('PUT', `/api/appointment/${noShow.id}`, { as: admin, body: { noShow: true } }), 200);
-    const late = await newAppointment(api, admin, { clientId: client.id, coachId, startDate: minutesFromNow(180) });
+    expectStatus(
+      await api.call('PUT', `/api/appointment/${noShow.id}`, { as: admin, body: { noShow: true } }),
+      200,
+    );
+    const late = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId,
+      startDate: minutesFromNow(180),
+    });
     expectStatus(await api.call('DELETE', `/api/appointment/${late.id}`, { as: admin }), 200);
-    const early = await newAppointment(api, admin, { clientId: client.id, coachId, startDate: at(5, 8) });
+    const early = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId,
+      startDate: at(5, 8),
+    });
     expectStatus(await api.call('DELETE', `/api/appointment/${early.id}`, { as: admin }), 200);
-    const future = await newAppointment(api, admin, { clientId: client.id, coachId, startDate: at(6, 8) });
+    const future = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId,
+      startDate: at(6, 8),
+    });
     const unmatched = await book(client.id, { appointmentType: 'first' });
 
     await runJob();
@@ -75,8 +115,15 @@ describe('items from appointments', () => {
       payerKind: 'client',
       validationErrors: [],
     });
-    expect((await itemsOf(noShow.id))[0]).toMatchObject({ occasion: 'no_show', billingRuleId: noShowRule.id, amountCents: 3000 });
-    expect((await itemsOf(late.id))[0]).toMatchObject({ occasion: 'cancelled_late', billingRuleId: lateRule.id });
+    expect((await itemsOf(noShow.id))[0]).toMatchObject({
+      occasion: 'no_show',
+      billingRuleId: noShowRule.id,
+      amountCents: 3000,
+    });
+    expect((await itemsOf(late.id))[0]).toMatchObject({
+      occasion: 'cancelled_late',
+      billingRuleId: lateRule.id,
+    });
     expect(await itemsOf(early.id)).toEqual([]);
     expect(await itemsOf(future.id)).toEqual([]);
     const [u] = await itemsOf(unmatched.id);
@@ -95,7 +142,10 @@ describe('items from appointments', () => {
 
   it('a client without the data the rule needs, or without the signed contract, fails validation in German', async () => {
     const noAddress = await newClient(api, admin);
-    const unsigned = await newClient(api, admin, { ...ADDRESS, hasNotSignedRequiredContract: true });
+    const unsigned = await newClient(api, admin, {
+      ...ADDRESS,
+      hasNotSignedRequiredContract: true,
+    });
     const a = await book(noAddress.id);
     const b = await book(unsigned.id);
     await catchUpBillableItems(api.database.db, clock());
@@ -111,7 +161,10 @@ describe('items from appointments', () => {
     const a = await book(client.id);
     await catchUpBillableItems(api.database.db, clock());
     expectStatus(
-      await api.call('PUT', `/api/admin/billing-rules/${followup.id}`, { as: admin, body: { amountCents: 9900 } }),
+      await api.call('PUT', `/api/admin/billing-rules/${followup.id}`, {
+        as: admin,
+        body: { amountCents: 9900 },
+      }),
       200,
     );
     await catchUpBillableItems(api.database.db, clock());
@@ -123,21 +176,41 @@ describe('items from appointments', () => {
 
   it('taking back a no-show updates the item; moving the appointment ahead cancels it, and it comes back when over', async () => {
     const past = await book(client.id);
-    expectStatus(await api.call('PUT', `/api/appointment/${past.id}`, { as: admin, body: { noShow: true } }), 200);
+    expectStatus(
+      await api.call('PUT', `/api/appointment/${past.id}`, { as: admin, body: { noShow: true } }),
+      200,
+    );
     await catchUpBillableItems(api.database.db, clock());
     expect((await itemsOf(past.id))[0]).toMatchObject({ occasion: 'no_show', amountCents: 3000 });
-    expectStatus(await api.call('PUT', `/api/appointment/${past.id}`, { as: admin, body: { noShow: false } }), 200);
+    expectStatus(
+      await api.call('PUT', `/api/appointment/${past.id}`, { as: admin, body: { noShow: false } }),
+      200,
+    );
     await catchUpBillableItems(api.database.db, clock());
     const [updated] = await itemsOf(past.id);
-    expect(updated).toMatchObject({ occasion: 'completed', billingRuleId: followup.id, status: 'pending' });
+    expect(updated).toMatchObject({
+      occasion: 'completed',
+      billingRuleId: followup.id,
+      status: 'pending',
+    });
 
-    const soon = await newAppointment(api, admin, { clientId: client.id, coachId, startDate: at(7, 8) });
+    const soon = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId,
+      startDate: at(7, 8),
+    });
     // A no-show on an appointment ahead: the API marks one only after the start, so the row is
     // set as an older record would have it; taking it back goes through the API.
-    await api.database.db.update(appointments).set({ noShow: true }).where(eq(appointments.id, soon.id));
+    await api.database.db
+      .update(appointments)
+      .set({ noShow: true })
+      .where(eq(appointments.id, soon.id));
     await catchUpBillableItems(api.database.db, clock());
     expect(await itemsOf(soon.id)).toHaveLength(1);
-    expectStatus(await api.call('PUT', `/api/appointment/${soon.id}`, { as: admin, body: { noShow: false } }), 200);
+    expectStatus(
+      await api.call('PUT', `/api/appointment/${soon.id}`, { as: admin, body: { noShow: false } }),
+      200,
+    );
     await catchUpBillableItems(api.database.db, clock());
     const [cancelled] = await itemsOf(soon.id);
     expect(cancelled).toMatchObject({ status: 'cancelled', cancelledBySystem: true });
@@ -167,7 +240,10 @@ describe('items from appointments', () => {
     await catchUpBillableItems(api.database.db, clock());
     expect(await itemsOf(old.id)).toHaveLength(0);
     // A change (here: the no-show mark) brings it into view.
-    expectStatus(await api.call('PUT', `/api/appointment/${old.id}`, { as: admin, body: { noShow: true } }), 200);
+    expectStatus(
+      await api.call('PUT', `/api/appointment/${old.id}`, { as: admin, body: { noShow: true } }),
+      200,
+    );
     await catchUpBillableItems(api.database.db, clock());
     expect(await itemsOf(old.id)).toHaveLength(1);
   });

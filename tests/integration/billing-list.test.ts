@@ -3,16 +3,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billableItems, clients, coaches } from '../../server/db/schema/index';
 import type { Api } from '../support/api';
 import { ADDRESS, itemMaker, makeRule } from './billing-support';
-import { expectFieldError, expectProblem, expectStatus, ids, newClient, newCoach, startApi, type Caller } from './fixtures';
+import {
+  expectFieldError,
+  expectProblem,
+  expectStatus,
+  ids,
+  newClient,
+  newCoach,
+  startApi,
+  type Caller,
+} from './fixtures';
 
 let api: Api;
 let admin: Caller;
 let manager: Caller;
 let coach: Caller;
-const made = {} as { mine: string[]; coached: string[]; others: string[]; coachId: string; otherCoachId: string };
+const made = {} as {
+  mine: string[];
+  coached: string[];
+  others: string[];
+  coachId: string;
+  otherCoachId: string;
+};
 
 beforeAll(async () => {
-  ({ api, callers: [admin, manager] } = await startApi({}, 'ADMIN', 'ONBOARDING_MANAGER'));
+  ({
+    api,
+    callers: [admin, manager],
+  } = await startApi({}, 'ADMIN', 'ONBOARDING_MANAGER'));
   const item = itemMaker(api, admin);
   made.coachId = (await newCoach(api, admin)).id;
   made.otherCoachId = (await newCoach(api, admin)).id;
@@ -25,7 +43,10 @@ beforeAll(async () => {
   // coach, and items of neither.
   made.mine = [await item(own.id, made.coachId), await item(own.id, made.coachId, 'approved')];
   made.coached = [await item(coachedElsewhere.id, made.otherCoachId, 'validation_failed')];
-  made.others = [await item(foreign.id, made.otherCoachId), await item(foreign.id, made.otherCoachId, 'cancelled')];
+  made.others = [
+    await item(foreign.id, made.otherCoachId),
+    await item(foreign.id, made.otherCoachId, 'cancelled'),
+  ];
 });
 afterAll(() => api.close());
 
@@ -59,7 +80,9 @@ describe('GET /billable-items', () => {
   });
 
   it('filters by coach, client, insurer, payer and service-date range; pages', async () => {
-    expect(ids((await list(admin, { coachId: made.coachId })).body.billableItems).sort()).toEqual([...made.mine].sort());
+    expect(ids((await list(admin, { coachId: made.coachId })).body.billableItems).sort()).toEqual(
+      [...made.mine].sort(),
+    );
     expect((await list(admin, { insurer: 'TK' })).body.itemCount).toBe(2);
     expect((await list(admin, { payerKind: 'sponsor' })).body.itemCount).toBe(0);
     expect((await list(admin, { payerKind: 'client' })).body.itemCount).toBe(5);
@@ -74,7 +97,13 @@ describe('GET /billable-items', () => {
 
   it('onboarding managers see all, read-only', async () => {
     expect((await list(manager)).body.itemCount).toBe(5);
-    expectProblem(await api.call('PUT', '/api/billable-items/batch-approve', { as: manager, body: { ids: made.mine } }), 403);
+    expectProblem(
+      await api.call('PUT', '/api/billable-items/batch-approve', {
+        as: manager,
+        body: { ids: made.mine },
+      }),
+      403,
+    );
   });
 
   it('a coach sees only the items of their appointments and clients, and cannot act', async () => {
@@ -89,7 +118,10 @@ describe('GET /billable-items', () => {
     ] as const) {
       expectProblem(await api.call(method, path, { as: coach, body: { ids: made.mine } }), 403);
     }
-    expectProblem(await api.call('PUT', `/api/billable-items/${made.mine[0]}/mark-approved`, { as: coach }), 403);
+    expectProblem(
+      await api.call('PUT', `/api/billable-items/${made.mine[0]}/mark-approved`, { as: coach }),
+      403,
+    );
     const after = await list(admin, { coachId: made.coachId, status: 'pending' });
     expect(after.body.itemCount).toBe(1);
   });
@@ -109,15 +141,21 @@ describe('GET /billable-items/selection', () => {
       capped: false,
     });
     const pending = await selection(admin, { status: 'pending', coachId: made.coachId });
-    expect(pending.body.items).toEqual([{ id: made.mine[0], status: 'pending', amountCents: 5000 }]);
-    expect(ids((await selection(coach)).body.items).sort()).toEqual([...made.mine, ...made.coached].sort());
+    expect(pending.body.items).toEqual([
+      { id: made.mine[0], status: 'pending', amountCents: 5000 },
+    ]);
+    expect(ids((await selection(coach)).body.items).sort()).toEqual(
+      [...made.mine, ...made.coached].sort(),
+    );
     expectFieldError(await selection(admin, { toDate: 'morgen' }), 'toDate');
   });
 });
 
 describe('an item as the list writes it', () => {
   it('each item reads as stored: every field, the names (also after a rename), instants as the API writes them', async () => {
-    const one = await api.call('PUT', `/api/billable-items/${made.mine[0]}/mark-approved`, { as: admin });
+    const one = await api.call('PUT', `/api/billable-items/${made.mine[0]}/mark-approved`, {
+      as: admin,
+    });
     expectStatus(one, 200);
     const listed = (await list(admin)).body.billableItems.find((i: any) => i.id === made.mine[0]);
     const { db } = api.database;
@@ -161,7 +199,9 @@ describe('an item as the list writes it', () => {
     const lastName = 'Yılmaz-Özdemir 😀';
     await db.update(clients).set({ lastName }).where(eq(clients.id, row!.clientId));
     await db.update(coaches).set({ firstName: 'Zoë' }).where(eq(coaches.id, row!.coachId));
-    const renamed = (await list(admin)).body.billableItems.filter((i: any) => i.client.id === row!.clientId);
+    const renamed = (await list(admin)).body.billableItems.filter(
+      (i: any) => i.client.id === row!.clientId,
+    );
     expect(renamed.length).toBeGreaterThan(0);
     for (const i of renamed) expect(i.client.lastName).toBe(lastName);
     const byCoach = (await list(admin, { coachId: row!.coachId })).body.billableItems;
@@ -174,5 +214,4 @@ describe('an item as the list writes it', () => {
     expect(raw.body).toContain('Y\\u0131lmaz-\\u00d6zdemir \\ud83d\\ude00');
     expect(raw.body).toMatch(/^[\x20-\x7e]*$/);
   });
-
 });

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api } from '../support/api';
-import { expectFieldError, expectProblem, expectStatus, ids, startApi, SOME_ID, type Caller } from './fixtures';
+import {
+  expectFieldError,
+  expectProblem,
+  expectStatus,
+  ids,
+  startApi,
+  SOME_ID,
+  type Caller,
+} from './fixtures';
 
 let api: Api;
 let admin: Caller;
@@ -9,13 +17,10 @@ let coach: Caller;
 let manager: Caller;
 
 beforeAll(async () => {
-  ({ api, callers: [admin, superadmin, coach, manager] } = await startApi(
-    {},
-    'ADMIN',
-    'SUPERADMIN',
-    'COACH',
-    'ONBOARDING_MANAGER',
-  ));
+  ({
+    api,
+    callers: [admin, superadmin, coach, manager],
+  } = await startApi({}, 'ADMIN', 'SUPERADMIN', 'COACH', 'ONBOARDING_MANAGER'));
 });
 afterAll(() => api.close());
 
@@ -73,11 +78,20 @@ describe('billing rules', () => {
       'vatExemptionReason',
     );
     expectFieldError(
-      await create({ name: 'X', amountCents: 1, description: 'x', validFrom: '2026-05-02', validTo: '2026-05-01' }),
+      await create({
+        name: 'X',
+        amountCents: 1,
+        description: 'x',
+        validFrom: '2026-05-02',
+        validTo: '2026-05-01',
+      }),
       'validTo',
     );
     expectFieldError(await create({ name: 'X', amountCents: -1, description: 'x' }), 'amountCents');
-    expectFieldError(await create({ name: 'X', amountCents: 1, description: 'x', payerKind: 'boss' }), 'payerKind');
+    expectFieldError(
+      await create({ name: 'X', amountCents: 1, description: 'x', payerKind: 'boss' }),
+      'payerKind',
+    );
   });
 
   it('update raises the version; switching to standard drops the reason', async () => {
@@ -87,18 +101,29 @@ describe('billing rules', () => {
       body: { vatTreatment: 'standard', amountCents: 5000 },
     });
     expectStatus(res, 200);
-    expect(res.body).toMatchObject({ version: 2, vatTreatment: 'standard', vatExemptionReason: null, amountCents: 5000 });
+    expect(res.body).toMatchObject({
+      version: 2,
+      vatTreatment: 'standard',
+      vatExemptionReason: null,
+      amountCents: 5000,
+    });
     expectProblem(
-      await api.call('PUT', `/api/admin/billing-rules/${SOME_ID}`, { as: admin, body: { name: 'n' } }),
+      await api.call('PUT', `/api/admin/billing-rules/${SOME_ID}`, {
+        as: admin,
+        body: { name: 'n' },
+      }),
       404,
     );
     expectFieldError(
-      await api.call('PUT', `/api/admin/billing-rules/${exempt.id}`, { as: admin, body: { vatTreatment: 'exempt' } }),
+      await api.call('PUT', `/api/admin/billing-rules/${exempt.id}`, {
+        as: admin,
+        body: { vatTreatment: 'exempt' },
+      }),
       'vatExemptionReason',
     );
   });
 
-  it('reorder takes exactly today\'s set; a stale list is 409 and changes nothing', async () => {
+  it("reorder takes exactly today's set; a stale list is 409 and changes nothing", async () => {
     const before = ids(await rules());
     const c = await create({ name: 'C', amountCents: 0, description: 'c', active: false });
     expectStatus(c, 201);
@@ -115,7 +140,10 @@ describe('billing rules', () => {
     });
     expectProblem(unknown, 409, 'stale_rule_order');
     const wanted = [c.body.id, ...before].reverse();
-    const ok = await api.call('PUT', '/api/admin/billing-rules/reorder', { as: admin, body: { ids: wanted } });
+    const ok = await api.call('PUT', '/api/admin/billing-rules/reorder', {
+      as: admin,
+      body: { ids: wanted },
+    });
     expectStatus(ok, 200);
     expect(ids(ok.body.billingRules)).toEqual(wanted);
     expect(ok.body.billingRules.map((r: any) => r.position)).toEqual([0, 1, 2]);
@@ -123,11 +151,17 @@ describe('billing rules', () => {
 
   it('delete closes the gap in positions', async () => {
     const [first, ...rest] = await rules();
-    expectStatus(await api.call('DELETE', `/api/admin/billing-rules/${first.id}`, { as: admin }), 204);
+    expectStatus(
+      await api.call('DELETE', `/api/admin/billing-rules/${first.id}`, { as: admin }),
+      204,
+    );
     const after = await rules();
     expect(ids(after)).toEqual(ids(rest));
     expect(after.map((r) => r.position)).toEqual([0, 1]);
-    expectProblem(await api.call('DELETE', `/api/admin/billing-rules/${first.id}`, { as: admin }), 404);
+    expectProblem(
+      await api.call('DELETE', `/api/admin/billing-rules/${first.id}`, { as: admin }),
+      404,
+    );
   });
 
   it('coaches and onboarding managers reach no rule operation', async () => {

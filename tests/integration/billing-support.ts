@@ -15,9 +15,16 @@ export function itemMaker(api: Api, admin: Caller) {
   let day = -300;
   const db = api.database.db;
   async function item(clientId: string, coachId: string, status: Status = 'pending') {
-    const appointment = await newAppointment(api, admin, { clientId, coachId, startDate: at(day++, 7) });
+    const appointment = await newAppointment(api, admin, {
+      clientId,
+      coachId,
+      startDate: at(day++, 7),
+    });
     await catchUpBillableItems(db, { now: new Date(), changeNoticeHours: 24 });
-    const [row] = await db.select().from(billableItems).where(eq(billableItems.appointmentId, appointment.id));
+    const [row] = await db
+      .select()
+      .from(billableItems)
+      .where(eq(billableItems.appointmentId, appointment.id));
     expect(row, 'the job made an item').toBeDefined();
     const now = new Date().toISOString();
     const set = {

@@ -64,7 +64,11 @@ describe('GET /api/client/signup/insurers (public)', () => {
     const res = await api.call('GET', '/api/client/signup/insurers');
     expectStatus(res, 200);
     expect(res.body).toEqual({
-      insurers: [{ name: 'AOK Bayern' }, { name: 'DAK-Gesundheit' }, { name: 'Techniker Krankenkasse' }],
+      insurers: [
+        { name: 'AOK Bayern' },
+        { name: 'DAK-Gesundheit' },
+        { name: 'Techniker Krankenkasse' },
+      ],
     });
   });
 });
@@ -125,28 +129,52 @@ describe('maintaining insurers (POST/PUT /api/admin/insurers)', () => {
       body: { name: '  IKK classic ', ikNumber: '107202793' },
     });
     expectStatus(res, 201);
-    expect(res.body).toEqual({ id: expect.any(String), name: 'IKK classic', ikNumber: '107202793', active: true, street: null, postalCode: null, city: null, country: 'DE', invoiceEmail: null });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      name: 'IKK classic',
+      ikNumber: '107202793',
+      active: true,
+      street: null,
+      postalCode: null,
+      city: null,
+      country: 'DE',
+      invoiceEmail: null,
+    });
     const id = res.body.id;
     const [client] = await api.database.db
       .insert(clients)
       .values({ firstName: 'Ida', lastName: 'Kasse', insurer: 'IKK classic' })
       .returning();
 
-    const renamed = await api.call('PUT', `/api/admin/insurers/${id}`, { as: admin, body: { name: 'IKK – Die Innovationskasse' } });
+    const renamed = await api.call('PUT', `/api/admin/insurers/${id}`, {
+      as: admin,
+      body: { name: 'IKK – Die Innovationskasse' },
+    });
     expectStatus(renamed, 200);
     expect(renamed.body.name).toBe('IKK – Die Innovationskasse');
     const [after] = await api.database.db.select().from(clients).where(eq(clients.id, client!.id));
     expect(after!.insurer).toBe('IKK – Die Innovationskasse');
-    const found = await api.call('GET', `/api/admin/client?insurer=${encodeURIComponent('IKK – Die Innovationskasse')}`, { as: admin });
+    const found = await api.call(
+      'GET',
+      `/api/admin/client?insurer=${encodeURIComponent('IKK – Die Innovationskasse')}`,
+      { as: admin },
+    );
     expectStatus(found, 200);
     expect(found.body.clients.map((c: any) => c.id)).toEqual([client!.id]);
 
-    const off = await api.call('PUT', `/api/admin/insurers/${id}`, { as: admin, body: { active: false } });
+    const off = await api.call('PUT', `/api/admin/insurers/${id}`, {
+      as: admin,
+      body: { active: false },
+    });
     expectStatus(off, 200);
     expect(off.body.active).toBe(false);
 
     const rows = await api.database.db.select().from(events).where(eq(events.entityId, id));
-    expect(rows.map((e) => e.type).sort()).toEqual(['insurer.created', 'insurer.updated', 'insurer.updated']);
+    expect(rows.map((e) => e.type).sort()).toEqual([
+      'insurer.created',
+      'insurer.updated',
+      'insurer.updated',
+    ]);
     expect(rows.find((e) => (e.changes as any).renamedClients)?.changes).toMatchObject({
       name: { from: 'IKK classic', to: 'IKK – Die Innovationskasse' },
       renamedClients: 1,
@@ -164,20 +192,38 @@ describe('maintaining insurers (POST/PUT /api/admin/insurers)', () => {
       expectStatus(res, 400);
       expect(res.body.errors.map((e: any) => e.field)).toContain(field);
     }
-    await api.call('POST', '/api/admin/insurers', { as: admin, body: { name: 'hkk', ikNumber: '101570104' } });
-    const dup = await api.call('POST', '/api/admin/insurers', { as: admin, body: { name: 'hkk', ikNumber: '101570105' } });
+    await api.call('POST', '/api/admin/insurers', {
+      as: admin,
+      body: { name: 'hkk', ikNumber: '101570104' },
+    });
+    const dup = await api.call('POST', '/api/admin/insurers', {
+      as: admin,
+      body: { name: 'hkk', ikNumber: '101570105' },
+    });
     expectStatus(dup, 409);
     expect(dup.body).toMatchObject({ code: 'insurer_name_taken', errors: [{ field: 'name' }] });
-    const other = await api.call('POST', '/api/admin/insurers', { as: admin, body: { name: 'BKK24', ikNumber: '101570106' } });
-    const clash = await api.call('PUT', `/api/admin/insurers/${other.body.id}`, { as: admin, body: { name: 'hkk' } });
+    const other = await api.call('POST', '/api/admin/insurers', {
+      as: admin,
+      body: { name: 'BKK24', ikNumber: '101570106' },
+    });
+    const clash = await api.call('PUT', `/api/admin/insurers/${other.body.id}`, {
+      as: admin,
+      body: { name: 'hkk' },
+    });
     expectStatus(clash, 409);
-    const missing = await api.call('PUT', `/api/admin/insurers/${SOME_ID}`, { as: admin, body: { active: true } });
+    const missing = await api.call('PUT', `/api/admin/insurers/${SOME_ID}`, {
+      as: admin,
+      body: { active: true },
+    });
     expectStatus(missing, 404);
   });
 
   it('is for admins: coaches and onboarding managers get 403', async () => {
     for (const as of [coach, manager]) {
-      const res = await api.call('POST', '/api/admin/insurers', { as, body: { name: 'Y', ikNumber: '123456789' } });
+      const res = await api.call('POST', '/api/admin/insurers', {
+        as,
+        body: { name: 'Y', ikNumber: '123456789' },
+      });
       expectStatus(res, 403);
     }
   });
@@ -210,19 +256,35 @@ describe('maintaining campaigns (POST/PUT /api/admin/campaigns)', () => {
       .returning();
     const [rule] = await api.database.db
       .insert(billingRules)
-      .values({ name: 'Sommerpreis', position: 1, amountCents: 5000, description: 'Sommer', campaign: 'sommer-26' })
+      .values({
+        name: 'Sommerpreis',
+        position: 1,
+        amountCents: 5000,
+        description: 'Sommer',
+        campaign: 'sommer-26',
+      })
       .returning();
     const changed = await api.call('PUT', `/api/admin/campaigns/${res.body.id}`, {
       as: admin,
       body: { code: 'sommer-2026', description: 'Mit Sportvereinen', active: false },
     });
     expectStatus(changed, 200);
-    expect(changed.body).toMatchObject({ code: 'sommer-2026', description: 'Mit Sportvereinen', active: false });
+    expect(changed.body).toMatchObject({
+      code: 'sommer-2026',
+      description: 'Mit Sportvereinen',
+      active: false,
+    });
     const [after] = await api.database.db.select().from(clients).where(eq(clients.id, client!.id));
     expect(after!.campaign).toBe('sommer-2026');
-    const [ruleAfter] = await api.database.db.select().from(billingRules).where(eq(billingRules.id, rule!.id));
+    const [ruleAfter] = await api.database.db
+      .select()
+      .from(billingRules)
+      .where(eq(billingRules.id, rule!.id));
     expect(ruleAfter!.campaign).toBe('sommer-2026');
-    const rows = await api.database.db.select().from(events).where(eq(events.entityId, res.body.id));
+    const rows = await api.database.db
+      .select()
+      .from(events)
+      .where(eq(events.entityId, res.body.id));
     expect(rows.map((e) => e.type).sort()).toEqual(['campaign.created', 'campaign.updated']);
   });
 
@@ -230,15 +292,24 @@ describe('maintaining campaigns (POST/PUT /api/admin/campaigns)', () => {
     for (const [body, field] of [
       [{ code: 'mit leerzeichen', name: 'X' }, 'code'],
       [{ code: 'ok', name: ' ' }, 'name'],
-      [{ code: 'ok', name: 'X', startsAt: '2026-06-01T00:00:00Z', endsAt: '2026-05-01T00:00:00Z' }, 'endsAt'],
+      [
+        { code: 'ok', name: 'X', startsAt: '2026-06-01T00:00:00Z', endsAt: '2026-05-01T00:00:00Z' },
+        'endsAt',
+      ],
       [{ code: 'ok', name: 'X', startsAt: 'morgen' }, 'startsAt'],
     ] as const) {
       const res = await api.call('POST', '/api/admin/campaigns', { as: admin, body });
       expectStatus(res, 400);
       expect(res.body.errors.map((e: any) => e.field)).toContain(field);
     }
-    await api.call('POST', '/api/admin/campaigns', { as: admin, body: { code: 'doppelt', name: 'Eins' } });
-    const dup = await api.call('POST', '/api/admin/campaigns', { as: admin, body: { code: 'doppelt', name: 'Zwei' } });
+    await api.call('POST', '/api/admin/campaigns', {
+      as: admin,
+      body: { code: 'doppelt', name: 'Eins' },
+    });
+    const dup = await api.call('POST', '/api/admin/campaigns', {
+      as: admin,
+      body: { code: 'doppelt', name: 'Zwei' },
+    });
     expectStatus(dup, 409);
     expect(dup.body).toMatchObject({ code: 'campaign_code_taken', errors: [{ field: 'code' }] });
     const empty = await api.call('PUT', `/api/admin/campaigns/${SOME_ID}`, { as: admin, body: {} });

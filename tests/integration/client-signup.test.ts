@@ -99,7 +99,9 @@ describe('POST /client/signup', () => {
     const user = await userOf(sub);
     expect(user).toMatchObject({ role: 'NONE', active: true, id: client!.userId });
     // The session's login sees an active client, and client calls work right away.
-    const login = await api.call('POST', '/api/login', { as: { authorization: `Bearer ${token}` } });
+    const login = await api.call('POST', '/api/login', {
+      as: { authorization: `Bearer ${token}` },
+    });
     expectStatus(login, 200);
     expect(login.body).toMatchObject({ role: 'NONE', active: true });
   });
@@ -117,11 +119,15 @@ describe('POST /client/signup', () => {
     const email = `${unique('s')}@example.test`;
     const sub = randomUUID();
     const token = await api.tokenFor({ sub, email });
-    const first = await api.call('POST', '/api/login', { as: { authorization: `Bearer ${token}` } });
+    const first = await api.call('POST', '/api/login', {
+      as: { authorization: `Bearer ${token}` },
+    });
     expect(first.body).toMatchObject({ active: false });
     expectStatus(await signup(signupBody(email), { token }), 201);
     expect(await userOf(sub)).toMatchObject({ active: true });
-    const again = await api.call('POST', '/api/login', { as: { authorization: `Bearer ${token}` } });
+    const again = await api.call('POST', '/api/login', {
+      as: { authorization: `Bearer ${token}` },
+    });
     expect(again.body).toMatchObject({ active: true });
   });
 
@@ -213,7 +219,10 @@ describe('POST /client/signup', () => {
     const ok = await signup(signupBody(email), { validateOnly: true });
     expectStatus(ok, 204);
     expect(await clientsWithEmail(email)).toHaveLength(0);
-    expectFieldError(await signup(signupBody(email, { postalCode: '1011' }), { validateOnly: true }), 'postalCode');
+    expectFieldError(
+      await signup(signupBody(email, { postalCode: '1011' }), { validateOnly: true }),
+      'postalCode',
+    );
   });
 
   it('refuses an account that is staff or a client already, leaving everything as it was', async () => {
@@ -266,16 +275,26 @@ describe('POST /client/signup', () => {
   });
 
   it('accepts the German ways of writing postal codes and telephone numbers', async () => {
-    for (const telephone of ['+49 151 2345678', '0151-2345678', '030 / 123 45 67', '(030) 1234567']) {
+    for (const telephone of [
+      '+49 151 2345678',
+      '0151-2345678',
+      '030 / 123 45 67',
+      '(030) 1234567',
+    ]) {
       expectStatus(
-        await signup(signupBody(`${unique('p')}@example.test`, { telephone }), { validateOnly: true }),
+        await signup(signupBody(`${unique('p')}@example.test`, { telephone }), {
+          validateOnly: true,
+        }),
         204,
       );
     }
     expectStatus(
-      await signup(signupBody(`${unique('p')}@example.test`, { country: 'AT', postalCode: '1010' }), {
-        validateOnly: true,
-      }),
+      await signup(
+        signupBody(`${unique('p')}@example.test`, { country: 'AT', postalCode: '1010' }),
+        {
+          validateOnly: true,
+        },
+      ),
       204,
     );
   });
@@ -318,7 +337,11 @@ describe('POST /client/request-auth', () => {
     expectStatus(res, 202);
     expect(res.body).toMatchObject({ channel: 'email' });
     const [mail] = await messagesTo(client.email);
-    expect(mail).toMatchObject({ channel: 'email', template: 'client_sign_in_link', status: 'queued' });
+    expect(mail).toMatchObject({
+      channel: 'email',
+      template: 'client_sign_in_link',
+      status: 'queued',
+    });
     expect(mail!.subject).toContain('Anmeldung');
     expect(mail!.body).toContain(`/client-signup/login?email=${encodeURIComponent(client.email)}`);
     expect(mail!.body).toContain('Einmalcode');
@@ -368,20 +391,30 @@ describe('POST /client/request-auth', () => {
     expectProblem(await request({ email: 'a@example.test' }, coach), 403);
     const client = await api.signIn('NONE');
     expectProblem(await request({ email: 'a@example.test' }, client), 403);
-    expectProblem(await api.call('POST', '/api/client/request-auth', { body: { email: 'a@example.test' } }), 401);
+    expectProblem(
+      await api.call('POST', '/api/client/request-auth', { body: { email: 'a@example.test' } }),
+      401,
+    );
   });
 });
 
 describe('GET /client/initial_appointment', () => {
   it('lists the signed-in client’s live upcoming initial appointment, and nobody else’s', async () => {
     const day = berlinDate(at(clearOfHolidays(10), 12));
-    await coachWithAvailability(api, admin, { startDay: day, startTime: '10:00', endTime: '12:00' });
+    await coachWithAvailability(api, admin, {
+      startDay: day,
+      startTime: '10:00',
+      endTime: '12:00',
+    });
     const email = `${unique('o')}@example.test`;
     const token = await api.tokenFor({ sub: randomUUID(), email });
     const me = { authorization: `Bearer ${token}` };
     expectStatus(await signup(signupBody(email), { token }), 201);
     const start = new Date(`${day}T10:30:00+0${berlinOffset(day)}:00`).toISOString();
-    const booked = await api.call('POST', '/api/client/book_initial_appointment', { as: me, body: { startDate: start } });
+    const booked = await api.call('POST', '/api/client/book_initial_appointment', {
+      as: me,
+      body: { startDate: start },
+    });
     expectStatus(booked, 201);
 
     const mine = await api.call('GET', '/api/client/initial_appointment', { as: me });
@@ -394,7 +427,9 @@ describe('GET /client/initial_appointment', () => {
     expect(Date.parse(joinableUntil)).toBe(Date.parse(endDate) + 30 * 60_000);
 
     const other = await signInClient(api);
-    expect((await api.call('GET', '/api/client/initial_appointment', { as: other })).body.appointments).toEqual([]);
+    expect(
+      (await api.call('GET', '/api/client/initial_appointment', { as: other })).body.appointments,
+    ).toEqual([]);
     const noClient = await api.signIn('NONE', { active: false });
     expectProblem(await api.call('GET', '/api/client/initial_appointment', { as: noClient }), 403);
     expectProblem(await api.call('GET', '/api/client/initial_appointment', { as: admin }), 403);
@@ -404,7 +439,9 @@ describe('GET /client/initial_appointment', () => {
       await api.call('DELETE', `/api/client/initial_appointment/${booked.body.id}`, { as: me }),
       200,
     );
-    expect((await api.call('GET', '/api/client/initial_appointment', { as: me })).body.appointments).toEqual([]);
+    expect(
+      (await api.call('GET', '/api/client/initial_appointment', { as: me })).body.appointments,
+    ).toEqual([]);
   });
 });
 
@@ -412,7 +449,11 @@ describe('GET /client/initial_appointment', () => {
 function berlinOffset(day: string): number {
   const noon = new Date(`${day}T12:00:00Z`);
   const hour = Number(
-    new Intl.DateTimeFormat('en', { timeZone: 'Europe/Berlin', hour: 'numeric', hourCycle: 'h23' }).format(noon),
+    new Intl.DateTimeFormat('en', {
+      timeZone: 'Europe/Berlin',
+      hour: 'numeric',
+      hourCycle: 'h23',
+    }).format(noon),
   );
   return hour - 12;
 }

@@ -357,28 +357,34 @@ describe('client records', () => {
     ['additionalTelephoneNumbers', { additionalTelephoneNumbers: '0151 2345678, 99' }],
     ['insurerCode', { insurerCode: 'A1' }],
     ['email', { email: '123456@example' }],
-  ])('refuses what sign-up refuses in %s, on create and on edit, changing nothing', async (field, change) => {
-    const before = await clientCount();
-    expectFieldError(
-      await api.call('POST', '/api/admin/client', {
-        as: field === 'initialDiagnosis' ? admin : manager,
-        body: { firstName: 'Klara', lastName: unique('Regel'), ...change },
-      }),
-      field,
-    );
-    expect(await clientCount()).toBe(before);
-    const client = await newClient(api, admin, { postalCode: '10115' });
-    expectFieldError(
-      await api.call('PUT', `/api/admin/client/${client.id}`, { as: admin, body: change }),
-      field,
-    );
-    expect((await getClient(client.id)).body).toEqual(client);
-  });
+  ])(
+    'refuses what sign-up refuses in %s, on create and on edit, changing nothing',
+    async (field, change) => {
+      const before = await clientCount();
+      expectFieldError(
+        await api.call('POST', '/api/admin/client', {
+          as: field === 'initialDiagnosis' ? admin : manager,
+          body: { firstName: 'Klara', lastName: unique('Regel'), ...change },
+        }),
+        field,
+      );
+      expect(await clientCount()).toBe(before);
+      const client = await newClient(api, admin, { postalCode: '10115' });
+      expectFieldError(
+        await api.call('PUT', `/api/admin/client/${client.id}`, { as: admin, body: change }),
+        field,
+      );
+      expect((await getClient(client.id)).body).toEqual(client);
+    },
+  );
 
   it('re-checks the stored postal code when only the country changes', async () => {
     const client = await newClient(api, admin, { postalCode: '10115' });
     expectFieldError(
-      await api.call('PUT', `/api/admin/client/${client.id}`, { as: admin, body: { country: 'AT' } }),
+      await api.call('PUT', `/api/admin/client/${client.id}`, {
+        as: admin,
+        body: { country: 'AT' },
+      }),
       'postalCode',
     );
     const moved = await api.call('PUT', `/api/admin/client/${client.id}`, {
@@ -386,7 +392,11 @@ describe('client records', () => {
       body: { country: 'AT', postalCode: '1010', initialDiagnosis: '2019-05-01' },
     });
     expectStatus(moved, 200);
-    expect(moved.body).toMatchObject({ country: 'AT', postalCode: '1010', initialDiagnosis: '2019-05-01' });
+    expect(moved.body).toMatchObject({
+      country: 'AT',
+      postalCode: '1010',
+      initialDiagnosis: '2019-05-01',
+    });
   });
 
   it('answers 404 for unknown clients', async () => {

@@ -1,12 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  clinicalAccessLog,
-  events,
-  webhookMessages,
-  webhooks,
-} from '../../server/db/schema/index';
+import { clinicalAccessLog, events, webhookMessages, webhooks } from '../../server/db/schema/index';
 import type { Api } from '../support/api';
 import { SOAP, startClinical, summaryUrl, type ClinicalApp } from './clinical-support';
 import {
@@ -104,7 +99,10 @@ describe('a summary draft follows its appointment', () => {
       200,
     );
     await api.call('PUT', `/api/appointment/${b.id}`, { as: admin, body: { noShow: true } });
-    expect(await summaryStatus(b.id)).toMatchObject({ status: 'sent', signature: { verified: true } });
+    expect(await summaryStatus(b.id)).toMatchObject({
+      status: 'sent',
+      signature: { verified: true },
+    });
   });
 
   it('is canceled when the appointment is cancelled while it runs', async () => {
@@ -298,7 +296,11 @@ describe('one-client export', () => {
     await api.call('POST', summaryUrl(second.id), { as: coachA, body: { content: SOAP } });
 
     const url = `/api/admin/client/${first.clientId}/clinical-export`;
-    const res = await api.app.inject({ method: 'GET', url, headers: { authorization: admin.authorization } });
+    const res = await api.app.inject({
+      method: 'GET',
+      url,
+      headers: { authorization: admin.authorization },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     const pdf = await getDocumentProxy(new Uint8Array(res.rawPayload));

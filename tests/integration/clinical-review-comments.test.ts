@@ -15,7 +15,10 @@ let held: ClinicalApp['held'];
 
 async function draftSummary() {
   const a = await held();
-  expectStatus(await api.call('POST', summaryUrl(a.id), { as: coachA, body: { content: SOAP } }), 201);
+  expectStatus(
+    await api.call('POST', summaryUrl(a.id), { as: coachA, body: { content: SOAP } }),
+    201,
+  );
   return a;
 }
 
@@ -31,24 +34,41 @@ describe('review comments and names', () => {
   it('a reviewer comments on a signed summary; the document shows names and times, the read is logged', async () => {
     const a = await draftSummary();
     expectProblem(
-      await api.call('POST', `${summaryUrl(a.id)}/review-comments`, { as: admin, body: { text: 'Zu früh' } }),
+      await api.call('POST', `${summaryUrl(a.id)}/review-comments`, {
+        as: admin,
+        body: { text: 'Zu früh' },
+      }),
       409,
       'document_not_signed',
     );
-    const signed = await api.call('PUT', summaryUrl(a.id), { as: coachA, body: { status: 'sent' } });
+    const signed = await api.call('PUT', summaryUrl(a.id), {
+      as: coachA,
+      body: { status: 'sent' },
+    });
     expectStatus(signed, 200);
     expect(signed.body.signature.signedByName).toBe('Greta Gründlich');
 
-    const empty = await api.call('POST', `${summaryUrl(a.id)}/review-comments`, { as: admin, body: { text: '   ' } });
+    const empty = await api.call('POST', `${summaryUrl(a.id)}/review-comments`, {
+      as: admin,
+      body: { text: '   ' },
+    });
     expectProblem(empty, 400, 'validation_failed');
     expect(empty.body.errors[0].field).toBe('text');
 
-    const [adminUser] = await api.database.db.select({ email: users.email }).from(users).where(eq(users.id, admin.userId));
+    const [adminUser] = await api.database.db
+      .select({ email: users.email })
+      .from(users)
+      .where(eq(users.id, admin.userId));
     const before = (
       await api.database.db
         .select()
         .from(clinicalAccessLog)
-        .where(and(eq(clinicalAccessLog.documentId, signed.body.id), eq(clinicalAccessLog.userId, admin.userId)))
+        .where(
+          and(
+            eq(clinicalAccessLog.documentId, signed.body.id),
+            eq(clinicalAccessLog.userId, admin.userId),
+          ),
+        )
     ).length;
     const commented = await api.call('POST', `${summaryUrl(a.id)}/review-comments`, {
       as: admin,
@@ -67,7 +87,12 @@ describe('review comments and names', () => {
     const after = await api.database.db
       .select()
       .from(clinicalAccessLog)
-      .where(and(eq(clinicalAccessLog.documentId, signed.body.id), eq(clinicalAccessLog.userId, admin.userId)));
+      .where(
+        and(
+          eq(clinicalAccessLog.documentId, signed.body.id),
+          eq(clinicalAccessLog.userId, admin.userId),
+        ),
+      );
     expect(after.length).toBe(before + 1);
 
     // The coach sees the comment and the names; an amendment is named too.
@@ -83,7 +108,10 @@ describe('review comments and names', () => {
 
     // Completed by review: the reviewer is named.
     expectStatus(
-      await api.call('POST', '/api/summaries/batch-process', { as: admin, body: { ids: [signed.body.id] } }),
+      await api.call('POST', '/api/summaries/batch-process', {
+        as: admin,
+        body: { ids: [signed.body.id] },
+      }),
       200,
     );
     const read = await api.call('GET', summaryUrl(a.id), { as: coachA });
@@ -94,14 +122,20 @@ describe('review comments and names', () => {
     });
     // Still commentable after completion.
     expectStatus(
-      await api.call('POST', `${summaryUrl(a.id)}/review-comments`, { as: admin, body: { text: 'Danke.' } }),
+      await api.call('POST', `${summaryUrl(a.id)}/review-comments`, {
+        as: admin,
+        body: { text: 'Danke.' },
+      }),
       201,
     );
   });
 
   it('coaches, onboarding managers and other coaches cannot comment; others cannot even tell it exists', async () => {
     const a = await draftSummary();
-    expectStatus(await api.call('PUT', summaryUrl(a.id), { as: coachA, body: { status: 'sent' } }), 200);
+    expectStatus(
+      await api.call('PUT', summaryUrl(a.id), { as: coachA, body: { status: 'sent' } }),
+      200,
+    );
     const url = `${summaryUrl(a.id)}/review-comments`;
     expectStatus(await api.call('POST', url, { as: om, body: { text: 'x' } }), 403);
     expectStatus(await api.call('POST', url, { as: coachA, body: { text: 'x' } }), 403);
@@ -124,17 +158,30 @@ describe('review comments and names', () => {
       reason: 'Stress im Beruf',
       consents: { processing: new Date().toISOString(), research: false, recordings: false },
     };
-    const signed = await api.call('PUT', cardUrl, { as: coachA, body: { content, status: 'sent' } });
+    const signed = await api.call('PUT', cardUrl, {
+      as: coachA,
+      body: { content, status: 'sent' },
+    });
     expectStatus(signed, 200);
     expect(signed.body.signature.signedByName).toBe('Greta Gründlich');
-    const commented = await api.call('POST', `${cardUrl}/review-comments`, { as: admin, body: { text: 'Passt.' } });
+    const commented = await api.call('POST', `${cardUrl}/review-comments`, {
+      as: admin,
+      body: { text: 'Passt.' },
+    });
     expectStatus(commented, 201);
-    expect(commented.body.reviewComments[0]).toMatchObject({ text: 'Passt.', authorId: admin.userId });
+    expect(commented.body.reviewComments[0]).toMatchObject({
+      text: 'Passt.',
+      authorId: admin.userId,
+    });
     expectStatus(
-      await api.call('POST', `/api/patient-card/00000000-0000-4000-8000-000000000000/review-comments`, {
-        as: admin,
-        body: { text: 'x' },
-      }),
+      await api.call(
+        'POST',
+        `/api/patient-card/00000000-0000-4000-8000-000000000000/review-comments`,
+        {
+          as: admin,
+          body: { text: 'x' },
+        },
+      ),
       404,
     );
   });

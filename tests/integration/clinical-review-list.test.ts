@@ -32,13 +32,19 @@ describe('documents awaiting review', () => {
     const second = await signedSummary(coachB, coachBId);
     // A draft is not waiting for review.
     const draft = await held(coachAId);
-    await api.call('POST', `/api/appointment/${draft.id}/summary`, { as: coachA, body: { content: SOAP } });
+    await api.call('POST', `/api/appointment/${draft.id}/summary`, {
+      as: coachA,
+      body: { content: SOAP },
+    });
     clock = new Date('2026-11-23T12:00:00Z');
 
     const all = await api.call('GET', '/api/review/summaries?limit=100', { as: om });
     expectStatus(all, 200);
     expect(all.body.itemCount).toBe(2);
-    expect(all.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([first.summary.id, second.summary.id]);
+    expect(all.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([
+      first.summary.id,
+      second.summary.id,
+    ]);
     expect(all.body.summaries[0]).toMatchObject({
       appointmentId: first.appointment.id,
       coach: { id: coachAId },
@@ -49,38 +55,67 @@ describe('documents awaiting review', () => {
     expect(all.body.summaries[0]).not.toHaveProperty('content');
 
     const paged = await api.call('GET', '/api/review/summaries?limit=1&page=2', { as: admin });
-    expect(paged.body).toMatchObject({ itemCount: 2, summaries: [{ summaryId: second.summary.id }] });
-    const filtered = await api.call('GET', `/api/review/summaries?coachId=${coachBId}`, { as: admin });
-    expect(filtered.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([second.summary.id]);
+    expect(paged.body).toMatchObject({
+      itemCount: 2,
+      summaries: [{ summaryId: second.summary.id }],
+    });
+    const filtered = await api.call('GET', `/api/review/summaries?coachId=${coachBId}`, {
+      as: admin,
+    });
+    expect(filtered.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([
+      second.summary.id,
+    ]);
 
     const own = await api.call('GET', '/api/review/summaries', { as: coachA });
-    expect(own.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([first.summary.id]);
-    const other = await api.call('GET', `/api/review/summaries?coachId=${coachBId}`, { as: coachA });
+    expect(own.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([
+      first.summary.id,
+    ]);
+    const other = await api.call('GET', `/api/review/summaries?coachId=${coachBId}`, {
+      as: coachA,
+    });
     expect(other.body).toEqual({ summaries: [], itemCount: 0 });
 
     expectStatus(
-      await api.call('POST', '/api/summaries/batch-process', { as: admin, body: { ids: [first.summary.id] } }),
+      await api.call('POST', '/api/summaries/batch-process', {
+        as: admin,
+        body: { ids: [first.summary.id] },
+      }),
       200,
     );
     const after = await api.call('GET', '/api/review/summaries', { as: admin });
-    expect(after.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([second.summary.id]);
+    expect(after.body.summaries.map((s: { summaryId: string }) => s.summaryId)).toEqual([
+      second.summary.id,
+    ]);
   });
 
   it('lists signed patient cards', async () => {
     clock = new Date();
     const a = await held(coachAId);
-    const created = await api.call('POST', `/api/appointment/${a.id}/patient-card`, { as: coachA, body: {} });
+    const created = await api.call('POST', `/api/appointment/${a.id}/patient-card`, {
+      as: coachA,
+      body: {},
+    });
     expectStatus(created, 201);
     const cardId = created.body.id as string;
     const before = await api.call('GET', '/api/review/patient-cards', { as: admin });
-    expect(before.body.patientCards.map((c: { patientCardId: string }) => c.patientCardId)).not.toContain(cardId);
+    expect(
+      before.body.patientCards.map((c: { patientCardId: string }) => c.patientCardId),
+    ).not.toContain(cardId);
     expectStatus(
-      await api.call('PUT', `/api/patient-card/${cardId}`, { as: coachA, body: { content: CARD, status: 'sent' } }),
+      await api.call('PUT', `/api/patient-card/${cardId}`, {
+        as: coachA,
+        body: { content: CARD, status: 'sent' },
+      }),
       200,
     );
     const res = await api.call('GET', '/api/review/patient-cards?limit=100', { as: admin });
     expect(res.body.patientCards).toContainEqual(
-      expect.objectContaining({ patientCardId: cardId, appointmentId: a.id, status: 'sent', daysWaiting: 0 }),
+      expect.objectContaining({
+        patientCardId: cardId,
+        appointmentId: a.id,
+        status: 'sent',
+        daysWaiting: 0,
+      }),
     );
     const coachB_ = await api.call('GET', '/api/review/patient-cards', { as: coachB });
     expect(coachB_.body.itemCount).toBe(0);
@@ -107,14 +142,23 @@ describe('pending work per coach', () => {
     await signedSummary(asX, x);
     await signedSummary(asX, x);
     const draft = await held(x);
-    await api.call('POST', `/api/appointment/${draft.id}/summary`, { as: asX, body: { content: SOAP } });
+    await api.call('POST', `/api/appointment/${draft.id}/summary`, {
+      as: asX,
+      body: { content: SOAP },
+    });
     for (const sign of [true, false]) {
       const a = await held(x);
-      const card = await api.call('POST', `/api/appointment/${a.id}/patient-card`, { as: asX, body: {} });
+      const card = await api.call('POST', `/api/appointment/${a.id}/patient-card`, {
+        as: asX,
+        body: {},
+      });
       expectStatus(card, 201);
       if (sign) {
         expectStatus(
-          await api.call('PUT', `/api/patient-card/${card.body.id}`, { as: asX, body: { content: CARD, status: 'sent' } }),
+          await api.call('PUT', `/api/patient-card/${card.body.id}`, {
+            as: asX,
+            body: { content: CARD, status: 'sent' },
+          }),
           200,
         );
       }
@@ -137,7 +181,9 @@ describe('pending work per coach', () => {
     };
     const all = await api.call('GET', '/api/review/pending-by-coach?limit=100', { as: admin });
     expectStatus(all, 200);
-    const rows = all.body.coaches.filter((c: { coach: { id: string } }) => [x, y].includes(c.coach.id));
+    const rows = all.body.coaches.filter((c: { coach: { id: string } }) =>
+      [x, y].includes(c.coach.id),
+    );
     // X's oldest pending work is its first billable item's appointment, long before Y's.
     expect(rows).toEqual([expect.objectContaining(expectedX), expect.objectContaining(expectedY)]);
     expect(all.body.itemCount).toBe(all.body.coaches.length);

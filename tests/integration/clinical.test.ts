@@ -354,7 +354,10 @@ describe('review batches', () => {
     // Neither the coach nor an onboarding manager, who may not read it, completes it.
     for (const as of [coachA, om]) {
       expectProblem(
-        await api.call('POST', '/api/summaries/batch-process', { as, body: { ids: [one.summary.id] } }),
+        await api.call('POST', '/api/summaries/batch-process', {
+          as,
+          body: { ids: [one.summary.id] },
+        }),
         403,
       );
     }
@@ -436,7 +439,10 @@ describe('client clinical status (detail pages)', () => {
     expect(signed).toMatchObject({ status: 'sent', completedAt: null, completedByName: null });
     clock = new Date(Date.now() + 3 * 60 * 60 * 1000);
     expectStatus(
-      await api.call('POST', '/api/summaries/batch-process', { as: admin, body: { ids: [summary.id] } }),
+      await api.call('POST', '/api/summaries/batch-process', {
+        as: admin,
+        body: { ids: [summary.id] },
+      }),
       200,
     );
     const done = (await api.call('GET', url, { as: om })).body.summaries[0];

@@ -13,7 +13,6 @@ import {
   unique,
 } from './fixtures';
 
-
 let api: Api;
 let admin: Caller;
 let manager: Caller;

@@ -172,7 +172,9 @@ describe('development mailbox', () => {
 
 describe('GET /communications/failed', () => {
   it('lists the messages that could not be delivered, newest first, with their count; only for those who follow up', async () => {
-    const listed = await api.call('GET', `/api/communications/client/${clientOfA.id}`, { as: admin });
+    const listed = await api.call('GET', `/api/communications/client/${clientOfA.id}`, {
+      as: admin,
+    });
     expectStatus(listed, 200);
     const message = listed.body.communications[0];
     await api.database.db
@@ -185,7 +187,9 @@ describe('GET /communications/failed', () => {
     const ids = res.body.communications.map((c: { id: string }) => c.id);
     expect(ids).toContain(message.id);
     expect(res.body.itemCount).toBe(ids.length);
-    expect(res.body.communications.every((c: { status: string }) => c.status === 'failed')).toBe(true);
+    expect(res.body.communications.every((c: { status: string }) => c.status === 'failed')).toBe(
+      true,
+    );
     const found = res.body.communications.find((c: { id: string }) => c.id === message.id);
     expect(found).toMatchObject({ clientId: clientOfA.id, error: '550 Postfach nicht vorhanden' });
 

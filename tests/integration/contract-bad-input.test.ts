@@ -47,7 +47,12 @@ function urlOf(op: Operation, params: Record<string, string> = {}) {
 const bodySchema = (op: Operation) => op.schema.body as Schema | undefined;
 const typesOf = (s: Schema) => (Array.isArray(s.type) ? s.type : [s.type]);
 
-async function expectFieldError(op: Operation, options: CallOptions, field: string, url = urlOf(op)) {
+async function expectFieldError(
+  op: Operation,
+  options: CallOptions,
+  field: string,
+  url = urlOf(op),
+) {
   const base = access(op);
   const res = await api.call(op.method, url, {
     ...base,
@@ -65,9 +70,13 @@ const strictBodies = withBody.filter((op) => bodySchema(op)?.additionalPropertie
 // Fastify validates the body before the query, so unknown query parameters are probed on
 // operations without a body.
 const withQuery = operations.filter((op) => op.schema.querystring && !op.schema.body);
-const withPaging = operations.filter((op) => op.definition.parameters?.some((p) => p.name === 'page'));
+const withPaging = operations.filter((op) =>
+  op.definition.parameters?.some((p) => p.name === 'page'),
+);
 const withUuidPath = operations.filter((op) =>
-  Object.values((op.schema.params as Schema | undefined)?.properties ?? {}).some((p) => p.format === 'uuid'),
+  Object.values((op.schema.params as Schema | undefined)?.properties ?? {}).some(
+    (p) => p.format === 'uuid',
+  ),
 );
 
 const named = (ops: Operation[]) => ops.map((op) => [op.operationId, op] as const);
@@ -92,13 +101,10 @@ describe('bad input, for every operation of the contract', () => {
     Object.entries(bodySchema(op)?.properties ?? {}).find(
       ([, s]) => typesOf(s).includes('string') && !typesOf(s).includes('number'),
     );
-  it.each(named(withBody.filter((op) => stringField(op))))(
-    '%s: wrong type',
-    async (_n, op) => {
-      const [field] = stringField(op)!;
-      await expectFieldError(op, { body: { [field]: 12345 } }, field);
-    },
-  );
+  it.each(named(withBody.filter((op) => stringField(op))))('%s: wrong type', async (_n, op) => {
+    const [field] = stringField(op)!;
+    await expectFieldError(op, { body: { [field]: 12345 } }, field);
+  });
 
   const longField = (op: Operation) =>
     Object.entries(bodySchema(op)?.properties ?? {}).find(

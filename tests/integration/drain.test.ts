@@ -26,16 +26,23 @@ afterAll(async () => {
 
 /** One GET over the kept-alive agent: status, Connection header, and whether the socket was reused. */
 const get = (path: string) =>
-  new Promise<{ status: number; connection: string | undefined; reused: boolean; body: string }>((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () =>
-        resolve({ status: res.statusCode!, connection: res.headers.connection, reused: req.reusedSocket, body }),
-      );
-    });
-    req.on('error', reject);
-  });
+  new Promise<{ status: number; connection: string | undefined; reused: boolean; body: string }>(
+    (resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            connection: res.headers.connection,
+            reused: req.reusedSocket,
+            body,
+          }),
+        );
+      });
+      req.on('error', reject);
+    },
+  );
 
 /** Statements of this test's database sleeping now (seen from a connection of its own). */
 async function sleeping() {
@@ -43,7 +50,9 @@ async function sleeping() {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    const { rows } = await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT pg_sleep%' AND state = 'active'`);
+    const { rows } = await client.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT pg_sleep%' AND state = 'active'`,
+    );
     return rows[0].n as number;
   } finally {
     await client.end();
@@ -54,9 +63,11 @@ describe.skipIf(!process.env.DATABASE_URL)('readiness under load', () => {
   it('stays ready while every pooled connection is lent out and callers wait for one', async () => {
     // Six statements of 3 s on the test database's pool of 5: every connection lent, one
     // caller waiting. (Drizzle runs a query when it is awaited: Promise.resolve starts them.)
-    const held = Array.from({ length: 6 }, () => Promise.resolve(api.database.db.execute(sql`SELECT pg_sleep(3)`)).catch(() => null));
+    const held = Array.from({ length: 6 }, () =>
+      Promise.resolve(api.database.db.execute(sql`SELECT pg_sleep(3)`)).catch(() => null),
+    );
     await expect
-      .poll(async () => ((await sleeping()) as number), { timeout: 5_000, interval: 50 })
+      .poll(async () => (await sleeping()) as number, { timeout: 5_000, interval: 50 })
       .toBe(5);
     // Waiting for the pool, the probe would answer 503 database_timeout after 1.5 s.
     const res = await get('/readyz');

@@ -103,15 +103,25 @@ describe('routes outside the contract', () => {
   it('answers a method a path does not have with 405 and the methods it has in Allow', async () => {
     const paths = readContract().paths as Record<string, Record<string, unknown>>;
     const allowOf = (path: string) => {
-      const methods = Object.keys(paths[path]!).filter((k) => METHODS.includes(k)).map((m) => m.toUpperCase());
+      const methods = Object.keys(paths[path]!)
+        .filter((k) => METHODS.includes(k))
+        .map((m) => m.toUpperCase());
       return [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].sort().join(', ');
     };
     for (const [method, url, path] of [
       ['PATCH', '/api/coach', '/coach'],
       ['DELETE', '/api/appointments', '/appointments'],
       ['PUT', '/api/appointments?limit=5', '/appointments'],
-      ['POST', `/api/client/${crypto.randomUUID()}/patient-card`, '/client/{clientId}/patient-card'],
-      ['PATCH', `/api/client/initial_appointment/${crypto.randomUUID()}`, '/client/initial_appointment/{appointmentId}'],
+      [
+        'POST',
+        `/api/client/${crypto.randomUUID()}/patient-card`,
+        '/client/{clientId}/patient-card',
+      ],
+      [
+        'PATCH',
+        `/api/client/initial_appointment/${crypto.randomUUID()}`,
+        '/client/initial_appointment/{appointmentId}',
+      ],
     ] as const) {
       const res = await api.call(method, url, { as: admin });
       expectProblem(res, 405, 'method_not_allowed');

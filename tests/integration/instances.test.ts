@@ -7,7 +7,11 @@ import { WEBHOOK_TYPES } from '../../shared/contract/enums';
 import { keyringOf, openSecret } from '../../server/features/webhooks/secret-box';
 import { withDatabase } from '../../server/testing/test-database';
 import { startBalancer } from '../support/balancer';
-import { buildServerProcesses, startServerProcess, type ServerProcess } from '../support/server-process';
+import {
+  buildServerProcesses,
+  startServerProcess,
+  type ServerProcess,
+} from '../support/server-process';
 import { startSmtpSink } from '../support/smtp-sink';
 import { at, plusMinutes } from './fixtures';
 
@@ -54,7 +58,11 @@ async function flowCall(base: string, href: string, body?: object): Promise<Flow
     headers: { 'content-type': 'application/json' },
     body: body ? JSON.stringify(body) : '',
   });
-  return { ...((await res.json()) as FlowState), status: res.status, token: res.headers.get('x-auth-token') };
+  return {
+    ...((await res.json()) as FlowState),
+    status: res.status,
+    token: res.headers.get('x-auth-token'),
+  };
 }
 
 const act = (base: string, state: FlowState, action: string, input: object = {}) => {
@@ -67,7 +75,9 @@ const codeIn = (raw: string) => /Einmalcode f\S*r Sprechstunde: (\d{6})/.exec(ra
 
 /** Waits for the `n`th mail to `address` and answers its sign-in code. */
 async function nthCode(address: string, n: number): Promise<string> {
-  await expect.poll(() => sink.to(address).length, { timeout: 15_000, interval: 50 }).toBeGreaterThanOrEqual(n);
+  await expect
+    .poll(() => sink.to(address).length, { timeout: 15_000, interval: 50 })
+    .toBeGreaterThanOrEqual(n);
   const code = codeIn(sink.to(address)[n - 1]!.raw);
   if (!code) throw new Error(`no code in the mail to ${address}`);
   return code;
@@ -76,19 +86,33 @@ async function nthCode(address: string, n: number): Promise<string> {
 /** A passcode sign-in whose steps alternate between the instances; answers the session token. */
 async function signIn(email: string, [first, second]: [ServerProcess, ServerProcess]) {
   const before = sink.to(email).length;
-  const init = await act(second.url, await flowCall(first.url, '/login'), 'register_client_capabilities', {
-    webauthn_available: false,
-    webauthn_conditional_mediation_available: false,
-    webauthn_platform_authenticator_available: false,
-  });
+  const init = await act(
+    second.url,
+    await flowCall(first.url, '/login'),
+    'register_client_capabilities',
+    {
+      webauthn_available: false,
+      webauthn_conditional_mediation_available: false,
+      webauthn_platform_authenticator_available: false,
+    },
+  );
   const passcode = await act(first.url, init, 'continue_with_login_identifier', { email });
   expect(passcode.name, JSON.stringify(passcode)).toBe('passcode_confirmation');
-  const done = await act(second.url, passcode, 'verify_passcode', { code: await nthCode(email, before + 1) });
+  const done = await act(second.url, passcode, 'verify_passcode', {
+    code: await nthCode(email, before + 1),
+  });
   expect(done.name, JSON.stringify(done)).toBe('success');
   return done.token!;
 }
 
-const api = (base: string, token: string, method: string, route: string, body?: object, headers: Record<string, string> = {}) =>
+const api = (
+  base: string,
+  token: string,
+  method: string,
+  route: string,
+  body?: object,
+  headers: Record<string, string> = {},
+) =>
   fetch(`${base}/api${route}`, {
     method,
     headers: {
@@ -100,67 +124,78 @@ const api = (base: string, token: string, method: string, route: string, body?: 
   });
 
 const kidOf = (token: string) =>
-  (JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8')) as { kid: string }).kid;
+  (JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8')) as { kid: string })
+    .kid;
 
 let adminToken: string;
 const recipients = new Set<string>();
 
 describe.skipIf(!process.env.DATABASE_URL)('two instances on one PostgreSQL', () => {
-beforeAll(async () => {
-  built = await buildServerProcesses();
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  database = `${inject('templateDatabase')}_inst${randomBytes(3).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${database} TEMPLATE ${inject('templateDatabase')}`);
-  await admin.end();
-  url = withDatabase(process.env.DATABASE_URL!, database);
-  sql = new pg.Pool({ connectionString: url, max: 3 });
-  // A signing secret written before secrets were sealed: both instances seal it at start.
-  await sql.query(`INSERT INTO webhooks (type, url, secret, active) VALUES ($1, 'http://127.0.0.1:9/hook', $2, false)`, [
-    WEBHOOK_TYPES[0],
-    CLEAR_SECRET,
-  ]);
-  sink = await startSmtpSink();
-  balancer = await startBalancer({ intervalMs: CHECK_EVERY_MS });
-  // The settings every instance shares: the public address and issuer (the balancer's, not
-  // each instance's port), the secrets, and the key refresh (short here, to see a rotation).
-  env = {
-    NODE_ENV: 'development',
-    DATABASE_URL: url,
-    DATABASE_POOL_SIZE: '4',
-    LOG_LEVEL: 'warn',
-    LOG_FORMAT: 'json',
-    JOBS_WORKERS: 'true',
-    SMTP_URL: sink.url,
-    PUBLIC_URL: balancer.url,
-    AUTH_ISSUER: `${balancer.url}/auth`,
-    WEBHOOK_SECRET_KEY,
-    RESEARCH_PSEUDONYM_KEY: randomBytes(32).toString('base64'),
-    AUTH_KEY_REFRESH_SECONDS: '1',
-    SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
-  };
-  // Both start at once; one of them fills the empty database with the demo data.
-  [a, b] = await Promise.all([start({ SEED_DEMO_DATA: 'true' }), start({ SEED_DEMO_DATA: 'false' })]);
-  await Promise.all([balancer.add(a.url), balancer.add(b.url)]);
-}, 300_000);
+  beforeAll(async () => {
+    built = await buildServerProcesses();
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    database = `${inject('templateDatabase')}_inst${randomBytes(3).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${database} TEMPLATE ${inject('templateDatabase')}`);
+    await admin.end();
+    url = withDatabase(process.env.DATABASE_URL!, database);
+    sql = new pg.Pool({ connectionString: url, max: 3 });
+    // A signing secret written before secrets were sealed: both instances seal it at start.
+    await sql.query(
+      `INSERT INTO webhooks (type, url, secret, active) VALUES ($1, 'http://127.0.0.1:9/hook', $2, false)`,
+      [WEBHOOK_TYPES[0], CLEAR_SECRET],
+    );
+    sink = await startSmtpSink();
+    balancer = await startBalancer({ intervalMs: CHECK_EVERY_MS });
+    // The settings every instance shares: the public address and issuer (the balancer's, not
+    // each instance's port), the secrets, and the key refresh (short here, to see a rotation).
+    env = {
+      NODE_ENV: 'development',
+      DATABASE_URL: url,
+      DATABASE_POOL_SIZE: '4',
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      JOBS_WORKERS: 'true',
+      SMTP_URL: sink.url,
+      PUBLIC_URL: balancer.url,
+      AUTH_ISSUER: `${balancer.url}/auth`,
+      WEBHOOK_SECRET_KEY,
+      RESEARCH_PSEUDONYM_KEY: randomBytes(32).toString('base64'),
+      AUTH_KEY_REFRESH_SECONDS: '1',
+      SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+    };
+    // Both start at once; one of them fills the empty database with the demo data.
+    [a, b] = await Promise.all([
+      start({ SEED_DEMO_DATA: 'true' }),
+      start({ SEED_DEMO_DATA: 'false' }),
+    ]);
+    await Promise.all([balancer.add(a.url), balancer.add(b.url)]);
+  }, 300_000);
 
-afterAll(async () => {
-  for (const server of servers) await server.stop().catch(() => server.kill());
-  await balancer?.close();
-  await sink?.close();
-  await sql?.end();
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.end();
-}, 60_000);
+  afterAll(async () => {
+    for (const server of servers) await server.stop().catch(() => server.kill());
+    await balancer?.close();
+    await sink?.close();
+    await sql?.end();
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  }, 60_000);
 
   it('seals a stored webhook secret once with the shared key, though both instances start at once', async () => {
-    const { rows } = await sql.query<{ secret: string }>(`SELECT secret FROM webhooks WHERE type = $1`, [WEBHOOK_TYPES[0]]);
-    expect(rows[0]!.secret.startsWith('wsk1.')).toBe(true);
-    expect(openSecret(keyringOf({ WEBHOOK_SECRET_KEY, WEBHOOK_SECRET_KEY_PREVIOUS: undefined }), WEBHOOK_TYPES[0], rows[0]!.secret)).toBe(
-      CLEAR_SECRET,
+    const { rows } = await sql.query<{ secret: string }>(
+      `SELECT secret FROM webhooks WHERE type = $1`,
+      [WEBHOOK_TYPES[0]],
     );
+    expect(rows[0]!.secret.startsWith('wsk1.')).toBe(true);
+    expect(
+      openSecret(
+        keyringOf({ WEBHOOK_SECRET_KEY, WEBHOOK_SECRET_KEY_PREVIOUS: undefined }),
+        WEBHOOK_TYPES[0],
+        rows[0]!.secret,
+      ),
+    ).toBe(CLEAR_SECRET);
   });
 
   it('signs in with a flow whose steps alternate between them; the session works on both', async () => {
@@ -178,9 +213,17 @@ afterAll(async () => {
     const coachEmail = `coach-${suffix}@example.test`;
     const clientEmail = `client-${suffix}@example.test`;
     recipients.add(coachEmail).add(clientEmail);
-    const coach = await api(a.url, adminToken, 'POST', '/coach', { firstName: 'Carla', lastName: `Coach-${suffix}`, email: coachEmail });
+    const coach = await api(a.url, adminToken, 'POST', '/coach', {
+      firstName: 'Carla',
+      lastName: `Coach-${suffix}`,
+      email: coachEmail,
+    });
     expect(coach.status).toBe(201);
-    const client = await api(b.url, adminToken, 'POST', '/admin/client', { firstName: 'Klara', lastName: `Klient-${suffix}`, email: clientEmail });
+    const client = await api(b.url, adminToken, 'POST', '/admin/client', {
+      firstName: 'Klara',
+      lastName: `Klient-${suffix}`,
+      email: clientEmail,
+    });
     expect(client.status).toBe(201);
     const coachId = ((await coach.json()) as { id: string }).id;
     const clientId = ((await client.json()) as { id: string }).id;
@@ -210,15 +253,32 @@ afterAll(async () => {
       [coachId],
     );
     expect(overlaps[0].n).toBe(0);
-    const { rows: booked } = await sql.query(`SELECT count(*)::int AS n FROM appointments WHERE coach_id = $1`, [coachId]);
+    const { rows: booked } = await sql.query(
+      `SELECT count(*)::int AS n FROM appointments WHERE coach_id = $1`,
+      [coachId],
+    );
     expect(booked[0].n).toBe(5);
-    console.log(JSON.stringify({ bookingRace: { tried: 10, created: statuses.filter((s) => s === 201).length, refused409: statuses.filter((s) => s === 409).length, overlaps: overlaps[0].n } }));
+    console.log(
+      JSON.stringify({
+        bookingRace: {
+          tried: 10,
+          created: statuses.filter((s) => s === 201).length,
+          refused409: statuses.filter((s) => s === 409).length,
+          overlaps: overlaps[0].n,
+        },
+      }),
+    );
 
     // The bookings' messages (client and coach), sent by the workers of both instances.
     await expect
       .poll(
         async () =>
-          (await sql.query(`SELECT count(*)::int AS n FROM communications WHERE recipient = ANY($1) AND channel = 'email' AND status <> 'sent'`, [[coachEmail, clientEmail]])).rows[0].n,
+          (
+            await sql.query(
+              `SELECT count(*)::int AS n FROM communications WHERE recipient = ANY($1) AND channel = 'email' AND status <> 'sent'`,
+              [[coachEmail, clientEmail]],
+            )
+          ).rows[0].n,
         { timeout: 20_000, interval: 200 },
       )
       .toBe(0);
@@ -235,13 +295,25 @@ afterAll(async () => {
     const key = randomUUID();
     const answers = await Promise.all(
       [a, b, a, b, a, b].map((server) =>
-        api(server.url, adminToken, 'POST', '/admin/client', { firstName: 'Ida', lastName }, { 'idempotency-key': key }),
+        api(
+          server.url,
+          adminToken,
+          'POST',
+          '/admin/client',
+          { firstName: 'Ida', lastName },
+          { 'idempotency-key': key },
+        ),
       ),
     );
     expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
-    const ids = new Set(await Promise.all(answers.map(async (r) => ((await r.json()) as { id: string }).id)));
+    const ids = new Set(
+      await Promise.all(answers.map(async (r) => ((await r.json()) as { id: string }).id)),
+    );
     expect(ids.size).toBe(1);
-    const { rows } = await sql.query(`SELECT count(*)::int AS n FROM clients WHERE last_name = $1`, [lastName]);
+    const { rows } = await sql.query(
+      `SELECT count(*)::int AS n FROM clients WHERE last_name = $1`,
+      [lastName],
+    );
     expect(rows[0].n).toBe(1);
   });
 
@@ -251,12 +323,19 @@ afterAll(async () => {
     const statuses: number[] = [];
     for (const [i, server] of [a, b, a, b].entries()) {
       const other = i % 2 === 0 ? b : a;
-      const init = await act(other.url, await flowCall(server.url, '/login'), 'register_client_capabilities', {
-        webauthn_available: false,
-        webauthn_conditional_mediation_available: false,
-        webauthn_platform_authenticator_available: false,
-      });
-      statuses.push((await act(server.url, init, 'continue_with_login_identifier', { email })).status);
+      const init = await act(
+        other.url,
+        await flowCall(server.url, '/login'),
+        'register_client_capabilities',
+        {
+          webauthn_available: false,
+          webauthn_conditional_mediation_available: false,
+          webauthn_platform_authenticator_available: false,
+        },
+      );
+      statuses.push(
+        (await act(server.url, init, 'continue_with_login_identifier', { email })).status,
+      );
     }
     // Three per address and caller a minute (RATE_RULES.passcodeSend): two on each instance
     // would all pass if each counted alone.
@@ -278,14 +357,24 @@ afterAll(async () => {
     await expect
       .poll(
         async () =>
-          (await sql.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'appointment-reminder' AND data->>'appointmentId' = $1 AND state = 'completed'`, [id])).rows[0].n,
+          (
+            await sql.query(
+              `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'appointment-reminder' AND data->>'appointmentId' = $1 AND state = 'completed'`,
+              [id],
+            )
+          ).rows[0].n,
         { timeout: 20_000, interval: 200 },
       )
       .toBe(2);
     await expect
       .poll(
         async () =>
-          (await sql.query(`SELECT count(*)::int AS n FROM communications WHERE appointment_id = $1 AND template LIKE 'appointment_reminder%' AND status = 'sent'`, [id])).rows[0].n,
+          (
+            await sql.query(
+              `SELECT count(*)::int AS n FROM communications WHERE appointment_id = $1 AND template LIKE 'appointment_reminder%' AND status = 'sent'`,
+              [id],
+            )
+          ).rows[0].n,
         { timeout: 20_000, interval: 200 },
       )
       .toBe(2);
@@ -303,43 +392,60 @@ afterAll(async () => {
     expect(periodic).toEqual([]);
   });
 
-  it('honours on one instance a signing key that a rotation made on the other', { timeout: 90_000 }, async () => {
-    const oldKid = kidOf(adminToken);
-    const rotation = spawn(process.execPath, [built.rotateKey], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    rotation.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    rotation.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const code = await new Promise<number | null>((resolve) => rotation.once('exit', resolve));
-    expect(code, output).toBe(0);
-    const kid = /New signing key (\S+):/.exec(output)?.[1];
-    // Published at once, signing after twice the refresh interval (2 s).
-    await expect
-      .poll(async () => ((await (await fetch(`${b.url}/auth/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid), {
-        timeout: 5_000,
-        interval: 100,
-      })
-      .toContain(kid);
-    await new Promise((resolve) => setTimeout(resolve, 2_200));
-    const fresh = await signIn('admin@sprechstunde.demo', [a, a]);
-    expect(kidOf(fresh)).toBe(kid);
-    expect(kidOf(fresh)).not.toBe(oldKid);
-    for (const token of [fresh, adminToken]) {
-      const res = await api(b.url, token, 'POST', '/login');
-      expect(res.status).toBe(200);
-    }
-    adminToken = fresh;
-  });
+  it(
+    'honours on one instance a signing key that a rotation made on the other',
+    { timeout: 90_000 },
+    async () => {
+      const oldKid = kidOf(adminToken);
+      const rotation = spawn(process.execPath, [built.rotateKey], {
+        cwd: root,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      rotation.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      rotation.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      const code = await new Promise<number | null>((resolve) => rotation.once('exit', resolve));
+      expect(code, output).toBe(0);
+      const kid = /New signing key (\S+):/.exec(output)?.[1];
+      // Published at once, signing after twice the refresh interval (2 s).
+      await expect
+        .poll(
+          async () =>
+            (
+              (await (await fetch(`${b.url}/auth/.well-known/jwks.json`)).json()) as {
+                keys: Array<{ kid: string }>;
+              }
+            ).keys.map((k) => k.kid),
+          {
+            timeout: 5_000,
+            interval: 100,
+          },
+        )
+        .toContain(kid);
+      await new Promise((resolve) => setTimeout(resolve, 2_200));
+      const fresh = await signIn('admin@sprechstunde.demo', [a, a]);
+      expect(kidOf(fresh)).toBe(kid);
+      expect(kidOf(fresh)).not.toBe(oldKid);
+      for (const token of [fresh, adminToken]) {
+        const res = await api(b.url, token, 'POST', '/login');
+        expect(res.status).toBe(200);
+      }
+      adminToken = fresh;
+    },
+  );
 
   it('each mail went out once', async () => {
     const { rows } = await sql.query(
       `SELECT recipient, count(*) FILTER (WHERE status = 'sent')::int AS sent, count(*)::int AS n FROM communications WHERE recipient = ANY($1) AND channel = 'email' GROUP BY recipient`,
       [[...recipients]],
     );
-    const counts = rows.map((r) => ({ recipient: r.recipient, stored: r.n, sent: r.sent, received: sink.to(r.recipient).length }));
+    const counts = rows.map((r) => ({
+      recipient: r.recipient,
+      stored: r.n,
+      sent: r.sent,
+      received: sink.to(r.recipient).length,
+    }));
     console.log(JSON.stringify({ mails: counts }));
     for (const c of counts) expect(c.received, c.recipient).toBe(c.sent);
   });
@@ -380,7 +486,17 @@ afterAll(async () => {
     load = false;
     await Promise.all(workers);
     const failed = requests - (statuses.get(200) ?? 0);
-    console.log(JSON.stringify({ rollingRestarts: { restarts, requests, failed, statuses: Object.fromEntries(statuses), balancerErrors: balancer.errors } }));
+    console.log(
+      JSON.stringify({
+        rollingRestarts: {
+          restarts,
+          requests,
+          failed,
+          statuses: Object.fromEntries(statuses),
+          balancerErrors: balancer.errors,
+        },
+      }),
+    );
     expect(stops).toEqual(Array(restarts).fill('exit 0'));
     expect(balancer.errors).toEqual([]);
     expect(Object.fromEntries(statuses)).toEqual({ 200: requests });

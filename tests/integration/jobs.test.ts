@@ -12,7 +12,10 @@ const HOUR = 60 * 60_000;
 
 /** A fake SMS provider on 127.0.0.1: answers each request with the next scripted status. */
 async function fakeSmsProvider() {
-  const received: { authorization: string | undefined; body: { from: string; to: string; text: string } }[] = [];
+  const received: {
+    authorization: string | undefined;
+    body: { from: string; to: string; text: string };
+  }[] = [];
   const script: number[] = [];
   const read = async (req: IncomingMessage) => {
     let text = '';

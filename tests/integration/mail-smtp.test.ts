@@ -61,7 +61,8 @@ function leafParts(raw: string): Part[] {
 
 function decode(part: Part): string {
   const encoding = (part.headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
-  if (encoding === 'base64') return Buffer.from(part.body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding === 'base64')
+    return Buffer.from(part.body.replace(/\s+/g, ''), 'base64').toString('utf8');
   if (encoding === 'quoted-printable') {
     const bytes = part.body
       .replace(/=\r?\n/g, '')
@@ -81,9 +82,9 @@ function subjectOf(raw: string): string {
       kind.toUpperCase() === 'B'
         ? Buffer.from(text, 'base64').toString('utf8')
         : Buffer.from(
-            text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) =>
-              String.fromCharCode(parseInt(h, 16)),
-            ),
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
             'latin1',
           ).toString('utf8'),
     )
@@ -166,10 +167,18 @@ it('delivers the invitation through real SMTP with a text/calendar REQUEST part 
 
 it('sends under the practice settings’ name, and signs with it (issue #31)', async () => {
   const superadmin = await api.signIn('SUPERADMIN');
-  const saved = await api.call('PUT', '/api/admin/practice-settings', { as: superadmin, body: { name: 'Praxis am See' } });
+  const saved = await api.call('PUT', '/api/admin/practice-settings', {
+    as: superadmin,
+    body: { name: 'Praxis am See' },
+  });
   expect(saved.status).toBe(200);
   const email = `${unique('n')}@klient.example`;
-  const client = await newClient(api, admin, { firstName: 'Nora', lastName: 'Name', email, coachedById: coach.coachId });
+  const client = await newClient(api, admin, {
+    firstName: 'Nora',
+    lastName: 'Name',
+    email,
+    coachedById: coach.coachId,
+  });
   await newAppointment(api, coach, {
     clientId: client.id,
     coachId: coach.coachId!,
@@ -183,7 +192,8 @@ it('sends under the practice settings’ name, and signs with it (issue #31)', a
   // The address stays MAIL_FROM's; the name shown is the practice's.
   expect(mail!.from).toBe('termine@praxis.example');
   expect(mail!.raw).toMatch(/^From: "?Praxis am See"? <termine@praxis\.example>/m);
-  const text = leafParts(mail!.raw).find((p) => p.headers['content-type']?.startsWith('text/plain'))!;
+  const text = leafParts(mail!.raw).find((p) =>
+    p.headers['content-type']?.startsWith('text/plain'),
+  )!;
   expect(decode(text)).toContain('Ihr Team von Praxis am See');
 });
-

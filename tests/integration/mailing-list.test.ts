@@ -59,7 +59,12 @@ const clientRow = async (id: string) =>
   (await api.database.db.select().from(clients).where(eq(clients.id, id)))[0]!;
 /** The client.updated webhooks queued for a client (payload `data.clientId`). */
 const updatesSent = async (clientId: string) =>
-  (await api.database.db.select().from(webhookMessages).where(eq(webhookMessages.type, 'client.updated')))
+  (
+    await api.database.db
+      .select()
+      .from(webhookMessages)
+      .where(eq(webhookMessages.type, 'client.updated'))
+  )
     .map((m) => JSON.parse(m.payload) as { type: string; data: Record<string, unknown> })
     .filter((p) => p.data.clientId === clientId);
 const eventsOf = (clientId: string, type?: EventType) =>
@@ -78,7 +83,10 @@ describe('incoming webhook: authentication', () => {
   it("answers the validator's GET with 200, with the secret only", async () => {
     expectStatus(await api.call('GET', '/api/mailchimp/webhook', { query: { secret } }), 200);
     expectProblem(await api.call('GET', '/api/mailchimp/webhook'), 401);
-    expectProblem(await api.call('GET', '/api/mailchimp/webhook', { query: { secret: 'x' + secret.slice(1) } }), 401);
+    expectProblem(
+      await api.call('GET', '/api/mailchimp/webhook', { query: { secret: 'x' + secret.slice(1) } }),
+      401,
+    );
   });
 
   it('refuses a missing or wrong secret and changes nothing', async () => {
@@ -91,7 +99,9 @@ describe('incoming webhook: authentication', () => {
 
   it('refuses every call while no secret is configured; the sync is off without its settings', async () => {
     // The app reads its settings at each call: switched off here for this test only.
-    const config = api.config as { -readonly [K in keyof typeof api.config]: (typeof api.config)[K] };
+    const config = api.config as {
+      -readonly [K in keyof typeof api.config]: (typeof api.config)[K];
+    };
     const saved = { ...config };
     try {
       config.MAILCHIMP_WEBHOOK_SECRET = undefined;
@@ -104,7 +114,11 @@ describe('incoming webhook: authentication', () => {
       }
       expectProblem(await api.call('GET', '/api/mailchimp/webhook', { query: { secret } }), 401);
       config.MAILCHIMP_API_KEY = undefined;
-      expectProblem(await api.call('POST', '/api/admin/sync-mailchimp-list', { as: admin }), 409, 'mailing_list_not_configured');
+      expectProblem(
+        await api.call('POST', '/api/admin/sync-mailchimp-list', { as: admin }),
+        409,
+        'mailing_list_not_configured',
+      );
       const overview = await api.call('GET', '/api/admin/mailing-list', { as: admin });
       expectStatus(overview, 200);
       expect(overview.body.configured).toBe(false);
@@ -164,13 +178,24 @@ describe('incoming webhook: the types', () => {
     const hard = await subscribedClient();
     const abuse = await subscribedClient();
     const cleaned = (email: string, reason: string) =>
-      postForm({ type: 'cleaned', fired_at: '2009-03-26 22:01:00', 'data[list_id]': LIST_ID, 'data[campaign_id]': '4fjk2ma9xd', 'data[reason]': reason, 'data[email]': email });
+      postForm({
+        type: 'cleaned',
+        fired_at: '2009-03-26 22:01:00',
+        'data[list_id]': LIST_ID,
+        'data[campaign_id]': '4fjk2ma9xd',
+        'data[reason]': reason,
+        'data[email]': email,
+      });
     expectStatus(await cleaned(hard.email, 'hard'), 200);
     expectStatus(await cleaned(abuse.email, 'abuse'), 200);
     const firstAt = (await clientRow(hard.id)).emailBouncedAt;
     expectStatus(await cleaned(hard.email, 'hard'), 200);
     const row = await clientRow(hard.id);
-    expect(row).toMatchObject({ mailingListStatus: 'cleaned', emailBounceReason: 'hard', emailBouncedAt: firstAt });
+    expect(row).toMatchObject({
+      mailingListStatus: 'cleaned',
+      emailBounceReason: 'hard',
+      emailBouncedAt: firstAt,
+    });
     expect(await eventsOf(hard.id, 'client.email_bounced')).toHaveLength(1);
     expect((await clientRow(abuse.id)).emailBounceReason).toBe('abuse');
     const detail = await api.call('GET', `/api/admin/client/${hard.id}`, { as: admin });
@@ -196,12 +221,22 @@ describe('incoming webhook: the types', () => {
   it('subscribe gives the consent; profile marks a member not known before', async () => {
     const plain = await newClient(api, admin, { email: `${unique('sub')}@example.test` });
     expectStatus(await postForm({ type: 'subscribe', 'data[email]': plain.email }), 200);
-    expect(await clientRow(plain.id)).toMatchObject({ newsletterConsent: true, mailingListStatus: 'subscribed' });
+    expect(await clientRow(plain.id)).toMatchObject({
+      newsletterConsent: true,
+      mailingListStatus: 'subscribed',
+    });
     const other = await newClient(api, admin, { email: `${unique('prof')}@example.test` });
-    expectStatus(await postForm({ type: 'profile', 'data[email]': other.email, 'data[merges][FNAME]': 'Neu' }), 200);
+    expectStatus(
+      await postForm({ type: 'profile', 'data[email]': other.email, 'data[merges][FNAME]': 'Neu' }),
+      200,
+    );
     expectStatus(await postForm({ type: 'profile', 'data[email]': other.email }), 200);
     const row = await clientRow(other.id);
-    expect(row).toMatchObject({ mailingListStatus: 'subscribed', newsletterConsent: false, firstName: 'Klara' });
+    expect(row).toMatchObject({
+      mailingListStatus: 'subscribed',
+      newsletterConsent: false,
+      firstName: 'Klara',
+    });
     expect(await eventsOf(other.id, 'client.mailing_list_changed')).toHaveLength(1);
   });
 
@@ -209,10 +244,20 @@ describe('incoming webhook: the types', () => {
     const { id, email } = await subscribedClient();
     await postForm({ type: 'cleaned', 'data[reason]': 'hard', 'data[email]': email });
     const newEmail = `${unique('moved')}@example.test`;
-    const body = { type: 'upemail', 'data[list_id]': LIST_ID, 'data[new_id]': '51da8c3259', 'data[new_email]': newEmail, 'data[old_email]': email };
+    const body = {
+      type: 'upemail',
+      'data[list_id]': LIST_ID,
+      'data[new_id]': '51da8c3259',
+      'data[new_email]': newEmail,
+      'data[old_email]': email,
+    };
     expectStatus(await postForm(body), 200);
     expectStatus(await postForm(body), 200);
-    expect(await clientRow(id)).toMatchObject({ email: newEmail, emailBouncedAt: null, emailBounceReason: null });
+    expect(await clientRow(id)).toMatchObject({
+      email: newEmail,
+      emailBouncedAt: null,
+      emailBounceReason: null,
+    });
     const changed = await eventsOf(id, 'client.email_changed_by_mailing_list');
     expect(changed).toHaveLength(1);
     expect(changed[0]!.changes).toMatchObject({ email: { from: email, to: newEmail } });
@@ -221,14 +266,29 @@ describe('incoming webhook: the types', () => {
   it("upemail leaves a login's address, and an address another client holds, alone", async () => {
     const linked = await subscribedClient();
     const person = await api.signIn('NONE');
-    await api.database.db.update(clients).set({ userId: person.userId }).where(eq(clients.id, linked.id));
-    expectStatus(await postForm({ type: 'upemail', 'data[old_email]': linked.email, 'data[new_email]': `${unique('x')}@example.test` }), 200);
+    await api.database.db
+      .update(clients)
+      .set({ userId: person.userId })
+      .where(eq(clients.id, linked.id));
+    expectStatus(
+      await postForm({
+        type: 'upemail',
+        'data[old_email]': linked.email,
+        'data[new_email]': `${unique('x')}@example.test`,
+      }),
+      200,
+    );
     expect((await clientRow(linked.id)).email).toBe(linked.email);
     const a = await subscribedClient();
     const b = await subscribedClient();
-    expectStatus(await postForm({ type: 'upemail', 'data[old_email]': a.email, 'data[new_email]': b.email }), 200);
+    expectStatus(
+      await postForm({ type: 'upemail', 'data[old_email]': a.email, 'data[new_email]': b.email }),
+      200,
+    );
     expect((await clientRow(a.id)).email).toBe(a.email);
-    expect(await api.database.db.select().from(users).where(eq(users.id, person.userId))).toHaveLength(1);
+    expect(
+      await api.database.db.select().from(users).where(eq(users.id, person.userId)),
+    ).toHaveLength(1);
   });
 
   it('each change the list makes sends one client.updated webhook, thin; a repeat sends none', async () => {
@@ -236,14 +296,29 @@ describe('incoming webhook: the types', () => {
     const cleaned = await subscribedClient();
     const moved = await subscribedClient();
     const profile = await newClient(api, admin, { email: `${unique('prof')}@example.test` });
-    const sentBefore = await Promise.all([unsub, cleaned, moved, profile].map((c) => updatesSent(c.id)));
+    const sentBefore = await Promise.all(
+      [unsub, cleaned, moved, profile].map((c) => updatesSent(c.id)),
+    );
     expect(sentBefore.flat()).toEqual([]);
     const newEmail = `${unique('moved')}@example.test`;
     for (let round = 0; round < 2; round += 1) {
       expectStatus(await postForm({ type: 'unsubscribe', 'data[email]': unsub.email }), 200);
-      expectStatus(await postForm({ type: 'cleaned', 'data[reason]': 'hard', 'data[email]': cleaned.email }), 200);
-      expectStatus(await postForm({ type: 'profile', 'data[email]': profile.email as string }), 200);
-      expectStatus(await postForm({ type: 'upemail', 'data[old_email]': moved.email, 'data[new_email]': newEmail }), 200);
+      expectStatus(
+        await postForm({ type: 'cleaned', 'data[reason]': 'hard', 'data[email]': cleaned.email }),
+        200,
+      );
+      expectStatus(
+        await postForm({ type: 'profile', 'data[email]': profile.email as string }),
+        200,
+      );
+      expectStatus(
+        await postForm({
+          type: 'upemail',
+          'data[old_email]': moved.email,
+          'data[new_email]': newEmail,
+        }),
+        200,
+      );
     }
     for (const c of [unsub, cleaned, moved, profile]) {
       const sent = await updatesSent(c.id);
@@ -259,25 +334,52 @@ describe('incoming webhook: the types', () => {
   it('an unknown address gets the same 200 and changes nothing; campaign is ignored', async () => {
     const before = (await api.database.db.select().from(events)).length;
     for (const type of ['unsubscribe', 'cleaned', 'subscribe', 'profile']) {
-      const res = await postForm({ type, 'data[email]': `${unique('nobody')}@example.test`, 'data[reason]': 'hard' });
+      const res = await postForm({
+        type,
+        'data[email]': `${unique('nobody')}@example.test`,
+        'data[reason]': 'hard',
+      });
       expectStatus(res, 200);
       expect(res.body).toEqual({ received: true });
     }
-    expectStatus(await postForm({ type: 'upemail', 'data[old_email]': 'nobody@example.test', 'data[new_email]': 'n2@example.test' }), 200);
-    expectStatus(await postForm({ type: 'campaign', 'data[id]': '5aa2102003', 'data[subject]': 'Test' }), 200);
+    expectStatus(
+      await postForm({
+        type: 'upemail',
+        'data[old_email]': 'nobody@example.test',
+        'data[new_email]': 'n2@example.test',
+      }),
+      200,
+    );
+    expectStatus(
+      await postForm({ type: 'campaign', 'data[id]': '5aa2102003', 'data[subject]': 'Test' }),
+      200,
+    );
     expect((await api.database.db.select().from(events)).length).toBe(before);
   });
 
   it('bad input is a 400 naming the field', async () => {
     expectFieldError(await postForm({ 'data[email]': 'a@example.test' }), 'type');
     expectFieldError(await postForm({ type: 'unsubscribe' }), 'data');
-    expectFieldError(await postForm({ type: 'unsubscribe', 'data[reason]': 'manual' }), 'data.email');
-    expectFieldError(await postForm({ type: 'upemail', 'data[old_email]': 'a@example.test' }), 'data.new_email');
-    expectFieldError(await postForm({ type: 'cleaned', 'data[email]': 'x'.repeat(300) }), 'data.email');
+    expectFieldError(
+      await postForm({ type: 'unsubscribe', 'data[reason]': 'manual' }),
+      'data.email',
+    );
+    expectFieldError(
+      await postForm({ type: 'upemail', 'data[old_email]': 'a@example.test' }),
+      'data.new_email',
+    );
+    expectFieldError(
+      await postForm({ type: 'cleaned', 'data[email]': 'x'.repeat(300) }),
+      'data.email',
+    );
   });
 
   it('parses bracketed keys like qs, and nothing that reaches a prototype', () => {
-    expect(parseBracketedForm('type=cleaned&data[email]=a%40b.de&data[merges][FNAME]=A&data[__proto__][x]=1&a[b][c][d][e]=deep')).toEqual({
+    expect(
+      parseBracketedForm(
+        'type=cleaned&data[email]=a%40b.de&data[merges][FNAME]=A&data[__proto__][x]=1&a[b][c][d][e]=deep',
+      ),
+    ).toEqual({
       type: 'cleaned',
       data: { email: 'a@b.de', merges: { FNAME: 'A' } },
     });
@@ -302,19 +404,32 @@ describe('outgoing sync against a local fake', () => {
     const syncable = await api.database.db.$count(clients, syncableClients);
     const statuses = async () =>
       new Map(
-        (await api.database.db.select({ id: clients.id, status: clients.mailingListStatus }).from(clients)).map(
-          (c) => [c.id, c.status],
-        ),
+        (
+          await api.database.db
+            .select({ id: clients.id, status: clients.mailingListStatus })
+            .from(clients)
+        ).map((c) => [c.id, c.status]),
       );
     const allUpdates = async () =>
-      (await api.database.db.select().from(webhookMessages).where(eq(webhookMessages.type, 'client.updated')))
-        .map((m) => ({ id: m.id, clientId: (JSON.parse(m.payload) as { data: { clientId: string } }).data.clientId }));
+      (
+        await api.database.db
+          .select()
+          .from(webhookMessages)
+          .where(eq(webhookMessages.type, 'client.updated'))
+      ).map((m) => ({
+        id: m.id,
+        clientId: (JSON.parse(m.payload) as { data: { clientId: string } }).data.clientId,
+      }));
     const statusBefore = await statuses();
     const updatesBefore = await allUpdates();
     const started = await api.call('POST', '/api/admin/sync-mailchimp-list', { as: admin });
     expectStatus(started, 202);
     expect(started.body).toMatchObject({ status: 'queued', processed: 0 });
-    expectProblem(await api.call('POST', '/api/admin/sync-mailchimp-list', { as: admin }), 409, 'sync_running');
+    expectProblem(
+      await api.call('POST', '/api/admin/sync-mailchimp-list', { as: admin }),
+      409,
+      'sync_running',
+    );
     const queued = await api.call('GET', '/api/admin/mailing-list', { as: admin });
     expect(queued.body.sync).toMatchObject({ id: started.body.id, status: 'queued' });
 
@@ -323,9 +438,18 @@ describe('outgoing sync against a local fake', () => {
     const overview = await api.call('GET', '/api/admin/mailing-list', { as: admin });
     expectStatus(overview, 200);
     const sync = overview.body.sync;
-    expect(sync).toMatchObject({ id: started.body.id, status: 'done', total: syncable, processed: syncable, failed: 1, error: null });
+    expect(sync).toMatchObject({
+      id: started.body.id,
+      status: 'done',
+      total: syncable,
+      processed: syncable,
+      failed: 1,
+      error: null,
+    });
     expect(sync.added + sync.updated).toBe(syncable - 1);
-    expect(sync.failures).toEqual([{ clientId: failing.id, reason: expect.stringContaining('looks fake or invalid') }]);
+    expect(sync.failures).toEqual([
+      { clientId: failing.id, reason: expect.stringContaining('looks fake or invalid') },
+    ]);
     expect(overview.body.configured).toBe(true);
     expect(overview.body.counts.bouncedHard).toBeGreaterThanOrEqual(1);
 
@@ -334,8 +458,13 @@ describe('outgoing sync against a local fake', () => {
     expect(puts).toHaveLength(syncable);
     for (const put of puts) {
       const email = String(put.body!.email_address);
-      expect(put.path.endsWith(createHash('md5').update(email.toLowerCase()).digest('hex'))).toBe(true);
-      expect(put.body).toMatchObject({ status_if_new: 'subscribed', merge_fields: { FNAME: 'Klara' } });
+      expect(put.path.endsWith(createHash('md5').update(email.toLowerCase()).digest('hex'))).toBe(
+        true,
+      );
+      expect(put.body).toMatchObject({
+        status_if_new: 'subscribed',
+        merge_fields: { FNAME: 'Klara' },
+      });
       expect(put.body).not.toHaveProperty('status');
     }
     expect(puts.map((p) => p.body!.email_address)).not.toContain(bounced.email);
@@ -347,7 +476,9 @@ describe('outgoing sync against a local fake', () => {
     // Each client whose stored status the sync changed gets one client.updated (thin); the
     // others none.
     const statusAfter = await statuses();
-    const changedIds = [...statusAfter].filter(([id, st]) => statusBefore.get(id) !== st).map(([id]) => id);
+    const changedIds = [...statusAfter]
+      .filter(([id, st]) => statusBefore.get(id) !== st)
+      .map(([id]) => id);
     expect(changedIds).toContain(known.id);
     expect(changedIds.length).toBeGreaterThan(SYNC_BATCH);
     const seen = new Set(updatesBefore.map((m) => m.id));
@@ -362,7 +493,10 @@ describe('outgoing sync against a local fake', () => {
     expect(again).toMatchObject({ status: 'done', added: 0, updated: syncable - 1, failed: 1 });
     // Nothing changed the second time: no webhook.
     expect(await allUpdates()).toHaveLength(updatesBefore.length + sentBySync.length);
-    const synced = await api.database.db.select().from(events).where(eq(events.type, 'mailing_list.synced'));
+    const synced = await api.database.db
+      .select()
+      .from(events)
+      .where(eq(events.type, 'mailing_list.synced'));
     expect(synced).toHaveLength(2);
   });
 });

@@ -409,7 +409,11 @@ describe('deeply nested JSON', () => {
     );
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().errors).toEqual([
-      { field: 'notes', code: 'value_too_deep', message: 'nests objects and arrays deeper than 32 levels' },
+      {
+        field: 'notes',
+        code: 'value_too_deep',
+        message: 'nests objects and arrays deeper than 32 levels',
+      },
     ]);
   });
 

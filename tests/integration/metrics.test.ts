@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const scrape = async () => {
-  const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: '/metrics',
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   expect(res.statusCode).toBe(200);
   return res.body;
 };
@@ -29,12 +33,20 @@ const value = (text: string, series: string) => {
 describe('GET /metrics', () => {
   it('answers only with the bearer token', async () => {
     for (const authorization of [undefined, 'Bearer wrong-token', `Basic ${TOKEN}`]) {
-      const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: authorization ? { authorization } : {},
+      });
       expect(res.statusCode).toBe(401);
       expect(res.headers['www-authenticate']).toBe('Bearer realm="metrics"');
       expect(res.body).not.toContain('sprechstunde_');
     }
-    const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
     expect(res.headers['cache-control']).toBe('no-store');
@@ -43,7 +55,11 @@ describe('GET /metrics', () => {
   it('does not exist without METRICS_TOKEN', { timeout: 60_000 }, async () => {
     const other = await createAuthTestApp();
     try {
-      const res = await other.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      const res = await other.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
       expect(res.statusCode).toBe(404);
     } finally {
       await other.close();
@@ -53,15 +69,23 @@ describe('GET /metrics', () => {
   it('counts requests by operationId or route pattern and status, never by raw URL, with latency buckets', async () => {
     const before = await scrape();
     // Three clients asked for without a session: 401, counted under the operation.
-    const series = 'sprechstunde_http_request_duration_seconds_count{operation="getClient",method="GET",status="401"}';
+    const series =
+      'sprechstunde_http_request_duration_seconds_count{operation="getClient",method="GET",status="401"}';
     for (let i = 0; i < 3; i++) {
       await t.app.inject({ method: 'GET', url: `/api/admin/client/${crypto.randomUUID()}` });
     }
     await t.app.inject({ method: 'GET', url: '/readyz' });
     const after = await scrape();
     expect(value(after, series) - value(before, series)).toBe(3);
-    expect(after).toContain('sprechstunde_http_request_duration_seconds_bucket{le="0.05",operation="getClient",method="GET",status="401"}');
-    expect(value(after, 'sprechstunde_http_request_duration_seconds_count{operation="/readyz",method="GET",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(after).toContain(
+      'sprechstunde_http_request_duration_seconds_bucket{le="0.05",operation="getClient",method="GET",status="401"}',
+    );
+    expect(
+      value(
+        after,
+        'sprechstunde_http_request_duration_seconds_count{operation="/readyz",method="GET",status="200"}',
+      ),
+    ).toBeGreaterThanOrEqual(1);
     // No id reached a label.
     expect(after).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
   });
@@ -74,9 +98,15 @@ describe('GET /metrics', () => {
       expect(text).toMatch(/^sprechstunde_db_pool_max \d+$/m);
     }
     for (const queue of ['deliver-communication', 'deliver-auth-mail', 'appointment-reminder']) {
-      expect(text).toMatch(new RegExp(`^sprechstunde_jobs\\{queue="${queue}",state="created"\\} \\d+$`, 'm'));
-      expect(text).toMatch(new RegExp(`^sprechstunde_jobs_oldest_due_seconds\\{queue="${queue}"\\} [\\d.]+$`, 'm'));
-      expect(text).toMatch(new RegExp(`^sprechstunde_jobs_failed_last_hour\\{queue="${queue}"\\} \\d+$`, 'm'));
+      expect(text).toMatch(
+        new RegExp(`^sprechstunde_jobs\\{queue="${queue}",state="created"\\} \\d+$`, 'm'),
+      );
+      expect(text).toMatch(
+        new RegExp(`^sprechstunde_jobs_oldest_due_seconds\\{queue="${queue}"\\} [\\d.]+$`, 'm'),
+      );
+      expect(text).toMatch(
+        new RegExp(`^sprechstunde_jobs_failed_last_hour\\{queue="${queue}"\\} \\d+$`, 'm'),
+      );
     }
     expect(text).toContain('# TYPE sprechstunde_job_failures_total counter');
   });
@@ -88,7 +118,9 @@ describe('GET /metrics', () => {
     const init = await t.begin('registration');
     const pc = await t.act(init, 'register_login_identifier', { email });
     const queued = await scrape();
-    expect(value(queued, 'sprechstunde_jobs{queue="deliver-auth-mail",state="created"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      value(queued, 'sprechstunde_jobs{queue="deliver-auth-mail",state="created"}'),
+    ).toBeGreaterThanOrEqual(1);
     await t.app.jobs.runDue();
     const pw = await t.act(pc, 'verify_passcode', { code: await t.lastCode(email) });
     await t.act(pw, 'register_password', { new_password: 'richtig-123' });
@@ -101,9 +133,15 @@ describe('GET /metrics', () => {
 
     const after = await scrape();
     const delta = (series: string) => value(after, series) - value(before, series);
-    expect(delta('sprechstunde_messages_total{channel="email",outcome="sent"}')).toBeGreaterThanOrEqual(1);
-    expect(delta('sprechstunde_sign_in_steps_total{flow="registration",outcome="success"}')).toBe(1);
-    expect(delta('sprechstunde_sign_in_steps_total{flow="login",outcome="rate_limit_exceeded"}')).toBe(1);
+    expect(
+      delta('sprechstunde_messages_total{channel="email",outcome="sent"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(delta('sprechstunde_sign_in_steps_total{flow="registration",outcome="success"}')).toBe(
+      1,
+    );
+    expect(
+      delta('sprechstunde_sign_in_steps_total{flow="login",outcome="rate_limit_exceeded"}'),
+    ).toBe(1);
     expect(delta('sprechstunde_rate_limit_hits_total{limit="passwordAttempt"}')).toBe(1);
     expect(after).not.toContain(email);
   });

@@ -125,10 +125,11 @@ describe('invitations on booking', () => {
     const invite = parseInvite(toClient.calendar!);
     // The booking page's download describes the same event: importing both gives one entry.
     const downloaded = parseInvite(
-      appointmentIcs(
-        { ...a, coach: { id: 'c', firstName: 'C', lastName: 'C' } } as never,
-        { origin: 'http://localhost:3000', summary: 'Erstgespräch', now: Date.now() },
-      ),
+      appointmentIcs({ ...a, coach: { id: 'c', firstName: 'C', lastName: 'C' } } as never, {
+        origin: 'http://localhost:3000',
+        summary: 'Erstgespräch',
+        now: Date.now(),
+      }),
     );
     expect(downloaded.event.uid).toBe(invite.event.uid);
     expect(invite.method).toBe('REQUEST');

@@ -33,7 +33,10 @@ async function card(content: Record<string, unknown>, sign: boolean) {
   expectStatus(created, 201);
   const id = created.body.id as string;
   if (sign) {
-    expectStatus(await api.call('PUT', `/api/patient-card/${id}`, { as: coachB, body: { status: 'sent' } }), 200);
+    expectStatus(
+      await api.call('PUT', `/api/patient-card/${id}`, { as: coachB, body: { status: 'sent' } }),
+      200,
+    );
   }
   return { id, clientId: appointment.clientId as string };
 }
@@ -65,10 +68,19 @@ describe('patient cards through review', () => {
     // The same numbers for the coach themself, for an onboarding manager, and in the tasks' status.
     expect(await overall(coachB, '')).toEqual(before);
     expect(await overall(om)).toEqual(before);
-    const tasks = await api.call('GET', `/api/tasks/overall-status?coachId=${coachBId}`, { as: admin });
+    const tasks = await api.call('GET', `/api/tasks/overall-status?coachId=${coachBId}`, {
+      as: admin,
+    });
     expect(tasks.body.patientCards).toEqual(before.counts);
     // Another coach sees none of it.
-    expect((await overall(coachA)).counts).toEqual({ missing: 0, new: 0, sent: 0, completed: 0, canceled: 0, blocked: 0 });
+    expect((await overall(coachA)).counts).toEqual({
+      missing: 0,
+      new: 0,
+      sent: 0,
+      completed: 0,
+      canceled: 0,
+      blocked: 0,
+    });
 
     // A draft and an unknown id among signed cards: nothing changes, both are named.
     const refused = await api.call('POST', '/api/patient-cards/batch-process', {
@@ -77,15 +89,27 @@ describe('patient cards through review', () => {
     });
     expectProblem(refused, 409, 'batch_refused');
     expect(refused.body.errors).toEqual([
-      expect.objectContaining({ field: 'ids.1', id: draft.id, status: 'new', code: 'invalid_transition' }),
+      expect.objectContaining({
+        field: 'ids.1',
+        id: draft.id,
+        status: 'new',
+        code: 'invalid_transition',
+      }),
       expect.objectContaining({ field: 'ids.3', id: UNKNOWN, code: 'not_found' }),
     ]);
-    expect([await statusOf(one), await statusOf(two), await statusOf(draft)]).toEqual(['sent', 'sent', 'new']);
+    expect([await statusOf(one), await statusOf(two), await statusOf(draft)]).toEqual([
+      'sent',
+      'sent',
+      'new',
+    ]);
     expect(await overall(admin)).toEqual(before);
 
     // Only a role that may read the cards completes them.
     for (const as of [coachB, om]) {
-      expectProblem(await api.call('POST', '/api/patient-cards/batch-process', { as, body: { ids: [one.id] } }), 403);
+      expectProblem(
+        await api.call('POST', '/api/patient-cards/batch-process', { as, body: { ids: [one.id] } }),
+        403,
+      );
     }
 
     const done = await api.call('POST', '/api/patient-cards/batch-process', {
@@ -95,20 +119,42 @@ describe('patient cards through review', () => {
     expectStatus(done, 200);
     expect(done.body).toEqual({ processed: 2 });
     const completed = await read(one);
-    expect(completed).toMatchObject({ status: 'completed', completedById: expect.any(String), signature: { verified: true } });
+    expect(completed).toMatchObject({
+      status: 'completed',
+      completedById: expect.any(String),
+      signature: { verified: true },
+    });
     expect(completed.completedAt).toEqual(expect.any(String));
-    expect((await overall(admin)).counts).toEqual({ missing: 1, new: 1, sent: 0, completed: 2, canceled: 0, blocked: 1 });
+    expect((await overall(admin)).counts).toEqual({
+      missing: 1,
+      new: 1,
+      sent: 0,
+      completed: 2,
+      canceled: 0,
+      blocked: 1,
+    });
 
     // A completed card is not completed twice: the repeat is refused and names it.
-    const again = await api.call('POST', '/api/patient-cards/batch-process', { as: admin, body: { ids: [two.id] } });
+    const again = await api.call('POST', '/api/patient-cards/batch-process', {
+      as: admin,
+      body: { ids: [two.id] },
+    });
     expectProblem(again, 409, 'batch_refused');
     expect(again.body.errors).toEqual([
-      expect.objectContaining({ field: 'ids.0', id: two.id, status: 'completed', code: 'invalid_transition' }),
+      expect.objectContaining({
+        field: 'ids.0',
+        id: two.id,
+        status: 'completed',
+        code: 'invalid_transition',
+      }),
     ]);
 
     // The open work done: the draft filled in and signed, the missing card written and signed.
     expectStatus(
-      await api.call('PUT', `/api/patient-card/${draft.id}`, { as: coachB, body: { content: CARD, status: 'sent' } }),
+      await api.call('PUT', `/api/patient-card/${draft.id}`, {
+        as: coachB,
+        body: { content: CARD, status: 'sent' },
+      }),
       200,
     );
     const written = await api.call('POST', `/api/appointment/${missing.id}/patient-card`, {
@@ -117,7 +163,10 @@ describe('patient cards through review', () => {
     });
     expectStatus(written, 201);
     expectStatus(
-      await api.call('PUT', `/api/patient-card/${written.body.id}`, { as: coachB, body: { status: 'sent' } }),
+      await api.call('PUT', `/api/patient-card/${written.body.id}`, {
+        as: coachB,
+        body: { status: 'sent' },
+      }),
       200,
     );
     expect(await overall(admin)).toEqual({
@@ -139,14 +188,21 @@ describe('a client reading their own signed card', () => {
     const draft = await card({}, false);
 
     const client = await api.signIn('NONE');
-    await api.database.db.update(clients).set({ userId: client.userId }).where(eq(clients.id, signed.clientId));
+    await api.database.db
+      .update(clients)
+      .set({ userId: client.userId })
+      .where(eq(clients.id, signed.clientId));
     const login = await api.call('POST', '/api/login', { as: client });
     expectStatus(login, 200);
     expect(login.body.clientId).toBe(signed.clientId);
     // Staff get none.
-    expect((await api.call('POST', '/api/login', { as: admin })).body).not.toHaveProperty('clientId');
+    expect((await api.call('POST', '/api/login', { as: admin })).body).not.toHaveProperty(
+      'clientId',
+    );
 
-    const own = await api.call('GET', `/api/client/${signed.clientId}/patient-card`, { as: client });
+    const own = await api.call('GET', `/api/client/${signed.clientId}/patient-card`, {
+      as: client,
+    });
     expectStatus(own, 200);
     expect(own.body).toMatchObject({
       id: signed.id,
@@ -157,6 +213,9 @@ describe('a client reading their own signed card', () => {
     });
     expect(own.body.signature.signedByName).toEqual(expect.any(String));
     // Another client's card, even a signed one, is not theirs.
-    expectProblem(await api.call('GET', `/api/client/${draft.clientId}/patient-card`, { as: client }), 404);
+    expectProblem(
+      await api.call('GET', `/api/client/${draft.clientId}/patient-card`, { as: client }),
+      404,
+    );
   });
 });

@@ -171,7 +171,10 @@ beforeAll(async () => {
   const a1 = ids.groupA[0]!;
   // Signed up 2026-01-10 10:00 Berlin.
   await insertAppointment(a1, '2026-01-12T09:00:00.000Z', 30, { appointmentType: 'initial' });
-  await insertAppointment(a1, '2026-01-20T09:00:00.000Z', 60, { appointmentType: 'first', noShow: true });
+  await insertAppointment(a1, '2026-01-20T09:00:00.000Z', 60, {
+    appointmentType: 'first',
+    noShow: true,
+  });
   await insertAppointment(a1, '2026-02-01T09:00:00.000Z', 50, {
     cancelledAt: '2026-01-25T09:00:00.000Z',
   });
@@ -181,7 +184,9 @@ beforeAll(async () => {
     provisionalUntil: '2026-02-01T09:00:00.000Z',
   });
   // Signed up 2026-01-11 00:30 Berlin: an appointment that morning is day 0, not day 1.
-  await insertAppointment(ids.lateSignUp, '2026-01-11T08:00:00.000Z', 30, { appointmentType: 'initial' });
+  await insertAppointment(ids.lateSignUp, '2026-01-11T08:00:00.000Z', 30, {
+    appointmentType: 'initial',
+  });
   await insertAppointment(ids.rare, '2026-01-15T09:00:00.000Z', 30, { appointmentType: 'initial' });
 
   const res = await download();
@@ -203,12 +208,19 @@ describe('GET /admin/export-research-data', () => {
       /^attachment; filename="forschungsdaten-\d{4}-\d{2}-\d{2}\.zip"$/,
     );
     expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
-    expect([...files.keys()]).toEqual(['participants.csv', 'appointments.csv', 'codebook.csv', 'manifest.json']);
+    expect([...files.keys()]).toEqual([
+      'participants.csv',
+      'appointments.csv',
+      'codebook.csv',
+      'manifest.json',
+    ]);
   });
 
   it('holds only the clients who consented, under stable pseudonyms that are not their ids', async () => {
     const consenting = [...ids.groupA, ...ids.groupB, ...ids.groupC, ids.rare];
-    expect(participants.map((p) => p.pseudonym).sort()).toEqual(consenting.map((id) => pseudonymOf(id)).sort());
+    expect(participants.map((p) => p.pseudonym).sort()).toEqual(
+      consenting.map((id) => pseudonymOf(id)).sort(),
+    );
     for (const id of ids.declined) {
       expect(zip.includes(pseudonymOf(id))).toBe(false);
       expect(files.get('appointments.csv')!.toString()).not.toContain(pseudonymOf(id));
@@ -219,7 +231,11 @@ describe('GET /admin/export-research-data', () => {
       expect(pseudonymOf(id)).toMatch(/^[0-9a-f]{16}$/);
     }
     // A second export gives everyone the same pseudonym.
-    const again = csvRecords(unzip((await download()).rawPayload).get('participants.csv')!.toString('utf8'));
+    const again = csvRecords(
+      unzip((await download()).rawPayload)
+        .get('participants.csv')!
+        .toString('utf8'),
+    );
     expect(again.map((p) => p.pseudonym)).toEqual(participants.map((p) => p.pseudonym));
   });
 
@@ -246,14 +262,25 @@ describe('GET /admin/export-research-data', () => {
 
   it('writes birth years as five-year bands and postal codes as their region', () => {
     const a = participants.find((p) => p.pseudonym === pseudonymOf(ids.groupA[0]!))!;
-    expect(a).toMatchObject({ birth_band: '1980-1984', postal_region: '10', client_type: 'self', insurer: 'BARMER' });
+    expect(a).toMatchObject({
+      birth_band: '1980-1984',
+      postal_region: '10',
+      client_type: 'self',
+      insurer: 'BARMER',
+    });
     for (const p of participants) {
       expect(p.birth_band).toMatch(/^(\d{4}-\d{4}|unknown|)$/);
-      if (p.birth_band) expect(Number(p.birth_band.slice(5)) - Number(p.birth_band.slice(0, 4))).toBe(4);
+      if (p.birth_band)
+        expect(Number(p.birth_band.slice(5)) - Number(p.birth_band.slice(0, 4))).toBe(4);
       expect(p.postal_region).toMatch(/^(\d{2}|unknown|)$/);
     }
     const b = participants.find((p) => p.pseudonym === pseudonymOf(ids.groupB[2]!))!;
-    expect(b).toMatchObject({ birth_band: '1990-1994', postal_region: '', client_type: 'relative', paid_by_sponsor: 'true' });
+    expect(b).toMatchObject({
+      birth_band: '1990-1994',
+      postal_region: '',
+      client_type: 'relative',
+      paid_by_sponsor: 'true',
+    });
   });
 
   it('makes every combination of the quasi-identifiers shared by at least 5, and counts the blanked cells', () => {
@@ -328,7 +355,8 @@ describe('GET /admin/export-research-data', () => {
       new Set(['', 'none', `'=HYPERLINK("http://x.test","klick")`]),
     );
     // Days to the close only in bands.
-    for (const p of participants) expect(p.days_to_sessions_closed).toMatch(/^(0-89|90-179|180-364|365\+|)$/);
+    for (const p of participants)
+      expect(p.days_to_sessions_closed).toMatch(/^(0-89|90-179|180-364|365\+|)$/);
     for (const id of ids.groupB) {
       expect(participants.find((p) => p.pseudonym === pseudonymOf(id))).toMatchObject({
         sessions_closed: 'true',
@@ -340,10 +368,38 @@ describe('GET /admin/export-research-data', () => {
   it('turns dates into day offsets from the sign-up (Berlin days) and counts appointments by type and outcome', () => {
     const mine = (id: string) => appointmentRows.filter((r) => r.pseudonym === pseudonymOf(id));
     expect(mine(ids.groupA[0]!)).toEqual([
-      { pseudonym: pseudonymOf(ids.groupA[0]!), seq: '1', day_offset: '2', appointment_type: 'initial', outcome: 'held', duration_min: '30' },
-      { pseudonym: pseudonymOf(ids.groupA[0]!), seq: '2', day_offset: '10', appointment_type: 'first', outcome: 'no_show', duration_min: '60' },
-      { pseudonym: pseudonymOf(ids.groupA[0]!), seq: '3', day_offset: '22', appointment_type: 'followup', outcome: 'cancelled', duration_min: '50' },
-      { pseudonym: pseudonymOf(ids.groupA[0]!), seq: '4', day_offset: '1461', appointment_type: 'followup', outcome: 'scheduled', duration_min: '50' },
+      {
+        pseudonym: pseudonymOf(ids.groupA[0]!),
+        seq: '1',
+        day_offset: '2',
+        appointment_type: 'initial',
+        outcome: 'held',
+        duration_min: '30',
+      },
+      {
+        pseudonym: pseudonymOf(ids.groupA[0]!),
+        seq: '2',
+        day_offset: '10',
+        appointment_type: 'first',
+        outcome: 'no_show',
+        duration_min: '60',
+      },
+      {
+        pseudonym: pseudonymOf(ids.groupA[0]!),
+        seq: '3',
+        day_offset: '22',
+        appointment_type: 'followup',
+        outcome: 'cancelled',
+        duration_min: '50',
+      },
+      {
+        pseudonym: pseudonymOf(ids.groupA[0]!),
+        seq: '4',
+        day_offset: '1461',
+        appointment_type: 'followup',
+        outcome: 'scheduled',
+        duration_min: '50',
+      },
     ]);
     expect(mine(ids.lateSignUp).map((r) => r.day_offset)).toEqual(['0']);
     expect(appointmentRows).toHaveLength(6);
@@ -359,7 +415,9 @@ describe('GET /admin/export-research-data', () => {
     });
     const rare = participants.find((p) => p.pseudonym === pseudonymOf(ids.rare))!;
     expect(rare).toMatchObject({ mental_stress_indicator: '7' });
-    expect(JSON.stringify(files.get('appointments.csv')!.toString())).not.toMatch(/20(26|30)-\d\d-\d\d/);
+    expect(JSON.stringify(files.get('appointments.csv')!.toString())).not.toMatch(
+      /20(26|30)-\d\d-\d\d/,
+    );
   });
 
   it('writes RFC 4180 CSV and defuses cells a spreadsheet would run as a formula', () => {
@@ -375,7 +433,8 @@ describe('GET /admin/export-research-data', () => {
 
   it('explains every column in German and English in the codebook', () => {
     const book = csvRecords(files.get('codebook.csv')!.toString('utf8'));
-    const columns = (file: string) => Object.keys((file === 'participants.csv' ? participants : appointmentRows)[0]!);
+    const columns = (file: string) =>
+      Object.keys((file === 'participants.csv' ? participants : appointmentRows)[0]!);
     for (const file of ['participants.csv', 'appointments.csv']) {
       expect(book.filter((r) => r.file === file).map((r) => r.variable)).toEqual(columns(file));
     }
@@ -387,7 +446,11 @@ describe('GET /admin/export-research-data', () => {
 
   it('has a manifest with the counts and the SHA-256 of each other file', () => {
     expect(manifest.counts).toEqual({ participants: 16, appointments: 6 });
-    expect(manifest.files.map((f) => f.name)).toEqual(['participants.csv', 'appointments.csv', 'codebook.csv']);
+    expect(manifest.files.map((f) => f.name)).toEqual([
+      'participants.csv',
+      'appointments.csv',
+      'codebook.csv',
+    ]);
     for (const f of manifest.files) {
       expect(f.sha256, f.name).toBe(sha256(files.get(f.name)!));
       expect(f.bytes, f.name).toBe(files.get(f.name)!.length);
@@ -397,7 +460,11 @@ describe('GET /admin/export-research-data', () => {
   it('writes the same files whatever the page size of the reads', async () => {
     const now = new Date(manifest.exportedAt);
     const read = async (pageRows: number) => {
-      const run = await startResearchExport(api.database.db, { key: DEVELOPMENT_RESEARCH_KEY, now, pageRows });
+      const run = await startResearchExport(api.database.db, {
+        key: DEVELOPMENT_RESEARCH_KEY,
+        now,
+        pageRows,
+      });
       const chunks: Buffer[] = [];
       for await (const chunk of run.stream) chunks.push(chunk as Buffer);
       return unzip(Buffer.concat(chunks));
@@ -409,7 +476,10 @@ describe('GET /admin/export-research-data', () => {
   });
 
   it('is recorded as a business event: who, when, how many', async () => {
-    const rows = await api.database.db.select().from(events).where(eq(events.type, 'research.exported'));
+    const rows = await api.database.db
+      .select()
+      .from(events)
+      .where(eq(events.type, 'research.exported'));
     expect(rows.length).toBeGreaterThanOrEqual(1);
     expect(rows[0]).toMatchObject({
       source: 'business',
@@ -424,7 +494,10 @@ describe('GET /admin/export-research-data', () => {
     for (const role of ['COACH', 'ONBOARDING_MANAGER', 'NONE'] as const) {
       const caller = await api.signIn(role);
       expectProblem(await api.call('GET', '/api/admin/export-research-data', { as: caller }), 403);
-      expectProblem(await api.call('GET', '/api/admin/research-export/summary', { as: caller }), 403);
+      expectProblem(
+        await api.call('GET', '/api/admin/research-export/summary', { as: caller }),
+        403,
+      );
     }
     expectProblem(await api.call('GET', '/api/admin/export-research-data'), 401);
     const superadmin = await api.signIn('SUPERADMIN');
@@ -432,17 +505,29 @@ describe('GET /admin/export-research-data', () => {
   });
 
   it('uses the configured key, and refuses in production without one (409)', async () => {
-    const config = api.config as { -readonly [K in keyof typeof api.config]: (typeof api.config)[K] };
+    const config = api.config as {
+      -readonly [K in keyof typeof api.config]: (typeof api.config)[K];
+    };
     const saved = { ...config };
     try {
       config.RESEARCH_PSEUDONYM_KEY = 'a-configured-research-key-0123456789abcdef';
-      const keyed = csvRecords(unzip((await download()).rawPayload).get('participants.csv')!.toString('utf8'));
-      expect(keyed.map((p) => p.pseudonym)).toContain(pseudonymOf(ids.rare, config.RESEARCH_PSEUDONYM_KEY));
+      const keyed = csvRecords(
+        unzip((await download()).rawPayload)
+          .get('participants.csv')!
+          .toString('utf8'),
+      );
+      expect(keyed.map((p) => p.pseudonym)).toContain(
+        pseudonymOf(ids.rare, config.RESEARCH_PSEUDONYM_KEY),
+      );
       expect(keyed.map((p) => p.pseudonym)).not.toContain(pseudonymOf(ids.rare));
 
       config.RESEARCH_PSEUDONYM_KEY = undefined;
       config.NODE_ENV = 'production';
-      expectProblem(await api.call('GET', '/api/admin/export-research-data', { as: admin }), 409, 'research_key_missing');
+      expectProblem(
+        await api.call('GET', '/api/admin/export-research-data', { as: admin }),
+        409,
+        'research_key_missing',
+      );
       const summary = await api.call('GET', '/api/admin/research-export/summary', { as: admin });
       expect(summary.body.keyConfigured).toBe(false);
     } finally {

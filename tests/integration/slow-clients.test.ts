@@ -131,10 +131,12 @@ describe('slow clients', () => {
     // Logged as what it is: a client cut at the request timeout, at info level; not an error
     // ("request failed", 503, ECONNRESET) as if the database had gone.
     const entries = logged.slice(from);
-    expect(entries.filter((e) => e.level >= 40).map((e) => `${e.msg} ${e.error?.code}`)).toEqual([]);
-    expect(entries.filter((e) => e.msg.startsWith('client cut')).map((e) => [e.level, e.cut])).toEqual(
-      Array.from({ length: 200 }, () => [30, 'timeout']),
+    expect(entries.filter((e) => e.level >= 40).map((e) => `${e.msg} ${e.error?.code}`)).toEqual(
+      [],
     );
+    expect(
+      entries.filter((e) => e.msg.startsWith('client cut')).map((e) => [e.level, e.cut]),
+    ).toEqual(Array.from({ length: 200 }, () => [30, 'timeout']));
   });
 });
 

@@ -79,12 +79,16 @@ describe('npm start', () => {
 
     // SIGTERM to npm's PID reaches the server: it drains, closes and says so; npm exits with
     // it, and nothing is left on the port.
-    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child!.once('exit', (code) => resolve(code)),
+    );
     const signalled = Date.now();
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     await expect.poll(() => portIsFree(port), { timeout: 10_000, interval: 100 }).toBe(true);
     expect(Date.now() - signalled).toBeLessThan(10_000);
-    expect(output).toMatch(/INFO: shut down: requests drained, server and database closed \{"signal":"SIGTERM"/);
+    expect(output).toMatch(
+      /INFO: shut down: requests drained, server and database closed \{"signal":"SIGTERM"/,
+    );
   }, 120_000);
 });

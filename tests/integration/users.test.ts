@@ -72,7 +72,11 @@ describe('POST /api/user', () => {
       api.database.db.select().from(communications).where(eq(communications.recipient, to));
     const [mail, ...more] = await mailsTo(address);
     expect(more).toHaveLength(0);
-    expect(mail).toMatchObject({ channel: 'email', template: 'staff_invitation', status: 'queued' });
+    expect(mail).toMatchObject({
+      channel: 'email',
+      template: 'staff_invitation',
+      status: 'queued',
+    });
     expect(mail!.body).toMatch(/https?:\/\/[^\s]+\/activate\b/);
     expect(mail!.body).toContain('Onboarding-Manager:in');
     expect(mail!.body).not.toContain(res.body.activationCode);
@@ -325,7 +329,10 @@ describe('POST /api/user/{id}', () => {
 
   it('answers 409 coach_already_linked when creating a second account for a coach record', async () => {
     const coach = await newCoach(api, admin);
-    expectStatus(await createUser(admin, { email: email(), role: 'COACH', coachId: coach.id }), 201);
+    expectStatus(
+      await createUser(admin, { email: email(), role: 'COACH', coachId: coach.id }),
+      201,
+    );
     const before = await userCount();
     const res = await createUser(admin, { email: email(), role: 'COACH', coachId: coach.id });
     expectProblem(res, 409, 'coach_already_linked');

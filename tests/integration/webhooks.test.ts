@@ -3,7 +3,12 @@ import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { communications, webhooks } from '../../server/db/schema/index';
-import { DELIVER_WEBHOOK_JOB, emitWebhook, newWebhookSecret, sealStoredSecrets } from '../../server/features/webhooks/index';
+import {
+  DELIVER_WEBHOOK_JOB,
+  emitWebhook,
+  newWebhookSecret,
+  sealStoredSecrets,
+} from '../../server/features/webhooks/index';
 import { testClock } from './notifications-support';
 import {
   at,
@@ -38,7 +43,9 @@ const runDue = () => api.app.jobs.runDue();
 const listed = async (type = TYPE) => {
   const res = await api.call('GET', '/api/admin/webhook', { as: superadmin });
   expectStatus(res, 200);
-  return (res.body.webhooks as Array<{ type: string; lastDelivery: unknown }>).find((w) => w.type === type)!;
+  return (res.body.webhooks as Array<{ type: string; lastDelivery: unknown }>).find(
+    (w) => w.type === type,
+  )!;
 };
 const log = async (type = TYPE) =>
   (await api.call('GET', `/api/admin/webhook/${type}/deliveries`, { as: superadmin })).body
@@ -118,7 +125,7 @@ describe('configuration', () => {
   });
 
   it('keeps the secret sealed in the database; deliveries still verify with it', async () => {
-    const stored = async (type: typeof webhooks.$inferSelect['type']) =>
+    const stored = async (type: (typeof webhooks.$inferSelect)['type']) =>
       (await api.database.db.select().from(webhooks).where(eq(webhooks.type, type)))[0]!;
     const row = await stored(TYPE);
     expect(row.secret).toMatch(/^wsk1\./);
@@ -131,7 +138,10 @@ describe('configuration', () => {
     const clear = newWebhookSecret();
     await api.database.db.update(webhooks).set({ secret: clear }).where(eq(webhooks.type, type));
     const send = async () => {
-      expectStatus(await api.call('POST', `/api/admin/webhook/${type}/test`, { as: superadmin }), 202);
+      expectStatus(
+        await api.call('POST', `/api/admin/webhook/${type}/test`, { as: superadmin }),
+        202,
+      );
       await runDue();
       return verified(receiver.received.at(-1)!, clear);
     };
@@ -376,7 +386,10 @@ describe('a secret that does not open', () => {
     expect(await sealStoredSecrets(api.database.db, api.config, (t) => unreadable.push(t))).toBe(0);
     expect(unreadable).toEqual([type]);
 
-    await emitWebhook(api.database.db, api.app.jobs, type, { billableItemId: 'x', status: 'invoiced' });
+    await emitWebhook(api.database.db, api.app.jobs, type, {
+      billableItemId: 'x',
+      status: 'invoiced',
+    });
     await runDue();
     expect(receiver.received).toHaveLength(0);
     let [entry] = await log(type);
@@ -385,7 +398,9 @@ describe('a secret that does not open', () => {
     expect(entry!.attempts).toEqual([
       expect.objectContaining({ outcome: 'failed', httpStatus: null, manual: false }),
     ]);
-    expect(entry!.attempts[0]!.error).toMatch(/Signiergeheimnis nicht lesbar.*WEBHOOK_SECRET_KEY_PREVIOUS/);
+    expect(entry!.attempts[0]!.error).toMatch(
+      /Signiergeheimnis nicht lesbar.*WEBHOOK_SECRET_KEY_PREVIOUS/,
+    );
 
     // "Send a test event" is logged the same way.
     const test = await api.call('POST', `/api/admin/webhook/${type}/test`, { as: superadmin });
@@ -397,7 +412,9 @@ describe('a secret that does not open', () => {
     expect(receiver.received).toHaveLength(0);
 
     // A new secret: the pending message goes out at its next attempt, signed with it.
-    const rotated = await api.call('POST', `/api/admin/webhook/${type}/rotate-secret`, { as: superadmin });
+    const rotated = await api.call('POST', `/api/admin/webhook/${type}/rotate-secret`, {
+      as: superadmin,
+    });
     expectStatus(rotated, 200);
     expect(rotated.body.webhook.previousSecretUntil).toBeNull();
     await clock.tick(6_000);
@@ -506,20 +523,23 @@ describe('address rules with private targets not allowed', () => {
     ['a private address', () => 'http://10.1.2.3/hook'],
     ['the metadata address', () => 'http://169.254.169.254/latest/meta-data'],
     ['IPv6 loopback', () => `http://[::1]:${receiver.port}/hook`],
-  ])('refuses %s at delivery, sends nothing and records the test as refused', async (_name, url) => {
-    await strict.database.db
-      .insert(webhooks)
-      .values({ type: TYPE, url: url(), active: true })
-      .onConflictDoUpdate({ target: webhooks.type, set: { url: url(), active: true } });
-    const test = await strict.call('POST', `/api/admin/webhook/${TYPE}/test`, { as: owner });
-    expectStatus(test, 202);
-    await strict.app.jobs.runDue();
-    const entry = (
-      await strict.call('GET', `/api/admin/webhook/${TYPE}/deliveries`, { as: owner })
-    ).body.deliveries.find((d: { messageId: string }) => d.messageId === test.body.messageId);
-    expect(entry).toMatchObject({ status: 'failed', nextAttemptAt: null });
-    expect(entry.attempts).toHaveLength(1);
-    expect(entry.attempts[0]).toMatchObject({ outcome: 'refused', httpStatus: null });
-    expect(receiver.received).toHaveLength(0);
-  });
+  ])(
+    'refuses %s at delivery, sends nothing and records the test as refused',
+    async (_name, url) => {
+      await strict.database.db
+        .insert(webhooks)
+        .values({ type: TYPE, url: url(), active: true })
+        .onConflictDoUpdate({ target: webhooks.type, set: { url: url(), active: true } });
+      const test = await strict.call('POST', `/api/admin/webhook/${TYPE}/test`, { as: owner });
+      expectStatus(test, 202);
+      await strict.app.jobs.runDue();
+      const entry = (
+        await strict.call('GET', `/api/admin/webhook/${TYPE}/deliveries`, { as: owner })
+      ).body.deliveries.find((d: { messageId: string }) => d.messageId === test.body.messageId);
+      expect(entry).toMatchObject({ status: 'failed', nextAttemptAt: null });
+      expect(entry.attempts).toHaveLength(1);
+      expect(entry.attempts[0]).toMatchObject({ outcome: 'refused', httpStatus: null });
+      expect(receiver.received).toHaveLength(0);
+    },
+  );
 });

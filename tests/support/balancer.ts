@@ -1,7 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+]);
 
 interface Backend {
   url: URL;
@@ -27,7 +33,9 @@ export async function startBalancer(options: { intervalMs: number }) {
   let next = 0;
 
   const check = async (backend: Backend) => {
-    const ok = await fetch(new URL('/readyz', backend.url), { signal: AbortSignal.timeout(2_000) }).then(
+    const ok = await fetch(new URL('/readyz', backend.url), {
+      signal: AbortSignal.timeout(2_000),
+    }).then(
       (r) => r.status === 200,
       () => false,
     );
@@ -70,7 +78,9 @@ export async function startBalancer(options: { intervalMs: number }) {
         res.writeHead(answer.statusCode ?? 502, out);
         answer.pipe(res);
         answer.on('error', (error) => {
-          errors.push(`${req.method} ${req.url} via ${backend.url.port}: answer cut (${error.message})`);
+          errors.push(
+            `${req.method} ${req.url} via ${backend.url.port}: answer cut (${error.message})`,
+          );
           res.destroy();
         });
       },

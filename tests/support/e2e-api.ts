@@ -11,7 +11,9 @@ export const e2eApi =
       method,
       headers: {
         authorization: `Bearer ${token()}`,
-        ...(body ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } : {}),
+        ...(body
+          ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }
+          : {}),
       },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });

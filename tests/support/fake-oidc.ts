@@ -96,7 +96,9 @@ export async function startFakeOidc(host = '127.0.0.1'): Promise<FakeOidc> {
     if (url.pathname === '/token' && req.method === 'POST') {
       const form = new URLSearchParams(await body(req));
       const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-      const [id, secret] = basic ? Buffer.from(basic, 'base64').toString().split(':').map(decodeURIComponent) : [];
+      const [id, secret] = basic
+        ? Buffer.from(basic, 'base64').toString().split(':').map(decodeURIComponent)
+        : [];
       const grant = codes.get(form.get('code') ?? '');
       codes.delete(form.get('code') ?? '');
       const refuse = (why: string) => {
@@ -107,7 +109,8 @@ export async function startFakeOidc(host = '127.0.0.1'): Promise<FakeOidc> {
       if (!grant) return refuse('code');
       if (form.get('redirect_uri') !== grant.redirectUri) return refuse('redirect_uri');
       const verifier = form.get('code_verifier') ?? '';
-      if (createHash('sha256').update(verifier).digest('base64url') !== grant.challenge) return refuse('pkce');
+      if (createHash('sha256').update(verifier).digest('base64url') !== grant.challenge)
+        return refuse('pkce');
       const accessToken = randomBytes(16).toString('hex');
       accessTokens.set(accessToken, grant.account);
       const idToken = await new SignJWT({
@@ -121,7 +124,12 @@ export async function startFakeOidc(host = '127.0.0.1'): Promise<FakeOidc> {
         .setIssuedAt()
         .setExpirationTime('5m')
         .sign(privateKey);
-      return json(200, { access_token: accessToken, token_type: 'Bearer', expires_in: 300, id_token: idToken });
+      return json(200, {
+        access_token: accessToken,
+        token_type: 'Bearer',
+        expires_in: 300,
+        id_token: idToken,
+      });
     }
     if (url.pathname === '/userinfo') {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];

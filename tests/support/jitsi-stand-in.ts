@@ -54,8 +54,7 @@ const ROOM_SCRIPT = `document.getElementById('hangup').addEventListener('click',
   parent.postMessage({ stand_in: 'hangup' }, '*');
 });`;
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function roomPage(room: string, name: string) {
   return `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Raum</title></head>

@@ -40,7 +40,8 @@ export function layoutFaults(page: Page): Promise<LayoutFaults> {
     // Whether this browser hyphenates German at all: a long word in a box narrower than it.
     const probe = document.createElement('div');
     probe.lang = 'de';
-    probe.style.cssText = 'position:absolute;visibility:hidden;width:4em;hyphens:auto;overflow-wrap:normal;word-break:normal';
+    probe.style.cssText =
+      'position:absolute;visibility:hidden;width:4em;hyphens:auto;overflow-wrap:normal;word-break:normal';
     probe.textContent = 'Silbentrennungsprobe';
     document.body.append(probe);
     range.selectNodeContents(probe.firstChild!);
@@ -76,7 +77,9 @@ export function layoutFaults(page: Page): Promise<LayoutFaults> {
         }
         if (OFFERED_BREAK.test(word[at - 1] ?? '')) continue;
         if (canHyphenate && getComputedStyle(el).hyphens === 'auto') continue;
-        brokenWords.push(`"${word.slice(0, at)}|${word.slice(at)}" in <${el.tagName.toLowerCase()}>`);
+        brokenWords.push(
+          `"${word.slice(0, at)}|${word.slice(at)}" in <${el.tagName.toLowerCase()}>`,
+        );
       }
     }
 
@@ -84,11 +87,17 @@ export function layoutFaults(page: Page): Promise<LayoutFaults> {
       `${el.tagName.toLowerCase()} "${(el as HTMLElement).innerText.trim().replace(/\s+/g, ' ').slice(0, 50)}"`;
     for (const box of document.querySelectorAll<HTMLElement>('.table-scroll')) {
       if (box.clientWidth > 0 && box.scrollWidth > box.clientWidth + 1)
-        cutCells.push(`table scrolls inside its box: ${box.scrollWidth} > ${box.clientWidth} px (${describe(box.querySelector('caption, th') ?? box)})`);
+        cutCells.push(
+          `table scrolls inside its box: ${box.scrollWidth} > ${box.clientWidth} px (${describe(box.querySelector('caption, th') ?? box)})`,
+        );
     }
     for (const cell of document.querySelectorAll<HTMLElement>('td, th, .cell-value')) {
       // Cells hidden but for screen readers (clipped to nothing) show nothing to cut.
-      if (cell.clientWidth <= 1 || cell.closest('.visually-hidden') || getComputedStyle(cell).clip.startsWith('rect(0'))
+      if (
+        cell.clientWidth <= 1 ||
+        cell.closest('.visually-hidden') ||
+        getComputedStyle(cell).clip.startsWith('rect(0')
+      )
         continue;
       if (cell.scrollWidth > cell.clientWidth + 1)
         cutCells.push(`${describe(cell)}: ${cell.scrollWidth} > ${cell.clientWidth} px`);

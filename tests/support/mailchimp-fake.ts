@@ -35,30 +35,50 @@ export async function startMailchimpFake(options: { apiKey: string; listId: stri
   const server = createServer(async (req, res) => {
     const body = await read(req);
     const path = req.url ?? '';
-    requests.push({ method: req.method ?? '', path, authorization: req.headers.authorization, body });
+    requests.push({
+      method: req.method ?? '',
+      path,
+      authorization: req.headers.authorization,
+      body,
+    });
     const send = (status: number, json: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(json));
     };
     if (keyOf(req.headers.authorization) !== options.apiKey) {
-      return send(401, { title: 'API Key Invalid', status: 401, detail: 'Your API key may be invalid.' });
+      return send(401, {
+        title: 'API Key Invalid',
+        status: 401,
+        detail: 'Your API key may be invalid.',
+      });
     }
     const list = /^\/3\.0\/lists\/([^/?]+)(\/members\/([0-9a-f]{32}))?(\?.*)?$/.exec(path);
     if (!list || decodeURIComponent(list[1]!) !== options.listId) {
-      return send(404, { title: 'Resource Not Found', status: 404, detail: 'The requested resource could not be found.' });
+      return send(404, {
+        title: 'Resource Not Found',
+        status: 404,
+        detail: 'The requested resource could not be found.',
+      });
     }
-    if (req.method === 'GET' && !list[2]) return send(200, { id: options.listId, name: 'Newsletter' });
+    if (req.method === 'GET' && !list[2])
+      return send(200, { id: options.listId, name: 'Newsletter' });
     if (req.method === 'PUT' && list[3]) {
       const email = String(body?.email_address ?? '');
       if (createHash('md5').update(email.toLowerCase()).digest('hex') !== list[3]) {
-        return send(400, { title: 'Invalid Resource', status: 400, detail: 'The subscriber hash does not match.' });
+        return send(400, {
+          title: 'Invalid Resource',
+          status: 400,
+          detail: 'The subscriber hash does not match.',
+        });
       }
       if (email.includes('invalid')) {
         return send(400, {
           title: 'Invalid Resource',
           status: 400,
           detail: 'Please provide a valid email address.',
-          errors: [{ field: 'email_address', message: 'This email address looks fake or invalid.' }],
+          errors: [
+            { field: 'email_address', message: 'This email address looks fake or invalid.' },
+          ],
         });
       }
       const existing = members.get(list[3]);

@@ -44,7 +44,10 @@ export interface ServerProcess {
  * port of its own, with `env` on top of the caller's environment. Resolves once `/readyz`
  * answers 200.
  */
-export async function startServerProcess(main: string, env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(
+  main: string,
+  env: Record<string, string>,
+): Promise<ServerProcess> {
   const port = await freePort();
   let output = '';
   let exit: string | null = null;
@@ -67,7 +70,10 @@ export async function startServerProcess(main: string, env: Record<string, strin
       child.kill('SIGKILL');
       throw new Error(`the server did not become ready:\n${output}`);
     }
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -31,10 +31,14 @@ export function cbor(value: unknown): Buffer {
     const bytes = Buffer.from(value, 'utf8');
     return Buffer.concat([cborHead(3, bytes.length), bytes]);
   }
-  if (value instanceof Uint8Array) return Buffer.concat([cborHead(2, value.length), Buffer.from(value)]);
+  if (value instanceof Uint8Array)
+    return Buffer.concat([cborHead(2, value.length), Buffer.from(value)]);
   if (Array.isArray(value)) return Buffer.concat([cborHead(4, value.length), ...value.map(cbor)]);
   const entries = value instanceof Map ? [...value] : Object.entries(value as object);
-  return Buffer.concat([cborHead(5, entries.length), ...entries.flatMap(([k, v]) => [cbor(k), cbor(v)])]);
+  return Buffer.concat([
+    cborHead(5, entries.length),
+    ...entries.flatMap(([k, v]) => [cbor(k), cbor(v)]),
+  ]);
 }
 
 const b64url = (b: Uint8Array) => Buffer.from(b).toString('base64url');
@@ -88,7 +92,13 @@ export class SoftAuthenticator {
     let credential = bend.credential;
     if (!credential) {
       const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-      credential = { id: randomBytes(32), privateKey, rpId, userHandle: pk.user?.id ?? '', counter: 0 };
+      credential = {
+        id: randomBytes(32),
+        privateKey,
+        rpId,
+        userHandle: pk.user?.id ?? '',
+        counter: 0,
+      };
       this.credentials.push(credential);
     }
     const jwk = credential.privateKey.export({ format: 'jwk' });
@@ -118,7 +128,9 @@ export class SoftAuthenticator {
       rawId: b64url(credential.id),
       type: 'public-key',
       response: {
-        clientDataJSON: b64url(this.clientData('webauthn.create', pk.challenge, bend.origin ?? this.origin)),
+        clientDataJSON: b64url(
+          this.clientData('webauthn.create', pk.challenge, bend.origin ?? this.origin),
+        ),
         attestationObject: b64url(attestationObject),
         transports: this.transports,
       },
@@ -142,7 +154,11 @@ export class SoftAuthenticator {
     count.writeUInt32BE(credential.counter);
     const rpId = bend.rpId ?? pk.rpId ?? credential.rpId;
     const authData = Buffer.concat([sha256(rpId), Buffer.from([0x05]), count]); // UP, UV
-    const clientDataJSON = this.clientData('webauthn.get', pk.challenge, bend.origin ?? this.origin);
+    const clientDataJSON = this.clientData(
+      'webauthn.get',
+      pk.challenge,
+      bend.origin ?? this.origin,
+    );
     const signed = Buffer.concat([authData, sha256(clientDataJSON)]);
     if (bend.badSignature) signed[0]! ^= 0xff;
     const signature = sign('sha256', signed, credential.privateKey);

@@ -16,7 +16,13 @@ const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)[
 
 function resolveModule(from: string, spec: string): string | null {
   const base = resolve(dirname(from), spec);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')]) {
+  for (const candidate of [
+    base,
+    `${base}.ts`,
+    `${base}.tsx`,
+    join(base, 'index.ts'),
+    join(base, 'index.tsx'),
+  ]) {
     if (/\.(ts|tsx)$/.test(candidate) && existsSync(candidate)) return candidate;
   }
   return null;
@@ -48,21 +54,29 @@ export function widgetRoutes(): string[] {
   // `const Name = lazyPage(() => import('../views/…'))` (possibly over several lines) and
   // `import { Name } from '../views/…'`.
   const modules = new Map<string, string>();
-  for (const m of source.matchAll(/const\s+(\w+)\s*=\s*lazyPage\(\s*\(\)\s*=>\s*import\(\s*'([^']+)'/g)) {
+  for (const m of source.matchAll(
+    /const\s+(\w+)\s*=\s*lazyPage\(\s*\(\)\s*=>\s*import\(\s*'([^']+)'/g,
+  )) {
     const file = resolveModule(ROUTES, m[2]!);
     if (file) modules.set(m[1]!, file);
   }
   for (const m of source.matchAll(/import\s*\{([^}]+)\}\s*from\s*'(\.\.\/views\/[^']+)'/g)) {
     const file = resolveModule(ROUTES, m[2]!);
     if (!file) continue;
-    for (const name of m[1]!.split(',').map((n) => n.trim()).filter(Boolean)) modules.set(name, file);
+    for (const name of m[1]!
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean))
+      modules.set(name, file);
   }
   const paths: string[] = [];
   for (const m of source.matchAll(/\bpage\(\s*'([^']+)'\s*,[^,]+,\s*(\w+)/g)) {
     const file = modules.get(m[2]!);
-    if (!file) throw new Error(`route ${m[1]}: page ${m[2]} not found in ${relative(ROOT, ROUTES)}`);
+    if (!file)
+      throw new Error(`route ${m[1]}: page ${m[2]} not found in ${relative(ROOT, ROUTES)}`);
     if (reaches(file, WIDGET)) paths.push(m[1]!);
   }
-  if (paths.length === 0) throw new Error('no route shows the sign-in widget: the route table was not read');
+  if (paths.length === 0)
+    throw new Error('no route shows the sign-in widget: the route table was not read');
   return paths;
 }

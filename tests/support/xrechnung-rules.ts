@@ -12,17 +12,26 @@ import { XMLParser } from 'fast-xml-parser';
  */
 type Node = Record<string, unknown>;
 
-const parser = new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, parseTagValue: false });
+const parser = new XMLParser({
+  removeNSPrefix: true,
+  ignoreAttributes: false,
+  parseTagValue: false,
+});
 
 const text = (value: unknown): string => {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value.trim();
-  if (typeof value === 'object' && '#text' in (value as Node)) return String((value as Node)['#text']).trim();
+  if (typeof value === 'object' && '#text' in (value as Node))
+    return String((value as Node)['#text']).trim();
   return '';
 };
-const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const list = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 const at = (node: unknown, ...path: string[]): unknown =>
-  path.reduce<unknown>((n, key) => (n && typeof n === 'object' ? (n as Node)[key] : undefined), node);
+  path.reduce<unknown>(
+    (n, key) => (n && typeof n === 'object' ? (n as Node)[key] : undefined),
+    node,
+  );
 
 const ALLOWED_TYPE_CODES = ['326', '380', '384', '389', '381', '875', '876', '877'];
 const XRECHNUNG_3 = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0';
@@ -34,10 +43,14 @@ export function xrechnungRuleViolations(xml: string): string[] {
   const buyer = at(invoice, 'AccountingCustomerParty', 'Party');
   const contact = at(seller, 'Contact');
   const means = list(invoice.PaymentMeans as Node | Node[] | undefined);
-  const subtotals = list(at(invoice, 'TaxTotal') as Node | Node[] | undefined).flatMap((t) => list(at(t, 'TaxSubtotal') as Node | Node[] | undefined));
+  const subtotals = list(at(invoice, 'TaxTotal') as Node | Node[] | undefined).flatMap((t) =>
+    list(at(t, 'TaxSubtotal') as Node | Node[] | undefined),
+  );
   const categories = [
     ...subtotals.map((s) => at(s, 'TaxCategory')),
-    ...list(invoice.InvoiceLine as Node | Node[] | undefined).map((l) => at(l, 'Item', 'ClassifiedTaxCategory')),
+    ...list(invoice.InvoiceLine as Node | Node[] | undefined).map((l) =>
+      at(l, 'Item', 'ClassifiedTaxCategory'),
+    ),
   ];
   const taxSchemes = list(at(seller, 'PartyTaxScheme') as Node | Node[] | undefined);
   const email = text(at(contact, 'ElectronicMail'));
@@ -57,16 +70,22 @@ export function xrechnungRuleViolations(xml: string): string[] {
     ['BR-DE-15', text(invoice.BuyerReference) !== ''],
     [
       'BR-DE-16',
-      !categories.some((c) => ['S', 'Z', 'E', 'AE', 'K', 'G', 'L', 'M'].includes(text(at(c, 'ID')))) ||
-        taxSchemes.some((s) => text(at(s, 'CompanyID')) !== ''),
+      !categories.some((c) =>
+        ['S', 'Z', 'E', 'AE', 'K', 'G', 'L', 'M'].includes(text(at(c, 'ID'))),
+      ) || taxSchemes.some((s) => text(at(s, 'CompanyID')) !== ''),
     ],
     ['BR-DE-17', ALLOWED_TYPE_CODES.includes(text(invoice.InvoiceTypeCode))],
     ['BR-DE-21', text(invoice.CustomizationID) === XRECHNUNG_3],
     [
       'BR-DE-23-a',
-      means.filter((m) => ['30', '58'].includes(text(m.PaymentMeansCode))).every((m) => text(at(m, 'PayeeFinancialAccount', 'ID')) !== ''),
+      means
+        .filter((m) => ['30', '58'].includes(text(m.PaymentMeansCode)))
+        .every((m) => text(at(m, 'PayeeFinancialAccount', 'ID')) !== ''),
     ],
-    ['BR-DE-26', text(invoice.InvoiceTypeCode) !== '384' || at(invoice, 'BillingReference') !== undefined],
+    [
+      'BR-DE-26',
+      text(invoice.InvoiceTypeCode) !== '384' || at(invoice, 'BillingReference') !== undefined,
+    ],
     ['BR-DE-27', (phone.match(/[0-9]/g) ?? []).length >= 3],
     ['BR-DE-28', /^[^@\s]+@[^@\s]+$/.test(email)],
     // EN 16931 / PEPPOL rules that XRechnung 3.0 makes mandatory: both electronic addresses.
@@ -80,7 +99,11 @@ export function xrechnungRuleViolations(xml: string): string[] {
       'BR-E-10',
       subtotals
         .filter((s) => text(at(s, 'TaxCategory', 'ID')) === 'E')
-        .every((s) => text(at(s, 'TaxCategory', 'TaxExemptionReason')) !== '' || text(at(s, 'TaxCategory', 'TaxExemptionReasonCode')) !== ''),
+        .every(
+          (s) =>
+            text(at(s, 'TaxCategory', 'TaxExemptionReason')) !== '' ||
+            text(at(s, 'TaxCategory', 'TaxExemptionReasonCode')) !== '',
+        ),
     ],
   ];
   return rules.filter(([, ok]) => !ok).map(([id]) => id);
@@ -114,7 +137,8 @@ function coRules(invoice: Node, seller: unknown, subtotals: Node[]): [string, bo
   const vatIds = list(at(seller, 'PartyTaxScheme') as Node | Node[] | undefined)
     .filter((s) => text(at(s, 'TaxScheme', 'ID')).toUpperCase() === 'VAT')
     .map((s) => text(s.CompanyID));
-  const hasReason = (c: Node) => text(c.AllowanceChargeReason) !== '' || text(c.AllowanceChargeReasonCode) !== '';
+  const hasReason = (c: Node) =>
+    text(c.AllowanceChargeReason) !== '' || text(c.AllowanceChargeReasonCode) !== '';
   const period = at(invoice, 'InvoicePeriod') as Node | undefined;
   return [
     ['BR-CO-3', !(text(invoice.TaxPointDate) !== '' && text(at(period, 'DescriptionCode')) !== '')],
@@ -122,20 +146,45 @@ function coRules(invoice: Node, seller: unknown, subtotals: Node[]): [string, bo
     // Seller VAT identifier with an ISO 3166-1 alpha-2 prefix (Greece: EL).
     ['BR-CO-9', vatIds.every((id) => /^[A-Z]{2}/.test(id) && !id.startsWith('GR'))],
     ['BR-CO-10', cents(at(totals, 'LineExtensionAmount')) === lineNet],
-    ['BR-CO-11', at(totals, 'AllowanceTotalAmount') === undefined || allowanceTotal === sum(allowances.map((c) => cents(c.Amount)))],
-    ['BR-CO-12', at(totals, 'ChargeTotalAmount') === undefined || chargeTotal === sum(docCharges.map((c) => cents(c.Amount)))],
+    [
+      'BR-CO-11',
+      at(totals, 'AllowanceTotalAmount') === undefined ||
+        allowanceTotal === sum(allowances.map((c) => cents(c.Amount))),
+    ],
+    [
+      'BR-CO-12',
+      at(totals, 'ChargeTotalAmount') === undefined ||
+        chargeTotal === sum(docCharges.map((c) => cents(c.Amount))),
+    ],
     ['BR-CO-13', taxExclusive === lineNet - allowanceTotal + chargeTotal],
-    ['BR-CO-14', vatTotal !== undefined && cents(vatTotal.TaxAmount) === sum(subtotals.map((s) => cents(s.TaxAmount)))],
+    [
+      'BR-CO-14',
+      vatTotal !== undefined &&
+        cents(vatTotal.TaxAmount) === sum(subtotals.map((s) => cents(s.TaxAmount))),
+    ],
     ['BR-CO-15', taxInclusive === taxExclusive + cents(vatTotal?.TaxAmount)],
-    ['BR-CO-16', payable === taxInclusive - cents(at(totals, 'PrepaidAmount')) + cents(at(totals, 'PayableRoundingAmount'))],
+    [
+      'BR-CO-16',
+      payable ===
+        taxInclusive -
+          cents(at(totals, 'PrepaidAmount')) +
+          cents(at(totals, 'PayableRoundingAmount')),
+    ],
     [
       'BR-CO-17',
       subtotals.every(
-        (s) => cents(s.TaxAmount) === Math.round((cents(s.TaxableAmount) * Number(text(at(s, 'TaxCategory', 'Percent')) || '0')) / 100),
+        (s) =>
+          cents(s.TaxAmount) ===
+          Math.round(
+            (cents(s.TaxableAmount) * Number(text(at(s, 'TaxCategory', 'Percent')) || '0')) / 100,
+          ),
       ),
     ],
     ['BR-CO-18', subtotals.length > 0],
-    ['BR-CO-19', period === undefined || text(period.StartDate) !== '' || text(period.EndDate) !== ''],
+    [
+      'BR-CO-19',
+      period === undefined || text(period.StartDate) !== '' || text(period.EndDate) !== '',
+    ],
     [
       'BR-CO-20',
       lines.every((l) => {
@@ -147,12 +196,19 @@ function coRules(invoice: Node, seller: unknown, subtotals: Node[]): [string, bo
     ['BR-CO-22', docCharges.every(hasReason)],
     ['BR-CO-23', lineCharges.filter((c) => text(c.ChargeIndicator) === 'false').every(hasReason)],
     ['BR-CO-24', lineCharges.filter((c) => text(c.ChargeIndicator) === 'true').every(hasReason)],
-    ['BR-CO-25', payable <= 0 || text(invoice.DueDate) !== '' || list(invoice.PaymentTerms as Node | Node[] | undefined).some((t) => text(t.Note) !== '')],
+    [
+      'BR-CO-25',
+      payable <= 0 ||
+        text(invoice.DueDate) !== '' ||
+        list(invoice.PaymentTerms as Node | Node[] | undefined).some((t) => text(t.Note) !== ''),
+    ],
     // The seller identifier (BT-29), legal registration identifier (BT-30) or VAT identifier (BT-31).
     [
       'BR-CO-26',
       vatIds.some((id) => id !== '') ||
-        list(at(seller, 'PartyIdentification') as Node | Node[] | undefined).some((p) => text(p.ID) !== '') ||
+        list(at(seller, 'PartyIdentification') as Node | Node[] | undefined).some(
+          (p) => text(p.ID) !== '',
+        ) ||
         text(at(seller, 'PartyLegalEntity', 'CompanyID')) !== '',
     ],
   ];

@@ -206,9 +206,13 @@ describe('parseProblem', () => {
     expect(
       parseProblem(409, {
         code: 'batch_refused',
-        errors: [{ field: 'ids.0', code: 'invalid_transition', message: 'x', id, status: 'approved' }],
+        errors: [
+          { field: 'ids.0', code: 'invalid_transition', message: 'x', id, status: 'approved' },
+        ],
       }).fieldErrors,
-    ).toEqual([{ field: 'ids.0', code: 'invalid_transition', message: 'x', id, status: 'approved' }]);
+    ).toEqual([
+      { field: 'ids.0', code: 'invalid_transition', message: 'x', id, status: 'approved' },
+    ]);
   });
 
   it('tolerates bodies that are no objects', () => {
@@ -284,7 +288,9 @@ describe('API client: identical reads within 2 s share one answer', () => {
     expect(requests).toHaveLength(3);
     await get();
     expect(requests).toHaveLength(3);
-    await client.PUT('/clients/{clientId}' as never, { params: { path: { clientId: 'c-1' } } } as never).catch(() => {});
+    await client
+      .PUT('/clients/{clientId}' as never, { params: { path: { clientId: 'c-1' } } } as never)
+      .catch(() => {});
     await get();
     expect(requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'PUT', 'GET']);
     await get({ cache: 'no-store' });
@@ -293,7 +299,9 @@ describe('API client: identical reads within 2 s share one answer', () => {
 
   it('lets one caller abort without stopping the shared request for the others', async () => {
     let release: (r: Response) => void = () => {};
-    const { requests, get } = counting(() => new Promise<Response>((resolve) => (release = resolve)));
+    const { requests, get } = counting(
+      () => new Promise<Response>((resolve) => (release = resolve)),
+    );
     const stop = new AbortController();
     const first = get({ signal: stop.signal });
     const second = get();

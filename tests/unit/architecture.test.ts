@@ -111,8 +111,12 @@ export function violations(graph: Map<string, string[]>) {
   const all = edges(graph);
   const top = (f: string) => f.split('/')[0];
   return {
-    'src/ imports server/': show(all.filter((e) => top(e.from) === 'src' && top(e.to) === 'server')),
-    'server/ imports src/': show(all.filter((e) => top(e.from) === 'server' && top(e.to) === 'src')),
+    'src/ imports server/': show(
+      all.filter((e) => top(e.from) === 'src' && top(e.to) === 'server'),
+    ),
+    'server/ imports src/': show(
+      all.filter((e) => top(e.from) === 'server' && top(e.to) === 'src'),
+    ),
     'shared/ imports src/ or server/': show(
       all.filter((e) => top(e.from) === 'shared' && top(e.to) !== 'shared'),
     ),
@@ -178,7 +182,10 @@ describe('the import graph', () => {
       ['src/views/a.tsx', ['server/features/x/repo.ts']],
       ['server/features/y/h.ts', ['server/features/x/repo.ts', 'src/app/routes.ts']],
       ['server/features/x/repo.ts', ['server/features/x/index.ts']],
-      ['server/features/x/index.ts', ['server/features/x/repo.ts', 'server/auth-provider/users.ts']],
+      [
+        'server/features/x/index.ts',
+        ['server/features/x/repo.ts', 'server/auth-provider/users.ts'],
+      ],
       ['shared/time.ts', ['server/time.ts']],
       ['src/machines/m.ts', ['src/app/services.ts']],
       ['server/jobs/queue.ts', ['server/features/x/index.ts']],

@@ -21,7 +21,17 @@ function setup(now = () => new Date()) {
           {
             name: 'go',
             description: 'Go on.',
-            inputs: () => [{ name: 'name', type: 'string', required: true, minLength: 2, maxLength: 5, trim: true, preserve: true }],
+            inputs: () => [
+              {
+                name: 'name',
+                type: 'string',
+                required: true,
+                minLength: 2,
+                maxLength: 5,
+                trim: true,
+                preserve: true,
+              },
+            ],
             async execute(ctx) {
               ctx.data.name = ctx.input.name;
               return { kind: 'continue', states: [] };
@@ -54,7 +64,17 @@ function setup(now = () => new Date()) {
           {
             name: 'choose',
             description: 'Pick one.',
-            inputs: () => [{ name: 'color', type: 'string', required: true, allowedValues: [{ value: 'red', name: 'Rot' }, { value: 'blue', name: 'Blau' }] }],
+            inputs: () => [
+              {
+                name: 'color',
+                type: 'string',
+                required: true,
+                allowedValues: [
+                  { value: 'red', name: 'Rot' },
+                  { value: 'blue', name: 'Blau' },
+                ],
+              },
+            ],
             async execute(ctx) {
               ctx.preventRevert();
               return { kind: 'continue', states: ['third'] };
@@ -72,13 +92,18 @@ function setup(now = () => new Date()) {
             name: 'lose',
             description: 'Loses the database connection.',
             async execute() {
-              throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+              throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+                code: 'ECONNREFUSED',
+              });
             },
           },
           {
             name: 'fatal',
             description: 'Ends the flow.',
-            execute: async () => ({ kind: 'error', error: { status: 500, code: 'flow_discontinuity_error', message: 'x' } }),
+            execute: async () => ({
+              kind: 'error',
+              error: { status: 500, code: 'flow_discontinuity_error', message: 'x' },
+            }),
           },
         ],
       },
@@ -86,10 +111,25 @@ function setup(now = () => new Date()) {
     },
   };
   const store = createMemoryFlowStore();
-  const engine = createFlowEngine<Env, { held: string[] }>({ flows: { demo: def }, store, env: () => ({ log }), now });
-  const act = (state: any, name: string, input: Record<string, unknown> = {}, csrf = state.body.csrf_token) => {
+  const engine = createFlowEngine<Env, { held: string[] }>({
+    flows: { demo: def },
+    store,
+    env: () => ({ log }),
+    now,
+  });
+  const act = (
+    state: any,
+    name: string,
+    input: Record<string, unknown> = {},
+    csrf = state.body.csrf_token,
+  ) => {
     const href: string = state.body.actions[name].href;
-    return engine.run('demo', decodeURIComponent(href.split('action=')[1]!), { input_data: input, csrf_token: csrf }, request);
+    return engine.run(
+      'demo',
+      decodeURIComponent(href.split('action=')[1]!),
+      { input_data: input, csrf_token: csrf },
+      request,
+    );
   };
   return { engine, store, act, log, release: () => release?.() };
 }
@@ -103,7 +143,13 @@ describe('flow engine', () => {
     expect(first.body.csrf_token).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(Object.keys(first.body.actions)).toEqual(['go', 'slow']);
     expect(first.body.actions.go!.href).toMatch(/^\/demo\?action=go%40[0-9a-f-]{36}$/);
-    expect(first.body.actions.go!.inputs.name).toEqual({ name: 'name', type: 'string', required: true, min_length: 2, max_length: 5 });
+    expect(first.body.actions.go!.inputs.name).toEqual({
+      name: 'name',
+      type: 'string',
+      required: true,
+      min_length: 2,
+      max_length: 5,
+    });
   });
 
   it('validates inputs: error at the input, value echoed, state kept, token rotated', async () => {
@@ -111,8 +157,15 @@ describe('flow engine', () => {
     const first = await engine.start('demo', request);
     const bad = await act(first, 'go', { name: ' x ' });
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ name: 'first', status: 400, error: { code: 'form_data_invalid_error' } });
-    expect(bad.body.actions.go!.inputs.name).toMatchObject({ value: 'x', error: { code: 'value_too_short_error' } });
+    expect(bad.body).toMatchObject({
+      name: 'first',
+      status: 400,
+      error: { code: 'form_data_invalid_error' },
+    });
+    expect(bad.body.actions.go!.inputs.name).toMatchObject({
+      value: 'x',
+      error: { code: 'value_too_short_error' },
+    });
     expect(bad.body.actions.slow!.inputs).toEqual({});
     expect(bad.body.csrf_token).not.toBe(first.body.csrf_token);
     const stale = await act(first, 'go', { name: 'Anna' });
@@ -131,7 +184,9 @@ describe('flow engine', () => {
     expect(again.body.payload).toEqual({ greeting: 'Hallo Ben' });
     expect(log).toEqual(['before second Anna', 'before second Ben']);
     const third = await act(again, 'choose', { color: 'green' });
-    expect(third.body.actions.choose!.inputs.color!.error!.message).toBe('The value is invalid. Must be one of: red,blue');
+    expect(third.body.actions.choose!.inputs.color!.error!.message).toBe(
+      'The value is invalid. Must be one of: red,blue',
+    );
     const done = await act(third, 'choose', { color: 'red' });
     expect(done.body.name).toBe('third');
     expect(done.body.actions).toEqual({}); // the step prevented going back
@@ -162,7 +217,11 @@ describe('flow engine', () => {
     const lost = await act(second, 'lose');
     expect(lost.status).toBe(503);
     expect(lost.headers).toEqual({ 'retry-after': '5' });
-    expect(lost.body).toMatchObject({ name: 'error', status: 503, error: { code: 'technical_error' } });
+    expect(lost.body).toMatchObject({
+      name: 'error',
+      status: 503,
+      error: { code: 'technical_error' },
+    });
   });
 
   it('refuses suspended actions, expired flows and a second concurrent action', async () => {
@@ -170,18 +229,31 @@ describe('flow engine', () => {
     const { engine, act, release } = setup(() => clock);
     const first = await engine.start('demo', request);
     const id = decodeURIComponent(first.body.actions.go!.href).split('@')[1]!;
-    const hidden = await engine.run('demo', `hidden@${id}`, { input_data: {}, csrf_token: first.body.csrf_token }, request);
+    const hidden = await engine.run(
+      'demo',
+      `hidden@${id}`,
+      { input_data: {}, csrf_token: first.body.csrf_token },
+      request,
+    );
     expect(hidden.status).toBe(403);
 
     const slow = act(first, 'slow');
     const second = await act(first, 'go', { name: 'Anna' });
-    expect(second.body).toMatchObject({ name: 'error', status: 500, error: { code: 'technical_error' } });
+    expect(second.body).toMatchObject({
+      name: 'error',
+      status: 500,
+      error: { code: 'technical_error' },
+    });
     release();
     expect((await slow).body.name).toBe('third');
 
     clock = new Date('2026-01-01T10:01:01Z');
     const expired = await act(first, 'go', { name: 'Anna' });
-    expect(expired.body).toMatchObject({ name: 'error', status: 410, error: { code: 'flow_expired_error' } });
+    expect(expired.body).toMatchObject({
+      name: 'error',
+      status: 410,
+      error: { code: 'flow_expired_error' },
+    });
   });
 });
 
@@ -202,6 +274,8 @@ describe('input validation', () => {
       flag: { code: 'value_invalid_error', message: 'The value is invalid.' },
       optional: { code: 'value_too_long_error', message: 'The value is too long.' },
     });
-    expect(validateInputs([{ name: 'e', type: 'email' }], { e: 'a@b' }).errors.e?.code).toBe('value_invalid_error');
+    expect(validateInputs([{ name: 'e', type: 'email' }], { e: 'a@b' }).errors.e?.code).toBe(
+      'value_invalid_error',
+    );
   });
 });

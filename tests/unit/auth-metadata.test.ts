@@ -11,7 +11,11 @@ const CASES: Array<[unknown, unknown, unknown]> = [
   [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
   [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
   [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-  [['a', 'b'], ['c', 'd'], ['c', 'd']],
+  [
+    ['a', 'b'],
+    ['c', 'd'],
+    ['c', 'd'],
+  ],
   [{ a: 'b' }, ['c'], ['c']],
   [{ a: 'foo' }, null, null],
   [{ a: 'foo' }, 'bar', 'bar'],
@@ -26,7 +30,10 @@ describe('mergePatch (RFC 7396)', () => {
   });
 
   it('treats __proto__ and hasOwnProperty as plain keys', () => {
-    const patched = mergePatch({ hasOwnProperty: 1 }, JSON.parse('{"__proto__": {"polluted": true}, "hasOwnProperty": null}'));
+    const patched = mergePatch(
+      { hasOwnProperty: 1 },
+      JSON.parse('{"__proto__": {"polluted": true}, "hasOwnProperty": null}'),
+    );
     expect(JSON.parse(JSON.stringify(patched))).toEqual({ ['__proto__']: { polluted: true } });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

@@ -91,7 +91,11 @@ describe('authFlowMachine: the server decides the next state', () => {
     const init = loginInitState();
     const { actor, screen } = await atLoginInit(provider, init);
     provider.on('continue_with_login_identifier', reply(passwordState()));
-    actor.send({ type: 'action.run', name: 'continue_with_login_identifier', inputs: { email: 'a@example.org' } });
+    actor.send({
+      type: 'action.run',
+      name: 'continue_with_login_identifier',
+      inputs: { email: 'a@example.org' },
+    });
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     await flush();
     expect(screen()).toBe('login_password');
@@ -117,7 +121,9 @@ describe('authFlowMachine: the server decides the next state', () => {
     const provider = fakeProvider();
     provider.on(
       'register_client_capabilities',
-      reply(state('error', {}, { status: 410, error: { code: 'flow_expired_error', message: 'x' } })),
+      reply(
+        state('error', {}, { status: 410, error: { code: 'flow_expired_error', message: 'x' } }),
+      ),
     );
     provider.on('register_client_capabilities', reply(loginInitState()));
     const { actor, screen } = run(provider);
@@ -136,10 +142,18 @@ describe('authFlowMachine: the server decides the next state', () => {
   it('does not send bad input: the e-mail must match the pattern and not be all digits', async () => {
     const provider = fakeProvider();
     const { actor, screen } = await atLoginInit(provider);
-    actor.send({ type: 'action.run', name: 'continue_with_login_identifier', inputs: { email: '0123456789' } });
+    actor.send({
+      type: 'action.run',
+      name: 'continue_with_login_identifier',
+      inputs: { email: '0123456789' },
+    });
     expect(screen()).toBe('login_init');
     expect(actor.getSnapshot().context.clientErrors).toEqual({ email: 'value_invalid_error' });
-    actor.send({ type: 'action.run', name: 'continue_with_login_identifier', inputs: { email: '' } });
+    actor.send({
+      type: 'action.run',
+      name: 'continue_with_login_identifier',
+      inputs: { email: '' },
+    });
     expect(actor.getSnapshot().context.clientErrors).toEqual({ email: 'value_missing_error' });
     expect(provider.calls.map((c) => c.action)).toEqual(['register_client_capabilities']);
   });
@@ -156,14 +170,23 @@ describe('authFlowMachine: the server decides the next state', () => {
   it('shows form_data_invalid_error at the field, not as a banner, and counts passcode_invalid', async () => {
     const provider = fakeProvider();
     const { actor } = await atLoginInit(provider);
-    const passcode = state('passcode_confirmation', { verify_passcode: { code: true }, resend_passcode: {} });
+    const passcode = state('passcode_confirmation', {
+      verify_passcode: { code: true },
+      resend_passcode: {},
+    });
     provider.on('continue_with_login_identifier', reply(passcode));
-    actor.send({ type: 'action.run', name: 'continue_with_login_identifier', inputs: { email: 'a@example.org' } });
+    actor.send({
+      type: 'action.run',
+      name: 'continue_with_login_identifier',
+      inputs: { email: 'a@example.org' },
+    });
     await flush();
     const wrong = state(
       'passcode_confirmation',
       {
-        verify_passcode: { code: { required: true, error: { code: 'passcode_invalid', message: 'x' } } },
+        verify_passcode: {
+          code: { required: true, error: { code: 'passcode_invalid', message: 'x' } },
+        },
         resend_passcode: {},
       },
       { status: 400, error: { code: 'form_data_invalid_error', message: 'Form data invalid.' } },
@@ -174,7 +197,9 @@ describe('authFlowMachine: the server decides the next state', () => {
     await flush();
     const context = actor.getSnapshot().context;
     expect(context.error).toBeNull();
-    expect(context.response?.actions.verify_passcode?.inputs.code?.error?.code).toBe('passcode_invalid');
+    expect(context.response?.actions.verify_passcode?.inputs.code?.error?.code).toBe(
+      'passcode_invalid',
+    );
     expect(context.codeResets).toBe(before + 1);
   });
 
@@ -184,11 +209,24 @@ describe('authFlowMachine: the server decides the next state', () => {
     const otp = (error?: 'otp_code_invalid' | 'otp_code_already_used') =>
       state(
         'login_otp',
-        { otp_code_validate: { otp_code: error ? { required: true, error: { code: error, message: 'x' } } : true } },
-        error ? { status: 400, error: { code: 'form_data_invalid_error', message: 'Form data invalid.' } } : {},
+        {
+          otp_code_validate: {
+            otp_code: error ? { required: true, error: { code: error, message: 'x' } } : true,
+          },
+        },
+        error
+          ? {
+              status: 400,
+              error: { code: 'form_data_invalid_error', message: 'Form data invalid.' },
+            }
+          : {},
       );
     provider.on('continue_with_login_identifier', reply(otp()));
-    actor.send({ type: 'action.run', name: 'continue_with_login_identifier', inputs: { email: 'a@example.org' } });
+    actor.send({
+      type: 'action.run',
+      name: 'continue_with_login_identifier',
+      inputs: { email: 'a@example.org' },
+    });
     await flush();
     const before = actor.getSnapshot().context.codeResets;
     provider.on('otp_code_validate', reply(otp('otp_code_invalid')));
@@ -207,7 +245,11 @@ describe('authFlowMachine: time', () => {
     const provider = fakeProvider();
     const { actor, tick } = await atLoginInit(provider);
     provider.on('continue_with_login_identifier', reply(passwordState()));
-    actor.send({ type: 'action.run', name: 'continue_with_login_identifier', inputs: { email: 'a@example.org' } });
+    actor.send({
+      type: 'action.run',
+      name: 'continue_with_login_identifier',
+      inputs: { email: 'a@example.org' },
+    });
     await flush();
     provider.on(
       'password_login',
@@ -247,9 +289,19 @@ describe('authFlowMachine: time', () => {
     const { actor, screen } = await atLoginInit(provider);
     provider.on(
       'continue_with_login_identifier',
-      reply(passwordState({ status: 429, payload: { retry_after: 30 }, error: { code: 'rate_limit_exceeded', message: 'x' } })),
+      reply(
+        passwordState({
+          status: 429,
+          payload: { retry_after: 30 },
+          error: { code: 'rate_limit_exceeded', message: 'x' },
+        }),
+      ),
     );
-    actor.send({ type: 'action.run', name: 'continue_with_login_identifier', inputs: { email: 'a@example.org' } });
+    actor.send({
+      type: 'action.run',
+      name: 'continue_with_login_identifier',
+      inputs: { email: 'a@example.org' },
+    });
     await flush();
     provider.on(
       'continue_to_passcode_confirmation_recovery',
@@ -264,7 +316,11 @@ describe('authFlowMachine: time', () => {
     const provider = fakeProvider();
     const { actor, tick, screen } = await atLoginInit(provider);
     provider.on('continue_with_login_identifier', 'never');
-    actor.send({ type: 'action.run', name: 'continue_with_login_identifier', inputs: { email: 'a@example.org' } });
+    actor.send({
+      type: 'action.run',
+      name: 'continue_with_login_identifier',
+      inputs: { email: 'a@example.org' },
+    });
     await tick(12_000);
     expect(actor.getSnapshot().hasTag('busy')).toBe(true);
     await tick(1000);
@@ -278,16 +334,31 @@ describe('authFlowMachine: time', () => {
     const { actor, tick } = await atLoginInit(provider);
     provider.on(
       'continue_with_login_identifier',
-      reply(state('passcode_confirmation', { verify_passcode: { code: true }, resend_passcode: {} }, { payload: { resend_after: 2 } })),
+      reply(
+        state(
+          'passcode_confirmation',
+          { verify_passcode: { code: true }, resend_passcode: {} },
+          { payload: { resend_after: 2 } },
+        ),
+      ),
     );
-    actor.send({ type: 'action.run', name: 'continue_with_login_identifier', inputs: { email: 'a@example.org' } });
+    actor.send({
+      type: 'action.run',
+      name: 'continue_with_login_identifier',
+      inputs: { email: 'a@example.org' },
+    });
     await flush();
     expect(actor.getSnapshot().hasTag('resendCountdown')).toBe(true);
     actor.send({ type: 'action.run', name: 'resend_passcode' });
     expect(provider.calls.some((c) => c.action === 'resend_passcode')).toBe(false);
     await tick(2000);
     expect(actor.getSnapshot().hasTag('resendCountdown')).toBe(false);
-    provider.on('resend_passcode', reply(state('passcode_confirmation', { verify_passcode: { code: true }, resend_passcode: {} })));
+    provider.on(
+      'resend_passcode',
+      reply(
+        state('passcode_confirmation', { verify_passcode: { code: true }, resend_passcode: {} }),
+      ),
+    );
     actor.send({ type: 'action.run', name: 'resend_passcode' });
     expect(provider.calls.some((c) => c.action === 'resend_passcode')).toBe(true);
   });
@@ -298,21 +369,37 @@ describe('authFlowMachine: success and account deletion', () => {
     const provider = fakeProvider();
     const { actor, emitted, screen } = await atLoginInit(provider);
     provider.on('continue_with_login_identifier', reply(passwordState()));
-    actor.send({ type: 'action.run', name: 'continue_with_login_identifier', inputs: { email: 'a@example.org' } });
-    await flush();
-    const success = state('success', {}, {
-      payload: {
-        claims: { subject: 'user-1' } as never,
-        last_login: { login_method: 'password' },
-      },
+    actor.send({
+      type: 'action.run',
+      name: 'continue_with_login_identifier',
+      inputs: { email: 'a@example.org' },
     });
-    provider.on('password_login', reply(success, { token: 'jwt.token.here', sessionLifetime: 43200 }));
+    await flush();
+    const success = state(
+      'success',
+      {},
+      {
+        payload: {
+          claims: { subject: 'user-1' } as never,
+          last_login: { login_method: 'password' },
+        },
+      },
+    );
+    provider.on(
+      'password_login',
+      reply(success, { token: 'jwt.token.here', sessionLifetime: 43200 }),
+    );
     actor.send({ type: 'action.run', name: 'password_login', inputs: { password: 'geheim123' } });
     await flush();
     expect(screen()).toBe('success');
     expect(actor.getSnapshot().hasTag('succeeded')).toBe(true);
     expect(emitted).toEqual([
-      { type: 'session-created', token: 'jwt.token.here', userId: 'user-1', expiresInSeconds: 43200 },
+      {
+        type: 'session-created',
+        token: 'jwt.token.here',
+        userId: 'user-1',
+        expiresInSeconds: 43200,
+      },
     ]);
     expect(provider.lastLogins).toEqual([{ login_method: 'password' }]);
   });
@@ -321,7 +408,10 @@ describe('authFlowMachine: success and account deletion', () => {
     const provider = fakeProvider({
       start: preflightState(),
     });
-    provider.on('register_client_capabilities', reply(state('profile_init', { account_delete: {} }, { payload: { sessions: [] } })));
+    provider.on(
+      'register_client_capabilities',
+      reply(state('profile_init', { account_delete: {} }, { payload: { sessions: [] } })),
+    );
     const { actor, emitted, screen } = run(provider, 'profile');
     await flush();
     await flush();
@@ -351,8 +441,17 @@ describe('authFlowMachine: profile', () => {
           user: {
             id: 'u',
             user_id: 'u',
-            emails: emails.map((address, i) => ({ id: `e${i}`, address, is_primary: i === 0, is_verified: true })),
-            mfa_config: { auth_app_set_up: false, totp_enabled: false, security_keys_enabled: false },
+            emails: emails.map((address, i) => ({
+              id: `e${i}`,
+              address,
+              is_primary: i === 0,
+              is_verified: true,
+            })),
+            mfa_config: {
+              auth_app_set_up: false,
+              totp_enabled: false,
+              security_keys_enabled: false,
+            },
             created_at: '2025-01-01T00:00:00Z',
             updated_at: '2025-01-01T00:00:00Z',
           },
@@ -373,7 +472,11 @@ describe('authFlowMachine: profile', () => {
 
   it('fires session-expired when the provider refuses the session (401 unauthorized)', async () => {
     const provider = fakeProvider({
-      start: state('error', {}, { status: 401, csrf_token: '', error: { code: 'unauthorized', message: 'x' } }),
+      start: state(
+        'error',
+        {},
+        { status: 401, csrf_token: '', error: { code: 'unauthorized', message: 'x' } },
+      ),
     });
     const { emitted, screen } = run(provider, 'profile');
     await flush();
@@ -404,7 +507,11 @@ describe('authFlowMachine: profile', () => {
 
   it('restarts the profile when a new session is created', async () => {
     const provider = fakeProvider();
-    provider.on('register_client_capabilities', reply(profile(['a@example.org'])), reply(profile(['a@example.org'])));
+    provider.on(
+      'register_client_capabilities',
+      reply(profile(['a@example.org'])),
+      reply(profile(['a@example.org'])),
+    );
     const { screen } = run(provider, 'profile');
     await flush();
     await flush();
@@ -422,7 +529,14 @@ describe('authFlowMachine: profile', () => {
     const provider = fakeProvider();
     provider.on(
       'register_client_capabilities',
-      reply(state('profile_init', { webauthn_credential_rename: { passkey_id: { required: true, hidden: true }, passkey_name: true } })),
+      reply(
+        state('profile_init', {
+          webauthn_credential_rename: {
+            passkey_id: { required: true, hidden: true },
+            passkey_name: true,
+          },
+        }),
+      ),
     );
     const { actor } = run(provider, 'profile');
     await flush();
@@ -430,13 +544,32 @@ describe('authFlowMachine: profile', () => {
     await flush();
     actor.send({ type: 'profile.rename', kind: 'passkey', id: 'pk1' });
     expect(actor.getSnapshot().hasTag('renaming')).toBe(true);
-    actor.send({ type: 'action.run', name: 'webauthn_credential_rename', inputs: { passkey_id: 'pk1', passkey_name: 'ab' } });
-    expect(actor.getSnapshot().context.clientErrors).toEqual({ passkey_name: 'value_too_short_error' });
-    actor.send({ type: 'action.run', name: 'webauthn_credential_rename', inputs: { passkey_id: 'pk1', passkey_name: 'x'.repeat(33) } });
-    expect(actor.getSnapshot().context.clientErrors).toEqual({ passkey_name: 'value_too_long_error' });
+    actor.send({
+      type: 'action.run',
+      name: 'webauthn_credential_rename',
+      inputs: { passkey_id: 'pk1', passkey_name: 'ab' },
+    });
+    expect(actor.getSnapshot().context.clientErrors).toEqual({
+      passkey_name: 'value_too_short_error',
+    });
+    actor.send({
+      type: 'action.run',
+      name: 'webauthn_credential_rename',
+      inputs: { passkey_id: 'pk1', passkey_name: 'x'.repeat(33) },
+    });
+    expect(actor.getSnapshot().context.clientErrors).toEqual({
+      passkey_name: 'value_too_long_error',
+    });
     provider.on('webauthn_credential_rename', reply(state('profile_init', {})));
-    actor.send({ type: 'action.run', name: 'webauthn_credential_rename', inputs: { passkey_id: 'pk1', passkey_name: 'Laptop' } });
-    expect(provider.calls.at(-1)).toMatchObject({ action: 'webauthn_credential_rename', inputs: { passkey_id: 'pk1', passkey_name: 'Laptop' } });
+    actor.send({
+      type: 'action.run',
+      name: 'webauthn_credential_rename',
+      inputs: { passkey_id: 'pk1', passkey_name: 'Laptop' },
+    });
+    expect(provider.calls.at(-1)).toMatchObject({
+      action: 'webauthn_credential_rename',
+      inputs: { passkey_id: 'pk1', passkey_name: 'Laptop' },
+    });
   });
 });
 
@@ -449,7 +582,12 @@ describe('authFlowMachine: passkeys', () => {
     provider.on('webauthn_verify_assertion_response', reply(state('success')));
     const init = state(
       'login_init',
-      { continue_with_login_identifier: { email: true }, webauthn_verify_assertion_response: { assertion_response: { type: 'json', required: true } } },
+      {
+        continue_with_login_identifier: { email: true },
+        webauthn_verify_assertion_response: {
+          assertion_response: { type: 'json', required: true },
+        },
+      },
       { payload: { request_options: options } },
     );
     provider.on('register_client_capabilities', reply(init));
@@ -469,25 +607,41 @@ describe('authFlowMachine: passkeys', () => {
     const provider = fakeProvider();
     const { actor, screen } = await atLoginInit(
       provider,
-      state('login_init', { continue_with_login_identifier: { email: true }, webauthn_generate_request_options: {} }),
+      state('login_init', {
+        continue_with_login_identifier: { email: true },
+        webauthn_generate_request_options: {},
+      }),
     );
     provider.passkeyFails('NotAllowedError');
     provider.on(
       'webauthn_generate_request_options',
-      reply(state('login_passkey', { webauthn_verify_assertion_response: { assertion_response: { type: 'json' } }, back: {} }, { payload: { request_options: options } })),
+      reply(
+        state(
+          'login_passkey',
+          {
+            webauthn_verify_assertion_response: { assertion_response: { type: 'json' } },
+            back: {},
+          },
+          { payload: { request_options: options } },
+        ),
+      ),
     );
     provider.on('back', reply(loginInitState()));
     actor.send({ type: 'action.run', name: 'webauthn_generate_request_options' });
     await flush();
     await flush();
-    expect(provider.calls.map((c) => c.action).slice(-2)).toEqual(['webauthn_generate_request_options', 'back']);
+    expect(provider.calls.map((c) => c.action).slice(-2)).toEqual([
+      'webauthn_generate_request_options',
+      'back',
+    ]);
     expect(screen()).toBe('login_init');
   });
 
   /** Onboarding offers a passkey; creating it fails in the browser with `failure`. */
   async function failedCreation(failure: Error) {
     const provider = fakeProvider();
-    const offer = () => state('onboarding_create_passkey', { webauthn_generate_creation_options: {}, skip: {} });
+    const offer = () =>
+      state('onboarding_create_passkey', { webauthn_generate_creation_options: {}, skip: {} });
     provider.on('register_client_capabilities', reply(offer()));
     const { actor, screen } = run(provider);
     await flush();
@@ -495,21 +649,35 @@ describe('authFlowMachine: passkeys', () => {
     provider.passkeyRejects(failure);
     provider.on(
       'webauthn_generate_creation_options',
-      reply(state('onboarding_verify_passkey_attestation', { webauthn_verify_attestation_response: { public_key: { type: 'json' } }, back: {} }, { payload: { creation_options: options } })),
+      reply(
+        state(
+          'onboarding_verify_passkey_attestation',
+          { webauthn_verify_attestation_response: { public_key: { type: 'json' } }, back: {} },
+          { payload: { creation_options: options } },
+        ),
+      ),
     );
     provider.on('back', reply(offer()));
     actor.send({ type: 'action.run', name: 'webauthn_generate_creation_options' });
     await flush();
     await flush();
     expect(screen()).toBe('onboarding_create_passkey');
-    expect(provider.calls.map((c) => c.action).slice(-2)).toEqual(['webauthn_generate_creation_options', 'back']);
-    expect(provider.calls.some((c) => c.action === 'webauthn_verify_attestation_response')).toBe(false);
+    expect(provider.calls.map((c) => c.action).slice(-2)).toEqual([
+      'webauthn_generate_creation_options',
+      'back',
+    ]);
+    expect(provider.calls.some((c) => c.action === 'webauthn_verify_attestation_response')).toBe(
+      false,
+    );
     return actor.getSnapshot().context.error;
   }
 
   /** What @simplewebauthn/browser throws: its WebAuthnError, named after the DOMException. */
   const webAuthnError = (name: string) =>
-    Object.assign(new Error('ceremony failed', { cause: new DOMException('x', name) }), { name, code: 'X' });
+    Object.assign(new Error('ceremony failed', { cause: new DOMException('x', name) }), {
+      name,
+      code: 'X',
+    });
 
   it('goes back and says the passkey already exists only for InvalidStateError', async () => {
     expect(await failedCreation(webAuthnError('InvalidStateError'))).toEqual({
@@ -523,15 +691,25 @@ describe('authFlowMachine: passkeys', () => {
   });
 
   it('goes back with a generic message when creating a passkey fails otherwise', async () => {
-    expect(await failedCreation(webAuthnError('SecurityError'))).toEqual({ code: 'passkey_creation_failed' });
-    expect(await failedCreation(new TypeError('options'))).toEqual({ code: 'passkey_creation_failed' });
+    expect(await failedCreation(webAuthnError('SecurityError'))).toEqual({
+      code: 'passkey_creation_failed',
+    });
+    expect(await failedCreation(new TypeError('options'))).toEqual({
+      code: 'passkey_creation_failed',
+    });
   });
 
   it('sends the new passkey of a successful prompt as public_key', async () => {
     const provider = fakeProvider();
     provider.on(
       'register_client_capabilities',
-      reply(state('webauthn_credential_verification', { webauthn_verify_attestation_response: { public_key: { type: 'json' } }, back: {} }, { payload: { creation_options: options } })),
+      reply(
+        state(
+          'webauthn_credential_verification',
+          { webauthn_verify_attestation_response: { public_key: { type: 'json' } }, back: {} },
+          { payload: { creation_options: options } },
+        ),
+      ),
     );
     provider.passkeyResolves({ id: 'new-key' });
     provider.on('webauthn_verify_attestation_response', reply(state('profile_init')));
@@ -540,14 +718,29 @@ describe('authFlowMachine: passkeys', () => {
     await flush();
     await flush();
     expect(provider.passkeyPrompts).toEqual([{ kind: 'create', options }]);
-    expect(provider.calls.at(-1)).toMatchObject({ action: 'webauthn_verify_attestation_response', inputs: { public_key: { id: 'new-key' } } });
+    expect(provider.calls.at(-1)).toMatchObject({
+      action: 'webauthn_verify_attestation_response',
+      inputs: { public_key: { id: 'new-key' } },
+    });
     expect(screen()).toBe('profile_init');
   });
 
   it('continues by itself when the MFA chooser offers a single method', async () => {
     const provider = fakeProvider();
-    provider.on('register_client_capabilities', reply(state('mfa_method_chooser', { continue_to_otp_secret_creation: {}, skip: {} })));
-    provider.on('continue_to_otp_secret_creation', reply(state('mfa_otp_secret_creation', { otp_code_verify: { otp_code: true } }, { payload: { otp_secret: 'ABC', otp_image_source: 'data:image/png;base64,AA' } })));
+    provider.on(
+      'register_client_capabilities',
+      reply(state('mfa_method_chooser', { continue_to_otp_secret_creation: {}, skip: {} })),
+    );
+    provider.on(
+      'continue_to_otp_secret_creation',
+      reply(
+        state(
+          'mfa_otp_secret_creation',
+          { otp_code_verify: { otp_code: true } },
+          { payload: { otp_secret: 'ABC', otp_image_source: 'data:image/png;base64,AA' } },
+        ),
+      ),
+    );
     const { screen } = run(provider);
     await flush();
     await flush();
@@ -557,16 +750,29 @@ describe('authFlowMachine: passkeys', () => {
 });
 
 describe('authFlowMachine: third-party sign-in', () => {
-  const thirdparty = state('thirdparty', { exchange_token: { token: { required: true, hidden: true } }, back: {} }, { payload: { redirect_url: 'https://provider.example/auth' } });
+  const thirdparty = state(
+    'thirdparty',
+    { exchange_token: { token: { required: true, hidden: true } }, back: {} },
+    { payload: { redirect_url: 'https://provider.example/auth' } },
+  );
 
   it('saves the flow and goes to the provider', async () => {
     const provider = fakeProvider();
     const { actor } = await atLoginInit(
       provider,
-      state('login_init', { thirdparty_oauth: { provider: { required: true, hidden: true }, redirect_to: { required: true, hidden: true } } }),
+      state('login_init', {
+        thirdparty_oauth: {
+          provider: { required: true, hidden: true },
+          redirect_to: { required: true, hidden: true },
+        },
+      }),
     );
     provider.on('thirdparty_oauth', reply(thirdparty));
-    actor.send({ type: 'action.run', name: 'thirdparty_oauth', inputs: { provider: 'google', redirect_to: 'http://app/login' } });
+    actor.send({
+      type: 'action.run',
+      name: 'thirdparty_oauth',
+      inputs: { provider: 'google', redirect_to: 'http://app/login' },
+    });
     await flush();
     await flush();
     expect(provider.redirects).toEqual(['https://provider.example/auth']);
@@ -579,12 +785,16 @@ describe('authFlowMachine: third-party sign-in', () => {
     await flush();
     await flush();
     expect(provider.starts).toBe(0);
-    expect(provider.calls).toEqual([{ action: 'exchange_token', inputs: { token: 'one-time' }, csrfToken: thirdparty.csrf_token }]);
+    expect(provider.calls).toEqual([
+      { action: 'exchange_token', inputs: { token: 'one-time' }, csrfToken: thirdparty.csrf_token },
+    ]);
     expect(screen()).toBe('success');
   });
 
   it('shows thirdPartyAccessDenied for access_denied and goes back', async () => {
-    const provider = fakeProvider({ thirdPartyReturn: { saved: thirdparty, error: 'access_denied' } });
+    const provider = fakeProvider({
+      thirdPartyReturn: { saved: thirdparty, error: 'access_denied' },
+    });
     provider.on('back', reply(loginInitState()));
     const { actor, screen } = run(provider);
     await flush();
@@ -594,12 +804,21 @@ describe('authFlowMachine: third-party sign-in', () => {
   });
 
   it('shows somethingWentWrong with the description for another error', async () => {
-    const provider = fakeProvider({ thirdPartyReturn: { saved: thirdparty, error: 'server_error', errorDescription: 'Provider down' } });
+    const provider = fakeProvider({
+      thirdPartyReturn: {
+        saved: thirdparty,
+        error: 'server_error',
+        errorDescription: 'Provider down',
+      },
+    });
     provider.on('back', reply(loginInitState()));
     const { actor } = run(provider);
     await flush();
     await flush();
-    expect(actor.getSnapshot().context.error).toEqual({ code: 'third_party_error', description: 'Provider down' });
+    expect(actor.getSnapshot().context.error).toEqual({
+      code: 'third_party_error',
+      description: 'Provider down',
+    });
   });
 });
 
@@ -622,7 +841,12 @@ describe('support machines', () => {
     const actor = createActor(eventThrottleMachine, { clock }).start();
     const forwarded: string[] = [];
     actor.on('event.forwarded', ({ event }) => forwarded.push(event.type));
-    const created = { type: 'session-created' as const, token: 't', userId: 'u', expiresInSeconds: null };
+    const created = {
+      type: 'session-created' as const,
+      token: 't',
+      userId: 'u',
+      expiresInSeconds: null,
+    };
     actor.send({ type: 'event.forward', event: created });
     actor.send({ type: 'event.forward', event: created });
     actor.send({ type: 'event.forward', event: { type: 'user-deleted' } });
@@ -667,7 +891,11 @@ describe('support machines', () => {
     const copied: string[] = [];
     const actor = createActor(
       copyMachine.provide({
-        actors: { copyText: fromPromise<void, { text: string }>(async ({ input }) => void copied.push(input.text)) },
+        actors: {
+          copyText: fromPromise<void, { text: string }>(
+            async ({ input }) => void copied.push(input.text),
+          ),
+        },
       }),
       { clock },
     ).start();

@@ -41,38 +41,79 @@ function richState(name: string): FlowResponse {
         remember_me: { remember_me: { type: 'boolean' } },
       });
     case 'login_password':
-      return state(name, { password_login: { password: { type: 'password', required: true } }, continue_to_passcode_confirmation_recovery: {}, back: {} });
+      return state(name, {
+        password_login: { password: { type: 'password', required: true } },
+        continue_to_passcode_confirmation_recovery: {},
+        back: {},
+      });
     case 'login_password_recovery':
-      return state(name, { password_recovery: { new_password: { type: 'password', required: true, min_length: 8, max_length: 72 } } });
+      return state(name, {
+        password_recovery: {
+          new_password: { type: 'password', required: true, min_length: 8, max_length: 72 },
+        },
+      });
     case 'passcode_confirmation':
       return state(name, { verify_passcode: { code: true }, resend_passcode: {}, back: {} });
     case 'login_otp':
-      return state(name, { otp_code_validate: { otp_code: true }, continue_to_login_security_key: {} });
+      return state(name, {
+        otp_code_validate: { otp_code: true },
+        continue_to_login_security_key: {},
+      });
     case 'login_passkey':
-      return state(name, { webauthn_verify_assertion_response: { assertion_response: json }, back: {} }, { payload: { request_options: options } });
+      return state(
+        name,
+        { webauthn_verify_assertion_response: { assertion_response: json }, back: {} },
+        { payload: { request_options: options } },
+      );
     case 'onboarding_verify_passkey_attestation':
     case 'webauthn_credential_verification':
-      return state(name, { webauthn_verify_attestation_response: { public_key: json }, back: {} }, { payload: { creation_options: options } });
+      return state(
+        name,
+        { webauthn_verify_attestation_response: { public_key: json }, back: {} },
+        { payload: { creation_options: options } },
+      );
     case 'mfa_otp_secret_creation':
-      return state(name, { otp_code_verify: { otp_code: true }, back: {} }, { payload: { otp_secret: 'JBSWY3DPEHPK3PXP', otp_image_source: 'data:image/png;base64,AA' } });
+      return state(
+        name,
+        { otp_code_verify: { otp_code: true }, back: {} },
+        {
+          payload: { otp_secret: 'JBSWY3DPEHPK3PXP', otp_image_source: 'data:image/png;base64,AA' },
+        },
+      );
     case 'mfa_method_chooser':
-      return state(name, { continue_to_otp_secret_creation: {}, continue_to_security_key_creation: {}, ...common });
+      return state(name, {
+        continue_to_otp_secret_creation: {},
+        continue_to_security_key_creation: {},
+        ...common,
+      });
     case 'registration_init':
-      return state(name, { register_login_identifier: { email: { type: 'email', required: true } } });
+      return state(name, {
+        register_login_identifier: { email: { type: 'email', required: true } },
+      });
     case 'password_creation':
-      return state(name, { register_password: { new_password: { type: 'password', min_length: 8, max_length: 72 } }, ...common });
+      return state(name, {
+        register_password: { new_password: { type: 'password', min_length: 8, max_length: 72 } },
+        ...common,
+      });
     case 'onboarding_email':
       return state(name, { email_address_set: { email: true }, skip: {} });
     case 'onboarding_username':
       return state(name, { username_create: { username: true }, skip: {} });
     case 'thirdparty':
-      return state(name, { exchange_token: { token: { required: true, hidden: true } }, back: {} }, { payload: { redirect_url: 'https://idp.example/auth' } });
+      return state(
+        name,
+        { exchange_token: { token: { required: true, hidden: true } }, back: {} },
+        { payload: { redirect_url: 'https://idp.example/auth' } },
+      );
     case 'profile_init':
       return state(
         name,
         {
           email_create: { email: { type: 'email', required: true } },
-          webauthn_credential_rename: { passkey_id: { required: true, hidden: true }, passkey_name: true },
+          webauthn_credential_rename: {
+            passkey_id: { required: true, hidden: true },
+            passkey_name: true,
+          },
           account_delete: {},
         },
         { payload: { sessions: [] } },
@@ -88,21 +129,30 @@ function richState(name: string): FlowResponse {
 const SPECIAL_REPLIES = [
   state(
     'login_init',
-    { continue_with_login_identifier: { email: true }, webauthn_verify_assertion_response: { assertion_response: json } },
+    {
+      continue_with_login_identifier: { email: true },
+      webauthn_verify_assertion_response: { assertion_response: json },
+    },
     { payload: { request_options: options } },
   ),
-  state('passcode_confirmation', { verify_passcode: { code: true }, resend_passcode: {} }, { payload: { resend_after: 2 } }),
+  state(
+    'passcode_confirmation',
+    { verify_passcode: { code: true }, resend_passcode: {} },
+    { payload: { resend_after: 2 } },
+  ),
   state('mfa_method_chooser', { continue_to_otp_secret_creation: {}, skip: {} }),
   state('carrier_pigeon' as never),
 ];
 
 /** A 429 with `retry_after` in each state whose actions the server rate-limits. */
-const rateLimited = ['login_password', 'passcode_confirmation', 'login_otp', 'thirdparty'].map((name) => ({
-  ...richState(name),
-  status: 429,
-  payload: { retry_after: 2 },
-  error: { code: 'rate_limit_exceeded' as const, message: 'x' },
-}));
+const rateLimited = ['login_password', 'passcode_confirmation', 'login_otp', 'thirdparty'].map(
+  (name) => ({
+    ...richState(name),
+    status: 429,
+    payload: { retry_after: 2 },
+    error: { code: 'rate_limit_exceeded' as const, message: 'x' },
+  }),
+);
 
 const REPLIES = [...SERVER_STATES.map(richState), ...SPECIAL_REPLIES, ...rateLimited];
 
@@ -130,20 +180,38 @@ function eventsFor(snapshot: Snap): AuthFlowEvent[] {
       for (const body of REPLIES) events.push({ type, output: reply(body) });
     } else if (type === 'xstate.done.actor.readReturn') {
       const saved = richState('thirdparty');
-      events.push({ type, output: { saved: null, token: null, error: null, errorDescription: null } });
-      events.push({ type, output: { saved, token: 'one-time', error: null, errorDescription: null } });
-      events.push({ type, output: { saved, token: null, error: 'access_denied', errorDescription: null } });
+      events.push({
+        type,
+        output: { saved: null, token: null, error: null, errorDescription: null },
+      });
+      events.push({
+        type,
+        output: { saved, token: 'one-time', error: null, errorDescription: null },
+      });
+      events.push({
+        type,
+        output: { saved, token: null, error: 'access_denied', errorDescription: null },
+      });
     } else if (type === 'xstate.done.actor.checkSession') {
       events.push({ type, output: true }, { type, output: false });
     } else if (type === 'xstate.done.actor.detectCapabilities') {
-      events.push({ type, output: { webauthn_available: true, webauthn_conditional_mediation_available: true, webauthn_platform_authenticator_available: true } });
+      events.push({
+        type,
+        output: {
+          webauthn_available: true,
+          webauthn_conditional_mediation_available: true,
+          webauthn_platform_authenticator_available: true,
+        },
+      });
     } else if (type.startsWith('xstate.done.actor.')) {
       events.push({ type, output: { id: 'credential' } });
     } else if (type.startsWith('xstate.error.actor.')) {
       events.push({ type, error: Object.assign(new Error('failed'), { name: 'NotAllowedError' }) });
     } else if (type === 'action.run') {
       for (const [name, action] of Object.entries(snapshot.context.response?.actions ?? {})) {
-        const inputs = Object.fromEntries(Object.keys(action.inputs).map((i) => [i, SAMPLE_INPUTS[i] ?? 'x']));
+        const inputs = Object.fromEntries(
+          Object.keys(action.inputs).map((i) => [i, SAMPLE_INPUTS[i] ?? 'x']),
+        );
         events.push({ type, name, inputs, confirmed: true });
       }
     } else if (type === 'flow.switch') {
@@ -243,7 +311,10 @@ const showsItsScreen = async (snapshot: Snap) => {
       ? 'Konto endgültig löschen'
       : EXPECTED[top]!;
   const found = await screen.findAllByText(expected, {}, { timeout: 1000 }).catch(() => []);
-  expect(found.length, `${top}: expected "${expected}": ${document.body.textContent?.slice(0, 200)}`).toBeGreaterThan(0);
+  expect(
+    found.length,
+    `${top}: expected "${expected}": ${document.body.textContent?.slice(0, 200)}`,
+  ).toBeGreaterThan(0);
 };
 
 /** One path per state the widget can show (the shortest), so every screen is rendered. */
@@ -298,6 +369,7 @@ describeModel('the flow machine, model-based against the rendered widget', {
 
 describe('the flow machine and the protocol', () => {
   it('has a state for every server state of the protocol', () => {
-    for (const name of SERVER_STATES) expect(Object.keys(authFlowMachine.root.states)).toContain(name);
+    for (const name of SERVER_STATES)
+      expect(Object.keys(authFlowMachine.root.states)).toContain(name);
   });
 });

@@ -18,27 +18,42 @@ describe('authFlowMachine: SAML domain redirect', () => {
     const provider = fakeProvider();
     provider.on('register_client_capabilities', reply(loginInitState()));
     provider.on('continue_with_login_identifier', reply(toIdp));
-    const actor = createActor(authFlowMachine.provide({ actors: provider.actors }), { input: { flowName: 'login' } });
+    const actor = createActor(authFlowMachine.provide({ actors: provider.actors }), {
+      input: { flowName: 'login' },
+    });
     actor.start();
     await flush();
     await flush();
-    actor.send({ type: 'action.run', name: 'continue_with_login_identifier', inputs: { email: 'anna@klinik.example' } });
+    actor.send({
+      type: 'action.run',
+      name: 'continue_with_login_identifier',
+      inputs: { email: 'anna@klinik.example' },
+    });
     await flush();
     await flush();
-    expect(provider.calls.at(-1)).toMatchObject({ action: 'continue_with_login_identifier', inputs: { email: 'anna@klinik.example' } });
-    expect(provider.redirects).toEqual(['https://idp.klinik.example/sso?SAMLRequest=abc&RelayState=xyz']);
+    expect(provider.calls.at(-1)).toMatchObject({
+      action: 'continue_with_login_identifier',
+      inputs: { email: 'anna@klinik.example' },
+    });
+    expect(provider.redirects).toEqual([
+      'https://idp.klinik.example/sso?SAMLRequest=abc&RelayState=xyz',
+    ]);
     actor.stop();
   });
 
   it('back on the sign-in page, the token of the IdP is exchanged in the saved flow', async () => {
     const provider = fakeProvider({ thirdPartyReturn: { saved: toIdp, token: 'saml-token' } });
     provider.on('exchange_token', reply(state('success')));
-    const actor = createActor(authFlowMachine.provide({ actors: provider.actors }), { input: { flowName: 'login' } });
+    const actor = createActor(authFlowMachine.provide({ actors: provider.actors }), {
+      input: { flowName: 'login' },
+    });
     actor.start();
     await flush();
     await flush();
     expect(provider.starts).toBe(0);
-    expect(provider.calls).toEqual([{ action: 'exchange_token', inputs: { token: 'saml-token' }, csrfToken: toIdp.csrf_token }]);
+    expect(provider.calls).toEqual([
+      { action: 'exchange_token', inputs: { token: 'saml-token' }, csrfToken: toIdp.csrf_token },
+    ]);
     actor.stop();
   });
 });

@@ -42,12 +42,26 @@ describe('widget validation (specification section 5)', () => {
     const action = {
       action: 'username_create',
       href: '/x',
-      inputs: { username: { name: 'username', type: 'string' as const, required: true, min_length: 3, max_length: 8 } },
+      inputs: {
+        username: {
+          name: 'username',
+          type: 'string' as const,
+          required: true,
+          min_length: 3,
+          max_length: 8,
+        },
+      },
     };
     expect(validateAction(action, { username: 'anna_1' })).toEqual({});
-    expect(validateAction(action, { username: 'anna-1' })).toEqual({ username: 'invalid_username_error' });
-    expect(validateAction(action, { username: 'an' })).toEqual({ username: 'value_too_short_error' });
-    expect(validateAction(action, { username: 'anna_12345' })).toEqual({ username: 'value_too_long_error' });
+    expect(validateAction(action, { username: 'anna-1' })).toEqual({
+      username: 'invalid_username_error',
+    });
+    expect(validateAction(action, { username: 'an' })).toEqual({
+      username: 'value_too_short_error',
+    });
+    expect(validateAction(action, { username: 'anna_12345' })).toEqual({
+      username: 'value_too_long_error',
+    });
     expect(validateAction(action, { username: '' })).toEqual({ username: 'value_missing_error' });
   });
 
@@ -81,7 +95,9 @@ describe('widget validation (specification section 5)', () => {
     expect(validateCredentialName('ab')).toBe('value_too_short_error');
     expect(validateCredentialName('a'.repeat(33))).toBe('value_too_long_error');
     expect(validateCredentialName('Laptop')).toBeNull();
-    expect(credentialDisplayName({ public_key: 'pQECAyYgASFYIK-_x9z/Q1w2e3r' }, 'passkey')).toBe('Passkey-Q1w2e3r');
+    expect(credentialDisplayName({ public_key: 'pQECAyYgASFYIK-_x9z/Q1w2e3r' }, 'passkey')).toBe(
+      'Passkey-Q1w2e3r',
+    );
     expect(credentialDisplayName({ public_key: 'abc', name: 'Büro' }, 'security_key')).toBe('Büro');
   });
 
@@ -114,7 +130,11 @@ describe('CodeInput', () => {
     await user.keyboard('6');
     expect(onComplete).toHaveBeenCalledTimes(1);
     expect(onComplete).toHaveBeenCalledWith('123456');
-    expect(boxes().map((b) => b.value).join('')).toBe('123456');
+    expect(
+      boxes()
+        .map((b) => b.value)
+        .join(''),
+    ).toBe('123456');
   });
 
   it('fills a pasted code from the box that has the focus', async () => {
@@ -157,15 +177,28 @@ function renderFlow(provider: ReturnType<typeof fakeProvider>, flowName: FlowNam
 describe('flow screens', () => {
   it('clears the code boxes and says so in German on passcode_invalid', async () => {
     const provider = fakeProvider();
-    const passcode = state('passcode_confirmation', { verify_passcode: { code: true }, resend_passcode: {}, back: {} });
+    const passcode = state('passcode_confirmation', {
+      verify_passcode: { code: true },
+      resend_passcode: {},
+      back: {},
+    });
     provider.on('register_client_capabilities', reply(passcode));
     provider.on(
       'verify_passcode',
       reply(
         state(
           'passcode_confirmation',
-          { verify_passcode: { code: { required: true, error: { code: 'passcode_invalid', message: 'x' } } }, resend_passcode: {}, back: {} },
-          { status: 400, error: { code: 'form_data_invalid_error', message: 'Form data invalid.' } },
+          {
+            verify_passcode: {
+              code: { required: true, error: { code: 'passcode_invalid', message: 'x' } },
+            },
+            resend_passcode: {},
+            back: {},
+          },
+          {
+            status: 400,
+            error: { code: 'form_data_invalid_error', message: 'Form data invalid.' },
+          },
         ),
       ),
     );
@@ -176,8 +209,15 @@ describe('flow screens', () => {
     await user.click(boxes()[0]!);
     await user.paste('111111');
     expect(await screen.findByText('Der eingegebene Code ist nicht korrekt.')).toBeTruthy();
-    expect(boxes().map((b) => b.value).join('')).toBe('');
-    expect(provider.calls.at(-1)).toMatchObject({ action: 'verify_passcode', inputs: { code: '111111' } });
+    expect(
+      boxes()
+        .map((b) => b.value)
+        .join(''),
+    ).toBe('');
+    expect(provider.calls.at(-1)).toMatchObject({
+      action: 'verify_passcode',
+      inputs: { code: '111111' },
+    });
     // Not as a banner: form_data_invalid_error is shown at the field only.
     expect(screen.queryByText('Bitte prüfen Sie Ihre Eingaben.')).toBeNull();
   });
@@ -190,7 +230,9 @@ describe('flow screens', () => {
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('E-Mail-Adresse'), '4915112345678');
     await user.click(screen.getByRole('button', { name: 'Weiter' }));
-    expect(await screen.findByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.')).toBeTruthy();
+    expect(
+      await screen.findByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.'),
+    ).toBeTruthy();
     expect(screen.getByLabelText('E-Mail-Adresse').getAttribute('aria-invalid')).toBe('true');
     expect(provider.calls.map((c) => c.action)).toEqual(['register_client_capabilities']);
   });
@@ -198,11 +240,21 @@ describe('flow screens', () => {
   it('disables "Anmelden" and counts the seconds down after 429', async () => {
     const provider = fakeProvider();
     const password = (extra = {}) =>
-      state('login_password', { password_login: { password: { type: 'password', required: true } }, back: {} }, extra);
+      state(
+        'login_password',
+        { password_login: { password: { type: 'password', required: true } }, back: {} },
+        extra,
+      );
     provider.on('register_client_capabilities', reply(password()));
     provider.on(
       'password_login',
-      reply(password({ status: 429, payload: { retry_after: 2 }, error: { code: 'rate_limit_exceeded', message: 'x' } })),
+      reply(
+        password({
+          status: 429,
+          payload: { retry_after: 2 },
+          error: { code: 'rate_limit_exceeded', message: 'x' },
+        }),
+      ),
     );
     const { clock } = renderFlow(provider);
     await screen.findByRole('heading', { name: 'Passwort eingeben' });
@@ -223,16 +275,22 @@ describe('flow screens', () => {
       await flush();
     });
     expect(screen.queryByText(/Bitte warten Sie noch/)).toBeNull();
-    expect((screen.getByRole('button', { name: 'Anmelden' }) as HTMLButtonElement).disabled).toBe(false);
+    expect((screen.getByRole('button', { name: 'Anmelden' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
   });
 
   it('shows the error screen for /profile without a session, whose Weiter tries again', async () => {
     const provider = fakeProvider({ session: false });
     renderFlow(provider, 'profile');
-    expect(await screen.findByText('Bitte melden Sie sich an, um Ihr Profil zu sehen.')).toBeTruthy();
+    expect(
+      await screen.findByText('Bitte melden Sie sich an, um Ihr Profil zu sehen.'),
+    ).toBeTruthy();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Weiter' }));
-    expect(await screen.findByText('Bitte melden Sie sich an, um Ihr Profil zu sehen.')).toBeTruthy();
+    expect(
+      await screen.findByText('Bitte melden Sie sich an, um Ihr Profil zu sehen.'),
+    ).toBeTruthy();
     expect(provider.starts).toBe(0);
   });
 
@@ -242,21 +300,45 @@ describe('flow screens', () => {
       'profile_init',
       {
         email_create: { email: { type: 'email', required: true } },
-        session_delete: { session_id: { required: true, hidden: true, allowed_values: [{ value: 's2', name: 'Firefox' }] } },
+        session_delete: {
+          session_id: {
+            required: true,
+            hidden: true,
+            allowed_values: [{ value: 's2', name: 'Firefox' }],
+          },
+        },
       },
       {
         payload: {
           user: {
             id: 'u',
             user_id: 'u',
-            emails: [{ id: 'e1', address: 'anna@example.org', is_primary: true, is_verified: true }],
-            mfa_config: { auth_app_set_up: false, totp_enabled: false, security_keys_enabled: false },
+            emails: [
+              { id: 'e1', address: 'anna@example.org', is_primary: true, is_verified: true },
+            ],
+            mfa_config: {
+              auth_app_set_up: false,
+              totp_enabled: false,
+              security_keys_enabled: false,
+            },
             created_at: '2025-03-30T10:00:00Z',
             updated_at: '2025-03-30T10:00:00Z',
           },
           sessions: [
-            { id: 's1', current: true, user_agent: 'Chromium', created_at: '2025-03-30T10:00:00Z', last_used: '2025-03-30T10:00:00Z' },
-            { id: 's2', current: false, user_agent: 'Firefox', created_at: '2025-03-29T10:00:00Z', last_used: '2025-03-29T10:00:00Z' },
+            {
+              id: 's1',
+              current: true,
+              user_agent: 'Chromium',
+              created_at: '2025-03-30T10:00:00Z',
+              last_used: '2025-03-30T10:00:00Z',
+            },
+            {
+              id: 's2',
+              current: false,
+              user_agent: 'Firefox',
+              created_at: '2025-03-29T10:00:00Z',
+              last_used: '2025-03-29T10:00:00Z',
+            },
           ],
         } as never,
       },
@@ -281,7 +363,12 @@ describe('flow screens', () => {
     expect(provider.calls.map((c) => c.action)).not.toContain('session_delete');
     await user.click(within(sessions).getByRole('button', { name: 'Abmelden' }));
     await user.click(within(sessions).getByRole('button', { name: 'Ja' }));
-    await waitFor(() => expect(provider.calls.at(-1)).toMatchObject({ action: 'session_delete', inputs: { session_id: 's2' } }));
+    await waitFor(() =>
+      expect(provider.calls.at(-1)).toMatchObject({
+        action: 'session_delete',
+        inputs: { session_id: 's2' },
+      }),
+    );
     expect(await screen.findByText('Gespeichert')).toBeTruthy();
   });
 });

@@ -78,7 +78,9 @@ export const preflightState = () =>
 export const loginInitState = (extra: Partial<FlowResponse> = {}) =>
   state(
     'login_init',
-    { continue_with_login_identifier: { email: { type: 'email', required: true, max_length: 120 } } },
+    {
+      continue_with_login_identifier: { email: { type: 'email', required: true, max_length: 120 } },
+    },
     extra,
   );
 
@@ -135,12 +137,16 @@ export function fakeProvider(
       FlowReply,
       { href: string; csrfToken: string; inputs: Record<string, unknown> }
     >(({ input }) => {
-      const action = decodeURIComponent(new URL(input.href, 'http://x').searchParams.get('action')!).split('@')[0]!;
+      const action = decodeURIComponent(
+        new URL(input.href, 'http://x').searchParams.get('action')!,
+      ).split('@')[0]!;
       const call = { action, inputs: input.inputs, csrfToken: input.csrfToken };
       calls.push(call);
       return answer(action, call);
     }),
-    detectCapabilities: fromPromise<ClientCapabilities>(async () => options.capabilities ?? CAPABILITIES_OFF),
+    detectCapabilities: fromPromise<ClientCapabilities>(
+      async () => options.capabilities ?? CAPABILITIES_OFF,
+    ),
     conditionalPasskey: fromPromise<unknown, { options: WebAuthnOptions }>(({ input }) => {
       passkeyPrompts.push({ kind: 'conditional', options: input.options });
       return conditionalResult();
@@ -153,9 +159,11 @@ export function fakeProvider(
       passkeyPrompts.push({ kind: 'create', options: input.options });
       return passkeyResult();
     }),
-    redirectToProvider: fromPromise<void, { response: FlowResponse; url: string }>(async ({ input }) => {
-      redirects.push(input.url);
-    }),
+    redirectToProvider: fromPromise<void, { response: FlowResponse; url: string }>(
+      async ({ input }) => {
+        redirects.push(input.url);
+      },
+    ),
     saveLastLogin: fromPromise<void, { lastLogin: LastLogin | null }>(async ({ input }) => {
       lastLogins.push(input.lastLogin);
     }),

@@ -51,7 +51,14 @@ describeModel('batch action machine, model-based', {
         failed('submitBatch', REFUSED_A),
       ],
       // What the page shows: the state, how many are picked and how, the chosen action.
-      serialize: (s) => [s.context.selected.map((i) => i.id).sort().join(), s.context.scope, s.context.action],
+      serialize: (s) => [
+        s.context.selected
+          .map((i) => i.id)
+          .sort()
+          .join(),
+        s.context.scope,
+        s.context.action,
+      ],
     },
   ],
   maxPaths: 150,
@@ -60,7 +67,10 @@ describeModel('batch action machine, model-based', {
     return {
       ...startMachine(batchActionMachine, {
         input: plan.input!,
-        actions: { notifyDone: (_: unknown, params: { action: string; count: number }) => void notices.push(params) },
+        actions: {
+          notifyDone: (_: unknown, params: { action: string; count: number }) =>
+            void notices.push(params),
+        },
       }),
       notices,
     };
@@ -71,11 +81,14 @@ describeModel('batch action machine, model-based', {
       expect(s.hasTag('open')).toBe(false);
       // The bar offers exactly the actions the whole selection allows.
       const statuses = new Set(s.context.selected.map((i) => i.status));
-      const expected = statuses.size === 0 ? [] : statuses.has('validation_failed') && statuses.has('pending')
-        ? ['cancel', 'delete']
-        : statuses.has('validation_failed')
-          ? ['cancel', 'removeValidation', 'delete']
-          : ['approve', 'cancel', 'delete'];
+      const expected =
+        statuses.size === 0
+          ? []
+          : statuses.has('validation_failed') && statuses.has('pending')
+            ? ['cancel', 'delete']
+            : statuses.has('validation_failed')
+              ? ['cancel', 'removeValidation', 'delete']
+              : ['approve', 'cancel', 'delete'];
       expect(allowedActions(s.context)).toEqual(expected);
       expect(s.can({ type: 'batch.choose', action: 'approve' })).toBe(expected.includes('approve'));
       expect(s.can({ type: 'batch.choose', action: 'uncancel' })).toBe(false);
@@ -93,7 +106,9 @@ describeModel('batch action machine, model-based', {
       expect(s.hasTag('open')).toBe(true);
       expect(s.context.action).toBe('approve');
       expect(s.context.selected.length).toBeGreaterThan(0);
-      expect(selectionSum(s.context)).toBe(s.context.selected.reduce((n, i) => n + i.amountCents!, 0));
+      expect(selectionSum(s.context)).toBe(
+        s.context.selected.reduce((n, i) => n + i.amountCents!, 0),
+      );
       expect(s.can({ type: 'batch.toggle', item: A })).toBe(false);
     },
     'batchAction.submitting': (s, run) => {
@@ -113,7 +128,9 @@ describeModel('batch action machine, model-based', {
     },
     'batchAction.conflict': (s) => {
       expect(s.hasTag('conflict')).toBe(true);
-      expect(s.context.conflicts).toEqual([{ id: 'a', status: 'approved', code: 'invalid_transition' }]);
+      expect(s.context.conflicts).toEqual([
+        { id: 'a', status: 'approved', code: 'invalid_transition' },
+      ]);
       expect(s.can({ type: 'batch.deselectConflicts' })).toBe(true);
     },
     'batchAction.failed': (s) => {
@@ -168,13 +185,18 @@ describe('batch action machine', () => {
   });
 
   it('reads refused ids only from a 409 batch_refused', () => {
-    expect(conflictsOf(REFUSED_A)).toEqual([{ id: 'a', status: 'approved', code: 'invalid_transition' }]);
+    expect(conflictsOf(REFUSED_A)).toEqual([
+      { id: 'a', status: 'approved', code: 'invalid_transition' },
+    ]);
     expect(conflictsOf({ ...REFUSED_A, status: 400 })).toBeNull();
     expect(conflictsOf(NETWORK)).toBeNull();
   });
 
   it('offers documentation its own table and no sum when records carry no amount', () => {
-    const context = { transitions: { complete: ['signed'] }, selected: [{ id: 'd', status: 'signed' }] };
+    const context = {
+      transitions: { complete: ['signed'] },
+      selected: [{ id: 'd', status: 'signed' }],
+    };
     expect(allowedActions(context)).toEqual(['complete']);
     expect(selectionSum(context)).toBeNull();
   });

@@ -9,7 +9,8 @@ import type { RouteEffects } from '../../src/machines/wiring/effects';
 const fakeList = setup({
   types: {
     context: {} as { query: { filters: Record<string, string> }; reloads: number },
-    events: {} as { type: 'list.filter'; filters: Record<string, string> } | { type: 'list.reload' },
+    events: {} as
+      { type: 'list.filter'; filters: Record<string, string> } | { type: 'list.reload' },
   },
 }).createMachine({
   context: { query: { filters: { status: 'pending' } }, reloads: 0 },
@@ -23,9 +24,12 @@ describe('billing batch wiring', () => {
   it('drops the selection when the list takes a new filter, keeps it for the same one', () => {
     const list = createActor(fakeList).start();
     const effects = { api: {} } as unknown as RouteEffects;
-    const batch = createActor(wireBillingBatch(effects, list as unknown as ActorRefFrom<typeof listMachine>), {
-      input: { transitions: { approve: ['pending'] }, filter: { status: 'pending' } },
-    }).start();
+    const batch = createActor(
+      wireBillingBatch(effects, list as unknown as ActorRefFrom<typeof listMachine>),
+      {
+        input: { transitions: { approve: ['pending'] }, filter: { status: 'pending' } },
+      },
+    ).start();
     const item = { id: 'a', status: 'pending' };
     batch.send({ type: 'batch.toggle', item });
     list.send({ type: 'list.filter', filters: { status: 'pending' } });

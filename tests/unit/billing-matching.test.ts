@@ -93,7 +93,10 @@ describe('first match', () => {
   });
 
   it('an inactive rule never matches; no match lists every rule', () => {
-    const { match, trail } = evaluateRules([rule('a', { active: false }), rule('b', { noShow: true })], FACTS);
+    const { match, trail } = evaluateRules(
+      [rule('a', { active: false }), rule('b', { noShow: true })],
+      FACTS,
+    );
     expect(match).toBeNull();
     expect(trail).toHaveLength(2);
   });
@@ -113,10 +116,14 @@ describe('occasion', () => {
     expect(occasionOf({ ...base, endDate: '2026-05-10T13:00:00Z' }, now, 24)).toBeNull();
   });
   it('no-show, even before its end', () => {
-    expect(occasionOf({ ...base, noShow: true, endDate: '2026-05-10T13:00:00Z' }, now, 24)).toBe('no_show');
+    expect(occasionOf({ ...base, noShow: true, endDate: '2026-05-10T13:00:00Z' }, now, 24)).toBe(
+      'no_show',
+    );
   });
   it('cancelled inside the notice → late; in good time → none', () => {
-    expect(occasionOf({ ...base, cancelledAt: '2026-05-09T10:00:00Z' }, now, 24)).toBe('cancelled_late');
+    expect(occasionOf({ ...base, cancelledAt: '2026-05-09T10:00:00Z' }, now, 24)).toBe(
+      'cancelled_late',
+    );
     expect(occasionOf({ ...base, cancelledAt: '2026-05-09T08:00:00Z' }, now, 24)).toBeNull();
   });
   it('an unconfirmed hold is not billed', () => {
@@ -141,9 +148,21 @@ describe('validation reasons', () => {
   });
   it('names what is missing, in German', () => {
     expect(validationErrorsFor(complete, null).map((e) => e.code)).toEqual(['no_rule']);
-    expect(validationErrorsFor({ ...complete, hasNotSignedRequiredContract: true }, 'client')[0]?.message).toContain('Vertrag');
-    expect(validationErrorsFor({ ...complete, city: ' ' }, 'client').map((e) => e.code)).toEqual(['missing_address']);
-    expect(validationErrorsFor({ ...complete, insurer: null, insurerCode: null }, 'statutory_insurer').map((e) => e.code)).toEqual(['missing_insurer', 'missing_insurer_code']);
-    expect(validationErrorsFor({ ...complete, campaign: null }, 'sponsor').map((e) => e.code)).toEqual(['missing_campaign']);
+    expect(
+      validationErrorsFor({ ...complete, hasNotSignedRequiredContract: true }, 'client')[0]
+        ?.message,
+    ).toContain('Vertrag');
+    expect(validationErrorsFor({ ...complete, city: ' ' }, 'client').map((e) => e.code)).toEqual([
+      'missing_address',
+    ]);
+    expect(
+      validationErrorsFor(
+        { ...complete, insurer: null, insurerCode: null },
+        'statutory_insurer',
+      ).map((e) => e.code),
+    ).toEqual(['missing_insurer', 'missing_insurer_code']);
+    expect(
+      validationErrorsFor({ ...complete, campaign: null }, 'sponsor').map((e) => e.code),
+    ).toEqual(['missing_campaign']);
   });
 });

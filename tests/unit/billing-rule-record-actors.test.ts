@@ -34,15 +34,25 @@ describe('billing rule record actors', () => {
 
   it('answers a rule that is gone as not_found (404)', async () => {
     const { api } = fakeApi();
-    const failure = await run(loadBillingRuleRecordActor(api, () => ({})), { id: 'gone' }).catch((e: unknown) => e);
+    const failure = await run(
+      loadBillingRuleRecordActor(api, () => ({})),
+      { id: 'gone' },
+    ).catch((e: unknown) => e);
     expect(machineErrorOf(failure)).toEqual({ code: 'not_found', status: 404 });
   });
 
   it('creates a new rule with POST and changes an existing one with PUT', async () => {
     const { api, POST, PUT } = fakeApi();
-    expect(await run(saveBillingRuleActor(api), { id: null, body: { name: 'Neu' } })).toEqual({ id: 'new' });
-    expect(POST).toHaveBeenCalledWith('/admin/billing-rules', expect.objectContaining({ body: { name: 'Neu' } }));
-    expect(await run(saveBillingRuleActor(api), { id: 'r1', body: { name: 'Anders' } })).toEqual({ id: 'r1' });
+    expect(await run(saveBillingRuleActor(api), { id: null, body: { name: 'Neu' } })).toEqual({
+      id: 'new',
+    });
+    expect(POST).toHaveBeenCalledWith(
+      '/admin/billing-rules',
+      expect.objectContaining({ body: { name: 'Neu' } }),
+    );
+    expect(await run(saveBillingRuleActor(api), { id: 'r1', body: { name: 'Anders' } })).toEqual({
+      id: 'r1',
+    });
     expect(PUT).toHaveBeenCalledWith(
       '/admin/billing-rules/{id}',
       expect.objectContaining({ params: { path: { id: 'r1' } }, body: { name: 'Anders' } }),

@@ -54,11 +54,23 @@ const PREVIEW: components['schemas']['BillingRulePreview'] = {
     appointmentType: 'followup',
     client: { id: '22222222-2222-4222-8222-222222222222', firstName: 'Erika', lastName: 'Muster' },
   },
-  item: { amountCents: 9550, description: 'Folgetermin', vatTreatment: 'exempt', vatRatePercent: 0, payerKind: 'client' },
+  item: {
+    amountCents: 9550,
+    description: 'Folgetermin',
+    vatTreatment: 'exempt',
+    vatRatePercent: 0,
+    payerKind: 'client',
+  },
   occasion: 'completed',
   matchedRuleId: B,
   rules: [
-    { ruleId: A, name: 'Nicht erschienen', position: 0, outcome: 'not_matched', failedCriteria: ['noShow'] },
+    {
+      ruleId: A,
+      name: 'Nicht erschienen',
+      position: 0,
+      outcome: 'not_matched',
+      failedCriteria: ['noShow'],
+    },
     { ruleId: B, name: 'Folgetermin', position: 1, outcome: 'matched', failedCriteria: [] },
   ],
   validationErrors: [],
@@ -129,7 +141,12 @@ describeModel('billing rules machine, model-based', {
       ],
       walks: [
         // The 409 path to its end: the reload shows the rules as they are now.
-        [done('loadRules', RULES), { type: 'rules.move', id: B, to: 0 }, failed('reorderRules', stale), done('reloadRules', NOW)],
+        [
+          done('loadRules', RULES),
+          { type: 'rules.move', id: B, to: 0 },
+          failed('reorderRules', stale),
+          done('reloadRules', NOW),
+        ],
         // A failure other than 409: the old order, and the move can be tried again.
         [
           done('loadRules', RULES),
@@ -139,7 +156,13 @@ describeModel('billing rules machine, model-based', {
           done('reorderRules', MOVED),
         ],
         // Delete confirmed: a toast, then the list loads again.
-        [done('loadRules', RULES), { type: 'rule.delete', id: C }, { type: 'delete.confirm' }, done('deleteRule', null), done('loadRules', RULES.slice(0, 2))],
+        [
+          done('loadRules', RULES),
+          { type: 'rule.delete', id: C },
+          { type: 'delete.confirm' },
+          done('deleteRule', null),
+          done('loadRules', RULES.slice(0, 2)),
+        ],
         // A client picked by name, then another: the second one's appointments are asked for;
         // choosing one of the listed appointments previews it.
         [
@@ -155,7 +178,9 @@ describeModel('billing rules machine, model-based', {
   start: () => {
     const deleted: string[] = [];
     const started = startMachine(billingRulesMachine, {
-      actions: { notifyDeleted: (_: unknown, params: { name: string }) => void deleted.push(params.name) },
+      actions: {
+        notifyDeleted: (_: unknown, params: { name: string }) => void deleted.push(params.name),
+      },
     });
     return Object.assign(started, { deleted }) as typeof started & RunExtra;
   },
@@ -190,7 +215,12 @@ describeModel('billing rules machine, model-based', {
       expect(ids(s.context.rules)).toEqual(ids(MOVED));
       expect(ids(s.context.before!)).toEqual(ids(RULES));
       expect(run.fakes.reorderRules!.calls.at(-1)).toEqual({ ids: ids(MOVED) });
-      expect(s.context.announcement).toEqual({ kind: 'moved', name: 'Folgetermin', position: 1, count: 3 });
+      expect(s.context.announcement).toEqual({
+        kind: 'moved',
+        name: 'Folgetermin',
+        position: 1,
+        count: 3,
+      });
       expect(s.can({ type: 'rules.move', id: A, to: 0 })).toBe(false);
       expect(s.can({ type: 'rule.delete', id: A })).toBe(false);
     },
@@ -226,7 +256,9 @@ describeModel('billing rules machine, model-based', {
       expect(s.context.previewError).toBeNull();
     },
     'billingRules.preview.failed': (s) => {
-      expect(['invalid_appointment_id', 'appointment_not_billable']).toContain(s.context.previewError?.code);
+      expect(['invalid_appointment_id', 'appointment_not_billable']).toContain(
+        s.context.previewError?.code,
+      );
       expect(s.context.preview).toBeNull();
     },
     'billingRules.pick.none': (s) => {
@@ -252,21 +284,27 @@ describeModel('billing rules machine, model-based', {
     },
   },
   finish: (run, path) => {
-    const deletions = path.steps.filter((step) => step.event.type === 'xstate.done.actor.deleteRule').length;
+    const deletions = path.steps.filter(
+      (step) => step.event.type === 'xstate.done.actor.deleteRule',
+    ).length;
     expect((run as unknown as RunExtra).deleted).toEqual(Array(deletions).fill('Ersttermin'));
   },
 });
 
 describe('billing rules machine, opened for an appointment', () => {
   it('previews the appointment named in the address at once', () => {
-    const { actor, fakes } = startMachine(billingRulesMachine, { input: { appointmentId: APPOINTMENT } });
+    const { actor, fakes } = startMachine(billingRulesMachine, {
+      input: { appointmentId: APPOINTMENT },
+    });
     expect(actor.getSnapshot().matches({ preview: 'previewing' })).toBe(true);
     expect(fakes.previewRules!.calls).toEqual([{ appointmentId: APPOINTMENT }]);
     expect(actor.getSnapshot().context.openedForAppointment).toBe(true);
   });
 
   it('shows the German error for an address id that is no appointment id, and asks nothing', () => {
-    const { actor, fakes } = startMachine(billingRulesMachine, { input: { appointmentId: 'kein-termin' } });
+    const { actor, fakes } = startMachine(billingRulesMachine, {
+      input: { appointmentId: 'kein-termin' },
+    });
     expect(actor.getSnapshot().hasTag('previewError')).toBe(true);
     expect(actor.getSnapshot().context.previewError).toEqual({ code: 'invalid_appointment_id' });
     expect(fakes.previewRules!.calls).toEqual([]);

@@ -22,11 +22,18 @@ const PENDING = { id: 'a', status: 'pending', amountCents: 123_450 };
 const FAILED = { id: 'b', status: 'validation_failed', amountCents: 6_500 };
 
 function show(matchCount = 30) {
-  const started = startMachine(batchActionMachine, { input: { transitions: billingTransitionTable(), filter: {} } });
+  const started = startMachine(batchActionMachine, {
+    input: { transitions: billingTransitionTable(), filter: {} },
+  });
   render(
     <I18nextProvider i18n={i18n}>
       <BatchResult actorRef={started.actor} wording={billingWording()} />
-      <SelectionBar actorRef={started.actor} wording={billingWording()} matchCount={matchCount} pageRows={25} />
+      <SelectionBar
+        actorRef={started.actor}
+        wording={billingWording()}
+        matchCount={matchCount}
+        pageRows={25}
+      />
     </I18nextProvider>,
   );
   return { ...started, user: userEvent.setup() };
@@ -43,17 +50,32 @@ describe('billing selection bar', () => {
     expect(buttons()).toEqual(['Alle 30 Treffer auswählen']);
     act(() => r.actor.send({ type: 'batch.toggle', item: PENDING }));
     expect(text(screen.getByRole('status'))).toBe('1 Position ausgewählt, Summe 1.234,50 €');
-    expect(buttons()).toEqual(['Alle 30 Treffer auswählen', 'Auswahl aufheben', 'Freigeben', 'Stornieren', 'Löschen']);
+    expect(buttons()).toEqual([
+      'Alle 30 Treffer auswählen',
+      'Auswahl aufheben',
+      'Freigeben',
+      'Stornieren',
+      'Löschen',
+    ]);
     act(() => r.actor.send({ type: 'batch.toggle', item: FAILED }));
     expect(text(screen.getByRole('status'))).toBe('2 Positionen ausgewählt, Summe 1.299,50 €');
-    expect(buttons()).toEqual(['Alle 30 Treffer auswählen', 'Auswahl aufheben', 'Stornieren', 'Löschen']);
+    expect(buttons()).toEqual([
+      'Alle 30 Treffer auswählen',
+      'Auswahl aufheben',
+      'Stornieren',
+      'Löschen',
+    ]);
   });
 
   it('selects every match through the API and then says "… freigegeben" after the batch', async () => {
     const r = show();
     await r.user.click(screen.getByRole('button', { name: 'Alle 30 Treffer auswählen' }));
     await act(async () => {
-      r.fakes.loadMatching!.resolve({ items: [PENDING, { ...PENDING, id: 'c' }], itemCount: 2, capped: false });
+      r.fakes.loadMatching!.resolve({
+        items: [PENDING, { ...PENDING, id: 'c' }],
+        itemCount: 2,
+        capped: false,
+      });
       await flush();
     });
     expect(text(screen.getByRole('status'))).toBe('2 Positionen ausgewählt, Summe 2.469,00 €');
@@ -63,6 +85,8 @@ describe('billing selection bar', () => {
       r.fakes.submitBatch!.resolve({ count: 2 });
       await flush();
     });
-    expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain('2 Positionen freigegeben');
+    expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain(
+      '2 Positionen freigegeben',
+    );
   });
 });

@@ -15,14 +15,7 @@ import {
 import type { ClientSummary } from '../../src/machines/scheduling/shared';
 import type { SlotPickerInput } from '../../src/machines/slot-picker.machine';
 import { windowOf } from '../../shared/time';
-import {
-  describeModel,
-  done,
-  failed,
-  fake,
-  startMachine,
-  type Fake,
-} from '../support/model';
+import { describeModel, done, failed, fake, startMachine, type Fake } from '../support/model';
 import { appointment, CLIENT_ID, COACH_ID, slot } from './scheduling-fakes';
 
 /**
@@ -69,7 +62,10 @@ const bookingPlan = (name: string, input: BookingInput) => ({
   name,
   input,
   events: BOOKING_EVENTS,
-  serialize: (s: any) => ({ coach: s.context.coachId !== null, error: s.context.error?.code ?? null }),
+  serialize: (s: any) => ({
+    coach: s.context.coachId !== null,
+    error: s.context.error?.code ?? null,
+  }),
   // The changes of the slot query, which the shortest paths need not take.
   walks: [
     [
@@ -180,11 +176,17 @@ describeModel('staff booking machine, model-based', {
       const picker = run.fakes.slotPicker!.latest().input as SlotPickerInput;
       expect(picker.weekStart).toBe('2026-03-23');
       expect(picker.firstWeek ?? null).toBeNull();
-      expect(picker.window(picker.weekStart!)).toEqual(windowOf(Temporal.PlainDate.from('2026-03-23'), 7));
+      expect(picker.window(picker.weekStart!)).toEqual(
+        windowOf(Temporal.PlainDate.from('2026-03-23'), 7),
+      );
       // A coach sees their own slots at once; a manager's picker waits for the coach they pick.
       if (s.context.canPickCoach) expect([null, COACH_ID]).toContain(picker.query?.coachId ?? null);
       else expect(picker.query).toMatchObject({ coachId: COACH_ID });
-      const query = { coachId: COACH_ID, appointmentType: s.context.appointmentType, duration: s.context.duration };
+      const query = {
+        coachId: COACH_ID,
+        appointmentType: s.context.appointmentType,
+        duration: s.context.duration,
+      };
       expect(picker.request!({ query, slot: SLOT, idempotencyKey: 'key-1' })).toEqual({
         idempotencyKey: 'key-1',
         body: {
@@ -219,7 +221,11 @@ describeModel('pre-appointment machine, model-based', {
       input: { today: TODAY },
       events: [
         done('clientForm', { record: SAVED_CLIENT }),
-        done('slotPicker', { outcome: 'submitted', slot: SLOT, result: appointment({ appointmentType: 'initial' }) }),
+        done('slotPicker', {
+          outcome: 'submitted',
+          slot: SLOT,
+          result: appointment({ appointmentType: 'initial' }),
+        }),
       ],
     },
   ],
@@ -258,7 +264,9 @@ describeModel('pre-appointment machine, model-based', {
         ...windowOf(Temporal.PlainDate.from('2026-03-23'), 7),
       });
       // The confirmed slot is booked for the saved client as an initial appointment.
-      expect(picker.request!({ query: picker.query!, slot: SLOT, idempotencyKey: 'key-1' })).toMatchObject({
+      expect(
+        picker.request!({ query: picker.query!, slot: SLOT, idempotencyKey: 'key-1' }),
+      ).toMatchObject({
         idempotencyKey: 'key-1',
         body: { clientId: CLIENT_ID, appointmentType: 'initial', startDate: SLOT.startDate },
       });

@@ -11,7 +11,11 @@ import { readLocales } from '../support/locales';
 // (specification sections 2 and 9: breadcrumbs when the route depth is greater than 3).
 
 async function renderAt(path: string) {
-  const { i18n, ready } = createI18n({ lng: 'de', resources: readLocales('de', 'en'), debug: false });
+  const { i18n, ready } = createI18n({
+    lng: 'de',
+    resources: readLocales('de', 'en'),
+    debug: false,
+  });
   await ready;
   const { hook } = memoryLocation({ path });
   return render(

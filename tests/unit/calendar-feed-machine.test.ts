@@ -58,7 +58,8 @@ describeModel('calendar feed machine, model-based', {
       expect(s.can({ type: 'feed.create' })).toBe(!active);
       expect(s.can({ type: 'feed.renew' })).toBe(active);
       // What was just created is on screen, with the status it implies.
-      if (s.context.feed) expect(s.context.status).toEqual({ active: true, createdAt: FEED.createdAt });
+      if (s.context.feed)
+        expect(s.context.status).toEqual({ active: true, createdAt: FEED.createdAt });
     },
     'calendarFeed.ready.confirmingRenew': (s, run) => {
       expect(s.hasTag('confirmRenew')).toBe(true);

@@ -8,7 +8,11 @@ import {
   insurerFormSchema,
   newInsurerValues,
 } from '../../src/forms/catalog-form';
-import { clientFormSchema, clientFormValues, newClientValues } from '../../src/forms/client-staff-form';
+import {
+  clientFormSchema,
+  clientFormValues,
+  newClientValues,
+} from '../../src/forms/client-staff-form';
 import { createI18n } from '../../src/i18n';
 import { filterCatalog } from '../../src/machines/actors/staff/catalog';
 import { recordFormMachine, zodFieldErrors } from '../../src/machines/record-form.machine';
@@ -29,10 +33,19 @@ beforeAll(async () => {
 
 describe('insurer form', () => {
   it('wants a name and a nine-digit IK number', () => {
-    const bad = insurerFormSchema.safeParse({ ...newInsurerValues(), name: '  ', ikNumber: '12345678' });
+    const bad = insurerFormSchema.safeParse({
+      ...newInsurerValues(),
+      name: '  ',
+      ikNumber: '12345678',
+    });
     expect(bad.success).toBe(false);
-    expect(zodFieldErrors(bad.error!)).toEqual({ name: 'value_missing', ikNumber: 'invalid_ik_number' });
-    expect(insurerFormSchema.parse({ ...newInsurerValues(), name: ' hkk ', ikNumber: '101570104' })).toEqual({
+    expect(zodFieldErrors(bad.error!)).toEqual({
+      name: 'value_missing',
+      ikNumber: 'invalid_ik_number',
+    });
+    expect(
+      insurerFormSchema.parse({ ...newInsurerValues(), name: ' hkk ', ikNumber: '101570104' }),
+    ).toEqual({
       name: 'hkk',
       ikNumber: '101570104',
       active: true,
@@ -46,15 +59,36 @@ describe('insurer form', () => {
 
   it('takes the invoice address: a German postal code has five digits, the e-mail must be one', () => {
     const base = { ...newInsurerValues(), name: 'hkk', ikNumber: '101570104' };
-    const bad = insurerFormSchema.safeParse({ ...base, postalCode: '2819', invoiceEmail: 'rechnung@' });
+    const bad = insurerFormSchema.safeParse({
+      ...base,
+      postalCode: '2819',
+      invoiceEmail: 'rechnung@',
+    });
     expect(bad.success).toBe(false);
-    expect(zodFieldErrors(bad.error!)).toMatchObject({ postalCode: 'invalid_postal_code_de', invoiceEmail: 'invalid_email' });
+    expect(zodFieldErrors(bad.error!)).toMatchObject({
+      postalCode: 'invalid_postal_code_de',
+      invoiceEmail: 'invalid_email',
+    });
     expect(i18n.t('catalog:fieldErrors.postalCodeDe')).toMatch(/fünf Ziffern/);
     // Abroad another format is fine.
-    expect(insurerFormSchema.safeParse({ ...base, country: 'at', postalCode: '1010' }).success).toBe(true);
     expect(
-      insurerFormSchema.parse({ ...base, street: ' Martinistr. 26 ', postalCode: '28195', city: 'Bremen', invoiceEmail: 'rechnung@hkk.de' }),
-    ).toMatchObject({ street: 'Martinistr. 26', postalCode: '28195', city: 'Bremen', country: 'DE', invoiceEmail: 'rechnung@hkk.de' });
+      insurerFormSchema.safeParse({ ...base, country: 'at', postalCode: '1010' }).success,
+    ).toBe(true);
+    expect(
+      insurerFormSchema.parse({
+        ...base,
+        street: ' Martinistr. 26 ',
+        postalCode: '28195',
+        city: 'Bremen',
+        invoiceEmail: 'rechnung@hkk.de',
+      }),
+    ).toMatchObject({
+      street: 'Martinistr. 26',
+      postalCode: '28195',
+      city: 'Bremen',
+      country: 'DE',
+      invoiceEmail: 'rechnung@hkk.de',
+    });
   });
 });
 
@@ -103,7 +137,13 @@ describe('campaign form', () => {
       country: 'DE',
       invoiceEmail: null,
     });
-    expect(values).toMatchObject({ street: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin', country: 'DE', invoiceEmail: '' });
+    expect(values).toMatchObject({
+      street: 'Hauptstr. 1',
+      postalCode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+      invoiceEmail: '',
+    });
     expect(values).toMatchObject({ startsOn: '2026-06-01', endsOn: '2026-10-25' });
   });
 
@@ -141,13 +181,19 @@ describe('the lists filter and page what the API returns whole', () => {
     { id: '2', name: 'BARMER', active: false },
     { id: '3', name: 'AOK Nordost', active: true },
   ];
-  const query = (filters: Record<string, string>, page = 1, limit = 1) => ({ filters, page, limit });
+  const query = (filters: Record<string, string>, page = 1, limit = 1) => ({
+    filters,
+    page,
+    limit,
+  });
   it('by words, status and page', () => {
     expect(filterCatalog(rows, (r) => r.name, query({ search: 'aok' }, 2))).toEqual({
       rows: [rows[2]],
       itemCount: 2,
     });
-    expect(filterCatalog(rows, (r) => r.name, query({ active: 'false' }, 1, 10)).rows.map((r) => r.id)).toEqual(['2']);
+    expect(
+      filterCatalog(rows, (r) => r.name, query({ active: 'false' }, 1, 10)).rows.map((r) => r.id),
+    ).toEqual(['2']);
   });
 });
 
@@ -169,7 +215,12 @@ describe('client form: insurer and campaign from the lists, existingClientOfCoac
     }).start();
     render(
       <I18nextProvider i18n={i18n}>
-        <CatalogChoices actorRef={actor} options={options} insurerLabel="Krankenkasse" campaignLabel="Kampagne" />
+        <CatalogChoices
+          actorRef={actor}
+          options={options}
+          insurerLabel="Krankenkasse"
+          campaignLabel="Kampagne"
+        />
       </I18nextProvider>,
     );
     const labels = (name: string) =>
@@ -186,19 +237,34 @@ describe('client form: insurer and campaign from the lists, existingClientOfCoac
   it("keeps the client's inactive or unlisted value as a choice", () => {
     const labels = renderWith({ insurer: 'BARMER', campaign: 'sommer-alt' });
     expect(labels('Krankenkasse')).toEqual(['Keine Angabe', 'BARMER (inaktiv)', 'AOK Bayern']);
-    expect(labels('Kampagne')).toEqual(['Keine Kampagne', 'sommer-alt (nicht in der gepflegten Liste)', 'Herbstaktion']);
+    expect(labels('Kampagne')).toEqual([
+      'Keine Kampagne',
+      'sommer-alt (nicht in der gepflegten Liste)',
+      'Herbstaktion',
+    ]);
     expect((screen.getByLabelText('Krankenkasse') as HTMLSelectElement).value).toBe('BARMER');
   });
 
   it('carries existingClientOfCoachId both ways', () => {
     const coach = '6f1c2f55-8d1e-4f52-9a0e-0c1c2f558d1e';
-    expect(clientFormSchema.parse({ ...newClientValues(), firstName: 'A', lastName: 'B', existingClientOfCoachId: coach })).toMatchObject({
+    expect(
+      clientFormSchema.parse({
+        ...newClientValues(),
+        firstName: 'A',
+        lastName: 'B',
+        existingClientOfCoachId: coach,
+      }),
+    ).toMatchObject({
       existingClientOfCoachId: coach,
     });
-    expect(clientFormSchema.parse({ ...newClientValues(), firstName: 'A', lastName: 'B' })).toMatchObject({
+    expect(
+      clientFormSchema.parse({ ...newClientValues(), firstName: 'A', lastName: 'B' }),
+    ).toMatchObject({
       existingClientOfCoachId: null,
     });
-    const values = clientFormValues({ existingClientOfCoachId: coach } as Parameters<typeof clientFormValues>[0]);
+    const values = clientFormValues({ existingClientOfCoachId: coach } as Parameters<
+      typeof clientFormValues
+    >[0]);
     expect(values.existingClientOfCoachId).toBe(coach);
   });
 });

@@ -27,22 +27,30 @@ describe('clinical export wiring', () => {
     const saved: string[] = [];
     vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:x');
     vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
       saved.push(this.download);
     });
     const response = new Response(null, {
-      headers: { 'content-disposition': 'attachment; filename="klinische-dokumente-mustermann.pdf"' },
+      headers: {
+        'content-disposition': 'attachment; filename="klinische-dokumente-mustermann.pdf"',
+      },
     });
     const { calls, toasts } = run(() => Promise.resolve({ data: new Blob(['%PDF-']), response }));
     await flush();
     await flush();
-    expect(calls).toEqual([{ path: '/admin/client/{clientId}/clinical-export', clientId: 'c1', parseAs: 'blob' }]);
+    expect(calls).toEqual([
+      { path: '/admin/client/{clientId}/clinical-export', clientId: 'c1', parseAs: 'blob' },
+    ]);
     expect(saved).toEqual(['klinische-dokumente-mustermann.pdf']);
     expect(toasts).toEqual([{ kind: 'success', messageKey: 'clinical:export.done' }]);
   });
 
   it('keeps the question open with the error when the server refuses', async () => {
-    const { actor, toasts } = run(() => Promise.reject(Object.assign(new Error('404'), { status: 404, code: 'not_found' })));
+    const { actor, toasts } = run(() =>
+      Promise.reject(Object.assign(new Error('404'), { status: 404, code: 'not_found' })),
+    );
     await flush();
     await flush();
     expect(actor.getSnapshot().hasTag('error')).toBe(true);

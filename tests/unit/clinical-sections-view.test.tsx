@@ -23,17 +23,27 @@ const draft: Schemas['ClinicalDocumentStatus'] = {
   appointmentStartDate: '2026-11-20T09:00:00.000Z',
   status: 'new',
   availability: 'blocker',
-  blockers: [{ code: 'sections_incomplete', message: 'Nicht alle Abschnitte der Vorlage sind ausgefüllt.' }],
+  blockers: [
+    { code: 'sections_incomplete', message: 'Nicht alle Abschnitte der Vorlage sind ausgefüllt.' },
+  ],
   signedAt: null,
   completedAt: null,
   completedByName: null,
 };
 const appointment = { id: APPOINTMENT_ID } as Schemas['Appointment'];
-const wrap = (node: React.ReactNode) => render(<I18nextProvider i18n={i18n}>{node}</I18nextProvider>);
+const wrap = (node: React.ReactNode) =>
+  render(<I18nextProvider i18n={i18n}>{node}</I18nextProvider>);
 
 describe('clinical statuses on the detail pages', () => {
   it('offers the coach the editor, with the status and what blocks signing', () => {
-    wrap(<SummarySection appointment={appointment} clinical={{ patientCard: null, summaries: [draft] }} canWrite held />);
+    wrap(
+      <SummarySection
+        appointment={appointment}
+        clinical={{ patientCard: null, summaries: [draft] }}
+        canWrite
+        held
+      />,
+    );
     expect(screen.getByText('Entwurf')).toBeTruthy();
     expect(screen.getByText('Nicht alle Abschnitte der Vorlage sind ausgefüllt.')).toBeTruthy();
     const link = screen.getByRole('link', { name: 'Zusammenfassung weiterschreiben' });
@@ -43,19 +53,39 @@ describe('clinical statuses on the detail pages', () => {
   it('shows an onboarding manager the status only, never a way into the content', () => {
     wrap(
       <>
-        <SummarySection appointment={appointment} clinical={{ patientCard: draft, summaries: [draft] }} canWrite={false} held />
-        <ClientClinicalSection clientId={CLIENT_ID} clinical={{ patientCard: draft, summaries: [draft] }} canWrite={false} startAt={APPOINTMENT_ID} />
+        <SummarySection
+          appointment={appointment}
+          clinical={{ patientCard: draft, summaries: [draft] }}
+          canWrite={false}
+          held
+        />
+        <ClientClinicalSection
+          clientId={CLIENT_ID}
+          clinical={{ patientCard: draft, summaries: [draft] }}
+          canWrite={false}
+          startAt={APPOINTMENT_ID}
+        />
       </>,
     );
     expect(screen.getAllByText('Entwurf').length).toBeGreaterThan(1);
     expect(screen.queryByRole('link', { name: /Zusammenfassung|Patientenkarte/ })).toBeNull();
-    for (const link of screen.queryAllByRole('link')) expect(link.getAttribute('href')).not.toMatch(/summary|patient-card/);
+    for (const link of screen.queryAllByRole('link'))
+      expect(link.getAttribute('href')).not.toMatch(/summary|patient-card/);
   });
 
   it('offers to start a card at the latest held appointment when the client has none', () => {
-    wrap(<ClientClinicalSection clientId={CLIENT_ID} clinical={{ patientCard: null, summaries: [] }} canWrite startAt={APPOINTMENT_ID} />);
+    wrap(
+      <ClientClinicalSection
+        clientId={CLIENT_ID}
+        clinical={{ patientCard: null, summaries: [] }}
+        canWrite
+        startAt={APPOINTMENT_ID}
+      />,
+    );
     const link = screen.getByRole('link', { name: 'Patientenkarte anlegen' });
-    expect(link.getAttribute('href')).toBe(`/clients/${CLIENT_ID}/patient-card?appointmentId=${APPOINTMENT_ID}`);
+    expect(link.getAttribute('href')).toBe(
+      `/clients/${CLIENT_ID}/patient-card?appointmentId=${APPOINTMENT_ID}`,
+    );
     expect(screen.getByText('Noch keine Terminzusammenfassungen.')).toBeTruthy();
   });
 
@@ -69,8 +99,17 @@ describe('clinical statuses on the detail pages', () => {
       completedAt: '2026-11-23T14:05:00.000Z',
       completedByName: 'Petra Prüferin',
     };
-    wrap(<SummarySection appointment={appointment} clinical={{ patientCard: null, summaries: [completed] }} canWrite held />);
-    expect(screen.getByText('Abgeschlossen').closest('p')?.textContent).toBe('Abgeschlossen am 23.11.2026, 15:05 von Petra Prüferin');
+    wrap(
+      <SummarySection
+        appointment={appointment}
+        clinical={{ patientCard: null, summaries: [completed] }}
+        canWrite
+        held
+      />,
+    );
+    expect(screen.getByText('Abgeschlossen').closest('p')?.textContent).toBe(
+      'Abgeschlossen am 23.11.2026, 15:05 von Petra Prüferin',
+    );
     expect(screen.getByText('Unterschrieben am 20.11.2026, 10:20')).toBeTruthy();
   });
 });

@@ -20,7 +20,11 @@ describe('clinical template text areas', () => {
     const change = vi.fn();
     render(
       <I18nextProvider i18n={i18n}>
-        <PatientCardFields content={{ reason: 'Schlafprobleme' }} readOnly={false} change={change} />
+        <PatientCardFields
+          content={{ reason: 'Schlafprobleme' }}
+          readOnly={false}
+          change={change}
+        />
       </I18nextProvider>,
     );
     const reason = screen.getByLabelText('Anlass der Begleitung') as HTMLTextAreaElement;

@@ -40,12 +40,19 @@ describe('the message table of an appointment or client', () => {
             message({}),
             message({ template: 'appointment_reminder_1h' }),
             message({ template: 'something_new' }),
-            message({ channel: 'email', recipient: 'a@example.test', subject: 'Ihr Termin am 1. Dezember' }),
+            message({
+              channel: 'email',
+              recipient: 'a@example.test',
+              subject: 'Ihr Termin am 1. Dezember',
+            }),
           ]}
         />
       </I18nextProvider>,
     );
-    const subjects = screen.getAllByRole('row').slice(1).map((row) => row.querySelectorAll('td')[3]!.textContent);
+    const subjects = screen
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => row.querySelectorAll('td')[3]!.textContent);
     expect(subjects).toEqual([
       'Terminbestätigung',
       'Erinnerung eine Stunde vorher',

@@ -10,7 +10,10 @@ import { flush, startMachine, type Fake } from '../support/model';
 // "Erneut versuchen" after a 503 must not create a second client. Every
 // create from a staff form sends an Idempotency-Key that stays the same across its retries.
 
-const schema = z.object({ firstName: z.string().trim().min(1), lastName: z.string().trim().min(1) });
+const schema = z.object({
+  firstName: z.string().trim().min(1),
+  lastName: z.string().trim().min(1),
+});
 const UNAVAILABLE = new ApiError({ status: 503, code: 'service_unavailable', fieldErrors: [] });
 
 function startForm(id: string | null = null) {
@@ -81,7 +84,11 @@ describe('POST /admin/client from the client form', () => {
             });
       },
     });
-    const input: SaveRequest = { id: null, body: { firstName: 'Ida', lastName: 'Einmal' }, idempotencyKey: 'key-0123456789' };
+    const input: SaveRequest = {
+      id: null,
+      body: { firstName: 'Ida', lastName: 'Einmal' },
+      idempotencyKey: 'key-0123456789',
+    };
     const run = () => toPromise(createActor(saveClientActor(api), { input }).start());
     await expect(run()).rejects.toMatchObject({ status: 503 });
     await expect(run()).resolves.toEqual({ id: 'c1' });

@@ -3,8 +3,18 @@ import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createI18n } from '../../src/i18n';
-import { listMachine, type ListPage, type ListQuery, type SortKeys } from '../../src/machines/list.machine';
-import { type Column, DataTable, type RowSelection, type SortState } from '../../src/views/staff/DataTable';
+import {
+  listMachine,
+  type ListPage,
+  type ListQuery,
+  type SortKeys,
+} from '../../src/machines/list.machine';
+import {
+  type Column,
+  DataTable,
+  type RowSelection,
+  type SortState,
+} from '../../src/views/staff/DataTable';
 import { readLocales } from '../support/locales';
 import { flush, startMachine, type Fake } from '../support/model';
 
@@ -22,7 +32,11 @@ interface Person {
 const COLUMNS: readonly Column<Person>[] = [
   { header: 'staff:clients.columns.name', sortKey: 'lastName', cell: (p) => p.name },
   { header: 'staff:clients.columns.createdAt', sortKey: 'createdAt', cell: (p) => p.createdAt },
-  { header: 'staff:users.columns.action', width: 'narrow', cell: (p, t) => `${t('users.edit')} ${p.name}` },
+  {
+    header: 'staff:users.columns.action',
+    width: 'narrow',
+    cell: (p, t) => `${t('users.edit')} ${p.name}`,
+  },
 ];
 
 const PAGE_1: ListPage<Person> = {
@@ -32,7 +46,10 @@ const PAGE_1: ListPage<Person> = {
   ],
   itemCount: 12,
 };
-const PAGE_2: ListPage<Person> = { rows: [{ id: 'c', name: 'Roth, Clara', createdAt: '03.03.2026' }], itemCount: 12 };
+const PAGE_2: ListPage<Person> = {
+  rows: [{ id: 'c', name: 'Roth, Clara', createdAt: '03.03.2026' }],
+  itemCount: 12,
+};
 const NONE: ListPage<Person> = { rows: [], itemCount: 0 };
 const NETWORK = Object.assign(new Error('offline'), { code: 'network_error' });
 const SORT_KEYS: SortKeys = { by: 'sortBy', order: 'sortOrder' };
@@ -45,7 +62,11 @@ beforeAll(async () => {
 });
 
 function show(
-  options: { filters?: Record<string, string>; defaultSort?: SortState; selection?: RowSelection<Person> } = {},
+  options: {
+    filters?: Record<string, string>;
+    defaultSort?: SortState;
+    selection?: RowSelection<Person>;
+  } = {},
 ) {
   const urls: string[] = [];
   const query: ListQuery = { page: 1, limit: 10, filters: options.filters ?? {} };
@@ -77,7 +98,10 @@ function show(
   return { ...started, loader, urls, answer, user: userEvent.setup() };
 }
 
-const table = () => within(screen.getByRole('region', { name: 'Klient:innen' })).getByRole('table', { name: 'Klient:innen' });
+const table = () =>
+  within(screen.getByRole('region', { name: 'Klient:innen' })).getByRole('table', {
+    name: 'Klient:innen',
+  });
 const headers = () => within(table()).getAllByRole('columnheader');
 const bodyRows = () => within(table()).getAllByRole('row').slice(1);
 
@@ -88,7 +112,13 @@ describe('DataTable', () => {
     expect(screen.getByRole('status').textContent).toContain('Wird geladen');
     await r.answer(PAGE_1);
     expect(headers().map((h) => h.textContent)).toEqual(['Name', 'Angelegt am', 'Aktion']);
-    expect(bodyRows().map((row) => within(row).getAllByRole('cell').map((c) => c.textContent))).toEqual([
+    expect(
+      bodyRows().map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      ),
+    ).toEqual([
       ['Berg, Anna', '01.03.2026', 'Bearbeiten Berg, Anna'],
       ['Kurz, Ben', '02.03.2026', 'Bearbeiten Kurz, Ben'],
     ]);
@@ -103,18 +133,28 @@ describe('DataTable', () => {
       selection: {
         isSelected: (p) => picked.has(p.id),
         toggle: (p) => void calls.push(`toggle ${p.id}`),
-        togglePage: (rows, selected) => void calls.push(`page ${rows.map((p) => p.id).join()} ${selected}`),
+        togglePage: (rows, selected) =>
+          void calls.push(`page ${rows.map((p) => p.id).join()} ${selected}`),
         rowLabel: (p) => `${p.name} auswählen`,
         pageLabel: 'Alle auf dieser Seite auswählen',
         header: 'Auswahl',
       },
     });
     await r.answer(PAGE_1);
-    expect(headers().map((h) => h.textContent)).toEqual(['Auswahl', 'Name', 'Angelegt am', 'Aktion']);
-    const page = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Alle auf dieser Seite auswählen' });
+    expect(headers().map((h) => h.textContent)).toEqual([
+      'Auswahl',
+      'Name',
+      'Angelegt am',
+      'Aktion',
+    ]);
+    const page = screen.getByRole<HTMLInputElement>('checkbox', {
+      name: 'Alle auf dieser Seite auswählen',
+    });
     expect(page.checked).toBe(false);
     expect(page.indeterminate).toBe(true);
-    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Berg, Anna auswählen' }).checked).toBe(true);
+    expect(
+      screen.getByRole<HTMLInputElement>('checkbox', { name: 'Berg, Anna auswählen' }).checked,
+    ).toBe(true);
     expect(bodyRows()[0]!.className).toBe('is-selected');
     await r.user.click(screen.getByRole('checkbox', { name: 'Kurz, Ben auswählen' }));
     await r.user.click(page);
@@ -149,7 +189,10 @@ describe('DataTable', () => {
   });
 
   it('reads the sort from the address it started with', async () => {
-    const r = show({ filters: { sortBy: 'lastName', sortOrder: 'asc' }, defaultSort: { by: 'createdAt', order: 'desc' } });
+    const r = show({
+      filters: { sortBy: 'lastName', sortOrder: 'asc' },
+      defaultSort: { by: 'createdAt', order: 'desc' },
+    });
     await r.answer(PAGE_1);
     expect(headers()[0]!.getAttribute('aria-sort')).toBe('ascending');
     expect(headers()[1]!.hasAttribute('aria-sort')).toBe(false);
@@ -159,15 +202,23 @@ describe('DataTable', () => {
     const r = show();
     await r.answer(PAGE_1);
     const pager = screen.getByRole('navigation', { name: 'Seiten' });
-    expect(within(pager).getByRole('button', { name: 'Vorherige Seite' })).toHaveProperty('disabled', true);
+    expect(within(pager).getByRole('button', { name: 'Vorherige Seite' })).toHaveProperty(
+      'disabled',
+      true,
+    );
     await r.user.click(within(pager).getByRole('button', { name: 'Nächste Seite' }));
     expect(r.loader.latest().input.page).toBe(2);
     expect(r.urls).toEqual(['?page=2']);
     await r.answer(PAGE_2);
-    expect(bodyRows().map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual(['Roth, Clara']);
+    expect(bodyRows().map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual([
+      'Roth, Clara',
+    ]);
     const pagerNow = screen.getByRole('navigation', { name: 'Seiten' });
     expect(within(pagerNow).getByText('Seite 2 von 2')).toBeTruthy();
-    expect(within(pagerNow).getByRole('button', { name: 'Nächste Seite' })).toHaveProperty('disabled', true);
+    expect(within(pagerNow).getByRole('button', { name: 'Nächste Seite' })).toHaveProperty(
+      'disabled',
+      true,
+    );
     await r.user.click(within(pagerNow).getByRole('button', { name: 'Vorherige Seite' }));
     expect(r.loader.latest().input.page).toBe(1);
     expect(r.loader.calls).toHaveLength(3);

@@ -18,7 +18,8 @@ class FakePool {
       query: async (config: string | { text: string }) => {
         const text = typeof config === 'string' ? config : config.text;
         this.statements.push(text);
-        if (this.failBegin && /^begin/.test(text)) throw new Error('Connection terminated unexpectedly');
+        if (this.failBegin && /^begin/.test(text))
+          throw new Error('Connection terminated unexpectedly');
         return { rows: [], rowCount: 0, fields: [], command: '' };
       },
       release: (error?: Error) => {
@@ -30,7 +31,8 @@ class FakePool {
   }
 }
 
-const dbOn = (pool: FakePool) => releasingTransactions(drizzle({ client: pool as never }) as unknown as Db, pool);
+const dbOn = (pool: FakePool) =>
+  releasingTransactions(drizzle({ client: pool as never }) as unknown as Db, pool);
 
 describe('transactions on a pool', () => {
   it('gives the connection back, closed, when BEGIN fails, so the pool does not run dry', async () => {

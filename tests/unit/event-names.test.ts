@@ -39,14 +39,16 @@ describe('the German names of the event types', () => {
     const written = new Set<string>();
     for (const file of sources(FEATURES)) {
       for (const line of readFileSync(file, 'utf8').split('\n')) {
-        if (!/\btype:|_EVENT\s*=|EVENTS\s*=|^\s+[a-zA-Z]+: '[a-z_]+\.[a-z_]+',$/.test(line)) continue;
+        if (!/\btype:|_EVENT\s*=|EVENTS\s*=|^\s+[a-zA-Z]+: '[a-z_]+\.[a-z_]+',$/.test(line))
+          continue;
         for (const m of line.matchAll(/'([a-z_]+\.[a-z_]+)'/g)) written.add(m[1]!);
       }
     }
     expect(written.size).toBeGreaterThan(30);
     // Webhook types that are sent but never recorded, and file names.
     const notEvents = (type: string) =>
-      ['appointment.no_show', 'webhook.test'].includes(type) || /\.(csv|json|zip|xml|pdf)$/.test(type);
+      ['appointment.no_show', 'webhook.test'].includes(type) ||
+      /\.(csv|json|zip|xml|pdf)$/.test(type);
     const listed = new Set<string>(EVENT_TYPES);
     expect([...written].filter((type) => !notEvents(type) && !listed.has(type))).toEqual([]);
   });
@@ -55,7 +57,9 @@ describe('the German names of the event types', () => {
     expect(EVENT_TYPES.length).toBeGreaterThan(50);
     const unnamed = EVENT_TYPES.filter((type) => {
       const label = eventActionLabel(t, type);
-      return label.startsWith('Sonstiges Ereignis') || label.includes(type) || !/^[A-ZÄÖÜ]/.test(label);
+      return (
+        label.startsWith('Sonstiges Ereignis') || label.includes(type) || !/^[A-ZÄÖÜ]/.test(label)
+      );
     });
     expect(unnamed).toEqual([]);
     expect(eventActionLabel(t, 'insurer.updated')).toBe('Krankenkasse geändert');

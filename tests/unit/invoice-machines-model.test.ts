@@ -39,33 +39,69 @@ const invoice = (over: Partial<Invoice> = {}): Invoice => ({
   sentTo: null,
   cancelledAt: null,
   createdAt: '2026-11-27T10:00:00Z',
-  recipient: { name: 'Jürgen Müller', street: 'Hauptstr. 1', postalCode: '10115', city: 'Berlin', country: 'DE', email: 'juergen@example.com', reference: null },
+  recipient: {
+    name: 'Jürgen Müller',
+    street: 'Hauptstr. 1',
+    postalCode: '10115',
+    city: 'Berlin',
+    country: 'DE',
+    email: 'juergen@example.com',
+    reference: null,
+  },
   lines: [],
   vatGroups: [],
   cancellationReason: null,
   ...over,
 });
 const ISSUED = invoice();
-const SENT = invoice({ status: 'sent', sentAt: '2026-11-27T11:00:00Z', sentTo: 'juergen@example.com' });
+const SENT = invoice({
+  status: 'sent',
+  sentAt: '2026-11-27T11:00:00Z',
+  sentTo: 'juergen@example.com',
+});
 const CANCELLED = invoice({ status: 'cancelled', cancelledByInvoiceId: STORNO_ID });
-const STORNO = invoice({ id: STORNO_ID, number: '2026-00002', kind: 'cancellation', cancelsInvoiceId: ID, grossCents: -11900 });
+const STORNO = invoice({
+  id: STORNO_ID,
+  number: '2026-00002',
+  kind: 'cancellation',
+  cancelsInvoiceId: ID,
+  grossCents: -11900,
+});
 
 /* ------------------------------------------------------------------------------------------ */
 
-const PREVIEW = { itemCount: 5, payerCount: 2, grossCents: 59500, payersWithoutAddress: [], sellerIdentifierMissing: false };
+const PREVIEW = {
+  itemCount: 5,
+  payerCount: 2,
+  grossCents: 59500,
+  payersWithoutAddress: [],
+  sellerIdentifierMissing: false,
+};
 /** A sponsor without an address among the payers: confirmed only by an explicit choice. */
 const GAPS = {
   ...PREVIEW,
   payersWithoutAddress: [
-    { payerKind: 'sponsor' as const, name: 'Firma', catalog: 'campaign' as const, catalogId: null, missing: ['street' as const], itemCount: 1 },
+    {
+      payerKind: 'sponsor' as const,
+      name: 'Firma',
+      catalog: 'campaign' as const,
+      catalogId: null,
+      missing: ['street' as const],
+      itemCount: 1,
+    },
   ],
 };
 /** No seller identifier for the XRechnung (BR-CO-26): no run at all. */
 const BLOCKED = { ...PREVIEW, sellerIdentifierMissing: true };
-const RESULT = { itemCount: 5, invoices: [ISSUED, { ...ISSUED, id: STORNO_ID, number: '2026-00002' }] };
+const RESULT = {
+  itemCount: 5,
+  invoices: [ISSUED, { ...ISSUED, id: STORNO_ID, number: '2026-00002' }],
+};
 const ISSUED_NOW = { kind: 'issued', result: RESULT };
 const RUN_ID = '00000000-0000-4000-8000-0000000000aa';
-const queuedRun = (over: Partial<components['schemas']['InvoiceRun']> = {}): components['schemas']['InvoiceRun'] => ({
+const queuedRun = (
+  over: Partial<components['schemas']['InvoiceRun']> = {},
+): components['schemas']['InvoiceRun'] => ({
   id: RUN_ID,
   status: 'queued',
   payerCount: 2,
@@ -80,8 +116,21 @@ const queuedRun = (over: Partial<components['schemas']['InvoiceRun']> = {}): com
 });
 const QUEUED = { kind: 'queued', run: queuedRun() };
 const HALF = queuedRun({ status: 'running', itemCount: 2, invoiceCount: 1 });
-const JOB_DONE = queuedRun({ status: 'done', itemCount: 5, invoiceCount: 2, invoices: RESULT.invoices, finishedAt: '2026-11-27T10:01:00Z' });
-const JOB_FAILED = queuedRun({ status: 'failed', itemCount: 2, invoiceCount: 1, invoices: [ISSUED], error: 'Interner Fehler beim Rechnungslauf', finishedAt: '2026-11-27T10:01:00Z' });
+const JOB_DONE = queuedRun({
+  status: 'done',
+  itemCount: 5,
+  invoiceCount: 2,
+  invoices: RESULT.invoices,
+  finishedAt: '2026-11-27T10:01:00Z',
+});
+const JOB_FAILED = queuedRun({
+  status: 'failed',
+  itemCount: 2,
+  invoiceCount: 1,
+  invoices: [ISSUED],
+  error: 'Interner Fehler beim Rechnungslauf',
+  finishedAt: '2026-11-27T10:01:00Z',
+});
 const POLL = { type: 'xstate.after.pollInterval.invoiceRun.queued.waiting' };
 
 describeModel('invoice run machine, model-based', {
@@ -91,7 +140,13 @@ describeModel('invoice run machine, model-based', {
       events: [
         { type: 'run.start' },
         done('previewRun', PREVIEW),
-        done('previewRun', { itemCount: 0, payerCount: 0, grossCents: 0, payersWithoutAddress: [], sellerIdentifierMissing: false }),
+        done('previewRun', {
+          itemCount: 0,
+          payerCount: 0,
+          grossCents: 0,
+          payersWithoutAddress: [],
+          sellerIdentifierMissing: false,
+        }),
         failed('previewRun', { code: 'network_error' }),
         { type: 'run.confirm' },
         { type: 'run.abort' },
@@ -103,29 +158,59 @@ describeModel('invoice run machine, model-based', {
       walks: [
         // Payers without an address: no run until the person chooses to issue anyway; the choice goes with the run.
         [
-          { type: 'run.start' }, done('previewRun', GAPS),
-          { type: 'run.issueWithoutAddress', value: true }, { type: 'run.confirm' }, done('runInvoices', ISSUED_NOW),
+          { type: 'run.start' },
+          done('previewRun', GAPS),
+          { type: 'run.issueWithoutAddress', value: true },
+          { type: 'run.confirm' },
+          done('runInvoices', ISSUED_NOW),
         ],
         // Without the practice's seller identifier nothing can be confirmed, whatever is chosen.
-        [{ type: 'run.start' }, done('previewRun', BLOCKED), { type: 'run.issueWithoutAddress', value: true }, { type: 'run.abort' }],
+        [
+          { type: 'run.start' },
+          done('previewRun', BLOCKED),
+          { type: 'run.issueWithoutAddress', value: true },
+          { type: 'run.abort' },
+        ],
         // A failed run is retried under the same key and then issues its invoices.
-        [{ type: 'run.start' }, done('previewRun', PREVIEW), { type: 'run.confirm' }, failed('runInvoices', { code: 'network_error' }), { type: 'run.retry' }, done('runInvoices', ISSUED_NOW)],
+        [
+          { type: 'run.start' },
+          done('previewRun', PREVIEW),
+          { type: 'run.confirm' },
+          failed('runInvoices', { code: 'network_error' }),
+          { type: 'run.retry' },
+          done('runInvoices', ISSUED_NOW),
+        ],
         // A large run is queued: progress is asked for until the job is done (a lost answer is asked again).
         [
-          { type: 'run.start' }, done('previewRun', PREVIEW), { type: 'run.confirm' }, done('runInvoices', QUEUED),
-          POLL, done('loadRun', HALF), POLL, failed('loadRun', { code: 'network_error' }), POLL, done('loadRun', JOB_DONE),
+          { type: 'run.start' },
+          done('previewRun', PREVIEW),
+          { type: 'run.confirm' },
+          done('runInvoices', QUEUED),
+          POLL,
+          done('loadRun', HALF),
+          POLL,
+          failed('loadRun', { code: 'network_error' }),
+          POLL,
+          done('loadRun', JOB_DONE),
         ],
         // The job stops half way: what it issued is listed, the failure said.
         [
-          { type: 'run.start' }, done('previewRun', PREVIEW), { type: 'run.confirm' }, done('runInvoices', QUEUED),
-          POLL, done('loadRun', JOB_FAILED), { type: 'run.dismiss' },
+          { type: 'run.start' },
+          done('previewRun', PREVIEW),
+          { type: 'run.confirm' },
+          done('runInvoices', QUEUED),
+          POLL,
+          done('loadRun', JOB_FAILED),
+          { type: 'run.dismiss' },
         ],
       ],
     },
   ],
   start: () => {
     const notified: number[] = [];
-    const started = startMachine(invoiceRunMachine, { actions: { notifyDone: (_: unknown, p: { count: number }) => void notified.push(p.count) } });
+    const started = startMachine(invoiceRunMachine, {
+      actions: { notifyDone: (_: unknown, p: { count: number }) => void notified.push(p.count) },
+    });
     return Object.assign(started, { notified });
   },
   states: {
@@ -155,14 +240,19 @@ describeModel('invoice run machine, model-based', {
       expect([PREVIEW, GAPS, BLOCKED]).toContainEqual(preview);
       expect(s.hasTag('question')).toBe(true);
       expect(s.hasTag('confirming')).toBe(true);
-      const ready = !preview.sellerIdentifierMissing && (preview.payersWithoutAddress.length === 0 || s.context.issueWithoutAddress);
+      const ready =
+        !preview.sellerIdentifierMissing &&
+        (preview.payersWithoutAddress.length === 0 || s.context.issueWithoutAddress);
       expect(s.can({ type: 'run.confirm' })).toBe(ready);
       expect(run.fakes.runInvoices!.calls).toHaveLength(0);
     },
     'invoiceRun.running': (s, run) => {
       expect(s.hasTag('busy')).toBe(true);
       expect(s.can({ type: 'run.abort' })).toBe(false);
-      const calls = run.fakes.runInvoices!.calls as Array<{ idempotencyKey: string; issueWithoutAddress: boolean }>;
+      const calls = run.fakes.runInvoices!.calls as Array<{
+        idempotencyKey: string;
+        issueWithoutAddress: boolean;
+      }>;
       // The explicit choice about payers without an address goes with the run.
       expect(calls.at(-1)!.issueWithoutAddress).toBe(s.context.issueWithoutAddress);
       // Every attempt of one confirmed run carries the same key.
@@ -200,7 +290,12 @@ describeModel('invoice run machine, model-based', {
 
 /* ------------------------------------------------------------------------------------------ */
 
-const xrechnungInvoice = { ...ISSUED, payerKind: 'sponsor' as const, hasXRechnung: true, recipient: { ...ISSUED.recipient, email: null } };
+const xrechnungInvoice = {
+  ...ISSUED,
+  payerKind: 'sponsor' as const,
+  hasXRechnung: true,
+  recipient: { ...ISSUED.recipient, email: null },
+};
 
 describeModel('invoice detail machine, model-based', {
   machine: invoiceDetailMachine,
@@ -230,12 +325,29 @@ describeModel('invoice detail machine, model-based', {
         done('cancelInvoice', STORNO),
         failed('cancelInvoice', { status: 409, code: 'invoice_cancelled' }),
       ],
-      serialize: (s) => ({ value: s.value, status: s.context.record?.status, storno: !!s.context.storno }),
+      serialize: (s) => ({
+        value: s.value,
+        status: s.context.record?.status,
+        storno: !!s.context.storno,
+      }),
       walks: [
         // Storno: the cancellation invoice is kept and the invoice loads again, now cancelled.
-        [done('loadDetail', ISSUED), { type: 'cancel.ask' }, { type: 'cancel.reason', reason: 'Falscher Betrag' }, { type: 'cancel.confirm' }, done('cancelInvoice', STORNO), done('loadDetail', CANCELLED)],
+        [
+          done('loadDetail', ISSUED),
+          { type: 'cancel.ask' },
+          { type: 'cancel.reason', reason: 'Falscher Betrag' },
+          { type: 'cancel.confirm' },
+          done('cancelInvoice', STORNO),
+          done('loadDetail', CANCELLED),
+        ],
         // An address edited after a failure goes back to the question.
-        [done('loadDetail', ISSUED), { type: 'send.ask' }, { type: 'send.confirm' }, failed('sendInvoice', { status: 400, code: 'validation_failed' }), { type: 'send.email', email: 'neu@example.com' }],
+        [
+          done('loadDetail', ISSUED),
+          { type: 'send.ask' },
+          { type: 'send.confirm' },
+          failed('sendInvoice', { status: 400, code: 'validation_failed' }),
+          { type: 'send.email', email: 'neu@example.com' },
+        ],
       ],
     },
     {
@@ -258,7 +370,8 @@ describeModel('invoice detail machine, model-based', {
       input: plan.input!,
       actions: {
         notifySent: (_: unknown, p: { email: string }) => void sent.push(p.email),
-        notifyCancelled: (_: unknown, p: { stornoNumber: string }) => void cancelled.push(p.stornoNumber),
+        notifyCancelled: (_: unknown, p: { stornoNumber: string }) =>
+          void cancelled.push(p.stornoNumber),
       },
     });
     return Object.assign(started, { sent, cancelled });
@@ -296,7 +409,8 @@ describeModel('invoice detail machine, model-based', {
       expect(s.hasTag('send')).toBe(true);
       const address = s.context.record!.recipient.email;
       // The recipient's address at first (or the last one used); the person may change it.
-      if (address) expect([address, s.context.record!.sentTo, 'neu@example.com']).toContain(s.context.email);
+      if (address)
+        expect([address, s.context.record!.sentTo, 'neu@example.com']).toContain(s.context.email);
       // No address, no question: the confirm waits for one.
       expect(s.can({ type: 'send.confirm' })).toBe(/@/.test(s.context.email));
       expect(run.fakes.sendInvoice!.calls.length).toBeLessThanOrEqual(1);
@@ -330,8 +444,12 @@ describeModel('invoice detail machine, model-based', {
   },
   finish: (run, path) => {
     const r = run as unknown as { sent: string[]; cancelled: string[] };
-    const sends = path.steps.filter((step) => step.event.type === 'xstate.done.actor.sendInvoice').length;
-    const cancels = path.steps.filter((step) => step.event.type === 'xstate.done.actor.cancelInvoice').length;
+    const sends = path.steps.filter(
+      (step) => step.event.type === 'xstate.done.actor.sendInvoice',
+    ).length;
+    const cancels = path.steps.filter(
+      (step) => step.event.type === 'xstate.done.actor.cancelInvoice',
+    ).length;
     expect(r.sent).toHaveLength(sends);
     expect(r.cancelled).toEqual(Array(cancels).fill('2026-00002'));
   },
@@ -382,6 +500,12 @@ describeModel('DATEV export machine, model-based', {
 });
 
 it('starts the DATEV range on the last calendar month', () => {
-  expect(previousMonth(Temporal.PlainDate.from('2026-03-15'))).toEqual({ fromDate: '2026-02-01', toDate: '2026-02-28' });
-  expect(previousMonth(Temporal.PlainDate.from('2027-01-01'))).toEqual({ fromDate: '2026-12-01', toDate: '2026-12-31' });
+  expect(previousMonth(Temporal.PlainDate.from('2026-03-15'))).toEqual({
+    fromDate: '2026-02-01',
+    toDate: '2026-02-28',
+  });
+  expect(previousMonth(Temporal.PlainDate.from('2027-01-01'))).toEqual({
+    fromDate: '2026-12-01',
+    toDate: '2026-12-31',
+  });
 });

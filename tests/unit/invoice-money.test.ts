@@ -15,7 +15,12 @@ describe('invoice amounts from gross items', () => {
   it('keeps the approved gross and splits net and VAT per rate', () => {
     const { vatGroups } = priceLines([line(11900), line(8000, 'exempt'), line(5950)]);
     expect(vatGroups).toEqual([
-      expect.objectContaining({ vatRatePercent: 19, grossCents: 17850, netCents: 15000, vatCents: 2850 }),
+      expect.objectContaining({
+        vatRatePercent: 19,
+        grossCents: 17850,
+        netCents: 15000,
+        vatCents: 2850,
+      }),
       expect.objectContaining({ vatRatePercent: 0, grossCents: 8000, netCents: 8000, vatCents: 0 }),
     ]);
   });

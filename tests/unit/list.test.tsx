@@ -56,7 +56,11 @@ const sendDirect = (event: AnyEventObject, r: ListRun) => {
   if (event.type !== 'url.change' && event.type !== 'list.reload') r.expectedUrls += 1;
 };
 
-type ListRun = ReturnType<typeof startList> & { expectedCalls: number; expectedUrls: number; user: ReturnType<typeof userEvent.setup> };
+type ListRun = ReturnType<typeof startList> & {
+  expectedCalls: number;
+  expectedUrls: number;
+  user: ReturnType<typeof userEvent.setup>;
+};
 
 describeModel('list machine, model-based', {
   machine: listMachine,
@@ -141,7 +145,9 @@ describeModel('list machine, model-based', {
     '#list.loaded': (_, r) => {
       screen.getByText('Zeile 1');
       expect(screen.queryByRole('alert')).toBeNull();
-      expect(screen.getByRole('navigation', { name: 'Seiten' }).textContent).toContain('25 Einträge');
+      expect(screen.getByRole('navigation', { name: 'Seiten' }).textContent).toContain(
+        '25 Einträge',
+      );
       expect(r.loader.calls).toHaveLength(r.expectedCalls);
     },
     '#list.empty': () => {
@@ -168,7 +174,11 @@ describe('list machine, requests', () => {
     actor.send({ type: 'list.page', page: 2 });
     await flush();
     expect(loader.calls).toHaveLength(2);
-    expect(loader.latest().input).toEqual({ page: 2, limit: 10, filters: { sortDirection: 'asc' } });
+    expect(loader.latest().input).toEqual({
+      page: 2,
+      limit: 10,
+      filters: { sortDirection: 'asc' },
+    });
     expect(urls).toEqual(['?sortDirection=asc&page=2']);
   });
 
@@ -218,14 +228,20 @@ describe('list machine, requests', () => {
     const snap = actor.getSnapshot();
     expect(snap.value).toBe('loaded');
     expect(snap.context.rows).toEqual([{ id: 'followup' }]);
-    expect(snap.context.shownQuery?.filters).toEqual({ appointmentType: 'followup', sortDirection: 'asc' });
+    expect(snap.context.shownQuery?.filters).toEqual({
+      appointmentType: 'followup',
+      sortDirection: 'asc',
+    });
   });
 
   it('back and forward adopt the URL without writing it again', async () => {
     const { actor, loader, urls } = startList();
     loader.latest().resolve(ROWS);
     await flush();
-    actor.send({ type: 'url.change', query: { page: 2, limit: 10, filters: { sortDirection: 'desc' } } });
+    actor.send({
+      type: 'url.change',
+      query: { page: 2, limit: 10, filters: { sortDirection: 'desc' } },
+    });
     await flush();
     expect(loader.calls).toHaveLength(2);
     expect(loader.latest().input.page).toBe(2);
@@ -238,7 +254,11 @@ describe('list machine, requests', () => {
     });
     actor.send({ type: 'list.clear' });
     await flush();
-    expect(loader.latest().input).toEqual({ page: 1, limit: 25, filters: { sortDirection: 'desc' } });
+    expect(loader.latest().input).toEqual({
+      page: 1,
+      limit: 25,
+      filters: { sortDirection: 'desc' },
+    });
   });
 });
 

@@ -14,7 +14,10 @@ import { describeModel, done, failed, startMachine } from '../support/model';
  */
 
 const NETWORK = Object.assign(new Error('offline'), { code: 'network_error' });
-const RUNNING_ALREADY = Object.assign(new Error('sync_running'), { status: 409, code: 'sync_running' });
+const RUNNING_ALREADY = Object.assign(new Error('sync_running'), {
+  status: 409,
+  code: 'sync_running',
+});
 
 const sync = (status: MailingListSync['status'], processed = 0): MailingListSync => ({
   id: '11111111-1111-4111-8111-111111111111',

@@ -33,7 +33,10 @@ const sync = (status: MailingListSync['status'], processed: number): MailingList
   added: status === 'done' ? 100 : 40,
   updated: status === 'done' ? 17 : 10,
   failed: status === 'done' ? 3 : 0,
-  failures: status === 'done' ? [{ clientId: '22222222-2222-4222-8222-222222222222', reason: 'looks fake or invalid' }] : [],
+  failures:
+    status === 'done'
+      ? [{ clientId: '22222222-2222-4222-8222-222222222222', reason: 'looks fake or invalid' }]
+      : [],
   error: null,
 });
 const overview = (s: MailingListSync): MailingListOverview => ({
@@ -54,10 +57,16 @@ describe('mailing list page', () => {
       fakes.loadMailingList!.resolve(overview(sync('running', 50)));
       await flush();
     });
-    expect(screen.getByRole('status').textContent).toContain('Abgleich läuft: 50 von 120 Klient:innen');
+    expect(screen.getByRole('status').textContent).toContain(
+      'Abgleich läuft: 50 von 120 Klient:innen',
+    );
     expect((screen.getByRole('progressbar') as HTMLProgressElement).value).toBe(50);
-    expect(screen.getByRole('button', { name: 'Jetzt abgleichen' }).hasAttribute('disabled')).toBe(true);
-    expect(document.body.textContent).toContain('3 (dauerhaft unzustellbar: 2, Missbrauchsmeldung: 1)');
+    expect(screen.getByRole('button', { name: 'Jetzt abgleichen' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+    expect(document.body.textContent).toContain(
+      '3 (dauerhaft unzustellbar: 2, Missbrauchsmeldung: 1)',
+    );
 
     await act(async () => {
       clock.increment(60_000);

@@ -119,17 +119,23 @@ describe('client meeting machine with a simulated clock', () => {
 
   it('turns an unknown code into invalid_meeting_code and other failures into a retry', async () => {
     const lookup = fake<{ code: string }, MeetingInfo>();
-    const actor = createActor(clientMeetingMachine.provide({ actors: { lookupMeeting: lookup.logic } }), {
-      input: { code: 'zzzz' },
-    }).start();
+    const actor = createActor(
+      clientMeetingMachine.provide({ actors: { lookupMeeting: lookup.logic } }),
+      {
+        input: { code: 'zzzz' },
+      },
+    ).start();
     lookup.reject(apiError(404, 'not_found'));
     await flush();
     expect(actor.getSnapshot().value).toBe('invalidCode');
     expect(actor.getSnapshot().context.error).toEqual({ code: 'invalid_meeting_code' });
 
-    const again = createActor(clientMeetingMachine.provide({ actors: { lookupMeeting: lookup.logic } }), {
-      input: { code: 'abcd-efgh-jkmn' },
-    }).start();
+    const again = createActor(
+      clientMeetingMachine.provide({ actors: { lookupMeeting: lookup.logic } }),
+      {
+        input: { code: 'abcd-efgh-jkmn' },
+      },
+    ).start();
     lookup.reject(apiError(429, 'rate_limited'));
     await flush();
     expect(again.getSnapshot().value).toBe('failed');
@@ -141,14 +147,19 @@ describe('client meeting machine with a simulated clock', () => {
 
 describe('coach meeting machines', () => {
   it('shows the join button exactly while the server opens the room: start − 10 min to end + 30 min', () => {
-    const a = { startDate: new Date(START).toISOString(), endDate: new Date(START + 50 * MIN).toISOString() };
+    const a = {
+      startDate: new Date(START).toISOString(),
+      endDate: new Date(START + 50 * MIN).toISOString(),
+    };
     expect(showsJoinButton(a, START - 10 * MIN - 1)).toBe(false);
     expect(showsJoinButton(a, START - 10 * MIN)).toBe(true);
     // Past the old page-only limit (start + 30 min), still inside the room's window.
     expect(showsJoinButton(a, START + 45 * MIN)).toBe(true);
     expect(showsJoinButton(a, START + 80 * MIN)).toBe(true);
     expect(showsJoinButton(a, START + 80 * MIN + 1)).toBe(false);
-    expect(showsJoinButton({ ...a, cancelledAt: new Date(START).toISOString() }, START)).toBe(false);
+    expect(showsJoinButton({ ...a, cancelledAt: new Date(START).toISOString() }, START)).toBe(
+      false,
+    );
   });
 
   it('loads the first two upcoming appointments with a date-only forDate', async () => {

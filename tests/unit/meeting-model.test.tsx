@@ -9,7 +9,12 @@ import {
   coachMeetingStartMachine,
   type CoachMeetingMode,
 } from '../../src/machines/coach-meeting.machine';
-import type { CoachMeetingOverview, MeetingFinished, MeetingInfo, MeetingToken } from '../../src/machines/meeting/shared';
+import type {
+  CoachMeetingOverview,
+  MeetingFinished,
+  MeetingInfo,
+  MeetingToken,
+} from '../../src/machines/meeting/shared';
 import { ClientMeetingView } from '../../src/views/meeting/ClientMeetingView';
 import { readLocales } from '../support/locales';
 import { describeModel, done, failed, startMachine } from '../support/model';
@@ -45,7 +50,10 @@ function info(overrides: Partial<MeetingInfo> = {}): MeetingInfo {
 }
 const OPEN = info();
 /** The room opens in two hours. */
-const EARLY = info({ joinableFrom: iso(NOW + 2 * 60 * MIN), joinableUntil: iso(NOW + 4 * 60 * MIN) });
+const EARLY = info({
+  joinableFrom: iso(NOW + 2 * 60 * MIN),
+  joinableUntil: iso(NOW + 4 * 60 * MIN),
+});
 const OVER = info({ joinableFrom: iso(NOW - 3 * 60 * MIN), joinableUntil: iso(NOW - MIN) });
 const CANCELLED = info({ cancelled: true });
 const EXTERNAL = info({ meetingType: 'xodosign', externalMeetingUrl: 'https://xodo.example/r/1' });
@@ -106,7 +114,8 @@ function renderClient() {
 }
 
 const text = (s: string | RegExp) => screen.queryAllByText(s).length > 0;
-const room = (r: ReturnType<typeof renderClient>) => r.view.container.querySelector('#meeting-room') as HTMLElement;
+const room = (r: ReturnType<typeof renderClient>) =>
+  r.view.container.querySelector('#meeting-room') as HTMLElement;
 const codeInput = () => screen.getByLabelText('Meeting-Code');
 
 describeModel('client meeting, model-based against the view', {
@@ -123,7 +132,8 @@ describeModel('client meeting, model-based against the view', {
   events: {
     'code.change': (event) => fireEvent.change(codeInput(), { target: { value: event.value } }),
     'code.submit': () => fireEvent.click(screen.getByRole('button', { name: 'Zum Videotermin' })),
-    'meeting.retry': () => fireEvent.click(screen.getByRole('button', { name: 'Erneut versuchen' })),
+    'meeting.retry': () =>
+      fireEvent.click(screen.getByRole('button', { name: 'Erneut versuchen' })),
   },
   states: {
     'clientMeeting.enteringCode': (_, r) => {
@@ -198,14 +208,22 @@ describeModel('client meeting, model-based against the view', {
 // ---------------------------------------------------------------------------------------------
 // Coach
 
-function overview(window: MeetingInfo, extra: Partial<CoachMeetingOverview['appointment']> = {}): CoachMeetingOverview {
+function overview(
+  window: MeetingInfo,
+  extra: Partial<CoachMeetingOverview['appointment']> = {},
+): CoachMeetingOverview {
   return {
-    appointment: { cancelledAt: null, meetingType: 'jitsi', ...extra } as CoachMeetingOverview['appointment'],
+    appointment: {
+      cancelledAt: null,
+      meetingType: 'jitsi',
+      ...extra,
+    } as CoachMeetingOverview['appointment'],
     client: {} as CoachMeetingOverview['client'],
     earlierAppointments: [],
     joinableFrom: window.joinableFrom,
     joinableUntil: window.joinableUntil,
-    externalJoinUrl: extra.meetingType && extra.meetingType !== 'jitsi' ? 'https://xodo.example/r/1' : null,
+    externalJoinUrl:
+      extra.meetingType && extra.meetingType !== 'jitsi' ? 'https://xodo.example/r/1' : null,
     finishedAt: null,
   };
 }
@@ -258,24 +276,32 @@ describeModel('coach meeting, model-based against the machine', {
     'coachMeeting.overview': (s, r) => {
       expect(r.mode).toBe('overview');
       expect(s.can({ type: 'meeting.join' })).toBe(
-        Date.parse(s.context.overview!.joinableFrom) <= NOW && NOW <= Date.parse(s.context.overview!.joinableUntil),
+        Date.parse(s.context.overview!.joinableFrom) <= NOW &&
+          NOW <= Date.parse(s.context.overview!.joinableUntil),
       );
     },
-    'coachMeeting.waiting': (s) => expect(s.context.overview!.joinableFrom).toBe(EARLY.joinableFrom),
-    'coachMeeting.joining': (_, r) => expect(r.fakes.fetchCoachToken!.calls.at(-1)).toEqual({ code: 'abcd-efgh-jkmn' }),
+    'coachMeeting.waiting': (s) =>
+      expect(s.context.overview!.joinableFrom).toBe(EARLY.joinableFrom),
+    'coachMeeting.joining': (_, r) =>
+      expect(r.fakes.fetchCoachToken!.calls.at(-1)).toEqual({ code: 'abcd-efgh-jkmn' }),
     'coachMeeting.room': (s) => expect(s.context.token?.moderator).toBe(true),
     'coachMeeting.room.connecting': (s) => expect(s.hasTag('busy')).toBe(true),
     'coachMeeting.room.inMeeting': (s) => expect(s.hasTag('room')).toBe(true),
     'coachMeeting.left': (_, r) => expect(r.calls.showFinished).toBe(1),
     'coachMeeting.recording': (_, r) => expect(r.mode).toBe('finished'),
     'coachMeeting.finished': (s) => expect(s.context.finished).toEqual(FINISHED),
-    'coachMeeting.invalidCode': (s) => expect(s.context.error).toEqual({ code: 'invalid_meeting_code' }),
-    'coachMeeting.cancelled': (s) => expect(s.context.overview!.appointment.cancelledAt).not.toBeNull(),
+    'coachMeeting.invalidCode': (s) =>
+      expect(s.context.error).toEqual({ code: 'invalid_meeting_code' }),
+    'coachMeeting.cancelled': (s) =>
+      expect(s.context.overview!.appointment.cancelledAt).not.toBeNull(),
     'coachMeeting.over': (s) => expect(s.context.overview!.joinableUntil).toBe(OVER.joinableUntil),
-    'coachMeeting.external': (s) => expect(s.context.overview!.externalJoinUrl).toBe('https://xodo.example/r/1'),
+    'coachMeeting.external': (s) =>
+      expect(s.context.overview!.externalJoinUrl).toBe('https://xodo.example/r/1'),
     'coachMeeting.failed': (s) => {
       expect(s.hasTag('error')).toBe(true);
-      expect(['network_error', 'meeting_not_started', 'video_unavailable']).toContain(s.context.error?.code);
+      expect(['network_error', 'meeting_not_started', 'video_unavailable']).toContain(
+        s.context.error?.code,
+      );
     },
   },
 });
@@ -319,9 +345,12 @@ describeModel('coach start page, model-based against the machine', {
     'coachMeetingStart.upcoming.loading': (_, r) =>
       expect(r.fakes.loadUpcoming!.calls.at(-1)).toEqual({ forDate: '2026-03-29' }),
     'coachMeetingStart.upcoming.loaded': (s) => expect(s.context.upcoming).toEqual([]),
-    'coachMeetingStart.upcoming.failed': (s) => expect(s.can({ type: 'upcoming.retry' })).toBe(true),
+    'coachMeetingStart.upcoming.failed': (s) =>
+      expect(s.can({ type: 'upcoming.retry' })).toBe(true),
     'coachMeetingStart.codeForm.editing': (s) =>
-      expect([null, 'no_meeting_code', 'invalid_meeting_code']).toContain(s.context.error?.code ?? null),
+      expect([null, 'no_meeting_code', 'invalid_meeting_code']).toContain(
+        s.context.error?.code ?? null,
+      ),
     'coachMeetingStart.codeForm.checking': (_, r) =>
       expect(r.fakes.lookupCoachMeeting!.calls.at(-1)).toEqual({ code: 'abcd-efgh-jkmn' }),
     'coachMeetingStart.codeForm.opened': (_, r) => expect(r.opened).toEqual(['abcd-efgh-jkmn']),

@@ -8,7 +8,10 @@ const appointment = { startDate: '2026-10-26T09:00:00.000Z', endDate: '2026-10-2
 describe('the joining window, one rule for the room and the button', () => {
   it("is the server's window when the server keeps its default minutes", () => {
     const server = joiningWindow(
-      { MEETING_JOIN_EARLY_MINUTES: DEFAULT_JOIN_MINUTES.early, MEETING_JOIN_LATE_MINUTES: DEFAULT_JOIN_MINUTES.late },
+      {
+        MEETING_JOIN_EARLY_MINUTES: DEFAULT_JOIN_MINUTES.early,
+        MEETING_JOIN_LATE_MINUTES: DEFAULT_JOIN_MINUTES.late,
+      },
       appointment,
     );
     const shared = joiningWindowMs(appointment);
@@ -27,7 +30,10 @@ describe('the joining window, one rule for the room and the button', () => {
   });
 
   it('follows configured minutes on the server', () => {
-    const server = joiningWindow({ MEETING_JOIN_EARLY_MINUTES: 5, MEETING_JOIN_LATE_MINUTES: 0 }, appointment);
+    const server = joiningWindow(
+      { MEETING_JOIN_EARLY_MINUTES: 5, MEETING_JOIN_LATE_MINUTES: 0 },
+      appointment,
+    );
     expect(server.from.toString()).toBe('2026-10-26T08:55:00Z');
     expect(server.until.toString()).toBe('2026-10-26T09:50:00Z');
   });

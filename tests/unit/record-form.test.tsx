@@ -30,16 +30,25 @@ const schema = z.object({
     .transform((s) => (s === '' ? null : s)),
 });
 
-const LOADED: LoadedRecord = { values: { name: 'Mia', email: '' }, record: { id: 'c1', name: 'Mia' } };
+const LOADED: LoadedRecord = {
+  values: { name: 'Mia', email: '' },
+  record: { id: 'c1', name: 'Mia' },
+};
 const NETWORK = Object.assign(new Error('offline'), { code: 'network_error' });
-const problem = (status: number, code: string, errors: Array<{ field: string; code: string }> = []) =>
-  new ApiError({ status, code, fieldErrors: errors });
+const problem = (
+  status: number,
+  code: string,
+  errors: Array<{ field: string; code: string }> = [],
+) => new ApiError({ status, code, fieldErrors: errors });
 
 function startForm(id: string | null, values?: FormValues) {
   const saved: Array<{ unchanged: boolean }> = [];
   const started = startMachine(recordFormMachine, {
     input: { id, schema, ...(values ? { values } : {}) },
-    actions: { notifySaved: (_: unknown, params: { unchanged: boolean }) => void saved.push({ unchanged: params.unchanged }) },
+    actions: {
+      notifySaved: (_: unknown, params: { unchanged: boolean }) =>
+        void saved.push({ unchanged: params.unchanged }),
+    },
   });
   return {
     ...started,
@@ -56,8 +65,12 @@ beforeAll(async () => {
   i18n = setup.i18n;
 });
 
-type FormRun = ReturnType<typeof startForm> & { saves: number; user: ReturnType<typeof userEvent.setup> };
-const click = (r: FormRun, label: string) => r.user.click(screen.getByRole('button', { name: label }));
+type FormRun = ReturnType<typeof startForm> & {
+  saves: number;
+  user: ReturnType<typeof userEvent.setup>;
+};
+const click = (r: FormRun, label: string) =>
+  r.user.click(screen.getByRole('button', { name: label }));
 
 describeModel('record form machine, model-based', {
   machine: recordFormMachine,
@@ -68,7 +81,10 @@ describeModel('record form machine, model-based', {
         done('loadRecord', LOADED),
         failed('loadRecord', NETWORK),
         done('saveRecord', { id: 'c1' }),
-        failed('saveRecord', problem(400, 'validation_failed', [{ field: 'email', code: 'value_invalid_format' }])),
+        failed(
+          'saveRecord',
+          problem(400, 'validation_failed', [{ field: 'email', code: 'value_invalid_format' }]),
+        ),
         failed('saveRecord', problem(409, 'email_taken')),
         failed('saveRecord', NETWORK),
         { type: 'form.change', field: 'name', value: 'Mia Maier' },
@@ -159,7 +175,10 @@ describe('record form machine, rules', () => {
     actor.send({ type: 'form.submit' });
     await flush();
     expect(actor.getSnapshot().value).toBe('editing');
-    expect(actor.getSnapshot().context.fieldErrors).toEqual({ name: 'value_missing', email: 'invalid_email' });
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({
+      name: 'value_missing',
+      email: 'invalid_email',
+    });
     expect(save.calls).toHaveLength(0);
     // Typing in a field clears its error only.
     actor.send({ type: 'form.change', field: 'name', value: 'Mia' });
@@ -170,7 +189,9 @@ describe('record form machine, rules', () => {
     const { actor, save, saved } = startForm(null, { name: ' Mia ', email: '' });
     actor.send({ type: 'form.submit' });
     await flush();
-    expect(save.calls).toEqual([{ id: null, body: { name: 'Mia', email: null }, idempotencyKey: expect.any(String) }]);
+    expect(save.calls).toEqual([
+      { id: null, body: { name: 'Mia', email: null }, idempotencyKey: expect.any(String) },
+    ]);
     save.latest().resolve({ id: 'new' });
     await flush();
     expect(actor.getSnapshot().status).toBe('done');
@@ -205,7 +226,13 @@ describe('record form machine, rules', () => {
     const { actor, save } = startForm(null, { name: 'Mia', email: '' });
     actor.send({ type: 'form.submit' });
     await flush();
-    save.latest().reject(problem(400, 'validation_failed', [{ field: 'body.email.address', code: 'value_invalid_format' }]));
+    save
+      .latest()
+      .reject(
+        problem(400, 'validation_failed', [
+          { field: 'body.email.address', code: 'value_invalid_format' },
+        ]),
+      );
     await flush();
     expect(actor.getSnapshot().context.fieldErrors).toEqual({ email: 'value_invalid_format' });
   });

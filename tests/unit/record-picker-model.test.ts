@@ -30,7 +30,12 @@ describeModel('record picker machine, model-based', {
   machine: recordPickerMachine,
   plans: [
     { name: 'empty', events, serialize: (s) => s.context.chosen?.id ?? null },
-    { name: 'from the URL', input: { chosenId: ID }, events, serialize: (s) => s.context.chosen?.label ?? null },
+    {
+      name: 'from the URL',
+      input: { chosenId: ID },
+      events,
+      serialize: (s) => s.context.chosen?.label ?? null,
+    },
   ],
   start: (plan) => startMachine(recordPickerMachine, plan.input ? { input: plan.input } : {}),
   states: {
@@ -48,7 +53,8 @@ describeModel('record picker machine, model-based', {
         expect([ERIKA.label, ID]).toContain(chosen.label);
       }
       // Too short a query asks nothing.
-      if (s.context.query.trim().length < 2) expect(s.can({ type: 'picker.choose', option: OTTO })).toBe(false);
+      if (s.context.query.trim().length < 2)
+        expect(s.can({ type: 'picker.choose', option: OTTO })).toBe(false);
     },
     'recordPicker.debouncing': (s, run) => {
       expect(s.context.query).toBe('Mu');

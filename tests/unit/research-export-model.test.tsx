@@ -3,7 +3,10 @@ import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { beforeAll, expect } from 'vitest';
 import { createI18n } from '../../src/i18n';
-import { researchExportMachine, type ResearchExportSummary } from '../../src/machines/research-export.machine';
+import {
+  researchExportMachine,
+  type ResearchExportSummary,
+} from '../../src/machines/research-export.machine';
 import { ResearchExportView } from '../../src/views/admin/ResearchExportPage';
 import { readLocales } from '../support/locales';
 import { describeModel, done, failed, type ModelTest, startMachine } from '../support/model';
@@ -20,7 +23,11 @@ beforeAll(async () => {
   i18n = setup.i18n;
 });
 
-const SUMMARY: ResearchExportSummary = { participants: 1234, appointments: 9876, keyConfigured: true };
+const SUMMARY: ResearchExportSummary = {
+  participants: 1234,
+  appointments: 9876,
+  keyConfigured: true,
+};
 const NO_KEY: ResearchExportSummary = { participants: 3, appointments: 7, keyConfigured: false };
 const NETWORK = { code: 'network_error' };
 const KEY_MISSING = { status: 409, code: 'research_key_missing' };
@@ -40,13 +47,16 @@ const startPage = () => {
 };
 
 const button = (name: string) => screen.getByRole('button', { name });
-const downloadButton = () => screen.getByRole('button', { name: /ZIP herunterladen|Wird erstellt/ });
+const downloadButton = () =>
+  screen.getByRole('button', { name: /ZIP herunterladen|Wird erstellt/ });
 const alertText = () => screen.queryByRole('alert')?.textContent ?? '';
 
 /** The counts as the page shows them (German number format). */
 function expectCounts(summary: ResearchExportSummary) {
   const term = (label: string) => screen.getByText(label).nextElementSibling?.textContent;
-  expect(term('Klient:innen mit Einwilligung zur Forschung')).toBe(summary.participants.toLocaleString('de-DE'));
+  expect(term('Klient:innen mit Einwilligung zur Forschung')).toBe(
+    summary.participants.toLocaleString('de-DE'),
+  );
   expect(term('Ihre Termine')).toBe(summary.appointments.toLocaleString('de-DE'));
 }
 
@@ -128,7 +138,9 @@ const model: ModelTest<typeof researchExportMachine, ReturnType<typeof startPage
     },
     'researchExport.failed': (s) => {
       expectCounts(s.context.summary!);
-      expect(alertText()).toContain('Der Schlüssel für die Pseudonyme ist auf dem Server nicht eingerichtet');
+      expect(alertText()).toContain(
+        'Der Schlüssel für die Pseudonyme ist auf dem Server nicht eingerichtet',
+      );
       expect(screen.queryByText('Der Export wurde heruntergeladen.')).toBeNull();
       // Tried again from here.
       expect(downloadButton().hasAttribute('disabled')).toBe(false);

@@ -34,21 +34,28 @@ const signedItem = (n: number) => ({
 });
 
 function fakeApi(total = 3) {
-  const GET = vi.fn(async (path: string, opts: { params: { query: { page: number; limit: number } } }) => {
-    const { page, limit } = opts.params.query;
-    const from = (page - 1) * limit;
-    const n = Math.max(0, Math.min(limit, total - from));
-    const items = Array.from({ length: n }, (_, i) => signedItem(from + i));
-    if (path === '/summaries/incomplete') {
-      return {
-        data: {
-          summaries: items.map((s) => ({ ...s, summaryId: null, status: 'missing', daysOverdue: 4 })),
-          itemCount: total,
-        },
-      };
-    }
-    return { data: { summaries: items, itemCount: total } };
-  });
+  const GET = vi.fn(
+    async (path: string, opts: { params: { query: { page: number; limit: number } } }) => {
+      const { page, limit } = opts.params.query;
+      const from = (page - 1) * limit;
+      const n = Math.max(0, Math.min(limit, total - from));
+      const items = Array.from({ length: n }, (_, i) => signedItem(from + i));
+      if (path === '/summaries/incomplete') {
+        return {
+          data: {
+            summaries: items.map((s) => ({
+              ...s,
+              summaryId: null,
+              status: 'missing',
+              daysOverdue: 4,
+            })),
+            itemCount: total,
+          },
+        };
+      }
+      return { data: { summaries: items, itemCount: total } };
+    },
+  );
   const POST = vi.fn(async () => ({ data: { processed: 2 } }));
   return { api: { GET, POST } as unknown as ApiClient, GET, POST };
 }
@@ -59,19 +66,42 @@ const run = <L extends AnyActorLogic>(logic: L, input: unknown) =>
 describe('review calls', () => {
   it('reads the tab and coach from the URL filters and gives one row shape', async () => {
     const { api, GET } = fakeApi();
-    const page = (await run(loadReviewPageActor(api), { page: 1, limit: 25, filters: { coach: 'k' } })) as {
+    const page = (await run(loadReviewPageActor(api), {
+      page: 1,
+      limit: 25,
+      filters: { coach: 'k' },
+    })) as {
       rows: readonly ReviewRow[];
     };
-    expect(GET).toHaveBeenLastCalledWith('/review/summaries', expect.objectContaining({
-      params: { query: { page: 1, limit: 25, coachId: 'k' } },
-    }));
-    expect(page.rows[0]).toMatchObject({ id: 's0', documentId: 's0', kind: 'summary', status: 'sent', days: 2 });
+    expect(GET).toHaveBeenLastCalledWith(
+      '/review/summaries',
+      expect.objectContaining({
+        params: { query: { page: 1, limit: 25, coachId: 'k' } },
+      }),
+    );
+    expect(page.rows[0]).toMatchObject({
+      id: 's0',
+      documentId: 's0',
+      kind: 'summary',
+      status: 'sent',
+      days: 2,
+    });
 
-    const open = (await run(loadReviewPageActor(api), { page: 1, limit: 25, filters: { tab: 'openSummaries' } })) as {
+    const open = (await run(loadReviewPageActor(api), {
+      page: 1,
+      limit: 25,
+      filters: { tab: 'openSummaries' },
+    })) as {
       rows: readonly ReviewRow[];
     };
     expect(GET).toHaveBeenLastCalledWith('/summaries/incomplete', expect.anything());
-    expect(open.rows[0]).toMatchObject({ id: 'a0', documentId: null, status: 'missing', days: 4, signedAt: null });
+    expect(open.rows[0]).toMatchObject({
+      id: 'a0',
+      documentId: null,
+      status: 'missing',
+      days: 4,
+      signedAt: null,
+    });
   });
 
   it('selects every match page by page, at most one batch', async () => {
@@ -90,10 +120,13 @@ describe('review calls', () => {
       idempotencyKey: 'key-1',
     });
     expect(out).toEqual({ count: 2 });
-    expect(POST).toHaveBeenCalledWith('/patient-cards/batch-process', expect.objectContaining({
-      params: { header: { 'Idempotency-Key': 'key-1' } },
-      body: { ids: ['x', 'y'] },
-    }));
+    expect(POST).toHaveBeenCalledWith(
+      '/patient-cards/batch-process',
+      expect.objectContaining({
+        params: { header: { 'Idempotency-Key': 'key-1' } },
+        body: { ids: ['x', 'y'] },
+      }),
+    );
   });
 });
 
@@ -111,9 +144,12 @@ describe('the /review overview', () => {
       cards: answers['/patient-cards/overall-status'],
       pending: answers['/review/pending-by-coach'],
     });
-    expect(GET).toHaveBeenCalledWith('/patient-cards/overall-status', expect.objectContaining({
-      params: { query: { coachId: 'k' } },
-    }));
+    expect(GET).toHaveBeenCalledWith(
+      '/patient-cards/overall-status',
+      expect.objectContaining({
+        params: { query: { coachId: 'k' } },
+      }),
+    );
   });
 });
 
@@ -127,18 +163,46 @@ describe('the batch parts in /review words', () => {
 
   it('has every text the parts read, in German and English', () => {
     const parts = [
-      'selection.actions', 'selection.none', 'selection.summary_one', 'selection.summary_other', 'selection.capped',
-      'selection.loadingMatching', 'selection.matchingFailed', 'selection.allMatching', 'selection.allMatchingCapped',
-      'selection.clear', 'selection.noAction', 'done.close', 'conflict.title', 'conflict.intro_one',
-      'conflict.intro_other', 'conflict.unknownItem', 'conflict.now', 'conflict.retry_one', 'conflict.retry_other',
-      'conflict.deselectOnly', 'conflict.back', 'confirm.title', 'confirm.question_one', 'confirm.question_other',
-      'confirm.allOrNothing', 'confirm.failed', 'confirm.retry', 'confirm.running', 'confirm.back',
+      'selection.actions',
+      'selection.none',
+      'selection.summary_one',
+      'selection.summary_other',
+      'selection.capped',
+      'selection.loadingMatching',
+      'selection.matchingFailed',
+      'selection.allMatching',
+      'selection.allMatchingCapped',
+      'selection.clear',
+      'selection.noAction',
+      'done.close',
+      'conflict.title',
+      'conflict.intro_one',
+      'conflict.intro_other',
+      'conflict.unknownItem',
+      'conflict.now',
+      'conflict.retry_one',
+      'conflict.retry_other',
+      'conflict.deselectOnly',
+      'conflict.back',
+      'confirm.title',
+      'confirm.question_one',
+      'confirm.question_other',
+      'confirm.allOrNothing',
+      'confirm.failed',
+      'confirm.retry',
+      'confirm.running',
+      'confirm.back',
     ];
     const at = (tree: unknown, path: string) =>
-      path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], tree);
+      path
+        .split('.')
+        .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], tree);
     for (const lng of ['de', 'en']) {
       const locale = readLocale(lng);
-      for (const [ns, prefix] of [['review', 'batch'], ['staff', 'billingItems']] as const) {
+      for (const [ns, prefix] of [
+        ['review', 'batch'],
+        ['staff', 'billingItems'],
+      ] as const) {
         const missing = parts.filter((p) => typeof at(locale[ns], `${prefix}.${p}`) !== 'string');
         expect(missing, `${lng} ${ns}:${prefix}`).toEqual([]);
       }
@@ -146,9 +210,15 @@ describe('the batch parts in /review words', () => {
   });
 
   it('counts documents, completes them, names the result by kind, and names a refused one', async () => {
-    const row = { id: 's1', client: person('c', 'Kim'), appointmentStartDate: '2026-11-20T09:00:00.000Z' } as ReviewRow;
+    const row = {
+      id: 's1',
+      client: person('c', 'Kim'),
+      appointmentStartDate: '2026-11-20T09:00:00.000Z',
+    } as ReviewRow;
     const wording = reviewWording('summary', [row]);
-    const started = startMachine(batchActionMachine, { input: { transitions: REVIEW_TRANSITIONS, filter: {} } });
+    const started = startMachine(batchActionMachine, {
+      input: { transitions: REVIEW_TRANSITIONS, filter: {} },
+    });
     render(
       <I18nextProvider i18n={i18n}>
         <BatchResult actorRef={started.actor} wording={wording} />
@@ -177,6 +247,8 @@ describe('the batch parts in /review words', () => {
       started.fakes.submitBatch!.resolve({ count: 1 });
       await flush();
     });
-    expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain('1 Zusammenfassung abgeschlossen');
+    expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain(
+      '1 Zusammenfassung abgeschlossen',
+    );
   });
 });

@@ -1,4 +1,9 @@
-import type { Appointment, Availability, CalendarEvent, FreeSlot } from '../../src/machines/scheduling/shared';
+import type {
+  Appointment,
+  Availability,
+  CalendarEvent,
+  FreeSlot,
+} from '../../src/machines/scheduling/shared';
 
 export const COACH_ID = '11111111-1111-4111-8111-111111111111';
 export const OTHER_COACH_ID = '22222222-2222-4222-8222-222222222222';
@@ -21,8 +26,18 @@ export function availability(overrides: Partial<Availability> = {}): Availabilit
     overrides: [],
     // Week of 23 March 2026 (CET, UTC+1): Monday and Wednesday 09:00–12:00.
     occurrences: [
-      { occurrenceDate: '2026-03-23', startDate: '2026-03-23T08:00:00.000Z', endDate: '2026-03-23T11:00:00.000Z', modified: false },
-      { occurrenceDate: '2026-03-25', startDate: '2026-03-25T08:00:00.000Z', endDate: '2026-03-25T11:00:00.000Z', modified: false },
+      {
+        occurrenceDate: '2026-03-23',
+        startDate: '2026-03-23T08:00:00.000Z',
+        endDate: '2026-03-23T11:00:00.000Z',
+        modified: false,
+      },
+      {
+        occurrenceDate: '2026-03-25',
+        startDate: '2026-03-25T08:00:00.000Z',
+        endDate: '2026-03-25T11:00:00.000Z',
+        modified: false,
+      },
     ],
     createdAt: '2026-03-01T10:00:00.000Z',
     updatedAt: '2026-03-01T10:00:00.000Z',
@@ -73,7 +88,12 @@ export function appointmentEvent(overrides: Partial<CalendarEvent> = {}): Calend
   };
 }
 
-export function holidayEvent(date: string, name: string, start: string, end: string): CalendarEvent {
+export function holidayEvent(
+  date: string,
+  name: string,
+  start: string,
+  end: string,
+): CalendarEvent {
   return {
     id: `holiday:${date}`,
     kind: 'holiday',
@@ -90,9 +110,17 @@ export function holidayEvent(date: string, name: string, start: string, end: str
 }
 
 export function slot(startDate: string, endDate: string, coachId = COACH_ID): FreeSlot {
-  return { startDate, endDate, coachId, coach: { id: coachId, firstName: 'Clara', lastName: 'Coach' } };
+  return {
+    startDate,
+    endDate,
+    coachId,
+    coach: { id: coachId, firstName: 'Clara', lastName: 'Coach' },
+  };
 }
 
 /** An ApiError-like rejection (what the API client throws). */
-export const apiError = (status: number, code: string, fieldErrors: Array<{ field: string; code: string }> = []) =>
-  Object.assign(new Error(code), { status, code, fieldErrors });
+export const apiError = (
+  status: number,
+  code: string,
+  fieldErrors: Array<{ field: string; code: string }> = [],
+) => Object.assign(new Error(code), { status, code, fieldErrors });

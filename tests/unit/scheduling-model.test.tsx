@@ -76,7 +76,9 @@ const WEEK_EVENTS: AnyEventObject[] = [
 ];
 
 function renderWeek() {
-  const started = startMachine(availabilityWeekMachine, { input: { role: 'ADMIN', ownCoachId: null, today: TODAY } });
+  const started = startMachine(availabilityWeekMachine, {
+    input: { role: 'ADMIN', ownCoachId: null, today: TODAY },
+  });
   const view = render(
     <I18nextProvider i18n={i18n}>
       <AvailabilityWeekView actorRef={started.actor} browserZone="Europe/Berlin" />
@@ -116,10 +118,15 @@ describeModel('availability week, model-based', {
   events: {
     retry: click('Erneut versuchen'),
     'week.next': click('Nächste Woche'),
-    'coach.select': (_, r) => r.user.selectOptions(screen.getByRole('combobox', { name: 'Coach' }), OTHER_COACH_ID),
+    'coach.select': (_, r) =>
+      r.user.selectOptions(screen.getByRole('combobox', { name: 'Coach' }), OTHER_COACH_ID),
     'block.create': click('Block hinzufügen am Dienstag, 24.03.2026'),
     'occurrence.select': (_, r) =>
-      r.user.click(within(screen.getByRole('region', { name: /25\.3\./ })).getByRole('button', { name: /09:00–12:00/ })),
+      r.user.click(
+        within(screen.getByRole('region', { name: /25\.3\./ })).getByRole('button', {
+          name: /09:00–12:00/,
+        }),
+      ),
     'selection.clear': click('Schließen'),
     'edit.series': click('Serie bearbeiten'),
     'edit.occurrence': click('Nur diesen Termin bearbeiten'),
@@ -153,11 +160,15 @@ describeModel('availability week, model-based', {
     '#availabilityWeek.ready': (_, r) => {
       const c = r.view.container;
       expect(grid(c)!.getAttribute('aria-busy')).not.toBe('true');
-      expect(screen.getAllByRole('region')).toHaveLength(7 + c.querySelectorAll('.detail-panel').length);
+      expect(screen.getAllByRole('region')).toHaveLength(
+        7 + c.querySelectorAll('.detail-panel').length,
+      );
     },
     '#availabilityWeek.ready.idle': (_, r) => {
       expect(r.view.container.querySelector('.detail-panel')).toBeNull();
-      expect((button('Block hinzufügen am Montag, 23.03.2026') as HTMLButtonElement).disabled).toBe(false);
+      expect((button('Block hinzufügen am Montag, 23.03.2026') as HTMLButtonElement).disabled).toBe(
+        false,
+      );
     },
     '#availabilityWeek.ready.selected': () => {
       screen.getByRole('heading', { name: 'Ausgewählter Block' });
@@ -165,7 +176,9 @@ describeModel('availability week, model-based', {
       expect(screen.queryByRole('alertdialog')).toBeNull();
     },
     '#availabilityWeek.ready.editing': () => {
-      screen.getByRole('heading', { name: /Neuer Block|Block bearbeiten|Diesen Termin der Serie ändern/ });
+      screen.getByRole('heading', {
+        name: /Neuer Block|Block bearbeiten|Diesen Termin der Serie ändern/,
+      });
       expect(button('Speichern').getAttribute('aria-busy')).toBe('false');
     },
     '#availabilityWeek.ready.saving': () => {
@@ -173,8 +186,12 @@ describeModel('availability week, model-based', {
     },
     '#availabilityWeek.ready.confirmingDelete': () => {
       const dialog = screen.getByRole('alertdialog');
-      expect(dialog.textContent).toMatch(/Möchten Sie (diesen Block mit allen Wiederholungen|nur diesen einen Termin)/);
-      expect((within(dialog).getByRole('button', { name: 'Ja, löschen' }) as HTMLButtonElement).disabled).toBe(false);
+      expect(dialog.textContent).toMatch(
+        /Möchten Sie (diesen Block mit allen Wiederholungen|nur diesen einen Termin)/,
+      );
+      expect(
+        (within(dialog).getByRole('button', { name: 'Ja, löschen' }) as HTMLButtonElement).disabled,
+      ).toBe(false);
     },
     '#availabilityWeek.ready.deleting': () => {
       expect((button('Ja, löschen') as HTMLButtonElement).disabled).toBe(true);
@@ -220,10 +237,17 @@ const CALENDAR_EVENTS: AnyEventObject[] = [
 /** The model's events, with the appointment moved into the week asked for (Wednesday 10:00). */
 function eventsForWeek(query: CalendarQuery): CalendarEvent[] {
   const weeks = Math.round(
-    Temporal.Instant.from(query.startDate).since(Temporal.Instant.from('2026-03-22T23:00:00Z')).total({ unit: 'hours' }) / (24 * 7),
+    Temporal.Instant.from(query.startDate)
+      .since(Temporal.Instant.from('2026-03-22T23:00:00Z'))
+      .total({ unit: 'hours' }) /
+      (24 * 7),
   );
   const shift = (iso: string) =>
-    Temporal.Instant.from(iso).toZonedDateTimeISO('Europe/Berlin').add({ weeks }).toInstant().toString();
+    Temporal.Instant.from(iso)
+      .toZonedDateTimeISO('Europe/Berlin')
+      .add({ weeks })
+      .toInstant()
+      .toString();
   const a = appointmentEvent();
   return [EVENTS[0]!, { ...a, startDate: shift(a.startDate), endDate: shift(a.endDate) }];
 }
@@ -240,7 +264,10 @@ function renderCalendar() {
   });
   const view = render(
     <I18nextProvider i18n={i18n}>
-      <CalendarView actorRef={started.actor as AnyActorRef as never} browserZone="America/New_York" />
+      <CalendarView
+        actorRef={started.actor as AnyActorRef as never}
+        browserZone="America/New_York"
+      />
     </I18nextProvider>,
   );
   return { ...started, view, viewport, user: userEvent.setup() };
@@ -264,10 +291,12 @@ describeModel('calendar, model-based', {
   start: renderCalendar,
   wrap: (step) => act(step),
   events: {
-    'xstate.done.actor.loadEvents': (_, r) => r.fakes.loadEvents!.resolve(eventsForWeek(r.fakes.loadEvents!.calls.at(-1))),
+    'xstate.done.actor.loadEvents': (_, r) =>
+      r.fakes.loadEvents!.resolve(eventsForWeek(r.fakes.loadEvents!.calls.at(-1))),
     retry: click('Erneut versuchen'),
     'period.next': click(/Nächste Woche|Nächster Tag/),
-    'coach.select': (_, r) => r.user.selectOptions(screen.getByRole('combobox', { name: 'Coach' }), OTHER_COACH_ID),
+    'coach.select': (_, r) =>
+      r.user.selectOptions(screen.getByRole('combobox', { name: 'Coach' }), OTHER_COACH_ID),
     'appointment.open': click(/Erika Mustermann/),
     'detail.close': click('Schließen'),
     'cancel.request': click('Termin absagen'),
@@ -282,24 +311,39 @@ describeModel('calendar, model-based', {
       expect(screen.getByRole('note').textContent).toContain('America/New_York');
       // A week has 7 day columns; the wide day view of every coach one column per coach.
       const { mode, narrow, coachId, coaches } = snapshot.context;
-      const columns = mode === 'week' ? 7 : !narrow && coachId === null && coaches.length > 0 ? coaches.length : 1;
-      expect(r.view.container.querySelectorAll('.rbc-time-content .rbc-day-slot')).toHaveLength(columns);
+      const columns =
+        mode === 'week'
+          ? 7
+          : !narrow && coachId === null && coaches.length > 0
+            ? coaches.length
+            : 1;
+      expect(r.view.container.querySelectorAll('.rbc-time-content .rbc-day-slot')).toHaveLength(
+        columns,
+      );
     },
     '#calendar.loadingCoaches': (_, r) => {
-      expect(r.view.container.querySelector('.calendar-grid-frame')!.getAttribute('aria-busy')).toBe('true');
+      expect(
+        r.view.container.querySelector('.calendar-grid-frame')!.getAttribute('aria-busy'),
+      ).toBe('true');
     },
     '#calendar.loading': (_, r) => {
-      expect(r.view.container.querySelector('.calendar-grid-frame')!.getAttribute('aria-busy')).toBe('true');
+      expect(
+        r.view.container.querySelector('.calendar-grid-frame')!.getAttribute('aria-busy'),
+      ).toBe('true');
       expect((button(/Nächste Woche|Nächster Tag/) as HTMLButtonElement).disabled).toBe(true);
     },
     '#calendar.failed': () => {
       expect(screen.getByRole('alert').textContent).toContain('Keine Verbindung zum Server');
     },
     '#calendar.ready': (snapshot, r) => {
-      expect(r.view.container.querySelector('.calendar-grid-frame')!.getAttribute('aria-busy')).toBe('false');
+      expect(
+        r.view.container.querySelector('.calendar-grid-frame')!.getAttribute('aria-busy'),
+      ).toBe('false');
       // The week of 23 March shows the appointment on Wednesday (10:00 CET).
       if (snapshot.context.anchor.toString() === '2026-03-25') {
-        const entry = screen.getByRole('button', { name: /10:00–10:50 Erika Mustermann · Folgetermin/ });
+        const entry = screen.getByRole('button', {
+          name: /10:00–10:50 Erika Mustermann · Folgetermin/,
+        });
         // Placed by its time in the 07:00–20:00 grid: 3 of 13 hours from the top.
         expect(parseFloat(entry.style.top)).toBeCloseTo((3 / 13) * 100, 1);
       }

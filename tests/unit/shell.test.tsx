@@ -150,7 +150,9 @@ describe('navigation', () => {
   it('the header signs in on the sign-in that fits the page: the client one on client pages', async () => {
     const loginIn = async (path: string) => {
       const { view } = await renderApp(path);
-      const link = await within(screen.getByRole('banner')).findByRole('link', { name: 'Anmelden' });
+      const link = await within(screen.getByRole('banner')).findByRole('link', {
+        name: 'Anmelden',
+      });
       const href = link.getAttribute('href');
       view.unmount();
       return href;
@@ -179,16 +181,24 @@ describe('navigation', () => {
 
   it('sends someone signed in whose account is not active from the welcome page to /notactive', async () => {
     const { location } = await renderApp('/', { session: person('NONE', false) });
-    expect(await screen.findByRole('heading', { name: 'Ihr Konto ist noch nicht aktiv' })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: 'Ihr Konto ist noch nicht aktiv' }),
+    ).toBeTruthy();
     expect(location.history!.at(-1)).toBe('/notactive');
   });
 
   it('every page has a footer with Impressum and Datenschutz', async () => {
     for (const path of ['/', '/client-signup', '/gibt-es-nicht']) {
       const { view } = await renderApp(path);
-      const legal = within(screen.getByRole('contentinfo')).getByRole('navigation', { name: 'Rechtliches' });
-      expect(within(legal).getByRole('link', { name: 'Impressum' }).getAttribute('href')).toBe('/impressum');
-      expect(within(legal).getByRole('link', { name: 'Datenschutz' }).getAttribute('href')).toBe('/datenschutz');
+      const legal = within(screen.getByRole('contentinfo')).getByRole('navigation', {
+        name: 'Rechtliches',
+      });
+      expect(within(legal).getByRole('link', { name: 'Impressum' }).getAttribute('href')).toBe(
+        '/impressum',
+      );
+      expect(within(legal).getByRole('link', { name: 'Datenschutz' }).getAttribute('href')).toBe(
+        '/datenschutz',
+      );
       view.unmount();
     }
   });
@@ -218,7 +228,9 @@ describe('navigation', () => {
     expect(await screen.findByText('Sie haben sich abgemeldet.')).toBeTruthy();
     // Staff start on "Heute", which needs a session: the header offers no sign-out any more.
     await waitFor(() =>
-      expect(within(screen.getByRole('banner')).queryByRole('button', { name: 'Abmelden' })).toBeNull(),
+      expect(
+        within(screen.getByRole('banner')).queryByRole('button', { name: 'Abmelden' }),
+      ).toBeNull(),
     );
   });
 });
@@ -362,7 +374,9 @@ describe('dashboard', () => {
     fail = false;
     await act(() => userEvent.click(retry));
     const cards = await screen.findByRole('list', { name: 'Auf einen Blick' });
-    const items = within(cards).getAllByRole('listitem').map((li) => li.textContent);
+    const items = within(cards)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(items).toEqual([
       'Termine heute34',
       'Termine diese Woche34',
@@ -374,7 +388,9 @@ describe('dashboard', () => {
       'Coaches5',
     ]);
     const link = (name: RegExp) => within(cards).getByRole('link', { name }).getAttribute('href');
-    expect(link(/^Termine heute/)).toMatch(/^\/appointments\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/);
+    expect(link(/^Termine heute/)).toMatch(
+      /^\/appointments\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/,
+    );
     expect(link(/^Klient:innen/)).toBe('/clients?sortBy=createdAt&sortOrder=desc&limit=10');
     expect(link(/Prüffehlern/)).toBe('/billing?status=validation_failed');
     expect(link(/^Nicht zugestellte/)).toBe('/messages/failed');

@@ -19,9 +19,18 @@ const SLOT = slot('2026-03-26T09:00:00.000Z', '2026-03-26T09:30:00.000Z');
 const LATER = slot('2026-03-27T10:00:00.000Z', '2026-03-27T10:30:00.000Z');
 const QUERY = { coachId: COACH_ID, duration: 30 };
 const WEEK = '2026-03-23';
-const windowOf = (weekStart: string | null) => ({ startDate: `${weekStart ?? 'now'}:start`, endDate: `${weekStart ?? 'now'}:end` });
+const windowOf = (weekStart: string | null) => ({
+  startDate: `${weekStart ?? 'now'}:start`,
+  endDate: `${weekStart ?? 'now'}:end`,
+});
 
-const byWeek: SlotPickerInput = { query: QUERY, window: windowOf, weekStart: WEEK, firstWeek: WEEK, errorOf: toScheduleError };
+const byWeek: SlotPickerInput = {
+  query: QUERY,
+  window: windowOf,
+  weekStart: WEEK,
+  firstWeek: WEEK,
+  errorOf: toScheduleError,
+};
 const byDay: SlotPickerInput = {
   query: QUERY,
   window: windowOf,
@@ -31,7 +40,8 @@ const byDay: SlotPickerInput = {
   errorOf: toScheduleError,
 };
 
-const submits = (path: ModelPath) => path.steps.filter((s) => s.event.type === 'booking.confirm').length;
+const submits = (path: ModelPath) =>
+  path.steps.filter((s) => s.event.type === 'booking.confirm').length;
 
 const common: AnyEventObject[] = [
   done('loadSlots', [SLOT, LATER]),
@@ -96,7 +106,10 @@ describeModel('slot picker machine, model-based', {
     },
     'slotPicker.picking.loading': (s, run) => {
       expect(s.hasTag('busy')).toBe(true);
-      expect(run.fakes.loadSlots!.latest().input).toEqual({ ...s.context.query, ...windowOf(s.context.weekStart) });
+      expect(run.fakes.loadSlots!.latest().input).toEqual({
+        ...s.context.query,
+        ...windowOf(s.context.weekStart),
+      });
     },
     'slotPicker.picking.loadFailed': (s) => {
       expect(s.hasTag('error')).toBe(true);
@@ -107,8 +120,11 @@ describeModel('slot picker machine, model-based', {
       expect(s.hasTag('slotsReady')).toBe(true);
       expect(s.can({ type: 'slot.select', slot: SLOT })).toBe(true);
       // The day shown has free slots; no going back before the first week.
-      if (s.context.day !== null) expect(s.context.slots.some((x) => x.startDate.startsWith(s.context.day!))).toBe(true);
-      expect(s.can({ type: 'week.previous' })).toBe(s.context.weekStart !== null && s.context.weekStart > WEEK);
+      if (s.context.day !== null)
+        expect(s.context.slots.some((x) => x.startDate.startsWith(s.context.day!))).toBe(true);
+      expect(s.can({ type: 'week.previous' })).toBe(
+        s.context.weekStart !== null && s.context.weekStart > WEEK,
+      );
     },
     'slotPicker.confirming': (s) => {
       expect(s.hasTag('confirm')).toBe(true);
@@ -137,7 +153,10 @@ describeModel('slot picker machine, model-based', {
     // One submit per confirmation; a slot taken meanwhile loads afresh with the reason.
     expect(run.fakes.submit!.calls).toHaveLength(submits(path));
     const last = path.steps.at(-1)!.event as { type: string; error?: { code?: string } };
-    if (last.type === 'xstate.error.actor.submit' && ['slot_taken', 'notice_period'].includes(last.error?.code ?? '')) {
+    if (
+      last.type === 'xstate.error.actor.submit' &&
+      ['slot_taken', 'notice_period'].includes(last.error?.code ?? '')
+    ) {
       expect(run.actor.getSnapshot().context.conflict).toBe(last.error!.code);
       expect(run.actor.getSnapshot().context.slot).toBeNull();
     }

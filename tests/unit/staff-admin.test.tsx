@@ -34,7 +34,10 @@ beforeAll(async () => {
 
 const ASK = { type: 'action.ask', payload: { id: 'c-1', active: false } };
 
-const CONFLICT = Object.assign(new Error('409'), { code: 'coach_has_future_appointments', status: 409 });
+const CONFLICT = Object.assign(new Error('409'), {
+  code: 'coach_has_future_appointments',
+  status: 409,
+});
 
 describeModel('confirm-action machine, model-based against its panel', {
   machine: confirmActionMachine,
@@ -51,23 +54,53 @@ describeModel('confirm-action machine, model-based against its panel', {
       serialize: (s) => ({ payload: s.context.payload, error: s.context.error }),
       // Shortest paths reach every state; these walk every transition too (abort, success, retry).
       walks: [
-        [ASK, { type: 'action.abort' }, ASK, { type: 'action.confirm' }, done('0.confirmAction.running', null)],
-        [ASK, { type: 'action.confirm' }, failed('0.confirmAction.running', CONFLICT), { type: 'action.retry' }, done('0.confirmAction.running', null)],
-        [ASK, { type: 'action.confirm' }, failed('0.confirmAction.running', CONFLICT), { type: 'action.abort' }],
+        [
+          ASK,
+          { type: 'action.abort' },
+          ASK,
+          { type: 'action.confirm' },
+          done('0.confirmAction.running', null),
+        ],
+        [
+          ASK,
+          { type: 'action.confirm' },
+          failed('0.confirmAction.running', CONFLICT),
+          { type: 'action.retry' },
+          done('0.confirmAction.running', null),
+        ],
+        [
+          ASK,
+          { type: 'action.confirm' },
+          failed('0.confirmAction.running', CONFLICT),
+          { type: 'action.abort' },
+        ],
       ],
     },
   ],
   start: () => {
     const done: unknown[] = [];
     const started = startMachine(confirmActionMachine, {
-      actions: { notifyDone: (_: unknown, params: { payload: unknown }) => void done.push(params.payload) },
+      actions: {
+        notifyDone: (_: unknown, params: { payload: unknown }) => void done.push(params.payload),
+      },
     });
     render(
       <I18nextProvider i18n={i18n}>
-        <ConfirmActionPanel actorRef={started.actor} question="Anna Berg deaktivieren?" confirmLabel="Ja, deaktivieren" />
+        <ConfirmActionPanel
+          actorRef={started.actor}
+          question="Anna Berg deaktivieren?"
+          confirmLabel="Ja, deaktivieren"
+        />
       </I18nextProvider>,
     );
-    return { ...started, run: started.fakes.runAction!, done, expectedRuns: 0, expectedDone: 0, user: userEvent.setup() };
+    return {
+      ...started,
+      run: started.fakes.runAction!,
+      done,
+      expectedRuns: 0,
+      expectedDone: 0,
+      user: userEvent.setup(),
+    };
   },
   wrap: (step) => act(step),
   events: {
@@ -97,7 +130,9 @@ describeModel('confirm-action machine, model-based against its panel', {
       expect(r.run.calls).toHaveLength(r.expectedRuns);
     },
     '#confirmAction.running': (_, r) => {
-      expect(screen.getByRole('button', { name: 'Wird ausgeführt …' }).getAttribute('aria-busy')).toBe('true');
+      expect(
+        screen.getByRole('button', { name: 'Wird ausgeführt …' }).getAttribute('aria-busy'),
+      ).toBe('true');
       expect(r.run.calls).toHaveLength(r.expectedRuns);
       expect(r.run.latest().input).toEqual({ id: 'c-1', active: false });
     },
@@ -127,7 +162,11 @@ describeModel('record-detail machine, model-based', {
       serialize: (s) => ({ record: s.context.record, error: s.context.error }),
     },
   ],
-  start: () => ({ ...startMachine(recordDetailMachine, { input: { id: 'c-1' } }), loads: 1, lastError: null as unknown }),
+  start: () => ({
+    ...startMachine(recordDetailMachine, { input: { id: 'c-1' } }),
+    loads: 1,
+    lastError: null as unknown,
+  }),
   events: {
     'xstate.error.actor.loadDetail': (event, r) => {
       r.lastError = event.error;
@@ -151,7 +190,9 @@ describeModel('record-detail machine, model-based', {
     '#recordDetail.shown': (s) => expect(s.context.record).toEqual({ id: 'c-1' }),
     '#recordDetail.failed': (s, r) => {
       expect(s.hasTag('error')).toBe(true);
-      expect(s.can({ type: 'detail.retry' })).toBe((r.lastError as { code: string }).code !== 'not_found');
+      expect(s.can({ type: 'detail.retry' })).toBe(
+        (r.lastError as { code: string }).code !== 'not_found',
+      );
     },
   },
 });
@@ -165,7 +206,10 @@ function fakeApi(answer: (url: URL) => unknown) {
     fetch: (async (request: Request) => {
       const url = new URL(request.url);
       urls.push(url);
-      return new Response(JSON.stringify(answer(url)), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify(answer(url)), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     }) as unknown as typeof fetch,
   });
   return { api, urls };
@@ -194,7 +238,8 @@ const runActor = <O,>(logic: ReturnType<typeof fromPromise<O, any>>, input: unkn
 describe('coaches list: the actor adapts the filters GET /coach lacks', () => {
   const COACHES = Array.from({ length: 130 }, (_, i) => coach(i + 1, i % 3 !== 0));
   const answer = (url: URL) => {
-    if (url.pathname === '/coach/search') return { coaches: COACHES.filter((c) => c.active).slice(0, 3) };
+    if (url.pathname === '/coach/search')
+      return { coaches: COACHES.filter((c) => c.active).slice(0, 3) };
     const page = Number(url.searchParams.get('page'));
     const limit = Number(url.searchParams.get('limit'));
     return { coaches: COACHES.slice((page - 1) * limit, page * limit), itemCount: COACHES.length };
@@ -210,7 +255,11 @@ describe('coaches list: the actor adapts the filters GET /coach lacks', () => {
 
   it('with a search asks GET /coach/search; deactivated coaches are never in a search', async () => {
     const { api, urls } = fakeApi(answer);
-    const page = await runActor(loadCoachesPageActor(api), { page: 1, limit: 10, filters: { search: 'Berg' } });
+    const page = await runActor(loadCoachesPageActor(api), {
+      page: 1,
+      limit: 10,
+      filters: { search: 'Berg' },
+    });
     expect(urls.map((u) => u.pathname + u.search)).toEqual(['/coach/search?query=Berg&limit=50']);
     expect(page.itemCount).toBe(3);
     const none = await runActor(loadCoachesPageActor(api), {
@@ -224,7 +273,11 @@ describe('coaches list: the actor adapts the filters GET /coach lacks', () => {
 
   it('with the active filter reads every coach and pages the matches itself', async () => {
     const { api, urls } = fakeApi(answer);
-    const page = await runActor(loadCoachesPageActor(api), { page: 2, limit: 10, filters: { active: 'false' } });
+    const page = await runActor(loadCoachesPageActor(api), {
+      page: 2,
+      limit: 10,
+      filters: { active: 'false' },
+    });
     expect(urls.map((u) => u.searchParams.get('page'))).toEqual(['1', '2']);
     const inactive = COACHES.filter((c) => !c.active);
     expect(page.itemCount).toBe(inactive.length);
@@ -241,7 +294,11 @@ describe('events list: feed or audit trail', () => {
 
   it('asks GET /events with the feed filters', async () => {
     const { api, urls } = fakeApi(answer);
-    await runActor(loadEventsPageActor(api), { page: 3, limit: 10, filters: { client: CLIENT, showAllEvents: 'true' } });
+    await runActor(loadEventsPageActor(api), {
+      page: 3,
+      limit: 10,
+      filters: { client: CLIENT, showAllEvents: 'true' },
+    });
     expect(urls[0]!.pathname).toBe('/events');
     expect(Object.fromEntries(urls[0]!.searchParams)).toEqual({
       page: '3',
@@ -253,9 +310,17 @@ describe('events list: feed or audit trail', () => {
 
   it('asks GET /businessevents with pageSize and its own filter names for the audit trail', async () => {
     const { api, urls } = fakeApi(answer);
-    await runActor(loadEventsPageActor(api), { page: 1, limit: 25, filters: { view: 'audit', client: CLIENT } });
+    await runActor(loadEventsPageActor(api), {
+      page: 1,
+      limit: 25,
+      filters: { view: 'audit', client: CLIENT },
+    });
     expect(urls[0]!.pathname).toBe('/businessevents');
-    expect(Object.fromEntries(urls[0]!.searchParams)).toEqual({ page: '1', pageSize: '25', clientId: CLIENT });
+    expect(Object.fromEntries(urls[0]!.searchParams)).toEqual({
+      page: '1',
+      pageSize: '25',
+      clientId: CLIENT,
+    });
   });
 });
 
@@ -268,7 +333,8 @@ describe('German event labels', () => {
         const file = join(dir, name);
         if (statSync(file).isDirectory()) walk(file);
         else if (file.endsWith('.ts')) {
-          for (const m of readFileSync(file, 'utf8').matchAll(/\btype: '([a-z_]+\.[a-z_]+)'/g)) found.add(m[1]!);
+          for (const m of readFileSync(file, 'utf8').matchAll(/\btype: '([a-z_]+\.[a-z_]+)'/g))
+            found.add(m[1]!);
         }
       }
     };
@@ -280,7 +346,9 @@ describe('German event labels', () => {
     const t = i18n.getFixedT('de', 'staff');
     const types = serverEventTypes();
     expect(types).toContain('appointment.cancelled');
-    const untranslated = types.filter((type) => eventActionLabel(t, type).startsWith('Sonstiges Ereignis'));
+    const untranslated = types.filter((type) =>
+      eventActionLabel(t, type).startsWith('Sonstiges Ereignis'),
+    );
     expect(untranslated).toEqual([]);
     expect(eventActionLabel(t, 'appointment.cancelled')).toBe('Termin abgesagt');
     expect(eventActionLabel(t, 'user.activated')).toBe('Konto aktiviert');
@@ -315,14 +383,25 @@ describe('coach and user form rules', () => {
         telephone: '',
         takesInitialAppointments: false,
       }),
-    ).toEqual({ title: 'Dr.', firstName: 'Anna', lastName: 'Berg', email: 'anna@example.org', telephone: null, takesInitialAppointments: false });
+    ).toEqual({
+      title: 'Dr.',
+      firstName: 'Anna',
+      lastName: 'Berg',
+      email: 'anna@example.org',
+      telephone: null,
+      takesInitialAppointments: false,
+    });
   });
 
   it('asks for the coach record of a COACH account', () => {
-    expect(errors(newUserSchema, { email: 'neu@example.org', role: 'COACH', coachId: '' })).toEqual({
-      coachId: 'value_missing',
-    });
+    expect(errors(newUserSchema, { email: 'neu@example.org', role: 'COACH', coachId: '' })).toEqual(
+      {
+        coachId: 'value_missing',
+      },
+    );
     expect(errors(editUserSchema, { role: 'ADMIN', coachId: '' })).toEqual({});
-    expect(errors(newUserSchema, { email: '', role: 'ADMIN', coachId: '' })).toEqual({ email: 'value_missing' });
+    expect(errors(newUserSchema, { email: '', role: 'ADMIN', coachId: '' })).toEqual({
+      email: 'value_missing',
+    });
   });
 });

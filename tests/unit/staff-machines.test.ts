@@ -199,7 +199,10 @@ describe('appointment detail', () => {
       .reject(new ApiError({ status: 409, code: 'appointment_cancelled', fieldErrors: [] }));
     await flush();
     expect(actor.getSnapshot().matches({ ready: { action: 'idle' } })).toBe(true);
-    expect(actor.getSnapshot().context.actionError).toEqual({ code: 'appointment_cancelled', status: 409 });
+    expect(actor.getSnapshot().context.actionError).toEqual({
+      code: 'appointment_cancelled',
+      status: 409,
+    });
   });
 
   it('offers cancel and invitations until the end, no-show once started, nothing when cancelled', async () => {
@@ -216,10 +219,26 @@ describe('appointment detail', () => {
       };
     };
     // APPOINTMENT runs 07:00–07:50 UTC.
-    expect(await offers('2026-03-29T06:59:59Z')).toEqual({ cancel: true, invites: true, noShow: false });
-    expect(await offers('2026-03-29T07:00:00Z')).toEqual({ cancel: true, invites: true, noShow: true });
-    expect(await offers('2026-03-29T07:50:00Z')).toEqual({ cancel: false, invites: false, noShow: true });
-    expect(await offers('2026-03-29T07:50:00Z', { noShow: true })).toEqual({ cancel: false, invites: false, noShow: true });
+    expect(await offers('2026-03-29T06:59:59Z')).toEqual({
+      cancel: true,
+      invites: true,
+      noShow: false,
+    });
+    expect(await offers('2026-03-29T07:00:00Z')).toEqual({
+      cancel: true,
+      invites: true,
+      noShow: true,
+    });
+    expect(await offers('2026-03-29T07:50:00Z')).toEqual({
+      cancel: false,
+      invites: false,
+      noShow: true,
+    });
+    expect(await offers('2026-03-29T07:50:00Z', { noShow: true })).toEqual({
+      cancel: false,
+      invites: false,
+      noShow: true,
+    });
     expect(await offers('2026-03-29T06:00:00Z', { cancelledAt: '2026-03-20T10:00:00Z' })).toEqual({
       cancel: false,
       invites: false,
@@ -406,7 +425,8 @@ describe('pre-appointment', () => {
     await flush();
     save.latest().resolve(CLIENT);
     await flush();
-    const picker = () => actor.getSnapshot().children.slotPicker as ActorRefFrom<typeof slotPickerMachine>;
+    const picker = () =>
+      actor.getSnapshot().children.slotPicker as ActorRefFrom<typeof slotPickerMachine>;
     expect(actor.getSnapshot().matches('choosingSlot')).toBe(true);
     expect(picker().getSnapshot().matches({ picking: 'loading' })).toBe(true);
     expect(slots.latest().input).toMatchObject({ coachId: 'initial-meetings', duration: 30 });

@@ -43,7 +43,12 @@ const problem = (
 
 const OVERVIEW: Overview = {
   cards: [
-    { id: 'todayAppointments', count: 3, capped: false, href: '/appointments?from=2026-10-26&to=2026-10-26' },
+    {
+      id: 'todayAppointments',
+      count: 3,
+      capped: false,
+      href: '/appointments?from=2026-10-26&to=2026-10-26',
+    },
     { id: 'openClients', count: 1000, capped: true, href: '/clients', waiting: true },
   ],
   appointments: [appointment({ id: 'a1' })],
@@ -61,7 +66,9 @@ describeModel('overview machine, model-based', {
         { type: 'overview.refresh' },
       ],
       serialize: (s) => s.context.error?.code ?? null,
-      walks: [[done('loadOverview', OVERVIEW), { type: 'xstate.after.overviewTick.overview.loaded' }]],
+      walks: [
+        [done('loadOverview', OVERVIEW), { type: 'xstate.after.overviewTick.overview.loaded' }],
+      ],
     },
   ],
   start: () => {
@@ -95,7 +102,10 @@ describeModel('overview machine, model-based', {
 it('re-reads the clock once a minute while loaded', () => {
   const clock = new SimulatedClock();
   clock.set(T0);
-  const { actor, fakes } = startMachine(overviewMachine, { clock, input: { now: () => clock.now() } });
+  const { actor, fakes } = startMachine(overviewMachine, {
+    clock,
+    input: { now: () => clock.now() },
+  });
   fakes.loadOverview!.resolve(OVERVIEW);
   return Promise.resolve().then(async () => {
     await new Promise((r) => setTimeout(r, 0));
@@ -237,8 +247,14 @@ const detail = (over: Partial<AppointmentDetail['appointment']> = {}): Appointme
 // The fixture appointment runs 09:00–09:50 UTC on 25 March; the clock stands at 09:20.
 const NOW = Date.parse('2026-03-25T09:20:00.000Z');
 const UNDERWAY = detail();
-const UPCOMING = detail({ startDate: '2026-03-26T09:00:00.000Z', endDate: '2026-03-26T09:50:00.000Z' });
-const ENDED = detail({ startDate: '2026-03-24T09:00:00.000Z', endDate: '2026-03-24T09:50:00.000Z' });
+const UPCOMING = detail({
+  startDate: '2026-03-26T09:00:00.000Z',
+  endDate: '2026-03-26T09:50:00.000Z',
+});
+const ENDED = detail({
+  startDate: '2026-03-24T09:00:00.000Z',
+  endDate: '2026-03-24T09:50:00.000Z',
+});
 const NO_SHOW = detail({ ...ENDED.appointment, noShow: true });
 const CANCELLED = detail({ cancelledAt: '2026-03-20T10:00:00.000Z' });
 type Phase = 'upcoming' | 'underway' | 'ended' | 'cancelled';
@@ -249,7 +265,11 @@ const offersChecks = (expected: Record<Phase, [boolean, boolean, boolean]>) =>
       `appointmentDetail.ready.offers.${phase}`,
       (s: Snap) => {
         expect(phaseOfRecord(s.context.record!.appointment)).toBe(phase);
-        expect([s.hasTag('offersCancel'), s.hasTag('offersInvites'), s.hasTag('offersNoShow')]).toEqual(offers);
+        expect([
+          s.hasTag('offersCancel'),
+          s.hasTag('offersInvites'),
+          s.hasTag('offersNoShow'),
+        ]).toEqual(offers);
       },
     ]),
   );
@@ -314,7 +334,9 @@ describeModel('appointment detail machine, model-based', {
     },
     'appointmentDetail.failed': (s) => {
       expect(s.hasTag('error')).toBe(true);
-      expect([{ code: 'not_found', status: 404 }, { code: 'network_error' }]).toContainEqual(s.context.error);
+      expect([{ code: 'not_found', status: 404 }, { code: 'network_error' }]).toContainEqual(
+        s.context.error,
+      );
       // A missing appointment is not loaded again: the page offers no retry.
       expect(s.can({ type: 'detail.retry' })).toBe(s.context.error!.code !== 'not_found');
     },
@@ -464,7 +486,9 @@ describeModel('client detail machine (staff), model-based', {
     },
     'clientDetail.failed': (s) => {
       expect(s.hasTag('error')).toBe(true);
-      expect([{ code: 'not_found', status: 404 }, { code: 'network_error' }]).toContainEqual(s.context.error);
+      expect([{ code: 'not_found', status: 404 }, { code: 'network_error' }]).toContainEqual(
+        s.context.error,
+      );
       // A client that is not there (or not this coach's) is not loaded again.
       expect(s.can({ type: 'detail.retry' })).toBe(s.context.error!.code !== 'not_found');
     },
@@ -510,9 +534,10 @@ describeModel('client detail machine (staff), model-based', {
       sendSignInLink: 'signInLinkSent',
     };
     const expected = path.steps.flatMap((step) => {
-      const m = /^xstate\.done\.actor\.(closeSessions|openSessions|sendContractReminder|sendSignInLink)$/.exec(
-        step.event.type,
-      );
+      const m =
+        /^xstate\.done\.actor\.(closeSessions|openSessions|sendContractReminder|sendSignInLink)$/.exec(
+          step.event.type,
+        );
       return m ? [names[m[1] as keyof typeof names]] : [];
     });
     expect(run.notices).toEqual(expected);

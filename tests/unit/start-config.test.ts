@@ -22,7 +22,9 @@ describe('PORT in development', () => {
     expect(config.NODE_ENV).toBe('development');
     expect(config.PUBLIC_URL).toBe('http://localhost:3100');
     expect(config.AUTH_ISSUER).toBe('http://localhost:3100/auth');
-    expect(allowedOrigins(loadAuthConfig({}), config.PUBLIC_URL)).toEqual(['http://localhost:3100']);
+    expect(allowedOrigins(loadAuthConfig({}), config.PUBLIC_URL)).toEqual([
+      'http://localhost:3100',
+    ]);
   });
 
   it('gives way to PUBLIC_URL and AUTH_ISSUER when they are set', () => {
@@ -54,17 +56,25 @@ describe('development secrets in production', () => {
     );
     expect(() =>
       assertProductionSecrets(
-        production({ WEBHOOK_SECRET_KEY: DEV_WEBHOOK_SECRET_KEY, RESEARCH_PSEUDONYM_KEY: DEV_RESEARCH_PSEUDONYM_KEY }),
+        production({
+          WEBHOOK_SECRET_KEY: DEV_WEBHOOK_SECRET_KEY,
+          RESEARCH_PSEUDONYM_KEY: DEV_RESEARCH_PSEUDONYM_KEY,
+        }),
       ),
     ).toThrow(/development secrets: WEBHOOK_SECRET_KEY, RESEARCH_PSEUDONYM_KEY\. /);
   });
 
   it('pass with keys of the operator’s own, and outside production', () => {
-    expect(() => assertProductionSecrets(production({ WEBHOOK_SECRET_KEY: OWN_KEY }))).not.toThrow();
+    expect(() =>
+      assertProductionSecrets(production({ WEBHOOK_SECRET_KEY: OWN_KEY })),
+    ).not.toThrow();
     // Moving off the development key: it may still be the previous key for one start.
     expect(() =>
       assertProductionSecrets(
-        production({ WEBHOOK_SECRET_KEY: OWN_KEY, WEBHOOK_SECRET_KEY_PREVIOUS: DEV_WEBHOOK_SECRET_KEY }),
+        production({
+          WEBHOOK_SECRET_KEY: OWN_KEY,
+          WEBHOOK_SECRET_KEY_PREVIOUS: DEV_WEBHOOK_SECRET_KEY,
+        }),
       ),
     ).not.toThrow();
     expect(() => assertProductionSecrets(loadConfig({}))).not.toThrow();
@@ -86,7 +96,9 @@ describe('the readable log of development', () => {
     await new Promise((resolve) => setImmediate(resolve));
     const lines = text.trimEnd().split('\n');
     expect(lines, text).toHaveLength(3);
-    expect(lines[0]).toMatch(/INFO: incoming request \{"req":\{"method":"GET","url":"\/api\/appointments"/);
+    expect(lines[0]).toMatch(
+      /INFO: incoming request \{"req":\{"method":"GET","url":"\/api\/appointments"/,
+    );
     expect(lines[1]).toMatch(/INFO: request completed .*"statusCode":200/);
     expect(lines[2]).toMatch(/WARN: something odd .*"type":"TypeError"/);
   });

@@ -98,12 +98,9 @@ describe('the origins the help videos may come from (CSP media-src)', () => {
   it('gives the help page a video only for the topics that have one', async () => {
     const { helpVideos } = await import('../../src/lib/config');
     expect(helpVideos('').map((v) => v.url)).toEqual([null, null, null, null]);
-    expect(helpVideos('https://v.example/a.mp4,,https://v.example/c.mp4').map((v) => v.url)).toEqual([
-      'https://v.example/a.mp4',
-      null,
-      'https://v.example/c.mp4',
-      null,
-    ]);
+    expect(
+      helpVideos('https://v.example/a.mp4,,https://v.example/c.mp4').map((v) => v.url),
+    ).toEqual(['https://v.example/a.mp4', null, 'https://v.example/c.mp4', null]);
   });
 });
 

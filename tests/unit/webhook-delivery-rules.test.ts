@@ -42,26 +42,38 @@ describe('webhook targets', () => {
 });
 
 describe('webhook targets when saved', () => {
-  const resolvesTo = (address: string) => async () => [{ address, family: address.includes(':') ? 6 : 4 }];
+  const resolvesTo = (address: string) => async () => [
+    { address, family: address.includes(':') ? 6 : 4 },
+  ];
   const unknown = async () => {
     throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
   };
 
   it('refuses a name that resolves to a private address now, unless private targets are allowed', async () => {
-    expect(await saveRefusalOf('https://hooks.example.org/in', false, resolvesTo('10.0.0.7'))).toMatch(
-      /hooks\.example\.org resolves to 10\.0\.0\.7/,
-    );
-    expect(await saveRefusalOf('https://hooks.example.org/in', true, resolvesTo('10.0.0.7'))).toBeNull();
+    expect(
+      await saveRefusalOf('https://hooks.example.org/in', false, resolvesTo('10.0.0.7')),
+    ).toMatch(/hooks\.example\.org resolves to 10\.0\.0\.7/);
+    expect(
+      await saveRefusalOf('https://hooks.example.org/in', true, resolvesTo('10.0.0.7')),
+    ).toBeNull();
   });
 
   it('refuses metadata names and addresses even when private targets are allowed', async () => {
-    expect(await saveRefusalOf('http://metadata.google.internal/', true, unknown)).toMatch(/metadata/);
-    expect(await saveRefusalOf('http://metadata.google.internal./', true, unknown)).toMatch(/metadata/);
-    expect(await saveRefusalOf('https://x.example.org/', true, resolvesTo('169.254.169.254'))).toMatch(/metadata/);
+    expect(await saveRefusalOf('http://metadata.google.internal/', true, unknown)).toMatch(
+      /metadata/,
+    );
+    expect(await saveRefusalOf('http://metadata.google.internal./', true, unknown)).toMatch(
+      /metadata/,
+    );
+    expect(
+      await saveRefusalOf('https://x.example.org/', true, resolvesTo('169.254.169.254')),
+    ).toMatch(/metadata/);
   });
 
   it('accepts a public name that resolves publicly or not at all', async () => {
-    expect(await saveRefusalOf('https://hooks.example.org/in', false, resolvesTo('93.184.215.14'))).toBeNull();
+    expect(
+      await saveRefusalOf('https://hooks.example.org/in', false, resolvesTo('93.184.215.14')),
+    ).toBeNull();
     expect(await saveRefusalOf('https://hooks.example.org/in', false, unknown)).toBeNull();
   });
 });

@@ -3,7 +3,10 @@ import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { beforeAll, expect } from 'vitest';
 import { createI18n } from '../../src/i18n';
-import { validateWebhookUrl, webhookDetailMachine } from '../../src/machines/webhook-detail.machine';
+import {
+  validateWebhookUrl,
+  webhookDetailMachine,
+} from '../../src/machines/webhook-detail.machine';
 import { WebhookDetailView } from '../../src/views/admin/WebhookDetailPage';
 import { readLocales } from '../support/locales';
 import { describeModel, done, failed, type ModelTest, startMachine } from '../support/model';
@@ -86,7 +89,12 @@ const detailModel: ModelTest<typeof webhookDetailMachine, ReturnType<typeof star
       ],
       walks: [
         // An empty URL is refused before anything is sent; a server 400 lands at the field.
-        [done('loadWebhook', NEW), { type: 'form.submit' }, { type: 'form.change', field: 'url', value: 'ftp://x' }, { type: 'form.submit' }],
+        [
+          done('loadWebhook', NEW),
+          { type: 'form.submit' },
+          { type: 'form.change', field: 'url', value: 'ftp://x' },
+          { type: 'form.submit' },
+        ],
         [
           done('loadWebhook', NEW),
           { type: 'form.change', field: 'url', value: URL },
@@ -132,7 +140,12 @@ const detailModel: ModelTest<typeof webhookDetailMachine, ReturnType<typeof star
       ],
       walks: [
         // A queued test reloads a log that was shown.
-        [done('loadDeliveries', LOG), done('loadWebhook', STORED), { type: 'test.send' }, done('sendTest', delivery(M1, 'pending', 'webhook.test'))],
+        [
+          done('loadDeliveries', LOG),
+          done('loadWebhook', STORED),
+          { type: 'test.send' },
+          done('sendTest', delivery(M1, 'pending', 'webhook.test')),
+        ],
       ],
     },
     {
@@ -171,23 +184,31 @@ const detailModel: ModelTest<typeof webhookDetailMachine, ReturnType<typeof star
   events: {
     'settings.retry': (_, r) => r.user.click(button('Erneut versuchen')),
     'form.change': async (event: { field: 'url' | 'active'; value: string | boolean }, r) => {
-      if (event.field === 'active') return r.user.click(screen.getByLabelText('Aktiv: Ereignisse an diese Adresse senden'));
+      if (event.field === 'active')
+        return r.user.click(screen.getByLabelText('Aktiv: Ereignisse an diese Adresse senden'));
       const input = screen.getByLabelText('Adresse (URL)');
       await r.user.clear(input);
       await r.user.type(input, String(event.value));
     },
-    'form.submit': (_, r) => r.user.click(within(settingsForm()).getByRole('button', { name: 'Speichern' })),
-    'form.retry': (_, r) => r.user.click(within(settingsForm()).getByRole('button', { name: 'Erneut versuchen' })),
+    'form.submit': (_, r) =>
+      r.user.click(within(settingsForm()).getByRole('button', { name: 'Speichern' })),
+    'form.retry': (_, r) =>
+      r.user.click(within(settingsForm()).getByRole('button', { name: 'Erneut versuchen' })),
     'form.edit': (_, r) => r.user.click(button('Weiter bearbeiten')),
     'secret.dismiss': (_, r) => r.user.click(button('Ich habe es gespeichert')),
     'rotate.ask': (_, r) => r.user.click(button('Geheimnis erneuern')),
-    'rotate.confirm': (_, r) => r.user.click(within(rotationBox()).getByRole('button', { name: 'Neues Geheimnis erzeugen' })),
-    'rotate.retry': (_, r) => r.user.click(within(rotationBox()).getByRole('button', { name: 'Erneut versuchen' })),
-    'rotate.abort': (_, r) => r.user.click(within(rotationBox()).getByRole('button', { name: 'Abbrechen' })),
+    'rotate.confirm': (_, r) =>
+      r.user.click(within(rotationBox()).getByRole('button', { name: 'Neues Geheimnis erzeugen' })),
+    'rotate.retry': (_, r) =>
+      r.user.click(within(rotationBox()).getByRole('button', { name: 'Erneut versuchen' })),
+    'rotate.abort': (_, r) =>
+      r.user.click(within(rotationBox()).getByRole('button', { name: 'Abbrechen' })),
     'test.send': (_, r) => r.user.click(button('Testereignis senden')),
     'log.refresh': (_, r) => r.user.click(button('Aktualisieren')),
     'delivery.redeliver': (event: { messageId: string }, r) =>
-      r.user.click(within(message(event.messageId)).getByRole('button', { name: 'Erneut zustellen' })),
+      r.user.click(
+        within(message(event.messageId)).getByRole('button', { name: 'Erneut zustellen' }),
+      ),
   },
   states: {
     'webhookDetail.settings.loading': (s, run) => {
@@ -206,8 +227,10 @@ const detailModel: ModelTest<typeof webhookDetailMachine, ReturnType<typeof star
       expect(input.value).toBe(s.context.url);
       expect(input.disabled).toBe(false);
       const fieldError = document.getElementById('webhook-url-error');
-      if (s.context.fieldErrors.url === 'value_missing') expect(fieldError?.textContent).toBe('Bitte geben Sie eine Adresse an.');
-      else if (s.context.fieldErrors.url) expect(fieldError?.textContent).toMatch(/^Bitte eine vollständige Adresse mit http/);
+      if (s.context.fieldErrors.url === 'value_missing')
+        expect(fieldError?.textContent).toBe('Bitte geben Sie eine Adresse an.');
+      else if (s.context.fieldErrors.url)
+        expect(fieldError?.textContent).toMatch(/^Bitte eine vollständige Adresse mit http/);
       else expect(fieldError).toBeNull();
       expect(input.getAttribute('aria-invalid')).toBe(s.context.fieldErrors.url ? 'true' : null);
       // The secret: shown with its copy button and the warning while it is in context, else nowhere.
@@ -221,7 +244,8 @@ const detailModel: ModelTest<typeof webhookDetailMachine, ReturnType<typeof star
       const errors = s.context.fieldErrors;
       if (errors.url) expect(['value_missing', 'value_invalid_format']).toContain(errors.url);
       // A refused URL is never sent.
-      for (const call of run.fakes.saveWebhook!.calls) expect(validateWebhookUrl(call.url)).toEqual({});
+      for (const call of run.fakes.saveWebhook!.calls)
+        expect(validateWebhookUrl(call.url)).toEqual({});
       if (s.context.secret !== null) {
         expect(s.context.secret).toBe(SECRET);
         expect(s.context.secretFrom).toBe('saved');
@@ -233,17 +257,24 @@ const detailModel: ModelTest<typeof webhookDetailMachine, ReturnType<typeof star
       expect((save as HTMLButtonElement).disabled).toBe(true);
       expect(s.hasTag('saving')).toBe(true);
       expect(s.can({ type: 'form.submit' })).toBe(false);
-      expect(run.fakes.saveWebhook!.calls.at(-1)).toEqual({ type: TYPE, url: URL, active: s.context.active });
+      expect(run.fakes.saveWebhook!.calls.at(-1)).toEqual({
+        type: TYPE,
+        url: URL,
+        active: s.context.active,
+      });
     },
     'webhookDetail.settings.saveFailed': (s) => {
-      expect(within(settingsForm()).getByRole('alert').textContent).toContain('Das hat leider nicht geklappt');
+      expect(within(settingsForm()).getByRole('alert').textContent).toContain(
+        'Das hat leider nicht geklappt',
+      );
       expect(s.context.saveError?.code).toBe('internal_error');
       expect(s.can({ type: 'form.retry' })).toBe(true);
       expect(s.can({ type: 'form.edit' })).toBe(true);
     },
     'webhookDetail.rotation.idle': (s) => {
       expect(screen.queryByRole('group', { name: 'Geheimnis erneuern' })).toBeNull();
-      if (s.context.webhook?.secretSet) expect((button('Geheimnis erneuern') as HTMLButtonElement).disabled).toBe(false);
+      if (s.context.webhook?.secretSet)
+        expect((button('Geheimnis erneuern') as HTMLButtonElement).disabled).toBe(false);
       else expect(screen.queryByRole('button', { name: 'Geheimnis erneuern' })).toBeNull();
       expect(s.context.rotateError).toBeNull();
       expect(s.can({ type: 'rotate.ask' })).toBe(s.context.webhook?.secretSet === true);
@@ -264,16 +295,22 @@ const detailModel: ModelTest<typeof webhookDetailMachine, ReturnType<typeof star
       expect(run.fakes.rotateSecret!.calls.at(-1)).toEqual({ type: TYPE });
     },
     'webhookDetail.rotation.failed': (s) => {
-      expect(within(rotationBox()).getByRole('alert').textContent).toContain('Das Geheimnis konnte nicht erneuert werden.');
+      expect(within(rotationBox()).getByRole('alert').textContent).toContain(
+        'Das Geheimnis konnte nicht erneuert werden.',
+      );
       expect(s.context.rotateError?.code).toBe('internal_error');
       expect(s.can({ type: 'rotate.retry' })).toBe(true);
     },
     'webhookDetail.test.idle': (s) => {
       if (s.context.webhook) {
-        const send = screen.getByRole('button', { name: 'Testereignis senden' }) as HTMLButtonElement;
+        const send = screen.getByRole('button', {
+          name: 'Testereignis senden',
+        }) as HTMLButtonElement;
         expect(send.disabled).toBe(!s.context.webhook.url);
       } else expect(screen.queryByRole('button', { name: 'Testereignis senden' })).toBeNull();
-      expect(s.can({ type: 'test.send' })).toBe(!!s.context.webhook?.url && s.context.webhook.secretSet);
+      expect(s.can({ type: 'test.send' })).toBe(
+        !!s.context.webhook?.url && s.context.webhook.secretSet,
+      );
     },
     'webhookDetail.test.sending': (s, run) => {
       screen.getByRole('button', { name: 'Wird gesendet …' });
@@ -288,7 +325,9 @@ const detailModel: ModelTest<typeof webhookDetailMachine, ReturnType<typeof star
       if (run.fakes.loadDeliveries!.calls.length > 1) expect(s.hasTag('logLoading')).toBe(true);
     },
     'webhookDetail.test.failed': (s) => {
-      screen.getByText(/Das Testereignis konnte nicht gesendet werden\. Für diesen Webhook ist noch keine Adresse gespeichert\./);
+      screen.getByText(
+        /Das Testereignis konnte nicht gesendet werden\. Für diesen Webhook ist noch keine Adresse gespeichert\./,
+      );
       expect(s.context.testError?.code).toBe('webhook_not_configured');
       expect(s.can({ type: 'test.send' })).toBe(true);
     },
@@ -304,7 +343,9 @@ const detailModel: ModelTest<typeof webhookDetailMachine, ReturnType<typeof star
         expect(message(d.messageId).querySelector('.delivery-meta .badge')?.textContent).toBe(
           { pending: 'ausstehend', delivered: 'zugestellt', failed: 'fehlgeschlagen' }[d.status],
         );
-        expect((item.getByRole('button', { name: 'Erneut zustellen' }) as HTMLButtonElement).disabled).toBe(false);
+        expect(
+          (item.getByRole('button', { name: 'Erneut zustellen' }) as HTMLButtonElement).disabled,
+        ).toBe(false);
       }
       expect(s.context.deliveries.length).toBeGreaterThan(0);
       expect(s.can({ type: 'delivery.redeliver', messageId: M1 })).toBe(true);
@@ -318,10 +359,15 @@ const detailModel: ModelTest<typeof webhookDetailMachine, ReturnType<typeof star
     'webhookDetail.log.redelivering': (s, run) => {
       within(message(s.context.redelivering!)).getByRole('button', { name: 'Wird zugestellt …' });
       expect(s.can({ type: 'log.refresh' })).toBe(false);
-      expect(run.fakes.redeliver!.calls.at(-1)).toEqual({ type: TYPE, messageId: s.context.redelivering });
+      expect(run.fakes.redeliver!.calls.at(-1)).toEqual({
+        type: TYPE,
+        messageId: s.context.redelivering,
+      });
     },
     'webhookDetail.log.redeliverFailed': (s) => {
-      within(message(s.context.redelivering!)).getByText(/Die Nachricht konnte nicht erneut zugestellt werden/);
+      within(message(s.context.redelivering!)).getByText(
+        /Die Nachricht konnte nicht erneut zugestellt werden/,
+      );
       expect(s.context.redeliverError).not.toBeNull();
       expect(s.context.redelivering).not.toBeNull();
       expect(s.can({ type: 'log.refresh' })).toBe(true);
@@ -330,12 +376,16 @@ const detailModel: ModelTest<typeof webhookDetailMachine, ReturnType<typeof star
   finish: (run, path) => {
     const count = (type: string) => path.steps.filter((step) => step.event.type === type).length;
     const toasts = (run as unknown as DetailRun).toasts;
-    expect(toasts.filter((t) => t === 'saved')).toHaveLength(count('xstate.done.actor.saveWebhook'));
-    expect(toasts.filter((t) => t === 'redelivered')).toHaveLength(count('xstate.done.actor.redeliver'));
+    expect(toasts.filter((t) => t === 'saved')).toHaveLength(
+      count('xstate.done.actor.saveWebhook'),
+    );
+    expect(toasts.filter((t) => t === 'redelivered')).toHaveLength(
+      count('xstate.done.actor.redeliver'),
+    );
     // The secret is gone once dismissed.
-    if (path.steps.at(-1)?.event.type === 'secret.dismiss') expect(run.actor.getSnapshot().context.secret).toBeNull();
+    if (path.steps.at(-1)?.event.type === 'secret.dismiss')
+      expect(run.actor.getSnapshot().context.secret).toBeNull();
   },
 };
 
 describeModel('webhook detail machine, model-based against its page', detailModel);
-

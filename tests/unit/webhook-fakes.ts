@@ -23,12 +23,21 @@ export const webhook = (over: Partial<Webhook> = {}): Webhook => ({
   ...over,
 });
 export const NEW = webhook();
-export const STORED = webhook({ url: URL, secretSet: true, active: true, updatedAt: '2026-11-20T10:00:00Z' });
+export const STORED = webhook({
+  url: URL,
+  secretSet: true,
+  active: true,
+  updatedAt: '2026-11-20T10:00:00Z',
+});
 
 export const M1 = '0193a8f2-7c4e-7000-8000-000000000001';
 export const M2 = '0193a8f2-7c4e-7000-8000-000000000002';
 export const M3 = '0193a8f2-7c4e-7000-8000-000000000003';
-export const delivery = (messageId: string, status: Delivery['status'], eventType = TYPE as string): Delivery => ({
+export const delivery = (
+  messageId: string,
+  status: Delivery['status'],
+  eventType = TYPE as string,
+): Delivery => ({
   messageId,
   type: TYPE,
   eventType,

@@ -14,14 +14,19 @@ const NEW_KEY = 'the-current-webhook-secret-key-with-32-characters';
 const TYPE = 'appointment.created';
 
 describe('webhook secrets at rest', () => {
-  const keyring = keyringOf({ WEBHOOK_SECRET_KEY: NEW_KEY, WEBHOOK_SECRET_KEY_PREVIOUS: undefined });
+  const keyring = keyringOf({
+    WEBHOOK_SECRET_KEY: NEW_KEY,
+    WEBHOOK_SECRET_KEY_PREVIOUS: undefined,
+  });
 
   it('seals a secret so the stored value holds none of it, and opens it again', () => {
     const secret = newWebhookSecret();
     const stored = sealSecret(keyring, TYPE, secret);
     expect(stored).toMatch(/^wsk1\.[0-9a-f]{8}\./);
     expect(stored).not.toContain(secret.slice(6, 20));
-    expect(Buffer.from(stored.split('.')[3]!, 'base64url').toString('latin1')).not.toContain('whsec_');
+    expect(Buffer.from(stored.split('.')[3]!, 'base64url').toString('latin1')).not.toContain(
+      'whsec_',
+    );
     expect(openSecret(keyring, TYPE, stored)).toBe(secret);
     // A fresh IV each time: the same secret never looks the same twice.
     expect(sealSecret(keyring, TYPE, secret)).not.toBe(stored);
@@ -33,7 +38,10 @@ describe('webhook secrets at rest', () => {
     const parts = stored.split('.');
     parts[3] = Buffer.from('whsec_tampered').toString('base64url');
     expect(() => openSecret(keyring, TYPE, parts.join('.'))).toThrow(SecretUnreadable);
-    const dev = keyringOf({ WEBHOOK_SECRET_KEY: DEV_WEBHOOK_SECRET_KEY, WEBHOOK_SECRET_KEY_PREVIOUS: undefined });
+    const dev = keyringOf({
+      WEBHOOK_SECRET_KEY: DEV_WEBHOOK_SECRET_KEY,
+      WEBHOOK_SECRET_KEY_PREVIOUS: undefined,
+    });
     expect(() => openSecret(dev, TYPE, stored)).toThrow(/unknown key/);
   });
 
@@ -45,7 +53,10 @@ describe('webhook secrets at rest', () => {
   });
 
   it('opens what the previous key sealed after the key changed, and asks to seal it anew', () => {
-    const before = keyringOf({ WEBHOOK_SECRET_KEY: OLD_KEY, WEBHOOK_SECRET_KEY_PREVIOUS: undefined });
+    const before = keyringOf({
+      WEBHOOK_SECRET_KEY: OLD_KEY,
+      WEBHOOK_SECRET_KEY_PREVIOUS: undefined,
+    });
     const after = keyringOf({ WEBHOOK_SECRET_KEY: NEW_KEY, WEBHOOK_SECRET_KEY_PREVIOUS: OLD_KEY });
     const secret = newWebhookSecret();
     const stored = sealSecret(before, TYPE, secret);

@@ -84,8 +84,7 @@ export function createMailchimpClient(settings: MailchimpSettings) {
 
   return {
     /** `GET /lists/{id}`: the key works and the list exists (checked before a sync starts). */
-    checkList: () =>
-      call<{ id: string; name?: string }>('GET', `${list}?fields=id,name`),
+    checkList: () => call<{ id: string; name?: string }>('GET', `${list}?fields=id,name`),
     /**
      * `PUT /lists/{id}/members/{hash}`: adds the member with `status_if_new`, or updates an
      * existing one's address and merge fields without touching its status (an unsubscribed

@@ -98,7 +98,11 @@ export function bareError(error: FlowErrorDef): FlowResult {
       status: error.status,
       csrf_token: '',
       actions: {},
-      error: { code: error.code, message: error.message, ...(error.cause ? { cause: error.cause } : {}) },
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.cause ? { cause: error.cause } : {}),
+      },
       links: null,
     },
   };
@@ -162,7 +166,8 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
   const busy = new Set<string>();
 
   function stateOf(def: FlowDef<Env>, name: string): StateDef<Env> {
-    const state = def.states[name] ?? (name === 'error' ? (errorState as StateDef<Env>) : undefined);
+    const state =
+      def.states[name] ?? (name === 'error' ? (errorState as StateDef<Env>) : undefined);
     if (!state) throw new Error(`flow ${def.name} has no state ${name}`);
     return state;
   }
@@ -285,7 +290,16 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
     const env = options.env(tx);
     const state = stateOf(def, flow.stash.state);
     const entered = isNew || flow.stash.state !== flow.state;
-    const ctx = context(flow, flow.stash, env, request, at, executed?.values ?? {}, scratch, entered);
+    const ctx = context(
+      flow,
+      flow.stash,
+      env,
+      request,
+      at,
+      executed?.values ?? {},
+      scratch,
+      entered,
+    );
     await state.before?.(ctx);
     const shownError = scratch.flowError ?? error;
     const shownStatus = scratch.flowError?.status ?? status;
@@ -341,7 +355,12 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
           id: randomUUID(),
           name: def.name,
           state: first,
-          stash: { state: first, prevState: null, scheduled: rest, data: def.initialData?.(request) ?? {} },
+          stash: {
+            state: first,
+            prevState: null,
+            scheduled: rest,
+            data: def.initialData?.(request) ?? {},
+          },
           history: [],
           csrfToken: '',
           version: 0,
@@ -368,7 +387,8 @@ export function createFlowEngine<Env, Tx>(options: FlowEngineOptions<Env, Tx>) {
     if (!match) return bareError(malformedRequest('action'));
     const [, actionName, flowId] = match as unknown as [string, string, string];
     // No body is an empty one (the SDK sends none for actions without inputs).
-    if (body !== undefined && body !== null && !isObject(body)) return bareError(malformedRequest('body'));
+    if (body !== undefined && body !== null && !isObject(body))
+      return bareError(malformedRequest('body'));
     const given = (body ?? {}) as Record<string, unknown>;
     const rawInput = given.input_data ?? {};
     if (!isObject(rawInput)) return bareError(malformedRequest('input_data'));

@@ -51,8 +51,14 @@ export const inputErrors = {
   valueInvalid: { code: 'value_invalid_error', message: 'The value is invalid.' },
   valueTooLong: { code: 'value_too_long_error', message: 'The value is too long.' },
   valueTooShort: { code: 'value_too_short_error', message: 'The value is too short.' },
-  emailAlreadyExists: { code: 'email_already_exists', message: 'The email address already exists.' },
-  usernameAlreadyExists: { code: 'username_already_exists', message: 'The username already exists.' },
+  emailAlreadyExists: {
+    code: 'email_already_exists',
+    message: 'The email address already exists.',
+  },
+  usernameAlreadyExists: {
+    code: 'username_already_exists',
+    message: 'The username already exists.',
+  },
   unknownEmail: { code: 'unknown_email_error', message: 'The email address is unknown.' },
   unknownUsername: { code: 'unknown_username_error', message: 'The username is unknown.' },
   invalidUsername: {
@@ -61,7 +67,10 @@ export const inputErrors = {
   },
   passcodeInvalid: { code: 'passcode_invalid', message: 'The passcode is invalid.' },
   otpCodeInvalid: { code: 'otp_code_invalid', message: 'The OTP code is invalid.' },
-  otpCodeAlreadyUsed: { code: 'otp_code_already_used', message: 'The OTP code has already been used.' },
+  otpCodeAlreadyUsed: {
+    code: 'otp_code_already_used',
+    message: 'The OTP code has already been used.',
+  },
   invalidMetadata: { code: 'invalid_metadata_error', message: 'The metadata is invalid.' },
 } satisfies Record<string, ErrorBody>;
 

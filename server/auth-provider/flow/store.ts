@@ -9,7 +9,11 @@ import type { HistoryEntry, Stash, StoredFlow } from './types';
 
 /** SQLSTATE 55P03 lock_not_available: another transaction holds the flow row. */
 function isLockNotAvailable(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+  for (
+    let e = error as { code?: unknown; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
     if (e.code === '55P03') return true;
   }
   return false;
@@ -187,9 +191,22 @@ function createPgFlowStore(pool: pg.Pool): FlowStore<Tx> {
     const client = lane.client!;
     const { write, lockKey } = lane;
     if (write?.kind === 'insert') {
-      await client.query({ name: 'auth_flow_insert', text: INSERT, values: [write.flow.id, write.flow.name, ...stored(write.flow), write.flow.expiresAt.toISOString()] });
+      await client.query({
+        name: 'auth_flow_insert',
+        text: INSERT,
+        values: [
+          write.flow.id,
+          write.flow.name,
+          ...stored(write.flow),
+          write.flow.expiresAt.toISOString(),
+        ],
+      });
     } else if (write && (lane.began || !lockKey)) {
-      const done = await client.query({ name: 'auth_flow_update', text: UPDATE, values: updateValues(write.flow) });
+      const done = await client.query({
+        name: 'auth_flow_update',
+        text: UPDATE,
+        values: updateValues(write.flow),
+      });
       if (done.rowCount !== 1) throw new FlowLockedError();
     } else if (write && lockKey) {
       const { rows } = await client.query<{ written: number }>({
@@ -203,7 +220,9 @@ function createPgFlowStore(pool: pg.Pool): FlowStore<Tx> {
     if (lane.began) {
       lane.began = null;
       // The key is our own number: safe to write into the statement (one round trip).
-      await client.query(lane.lockKey ? `COMMIT; SELECT pg_advisory_unlock(${lane.lockKey})` : 'COMMIT');
+      await client.query(
+        lane.lockKey ? `COMMIT; SELECT pg_advisory_unlock(${lane.lockKey})` : 'COMMIT',
+      );
       lane.lockKey = null;
     } else if (lane.lockKey) {
       await client.query({ name: 'auth_flow_unlock', text: UNLOCK, values: [lane.lockKey] });
@@ -255,7 +274,11 @@ function createPgFlowStore(pool: pg.Pool): FlowStore<Tx> {
     async lock(tx, id) {
       const lane = laneOf(tx);
       const key = flowLockKey(id);
-      const { rows } = await lane.client!.query<PgFlowRow>({ name: 'auth_flow_claim', text: CLAIM, values: [id, key] });
+      const { rows } = await lane.client!.query<PgFlowRow>({
+        name: 'auth_flow_claim',
+        text: CLAIM,
+        values: [id, key],
+      });
       const row = rows[0];
       if (!row) return null;
       if (!row.locked) throw new FlowLockedError();

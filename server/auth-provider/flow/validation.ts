@@ -23,7 +23,9 @@ export function hasUnstorableText(value: unknown, depth = 0): boolean {
   // Deeper than any input we declare: refuse rather than walk it.
   if (depth > 32) return true;
   if (Array.isArray(value)) return value.some((v) => hasUnstorableText(v, depth + 1));
-  return Object.entries(value).some(([k, v]) => UNSTORABLE.test(k) || hasUnstorableText(v, depth + 1));
+  return Object.entries(value).some(
+    ([k, v]) => UNSTORABLE.test(k) || hasUnstorableText(v, depth + 1),
+  );
 }
 
 /**

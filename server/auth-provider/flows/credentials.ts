@@ -40,7 +40,8 @@ export interface CredentialSink {
 
 /** The browser can do WebAuthn (preflight). */
 export const webauthnAvailable = (ctx: Ctx) => dataOf(ctx).webauthn_available === true;
-export const passkeysUsable = (ctx: Ctx) => webauthnAvailable(ctx) && ctx.env.auth.AUTH_PASSKEYS_ENABLED;
+export const passkeysUsable = (ctx: Ctx) =>
+  webauthnAvailable(ctx) && ctx.env.auth.AUTH_PASSKEYS_ENABLED;
 export const mfaEnabled = (ctx: Ctx) => {
   const { auth } = ctx.env;
   return auth.AUTH_MFA !== 'off' && (auth.AUTH_MFA_TOTP || auth.AUTH_MFA_SECURITY_KEYS);
@@ -50,14 +51,19 @@ export const attachmentOk = (ctx: Ctx) =>
   dataOf(ctx).webauthn_platform_authenticator_available === true ||
   ctx.env.auth.AUTH_MFA_SECURITY_KEY_ATTACHMENT !== 'platform';
 export const securityKeysUsable = (ctx: Ctx) =>
-  mfaEnabled(ctx) && ctx.env.auth.AUTH_MFA_SECURITY_KEYS && webauthnAvailable(ctx) && attachmentOk(ctx);
+  mfaEnabled(ctx) &&
+  ctx.env.auth.AUTH_MFA_SECURITY_KEYS &&
+  webauthnAvailable(ctx) &&
+  attachmentOk(ctx);
 export const totpUsable = (ctx: Ctx) => mfaEnabled(ctx) && ctx.env.auth.AUTH_MFA_TOTP;
 
 const canLoginWithEmail = (ctx: Ctx) =>
   !!dataOf(ctx).email && ctx.env.auth.AUTH_PASSCODE_LOGIN && !dataOf(ctx).dead_end;
-const hasPasswordNow = (ctx: Ctx) => !!dataOf(ctx).password_hash || dataOf(ctx).user_has_password === true;
+const hasPasswordNow = (ctx: Ctx) =>
+  !!dataOf(ctx).password_hash || dataOf(ctx).user_has_password === true;
 const hasPasskeyNow = (ctx: Ctx) =>
-  (dataOf(ctx).pending_credentials ?? []).some((c) => !c.mfaOnly) || dataOf(ctx).user_has_webauthn === true;
+  (dataOf(ctx).pending_credentials ?? []).some((c) => !c.mfaOnly) ||
+  dataOf(ctx).user_has_webauthn === true;
 
 const PASSKEY = 'onboarding_create_passkey';
 const PASSWORD = 'password_creation';
@@ -66,16 +72,25 @@ const ONBOARDING = new Set([PASSKEY, PASSWORD, CHOOSER]);
 
 function acquisition(ctx: Ctx, flow: 'login' | 'registration') {
   const { auth } = ctx.env;
-  const passkey = flow === 'login' ? auth.AUTH_PASSKEY_ACQUIRE_ON_LOGIN : auth.AUTH_PASSKEY_ACQUIRE_ON_REGISTRATION;
+  const passkey =
+    flow === 'login'
+      ? auth.AUTH_PASSKEY_ACQUIRE_ON_LOGIN
+      : auth.AUTH_PASSKEY_ACQUIRE_ON_REGISTRATION;
   let password =
-    flow === 'login' ? auth.AUTH_PASSWORD_ACQUIRE_ON_LOGIN : auth.AUTH_PASSWORD_ACQUIRE_ON_REGISTRATION;
+    flow === 'login'
+      ? auth.AUTH_PASSWORD_ACQUIRE_ON_LOGIN
+      : auth.AUTH_PASSWORD_ACQUIRE_ON_REGISTRATION;
   if (dataOf(ctx).recovery_pending) password = 'never';
   // A recent decline: this sign-in does not offer a passkey (set only where passkeys are optional).
   return { passkey: flow === 'login' && dataOf(ctx).passkey_snoozed ? 'never' : passkey, password };
 }
 
 /** Credential onboarding after registration or login (protocol §3.2 step 5, §3.3). */
-export function credentialOnboarding(ctx: Ctx, flow: 'login' | 'registration', s: CredentialSummary): string[] {
+export function credentialOnboarding(
+  ctx: Ctx,
+  flow: 'login' | 'registration',
+  s: CredentialSummary,
+): string[] {
   const { auth } = ctx.env;
   const P = passkeysUsable(ctx);
   const W = auth.AUTH_PASSWORD_ENABLED;
@@ -85,7 +100,9 @@ export function credentialOnboarding(ctx: Ctx, flow: 'login' | 'registration', s
   if (P && W) {
     if (pk === 'always' && pw === 'always') {
       if (!hasPk && !hasPw) {
-        return !auth.AUTH_PASSWORD_OPTIONAL && auth.AUTH_PASSKEY_OPTIONAL ? [PASSWORD, PASSKEY] : [PASSKEY, PASSWORD];
+        return !auth.AUTH_PASSWORD_OPTIONAL && auth.AUTH_PASSKEY_OPTIONAL
+          ? [PASSWORD, PASSKEY]
+          : [PASSKEY, PASSWORD];
       }
       return !hasPk ? [PASSKEY] : !hasPw ? [PASSWORD] : [];
     }
@@ -116,11 +133,14 @@ export async function mfaCreation(ctx: Ctx, sink: CredentialSink): Promise<strin
   if (ctx.scheduled.some((s) => ONBOARDING.has(s))) return [];
   const s = await sink.summary(ctx);
   if (s.securityKeys > 0 || s.otp) return [];
-  const canSignIn = (auth.AUTH_PASSWORD_ENABLED && s.password) || (auth.AUTH_PASSCODE_LOGIN && s.email);
+  const canSignIn =
+    (auth.AUTH_PASSWORD_ENABLED && s.password) || (auth.AUTH_PASSCODE_LOGIN && s.email);
   if (!canSignIn) return [];
   const acquire =
     auth.AUTH_MFA === 'required' ||
-    (sink.flow === 'login' ? auth.AUTH_MFA_ACQUIRE_ON_LOGIN : auth.AUTH_MFA_ACQUIRE_ON_REGISTRATION);
+    (sink.flow === 'login'
+      ? auth.AUTH_MFA_ACQUIRE_ON_LOGIN
+      : auth.AUTH_MFA_ACQUIRE_ON_REGISTRATION);
   if (!acquire) return [];
   if (!totpUsable(ctx) && !securityKeysUsable(ctx)) {
     if (auth.AUTH_MFA === 'required') ctx.setFlowError(flowErrors.platformAuthenticatorRequired);
@@ -170,7 +190,8 @@ export function credentialStates(sink: CredentialSink): State[] {
             const credential = challenge
               ? await verifyAttestation(ctx.env.rp, ctx.input.public_key, challenge, {
                   mfaOnly,
-                  requireUserVerification: !mfaOnly && ctx.env.auth.AUTH_PASSKEY_USER_VERIFICATION === 'required',
+                  requireUserVerification:
+                    !mfaOnly && ctx.env.auth.AUTH_PASSKEY_USER_VERIFICATION === 'required',
                 })
               : null;
             // Refused (or registered already): back to where the person started, with the reason.
@@ -337,20 +358,29 @@ export function credentialStates(sink: CredentialSink): State[] {
       data.otp_setup_secret ??= secrets.seal(newOtpSecret());
       const secret = secrets.open(data.otp_setup_secret);
       ctx.payload.otp_secret = secret;
-      ctx.payload.otp_image_source = await otpImage(secret, auth.AUTH_TOTP_ISSUER, sink.userName(ctx));
+      ctx.payload.otp_image_source = await otpImage(
+        secret,
+        auth.AUTH_TOTP_ISSUER,
+        sink.userName(ctx),
+      );
     },
     actions: [
       {
         name: 'otp_code_verify',
         description: 'Verify an OTP code.',
-        inputs: () => [{ name: 'otp_code', type: 'string', required: true, trim: true, maxLength: 64 }],
+        inputs: () => [
+          { name: 'otp_code', type: 'string', required: true, trim: true, maxLength: 64 },
+        ],
         enabled: totpUsable,
         async execute(ctx) {
           const data = dataOf(ctx);
           const sealed = data.otp_setup_secret;
-          const step = sealed ? otpStep(ctx.env.secrets.open(sealed), String(ctx.input.otp_code), ctx.now) : null;
+          const step = sealed
+            ? otpStep(ctx.env.secrets.open(sealed), String(ctx.input.otp_code), ctx.now)
+            : null;
           // The protocol's code for a wrong code here is passcode_invalid (Q2).
-          if (step === null || !sealed) return invalidInput('otp_code', inputErrors.passcodeInvalid);
+          if (step === null || !sealed)
+            return invalidInput('otp_code', inputErrors.passcodeInvalid);
           await sink.saveOtp(ctx, sealed, step);
           delete data.otp_setup_secret;
           data.user_has_otp = true;

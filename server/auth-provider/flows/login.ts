@@ -132,7 +132,8 @@ async function afterLogin(ctx: Ctx): Promise<string[]> {
     }
   }
   if (data.recovery_pending) states.push('login_password_recovery');
-  if (auth.AUTH_USERNAME !== 'off' && !(await usernameOf(tx, userId))) states.push('onboarding_username');
+  if (auth.AUTH_USERNAME !== 'off' && !(await usernameOf(tx, userId)))
+    states.push('onboarding_username');
   states.push(...credentialOnboarding(ctx, 'login', s));
   if (secondFactor) {
     if (auth.AUTH_DEVICE_TRUST === 'prompt') states.push('device_trust');
@@ -147,9 +148,7 @@ async function presentRequestOptions(ctx: Ctx) {
   const data = dataOf(ctx);
   const { auth, rp, tx } = ctx.env;
   const mfa = data.webauthn_purpose === 'mfa';
-  const allow = mfa
-    ? (await credentialsOf(tx, data.user_id!)).filter((c) => c.mfaOnly)
-    : undefined;
+  const allow = mfa ? (await credentialsOf(tx, data.user_id!)).filter((c) => c.mfaOnly) : undefined;
   const { options, challenge } = await requestOptions(rp, {
     ...(allow ? { allow } : {}),
     userVerification: mfa ? 'discouraged' : auth.AUTH_PASSKEY_USER_VERIFICATION,
@@ -203,7 +202,9 @@ async function verifyWebauthn(ctx: Ctx): Promise<Outcome> {
   return { kind: 'continue', states: await afterLogin(ctx) };
 }
 
-const assertionInput = (): InputDef[] => [{ name: 'assertion_response', type: 'json', required: true }];
+const assertionInput = (): InputDef[] => [
+  { name: 'assertion_response', type: 'json', required: true },
+];
 
 function toPasscode(ctx: Ctx, template: 'login' | 'recovery') {
   const data = dataOf(ctx);
@@ -351,7 +352,10 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         enabled: (ctx) => passcodes && !!dataOf(ctx).email,
         execute: async (ctx) => toPasscode(ctx, 'login'),
       },
-      { ...toPasskeyLogin, enabled: (ctx: Ctx) => passkeysUsable(ctx) && accountHas(ctx, 'passkey') },
+      {
+        ...toPasskeyLogin,
+        enabled: (ctx: Ctx) => passkeysUsable(ctx) && accountHas(ctx, 'passkey'),
+      },
     ],
   };
 
@@ -400,15 +404,27 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       {
         name: 'otp_code_validate',
         description: 'Verify an OTP code.',
-        inputs: () => [{ name: 'otp_code', type: 'string', required: true, trim: true, maxLength: 64 }],
+        inputs: () => [
+          { name: 'otp_code', type: 'string', required: true, trim: true, maxLength: 64 },
+        ],
         async execute(ctx) {
           const { tx, rateLimits, secrets } = ctx.env;
           const data = dataOf(ctx);
-          const wait = await overLimit(rateLimits.passwordAttempt, `otp|${ctx.request.ip}|${data.user_id}`);
+          const wait = await overLimit(
+            rateLimits.passwordAttempt,
+            `otp|${ctx.request.ip}|${data.user_id}`,
+          );
           if (wait !== null) return rateLimited(ctx, wait, 'retry_after');
-          const result = await checkOtp(tx, secrets, data.user_id!, String(ctx.input.otp_code), ctx.now);
+          const result = await checkOtp(
+            tx,
+            secrets,
+            data.user_id!,
+            String(ctx.input.otp_code),
+            ctx.now,
+          );
           if (result === 'invalid') return invalidInput('otp_code', inputErrors.otpCodeInvalid);
-          if (result === 'already_used') return invalidInput('otp_code', inputErrors.otpCodeAlreadyUsed);
+          if (result === 'already_used')
+            return invalidInput('otp_code', inputErrors.otpCodeAlreadyUsed);
           data.mfa_method = 'totp';
           ctx.preventRevert();
           return { kind: 'continue', states: [] };
@@ -458,7 +474,8 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         async execute(ctx) {
           const username = typeof ctx.input.username === 'string' ? ctx.input.username : '';
           if (!username) return invalidInput('username', inputErrors.valueMissing);
-          if (!USERNAME_PATTERN.test(username)) return invalidInput('username', inputErrors.invalidUsername);
+          if (!USERNAME_PATTERN.test(username))
+            return invalidInput('username', inputErrors.invalidUsername);
           if (await findUserByUsername(ctx.env.tx, username)) {
             return invalidInput('username', inputErrors.usernameAlreadyExists);
           }
@@ -559,7 +576,8 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
   const done = success(async (ctx) => {
     const data = dataOf(ctx);
     if (!data.user_id || data.dead_end) throw new Error('success without a user');
-    if (data.login_method === 'third_party') return { userId: data.user_id, amr: thirdpartyAmr(ctx) };
+    if (data.login_method === 'third_party')
+      return { userId: data.user_id, amr: thirdpartyAmr(ctx) };
     if (data.trust_device) {
       const value = await trustDevice(
         ctx.env.tx,

@@ -129,7 +129,8 @@ const profileSink: CredentialSink = {
     };
   },
   existing: (ctx) => credentialsOf(ctx.env.tx, userIdOf(ctx)),
-  saveCredential: (ctx, credential) => insertCredential(ctx.env.tx, userIdOf(ctx), credential, ctx.now),
+  saveCredential: (ctx, credential) =>
+    insertCredential(ctx.env.tx, userIdOf(ctx), credential, ctx.now),
   saveOtp: (ctx, sealed, step) => saveOtpSecret(ctx.env.tx, userIdOf(ctx), sealed, step),
   savePassword: (ctx, hash) => setPasswordHash(ctx.env.tx, userIdOf(ctx), hash, ctx.now),
   // The flow's data is cleared of the MFA-chooser mark, so set-up is offered again next time.
@@ -149,7 +150,8 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
   const verify = auth.AUTH_EMAIL_REQUIRE_VERIFICATION;
 
   /** Another way to sign in than the password: a passcode to one of the user's addresses. */
-  const passcodeLogin = (s: Snapshot) => auth.AUTH_PASSCODE_LOGIN && s.emails.some((e) => e.verified || !verify);
+  const passcodeLogin = (s: Snapshot) =>
+    auth.AUTH_PASSCODE_LOGIN && s.emails.some((e) => e.verified || !verify);
 
   const passwordInput = (): InputDef[] => [
     {
@@ -165,7 +167,10 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
     const password = String(ctx.input.password);
     const policy = passwordPolicyError(password, auth.AUTH_PASSWORD_MIN_LENGTH);
     if (policy) {
-      return invalidInput('password', policy === 'too_short' ? inputErrors.valueTooShort : inputErrors.valueTooLong);
+      return invalidInput(
+        'password',
+        policy === 'too_short' ? inputErrors.valueTooShort : inputErrors.valueTooLong,
+      );
     }
     await setPasswordHash(ctx.env.tx, userIdOf(ctx), await hashPassword(password), ctx.now);
     return stay();
@@ -174,9 +179,11 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
   async function saveUsername(ctx: Ctx): Promise<Outcome> {
     const username = String(ctx.input.username ?? '');
     if (!username) return invalidInput('username', inputErrors.valueMissing);
-    if (!USERNAME_PATTERN.test(username)) return invalidInput('username', inputErrors.invalidUsername);
+    if (!USERNAME_PATTERN.test(username))
+      return invalidInput('username', inputErrors.invalidUsername);
     const taken = await findUserByUsername(ctx.env.tx, username);
-    if (taken && taken.userId !== userIdOf(ctx)) return invalidInput('username', inputErrors.usernameAlreadyExists);
+    if (taken && taken.userId !== userIdOf(ctx))
+      return invalidInput('username', inputErrors.usernameAlreadyExists);
     await setUsername(ctx.env.tx, userIdOf(ctx), username, ctx.now);
     return stay();
   }
@@ -200,7 +207,10 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       type: 'string',
       required: true,
       hidden: true,
-      allowedValues: rows.map((c) => ({ value: c.id.slice(0, 255), name: (c.name ?? c.id).slice(0, 255) })),
+      allowedValues: rows.map((c) => ({
+        value: c.id.slice(0, 255),
+        name: (c.name ?? c.id).slice(0, 255),
+      })),
     },
   ];
 
@@ -208,7 +218,9 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
     {
       name: 'webauthn_credential_create',
       description: 'Create a WebAuthn credential for the current session user.',
-      enabled: (ctx) => passkeysUsable(ctx) && (snap(ctx)?.credentials.length ?? Infinity) < auth.AUTH_PASSKEY_LIMIT,
+      enabled: (ctx) =>
+        passkeysUsable(ctx) &&
+        (snap(ctx)?.credentials.length ?? Infinity) < auth.AUTH_PASSKEY_LIMIT,
       async execute(ctx) {
         ctx.data.webauthn_purpose = 'create_passkey';
         return { kind: 'continue', states: ['webauthn_credential_verification'] };
@@ -219,7 +231,14 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       description: 'Rename a WebAuthn credential.',
       inputs: () => [
         { name: 'passkey_id', type: 'string', required: true, hidden: true, maxLength: 1024 },
-        { name: 'passkey_name', type: 'string', required: true, trim: true, minLength: 3, maxLength: 128 },
+        {
+          name: 'passkey_name',
+          type: 'string',
+          required: true,
+          trim: true,
+          minLength: 3,
+          maxLength: 128,
+        },
       ],
       enabled: (ctx) => auth.AUTH_PASSKEYS_ENABLED && (snap(ctx)?.credentials.length ?? 0) > 0,
       async execute(ctx) {
@@ -228,7 +247,13 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         const length = [...name].length;
         if (length < 3) return invalidInput('passkey_name', inputErrors.valueTooShort);
         if (length > 32) return invalidInput('passkey_name', inputErrors.valueTooLong);
-        const renamed = await renameCredential(ctx.env.tx, userIdOf(ctx), String(ctx.input.passkey_id), name, ctx.now);
+        const renamed = await renameCredential(
+          ctx.env.tx,
+          userIdOf(ctx),
+          String(ctx.input.passkey_id),
+          name,
+          ctx.now,
+        );
         if (!renamed) return { kind: 'error', error: flowErrors.notFound };
         return stay();
       },
@@ -236,7 +261,9 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
     {
       name: 'webauthn_credential_delete',
       description: 'Delete a WebAuthn credential.',
-      inputs: () => [{ name: 'passkey_id', type: 'string', required: true, hidden: true, maxLength: 1024 }],
+      inputs: () => [
+        { name: 'passkey_id', type: 'string', required: true, hidden: true, maxLength: 1024 },
+      ],
       enabled: (ctx) => {
         const s = snap(ctx);
         const passkeys = passkeysOf(s).length;
@@ -247,7 +274,8 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       async execute(ctx) {
         const s = await load(ctx);
         const id = String(ctx.input.passkey_id);
-        if (!passkeysOf(s).some((c) => c.id === id)) return { kind: 'error', error: flowErrors.notFound };
+        if (!passkeysOf(s).some((c) => c.id === id))
+          return { kind: 'error', error: flowErrors.notFound };
         await deleteCredential(ctx.env.tx, userIdOf(ctx), id);
         return stay();
       },
@@ -256,7 +284,8 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       name: 'security_key_create',
       description: 'Create a security key.',
       enabled: (ctx) =>
-        securityKeysUsable(ctx) && securityKeysOf(snap(ctx)).length < auth.AUTH_MFA_SECURITY_KEY_LIMIT &&
+        securityKeysUsable(ctx) &&
+        securityKeysOf(snap(ctx)).length < auth.AUTH_MFA_SECURITY_KEY_LIMIT &&
         (snap(ctx)?.credentials.length ?? Infinity) < auth.AUTH_PASSKEY_LIMIT,
       async execute(ctx) {
         ctx.data.webauthn_purpose = 'create_security_key';
@@ -290,7 +319,8 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       name: 'continue_to_security_key_creation',
       description: 'Create a security key.',
       enabled: (ctx) =>
-        securityKeysUsable(ctx) && securityKeysOf(snap(ctx)).length < auth.AUTH_MFA_SECURITY_KEY_LIMIT &&
+        securityKeysUsable(ctx) &&
+        securityKeysOf(snap(ctx)).length < auth.AUTH_MFA_SECURITY_KEY_LIMIT &&
         (snap(ctx)?.credentials.length ?? Infinity) < auth.AUTH_PASSKEY_LIMIT,
       execute: async () => ({ kind: 'continue', states: ['mfa_security_key_creation'] }),
     },
@@ -321,7 +351,10 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         const email = String(ctx.input.email);
         const userId = userIdOf(ctx);
         const taken = await findUserByEmail(tx, email);
-        if (taken && (taken.userId === userId || !verify || auth.AUTH_SHOW_ACCOUNT_EXISTENCE_HINTS)) {
+        if (
+          taken &&
+          (taken.userId === userId || !verify || auth.AUTH_SHOW_ACCOUNT_EXISTENCE_HINTS)
+        ) {
           return invalidInput('email', inputErrors.emailAlreadyExists);
         }
         if (!verify) {
@@ -426,7 +459,12 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       description: 'Delete the username.',
       enabled: (ctx) => {
         const s = snap(ctx);
-        return usernames && auth.AUTH_USERNAME === 'optional' && typeof s?.username === 'string' && s.emails.length > 0;
+        return (
+          usernames &&
+          auth.AUTH_USERNAME === 'optional' &&
+          typeof s?.username === 'string' &&
+          s.emails.length > 0
+        );
       },
       async execute(ctx) {
         await deleteUsername(ctx.env.tx, userIdOf(ctx), ctx.now);
@@ -472,7 +510,12 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
             cause: 'patch metadata must be an object or null',
           });
         }
-        const result = await patchUnsafeMetadata(ctx.env.tx, userIdOf(ctx), patch as Record<string, unknown> | null, ctx.now);
+        const result = await patchUnsafeMetadata(
+          ctx.env.tx,
+          userIdOf(ctx),
+          patch as Record<string, unknown> | null,
+          ctx.now,
+        );
         if (result === 'too_large') {
           return invalidInput('patch_metadata', {
             ...inputErrors.invalidMetadata,
@@ -490,7 +533,9 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         const userId = userIdOf(ctx);
         const ended = await deleteAccount(ctx.env.tx, userId);
         ctx.afterCommit(() => ctx.env.sessions.forget(ended));
-        ctx.afterCommit(() => ctx.env.events.emit({ type: 'user.deleted', userId, email: null, occurredAt: ctx.now }));
+        ctx.afterCommit(() =>
+          ctx.env.events.emit({ type: 'user.deleted', userId, email: null, occurredAt: ctx.now }),
+        );
         ctx.headers['set-cookie'] = sessionCookie(auth, '', 0);
         ctx.preventRevert();
         return { kind: 'continue', states: ['account_deleted'] };
@@ -508,7 +553,9 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       const rows = await ctx.env.sessions.list(ctx.env.tx, userIdOf(ctx), ctx.now);
       ctx.payload.sessions = rows.map((r) => ({
         id: r.id,
-        ...(r.userAgent ? { user_agent_raw: r.userAgent, user_agent: r.userAgent.slice(0, 300) } : {}),
+        ...(r.userAgent
+          ? { user_agent_raw: r.userAgent, user_agent: r.userAgent.slice(0, 300) }
+          : {}),
         ...(r.ipAddress ? { ip_address: r.ipAddress } : {}),
         current: r.id === current,
         created_at: r.createdAt,
@@ -529,12 +576,12 @@ export function profileFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       // Checked again: the address may have been taken, or the limit reached, meanwhile.
       const taken = await findUserByEmail(tx, email);
       const emails = await emailsOf(tx, userId);
-      if (taken && taken.userId !== userId) return invalidInput('code', inputErrors.passcodeInvalid);
+      if (taken && taken.userId !== userId)
+        return invalidInput('code', inputErrors.passcodeInvalid);
       if (!taken && emails.length < auth.AUTH_EMAIL_LIMIT) {
         const added = await addEmail(tx, userId, email, true, ctx.now);
         if (added.isPrimary) await emailChangedAfterCommit(ctx, userId);
-      }
-      else if (taken) await markVerified(tx, userId, taken.emailId, ctx.now);
+      } else if (taken) await markVerified(tx, userId, taken.emailId, ctx.now);
     }
     delete data.email;
     delete data.profile_email_action;

@@ -45,11 +45,15 @@ const registrationSink: CredentialSink = {
       email: !!data.email,
     };
   },
-  existing: async (ctx) => (dataOf(ctx).pending_credentials ?? []).map((c) => ({ id: c.id, transports: c.transports })),
+  existing: async (ctx) =>
+    (dataOf(ctx).pending_credentials ?? []).map((c) => ({ id: c.id, transports: c.transports })),
   async saveCredential(ctx, credential) {
     const data = dataOf(ctx);
     const pending = (data.pending_credentials ??= []);
-    if (pending.some((c) => c.id === credential.id) || (await findCredential(ctx.env.tx, credential.id))) {
+    if (
+      pending.some((c) => c.id === credential.id) ||
+      (await findCredential(ctx.env.tx, credential.id))
+    ) {
       return false;
     }
     pending.push(credential);
@@ -118,10 +122,16 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
           const summary = await registrationSink.summary(ctx);
           const credentials = credentialOnboarding(ctx, 'registration', summary);
           // Without a passcode step or credential states, MFA set-up comes right away.
-          const mfa = !verify && credentials.length === 0 ? await mfaCreation(ctx, registrationSink) : [];
+          const mfa =
+            !verify && credentials.length === 0 ? await mfaCreation(ctx, registrationSink) : [];
           return {
             kind: 'continue',
-            states: [...(verify ? ['passcode_confirmation'] : []), ...credentials, ...mfa, 'success'],
+            states: [
+              ...(verify ? ['passcode_confirmation'] : []),
+              ...credentials,
+              ...mfa,
+              'success',
+            ],
           };
         },
       },
@@ -138,7 +148,8 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
     const data = dataOf(ctx);
     if (!data.user_id || data.dead_end) throw new Error('success without a new user');
     // A third-party sign-up created (or found) the user when the token was exchanged.
-    if (data.login_method === 'third_party') return { userId: data.user_id, amr: thirdpartyAmr(ctx) };
+    if (data.login_method === 'third_party')
+      return { userId: data.user_id, amr: thirdpartyAmr(ctx) };
     if (data.email && data.email_verified) await releaseUnconfirmedAddress(ctx.env.tx, data.email);
     await createUser(ctx.env.tx, {
       id: data.user_id,
@@ -150,7 +161,9 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
       now: ctx.now,
     });
     const created = { userId: data.user_id, email: data.email?.toLowerCase() ?? null };
-    ctx.afterCommit(() => ctx.env.events.emit({ type: 'user.created', ...created, occurredAt: ctx.now }));
+    ctx.afterCommit(() =>
+      ctx.env.events.emit({ type: 'user.created', ...created, occurredAt: ctx.now }),
+    );
     const pending = data.pending_credentials ?? [];
     for (const credential of pending) {
       if (!(await insertCredential(ctx.env.tx, data.user_id, credential, ctx.now))) {
@@ -177,10 +190,14 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
     ttlSeconds: auth.AUTH_FLOW_TTL_SECONDS,
     initial: ['preflight', 'registration_init'],
     states: Object.fromEntries(
-      [preflight, registrationInit, passcode, thirdpartyState, ...credentialStates(registrationSink), done].map((s) => [
-        s.name,
-        s,
-      ]),
+      [
+        preflight,
+        registrationInit,
+        passcode,
+        thirdpartyState,
+        ...credentialStates(registrationSink),
+        done,
+      ].map((s) => [s.name, s]),
     ),
   };
 }

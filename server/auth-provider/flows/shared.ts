@@ -8,7 +8,15 @@ import type { ActionDef, FlowContext, InputDef, Outcome, StateDef } from '../flo
 import { CODELESS, passcodeMail, type PasscodeTemplate } from '../mail-templates';
 import { overLimit } from '../over-limit';
 import { mailWithinCap, newCodeWait, passcodeCallerWait } from '../passcode-limits';
-import { checkPasscode, createPasscode, findPasscode, isUsable, joinPasscode, liveCode, newPasscode } from '../passcodes';
+import {
+  checkPasscode,
+  createPasscode,
+  findPasscode,
+  isUsable,
+  joinPasscode,
+  liveCode,
+  newPasscode,
+} from '../passcodes';
 import type { SessionService } from '../sessions';
 import type { SecretBox } from '../secret-box';
 import { profileData, sessionEmail } from '../users';
@@ -49,7 +57,9 @@ export interface AuthEnv {
 /** The product hears (after the commit) that the user's primary address is now the stored one. */
 export async function emailChangedAfterCommit(ctx: Ctx, userId: string) {
   const email = (await sessionEmail(ctx.env.tx, userId))?.address ?? null;
-  ctx.afterCommit(() => ctx.env.events.emit({ type: 'user.email_changed', userId, email, occurredAt: ctx.now }));
+  ctx.afterCommit(() =>
+    ctx.env.events.emit({ type: 'user.email_changed', userId, email, occurredAt: ctx.now }),
+  );
 }
 
 export type Ctx = FlowContext<AuthEnv>;
@@ -154,7 +164,9 @@ async function sendPasscode(ctx: Ctx, force: boolean): Promise<boolean> {
   const template = data.passcode_template ?? 'login';
   const sticky = (data.sticky ??= {});
   const existing =
-    sticky.passcode_id && sticky.passcode_email === email ? await findPasscode(tx, sticky.passcode_id) : null;
+    sticky.passcode_id && sticky.passcode_email === email
+      ? await findPasscode(tx, sticky.passcode_id)
+      : null;
   if (!force && isUsable(existing, email, auth.AUTH_PASSCODE_MAX_TRIES, ctx.now)) return true;
   if (force && existing && new Date(existing.resendAfter) > ctx.now) {
     const wait = Math.ceil((new Date(existing.resendAfter).getTime() - ctx.now.getTime()) / 1000);
@@ -171,12 +183,18 @@ async function sendPasscode(ctx: Ctx, force: boolean): Promise<boolean> {
   const shared = live ? openSealed(secrets, live.codeSealed) : null;
   if (live && shared !== null) {
     sticky.passcode_id =
-      existing?.codeHash === live.codeHash && isUsable(existing, email, auth.AUTH_PASSCODE_MAX_TRIES, ctx.now)
+      existing?.codeHash === live.codeHash &&
+      isUsable(existing, email, auth.AUTH_PASSCODE_MAX_TRIES, ctx.now)
         ? existing.id
-        : await joinPasscode(tx, live, { flowId: ctx.flowId, resendAfterSeconds: 30, now: ctx.now });
+        : await joinPasscode(tx, live, {
+            flowId: ctx.flowId,
+            resendAfterSeconds: 30,
+            now: ctx.now,
+          });
     sticky.passcode_email = email;
     // Beyond the cap the code is not mailed again: it is already in the mailbox.
-    if (await mailWithinCap(ctx, email)) await queuePasscodeMail(ctx, email, template, shared, new Date(live.expiresAt));
+    if (await mailWithinCap(ctx, email))
+      await queuePasscodeMail(ctx, email, template, shared, new Date(live.expiresAt));
     return true;
   }
 
@@ -218,17 +236,30 @@ function openSealed(secrets: SecretBox, sealed: string): string | null {
   }
 }
 
-async function queuePasscodeMail(ctx: Ctx, email: string, template: PasscodeTemplate, code: string, expires: Date) {
+async function queuePasscodeMail(
+  ctx: Ctx,
+  email: string,
+  template: PasscodeTemplate,
+  code: string,
+  expires: Date,
+) {
   const ttlSeconds = Math.max(1, Math.round((expires.getTime() - ctx.now.getTime()) / 1000));
-  const mail = passcodeMail(template, CODELESS.has(template) ? '' : code, ttlSeconds, ctx.env.publicUrl);
+  const mail = passcodeMail(
+    template,
+    CODELESS.has(template) ? '' : code,
+    ttlSeconds,
+    ctx.env.publicUrl,
+  );
   // Queued in the flow's transaction: answered at once, stored, retried until the code expires.
-  await ctx.env.mailer.queue(ctx.env.tx, { to: email, template: `auth_${template}`, ...mail }, { notAfter: expires });
+  await ctx.env.mailer.queue(
+    ctx.env.tx,
+    { to: email, template: `auth_${template}`, ...mail },
+    { notAfter: expires },
+  );
 }
 
 /** `passcode_confirmation`; `onVerified` decides where a right code leads. */
-export function passcodeConfirmation(
-  onVerified: (ctx: Ctx) => Promise<Outcome>,
-): State {
+export function passcodeConfirmation(onVerified: (ctx: Ctx) => Promise<Outcome>): State {
   return {
     name: 'passcode_confirmation',
     back: true,
@@ -252,9 +283,11 @@ export function passcodeConfirmation(
             auth.AUTH_PASSCODE_MAX_TRIES,
             ctx.now,
           );
-          if (result === 'max_attempts') return { kind: 'error', error: flowErrors.passcodeMaxAttemptsReached };
+          if (result === 'max_attempts')
+            return { kind: 'error', error: flowErrors.passcodeMaxAttemptsReached };
           if (result === 'invalid') return invalidInput('code', inputErrors.passcodeInvalid);
-          if (dataOf(ctx).dead_end) return { kind: 'error', error: flowErrors.operationNotPermitted };
+          if (dataOf(ctx).dead_end)
+            return { kind: 'error', error: flowErrors.operationNotPermitted };
           ctx.preventRevert();
           return onVerified(ctx);
         },
@@ -263,7 +296,8 @@ export function passcodeConfirmation(
         name: 'resend_passcode',
         description: 'Send a new passcode.',
         async execute(ctx) {
-          if (!(await sendPasscode(ctx, true))) return { kind: 'error', error: flowErrors.rateLimitExceeded };
+          if (!(await sendPasscode(ctx, true)))
+            return { kind: 'error', error: flowErrors.rateLimitExceeded };
           return { kind: 'stay' };
         },
       },
@@ -320,7 +354,9 @@ export function addCookie(ctx: Ctx, cookie: string) {
 export function sessionCookie(auth: AuthConfig, token: string, maxAge: number): string {
   const parts = [`${auth.AUTH_COOKIE_NAME}=${token}`, 'Path=/', `Max-Age=${maxAge}`, 'HttpOnly'];
   if (auth.AUTH_COOKIE_SECURE) parts.push('Secure');
-  parts.push(`SameSite=${auth.AUTH_COOKIE_SAME_SITE[0]!.toUpperCase()}${auth.AUTH_COOKIE_SAME_SITE.slice(1)}`);
+  parts.push(
+    `SameSite=${auth.AUTH_COOKIE_SAME_SITE[0]!.toUpperCase()}${auth.AUTH_COOKIE_SAME_SITE.slice(1)}`,
+  );
   if (auth.AUTH_COOKIE_DOMAIN) parts.push(`Domain=${auth.AUTH_COOKIE_DOMAIN}`);
   return parts.join('; ');
 }

@@ -62,7 +62,9 @@ export const authEmails = pgTable(
   (t) => [
     uniqueIndex('auth_emails_address_key').on(t.address),
     index('auth_emails_user_idx').on(t.userId),
-    uniqueIndex('auth_emails_one_primary_key').on(t.userId).where(sql`${t.isPrimary}`),
+    uniqueIndex('auth_emails_one_primary_key')
+      .on(t.userId)
+      .where(sql`${t.isPrimary}`),
     check('auth_emails_address_lower_check', sql`${t.address} = lower(${t.address})`),
   ],
 );
@@ -148,7 +150,9 @@ export const authFlows = pgTable(
     name: text('name', { enum: AUTH_FLOW_NAMES }).notNull(),
     state: text('state').notNull(),
     stash: jsonb('stash').notNull(),
-    history: jsonb('history').notNull().default(sql`'[]'::jsonb`),
+    history: jsonb('history')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     csrfToken: text('csrf_token').notNull(),
     version: integer('version').notNull().default(0),
     expiresAt: ts('expires_at').notNull(),
@@ -186,7 +190,9 @@ export const authSessions = pgTable(
       .references(() => authUsers.id, { onDelete: 'cascade' }),
     userAgent: text('user_agent'),
     ipAddress: text('ip_address'),
-    lastUsed: ts('last_used').notNull().default(sql`now()`),
+    lastUsed: ts('last_used')
+      .notNull()
+      .default(sql`now()`),
     createdAt: createdAt(),
     expiresAt: ts('expires_at').notNull(),
   },
@@ -226,7 +232,10 @@ export const authWebauthnCredentials = pgTable(
     attestationType: text('attestation_type').notNull(),
     aaguid: text('aaguid').notNull(),
     signCount: bigint('sign_count', { mode: 'number' }).notNull().default(0),
-    transports: jsonb('transports').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    transports: jsonb('transports')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     backupEligible: boolean('backup_eligible').notNull().default(false),
     backupState: boolean('backup_state').notNull().default(false),
     mfaOnly: boolean('mfa_only').notNull().default(false),

@@ -244,7 +244,9 @@ export const clients = pgTable(
       sql`(${t.emailBouncedAt} IS NULL) = (${t.emailBounceReason} IS NULL) AND (${t.emailBounceReason} IS NULL OR ${t.emailBounceReason} IN ('hard', 'abuse'))`,
     ),
     // The sync walks the consenting clients in id order.
-    index('clients_newsletter_idx').on(t.id).where(sql`${t.newsletterConsent}`),
+    index('clients_newsletter_idx')
+      .on(t.id)
+      .where(sql`${t.newsletterConsent}`),
     check(
       'clients_rejection_reason_check',
       sql`${t.rejectionReasonType} IS NULL OR ${t.rejectionReasonType} IN ${inList(REJECTION_REASONS)}`,

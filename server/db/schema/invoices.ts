@@ -95,7 +95,10 @@ export const invoices = pgTable(
       sql`(${t.kind} = 'cancellation') = (${t.cancelsInvoiceId} IS NOT NULL)`,
     ),
     check('invoices_sent_check', sql`${t.status} <> 'sent' OR ${t.sentAt} IS NOT NULL`),
-    check('invoices_cancelled_check', sql`${t.status} <> 'cancelled' OR ${t.cancelledAt} IS NOT NULL`),
+    check(
+      'invoices_cancelled_check',
+      sql`${t.status} <> 'cancelled' OR ${t.cancelledAt} IS NOT NULL`,
+    ),
     check('invoices_totals_check', sql`${t.netCents} + ${t.vatCents} = ${t.grossCents}`),
   ],
 );
@@ -152,7 +155,9 @@ export const invoiceRuns = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     status: text('status', { enum: INVOICE_RUN_STATUSES }).notNull().default('queued'),
-    request: jsonb('request').$type<{ itemIds?: string[]; fromDate?: string; toDate?: string }>().notNull(),
+    request: jsonb('request')
+      .$type<{ itemIds?: string[]; fromDate?: string; toDate?: string }>()
+      .notNull(),
     /** Payers (= invoices) and items due when the run was queued. */
     payerCount: integer('payer_count').notNull(),
     dueItemCount: integer('due_item_count').notNull(),

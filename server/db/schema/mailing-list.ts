@@ -27,7 +27,10 @@ export const mailingListSyncs = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    check('mailing_list_syncs_status_check', sql`${t.status} IN ${inList(MAILING_LIST_SYNC_STATUSES)}`),
+    check(
+      'mailing_list_syncs_status_check',
+      sql`${t.status} IN ${inList(MAILING_LIST_SYNC_STATUSES)}`,
+    ),
     uniqueIndex('mailing_list_syncs_one_active_key')
       .on(sql`(true)`)
       .where(sql`${t.status} IN ('queued', 'running')`),

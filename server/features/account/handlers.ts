@@ -79,13 +79,19 @@ async function linkExistingUser(
     const client = await unlinkedClient(tx, email);
     if (!client) return;
     await tx.update(clients).set({ userId: current.id }).where(eq(clients.id, client.id));
-    await updateRecorded(tx, users, current.id, { active: true }, {
-      type: 'user.updated',
-      entityType: 'user',
-      clientId: client.id,
-      important: false,
-      changes: { active: { from: false, to: true }, via: 'client_login' },
-    });
+    await updateRecorded(
+      tx,
+      users,
+      current.id,
+      { active: true },
+      {
+        type: 'user.updated',
+        entityType: 'user',
+        clientId: client.id,
+        important: false,
+        changes: { active: { from: false, to: true }, via: 'client_login' },
+      },
+    );
   });
 }
 

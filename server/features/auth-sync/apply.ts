@@ -30,7 +30,10 @@ async function followEmail(
   let userChanged = false;
   let clientChanged = false;
   if (user.email.toLowerCase() !== email.toLowerCase()) {
-    await tx.update(users).set({ email, updatedAt: sql`now()` }).where(eq(users.id, user.id));
+    await tx
+      .update(users)
+      .set({ email, updatedAt: sql`now()` })
+      .where(eq(users.id, user.id));
     userChanged = true;
   }
   const [client] = await tx
@@ -39,7 +42,10 @@ async function followEmail(
     .where(eq(clients.userId, user.id))
     .for('update');
   if (client && client.email?.toLowerCase() !== email.toLowerCase()) {
-    await tx.update(clients).set({ email, updatedAt: sql`now()` }).where(eq(clients.id, client.id));
+    await tx
+      .update(clients)
+      .set({ email, updatedAt: sql`now()` })
+      .where(eq(clients.id, client.id));
     await emitWebhook(tx, jobs, 'client.updated', clientData(client.id, client.coachId));
     clientChanged = true;
   }
@@ -80,7 +86,13 @@ export async function applyAuthUserEvent(
   const subject = event.userId;
   await db.transaction(async (tx) => {
     const [user] = await tx
-      .select({ id: users.id, email: users.email, role: users.role, active: users.active, coachId: users.coachId })
+      .select({
+        id: users.id,
+        email: users.email,
+        role: users.role,
+        active: users.active,
+        coachId: users.coachId,
+      })
       .from(users)
       .where(eq(users.authSubject, subject))
       .for('update');
@@ -94,7 +106,8 @@ export async function applyAuthUserEvent(
       .set({ userId: null, updatedAt: sql`now()` })
       .where(eq(clients.userId, user.id))
       .returning({ id: clients.id, coachId: clients.coachedById });
-    if (client) await emitWebhook(tx, jobs, 'client.updated', clientData(client.id, client.coachId));
+    if (client)
+      await emitWebhook(tx, jobs, 'client.updated', clientData(client.id, client.coachId));
     // Staff: the row waits, unlinked, for the same person's next account (claimed at its first
     // login by the address, inactive until an admin activates it). Anyone else keeps the dead
     // subject: a row the users list treats as "only signed in" and a new account replaces.
@@ -133,7 +146,12 @@ export async function syncAuthEmails(db: Db, jobs: JobQueue): Promise<AuthEmailS
     .select({ id: users.id, email: users.email, subject: users.authSubject })
     .from(users)
     .where(isNotNull(users.authSubject));
-  const result: AuthEmailSyncResult = { checked: 0, usersUpdated: 0, clientsUpdated: 0, missing: 0 };
+  const result: AuthEmailSyncResult = {
+    checked: 0,
+    usersUpdated: 0,
+    clientsUpdated: 0,
+    missing: 0,
+  };
   const BATCH = 500;
   for (let i = 0; i < linked.length; i += BATCH) {
     const batch = linked.slice(i, i + BATCH);
@@ -142,14 +160,22 @@ export async function syncAuthEmails(db: Db, jobs: JobQueue): Promise<AuthEmailS
       ? await db
           .select({ userId: authUsers.id, address: authEmails.address })
           .from(authUsers)
-          .innerJoin(authEmails, and(eq(authEmails.userId, authUsers.id), eq(authEmails.isPrimary, true)))
+          .innerJoin(
+            authEmails,
+            and(eq(authEmails.userId, authUsers.id), eq(authEmails.isPrimary, true)),
+          )
           .where(inArray(authUsers.id, subjects))
       : [];
     const primaryOf = new Map(primaries.map((p) => [p.userId, p.address]));
     const clientRows = await db
       .select({ userId: clients.userId, email: clients.email })
       .from(clients)
-      .where(inArray(clients.userId, batch.map((u) => u.id)));
+      .where(
+        inArray(
+          clients.userId,
+          batch.map((u) => u.id),
+        ),
+      );
     const clientEmailOf = new Map(clientRows.map((c) => [c.userId, c.email]));
     const same = (a: string | null | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
     for (const user of batch) {
@@ -160,7 +186,8 @@ export async function syncAuthEmails(db: Db, jobs: JobQueue): Promise<AuthEmailS
         continue;
       }
       const clientEmail = clientEmailOf.get(user.id);
-      if (same(user.email, email) && (clientEmail === undefined || same(clientEmail, email))) continue;
+      if (same(user.email, email) && (clientEmail === undefined || same(clientEmail, email)))
+        continue;
       const changed = await db.transaction(async (tx) => {
         // Read again under the lock: an event may have moved it meanwhile.
         const [current] = await tx

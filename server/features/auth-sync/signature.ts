@@ -49,7 +49,11 @@ export function registerAuthEventRawBody(app: FastifyInstance) {
 /** 401 unless the body carries a valid signature (no secret configured: always 401). */
 export function assertSigned(request: FastifyRequest, secret: string | undefined) {
   const raw = rawBodies.get(request);
-  if (!secret || !raw || !verifyAuthEventSignature(secret, raw, request.headers[SIGNATURE_HEADER])) {
+  if (
+    !secret ||
+    !raw ||
+    !verifyAuthEventSignature(secret, raw, request.headers[SIGNATURE_HEADER])
+  ) {
     throw unauthorized('The signature is missing or wrong');
   }
 }

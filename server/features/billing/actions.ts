@@ -60,14 +60,24 @@ export async function applyAction(
       .orderBy(asc(billableItems.id))
       .for('update');
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const offenders = batchOffenders(ids, byId, (row) => canApplyBillingAction(action, row.status), {
-      notFound: 'No billable item with this id in your reach',
-      notAllowed: (row) => `${action} is not allowed on an item in status ${row.status}`,
-    });
-    if (action === 'uncancel' && offenders.length === 0) offenders.push(...(await liveClashes(tx, ids, rows)));
-    if (action === 'cancel' && offenders.length === 0) offenders.push(...(await onLiveInvoice(tx, ids)));
+    const offenders = batchOffenders(
+      ids,
+      byId,
+      (row) => canApplyBillingAction(action, row.status),
+      {
+        notFound: 'No billable item with this id in your reach',
+        notAllowed: (row) => `${action} is not allowed on an item in status ${row.status}`,
+      },
+    );
+    if (action === 'uncancel' && offenders.length === 0)
+      offenders.push(...(await liveClashes(tx, ids, rows)));
+    if (action === 'cancel' && offenders.length === 0)
+      offenders.push(...(await onLiveInvoice(tx, ids)));
     if (offenders.length) {
-      throw batchRefused(`${offenders.length} of ${ids.length} items refuse ${action}; nothing changed`, offenders);
+      throw batchRefused(
+        `${offenders.length} of ${ids.length} items refuse ${action}; nothing changed`,
+        offenders,
+      );
     }
     const after = await transition(tx, principal, action, rows);
     await tx.insert(events).values(
@@ -87,7 +97,11 @@ export async function applyAction(
             status: { from: before.status, to: next?.status ?? null },
             ...(action === 'removeValidation' ? { validationErrors: before.validationErrors } : {}),
             ...(action === 'delete'
-              ? { amountCents: before.amountCents, description: before.description, serviceDate: before.serviceDate }
+              ? {
+                  amountCents: before.amountCents,
+                  description: before.description,
+                  serviceDate: before.serviceDate,
+                }
               : {}),
           },
         };
@@ -110,7 +124,15 @@ async function onLiveInvoice(tx: Tx, ids: string[]): Promise<BatchOffender[]> {
   const invoiced = new Set(rows.map((r) => r.id));
   return ids.flatMap((id, index) =>
     invoiced.has(id)
-      ? [{ field: `ids.${index}`, id, status: 'approved', code: 'on_invoice', message: 'The item is on an invoice; cancel the invoice instead' }]
+      ? [
+          {
+            field: `ids.${index}`,
+            id,
+            status: 'approved',
+            code: 'on_invoice',
+            message: 'The item is on an invoice; cancel the invoice instead',
+          },
+        ]
       : [],
   );
 }
@@ -121,7 +143,12 @@ async function liveClashes(tx: Tx, ids: string[], rows: ItemRow[]): Promise<Batc
   const live = await tx
     .select({ appointmentId: billableItems.appointmentId })
     .from(billableItems)
-    .where(and(inArray(billableItems.appointmentId, appointmentIds), ne(billableItems.status, 'cancelled')));
+    .where(
+      and(
+        inArray(billableItems.appointmentId, appointmentIds),
+        ne(billableItems.status, 'cancelled'),
+      ),
+    );
   const taken = new Set(live.map((l) => l.appointmentId));
   const offenders: BatchOffender[] = [];
   ids.forEach((id, index) => {
@@ -148,13 +175,23 @@ async function transition(tx: Tx, principal: Principal, action: BillingAction, r
     case 'approve':
       return tx
         .update(billableItems)
-        .set({ status: 'approved', approvedAt: sql`now()`, approvedById: principal.user?.id ?? null, updatedAt: sql`now()` })
+        .set({
+          status: 'approved',
+          approvedAt: sql`now()`,
+          approvedById: principal.user?.id ?? null,
+          updatedAt: sql`now()`,
+        })
         .where(where)
         .returning();
     case 'cancel':
       return tx
         .update(billableItems)
-        .set({ status: 'cancelled', cancelledAt: sql`now()`, cancelledBySystem: false, updatedAt: sql`now()` })
+        .set({
+          status: 'cancelled',
+          cancelledAt: sql`now()`,
+          cancelledBySystem: false,
+          updatedAt: sql`now()`,
+        })
         .where(where)
         .returning();
     case 'markInvoiceSent':
@@ -175,7 +212,12 @@ async function transition(tx: Tx, principal: Principal, action: BillingAction, r
       // Deleted on purpose: the item job does not make the item again.
       await tx
         .insert(billingDismissedAppointments)
-        .values(rows.map((r) => ({ appointmentId: r.appointmentId, dismissedById: principal.user?.id ?? null })))
+        .values(
+          rows.map((r) => ({
+            appointmentId: r.appointmentId,
+            dismissedById: principal.user?.id ?? null,
+          })),
+        )
         .onConflictDoNothing();
       await tx.delete(billableItems).where(where);
       return [];
@@ -194,7 +236,10 @@ async function uncancel(tx: Tx, rows: ItemRow[]) {
   const out: ItemRow[] = [];
   for (const row of rows) {
     const client = data.find((c) => c.id === row.clientId)!;
-    const errors = validationErrorsFor(client, row.billingRuleVersion === null ? null : row.payerKind);
+    const errors = validationErrorsFor(
+      client,
+      row.billingRuleVersion === null ? null : row.payerKind,
+    );
     const [updated] = await tx
       .update(billableItems)
       .set({
@@ -222,7 +267,8 @@ export async function applyToOne(
   try {
     await applyAction(db, principal, action, [id], jobs);
   } catch (error) {
-    if (error instanceof HttpProblem && error.errors?.[0]?.code === 'not_found') throw notFound('billable item');
+    if (error instanceof HttpProblem && error.errors?.[0]?.code === 'not_found')
+      throw notFound('billable item');
     if (error instanceof HttpProblem && error.code === 'batch_refused') {
       throw new HttpProblem(409, 'invalid_transition', 'Conflict', error.detail, error.errors);
     }

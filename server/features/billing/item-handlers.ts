@@ -23,22 +23,35 @@ async function itemById<O extends 'markBillableItemApproved' | 'markBillableItem
 export const billableItemHandlers = defineHandlers({
   listBillableItems: async ({ query, principal, deps, reply }) =>
     jsonAnswer<'listBillableItems'>(reply, await listItemPage(deps.db, principal, query)),
-  listBillableItemSelection: ({ query, principal, deps }) => listItemSelection(deps.db, principal, query),
+  listBillableItemSelection: ({ query, principal, deps }) =>
+    listItemSelection(deps.db, principal, query),
 
   async batchApproveBillableItems({ body, principal, deps }) {
-    return { updated: (await applyAction(deps.db, principal, 'approve', body.ids, deps.jobs)).length };
+    return {
+      updated: (await applyAction(deps.db, principal, 'approve', body.ids, deps.jobs)).length,
+    };
   },
   async batchCancelBillableItems({ body, principal, deps }) {
-    return { updated: (await applyAction(deps.db, principal, 'cancel', body.ids, deps.jobs)).length };
+    return {
+      updated: (await applyAction(deps.db, principal, 'cancel', body.ids, deps.jobs)).length,
+    };
   },
   async batchUncancelBillableItems({ body, principal, deps }) {
-    return { updated: (await applyAction(deps.db, principal, 'uncancel', body.ids, deps.jobs)).length };
+    return {
+      updated: (await applyAction(deps.db, principal, 'uncancel', body.ids, deps.jobs)).length,
+    };
   },
   async batchMarkInvoiceSentBillableItems({ body, principal, deps }) {
-    return { updated: (await applyAction(deps.db, principal, 'markInvoiceSent', body.ids, deps.jobs)).length };
+    return {
+      updated: (await applyAction(deps.db, principal, 'markInvoiceSent', body.ids, deps.jobs))
+        .length,
+    };
   },
   async batchRemoveValidationBillableItems({ body, principal, deps }) {
-    return { updated: (await applyAction(deps.db, principal, 'removeValidation', body.ids, deps.jobs)).length };
+    return {
+      updated: (await applyAction(deps.db, principal, 'removeValidation', body.ids, deps.jobs))
+        .length,
+    };
   },
   async batchDeleteBillableItems({ body, principal, deps }) {
     await applyAction(deps.db, principal, 'delete', body.ids, deps.jobs);

@@ -62,11 +62,7 @@ type AppointmentFacts = {
 } & ClientBillingData;
 
 /** The item an appointment gets today: the first matching rule's snapshot, or no rule. */
-export function itemFor(
-  row: AppointmentFacts,
-  rules: readonly BillingRuleRow[],
-  clock: ItemClock,
-) {
+export function itemFor(row: AppointmentFacts, rules: readonly BillingRuleRow[], clock: ItemClock) {
   const occasion = occasionOf(
     row,
     Temporal.Instant.fromEpochMilliseconds(clock.now.getTime()),
@@ -139,9 +135,19 @@ const maybeBillable = (clock: ItemClock) => {
   );
 };
 
-type Created = { id: string; appointmentId: string; clientId: string; coachId: string; status: string };
+type Created = {
+  id: string;
+  appointmentId: string;
+  clientId: string;
+  coachId: string;
+  status: string;
+};
 
-function systemEvents(type: EventType, rows: Created[], changes: (row: Created) => Record<string, unknown>) {
+function systemEvents(
+  type: EventType,
+  rows: Created[],
+  changes: (row: Created) => Record<string, unknown>,
+) {
   return rows.map((row) => ({
     type,
     entityType: 'billable_item',
@@ -216,7 +222,9 @@ async function createItems(
   after: CandidateCursor | undefined,
 ) {
   const [{ startedAt }] = rowsOf<{ startedAt: string }>(
-    await tx.execute(sql`SELECT (transaction_timestamp() - ${sql.raw(MARGIN)})::text AS "startedAt"`),
+    await tx.execute(
+      sql`SELECT (transaction_timestamp() - ${sql.raw(MARGIN)})::text AS "startedAt"`,
+    ),
   ) as [{ startedAt: string }];
   const recent = since
     ? sql`(${appointments.endDate} > ${since.endAfter} OR ${appointments.updatedAt} > ${since.changedAfter}::timestamptz)`
@@ -251,20 +259,16 @@ async function createItems(
     : after;
   const made = (n: number) => ({ created: n, candidates: candidates.length, startedAt, last });
   if (values.length === 0) return made(0);
-  const rows = await tx
-    .insert(billableItems)
-    .values(values)
-    .onConflictDoNothing()
-    .returning({
-      id: billableItems.id,
-      appointmentId: billableItems.appointmentId,
-      clientId: billableItems.clientId,
-      coachId: billableItems.coachId,
-      status: billableItems.status,
-      billingRuleId: billableItems.billingRuleId,
-      billingRuleVersion: billableItems.billingRuleVersion,
-      amountCents: billableItems.amountCents,
-    });
+  const rows = await tx.insert(billableItems).values(values).onConflictDoNothing().returning({
+    id: billableItems.id,
+    appointmentId: billableItems.appointmentId,
+    clientId: billableItems.clientId,
+    coachId: billableItems.coachId,
+    status: billableItems.status,
+    billingRuleId: billableItems.billingRuleId,
+    billingRuleVersion: billableItems.billingRuleVersion,
+    amountCents: billableItems.amountCents,
+  });
   if (rows.length) {
     await tx.insert(events).values(
       systemEvents('billable_item.created', rows, (row) => {
@@ -343,7 +347,12 @@ async function refreshItems(
     if (!next) {
       await tx
         .update(billableItems)
-        .set({ status: 'cancelled', cancelledAt: sql`now()`, cancelledBySystem: true, updatedAt: sql`now()` })
+        .set({
+          status: 'cancelled',
+          cancelledAt: sql`now()`,
+          cancelledBySystem: true,
+          updatedAt: sql`now()`,
+        })
         .where(eq(billableItems.id, before.id));
       await tx.insert(events).values(
         systemEvents('billable_item.cancelled', [before], () => ({
@@ -356,7 +365,8 @@ async function refreshItems(
     }
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     for (const field of SNAPSHOT_FIELDS) {
-      if (before[field] !== next.values[field]) changes[field] = { from: before[field], to: next.values[field] };
+      if (before[field] !== next.values[field])
+        changes[field] = { from: before[field], to: next.values[field] };
     }
     const errorsChanged =
       JSON.stringify(before.validationErrors) !== JSON.stringify(next.values.validationErrors);
@@ -366,7 +376,9 @@ async function refreshItems(
       .set({ ...next.values, updatedAt: sql`now()` })
       .where(eq(billableItems.id, before.id));
     if (Object.keys(changes).length || errorsChanged) {
-      await tx.insert(events).values(systemEvents('billable_item.updated', [before], () => changes));
+      await tx
+        .insert(events)
+        .values(systemEvents('billable_item.updated', [before], () => changes));
       updated++;
     }
   }

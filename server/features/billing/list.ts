@@ -102,11 +102,7 @@ interface ItemPageRow {
  * set are still exact. An empty page (past the end) carries them too. Only filtered totals
  * not yet counted under today's generation take a second statement.
  */
-export async function listItemPage(
-  db: Db,
-  principal: Principal,
-  q: ListQuery,
-): Promise<string> {
+export async function listItemPage(db: Db, principal: Principal, q: ListQuery): Promise<string> {
   const others = otherFilters(principal, q);
   const { limit, offset } = pageWindow(q.page, q.limit);
   const filtered = others.key !== undefined;

@@ -74,7 +74,11 @@ export function evaluateRules<R extends RuleCriteria>(
       continue;
     }
     const failed = failedCriteria(rule, facts);
-    trail.push({ rule, outcome: failed.length ? 'not_matched' : 'matched', failedCriteria: failed });
+    trail.push({
+      rule,
+      outcome: failed.length ? 'not_matched' : 'matched',
+      failedCriteria: failed,
+    });
     if (!failed.length) return { match: rule, trail };
   }
   return { match: null, trail };
@@ -101,7 +105,8 @@ export function occasionOf(
   const start = Temporal.Instant.from(appointment.startDate);
   if (appointment.cancelledAt) {
     const noticeStarts = start.subtract({ hours: changeNoticeHours });
-    const late = Temporal.Instant.compare(Temporal.Instant.from(appointment.cancelledAt), noticeStarts) > 0;
+    const late =
+      Temporal.Instant.compare(Temporal.Instant.from(appointment.cancelledAt), noticeStarts) > 0;
     return late ? 'cancelled_late' : null;
   }
   if (appointment.isProvisional) return null;
@@ -140,7 +145,10 @@ export function validationErrorsFor(
       message: 'Die Klient:in hat den erforderlichen Vertrag nicht unterschrieben.',
     });
   }
-  if (payerKind === 'client' && !(has(client.street) && has(client.postalCode) && has(client.city))) {
+  if (
+    payerKind === 'client' &&
+    !(has(client.street) && has(client.postalCode) && has(client.city))
+  ) {
     errors.push({
       code: 'missing_address',
       message: 'Für die Rechnung fehlt die Anschrift der Klient:in (Straße, PLZ, Ort).',
@@ -148,7 +156,10 @@ export function validationErrorsFor(
   }
   if (payerKind === 'statutory_insurer' || payerKind === 'private_insurer') {
     if (!has(client.insurer)) {
-      errors.push({ code: 'missing_insurer', message: 'Bei der Klient:in ist keine Krankenkasse hinterlegt.' });
+      errors.push({
+        code: 'missing_insurer',
+        message: 'Bei der Klient:in ist keine Krankenkasse hinterlegt.',
+      });
     }
     if (!has(client.insurerCode)) {
       errors.push({

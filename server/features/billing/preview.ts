@@ -9,7 +9,12 @@ import { orderedRules } from './rules';
  * Which rule would bill the appointment and why the rules above it do not, as the item job
  * would decide it, treating an appointment that is not over yet as over. Writes nothing.
  */
-export async function previewRules(db: Db, appointmentId: string, now: Date, changeNoticeHours: number) {
+export async function previewRules(
+  db: Db,
+  appointmentId: string,
+  now: Date,
+  changeNoticeHours: number,
+) {
   const facts = await appointmentFacts(db, appointmentId);
   if (!facts) throw notFound('appointment');
   const end = new Date(facts.endDate);
@@ -29,7 +34,11 @@ export async function previewRules(db: Db, appointmentId: string, now: Date, cha
   const v = item.values;
   return {
     appointmentId,
-    appointment: { startDate: facts.startDate, appointmentType: facts.appointmentType, client: client! },
+    appointment: {
+      startDate: facts.startDate,
+      appointmentType: facts.appointmentType,
+      client: client!,
+    },
     item: {
       amountCents: v.amountCents,
       description: v.description,

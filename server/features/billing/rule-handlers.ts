@@ -30,7 +30,11 @@ export const billingRuleHandlers = defineHandlers({
   async createBillingRule({ body, principal, deps, reply }) {
     const row = await inTransaction(deps.db, async (tx) => {
       const created = await createRule(tx, body);
-      await recordEvent(tx, { ...ruleEvent('created', created.id), actor: principal, changes: body });
+      await recordEvent(tx, {
+        ...ruleEvent('created', created.id),
+        actor: principal,
+        changes: body,
+      });
       return created;
     });
     reply.code(201);
@@ -43,7 +47,10 @@ export const billingRuleHandlers = defineHandlers({
       await recordEvent(tx, {
         ...ruleEvent('updated', after.id),
         actor: principal,
-        changes: { ...changedFields(before, body), version: { from: before.version, to: after.version } },
+        changes: {
+          ...changedFields(before, body),
+          version: { from: before.version, to: after.version },
+        },
       });
       return after;
     });

@@ -103,7 +103,11 @@ export async function createRule(tx: Tx, input: Body<'createBillingRule'>) {
 }
 
 export async function updateRule(tx: Tx, id: string, input: RuleInput) {
-  const [before] = await tx.select().from(billingRules).where(eq(billingRules.id, id)).for('update');
+  const [before] = await tx
+    .select()
+    .from(billingRules)
+    .where(eq(billingRules.id, id))
+    .for('update');
   if (!before) throw notFound('billing rule');
   const columns = ruleColumns(input);
   // Switching to standard drops a reason that is no longer allowed, unless one is sent.

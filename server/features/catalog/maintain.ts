@@ -55,7 +55,10 @@ export function payerAddress(body: PayerAddressInput, before: { country: string 
   return address;
 }
 
-export function checkCampaignDates(startsAt: string | null | undefined, endsAt: string | null | undefined) {
+export function checkCampaignDates(
+  startsAt: string | null | undefined,
+  endsAt: string | null | undefined,
+) {
   if (startsAt && endsAt && compareInstants(instant(endsAt), instant(startsAt)) < 0) {
     throw badRequest('endsAt', 'value_too_small', 'endsAt must not lie before startsAt');
   }
@@ -65,7 +68,9 @@ async function insurerNameFree(tx: Tx, name: string, exceptId: string | null) {
   const [other] = await tx
     .select({ id: insurers.id })
     .from(insurers)
-    .where(exceptId ? and(eq(insurers.name, name), ne(insurers.id, exceptId)) : eq(insurers.name, name))
+    .where(
+      exceptId ? and(eq(insurers.name, name), ne(insurers.id, exceptId)) : eq(insurers.name, name),
+    )
     .limit(1);
   if (other) throw taken('insurer_name_taken', 'name', 'Another insurer has this name');
 }
@@ -74,13 +79,22 @@ async function campaignCodeFree(tx: Tx, code: string, exceptId: string | null) {
   const [other] = await tx
     .select({ id: campaigns.id })
     .from(campaigns)
-    .where(exceptId ? and(eq(campaigns.code, code), ne(campaigns.id, exceptId)) : eq(campaigns.code, code))
+    .where(
+      exceptId
+        ? and(eq(campaigns.code, code), ne(campaigns.id, exceptId))
+        : eq(campaigns.code, code),
+    )
     .limit(1);
   if (other) throw taken('campaign_code_taken', 'code', 'Another campaign has this code');
 }
 
 /** Writes a renamed entry's new text onto the clients and billing rules with the old one; the number of clients. */
-async function carryOver(tx: Tx, field: 'insurer' | 'campaign', from: string, to: string): Promise<number> {
+async function carryOver(
+  tx: Tx,
+  field: 'insurer' | 'campaign',
+  from: string,
+  to: string,
+): Promise<number> {
   const moved = await tx
     .update(clients)
     .set({ [field]: to })
@@ -101,7 +115,12 @@ export async function insertInsurer(
   await insurerNameFree(tx, name, null);
   const [row] = await tx
     .insert(insurers)
-    .values({ name, ikNumber: body.ikNumber, active: body.active ?? true, ...payerAddress(body, null) })
+    .values({
+      name,
+      ikNumber: body.ikNumber,
+      active: body.active ?? true,
+      ...payerAddress(body, null),
+    })
     .returning();
   return row!;
 }
@@ -127,7 +146,9 @@ export async function changeInsurer(
     await tx
       .update(billableItems)
       .set({ insurer: name })
-      .where(and(eq(billableItems.insurer, before.name), sql`${billableItems.status} <> 'invoice_sent'`));
+      .where(
+        and(eq(billableItems.insurer, before.name), sql`${billableItems.status} <> 'invoice_sent'`),
+      );
   }
   return { before, after: after!, renamedClients };
 }

@@ -80,7 +80,9 @@ export async function queueSignInLink(
   if (!recipient) {
     throw conflict(
       'no_contact',
-      channel === 'email' ? 'The client has no e-mail address' : 'The client has no telephone number',
+      channel === 'email'
+        ? 'The client has no e-mail address'
+        : 'The client has no telephone number',
     );
   }
   const practice = await practiceName(tx, deps.config);
@@ -100,5 +102,3 @@ export async function queueSignInLink(
     .returning({ id: communications.id });
   await deps.jobs.send<DeliverJobData>(tx, DELIVER_JOB, { communicationId: row!.id });
 }
-
-

@@ -30,7 +30,11 @@ const blankToNull = (value: string | undefined) => {
 export function checkSignup(body: SignupBody, now: Date) {
   assertClientFields(body, now);
   if ((body.clientType ?? 'self') === 'relative' && !body.contactPerson) {
-    throw badRequest('contactPerson', 'value_missing', 'A client of type relative needs a contact person');
+    throw badRequest(
+      'contactPerson',
+      'value_missing',
+      'A client of type relative needs a contact person',
+    );
   }
 }
 
@@ -129,7 +133,10 @@ function recordValues(body: SignupBody, email: string, userId: string | null) {
 }
 
 async function activate(tx: Tx, userId: string) {
-  await tx.update(users).set({ active: true, updatedAt: sql`now()` }).where(eq(users.id, userId));
+  await tx
+    .update(users)
+    .set({ active: true, updatedAt: sql`now()` })
+    .where(eq(users.id, userId));
 }
 
 /**

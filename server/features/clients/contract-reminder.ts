@@ -66,13 +66,19 @@ export async function sendContractReminder(
       })
       .returning({ id: communications.id });
     await deps.jobs.send<DeliverJobData>(tx, DELIVER_JOB, { communicationId: row!.id });
-    await updateRecorded(tx, clients, clientId, { contractReminderSentAt: sentAt }, {
-      type: 'client.contract_reminder_sent',
-      entityType: 'client',
+    await updateRecorded(
+      tx,
+      clients,
       clientId,
-      coachId: client.coachedBy?.id ?? null,
-      actor: principal,
-    });
+      { contractReminderSentAt: sentAt },
+      {
+        type: 'client.contract_reminder_sent',
+        entityType: 'client',
+        clientId,
+        coachId: client.coachedBy?.id ?? null,
+        actor: principal,
+      },
+    );
     return { sentAt };
   });
 }

@@ -100,15 +100,26 @@ async function setSessionsClosed(
         closed ? 'The sessions are closed already' : 'The sessions are open already',
       );
     }
-    await updateRecorded(tx, clients, clientId, { sessionsClosedOn: closed ? sql`now()` : null }, {
-      type: closed ? 'client.sessions_closed' : 'client.sessions_opened',
-      entityType: 'client',
+    await updateRecorded(
+      tx,
+      clients,
       clientId,
-      coachId: before.coachedBy?.id ?? null,
-      actor: principal,
-    });
+      { sessionsClosedOn: closed ? sql`now()` : null },
+      {
+        type: closed ? 'client.sessions_closed' : 'client.sessions_opened',
+        entityType: 'client',
+        clientId,
+        coachId: before.coachedBy?.id ?? null,
+        actor: principal,
+      },
+    );
     if (closed) {
-      await emitWebhook(tx, deps.jobs, 'client.sessions_closed', clientData(clientId, before.coachedBy?.id ?? null));
+      await emitWebhook(
+        tx,
+        deps.jobs,
+        'client.sessions_closed',
+        clientData(clientId, before.coachedBy?.id ?? null),
+      );
     }
     return (await findClient(tx, principal, clientId))!;
   });
@@ -141,7 +152,12 @@ export const clientsHandlers = defineHandlers({
         actor: principal,
         changes: auditFields(body),
       });
-      await emitWebhook(tx, deps.jobs, 'client.created', clientData(row!.id, body.coachedById ?? null));
+      await emitWebhook(
+        tx,
+        deps.jobs,
+        'client.created',
+        clientData(row!.id, body.coachedById ?? null),
+      );
       return (await findClient(tx, principal, row!.id))!;
     });
     reply.code(201);

@@ -28,7 +28,10 @@ export function selectClients<E extends Record<string, SQL.Aliased | SQL>>(
 }
 
 /** The columns of a client that its record (toClient) shows. */
-export type ClientRecordRow = Omit<ClientRow, 'userId' | 'coachedById' | 'searchText' | 'smsConsentAt'>;
+export type ClientRecordRow = Omit<
+  ClientRow,
+  'userId' | 'coachedById' | 'searchText' | 'smsConsentAt'
+>;
 
 type Joined = {
   client: ClientRecordRow;

@@ -89,7 +89,8 @@ function contentLines(value: unknown, depth = 0): Array<{ depth: number; text: s
     if (v && typeof v === 'object') {
       lines.push({ depth, text: `${label}:` }, ...contentLines(v, depth + 1));
     } else {
-      const text = key === 'processing' && typeof v === 'string' ? `erteilt am ${when(v)}` : valueText(v);
+      const text =
+        key === 'processing' && typeof v === 'string' ? `erteilt am ${when(v)}` : valueText(v);
       lines.push({ depth, text: `${label}: ${text}` });
     }
   }
@@ -136,7 +137,9 @@ export async function exportClientDocuments(
     ...summaries
       .map((s) => ({ type: 'summary' as const, row: s.row as DocRow, appointmentStart: s.start }))
       .sort((a, b) =>
-        (a.appointmentStart ?? a.row.createdAt).localeCompare(b.appointmentStart ?? b.row.createdAt),
+        (a.appointmentStart ?? a.row.createdAt).localeCompare(
+          b.appointmentStart ?? b.row.createdAt,
+        ),
       ),
   ];
   if (!docs.length) throw notFound('clinical documents of this client');
@@ -149,7 +152,12 @@ export async function exportClientDocuments(
       await db
         .select({ id: clinicalAmendments.id, hash: clinicalAmendments.contentHash })
         .from(clinicalAmendments)
-        .where(inArray(clinicalAmendments.documentId, docs.map((d) => d.row.id)))
+        .where(
+          inArray(
+            clinicalAmendments.documentId,
+            docs.map((d) => d.row.id),
+          ),
+        )
     ).map((a) => [a.id, a.hash]),
   );
   await db.insert(clinicalAccessLog).values(
@@ -160,7 +168,9 @@ export async function exportClientDocuments(
       documentId: d.row.id,
     })),
   );
-  const name = client ? `${client.firstName} ${client.lastName}` : 'Klient:in (Stammdaten gelöscht)';
+  const name = client
+    ? `${client.firstName} ${client.lastName}`
+    : 'Klient:in (Stammdaten gelöscht)';
   return render({ name, clientId, now, docs, read, person: people, hashes });
 }
 
@@ -227,7 +237,9 @@ function render({
     pdf.x = PAGE_LEFT;
     if (doc.signature) {
       heading('Unterschrift', 10);
-      pdf.text(`Unterschrieben von ${person(doc.signature.signedById)} am ${when(doc.signature.signedAt)}`);
+      pdf.text(
+        `Unterschrieben von ${person(doc.signature.signedById)} am ${when(doc.signature.signedAt)}`,
+      );
       pdf.text(`SHA-256 des unterschriebenen Inhalts: ${doc.signature.contentHash}`);
       pdf.text(
         doc.signature.verified

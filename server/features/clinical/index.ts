@@ -6,7 +6,12 @@ import { documentHandlers } from './handlers';
 import { reviewHandlers } from './review-handlers';
 import { workHandlers } from './work-handlers';
 
-export const clinicalHandlers = { ...documentHandlers, ...workHandlers, ...reviewHandlers, ...exportHandlers };
+export const clinicalHandlers = {
+  ...documentHandlers,
+  ...workHandlers,
+  ...reviewHandlers,
+  ...exportHandlers,
+};
 
 // A summary draft is canceled with its appointment (and back when a no-show is taken back).
 onAppointmentOutcome(followAppointment);

@@ -24,7 +24,8 @@ interface StatusRow {
   completedById: string | null;
 }
 
-const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
+const iso = (value: string | Date | null) =>
+  value === null ? null : new Date(value).toISOString();
 
 const toStatus = (
   row: StatusRow,
@@ -97,7 +98,10 @@ export async function clientClinicalStatus(db: Db, principal: Principal, clientI
   const shown = summaries.filter(visible);
   const shownCard = card && visible(card) ? card : null;
   // Who completed them in review, by name (one query, only when anything is completed).
-  const names = await namesOf(db, [...shown, ...(shownCard ? [shownCard] : [])].map((r) => r.completedById));
+  const names = await namesOf(
+    db,
+    [...shown, ...(shownCard ? [shownCard] : [])].map((r) => r.completedById),
+  );
   return {
     patientCard: shownCard ? toStatus(shownCard, shownCard.startDate, names) : null,
     summaries: shown.map((row) => toStatus(row, row.startDate, names)),

@@ -48,7 +48,11 @@ export const eventsHandlers = defineHandlers({
       query.page,
       query.pageSize,
     );
-    const subjects = await subjectsOf(deps.db, principal, rows.map((r) => r.event));
+    const subjects = await subjectsOf(
+      deps.db,
+      principal,
+      rows.map((r) => r.event),
+    );
     return {
       ...counts,
       businessEvents: rows.map(({ event: e, actor }) => ({
@@ -79,7 +83,11 @@ export const eventsHandlers = defineHandlers({
       query.page,
       query.limit,
     );
-    const subjects = await subjectsOf(deps.db, principal, rows.map((r) => r.event));
+    const subjects = await subjectsOf(
+      deps.db,
+      principal,
+      rows.map((r) => r.event),
+    );
     return {
       ...counts,
       events: rows.map(({ event: e, actor }) => ({

@@ -39,7 +39,9 @@ export async function subjectsOf(
   const clientIds = seesRecords ? unique(rows.map((e) => e.clientId)) : [];
   const appointmentIds = seesRecords ? unique(rows.map((e) => e.appointmentId)) : [];
   const seesInvoices = INVOICE_READERS.includes(principal.role);
-  const invoiceIds = seesInvoices ? unique(rows.map((e) => (e.entityType === 'invoice' ? e.entityId : null))) : [];
+  const invoiceIds = seesInvoices
+    ? unique(rows.map((e) => (e.entityType === 'invoice' ? e.entityId : null)))
+    : [];
   const invoiceNumbers = seesInvoices ? unique(rows.map((e) => numberIn(e.changes))) : [];
 
   const [clientRows, appointmentRows, invoiceRows] = await Promise.all([
@@ -47,14 +49,26 @@ export async function subjectsOf(
       ? db
           .select({ id: clients.id, firstName: clients.firstName, lastName: clients.lastName })
           .from(clients)
-          .where(and(inArray(clients.id, clientIds), coachFilter ? eq(clients.coachedById, coachFilter) : undefined))
+          .where(
+            and(
+              inArray(clients.id, clientIds),
+              coachFilter ? eq(clients.coachedById, coachFilter) : undefined,
+            ),
+          )
       : [],
     appointmentIds.length
       ? db
-          .select({ id: appointments.id, startDate: appointments.startDate, appointmentType: appointments.appointmentType })
+          .select({
+            id: appointments.id,
+            startDate: appointments.startDate,
+            appointmentType: appointments.appointmentType,
+          })
           .from(appointments)
           .where(
-            and(inArray(appointments.id, appointmentIds), coachFilter ? eq(appointments.coachId, coachFilter) : undefined),
+            and(
+              inArray(appointments.id, appointmentIds),
+              coachFilter ? eq(appointments.coachId, coachFilter) : undefined,
+            ),
           )
       : [],
     invoiceIds.length || invoiceNumbers.length
@@ -72,7 +86,10 @@ export async function subjectsOf(
   ]);
   const clientName = new Map(clientRows.map((c) => [c.id, `${c.firstName} ${c.lastName}`]));
   const appointment = new Map(
-    appointmentRows.map((a) => [a.id, { startDate: a.startDate, appointmentType: a.appointmentType }]),
+    appointmentRows.map((a) => [
+      a.id,
+      { startDate: a.startDate, appointmentType: a.appointmentType },
+    ]),
   );
   const invoiceById = new Map(invoiceRows.map((i) => [i.id, i]));
   const invoiceByNumber = new Map(invoiceRows.map((i) => [i.number, i]));

@@ -46,19 +46,42 @@ export function datevBuchungsstapel(
   range: { fromDate: string; toDate: string },
   now: Date,
 ): Buffer {
-  const created = now.toISOString().replace(/[-:TZ.]/g, '').slice(0, 17);
+  const created = now
+    .toISOString()
+    .replace(/[-:TZ.]/g, '')
+    .slice(0, 17);
   const header = [
-    text('EXTF'), '700', '21', text('Buchungsstapel'), '13', created, '', text('SS'), text(''), text(''),
-    String(config.DATEV_CONSULTANT_NUMBER), String(config.DATEV_CLIENT_NUMBER),
-    `${range.fromDate.slice(0, 4)}0101`, '4', compact(range.fromDate), compact(range.toDate),
-    text('Rechnungen'), text(''), '1', '0', '0', text('EUR'),
+    text('EXTF'),
+    '700',
+    '21',
+    text('Buchungsstapel'),
+    '13',
+    created,
+    '',
+    text('SS'),
+    text(''),
+    text(''),
+    String(config.DATEV_CONSULTANT_NUMBER),
+    String(config.DATEV_CLIENT_NUMBER),
+    `${range.fromDate.slice(0, 4)}0101`,
+    '4',
+    compact(range.fromDate),
+    compact(range.toDate),
+    text('Rechnungen'),
+    text(''),
+    '1',
+    '0',
+    '0',
+    text('EUR'),
   ];
   const lines = [header.join(';'), DATEV_COLUMNS.join(';')];
   for (const row of rows) {
     for (const group of row.vatGroups) {
       if (group.grossCents === 0) continue;
       const account =
-        group.vatTreatment === 'exempt' ? config.DATEV_REVENUE_ACCOUNT_EXEMPT : config.DATEV_REVENUE_ACCOUNT_STANDARD;
+        group.vatTreatment === 'exempt'
+          ? config.DATEV_REVENUE_ACCOUNT_EXEMPT
+          : config.DATEV_REVENUE_ACCOUNT_STANDARD;
       lines.push(
         [
           amount(group.grossCents),

@@ -2,17 +2,31 @@ import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
 import type { InvoiceLine, InvoiceRecipient, InvoiceVatGroup } from '../../db/schema/index';
 import { conflict } from '../../http/problem';
-import { defaultSettings, hasSellerIdentifier, loadPractice, type PracticeSettings } from '../practice/index';
+import {
+  defaultSettings,
+  hasSellerIdentifier,
+  loadPractice,
+  type PracticeSettings,
+} from '../practice/index';
 
 /**
  * The seller as § 14 Abs. 4 Nr. 1 and 2 UStG wants it: the practice settings (the same the
  * imprint and the e-mails use) and the payment term of the server's configuration.
  */
-export interface Practice
-  extends Pick<
-    PracticeSettings,
-    'name' | 'street' | 'postalCode' | 'city' | 'taxNumber' | 'vatId' | 'registerCourt' | 'registerNumber' | 'email' | 'phone' | 'iban'
-  > {
+export interface Practice extends Pick<
+  PracticeSettings,
+  | 'name'
+  | 'street'
+  | 'postalCode'
+  | 'city'
+  | 'taxNumber'
+  | 'vatId'
+  | 'registerCourt'
+  | 'registerNumber'
+  | 'email'
+  | 'phone'
+  | 'iban'
+> {
   paymentDays: number;
 }
 
@@ -36,7 +50,8 @@ export const practiceFor = async (db: Db | Tx, config: Config): Promise<Practice
   sellerOf(await loadPractice(db, config), config);
 
 /** The practice of an installation that never saved its settings (the benchmark's floor). */
-export const defaultPractice = (config: Config): Practice => sellerOf(defaultSettings(config), config);
+export const defaultPractice = (config: Config): Practice =>
+  sellerOf(defaultSettings(config), config);
 
 /**
  * An XRechnung must identify the seller by a seller identifier, legal registration identifier

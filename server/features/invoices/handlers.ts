@@ -1,4 +1,16 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  lte,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { invoiceRuns, invoices } from '../../db/schema/index';
@@ -18,7 +30,11 @@ const canceller = alias(invoices, 'canceller');
 const { pdf: _pdf, xml: _xml, ...columns } = getTableColumns(invoices);
 const selectInvoices = (db: Db) =>
   db
-    .select({ ...columns, hasXml: sql<boolean>`${invoices.xml} IS NOT NULL`, cancelledBy: canceller.id })
+    .select({
+      ...columns,
+      hasXml: sql<boolean>`${invoices.xml} IS NOT NULL`,
+      cancelledBy: canceller.id,
+    })
     .from(invoices)
     .leftJoin(canceller, eq(canceller.cancelsInvoiceId, invoices.id));
 
@@ -33,7 +49,9 @@ async function runView(db: Db, run: InvoiceRunRow) {
   const finished = run.status === 'done' || run.status === 'failed';
   const rows =
     finished && run.invoiceIds.length
-      ? await selectInvoices(db).where(inArray(invoices.id, run.invoiceIds)).orderBy(asc(invoices.year), asc(invoices.sequence))
+      ? await selectInvoices(db)
+          .where(inArray(invoices.id, run.invoiceIds))
+          .orderBy(asc(invoices.year), asc(invoices.sequence))
       : [];
   return {
     id: run.id,
@@ -86,7 +104,12 @@ export const invoiceHandlers = defineHandlers({
       await practiceFor(deps.db, deps.config),
       body.issueWithoutAddress ?? false,
     );
-    const queued = await queueLargeRun(deps.db, { jobs: deps.jobs, config: deps.config }, actor, body);
+    const queued = await queueLargeRun(
+      deps.db,
+      { jobs: deps.jobs, config: deps.config },
+      actor,
+      body,
+    );
     if (queued) {
       reply.code(202);
       return runView(deps.db, queued);
@@ -105,7 +128,10 @@ export const invoiceHandlers = defineHandlers({
     }
     const { xrechnungPayerCount, ...preview } = await previewInvoiceRun(deps.db, query);
     const practice = await practiceFor(deps.db, deps.config);
-    return { ...preview, sellerIdentifierMissing: xrechnungPayerCount > 0 && !hasSellerIdentifier(practice) };
+    return {
+      ...preview,
+      sellerIdentifierMissing: xrechnungPayerCount > 0 && !hasSellerIdentifier(practice),
+    };
   },
 
   async getInvoiceRun({ params, deps }) {
@@ -156,13 +182,21 @@ export const invoiceHandlers = defineHandlers({
   },
 
   async cancelInvoice({ params, body, principal, deps, reply }) {
-    const row = await cancelInvoice(deps.db, principal, deps.config, deps.now(), params.id, body.reason);
+    const row = await cancelInvoice(
+      deps.db,
+      principal,
+      deps.config,
+      deps.now(),
+      params.id,
+      body.reason,
+    );
     reply.code(201);
     return invoiceById(deps.db, row.id);
   },
 
   async exportInvoicesDatev({ query, deps, reply }) {
-    if (query.fromDate > query.toDate) throw badRequest('toDate', 'before_from', 'toDate is before fromDate');
+    if (query.fromDate > query.toDate)
+      throw badRequest('toDate', 'before_from', 'toDate is before fromDate');
     const rows = await deps.db
       .select({
         number: invoices.number,
@@ -172,7 +206,9 @@ export const invoiceHandlers = defineHandlers({
         vatGroups: invoices.vatGroups,
       })
       .from(invoices)
-      .where(and(gte(invoices.invoiceDate, query.fromDate), lte(invoices.invoiceDate, query.toDate)))
+      .where(
+        and(gte(invoices.invoiceDate, query.fromDate), lte(invoices.invoiceDate, query.toDate)),
+      )
       .orderBy(asc(invoices.year), asc(invoices.sequence));
     const file = datevBuchungsstapel(rows, deps.config, query, deps.now());
     reply

@@ -9,8 +9,14 @@ export type InvoiceRow = typeof invoices.$inferSelect;
 
 /** Today in Berlin, and the due date `days` later (ISO dates). */
 export function invoiceDates(now: Date, days: number) {
-  const today = Temporal.Instant.fromEpochMilliseconds(now.getTime()).toZonedDateTimeISO('Europe/Berlin').toPlainDate();
-  return { invoiceDate: today.toString(), dueDate: today.add({ days }).toString(), year: today.year };
+  const today = Temporal.Instant.fromEpochMilliseconds(now.getTime())
+    .toZonedDateTimeISO('Europe/Berlin')
+    .toPlainDate();
+  return {
+    invoiceDate: today.toString(),
+    dueDate: today.add({ days }).toString(),
+    year: today.year,
+  };
 }
 
 /**
@@ -25,7 +31,10 @@ export const wantsXRechnung = (
 ) => payerKind !== 'client' && !!recipient.email && !!recipient.postalCode && !!recipient.city;
 
 /** The document an invoice row was issued from (to render its XRechnung later). */
-export function documentOf(row: InvoiceRow, cancels: Pick<InvoiceRow, 'number' | 'invoiceDate'> | null): InvoiceDocument {
+export function documentOf(
+  row: InvoiceRow,
+  cancels: Pick<InvoiceRow, 'number' | 'invoiceDate'> | null,
+): InvoiceDocument {
   return {
     number: row.number,
     kind: row.kind,
@@ -61,7 +70,9 @@ export async function storeInvoice(
   const { doc, practice } = input;
   const [pdf, xml] = await Promise.all([
     renderInvoicePdf(doc, practice),
-    wantsXRechnung(input.payerKind, doc.recipient) ? renderXRechnung(doc, practice) : Promise.resolve(null),
+    wantsXRechnung(input.payerKind, doc.recipient)
+      ? renderXRechnung(doc, practice)
+      : Promise.resolve(null),
   ]);
   const [row] = await tx
     .insert(invoices)

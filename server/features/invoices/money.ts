@@ -12,7 +12,10 @@ const groupKey = (l: Pick<LineInput, 'vatTreatment' | 'vatRatePercent' | 'vatExe
  * (100 + rate)), VAT = gross − net. Line nets are rounded alike and the rounding rest goes onto
  * the group's largest line, so the line nets add up to the group's net (EN 16931 BR-CO-13).
  */
-export function priceLines(inputs: readonly LineInput[]): { lines: InvoiceLine[]; vatGroups: InvoiceVatGroup[] } {
+export function priceLines(inputs: readonly LineInput[]): {
+  lines: InvoiceLine[];
+  vatGroups: InvoiceVatGroup[];
+} {
   const lines: InvoiceLine[] = inputs.map((l) => ({
     ...l,
     netCents: Math.round((l.grossCents * 100) / (100 + l.vatRatePercent)),
@@ -29,7 +32,9 @@ export function priceLines(inputs: readonly LineInput[]): { lines: InvoiceLine[]
     const netCents = Math.round((grossCents * 100) / (100 + first.vatRatePercent));
     const rest = netCents - members.reduce((sum, l) => sum + l.netCents, 0);
     if (rest !== 0) {
-      const largest = members.reduce((a, b) => (Math.abs(b.grossCents) > Math.abs(a.grossCents) ? b : a));
+      const largest = members.reduce((a, b) =>
+        Math.abs(b.grossCents) > Math.abs(a.grossCents) ? b : a,
+      );
       largest.netCents += rest;
     }
     vatGroups.push({
@@ -55,7 +60,9 @@ export const totalsOf = (groups: readonly InvoiceVatGroup[]) => ({
 export function euro(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);
-  const whole = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  const whole = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
   return `${sign}${whole},${String(abs % 100).padStart(2, '0')} €`;
 }
 
@@ -67,4 +74,5 @@ export const decimal = (cents: number) => {
 };
 
 /** "2026-03-05" → "05.03.2026". */
-export const germanDate = (iso: string) => `${iso.slice(8, 10)}.${iso.slice(5, 7)}.${iso.slice(0, 4)}`;
+export const germanDate = (iso: string) =>
+  `${iso.slice(8, 10)}.${iso.slice(5, 7)}.${iso.slice(0, 4)}`;

@@ -23,4 +23,5 @@ export async function allocateNumbers(tx: Tx, year: number, count: number): Prom
   return Array.from({ length: count }, (_, i) => first + i);
 }
 
-export const formatNumber = (year: number, sequence: number) => `${year}-${String(sequence).padStart(5, '0')}`;
+export const formatNumber = (year: number, sequence: number) =>
+  `${year}-${String(sequence).padStart(5, '0')}`;

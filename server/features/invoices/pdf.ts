@@ -13,7 +13,9 @@ export function renderInvoicePdf(doc: InvoiceDocument, practice: Practice): Prom
     [
       practice.taxNumber ? `Steuernummer: ${practice.taxNumber}` : '',
       practice.vatId ? `USt-IdNr.: ${practice.vatId}` : '',
-      practice.registerNumber ? `${practice.registerCourt ?? 'Register'} ${practice.registerNumber}` : '',
+      practice.registerNumber
+        ? `${practice.registerCourt ?? 'Register'} ${practice.registerNumber}`
+        : '',
     ]
       .filter(Boolean)
       .join(' · '),
@@ -26,12 +28,17 @@ export function renderInvoicePdf(doc: InvoiceDocument, practice: Practice): Prom
   if (r.postalCode || r.city) pdf.text(`${r.postalCode ?? ''} ${r.city ?? ''}`.trim());
   if (r.reference) pdf.text(`Referenz: ${r.reference}`);
 
-  pdf.font('bold').fontSize(14).text(`${title(doc)} ${doc.number}`, LEFT, 250);
+  pdf
+    .font('bold')
+    .fontSize(14)
+    .text(`${title(doc)} ${doc.number}`, LEFT, 250);
   pdf.font('body').fontSize(10);
   pdf.text(`Rechnungsdatum: ${germanDate(doc.invoiceDate)}`);
   pdf.text(`Leistungszeitraum: ${germanDate(doc.serviceFrom)} – ${germanDate(doc.serviceTo)}`);
   if (doc.cancels) {
-    pdf.text(`Storno zur Rechnung ${doc.cancels.number} vom ${germanDate(doc.cancels.invoiceDate)}`);
+    pdf.text(
+      `Storno zur Rechnung ${doc.cancels.number} vom ${germanDate(doc.cancels.invoiceDate)}`,
+    );
     if (doc.cancellationReason) pdf.text(`Grund: ${doc.cancellationReason}`);
   }
 
@@ -49,7 +56,10 @@ export function renderInvoicePdf(doc: InvoiceDocument, practice: Practice): Prom
   pdf.moveDown();
   for (const group of doc.vatGroups) {
     if (group.vatTreatment === 'exempt') {
-      pdf.text(`Steuerfrei: ${euro(group.netCents)} netto, 0,00 € USt – ${group.vatExemptionReason ?? ''}`, LEFT);
+      pdf.text(
+        `Steuerfrei: ${euro(group.netCents)} netto, 0,00 € USt – ${group.vatExemptionReason ?? ''}`,
+        LEFT,
+      );
     } else {
       pdf.text(
         `${group.vatRatePercent} % USt: ${euro(group.netCents)} netto, ${euro(group.vatCents)} USt, ${euro(group.grossCents)} brutto`,
@@ -72,7 +82,8 @@ export function renderInvoicePdf(doc: InvoiceDocument, practice: Practice): Prom
   return done;
 }
 
-const title = (doc: InvoiceDocument) => (doc.kind === 'cancellation' ? 'Stornorechnung' : 'Rechnung');
+const title = (doc: InvoiceDocument) =>
+  doc.kind === 'cancellation' ? 'Stornorechnung' : 'Rechnung';
 
 const COLUMNS = [
   { x: LEFT, width: 62, align: 'left' },

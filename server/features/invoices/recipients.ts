@@ -19,7 +19,9 @@ export interface Payer {
 }
 
 /** What a sponsor's or insurer's invoice address lacks (§ 14 UStG address, XRechnung BT-49). */
-export function missingAddress(payer: Payer): ('street' | 'postalCode' | 'city' | 'invoiceEmail')[] {
+export function missingAddress(
+  payer: Payer,
+): ('street' | 'postalCode' | 'city' | 'invoiceEmail')[] {
   if (payer.payerKind === 'client') return [];
   const r = payer.recipient;
   return [
@@ -36,28 +38,59 @@ export function missingAddress(payer: Payer): ('street' | 'postalCode' | 'city' 
  * with its IK number as the buyer reference. Sponsors and insurers carry the postal address and
  * invoice e-mail recorded on /admin/campaigns and /admin/insurers (empty until someone records it).
  */
-export async function payersOf(tx: Tx | Db, items: readonly PayerItem[]): Promise<(item: PayerItem) => Payer> {
+export async function payersOf(
+  tx: Tx | Db,
+  items: readonly PayerItem[],
+): Promise<(item: PayerItem) => Payer> {
   const clientRows = items.length
-    ? await tx.select().from(clients).where(inArray(clients.id, [...new Set(items.map((i) => i.clientId))]))
+    ? await tx
+        .select()
+        .from(clients)
+        .where(inArray(clients.id, [...new Set(items.map((i) => i.clientId))]))
     : [];
   const byClient = new Map(clientRows.map((c) => [c.id, c]));
-  const campaignNames = [...new Set(clientRows.map((c) => c.campaign).filter((c): c is string => !!c))];
+  const campaignNames = [
+    ...new Set(clientRows.map((c) => c.campaign).filter((c): c is string => !!c)),
+  ];
   const campaignRows = campaignNames.length
-    ? await tx.select().from(campaigns).where(or(inArray(campaigns.code, campaignNames), inArray(campaigns.name, campaignNames)))
+    ? await tx
+        .select()
+        .from(campaigns)
+        .where(or(inArray(campaigns.code, campaignNames), inArray(campaigns.name, campaignNames)))
     : [];
   const insurerNames = [
     ...new Set(
-      items.map((i) => i.insurer ?? byClient.get(i.clientId)?.insurer).filter((n): n is string => !!n),
+      items
+        .map((i) => i.insurer ?? byClient.get(i.clientId)?.insurer)
+        .filter((n): n is string => !!n),
     ),
   ];
-  const insurerRows = insurerNames.length ? await tx.select().from(insurers).where(inArray(insurers.name, insurerNames)) : [];
+  const insurerRows = insurerNames.length
+    ? await tx.select().from(insurers).where(inArray(insurers.name, insurerNames))
+    : [];
 
   return (item) => {
     const client = byClient.get(item.clientId)!;
     const empty = { street: null, postalCode: null, city: null, country: 'DE', email: null };
-    const addressOf = (row: { street: string | null; postalCode: string | null; city: string | null; country: string; invoiceEmail: string | null } | undefined) =>
+    const addressOf = (
+      row:
+        | {
+            street: string | null;
+            postalCode: string | null;
+            city: string | null;
+            country: string;
+            invoiceEmail: string | null;
+          }
+        | undefined,
+    ) =>
       row
-        ? { street: row.street, postalCode: row.postalCode, city: row.city, country: row.country, email: row.invoiceEmail }
+        ? {
+            street: row.street,
+            postalCode: row.postalCode,
+            city: row.city,
+            country: row.country,
+            email: row.invoiceEmail,
+          }
         : empty;
     if (item.payerKind === 'client') {
       return {
@@ -82,7 +115,11 @@ export async function payersOf(tx: Tx | Db, items: readonly PayerItem[]): Promis
         key: `sponsor:${campaign?.code ?? code}`,
         payerKind: 'sponsor',
         catalog: { kind: 'campaign', id: campaign?.id ?? null },
-        recipient: { ...addressOf(campaign), name: campaign?.name ?? (code || 'Sponsor'), reference: campaign?.code ?? (code || null) },
+        recipient: {
+          ...addressOf(campaign),
+          name: campaign?.name ?? (code || 'Sponsor'),
+          reference: campaign?.code ?? (code || null),
+        },
       };
     }
     const name = item.insurer ?? client.insurer ?? '';
@@ -91,7 +128,11 @@ export async function payersOf(tx: Tx | Db, items: readonly PayerItem[]): Promis
       key: `${item.payerKind}:${name}`,
       payerKind: item.payerKind,
       catalog: { kind: 'insurer', id: insurer?.id ?? null },
-      recipient: { ...addressOf(insurer), name: name || 'Krankenversicherung', reference: insurer?.ikNumber ?? client.insurerCode },
+      recipient: {
+        ...addressOf(insurer),
+        name: name || 'Krankenversicherung',
+        reference: insurer?.ikNumber ?? client.insurerCode,
+      },
     };
   };
 }

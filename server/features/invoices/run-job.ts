@@ -30,7 +30,10 @@ export async function queueLargeRun(
   return inTransaction(db, async (tx) => {
     if (request.itemIds) {
       // Named ids are checked now, as a direct run would: a refused run queues nothing.
-      const found = await tx.select({ id: billableItems.id }).from(billableItems).where(dueItemsOf(request));
+      const found = await tx
+        .select({ id: billableItems.id })
+        .from(billableItems)
+        .where(dueItemsOf(request));
       refuseMissing(request.itemIds, found);
     }
     const [row] = await tx
@@ -76,7 +79,11 @@ export async function runInvoiceRunJob(db: Db, config: Config, runId: string, no
     // What was issued stays issued (and counted); the rest stays due for the next run.
     await db
       .update(invoiceRuns)
-      .set({ status: 'failed', error: 'Interner Fehler beim Rechnungslauf', finishedAt: now().toISOString() })
+      .set({
+        status: 'failed',
+        error: 'Interner Fehler beim Rechnungslauf',
+        finishedAt: now().toISOString(),
+      })
       .where(eq(invoiceRuns.id, runId));
     throw error;
   }
@@ -87,7 +94,8 @@ export function invoiceJobs(deps: { db: Db; config: Config }): JobDefinition[] {
     name: INVOICE_RUN_JOB,
     // The run records its own failure and what it issued; the rest is taken by the next run.
     queue: { retryLimit: 0, expireInSeconds: 60 * 60 },
-    run: (job, context) => runInvoiceRunJob(deps.db, deps.config, job.data.runId, () => context.now),
+    run: (job, context) =>
+      runInvoiceRunJob(deps.db, deps.config, job.data.runId, () => context.now),
   };
   return [definition as JobDefinition];
 }

@@ -4,7 +4,12 @@ import type { Db, Tx } from '../../db/client';
 import { billableItems, events, invoiceItems } from '../../db/schema/index';
 import { HttpProblem, type FieldError } from '../../http/problem';
 import { inTransaction } from '../appointments/index';
-import { practiceFor, requireSellerIdentifier, type InvoiceDocument, type Practice } from './document';
+import {
+  practiceFor,
+  requireSellerIdentifier,
+  type InvoiceDocument,
+  type Practice,
+} from './document';
 import { invoiceDates, storeInvoice, wantsXRechnung, type InvoiceRow } from './issue';
 import { priceLines, totalsOf } from './money';
 import { allocateNumbers, formatNumber } from './numbering';
@@ -56,7 +61,11 @@ export async function previewInvoiceRun(db: Db | Tx, request: RunRequest) {
   const items = await db.select().from(billableItems).where(dueItemsOf(request));
   const groups = items.length ? await groupByPayer(db, items) : [];
   const payersWithoutAddress = groups
-    .map(({ payer, items: members }) => ({ payer, missing: missingAddress(payer), itemCount: members.length }))
+    .map(({ payer, items: members }) => ({
+      payer,
+      missing: missingAddress(payer),
+      itemCount: members.length,
+    }))
     .filter((g) => g.missing.length > 0)
     .map(({ payer, missing, itemCount }) => ({
       payerKind: payer.payerKind as Exclude<Payer['payerKind'], 'client'>,
@@ -72,7 +81,8 @@ export async function previewInvoiceRun(db: Db | Tx, request: RunRequest) {
     grossCents: items.reduce((sum, item) => sum + item.amountCents, 0),
     payersWithoutAddress,
     /** Payers whose invoice would get an XRechnung at issue. */
-    xrechnungPayerCount: groups.filter((g) => wantsXRechnung(g.payer.payerKind, g.payer.recipient)).length,
+    xrechnungPayerCount: groups.filter((g) => wantsXRechnung(g.payer.payerKind, g.payer.recipient))
+      .length,
   };
 }
 
@@ -135,7 +145,8 @@ export async function runInvoices(
       .where(dueItemsOf(request))
       .orderBy(asc(billableItems.id))
       .for('update');
-    if (request.itemIds && options.maxInvoices === undefined) refuseMissing(request.itemIds, locked);
+    if (request.itemIds && options.maxInvoices === undefined)
+      refuseMissing(request.itemIds, locked);
     if (locked.length === 0) return { invoices: [], itemCount: 0 };
 
     const ordered = (await groupByPayer(tx, locked)).slice(0, options.maxInvoices);
@@ -146,7 +157,9 @@ export async function runInvoices(
 
     const issued: InvoiceRow[] = [];
     for (const [index, { payer, items: members }] of ordered.entries()) {
-      members.sort((a, b) => a.serviceDate.localeCompare(b.serviceDate) || a.id.localeCompare(b.id));
+      members.sort(
+        (a, b) => a.serviceDate.localeCompare(b.serviceDate) || a.id.localeCompare(b.id),
+      );
       const { lines, vatGroups } = priceLines(
         members.map((m) => ({
           billableItemId: m.id,
@@ -182,7 +195,9 @@ export async function runInvoices(
         cancelsInvoiceId: null,
         createdById: actorUserId,
       });
-      await tx.insert(invoiceItems).values(members.map((m) => ({ invoiceId: row.id, billableItemId: m.id })));
+      await tx
+        .insert(invoiceItems)
+        .values(members.map((m) => ({ invoiceId: row.id, billableItemId: m.id })));
       issued.push(row);
     }
     await tx.insert(events).values(
@@ -216,6 +231,12 @@ export function refuseMissing(ids: string[], found: readonly { id: string }[]) {
     }
   });
   if (offenders.length) {
-    throw new HttpProblem(409, 'batch_refused', 'Conflict', `${offenders.length} of ${ids.length} items cannot be invoiced; nothing issued`, offenders);
+    throw new HttpProblem(
+      409,
+      'batch_refused',
+      'Conflict',
+      `${offenders.length} of ${ids.length} items cannot be invoiced; nothing issued`,
+      offenders,
+    );
   }
 }

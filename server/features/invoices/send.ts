@@ -50,10 +50,18 @@ export async function sendInvoice(
     const [row] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update');
     if (!row) throw notFound('invoice');
     if (row.status === 'cancelled') {
-      throw conflict('invoice_cancelled', 'A cancelled invoice is not sent; send its cancellation invoice');
+      throw conflict(
+        'invoice_cancelled',
+        'A cancelled invoice is not sent; send its cancellation invoice',
+      );
     }
     const to = email ?? row.recipient.email;
-    if (!to) throw badRequest('email', 'required', 'Die Empfängeradresse fehlt: bitte eine E-Mail-Adresse angeben.');
+    if (!to)
+      throw badRequest(
+        'email',
+        'required',
+        'Die Empfängeradresse fehlt: bitte eine E-Mail-Adresse angeben.',
+      );
     // A business payer's XRechnung is made at issue from the stored address; an invoice issued
     // before the payer's invoice e-mail was known gets it now, with the address it was sent to.
     let xml = row.xml;
@@ -63,7 +71,10 @@ export async function sendInvoice(
       const [cancelled] = row.cancelsInvoiceId
         ? await tx.select().from(invoices).where(eq(invoices.id, row.cancelsInvoiceId))
         : [];
-      xml = await renderXRechnung({ ...documentOf(row, cancelled ?? null), recipient }, deps.practice);
+      xml = await renderXRechnung(
+        { ...documentOf(row, cancelled ?? null), recipient },
+        deps.practice,
+      );
     }
 
     const links = await tx
@@ -74,7 +85,12 @@ export async function sendInvoice(
       ? await tx
           .select()
           .from(billableItems)
-          .where(inArray(billableItems.id, links.map((l) => l.itemId)))
+          .where(
+            inArray(
+              billableItems.id,
+              links.map((l) => l.itemId),
+            ),
+          )
           .orderBy(asc(billableItems.id))
           .for('update')
       : [];
@@ -86,7 +102,13 @@ export async function sendInvoice(
         'invalid_transition',
         'Conflict',
         'Items of this invoice are no longer approved; cancel the invoice instead',
-        stuck.map((i) => ({ field: 'id', id: i.id, status: i.status, code: 'invalid_transition', message: `item is ${i.status}` })),
+        stuck.map((i) => ({
+          field: 'id',
+          id: i.id,
+          status: i.status,
+          code: 'invalid_transition',
+          message: `item is ${i.status}`,
+        })),
       );
     }
 
@@ -102,9 +124,21 @@ export async function sendInvoice(
       })
       .returning({ id: communications.id });
     await tx.insert(communicationAttachments).values([
-      { communicationId: message!.id, filename: `Rechnung_${row.number}.pdf`, contentType: 'application/pdf', content: row.pdf },
+      {
+        communicationId: message!.id,
+        filename: `Rechnung_${row.number}.pdf`,
+        contentType: 'application/pdf',
+        content: row.pdf,
+      },
       ...(xml
-        ? [{ communicationId: message!.id, filename: `XRechnung_${row.number}.xml`, contentType: 'application/xml', content: Buffer.from(xml, 'utf8') }]
+        ? [
+            {
+              communicationId: message!.id,
+              filename: `XRechnung_${row.number}.xml`,
+              contentType: 'application/xml',
+              content: Buffer.from(xml, 'utf8'),
+            },
+          ]
         : []),
     ]);
     await deps.jobs.send<DeliverJobData>(tx, DELIVER_JOB, { communicationId: message!.id });
@@ -118,7 +152,12 @@ export async function sendInvoice(
       await tx
         .update(billableItems)
         .set({ status: 'invoice_sent', invoiceSentAt: sql`now()`, updatedAt: sql`now()` })
-        .where(inArray(billableItems.id, due.map((i) => i.id)));
+        .where(
+          inArray(
+            billableItems.id,
+            due.map((i) => i.id),
+          ),
+        );
     }
     const actorUserId = principal.user?.id ?? null;
     await tx.insert(events).values([

@@ -28,7 +28,10 @@ export async function cancelInvoice(
     const [original] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update');
     if (!original) throw notFound('invoice');
     if (original.kind === 'cancellation' || original.status === 'cancelled') {
-      throw conflict('invoice_cancelled', 'The invoice is cancelled or is itself a cancellation invoice');
+      throw conflict(
+        'invoice_cancelled',
+        'The invoice is cancelled or is itself a cancellation invoice',
+      );
     }
     const practice = await practiceFor(tx, config);
     const { invoiceDate, dueDate, year } = invoiceDates(now, 0);
@@ -76,8 +79,17 @@ export async function cancelInvoice(
     const returned = itemIds.length
       ? await tx
           .update(billableItems)
-          .set({ status: INVOICE_CANCELLATION_RETURNS.to, invoiceSentAt: null, updatedAt: sql`now()` })
-          .where(and(inArray(billableItems.id, itemIds), inArray(billableItems.status, [...INVOICE_CANCELLATION_RETURNS.from])))
+          .set({
+            status: INVOICE_CANCELLATION_RETURNS.to,
+            invoiceSentAt: null,
+            updatedAt: sql`now()`,
+          })
+          .where(
+            and(
+              inArray(billableItems.id, itemIds),
+              inArray(billableItems.status, [...INVOICE_CANCELLATION_RETURNS.from]),
+            ),
+          )
           .returning()
       : [];
     const actorUserId = principal.user?.id ?? null;
@@ -89,7 +101,11 @@ export async function cancelInvoice(
         actorUserId,
         source: 'business' as const,
         important: true,
-        changes: { number: original.number, cancellationNumber: row.number, status: { from: original.status, to: 'cancelled' } },
+        changes: {
+          number: original.number,
+          cancellationNumber: row.number,
+          status: { from: original.status, to: 'cancelled' },
+        },
       },
       ...returned
         .filter((item) => item.status === 'approved')

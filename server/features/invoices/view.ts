@@ -4,7 +4,10 @@ import type { InvoiceRow } from './issue';
 type Summary = components['schemas']['InvoiceSummary'];
 type Full = components['schemas']['Invoice'];
 
-export function toSummary(row: Omit<InvoiceRow, 'pdf' | 'xml'> & { hasXml: boolean }, cancelledBy: string | null): Summary {
+export function toSummary(
+  row: Omit<InvoiceRow, 'pdf' | 'xml'> & { hasXml: boolean },
+  cancelledBy: string | null,
+): Summary {
   return {
     id: row.id,
     number: row.number,
@@ -29,7 +32,10 @@ export function toSummary(row: Omit<InvoiceRow, 'pdf' | 'xml'> & { hasXml: boole
   };
 }
 
-export function toInvoice(row: Omit<InvoiceRow, 'pdf' | 'xml'> & { hasXml: boolean }, cancelledBy: string | null): Full {
+export function toInvoice(
+  row: Omit<InvoiceRow, 'pdf' | 'xml'> & { hasXml: boolean },
+  cancelledBy: string | null,
+): Full {
   return {
     ...toSummary(row, cancelledBy),
     recipient: row.recipient,

@@ -9,7 +9,12 @@ const money = (cents: number) => decimal(cents);
 const quiet = { log() {}, warn() {}, error() {} };
 const service = new InvoiceService(quiet);
 
-const address = (street: string | null, postalCode: string | null, city: string | null, country: string) => ({
+const address = (
+  street: string | null,
+  postalCode: string | null,
+  city: string | null,
+  country: string,
+) => ({
   ...(street ? { 'cbc:StreetName': street } : {}),
   'cbc:CityName': city ?? '',
   'cbc:PostalZone': postalCode ?? '',
@@ -33,7 +38,8 @@ export async function renderXRechnung(doc: InvoiceDocument, practice: Practice):
   const sign = doc.kind === 'cancellation' ? -1 : 1;
   const data = {
     'ubl:Invoice': {
-      'cbc:CustomizationID': 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
+      'cbc:CustomizationID':
+        'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
       'cbc:ProfileID': 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
       'cbc:ID': doc.number,
       'cbc:IssueDate': doc.invoiceDate,
@@ -62,14 +68,20 @@ export async function renderXRechnung(doc: InvoiceDocument, practice: Practice):
           'cac:PostalAddress': address(practice.street, practice.postalCode, practice.city, 'DE'),
           // BT-31 (VAT identifier) and BT-32 (tax number), as far as the practice has them.
           'cac:PartyTaxScheme': [
-            ...(practice.vatId ? [{ 'cbc:CompanyID': practice.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }] : []),
-            ...(practice.taxNumber ? [{ 'cbc:CompanyID': practice.taxNumber, 'cac:TaxScheme': { 'cbc:ID': 'FC' } }] : []),
+            ...(practice.vatId
+              ? [{ 'cbc:CompanyID': practice.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }]
+              : []),
+            ...(practice.taxNumber
+              ? [{ 'cbc:CompanyID': practice.taxNumber, 'cac:TaxScheme': { 'cbc:ID': 'FC' } }]
+              : []),
           ],
           // BT-30, the register number, with its court as additional legal information (BT-33).
           'cac:PartyLegalEntity': {
             'cbc:RegistrationName': practice.name,
             ...(practice.registerNumber ? { 'cbc:CompanyID': practice.registerNumber } : {}),
-            ...(practice.registerCourt ? { 'cbc:CompanyLegalForm': `Registergericht: ${practice.registerCourt}` } : {}),
+            ...(practice.registerCourt
+              ? { 'cbc:CompanyLegalForm': `Registergericht: ${practice.registerCourt}` }
+              : {}),
           },
           'cac:Contact': {
             'cbc:Name': practice.name,
@@ -125,7 +137,10 @@ export async function renderXRechnung(doc: InvoiceDocument, practice: Practice):
           'cbc:Name': line.description,
           'cac:ClassifiedTaxCategory': taxCategory(line.vatTreatment, line.vatRatePercent),
         },
-        'cac:Price': { 'cbc:PriceAmount': money(Math.abs(line.netCents)), 'cbc:PriceAmount@currencyID': 'EUR' },
+        'cac:Price': {
+          'cbc:PriceAmount': money(Math.abs(line.netCents)),
+          'cbc:PriceAmount@currencyID': 'EUR',
+        },
       })),
     },
   } as unknown as Invoice;

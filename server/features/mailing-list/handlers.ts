@@ -61,11 +61,23 @@ export const mailingListHandlers = defineHandlers({
     const sync = await currentSync(deps.db);
     const [counts] = await deps.db
       .select({
-        consenting: sql<number>`count(*) FILTER (WHERE ${clients.newsletterConsent} AND ${clients.email} IS NOT NULL)`.mapWith(Number),
+        consenting:
+          sql<number>`count(*) FILTER (WHERE ${clients.newsletterConsent} AND ${clients.email} IS NOT NULL)`.mapWith(
+            Number,
+          ),
         bounced: count(clients.emailBouncedAt),
-        bouncedHard: sql<number>`count(*) FILTER (WHERE ${clients.emailBounceReason} = 'hard')`.mapWith(Number),
-        bouncedAbuse: sql<number>`count(*) FILTER (WHERE ${clients.emailBounceReason} = 'abuse')`.mapWith(Number),
-        unsubscribed: sql<number>`count(*) FILTER (WHERE ${clients.mailingListStatus} = 'unsubscribed')`.mapWith(Number),
+        bouncedHard:
+          sql<number>`count(*) FILTER (WHERE ${clients.emailBounceReason} = 'hard')`.mapWith(
+            Number,
+          ),
+        bouncedAbuse:
+          sql<number>`count(*) FILTER (WHERE ${clients.emailBounceReason} = 'abuse')`.mapWith(
+            Number,
+          ),
+        unsubscribed:
+          sql<number>`count(*) FILTER (WHERE ${clients.mailingListStatus} = 'unsubscribed')`.mapWith(
+            Number,
+          ),
       })
       .from(clients);
     return {

@@ -63,7 +63,10 @@ export async function currentSync(db: Db) {
   const [row] = await db
     .select()
     .from(mailingListSyncs)
-    .orderBy(sql`${mailingListSyncs.status} IN ('queued', 'running') DESC`, desc(mailingListSyncs.createdAt))
+    .orderBy(
+      sql`${mailingListSyncs.status} IN ('queued', 'running') DESC`,
+      desc(mailingListSyncs.createdAt),
+    )
     .limit(1);
   return row ?? null;
 }
@@ -72,7 +75,12 @@ export async function currentSync(db: Db) {
 export async function failStaleSyncs(db: Db) {
   await db
     .update(mailingListSyncs)
-    .set({ status: 'failed', error: 'Abgebrochen: keine Rückmeldung mehr', finishedAt: sql`now()`, updatedAt: sql`now()` })
+    .set({
+      status: 'failed',
+      error: 'Abgebrochen: keine Rückmeldung mehr',
+      finishedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
     .where(
       and(
         inArray(mailingListSyncs.status, ['queued', 'running']),
@@ -132,17 +140,29 @@ export async function runMailingListSync(
   try {
     const settings = mailchimpSettings(config);
     if (!settings) {
-      await finish(db, syncId, { status: 'failed', error: 'Die Newsletter-Liste ist nicht eingerichtet' });
+      await finish(db, syncId, {
+        status: 'failed',
+        error: 'Die Newsletter-Liste ist nicht eingerichtet',
+      });
       return;
     }
     const api = createMailchimpClient(settings);
     const check = await api.checkList();
     if (!check.ok) {
-      await finish(db, syncId, { status: 'failed', error: `Liste nicht erreichbar: ${check.reason}` });
+      await finish(db, syncId, {
+        status: 'failed',
+        error: `Liste nicht erreichbar: ${check.reason}`,
+      });
       return;
     }
-    const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(clients).where(syncable);
-    await db.update(mailingListSyncs).set({ total, updatedAt: sql`now()` }).where(eq(mailingListSyncs.id, syncId));
+    const [{ total } = { total: 0 }] = await db
+      .select({ total: count() })
+      .from(clients)
+      .where(syncable);
+    await db
+      .update(mailingListSyncs)
+      .set({ total, updatedAt: sql`now()` })
+      .where(eq(mailingListSyncs.id, syncId));
 
     const tally = { processed: 0, added: 0, updated: 0, failed: 0 };
     const failures: MailingListSyncFailure[] = [];
@@ -179,13 +199,15 @@ export async function runMailingListSync(
           tally.processed += 1;
           if (!result.ok) {
             tally.failed += 1;
-            if (failures.length < MAX_FAILURES) failures.push({ clientId: client.id, reason: result.reason });
+            if (failures.length < MAX_FAILURES)
+              failures.push({ clientId: client.id, reason: result.reason });
             continue;
           }
           if (client.mailingListStatus === null) tally.added += 1;
           else tally.updated += 1;
           const status = knownStatus(result.value.status);
-          if (status && status !== client.mailingListStatus) await storeStatus(db, jobs, client.id, status);
+          if (status && status !== client.mailingListStatus)
+            await storeStatus(db, jobs, client.id, status);
         }
       }
       await db
@@ -193,7 +215,12 @@ export async function runMailingListSync(
         .set({ ...tally, failures, updatedAt: sql`now()` })
         .where(eq(mailingListSyncs.id, syncId));
     }
-    await finish(db, syncId, { status: 'done', ...tally, failures, total: Math.max(total, tally.processed) });
+    await finish(db, syncId, {
+      status: 'done',
+      ...tally,
+      failures,
+      total: Math.max(total, tally.processed),
+    });
   } catch (error) {
     await finish(db, syncId, { status: 'failed', error: 'Interner Fehler beim Abgleich' });
     throw error;
@@ -210,9 +237,12 @@ async function storeStatus(db: Db, jobs: JobQueue, clientId: string, status: Mai
     const [changed] = await tx
       .update(clients)
       .set({ mailingListStatus: status, updatedAt: sql`now()` })
-      .where(and(eq(clients.id, clientId), sql`${clients.mailingListStatus} IS DISTINCT FROM ${status}`))
+      .where(
+        and(eq(clients.id, clientId), sql`${clients.mailingListStatus} IS DISTINCT FROM ${status}`),
+      )
       .returning({ id: clients.id, coachId: clients.coachedById });
-    if (changed) await emitWebhook(tx, jobs, 'client.updated', clientData(changed.id, changed.coachId));
+    if (changed)
+      await emitWebhook(tx, jobs, 'client.updated', clientData(changed.id, changed.coachId));
   });
 }
 

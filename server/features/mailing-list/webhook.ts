@@ -13,7 +13,10 @@ export type MailchimpWebhook = Body<'receiveMailchimpWebhook'>;
 
 type ClientRow = typeof clients.$inferSelect;
 type Change = Partial<
-  Pick<ClientRow, 'newsletterConsent' | 'mailingListStatus' | 'emailBouncedAt' | 'emailBounceReason' | 'email'>
+  Pick<
+    ClientRow,
+    'newsletterConsent' | 'mailingListStatus' | 'emailBouncedAt' | 'emailBounceReason' | 'email'
+  >
 >;
 
 /** The business event of each kind of change (German labels: eventActions in staff.json). */
@@ -114,9 +117,15 @@ export async function applyMailchimpWebhook(
   const wanted = (client: ClientRow): [Change, EventType] | null => {
     switch (type) {
       case 'unsubscribe':
-        return [{ newsletterConsent: false, mailingListStatus: 'unsubscribed' }, MAILING_LIST_EVENTS.changed];
+        return [
+          { newsletterConsent: false, mailingListStatus: 'unsubscribed' },
+          MAILING_LIST_EVENTS.changed,
+        ];
       case 'subscribe':
-        return [{ newsletterConsent: true, mailingListStatus: 'subscribed' }, MAILING_LIST_EVENTS.changed];
+        return [
+          { newsletterConsent: true, mailingListStatus: 'subscribed' },
+          MAILING_LIST_EVENTS.changed,
+        ];
       case 'profile':
         return client.mailingListStatus === null
           ? [{ mailingListStatus: 'subscribed' }, MAILING_LIST_EVENTS.changed]

@@ -78,7 +78,10 @@ function assertMeetingBaseUrl(config: Config, value: string) {
   } catch {
     throw badRequest('meetingBaseUrl', 'invalid_url', 'Not a URL');
   }
-  const allowed = [new URL(config.PUBLIC_URL).origin, ...config.MEETING_LINK_ORIGINS.map((o) => new URL(o).origin)];
+  const allowed = [
+    new URL(config.PUBLIC_URL).origin,
+    ...config.MEETING_LINK_ORIGINS.map((o) => new URL(o).origin),
+  ];
   if (!/^https?:$/.test(url.protocol) || !allowed.includes(url.origin)) {
     throw badRequest(
       'meetingBaseUrl',

@@ -11,4 +11,8 @@ export { mailRecovery, type MailRecovery } from './recovery';
 export { mailRetryPolicy } from './retry-policy';
 export { addressOf, buildCalendar } from './ics';
 export { APPOINTMENT_TYPE_NAMES } from './templates';
-export { enqueueStaffInvitation, staffActivationLink, STAFF_INVITATION_TEMPLATE } from './staff-invitation';
+export {
+  enqueueStaffInvitation,
+  staffActivationLink,
+  STAFF_INVITATION_TEMPLATE,
+} from './staff-invitation';

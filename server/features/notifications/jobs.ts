@@ -154,7 +154,9 @@ async function deliverCommunication(
  * delays a code, the retries fit the code's lifetime, and the stand-alone provider
  * (`npm run start:auth`) works this queue alone.
  */
-export function authMailJob(deps: Pick<NotificationJobDeps, 'db' | 'mailer' | 'onRecovered'>): JobDefinition {
+export function authMailJob(
+  deps: Pick<NotificationJobDeps, 'db' | 'mailer' | 'onRecovered'>,
+): JobDefinition {
   const definition: JobDefinition<DeliverJobData> = {
     name: AUTH_MAIL_JOB,
     // Tries at about 0, 5, 10, 20, 40 s and then every minute; a code's mail that could not

@@ -75,10 +75,12 @@ export async function loadPractice(db: Db | Tx, config: PracticeConfig): Promise
 }
 
 /** The practice's name, as messages sign and send with it. */
-export const practiceName = async (db: Db | Tx, config: PracticeConfig) => (await loadPractice(db, config)).name;
+export const practiceName = async (db: Db | Tx, config: PracticeConfig) =>
+  (await loadPractice(db, config)).name;
 
 /** Whether an XRechnung can name the seller as rule BR-CO-26 asks (BT-30 or BT-31). */
-export const hasSellerIdentifier = (p: Pick<PracticeSettings, 'vatId' | 'registerNumber'>) => !!(p.vatId || p.registerNumber);
+export const hasSellerIdentifier = (p: Pick<PracticeSettings, 'vatId' | 'registerNumber'>) =>
+  !!(p.vatId || p.registerNumber);
 
 export type SettingsChange = Partial<Omit<PracticeSettings, 'updatedAt'>>;
 
@@ -119,26 +121,43 @@ export function normalizeChange(body: SettingsChange, before: PracticeSettings):
   if (change.vatId) {
     change.vatId = change.vatId.replace(/\s+/g, '').toUpperCase();
     if (!/^[A-Z]{2}[0-9A-Z]{2,13}$/.test(change.vatId)) {
-      throw badRequest('vatId', 'invalid_vat_id', 'A VAT id is a country code and 2 to 13 letters or digits (DE123456789)');
+      throw badRequest(
+        'vatId',
+        'invalid_vat_id',
+        'A VAT id is a country code and 2 to 13 letters or digits (DE123456789)',
+      );
     }
   }
   if (change.iban !== undefined) {
     const iban = electronicFormatIBAN(change.iban) ?? '';
-    if (!isValidIBAN(iban)) throw badRequest('iban', 'invalid_iban', 'The IBAN is not valid (check digits)');
+    if (!isValidIBAN(iban))
+      throw badRequest('iban', 'invalid_iban', 'The IBAN is not valid (check digits)');
     change.iban = iban;
   }
   const after = { ...before, ...change };
   if (!after.taxNumber && !after.vatId) {
-    throw badRequest('taxNumber', 'value_missing', 'An invoice needs the tax number or the VAT id (§ 14 Abs. 4 Nr. 2 UStG)');
+    throw badRequest(
+      'taxNumber',
+      'value_missing',
+      'An invoice needs the tax number or the VAT id (§ 14 Abs. 4 Nr. 2 UStG)',
+    );
   }
   if (after.registerNumber && !after.registerCourt) {
-    throw badRequest('registerCourt', 'value_missing', 'A register number needs its register court');
+    throw badRequest(
+      'registerCourt',
+      'value_missing',
+      'A register number needs its register court',
+    );
   }
   return change;
 }
 
 /** Saves the whole set (the first save writes the defaults with the change). */
-export async function saveSettings(tx: Tx, settings: Omit<PracticeSettings, 'updatedAt'>, actorUserId: string | null) {
+export async function saveSettings(
+  tx: Tx,
+  settings: Omit<PracticeSettings, 'updatedAt'>,
+  actorUserId: string | null,
+) {
   const values = { ...settings, updatedById: actorUserId, updatedAt: sql`now()` };
   const [row] = await tx
     .insert(practiceSettings)

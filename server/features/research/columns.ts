@@ -89,16 +89,14 @@ export const PARTICIPANT_COLUMNS: readonly Column[] = [
     de: 'Selbst eingeschätzte Belastung (0 = keine, 10 = höchste); leer = nicht erfasst.',
     en: 'Self-rated stress (0 = none, 10 = highest); blank = not recorded.',
   },
-  ...APPOINTMENT_TYPES.map(
-    (type): Column => ({
-      name: countColumnOf(type),
-      type: 'integer',
-      role: 'measurement',
-      values: '0-',
-      de: `Anzahl der nicht abgesagten Termine der Art „${type}“ (stattgefunden, versäumt oder noch bevorstehend).`,
-      en: `Number of appointments of type "${type}" that were not cancelled (held, missed or still ahead).`,
-    }),
-  ),
+  ...APPOINTMENT_TYPES.map((type): Column => ({
+    name: countColumnOf(type),
+    type: 'integer',
+    role: 'measurement',
+    values: '0-',
+    de: `Anzahl der nicht abgesagten Termine der Art „${type}“ (stattgefunden, versäumt oder noch bevorstehend).`,
+    en: `Number of appointments of type "${type}" that were not cancelled (held, missed or still ahead).`,
+  })),
   {
     name: 'no_shows',
     type: 'integer',
@@ -140,7 +138,7 @@ export const APPOINTMENT_COLUMNS: readonly Column[] = [
     role: 'key',
     values: '16 hex characters',
     de: 'Pseudonym der Person wie in participants.csv.',
-    en: 'The person\'s pseudonym as in participants.csv.',
+    en: "The person's pseudonym as in participants.csv.",
   },
   {
     name: 'seq',
@@ -184,10 +182,34 @@ export const APPOINTMENT_COLUMNS: readonly Column[] = [
   },
 ];
 
-export const CODEBOOK_HEADER = ['file', 'variable', 'type', 'role', 'values', 'description_de', 'description_en'];
+export const CODEBOOK_HEADER = [
+  'file',
+  'variable',
+  'type',
+  'role',
+  'values',
+  'description_de',
+  'description_en',
+];
 
 /** The codebook's rows: every column of both files. */
 export const codebookRows = (): string[][] => [
-  ...PARTICIPANT_COLUMNS.map((c) => ['participants.csv', c.name, c.type, c.role, c.values, c.de, c.en]),
-  ...APPOINTMENT_COLUMNS.map((c) => ['appointments.csv', c.name, c.type, c.role, c.values, c.de, c.en]),
+  ...PARTICIPANT_COLUMNS.map((c) => [
+    'participants.csv',
+    c.name,
+    c.type,
+    c.role,
+    c.values,
+    c.de,
+    c.en,
+  ]),
+  ...APPOINTMENT_COLUMNS.map((c) => [
+    'appointments.csv',
+    c.name,
+    c.type,
+    c.role,
+    c.values,
+    c.de,
+    c.en,
+  ]),
 ];

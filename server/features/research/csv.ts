@@ -16,4 +16,9 @@ const cellText = (cell: Cell): string | number => {
 
 /** Rows as RFC 4180 CSV: CRLF line ends, quotes where a cell needs them. */
 export const csvRows = (rows: readonly (readonly Cell[])[]): string =>
-  rows.length === 0 ? '' : stringify(rows.map((r) => r.map(cellText)), { record_delimiter: 'windows' });
+  rows.length === 0
+    ? ''
+    : stringify(
+        rows.map((r) => r.map(cellText)),
+        { record_delimiter: 'windows' },
+      );

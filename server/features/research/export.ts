@@ -155,7 +155,14 @@ export async function startResearchExport(
       const rows = page.map((r): Cell[] => {
         seq = after && r.client_id === after.clientId ? seq + 1 : 1;
         after = { clientId: r.client_id, startKey: r.start_key, id: r.id };
-        return [pseudonym(r.client_id), seq, r.day_offset, r.appointment_type, r.outcome, r.duration_min];
+        return [
+          pseudonym(r.client_id),
+          seq,
+          r.day_offset,
+          r.appointment_type,
+          r.outcome,
+          r.duration_min,
+        ];
       });
       written.appointments += rows.length;
       yield csvRows(rows);
@@ -196,8 +203,10 @@ export async function startResearchExport(
       exportedAt: now.toISOString(),
       consent: 'clients who agreed to research (wantsToProvideRecordingsForResearch = true)',
       counts: { participants: written.participants, appointments: written.appointments },
-      pseudonym: "HMAC-SHA256 of 'client:' + the internal client id with a key kept outside the data; hex, first 16 characters",
-      dates: "day offsets from enrolment = the client's sign-up (calendar days, Europe/Berlin); no calendar dates",
+      pseudonym:
+        "HMAC-SHA256 of 'client:' + the internal client id with a key kept outside the data; hex, first 16 characters",
+      dates:
+        "day offsets from enrolment = the client's sign-up (calendar days, Europe/Berlin); no calendar dates",
       kAnonymity: {
         k: K,
         quasiIdentifiers: QUASI_IDENTIFIERS.flatMap((q) => QUASI_COLUMNS[q]),
@@ -207,7 +216,9 @@ export async function startResearchExport(
       },
       files,
     };
-    zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8'), 'manifest.json', { mtime });
+    zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8'), 'manifest.json', {
+      mtime,
+    });
     zip.end();
   });
 

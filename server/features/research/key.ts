@@ -10,7 +10,9 @@ import { DEV_RESEARCH_PSEUDONYM_KEY, type Config } from '../../config';
 export const DEVELOPMENT_RESEARCH_KEY = DEV_RESEARCH_PSEUDONYM_KEY;
 
 /** The pseudonym key from the configuration; null in production while none is set. */
-export function researchKey(config: Pick<Config, 'RESEARCH_PSEUDONYM_KEY' | 'NODE_ENV'>): string | null {
+export function researchKey(
+  config: Pick<Config, 'RESEARCH_PSEUDONYM_KEY' | 'NODE_ENV'>,
+): string | null {
   if (config.RESEARCH_PSEUDONYM_KEY) return config.RESEARCH_PSEUDONYM_KEY;
   return config.NODE_ENV === 'production' ? null : DEVELOPMENT_RESEARCH_KEY;
 }

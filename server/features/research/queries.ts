@@ -78,14 +78,19 @@ export async function quasiIdentifierCounts(db: Db): Promise<QuasiCount[]> {
 }
 
 /** The consenting clients and their appointments (provisional holds are not bookings). */
-export async function researchCounts(db: Db): Promise<{ participants: number; appointments: number }> {
+export async function researchCounts(
+  db: Db,
+): Promise<{ participants: number; appointments: number }> {
   const [row] = rowsOf<{ participants: number; appointments: number }>(
     await db.execute(sql`
       SELECT (SELECT count(*)::int FROM clients c WHERE ${CONSENTING}) AS participants,
              (SELECT count(*)::int FROM appointments a JOIN clients c ON c.id = a.client_id
                WHERE ${CONSENTING} AND NOT a.is_provisional) AS appointments`),
   );
-  return { participants: Number(row?.participants ?? 0), appointments: Number(row?.appointments ?? 0) };
+  return {
+    participants: Number(row?.participants ?? 0),
+    appointments: Number(row?.appointments ?? 0),
+  };
 }
 
 export interface ParticipantRow {
@@ -113,7 +118,11 @@ const typeCounts: SQL = sql.join(
 );
 
 /** One page of participants after `afterId` (id order), with their appointment counts. */
-export async function participantPage(db: Db, afterId: string | null, limit: number): Promise<ParticipantRow[]> {
+export async function participantPage(
+  db: Db,
+  afterId: string | null,
+  limit: number,
+): Promise<ParticipantRow[]> {
   return rowsOf<ParticipantRow>(
     await db.execute(sql`
       SELECT c.id, ${BIRTH_BAND} AS birth_band, ${POSTAL_REGION} AS postal_region, c.client_type,

@@ -14,7 +14,12 @@ const mailers = new WeakMap<Db, Mailer>();
 function mailerFor(db: Db, config: Config): Mailer {
   let mailer = mailers.get(db);
   if (!mailer) {
-    mailer = createMailer({ db, from: config.MAIL_FROM, senderName: () => practiceName(db, config), smtpUrl: config.SMTP_URL });
+    mailer = createMailer({
+      db,
+      from: config.MAIL_FROM,
+      senderName: () => practiceName(db, config),
+      smtpUrl: config.SMTP_URL,
+    });
     mailers.set(db, mailer);
   }
   return mailer;

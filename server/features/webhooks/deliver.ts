@@ -192,11 +192,19 @@ const UNSIGNABLE: PostResult = {
  */
 function signingSecrets(
   config: WebhookJobDeps['config'],
-  endpoint: { type: string; secret: string | null; previousSecret: string | null; previousSecretUntil: string | null },
+  endpoint: {
+    type: string;
+    secret: string | null;
+    previousSecret: string | null;
+    previousSecretUntil: string | null;
+  },
   now: Date,
 ): string[] | null {
   const keyring = keyringOf(config);
-  const stored = [endpoint.secret, previousSecretValid(endpoint, now) ? endpoint.previousSecret : null];
+  const stored = [
+    endpoint.secret,
+    previousSecretValid(endpoint, now) ? endpoint.previousSecret : null,
+  ];
   try {
     return stored.filter((s): s is string => !!s).map((s) => openSecret(keyring, endpoint.type, s));
   } catch (error) {

@@ -20,7 +20,11 @@ const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 type LastDelivery = Schemas['WebhookLastDelivery'];
 
-function toWebhook(type: WebhookType, row: Row | undefined, last: LastDelivery | null): Schemas['Webhook'] {
+function toWebhook(
+  type: WebhookType,
+  row: Row | undefined,
+  last: LastDelivery | null,
+): Schemas['Webhook'] {
   return {
     type,
     url: row?.url ?? null,

@@ -37,7 +37,9 @@ export function keyringOf(config: KeyConfig): SecretKeyring {
   if (!keyring) {
     keyring = {
       current: derive(config.WEBHOOK_SECRET_KEY),
-      previous: config.WEBHOOK_SECRET_KEY_PREVIOUS ? derive(config.WEBHOOK_SECRET_KEY_PREVIOUS) : null,
+      previous: config.WEBHOOK_SECRET_KEY_PREVIOUS
+        ? derive(config.WEBHOOK_SECRET_KEY_PREVIOUS)
+        : null,
     };
     derived.set(cacheKey, keyring);
   }
@@ -77,7 +79,10 @@ export function openSecret(keyring: SecretKeyring, type: string, stored: string)
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(type));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+    return Buffer.concat([
+      decipher.update(Buffer.from(body, 'base64url')),
+      decipher.final(),
+    ]).toString('utf8');
   } catch {
     throw new SecretUnreadable('webhook secret does not open with its key');
   }
@@ -98,7 +103,12 @@ export async function sealStoredSecrets(
 ): Promise<number> {
   const keyring = keyringOf(config);
   const rows = await db
-    .select({ id: webhooks.id, type: webhooks.type, secret: webhooks.secret, previousSecret: webhooks.previousSecret })
+    .select({
+      id: webhooks.id,
+      type: webhooks.type,
+      secret: webhooks.secret,
+      previousSecret: webhooks.previousSecret,
+    })
     .from(webhooks);
   let sealed = 0;
   for (const row of rows) {
@@ -117,12 +127,20 @@ export async function sealStoredSecrets(
     const previousSecret = reseal(row.previousSecret);
     if (unreadable) onUnreadable(row.type);
     if (secret === row.secret && previousSecret === row.previousSecret) continue;
-    const same = (column: typeof webhooks.secret | typeof webhooks.previousSecret, value: string | null) =>
-      value === null ? isNull(column) : eq(column, value);
+    const same = (
+      column: typeof webhooks.secret | typeof webhooks.previousSecret,
+      value: string | null,
+    ) => (value === null ? isNull(column) : eq(column, value));
     const updated = await db
       .update(webhooks)
       .set({ secret, previousSecret })
-      .where(and(eq(webhooks.id, row.id), same(webhooks.secret, row.secret), same(webhooks.previousSecret, row.previousSecret)))
+      .where(
+        and(
+          eq(webhooks.id, row.id),
+          same(webhooks.secret, row.secret),
+          same(webhooks.previousSecret, row.previousSecret),
+        ),
+      )
       .returning({ id: webhooks.id });
     sealed += updated.length;
   }

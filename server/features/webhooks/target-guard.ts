@@ -84,7 +84,11 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
 }
 
 /** Names of the clouds' metadata services: refused like their addresses, whatever the settings. */
-const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata', 'instance-data.ec2.internal']);
+const METADATA_NAMES = new Set([
+  'metadata.google.internal',
+  'metadata',
+  'instance-data.ec2.internal',
+]);
 
 /** How long a save waits for the name to resolve; a slow or missing answer leaves it to delivery. */
 const SAVE_LOOKUP_MS = 2_000;

@@ -6,7 +6,11 @@ export function LogoutButton() {
   const { t } = useTranslation('common');
   const { session } = useAppServices();
   return (
-    <button type="button" className="button" onClick={() => session.send({ type: 'session.logout' })}>
+    <button
+      type="button"
+      className="button"
+      onClick={() => session.send({ type: 'session.logout' })}
+    >
       {t('header.logout')}
     </button>
   );

@@ -184,13 +184,19 @@ export const isNarrow = (win: Pick<Window, 'matchMedia'> | undefined): boolean =
 /** Whether the coach's calendar feed address exists (`GET /coach/{id}/calendar-feed`). */
 export const loadCalendarFeedActor = (api: ApiClient) =>
   fromPromise<CalendarFeedStatus, { coachId: string }>(async ({ input, signal }) => {
-    const { data } = await api.GET('/coach/{coachId}/calendar-feed', { params: { path: { coachId: input.coachId } }, signal });
+    const { data } = await api.GET('/coach/{coachId}/calendar-feed', {
+      params: { path: { coachId: input.coachId } },
+      signal,
+    });
     return data!;
   });
 
 /** A new secret feed address; an earlier one stops working (`POST /coach/{id}/calendar-feed`). */
 export const createCalendarFeedActor = (api: ApiClient) =>
   fromPromise<CalendarFeed, { coachId: string }>(async ({ input, signal }) => {
-    const { data } = await api.POST('/coach/{coachId}/calendar-feed', { params: { path: { coachId: input.coachId } }, signal });
+    const { data } = await api.POST('/coach/{coachId}/calendar-feed', {
+      params: { path: { coachId: input.coachId } },
+      signal,
+    });
     return data!;
   });

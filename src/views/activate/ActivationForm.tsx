@@ -19,9 +19,7 @@ export function ActivationForm() {
   const { t } = useTranslation('shell');
   const { session } = usePageServices();
   const busy = useSelector(session, (s) => s.hasTag('busy'));
-  const error = useSelector(session, (s) =>
-    s.hasTag('activationError') ? s.context.error : null,
-  );
+  const error = useSelector(session, (s) => (s.hasTag('activationError') ? s.context.error : null));
   const inputId = useId();
   const errorId = useId();
   return (

@@ -32,28 +32,137 @@ export default function PracticeSettingsPage() {
           </p>
           <fieldset className="form-fields">
             <legend>{t('practice.legends.practice')}</legend>
-            <TextField actorRef={actorRef} name="name" label={t('practice.fields.name')} hint={t('practice.hints.name')} required maxLength={100} autoComplete="organization" />
-            <TextField actorRef={actorRef} name="street" label={t('practice.fields.street')} required maxLength={200} autoComplete="street-address" />
-            <TextField actorRef={actorRef} name="postalCode" label={t('practice.fields.postalCode')} required maxLength={5} autoComplete="postal-code" />
-            <TextField actorRef={actorRef} name="city" label={t('practice.fields.city')} required maxLength={100} autoComplete="address-level2" />
-            <TextField actorRef={actorRef} name="email" type="email" label={t('practice.fields.email')} hint={t('practice.hints.email')} required maxLength={254} autoComplete="email" />
-            <TextField actorRef={actorRef} name="phone" type="tel" label={t('practice.fields.phone')} required maxLength={40} autoComplete="tel" />
-            <TextField actorRef={actorRef} name="managingPerson" label={t('practice.fields.managingPerson')} hint={t('practice.hints.managingPerson')} maxLength={200} autoComplete="off" />
+            <TextField
+              actorRef={actorRef}
+              name="name"
+              label={t('practice.fields.name')}
+              hint={t('practice.hints.name')}
+              required
+              maxLength={100}
+              autoComplete="organization"
+            />
+            <TextField
+              actorRef={actorRef}
+              name="street"
+              label={t('practice.fields.street')}
+              required
+              maxLength={200}
+              autoComplete="street-address"
+            />
+            <TextField
+              actorRef={actorRef}
+              name="postalCode"
+              label={t('practice.fields.postalCode')}
+              required
+              maxLength={5}
+              autoComplete="postal-code"
+            />
+            <TextField
+              actorRef={actorRef}
+              name="city"
+              label={t('practice.fields.city')}
+              required
+              maxLength={100}
+              autoComplete="address-level2"
+            />
+            <TextField
+              actorRef={actorRef}
+              name="email"
+              type="email"
+              label={t('practice.fields.email')}
+              hint={t('practice.hints.email')}
+              required
+              maxLength={254}
+              autoComplete="email"
+            />
+            <TextField
+              actorRef={actorRef}
+              name="phone"
+              type="tel"
+              label={t('practice.fields.phone')}
+              required
+              maxLength={40}
+              autoComplete="tel"
+            />
+            <TextField
+              actorRef={actorRef}
+              name="managingPerson"
+              label={t('practice.fields.managingPerson')}
+              hint={t('practice.hints.managingPerson')}
+              maxLength={200}
+              autoComplete="off"
+            />
           </fieldset>
           <fieldset className="form-fields">
             <legend>{t('practice.legends.register')}</legend>
             <p className="field-hint">{t('practice.hints.register')}</p>
-            <TextField actorRef={actorRef} name="registerCourt" label={t('practice.fields.registerCourt')} maxLength={100} autoComplete="off" />
-            <TextField actorRef={actorRef} name="registerNumber" label={t('practice.fields.registerNumber')} hint={t('practice.hints.registerNumber')} maxLength={40} autoComplete="off" />
-            <TextField actorRef={actorRef} name="vatId" label={t('practice.fields.vatId')} hint={t('practice.hints.vatId')} maxLength={15} autoComplete="off" />
-            <TextField actorRef={actorRef} name="taxNumber" label={t('practice.fields.taxNumber')} hint={t('practice.hints.taxNumber')} maxLength={40} autoComplete="off" />
-            <TextField actorRef={actorRef} name="iban" label={t('practice.fields.iban')} hint={t('practice.hints.iban')} required maxLength={42} autoComplete="off" />
+            <TextField
+              actorRef={actorRef}
+              name="registerCourt"
+              label={t('practice.fields.registerCourt')}
+              maxLength={100}
+              autoComplete="off"
+            />
+            <TextField
+              actorRef={actorRef}
+              name="registerNumber"
+              label={t('practice.fields.registerNumber')}
+              hint={t('practice.hints.registerNumber')}
+              maxLength={40}
+              autoComplete="off"
+            />
+            <TextField
+              actorRef={actorRef}
+              name="vatId"
+              label={t('practice.fields.vatId')}
+              hint={t('practice.hints.vatId')}
+              maxLength={15}
+              autoComplete="off"
+            />
+            <TextField
+              actorRef={actorRef}
+              name="taxNumber"
+              label={t('practice.fields.taxNumber')}
+              hint={t('practice.hints.taxNumber')}
+              maxLength={40}
+              autoComplete="off"
+            />
+            <TextField
+              actorRef={actorRef}
+              name="iban"
+              label={t('practice.fields.iban')}
+              hint={t('practice.hints.iban')}
+              required
+              maxLength={42}
+              autoComplete="off"
+            />
           </fieldset>
           <fieldset className="form-fields">
             <legend>{t('practice.legends.privacy')}</legend>
-            <TextField actorRef={actorRef} name="dpoName" label={t('practice.fields.dpoName')} hint={t('practice.hints.dpo')} maxLength={200} autoComplete="off" />
-            <TextField actorRef={actorRef} name="dpoEmail" type="email" label={t('practice.fields.dpoEmail')} maxLength={254} autoComplete="off" />
-            <TextField actorRef={actorRef} name="supervisoryAuthority" type="textarea" label={t('practice.fields.supervisoryAuthority')} hint={t('practice.hints.supervisoryAuthority')} maxLength={500} />
+            <TextField
+              actorRef={actorRef}
+              name="dpoName"
+              label={t('practice.fields.dpoName')}
+              hint={t('practice.hints.dpo')}
+              maxLength={200}
+              autoComplete="off"
+            />
+            <TextField
+              actorRef={actorRef}
+              name="dpoEmail"
+              type="email"
+              label={t('practice.fields.dpoEmail')}
+              maxLength={254}
+              autoComplete="off"
+            />
+            <TextField
+              actorRef={actorRef}
+              name="supervisoryAuthority"
+              type="textarea"
+              label={t('practice.fields.supervisoryAuthority')}
+              hint={t('practice.hints.supervisoryAuthority')}
+              maxLength={500}
+            />
           </fieldset>
         </>
       )}

@@ -19,7 +19,11 @@ export default function ResearchExportPage() {
 }
 
 /** The page on its machine (rendered on a test actor by the model-based test). */
-export function ResearchExportView({ actorRef }: { actorRef: ActorRefFrom<typeof researchExportMachine> }) {
+export function ResearchExportView({
+  actorRef,
+}: {
+  actorRef: ActorRefFrom<typeof researchExportMachine>;
+}) {
   const { t } = useTranslation('admin');
   const summary = useSelector(actorRef, (s) => s.context.summary);
   const error = useSelector(actorRef, (s) => s.context.error);
@@ -99,7 +103,11 @@ export function ResearchExportView({ actorRef }: { actorRef: ActorRefFrom<typeof
         <div className="notice notice-error" role="alert">
           <p>{t(adminErrorKey(error))}</p>
           {!loaded ? (
-            <button type="button" className="button" onClick={() => send({ type: 'research.retry' })}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => send({ type: 'research.retry' })}
+            >
               {t('researchExport.retry')}
             </button>
           ) : null}

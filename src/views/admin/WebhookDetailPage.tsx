@@ -55,7 +55,13 @@ function WebhookDetail({ type }: { type: WebhookType }) {
 }
 
 /** The page's content for a running `webhookDetail` actor (model-based tests render it alone). */
-export function WebhookDetailView({ type, actorRef }: { type: WebhookType; actorRef: DetailActor }) {
+export function WebhookDetailView({
+  type,
+  actorRef,
+}: {
+  type: WebhookType;
+  actorRef: DetailActor;
+}) {
   const { t } = useTranslation('admin');
   return (
     <article className="staff-page admin-page">
@@ -75,7 +81,13 @@ export function WebhookDetailView({ type, actorRef }: { type: WebhookType; actor
 function Settings({ actorRef }: { actorRef: DetailActor }) {
   const { t } = useTranslation('admin');
   const status = useSelector(actorRef, (s) =>
-    s.hasTag('loading') ? 'loading' : s.hasTag('loadError') ? 'loadFailed' : s.hasTag('saveError') ? 'failed' : 'editing',
+    s.hasTag('loading')
+      ? 'loading'
+      : s.hasTag('loadError')
+        ? 'loadFailed'
+        : s.hasTag('saveError')
+          ? 'failed'
+          : 'editing',
   );
   const saving = useSelector(actorRef, (s) => s.hasTag('saving'));
   const url = useSelector(actorRef, (s) => s.context.url);
@@ -114,7 +126,9 @@ function Settings({ actorRef }: { actorRef: DetailActor }) {
           {webhook.disabledReason ? t(DISABLED_KEYS[webhook.disabledReason]) : null}{' '}
           {webhook.secretSet ? t('webhook.secretSet') : null}{' '}
           {webhook.previousSecretUntil
-            ? t('webhook.previousSecretUntil', { time: formatDateTime(webhook.previousSecretUntil) })
+            ? t('webhook.previousSecretUntil', {
+                time: formatDateTime(webhook.previousSecretUntil),
+              })
             : null}
         </p>
       ) : null}
@@ -154,7 +168,9 @@ function Settings({ actorRef }: { actorRef: DetailActor }) {
               type="checkbox"
               checked={active}
               disabled={locked}
-              onChange={(e) => send({ type: 'form.change', field: 'active', value: e.target.checked })}
+              onChange={(e) =>
+                send({ type: 'form.change', field: 'active', value: e.target.checked })
+              }
             />{' '}
             {t('webhook.active')}
           </label>
@@ -198,7 +214,9 @@ function Secret({ actorRef }: { actorRef: DetailActor }) {
   return (
     <section className="detail-section notice notice-success" aria-labelledby="webhook-secret">
       <h2 id="webhook-secret">{t('webhook.secret.title')}</h2>
-      <p>{from === 'rotated' ? t('webhook.secret.rotatedIntro') : t('webhook.secret.savedIntro')}</p>
+      <p>
+        {from === 'rotated' ? t('webhook.secret.rotatedIntro') : t('webhook.secret.savedIntro')}
+      </p>
       <code className="webhook-secret" data-testid="webhook-secret">
         {secret}
       </code>
@@ -206,10 +224,18 @@ function Secret({ actorRef }: { actorRef: DetailActor }) {
         <strong>{t('webhook.secret.once')}</strong>
       </p>
       <div className="form-actions">
-        <button type="button" className="button button-primary" onClick={() => copy.send({ type: 'copy', text: secret })}>
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => copy.send({ type: 'copy', text: secret })}
+        >
           {t('webhook.secret.copy')}
         </button>{' '}
-        <button type="button" className="button" onClick={() => actorRef.send({ type: 'secret.dismiss' })}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => actorRef.send({ type: 'secret.dismiss' })}
+        >
           {t('webhook.secret.dismiss')}
         </button>{' '}
         <span role="status" aria-live="polite">
@@ -248,13 +274,23 @@ function Rotation({ actorRef }: { actorRef: DetailActor }) {
               busyLabel={t('webhook.rotate.running')}
               onClick={() => send({ type: failed ? 'rotate.retry' : 'rotate.confirm' })}
             />
-            <button type="button" className="button" disabled={rotating} onClick={() => send({ type: 'rotate.abort' })}>
+            <button
+              type="button"
+              className="button"
+              disabled={rotating}
+              onClick={() => send({ type: 'rotate.abort' })}
+            >
               {t('webhook.rotate.abort')}
             </button>
           </div>
         </div>
       ) : (
-        <button type="button" className="button" disabled={!canAsk} onClick={() => send({ type: 'rotate.ask' })}>
+        <button
+          type="button"
+          className="button"
+          disabled={!canAsk}
+          onClick={() => send({ type: 'rotate.ask' })}
+        >
           {t('webhook.rotate.button')}
         </button>
       )}
@@ -328,7 +364,9 @@ function DeliveryLog({ actorRef }: { actorRef: DetailActor }) {
           {t('webhook.log.error')} {t(adminErrorKey(error))}
         </p>
       ) : null}
-      {!loading && !failed && deliveries.length === 0 ? <p className="list-empty">{t('webhook.log.empty')}</p> : null}
+      {!loading && !failed && deliveries.length === 0 ? (
+        <p className="list-empty">{t('webhook.log.empty')}</p>
+      ) : null}
       {deliveries.map((delivery) => (
         <DeliveryItem key={delivery.messageId} actorRef={actorRef} delivery={delivery} />
       ))}
@@ -342,19 +380,39 @@ const NONE = tKey('admin:webhook.log.none');
 
 /** One row per delivery attempt. */
 const ATTEMPT_COLUMNS: readonly Column<Attempt>[] = [
-  { header: tKey('admin:webhook.log.columns.no'), primary: true, cell: (attempt) => <AttemptNo attempt={attempt} /> },
-  { header: tKey('admin:webhook.log.columns.time'), cell: (attempt) => formatDateTime(attempt.attemptedAt) },
-  { header: tKey('admin:webhook.log.columns.result'), cell: (attempt, t) => t(OUTCOME_KEYS[attempt.outcome]) },
-  { header: tKey('admin:webhook.log.columns.status'), cell: (attempt, t) => attempt.httpStatus ?? t(NONE) },
+  {
+    header: tKey('admin:webhook.log.columns.no'),
+    primary: true,
+    cell: (attempt) => <AttemptNo attempt={attempt} />,
+  },
+  {
+    header: tKey('admin:webhook.log.columns.time'),
+    cell: (attempt) => formatDateTime(attempt.attemptedAt),
+  },
+  {
+    header: tKey('admin:webhook.log.columns.result'),
+    cell: (attempt, t) => t(OUTCOME_KEYS[attempt.outcome]),
+  },
+  {
+    header: tKey('admin:webhook.log.columns.status'),
+    cell: (attempt, t) => attempt.httpStatus ?? t(NONE),
+  },
   {
     header: tKey('admin:webhook.log.columns.duration'),
     cell: (attempt, t) => t(tKey('admin:webhook.log.duration'), { ms: attempt.durationMs }),
   },
-  { header: tKey('admin:webhook.log.columns.error'), cell: (attempt, t) => attempt.error ?? t(NONE) },
+  {
+    header: tKey('admin:webhook.log.columns.error'),
+    cell: (attempt, t) => attempt.error ?? t(NONE),
+  },
   {
     header: tKey('admin:webhook.log.columns.answer'),
     cell: (attempt, t) =>
-      attempt.responseSnippet ? <pre className="delivery-snippet">{attempt.responseSnippet}</pre> : t(NONE),
+      attempt.responseSnippet ? (
+        <pre className="delivery-snippet">{attempt.responseSnippet}</pre>
+      ) : (
+        t(NONE)
+      ),
   },
 ];
 
@@ -363,7 +421,12 @@ function AttemptNo({ attempt }: { attempt: Attempt }) {
   return (
     <>
       {attempt.attemptNo}
-      {attempt.manual ? <> <span className="badge">{t('webhook.log.manual')}</span></> : null}
+      {attempt.manual ? (
+        <>
+          {' '}
+          <span className="badge">{t('webhook.log.manual')}</span>
+        </>
+      ) : null}
     </>
   );
 }
@@ -378,19 +441,33 @@ function DeliveryItem({ actorRef, delivery }: { actorRef: DetailActor; delivery:
     (s) => s.hasTag('redelivering') && s.context.redelivering === delivery.messageId,
   );
   const error = useSelector(actorRef, (s) =>
-    s.hasTag('redeliverError') && s.context.redelivering === delivery.messageId ? s.context.redeliverError : null,
+    s.hasTag('redeliverError') && s.context.redelivering === delivery.messageId
+      ? s.context.redeliverError
+      : null,
   );
   const time = formatDateTime(delivery.createdAt);
   const headingId = `delivery-${delivery.messageId}`;
   return (
     <section className="delivery" aria-labelledby={headingId} data-message-id={delivery.messageId}>
-      <h3 id={headingId}>{t('webhook.log.message', { event: webhookTypeName(t, delivery.eventType), time })}</h3>
+      <h3 id={headingId}>
+        {t('webhook.log.message', { event: webhookTypeName(t, delivery.eventType), time })}
+      </h3>
       <p className="delivery-meta">
-        <span className={delivery.status === 'delivered' ? 'badge badge-ok' : delivery.status === 'failed' ? 'badge badge-cancelled' : 'badge'}>
+        <span
+          className={
+            delivery.status === 'delivered'
+              ? 'badge badge-ok'
+              : delivery.status === 'failed'
+                ? 'badge badge-cancelled'
+                : 'badge'
+          }
+        >
           {t(STATUS_KEYS[delivery.status])}
         </span>{' '}
         {t('webhook.log.messageId', { id: delivery.messageId })}
-        {delivery.nextAttemptAt ? <> · {t('webhook.log.nextAttempt', { time: formatDateTime(delivery.nextAttemptAt) })}</> : null}
+        {delivery.nextAttemptAt ? (
+          <> · {t('webhook.log.nextAttempt', { time: formatDateTime(delivery.nextAttemptAt) })}</>
+        ) : null}
       </p>
       {delivery.attempts.length === 0 ? (
         <p>{t('webhook.log.noAttempts')}</p>

@@ -46,7 +46,11 @@ export default function WebhooksPage() {
           <p>
             {t('webhooks.error')} {t(adminErrorKey(error))}
           </p>
-          <button type="button" className="button" onClick={() => actorRef.send({ type: 'list.retry' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => actorRef.send({ type: 'list.retry' })}
+          >
             {t('webhooks.retry')}
           </button>
         </div>
@@ -72,10 +76,18 @@ const WEBHOOK_COLUMNS: readonly Column<WebhookListRow & { id: string }>[] = [
   },
   {
     header: tKey('admin:webhooks.columns.url'),
-    cell: (webhook, t) => <span className="webhook-url">{webhook.url ?? t(tKey('admin:webhooks.notConfigured'))}</span>,
+    cell: (webhook, t) => (
+      <span className="webhook-url">{webhook.url ?? t(tKey('admin:webhooks.notConfigured'))}</span>
+    ),
   },
-  { header: tKey('admin:webhooks.columns.state'), cell: (webhook) => <WebhookState webhook={webhook} /> },
-  { header: tKey('admin:webhooks.columns.last'), cell: (webhook) => <LastDelivery webhook={webhook} /> },
+  {
+    header: tKey('admin:webhooks.columns.state'),
+    cell: (webhook) => <WebhookState webhook={webhook} />,
+  },
+  {
+    header: tKey('admin:webhooks.columns.last'),
+    cell: (webhook) => <LastDelivery webhook={webhook} />,
+  },
 ];
 
 function WebhookName({ type }: { type: WebhookListRow['type'] }) {
@@ -113,7 +125,15 @@ function LastDelivery({ webhook }: { webhook: WebhookListRow }) {
   if (!last) return <>{t('webhooks.noDelivery')}</>;
   return (
     <>
-      <span className={last.status === 'delivered' ? 'badge badge-ok' : last.status === 'failed' ? 'badge badge-cancelled' : 'badge'}>
+      <span
+        className={
+          last.status === 'delivered'
+            ? 'badge badge-ok'
+            : last.status === 'failed'
+              ? 'badge badge-cancelled'
+              : 'badge'
+        }
+      >
         {t(STATUS_KEYS[last.status])}
       </span>{' '}
       {formatDateTime(last.attemptedAt ?? last.createdAt)}

@@ -6,7 +6,11 @@ import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import type { components } from '../../../shared/contract/product';
 import type { appointmentDetailMachine } from '../../machines/appointment-detail.machine';
-import { APPOINTMENT_TYPE_LABELS, AppointmentStatus, MEETING_TYPE_LABELS } from '../appointments-list/parts';
+import {
+  APPOINTMENT_TYPE_LABELS,
+  AppointmentStatus,
+  MEETING_TYPE_LABELS,
+} from '../appointments-list/parts';
 import { eventActionLabel } from '../events/actions';
 import { formatDateTime, formatRange } from '../staff/format';
 import { ActionFailure, DetailFrame, DetailPending } from '../record-detail/DetailFrame';
@@ -103,9 +107,19 @@ export function AppointmentDetailView({
       <ActionFailure error={actionError} />
 
       {confirming || cancelling ? (
-        <div className="confirm-box" role="alertdialog" aria-labelledby="cancel-question" aria-describedby="cancel-effect">
+        <div
+          className="confirm-box"
+          role="alertdialog"
+          aria-labelledby="cancel-question"
+          aria-describedby="cancel-effect"
+        >
           <p id="cancel-question">
-            <strong>{t('cancel.question', { when: formatRange(a.startDate, a.endDate), client: a.clientName })}</strong>
+            <strong>
+              {t('cancel.question', {
+                when: formatRange(a.startDate, a.endDate),
+                client: a.clientName,
+              })}
+            </strong>
           </p>
           <p id="cancel-effect">{t('cancel.effect')}</p>
           <div className="form-actions">
@@ -116,7 +130,12 @@ export function AppointmentDetailView({
               busyLabel={t('cancel.cancelling')}
               onClick={() => send({ type: 'cancel.confirm' })}
             />
-            <button type="button" className="button" disabled={cancelling} onClick={() => send({ type: 'cancel.abort' })}>
+            <button
+              type="button"
+              className="button"
+              disabled={cancelling}
+              onClick={() => send({ type: 'cancel.abort' })}
+            >
               {t('cancel.abort')}
             </button>
           </div>
@@ -139,7 +158,12 @@ export function AppointmentDetailView({
             </EventButton>
           ) : null}
           {state.hasTag('offersCancel') ? (
-            <EventButton state={state} send={send} event={{ type: 'cancel.request' }} className="button button-danger">
+            <EventButton
+              state={state}
+              send={send}
+              event={{ type: 'cancel.request' }}
+              className="button button-danger"
+            >
               {t('appointment.cancel')}
             </EventButton>
           ) : null}
@@ -151,7 +175,9 @@ export function AppointmentDetailView({
           appointment={a}
           clinical={detail.clinical}
           canWrite={clinicalWriter}
-          held={live && !a.noShow && !a.isProvisional && Date.parse(a.startDate) <= state.context.now()}
+          held={
+            live && !a.noShow && !a.isProvisional && Date.parse(a.startDate) <= state.context.now()
+          }
         />
       ) : null}
       <section className="detail-section" aria-labelledby="communications-heading">
@@ -171,16 +197,26 @@ export function AppointmentDetailView({
 /** Messages about an appointment or to a client, newest first. */
 export function Communications({ items }: { items: readonly Communication[] | null }) {
   const { t } = useTranslation('staff');
-  if (items === null) return <p className="notice notice-error">{t('communications.unavailable')}</p>;
+  if (items === null)
+    return <p className="notice notice-error">{t('communications.unavailable')}</p>;
   if (items.length === 0) return <p>{t('communications.empty')}</p>;
-  return <Table columns={COMMUNICATION_COLUMNS} rows={items} caption={t('communications.caption')} />;
+  return (
+    <Table columns={COMMUNICATION_COLUMNS} rows={items} caption={t('communications.caption')} />
+  );
 }
 
 const COMMUNICATION_COLUMNS: readonly Column<Communication>[] = [
-  { header: tKey('staff:communications.columns.createdAt'), cell: (c) => formatDateTime(c.createdAt) },
+  {
+    header: tKey('staff:communications.columns.createdAt'),
+    cell: (c) => formatDateTime(c.createdAt),
+  },
   { header: tKey('staff:communications.columns.channel'), cell: (c, t) => t(CHANNELS[c.channel]) },
   { header: tKey('staff:communications.columns.recipient'), cell: (c) => c.recipient },
-  { header: tKey('staff:communications.columns.subject'), primary: true, cell: (c, t) => messageTitle(c, t) },
+  {
+    header: tKey('staff:communications.columns.subject'),
+    primary: true,
+    cell: (c, t) => messageTitle(c, t),
+  },
   {
     header: tKey('staff:communications.columns.status'),
     cell: (c, t) => (

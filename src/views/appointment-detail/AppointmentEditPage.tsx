@@ -55,9 +55,27 @@ function AppointmentEdit({ id }: { id: string }) {
       >
         <fieldset>
           <legend>{t('appointmentForm.time')}</legend>
-          <TextField actorRef={actorRef} name="date" type="date" label={t('appointmentForm.date')} required />
-          <TextField actorRef={actorRef} name="startTime" label={t('appointmentForm.startTime')} hint={t('appointmentForm.timeHint')} required />
-          <TextField actorRef={actorRef} name="endTime" label={t('appointmentForm.endTime')} hint={t('appointmentForm.timeHint')} required />
+          <TextField
+            actorRef={actorRef}
+            name="date"
+            type="date"
+            label={t('appointmentForm.date')}
+            required
+          />
+          <TextField
+            actorRef={actorRef}
+            name="startTime"
+            label={t('appointmentForm.startTime')}
+            hint={t('appointmentForm.timeHint')}
+            required
+          />
+          <TextField
+            actorRef={actorRef}
+            name="endTime"
+            label={t('appointmentForm.endTime')}
+            hint={t('appointmentForm.timeHint')}
+            required
+          />
         </fieldset>
         <fieldset>
           <legend>{t('appointmentForm.kind')}</legend>
@@ -65,7 +83,10 @@ function AppointmentEdit({ id }: { id: string }) {
             actorRef={actorRef}
             name="appointmentType"
             label={t('appointment.type')}
-            options={APPOINTMENT_TYPES.map((v) => ({ value: v, label: t(APPOINTMENT_TYPE_LABELS[v]) }))}
+            options={APPOINTMENT_TYPES.map((v) => ({
+              value: v,
+              label: t(APPOINTMENT_TYPE_LABELS[v]),
+            }))}
           />
           <SelectField
             actorRef={actorRef}
@@ -79,23 +100,39 @@ function AppointmentEdit({ id }: { id: string }) {
             label={t('appointmentForm.externalMeetingUrl')}
             hint={t('appointmentForm.externalMeetingUrlHint')}
           />
-          <CheckField actorRef={actorRef} name="isProvisional" label={t('appointmentForm.isProvisional')} />
-          {noShowOffered && <CheckField actorRef={actorRef} name="noShow" label={t('appointmentForm.noShow')} />}
+          <CheckField
+            actorRef={actorRef}
+            name="isProvisional"
+            label={t('appointmentForm.isProvisional')}
+          />
+          {noShowOffered && (
+            <CheckField actorRef={actorRef} name="noShow" label={t('appointmentForm.noShow')} />
+          )}
         </fieldset>
         {offerOverride ? (
           <fieldset>
-            <legend>{holiday ? t('appointmentForm.overrideHoliday') : t('appointmentForm.override')}</legend>
+            <legend>
+              {holiday ? t('appointmentForm.overrideHoliday') : t('appointmentForm.override')}
+            </legend>
             <CheckField
               actorRef={actorRef}
               name="overrideAvailability"
-              label={holiday ? t('appointmentForm.overrideHolidayCheck') : t('appointmentForm.overrideAvailability')}
+              label={
+                holiday
+                  ? t('appointmentForm.overrideHolidayCheck')
+                  : t('appointmentForm.overrideAvailability')
+              }
             />
             <TextField
               actorRef={actorRef}
               name="overrideReason"
               type="textarea"
               label={t('appointmentForm.overrideReason')}
-              hint={holiday ? t('appointmentForm.overrideHolidayHint') : t('appointmentForm.overrideHint')}
+              hint={
+                holiday
+                  ? t('appointmentForm.overrideHolidayHint')
+                  : t('appointmentForm.overrideHint')
+              }
               maxLength={OVERRIDE_REASON_MAX}
             />
           </fieldset>

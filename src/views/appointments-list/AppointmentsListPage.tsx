@@ -4,7 +4,14 @@ import type { ApiClient } from '../../api/client';
 import { loadAppointmentsPageActor } from '../../machines/actors/staff/appointments';
 import { APPOINTMENT_TYPES } from '../../../shared/contract/enums';
 import { isoDate, oneOf, uuid, yesNo } from '../../machines/list.machine';
-import { CLIENT_FILTER_KEYS, ClientFilterFields, FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
+import {
+  CLIENT_FILTER_KEYS,
+  ClientFilterFields,
+  FilterForm,
+  FilterInput,
+  FilterSelect,
+  FilterYesNo,
+} from '../staff/FilterParts';
 import { StaffListPage } from '../staff/ActionLinks';
 import { DataTable } from '../staff/DataTable';
 import { useClientFilteredList } from '../staff/useUrlList';
@@ -58,7 +65,9 @@ export default function AppointmentsListPage() {
                 <button
                   type="button"
                   className="button"
-                  onClick={() => actorRef.send({ type: 'list.filter', filters: { clientId: undefined } })}
+                  onClick={() =>
+                    actorRef.send({ type: 'list.filter', filters: { clientId: undefined } })
+                  }
                 >
                   {t('appointments.filters.removeClient')}
                 </button>
@@ -66,7 +75,9 @@ export default function AppointmentsListPage() {
             ) : null}
             {filters.from || filters.to ? null : (
               <p className="active-filter">
-                {filters.past === 'true' ? t('appointments.filters.withPast') : t('appointments.filters.fromToday')}
+                {filters.past === 'true'
+                  ? t('appointments.filters.withPast')
+                  : t('appointments.filters.fromToday')}
                 <button
                   type="button"
                   className="button"
@@ -77,21 +88,44 @@ export default function AppointmentsListPage() {
                     })
                   }
                 >
-                  {filters.past === 'true' ? t('appointments.filters.onlyFromToday') : t('appointments.filters.showPast')}
+                  {filters.past === 'true'
+                    ? t('appointments.filters.onlyFromToday')
+                    : t('appointments.filters.showPast')}
                 </button>
               </p>
             )}
             <FilterForm actorRef={actorRef}>
-              <FilterInput name="from" type="date" label={t('appointments.filters.from')} value={f('from')} />
-              <FilterInput name="to" type="date" label={t('appointments.filters.to')} value={f('to')} />
+              <FilterInput
+                name="from"
+                type="date"
+                label={t('appointments.filters.from')}
+                value={f('from')}
+              />
+              <FilterInput
+                name="to"
+                type="date"
+                label={t('appointments.filters.to')}
+                value={f('to')}
+              />
               <FilterSelect
                 name="appointmentType"
                 label={t('appointments.filters.type')}
                 value={f('appointmentType')}
-                options={APPOINTMENT_TYPES.map((type) => ({ value: type, label: t(APPOINTMENT_TYPE_LABELS[type]) }))}
+                options={APPOINTMENT_TYPES.map((type) => ({
+                  value: type,
+                  label: t(APPOINTMENT_TYPE_LABELS[type]),
+                }))}
               />
-              <FilterYesNo name="cancelled" label={t('appointments.filters.cancelled')} value={f('cancelled')} />
-              <FilterYesNo name="noShow" label={t('appointments.filters.noShow')} value={f('noShow')} />
+              <FilterYesNo
+                name="cancelled"
+                label={t('appointments.filters.cancelled')}
+                value={f('cancelled')}
+              />
+              <FilterYesNo
+                name="noShow"
+                label={t('appointments.filters.noShow')}
+                value={f('noShow')}
+              />
               <FilterYesNo
                 name="participatingInResearch"
                 label={t('appointments.filters.research')}
@@ -105,7 +139,9 @@ export default function AppointmentsListPage() {
                 anyLabel={t('appointments.filters.sortAsc')}
                 options={[{ value: 'desc', label: t('appointments.filters.sortDesc') }]}
               />
-              {filters.clientId ? <input type="hidden" name="clientId" value={filters.clientId} /> : null}
+              {filters.clientId ? (
+                <input type="hidden" name="clientId" value={filters.clientId} />
+              ) : null}
               {filters.past ? <input type="hidden" name="past" value={filters.past} /> : null}
             </FilterForm>
           </>

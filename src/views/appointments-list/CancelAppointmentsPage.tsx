@@ -33,7 +33,11 @@ const loadUpcomingPage = (api: ApiClient) =>
  */
 export default function CancelAppointmentsPage() {
   const { t } = useTranslation('staff');
-  const actorRef = useUrlList({ path: '/cancel-appointment', filters: NO_FILTERS, loadPage: loadUpcomingPage });
+  const actorRef = useUrlList({
+    path: '/cancel-appointment',
+    filters: NO_FILTERS,
+    loadPage: loadUpcomingPage,
+  });
   return (
     <article className="staff-page">
       <h1>{t('cancel.pickerTitle')}</h1>

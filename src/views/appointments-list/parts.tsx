@@ -39,7 +39,8 @@ export function AppointmentStatus({ appointment }: { appointment: Appointment })
       </span>
     );
   }
-  if (appointment.noShow) return <span className="badge badge-noshow">{t('appointments.status.noShow')}</span>;
+  if (appointment.noShow)
+    return <span className="badge badge-noshow">{t('appointments.status.noShow')}</span>;
   const phase = appointmentPhase(appointment, now);
   if (phase === 'ended') {
     return appointment.isProvisional ? (
@@ -48,8 +49,10 @@ export function AppointmentStatus({ appointment }: { appointment: Appointment })
       <span className="badge">{t('appointments.status.held')}</span>
     );
   }
-  if (phase === 'underway') return <span className="badge badge-ok">{t('appointments.status.underway')}</span>;
-  if (appointment.isProvisional) return <span className="badge">{t('appointments.status.provisional')}</span>;
+  if (phase === 'underway')
+    return <span className="badge badge-ok">{t('appointments.status.underway')}</span>;
+  if (appointment.isProvisional)
+    return <span className="badge">{t('appointments.status.provisional')}</span>;
   return <span className="badge badge-ok">{t('appointments.status.planned')}</span>;
 }
 
@@ -62,16 +65,28 @@ export const APPOINTMENT_COLUMNS: readonly Column<Appointment>[] = [
     sortKey: 'startDate',
     cell: (a) => <Link href={`/appointments/${a.id}`}>{formatRange(a.startDate, a.endDate)}</Link>,
   },
-  { header: tKey('staff:appointments.columns.type'), cell: (a, t) => t(APPOINTMENT_TYPE_LABELS[a.appointmentType]) },
+  {
+    header: tKey('staff:appointments.columns.type'),
+    cell: (a, t) => t(APPOINTMENT_TYPE_LABELS[a.appointmentType]),
+  },
   {
     header: tKey('staff:appointments.columns.client'),
     cell: (a) => <Link href={`/clients/${a.clientId}`}>{personName(a.client)}</Link>,
   },
   { header: tKey('staff:appointments.columns.coach'), cell: (a) => personName(a.coach) },
-  { header: tKey('staff:appointments.columns.status'), cell: (a) => <AppointmentStatus appointment={a} /> },
+  {
+    header: tKey('staff:appointments.columns.status'),
+    cell: (a) => <AppointmentStatus appointment={a} />,
+  },
 ];
 
 /** The appointments table of the client detail (the lists use `DataTable` with the same columns). */
-export function AppointmentsTable({ rows, caption }: { rows: readonly Appointment[]; caption: string }) {
+export function AppointmentsTable({
+  rows,
+  caption,
+}: {
+  rows: readonly Appointment[];
+  caption: string;
+}) {
   return <Table columns={APPOINTMENT_COLUMNS} rows={rows} caption={caption} />;
 }

@@ -23,14 +23,25 @@ import {
   useWeekTitle,
   ZoneNote,
 } from '../calendar/parts';
-import { usePickerState, useSlotPicker, type SlotPickerActor, type SlotPickerSnapshot } from './slot-picker';
+import {
+  usePickerState,
+  useSlotPicker,
+  type SlotPickerActor,
+  type SlotPickerSnapshot,
+} from './slot-picker';
 import '../calendar/scheduling.css';
 
 type BookingActor = ActorRefFrom<typeof bookingMachine>;
 type BookingSnapshot = SnapshotFrom<typeof bookingMachine>;
 
 /** Client → coach, type and free slot → confirm → booked. */
-export function BookingView({ actorRef, browserZone }: { actorRef: BookingActor; browserZone: string }) {
+export function BookingView({
+  actorRef,
+  browserZone,
+}: {
+  actorRef: BookingActor;
+  browserZone: string;
+}) {
   const { t } = useTranslation('scheduling');
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
@@ -59,7 +70,9 @@ export function BookingView({ actorRef, browserZone }: { actorRef: BookingActor;
           {state.hasTag('slotStep') && picker && picking ? (
             <SlotStep snapshot={state} send={send} picker={picker} picking={picking} />
           ) : null}
-          {picker && picking?.hasTag('confirm') ? <Confirm snapshot={state} picker={picker} picking={picking} /> : null}
+          {picker && picking?.hasTag('confirm') ? (
+            <Confirm snapshot={state} picker={picker} picking={picking} />
+          ) : null}
         </>
       )}
     </article>
@@ -119,7 +132,11 @@ function ClientStep({ snapshot, send }: { snapshot: BookingSnapshot; send: Booki
           <ul className="client-results" aria-label={t('booking.clientResults')}>
             {context.results.map((c) => (
               <li key={c.id}>
-                <button type="button" className="button" onClick={() => send({ type: 'client.select', client: c })}>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => send({ type: 'client.select', client: c })}
+                >
                   {c.firstName} {c.lastName}
                   {c.yearOfBirth ? ` (${t('booking.born', { year: c.yearOfBirth })})` : ''}
                   {c.email ? ` · ${c.email}` : ''}
@@ -176,7 +193,9 @@ function SlotStep({
               id={`${id}-type`}
               value={context.appointmentType}
               disabled={!choosing}
-              onChange={(e) => send({ type: 'type.select', appointmentType: e.target.value as AppointmentType })}
+              onChange={(e) =>
+                send({ type: 'type.select', appointmentType: e.target.value as AppointmentType })
+              }
             >
               {REGULAR_TYPES.map((type) => (
                 <option key={type} value={type}>
@@ -235,9 +254,15 @@ function SlotStep({
                         <li key={`${slot.coachId}:${slot.startDate}`}>
                           <SlotButton
                             slot={slot}
-                            selected={chosen?.startDate === slot.startDate && chosen.coachId === slot.coachId}
+                            selected={
+                              chosen?.startDate === slot.startDate &&
+                              chosen.coachId === slot.coachId
+                            }
                             disabled={!picking.can({ type: 'slot.select', slot })}
-                            label={t('booking.slotLabel', { day: dayLabel(day), time: timeRange(slot.startDate, slot.endDate) })}
+                            label={t('booking.slotLabel', {
+                              day: dayLabel(day),
+                              time: timeRange(slot.startDate, slot.endDate),
+                            })}
                             onSelect={() => picker.send({ type: 'slot.select', slot })}
                           />
                         </li>
@@ -253,7 +278,13 @@ function SlotStep({
   );
 }
 
-function SlotButton(props: { slot: FreeSlot; selected: boolean; disabled: boolean; label: string; onSelect: () => void }) {
+function SlotButton(props: {
+  slot: FreeSlot;
+  selected: boolean;
+  disabled: boolean;
+  label: string;
+  onSelect: () => void;
+}) {
   return (
     <button
       type="button"
@@ -314,7 +345,12 @@ function Confirm({
           busyLabel={t('booking.booking')}
           onClick={() => picker.send({ type: 'booking.confirm' })}
         />
-        <button type="button" className="button" disabled={booking} onClick={() => picker.send({ type: 'booking.back' })}>
+        <button
+          type="button"
+          className="button"
+          disabled={booking}
+          onClick={() => picker.send({ type: 'booking.back' })}
+        >
           {t('booking.back')}
         </button>
       </div>

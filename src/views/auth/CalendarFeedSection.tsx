@@ -55,7 +55,11 @@ export function CalendarFeedSection({ coachId }: { coachId: string }) {
           />
           <p className="field-hint">{t('feed.once')}</p>
           <div className="form-actions">
-            <button type="button" className="button button-primary" onClick={() => copy.send({ type: 'copy', text: feed.url })}>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => copy.send({ type: 'copy', text: feed.url })}
+            >
               {t('feed.copy')}
             </button>
             <a className="button" href={feed.webcalUrl}>
@@ -68,12 +72,20 @@ export function CalendarFeedSection({ coachId }: { coachId: string }) {
         </div>
       ) : null}
       {state.hasTag('confirmRenew') ? (
-        <div className="confirm-box" role="alertdialog" aria-labelledby="calendar-feed-renew-question">
+        <div
+          className="confirm-box"
+          role="alertdialog"
+          aria-labelledby="calendar-feed-renew-question"
+        >
           <p id="calendar-feed-renew-question">
             <strong>{t('feed.renewQuestion')}</strong>
           </p>
           <div className="form-actions">
-            <button type="button" className="button button-primary" onClick={() => send({ type: 'renew.confirm' })}>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => send({ type: 'renew.confirm' })}
+            >
               {t('feed.renewConfirm')}
             </button>
             <button type="button" className="button" onClick={() => send({ type: 'renew.abort' })}>
@@ -88,7 +100,12 @@ export function CalendarFeedSection({ coachId }: { coachId: string }) {
         </div>
       ) : null}
       {state.can({ type: 'feed.create' }) || (busy && !status?.active) ? (
-        <button type="button" className="button button-primary" disabled={busy} onClick={() => send({ type: 'feed.create' })}>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={busy}
+          onClick={() => send({ type: 'feed.create' })}
+        >
           {busy ? t('feed.working') : t('feed.create')}
         </button>
       ) : null}

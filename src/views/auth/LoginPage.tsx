@@ -15,7 +15,10 @@ export default function LoginPage() {
   return (
     <article className="auth-page">
       <h1>{t('pages.staffLogin')}</h1>
-      <AuthWidget flow="login" onSucceeded={() => navigate(loginReturnTo(search), { replace: true })} />
+      <AuthWidget
+        flow="login"
+        onSucceeded={() => navigate(loginReturnTo(search), { replace: true })}
+      />
     </article>
   );
 }

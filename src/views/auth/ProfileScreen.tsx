@@ -1,7 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { AuthFlowActor, useFlow } from './flowContext';
-import { ActionButton, ActionForm, DangerAction, Field, Screen, formValues, usePasswordHint } from './parts';
+import {
+  ActionButton,
+  ActionForm,
+  DangerAction,
+  Field,
+  Screen,
+  formValues,
+  usePasswordHint,
+} from './parts';
 import { credentialDisplayName } from '../../machines/auth/validation';
 import type { ProfileSession, WebAuthnCredential } from '../../machines/auth/types';
 import { fieldMessageKey } from './messages';
@@ -38,7 +46,11 @@ function UsernameSection() {
   const flow = useFlow();
   const username = flow.payload.user?.username?.username;
   const action = flow.offered('username_update') ? 'username_update' : 'username_create';
-  if (!flow.offered('username_create') && !flow.offered('username_update') && !flow.offered('username_delete')) {
+  if (
+    !flow.offered('username_create') &&
+    !flow.offered('username_update') &&
+    !flow.offered('username_delete')
+  ) {
     return null;
   }
   return (
@@ -82,7 +94,9 @@ function EmailsSection() {
         {emails.map((email) => (
           <li key={email.id}>
             <span className="auth-item-name">{email.address}</span>{' '}
-            {email.is_primary ? <span className="auth-badge">{t('profile.emails.primary')}</span> : null}{' '}
+            {email.is_primary ? (
+              <span className="auth-badge">{t('profile.emails.primary')}</span>
+            ) : null}{' '}
             <span className="auth-badge">
               {email.is_verified ? t('profile.emails.verified') : t('profile.emails.unverified')}
             </span>{' '}
@@ -108,7 +122,12 @@ function EmailsSection() {
       </ul>
       {flow.offered('email_create') ? (
         <ActionForm action="email_create" submitLabel={t('profile.emails.add')}>
-          <Field action="email_create" name="email" label={t('fields.email')} autoComplete="email" />
+          <Field
+            action="email_create"
+            name="email"
+            label={t('fields.email')}
+            autoComplete="email"
+          />
         </ActionForm>
       ) : emails.length > 0 ? (
         <p className="auth-hint">{t('errors.maxNumOfEmailAddressesReached')}</p>
@@ -128,9 +147,18 @@ function PasswordSection() {
       <h3 id="profile-password">{t('profile.password.title')}</h3>
       <ActionForm
         action={action}
-        submitLabel={action === 'password_update' ? t('profile.password.change') : t('profile.password.set')}
+        submitLabel={
+          action === 'password_update' ? t('profile.password.change') : t('profile.password.set')
+        }
       >
-        <Field action={action} name="password" label={t('fields.newPassword')} type="password" autoComplete="new-password" hint={hint} />
+        <Field
+          action={action}
+          name="password"
+          label={t('fields.newPassword')}
+          type="password"
+          autoComplete="new-password"
+          hint={hint}
+        />
       </ActionForm>
       {flow.offered('password_delete') ? (
         <DangerAction
@@ -161,7 +189,9 @@ function CredentialList({
       {credentials.map((credential) => (
         <li key={credential.id}>
           <span className="auth-item-name">{credentialDisplayName(credential, kind)}</span>{' '}
-          <span className="auth-hint">{t('profile.credential.created', { date: formatDate(credential.created_at) })}</span>{' '}
+          <span className="auth-hint">
+            {t('profile.credential.created', { date: formatDate(credential.created_at) })}
+          </span>{' '}
           {credential.last_used_at ? (
             <span className="auth-hint">
               {t('profile.credential.lastUsed', { date: formatDate(credential.last_used_at) })}
@@ -199,7 +229,12 @@ function PasskeysSection() {
     <section aria-labelledby="profile-passkeys">
       <h3 id="profile-passkeys">{t('profile.passkeys.title')}</h3>
       {passkeys.length === 0 ? <p>{t('profile.passkeys.none')}</p> : null}
-      <CredentialList credentials={passkeys} kind="passkey" deleteAction="webauthn_credential_delete" deleteInput="passkey_id" />
+      <CredentialList
+        credentials={passkeys}
+        kind="passkey"
+        deleteAction="webauthn_credential_delete"
+        deleteInput="passkey_id"
+      />
       <ActionButton action="webauthn_credential_create">{t('profile.passkeys.add')}</ActionButton>
     </section>
   );
@@ -214,7 +249,12 @@ function SecurityKeysSection() {
     <section aria-labelledby="profile-security-keys">
       <h3 id="profile-security-keys">{t('profile.securityKeys.title')}</h3>
       {keys.length === 0 ? <p>{t('profile.securityKeys.none')}</p> : null}
-      <CredentialList credentials={keys} kind="security_key" deleteAction="security_key_delete" deleteInput="security_key_id" />
+      <CredentialList
+        credentials={keys}
+        kind="security_key"
+        deleteAction="security_key_delete"
+        deleteInput="security_key_id"
+      />
       <ActionButton action="security_key_create">{t('profile.securityKeys.add')}</ActionButton>
     </section>
   );
@@ -224,14 +264,21 @@ function AuthAppSection() {
   const { t } = useTranslation('auth');
   const flow = useFlow();
   const configured = flow.payload.user?.mfa_config?.auth_app_set_up === true;
-  if (!flow.offered('continue_to_otp_secret_creation') && !flow.offered('otp_secret_delete')) return null;
+  if (!flow.offered('continue_to_otp_secret_creation') && !flow.offered('otp_secret_delete'))
+    return null;
   return (
     <section aria-labelledby="profile-auth-app">
       <h3 id="profile-auth-app">{t('profile.authApp.title')}</h3>
       <p>{configured ? t('profile.authApp.configured') : t('profile.authApp.notConfigured')}</p>
-      <ActionButton action="continue_to_otp_secret_creation">{t('profile.authApp.setUp')}</ActionButton>
+      <ActionButton action="continue_to_otp_secret_creation">
+        {t('profile.authApp.setUp')}
+      </ActionButton>
       {flow.offered('otp_secret_delete') ? (
-        <DangerAction label={t('profile.authApp.remove')} disabled={flow.busy} onConfirm={() => flow.run('otp_secret_delete')} />
+        <DangerAction
+          label={t('profile.authApp.remove')}
+          disabled={flow.busy}
+          onConfirm={() => flow.run('otp_secret_delete')}
+        />
       ) : null}
     </section>
   );
@@ -262,12 +309,20 @@ function SessionsSection() {
             <span className="auth-item-name" title={session.user_agent_raw ?? session.user_agent}>
               {sessionDevice(t, session)}
             </span>{' '}
-            {session.current ? <span className="auth-badge">{t('profile.sessions.current')}</span> : null}{' '}
-            {session.ip_address ? (
-              <span className="auth-hint">{t('profile.sessions.ipAddress', { ip: session.ip_address })}</span>
+            {session.current ? (
+              <span className="auth-badge">{t('profile.sessions.current')}</span>
             ) : null}{' '}
-            <span className="auth-hint">{t('profile.sessions.created', { date: formatDate(session.created_at) })}</span>{' '}
-            <span className="auth-hint">{t('profile.sessions.lastUsed', { date: formatDate(session.last_used) })}</span>{' '}
+            {session.ip_address ? (
+              <span className="auth-hint">
+                {t('profile.sessions.ipAddress', { ip: session.ip_address })}
+              </span>
+            ) : null}{' '}
+            <span className="auth-hint">
+              {t('profile.sessions.created', { date: formatDate(session.created_at) })}
+            </span>{' '}
+            <span className="auth-hint">
+              {t('profile.sessions.lastUsed', { date: formatDate(session.last_used) })}
+            </span>{' '}
             {!session.current && flow.offered('session_delete') && allows(revocable, session.id) ? (
               <DangerAction
                 label={t('profile.sessions.revoke')}
@@ -289,7 +344,11 @@ function DeleteAccountSection() {
   return (
     <section aria-labelledby="profile-delete-account">
       <h3 id="profile-delete-account">{t('profile.deleteAccount.title')}</h3>
-      <button type="button" className="button" onClick={() => flow.send({ type: 'profile.deleteAccount' })}>
+      <button
+        type="button"
+        className="button"
+        onClick={() => flow.send({ type: 'profile.deleteAccount' })}
+      >
         {t('profile.deleteAccount.open')}
       </button>
     </section>
@@ -307,7 +366,11 @@ function RenameCredential() {
   const name = credential ? credentialDisplayName(credential, target!.kind) : '';
   return (
     <Screen title={t('profile.rename.title', { name })}>
-      <ActionForm action="webauthn_credential_rename" submitLabel={t('save')} extra={{ passkey_id: target?.id }}>
+      <ActionForm
+        action="webauthn_credential_rename"
+        submitLabel={t('save')}
+        extra={{ passkey_id: target?.id }}
+      >
         <Field
           action="webauthn_credential_rename"
           name="passkey_name"
@@ -315,7 +378,11 @@ function RenameCredential() {
           defaultValue={credential?.name ?? ''}
         />
       </ActionForm>
-      <button type="button" className="button-link" onClick={() => flow.send({ type: 'profile.close' })}>
+      <button
+        type="button"
+        className="button-link"
+        onClick={() => flow.send({ type: 'profile.close' })}
+      >
         {t('cancel')}
       </button>
     </Screen>
@@ -352,7 +419,11 @@ function DeleteAccount() {
           {t('profile.deleteAccount.submit')}
         </button>
       </form>
-      <button type="button" className="button-link" onClick={() => flow.send({ type: 'profile.close' })}>
+      <button
+        type="button"
+        className="button-link"
+        onClick={() => flow.send({ type: 'profile.close' })}
+      >
         {t('cancel')}
       </button>
     </Screen>

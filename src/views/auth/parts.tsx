@@ -267,7 +267,10 @@ export function CodeInput({
     return () => subscription.unsubscribe();
   }, [actor]);
   useEffect(() => {
-    if (document.activeElement && boxes.current.includes(document.activeElement as HTMLInputElement)) {
+    if (
+      document.activeElement &&
+      boxes.current.includes(document.activeElement as HTMLInputElement)
+    ) {
       boxes.current[focus]?.focus();
     }
   }, [focus]);
@@ -291,7 +294,11 @@ export function CodeInput({
             autoFocus={index === 0}
             onFocus={() => actor.send({ type: 'digit.focus', index })}
             onChange={(event) =>
-              actor.send({ type: 'digit.input', index, value: event.target.value.slice(-CODE_LENGTH) })
+              actor.send({
+                type: 'digit.input',
+                index,
+                value: event.target.value.slice(-CODE_LENGTH),
+              })
             }
             onPaste={(event) => {
               event.preventDefault();
@@ -348,10 +355,18 @@ export function DangerAction({
       {open ? (
         <span className="auth-confirm" role="group" aria-label={label}>
           <span>{t('confirm.question')}</span>{' '}
-          <button type="button" className="button-link" onClick={() => actor.send({ type: 'confirm.yes' })}>
+          <button
+            type="button"
+            className="button-link"
+            onClick={() => actor.send({ type: 'confirm.yes' })}
+          >
             {t('confirm.yes')}
           </button>{' '}
-          <button type="button" className="button-link" onClick={() => actor.send({ type: 'confirm.no' })}>
+          <button
+            type="button"
+            className="button-link"
+            onClick={() => actor.send({ type: 'confirm.no' })}
+          >
             {t('confirm.no')}
           </button>
         </span>

@@ -11,7 +11,13 @@ import {
   type DraftField,
 } from '../../machines/availability-week.machine';
 import type { Weekday } from '../../../shared/recurrence';
-import { berlinDate, daysFrom, formatDate, parsePlainDate, todayInBerlin } from '../../../shared/time';
+import {
+  berlinDate,
+  daysFrom,
+  formatDate,
+  parsePlainDate,
+  todayInBerlin,
+} from '../../../shared/time';
 import {
   CoachPicker,
   errorKey,
@@ -52,7 +58,13 @@ const DAY_KEYS: Record<Weekday, string> = {
 };
 
 /** The week of one coach: blocks per day, the selected block's actions, the editor. */
-export function AvailabilityWeekView({ actorRef, browserZone }: { actorRef: WeekActor; browserZone: string }) {
+export function AvailabilityWeekView({
+  actorRef,
+  browserZone,
+}: {
+  actorRef: WeekActor;
+  browserZone: string;
+}) {
   const { t } = useTranslation('scheduling');
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
@@ -95,19 +107,23 @@ export function AvailabilityWeekView({ actorRef, browserZone }: { actorRef: Week
             <RetryNotice error={state.context.error} onRetry={() => send({ type: 'retry' })} />
           ) : null}
           <WeekGrid snapshot={state} send={send} busy={state.hasTag('loadingWeek')} />
-          {state.hasTag('selection') ? (
-            <SelectedPanel snapshot={state} send={send} />
-          ) : null}
-          {state.hasTag('editing') ? (
-            <Editor snapshot={state} send={send} />
-          ) : null}
+          {state.hasTag('selection') ? <SelectedPanel snapshot={state} send={send} /> : null}
+          {state.hasTag('editing') ? <Editor snapshot={state} send={send} /> : null}
         </>
       )}
     </article>
   );
 }
 
-function WeekGrid({ snapshot, send, busy }: { snapshot: WeekSnapshot; send: WeekActor['send']; busy: boolean }) {
+function WeekGrid({
+  snapshot,
+  send,
+  busy,
+}: {
+  snapshot: WeekSnapshot;
+  send: WeekActor['send'];
+  busy: boolean;
+}) {
   const { t } = useTranslation('scheduling');
   const dayLabel = useDayLabel();
   const { context } = snapshot;
@@ -131,7 +147,8 @@ function WeekGrid({ snapshot, send, busy }: { snapshot: WeekSnapshot; send: Week
             <ul className="day-events">
               {blocks.map(({ a, o }) => {
                 const selected =
-                  context.selection?.availabilityId === a.id && context.selection.occurrenceDate === o.occurrenceDate;
+                  context.selection?.availabilityId === a.id &&
+                  context.selection.occurrenceDate === o.occurrenceDate;
                 return (
                   <li key={`${a.id}:${o.occurrenceDate}`}>
                     <button
@@ -140,12 +157,18 @@ function WeekGrid({ snapshot, send, busy }: { snapshot: WeekSnapshot; send: Week
                       aria-pressed={selected}
                       disabled={!canSelect}
                       onClick={() =>
-                        send({ type: 'occurrence.select', availabilityId: a.id, occurrenceDate: o.occurrenceDate })
+                        send({
+                          type: 'occurrence.select',
+                          availabilityId: a.id,
+                          occurrenceDate: o.occurrenceDate,
+                        })
                       }
                     >
                       <span className="event-time">{timeRange(o.startDate, o.endDate)}</span>{' '}
                       <span className="event-title">
-                        {a.kind === 'available' ? t('availability.kindAvailable') : t('availability.kindBlocker')}
+                        {a.kind === 'available'
+                          ? t('availability.kindAvailable')
+                          : t('availability.kindBlocker')}
                       </span>
                       {a.note ? (
                         <>
@@ -194,15 +217,21 @@ function SelectedPanel({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekA
       <h2 id={headingId}>{t('availability.selectedTitle')}</h2>
       <dl>
         <dt>{t('availability.kind')}</dt>
-        <dd>{a.kind === 'available' ? t('availability.kindAvailable') : t('availability.kindBlocker')}</dd>
+        <dd>
+          {a.kind === 'available' ? t('availability.kindAvailable') : t('availability.kindBlocker')}
+        </dd>
         <dt>{t('availability.when')}</dt>
         <dd>
           {dayLabel(berlinDate(o.startDate))}, {timeRange(o.startDate, o.endDate)}
         </dd>
         <dt>{t('availability.repeat')}</dt>
-        <dd>{recurring
-            ? t('availability.weeklySince', { date: formatDate(parsePlainDate(a.startDay) ?? berlinDate(o.startDate)) })
-            : t('availability.once')}</dd>
+        <dd>
+          {recurring
+            ? t('availability.weeklySince', {
+                date: formatDate(parsePlainDate(a.startDay) ?? berlinDate(o.startDate)),
+              })
+            : t('availability.once')}
+        </dd>
         {a.note ? (
           <>
             <dt>{t('availability.note')}</dt>
@@ -213,7 +242,9 @@ function SelectedPanel({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekA
       {confirming ? (
         <div className="confirm" role="alertdialog" aria-labelledby={`${headingId}-confirm`}>
           <p id={`${headingId}-confirm`}>
-            {scope === 'occurrence' ? t('availability.confirmDeleteOccurrence') : t('availability.confirmDeleteSeries')}
+            {scope === 'occurrence'
+              ? t('availability.confirmDeleteOccurrence')
+              : t('availability.confirmDeleteSeries')}
           </p>
           {snapshot.context.error ? (
             <p className="field-error" role="alert">
@@ -221,8 +252,17 @@ function SelectedPanel({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekA
             </p>
           ) : null}
           <div className="form-actions">
-            <BusyButton busy={deleting} label={t('availability.deleteConfirm')} onClick={() => send({ type: 'delete.confirm' })} />
-            <button type="button" className="button" disabled={deleting} onClick={() => send({ type: 'delete.cancel' })}>
+            <BusyButton
+              busy={deleting}
+              label={t('availability.deleteConfirm')}
+              onClick={() => send({ type: 'delete.confirm' })}
+            />
+            <button
+              type="button"
+              className="button"
+              disabled={deleting}
+              onClick={() => send({ type: 'delete.cancel' })}
+            >
               {t('cancel')}
             </button>
           </div>
@@ -233,7 +273,11 @@ function SelectedPanel({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekA
             {recurring ? t('availability.editSeries') : t('availability.edit')}
           </button>
           {recurring ? (
-            <button type="button" className="button" onClick={() => send({ type: 'edit.occurrence' })}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => send({ type: 'edit.occurrence' })}
+            >
               {t('availability.editOccurrence')}
             </button>
           ) : null}
@@ -241,11 +285,19 @@ function SelectedPanel({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekA
             {recurring ? t('availability.deleteSeries') : t('availability.delete')}
           </button>
           {recurring ? (
-            <button type="button" className="button" onClick={() => send({ type: 'delete.occurrence' })}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => send({ type: 'delete.occurrence' })}
+            >
               {t('availability.deleteOccurrence')}
             </button>
           ) : null}
-          <button type="button" className="button" onClick={() => send({ type: 'selection.clear' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => send({ type: 'selection.clear' })}
+          >
             {t('close')}
           </button>
         </div>
@@ -263,7 +315,8 @@ function Editor({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekActor['s
   const id = (field: string) => `${base}-${field}`;
   const change = (field: Exclude<DraftField, 'days'> | 'repeat', value: string) =>
     send({ type: 'form.change', field, value });
-  const described = (field: DraftField) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id(field)}-error` } : {});
+  const described = (field: DraftField) =>
+    errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id(field)}-error` } : {};
   const fieldError = (field: DraftField) =>
     errors[field] ? (
       <p id={`${id(field)}-error`} className="field-error">
@@ -309,7 +362,11 @@ function Editor({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekActor['s
           {seriesFields ? (
             <div className="field">
               <label htmlFor={id('kind')}>{t('availability.kind')}</label>
-              <select id={id('kind')} value={draft.kind} onChange={(e) => change('kind', e.target.value)}>
+              <select
+                id={id('kind')}
+                value={draft.kind}
+                onChange={(e) => change('kind', e.target.value)}
+              >
                 <option value="available">{t('availability.kindAvailable')}</option>
                 <option value="blocker">{t('availability.kindBlocker')}</option>
               </select>
@@ -317,7 +374,9 @@ function Editor({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekActor['s
           ) : null}
           {field(
             'startDay',
-            draft.mode === 'series' && draft.repeat ? t('availability.form.firstDay') : t('availability.form.day'),
+            draft.mode === 'series' && draft.repeat
+              ? t('availability.form.firstDay')
+              : t('availability.form.day'),
             { type: 'date' },
           )}
           <div className="field-row">
@@ -359,13 +418,19 @@ function Editor({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekActor['s
                   })}
                   <div className="field">
                     <label htmlFor={id('endKind')}>{t('availability.form.ends')}</label>
-                    <select id={id('endKind')} value={draft.endKind} onChange={(e) => change('endKind', e.target.value)}>
+                    <select
+                      id={id('endKind')}
+                      value={draft.endKind}
+                      onChange={(e) => change('endKind', e.target.value)}
+                    >
                       <option value="never">{t('availability.form.endsNever')}</option>
                       <option value="until">{t('availability.form.endsOn')}</option>
                       <option value="count">{t('availability.form.endsAfter')}</option>
                     </select>
                   </div>
-                  {draft.endKind === 'until' ? field('until', t('availability.form.until'), { type: 'date' }) : null}
+                  {draft.endKind === 'until'
+                    ? field('until', t('availability.form.until'), { type: 'date' })
+                    : null}
                   {draft.endKind === 'count'
                     ? field('count', t('availability.form.count'), {
                         type: 'number',

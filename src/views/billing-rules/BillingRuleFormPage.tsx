@@ -1,7 +1,11 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'wouter';
-import { APPOINTMENT_TYPES, BILLING_PAYER_KINDS, CLIENT_TYPES } from '../../../shared/contract/enums';
+import {
+  APPOINTMENT_TYPES,
+  BILLING_PAYER_KINDS,
+  CLIENT_TYPES,
+} from '../../../shared/contract/enums';
 import { billingRuleFormSchema, newBillingRuleValues } from '../../forms/billing-rule-form';
 import { wireBillingRuleForm } from '../../machines/wiring/billing-rules';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
@@ -36,10 +40,21 @@ function RuleFields({ actorRef, catalog }: { actorRef: FormActor; catalog: Filte
   const { t } = useTranslation(['billingRules', 'staff']);
   const exempt = useSelector(actorRef, (s) => s.context.values.vatTreatment === 'exempt');
   const any = { value: '', label: t('form.any') };
-  const yesNo = [any, { value: 'true', label: t('form.yes') }, { value: 'false', label: t('form.no') }];
+  const yesNo = [
+    any,
+    { value: 'true', label: t('form.yes') },
+    { value: 'false', label: t('form.no') },
+  ];
   return (
     <>
-      <TextField actorRef={actorRef} name="name" label={t('form.name')} required maxLength={100} autoComplete="off" />
+      <TextField
+        actorRef={actorRef}
+        name="name"
+        label={t('form.name')}
+        required
+        maxLength={100}
+        autoComplete="off"
+      />
       <fieldset>
         <legend>{t('form.criteriaTitle')}</legend>
         <p className="field-hint">{t('form.criteriaHint')}</p>
@@ -47,7 +62,13 @@ function RuleFields({ actorRef, catalog }: { actorRef: FormActor; catalog: Filte
           actorRef={actorRef}
           name="appointmentType"
           label={t('form.appointmentType')}
-          options={[any, ...APPOINTMENT_TYPES.map((v) => ({ value: v, label: t(`staff:appointmentTypes.${v}`) }))]}
+          options={[
+            any,
+            ...APPOINTMENT_TYPES.map((v) => ({
+              value: v,
+              label: t(`staff:appointmentTypes.${v}`),
+            })),
+          ]}
         />
         <CatalogChoices
           actorRef={actorRef}
@@ -64,16 +85,40 @@ function RuleFields({ actorRef, catalog }: { actorRef: FormActor; catalog: Filte
           label={t('form.clientType')}
           options={[any, ...CLIENT_TYPES.map((v) => ({ value: v, label: t(`clientTypes.${v}`) }))]}
         />
-        <SelectField actorRef={actorRef} name="sponsorPays" label={t('form.sponsorPays')} options={yesNo} />
+        <SelectField
+          actorRef={actorRef}
+          name="sponsorPays"
+          label={t('form.sponsorPays')}
+          options={yesNo}
+        />
         <SelectField actorRef={actorRef} name="noShow" label={t('form.noShow')} options={yesNo} />
-        <SelectField actorRef={actorRef} name="cancelledLate" label={t('form.cancelledLate')} options={yesNo} />
+        <SelectField
+          actorRef={actorRef}
+          name="cancelledLate"
+          label={t('form.cancelledLate')}
+          options={yesNo}
+        />
         <TextField actorRef={actorRef} name="validFrom" type="date" label={t('form.validFrom')} />
         <TextField actorRef={actorRef} name="validTo" type="date" label={t('form.validTo')} />
       </fieldset>
       <fieldset>
         <legend>{t('form.resultTitle')}</legend>
-        <TextField actorRef={actorRef} name="amount" label={t('form.amount')} hint={t('form.amountHint')} required autoComplete="off" />
-        <TextField actorRef={actorRef} name="description" type="textarea" label={t('form.description')} required maxLength={500} />
+        <TextField
+          actorRef={actorRef}
+          name="amount"
+          label={t('form.amount')}
+          hint={t('form.amountHint')}
+          required
+          autoComplete="off"
+        />
+        <TextField
+          actorRef={actorRef}
+          name="description"
+          type="textarea"
+          label={t('form.description')}
+          required
+          maxLength={500}
+        />
         <SelectField
           actorRef={actorRef}
           name="vatTreatment"

@@ -34,7 +34,9 @@ export default function BillingRulesPage() {
   useEffect(() => {
     if (!movedId || !pressed.current || !listRef.current) return;
     const row = listRef.current.querySelector<HTMLElement>(`[data-rule-id="${movedId}"]`);
-    const first = row?.querySelector<HTMLButtonElement>(`[data-move="${pressed.current}"]:not(:disabled)`);
+    const first = row?.querySelector<HTMLButtonElement>(
+      `[data-move="${pressed.current}"]:not(:disabled)`,
+    );
     (first ?? row?.querySelector<HTMLButtonElement>('[data-move]:not(:disabled)'))?.focus();
   }, [movedId, rules]);
 
@@ -53,7 +55,11 @@ export default function BillingRulesPage() {
         </Link>
       </div>
       <p
-        className={announcement?.kind === 'stale' || announcement?.kind === 'moveFailed' ? 'notice notice-error' : 'rules-announcement'}
+        className={
+          announcement?.kind === 'stale' || announcement?.kind === 'moveFailed'
+            ? 'notice notice-error'
+            : 'rules-announcement'
+        }
         role="status"
         aria-live="polite"
       >
@@ -68,7 +74,11 @@ export default function BillingRulesPage() {
       {status === 'failed' ? (
         <div className="notice notice-error" role="alert">
           <p>{t('errors.load')}</p>
-          <button type="button" className="button" onClick={() => actorRef.send({ type: 'rules.retry' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => actorRef.send({ type: 'rules.retry' })}
+          >
             {t('retry')}
           </button>
         </div>
@@ -100,7 +110,10 @@ export default function BillingRulesPage() {
   );
 }
 
-function announcementText(t: (key: string, values?: Record<string, unknown>) => string, a: RulesAnnouncement) {
+function announcementText(
+  t: (key: string, values?: Record<string, unknown>) => string,
+  a: RulesAnnouncement,
+) {
   switch (a.kind) {
     case 'moved':
       return t('announce.moved', { name: a.name, position: a.position, count: a.count });

@@ -9,7 +9,12 @@ import { formatDate, formatEuro, formatTime } from '../staff/format';
 import { RecordPickerField } from '../staff/RecordPickerField';
 import { failedText } from './rule-text';
 
-const PREVIEW_ERRORS = ['invalid_appointment_id', 'not_found', 'appointment_not_billable', 'network_error'];
+const PREVIEW_ERRORS = [
+  'invalid_appointment_id',
+  'not_found',
+  'appointment_not_billable',
+  'network_error',
+];
 
 /** Which rule would bill one appointment, and why each rule above it did not. */
 export function RulePreview({ actorRef }: { actorRef: RulesActor }) {
@@ -17,8 +22,12 @@ export function RulePreview({ actorRef }: { actorRef: RulesActor }) {
   const appointmentId = useSelector(actorRef, (s) => s.context.appointmentId);
   const [text, setText] = useState(appointmentId);
   const byIdOpen = useSelector(actorRef, (s) => s.context.openedForAppointment);
-  const preview = useSelector(actorRef, (s) => (s.hasTag('previewShown') ? s.context.preview : null));
-  const error = useSelector(actorRef, (s) => (s.hasTag('previewError') ? s.context.previewError : null));
+  const preview = useSelector(actorRef, (s) =>
+    s.hasTag('previewShown') ? s.context.preview : null,
+  );
+  const error = useSelector(actorRef, (s) =>
+    s.hasTag('previewError') ? s.context.previewError : null,
+  );
   const running = useSelector(actorRef, (s) => s.hasTag('previewing'));
   const canClear = useSelector(actorRef, (s) => s.can({ type: 'preview.clear' }));
   const errorCode = error && PREVIEW_ERRORS.includes(error.code) ? error.code : 'generic';
@@ -34,7 +43,9 @@ export function RulePreview({ actorRef }: { actorRef: RulesActor }) {
         label={t('preview.client')}
         value={undefined}
         wire={wireClientPicker}
-        onChange={(client) => actorRef.send(client ? { type: 'client.choose', client } : { type: 'client.clear' })}
+        onChange={(client) =>
+          actorRef.send(client ? { type: 'client.choose', client } : { type: 'client.clear' })
+        }
       />
       <ClientAppointments actorRef={actorRef} />
       <details className="rule-preview-by-id" open={byIdOpen}>
@@ -60,11 +71,20 @@ export function RulePreview({ actorRef }: { actorRef: RulesActor }) {
             spellCheck={false}
           />
           <div className="form-actions">
-            <button type="submit" className="button button-primary" disabled={running} aria-busy={running}>
+            <button
+              type="submit"
+              className="button button-primary"
+              disabled={running}
+              aria-busy={running}
+            >
               {t('preview.submit')}
             </button>
             {canClear ? (
-              <button type="button" className="button" onClick={() => actorRef.send({ type: 'preview.clear' })}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => actorRef.send({ type: 'preview.clear' })}
+              >
                 {t('preview.clear')}
               </button>
             ) : null}
@@ -97,7 +117,9 @@ export function RulePreview({ actorRef }: { actorRef: RulesActor }) {
             </p>
             {preview.matchedRuleId !== null ? (
               <p className="rule-preview-amount">
-                <strong>{t('preview.amount', { amount: formatEuro(preview.item.amountCents) })}</strong>
+                <strong>
+                  {t('preview.amount', { amount: formatEuro(preview.item.amountCents) })}
+                </strong>
                 <br />
                 {t('preview.amountDetails', {
                   description: preview.item.description,
@@ -121,7 +143,9 @@ export function RulePreview({ actorRef }: { actorRef: RulesActor }) {
                 </li>
               ))}
             </ol>
-            {preview.matchedRuleId === null ? <p className="notice notice-error">{t('preview.noMatch')}</p> : null}
+            {preview.matchedRuleId === null ? (
+              <p className="notice notice-error">{t('preview.noMatch')}</p>
+            ) : null}
             {preview.validationErrors.length > 0 ? (
               <div className="notice notice-error">
                 <p>{t('preview.validationTitle')}</p>
@@ -143,7 +167,9 @@ export function RulePreview({ actorRef }: { actorRef: RulesActor }) {
 function ClientAppointments({ actorRef }: { actorRef: RulesActor }) {
   const { t } = useTranslation(['billingRules', 'staff']);
   const client = useSelector(actorRef, (s) => s.context.client);
-  const appointments = useSelector(actorRef, (s) => (s.hasTag('appointmentsShown') ? s.context.appointments : null));
+  const appointments = useSelector(actorRef, (s) =>
+    s.hasTag('appointmentsShown') ? s.context.appointments : null,
+  );
   const loading = useSelector(actorRef, (s) => s.hasTag('appointmentsLoading'));
   const failed = useSelector(actorRef, (s) => s.hasTag('appointmentsError'));
   const current = useSelector(actorRef, (s) => s.context.appointmentId);
@@ -160,7 +186,11 @@ function ClientAppointments({ actorRef }: { actorRef: RulesActor }) {
       {failed ? (
         <p className="notice notice-error" role="alert">
           {t('preview.appointments.failed')}{' '}
-          <button type="button" className="button-link" onClick={() => actorRef.send({ type: 'appointments.retry' })}>
+          <button
+            type="button"
+            className="button-link"
+            onClick={() => actorRef.send({ type: 'appointments.retry' })}
+          >
             {t('preview.appointments.retry')}
           </button>
         </p>

@@ -28,10 +28,17 @@ export function RuleRow({
   onDrop: () => void;
 }) {
   const { t } = useTranslation(['billingRules', 'staff']);
-  const canUp = useSelector(actorRef, (s) => s.can({ type: 'rules.move', id: rule.id, to: index - 1 }));
-  const canDown = useSelector(actorRef, (s) => s.can({ type: 'rules.move', id: rule.id, to: index + 1 }));
+  const canUp = useSelector(actorRef, (s) =>
+    s.can({ type: 'rules.move', id: rule.id, to: index - 1 }),
+  );
+  const canDown = useSelector(actorRef, (s) =>
+    s.can({ type: 'rules.move', id: rule.id, to: index + 1 }),
+  );
   const canDelete = useSelector(actorRef, (s) => s.can({ type: 'rule.delete', id: rule.id }));
-  const asked = useSelector(actorRef, (s) => s.context.deleting?.id === rule.id && s.hasTag('asking'));
+  const asked = useSelector(
+    actorRef,
+    (s) => s.context.deleting?.id === rule.id && s.hasTag('asking'),
+  );
   const draggable = canUp || canDown;
   const nameId = `rule-${rule.id}-name`;
 
@@ -61,7 +68,8 @@ export function RuleRow({
         </span>
         <div className="rule-text">
           <p className="rule-name" id={nameId}>
-            <span className="rule-position">{t('position', { position: index + 1 })}</span> <strong>{rule.name}</strong>{' '}
+            <span className="rule-position">{t('position', { position: index + 1 })}</span>{' '}
+            <strong>{rule.name}</strong>{' '}
             {rule.active ? null : <span className="badge badge-cancelled">{t('inactive')}</span>}{' '}
             <span className="rule-version">{t('version', { version: rule.version })}</span>
           </p>
@@ -92,7 +100,11 @@ export function RuleRow({
         >
           {t('moveDown')}
         </button>
-        <Link href={`/billing/rules/${rule.id}/edit`} className="button" aria-label={t('editLabel', { name: rule.name })}>
+        <Link
+          href={`/billing/rules/${rule.id}/edit`}
+          className="button"
+          aria-label={t('editLabel', { name: rule.name })}
+        >
           {t('edit')}
         </Link>
         <button
@@ -105,12 +117,22 @@ export function RuleRow({
           {t('delete')}
         </button>
       </div>
-      {asked ? <DeleteQuestion actorRef={actorRef} id={`rule-${rule.id}-delete`} name={rule.name} /> : null}
+      {asked ? (
+        <DeleteQuestion actorRef={actorRef} id={`rule-${rule.id}-delete`} name={rule.name} />
+      ) : null}
     </li>
   );
 }
 
-function DeleteQuestion({ actorRef, id, name }: { actorRef: RulesActor; id: string; name: string }) {
+function DeleteQuestion({
+  actorRef,
+  id,
+  name,
+}: {
+  actorRef: RulesActor;
+  id: string;
+  name: string;
+}) {
   const { t } = useTranslation(['billingRules', 'staff']);
   const running = useSelector(actorRef, (s) => s.hasTag('deleting'));
   const failed = useSelector(actorRef, (s) => s.context.deleteError);
@@ -126,7 +148,11 @@ function DeleteQuestion({ actorRef, id, name }: { actorRef: RulesActor; id: stri
       ) : null}
       <div className="form-actions">
         {failed ? (
-          <button type="button" className="button" onClick={() => actorRef.send({ type: 'delete.retry' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => actorRef.send({ type: 'delete.retry' })}
+          >
             {t('retry')}
           </button>
         ) : (
@@ -140,7 +166,12 @@ function DeleteQuestion({ actorRef, id, name }: { actorRef: RulesActor; id: stri
             {running ? t('deleteRunning') : t('deleteConfirm')}
           </button>
         )}
-        <button type="button" className="button" disabled={running} onClick={() => actorRef.send({ type: 'delete.abort' })}>
+        <button
+          type="button"
+          className="button"
+          disabled={running}
+          onClick={() => actorRef.send({ type: 'delete.abort' })}
+        >
           {t('abort')}
         </button>
       </div>

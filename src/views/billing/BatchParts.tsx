@@ -25,7 +25,9 @@ export function useBillingWording(rows: readonly BillableItem[]): BatchWording {
       ...BILLING_WORDING,
       describe: (id: string) => {
         const row = rows.find((r) => r.id === id);
-        return row ? `${personName(row.client)}, ${formatDate(row.serviceDate)}, ${formatEuro(row.amountCents)}` : null;
+        return row
+          ? `${personName(row.client)}, ${formatDate(row.serviceDate)}, ${formatEuro(row.amountCents)}`
+          : null;
       },
     }),
     [rows],

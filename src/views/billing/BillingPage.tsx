@@ -19,7 +19,13 @@ import type { ListActor } from '../staff/ListParts';
 import { formatDate, formatEuro, formatNumber } from '../staff/format';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
 import { useBatchRowSelection } from '../parts/BatchParts';
-import { BatchDialog, BatchResult, SelectionBar, useBillingWording, type BatchActor } from './BatchParts';
+import {
+  BatchDialog,
+  BatchResult,
+  SelectionBar,
+  useBillingWording,
+  type BatchActor,
+} from './BatchParts';
 import { BillingSections } from './BillingSections';
 import { billingColumns, PAYER_LABELS, personName, STATUS_LABELS } from './columns';
 import './billing.css';
@@ -42,11 +48,18 @@ function StatusTabs({ actorRef }: { actorRef: ListActor }) {
   const summary = useSelector(actorRef, (s) => s.context.summary as BillingSummary | null);
   const totals = summary?.statusTotals;
   const all = totals
-    ? Object.values(totals).reduce((a, b) => ({ count: a.count + b.count, amountCents: a.amountCents + b.amountCents }))
+    ? Object.values(totals).reduce((a, b) => ({
+        count: a.count + b.count,
+        amountCents: a.amountCents + b.amountCents,
+      }))
     : null;
   const tabs = [
     { status: undefined, label: t('billingItems.tabs.all'), total: all },
-    ...BILLABLE_ITEM_STATUSES.map((status) => ({ status, label: t(STATUS_LABELS[status]), total: totals?.[status] ?? null })),
+    ...BILLABLE_ITEM_STATUSES.map((status) => ({
+      status,
+      label: t(STATUS_LABELS[status]),
+      total: totals?.[status] ?? null,
+    })),
   ];
   return (
     <nav className="status-tabs" aria-label={t('billingItems.tabs.label')}>
@@ -74,14 +87,24 @@ function StatusTabs({ actorRef }: { actorRef: ListActor }) {
   );
 }
 
-const asItem = (row: BillableItem) => ({ id: row.id, status: row.status, amountCents: row.amountCents });
+const asItem = (row: BillableItem) => ({
+  id: row.id,
+  status: row.status,
+  amountCents: row.amountCents,
+});
 
 /** The row boxes of the table, kept by the batch machine. */
-function useRowSelection(batchRef: BatchActor, enabled: boolean): RowSelection<BillableItem> | undefined {
+function useRowSelection(
+  batchRef: BatchActor,
+  enabled: boolean,
+): RowSelection<BillableItem> | undefined {
   const { t } = useTranslation('staff');
   const rowLabel = useCallback(
     (row: BillableItem) =>
-      t('billingItems.selection.row', { client: personName(row.client), date: formatDate(row.serviceDate) }),
+      t('billingItems.selection.row', {
+        client: personName(row.client),
+        date: formatDate(row.serviceDate),
+      }),
     [t],
   );
   return useBatchRowSelection(batchRef, enabled, {
@@ -100,7 +123,12 @@ export default function BillingPage() {
   const { t } = useTranslation('staff');
   const { role, manager } = useStaffSession();
   const canAct = role === 'ADMIN' || role === 'SUPERADMIN';
-  const listRef = useUrlList({ path: '/billing', filters: BILLING_FILTERS, loadPage: loadBillingPageActor, defaultLimit: 25 });
+  const listRef = useUrlList({
+    path: '/billing',
+    filters: BILLING_FILTERS,
+    loadPage: loadBillingPageActor,
+    defaultLimit: 25,
+  });
   const filters = useSelector(listRef, (s) => s.context.query.filters);
   // The batch machine follows the list's filters: a new filter or tab drops the selection.
   const batchRef = useRouteActor((effects) => wireBillingBatch(effects, listRef), {
@@ -112,7 +140,8 @@ export default function BillingPage() {
   const selection = useRowSelection(batchRef, canAct);
   const wording = useBillingWording(rows);
   const columns = useMemo(
-    () => billingColumns((clientId) => listRef.send({ type: 'list.filter', filters: { clientId } })),
+    () =>
+      billingColumns((clientId) => listRef.send({ type: 'list.filter', filters: { clientId } })),
     [listRef],
   );
   const f = (key: string) => filters[key];
@@ -136,20 +165,35 @@ export default function BillingPage() {
                 <button
                   type="button"
                   className="button"
-                  onClick={() => listRef.send({ type: 'list.filter', filters: { clientId: undefined } })}
+                  onClick={() =>
+                    listRef.send({ type: 'list.filter', filters: { clientId: undefined } })
+                  }
                 >
                   {t('billingItems.filters.removeClient')}
                 </button>
               </p>
             ) : null}
             <FilterForm actorRef={listRef}>
-              <FilterInput name="from" type="date" label={t('billingItems.filters.from')} value={f('from')} />
-              <FilterInput name="to" type="date" label={t('billingItems.filters.to')} value={f('to')} />
+              <FilterInput
+                name="from"
+                type="date"
+                label={t('billingItems.filters.from')}
+                value={f('from')}
+              />
+              <FilterInput
+                name="to"
+                type="date"
+                label={t('billingItems.filters.to')}
+                value={f('to')}
+              />
               <FilterSelect
                 name="payerKind"
                 label={t('billingItems.filters.payer')}
                 value={f('payerKind')}
-                options={BILLING_PAYER_KINDS.map((kind) => ({ value: kind, label: t(PAYER_LABELS[kind]) }))}
+                options={BILLING_PAYER_KINDS.map((kind) => ({
+                  value: kind,
+                  label: t(PAYER_LABELS[kind]),
+                }))}
               />
               <FilterSelect
                 name="insurer"
@@ -166,12 +210,19 @@ export default function BillingPage() {
                 />
               ) : null}
               {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}
-              {filters.clientId ? <input type="hidden" name="clientId" value={filters.clientId} /> : null}
+              {filters.clientId ? (
+                <input type="hidden" name="clientId" value={filters.clientId} />
+              ) : null}
             </FilterForm>
             {canAct ? (
               <>
                 <BatchResult actorRef={batchRef} wording={wording} />
-                <SelectionBar actorRef={batchRef} wording={wording} matchCount={matchCount} pageRows={rows.length} />
+                <SelectionBar
+                  actorRef={batchRef}
+                  wording={wording}
+                  matchCount={matchCount}
+                  pageRows={rows.length}
+                />
               </>
             ) : null}
           </>

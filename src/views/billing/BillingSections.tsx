@@ -15,7 +15,11 @@ export function BillingSections({ current }: { current: 'items' | 'invoices' }) 
   return (
     <nav className="billing-sections" aria-label={t('sections.label')}>
       {links.map((link) => (
-        <Link key={link.key} href={link.href} aria-current={current === link.key ? 'page' : undefined}>
+        <Link
+          key={link.key}
+          href={link.href}
+          aria-current={current === link.key ? 'page' : undefined}
+        >
           {link.label}
         </Link>
       ))}

@@ -58,13 +58,16 @@ const ONLY_CLIENT = tKey('staff:billingItems.filters.onlyClient');
 const VAT_EXEMPT = tKey('staff:billingItems.vatExempt');
 const VAT_STANDARD = tKey('staff:billingItems.vatStandard');
 
-export const personName = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
+export const personName = (p: { firstName: string; lastName: string }) =>
+  `${p.firstName} ${p.lastName}`;
 
 /**
  * The table's columns. `onlyClient` filters the list to one client (the API filters by id, so
  * the client filter is set from a row rather than typed).
  */
-export function billingColumns(onlyClient: (clientId: string) => void): readonly Column<BillableItem>[] {
+export function billingColumns(
+  onlyClient: (clientId: string) => void,
+): readonly Column<BillableItem>[] {
   return [
     {
       header: tKey('staff:billingItems.columns.serviceDate'),
@@ -128,7 +131,9 @@ export function billingColumns(onlyClient: (clientId: string) => void): readonly
       header: tKey('staff:billingItems.columns.status'),
       cell: (item, t) => (
         <>
-          <span className={`status-badge status-${item.status}`}>{t(STATUS_LABELS[item.status])}</span>
+          <span className={`status-badge status-${item.status}`}>
+            {t(STATUS_LABELS[item.status])}
+          </span>
           {item.validationErrors.length > 0 ? (
             <ul className="validation-reasons">
               {item.validationErrors.map((e) => (

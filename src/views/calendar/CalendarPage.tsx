@@ -9,6 +9,8 @@ import { CalendarView } from './CalendarView';
 export default function CalendarPage() {
   const { browserZone, role } = useSchedulingSession();
   const win = typeof window === 'undefined' ? undefined : window;
-  const actorRef = useRouteActor(wireCalendar, { input: { role, today: todayInBerlin(), narrow: isNarrow(win) } });
+  const actorRef = useRouteActor(wireCalendar, {
+    input: { role, today: todayInBerlin(), narrow: isNarrow(win) },
+  });
   return <CalendarView actorRef={actorRef} browserZone={browserZone} />;
 }

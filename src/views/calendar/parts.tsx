@@ -41,11 +41,13 @@ export const weekdayLongKey = (day: Temporal.PlainDate) => WEEKDAY_LONG[day.dayO
 /** `Montag, 16.03.2026` */
 export function useDayLabel() {
   const { t } = useTranslation('scheduling');
-  return (day: Temporal.PlainDate) => t('dayLabel', { weekday: t(weekdayLongKey(day)), date: formatDate(day) });
+  return (day: Temporal.PlainDate) =>
+    t('dayLabel', { weekday: t(weekdayLongKey(day)), date: formatDate(day) });
 }
 
 /** `09:00–09:30` in Berlin. */
-export const timeRange = (startIso: string, endIso: string) => `${berlinTime(startIso)}–${berlinTime(endIso)}`;
+export const timeRange = (startIso: string, endIso: string) =>
+  `${berlinTime(startIso)}–${berlinTime(endIso)}`;
 
 const ERROR_KEYS: Record<string, string> = {
   network_error: tKey('scheduling:errors.network'),
@@ -152,7 +154,13 @@ export function useWeekTitle() {
 }
 
 /** A failed load: the German reason and a retry button. */
-export function RetryNotice({ error, onRetry }: { error: ScheduleError | null; onRetry: () => void }) {
+export function RetryNotice({
+  error,
+  onRetry,
+}: {
+  error: ScheduleError | null;
+  onRetry: () => void;
+}) {
   const { t } = useTranslation('scheduling');
   return (
     <div className="notice notice-error" role="alert">

@@ -17,11 +17,44 @@ function InvoiceAddressFields({ actorRef }: { actorRef: FormActor }) {
     <fieldset className="invoice-address">
       <legend>{t('address.legend')}</legend>
       <p className="field-hint">{t('address.hint')}</p>
-      <TextField actorRef={actorRef} name="street" label={t('address.street')} maxLength={200} autoComplete="off" />
-      <TextField actorRef={actorRef} name="postalCode" label={t('address.postalCode')} maxLength={16} autoComplete="off" />
-      <TextField actorRef={actorRef} name="city" label={t('address.city')} maxLength={100} autoComplete="off" />
-      <TextField actorRef={actorRef} name="country" label={t('address.country')} hint={t('address.countryHint')} maxLength={2} autoComplete="off" />
-      <TextField actorRef={actorRef} name="invoiceEmail" type="email" label={t('address.invoiceEmail')} hint={t('address.invoiceEmailHint')} maxLength={254} autoComplete="off" />
+      <TextField
+        actorRef={actorRef}
+        name="street"
+        label={t('address.street')}
+        maxLength={200}
+        autoComplete="off"
+      />
+      <TextField
+        actorRef={actorRef}
+        name="postalCode"
+        label={t('address.postalCode')}
+        maxLength={16}
+        autoComplete="off"
+      />
+      <TextField
+        actorRef={actorRef}
+        name="city"
+        label={t('address.city')}
+        maxLength={100}
+        autoComplete="off"
+      />
+      <TextField
+        actorRef={actorRef}
+        name="country"
+        label={t('address.country')}
+        hint={t('address.countryHint')}
+        maxLength={2}
+        autoComplete="off"
+      />
+      <TextField
+        actorRef={actorRef}
+        name="invoiceEmail"
+        type="email"
+        label={t('address.invoiceEmail')}
+        hint={t('address.invoiceEmailHint')}
+        maxLength={254}
+        autoComplete="off"
+      />
     </fieldset>
   );
 }
@@ -42,8 +75,24 @@ function InsurerForm({ id }: { id: string | null }) {
     >
       {(actorRef) => (
         <>
-          <TextField actorRef={actorRef} name="name" label={t('insurers.name')} hint={t('insurers.nameHint')} required maxLength={100} autoComplete="off" />
-          <TextField actorRef={actorRef} name="ikNumber" label={t('insurers.ikNumber')} hint={t('insurers.ikNumberHint')} required maxLength={9} autoComplete="off" />
+          <TextField
+            actorRef={actorRef}
+            name="name"
+            label={t('insurers.name')}
+            hint={t('insurers.nameHint')}
+            required
+            maxLength={100}
+            autoComplete="off"
+          />
+          <TextField
+            actorRef={actorRef}
+            name="ikNumber"
+            label={t('insurers.ikNumber')}
+            hint={t('insurers.ikNumberHint')}
+            required
+            maxLength={9}
+            autoComplete="off"
+          />
           <InvoiceAddressFields actorRef={actorRef} />
           <CheckField actorRef={actorRef} name="active" label={t('activeField')} />
           <p className="field-hint">{t('activeHint')}</p>
@@ -69,11 +118,43 @@ function CampaignForm({ id }: { id: string | null }) {
     >
       {(actorRef) => (
         <>
-          <TextField actorRef={actorRef} name="name" label={t('campaigns.name')} required maxLength={100} autoComplete="off" />
-          <TextField actorRef={actorRef} name="code" label={t('campaigns.code')} hint={t('campaigns.codeHint')} required maxLength={64} autoComplete="off" />
-          <TextField actorRef={actorRef} name="description" type="textarea" label={t('campaigns.description')} maxLength={5000} />
-          <TextField actorRef={actorRef} name="startsOn" type="date" label={t('campaigns.startsOn')} />
-          <TextField actorRef={actorRef} name="endsOn" type="date" label={t('campaigns.endsOn')} hint={t('campaigns.endsOnHint')} />
+          <TextField
+            actorRef={actorRef}
+            name="name"
+            label={t('campaigns.name')}
+            required
+            maxLength={100}
+            autoComplete="off"
+          />
+          <TextField
+            actorRef={actorRef}
+            name="code"
+            label={t('campaigns.code')}
+            hint={t('campaigns.codeHint')}
+            required
+            maxLength={64}
+            autoComplete="off"
+          />
+          <TextField
+            actorRef={actorRef}
+            name="description"
+            type="textarea"
+            label={t('campaigns.description')}
+            maxLength={5000}
+          />
+          <TextField
+            actorRef={actorRef}
+            name="startsOn"
+            type="date"
+            label={t('campaigns.startsOn')}
+          />
+          <TextField
+            actorRef={actorRef}
+            name="endsOn"
+            type="date"
+            label={t('campaigns.endsOn')}
+            hint={t('campaigns.endsOnHint')}
+          />
           <InvoiceAddressFields actorRef={actorRef} />
           <CheckField actorRef={actorRef} name="active" label={t('activeField')} />
           <p className="field-hint">{t('activeHint')}</p>

@@ -80,7 +80,13 @@ function CatalogList<Row extends { id: string }>({
         emptyText={t(`${kind}.empty`)}
         filters={
           <FilterForm actorRef={actorRef}>
-            <FilterInput name="search" type="search" label={t(`${kind}.search`)} value={filters.search} maxLength={100} />
+            <FilterInput
+              name="search"
+              type="search"
+              label={t(`${kind}.search`)}
+              value={filters.search}
+              maxLength={100}
+            />
             <FilterSelect
               name="active"
               label={t('status')}
@@ -104,5 +110,7 @@ export function InsurersListPage() {
 
 /** `/admin/campaigns` ("Kampagnen", ADMIN). */
 export function CampaignsListPage() {
-  return <CatalogList kind="campaigns" columns={CAMPAIGN_COLUMNS} loadPage={loadCampaignsPageActor} />;
+  return (
+    <CatalogList kind="campaigns" columns={CAMPAIGN_COLUMNS} loadPage={loadCampaignsPageActor} />
+  );
 }

@@ -5,7 +5,15 @@ import { berlinClock } from '../../lib/client-slots';
 import { wireAppointmentSelection } from '../../machines/wiring/appointment-selection';
 import { useRouteMachine } from '../route-actor';
 import { usePickerState, type SlotPickerActor } from '../appointments/slot-picker';
-import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, LinkNotice, SlotPicker } from './parts';
+import {
+  AppointmentFacts,
+  ClientGate,
+  ClientPage,
+  ErrorNotice,
+  formatLongDay,
+  LinkNotice,
+  SlotPicker,
+} from './parts';
 
 /**
  * `/client-signup/appointment-selection`: the initial appointment calendar; once booked, the
@@ -14,7 +22,9 @@ import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, L
 export default function AppointmentSelectionPage() {
   const { t } = useTranslation('client');
   return (
-    <ClientGate frame={(children) => <ClientPage title={t('selection.title')}>{children}</ClientPage>}>
+    <ClientGate
+      frame={(children) => <ClientPage title={t('selection.title')}>{children}</ClientPage>}
+    >
       <Selection />
     </ClientGate>
   );
@@ -22,31 +32,37 @@ export default function AppointmentSelectionPage() {
 
 function Selection() {
   const { t } = useTranslation('client');
-  const [state, send] = useRouteMachine(wireAppointmentSelection, { input: { now: () => Date.now() } });
+  const [state, send] = useRouteMachine(wireAppointmentSelection, {
+    input: { now: () => Date.now() },
+  });
   const { appointment } = state.context;
 
   if (state.hasTag('booked') && appointment) {
     return (
       <ClientPage title={t('booked.title')}>
         <section className="client-success" aria-label={t('booked.title')}>
-        <AppointmentFacts
-          startDate={appointment.startDate}
-          endDate={appointment.endDate}
-          coachName={`${appointment.coach.firstName} ${appointment.coach.lastName}`}
-        />
-        <p className="client-zone-note">{t('slots.zoneNote')}</p>
-        <div className="form-actions">
-          <button type="button" className="button button-primary" onClick={() => send({ type: 'calendar.download' })}>
-            {t('booked.addToCalendar')}
-          </button>
-        </div>
-        <h3>{t('booked.nextTitle')}</h3>
-        <ul className="client-next">
-          <li>{t('booked.nextMail')}</li>
-          <li>{t('booked.nextMeeting', { code: appointment.meetingCodeClient })}</li>
-          <li>{t('booked.nextChange')}</li>
-        </ul>
-        <Link href={CLIENT_HOME}>{t('booked.toOverview')}</Link>
+          <AppointmentFacts
+            startDate={appointment.startDate}
+            endDate={appointment.endDate}
+            coachName={`${appointment.coach.firstName} ${appointment.coach.lastName}`}
+          />
+          <p className="client-zone-note">{t('slots.zoneNote')}</p>
+          <div className="form-actions">
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => send({ type: 'calendar.download' })}
+            >
+              {t('booked.addToCalendar')}
+            </button>
+          </div>
+          <h3>{t('booked.nextTitle')}</h3>
+          <ul className="client-next">
+            <li>{t('booked.nextMail')}</li>
+            <li>{t('booked.nextMeeting', { code: appointment.meetingCodeClient })}</li>
+            <li>{t('booked.nextChange')}</li>
+          </ul>
+          <Link href={CLIENT_HOME}>{t('booked.toOverview')}</Link>
         </section>
       </ClientPage>
     );
@@ -54,7 +70,11 @@ function Selection() {
   return (
     <ClientPage title={t('selection.title')}>
       {state.hasTag('alreadyBooked') ? (
-        <LinkNotice text={t('selection.alreadyBooked')} href={CLIENT_HOME} label={t('selection.toOverview')} />
+        <LinkNotice
+          text={t('selection.alreadyBooked')}
+          href={CLIENT_HOME}
+          label={t('selection.toOverview')}
+        />
       ) : state.hasTag('notClient') ? (
         <LinkNotice text={t('gate.noClient')} href="/client-signup" label={t('gate.toSignup')} />
       ) : (
@@ -107,7 +127,12 @@ function Picking({ actorRef }: { actorRef: SlotPickerActor | undefined }) {
           >
             {busy ? t('selection.booking') : t('selection.confirm')}
           </button>
-          <button type="button" className="button" disabled={busy} onClick={() => send({ type: 'booking.back' })}>
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => send({ type: 'booking.back' })}
+          >
             {t('actions.back')}
           </button>
         </div>

@@ -52,10 +52,21 @@ function Cancel({ target }: { target: CancelTarget }) {
     return <ErrorNotice code={error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
   if (state.hasTag('notFound')) {
-    return <div className="notice"><p>{t(target.kind === 'code' ? 'cancel.unknownCode' : 'errors.not_found')}</p>{next}</div>;
+    return (
+      <div className="notice">
+        <p>{t(target.kind === 'code' ? 'cancel.unknownCode' : 'errors.not_found')}</p>
+        {next}
+      </div>
+    );
   }
   if (state.hasTag('alreadyCancelled')) {
-    return <div className="notice">{facts}<p>{t('cancel.alreadyCancelled')}</p>{next}</div>;
+    return (
+      <div className="notice">
+        {facts}
+        <p>{t('cancel.alreadyCancelled')}</p>
+        {next}
+      </div>
+    );
   }
   if (state.hasTag('tooLate')) {
     return (

@@ -32,21 +32,39 @@ function Upcoming() {
   const [state, send] = useRouteMachine(wireClientAppointments);
   if (state.hasTag('loading')) return <p role="status">{t('login.loading')}</p>;
   if (state.hasTag('loadError')) {
-    return <ErrorNotice code={state.context.error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
+    return (
+      <ErrorNotice
+        code={state.context.error?.code ?? 'unknown'}
+        onRetry={() => send({ type: 'retry' })}
+      />
+    );
   }
   if (state.hasTag('noAppointment')) {
-    return <LinkNotice text={t('login.none')} href="/client-signup/appointment-selection" label={t('login.book')} />;
+    return (
+      <LinkNotice
+        text={t('login.none')}
+        href="/client-signup/appointment-selection"
+        label={t('login.book')}
+      />
+    );
   }
   const { joinable } = state.context;
   return (
     <>
       {state.context.appointments.map((a) => (
-        <section key={a.id} className="client-appointment" aria-labelledby={`client-appointment-${a.id}`}>
+        <section
+          key={a.id}
+          className="client-appointment"
+          aria-labelledby={`client-appointment-${a.id}`}
+        >
           <h2 id={`client-appointment-${a.id}`}>{t('login.upcomingTitle')}</h2>
           {joinable.includes(a.id) ? (
             <div className="notice client-join">
               <p>{t('overview.roomOpen')}</p>
-              <Link href={`/meeting/${encodeURIComponent(a.meetingCodeClient)}`} className="button button-primary">
+              <Link
+                href={`/meeting/${encodeURIComponent(a.meetingCodeClient)}`}
+                className="button button-primary"
+              >
                 {t('overview.join')}
               </Link>
             </div>

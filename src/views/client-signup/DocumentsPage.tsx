@@ -64,7 +64,8 @@ function CardFacts({ card }: { card: CardContent }) {
       <ul>
         <li>
           {t('card.consentProcessing')}
-          {consents.processing ? ` (${formatDate(consents.processing)})` : ''}: {consents.processing ? t('card.yes') : t('card.no')}
+          {consents.processing ? ` (${formatDate(consents.processing)})` : ''}:{' '}
+          {consents.processing ? t('card.yes') : t('card.no')}
         </li>
         <li>
           {t('card.consentResearch')}: {consents.research ? t('card.yes') : t('card.no')}
@@ -120,7 +121,10 @@ function OwnCard({ clientId }: { clientId: string }) {
   const loading = useSelector(actorRef, (s) => s.hasTag('loading'));
   const error = useSelector(actorRef, (s) => (s.hasTag('error') ? s.context.error : null));
   if (error?.code === 'not_found') return <p className="notice">{t('documents.none')}</p>;
-  if (error) return <ErrorNotice code={error.code} onRetry={() => actorRef.send({ type: 'detail.retry' })} />;
+  if (error)
+    return (
+      <ErrorNotice code={error.code} onRetry={() => actorRef.send({ type: 'detail.retry' })} />
+    );
   if (loading || !card) return <p role="status">{t('documents.loading')}</p>;
   const signature = card.signature;
   return (

@@ -6,7 +6,14 @@ import { berlinClock } from '../../lib/client-slots';
 import { wireClientReschedule } from '../../machines/wiring/client-reschedule';
 import { useRouteMachine } from '../route-actor';
 import { usePickerState, type SlotPickerActor } from '../appointments/slot-picker';
-import { AppointmentFacts, ClientGate, ClientPage, ErrorNotice, formatLongDay, SlotPicker } from './parts';
+import {
+  AppointmentFacts,
+  ClientGate,
+  ClientPage,
+  ErrorNotice,
+  formatLongDay,
+  SlotPicker,
+} from './parts';
 
 const nameOf = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
 
@@ -43,13 +50,25 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
     </Link>
   );
 
-  if (state.hasTag('loading') || picker?.hasTag('loading')) return <p role="status">{t('slots.loading')}</p>;
+  if (state.hasTag('loading') || picker?.hasTag('loading'))
+    return <p role="status">{t('slots.loading')}</p>;
   if (state.hasTag('loadError')) {
     return <ErrorNotice code={error?.code ?? 'unknown'} onRetry={() => send({ type: 'retry' })} />;
   }
-  if (state.hasTag('notFound')) return <div className="notice"><p>{t('errors.not_found')}</p>{back}</div>;
+  if (state.hasTag('notFound'))
+    return (
+      <div className="notice">
+        <p>{t('errors.not_found')}</p>
+        {back}
+      </div>
+    );
   if (state.hasTag('cancelled')) {
-    return <div className="notice"><p>{t('reschedule.cancelled')}</p>{back}</div>;
+    return (
+      <div className="notice">
+        <p>{t('reschedule.cancelled')}</p>
+        {back}
+      </div>
+    );
   }
   if (state.hasTag('tooLate')) {
     return (
@@ -74,7 +93,12 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
   const { slots, day, slot, conflict } = picker.context;
   const pick = pickerRef.send;
   if (picker.hasTag('loadError')) {
-    return <ErrorNotice code={picker.context.error?.code ?? 'unknown'} onRetry={() => pick({ type: 'retry' })} />;
+    return (
+      <ErrorNotice
+        code={picker.context.error?.code ?? 'unknown'}
+        onRetry={() => pick({ type: 'retry' })}
+      />
+    );
   }
   const busy = picker.hasTag('busy');
   if (picker.hasTag('confirm')) {
@@ -85,9 +109,16 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
       <section aria-labelledby="client-move-title">
         <h2 id="client-move-title">{t('reschedule.confirmTitle')}</h2>
         <p>
-          {t('reschedule.confirmText', { day: formatLongDay(slot!.startDate), time: berlinClock(slot!.startDate) })}
+          {t('reschedule.confirmText', {
+            day: formatLongDay(slot!.startDate),
+            time: berlinClock(slot!.startDate),
+          })}
         </p>
-        <AppointmentFacts startDate={slot!.startDate} endDate={slot!.endDate} coachName={nameOf(slot!.coach)} />
+        <AppointmentFacts
+          startDate={slot!.startDate}
+          endDate={slot!.endDate}
+          coachName={nameOf(slot!.coach)}
+        />
         {change ? (
           <p className="notice" role="note">
             {t('reschedule.coachChange', { from: nameOf(change.from), to: nameOf(change.to) })}
@@ -95,10 +126,20 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
         ) : null}
         {error ? <ErrorNotice code={error.code} /> : null}
         <div className="form-actions">
-          <button type="button" className="button button-primary" disabled={busy} onClick={() => pick({ type: 'booking.confirm' })}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={busy}
+            onClick={() => pick({ type: 'booking.confirm' })}
+          >
             {busy ? t('reschedule.moving') : t('reschedule.confirm')}
           </button>
-          <button type="button" className="button" disabled={busy} onClick={() => pick({ type: 'booking.back' })}>
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => pick({ type: 'booking.back' })}
+          >
             {t('actions.back')}
           </button>
         </div>

@@ -2,13 +2,7 @@ import { useEffect, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useSessionStatus } from '../session-status';
-import {
-  berlinClock,
-  groupByDay,
-  zoneDiffers,
-  ZONE,
-  type FreeSlot,
-} from '../../lib/client-slots';
+import { berlinClock, groupByDay, zoneDiffers, ZONE, type FreeSlot } from '../../lib/client-slots';
 import { CLIENT_SIGN_IN } from '../../lib/client-pages';
 import { loadTagManager, tagManagerSettings } from './tag-manager';
 import './client.css';
@@ -47,13 +41,18 @@ export function ClientPage({ title, children }: { title: string; children: React
 }
 
 // The browser's zone does not change while the page is open.
-const browserZoneDiffers = zoneDiffers(Intl.DateTimeFormat().resolvedOptions().timeZone, Date.now());
+const browserZoneDiffers = zoneDiffers(
+  Intl.DateTimeFormat().resolvedOptions().timeZone,
+  Date.now(),
+);
 
 /** "Alle Zeiten in deutscher Zeit (Europe/Berlin)" when the browser is in another zone. */
 export function ZoneNote() {
   const { t } = useTranslation('client');
   return (
-    <p className="client-zone-note">{t(browserZoneDiffers ? 'slots.zoneNoteOther' : 'slots.zoneNote')}</p>
+    <p className="client-zone-note">
+      {t(browserZoneDiffers ? 'slots.zoneNoteOther' : 'slots.zoneNote')}
+    </p>
   );
 }
 
@@ -89,7 +88,9 @@ export function SlotPicker({
               onClick={() => onDay(d.day)}
             >
               <span>{formatShortDay(d.day)}</span>
-              <span className="client-day-count">{t('slots.count', { count: d.slots.length })}</span>
+              <span className="client-day-count">
+                {t('slots.count', { count: d.slots.length })}
+              </span>
             </button>
           </li>
         ))}
@@ -196,7 +197,10 @@ export function ClientGate({
     ) : (
       <div className="notice">
         <p>{t('gate.signIn')}</p>
-        <Link href={`${CLIENT_SIGN_IN}?returnTo=${encodeURIComponent(here)}`} className="button button-primary">
+        <Link
+          href={`${CLIENT_SIGN_IN}?returnTo=${encodeURIComponent(here)}`}
+          className="button button-primary"
+        >
           {t('gate.toLogin')}
         </Link>
       </div>

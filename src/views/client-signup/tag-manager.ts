@@ -25,7 +25,8 @@ export function tagManagerSettings(): { id: string } | null {
   const id = tagManagerId({
     production: env.PROD === true,
     host: window.location.hostname,
-    productionHost: typeof env.VITE_PRODUCTION_HOST === 'string' ? env.VITE_PRODUCTION_HOST : undefined,
+    productionHost:
+      typeof env.VITE_PRODUCTION_HOST === 'string' ? env.VITE_PRODUCTION_HOST : undefined,
     id: typeof env.VITE_TAG_MANAGER_ID === 'string' ? env.VITE_TAG_MANAGER_ID : undefined,
   });
   return id ? { id } : null;

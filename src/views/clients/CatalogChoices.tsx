@@ -30,7 +30,11 @@ function CatalogSelect({
   const { t } = useTranslation('catalog');
   const current = useSelector(actorRef, (s) => s.context.values[name]);
   const offered = offerInactive
-    ? entries.map((e) => (inactive.includes(e.value) ? { ...e, label: t('clientForm.inactiveEntry', { value: e.label }) } : e))
+    ? entries.map((e) =>
+        inactive.includes(e.value)
+          ? { ...e, label: t('clientForm.inactiveEntry', { value: e.label }) }
+          : e,
+      )
     : entries.filter((e) => !inactive.includes(e.value));
   const extra =
     typeof current === 'string' && current !== '' && !offered.some((e) => e.value === current)
@@ -38,7 +42,9 @@ function CatalogSelect({
           {
             value: current,
             label: inactive.includes(current)
-              ? t('clientForm.inactiveEntry', { value: entries.find((e) => e.value === current)?.label ?? current })
+              ? t('clientForm.inactiveEntry', {
+                  value: entries.find((e) => e.value === current)?.label ?? current,
+                })
               : t('clientForm.notInList', { value: current }),
           },
         ]

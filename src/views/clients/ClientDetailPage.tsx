@@ -90,7 +90,9 @@ function ClientDetail({ id }: { id: string }) {
           </EventButton>
         ) : null}
       </div>
-      {sendsSignInLinks && c.email ? <p className="field-hint">{t('client.signInLinkHint', { email: c.email })}</p> : null}
+      {sendsSignInLinks && c.email ? (
+        <p className="field-hint">{t('client.signInLinkHint', { email: c.email })}</p>
+      ) : null}
       <EraseClient client={c} />
       {c.hasNotSignedRequiredContract && c.contractReminderSentAt ? (
         <p>{t('client.reminderLastSent', { date: formatDateTime(c.contractReminderSentAt) })}</p>
@@ -141,15 +143,26 @@ function ClientDetail({ id }: { id: string }) {
           <dd>
             {c.email ?? dash}
             {c.emailBounceReason ? (
-              <> <span className="badge badge-cancelled" title={formatDate(c.emailBouncedAt)}>{t(`client.emailBounced.${c.emailBounceReason}`)}</span></>
+              <>
+                {' '}
+                <span className="badge badge-cancelled" title={formatDate(c.emailBouncedAt)}>
+                  {t(`client.emailBounced.${c.emailBounceReason}`)}
+                </span>
+              </>
             ) : null}
           </dd>
           <dt>{t('clientForm.telephone')}</dt>
           <dd>{[c.telephone, c.additionalTelephoneNumbers].filter(Boolean).join(', ') || dash}</dd>
           <dt>{t('client.address')}</dt>
-          <dd>{[c.street, [c.postalCode, c.city].filter(Boolean).join(' '), c.country].filter(Boolean).join(', ') || dash}</dd>
+          <dd>
+            {[c.street, [c.postalCode, c.city].filter(Boolean).join(' '), c.country]
+              .filter(Boolean)
+              .join(', ') || dash}
+          </dd>
           <dt>{t('client.coach')}</dt>
-          <dd>{c.coachedBy ? `${c.coachedBy.firstName} ${c.coachedBy.lastName}` : t('client.noCoach')}</dd>
+          <dd>
+            {c.coachedBy ? `${c.coachedBy.firstName} ${c.coachedBy.lastName}` : t('client.noCoach')}
+          </dd>
           <dt>{t('clientForm.insurer')}</dt>
           <dd>{[c.insurer, c.insurerCode].filter(Boolean).join(' · ') || dash}</dd>
           <dt>{t('clientForm.campaign')}</dt>
@@ -161,14 +174,20 @@ function ClientDetail({ id }: { id: string }) {
               : t('clients.sessionsOpen')}
           </dd>
           <dt>{t('client.contract')}</dt>
-          <dd>{c.hasNotSignedRequiredContract ? t('client.contractMissing') : t('client.contractSigned')}</dd>
+          <dd>
+            {c.hasNotSignedRequiredContract
+              ? t('client.contractMissing')
+              : t('client.contractSigned')}
+          </dd>
           <dt>{t('clientForm.research')}</dt>
           <dd>{c.wantsToProvideRecordingsForResearch ? t('list.yes') : t('list.no')}</dd>
           <dt>{t('clientForm.notifyViaSms')}</dt>
           <dd>{c.notifyViaSms ? t('list.yes') : t('list.no')}</dd>
           <dt>{t('clientForm.rejectionReasonType')}</dt>
           <dd>
-            {c.rejectionReasonType ? t(REJECTION_LABELS[c.rejectionReasonType]) : t('clientForm.noRejection')}
+            {c.rejectionReasonType
+              ? t(REJECTION_LABELS[c.rejectionReasonType])
+              : t('clientForm.noRejection')}
             {c.rejectionReasonNotes ? ` – ${c.rejectionReasonNotes}` : ''}
           </dd>
           {/* Clinical fields: the server leaves them out for roles that may not read them. */}
@@ -177,7 +196,9 @@ function ClientDetail({ id }: { id: string }) {
               <dt>{t('clientForm.diagnosis')}</dt>
               <dd>
                 {c.diagnosis ?? dash}
-                {c.initialDiagnosis ? ` (${t('client.since', { date: formatDate(c.initialDiagnosis) })})` : ''}
+                {c.initialDiagnosis
+                  ? ` (${t('client.since', { date: formatDate(c.initialDiagnosis) })})`
+                  : ''}
               </dd>
             </>
           ) : null}
@@ -227,9 +248,20 @@ function ClientDetail({ id }: { id: string }) {
 }
 
 /** The client's latest held appointment (started, not cancelled or a no-show): where a card starts. */
-function latestHeld(rows: ReadonlyArray<{ id: string; startDate: string; cancelledAt: string | null; noShow: boolean; isProvisional: boolean }>) {
+function latestHeld(
+  rows: ReadonlyArray<{
+    id: string;
+    startDate: string;
+    cancelledAt: string | null;
+    noShow: boolean;
+    isProvisional: boolean;
+  }>,
+) {
   const now = Date.now();
-  const held = rows.filter((r) => r.cancelledAt === null && !r.noShow && !r.isProvisional && Date.parse(r.startDate) <= now);
+  const held = rows.filter(
+    (r) =>
+      r.cancelledAt === null && !r.noShow && !r.isProvisional && Date.parse(r.startDate) <= now,
+  );
   held.sort((a, b) => Date.parse(b.startDate) - Date.parse(a.startDate));
   return held[0]?.id ?? null;
 }

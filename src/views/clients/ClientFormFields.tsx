@@ -41,9 +41,28 @@ export function ClientFormFields({
     <>
       <fieldset>
         <legend>{t('clientForm.person')}</legend>
-        <TextField actorRef={actorRef} name="firstName" label={t('clientForm.firstName')} required maxLength={100} autoComplete="off" />
-        <TextField actorRef={actorRef} name="lastName" label={t('clientForm.lastName')} required maxLength={100} autoComplete="off" />
-        <TextField actorRef={actorRef} name="yearOfBirth" label={t('clientForm.yearOfBirth')} hint={t('clientForm.yearOfBirthHint')} />
+        <TextField
+          actorRef={actorRef}
+          name="firstName"
+          label={t('clientForm.firstName')}
+          required
+          maxLength={100}
+          autoComplete="off"
+        />
+        <TextField
+          actorRef={actorRef}
+          name="lastName"
+          label={t('clientForm.lastName')}
+          required
+          maxLength={100}
+          autoComplete="off"
+        />
+        <TextField
+          actorRef={actorRef}
+          name="yearOfBirth"
+          label={t('clientForm.yearOfBirth')}
+          hint={t('clientForm.yearOfBirthHint')}
+        />
         <SelectField
           actorRef={actorRef}
           name="clientType"
@@ -54,16 +73,48 @@ export function ClientFormFields({
       {relative ? (
         <fieldset>
           <legend>{t('clientForm.contactPerson')}</legend>
-          <TextField actorRef={actorRef} name="contactPerson.firstName" label={t('clientForm.firstName')} required />
-          <TextField actorRef={actorRef} name="contactPerson.lastName" label={t('clientForm.lastName')} required />
-          <TextField actorRef={actorRef} name="contactPerson.email" type="email" label={t('clientForm.email')} />
-          <TextField actorRef={actorRef} name="contactPerson.telephone" type="tel" label={t('clientForm.telephone')} />
+          <TextField
+            actorRef={actorRef}
+            name="contactPerson.firstName"
+            label={t('clientForm.firstName')}
+            required
+          />
+          <TextField
+            actorRef={actorRef}
+            name="contactPerson.lastName"
+            label={t('clientForm.lastName')}
+            required
+          />
+          <TextField
+            actorRef={actorRef}
+            name="contactPerson.email"
+            type="email"
+            label={t('clientForm.email')}
+          />
+          <TextField
+            actorRef={actorRef}
+            name="contactPerson.telephone"
+            type="tel"
+            label={t('clientForm.telephone')}
+          />
         </fieldset>
       ) : null}
       <fieldset>
         <legend>{t('clientForm.contact')}</legend>
-        <TextField actorRef={actorRef} name="email" type="email" label={t('clientForm.email')} maxLength={254} />
-        <TextField actorRef={actorRef} name="telephone" type="tel" label={t('clientForm.telephone')} maxLength={40} />
+        <TextField
+          actorRef={actorRef}
+          name="email"
+          type="email"
+          label={t('clientForm.email')}
+          maxLength={254}
+        />
+        <TextField
+          actorRef={actorRef}
+          name="telephone"
+          type="tel"
+          label={t('clientForm.telephone')}
+          maxLength={40}
+        />
         {full ? (
           <TextField
             actorRef={actorRef}
@@ -74,13 +125,38 @@ export function ClientFormFields({
           />
         ) : null}
         <CheckField actorRef={actorRef} name="notifyViaSms" label={t('clientForm.notifyViaSms')} />
-        <CheckField actorRef={actorRef} name="newsletterConsent" label={t('clientForm.newsletterConsent')} />
+        <CheckField
+          actorRef={actorRef}
+          name="newsletterConsent"
+          label={t('clientForm.newsletterConsent')}
+        />
         {full ? (
           <>
-            <TextField actorRef={actorRef} name="street" label={t('clientForm.street')} maxLength={200} />
-            <TextField actorRef={actorRef} name="postalCode" label={t('clientForm.postalCode')} maxLength={16} />
-            <TextField actorRef={actorRef} name="city" label={t('clientForm.city')} maxLength={100} />
-            <TextField actorRef={actorRef} name="country" label={t('clientForm.country')} hint={t('clientForm.countryHint')} maxLength={2} />
+            <TextField
+              actorRef={actorRef}
+              name="street"
+              label={t('clientForm.street')}
+              maxLength={200}
+            />
+            <TextField
+              actorRef={actorRef}
+              name="postalCode"
+              label={t('clientForm.postalCode')}
+              maxLength={16}
+            />
+            <TextField
+              actorRef={actorRef}
+              name="city"
+              label={t('clientForm.city')}
+              maxLength={100}
+            />
+            <TextField
+              actorRef={actorRef}
+              name="country"
+              label={t('clientForm.country')}
+              hint={t('clientForm.countryHint')}
+              maxLength={2}
+            />
           </>
         ) : null}
       </fieldset>
@@ -92,30 +168,66 @@ export function ClientFormFields({
           insurerLabel={t('clientForm.insurer')}
           campaignLabel={t('clientForm.campaign')}
         />
-        <TextField actorRef={actorRef} name="insurerCode" label={t('clientForm.insurerCode')} maxLength={64} />
+        <TextField
+          actorRef={actorRef}
+          name="insurerCode"
+          label={t('clientForm.insurerCode')}
+          maxLength={64}
+        />
         {coaches.length > 0 ? (
           <>
             <SelectField
               actorRef={actorRef}
               name="coachedById"
               label={t('clientForm.coach')}
-              options={[{ value: '', label: t('clientForm.noCoach') }, ...coaches.map((c) => ({ value: c.id, label: c.name }))]}
+              options={[
+                { value: '', label: t('clientForm.noCoach') },
+                ...coaches.map((c) => ({ value: c.id, label: c.name })),
+              ]}
             />
             <ExistingClientOfCoach actorRef={actorRef} coaches={catalog.coaches} />
           </>
         ) : null}
-        <TextField actorRef={actorRef} name="howDidYouHearAboutUs" label={t('clientForm.howDidYouHearAboutUs')} maxLength={500} />
-        <CheckField actorRef={actorRef} name="wantsToProvideRecordingsForResearch" label={t('clientForm.research')} />
-        <CheckField actorRef={actorRef} name="paidBySponsor" label={t('clientForm.paidBySponsor')} />
-        <CheckField actorRef={actorRef} name="hasNotSignedRequiredContract" label={t('clientForm.contractMissing')} />
+        <TextField
+          actorRef={actorRef}
+          name="howDidYouHearAboutUs"
+          label={t('clientForm.howDidYouHearAboutUs')}
+          maxLength={500}
+        />
+        <CheckField
+          actorRef={actorRef}
+          name="wantsToProvideRecordingsForResearch"
+          label={t('clientForm.research')}
+        />
+        <CheckField
+          actorRef={actorRef}
+          name="paidBySponsor"
+          label={t('clientForm.paidBySponsor')}
+        />
+        <CheckField
+          actorRef={actorRef}
+          name="hasNotSignedRequiredContract"
+          label={t('clientForm.contractMissing')}
+        />
       </fieldset>
       {full ? (
         <>
           {clinical ? (
             <fieldset>
               <legend>{t('clientForm.health')}</legend>
-              <TextField actorRef={actorRef} name="diagnosis" type="textarea" label={t('clientForm.diagnosis')} maxLength={5000} />
-              <TextField actorRef={actorRef} name="initialDiagnosis" type="date" label={t('clientForm.initialDiagnosis')} />
+              <TextField
+                actorRef={actorRef}
+                name="diagnosis"
+                type="textarea"
+                label={t('clientForm.diagnosis')}
+                maxLength={5000}
+              />
+              <TextField
+                actorRef={actorRef}
+                name="initialDiagnosis"
+                type="date"
+                label={t('clientForm.initialDiagnosis')}
+              />
               <TextField
                 actorRef={actorRef}
                 name="mentalStressIndicator"
@@ -125,7 +237,9 @@ export function ClientFormFields({
             </fieldset>
           ) : null}
           <fieldset>
-            <legend>{clinical ? t('clientForm.rejectionAndNotes') : t('clientForm.rejection')}</legend>
+            <legend>
+              {clinical ? t('clientForm.rejectionAndNotes') : t('clientForm.rejection')}
+            </legend>
             <SelectField
               actorRef={actorRef}
               name="rejectionReasonType"
@@ -135,8 +249,22 @@ export function ClientFormFields({
                 ...REJECTION_REASONS.map((r) => ({ value: r, label: t(REJECTION_LABELS[r]) })),
               ]}
             />
-            <TextField actorRef={actorRef} name="rejectionReasonNotes" type="textarea" label={t('clientForm.rejectionReasonNotes')} maxLength={5000} />
-            {clinical ? <TextField actorRef={actorRef} name="notes" type="textarea" label={t('clientForm.notes')} maxLength={5000} /> : null}
+            <TextField
+              actorRef={actorRef}
+              name="rejectionReasonNotes"
+              type="textarea"
+              label={t('clientForm.rejectionReasonNotes')}
+              maxLength={5000}
+            />
+            {clinical ? (
+              <TextField
+                actorRef={actorRef}
+                name="notes"
+                type="textarea"
+                label={t('clientForm.notes')}
+                maxLength={5000}
+              />
+            ) : null}
           </fieldset>
         </>
       ) : null}

@@ -7,7 +7,14 @@ import { tKey } from '../../i18n/keys';
 import { loadClientsPageActor } from '../../machines/actors/staff/clients';
 import { isoDate, oneOf, text, wholeNumber, yesNo } from '../../machines/list.machine';
 import { ageOf, formatDate } from '../staff/format';
-import { CLIENT_FILTER_KEYS, ClientFilterFields, FilterForm, FilterInput, FilterSelect, FilterYesNo } from '../staff/FilterParts';
+import {
+  CLIENT_FILTER_KEYS,
+  ClientFilterFields,
+  FilterForm,
+  FilterInput,
+  FilterSelect,
+  FilterYesNo,
+} from '../staff/FilterParts';
 import { StaffListPage } from '../staff/ActionLinks';
 import { type Column, DataTable } from '../staff/DataTable';
 import { useClientFilteredList } from '../staff/useUrlList';
@@ -110,10 +117,31 @@ export default function ClientsListPage() {
         defaultSort={{ by: 'createdAt', order: 'desc' }}
         filters={
           <FilterForm actorRef={actorRef}>
-            <FilterInput name="search" type="search" label={t('clients.filters.search')} value={f('search')} maxLength={100} />
-            <FilterInput name="phoneNumber" type="tel" label={t('clients.filters.phoneNumber')} value={f('phoneNumber')} maxLength={40} />
-            <FilterInput name="createdAfter" type="date" label={t('clients.filters.createdAfter')} value={f('createdAfter')} />
-            <FilterYesNo name="hasRejected" label={t('clients.filters.hasRejected')} value={f('hasRejected')} />
+            <FilterInput
+              name="search"
+              type="search"
+              label={t('clients.filters.search')}
+              value={f('search')}
+              maxLength={100}
+            />
+            <FilterInput
+              name="phoneNumber"
+              type="tel"
+              label={t('clients.filters.phoneNumber')}
+              value={f('phoneNumber')}
+              maxLength={40}
+            />
+            <FilterInput
+              name="createdAfter"
+              type="date"
+              label={t('clients.filters.createdAfter')}
+              value={f('createdAfter')}
+            />
+            <FilterYesNo
+              name="hasRejected"
+              label={t('clients.filters.hasRejected')}
+              value={f('hasRejected')}
+            />
             <FilterInput
               name="minFollowupAppointments"
               type="number"
@@ -138,7 +166,10 @@ export default function ClientsListPage() {
               label={t('clients.filters.sortBy')}
               value={f('sortBy')}
               anyLabel={t('clients.sortFields.createdAt')}
-              options={Object.entries(SORT_LABELS).map(([value, key]) => ({ value, label: t(key) }))}
+              options={Object.entries(SORT_LABELS).map(([value, key]) => ({
+                value,
+                label: t(key),
+              }))}
             />
             <FilterSelect
               name="sortOrder"

@@ -9,13 +9,21 @@ import { useStaffSession } from '../staff/useUrlList';
  * "Klient:in löschen" on the client's page (ADMIN and SUPERADMIN; the server checks too): the
  * question says what is erased and what the law keeps, then the result (a refusal in German).
  */
-export function EraseClient({ client }: { client: { id: string; firstName: string; lastName: string } }) {
+export function EraseClient({
+  client,
+}: {
+  client: { id: string; firstName: string; lastName: string };
+}) {
   const { role } = useStaffSession();
   if (role !== 'ADMIN' && role !== 'SUPERADMIN') return null;
   return <EraseClientAction client={client} />;
 }
 
-function EraseClientAction({ client }: { client: { id: string; firstName: string; lastName: string } }) {
+function EraseClientAction({
+  client,
+}: {
+  client: { id: string; firstName: string; lastName: string };
+}) {
   const { t } = useTranslation('catalog');
   const actorRef = useRouteActor(wireClientErase);
   const open = useSelector(actorRef, (s) => s.hasTag('open'));

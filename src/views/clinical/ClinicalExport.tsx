@@ -26,7 +26,12 @@ export function ClinicalExport({ clientId, name }: { clientId: string; name: str
           {t('export.button')}
         </button>
       </div>
-      <ConfirmActionPanel actorRef={actorRef} question={t('export.question', { name })} confirmLabel={t('export.confirm')} danger={false}>
+      <ConfirmActionPanel
+        actorRef={actorRef}
+        question={t('export.question', { name })}
+        confirmLabel={t('export.confirm')}
+        danger={false}
+      >
         <p>{t('export.logged')}</p>
       </ConfirmActionPanel>
     </section>

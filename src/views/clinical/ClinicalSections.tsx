@@ -79,7 +79,11 @@ export function SummarySection({
       {canWrite && (summary || held) ? (
         <p>
           <Link href={href} className={summary ? 'button' : 'button button-primary'}>
-            {summary ? (summary.status === 'new' ? t('summary.continue') : t('summary.open')) : t('summary.write')}
+            {summary
+              ? summary.status === 'new'
+                ? t('summary.continue')
+                : t('summary.open')
+              : t('summary.write')}
           </Link>
         </p>
       ) : null}
@@ -116,7 +120,11 @@ export function ClientClinicalSection({
     <>
       <section className="detail-section" aria-labelledby="card-heading">
         <h2 id="card-heading">{t('card.title')}</h2>
-        {card ? <StatusLine doc={card} /> : <p>{startAt ? t('card.none') : t('card.noneNoAppointment')}</p>}
+        {card ? (
+          <StatusLine doc={card} />
+        ) : (
+          <p>{startAt ? t('card.none') : t('card.noneNoAppointment')}</p>
+        )}
         {canWrite && (card || startAt) ? (
           <p>
             <Link href={cardHref} className="button">
@@ -145,8 +153,16 @@ export function ClientClinicalSection({
                 {clinical.summaries.map((s) => (
                   <tr key={s.id}>
                     <td>
-                      <Link href={canWrite ? `/appointments/${s.appointmentId}/summary` : `/appointments/${s.appointmentId}`}>
-                        {s.appointmentStartDate ? formatDateTime(s.appointmentStartDate) : t('summaries.appointmentGone')}
+                      <Link
+                        href={
+                          canWrite
+                            ? `/appointments/${s.appointmentId}/summary`
+                            : `/appointments/${s.appointmentId}`
+                        }
+                      >
+                        {s.appointmentStartDate
+                          ? formatDateTime(s.appointmentStartDate)
+                          : t('summaries.appointmentGone')}
                       </Link>
                     </td>
                     <td>{t(STATUS_LABELS[s.status])}</td>
@@ -168,7 +184,11 @@ const DOCUMENT_TYPES = {
 } as const;
 
 /** "Zugriffsprotokoll": who read which clinical document, newest first (admins). */
-export function AccessLogSection({ log }: { log: Schemas['ClinicalAccessLogList'] | null | undefined }) {
+export function AccessLogSection({
+  log,
+}: {
+  log: Schemas['ClinicalAccessLogList'] | null | undefined;
+}) {
   const { t } = useTranslation('clinical');
   return (
     <section className="detail-section" aria-labelledby="access-log-heading">
@@ -202,7 +222,9 @@ export function AccessLogSection({ log }: { log: Schemas['ClinicalAccessLogList'
           </table>
         </div>
       )}
-      {log && log.itemCount > log.entries.length ? <p className="field-hint">{t('accessLog.more', { count: log.itemCount })}</p> : null}
+      {log && log.itemCount > log.entries.length ? (
+        <p className="field-hint">{t('accessLog.more', { count: log.itemCount })}</p>
+      ) : null}
     </section>
   );
 }

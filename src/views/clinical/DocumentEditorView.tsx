@@ -4,7 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import { readLocalDraft } from '../../machines/actors/local-draft';
-import type { DocumentContent, DocumentSubject, documentEditorMachine } from '../../machines/document-editor.machine';
+import type {
+  DocumentContent,
+  DocumentSubject,
+  documentEditorMachine,
+} from '../../machines/document-editor.machine';
 import type { RouteEffects } from '../../machines/wiring/effects';
 import { useRouteActor } from '../route-actor';
 import { useSessionPermission, useSessionStatus } from '../session-status';
@@ -63,14 +67,29 @@ export function DocumentEditorView({
   const whoIs = useWhoIs();
   const subject = state.context.subject;
   useCrumbName(
-    subject ? (crumb === 'client' ? `/clients/${subject.clientId}` : `/appointments/${subject.appointmentId}`) : '',
-    subject ? (crumb === 'client' || !subject.appointmentStart ? subject.clientName : `${subject.clientName}, ${formatDate(subject.appointmentStart)}`) : null,
+    subject
+      ? crumb === 'client'
+        ? `/clients/${subject.clientId}`
+        : `/appointments/${subject.appointmentId}`
+      : '',
+    subject
+      ? crumb === 'client' || !subject.appointmentStart
+        ? subject.clientName
+        : `${subject.clientName}, ${formatDate(subject.appointmentStart)}`
+      : null,
   );
 
   if (state.hasTag('loading') || state.hasTag('loadFailed')) {
     return (
       <DetailFrame title={title} busy={state.hasTag('loading')} progress={t('editor.loading')}>
-        {state.hasTag('error') ? <LoadFailed error={error} retry={() => send({ type: 'editor.retry' })} backHref={backHref} backLabel={backLabel} /> : null}
+        {state.hasTag('error') ? (
+          <LoadFailed
+            error={error}
+            retry={() => send({ type: 'editor.retry' })}
+            backHref={backHref}
+            backLabel={backLabel}
+          />
+        ) : null}
       </DetailFrame>
     );
   }
@@ -86,7 +105,11 @@ export function DocumentEditorView({
   const blockers = status === 'new' ? (meta?.blockers ?? []) : [];
 
   return (
-    <DetailFrame title={title} busy={state.hasTag('signing') || state.hasTag('loading')} progress={t('editor.working')}>
+    <DetailFrame
+      title={title}
+      busy={state.hasTag('signing') || state.hasTag('loading')}
+      progress={t('editor.working')}
+    >
       <div className="clinical-document">
         <p className="print-only clinical-print-title">{title}</p>
         {subject ? <SubjectHeader subject={subject} /> : null}
@@ -94,7 +117,9 @@ export function DocumentEditorView({
         <p className="clinical-status">
           {state.hasTag('absent') ? null : (
             <>
-              <span className={`status-badge status-${status}`}>{t(STATUS_LABELS[status])}</span>{' '}
+              <span className={`status-badge status-${status}`}>
+                {t(STATUS_LABELS[status])}
+              </span>{' '}
             </>
           )}
           <SaveState state={state} retry={() => send({ type: 'editor.retry' })} />
@@ -130,7 +155,12 @@ export function DocumentEditorView({
             send={send}
           />
         ) : (
-          <form className="staff-form clinical-form" onSubmit={(e) => e.preventDefault()} onKeyDown={onKeyDown} aria-label={title}>
+          <form
+            className="staff-form clinical-form"
+            onSubmit={(e) => e.preventDefault()}
+            onKeyDown={onKeyDown}
+            aria-label={title}
+          >
             <Fields content={content} readOnly={readOnly} change={change} />
           </form>
         )}
@@ -142,11 +172,24 @@ export function DocumentEditorView({
         {meta?.signature ? (
           <section className="detail-section signature-block" aria-labelledby="signature-heading">
             <h2 id="signature-heading">{t('signature.title')}</h2>
-            <p>{t('signature.signedBy', { who: meta.signature.signedByName ?? whoIs(meta.signature.signedById), when: formatDateTime(meta.signature.signedAt) })}</p>
+            <p>
+              {t('signature.signedBy', {
+                who: meta.signature.signedByName ?? whoIs(meta.signature.signedById),
+                when: formatDateTime(meta.signature.signedAt),
+              })}
+            </p>
             {meta.completed ? (
-              <p>{t('review.completedBy', { who: meta.completed.byName ?? t('signature.unknown'), when: formatDateTime(meta.completed.at) })}</p>
+              <p>
+                {t('review.completedBy', {
+                  who: meta.completed.byName ?? t('signature.unknown'),
+                  when: formatDateTime(meta.completed.at),
+                })}
+              </p>
             ) : null}
-            <p className={meta.signature.verified ? 'hash-ok' : 'hash-bad'} role={meta.signature.verified ? undefined : 'alert'}>
+            <p
+              className={meta.signature.verified ? 'hash-ok' : 'hash-bad'}
+              role={meta.signature.verified ? undefined : 'alert'}
+            >
               {meta.signature.verified ? t('signature.verified') : t('signature.notVerified')}
             </p>
             <p className="hash">
@@ -162,7 +205,9 @@ export function DocumentEditorView({
         {state.hasTag('readOnly') && status !== 'canceled' ? (
           <Amendments state={state} send={send} whoIs={whoIs} />
         ) : null}
-        {state.hasTag('readOnly') && status !== 'canceled' ? <ReviewComments state={state} send={send} /> : null}
+        {state.hasTag('readOnly') && status !== 'canceled' ? (
+          <ReviewComments state={state} send={send} />
+        ) : null}
         <LeaveQuestion open={state.hasTag('leaving')} send={send} />
       </div>
     </DetailFrame>
@@ -181,7 +226,9 @@ export function ClinicalEditorScreen({
   wire: (effects: RouteEffects) => typeof documentEditorMachine;
   documentId: string;
 } & Omit<Parameters<typeof DocumentEditorView>[0], 'actorRef'>) {
-  const actorRef = useRouteActor(wire, { input: { documentId, localDraft: readLocalDraft(documentId) } });
+  const actorRef = useRouteActor(wire, {
+    input: { documentId, localDraft: readLocalDraft(documentId) },
+  });
   return <DocumentEditorView actorRef={actorRef} {...view} />;
 }
 
@@ -205,7 +252,9 @@ function SubjectHeader({ subject }: { subject: DocumentSubject }) {
         <div>
           <dt>{t('subject.appointment')}</dt>
           <dd>
-            <Link href={`/appointments/${subject.appointmentId}`}>{formatDateTime(subject.appointmentStart)}</Link>
+            <Link href={`/appointments/${subject.appointmentId}`}>
+              {formatDateTime(subject.appointmentStart)}
+            </Link>
             {type && APPOINTMENT_TYPE_LABELS[type] ? ` · ${ts(APPOINTMENT_TYPE_LABELS[type])}` : ''}
           </dd>
         </div>
@@ -219,7 +268,12 @@ function LeaveQuestion({ open, send }: { open: boolean; send: Send }) {
   const { t } = useTranslation('clinical');
   const stay = () => send({ type: 'leave.stay' });
   return (
-    <ModalDialog open={open} className="batch-dialog no-print" labelledBy="leave-question" onCancel={stay}>
+    <ModalDialog
+      open={open}
+      className="batch-dialog no-print"
+      labelledBy="leave-question"
+      onCancel={stay}
+    >
       {open ? (
         <>
           <h2 id="leave-question">{t('leave.title')}</h2>
@@ -228,7 +282,11 @@ function LeaveQuestion({ open, send }: { open: boolean; send: Send }) {
             <button type="button" className="button button-primary" onClick={stay}>
               {t('leave.stay')}
             </button>
-            <button type="button" className="button" onClick={() => send({ type: 'leave.confirm' })}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => send({ type: 'leave.confirm' })}
+            >
               {t('leave.confirm')}
             </button>
           </div>
@@ -238,7 +296,17 @@ function LeaveQuestion({ open, send }: { open: boolean; send: Send }) {
   );
 }
 
-function LoadFailed({ error, retry, backHref, backLabel }: { error: { code: string } | null; retry: () => void; backHref: string; backLabel: string }) {
+function LoadFailed({
+  error,
+  retry,
+  backHref,
+  backLabel,
+}: {
+  error: { code: string } | null;
+  retry: () => void;
+  backHref: string;
+  backLabel: string;
+}) {
   const { t } = useTranslation('clinical');
   const { t: ts } = useTranslation('staff');
   const text =
@@ -267,16 +335,16 @@ function SaveState({ state, retry }: { state: EditorState; retry: () => void }) 
     : state.hasTag('absent')
       ? t('save.absent')
       : state.hasTag('saving')
-      ? t('save.saving')
-      : state.hasTag('offline')
-        ? t('save.offline')
-        : state.hasTag('conflict')
-          ? t('save.conflict')
-          : state.hasTag('error')
-            ? t('save.failed', { reason: ts(errorKey(state.context.error)) })
-            : state.hasTag('unsaved')
-              ? t('save.unsaved')
-              : t('save.saved');
+        ? t('save.saving')
+        : state.hasTag('offline')
+          ? t('save.offline')
+          : state.hasTag('conflict')
+            ? t('save.conflict')
+            : state.hasTag('error')
+              ? t('save.failed', { reason: ts(errorKey(state.context.error)) })
+              : state.hasTag('unsaved')
+                ? t('save.unsaved')
+                : t('save.saved');
   return (
     <span className="save-state no-print" role="status" aria-live="polite">
       {text}
@@ -300,16 +368,31 @@ function SignArea({ state, send, blocked }: { state: EditorState; send: Send; bl
   if (state.hasTag('confirmingSign') || state.hasTag('signing')) {
     const signing = state.hasTag('signing');
     return (
-      <div className="confirm-box no-print" role="alertdialog" aria-labelledby="sign-question" aria-describedby="sign-effect">
+      <div
+        className="confirm-box no-print"
+        role="alertdialog"
+        aria-labelledby="sign-question"
+        aria-describedby="sign-effect"
+      >
         <p id="sign-question">
           <strong>{t('sign.question')}</strong>
         </p>
         <p id="sign-effect">{t('sign.effect')}</p>
         <div className="form-actions">
-          <button type="button" className="button button-primary" disabled={signing} onClick={() => send({ type: 'sign.confirm' })}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={signing}
+            onClick={() => send({ type: 'sign.confirm' })}
+          >
             {signing ? t('sign.signing') : t('sign.confirm')}
           </button>
-          <button type="button" className="button" disabled={signing} onClick={() => send({ type: 'sign.abort' })}>
+          <button
+            type="button"
+            className="button"
+            disabled={signing}
+            onClick={() => send({ type: 'sign.abort' })}
+          >
             {t('sign.abort')}
           </button>
         </div>
@@ -340,7 +423,11 @@ function SignArea({ state, send, blocked }: { state: EditorState; send: Send; bl
 }
 
 const shown = (value: unknown) =>
-  value === undefined || value === null || value === '' ? '–' : typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  value === undefined || value === null || value === ''
+    ? '–'
+    : typeof value === 'string'
+      ? value
+      : JSON.stringify(value, null, 2);
 
 /** Both versions side by side (only the fields that differ), then keep mine, take theirs or merge. */
 function ConflictView({
@@ -362,7 +449,9 @@ function ConflictView({
 }) {
   const { t } = useTranslation('clinical');
   const keys = theirs
-    ? [...new Set([...Object.keys(mine), ...Object.keys(theirs)])].filter((k) => JSON.stringify(mine[k]) !== JSON.stringify(theirs[k]))
+    ? [...new Set([...Object.keys(mine), ...Object.keys(theirs)])].filter(
+        (k) => JSON.stringify(mine[k]) !== JSON.stringify(theirs[k]),
+      )
     : [];
   return (
     <section className="detail-section conflict-view" aria-labelledby="conflict-heading">
@@ -401,17 +490,32 @@ function ConflictView({
             </table>
           </div>
           <div className="form-actions">
-            <button type="button" className="button" disabled={!can('conflict.keepMine')} onClick={() => send({ type: 'conflict.keepMine' })}>
+            <button
+              type="button"
+              className="button"
+              disabled={!can('conflict.keepMine')}
+              onClick={() => send({ type: 'conflict.keepMine' })}
+            >
               {t('conflict.keepMine')}
             </button>
-            <button type="button" className="button" disabled={!can('conflict.takeTheirs')} onClick={() => send({ type: 'conflict.takeTheirs' })}>
+            <button
+              type="button"
+              className="button"
+              disabled={!can('conflict.takeTheirs')}
+              onClick={() => send({ type: 'conflict.takeTheirs' })}
+            >
               {t('conflict.takeTheirs')}
             </button>
             <button
               type="button"
               className="button button-primary"
               disabled={!can('conflict.merge')}
-              onClick={() => send({ type: 'conflict.merge', content: mergeContents(mine, theirs, t('conflict.marker')) })}
+              onClick={() =>
+                send({
+                  type: 'conflict.merge',
+                  content: mergeContents(mine, theirs, t('conflict.marker')),
+                })
+              }
             >
               {t('conflict.merge')}
             </button>
@@ -422,7 +526,15 @@ function ConflictView({
   );
 }
 
-function Amendments({ state, send, whoIs }: { state: EditorState; send: Send; whoIs: (id: string | null) => string }) {
+function Amendments({
+  state,
+  send,
+  whoIs,
+}: {
+  state: EditorState;
+  send: Send;
+  whoIs: (id: string | null) => string;
+}) {
   const { t } = useTranslation('clinical');
   const { t: ts } = useTranslation('staff');
   const amendments = state.context.meta?.amendments ?? [];
@@ -431,7 +543,11 @@ function Amendments({ state, send, whoIs }: { state: EditorState; send: Send; wh
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    send({ type: 'amend.submit', reason: String(data.get('reason') ?? '').trim(), text: String(data.get('text') ?? '').trim() });
+    send({
+      type: 'amend.submit',
+      reason: String(data.get('reason') ?? '').trim(),
+      text: String(data.get('text') ?? '').trim(),
+    });
   };
   return (
     <section className="detail-section" aria-labelledby="amendments-heading">
@@ -441,7 +557,12 @@ function Amendments({ state, send, whoIs }: { state: EditorState; send: Send; wh
         {amendments.map((a) => (
           <li key={a.id}>
             <p>
-              <strong>{t('amendments.byline', { who: a.authorName ?? whoIs(a.authorId), when: formatDateTime(a.createdAt) })}</strong>
+              <strong>
+                {t('amendments.byline', {
+                  who: a.authorName ?? whoIs(a.authorId),
+                  when: formatDateTime(a.createdAt),
+                })}
+              </strong>
             </p>
             <p>
               {t('amendments.reason')}: {a.reason}
@@ -455,11 +576,24 @@ function Amendments({ state, send, whoIs }: { state: EditorState; send: Send; wh
           <h3 id="amend-heading">{t('amendments.add')}</h3>
           <div className="field">
             <label htmlFor="amend-reason">{t('amendments.reason')}</label>
-            <input id="amend-reason" name="reason" required maxLength={1000} disabled={submitting} />
+            <input
+              id="amend-reason"
+              name="reason"
+              required
+              maxLength={1000}
+              disabled={submitting}
+            />
           </div>
           <div className="field">
             <label htmlFor="amend-text">{t('amendments.text')}</label>
-            <textarea id="amend-text" name="text" required maxLength={10000} rows={5} disabled={submitting} />
+            <textarea
+              id="amend-text"
+              name="text"
+              required
+              maxLength={10000}
+              rows={5}
+              disabled={submitting}
+            />
           </div>
           {state.context.error ? (
             <p className="field-error" role="alert">
@@ -470,13 +604,22 @@ function Amendments({ state, send, whoIs }: { state: EditorState; send: Send; wh
             <button type="submit" className="button button-primary" disabled={submitting}>
               {submitting ? t('amendments.saving') : t('amendments.save')}
             </button>
-            <button type="button" className="button" disabled={submitting} onClick={() => send({ type: 'amend.cancel' })}>
+            <button
+              type="button"
+              className="button"
+              disabled={submitting}
+              onClick={() => send({ type: 'amend.cancel' })}
+            >
               {t('sign.abort')}
             </button>
           </div>
         </form>
       ) : state.can({ type: 'amend.open' }) ? (
-        <button type="button" className="button no-print" onClick={() => send({ type: 'amend.open' })}>
+        <button
+          type="button"
+          className="button no-print"
+          onClick={() => send({ type: 'amend.open' })}
+        >
           {t('amendments.add')}
         </button>
       ) : null}
@@ -508,20 +651,37 @@ function ReviewComments({ state, send }: { state: EditorState; send: Send }) {
         {comments.map((c) => (
           <li key={c.id}>
             <p>
-              <strong>{t('amendments.byline', { who: c.authorName ?? t('signature.unknown'), when: formatDateTime(c.createdAt) })}</strong>
+              <strong>
+                {t('amendments.byline', {
+                  who: c.authorName ?? t('signature.unknown'),
+                  when: formatDateTime(c.createdAt),
+                })}
+              </strong>
             </p>
             <p className="pre-wrap">{c.text}</p>
           </li>
         ))}
       </ol>
-      {reviewer && state.can({ type: 'comment.submit', text: 'x' }) || submitting ? (
+      {(reviewer && state.can({ type: 'comment.submit', text: 'x' })) || submitting ? (
         // Keyed by the count: a stored comment empties the form; a refusal keeps the text.
-        <form key={comments.length} className="staff-form no-print" onSubmit={submit} aria-labelledby="review-comment-add">
+        <form
+          key={comments.length}
+          className="staff-form no-print"
+          onSubmit={submit}
+          aria-labelledby="review-comment-add"
+        >
           <div className="field">
             <label id="review-comment-add" htmlFor="review-comment">
               {t('review.add')}
             </label>
-            <textarea id="review-comment" name="comment" required maxLength={4000} rows={3} disabled={submitting} />
+            <textarea
+              id="review-comment"
+              name="comment"
+              required
+              maxLength={4000}
+              rows={3}
+              disabled={submitting}
+            />
           </div>
           {state.context.error && !state.hasTag('amending') ? (
             <p className="field-error" role="alert">

@@ -43,7 +43,11 @@ export function PatientCardFields({ content, readOnly, change }: FieldsProps) {
   const goals = card.goals ?? [];
   const diagnoses = card.diagnoses ?? [];
   const lifestyle: Lifestyle = card.lifestyle ?? {};
-  const consents: Consents = card.consents ?? { processing: null, research: false, recordings: false };
+  const consents: Consents = card.consents ?? {
+    processing: null,
+    research: false,
+    recordings: false,
+  };
   const area = (field: keyof Card, max: number) => (
     <TextAreaField
       id={`card-${field}`}
@@ -55,8 +59,16 @@ export function PatientCardFields({ content, readOnly, change }: FieldsProps) {
       onChange={(value) => change(field, value)}
     />
   );
-  const setGoal = (i: number, goal: Goal) => change('goals', goals.map((g, j) => (j === i ? goal : g)));
-  const setDiagnosis = (i: number, d: Diagnosis) => change('diagnoses', diagnoses.map((x, j) => (j === i ? d : x)));
+  const setGoal = (i: number, goal: Goal) =>
+    change(
+      'goals',
+      goals.map((g, j) => (j === i ? goal : g)),
+    );
+  const setDiagnosis = (i: number, d: Diagnosis) =>
+    change(
+      'diagnoses',
+      diagnoses.map((x, j) => (j === i ? d : x)),
+    );
 
   return (
     <>
@@ -73,24 +85,48 @@ export function PatientCardFields({ content, readOnly, change }: FieldsProps) {
           <div className="clinical-row" key={i}>
             <div className="field">
               <label htmlFor={`goal-${i}`}>{t('card.goalText', { n: i + 1 })}</label>
-              <input id={`goal-${i}`} value={g.text} readOnly={readOnly} maxLength={1000} onChange={(e) => setGoal(i, { ...g, text: e.target.value })} />
+              <input
+                id={`goal-${i}`}
+                value={g.text}
+                readOnly={readOnly}
+                maxLength={1000}
+                onChange={(e) => setGoal(i, { ...g, text: e.target.value })}
+              />
             </div>
             <div className="field">
               <label htmlFor={`goal-horizon-${i}`}>{t('card.horizon')}</label>
-              <select id={`goal-horizon-${i}`} value={g.horizon} disabled={readOnly} onChange={(e) => setGoal(i, { ...g, horizon: e.target.value as Goal['horizon'] })}>
+              <select
+                id={`goal-horizon-${i}`}
+                value={g.horizon}
+                disabled={readOnly}
+                onChange={(e) => setGoal(i, { ...g, horizon: e.target.value as Goal['horizon'] })}
+              >
                 <option value="90d">{t('card.horizons.90d')}</option>
                 <option value="long">{t('card.horizons.long')}</option>
               </select>
             </div>
             {readOnly ? null : (
-              <button type="button" className="button" onClick={() => change('goals', goals.filter((_, j) => j !== i))}>
+              <button
+                type="button"
+                className="button"
+                onClick={() =>
+                  change(
+                    'goals',
+                    goals.filter((_, j) => j !== i),
+                  )
+                }
+              >
                 {t('card.remove')}
               </button>
             )}
           </div>
         ))}
         {readOnly || goals.length >= 20 ? null : (
-          <button type="button" className="button" onClick={() => change('goals', [...goals, { text: '', horizon: '90d' }])}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => change('goals', [...goals, { text: '', horizon: '90d' }])}
+          >
             {t('card.addGoal')}
           </button>
         )}
@@ -118,7 +154,13 @@ export function PatientCardFields({ content, readOnly, change }: FieldsProps) {
             </div>
             <div className="field">
               <label htmlFor={`diagnosis-text-${i}`}>{t('card.diagnosisText', { n: i + 1 })}</label>
-              <input id={`diagnosis-text-${i}`} value={d.text} readOnly={readOnly} maxLength={500} onChange={(e) => setDiagnosis(i, { ...d, text: e.target.value })} />
+              <input
+                id={`diagnosis-text-${i}`}
+                value={d.text}
+                readOnly={readOnly}
+                maxLength={500}
+                onChange={(e) => setDiagnosis(i, { ...d, text: e.target.value })}
+              />
             </div>
             <div className="field">
               <label htmlFor={`diagnosis-since-${i}`}>{t('card.since')}</label>
@@ -134,14 +176,27 @@ export function PatientCardFields({ content, readOnly, change }: FieldsProps) {
               />
             </div>
             {readOnly ? null : (
-              <button type="button" className="button" onClick={() => change('diagnoses', diagnoses.filter((_, j) => j !== i))}>
+              <button
+                type="button"
+                className="button"
+                onClick={() =>
+                  change(
+                    'diagnoses',
+                    diagnoses.filter((_, j) => j !== i),
+                  )
+                }
+              >
                 {t('card.remove')}
               </button>
             )}
           </div>
         ))}
         {readOnly || diagnoses.length >= 30 ? null : (
-          <button type="button" className="button" onClick={() => change('diagnoses', [...diagnoses, { text: '' }])}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => change('diagnoses', [...diagnoses, { text: '' }])}
+          >
             {t('card.addDiagnosis')}
           </button>
         )}
@@ -180,7 +235,12 @@ export function PatientCardFields({ content, readOnly, change }: FieldsProps) {
           label={t('card.consentProcessing')}
           checked={consents.processing !== null}
           disabled={readOnly}
-          onChange={(checked) => change('consents', { ...consents, processing: checked ? new Date().toISOString() : null })}
+          onChange={(checked) =>
+            change('consents', {
+              ...consents,
+              processing: checked ? new Date().toISOString() : null,
+            })
+          }
         />
         {(['research', 'recordings'] as const).map((key) => (
           <CheckField

@@ -37,8 +37,23 @@ export function SummaryFields({ content, readOnly, change }: FieldsProps) {
   const { t } = useTranslation('clinical');
   const format: Format = content.format === 'DAP' ? 'DAP' : 'SOAP';
   const sections = (content.sections ?? {}) as Record<string, string | undefined>;
-  const area = (id: string, label: string, value: string, onChange: (v: string) => void, max = 5000) => (
-    <TextAreaField key={id} id={id} label={label} value={value} max={max} rows={4} readOnly={readOnly} onChange={onChange} />
+  const area = (
+    id: string,
+    label: string,
+    value: string,
+    onChange: (v: string) => void,
+    max = 5000,
+  ) => (
+    <TextAreaField
+      key={id}
+      id={id}
+      label={label}
+      value={value}
+      max={max}
+      rows={4}
+      readOnly={readOnly}
+      onChange={onChange}
+    />
   );
   return (
     <>
@@ -53,7 +68,11 @@ export function SummaryFields({ content, readOnly, change }: FieldsProps) {
             onChange={(e) => {
               const next = e.target.value as Format;
               // Keep what fits the other template (assessment, plan; S+O ↔ D by hand).
-              const kept = Object.fromEntries(Object.entries(sections).filter(([k]) => (SECTIONS[next] as readonly string[]).includes(k)));
+              const kept = Object.fromEntries(
+                Object.entries(sections).filter(([k]) =>
+                  (SECTIONS[next] as readonly string[]).includes(k),
+                ),
+              );
               change('format', next);
               change('sections', kept);
             }}
@@ -63,14 +82,26 @@ export function SummaryFields({ content, readOnly, change }: FieldsProps) {
           </select>
         </div>
         {SECTIONS[format].map((name) =>
-          area(`summary-${name}`, t(SECTION_LABELS[name]!), sections[name] ?? '', (v) => change('sections', { ...sections, [name]: v }), 10000),
+          area(
+            `summary-${name}`,
+            t(SECTION_LABELS[name]!),
+            sections[name] ?? '',
+            (v) => change('sections', { ...sections, [name]: v }),
+            10000,
+          ),
         )}
       </fieldset>
       <fieldset>
         <legend>{t('summary.progressTitle')}</legend>
-        {area('summary-goalProgress', t('summary.goalProgress'), text(content.goalProgress), (v) => change('goalProgress', v))}
-        {area('summary-homework', t('summary.homework'), text(content.homework), (v) => change('homework', v))}
-        {area('summary-nextSteps', t('summary.nextSteps'), text(content.nextSteps), (v) => change('nextSteps', v))}
+        {area('summary-goalProgress', t('summary.goalProgress'), text(content.goalProgress), (v) =>
+          change('goalProgress', v),
+        )}
+        {area('summary-homework', t('summary.homework'), text(content.homework), (v) =>
+          change('homework', v),
+        )}
+        {area('summary-nextSteps', t('summary.nextSteps'), text(content.nextSteps), (v) =>
+          change('nextSteps', v),
+        )}
         <NumberField
           id="summary-durationMin"
           label={t('summary.durationMin')}
@@ -90,7 +121,11 @@ export function SummaryFields({ content, readOnly, change }: FieldsProps) {
           disabled={readOnly}
           onChange={(checked) => change('riskFlag', checked)}
         />
-        {content.riskFlag === true ? area('summary-riskNote', t('summary.riskNote'), text(content.riskNote), (v) => change('riskNote', v)) : null}
+        {content.riskFlag === true
+          ? area('summary-riskNote', t('summary.riskNote'), text(content.riskNote), (v) =>
+              change('riskNote', v),
+            )
+          : null}
       </fieldset>
     </>
   );

@@ -16,7 +16,13 @@ export function CheckField({
 }) {
   return (
     <div className="check-field">
-      <input id={id} type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.checked)}
+      />
       <label htmlFor={id}>{label}</label>
     </div>
   );
@@ -50,7 +56,13 @@ export function NumberField({
         max={max}
         readOnly={readOnly}
         value={typeof value === 'number' ? value : ''}
-        onChange={(e) => onChange(e.target.value === '' ? undefined : Math.max(min, Math.min(max, Math.round(Number(e.target.value)))))}
+        onChange={(e) =>
+          onChange(
+            e.target.value === ''
+              ? undefined
+              : Math.max(min, Math.min(max, Math.round(Number(e.target.value)))),
+          )
+        }
       />
     </div>
   );
@@ -77,7 +89,14 @@ export function TextAreaField({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} value={value} readOnly={readOnly} maxLength={max} rows={rows} onChange={(e) => onChange(e.target.value)} />
+      <textarea
+        id={id}
+        value={value}
+        readOnly={readOnly}
+        maxLength={max}
+        rows={rows}
+        onChange={(e) => onChange(e.target.value)}
+      />
     </div>
   );
 }

@@ -6,7 +6,11 @@ import type { DocumentContent } from '../../machines/document-editor.machine';
  * sections, lifestyle) merge field by field, anything else (lists, flags) keeps mine. The coach
  * edits the result before it is saved again.
  */
-export function mergeContents(mine: DocumentContent, theirs: DocumentContent, marker: string): DocumentContent {
+export function mergeContents(
+  mine: DocumentContent,
+  theirs: DocumentContent,
+  marker: string,
+): DocumentContent {
   const merged: DocumentContent = { ...theirs, ...mine };
   for (const key of Object.keys(merged)) {
     const a = mine[key];

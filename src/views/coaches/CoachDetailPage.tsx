@@ -60,7 +60,9 @@ function CoachDetail({ id }: { id: string }) {
           type="button"
           className="button"
           disabled={askOpen}
-          onClick={() => activeRef.send({ type: 'action.ask', payload: { id: coach.id, active: !coach.active } })}
+          onClick={() =>
+            activeRef.send({ type: 'action.ask', payload: { id: coach.id, active: !coach.active } })
+          }
         >
           {coach.active ? t('coach.deactivate') : t('coach.reactivate')}
         </button>
@@ -70,9 +72,13 @@ function CoachDetail({ id }: { id: string }) {
           actorRef={activeRef}
           danger={asking.active === false}
           question={
-            asking.active === false ? t('coach.deactivateQuestion', { name }) : t('coach.reactivateQuestion', { name })
+            asking.active === false
+              ? t('coach.deactivateQuestion', { name })
+              : t('coach.reactivateQuestion', { name })
           }
-          confirmLabel={asking.active === false ? t('coach.deactivateConfirm') : t('coach.reactivateConfirm')}
+          confirmLabel={
+            asking.active === false ? t('coach.deactivateConfirm') : t('coach.reactivateConfirm')
+          }
         />
       ) : null}
       <section className="detail-section" aria-labelledby="coach-details">

@@ -20,12 +20,51 @@ function CoachForm({ id }: { id: string | null }) {
     >
       {(actorRef) => (
         <>
-          <TextField actorRef={actorRef} name="title" label={t('coachForm.title')} hint={t('coachForm.titleHint')} maxLength={50} />
-          <TextField actorRef={actorRef} name="firstName" label={t('coachForm.firstName')} required maxLength={100} autoComplete="off" />
-          <TextField actorRef={actorRef} name="lastName" label={t('coachForm.lastName')} required maxLength={100} autoComplete="off" />
-          <TextField actorRef={actorRef} name="email" type="email" label={t('coachForm.email')} required maxLength={254} autoComplete="off" />
-          <TextField actorRef={actorRef} name="telephone" type="tel" label={t('coachForm.telephone')} maxLength={40} autoComplete="off" />
-          <CheckField actorRef={actorRef} name="takesInitialAppointments" label={t('coachForm.takesInitialAppointments')} />
+          <TextField
+            actorRef={actorRef}
+            name="title"
+            label={t('coachForm.title')}
+            hint={t('coachForm.titleHint')}
+            maxLength={50}
+          />
+          <TextField
+            actorRef={actorRef}
+            name="firstName"
+            label={t('coachForm.firstName')}
+            required
+            maxLength={100}
+            autoComplete="off"
+          />
+          <TextField
+            actorRef={actorRef}
+            name="lastName"
+            label={t('coachForm.lastName')}
+            required
+            maxLength={100}
+            autoComplete="off"
+          />
+          <TextField
+            actorRef={actorRef}
+            name="email"
+            type="email"
+            label={t('coachForm.email')}
+            required
+            maxLength={254}
+            autoComplete="off"
+          />
+          <TextField
+            actorRef={actorRef}
+            name="telephone"
+            type="tel"
+            label={t('coachForm.telephone')}
+            maxLength={40}
+            autoComplete="off"
+          />
+          <CheckField
+            actorRef={actorRef}
+            name="takesInitialAppointments"
+            label={t('coachForm.takesInitialAppointments')}
+          />
         </>
       )}
     </NewOrEditFormPage>

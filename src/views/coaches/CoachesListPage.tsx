@@ -57,7 +57,13 @@ export default function CoachesListPage() {
         filters={
           <>
             <FilterForm actorRef={actorRef}>
-              <FilterInput name="search" type="search" label={t('coaches.filters.search')} value={filters.search} maxLength={100} />
+              <FilterInput
+                name="search"
+                type="search"
+                label={t('coaches.filters.search')}
+                value={filters.search}
+                maxLength={100}
+              />
               <FilterSelect
                 name="active"
                 label={t('coaches.filters.active')}

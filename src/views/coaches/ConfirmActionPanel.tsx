@@ -43,7 +43,11 @@ export function ConfirmActionPanel({
       ) : null}
       <div className="form-actions">
         {state.hasTag('error') ? (
-          <button type="button" className="button" onClick={() => actorRef.send({ type: 'action.retry' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => actorRef.send({ type: 'action.retry' })}
+          >
             {t('list.retry')}
           </button>
         ) : (
@@ -57,7 +61,12 @@ export function ConfirmActionPanel({
             {running ? t('confirmAction.running') : confirmLabel}
           </button>
         )}
-        <button type="button" className="button" disabled={running} onClick={() => actorRef.send({ type: 'action.abort' })}>
+        <button
+          type="button"
+          className="button"
+          disabled={running}
+          onClick={() => actorRef.send({ type: 'action.abort' })}
+        >
           {t('confirmAction.abort')}
         </button>
       </div>

@@ -22,7 +22,11 @@ export default function DashboardPage() {
       {state.hasTag('loaded') && (
         <>
           <OverviewCards cards={state.context.cards} />
-          <button type="button" className="button" onClick={() => send({ type: 'overview.refresh' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => send({ type: 'overview.refresh' })}
+          >
             {t('overview.refresh')}
           </button>
         </>

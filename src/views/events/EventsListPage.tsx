@@ -39,7 +39,8 @@ function eventColumns(
   filters: ListFilters,
   coaches: FilterOptions['coaches'],
 ): Column<EventRow>[] {
-  const coachName = (id: string | null) => (id ? (coaches.find((c) => c.id === id)?.name ?? null) : null);
+  const coachName = (id: string | null) =>
+    id ? (coaches.find((c) => c.id === id)?.name ?? null) : null;
   return [
     { header: tKey('staff:eventList.columns.when'), cell: (e) => formatDateTime(e.occurredAt) },
     {
@@ -48,13 +49,16 @@ function eventColumns(
         <>
           {eventActionLabel(t, e.kind === 'feed' ? e.type : e.action)}
           {/* Only the full feed mixes important and other events. */}
-          {e.kind === 'feed' && e.important && filters.showAllEvents === 'true' ? ` (${t('eventList.important')})` : ''}
+          {e.kind === 'feed' && e.important && filters.showAllEvents === 'true'
+            ? ` (${t('eventList.important')})`
+            : ''}
         </>
       ),
     },
     {
       header: tKey('staff:eventList.columns.who'),
-      cell: (e, t) => (e.actor ? `${e.actor.email} (${t(`roles.${e.actor.role}`)})` : t('eventList.system')),
+      cell: (e, t) =>
+        e.actor ? `${e.actor.email} (${t(`roles.${e.actor.role}`)})` : t('eventList.system'),
     },
     {
       header: tKey('staff:eventList.columns.about'),
@@ -62,12 +66,16 @@ function eventColumns(
         <ul className="plain-list">
           {e.clientId ? (
             <li>
-              <Link href={`/clients/${e.clientId}`}>{e.subject.clientName ?? t('eventList.client')}</Link>{' '}
+              <Link href={`/clients/${e.clientId}`}>
+                {e.subject.clientName ?? t('eventList.client')}
+              </Link>{' '}
               {filters.client === e.clientId ? null : (
                 <button
                   type="button"
                   className="button-link"
-                  onClick={() => actorRef.send({ type: 'list.filter', filters: { client: e.clientId! } })}
+                  onClick={() =>
+                    actorRef.send({ type: 'list.filter', filters: { client: e.clientId! } })
+                  }
                 >
                   {t('eventList.onlyClient')}
                 </button>
@@ -88,7 +96,12 @@ function eventColumns(
                 <button
                   type="button"
                   className="button-link"
-                  onClick={() => actorRef.send({ type: 'list.filter', filters: { appointment: e.appointmentId! } })}
+                  onClick={() =>
+                    actorRef.send({
+                      type: 'list.filter',
+                      filters: { appointment: e.appointmentId! },
+                    })
+                  }
                 >
                   {t('eventList.onlyAppointment')}
                 </button>
@@ -104,7 +117,9 @@ function eventColumns(
           ) : null}
           {e.coachId ? (
             <li>
-              <Link href={`/coaches/${e.coachId}`}>{coachName(e.coachId) ?? t('eventList.coach')}</Link>
+              <Link href={`/coaches/${e.coachId}`}>
+                {coachName(e.coachId) ?? t('eventList.coach')}
+              </Link>
             </li>
           ) : null}
         </ul>
@@ -124,11 +139,14 @@ function AppointmentFilter({ actorRef, id }: { actorRef: ListActor; id: string }
       <strong>{t('eventList.filters.appointment')}</strong>
       <input type="hidden" name="appointment" value={id} />
       <p>
-        {t('eventList.appointmentChosen')} (<Link href={`/appointments/${id}`}>{t('eventList.appointmentOpen')}</Link>){' '}
+        {t('eventList.appointmentChosen')} (
+        <Link href={`/appointments/${id}`}>{t('eventList.appointmentOpen')}</Link>){' '}
         <button
           type="button"
           className="button-link"
-          onClick={() => actorRef.send({ type: 'list.filter', filters: { appointment: undefined } })}
+          onClick={() =>
+            actorRef.send({ type: 'list.filter', filters: { appointment: undefined } })
+          }
         >
           {t('eventList.appointmentRemove')}
         </button>
@@ -177,7 +195,9 @@ export default function EventsListPage() {
                 value={filters.client}
                 wire={wireClientPicker}
               />
-              {filters.appointment ? <AppointmentFilter actorRef={actorRef} id={filters.appointment} /> : null}
+              {filters.appointment ? (
+                <AppointmentFilter actorRef={actorRef} id={filters.appointment} />
+              ) : null}
               {filters.view === 'audit' ? null : (
                 <FilterSelect
                   name="showAllEvents"

@@ -59,7 +59,13 @@ export default function HelpPage() {
                   src={topic.url}
                   aria-labelledby={`${topic.id}-title`}
                 >
-                  <track kind="captions" srcLang="de" src={captionsUrl(topic.url)} label={t('help.captions')} default />
+                  <track
+                    kind="captions"
+                    srcLang="de"
+                    src={captionsUrl(topic.url)}
+                    label={t('help.captions')}
+                    default
+                  />
                 </video>
                 <a href={topic.url} target="_blank" rel="noopener noreferrer">
                   {t('help.openVideo', { title: t(topic.titleKey) })}

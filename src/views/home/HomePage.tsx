@@ -12,7 +12,8 @@ import { useSessionStatus } from '../session-status';
 export function HomePage() {
   const { t } = useTranslation();
   const status = useSessionStatus();
-  if (status.kind === 'signedIn' && !status.session.active) return <Redirect to="/notactive" replace />;
+  if (status.kind === 'signedIn' && !status.session.active)
+    return <Redirect to="/notactive" replace />;
   const client = status.kind === 'signedIn' && status.session.role === 'NONE';
   return (
     <article className="home-page">

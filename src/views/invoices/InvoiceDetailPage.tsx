@@ -13,7 +13,13 @@ import { useRouteActor } from '../route-actor';
 import { type Column, Table } from '../staff/DataTable';
 import { formatDate, formatDateTime, formatEuro } from '../staff/format';
 import { invoiceHref } from './columns';
-import { INVOICE_KIND_LABELS, INVOICE_STATUS_LABELS, invoiceErrorKey, Modal, Progress } from './parts';
+import {
+  INVOICE_KIND_LABELS,
+  INVOICE_STATUS_LABELS,
+  invoiceErrorKey,
+  Modal,
+  Progress,
+} from './parts';
 import '../billing/billing.css';
 import './invoices.css';
 
@@ -63,7 +69,9 @@ function InvoiceDetail({ id }: { id: string }) {
       {storno ? (
         <div className="notice" role="status">
           <p>{t('detail.stornoDone', { number: storno.number })}</p>
-          <Link href={invoiceHref(storno.id)}>{t('detail.stornoLink', { number: storno.number })}</Link>
+          <Link href={invoiceHref(storno.id)}>
+            {t('detail.stornoLink', { number: storno.number })}
+          </Link>
         </div>
       ) : null}
       <Actions actorRef={actorRef} invoice={invoice} />
@@ -83,17 +91,19 @@ function Actions({ actorRef, invoice }: { actorRef: DetailActor; invoice: Invoic
   return (
     <section aria-label={t('detail.actions')}>
       <div className="page-actions">
-        {DOCUMENTS.filter((d) => d.document === 'pdf' || invoice.hasXRechnung).map(({ document, label }) => (
-          <button
-            key={document}
-            type="button"
-            className="button"
-            disabled={!state.can({ type: 'download.start', document })}
-            onClick={() => actorRef.send({ type: 'download.start', document })}
-          >
-            {t(label)}
-          </button>
-        ))}
+        {DOCUMENTS.filter((d) => d.document === 'pdf' || invoice.hasXRechnung).map(
+          ({ document, label }) => (
+            <button
+              key={document}
+              type="button"
+              className="button"
+              disabled={!state.can({ type: 'download.start', document })}
+              onClick={() => actorRef.send({ type: 'download.start', document })}
+            >
+              {t(label)}
+            </button>
+          ),
+        )}
         {invoice.status !== 'cancelled' ? (
           <button
             type="button"
@@ -121,10 +131,18 @@ function Actions({ actorRef, invoice }: { actorRef: DetailActor; invoice: Invoic
           <p>
             {t('detail.downloadFailed')} {t(invoiceErrorKey(state.context.actionError))}
           </p>
-          <button type="button" className="button" onClick={() => actorRef.send({ type: 'download.retry' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => actorRef.send({ type: 'download.retry' })}
+          >
             {t('detail.retry')}
           </button>
-          <button type="button" className="button" onClick={() => actorRef.send({ type: 'download.dismiss' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => actorRef.send({ type: 'download.dismiss' })}
+          >
             {t('detail.close')}
           </button>
         </div>
@@ -147,17 +165,27 @@ function Facts({ invoice }: { invoice: Invoice }) {
       ) : null}
       {invoice.cancelledByInvoiceId ? (
         <p className="notice">
-          {t('detail.cancelledBy')} <Link href={invoiceHref(invoice.cancelledByInvoiceId)}>{t('detail.cancelledByLink')}</Link>
+          {t('detail.cancelledBy')}{' '}
+          <Link href={invoiceHref(invoice.cancelledByInvoiceId)}>
+            {t('detail.cancelledByLink')}
+          </Link>
         </p>
       ) : null}
       <dl className="invoice-facts">
         <dt>{t('detail.status')}</dt>
         <dd>
-          <span className={`invoice-status invoice-status-${invoice.status}`}>{t(INVOICE_STATUS_LABELS[invoice.status])}</span>
+          <span className={`invoice-status invoice-status-${invoice.status}`}>
+            {t(INVOICE_STATUS_LABELS[invoice.status])}
+          </span>
           {invoice.sentAt ? (
             <>
               {' – '}
-              <span>{t('detail.sentAt', { date: formatDateTime(invoice.sentAt), email: invoice.sentTo ?? '' })}</span>
+              <span>
+                {t('detail.sentAt', {
+                  date: formatDateTime(invoice.sentAt),
+                  email: invoice.sentTo ?? '',
+                })}
+              </span>
             </>
           ) : null}
           {invoice.cancelledAt ? (
@@ -215,10 +243,22 @@ type Line = Invoice['lines'][number] & { id: string };
 /** The invoice's lines; on a phone a card per line, headed by what was provided. */
 const lineColumns = (rate: (line: Line) => string): readonly Column<Line>[] => [
   { header: tKey('invoices:detail.line.date'), cell: (line) => formatDate(line.serviceDate) },
-  { header: tKey('invoices:detail.line.description'), primary: true, cell: (line) => line.description },
+  {
+    header: tKey('invoices:detail.line.description'),
+    primary: true,
+    cell: (line) => line.description,
+  },
   { header: tKey('invoices:detail.line.vat'), cell: (line) => rate(line) },
-  { header: tKey('invoices:detail.line.net'), numeric: true, cell: (line) => formatEuro(line.netCents) },
-  { header: tKey('invoices:detail.line.gross'), numeric: true, cell: (line) => formatEuro(line.grossCents) },
+  {
+    header: tKey('invoices:detail.line.net'),
+    numeric: true,
+    cell: (line) => formatEuro(line.netCents),
+  },
+  {
+    header: tKey('invoices:detail.line.gross'),
+    numeric: true,
+    cell: (line) => formatEuro(line.grossCents),
+  },
 ];
 
 interface SumRow {
@@ -233,26 +273,42 @@ interface SumRow {
 /** Sums per VAT rate and the invoice's total (the last row). */
 const SUM_COLUMNS: readonly Column<SumRow>[] = [
   { header: tKey('invoices:detail.group.rate'), rowHeader: true, cell: (row) => row.label },
-  { header: tKey('invoices:detail.group.net'), numeric: true, cell: (row) => formatEuro(row.netCents) },
-  { header: tKey('invoices:detail.group.vat'), numeric: true, cell: (row) => formatEuro(row.vatCents) },
+  {
+    header: tKey('invoices:detail.group.net'),
+    numeric: true,
+    cell: (row) => formatEuro(row.netCents),
+  },
+  {
+    header: tKey('invoices:detail.group.vat'),
+    numeric: true,
+    cell: (row) => formatEuro(row.vatCents),
+  },
   {
     header: tKey('invoices:detail.group.gross'),
     numeric: true,
-    cell: (row) => (row.total ? <strong>{formatEuro(row.grossCents)}</strong> : formatEuro(row.grossCents)),
+    cell: (row) =>
+      row.total ? <strong>{formatEuro(row.grossCents)}</strong> : formatEuro(row.grossCents),
   },
 ];
 
 function Lines({ invoice }: { invoice: Invoice }) {
   const { t } = useTranslation(['invoices', 'staff']);
   const rate = (g: { vatTreatment: string; vatRatePercent: number }) =>
-    g.vatTreatment === 'exempt' ? t('detail.exempt') : t('detail.ratePercent', { rate: g.vatRatePercent });
-  const exemptions = [...new Set(invoice.vatGroups.map((g) => g.vatExemptionReason).filter((x): x is string => !!x))];
+    g.vatTreatment === 'exempt'
+      ? t('detail.exempt')
+      : t('detail.ratePercent', { rate: g.vatRatePercent });
+  const exemptions = [
+    ...new Set(invoice.vatGroups.map((g) => g.vatExemptionReason).filter((x): x is string => !!x)),
+  ];
   return (
     <>
       <h2>{t('detail.lines')}</h2>
       <Table
         columns={lineColumns(rate)}
-        rows={invoice.lines.map((line, index) => ({ ...line, id: `${line.billableItemId}-${index}` }))}
+        rows={invoice.lines.map((line, index) => ({
+          ...line,
+          id: `${line.billableItemId}-${index}`,
+        }))}
         caption={t('detail.lines')}
       />
       <h2>{t('detail.vatGroups')}</h2>
@@ -266,7 +322,14 @@ function Lines({ invoice }: { invoice: Invoice }) {
             vatCents: g.vatCents,
             grossCents: g.grossCents,
           })),
-          { id: 'total', label: t('detail.total'), netCents: invoice.netCents, vatCents: invoice.vatCents, grossCents: invoice.grossCents, total: true },
+          {
+            id: 'total',
+            label: t('detail.total'),
+            netCents: invoice.netCents,
+            vatCents: invoice.vatCents,
+            grossCents: invoice.grossCents,
+            total: true,
+          },
         ]}
         caption={t('detail.vatGroups')}
         className="invoice-sums"
@@ -349,10 +412,13 @@ function QuestionDialog({
  * made at issue or, when only the e-mail was missing then, at this send; without a postal
  * address the invoice has none, and the dialog says so instead of promising one.
  */
-export function whatTheRecipientGets(invoice: Pick<Invoice, 'payerKind' | 'hasXRechnung' | 'recipient'>): string {
+export function whatTheRecipientGets(
+  invoice: Pick<Invoice, 'payerKind' | 'hasXRechnung' | 'recipient'>,
+): string {
   if (invoice.payerKind === 'client') return tKey('invoices:sendDialog.gets.client');
   if (invoice.hasXRechnung) return tKey('invoices:sendDialog.gets.xrechnung');
-  if (invoice.recipient.postalCode && invoice.recipient.city) return tKey('invoices:sendDialog.gets.xrechnungAtSend');
+  if (invoice.recipient.postalCode && invoice.recipient.city)
+    return tKey('invoices:sendDialog.gets.xrechnungAtSend');
   return tKey('invoices:sendDialog.gets.pdfOnly');
 }
 
@@ -397,7 +463,11 @@ function SendDialog({ actorRef, invoice }: { actorRef: DetailActor; invoice: Inv
       {valid ? (
         <p>
           <strong>
-            {t('sendDialog.question', { kind: t(INVOICE_KIND_LABELS[invoice.kind]), number: invoice.number, email: email.trim() })}
+            {t('sendDialog.question', {
+              kind: t(INVOICE_KIND_LABELS[invoice.kind]),
+              number: invoice.number,
+              email: email.trim(),
+            })}
           </strong>
         </p>
       ) : null}

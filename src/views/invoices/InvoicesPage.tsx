@@ -34,8 +34,15 @@ const STATUSES = ['issued', 'sent', 'cancelled'] as const;
 /** `/billing/invoices` (ADMIN): the invoices, the invoice run and the DATEV export. */
 export default function InvoicesPage() {
   const { t } = useTranslation(['invoices', 'staff']);
-  const listRef = useUrlList({ path: '/billing/invoices', filters: INVOICE_FILTERS, loadPage: loadInvoicesPageActor, defaultLimit: 25 });
-  const runRef = useRouteActor((effects) => wireInvoiceRun(effects, () => listRef.send({ type: 'list.reload' })));
+  const listRef = useUrlList({
+    path: '/billing/invoices',
+    filters: INVOICE_FILTERS,
+    loadPage: loadInvoicesPageActor,
+    defaultLimit: 25,
+  });
+  const runRef = useRouteActor((effects) =>
+    wireInvoiceRun(effects, () => listRef.send({ type: 'list.reload' })),
+  );
   const datevRef = useRouteActor(wireDatevExport, { input: datevStartRange() });
   const filters = useSelector(listRef, (s) => s.context.query.filters);
   const rows = useSelector(listRef, (s) => s.context.rows as readonly InvoiceSummary[]);
@@ -60,12 +67,22 @@ export default function InvoicesPage() {
           <FilterForm actorRef={listRef}>
             <FilterInput name="from" type="date" label={t('filters.from')} value={filters.from} />
             <FilterInput name="to" type="date" label={t('filters.to')} value={filters.to} />
-            <FilterInput name="year" type="number" min={2000} max={2999} label={t('filters.year')} value={filters.year} />
+            <FilterInput
+              name="year"
+              type="number"
+              min={2000}
+              max={2999}
+              label={t('filters.year')}
+              value={filters.year}
+            />
             <FilterSelect
               name="status"
               label={t('filters.status')}
               value={filters.status}
-              options={STATUSES.map((status) => ({ value: status, label: t(INVOICE_STATUS_LABELS[status]) }))}
+              options={STATUSES.map((status) => ({
+                value: status,
+                label: t(INVOICE_STATUS_LABELS[status]),
+              }))}
             />
           </FilterForm>
         }
@@ -98,7 +115,12 @@ function RunPanel({ actorRef }: { actorRef: RunActor }) {
       {result ? (
         <div className="notice" role="status">
           <p>
-            <strong>{t('run.done', { count: result.invoices.length, formatted: formatNumber(result.invoices.length) })}</strong>
+            <strong>
+              {t('run.done', {
+                count: result.invoices.length,
+                formatted: formatNumber(result.invoices.length),
+              })}
+            </strong>
           </p>
           {result.invoices.length ? (
             <ul aria-label={t('run.doneList')}>
@@ -110,7 +132,11 @@ function RunPanel({ actorRef }: { actorRef: RunActor }) {
               ))}
             </ul>
           ) : null}
-          <button type="button" className="button" onClick={() => actorRef.send({ type: 'run.dismiss' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => actorRef.send({ type: 'run.dismiss' })}
+          >
             {t('run.dismiss')}
           </button>
         </div>
@@ -134,13 +160,22 @@ function RunPanel({ actorRef }: { actorRef: RunActor }) {
             <RunPreCheck actorRef={actorRef} />
           </>
         ) : null}
-        {state.hasTag('running') && !state.hasTag('queued') ? <Progress text={t('run.running')} /> : null}
+        {state.hasTag('running') && !state.hasTag('queued') ? (
+          <Progress text={t('run.running')} />
+        ) : null}
         {state.hasTag('queued') && run ? (
           <div className="invoice-run-progress">
             <Progress
-              text={t('run.progress', { done: formatNumber(run.invoiceCount), total: formatNumber(run.payerCount) })}
+              text={t('run.progress', {
+                done: formatNumber(run.invoiceCount),
+                total: formatNumber(run.payerCount),
+              })}
             />
-            <progress max={run.payerCount} value={run.invoiceCount} aria-label={t('run.progressLabel')} />
+            <progress
+              max={run.payerCount}
+              value={run.invoiceCount}
+              aria-label={t('run.progressLabel')}
+            />
             <p className="field-hint">{t('run.queuedHint')}</p>
           </div>
         ) : null}
@@ -169,7 +204,11 @@ function RunPanel({ actorRef }: { actorRef: RunActor }) {
             </button>
           ) : null}
           {state.can({ type: 'run.retry' }) ? (
-            <button type="button" className="button button-primary" onClick={() => actorRef.send({ type: 'run.retry' })}>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => actorRef.send({ type: 'run.retry' })}
+            >
               {t('run.retry')}
             </button>
           ) : null}
@@ -222,9 +261,14 @@ function RunPreCheck({ actorRef }: { actorRef: RunActor }) {
           <ul aria-label={t('run.gaps.listLabel')}>
             {gaps.map((gap) => (
               <li key={`${gap.catalog}:${gap.name}`}>
-                <Link href={catalogHref(gap)}>{t(gap.catalogId ? 'run.gaps.complete' : 'run.gaps.create', { name: gap.name })}</Link>
+                <Link href={catalogHref(gap)}>
+                  {t(gap.catalogId ? 'run.gaps.complete' : 'run.gaps.create', { name: gap.name })}
+                </Link>
                 {' – '}
-                {t('run.gaps.missing', { fields: gap.missing.map((f) => t(MISSING_LABELS[f])).join(', '), count: gap.itemCount })}
+                {t('run.gaps.missing', {
+                  fields: gap.missing.map((f) => t(MISSING_LABELS[f])).join(', '),
+                  count: gap.itemCount,
+                })}
               </li>
             ))}
           </ul>
@@ -233,7 +277,9 @@ function RunPreCheck({ actorRef }: { actorRef: RunActor }) {
               type="checkbox"
               checked={chosen}
               disabled={!editable}
-              onChange={(e) => actorRef.send({ type: 'run.issueWithoutAddress', value: e.target.checked })}
+              onChange={(e) =>
+                actorRef.send({ type: 'run.issueWithoutAddress', value: e.target.checked })
+              }
             />
             {t('run.gaps.issueAnyway')}
           </label>
@@ -282,7 +328,12 @@ function DatevPanel({ actorRef }: { actorRef: DatevActor }) {
             onChange={(e) => actorRef.send({ type: 'datev.change', toDate: e.target.value })}
           />
         </div>
-        <button type="submit" className="button" disabled={!state.can({ type: 'datev.export' })} aria-busy={busy}>
+        <button
+          type="submit"
+          className="button"
+          disabled={!state.can({ type: 'datev.export' })}
+          aria-busy={busy}
+        >
           {busy ? t('datev.running') : t('datev.export')}
         </button>
       </form>

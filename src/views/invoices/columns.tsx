@@ -12,7 +12,9 @@ export const invoiceHref = (id: string) => `/billing/invoices/${id}`;
  * The columns of `/billing/invoices`. `numberOf` names another invoice on the page (a Storno's
  * original, a cancelled invoice's Storno) where it is there; the link works either way.
  */
-export function invoiceColumns(numberOf: (id: string) => string | undefined): readonly Column<InvoiceSummary>[] {
+export function invoiceColumns(
+  numberOf: (id: string) => string | undefined,
+): readonly Column<InvoiceSummary>[] {
   return [
     {
       header: tKey('invoices:columns.number'),
@@ -29,10 +31,18 @@ export function invoiceColumns(numberOf: (id: string) => string | undefined): re
         </>
       ),
     },
-    { header: tKey('invoices:columns.date'), width: 'narrow', cell: (row) => formatDate(row.invoiceDate) },
+    {
+      header: tKey('invoices:columns.date'),
+      width: 'narrow',
+      cell: (row) => formatDate(row.invoiceDate),
+    },
     { header: tKey('invoices:columns.recipient'), width: 'wide', cell: (row) => row.recipientName },
     { header: tKey('invoices:columns.payer'), cell: (row, t) => t(PAYER_LABELS[row.payerKind]) },
-    { header: tKey('invoices:columns.gross'), width: 'narrow', cell: (row) => formatEuro(row.grossCents) },
+    {
+      header: tKey('invoices:columns.gross'),
+      width: 'narrow',
+      cell: (row) => formatEuro(row.grossCents),
+    },
     {
       header: tKey('invoices:columns.status'),
       cell: (row, t) => {
@@ -40,7 +50,9 @@ export function invoiceColumns(numberOf: (id: string) => string | undefined): re
         const number = other ? numberOf(other) : undefined;
         return (
           <>
-            <span className={`invoice-status invoice-status-${row.status}`}>{t(INVOICE_STATUS_LABELS[row.status])}</span>
+            <span className={`invoice-status invoice-status-${row.status}`}>
+              {t(INVOICE_STATUS_LABELS[row.status])}
+            </span>
             {row.cancelsInvoiceId ? (
               <>
                 <br />

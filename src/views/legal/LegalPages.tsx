@@ -35,7 +35,13 @@ const PRIVACY_SECTIONS: readonly { id: string; paragraphs: number }[] = [
 ];
 
 /** Loads the practice's details; while loading or after a failure says so (with retry). */
-function LegalFrame({ title, children }: { title: string; children: (info: LegalInfo) => ReactNode }) {
+function LegalFrame({
+  title,
+  children,
+}: {
+  title: string;
+  children: (info: LegalInfo) => ReactNode;
+}) {
   const { t } = useTranslation('legal');
   const actorRef = useRouteActor(wireLegalPage, { input: { id: 'legal' } });
   const state = useSelector(actorRef, (s) => s);
@@ -46,12 +52,18 @@ function LegalFrame({ title, children }: { title: string; children: (info: Legal
       {info ? (
         <>
           {children(info)}
-          {info.updatedAt ? <p className="legal-updated">{t('updated', { date: formatDate(info.updatedAt) })}</p> : null}
+          {info.updatedAt ? (
+            <p className="legal-updated">{t('updated', { date: formatDate(info.updatedAt) })}</p>
+          ) : null}
         </>
       ) : state.hasTag('error') ? (
         <div className="notice notice-error" role="alert">
           <p>{t('failed')}</p>
-          <button type="button" className="button" onClick={() => actorRef.send({ type: 'detail.retry' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => actorRef.send({ type: 'detail.retry' })}
+          >
             {t('retry')}
           </button>
         </div>
@@ -124,7 +136,11 @@ export function ImprintPage() {
           <section aria-labelledby="imprint-privacy">
             <h2 id="imprint-privacy">{t('imprint.dpo')}</h2>
             {info.dpoName || info.dpoEmail ? (
-              <p>{t('imprint.dpoText', { dpo: [info.dpoName, info.dpoEmail].filter(Boolean).join(', ') })}</p>
+              <p>
+                {t('imprint.dpoText', {
+                  dpo: [info.dpoName, info.dpoEmail].filter(Boolean).join(', '),
+                })}
+              </p>
             ) : null}
             <p>
               <Link href="/datenschutz">{t('imprint.privacyLink')}</Link>
@@ -151,7 +167,10 @@ export function PrivacyPage() {
           address: addressOf(info),
           email: info.email,
           phone: info.phone,
-          dpo: info.dpoName || info.dpoEmail ? [info.dpoName, info.dpoEmail].filter(Boolean).join(', ') : t('privacy.dpoNone'),
+          dpo:
+            info.dpoName || info.dpoEmail
+              ? [info.dpoName, info.dpoEmail].filter(Boolean).join(', ')
+              : t('privacy.dpoNone'),
           authority: info.supervisoryAuthority ?? t('privacy.authorityNone'),
           interpolation: { escapeValue: false },
         };

@@ -14,7 +14,8 @@ const ERROR_KEYS: Record<string, string> = {
   network_error: tKey('staff:errors.network'),
   forbidden: tKey('staff:errors.forbidden'),
 };
-const errorKey = (code: string | undefined) => ERROR_KEYS[code ?? ''] ?? tKey('staff:errors.generic');
+const errorKey = (code: string | undefined) =>
+  ERROR_KEYS[code ?? ''] ?? tKey('staff:errors.generic');
 
 function SyncResult({ sync }: { sync: MailingListSync }) {
   const { t } = useTranslation('staff');
@@ -66,7 +67,11 @@ export default function MailingListPage() {
 }
 
 /** The page for a running mailing-list actor (the route's, or a test's). */
-export function MailingListView({ actorRef }: { actorRef: ActorRefFrom<typeof mailingListMachine> }) {
+export function MailingListView({
+  actorRef,
+}: {
+  actorRef: ActorRefFrom<typeof mailingListMachine>;
+}) {
   const { t } = useTranslation('staff');
   const overview = useSelector(actorRef, (s) => s.context.overview);
   const error = useSelector(actorRef, (s) => s.context.error);
@@ -93,7 +98,11 @@ export function MailingListView({ actorRef }: { actorRef: ActorRefFrom<typeof ma
         <div className="notice notice-error" role="alert">
           <p>{t(errorKey(error?.code))}</p>
           {!loaded ? (
-            <button type="button" className="button" onClick={() => send({ type: 'mailingList.retry' })}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => send({ type: 'mailingList.retry' })}
+            >
               {t('list.retry')}
             </button>
           ) : null}

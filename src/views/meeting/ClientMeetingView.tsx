@@ -81,9 +81,7 @@ export function ClientMeetingView({
           </WaitingNotice>
         </>
       ) : null}
-      {state.hasTag('connecting') ? (
-        <Busy label={t('state.joining')} />
-      ) : null}
+      {state.hasTag('connecting') ? <Busy label={t('state.joining')} /> : null}
       {state.hasTag('cancelled') ? (
         <>
           {appointmentCard}

@@ -142,9 +142,7 @@ export function CoachMeetingPage({ code, mode }: { code: string; mode: CoachMeet
           soon={msUntilOpen(overview, context.nowMs) <= SOON_S * 1000}
         />
       ) : null}
-      {state.hasTag('connecting') ? (
-        <Busy label={t('state.joining')} />
-      ) : null}
+      {state.hasTag('connecting') ? <Busy label={t('state.joining')} /> : null}
       {state.hasTag('cancelled') ? <CancelledNotice /> : null}
       {state.hasTag('over') ? <OverNotice /> : null}
       {state.hasTag('external') && overview ? (

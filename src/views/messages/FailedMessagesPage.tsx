@@ -20,7 +20,10 @@ const COLUMNS: readonly Column<Communication>[] = [
   { header: tKey('staff:failedMessages.columns.channel'), cell: (c, t) => t(CHANNELS[c.channel]) },
   { header: tKey('staff:failedMessages.columns.message'), cell: (c, t) => messageTitle(c, t) },
   { header: tKey('staff:failedMessages.columns.recipient'), cell: (c) => c.recipient },
-  { header: tKey('staff:failedMessages.columns.error'), cell: (c, t) => c.error ?? t('failedMessages.noReason') },
+  {
+    header: tKey('staff:failedMessages.columns.error'),
+    cell: (c, t) => c.error ?? t('failedMessages.noReason'),
+  },
   {
     header: tKey('staff:failedMessages.columns.about'),
     cell: (c, t) => (
@@ -46,11 +49,20 @@ const COLUMNS: readonly Column<Communication>[] = [
  */
 export default function FailedMessagesPage() {
   const { t } = useTranslation('staff');
-  const actorRef = useUrlList({ path: '/messages/failed', filters: FAILED_FILTERS, loadPage: loadFailedMessagesPageActor });
+  const actorRef = useUrlList({
+    path: '/messages/failed',
+    filters: FAILED_FILTERS,
+    loadPage: loadFailedMessagesPageActor,
+  });
   return (
     <StaffListPage title={t('failedMessages.title')}>
       <p>{t('failedMessages.intro')}</p>
-      <DataTable actorRef={actorRef} columns={COLUMNS} label={t('failedMessages.results')} emptyText={t('failedMessages.empty')} />
+      <DataTable
+        actorRef={actorRef}
+        columns={COLUMNS}
+        label={t('failedMessages.results')}
+        emptyText={t('failedMessages.empty')}
+      />
     </StaffListPage>
   );
 }

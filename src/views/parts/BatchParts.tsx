@@ -50,7 +50,12 @@ export interface BatchWording {
 export function useBatchRowSelection<Row>(
   batchRef: BatchActor,
   enabled: boolean,
-  options: { asItem: (row: Row) => BatchItem; rowLabel: (row: Row) => string; pageLabel: string; header: string },
+  options: {
+    asItem: (row: Row) => BatchItem;
+    rowLabel: (row: Row) => string;
+    pageLabel: string;
+    header: string;
+  },
 ): RowSelection<Row> | undefined {
   const selected = useSelector(batchRef, (s) => s.context.selected);
   const busy = useSelector(batchRef, (s) => s.hasTag('busy') || s.hasTag('open'));
@@ -61,7 +66,8 @@ export function useBatchRowSelection<Row>(
     return {
       isSelected: (row) => ids.has(asItem(row).id),
       toggle: (row) => batchRef.send({ type: 'batch.toggle', item: asItem(row) }),
-      togglePage: (rows, on) => batchRef.send({ type: 'batch.page', items: rows.map(asItem), selected: on }),
+      togglePage: (rows, on) =>
+        batchRef.send({ type: 'batch.page', items: rows.map(asItem), selected: on }),
       rowLabel,
       pageLabel,
       header,
@@ -102,7 +108,11 @@ export function SelectionBar({
       <p role="status">
         {count === 0
           ? t(k('selection.none'))
-          : t(k('selection.summary'), { count, formatted: formatNumber(count), sum: formatEuro(sum ?? 0) })}
+          : t(k('selection.summary'), {
+              count,
+              formatted: formatNumber(count),
+              sum: formatEuro(sum ?? 0),
+            })}
         {scope === 'matching' && matchingCount > count
           ? ` ${t(k('selection.capped'), { formatted: formatNumber(matchingCount) })}`
           : null}
@@ -113,7 +123,11 @@ export function SelectionBar({
           <p>
             {t(k('selection.matchingFailed'))} {t(errorKey(state.context.error))}
           </p>
-          <button type="button" className="button" onClick={() => actorRef.send({ type: 'batch.retry' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => actorRef.send({ type: 'batch.retry' })}
+          >
             {t('staff:list.retry')}
           </button>
         </div>
@@ -132,7 +146,11 @@ export function SelectionBar({
           </button>
         ) : null}
         {count > 0 ? (
-          <button type="button" className="button" onClick={() => actorRef.send({ type: 'batch.clear' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => actorRef.send({ type: 'batch.clear' })}
+          >
             {t(k('selection.clear'))}
           </button>
         ) : null}
@@ -148,20 +166,34 @@ export function SelectionBar({
           </button>
         ))}
       </div>
-      {count > 0 && actions.length === 0 ? <p className="field-hint">{t(k('selection.noAction'))}</p> : null}
+      {count > 0 && actions.length === 0 ? (
+        <p className="field-hint">{t(k('selection.noAction'))}</p>
+      ) : null}
     </section>
   );
 }
 
 /** "42 Positionen freigegeben", until the next selection. */
-export function BatchResult({ actorRef, wording: w }: { actorRef: BatchActor; wording: BatchWording }) {
+export function BatchResult({
+  actorRef,
+  wording: w,
+}: {
+  actorRef: BatchActor;
+  wording: BatchWording;
+}) {
   const { t } = useTranslation();
   const result = useSelector(actorRef, (s) => (s.hasTag('done') ? s.context.result : null));
   if (!result) return null;
   return (
     <div className="notice notice-success batch-result">
-      <p role="status">{t(w.done(result.action), { count: result.count, formatted: formatNumber(result.count) })}</p>
-      <button type="button" className="button" onClick={() => actorRef.send({ type: 'batch.back' })}>
+      <p role="status">
+        {t(w.done(result.action), { count: result.count, formatted: formatNumber(result.count) })}
+      </p>
+      <button
+        type="button"
+        className="button"
+        onClick={() => actorRef.send({ type: 'batch.back' })}
+      >
         {t(`${w.prefix}.done.close`)}
       </button>
     </div>
@@ -173,7 +205,13 @@ export function BatchResult({ actorRef, wording: w }: { actorRef: BatchActor; wo
  * with retry (same batch, same Idempotency-Key), and the conflict: each refused record with
  * its status and reason, and "deselect them and send the rest".
  */
-export function BatchDialog({ actorRef, wording: w }: { actorRef: BatchActor; wording: BatchWording }) {
+export function BatchDialog({
+  actorRef,
+  wording: w,
+}: {
+  actorRef: BatchActor;
+  wording: BatchWording;
+}) {
   const { t } = useTranslation();
   const k = (key: string) => `${w.prefix}.${key}`;
   const state = useSelector(actorRef, (s) => s);
@@ -197,11 +235,18 @@ export function BatchDialog({ actorRef, wording: w }: { actorRef: BatchActor; wo
       {state.hasTag('conflict') ? (
         <>
           <h2 id={`${id}-title`}>{t(k('conflict.title'))}</h2>
-          <p>{t(k('conflict.intro'), { count: conflicts.length, formatted: formatNumber(conflicts.length) })}</p>
+          <p>
+            {t(k('conflict.intro'), {
+              count: conflicts.length,
+              formatted: formatNumber(conflicts.length),
+            })}
+          </p>
           <ul className="conflict-list">
             {conflicts.map((c) => (
               <li key={c.id}>
-                <strong>{w.describe(c.id) ?? t(k('conflict.unknownItem'), { id: c.id.slice(0, 8) })}</strong>
+                <strong>
+                  {w.describe(c.id) ?? t(k('conflict.unknownItem'), { id: c.id.slice(0, 8) })}
+                </strong>
                 {' – '}
                 {c.status ? `${t(k('conflict.now'), { status: t(w.status(c.status)) })}, ` : null}
                 {t(w.reason(c.code))}
@@ -244,7 +289,11 @@ export function BatchDialog({ actorRef, wording: w }: { actorRef: BatchActor; wo
           ) : null}
           <div className="form-actions">
             {state.hasTag('error') ? (
-              <button type="button" className="button button-primary" onClick={() => actorRef.send({ type: 'batch.retry' })}>
+              <button
+                type="button"
+                className="button button-primary"
+                onClick={() => actorRef.send({ type: 'batch.retry' })}
+              >
                 {t(k('confirm.retry'))}
               </button>
             ) : (

@@ -23,7 +23,13 @@ export function BusyButton({
   onClick?: () => void;
 }) {
   return (
-    <button type={type} className={className} disabled={disabled} aria-busy={busy} onClick={onClick}>
+    <button
+      type={type}
+      className={className}
+      disabled={disabled}
+      aria-busy={busy}
+      onClick={onClick}
+    >
       {busy && busyLabel !== undefined ? busyLabel : label}
     </button>
   );

@@ -19,7 +19,12 @@ export function EventButton<TEvent extends EventObject>({
   children: ReactNode;
 }) {
   return (
-    <button type="button" className={className} disabled={!state.can(event)} onClick={() => send(event)}>
+    <button
+      type="button"
+      className={className}
+      disabled={!state.can(event)}
+      onClick={() => send(event)}
+    >
       {children}
     </button>
   );

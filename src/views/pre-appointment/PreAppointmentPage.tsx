@@ -49,7 +49,11 @@ function ClientStep({ actorRef }: { actorRef: PreActor }) {
   return (
     <>
       <h2>{t('preAppointment.clientStep')}</h2>
-      <RecordForm actorRef={form} label={t('preAppointment.clientStep')} submitLabel={t('preAppointment.next')}>
+      <RecordForm
+        actorRef={form}
+        label={t('preAppointment.clientStep')}
+        submitLabel={t('preAppointment.next')}
+      >
         <ClientFormFields actorRef={form} coaches={[]} catalog={catalog} full={false} />
       </RecordForm>
     </>
@@ -62,7 +66,13 @@ function SlotStep({ actorRef }: { actorRef: PreActor }) {
   return picker ? <SlotPicking picker={picker} client={client} /> : null;
 }
 
-function SlotPicking({ picker, client }: { picker: PickerActor; client: { firstName: string; lastName: string } | null }) {
+function SlotPicking({
+  picker,
+  client,
+}: {
+  picker: PickerActor;
+  client: { firstName: string; lastName: string } | null;
+}) {
   const { t } = useTranslation('staff');
   const state = useSelector(picker, (s) => s);
   const { slots, slot, conflict, error } = state.context;
@@ -76,7 +86,11 @@ function SlotPicking({ picker, client }: { picker: PickerActor; client: { firstN
   }
   return (
     <>
-      <h2>{t('preAppointment.slotStep', { name: `${client?.firstName ?? ''} ${client?.lastName ?? ''}` })}</h2>
+      <h2>
+        {t('preAppointment.slotStep', {
+          name: `${client?.firstName ?? ''} ${client?.lastName ?? ''}`,
+        })}
+      </h2>
       {confirming && slot ? (
         <div className="confirm-box" role="alertdialog" aria-labelledby="book-question">
           <p id="book-question">
@@ -99,7 +113,12 @@ function SlotPicking({ picker, client }: { picker: PickerActor; client: { firstN
               busyLabel={t('preAppointment.booking')}
               onClick={() => send({ type: 'booking.confirm' })}
             />
-            <button type="button" className="button" disabled={state.hasTag('submitting')} onClick={() => send({ type: 'booking.back' })}>
+            <button
+              type="button"
+              className="button"
+              disabled={state.hasTag('submitting')}
+              onClick={() => send({ type: 'booking.back' })}
+            >
               {t('preAppointment.otherTime')}
             </button>
           </div>
@@ -152,7 +171,9 @@ function SlotPicking({ picker, client }: { picker: PickerActor; client: { firstN
                         <button
                           type="button"
                           className="button"
-                          aria-label={t('preAppointment.slotLabel', { when: formatRange(s.startDate, s.endDate) })}
+                          aria-label={t('preAppointment.slotLabel', {
+                            when: formatRange(s.startDate, s.endDate),
+                          })}
                           onClick={() => send({ type: 'slot.select', slot: s })}
                         >
                           {formatTime(s.startDate)}

@@ -16,7 +16,13 @@ import {
 import { oneOf, uuid } from '../../machines/list.machine';
 import { recordOf } from '../../machines/record-detail.machine';
 import { wireReviewBatch, wireReviewOverview } from '../../machines/wiring/review';
-import { BatchDialog, BatchResult, SelectionBar, useBatchRowSelection, type BatchActor } from '../parts/BatchParts';
+import {
+  BatchDialog,
+  BatchResult,
+  SelectionBar,
+  useBatchRowSelection,
+  type BatchActor,
+} from '../parts/BatchParts';
 import { useRouteActor } from '../route-actor';
 import { useSessionPermission } from '../session-status';
 import { StaffListPage } from '../staff/ActionLinks';
@@ -27,7 +33,14 @@ import { errorKey, type ListActor } from '../staff/ListParts';
 import { formatDate, formatNumber } from '../staff/format';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
 import './review.css';
-import { EMPTY_LABELS, RESULT_LABELS, TAB_LABELS, personName, reviewColumns, reviewWording } from './columns';
+import {
+  EMPTY_LABELS,
+  RESULT_LABELS,
+  TAB_LABELS,
+  personName,
+  reviewColumns,
+  reviewWording,
+} from './columns';
 
 /** The filters of `/review` as URL keys: `tab` is the list, `coach` the coach (managers). */
 export const REVIEW_FILTERS = z.object({ tab: oneOf(REVIEW_TABS), coach: uuid });
@@ -38,7 +51,15 @@ const useOverviewActor = (coach: string | undefined) =>
   useRouteActor(wireReviewOverview, { input: { id: coach ?? '' } });
 
 /** Overall status, counts per status, and what waits for review per coach. */
-function Overview({ actorRef, listRef, manager }: { actorRef: OverviewActor; listRef: ListActor; manager: boolean }) {
+function Overview({
+  actorRef,
+  listRef,
+  manager,
+}: {
+  actorRef: OverviewActor;
+  listRef: ListActor;
+  manager: boolean;
+}) {
   const { t } = useTranslation('review');
   const overview = useSelector(actorRef, (s) => recordOf<ReviewOverview>(s.context));
   const failed = useSelector(actorRef, (s) => s.hasTag('error'));
@@ -51,7 +72,11 @@ function Overview({ actorRef, listRef, manager }: { actorRef: OverviewActor; lis
             <p>
               {t('overview.failed')} {t(errorKey(error))}
             </p>
-            <button type="button" className="button" onClick={() => actorRef.send({ type: 'detail.retry' })}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => actorRef.send({ type: 'detail.retry' })}
+            >
               {t('overview.retry')}
             </button>
           </div>
@@ -73,12 +98,20 @@ function Overview({ actorRef, listRef, manager }: { actorRef: OverviewActor; lis
         <StatusItem label={t('overview.allTasks')} status={overview.status} />
         <StatusItem label={t('overview.patientCards')} status={overview.cards} />
       </ul>
-      <Table columns={COUNT_COLUMNS} rows={rows} caption={t('overview.counts')} showCaption className="review-counts" />
+      <Table
+        columns={COUNT_COLUMNS}
+        rows={rows}
+        caption={t('overview.counts')}
+        showCaption
+        className="review-counts"
+      />
       {pending.coaches.length === 0 ? (
         <p>{t('overview.nothingPending')}</p>
       ) : (
         <Table
-          columns={pendingColumns(manager ? (coach) => listRef.send({ type: 'list.filter', filters: { coach } }) : null)}
+          columns={pendingColumns(
+            manager ? (coach) => listRef.send({ type: 'list.filter', filters: { coach } }) : null,
+          )}
           rows={pending.coaches.map((row) => ({ ...row, id: row.coach.id }))}
           caption={t('overview.byCoach')}
           showCaption
@@ -90,14 +123,26 @@ function Overview({ actorRef, listRef, manager }: { actorRef: OverviewActor; lis
 }
 
 /** One overall status (available or blocker) with what is overdue, under its name. */
-function StatusItem({ label, status }: { label: string; status: { status: 'available' | 'blocker'; overdue: number } }) {
+function StatusItem({
+  label,
+  status,
+}: {
+  label: string;
+  status: { status: 'available' | 'blocker'; overdue: number };
+}) {
   const { t } = useTranslation('review');
   return (
     <li className={status.status === 'blocker' ? 'notice notice-error' : 'notice notice-success'}>
       <span className="review-status-label">{label}</span>
       <strong>{t(`overview.${status.status}`)}</strong>
       {status.overdue > 0 ? (
-        <span> {t('overview.overdue', { count: status.overdue, formatted: formatNumber(status.overdue) })}</span>
+        <span>
+          {' '}
+          {t('overview.overdue', {
+            count: status.overdue,
+            formatted: formatNumber(status.overdue),
+          })}
+        </span>
       ) : null}
     </li>
   );
@@ -113,16 +158,19 @@ interface CountRow {
 /** Documents per status: a row per kind of document, a column per status. */
 const COUNT_COLUMNS: readonly Column<CountRow>[] = [
   { header: tKey('review:overview.document'), rowHeader: true, cell: (row) => row.label },
-  ...(['missing', 'new', 'sent', 'completed'] as const).map(
-    (s): Column<CountRow> => ({ header: `review:statuses.${s}`, cell: (row) => formatNumber(row.counts[s]) }),
-  ),
+  ...(['missing', 'new', 'sent', 'completed'] as const).map((s): Column<CountRow> => ({
+    header: `review:statuses.${s}`,
+    cell: (row) => formatNumber(row.counts[s]),
+  })),
   { header: tKey('review:overview.blocked'), cell: (row) => formatNumber(row.counts.blocked) },
 ];
 
 type PendingRow = ReviewOverview['pending']['coaches'][number] & { id: string };
 
 /** What waits for review, per coach; a manager picks a coach to filter the list below. */
-const pendingColumns = (showCoach: ((coach: string) => void) | null): readonly Column<PendingRow>[] => [
+const pendingColumns = (
+  showCoach: ((coach: string) => void) | null,
+): readonly Column<PendingRow>[] => [
   {
     header: tKey('review:columns.coach'),
     rowHeader: true,
@@ -141,8 +189,14 @@ const pendingColumns = (showCoach: ((coach: string) => void) | null): readonly C
       ),
   },
   { header: tKey('review:overview.summaries'), cell: (row) => formatNumber(row.pendingSummaries) },
-  { header: tKey('review:overview.patientCards'), cell: (row) => formatNumber(row.pendingPatientCards) },
-  { header: tKey('review:overview.billableItems'), cell: (row) => formatNumber(row.pendingBillableItems) },
+  {
+    header: tKey('review:overview.patientCards'),
+    cell: (row) => formatNumber(row.pendingPatientCards),
+  },
+  {
+    header: tKey('review:overview.billableItems'),
+    cell: (row) => formatNumber(row.pendingBillableItems),
+  },
   { header: tKey('review:overview.oldest'), cell: (row) => formatDate(row.oldestPendingAt) },
 ];
 
@@ -169,11 +223,17 @@ function Tabs({ actorRef, current }: { actorRef: ListActor; current: ReviewTab }
 const asItem = (row: ReviewRow) => ({ id: row.id, status: row.status });
 
 /** The row boxes of a signed list, kept by the batch machine. */
-function useRowSelection(batchRef: BatchActor, enabled: boolean): RowSelection<ReviewRow> | undefined {
+function useRowSelection(
+  batchRef: BatchActor,
+  enabled: boolean,
+): RowSelection<ReviewRow> | undefined {
   const { t } = useTranslation('review');
   const rowLabel = useCallback(
     (row: ReviewRow) =>
-      t('batch.selection.row', { client: personName(row.client), date: formatDate(row.appointmentStartDate) }),
+      t('batch.selection.row', {
+        client: personName(row.client),
+        date: formatDate(row.appointmentStartDate),
+      }),
     [t],
   );
   return useBatchRowSelection(batchRef, enabled, {
@@ -228,7 +288,12 @@ function ReviewTable({
             {acting ? (
               <>
                 <BatchResult actorRef={batchRef} wording={wording} />
-                <SelectionBar actorRef={batchRef} wording={wording} matchCount={matchCount} pageRows={rows.length} />
+                <SelectionBar
+                  actorRef={batchRef}
+                  wording={wording}
+                  matchCount={matchCount}
+                  pageRows={rows.length}
+                />
               </>
             ) : null}
           </>
@@ -278,7 +343,12 @@ function ReviewBody({ listRef, coachFilter }: { listRef: ListActor; coachFilter:
 export default function ReviewPage() {
   const { t } = useTranslation('review');
   const { manager } = useStaffSession();
-  const listRef = useUrlList({ path: '/review', filters: REVIEW_FILTERS, loadPage: loadReviewPageActor, defaultLimit: 25 });
+  const listRef = useUrlList({
+    path: '/review',
+    filters: REVIEW_FILTERS,
+    loadPage: loadReviewPageActor,
+    defaultLimit: 25,
+  });
   const filters = useSelector(listRef, (s) => s.context.query.filters);
   const options = useFilterOptions(manager);
   const coachFilter = manager ? (

@@ -9,7 +9,8 @@ import { formatDate, formatDateTime } from '../staff/format';
 
 /** Labels and columns of the /review lists. */
 
-export const personName = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
+export const personName = (p: { firstName: string; lastName: string }) =>
+  `${p.firstName} ${p.lastName}`;
 
 export const TAB_LABELS: Record<ReviewTab, string> = {
   summaries: tKey('review:tabs.summaries'),
@@ -49,7 +50,10 @@ const DONE: Record<ReviewRow['kind'], string> = {
 };
 
 /** The /review words for the shared batch parts; a refused document on screen is named by person and date. */
-export const reviewWording = (kind: ReviewRow['kind'], rows: readonly ReviewRow[]): BatchWording => ({
+export const reviewWording = (
+  kind: ReviewRow['kind'],
+  rows: readonly ReviewRow[],
+): BatchWording => ({
   prefix: 'review:batch',
   action: () => tKey('review:batch.actions.complete'),
   done: () => DONE[kind],
@@ -73,7 +77,9 @@ export function reviewColumns(tab: ReviewTab): readonly Column<ReviewRow>[] {
       header: tKey('review:columns.appointment'),
       cell: (row, t) => (
         <>
-          <Link href={`/appointments/${row.appointmentId}`}>{formatDateTime(row.appointmentStartDate)}</Link>
+          <Link href={`/appointments/${row.appointmentId}`}>
+            {formatDateTime(row.appointmentStartDate)}
+          </Link>
           <br />
           <small>{t(APPOINTMENT_TYPE_LABELS[row.appointmentType])}</small>
         </>
@@ -87,7 +93,9 @@ export function reviewColumns(tab: ReviewTab): readonly Column<ReviewRow>[] {
     {
       header: tKey('review:columns.status'),
       width: 'narrow',
-      cell: (row, t) => <span className={`status-badge status-${row.status}`}>{t(STATUS_LABELS[row.status]!)}</span>,
+      cell: (row, t) => (
+        <span className={`status-badge status-${row.status}`}>{t(STATUS_LABELS[row.status]!)}</span>
+      ),
     },
     signed
       ? {

@@ -22,7 +22,11 @@ export function ActionLinks({
   label?: string;
 }) {
   const items = links.map((link) => (
-    <Link key={link.href} href={link.href} className={link.primary ? 'button button-primary' : 'button'}>
+    <Link
+      key={link.href}
+      href={link.href}
+      className={link.primary ? 'button button-primary' : 'button'}
+    >
       {link.label}
     </Link>
   ));

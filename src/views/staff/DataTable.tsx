@@ -55,7 +55,13 @@ export interface RowSelection<Row> {
 }
 
 /** The header's box: checked when every row is, mixed when some are. */
-function PageCheckbox<Row>({ rows, selection }: { rows: readonly Row[]; selection: RowSelection<Row> }) {
+function PageCheckbox<Row>({
+  rows,
+  selection,
+}: {
+  rows: readonly Row[];
+  selection: RowSelection<Row>;
+}) {
   const ref = useRef<HTMLInputElement>(null);
   const count = rows.filter((row) => selection.isSelected(row)).length;
   const all = rows.length > 0 && count === rows.length;

@@ -46,7 +46,10 @@ export function RecordForm({
                 : 'editing',
   );
   const error = useSelector(actorRef, (s) => s.context.error);
-  const hasFieldErrors = useSelector(actorRef, (s) => Object.keys(s.context.fieldErrors).length > 0);
+  const hasFieldErrors = useSelector(
+    actorRef,
+    (s) => Object.keys(s.context.fieldErrors).length > 0,
+  );
   const canReload = useSelector(actorRef, (s) => s.can({ type: 'form.reload' }));
   const send = actorRef.send;
 
@@ -95,12 +98,20 @@ export function RecordForm({
           <p>{t(errorKey(error))}</p>
           <div className="form-actions">
             {status === 'failed' ? (
-              <button type="button" className="button button-primary" onClick={() => send({ type: 'form.retry' })}>
+              <button
+                type="button"
+                className="button button-primary"
+                onClick={() => send({ type: 'form.retry' })}
+              >
                 {t('list.retry')}
               </button>
             ) : null}
             {canReload ? (
-              <button type="button" className="button" onClick={() => send({ type: 'form.reload' })}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => send({ type: 'form.reload' })}
+              >
                 {t('form.reload')}
               </button>
             ) : null}
@@ -111,7 +122,13 @@ export function RecordForm({
         </div>
       ) : (
         <div className="form-actions">
-          <BusyButton type="submit" busy={busy} disabled={locked} label={submitLabel} busyLabel={t('form.saving')} />
+          <BusyButton
+            type="submit"
+            busy={busy}
+            disabled={locked}
+            label={submitLabel}
+            busyLabel={t('form.saving')}
+          />
           {actions}
         </div>
       )}
@@ -165,7 +182,15 @@ export function TextField({
 }
 
 /** A checkbox of the form. */
-export function CheckField({ actorRef, name, label }: { actorRef: FormActor; name: string; label: string }) {
+export function CheckField({
+  actorRef,
+  name,
+  label,
+}: {
+  actorRef: FormActor;
+  name: string;
+  label: string;
+}) {
   const { value, error } = useField(actorRef, name);
   const id = `field-${name}`;
   return (
@@ -175,7 +200,9 @@ export function CheckField({ actorRef, name, label }: { actorRef: FormActor; nam
         type="checkbox"
         name={name}
         checked={value === true}
-        onChange={(e) => actorRef.send({ type: 'form.change', field: name, value: e.target.checked })}
+        onChange={(e) =>
+          actorRef.send({ type: 'form.change', field: name, value: e.target.checked })
+        }
       />
       <label htmlFor={id}>{label}</label>
     </div>

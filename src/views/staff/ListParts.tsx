@@ -94,7 +94,13 @@ export function ListFrame({
   const { t } = useTranslation('staff');
   const busy = useSelector(actorRef, (s) => s.hasTag('busy'));
   const status = useSelector(actorRef, (s) =>
-    s.hasTag('error') ? 'failed' : s.hasTag('empty') ? 'empty' : s.hasTag('loaded') ? 'loaded' : 'loading',
+    s.hasTag('error')
+      ? 'failed'
+      : s.hasTag('empty')
+        ? 'empty'
+        : s.hasTag('loaded')
+          ? 'loaded'
+          : 'loading',
   );
   const error = useSelector(actorRef, (s) => s.context.error);
   const hasRows = useSelector(actorRef, (s) => s.context.rows.length > 0);
@@ -114,7 +120,11 @@ export function ListFrame({
       {status === 'failed' ? (
         <div className="notice notice-error" role="alert">
           <p>{t(errorKey(error))}</p>
-          <button type="button" className="button" onClick={() => actorRef.send({ type: 'list.retry' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => actorRef.send({ type: 'list.retry' })}
+          >
             {t('list.retry')}
           </button>
         </div>
@@ -123,7 +133,11 @@ export function ListFrame({
         <div className="list-empty" role="status">
           <p>{outOfRange ? t('list.pastLastPage') : emptyText}</p>
           {outOfRange ? (
-            <button type="button" className="button" onClick={() => actorRef.send({ type: 'list.page', page: 1 })}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => actorRef.send({ type: 'list.page', page: 1 })}
+            >
               {t('list.firstPage')}
             </button>
           ) : null}
@@ -150,13 +164,19 @@ export function Pager({ actorRef }: { actorRef: ListActor }) {
       shown: s.context.shownQuery !== null && !s.hasTag('error'),
     }),
     (a, b) =>
-      a.page === b.page && a.pages === b.pages && a.count === b.count && a.capped === b.capped && a.shown === b.shown,
+      a.page === b.page &&
+      a.pages === b.pages &&
+      a.count === b.count &&
+      a.capped === b.capped &&
+      a.shown === b.shown,
   );
   if (!shown || count === 0) return null;
   return (
     <nav className="pager" aria-label={t('list.pagination')}>
       <p className="pager-count">
-        {capped ? t('list.countCapped', { count: formatNumber(count) }) : t('list.count', { count, formatted: formatNumber(count) })}
+        {capped
+          ? t('list.countCapped', { count: formatNumber(count) })
+          : t('list.count', { count, formatted: formatNumber(count) })}
       </p>
       <button
         type="button"
@@ -167,7 +187,10 @@ export function Pager({ actorRef }: { actorRef: ListActor }) {
         {t('list.previous')}
       </button>
       <span className="pager-page" aria-current="page">
-        {t('list.pageOf', { page, pages: capped ? `${formatNumber(pages)}+` : formatNumber(pages) })}
+        {t('list.pageOf', {
+          page,
+          pages: capped ? `${formatNumber(pages)}+` : formatNumber(pages),
+        })}
       </span>
       <button
         type="button"

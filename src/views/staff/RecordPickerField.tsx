@@ -75,13 +75,22 @@ export function RecordPickerField({
         {state.hasTag('error') ? (
           <p className="field-error">
             {t('picker.failed')}{' '}
-            <button type="button" className="button-link" onClick={() => actorRef.send({ type: 'picker.retry' })}>
+            <button
+              type="button"
+              className="button-link"
+              onClick={() => actorRef.send({ type: 'picker.retry' })}
+            >
               {t('picker.retry')}
             </button>
           </p>
         ) : null}
       </div>
-      <ul id={listId} className="record-picker-results plain-list" aria-label={t('picker.results')} hidden={!open || results.length === 0}>
+      <ul
+        id={listId}
+        className="record-picker-results plain-list"
+        aria-label={t('picker.results')}
+        hidden={!open || results.length === 0}
+      >
         {results.map((option) => (
           <li key={option.id}>
             <button

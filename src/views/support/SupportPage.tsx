@@ -121,7 +121,12 @@ export default function SupportPage() {
           </div>
         ) : (
           <div className="form-actions">
-            <BusyButton type="submit" busy={busy} label={t('support.send')} busyLabel={t('support.sending')} />
+            <BusyButton
+              type="submit"
+              busy={busy}
+              label={t('support.send')}
+              busyLabel={t('support.sending')}
+            />
           </div>
         )}
       </form>

@@ -12,7 +12,8 @@ import { formatDate, formatTime } from '../staff/format';
 import '../staff/staff.css';
 import '../overview/overview.css';
 
-const joinPath = (a: Appointment) => `/coach/meeting/${encodeURIComponent(a.meetingCodeCoach)}/join`;
+const joinPath = (a: Appointment) =>
+  `/coach/meeting/${encodeURIComponent(a.meetingCodeCoach)}/join`;
 
 /**
  * `/today` ("Heute", every staff role): where staff land after signing in. The day's
@@ -39,7 +40,9 @@ export default function TodayPage() {
       {state.hasTag('loaded') && (
         <>
           <section aria-labelledby="today-appointments">
-            <h2 id="today-appointments">{coach ? t('today.appointments') : t('today.allAppointments')}</h2>
+            <h2 id="today-appointments">
+              {coach ? t('today.appointments') : t('today.allAppointments')}
+            </h2>
             {appointments.length === 0 ? (
               <p>{t('today.none')}</p>
             ) : (
@@ -49,15 +52,28 @@ export default function TodayPage() {
                   const isNext = a === next;
                   const open = coach && roomIsOpen(a, nowMs);
                   return (
-                    <li key={a.id} data-testid="today-appointment" data-phase={phase} data-next={isNext || undefined}>
+                    <li
+                      key={a.id}
+                      data-testid="today-appointment"
+                      data-phase={phase}
+                      data-next={isNext || undefined}
+                    >
                       <div className="today-appointment-when">
                         {formatTime(a.startDate)}–{formatTime(a.endDate)}
                       </div>
                       <div className="today-appointment-what">
-                        <strong>{a.clientName}</strong> · {t(APPOINTMENT_TYPE_LABELS[a.appointmentType])}
-                        {!coach && <> · {a.coach.firstName} {a.coach.lastName}</>}
+                        <strong>{a.clientName}</strong> ·{' '}
+                        {t(APPOINTMENT_TYPE_LABELS[a.appointmentType])}
+                        {!coach && (
+                          <>
+                            {' '}
+                            · {a.coach.firstName} {a.coach.lastName}
+                          </>
+                        )}
                         {isNext && <span className="badge">{t('today.next')}</span>}
-                        {phase === 'underway' && <span className="badge">{t('today.underway')}</span>}
+                        {phase === 'underway' && (
+                          <span className="badge">{t('today.underway')}</span>
+                        )}
                         {phase === 'ended' && <span className="badge">{t('today.past')}</span>}
                       </div>
                       <div className="form-actions">
@@ -92,7 +108,11 @@ export default function TodayPage() {
             )}
           </section>
           <OverviewCards cards={cards} />
-          <button type="button" className="button" onClick={() => send({ type: 'overview.refresh' })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => send({ type: 'overview.refresh' })}
+          >
             {t('overview.refresh')}
           </button>
         </>

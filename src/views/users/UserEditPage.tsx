@@ -37,7 +37,12 @@ function UserEdit({ id }: { id: string }) {
   return (
     <article className="staff-page">
       <h1>{user ? `${title}: ${user.email}` : title}</h1>
-      <CancellableForm actorRef={formRef} label={title} submitLabel={t('form.save')} cancelHref="/users">
+      <CancellableForm
+        actorRef={formRef}
+        label={title}
+        submitLabel={t('form.save')}
+        cancelHref="/users"
+      >
         <RoleAndCoachFields actorRef={formRef} coaches={options.coaches} />
       </CancellableForm>
       {user ? (
@@ -45,13 +50,17 @@ function UserEdit({ id }: { id: string }) {
           <h2 id="user-account">{t('user.accountTitle')}</h2>
           <p>
             {user.active ? t('user.statusActive') : t('user.statusInactive')}
-            {user.activatedAt ? ` ${t('users.columns.activatedAt')}: ${formatDateTime(user.activatedAt)}` : ''}
+            {user.activatedAt
+              ? ` ${t('users.columns.activatedAt')}: ${formatDateTime(user.activatedAt)}`
+              : ''}
           </p>
           <button
             type="button"
             className="button"
             disabled={asking !== null}
-            onClick={() => activeRef.send({ type: 'action.ask', payload: { id: user.id, active: !user.active } })}
+            onClick={() =>
+              activeRef.send({ type: 'action.ask', payload: { id: user.id, active: !user.active } })
+            }
           >
             {user.active ? t('user.deactivate') : t('user.activate')}
           </button>
@@ -64,7 +73,9 @@ function UserEdit({ id }: { id: string }) {
                   ? t('user.deactivateQuestion', { email: user.email })
                   : t('user.activateQuestion', { email: user.email })
               }
-              confirmLabel={asking.active === false ? t('user.deactivateConfirm') : t('user.activateConfirm')}
+              confirmLabel={
+                asking.active === false ? t('user.deactivateConfirm') : t('user.activateConfirm')
+              }
             />
           ) : null}
         </section>

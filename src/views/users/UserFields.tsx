@@ -8,7 +8,13 @@ import { coachOptions, SelectField, type FormActor } from '../staff/FormParts';
  * Role and coach record of a user form. Every role is offered; the server refuses the ones
  * above the caller's own (403 role_not_assignable), which the form shows in German.
  */
-export function RoleAndCoachFields({ actorRef, coaches }: { actorRef: FormActor; coaches: FilterOptions['coaches'] }) {
+export function RoleAndCoachFields({
+  actorRef,
+  coaches,
+}: {
+  actorRef: FormActor;
+  coaches: FilterOptions['coaches'];
+}) {
   const { t } = useTranslation('staff');
   const role = useSelector(actorRef, (s) => s.context.values.role);
   const current = useSelector(actorRef, (s) => s.context.values.coachId);
@@ -26,7 +32,12 @@ export function RoleAndCoachFields({ actorRef, coaches }: { actorRef: FormActor;
           name="coachId"
           label={t('user.coach')}
           hint={t('user.coachHint')}
-          options={coachOptions(coaches, t('user.noCoach'), (name) => `${name} (${t('coaches.inactive')})`, current)}
+          options={coachOptions(
+            coaches,
+            t('user.noCoach'),
+            (name) => `${name} (${t('coaches.inactive')})`,
+            current,
+          )}
         />
       ) : null}
     </>

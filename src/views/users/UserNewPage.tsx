@@ -40,7 +40,9 @@ function UserNew({ onAnother }: { onAnother: () => void }) {
   const actorRef = useRouteActor(wireUserNew, {
     input: { id: null, schema: newUserSchema, values: newUserValues(prefill) },
   });
-  const created = useSelector(actorRef, (s) => (s.hasTag('done') ? (s.context.record as Created) : null));
+  const created = useSelector(actorRef, (s) =>
+    s.hasTag('done') ? (s.context.record as Created) : null,
+  );
   const title = t('user.newTitle');
 
   return (
@@ -49,7 +51,12 @@ function UserNew({ onAnother }: { onAnother: () => void }) {
       {created ? (
         <ActivationCode created={created} onAnother={onAnother} />
       ) : (
-        <CancellableForm actorRef={actorRef} label={title} submitLabel={t('user.create')} cancelHref="/users">
+        <CancellableForm
+          actorRef={actorRef}
+          label={title}
+          submitLabel={t('user.create')}
+          cancelHref="/users"
+        >
           <NewUserFields actorRef={actorRef} coaches={options.coaches} />
         </CancellableForm>
       )}
@@ -57,7 +64,13 @@ function UserNew({ onAnother }: { onAnother: () => void }) {
   );
 }
 
-function NewUserFields({ actorRef, coaches }: { actorRef: FormActor; coaches: ReturnType<typeof useFilterOptions>['coaches'] }) {
+function NewUserFields({
+  actorRef,
+  coaches,
+}: {
+  actorRef: FormActor;
+  coaches: ReturnType<typeof useFilterOptions>['coaches'];
+}) {
   const { t } = useTranslation('staff');
   return (
     <>

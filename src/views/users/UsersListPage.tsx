@@ -20,7 +20,11 @@ const COLUMNS: readonly Column<User>[] = [
   {
     header: tKey('staff:users.columns.coach'),
     cell: (u) =>
-      u.coach ? <Link href={`/coaches/${u.coach.id}`}>{`${u.coach.firstName} ${u.coach.lastName}`}</Link> : '–',
+      u.coach ? (
+        <Link href={`/coaches/${u.coach.id}`}>{`${u.coach.firstName} ${u.coach.lastName}`}</Link>
+      ) : (
+        '–'
+      ),
   },
   {
     header: tKey('staff:users.columns.status'),
@@ -52,8 +56,16 @@ export default function UsersListPage() {
   });
 
   return (
-    <StaffListPage title={t('users.title')} links={[{ href: '/users/new', label: t('users.new'), primary: true }]}>
-      <DataTable actorRef={actorRef} columns={COLUMNS} label={t('users.results')} emptyText={t('users.empty')} />
+    <StaffListPage
+      title={t('users.title')}
+      links={[{ href: '/users/new', label: t('users.new'), primary: true }]}
+    >
+      <DataTable
+        actorRef={actorRef}
+        columns={COLUMNS}
+        label={t('users.results')}
+        emptyText={t('users.empty')}
+      />
     </StaffListPage>
   );
 }

@@ -97,7 +97,10 @@ export const sendContractReminderActor = (api: ApiClient) =>
 /** "Anmeldelink senden": the client gets a link to the client sign-in by e-mail. */
 export const sendSignInLinkActor = (api: ApiClient) =>
   fromPromise<{ sentAt: string }, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.POST('/client/request-auth', { body: { clientId: input.id, channel: 'email' }, signal });
+    const { data } = await api.POST('/client/request-auth', {
+      body: { clientId: input.id, channel: 'email' },
+      signal,
+    });
     return data!;
   });
 

@@ -38,7 +38,9 @@ export function ThirdPartyButtons() {
           type="button"
           className="button"
           disabled={flow.busy}
-          onClick={() => flow.run('thirdparty_oauth', { provider: p.value, redirect_to: redirectTo() })}
+          onClick={() =>
+            flow.run('thirdparty_oauth', { provider: p.value, redirect_to: redirectTo() })
+          }
         >
           {t('login.thirdParty', { provider: p.name })}
         </button>

@@ -1,8 +1,20 @@
 import type { ComponentType } from 'react';
 import { AuthFlowActor, selectScreen } from '../flowContext';
 import { LoginInit, LoginMethodChooser, LoginPassword, LoginPasswordRecovery } from './login';
-import { MfaMethodChooser, MfaOtpSecretCreation, MfaSecurityKeyCreation, DeviceTrust } from './mfa-setup';
-import { AccountDeleted, ErrorScreen, LazyProfile, Preflight, Success, ThirdParty } from './outcome';
+import {
+  MfaMethodChooser,
+  MfaOtpSecretCreation,
+  MfaSecurityKeyCreation,
+  DeviceTrust,
+} from './mfa-setup';
+import {
+  AccountDeleted,
+  ErrorScreen,
+  LazyProfile,
+  Preflight,
+  Success,
+  ThirdParty,
+} from './outcome';
 import {
   CredentialOnboardingChooser,
   OnboardingCreatePasskey,

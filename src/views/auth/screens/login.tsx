@@ -1,7 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { useFlow } from '../flowContext';
 import { ActionButton, ActionForm, BackAndSkip, Field, Screen, SecondaryLinks } from '../parts';
-import { NewPasswordForm, RememberMe, RetryCountdown, SwitchFlow, ThirdPartyButtons } from './common';
+import {
+  NewPasswordForm,
+  RememberMe,
+  RetryCountdown,
+  SwitchFlow,
+  ThirdPartyButtons,
+} from './common';
 
 /** The login screens up to the first factor: identifier, method, password, recovery. */
 
@@ -11,8 +17,18 @@ function IdentifierFields() {
   const action = 'continue_with_login_identifier';
   return (
     <>
-      <Field action={action} name="email" label={t('fields.email')} autoComplete="username webauthn" />
-      <Field action={action} name="username" label={t('fields.username')} autoComplete="username webauthn" />
+      <Field
+        action={action}
+        name="email"
+        label={t('fields.email')}
+        autoComplete="username webauthn"
+      />
+      <Field
+        action={action}
+        name="username"
+        label={t('fields.username')}
+        autoComplete="username webauthn"
+      />
       <Field
         action={action}
         name="identifier"
@@ -47,8 +63,12 @@ export function LoginMethodChooser() {
         <ActionButton action="continue_to_passcode_confirmation" primary>
           {t('methodChooser.passcode')}
         </ActionButton>
-        <ActionButton action="continue_to_password_login">{t('methodChooser.password')}</ActionButton>
-        <ActionButton action="webauthn_generate_request_options">{t('methodChooser.passkey')}</ActionButton>
+        <ActionButton action="continue_to_password_login">
+          {t('methodChooser.password')}
+        </ActionButton>
+        <ActionButton action="webauthn_generate_request_options">
+          {t('methodChooser.passkey')}
+        </ActionButton>
       </div>
       <BackAndSkip />
     </Screen>
@@ -65,7 +85,12 @@ export function LoginPassword() {
         submitLabel={t('password.submit')}
         disabled={flow.coolingDown && flow.context.retryAction === 'password_login'}
       >
-        <Field action="password_login" name="password" label={t('fields.password')} autoComplete="current-password" />
+        <Field
+          action="password_login"
+          name="password"
+          label={t('fields.password')}
+          autoComplete="current-password"
+        />
       </ActionForm>
       <RetryCountdown />
       <SecondaryLinks

@@ -16,7 +16,9 @@ export function MfaMethodChooser() {
         <ActionButton action="continue_to_otp_secret_creation" primary>
           {t('mfaChooser.app')}
         </ActionButton>
-        <ActionButton action="continue_to_security_key_creation">{t('mfaChooser.securityKey')}</ActionButton>
+        <ActionButton action="continue_to_security_key_creation">
+          {t('mfaChooser.securityKey')}
+        </ActionButton>
       </div>
       <BackAndSkip />
     </Screen>
@@ -32,7 +34,11 @@ function CopySecret({ secret }: { secret: string }) {
     <div className="auth-secret">
       <span>{t('otpSetup.secret')}: </span>
       <code data-testid="otp-secret">{secret}</code>{' '}
-      <button type="button" className="button-link" onClick={() => actor.send({ type: 'copy', text: secret })}>
+      <button
+        type="button"
+        className="button-link"
+        onClick={() => actor.send({ type: 'copy', text: secret })}
+      >
         {t('otpSetup.copy')}
       </button>
       <span role="status" aria-live="polite">

@@ -52,10 +52,12 @@ export function ErrorScreen() {
   const flow = useFlow();
   return (
     <Screen title={t('errorScreen.title')}>
-      {flow.context.error ? null : (
-        <p role="alert">{t('errors.somethingWentWrong')}</p>
-      )}
-      <button type="button" className="button button-primary" onClick={() => flow.send({ type: 'flow.restart' })}>
+      {flow.context.error ? null : <p role="alert">{t('errors.somethingWentWrong')}</p>}
+      <button
+        type="button"
+        className="button button-primary"
+        onClick={() => flow.send({ type: 'flow.restart' })}
+      >
         {t('errorScreen.continue')}
       </button>
     </Screen>

@@ -19,7 +19,13 @@ export function RegistrationInit() {
         </p>
       )}
       <ActionForm action={action} submitLabel={t('registration.submit')}>
-        <Field action={action} name="email" label={t('fields.email')} autoComplete="email" optional={both} />
+        <Field
+          action={action}
+          name="email"
+          label={t('fields.email')}
+          autoComplete="email"
+          optional={both}
+        />
         <Field
           action={action}
           name="username"
@@ -51,7 +57,12 @@ export function OnboardingEmail() {
   return (
     <Screen title={t('onboardingEmail.title')}>
       <ActionForm action="email_address_set" submitLabel={t('onboardingEmail.submit')}>
-        <Field action="email_address_set" name="email" label={t('fields.email')} autoComplete="email" />
+        <Field
+          action="email_address_set"
+          name="email"
+          label={t('fields.email')}
+          autoComplete="email"
+        />
       </ActionForm>
       <BackAndSkip />
     </Screen>

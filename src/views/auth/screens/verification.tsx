@@ -18,7 +18,9 @@ export function PasscodeConfirmation() {
         links={[
           {
             action: 'resend_passcode',
-            label: flow.resendWaiting ? t('passcode.resendIn', { count: resendSeconds }) : t('passcode.resend'),
+            label: flow.resendWaiting
+              ? t('passcode.resendIn', { count: resendSeconds })
+              : t('passcode.resend'),
             disabled: flow.resendWaiting,
           },
         ]}
@@ -34,7 +36,9 @@ export function LoginOtp() {
     <Screen title={t('otp.title')}>
       <p>{t('otp.text')}</p>
       <CodeEntry action="otp_code_validate" input="otp_code" />
-      <SecondaryLinks links={[{ action: 'continue_to_login_security_key', label: t('otp.useSecurityKey') }]} />
+      <SecondaryLinks
+        links={[{ action: 'continue_to_login_security_key', label: t('otp.useSecurityKey') }]}
+      />
       <BackAndSkip />
     </Screen>
   );
@@ -48,7 +52,9 @@ export function LoginSecurityKey() {
       <ActionButton action="webauthn_generate_request_options" primary>
         {t('securityKey.use')}
       </ActionButton>
-      <SecondaryLinks links={[{ action: 'continue_to_login_otp', label: t('securityKey.useApp') }]} />
+      <SecondaryLinks
+        links={[{ action: 'continue_to_login_otp', label: t('securityKey.useApp') }]}
+      />
     </Screen>
   );
 }
