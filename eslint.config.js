@@ -44,7 +44,7 @@ const featureInternals = (prefix) => ({
 });
 
 /**
- * Layers (docs/decisions.md, issue 18): shared/ is imported by the browser app and the server
+ * Layers (docs/decisions/0004-layers-and-feature-faces.md): shared/ is imported by the browser app and the server
  * and imports neither; src/ and server/ meet only there; below src/app/ (the entry at the top),
  * nothing imports it.
  */
@@ -155,7 +155,7 @@ export default defineConfig([
   },
 
   {
-    // Issue 18: a feature's index.ts is its public face. Inside a feature, files import each
+    // A feature's index.ts is its public face. Inside a feature, files import each
     // other directly; everything else (other features, the app, jobs, seed, the auth
     // provider) imports only server/features/<area>/index. The typescript-eslint copy of the
     // rule: a later block setting the base rule for the same files adds to these patterns

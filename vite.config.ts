@@ -23,7 +23,7 @@ const proxy = {
  * all of core; the client sign-up uses zod/mini (src/forms/client-signup.validation.ts).
  * Shared, core would be one chunk holding everything classic needs, 14 KB gzip on
  * /client-signup. Separate, the sign-up's copy is tree-shaken to what zod/mini really uses
- * (bench/web.ts, issue #6). Only builds: the dev server and tests load zod as it is.
+ * (bench/web.ts). Only builds: the dev server and tests load zod as it is.
  */
 function isolateZodMini(): Plugin {
   const TAG = '?zod-mini';
@@ -76,7 +76,7 @@ function nativeSyncExternalStore(): Plugin {
 /**
  * src/early-login.ts as one file of its own (`assets/early-login-<hash>.js`, no imports): the
  * sign-in pages run it `async` ahead of the app's start script, and it sends the login flow's
- * first requests the moment it arrives (issue #4). A separate build, not a second entry: an
+ * first requests the moment it arrives, so the form does not wait for the app's code. A separate build, not a second entry: an
  * entry shares modules with the app through common chunks, and the script would wait for them.
  * Its few modules (openapi-fetch, the flow request) are loaded twice on those pages; that is
  * the price of not waiting.
@@ -107,7 +107,7 @@ async function buildEarlyLogin(): Promise<{ fileName: string; code: string }> {
  * Writes, for every route of src/app/routes.ts, the files its page needs beyond index.html's
  * (`dist/web/.vite/route-hints.json`). The server puts them into the index.html it answers for
  * that route as `modulepreload`/`preload` links, so a page's code and translations load with
- * the start script instead of after it ran (bench/web.ts, issue #4).
+ * the start script instead of after it ran (bench/web.ts).
  *
  * The route table is read as text: `const X = lazyPage(() => import('…'))`, the option groups
  * (`const SIGN_IN: PageOptions = { namespaces: […] }`, `const staff = (…) => ({ namespaces: […] })`)

@@ -61,7 +61,7 @@ export function berlinTime(iso: IsoInstant): string {
   return `${String(z.hour).padStart(2, '0')}:${String(z.minute).padStart(2, '0')}`;
 }
 
-/** `dd.MM.yyyy` (domain.md). */
+/** `dd.MM.yyyy` (docs/domain.md). */
 export const formatDate = (date: Temporal.PlainDate): string =>
   `${String(date.day).padStart(2, '0')}.${String(date.month).padStart(2, '0')}.${date.year}`;
 

@@ -331,7 +331,7 @@ export const COACH_PLANS: readonly {
 export type Weekday = 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA' | 'SU';
 export const WEEKDAYS: readonly Weekday[] = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
 
-/** Default durations in minutes (domain.md: suggested values). */
+/** Default durations in minutes (docs/domain.md: suggested values). */
 export const DURATIONS = {
   initial: 30,
   first: 60,

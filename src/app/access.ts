@@ -17,7 +17,7 @@ export const MANAGERS: readonly Role[] = ['ADMIN', 'ONBOARDING_MANAGER'];
 export const ADMIN_ONLY: readonly Role[] = ['ADMIN'];
 export const SUPERADMIN_ONLY: readonly Role[] = ['SUPERADMIN'];
 
-/** Section 6: SUPERADMIN passes every role check; other roles must be in the list. */
+/** The specification's role table: SUPERADMIN passes every role check; other roles must be in the list. */
 export const hasRole = (role: Role, allowed: readonly Role[] | undefined): boolean =>
   allowed === undefined || role === 'SUPERADMIN' || allowed.includes(role);
 

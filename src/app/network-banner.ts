@@ -5,7 +5,7 @@ import type { InspectOption } from './inspector';
  * The global network-error banner (specification sections 2 and 8): shown after a call failed
  * because the server could not be reached; its retry button reloads the page.
  * A small shared fact: a small xstate actor, since xstate is loaded on every page anyway
- * (docs/decisions.md, "Web performance").
+ * (docs/decisions/0021-first-screen-performance.md).
  */
 export interface NetworkBannerDeps {
   /** What "retry" does; the app passes `() => window.location.reload()`. */

@@ -7,14 +7,14 @@ import { lazyPage, type RoutePageProps } from './lazy-page';
 
 export type { RoutePageProps };
 
-/** A page of the app (specification section 2). */
+/** A page of the app (the specification's page list). */
 export interface AppRoute extends BreadcrumbRoute {
   /** The page; like a wouter route component it gets the route's `params`. */
   component: ComponentType<RoutePageProps>;
   /**
    * Who may open it (src/app/access.ts). Unset: open to everyone. Set: the protected wrapper
    * renders it only with a session and an active user (unless `allowInactive`), redirecting to
-   * /login or /notactive with `?returnTo=`; `roles` as in specification section 6.
+   * /login or /notactive with `?returnTo=`; `roles` as in the specification's role table.
    */
   access?: RouteAccess;
   /** i18n namespaces the page needs besides the start ones; loaded early with its code. */
@@ -253,7 +253,7 @@ export const routes: readonly AppRoute[] = [
   ),
   // Where staff land after signing in: the day's appointments and what waits.
   page('/today', tKey('breadcrumbs.today'), TodayPage, WORK_START),
-  // Staff scheduling; section 6: calendar, availability and new meetings for staff,
+  // Staff scheduling; by the specification's role table: calendar, availability and new meetings for staff,
   // new ad-hoc meetings for admins and onboarding managers.
   page('/calendar', tKey('common:menu.calendar'), CalendarPage, scheduling(STAFF)),
   page('/availability', tKey('common:menu.availability'), AvailabilityPage, scheduling(STAFF)),
@@ -351,7 +351,7 @@ export const routes: readonly AppRoute[] = [
     PreAppointmentPage,
     clientPages(MANAGERS),
   ),
-  // Staff workspace part 2: coaches, users and events (section 6: admins and onboarding managers).
+  // Staff workspace part 2: coaches, users and events (the role table: admins and onboarding managers).
   page('/coaches', tKey('staff:breadcrumbs.coaches'), CoachesListPage, staff(MANAGERS)),
   page('/coaches/new', tKey('staff:breadcrumbs.newCoach'), CoachNewPage, staff(MANAGERS)),
   page('/coaches/:coachId', tKey('staff:breadcrumbs.coach'), CoachDetailPage, staff(MANAGERS)),

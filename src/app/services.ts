@@ -14,7 +14,7 @@ import { createSidebarStore, type SidebarStore } from './sidebar';
 import { createToastStore, type ToastStore } from './toasts';
 
 /**
- * App-wide actors and clients, created once outside React (style.md, convention 6) and handed
+ * App-wide actors and clients, created once outside React (docs/style.md, convention 6) and handed
  * down through AppServicesContext to the app's frame (src/app/layout/) and, as far as pages
  * read them, through PageServicesContext (src/views/page-services.ts). Tests build their own
  * with fakes.

@@ -8,7 +8,7 @@ import type { InspectOption } from './inspector';
  * another of these three ranges.
  *
  * A small shared fact: a transition-function actor of xstate, which every page loads anyway
- * (docs/decisions.md, "Web performance").
+ * (docs/decisions/0021-first-screen-performance.md).
  */
 export const SIDEBAR_OPEN_MIN_WIDTH = 1350;
 export const MOBILE_BREAKPOINT = 768;

@@ -6,7 +6,7 @@ import type { FormSchema, FormValues } from './form-schema';
 
 /**
  * The user forms of `/users/new` (e-mail, role, coach record) and `/users/{id}/edit` (role,
- * coach record). A COACH account needs its coach record (domain.md: a coach's user row links
+ * coach record). A COACH account needs its coach record (docs/domain.md: a coach's user row links
  * the coach record); the server says the same (400 naming coachId). Which roles the caller may
  * hand out is the server's decision (403 role_not_assignable), shown in German.
  */

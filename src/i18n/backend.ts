@@ -16,7 +16,7 @@ export interface LocalesBackendOptions {
 }
 
 /**
- * The translation files over HTTP (specification section 9), in place of i18next-http-backend
+ * The translation files over HTTP (the specification's interface settings), in place of i18next-http-backend
  * (2.5 KB gzip on every page, bench/web.ts). A plain `fetch(url)`: same-origin credentials and
  * no extra headers, so the `<link rel="preload" as="fetch" crossorigin="anonymous">` of
  * index.html and of the server's route hints is reused, not fetched twice.

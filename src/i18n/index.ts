@@ -15,7 +15,7 @@ export const DEFAULT_NAMESPACES = ['translation', 'common'] as const;
 /** Where the server (and the Vite dev proxy) serves `src/i18n/locales`. */
 export const LOCALES_LOAD_PATH = '/locales/{{lng}}/{{ns}}.json';
 
-/** Specification section 9: detection order and cache. */
+/** The specification's interface settings: detection order and cache. */
 export const detectionOptions: DetectionOptions = {
   order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],
   lookupQuerystring: 'lng',

@@ -13,7 +13,7 @@ export type ClientAppointment = components['schemas']['ClientAppointment'];
 export const ZONE = 'Europe/Berlin';
 /** How far ahead the initial-appointment calendar looks (the API allows up to 62 days). */
 export const SLOT_WINDOW_DAYS = 28;
-/** Length of the initial appointment (domain.md). */
+/** Length of the initial appointment (docs/domain.md). */
 export const INITIAL_MINUTES = 30;
 
 const dayKey = new Intl.DateTimeFormat('en-CA', {

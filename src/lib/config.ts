@@ -2,7 +2,7 @@ import { helpVideoUrls } from '../../shared/help-videos';
 import { tKey } from '../i18n/keys';
 
 /**
- * Build-time settings of the web app (Vite `VITE_*` variables; specification section 7: "the
+ * Build-time settings of the web app (Vite `VITE_*` variables; the specification's API list: "the
  * backend base URL is configured at build time", as are the video and calendar services).
  */
 export interface HelpVideo {

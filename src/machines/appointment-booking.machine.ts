@@ -43,7 +43,7 @@ export const REGULAR_TYPES = [
   'followup-arztkonsultation',
 ] as const satisfies readonly AppointmentType[];
 
-/** Default durations (domain.md): initial 30, first 60, follow-up 50, consultations 30. */
+/** Default durations (docs/domain.md): initial 30, first 60, follow-up 50, consultations 30. */
 export const DEFAULT_DURATION: Record<AppointmentType, number> = {
   initial: 30,
   first: 60,

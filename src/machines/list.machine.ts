@@ -50,7 +50,7 @@ export interface SortKeys {
 
 export interface ListInput {
   query: ListQuery;
-  /** Page size when the URL names none (section 9: 10). */
+  /** Page size when the URL names none (10, the specification's default). */
   defaultLimit?: number;
   sortKeys?: SortKeys;
 }

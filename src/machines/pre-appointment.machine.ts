@@ -25,7 +25,7 @@ type Appointment = components['schemas']['Appointment'];
 
 /** The pooled calendar of coaches who take initial appointments. */
 export const INITIAL_MEETINGS_CALENDAR = 'initial-meetings';
-/** Initial appointments take 30 minutes (domain.md). */
+/** Initial appointments take 30 minutes (docs/domain.md). */
 export const INITIAL_DURATION = 30;
 
 export interface PreAppointmentContext {

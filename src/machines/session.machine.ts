@@ -4,7 +4,7 @@ import type { components } from '../../shared/contract/product';
 import { machineErrorOf, notProvided as notProvidedBy, type MachineError } from './shared/failures';
 
 /**
- * The application session (specification section 4): who is signed in, with which role, and
+ * The application session (the specification's session rules): who is signed in, with which role, and
  * whether the account is active.
  *
  * - Restored at start from what src/app read out of the browser (token cookie `hanko`,

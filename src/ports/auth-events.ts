@@ -1,5 +1,5 @@
 /**
- * The events the sign-in widget raises for the rest of the app (specification section 4):
+ * The events the sign-in widget raises for the rest of the app (the specification's session rules):
  * the widget's flow machines emit them, the session machine listens. Kept tiny and typed so
  * that the widget does not import the session and the session does not import the widget.
  */

@@ -184,7 +184,7 @@ describe('the superadmin area', () => {
     await noSeriousViolations(page);
   }, 120_000);
 
-  it('tells an admin and a superadmin what applies to each; the help page shows guides, not empty players (issue 31)', async () => {
+  it('tells an admin and a superadmin what applies to each; the help page shows guides, not empty players', async () => {
     // The admin in a browser of their own (the stored session is per browser).
     const adminToken = await signInByPasscode(app, 'admin@sprechstunde.demo');
     const page = await (await b.newContext()).newPage();
@@ -253,7 +253,7 @@ describe('the superadmin area', () => {
     await noSeriousViolations(page);
   }, 120_000);
 
-  it('keeps the practice details that the imprint and the privacy notice show, styled, at 375 and 1440 px (issue #31)', async () => {
+  it('keeps the practice details that the imprint and the privacy notice show, styled, at 375 and 1440 px', async () => {
     const page = b.page;
     await openSignedIn(page, app, token, `${app}/admin`);
     await page

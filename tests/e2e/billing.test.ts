@@ -114,7 +114,7 @@ describe('an admin on /billing', () => {
   });
 });
 
-describe('billing on a phone and a desk (issue 31)', () => {
+describe('billing on a phone and a desk', () => {
   it('Positionen and Rechnungen are tabs, the current one marked; on a phone each item is a card with label and value per line', async () => {
     const page = b.page;
     await page.setViewportSize({ width: 1440, height: 900 });

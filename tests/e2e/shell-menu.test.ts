@@ -28,7 +28,7 @@ const nav = () => b.page.getByRole('navigation', { name: 'Hauptnavigation' });
 const menuLinks = async () =>
   (await nav().getByRole('link').allTextContents()).map((s) => s.trim());
 
-describe('menu per role (specification section 6)', () => {
+describe('menu per role (the specification's role table)', () => {
   it('SUPERADMIN sees the admin dashboard with key figures', async () => {
     await openAs('SUPERADMIN', '/');
     await nav().waitFor();
@@ -152,7 +152,7 @@ describe('drawer at 375 px', () => {
   });
 });
 
-describe('the sidebar at 1440 px (issue 31)', () => {
+describe('the sidebar at 1440 px', () => {
   it('runs the full height of a long page and its menu stays in view while the page scrolls', async () => {
     await b.page.setViewportSize({ width: 1440, height: 700 });
     await openAs('ADMIN', '/billing');

@@ -490,7 +490,7 @@ describe('an admin', () => {
   });
 });
 
-describe('where staff land (issue 22)', () => {
+describe('where staff land', () => {
   it('a coach lands on "Heute" with name and role in the header and a join link for the open room', async () => {
     // An appointment of this coach whose room is open now (it starts in five minutes).
     // "Heute" is the Berlin day: near midnight, an appointment minutes ahead is tomorrow's,

@@ -203,7 +203,7 @@ describe('staff activation', () => {
     expect(login.body).toMatchObject({ role: 'NONE', active: false });
   });
 
-  // docs/decisions.md: "a wrong code is 400, a used/already-active account 409".
+  // docs/decisions/0045-accounts-coaches-activation.md: "a wrong code is 400, a used/already-active account 409".
   it('answers 409 when a used code is entered again by the activated account', async () => {
     const email = `${unique('twice')}@example.test`;
     const created = await createStaff(email, 'ONBOARDING_MANAGER');
@@ -241,7 +241,7 @@ describe('staff activation', () => {
     expect(shown.body.active).toBe(false);
   });
 
-  // Contract: activateUser lists 429; docs/decisions.md: "it is rate-limited (429)".
+  // Contract: activateUser lists 429; docs/decisions/0045-accounts-coaches-activation.md: "it is rate-limited (429)".
   it('rate-limits guessing of activation codes (429 with Retry-After)', async () => {
     const person = await stranger();
     const statuses: number[] = [];
@@ -261,7 +261,7 @@ describe('staff activation', () => {
     expect(Number(retryAfter)).toBeGreaterThan(0);
   });
 
-  // domain.md: a person who signed in before getting an account sees /notactive, which offers
+  // docs/domain.md: a person who signed in before getting an account sees /notactive, which offers
   // the activation-code form; so an admin must be able to create their account afterwards.
   it('lets an admin create and the person activate an account for someone who signed in first', async () => {
     const person = await stranger();

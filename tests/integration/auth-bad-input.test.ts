@@ -296,7 +296,7 @@ it(
     await sweepFlowActions('profile', `Bearer ${String(again.headers['x-auth-token'])}`);
 
     const failures = seen.filter((s) => s.status >= 500);
-    // The figure quoted in docs/decisions.md.
+    // The figure quoted in docs/decisions/0010-authentication-provider.md.
     console.log(
       `auth malformed-input sweep: ${seen.length} requests, ${failures.length} answered 5xx`,
     );

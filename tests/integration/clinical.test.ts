@@ -431,7 +431,7 @@ describe('client clinical status (detail pages)', () => {
     expect(after).toHaveLength(before.length);
   });
 
-  it('says when review completed a document and by whom (issue #31), not only when it was signed', async () => {
+  it('says when review completed a document and by whom, not only when it was signed', async () => {
     clock = new Date();
     const { appointment: a, summary } = await signedSummary();
     const url = `/api/client/${a.clientId}/clinical-status`;

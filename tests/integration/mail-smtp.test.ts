@@ -165,7 +165,7 @@ it('delivers the invitation through real SMTP with a text/calendar REQUEST part 
   expect(parseInvite(decode(cancelPart)).event.status).toBe('CANCELLED');
 });
 
-it('sends under the practice settings’ name, and signs with it (issue #31)', async () => {
+it('sends under the practice settings’ name, and signs with it', async () => {
   const superadmin = await api.signIn('SUPERADMIN');
   const saved = await api.call('PUT', '/api/admin/practice-settings', {
     as: superadmin,

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
 /**
- * Signs in through the real authentication provider's flow API (auth-flow-protocol.md), as the
+ * Signs in through the real authentication provider's flow API (docs/auth-flow-protocol.md), as the
  * widget would, reading the one-time code from the development mailbox; then seeds the token
  * into a browser context the way the session machine restores it (cookie `hanko`).
  */

@@ -1,6 +1,6 @@
 /**
  * The published `@teamhanko/hanko-frontend-sdk` 3.0.0, headless in Node, as a conformance
- * client for our provider (flow protocol §5.4, ../shared/design/auth-flow-protocol.md).
+ * client for our provider (flow protocol §5.4, docs/auth-flow-protocol.md).
  *
  * What the SDK needs in Node (it is written for browsers only):
  * - a jsdom window. With the **same origin** as the server, jsdom's XMLHttpRequest neither

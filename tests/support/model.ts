@@ -17,7 +17,7 @@ import {
 import { getShortestPaths, getStateNodes, type StatePath } from 'xstate/graph';
 
 /**
- * The one model-based test harness (style.md, "Testing machines"). Paths come from the real
+ * The one model-based test harness (docs/style.md, "Testing machines"). Paths come from the real
  * machine with xstate/graph (shortest paths over the events a plan lists, invoke results and
  * delays included, plus hand-written walks); each path is played against a live actor whose
  * effects are fakes, and after every step the harness checks that the actor is where the model

@@ -5,7 +5,7 @@ import { menuItems } from '../../src/app/menu';
 import { ADMIN_LINKS, availableAdminLinks } from '../../src/views/admin/admin-links';
 
 /** The hub of the superadmin area lists only pages the app has; the menu leads to it. */
-describe('the superadmin hub (issue 21)', () => {
+describe('the superadmin hub', () => {
   it('lists the pages whose route exists, in order', () => {
     const hrefs = (patterns: string[]) =>
       availableAdminLinks(patterns, 'SUPERADMIN').map((l) => l.href);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * The import graph of the product code (src/, shared/, server/), read with the TypeScript
  * compiler's own import scanner (static imports, `import type`, re-exports and `import()`):
- * the layers hold (docs/decisions.md). ESLint's no-restricted-imports says the same
+ * the layers hold (docs/decisions/0004-layers-and-feature-faces.md). ESLint's no-restricted-imports says the same
  * for one file at a time; a loop needs the whole graph, and this test cannot be switched off
  * by a comment in the importing file.
  */
@@ -133,8 +133,7 @@ export function violations(graph: Map<string, string[]>) {
         const toProvider = e.to.startsWith('server/auth-provider/');
         // Only the assemblies mount it (server/app.ts, server/testing); the stand-alone
         // provider's own assembly, auth-provider/main.ts, hands it the product's mail outbox
-        // through the notifications feature's public face (decisions: "Sign-in mail through
-        // the job queue").
+        // through the notifications feature's public face (docs/decisions/0017-sign-in-mail-through-the-queue.md).
         const assembly = e.from === 'server/auth-provider/main.ts';
         return (
           (toProvider && !fromProvider && e.from.startsWith('server/features/')) ||

@@ -53,7 +53,7 @@ function fakeDeps() {
   return { deps, requests };
 }
 
-describe('the login flow started with the page (src/main.tsx, issue #4)', () => {
+describe('the login flow started with the page (src/main.tsx)', () => {
   afterEach(() => {
     takeEarlyFlow('login')?.stop();
     vi.useRealTimers();

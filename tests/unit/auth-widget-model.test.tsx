@@ -20,7 +20,7 @@ import { describeModel, type ModelPath } from '../support/model';
 import { preflightState, reply, state } from './auth-widget.fixtures';
 
 /**
- * Model-based tests (style.md): paths generated from the real flow machine with xstate/graph
+ * Model-based tests (docs/style.md): paths generated from the real flow machine with xstate/graph
  * reach every state of it; the shortest path to each state is then replayed against the
  * rendered widget, which must show, at every step, the screen of the state it is in.
  */

@@ -29,7 +29,7 @@ beforeAll(async () => {
   i18n = setup.i18n;
 });
 
-describe('widget validation (specification section 5)', () => {
+describe('widget validation (the specification's widget and input rules)', () => {
   it('takes an e-mail address only when it matches the pattern and is not all digits', () => {
     expect(isEmail('anna@example.org')).toBe(true);
     expect(isEmail('anna@example')).toBe(false);

@@ -832,7 +832,7 @@ describeModel('client appointments machine (Mein Termin), model-based', {
   },
 });
 
-describe('"Mein Termin" offers "Beitreten" while the server\'s room window is open (issue #31)', () => {
+describe('"Mein Termin" offers "Beitreten" while the server\'s room window is open', () => {
   it('joins from joinableFrom to joinableUntil and wakes itself when the room opens and closes', async () => {
     vi.useFakeTimers();
     try {

@@ -825,7 +825,7 @@ describe('document editor: the local copy in sessionStorage', () => {
   });
 });
 
-describe('document editor: looking creates nothing (issue #31)', () => {
+describe('document editor: looking creates nothing', () => {
   it('opens a document that does not exist as the empty template and creates it with the first change', async () => {
     const run = await loaded(undefined, ABSENT);
     expect(state(run)).toBe('absent');
@@ -872,7 +872,7 @@ describe('document editor: looking creates nothing (issue #31)', () => {
   });
 });
 
-describe('document editor: "Unterschreiben" while the autosave is in flight (issue #31)', () => {
+describe('document editor: "Unterschreiben" while the autosave is in flight', () => {
   const META = { blockers: [], signature: null, amendments: [] };
 
   it('takes a click during the save and asks once the save lands (the first click did nothing before)', async () => {

@@ -21,7 +21,7 @@ import { describeModel, done, failed, startMachine } from '../support/model';
 import { apiError } from './scheduling-fakes';
 
 /**
- * Model-based tests (style.md, "Testing machines"): paths generated from the real meeting
+ * Model-based tests (docs/style.md, "Testing machines"): paths generated from the real meeting
  * machines with xstate/graph. The client's paths are played against the rendered view (UI
  * events by a person typing and clicking, invoke results by settling the fake API calls) and
  * each state is checked in what the person sees; the coach machine's paths (three pages) are

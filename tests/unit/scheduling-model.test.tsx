@@ -24,7 +24,7 @@ import {
 } from './scheduling-fakes';
 
 /**
- * Model-based tests (style.md, "Testing machines"): the paths come from the real machines with
+ * Model-based tests (docs/style.md, "Testing machines"): the paths come from the real machines with
  * xstate/graph; each path is played against the rendered view, UI events by a user clicking and
  * invoke results by settling the fake API calls, and every state on the way is checked in what
  * the person sees.

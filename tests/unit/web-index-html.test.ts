@@ -17,7 +17,7 @@ function webDir(hints?: unknown) {
   return dir;
 }
 
-describe('index.html with the page hints of the route (server/web/static.ts, issue #4)', () => {
+describe('index.html with the page hints of the route (server/web/static.ts)', () => {
   const hints = [
     {
       pattern: '/login',
@@ -104,7 +104,7 @@ describe('the origins the help videos may come from (CSP media-src)', () => {
   });
 });
 
-describe("the visitor's language in index.html (server/web/static.ts, issue #31)", () => {
+describe("the visitor's language in index.html (server/web/static.ts)", () => {
   const hints = [{ pattern: '/login', js: [], css: [], ns: ['auth'] }];
   const langs = ['de', 'en'];
   const req = (headers: Record<string, string>, query: Record<string, string> = {}) => ({

@@ -1,4 +1,4 @@
-/** The wire types of the flow protocol (auth-flow-protocol.md §2) and the engine's own. */
+/** The wire types of the flow protocol (docs/auth-flow-protocol.md §2) and the engine's own. */
 
 export type InputType = 'string' | 'email' | 'password' | 'boolean' | 'number' | 'json';
 

@@ -7,7 +7,7 @@ import { compareInstants, instant } from '../../time';
 /**
  * The maintained lists (insurers, campaigns): checks beyond the contract and the rename that
  * keeps clients findable. Clients store the insurer's name and the campaign's code as text
- * (docs/decisions.md, "Catalog"), so a rename rewrites that text in the same
+ * (docs/decisions/0046-catalog-by-name.md), so a rename rewrites that text in the same
  * transaction instead of leaving clients behind under a name no filter offers.
  */
 

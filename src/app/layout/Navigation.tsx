@@ -20,7 +20,7 @@ const SECTION_LABELS: Record<MenuSection, string> = {
 
 /**
  * The sidebar (tablet and desktop) or drawer (below 768 px) with the quick actions, main and
- * bottom items of specification section 2.
+ * bottom items of the specification's page list.
  */
 export function Navigation({ menu, open, layout }: NavigationProps) {
   const { t } = useTranslation('common');

@@ -16,7 +16,7 @@ export interface RouteGuardProps {
 }
 
 /**
- * The protected wrapper (specification section 2): renders the page only when the session
+ * The protected wrapper (the specification's page list): renders the page only when the session
  * allows it; otherwise redirects to /login or /notactive carrying the page as `returnTo`.
  */
 export function RouteGuard({ access, component: Page, params }: RouteGuardProps) {

@@ -163,7 +163,7 @@ export const createAppointmentActor = (api: ApiClient) =>
     return data!;
   });
 
-/** The mobile breakpoint of specification section 2. */
+/** The mobile breakpoint of the specification's page list. */
 export const NARROW_QUERY = '(max-width: 767px)';
 
 /** Reports `viewport.change` when the screen crosses the mobile breakpoint. */

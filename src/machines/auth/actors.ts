@@ -22,7 +22,7 @@ import type {
 
 export type { AuthApiClient };
 
-/** Local-storage keys (specification section 9). */
+/** Local-storage keys (the specification's interface settings). */
 export const FLOW_STATE_KEY = 'flow-state';
 export const DEFAULT_STORAGE_KEY = 'hanko';
 export const LAST_LOGIN_SUFFIX = '_last_login';
@@ -84,7 +84,7 @@ export interface AuthFlowDeps {
   storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
   location?: BrowserLocation;
   webauthn?: WebAuthnClient;
-  /** Storage key of the widget (section 9: named after the provider). */
+  /** Storage key of the widget (named after the provider, as the specification's interface settings say). */
   storageKey?: string;
   /** Language of the provider's e-mails (X-Language). */
   language?: () => string;

@@ -27,7 +27,7 @@ import { notProvided as notProvidedBy } from '../shared/failures';
 
 /**
  * The sign-in widget's flow machine (specification sections 2, 4, 5, 8; protocol
- * in auth-flow-protocol.md). It mirrors the server: every server state (and preflight) is a
+ * in docs/auth-flow-protocol.md). It mirrors the server: every server state (and preflight) is a
  * state of this machine with the same name, and the server's answer decides the next state.
  * An answer naming a state the machine does not know ends in `handlerNotFound`.
  *
@@ -100,7 +100,7 @@ export type AuthFlowEmitted =
   | { type: 'session-expired' }
   | { type: 'user-deleted' };
 
-/** Named delays (specification section 9). */
+/** Named delays (the specification's interface settings). */
 export const AUTH_FLOW_DELAYS = {
   requestTimeout: 13_000,
   countdownTick: 1_000,
@@ -398,7 +398,7 @@ export const authFlowMachine = setup({
       target: '.restarting',
       actions: ['resetFlow', 'switchFlow'],
     },
-    // Specification section 4: session end, logout or deletion restart login and
+    // The specification's session rules: session end, logout or deletion restart login and
     // registration; a new session restarts the profile.
     'auth.sessionEnded': { guard: not('isProfile'), target: '.restarting', actions: 'resetFlow' },
     'auth.sessionCreated': { guard: 'isProfile', target: '.restarting', actions: 'resetFlow' },

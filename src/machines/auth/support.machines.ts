@@ -5,7 +5,7 @@ import { CODE_LENGTH } from './validation';
 /**
  * The small machines of the sign-in widget: the six-digit code entry, the copy confirmation,
  * the yes/no confirmation of dangerous links and the event throttle. Time is always a named
- * delay (specification section 9).
+ * delay (the specification's interface settings).
  */
 
 export const SUPPORT_DELAYS = {
@@ -15,7 +15,7 @@ export const SUPPORT_DELAYS = {
 } as const;
 
 /* ---------------------------------------------------------------------------------------- */
-/* Six-digit code entry (passcode and authenticator app; specification section 5)           */
+/* Six-digit code entry (passcode and authenticator app; the specification's widget and input rules)           */
 /* ---------------------------------------------------------------------------------------- */
 
 export interface CodeInputContext {
@@ -172,7 +172,7 @@ export const confirmMachine = setup({
 });
 
 /* ---------------------------------------------------------------------------------------- */
-/* Event throttle: each kind of auth event at most once a second (section 9)                 */
+/* Event throttle: each kind of auth event at most once a second (interface settings)                 */
 /* ---------------------------------------------------------------------------------------- */
 
 export const eventThrottleMachine = setup({

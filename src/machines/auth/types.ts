@@ -20,7 +20,7 @@ export type WebAuthnOptions = components['schemas']['WebAuthnOptions'];
 export type FlowName = 'login' | 'registration' | 'profile';
 
 /**
- * The 25 server states plus preflight (protocol §3, specification section 4), in the order of
+ * The 25 server states plus preflight (protocol §3 of docs/auth-flow-protocol.md; the specification's session rules), in the order of
  * the protocol. Each is a state of the flow machine with the same name. The compiler checks
  * them against the contract's FlowStateName: the same values, all of them.
  */
@@ -91,7 +91,7 @@ export interface ThirdPartyReturn {
 }
 
 /**
- * A message the widget shows: a protocol error code (section 8 of the specification, protocol
+ * A message the widget shows: a protocol error code (the specification's error handling, protocol
  * §4.1/§4.2), or one the widget makes itself.
  */
 export type WidgetErrorCode =

@@ -1,7 +1,7 @@
 import type { FlowAction, FlowInput } from './types';
 
 /**
- * The widget's own input rules (specification section 5), applied before a step is sent so
+ * The widget's own input rules (the specification's widget and input rules), applied before a step is sent so
  * that the person sees a German message at the field at once. The server checks again.
  */
 
@@ -11,11 +11,11 @@ export const EMAIL_PATTERN = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;
 const ALL_DIGITS = /^\d+$/;
 
-/** Passcodes and app codes have six digits (section 9). */
+/** Passcodes and app codes have six digits (the specification's interface settings). */
 export const CODE_LENGTH = 6;
-/** bcrypt's limit, the maximum shown in the password hint of flows (section 9). */
+/** bcrypt's limit, the maximum shown in the password hint of flows (the specification's interface settings). */
 export const FLOW_PASSWORD_MAX_LENGTH = 72;
-/** Passkey and security-key names (section 9). */
+/** Passkey and security-key names (the specification's interface settings). */
 export const CREDENTIAL_NAME_MIN_LENGTH = 3;
 export const CREDENTIAL_NAME_MAX_LENGTH = 32;
 
@@ -116,7 +116,7 @@ export function passwordHintBounds(
 
 /**
  * The display name of a credential without a name: "Passkey" or "SecurityKey" plus the last
- * 7 alphanumeric characters of its public key (specification section 3).
+ * 7 alphanumeric characters of its public key (the specification's data model).
  */
 export function credentialDisplayName(
   credential: { name?: string | undefined; public_key: string },

@@ -37,7 +37,7 @@ export function fieldErrorsOf<F extends string>(
   return result;
 }
 
-/** Roles that pick the coach (section 6: admins and onboarding managers work for all coaches). */
+/** Roles that pick the coach (admins and onboarding managers work for all coaches). */
 export const picksCoach = (role: Role): boolean =>
   role === 'ADMIN' || role === 'ONBOARDING_MANAGER' || role === 'SUPERADMIN';
 

@@ -1,6 +1,6 @@
 import { tKey } from '../../i18n/keys';
 
-/** German messages for flow and input error codes (specification section 8). */
+/** German messages for flow and input error codes (the specification's error handling). */
 const MESSAGES: Record<string, string> = {
   technical_error: tKey('auth:errors.somethingWentWrong'),
   network_error: tKey('auth:errors.somethingWentWrong'),

@@ -1,5 +1,5 @@
 /**
- * The tag-manager script (specification section 9): only on the client pages, and only on
+ * The tag-manager script (the specification's interface settings): only on the client pages, and only on
  * the production host. Both come from the build (`VITE_TAG_MANAGER_ID`,
  * `VITE_PRODUCTION_HOST`); a development build never loads it, and neither does any host
  * other than the configured one (tests run on localhost).

@@ -5,7 +5,7 @@ import { ActionLinks } from '../staff/ActionLinks';
 import { useSessionStatus } from '../session-status';
 
 /**
- * `/`: what Sprechstunde is, and the ways in (specification section 2, breadcrumb 'home').
+ * `/`: what Sprechstunde is, and the ways in (the specification's page list, breadcrumb 'home').
  * Only signed-out visitors are offered sign-in and sign-up; a client is offered their
  * appointment, and someone signed in whose account is not active yet goes to `/notactive`.
  */

@@ -1,7 +1,7 @@
 import { Temporal } from '@js-temporal/polyfill';
 
 /**
- * German formats for the staff screens (domain.md): dates `dd.MM.yyyy`, times `HH:mm` (24 h),
+ * German formats for the staff screens (docs/domain.md): dates `dd.MM.yyyy`, times `HH:mm` (24 h),
  * always in Europe/Berlin, whatever zone the browser is in.
  */
 export const ZONE = 'Europe/Berlin';
