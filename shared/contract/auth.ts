@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Login flow: start (no action) or run an action
-         * @description States: preflight → login_init → … → success. See auth-flow-protocol.md §3.2.
+         * @description States: preflight → login_init → … → success. See docs/auth-flow-protocol.md §3.2.
          */
         post: operations["loginFlow"];
         delete?: never;
@@ -728,7 +728,7 @@ export interface components {
         SamlProvider: {
             domain: string;
         };
-        /** @description Public ES256 key (P-256). Our provider signs with ES256 instead of Hanko's RS256 (docs/decisions.md). */
+        /** @description Public ES256 key (P-256). Our provider signs with ES256 instead of Hanko's RS256 (docs/decisions/0010-authentication-provider.md). */
         Jwk: {
             /** @constant */
             kty: "EC";
