@@ -67,7 +67,7 @@ export function citedDocuments(comment: string): string[] {
   )) {
     found.add(match[1]!);
   }
-  for (const match of comment.matchAll(/(?<![\w./-])(docs\/[\w@.\/-]*[\w@-])/g)) {
+  for (const match of comment.matchAll(/(?<![\w./-])(docs\/[\w@./-]*[\w@-])/g)) {
     found.add(match[1]!);
   }
   return [...found];

@@ -50,7 +50,7 @@ const ids = (role: Role, patterns = ALL_ROUTES, analyticsUrl?: string) => {
   };
 };
 
-describe('menu per role (the specification's role table)', () => {
+describe("menu per role, as the specification's role table says", () => {
   it('ADMIN sees every item but the dashboard', () => {
     expect(ids('ADMIN', ALL_ROUTES, 'https://analytics.example/')).toEqual({
       quick: ['newClient', 'openClients', 'newMeeting', 'newAdhocMeeting', 'review'],
