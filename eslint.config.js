@@ -44,9 +44,9 @@ const featureInternals = (prefix) => ({
 });
 
 /**
- * Layers (docs/decisions/0004-layers-and-feature-faces.md): shared/ is imported by the browser app and the server
- * and imports neither; src/ and server/ meet only there; below src/app/ (the entry at the top),
- * nothing imports it.
+ * Layers (docs/decisions/0004-layers-and-feature-faces.md): shared/ is imported by the browser app
+ * and the server and imports neither; src/ and server/ meet only there; below src/app/ (the entry
+ * at the top), nothing imports it.
  */
 const layer = (regex, message) => ({ regex, message });
 const NOT_SERVER = layer(

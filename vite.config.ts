@@ -75,11 +75,11 @@ function nativeSyncExternalStore(): Plugin {
 
 /**
  * src/early-login.ts as one file of its own (`assets/early-login-<hash>.js`, no imports): the
- * sign-in pages run it `async` ahead of the app's start script, and it sends the login flow's
- * first requests the moment it arrives, so the form does not wait for the app's code. A separate build, not a second entry: an
- * entry shares modules with the app through common chunks, and the script would wait for them.
- * Its few modules (openapi-fetch, the flow request) are loaded twice on those pages; that is
- * the price of not waiting.
+ * sign-in pages run it `async` ahead of the app's start script, and it sends the login flow's first
+ * requests the moment it arrives, so the form does not wait for the app's code. A separate build,
+ * not a second entry: an entry shares modules with the app through common chunks, and the script
+ * would wait for them. Its few modules (openapi-fetch, the flow request) are loaded twice on those
+ * pages; that is the price of not waiting.
  */
 async function buildEarlyLogin(): Promise<{ fileName: string; code: string }> {
   const result = await build({

@@ -1,5 +1,6 @@
 // `npm run gen:api`: the contract's types, and its enums as value lists (--enum-values), into
-// shared/contract/, which the browser and the server both import (docs/decisions/0004-layers-and-feature-faces.md).
+// shared/contract/, which the browser and the server both import
+// (docs/decisions/0004-layers-and-feature-faces.md).
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 

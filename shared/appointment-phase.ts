@@ -1,7 +1,8 @@
 /**
- * Where an appointment stands in time, the one rule both sides apply (docs/decisions/0032-appointment-phase.md,
- * "Everyday use: past appointments"): the server refuses what the screens do not
- * offer. Cancelled wins over time; an appointment has ended at its end instant.
+ * Where an appointment stands in time, the one rule both sides apply
+ * (docs/decisions/0032-appointment-phase.md): the server refuses
+ * what the screens do not offer. Cancelled wins over time; an appointment has ended at its end
+ * instant.
  */
 export type AppointmentPhase = 'cancelled' | 'upcoming' | 'underway' | 'ended';
 

@@ -40,7 +40,9 @@ export const isPhoneList = (value: string): boolean =>
 export const isPostalCode = (country: string, value: string): boolean =>
   (POSTAL_CODES[country] ?? /^[A-Z0-9 -]{2,10}$/i).test(value.trim());
 
-/** The widget's e-mail rule (the specification's widget and input rules): an address, and not all digits. */
+/**
+ * The widget's e-mail rule (the specification's validation rules): an address, and not all digits.
+ */
 export const isEmail = (value: string): boolean =>
   value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) && !/^\d+$/.test(value);
 

@@ -68,10 +68,10 @@ function emailField(
 }
 
 /**
- * The legacy REST calls of Hanko ≤ 2.x that the widget makes (the specification's API list, protocol
- * §4.7): user look-up and creation, the current user, account deletion and the e-mail
- * addresses of the current user. Every call that touches an account takes the user from
- * the session and puts that id into each query, so nobody reaches another user's data.
+ * The legacy REST calls of Hanko ≤ 2.x that the widget makes (the specification's list of calls,
+ * protocol §4.7): user look-up and creation, the current user, account deletion and the e-mail
+ * addresses of the current user. Every call that touches an account takes the user from the session
+ * and puts that id into each query, so nobody reaches another user's data.
  */
 export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider) {
   const { auth, sessions, db, rateLimits, events } = provider;

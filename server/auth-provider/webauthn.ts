@@ -50,7 +50,10 @@ export interface NewCredential {
   name: string;
 }
 
-/** "Passkey-" / "SecurityKey-" plus the last 7 alphanumerics of the public key (the specification's data model). */
+/**
+ * "Passkey-" / "SecurityKey-" plus the last 7 alphanumerics of the public key (the specification's
+ * entities).
+ */
 export function defaultCredentialName(publicKey: string, mfaOnly: boolean) {
   const alnum = publicKey.replace(/[^A-Za-z0-9]/g, '');
   return `${mfaOnly ? 'SecurityKey' : 'Passkey'}-${alnum.slice(-7)}`;

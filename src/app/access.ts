@@ -3,7 +3,7 @@ import type { Role } from '../machines/session.machine';
 import type { SessionStatus } from '../views/session-status';
 
 /**
- * Who may open a page (specification sections 2 and 6). Pages without `access` are open.
+ * Who may open a page (the specification's screens and roles). Pages without `access` are open.
  * Protected pages render only with a session and an active user; `allowInactive` pages
  * (activation) need a session only. `roles` narrows further; SUPERADMIN passes every check.
  */
@@ -17,7 +17,10 @@ export const MANAGERS: readonly Role[] = ['ADMIN', 'ONBOARDING_MANAGER'];
 export const ADMIN_ONLY: readonly Role[] = ['ADMIN'];
 export const SUPERADMIN_ONLY: readonly Role[] = ['SUPERADMIN'];
 
-/** The specification's role table: SUPERADMIN passes every role check; other roles must be in the list. */
+/**
+ * The specification's roles and permissions: SUPERADMIN passes every role check; other roles must
+ * be in the list.
+ */
 export const hasRole = (role: Role, allowed: readonly Role[] | undefined): boolean =>
   allowed === undefined || role === 'SUPERADMIN' || allowed.includes(role);
 

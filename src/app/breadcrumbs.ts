@@ -1,6 +1,9 @@
 import { matchRoute, type Parser } from 'wouter';
 
-/** Specification sections 2 and 9: breadcrumbs show when the route depth is greater than 3. */
+/**
+ * The specification's screens and constants: breadcrumbs show when the route depth is greater than
+ * 3.
+ */
 export const BREADCRUMBS_MIN_DEPTH = 3;
 
 export interface BreadcrumbRoute {

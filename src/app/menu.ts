@@ -5,9 +5,9 @@ import { OPEN_CLIENTS_HREF } from '../views/clients/open-clients';
 import { ADMIN_ONLY, MANAGERS, STAFF, SUPERADMIN_ONLY, hasRole } from './access';
 
 /**
- * The navigation of the specification's page list, visible per role as in its role table. Data-driven:
- * an item shows only when the app has a route for its path (areas whose issue has not landed
- * have none yet), and external links only when configured.
+ * The navigation of the specification's screens and routes, visible per role as its roles and
+ * permissions say. Data-driven: an item shows only when the app has a route for its path (areas
+ * whose issue has not landed have none yet), and external links only when configured.
  */
 export type MenuSection = 'quick' | 'main' | 'bottom';
 

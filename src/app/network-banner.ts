@@ -2,9 +2,9 @@ import { assign, createActor, setup } from 'xstate';
 import type { InspectOption } from './inspector';
 
 /**
- * The global network-error banner (specification sections 2 and 8): shown after a call failed
- * because the server could not be reached; its retry button reloads the page.
- * A small shared fact: a small xstate actor, since xstate is loaded on every page anyway
+ * The global network-error banner (the specification's screens and error catalogue): shown after a
+ * call failed because the server could not be reached; its retry button reloads the page. A small
+ * shared fact: a small xstate actor, since xstate is loaded on every page anyway
  * (docs/decisions/0021-first-screen-performance.md).
  */
 export interface NetworkBannerDeps {

@@ -7,14 +7,15 @@ import { lazyPage, type RoutePageProps } from './lazy-page';
 
 export type { RoutePageProps };
 
-/** A page of the app (the specification's page list). */
+/** A page of the app (the specification's screens and routes). */
 export interface AppRoute extends BreadcrumbRoute {
   /** The page; like a wouter route component it gets the route's `params`. */
   component: ComponentType<RoutePageProps>;
   /**
    * Who may open it (src/app/access.ts). Unset: open to everyone. Set: the protected wrapper
    * renders it only with a session and an active user (unless `allowInactive`), redirecting to
-   * /login or /notactive with `?returnTo=`; `roles` as in the specification's role table.
+   * /login or /notactive with `?returnTo=`; `roles` as in the specification's roles and
+   * permissions.
    */
   access?: RouteAccess;
   /** i18n namespaces the page needs besides the start ones; loaded early with its code. */
@@ -253,8 +254,8 @@ export const routes: readonly AppRoute[] = [
   ),
   // Where staff land after signing in: the day's appointments and what waits.
   page('/today', tKey('breadcrumbs.today'), TodayPage, WORK_START),
-  // Staff scheduling; by the specification's role table: calendar, availability and new meetings for staff,
-  // new ad-hoc meetings for admins and onboarding managers.
+  // Staff scheduling; by the specification's roles and permissions: calendar, availability and new
+  // meetings for staff, new ad-hoc meetings for admins and onboarding managers.
   page('/calendar', tKey('common:menu.calendar'), CalendarPage, scheduling(STAFF)),
   page('/availability', tKey('common:menu.availability'), AvailabilityPage, scheduling(STAFF)),
   page('/appointments/new', tKey('common:menu.newMeeting'), NewAppointmentPage, scheduling(STAFF)),
@@ -351,7 +352,8 @@ export const routes: readonly AppRoute[] = [
     PreAppointmentPage,
     clientPages(MANAGERS),
   ),
-  // Staff workspace part 2: coaches, users and events (the role table: admins and onboarding managers).
+  // Staff workspace part 2: coaches, users and events (admins and onboarding managers, by the
+  // specification's roles).
   page('/coaches', tKey('staff:breadcrumbs.coaches'), CoachesListPage, staff(MANAGERS)),
   page('/coaches/new', tKey('staff:breadcrumbs.newCoach'), CoachNewPage, staff(MANAGERS)),
   page('/coaches/:coachId', tKey('staff:breadcrumbs.coach'), CoachDetailPage, staff(MANAGERS)),

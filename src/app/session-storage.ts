@@ -3,7 +3,7 @@ import type { BrowserSessionStore } from '../machines/actors/session';
 import type { Role, SessionInfo, SessionPermission } from '../machines/session.machine';
 
 /**
- * Where the session lives in the browser (specification sections 4, 7 and 9):
+ * Where the session lives in the browser (the specification's states, calls and constants):
  * - the token in the JS-readable cookie `hanko`, as the provider's SDK keeps it (SameSite=Lax,
  *   Secure on https, expiring with the session), so the widget and the app share one token;
  * - the session (role, active, coach; never the API client) in local storage under `session`.

@@ -2,9 +2,9 @@ import { createActor, fromTransition } from 'xstate';
 import type { InspectOption } from './inspector';
 
 /**
- * The navigation's open/collapsed state (specification sections 2, 4 and 9): open by default
- * when the window is wider than 1350 px; below 768 px it is a drawer, closed by default and
- * closed again after navigating. The person's own choice is kept until the window moves into
+ * The navigation's open/collapsed state (the specification's screens, states and constants): open
+ * by default when the window is wider than 1350 px; below 768 px it is a drawer, closed by default
+ * and closed again after navigating. The person's own choice is kept until the window moves into
  * another of these three ranges.
  *
  * A small shared fact: a transition-function actor of xstate, which every page loads anyway

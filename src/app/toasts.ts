@@ -2,11 +2,11 @@ import { assign, createActor, enqueueActions, setup } from 'xstate';
 import type { InspectOption } from './inspector';
 
 /**
- * Toasts (specification sections 8 and 9): kinds success, info, warning, error and loading;
- * at most 3 visible, each shown for 4000 ms, 356 px wide with 14 px between them, stacked at
- * the bottom right; a swipe of 20 px dismisses one. A small shared queue: a small xstate actor
- * (xstate is loaded on every page anyway; docs/decisions/0021-first-screen-performance.md); its timers
- * are effects of the actor, not of the view.
+ * Toasts (the specification's error catalogue and constants): kinds success, info, warning, error
+ * and loading; at most 3 visible, each shown for 4000 ms, 356 px wide with 14 px between them,
+ * stacked at the bottom right; a swipe of 20 px dismisses one. A small shared queue: a small xstate
+ * actor (xstate is loaded on every page anyway; docs/decisions/0021-first-screen-performance.md);
+ * its timers are effects of the actor, not of the view.
  */
 export const TOAST_SETTINGS = {
   visible: 3,

@@ -37,7 +37,7 @@ export const OTHER_INSURER = 'other';
 export const insurerOf = (form: Pick<SignupFormValues, 'insurer' | 'insurerChoice'>) =>
   form.insurerChoice && form.insurerChoice !== OTHER_INSURER ? form.insurerChoice : form.insurer;
 
-/** The form as it starts: SMS notifications on (the specification's data model), Germany. */
+/** The form as it starts: SMS notifications on (the specification's entities), Germany. */
 export const emptySignupForm = (): SignupFormValues => ({
   bookingFor: 'self',
   firstName: '',

@@ -16,10 +16,11 @@ export interface LocalesBackendOptions {
 }
 
 /**
- * The translation files over HTTP (the specification's interface settings), in place of i18next-http-backend
- * (2.5 KB gzip on every page, bench/web.ts). A plain `fetch(url)`: same-origin credentials and
- * no extra headers, so the `<link rel="preload" as="fetch" crossorigin="anonymous">` of
- * index.html and of the server's route hints is reused, not fetched twice.
+ * The translation files over HTTP (the specification's constants and limits), in place of
+ * i18next-http-backend (2.5 KB gzip on every page, bench/web.ts). A plain `fetch(url)`: same-origin
+ * credentials and no extra headers, so the `<link rel="preload" as="fetch"
+ * crossorigin="anonymous">` of index.html and of the server's route hints is reused, not fetched
+ * twice.
  *
  * Retries are i18next's (`maxRetries`, `retryTimeout` in src/i18n/index.ts): a read that
  * answers `callback(error, true)` is tried again after 350 ms, doubling. Retryable are 5xx, an

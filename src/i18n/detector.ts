@@ -27,9 +27,9 @@ function storage(name: 'localStorage' | 'sessionStorage'): Storage | null {
 }
 
 /**
- * The browser's language, the specification's interface settings: the first of `?lng=`, the `i18next`
- * cookie, local storage, session storage, the browser's languages and `<html lang>` that names
- * a supported language (i18next picks the best match from the list); the result is kept in
+ * The browser's language, the specification's constants and limits: the first of `?lng=`, the
+ * `i18next` cookie, local storage, session storage, the browser's languages and `<html lang>` that
+ * names a supported language (i18next picks the best match from the list); the result is kept in
  * local storage. The same lookups and options as i18next-browser-languagedetector, in 0.5 KB
  * instead of 2 KB gzip on every page (bench/web.ts).
  */

@@ -15,7 +15,7 @@ export const DEFAULT_NAMESPACES = ['translation', 'common'] as const;
 /** Where the server (and the Vite dev proxy) serves `src/i18n/locales`. */
 export const LOCALES_LOAD_PATH = '/locales/{{lng}}/{{ns}}.json';
 
-/** The specification's interface settings: detection order and cache. */
+/** The specification's constants and limits: detection order and cache. */
 export const detectionOptions: DetectionOptions = {
   order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],
   lookupQuerystring: 'lng',
@@ -26,12 +26,12 @@ export const detectionOptions: DetectionOptions = {
 };
 
 /**
- * Specification sections 8 and 9. Retries are done by i18next's backend connector: a read that
- * fails with a retryable error is tried again after 350 ms, then 700, 1400, 2800 and 5600 ms
- * (5 retries). Our backend (./backend.ts) marks 5xx, "no status" and network errors (fetch
- * rejected) as retryable and 4xx as final, which is exactly the rule of the specification.
- * `initAsync: false`: detection and the first reads start inside `init()`, not a task later,
- * so src/main.tsx can ask for the page's namespaces right away.
+ * The specification's error catalogue and constants. Retries are done by i18next's backend
+ * connector: a read that fails with a retryable error is tried again after 350 ms, then 700, 1400,
+ * 2800 and 5600 ms (5 retries). Our backend (./backend.ts) marks 5xx, "no status" and network
+ * errors (fetch rejected) as retryable and 4xx as final, which is exactly the rule of the
+ * specification. `initAsync: false`: detection and the first reads start inside `init()`, not a
+ * task later, so src/main.tsx can ask for the page's namespaces right away.
  */
 export const baseInitOptions = {
   fallbackLng: 'de',

@@ -2,8 +2,8 @@ import { helpVideoUrls } from '../../shared/help-videos';
 import { tKey } from '../i18n/keys';
 
 /**
- * Build-time settings of the web app (Vite `VITE_*` variables; the specification's API list: "the
- * backend base URL is configured at build time", as are the video and calendar services).
+ * Build-time settings of the web app (Vite `VITE_*` variables; the specification's list of calls:
+ * "the backend base URL is configured at build time", as are the video and calendar services).
  */
 export interface HelpVideo {
   id: string;

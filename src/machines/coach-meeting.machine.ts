@@ -40,7 +40,7 @@ export const forDateOf = (nowMs: number) => new Date(nowMs).toISOString().slice(
 /**
  * `/coach/meeting`: the first two upcoming appointments (refreshed every minute, so join
  * buttons appear on time) and the meeting-code form. A missing code is `no_meeting_code`; an
- * unknown code or a failed look-up `invalid_meeting_code` (the specification's widget and input rules).
+ * unknown code or a failed look-up `invalid_meeting_code` (the specification's validation rules).
  */
 export interface CoachMeetingStartContext {
   upcoming: Appointment[];
@@ -136,7 +136,8 @@ export const coachMeetingStartMachine = setup({
                 params: ({ context }) => ({ code: context.code.trim() }),
               },
             },
-            // Unknown code and failed look-up alike (one message, so a code cannot be probed); rate limits keep their own text.
+            // Unknown code and failed look-up alike (one message, so a code cannot be probed); rate
+            // limits keep their own text.
             onError: {
               target: 'editing',
               actions: assign({

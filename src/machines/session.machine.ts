@@ -4,8 +4,8 @@ import type { components } from '../../shared/contract/product';
 import { machineErrorOf, notProvided as notProvidedBy, type MachineError } from './shared/failures';
 
 /**
- * The application session (the specification's session rules): who is signed in, with which role, and
- * whether the account is active.
+ * The application session (the specification's states and transitions): who is signed in, with
+ * which role, and whether the account is active.
  *
  * - Restored at start from what src/app read out of the browser (token cookie `hanko`,
  *   local-storage entry `session` without the API client); removed when cleared.

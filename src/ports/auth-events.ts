@@ -1,7 +1,7 @@
 /**
- * The events the sign-in widget raises for the rest of the app (the specification's session rules):
- * the widget's flow machines emit them, the session machine listens. Kept tiny and typed so
- * that the widget does not import the session and the session does not import the widget.
+ * The events the sign-in widget raises for the rest of the app (the specification's states and
+ * transitions): the widget's flow machines emit them, the session machine listens. Kept tiny and
+ * typed so that the widget does not import the session and the session does not import the widget.
  */
 export type AuthEvent =
   /** A login or registration flow reached `success`; `token` is the session JWT (X-Auth-Token). */

@@ -28,7 +28,7 @@ const nav = () => b.page.getByRole('navigation', { name: 'Hauptnavigation' });
 const menuLinks = async () =>
   (await nav().getByRole('link').allTextContents()).map((s) => s.trim());
 
-describe("menu per role, as the specification's role table says", () => {
+describe("menu per role, as the specification's roles and permissions says", () => {
   it('SUPERADMIN sees the admin dashboard with key figures', async () => {
     await openAs('SUPERADMIN', '/');
     await nav().waitFor();

@@ -7,7 +7,7 @@ import { seedSession, signInByPasscode } from '../support/e2e-sign-in';
 /**
  * Staff workspace part 2 in Chromium, signed in as the demo accounts: an admin
  * creates a user and sees the activation code once, changes the role (a role above their own is
- * refused in German, nothing changes); a coach sees only the menu items of the role table; bad input
+ * refused in German, nothing changes); a coach sees only the menu items of their role; bad input
  * in the coach form gets German messages at the fields and changes nothing; events filtered by
  * client.
  */
@@ -148,7 +148,7 @@ describe('an admin and the users', () => {
 });
 
 describe('a coach', () => {
-  it('sees only the menu items of the role table and cannot open users, coaches or events', async () => {
+  it('sees only the menu items of their role and cannot open users, coaches or events', async () => {
     const page = b.page;
     await openAs(page, coachToken, '/appointments');
     const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });

@@ -203,7 +203,8 @@ describe('staff activation', () => {
     expect(login.body).toMatchObject({ role: 'NONE', active: false });
   });
 
-  // docs/decisions/0045-accounts-coaches-activation.md: "a wrong code is 400, a used/already-active account 409".
+  // docs/decisions/0045-accounts-coaches-activation.md: "a wrong code is 400, a used/already-active
+  // account 409".
   it('answers 409 when a used code is entered again by the activated account', async () => {
     const email = `${unique('twice')}@example.test`;
     const created = await createStaff(email, 'ONBOARDING_MANAGER');
@@ -241,7 +242,8 @@ describe('staff activation', () => {
     expect(shown.body.active).toBe(false);
   });
 
-  // Contract: activateUser lists 429; docs/decisions/0045-accounts-coaches-activation.md: "it is rate-limited (429)".
+  // Contract: activateUser lists 429; docs/decisions/0045-accounts-coaches-activation.md: "it is
+  // rate-limited (429)".
   it('rate-limits guessing of activation codes (429 with Retry-After)', async () => {
     const person = await stranger();
     const statuses: number[] = [];

@@ -164,7 +164,8 @@ describe('POST /api/appointment', () => {
     expect((await appointmentsOf(client.id)).itemCount).toBe(0);
   });
 
-  // docs/decisions/0031-staff-bookings-holds-moves-holidays.md: "provisionalUntil is set by the server when isProvisional".
+  // docs/decisions/0031-staff-bookings-holds-moves-holidays.md: "provisionalUntil is set by the
+  // server when isProvisional".
   it('sets provisionalUntil for a provisional booking', async () => {
     const coach = await newCoach(api, admin);
     const client = await newClient(api, admin);
@@ -179,7 +180,8 @@ describe('POST /api/appointment', () => {
     expect(Date.parse(res.provisionalUntil)).toBeGreaterThan(Date.now());
   });
 
-  // Contract (IdempotencyKey) and docs/decisions/0029-idempotency-keys.md: a repeat with the same key returns the first result.
+  // Contract (IdempotencyKey) and docs/decisions/0029-idempotency-keys.md: a repeat with the same
+  // key returns the first result.
   it('answers a repeated booking with the same Idempotency-Key with the first result', async () => {
     const coach = await newCoach(api, admin);
     const client = await newClient(api, admin);

@@ -209,7 +209,8 @@ describe('client records', () => {
     });
   });
 
-  // docs/decisions/0044-client-field-rules.md: "contactPerson is required when clientType = relative".
+  // docs/decisions/0044-client-field-rules.md: "contactPerson is required when clientType =
+  // relative".
   it('requires a contact person for a relative', async () => {
     const before = await clientCount();
     const res = await api.call('POST', '/api/admin/client', {

@@ -192,7 +192,8 @@ describe('GET /api/coach/search', () => {
     expect((await search(tag)).body.coaches).toHaveLength(4);
   });
 
-  // Contract summary and docs/decisions/0045-accounts-coaches-activation.md: "GET /coach/search returns only active coaches".
+  // Contract summary and docs/decisions/0045-accounts-coaches-activation.md: "GET /coach/search
+  // returns only active coaches".
   it('returns only active coaches', async () => {
     const gone = await newCoach(api, admin, { lastName: `Ehemals${tag}` });
     expectStatus(await api.call('DELETE', `/api/coach/${gone.id}`, { as: admin }), 204);
@@ -237,7 +238,8 @@ describe('DELETE /api/coach/{id}', () => {
     expect((await getCoach(coach.id)).body.active).toBe(false);
   });
 
-  // Contract (deleteCoach) and docs/decisions/0045-accounts-coaches-activation.md name the code coach_has_future_appointments.
+  // Contract (deleteCoach) and docs/decisions/0045-accounts-coaches-activation.md name the code
+  // coach_has_future_appointments.
   it('names the conflict coach_has_future_appointments', async () => {
     const coach = await newCoach(api, admin);
     const client = await newClient(api, admin);

@@ -27,7 +27,8 @@ describe('the contract and its documentation', () => {
     const operations = Object.values(
       res.body.paths as Record<string, Record<string, unknown>>,
     ).flatMap((item) => Object.keys(item).filter((k) => METHODS.includes(k)));
-    // The specification lists 91; the calendar feed added its own (docs/decisions/0038-calendar-feed.md).
+    // The specification lists 91; the calendar feed added its own
+    // (docs/decisions/0038-calendar-feed.md).
     expect(operations.length).toBeGreaterThanOrEqual(91);
     expect(res.body).toEqual(JSON.parse(JSON.stringify(readContract())));
   });

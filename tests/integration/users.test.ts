@@ -303,7 +303,8 @@ describe('POST /api/user/{id}', () => {
     expectProblem(await api.call('GET', '/api/user', { as: victim }), 403, 'inactive_user');
   });
 
-  // docs/decisions/0045-accounts-coaches-activation.md: "POST /user/{id} … 409 when the coach is already linked to another user."
+  // docs/decisions/0045-accounts-coaches-activation.md: "POST /user/{id} … 409 when the coach is
+  // already linked to another user."
   it('answers 409 when the coach record is already linked to another user', async () => {
     const coach = await newCoach(api, admin);
     const first = await createUser(admin, { email: email(), role: 'COACH', coachId: coach.id });

@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The import graph of the product code (src/, shared/, server/), read with the TypeScript
- * compiler's own import scanner (static imports, `import type`, re-exports and `import()`):
- * the layers hold (docs/decisions/0004-layers-and-feature-faces.md). ESLint's no-restricted-imports says the same
- * for one file at a time; a loop needs the whole graph, and this test cannot be switched off
- * by a comment in the importing file.
+ * compiler's own import scanner (static imports, `import type`, re-exports and `import()`): the
+ * layers hold (docs/decisions/0004-layers-and-feature-faces.md). ESLint's no-restricted-imports
+ * says the same for one file at a time; a loop needs the whole graph, and this test cannot be
+ * switched off by a comment in the importing file.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ROOTS = ['src', 'shared', 'server'];
@@ -131,9 +131,10 @@ export function violations(graph: Map<string, string[]>) {
       all.filter((e) => {
         const fromProvider = e.from.startsWith('server/auth-provider/');
         const toProvider = e.to.startsWith('server/auth-provider/');
-        // Only the assemblies mount it (server/app.ts, server/testing); the stand-alone
-        // provider's own assembly, auth-provider/main.ts, hands it the product's mail outbox
-        // through the notifications feature's public face (docs/decisions/0017-sign-in-mail-through-the-queue.md).
+        // Only the assemblies mount it (server/app.ts, server/testing); the stand-alone provider's
+        // own assembly, auth-provider/main.ts, hands it the product's mail outbox through the
+        // notifications feature's public face
+        // (docs/decisions/0017-sign-in-mail-through-the-queue.md).
         const assembly = e.from === 'server/auth-provider/main.ts';
         return (
           (toProvider && !fromProvider && e.from.startsWith('server/features/')) ||

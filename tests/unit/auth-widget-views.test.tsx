@@ -29,7 +29,7 @@ beforeAll(async () => {
   i18n = setup.i18n;
 });
 
-describe("widget validation, by the specification's input rules", () => {
+describe("widget validation, by the specification's validation rules", () => {
   it('takes an e-mail address only when it matches the pattern and is not all digits', () => {
     expect(isEmail('anna@example.org')).toBe(true);
     expect(isEmail('anna@example')).toBe(false);

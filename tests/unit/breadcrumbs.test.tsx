@@ -8,7 +8,7 @@ import { createI18n } from '../../src/i18n';
 import { readLocales } from '../support/locales';
 
 // The trail with the real route table: shown from depth 4, hidden at depth 3 and below
-// (specification sections 2 and 9: breadcrumbs when the route depth is greater than 3).
+// (the specification's screens and constants: breadcrumbs when the route depth is greater than 3).
 
 async function renderAt(path: string) {
   const { i18n, ready } = createI18n({

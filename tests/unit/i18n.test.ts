@@ -48,7 +48,7 @@ const gaps = (calls: { url: string; at: number }[], url: string) => {
   return times.slice(1).map((t, i) => t - times[i]!);
 };
 
-describe('i18n set-up (specification sections 8 and 9)', () => {
+describe("i18n set-up, as the specification's error catalogue and constants say", () => {
   beforeEach(() => {
     vi.useFakeTimers({ now: 0 });
   });

@@ -15,7 +15,8 @@ const parser: Parser = (route, loose) => {
   return { pattern, keys: keys.map(String) };
 };
 
-// Every route the product will have (the specification's page list), as if every area had landed.
+// Every route the product will have (the specification's screens and routes), as if every area had
+// landed.
 const ALL_ROUTES = [
   '/',
   '/login',
@@ -50,7 +51,7 @@ const ids = (role: Role, patterns = ALL_ROUTES, analyticsUrl?: string) => {
   };
 };
 
-describe("menu per role, as the specification's role table says", () => {
+describe("menu per role, as the specification's roles and permissions says", () => {
   it('ADMIN sees every item but the dashboard', () => {
     expect(ids('ADMIN', ALL_ROUTES, 'https://analytics.example/')).toEqual({
       quick: ['newClient', 'openClients', 'newMeeting', 'newAdhocMeeting', 'review'],
@@ -168,7 +169,7 @@ describe('route guards', () => {
     });
   });
 
-  it('roles follow the role table: dashboard for SUPERADMIN only, help for staff', () => {
+  it('roles follow the specification: dashboard for SUPERADMIN only, help for staff', () => {
     for (const role of ['COACH', 'ADMIN', 'ONBOARDING_MANAGER', 'NONE'] as const) {
       expect(decideAccess(session(role), access('/dashboard'), '/dashboard')).toEqual({
         kind: 'forbidden',

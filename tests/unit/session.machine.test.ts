@@ -14,9 +14,9 @@ import {
 import { describeModel, flush } from '../support/model';
 
 /**
- * Model-based tests of the session lifecycle (the specification's session rules): paths generated from
- * the machine itself with xstate/graph, each run against a live actor with the real effects
- * (src/machines/actors/session.ts) on a fake API, a fake provider logout, the real widget
+ * Model-based tests of the session lifecycle (the specification's states and transitions): paths
+ * generated from the machine itself with xstate/graph, each run against a live actor with the real
+ * effects (src/machines/actors/session.ts) on a fake API, a fake provider logout, the real widget
  * channel and an in-memory cookie/local storage.
  */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSidebarStore, layoutFor } from '../../src/app/sidebar';
 
-describe('sidebar breakpoints (specification sections 2 and 9)', () => {
+describe("sidebar breakpoints, as the specification's screens and constants say", () => {
   it('is open by default only above 1350 px; a drawer below 768 px', () => {
     expect(layoutFor(1351)).toBe('wide');
     expect(layoutFor(1350)).toBe('medium');

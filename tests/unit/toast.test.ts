@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createToastStore, TOAST_SETTINGS, visibleToasts } from '../../src/app/toasts';
 
-describe("toasts, as the specification's interface settings say", () => {
+describe("toasts, as the specification's constants and limits say", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

@@ -199,7 +199,7 @@ type AppendContext<I> = WriteContext & { body: I };
 /**
  * Appends the request body to a signed document (locked in one transaction) and answers 201 with
  * the document. `logAsRead`: the answer counts as a content read (a reviewer's comment); the
- * writer's own amendment does not (decisions: access log).
+ * writer's own amendment does not (docs/decisions/0055-clinical-access.md).
  */
 async function appendToDocument<I>(
   { principal, deps, reply, body }: AppendContext<I>,

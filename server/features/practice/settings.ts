@@ -7,10 +7,10 @@ import { practiceSettings } from '../../db/schema/index';
 import { badRequest } from '../../http/problem';
 
 /**
- * The practice settings: one row, maintained by a SUPERADMIN. Everything that
- * names the practice reads them here: the legal pages, the invoices (PDF and XRechnung seller),
- * the signature and sender name of e-mails. The server's PRACTICE_* settings are only the
- * defaults of an installation whose settings were never saved (docs/decisions/0053-practice-settings-and-legal-pages.md).
+ * The practice settings: one row, maintained by a SUPERADMIN. Everything that names the practice
+ * reads them here: the legal pages, the invoices (PDF and XRechnung seller), the signature and
+ * sender name of e-mails. The server's PRACTICE_* settings are only the defaults of an installation
+ * whose settings were never saved (docs/decisions/0053-practice-settings-and-legal-pages.md).
  */
 /** The contract's shape, so the settings cannot drift from what the API answers. */
 export type PracticeSettings = components['schemas']['PracticeSettings'];

@@ -4,7 +4,7 @@ import { breadcrumbTrail, showBreadcrumbs } from '../breadcrumbs';
 import { routes } from '../routes';
 import { useCrumbNames } from '../../views/parts/crumb-names';
 
-/** Shown only when the route depth is greater than 3 (the specification's page list). */
+/** Shown only when the route depth is greater than 3 (the specification's screens and routes). */
 export function Breadcrumbs() {
   const { t } = useTranslation();
   const [pathname] = useLocation();

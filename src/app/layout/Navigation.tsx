@@ -20,7 +20,7 @@ const SECTION_LABELS: Record<MenuSection, string> = {
 
 /**
  * The sidebar (tablet and desktop) or drawer (below 768 px) with the quick actions, main and
- * bottom items of the specification's page list.
+ * bottom items of the specification's screens and routes.
  */
 export function Navigation({ menu, open, layout }: NavigationProps) {
   const { t } = useTranslation('common');

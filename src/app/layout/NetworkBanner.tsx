@@ -2,7 +2,10 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useAppServices } from '../services';
 
-/** The red global banner after a network error; retry reloads the page (the specification's error handling). */
+/**
+ * The red global banner after a network error; retry reloads the page (the specification's error
+ * catalogue).
+ */
 export function NetworkBanner() {
   const { t } = useTranslation('common');
   const { networkBanner } = useAppServices();

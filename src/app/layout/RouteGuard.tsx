@@ -16,8 +16,8 @@ export interface RouteGuardProps {
 }
 
 /**
- * The protected wrapper (the specification's page list): renders the page only when the session
- * allows it; otherwise redirects to /login or /notactive carrying the page as `returnTo`.
+ * The protected wrapper (the specification's screens and routes): renders the page only when the
+ * session allows it; otherwise redirects to /login or /notactive carrying the page as `returnTo`.
  */
 export function RouteGuard({ access, component: Page, params }: RouteGuardProps) {
   const status = useSessionStatus();

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppServices } from '../services';
 import { TOAST_SETTINGS, visibleToasts, type Toast } from '../toasts';
 
-/** The newest three toasts, bottom right (the specification's interface settings). */
+/** The newest three toasts, bottom right (the specification's constants and limits). */
 export function Toaster() {
   const { t } = useTranslation('common');
   const { toasts } = useAppServices();

@@ -9,6 +9,8 @@ import type { Role } from '../../machines/session.machine';
  */
 export { Navigation } from './Navigation';
 
-/** The menu the role sees (specification sections 2 and 6) among the app's route patterns. */
+/**
+ * The menu the role sees (the specification's screens and roles) among the app's route patterns.
+ */
 export const menuFor = (role: Role, patterns: readonly string[], parser: Parser) =>
   visibleMenu(role, menuItems({ analyticsUrl: analyticsUrl() }), patterns, parser);

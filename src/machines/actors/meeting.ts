@@ -58,7 +58,9 @@ export const recordFinishedActor = (api: ApiClient) =>
     }),
   );
 
-/** `GET /appointments/upcoming` with the date-only forDate (the specification's widget and input rules). */
+/**
+ * `GET /appointments/upcoming` with the date-only forDate (the specification's validation rules).
+ */
 export const loadUpcomingActor = (api: ApiClient) =>
   fromPromise<Appointment[], { forDate: string }>(async ({ input, signal }) => {
     const { data } = await api.GET('/appointments/upcoming', {

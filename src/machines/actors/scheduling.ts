@@ -163,7 +163,7 @@ export const createAppointmentActor = (api: ApiClient) =>
     return data!;
   });
 
-/** The mobile breakpoint of the specification's page list. */
+/** The mobile breakpoint of the specification's screens and routes. */
 export const NARROW_QUERY = '(max-width: 767px)';
 
 /** Reports `viewport.change` when the screen crosses the mobile breakpoint. */

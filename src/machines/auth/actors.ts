@@ -22,7 +22,7 @@ import type {
 
 export type { AuthApiClient };
 
-/** Local-storage keys (the specification's interface settings). */
+/** Local-storage keys (the specification's constants and limits). */
 export const FLOW_STATE_KEY = 'flow-state';
 export const DEFAULT_STORAGE_KEY = 'hanko';
 export const LAST_LOGIN_SUFFIX = '_last_login';
@@ -84,7 +84,10 @@ export interface AuthFlowDeps {
   storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
   location?: BrowserLocation;
   webauthn?: WebAuthnClient;
-  /** Storage key of the widget (named after the provider, as the specification's interface settings say). */
+  /**
+   * Storage key of the widget (named after the provider, as the specification's constants and
+   * limits say).
+   */
   storageKey?: string;
   /** Language of the provider's e-mails (X-Language). */
   language?: () => string;

@@ -26,10 +26,11 @@ import { capabilityInputs } from './capabilities';
 import { notProvided as notProvidedBy } from '../shared/failures';
 
 /**
- * The sign-in widget's flow machine (specification sections 2, 4, 5, 8; protocol
- * in docs/auth-flow-protocol.md). It mirrors the server: every server state (and preflight) is a
- * state of this machine with the same name, and the server's answer decides the next state.
- * An answer naming a state the machine does not know ends in `handlerNotFound`.
+ * The sign-in widget's flow machine (the specification's screens, states, validation rules and
+ * error catalogue; protocol in docs/auth-flow-protocol.md). It mirrors the server: every server
+ * state (and preflight) is a state of this machine with the same name, and the server's answer
+ * decides the next state. An answer naming a state the machine does not know ends in
+ * `handlerNotFound`.
  *
  * Inside each server state the `form` part is `init` (decides what happens on entry: an
  * automatic step, a countdown, or waiting), `idle` (the screen waits for the person),
@@ -100,7 +101,7 @@ export type AuthFlowEmitted =
   | { type: 'session-expired' }
   | { type: 'user-deleted' };
 
-/** Named delays (the specification's interface settings). */
+/** Named delays (the specification's constants and limits). */
 export const AUTH_FLOW_DELAYS = {
   requestTimeout: 13_000,
   countdownTick: 1_000,

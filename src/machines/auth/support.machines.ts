@@ -5,7 +5,7 @@ import { CODE_LENGTH } from './validation';
 /**
  * The small machines of the sign-in widget: the six-digit code entry, the copy confirmation,
  * the yes/no confirmation of dangerous links and the event throttle. Time is always a named
- * delay (the specification's interface settings).
+ * delay (the specification's constants and limits).
  */
 
 export const SUPPORT_DELAYS = {
@@ -15,7 +15,7 @@ export const SUPPORT_DELAYS = {
 } as const;
 
 /* ---------------------------------------------------------------------------------------- */
-/* Six-digit code entry (passcode and authenticator app; the specification's widget and input rules)           */
+/* Six-digit code entry (passcode and authenticator app; the specification's validation)    */
 /* ---------------------------------------------------------------------------------------- */
 
 export interface CodeInputContext {
@@ -172,7 +172,7 @@ export const confirmMachine = setup({
 });
 
 /* ---------------------------------------------------------------------------------------- */
-/* Event throttle: each kind of auth event at most once a second (interface settings)                 */
+/* Event throttle: each kind of auth event at most once a second (constants and limits)     */
 /* ---------------------------------------------------------------------------------------- */
 
 export const eventThrottleMachine = setup({

@@ -20,9 +20,10 @@ export type WebAuthnOptions = components['schemas']['WebAuthnOptions'];
 export type FlowName = 'login' | 'registration' | 'profile';
 
 /**
- * The 25 server states plus preflight (protocol §3 of docs/auth-flow-protocol.md; the specification's session rules), in the order of
- * the protocol. Each is a state of the flow machine with the same name. The compiler checks
- * them against the contract's FlowStateName: the same values, all of them.
+ * The 25 server states plus preflight (protocol §3 of docs/auth-flow-protocol.md; the
+ * specification's states and transitions), in the order of the protocol. Each is a state of the
+ * flow machine with the same name. The compiler checks them against the contract's FlowStateName:
+ * the same values, all of them.
  */
 export const SERVER_STATES = [
   'preflight',
@@ -91,7 +92,7 @@ export interface ThirdPartyReturn {
 }
 
 /**
- * A message the widget shows: a protocol error code (the specification's error handling, protocol
+ * A message the widget shows: a protocol error code (the specification's error catalogue, protocol
  * §4.1/§4.2), or one the widget makes itself.
  */
 export type WidgetErrorCode =

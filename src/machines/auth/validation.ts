@@ -1,8 +1,8 @@
 import type { FlowAction, FlowInput } from './types';
 
 /**
- * The widget's own input rules (the specification's widget and input rules), applied before a step is sent so
- * that the person sees a German message at the field at once. The server checks again.
+ * The widget's own input rules (the specification's validation rules), applied before a step is
+ * sent so that the person sees a German message at the field at once. The server checks again.
  */
 
 /** The e-mail pattern the provider applies to `email` inputs (protocol §2.3). */
@@ -11,11 +11,14 @@ export const EMAIL_PATTERN = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;
 const ALL_DIGITS = /^\d+$/;
 
-/** Passcodes and app codes have six digits (the specification's interface settings). */
+/** Passcodes and app codes have six digits (the specification's constants and limits). */
 export const CODE_LENGTH = 6;
-/** bcrypt's limit, the maximum shown in the password hint of flows (the specification's interface settings). */
+/**
+ * bcrypt's limit, the maximum shown in the password hint of flows (the specification's constants
+ * and limits).
+ */
 export const FLOW_PASSWORD_MAX_LENGTH = 72;
-/** Passkey and security-key names (the specification's interface settings). */
+/** Passkey and security-key names (the specification's constants and limits). */
 export const CREDENTIAL_NAME_MIN_LENGTH = 3;
 export const CREDENTIAL_NAME_MAX_LENGTH = 32;
 
@@ -116,7 +119,7 @@ export function passwordHintBounds(
 
 /**
  * The display name of a credential without a name: "Passkey" or "SecurityKey" plus the last
- * 7 alphanumeric characters of its public key (the specification's data model).
+ * 7 alphanumeric characters of its public key (the specification's entities).
  */
 export function credentialDisplayName(
   credential: { name?: string | undefined; public_key: string },

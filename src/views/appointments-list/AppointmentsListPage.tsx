@@ -17,7 +17,10 @@ import { DataTable } from '../staff/DataTable';
 import { useClientFilteredList } from '../staff/useUrlList';
 import { APPOINTMENT_COLUMNS, APPOINTMENT_TYPE_LABELS } from './parts';
 
-/** The filters of `/appointments` as URL keys (sections 3 and 7); `from`/`to` are Berlin days. */
+/**
+ * The filters of `/appointments` as URL keys (the specification's entities and list of calls);
+ * `from`/`to` are Berlin days.
+ */
 export const APPOINTMENT_FILTERS = z.object({
   appointmentType: oneOf(APPOINTMENT_TYPES),
   cancelled: yesNo,

@@ -1,6 +1,6 @@
 import { tKey } from '../../i18n/keys';
 
-/** German messages for flow and input error codes (the specification's error handling). */
+/** German messages for flow and input error codes (the specification's error catalogue). */
 const MESSAGES: Record<string, string> = {
   technical_error: tKey('auth:errors.somethingWentWrong'),
   network_error: tKey('auth:errors.somethingWentWrong'),

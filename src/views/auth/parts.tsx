@@ -236,8 +236,8 @@ export function usePasswordHint(action: string, name: string, where: 'flow' | 'p
 }
 
 /**
- * Six boxes for a passcode or app code (the specification's widget and input rules): submitted by itself when
- * all six are filled; pasting fills from the box that has the focus; `resetKey` changes on
+ * Six boxes for a passcode or app code (the specification's validation rules): submitted by itself
+ * when all six are filled; pasting fills from the box that has the focus; `resetKey` changes on
  * passcode_invalid and clears it (the parent remounts it with that key).
  */
 export function CodeInput({
@@ -324,7 +324,7 @@ export function CodeInput({
 
 /**
  * A dangerous link with a yes/no confirmation; the question closes 1 s after the pointer
- * leaves it (the specification's page list).
+ * leaves it (the specification's screens and routes).
  */
 export function DangerAction({
   label,

@@ -1,8 +1,8 @@
 /**
- * The tag-manager script (the specification's interface settings): only on the client pages, and only on
- * the production host. Both come from the build (`VITE_TAG_MANAGER_ID`,
- * `VITE_PRODUCTION_HOST`); a development build never loads it, and neither does any host
- * other than the configured one (tests run on localhost).
+ * The tag-manager script (the specification's constants and limits): only on the client pages, and
+ * only on the production host. Both come from the build (`VITE_TAG_MANAGER_ID`,
+ * `VITE_PRODUCTION_HOST`); a development build never loads it, and neither does any host other than
+ * the configured one (tests run on localhost).
  */
 const env = import.meta.env as Record<string, string | boolean | undefined>;
 

@@ -21,7 +21,9 @@ import { useClientFilteredList } from '../staff/useUrlList';
 
 type Client = components['schemas']['Client'];
 
-/** The filters of `/clients` as URL keys (as the API names them); `createdAfter` is a Berlin day. */
+/**
+ * The filters of `/clients` as URL keys (as the API names them); `createdAfter` is a Berlin day.
+ */
 export const CLIENT_FILTERS = z.object({
   search: text(100),
   phoneNumber: text(40),

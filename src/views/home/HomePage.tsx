@@ -5,8 +5,8 @@ import { ActionLinks } from '../staff/ActionLinks';
 import { useSessionStatus } from '../session-status';
 
 /**
- * `/`: what Sprechstunde is, and the ways in (the specification's page list, breadcrumb 'home').
- * Only signed-out visitors are offered sign-in and sign-up; a client is offered their
+ * `/`: what Sprechstunde is, and the ways in (the specification's screens and routes, breadcrumb
+ * 'home'). Only signed-out visitors are offered sign-in and sign-up; a client is offered their
  * appointment, and someone signed in whose account is not active yet goes to `/notactive`.
  */
 export function HomePage() {

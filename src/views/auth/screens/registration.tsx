@@ -9,7 +9,7 @@ export function RegistrationInit() {
   const { t } = useTranslation('auth');
   const flow = useFlow();
   const action = 'register_login_identifier';
-  // Both offered: both optional, one of them is needed (the specification's widget and input rules).
+  // Both offered: both optional, one of them is needed (the specification's validation rules).
   const both = Boolean(flow.input(action, 'email') && flow.input(action, 'username'));
   return (
     <Screen title={t('registration.title')}>
