@@ -1,7 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { CONSENT_KEY, createConsentActor } from '../../src/app/consent';
-import { consentMachine, type ConsentInput } from '../../src/machines/consent.machine';
+import {
+  consentMachine,
+  type ConsentChoice,
+  type ConsentInput,
+} from '../../src/machines/consent.machine';
+import { describeModel, startMachine } from '../support/model';
 
 // The tag manager of the sign-up pages loads only after "Akzeptieren"; the choice is kept and
 // can be changed; a decline after it ran reloads the page without it.
@@ -119,5 +124,67 @@ describe('consent wiring', () => {
     expect(actor.getSnapshot().context.available).toBe(false);
     actor.send({ type: 'consent.accept' });
     expect(doc.querySelectorAll('script')).toHaveLength(0);
+  });
+});
+
+describe('consent machine, model-based', () => {
+  const events = [
+    { type: 'consent.accept' },
+    { type: 'consent.decline' },
+    { type: 'consent.open' },
+    { type: 'consent.close' },
+  ] as const;
+  const plan = (name: string, input: ConsentInput) => ({ name, input, events: [...events] });
+
+  describeModel('model-based', {
+    machine: consentMachine,
+    plans: [
+      plan('first visit', { available: true, stored: null }),
+      plan('accepted before', { available: true, stored: 'accepted' }),
+      plan('declined before', { available: true, stored: 'declined' }),
+      plan('no tag manager here', { available: false, stored: 'accepted' }),
+    ],
+    start: (plan) => {
+      const stored: ConsentChoice[] = [];
+      const effects = { stored, load: vi.fn(), reload: vi.fn() };
+      const started = startMachine(consentMachine, {
+        input: plan.input!,
+        actions: {
+          storeChoice: (_: unknown, p: { choice: ConsentChoice }) => void stored.push(p.choice),
+          loadTagManager: effects.load,
+          reloadPage: effects.reload,
+        },
+      });
+      return { ...started, effects };
+    },
+    states: {
+      'consent.unavailable': (s, r) => {
+        expect(s.hasTag('banner')).toBe(false);
+        expect(r.effects.load).not.toHaveBeenCalled();
+      },
+      'consent.undecided': (s, r) => {
+        // The banner asks; nothing is loaded or kept yet.
+        expect(s.hasTag('banner')).toBe(true);
+        expect(r.effects.load).not.toHaveBeenCalled();
+        expect(r.effects.stored).toEqual([]);
+      },
+      'consent.accepted': (s, r) => {
+        // Loaded once however often the banner was reopened.
+        expect(r.effects.load).toHaveBeenCalledTimes(1);
+        expect(s.context.choice).toBe('accepted');
+      },
+      'consent.accepted.closed': (s) => expect(s.hasTag('banner')).toBe(false),
+      'consent.accepted.reviewing': (s) => expect(s.hasTag('banner')).toBe(true),
+      'consent.declined': (s, r) => {
+        expect(r.effects.load).not.toHaveBeenCalled();
+        expect(s.context.choice).toBe('declined');
+      },
+      'consent.declined.closed': (s) => expect(s.hasTag('banner')).toBe(false),
+      'consent.declined.reviewing': (s) => expect(s.hasTag('banner')).toBe(true),
+      'consent.reloading': (_, r) => {
+        expect(r.effects.stored.at(-1)).toBe('declined');
+        expect(r.effects.reload).toHaveBeenCalledTimes(1);
+      },
+    },
   });
 });
