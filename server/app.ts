@@ -17,6 +17,7 @@ import { authProviderPlugin } from './auth-provider/plugin';
 import type { AuthProvider } from './auth-provider/provider';
 import { startAppJobs, type AppJobsOptions } from './app-jobs';
 import { registerSecurityHeaders } from './http/security-headers';
+import { registerApiCors } from './http/cors';
 import { registerHealth } from './http/health';
 import { registerDrain } from './http/drain';
 import { registerMetrics } from './metrics/endpoint';
@@ -97,6 +98,7 @@ export async function buildApp(
   registerMetrics(app, { db: deps.db, token: deps.config.METRICS_TOKEN });
 
   registerSecurityHeaders(app, deps.config);
+  registerApiCors(app, deps.config.API_ALLOWED_ORIGINS);
 
   app.setErrorHandler(errorHandler);
 

@@ -16,6 +16,26 @@ export const DEV_WEBHOOK_SECRET_KEY = 'sprechstunde-development-only-webhook-sec
 export const DEV_RESEARCH_PSEUDONYM_KEY =
   'sprechstunde-development-research-pseudonym-key-not-secret';
 
+/** Comma-separated origins (`https://app.example.org`), each reduced to its origin. */
+const originList = z
+  .string()
+  .optional()
+  .refine(
+    (v) =>
+      (v ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .every((o) => o === '' || (URL.canParse(o) && new URL(o).origin !== 'null')),
+    'a comma-separated list of origins such as https://app.example.org',
+  )
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean)
+      .map((o) => new URL(o).origin),
+  );
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -259,6 +279,33 @@ const schema = z.object({
       'comma-separated absolute URLs',
     )
     .optional(),
+  /**
+   * Origins (comma-separated) of a web app served from another origin that calls the product
+   * API (CORS: the origin echoed, never `*`; preflights answered). Unset: same origin only, no
+   * CORS headers. The sign-in provider has its own list, AUTH_ALLOWED_ORIGINS.
+   */
+  API_ALLOWED_ORIGINS: originList,
+  /**
+   * The web build's backend addresses, the same variables the build reads (src/lib/config.ts):
+   * when the web app this server delivers calls an API or sign-in provider elsewhere, their
+   * origins are allowed in the CSP's connect-src. Unset: this origin (`/api`, `/auth`).
+   */
+  VITE_API_BASE_URL: z.string().url().optional(),
+  VITE_AUTH_BASE_URL: z.string().url().optional(),
+  /**
+   * The tag-manager container (`GTM-…`) of the client sign-up pages; it runs only there, only
+   * on PUBLIC_URL's host and only after the visitor consents. Unset: never.
+   */
+  TAG_MANAGER_ID: z
+    .string()
+    .regex(/^GTM-[A-Z0-9]{4,12}$/, 'a container id such as GTM-ABC123')
+    .optional(),
+  /** The container's script (its origin is what the sign-up pages' CSP then allows). */
+  TAG_MANAGER_SCRIPT_URL: z
+    .string()
+    .url()
+    .refine((u) => /^https?:$/.test(new URL(u).protocol), 'an http(s) URL')
+    .default('https://www.googletagmanager.com/gtm.js'),
   /** Jitsi deployment of the video meetings (IFrame API and rooms). */
   JITSI_DOMAIN: z
     .string()

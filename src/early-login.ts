@@ -1,5 +1,6 @@
 import { createAuthApiClient } from './api/auth-client';
 import { createBrowserSessionStore } from './app/session-storage';
+import { backendBaseUrls } from './lib/backend-urls';
 import { EARLY_LOGIN_PATHS } from '../shared/route-match';
 import { earlyLoginTooLate, handOverEarlyLogin } from './early-login-handoff';
 import { capabilityInputs } from './machines/auth/capabilities';
@@ -24,7 +25,8 @@ import type { FlowReply } from './machines/auth/types';
  * requests carry the page's language.
  */
 async function startLogin(): Promise<FlowReply> {
-  const deps = { authApi: createAuthApiClient() };
+  const { auth } = backendBaseUrls();
+  const deps = { authApi: createAuthApiClient(auth ? { baseUrl: auth } : {}) };
   // Asked beside the first request, so the preflight's answer can follow its reply at once
   // (before the app's start script takes the main thread for a while).
   const capabilities = detectCapabilities().catch(() => undefined);

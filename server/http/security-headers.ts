@@ -14,25 +14,36 @@ export function helpVideoOrigins(config: Pick<Config, 'VITE_HELP_VIDEO_URLS'>): 
 /** helmet's default: a year, subdomains included. */
 const HSTS = 'max-age=31536000; includeSubDomains';
 
-/**
- * Security headers with a strict CSP on every response. helmet decides them; they are the
- * same for every request (no nonces), so helmet runs once here and each request only gets the
- * recorded headers: its middleware would rebuild the CSP string on every request.
- */
-export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
+/** Where the web app this server delivers sends its API and sign-in calls, when elsewhere. */
+export function backendOrigins(
+  config: Pick<Config, 'VITE_API_BASE_URL' | 'VITE_AUTH_BASE_URL'>,
+): string[] {
+  const urls = [config.VITE_API_BASE_URL, config.VITE_AUTH_BASE_URL];
+  return [...new Set(urls.flatMap((u) => (u ? [new URL(u).origin] : [])))];
+}
+
+/** Hosts a page may load from beyond the app's own (the tag manager's, on its pages). */
+export interface CspAllowance {
+  script: string[];
+  img: string[];
+  connect: string[];
+}
+
+/** helmet's headers for a policy, recorded once (they are the same for every request). */
+function recordHeaders(config: Config, extra: CspAllowance = { script: [], img: [], connect: [] }) {
   const jitsi = jitsiOrigins(config);
   const headers = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         // The Jitsi IFrame API script and the room it frames (video meetings).
-        scriptSrc: ["'self'", jitsi.script],
+        scriptSrc: ["'self'", jitsi.script, ...extra.script],
         frameSrc: ["'self'", ...jitsi.frames],
         styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
+        imgSrc: ["'self'", 'data:', ...extra.img],
         // The help videos and their captions.
         mediaSrc: ["'self'", ...helpVideoOrigins(config)],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...backendOrigins(config), ...extra.connect],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -54,6 +65,24 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
   headers({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
     if (error) throw error;
   });
+  return recorded;
+}
+
+/**
+ * The CSP of a page that also runs the given hosts' code (the tag manager on the sign-up
+ * pages): the same policy with exactly those hosts added.
+ */
+export function contentSecurityPolicy(config: Config, extra: CspAllowance): string {
+  return recordHeaders(config, extra)['content-security-policy']!;
+}
+
+/**
+ * Security headers with a strict CSP on every response. helmet decides them; they are the
+ * same for every request (no nonces), so helmet runs once here and each request only gets the
+ * recorded headers: its middleware would rebuild the CSP string on every request.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
+  const recorded = recordHeaders(config);
   // Into Fastify's own header object, written with the status line: cheaper than a raw
   // setHeader (which validates each header) per header per request.
   app.addHook('onRequest', (request, reply, done) => {

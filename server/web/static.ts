@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import { notFoundHandler } from '../http/problem';
 import { projectRoot } from '../paths';
 import { matchesRoute, ROUTE_HINTS_FILE, type RouteHint } from '../../shared/route-match';
+import { tagManagerPages } from './tag-manager';
 
 const root = projectRoot;
 const localesDir = path.join(root, 'src/i18n/locales');
@@ -150,6 +151,7 @@ export async function registerWeb(app: FastifyInstance, config: Config) {
   const webDir = path.resolve(root, config.WEB_DIST_DIR);
   const hasWeb = existsSync(path.join(webDir, 'index.html'));
   const indexHtml = hasWeb ? createIndexHtml(webDir) : null;
+  const tagManager = tagManagerPages(config);
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDir,
@@ -192,7 +194,11 @@ export async function registerWeb(app: FastifyInstance, config: Config) {
     if (/\.[a-z0-9]+$/i.test(pathname) && !indexHtml!.isPage(pathname)) {
       return reply.code(404).send();
     }
-    return sendHtml(request, reply, indexHtml!(pathname, startLanguage(request, languages)));
+    const html = indexHtml!(pathname, startLanguage(request, languages));
+    const withTagManager = tagManager(pathname, request.hostname);
+    if (!withTagManager) return sendHtml(request, reply, html);
+    reply.header('content-security-policy', withTagManager.csp);
+    return sendHtml(request, reply, withTagManager.html(html));
   });
 }
 

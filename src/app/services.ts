@@ -3,10 +3,12 @@ import { createActor } from 'xstate';
 import { createAuthApiClient, type AuthApiClient } from '../api/auth-client';
 import { createApiClient, type ApiClient } from '../api/client';
 import { bearerMiddleware, type TokenGetter } from '../api/middleware';
+import { backendBaseUrls } from '../lib/backend-urls';
 import { createSessionEffects, type BrowserSessionStore } from '../machines/actors/session';
 import { sessionMachine } from '../machines/session.machine';
 import { createAuthEvents, type AuthEvents } from '../ports/auth-events';
 import type { PageServices } from '../views/page-services';
+import { createConsentActor, type ConsentActor } from './consent';
 import type { InspectOption } from './inspector';
 import { createNetworkBannerStore, type NetworkBannerStore } from './network-banner';
 import { createBrowserSessionStore } from './session-storage';
@@ -28,6 +30,8 @@ export interface AppServices extends PageServices {
   authApi: AuthApiClient;
   /** The session's token, for calls that need it (the widget's profile flow). */
   getToken: TokenGetter;
+  /** The visitor's consent to the sign-up pages' tag manager (banner and footer link). */
+  consent: ConsentActor;
 }
 
 export interface AppServicesDeps {
@@ -36,18 +40,24 @@ export interface AppServicesDeps {
   /** Reloads the page (the banner's retry). */
   reload?: () => void;
   fetch?: typeof globalThis.fetch;
+  /** Base URL of the product API; defaults to `VITE_API_BASE_URL`, else `/api` (same origin). */
   apiBaseUrl?: string;
-  /** Base URL of the authentication provider; defaults to `/auth` (same origin). */
+  /** Base URL of the authentication provider; defaults to `VITE_AUTH_BASE_URL`, else `/auth`. */
   authBaseUrl?: string;
   /** Cookie and local storage of the session; tests pass an in-memory one. */
   sessionStore?: BrowserSessionStore;
   /** The window whose width drives the sidebar; defaults to the real one when there is one. */
   window?: Pick<Window, 'innerWidth' | 'addEventListener'>;
+  /** The page's document and storage for the consent (tests pass their own). */
+  consent?: Omit<Parameters<typeof createConsentActor>[0], 'inspect'>;
   /** The Stately inspector (src/app/inspector.ts), attached to every app-wide actor. */
   inspect?: InspectOption | undefined;
 }
 
 export function createAppServices(deps: AppServicesDeps = {}): AppServices {
+  const configured = backendBaseUrls();
+  const apiBaseUrl = deps.apiBaseUrl ?? configured.api;
+  const authBaseUrl = deps.authBaseUrl ?? configured.auth;
   const networkBanner = createNetworkBannerStore(
     { reload: deps.reload ?? (() => window.location.reload()) },
     deps.inspect,
@@ -63,7 +73,7 @@ export function createAppServices(deps: AppServicesDeps = {}): AppServices {
     getToken,
     onNetworkError: () => networkBanner.send({ type: 'networkFailed' }),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
-    ...(deps.apiBaseUrl ? { baseUrl: deps.apiBaseUrl } : {}),
+    ...(apiBaseUrl ? { baseUrl: apiBaseUrl } : {}),
   });
   // A 401 from the product API means the session ended (expired, or revoked on another
   // device): the same as the provider saying so. Runs before the error middleware.
@@ -86,7 +96,7 @@ export function createAppServices(deps: AppServicesDeps = {}): AppServices {
   });
 
   const auth = createAuthApiClient({
-    ...(deps.authBaseUrl ? { baseUrl: deps.authBaseUrl } : {}),
+    ...(authBaseUrl ? { baseUrl: authBaseUrl } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
   auth.use(bearerMiddleware(getToken));
@@ -113,7 +123,19 @@ export function createAppServices(deps: AppServicesDeps = {}): AppServices {
   const toasts = createToastStore(undefined, deps.inspect);
   announceSessionChanges(session, authEvents, toasts);
 
-  return { api, networkBanner, authEvents, session, toasts, sidebar, authApi: auth, getToken };
+  const consent = createConsentActor({ ...deps.consent, inspect: deps.inspect });
+
+  return {
+    api,
+    networkBanner,
+    authEvents,
+    session,
+    toasts,
+    sidebar,
+    authApi: auth,
+    getToken,
+    consent,
+  };
 }
 
 /** Toasts for what happens to the session outside the current page's control. */

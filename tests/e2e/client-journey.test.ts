@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from '../support/axe';
 import { useBrowser } from '../support/browser';
 import { registerByPasscode, seedSession, signInByPasscode } from '../support/e2e-sign-in';
+import { startTestServer } from '../../server/testing/start-test-server';
 
 /**
  * Client self-service in real Chromium against the real app and provider, at
@@ -495,8 +498,9 @@ describe('client journey at 375 px', () => {
     await noHorizontalScroll(page);
     await expectAccessible(page, 'form with errors');
     expect(sent).toEqual([]);
-    // Not the production host (and not a production build): no tag manager.
+    // No tag manager configured on this server: none loads, no banner asks.
     expect(tagManager).toEqual([]);
+    expect(await page.locator('.consent-banner').count()).toBe(0);
     expect(await page.locator('script#tag-manager').count()).toBe(0);
   });
 
@@ -542,5 +546,100 @@ describe('client journey at 375 px', () => {
     }
     expect(links).toBe(linksBefore + 1);
     console.log(JSON.stringify({ bench: 'client-journey', ...figures }));
+  });
+});
+
+/**
+ * The tag manager of the sign-up pages, pointed at a stand-in script on 127.0.0.1 by an app of
+ * this describe's own (the shared one has none configured): the script loads only after
+ * "Akzeptieren", never after "Ablehnen", and only the sign-up pages' CSP allows it.
+ */
+describe('tag manager on the sign-up pages, only after consent', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  let tags: Server;
+  let tagOrigin: string;
+  const loads: string[] = [];
+
+  beforeAll(async () => {
+    tags = createServer((req, res) => {
+      loads.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end('window.tagManagerRan = true;');
+    });
+    await new Promise<void>((resolve) => tags.listen(0, '127.0.0.1', resolve));
+    tagOrigin = `http://127.0.0.1:${(tags.address() as AddressInfo).port}`;
+    server = await startTestServer({
+      env: { TAG_MANAGER_ID: 'GTM-E2ETEST', TAG_MANAGER_SCRIPT_URL: `${tagOrigin}/gtm.js` },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+    await new Promise((resolve) => tags?.close(resolve));
+  });
+
+  const signupPage = async (page: Page) => {
+    const answer = await page.goto(`${server.url}/client-signup`);
+    await page.getByRole('heading', { name: 'Als Klient:in registrieren' }).waitFor();
+    return String(answer?.headers()['content-security-policy']);
+  };
+  const banner = (page: Page) => page.getByRole('region', { name: /Zustimmung/ });
+  const settle = (page: Page) => page.waitForTimeout(300);
+
+  it('asks first, loads after "Akzeptieren", and after "Ablehnen" from the footer no more', async () => {
+    const page = b.page;
+    const csp = await signupPage(page);
+    expect(csp).toContain(`script-src 'self'`);
+    expect(csp).toMatch(new RegExp(`script-src [^;]*${tagOrigin}`));
+    await banner(page).waitFor();
+    await settle(page);
+    expect(loads, 'nothing before the consent').toEqual([]);
+    await noHorizontalScroll(page);
+    await expectAccessible(page, 'consent banner');
+
+    // Keyboard: the answers are ordinary buttons in the tab order.
+    await banner(page).getByRole('button', { name: 'Akzeptieren' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => loads.length).toBe(1);
+    expect(loads[0]).toBe('/gtm.js?id=GTM-E2ETEST');
+    expect(await page.evaluate(() => (window as { tagManagerRan?: boolean }).tagManagerRan)).toBe(
+      true,
+    );
+    expect(await banner(page).count()).toBe(0);
+
+    // Kept: the next visit loads it without asking.
+    await signupPage(page);
+    await expect.poll(() => loads.length).toBe(2);
+    expect(await banner(page).count()).toBe(0);
+
+    // Changed from the footer: the page loads again without it, and stays without it.
+    await page.getByRole('button', { name: 'Cookie-Einstellungen' }).click();
+    await banner(page).getByText('Zurzeit: zugestimmt.').waitFor();
+    await Promise.all([
+      page.waitForEvent('load'),
+      banner(page).getByRole('button', { name: 'Ablehnen' }).click(),
+    ]);
+    await page.getByRole('heading', { name: 'Als Klient:in registrieren' }).waitFor();
+    await settle(page);
+    expect(loads).toHaveLength(2);
+    expect(await banner(page).count()).toBe(0);
+  });
+
+  it('loads nothing after "Ablehnen", and other pages keep the strict CSP', async () => {
+    const page = b.page;
+    await signupPage(page);
+    await banner(page).getByRole('button', { name: 'Ablehnen' }).click();
+    await signupPage(page);
+    await settle(page);
+    expect(await banner(page).count()).toBe(0);
+    expect(loads).toHaveLength(2);
+    expect(await page.locator('script#tag-manager').count()).toBe(0);
+
+    for (const path of ['/mein-termin', '/login', '/datenschutz']) {
+      const answer = await page.goto(`${server.url}${path}`);
+      const csp = String(answer?.headers()['content-security-policy']);
+      expect(csp, path).toContain(`script-src 'self'`);
+      expect(csp, path).not.toContain(tagOrigin);
+    }
+    expect(await page.getByRole('button', { name: 'Cookie-Einstellungen' }).count()).toBe(0);
   });
 });

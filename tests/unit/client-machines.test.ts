@@ -34,7 +34,6 @@ import {
   toSignupRequest,
   validateSignupForm,
 } from '../../src/forms/client-signup.validation';
-import { tagManagerId } from '../../src/views/client-signup/tag-manager';
 import { slotPickerMachine, type SlotPickerInput } from '../../src/machines/slot-picker.machine';
 import { describeModel, done, failed, fake, flush, startMachine } from '../support/model';
 
@@ -290,23 +289,6 @@ describe('slots, times and the calendar file', () => {
       fields: { postalCode: 'invalid' },
     });
     expect(toClientError(NETWORK).code).toBe('network');
-  });
-});
-
-describe('tag manager', () => {
-  const env = {
-    production: true,
-    host: 'app.sprechstunde.de',
-    productionHost: 'app.sprechstunde.de',
-    id: 'GTM-ABC123',
-  };
-  it('loads only in a production build on the configured production host', () => {
-    expect(tagManagerId(env)).toBe('GTM-ABC123');
-    expect(tagManagerId({ ...env, production: false })).toBeNull();
-    expect(tagManagerId({ ...env, host: 'localhost' })).toBeNull();
-    expect(tagManagerId({ ...env, productionHost: undefined })).toBeNull();
-    expect(tagManagerId({ ...env, id: undefined })).toBeNull();
-    expect(tagManagerId({ ...env, id: 'GTM-<x>' })).toBeNull();
   });
 });
 

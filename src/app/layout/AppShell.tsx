@@ -7,6 +7,7 @@ import { useAppServices } from '../services';
 import { useSessionStatus } from '../../views/session-status';
 import { Breadcrumbs } from './Breadcrumbs';
 import { AppFooter } from './AppFooter';
+import { ConsentBanner } from './ConsentBanner';
 import { HeaderActions } from './HeaderActions';
 import { NetworkBanner } from './NetworkBanner';
 import type * as StaffMenuModule from './staff-menu';
@@ -60,6 +61,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         {t('skipToContent')}
       </a>
       <NetworkBanner />
+      <ConsentBanner />
       <header className="app-header">
         {hasMenu && (
           <button

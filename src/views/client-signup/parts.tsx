@@ -1,10 +1,9 @@
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useSessionStatus } from '../session-status';
 import { berlinClock, groupByDay, zoneDiffers, ZONE, type FreeSlot } from '../../lib/client-slots';
 import { CLIENT_SIGN_IN } from '../../lib/client-pages';
-import { loadTagManager, tagManagerSettings } from './tag-manager';
 import './client.css';
 
 const longDay = new Intl.DateTimeFormat('de-DE', {
@@ -26,12 +25,8 @@ export const formatLongDay = (iso: string) => longDay.format(new Date(iso));
 /** "Mo., 07.12." for a `YYYY-MM-DD` Berlin day (noon UTC lies on that Berlin day). */
 export const formatShortDay = (day: string) => shortDay.format(new Date(`${day}T12:00:00Z`));
 
-/** The frame of every client page; the tag-manager script loads here (production host only). */
+/** The frame of every client page. */
 export function ClientPage({ title, children }: { title: string; children: ReactNode }) {
-  useEffect(() => {
-    const settings = tagManagerSettings();
-    if (settings) loadTagManager(settings.id);
-  }, []);
   return (
     <article className="client-page">
       <h1>{title}</h1>
