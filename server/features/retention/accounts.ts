@@ -4,10 +4,11 @@ import type { Tx } from '../../db/client';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * The sign-in accounts that belong only to the clients in `clients` (an id list): their
- * product user (role NONE: never staff) linked to no other client. Read before the clients
- * go (the link is on the client row); the answer deletes them, in the same transaction, once
- * the clients are gone, and counts them.
+ * The sign-in accounts of the clients in `clients` (an id list): the product user each record
+ * links (a user belongs to one client record at most, `clients_user_id_key`), unless it is
+ * staff's (any role but NONE). Read before the clients go (the link is on the client row);
+ * the answer deletes them, in the same transaction, once the clients are gone, and counts
+ * them.
  *
  * With the product user goes the provider's identity its subject names, in the provider's
  * tables of this database (as the e-mail sync reads them): e-mail addresses, username,
@@ -21,7 +22,6 @@ export async function deleteClientAccounts(tx: Tx, clients: SQL): Promise<() => 
     SELECT u.id, u.auth_subject FROM users u
      WHERE u.role = 'NONE'
        AND u.id IN (SELECT user_id FROM clients WHERE id IN (${clients}))
-       AND NOT EXISTS (SELECT 1 FROM clients c WHERE c.user_id = u.id AND c.id NOT IN (${clients}))
   `)) as unknown as { rows: { id: string; auth_subject: string | null }[] };
   return async () => {
     if (rows.rows.length === 0) return 0;
