@@ -66,6 +66,11 @@ describe('POST /support/message (sendSupportMessage)', () => {
     expect(confirmation!.subject).toBe(`Ihre Supportanfrage ist eingegangen: ${request.subject}`);
     expect(confirmation!.body).toContain('vielen Dank für Ihre Nachricht');
     expect(confirmation!.body).toContain(res.body.id);
+    // Each names its request in its Message-ID: the same mail sent again is folded.
+    expect(forwarded!.providerMessageId).toMatch(new RegExp(`^<support-${res.body.id}-forward@`));
+    expect(confirmation!.providerMessageId).toMatch(
+      new RegExp(`^<support-${res.body.id}-confirmation@`),
+    );
   });
 
   it.each([

@@ -31,7 +31,7 @@ import { ADDRESS, itemMaker } from './billing-support';
 const clock = testClock();
 let api: Api;
 let superadmin: { authorization: string };
-let admin: { authorization: string; email: string };
+let admin: { authorization: string; email: string; userId: string };
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let secret: string;
 
@@ -466,6 +466,10 @@ describe('switching off', () => {
         ),
       );
     expect(mails).toHaveLength(1);
+    // Its Message-ID names the switch-off and the admin, the same on any retry of the job.
+    expect(mails[0]!.providerMessageId).toMatch(
+      new RegExp(`^<webhook-[0-9a-f-]{36}-disabled-\\d+-${admin.userId}@`),
+    );
     // Switching it on again clears the record.
     const on = await configure(type, receiver.url('/down'));
     expect(on.body.webhook).toMatchObject({ active: true, disabledAt: null, failingSince: null });

@@ -10,6 +10,16 @@ export interface MailMessage {
   template: string;
 }
 
+/** A mail sent at once, outside the queue. */
+export interface DirectMail extends MailMessage {
+  /**
+   * Names this one message by what it is about (`support-<id>-forward`): its `Message-ID`, so
+   * the same mail sent again (a retried request or job) is folded by the receiver's program,
+   * as the queue's messages are by their stored id.
+   */
+  key: string;
+}
+
 /** A mail whose log row the caller keeps itself (appointment messages). */
 export interface OutgoingMail {
   to: string;
@@ -30,7 +40,7 @@ export interface Mailer {
   /** `capture` stores mails for the development mailbox; `smtp` sends them. */
   readonly transport: 'capture' | 'smtp';
   /** Sends and logs the mail as a sent communication. */
-  send(message: MailMessage): Promise<void>;
+  send(message: DirectMail): Promise<void>;
   /** Only sends (throws when the server refuses); the caller records the outcome. */
   deliver(message: OutgoingMail): Promise<{ messageId: string | null }>;
   /** Whether the mail server answers now (connect and greeting; capture: always). */
@@ -139,6 +149,7 @@ export function createMailer(options: MailerOptions): Mailer {
         to: message.to,
         subject: message.subject,
         text: message.text,
+        messageId: messageIdOf(message.key, domain),
       });
       await options.db.insert(communications).values({
         channel: 'email',

@@ -1,5 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { deleteClientAccounts } from './accounts';
+import { deleteInvoices } from './invoices';
 
 /**
  * How long each kind of record is kept (docs/retention.md gives the reasons). A term is a
@@ -29,10 +31,20 @@ export const RETENTION = {
   expiredSignInState: '7 days',
   /** A replay answer is promised for 24 hours (the contract); the job removes what is older. */
   idempotencyKeys: '2 days',
+  /**
+   * § 14b UStG, § 147 (3) AO: invoices are accounting vouchers, kept eight years from the end
+   * of the calendar year they were issued in (§ 147 (4) AO).
+   */
+  invoices: '8 years',
+  /** A finished invoice run's record (which invoices it issued): operational only. */
+  invoiceRuns: '1 year',
 } as const;
 
+/** Counts what a batch deleted besides its own kind (e.g. the sign-in accounts of clients). */
+export type Tally = (kind: string, rows: number) => void;
+
 /** Deletes one batch and answers how many rows it removed (0 = nothing left). */
-type Batch = (tx: Tx, now: string) => Promise<number>;
+export type Batch = (tx: Tx, now: string, tally: Tally) => Promise<number>;
 
 export interface RetentionRule {
   name: keyof typeof RETENTION;
@@ -111,8 +123,11 @@ const nothingKept = sql`
   AND NOT EXISTS (SELECT 1 FROM patient_cards p WHERE p.client_id = c.id)
   AND NOT EXISTS (SELECT 1 FROM billable_items b JOIN invoice_items i ON i.billable_item_id = b.id WHERE b.client_id = c.id)`;
 
-/** Deletes the picked clients as an erasure does: open billing items first, then the record. */
-const deleteClients = async (tx: Tx, picked: SQL) => {
+/**
+ * Deletes the picked clients as an erasure does: open billing items first, then the record,
+ * then the sign-in account that was only theirs.
+ */
+const deleteClients = async (tx: Tx, picked: SQL, tally: Tally) => {
   const rows = (await tx.execute(picked)) as unknown as { rows: { id: string }[] };
   const ids = rows.rows.map((r) => r.id);
   if (ids.length === 0) return 0;
@@ -120,13 +135,16 @@ const deleteClients = async (tx: Tx, picked: SQL) => {
     ids.map((id) => sql`${id}::uuid`),
     sql`, `,
   );
+  const removeAccounts = await deleteClientAccounts(tx, list);
   await tx.execute(sql`DELETE FROM billable_items WHERE client_id IN (${list})`);
   // Appointments, communications and search entries go with the client (ON DELETE CASCADE).
-  return count(tx, sql`DELETE FROM clients WHERE id IN (${list})`);
+  const deleted = await count(tx, sql`DELETE FROM clients WHERE id IN (${list})`);
+  tally('signInAccounts', await removeAccounts());
+  return deleted;
 };
 
 /** A client whose last appointment (or, without one, whose record) is ten years old. */
-const formerClients: Batch = (tx, now) =>
+const formerClients: Batch = (tx, now, tally) =>
   deleteClients(
     tx,
     sql`SELECT c.id FROM clients c
@@ -135,10 +153,11 @@ const formerClients: Batch = (tx, now) =>
            AND NOT EXISTS (SELECT 1 FROM appointments a WHERE a.client_id = c.id AND a.end_date >= ${cutoff(now, RETENTION.formerClients)})
            AND ${nothingKept}
          LIMIT ${sql.raw(String(CLIENT_BATCH))}`,
+    tally,
   );
 
 /** A client never treated (no held appointment) with nothing booked or changed for two years. */
-const neverStartedClients: Batch = (tx, now) =>
+const neverStartedClients: Batch = (tx, now, tally) =>
   deleteClients(
     tx,
     sql`SELECT c.id FROM clients c
@@ -148,10 +167,20 @@ const neverStartedClients: Batch = (tx, now) =>
            AND NOT EXISTS (SELECT 1 FROM appointments a WHERE a.client_id = c.id AND (a.created_at >= ${cutoff(now, RETENTION.neverStartedClients)} OR a.end_date >= ${cutoff(now, RETENTION.neverStartedClients)}))
            AND ${nothingKept}
          LIMIT ${sql.raw(String(CLIENT_BATCH))}`,
+    tally,
   );
 
 export const RETENTION_RULES: RetentionRule[] = [
   { name: 'clinicalDocumentation', batch: clinicalDocumentation },
+  // Before the client rules: a client whose last invoice went tonight goes tonight too.
+  { name: 'invoices', batch: (tx, now) => deleteInvoices(tx, now, RETENTION.invoices) },
+  {
+    name: 'invoiceRuns',
+    batch: deleteBatch(
+      'invoice_runs',
+      (now) => sql`finished_at IS NOT NULL AND finished_at < ${cutoff(now, RETENTION.invoiceRuns)}`,
+    ),
+  },
   { name: 'formerClients', batch: formerClients },
   { name: 'neverStartedClients', batch: neverStartedClients },
   {
@@ -209,7 +238,7 @@ export const RETENTION_RULES: RetentionRule[] = [
   },
   {
     name: 'expiredSignInState',
-    batch: async (tx, now) => {
+    batch: async (tx, now, tally) => {
       const expired = sql`expires_at < ${cutoff(now, RETENTION.expiredSignInState)}`;
       let n = 0;
       for (const table of [
@@ -219,7 +248,7 @@ export const RETENTION_RULES: RetentionRule[] = [
         'auth_device_tokens',
         'auth_sessions',
       ]) {
-        n += await deleteBatch(table, () => expired)(tx, now);
+        n += await deleteBatch(table, () => expired)(tx, now, tally);
       }
       return n;
     },
@@ -241,11 +270,19 @@ export const RETENTION_RULES: RetentionRule[] = [
  */
 export async function applyRetention(db: Db, now: Date): Promise<Record<string, number>> {
   const at = now.toISOString();
-  const deleted: Record<string, number> = {};
+  const deleted: Record<string, number> = { signInAccounts: 0 };
+  const tally: Tally = (kind, rows) => {
+    deleted[kind] = (deleted[kind] ?? 0) + rows;
+  };
   for (const rule of RETENTION_RULES) {
     let total = 0;
     for (;;) {
-      const n = await db.transaction((tx) => rule.batch(tx, at));
+      // A batch that rolls back must not have counted what it did not delete.
+      const extra: [string, number][] = [];
+      const n = await db.transaction((tx) =>
+        rule.batch(tx, at, (kind, rows) => extra.push([kind, rows])),
+      );
+      for (const [kind, rows] of extra) tally(kind, rows);
       total += n;
       if (n === 0) break;
     }

@@ -72,12 +72,21 @@ export const supportHandlers = defineHandlers({
       message,
     };
     try {
-      await mailer.send({ ...forwardMail(mail, deps.config), to: deps.config.SUPPORT_EMAIL });
+      await mailer.send({
+        ...forwardMail(mail, deps.config),
+        to: deps.config.SUPPORT_EMAIL,
+        key: `support-${stored.id}-forward`,
+      });
       await deps.db
         .update(supportMessages)
         .set({ forwardedAt: sql`now()` })
         .where(eq(supportMessages.id, stored.id));
-      if (senderEmail) await mailer.send({ ...confirmationMail(mail), to: senderEmail });
+      if (senderEmail)
+        await mailer.send({
+          ...confirmationMail(mail),
+          to: senderEmail,
+          key: `support-${stored.id}-confirmation`,
+        });
     } catch (error) {
       // Stored is what counts; an unsent mail stays visible as forwarded_at IS NULL.
       reply.log.warn(

@@ -165,7 +165,7 @@ export async function deliverWebhook(
     return disable && !gone;
   });
 
-  if (disabledForFailing) await mailAdmins(deps, endpoint.type, endpoint.url);
+  if (disabledForFailing) await mailAdmins(deps, endpoint, now);
   return { outcome, status: result.status };
 }
 
@@ -225,9 +225,13 @@ function previousSecretValid(
 }
 
 /** The admins learn by e-mail that a webhook was switched off for failing. */
-async function mailAdmins(deps: WebhookJobDeps, type: string, url: string) {
+async function mailAdmins(
+  deps: WebhookJobDeps,
+  { id, type, url }: { id: string; type: string; url: string },
+  disabledAt: Date,
+) {
   const admins = await deps.db
-    .select({ email: users.email })
+    .select({ id: users.id, email: users.email })
     .from(users)
     .where(and(eq(users.active, true), inArray(users.role, ['ADMIN', 'SUPERADMIN'])));
   const mail = disabledMail({
@@ -236,8 +240,11 @@ async function mailAdmins(deps: WebhookJobDeps, type: string, url: string) {
     hours: deps.config.WEBHOOK_DISABLE_AFTER_HOURS,
     publicUrl: deps.config.PUBLIC_URL,
   });
-  for (const { email } of admins) {
-    if (email) await deps.mailer.send({ ...mail, to: email });
+  for (const admin of admins) {
+    if (!admin.email) continue;
+    // One message per switch-off and admin, however often the job is tried.
+    const key = `webhook-${id}-disabled-${disabledAt.getTime()}-${admin.id}`;
+    await deps.mailer.send({ ...mail, to: admin.email, key });
   }
 }
 
