@@ -643,6 +643,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/calendar/initial-meetings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The initial-meetings calendar by coach, free and booked, for onboarding managers and admins
+         * @description Every active coach who takes initial appointments, each one's free initial slots (the slots the pooled calendar offers, listed per coach, from now on), the live initial appointments and the public holidays of the practice's federal state in [startDate, endDate). No slot touches a holiday. Coaches get 403.
+         */
+        get: operations["getInitialMeetingsCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/calendar/available_slots/{calendarid}": {
         parameters: {
             query?: never;
@@ -3285,6 +3305,14 @@ export interface components {
             coachId: string;
             coach: components["schemas"]["PersonRef"];
         };
+        /** @description slots has one entry per coach and free start (unlike the pooled FreeSlots); events holds the initial appointments (kind appointment) and holidays (kind holiday). */
+        InitialMeetingsCalendar: {
+            /** @constant */
+            timeZone: "Europe/Berlin";
+            coaches: components["schemas"]["PersonRef"][];
+            slots: components["schemas"]["FreeSlot"][];
+            events: components["schemas"]["CalendarEvent"][];
+        };
         /** @description Free slots on the step grid, in start order. A coach's calendar (and listAvailableSlots) has one entry per coach and start; the pooled initial-meetings calendar has one entry per start, naming the coach a booking would get now. */
         FreeSlots: {
             /** @constant */
@@ -5820,6 +5848,35 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             501: components["responses"]["NotImplemented"];
+        };
+    };
+    getInitialMeetingsCalendar: {
+        parameters: {
+            query: {
+                startDate: string;
+                /** @description At most 62 days after startDate. */
+                endDate: string;
+                /** @description Minutes of an initial appointment (30 when not given). */
+                duration?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InitialMeetingsCalendar"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     listAvailableSlotsForCalendar: {

@@ -80,6 +80,13 @@ export function menuItems(config: MenuConfig = {}): MenuItem[] {
       roles: STAFF,
     },
     {
+      id: 'initialCalendar',
+      section: 'main',
+      labelKey: tKey('common:menu.initialCalendar'),
+      href: '/calendar/initial-meetings',
+      roles: MANAGERS,
+    },
+    {
       id: 'meetings',
       section: 'main',
       labelKey: tKey('common:menu.meetings'),

@@ -31,6 +31,7 @@ const SupportPage = lazyPage(() => import('../views/support/SupportPage'));
 const DashboardPage = lazyPage(() => import('../views/dashboard/DashboardPage'));
 const TodayPage = lazyPage(() => import('../views/today/TodayPage'));
 const CalendarPage = lazyPage(() => import('../views/calendar/CalendarPage'));
+const InitialCalendarPage = lazyPage(() => import('../views/calendar/InitialCalendarPage'));
 const AvailabilityPage = lazyPage(() => import('../views/availability/AvailabilityPage'));
 const NewAppointmentPage = lazyPage(() => import('../views/appointments/NewAppointmentPage'));
 const NewAdhocAppointmentPage = lazyPage(
@@ -257,6 +258,12 @@ export const routes: readonly AppRoute[] = [
   // Staff scheduling; by the specification's roles and permissions: calendar, availability and new
   // meetings for staff, new ad-hoc meetings for admins and onboarding managers.
   page('/calendar', tKey('common:menu.calendar'), CalendarPage, scheduling(STAFF)),
+  page(
+    '/calendar/initial-meetings',
+    tKey('common:menu.initialCalendar'),
+    InitialCalendarPage,
+    scheduling(MANAGERS),
+  ),
   page('/availability', tKey('common:menu.availability'), AvailabilityPage, scheduling(STAFF)),
   page('/appointments/new', tKey('common:menu.newMeeting'), NewAppointmentPage, scheduling(STAFF)),
   page(

@@ -19,8 +19,8 @@ import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
  * the same sweep runs at 375 and at 1440 px and also fails where a word is split across
  * lines but at a syllable or a hyphen, or a table cell (a phone card's value) or a table's box
  * hides content (tests/support/layout-faults.ts).
- * With SCREENSHOTS=1 the run saves docs/screenshots/calendar.png, staff-phone.png and
- * billing-phone.png.
+ * With SCREENSHOTS=1 the run saves docs/screenshots/calendar.png, staff-phone.png,
+ * billing-phone.png, initial-meetings.png and initial-meetings-phone.png.
  */
 const b = useBrowser();
 
@@ -525,5 +525,130 @@ describe('the calendar', () => {
         expect(b.pageErrors).toEqual([]);
       });
     }
+  });
+});
+
+/**
+ * The initial-meetings calendar: an onboarding manager sees a known coach's booked initial
+ * appointment and free initial time, in the week grid and as the day's list on a phone; a
+ * coach has no menu entry and is refused the page.
+ */
+describe('the initial-meetings calendar', () => {
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${b.baseUrl}/api${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${tokens.ADMIN}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  const run = Date.now().toString(36);
+  const client = { firstName: 'Ilse', lastName: `Erstkontakt-${run}` };
+  let coach: { id: string; firstName: string; lastName: string };
+  let day: Temporal.PlainDate;
+
+  beforeAll(async () => {
+    // The first weekday of next week that is not a public holiday (holidays offer no slot).
+    const today = Temporal.Now.zonedDateTimeISO('Europe/Berlin').toPlainDate();
+    const monday = today.subtract({ days: today.dayOfWeek - 1 }).add({ days: 7 });
+    const instant = (d: Temporal.PlainDate) =>
+      d.toZonedDateTime('Europe/Berlin').toInstant().toString();
+    const { events } = await call<{ events: Array<{ kind: string; occurrenceDate: string }> }>(
+      'GET',
+      `/calendar/events?startDate=${instant(monday)}&endDate=${instant(monday.add({ days: 5 }))}&coachId=00000000-0000-4000-8000-000000000000`,
+    );
+    const holidays = new Set(
+      events.filter((e) => e.kind === 'holiday').map((e) => e.occurrenceDate),
+    );
+    day = [0, 1, 2, 3, 4]
+      .map((n) => monday.add({ days: n }))
+      .find((d) => !holidays.has(d.toString()))!;
+    const at = (hhmm: string) =>
+      Temporal.PlainDateTime.from(`${day.toString()}T${hhmm}`)
+        .toZonedDateTime('Europe/Berlin')
+        .toInstant()
+        .toString();
+    coach = await call('POST', '/coach', {
+      firstName: 'Erna',
+      lastName: `Erstgespräch-${run}`,
+      email: `erst-${run}@coach.example`,
+      takesInitialAppointments: true,
+    });
+    await call('POST', '/availability', {
+      coachId: coach.id,
+      startDay: day.toString(),
+      startTime: '09:00',
+      endTime: '12:00',
+    });
+    const { id: clientId } = await call<{ id: string }>('POST', '/admin/client', client);
+    await call('POST', '/appointment', {
+      clientId,
+      coachId: coach.id,
+      appointmentType: 'initial',
+      startDate: at('10:00'),
+      endDate: at('10:30'),
+    });
+  });
+
+  it('shows an onboarding manager the booked and free initial time of a coach, wide and on a phone; a coach may not open it', async () => {
+    const page = b.page;
+    const name = `${client.firstName} ${client.lastName}`;
+    for (const width of [1440, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      // Wide, the menu leads there; a phone opens the address.
+      await openSignedIn(
+        page,
+        b.baseUrl,
+        tokens.ONBOARDING_MANAGER,
+        width < 600 ? '/calendar/initial-meetings' : '/',
+      );
+      if (width >= 600) await page.getByRole('link', { name: 'Erstgespräche' }).first().click();
+      await page.getByRole('heading', { name: 'Erstgespräche', level: 1 }).waitFor();
+      await settled(page);
+      await page.getByRole('combobox', { name: 'Coach' }).selectOption(coach.id);
+      const next = page.getByRole('button', {
+        name: width < 600 ? 'Nächster Tag' : 'Nächste Woche',
+      });
+      const booked = page.getByText(name);
+      for (let step = 0; step < 14 && !(await booked.isVisible()); step++) {
+        await next.click();
+        await settled(page);
+      }
+      await booked.waitFor();
+      if (width === 1440) {
+        const free = page.locator('.rbc-event.grid-free');
+        expect(await free.allInnerTexts()).toEqual([
+          expect.stringMatching(/^09:00\s*–10:00\s*frei$/),
+          expect.stringMatching(/^10:30\s*–12:00\s*frei$/),
+        ]);
+      } else {
+        const list = page.getByRole('region', { name: `${coach.firstName} ${coach.lastName}` });
+        expect(
+          (await list.getByRole('listitem').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ')),
+        ).toEqual(['09:00–10:00 frei', `10:00–10:30 ${name}`, '10:30–12:00 frei']);
+      }
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      if (SCREENSHOTS) {
+        mkdirSync(screenshotDir, { recursive: true });
+        const file = width < 600 ? 'initial-meetings-phone.png' : 'initial-meetings.png';
+        await page.screenshot({ path: new URL(file, screenshotDir).pathname, fullPage: true });
+      }
+      await booked.click();
+      const dialog = page.getByRole('dialog', { name: 'Erstgespräch' });
+      await dialog.getByRole('link', { name }).waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    }
+    // A coach (a browser of their own): no menu entry, and the address shows the refusal.
+    const coachPage = await (await b.newContext()).newPage();
+    await openSignedIn(coachPage, b.baseUrl, tokens.COACH, '/calendar/initial-meetings');
+    await coachPage.getByRole('heading', { name: 'Kein Zugriff' }).waitFor();
+    await coachPage.getByRole('link', { name: 'Kalender', exact: true }).first().waitFor();
+    expect(await coachPage.getByRole('link', { name: 'Erstgespräche' }).count()).toBe(0);
+    expect(b.pageErrors).toEqual([]);
   });
 });

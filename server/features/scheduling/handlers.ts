@@ -13,7 +13,8 @@ import {
   toAvailability,
   ZONE,
 } from '../availability/index';
-import { holidaysBetween } from './holidays';
+import { holidayEvents } from './holiday-events';
+import { initialMeetingsCalendar } from './initial-meetings';
 import { rescheduledAppointment } from './rescheduled';
 import { slotCacheFor } from './slot-cache';
 import { INITIAL_MEETINGS, isoSlot, listSlots, type Calendar } from './slots';
@@ -72,24 +73,9 @@ async function slots(
   return body as unknown as SlotsAnswer;
 }
 
-/** Public holidays of the configured federal state overlapping [from, to), as calendar events. */
-function holidayEvents(state: string, from: number, to: number) {
-  return holidaysBetween(state, from, to).map((h) => ({
-    id: `holiday:${h.date}`,
-    kind: 'holiday' as const,
-    startDate: isoOfMs(h.start),
-    endDate: isoOfMs(h.end),
-    title: h.name.slice(0, 300),
-    coachId: null,
-    appointmentId: null,
-    appointmentType: null,
-    availabilityId: null,
-    occurrenceDate: h.date,
-    isProvisional: false,
-  }));
-}
-
 export const schedulingHandlers = defineHandlers({
+  getInitialMeetingsCalendar: initialMeetingsCalendar,
+
   async listAvailableSlots({ query, principal, deps, reply }) {
     // Coaches see their own calendar only (a coach account without a coach record: none).
     if (principal.role === 'COACH') {

@@ -240,6 +240,8 @@ export interface SlotQuery {
   prefer?: string | undefined;
   /** Federal state (HOLIDAY_STATE) whose public holidays offer no slot. */
   holidayState: string;
+  /** Pooled calendar: list every coach's slot instead of one per start (the staff view). */
+  perCoach?: boolean;
 }
 
 /** The state's public holidays touching [from, to) as closed intervals. */
@@ -265,7 +267,7 @@ export async function listSlots(db: Db | Tx, q: SlotQuery): Promise<Slot[]> {
     closedOn(q.holidayState, q.from, end),
   );
   const from = Math.max(q.from, q.notBefore);
-  if (q.calendar.kind !== 'initial-meetings') {
+  if (q.calendar.kind !== 'initial-meetings' || q.perCoach) {
     const slots: Slot[] = [];
     for (const t of times) {
       for (const start of gridStarts(t.free, durationMs, stepMs, from, q.to)) {

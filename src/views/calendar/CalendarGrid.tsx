@@ -6,6 +6,7 @@ import 'react-big-calendar/lib/css/react-big-calendar.css';
 import { useTranslation } from 'react-i18next';
 import type { CalendarMode } from '../../machines/calendar.machine';
 import type { CalendarEvent, CoachOption } from '../../machines/scheduling/shared';
+import type { FreeStretch } from '../../machines/scheduling/initial-pool';
 import type { Temporal } from '@js-temporal/polyfill';
 import { berlinNow, dayDate, slotKind, toGridData, type GridEvent } from './grid-events';
 import { berlinTime } from '../../../shared/time';
@@ -39,6 +40,8 @@ interface GridProps {
   mode: CalendarMode;
   anchor: Temporal.PlainDate;
   events: readonly CalendarEvent[];
+  /** Free time shown as entries of its own (the initial-meetings calendar). */
+  free?: readonly FreeStretch[];
   coaches: readonly CoachOption[];
   /** One column per coach (the day view of "Alle Coaches" on wide screens). */
   coachColumns: boolean;
@@ -57,7 +60,7 @@ interface GridProps {
  */
 export function CalendarGrid(props: GridProps) {
   const { t } = useTranslation('scheduling');
-  const grid = useMemo(() => toGridData(props.events), [props.events]);
+  const grid = useMemo(() => toGridData(props.events, props.free), [props.events, props.free]);
   const coachName = (id: string | null) => props.coaches.find((c) => c.id === id)?.name;
   const resources = props.coachColumns && props.coaches.length > 0 ? [...props.coaches] : undefined;
   const open = (e: GridEvent) => {
@@ -68,6 +71,7 @@ export function CalendarGrid(props: GridProps) {
       event: ({ event }: EventProps<GridEvent>) => (
         <GridEntry
           event={event.source}
+          free={event.free}
           coach={props.showCoach ? coachName(event.source.coachId) : undefined}
         />
       ),
@@ -125,7 +129,7 @@ export function CalendarGrid(props: GridProps) {
           className: e.allDay
             ? 'grid-holiday'
             : [
-                'grid-appointment',
+                e.free ? 'grid-free' : 'grid-appointment',
                 e.source.isProvisional ? 'grid-provisional' : '',
                 e.end.getTime() - e.start.getTime() <= SHORT_MS ? 'grid-short' : '',
               ]
@@ -173,10 +177,36 @@ function DayHeading({ label, holiday }: { label: string; holiday: string | undef
  * short entry to those two lines). Separators sit outside the spans so the accessible name
  * keeps its spaces.
  */
-function GridEntry({ event: e, coach }: { event: CalendarEvent; coach: string | undefined }) {
+function GridEntry({
+  event: e,
+  free,
+  coach,
+}: {
+  event: CalendarEvent;
+  free: boolean;
+  coach: string | undefined;
+}) {
   const { t } = useTranslation('scheduling');
   if (e.kind === 'holiday')
     return <span className="event-title">{t('calendar.holiday', { name: e.title })}</span>;
+  if (free)
+    return (
+      <>
+        <span className="event-time">
+          {berlinTime(e.startDate)}
+          <span className="event-end">–{berlinTime(e.endDate)}</span>
+        </span>{' '}
+        <span className="event-text">
+          <span className="event-title">{t('initialCalendar.free')}</span>
+          {coach ? (
+            <>
+              {' · '}
+              <span className="event-coach">{coach}</span>
+            </>
+          ) : null}
+        </span>
+      </>
+    );
   return (
     <>
       <span className="event-time">

@@ -1,5 +1,6 @@
 import { Temporal } from '@js-temporal/polyfill';
 import type { CalendarEvent } from '../../machines/scheduling/shared';
+import type { FreeStretch } from '../../machines/scheduling/initial-pool';
 import { inBerlin } from '../../../shared/time';
 
 /**
@@ -27,6 +28,8 @@ export interface GridEvent {
   start: Date;
   end: Date;
   allDay: boolean;
+  /** Free time of the initial-meetings pool (an entry of its own, not a shaded slot). */
+  free: boolean;
   /** The coach's column (day view of every coach). */
   resourceId: string | undefined;
   source: CalendarEvent;
@@ -52,9 +55,28 @@ export interface GridData {
   lastHour: number;
 }
 
-export function toGridData(events: readonly CalendarEvent[]): GridData {
+/** A free stretch as the event the grid places (no appointment: it opens nothing). */
+const freeEvent = (f: FreeStretch): CalendarEvent => ({
+  id: `free:${f.coachId}:${f.startDate}`,
+  kind: 'availability',
+  startDate: f.startDate,
+  endDate: f.endDate,
+  title: '',
+  coachId: f.coachId,
+  appointmentId: null,
+  appointmentType: null,
+  availabilityId: null,
+  occurrenceDate: null,
+  isProvisional: false,
+});
+
+export function toGridData(
+  events: readonly CalendarEvent[],
+  free: readonly FreeStretch[] = [],
+): GridData {
   const grid: GridData = { events: [], holidays: new Map(), spans: [], firstHour: 7, lastHour: 20 };
-  for (const e of events) {
+  const freeEvents = new Set(free.map(freeEvent));
+  for (const e of [...events, ...freeEvents]) {
     const start = berlinWallDate(e.startDate);
     const end = berlinWallDate(e.endDate);
     if (e.kind === 'holiday') {
@@ -67,13 +89,15 @@ export function toGridData(events: readonly CalendarEvent[]): GridData {
       grid.lastHour,
       sameDay ? end.getHours() + (end.getMinutes() > 0 ? 1 : 0) : 24,
     );
-    if (e.kind === 'appointment') {
+    const isFree = freeEvents.has(e);
+    if (e.kind === 'appointment' || isFree) {
       grid.events.push({
         id: e.id,
         title: e.title,
         start,
         end,
         allDay: false,
+        free: isFree,
         resourceId: e.coachId ?? undefined,
         source: e,
       });
