@@ -11,6 +11,7 @@ import {
 } from 'drizzle-orm';
 import type { PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
+import { countedCache } from '../db/counted-cache';
 import { preparedOnce } from '../db/prepared';
 import { rawRows } from '../db/raw-rows';
 
@@ -194,21 +195,8 @@ interface ListStatements {
   }>;
 }
 
-/** Counts remembered per filter set with the generation they were taken under. */
-const knownCounts = new WeakMap<Db, Map<string, { generation: string; total: number }>>();
-const MAX_KNOWN_COUNTS = 2000;
-
-function knownCount(db: Db, key: string | undefined) {
-  return key === undefined ? undefined : knownCounts.get(db)?.get(key);
-}
-
-function rememberCount(db: Db, key: string, generation: string, total: number) {
-  let counts = knownCounts.get(db);
-  if (!counts) knownCounts.set(db, (counts = new Map()));
-  if (!counts.has(key) && counts.size >= MAX_KNOWN_COUNTS)
-    counts.delete(counts.keys().next().value!);
-  counts.set(key, { generation, total });
-}
+/** Counts remembered per filter set with the list generation they were taken under. */
+const knownCounts = countedCache<number>(2000);
 
 /**
  * A list page whose statements are built once per shape (preparedOnce): the page's rows as
@@ -243,22 +231,22 @@ export async function preparedListPage<
       name,
     };
   });
-  const known = knownCount(db, countKey);
+  const known = countKey === undefined ? undefined : knownCounts.get(db, countKey);
   if (countKey !== undefined && known) {
     prepared.uncounted ??= build(false).page.prepare(`${prepared.name}_k`);
     const rows = await rawRows<Row>(prepared.uncounted, values);
     if (rows[0] && String(rows[0].generation) === known.generation) {
-      return { rows, counts: capped(known.total) };
+      return { rows, counts: capped(known.value) };
     }
     const [row] = await prepared.count.execute(values);
     const total = Number(row?.n ?? 0);
-    if (row?.generation != null) rememberCount(db, countKey, String(row.generation), total);
+    if (row?.generation != null) knownCounts.remember(db, countKey, String(row.generation), total);
     return { rows, counts: capped(total) };
   }
   const rows = await rawRows<Row>(prepared.page, values);
   const first = rows[0];
   if (countKey !== undefined && first?.generation != null) {
-    rememberCount(db, countKey, String(first.generation), Number(first.total));
+    knownCounts.remember(db, countKey, String(first.generation), Number(first.total));
   }
   const counted = rows.map((r) => ({ total: Number(r.total) }));
   return { rows, counts: await pageCounts(counted, () => prepared.count.execute(values)) };

@@ -1,6 +1,35 @@
-import { assign, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
-import { machineErrorOf, notProvided, type MachineError } from './shared/failures';
-import { keyFor, type WriteKey } from './shared/write-key';
+import { assertEvent, assign, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
+import { machineErrorOf, notProvided } from './shared/failures';
+import { keyFor } from './shared/write-key';
+import {
+  AUTOSAVE_DELAY_MS,
+  canAmend,
+  isSavedNow,
+  isStale,
+  isTransient,
+  retryDelayMs,
+  same,
+  signWaiting,
+  theirsIsBase,
+  typedWhileSaving,
+} from './document-editor/guards';
+import type {
+  AmendmentInput,
+  DocumentEditorContext,
+  DocumentEditorEvent,
+  DocumentEditorInput,
+  DocumentEditorTag,
+  DocumentMeta,
+  LoadedDocument,
+  LocalDraftCommand,
+  ReviewCommentInput,
+  SaveDraftInput,
+  SavedDocument,
+  SignedDocument,
+} from './document-editor/types';
+
+export type * from './document-editor/types';
+export { AUTOSAVE_DELAY_MS, isTransient, retryDelayMs } from './document-editor/guards';
 
 /**
  * The one editor of clinical documents (appointment summaries and patient cards):
@@ -26,217 +55,6 @@ import { keyFor, type WriteKey } from './shared/write-key';
  * `persistLocalDraft` (a callback actor receiving `persist` / `clear` commands), `leaveGuard`
  * (armed while unsaved: `beforeunload` and held-back in-app links); action `leavePage`.
  */
-
-/** Field → value of the document's template (SOAP/DAP sections, card fields …). */
-export type DocumentContent = Record<string, unknown>;
-
-/** The lifecycle of the spec's task status; every status but `new` is read-only here. */
-export type DocumentStatus = 'new' | 'sent' | 'completed' | 'canceled';
-
-/** What the page shows around the text: blockers, the signature, the amendments. */
-export interface DocumentMeta {
-  blockers: ReadonlyArray<{ code: string; message: string }>;
-  signature: {
-    signedById: string;
-    signedByName?: string | null;
-    signedAt: string;
-    contentHash: string;
-    verified: boolean;
-  } | null;
-  amendments: ReadonlyArray<{
-    id: string;
-    authorId: string | null;
-    authorName?: string | null;
-    createdAt: string;
-    reason: string;
-    text: string;
-  }>;
-  /** Reviewers' comments on the signed document (not part of what was signed). */
-  reviewComments?: ReadonlyArray<{
-    id: string;
-    authorId: string | null;
-    authorName: string | null;
-    createdAt: string;
-    text: string;
-  }>;
-  /** Completed by review: when and by whom. */
-  completed?: { at: string; byName: string | null } | null;
-}
-
-/** A reviewer's comment on a signed document. */
-export interface ReviewCommentInput {
-  documentId: string;
-  text: string;
-  /** Kept while the same text is sent again, so a retried comment is added once. */
-  idempotencyKey: string;
-}
-
-/** Whose document it is: the page's header (client, appointment date and type, links back). */
-export interface DocumentSubject {
-  clientId: string;
-  clientName: string;
-  /** The appointment the document belongs to (a card: the one it was started at). */
-  appointmentId: string | null;
-  appointmentStart: string | null;
-  appointmentType: string | null;
-}
-
-export interface LoadedDocument {
-  content: DocumentContent;
-  /** null: the document does not exist yet (content is the empty template); a save creates it. */
-  etag: string | null;
-  status: DocumentStatus;
-  meta?: DocumentMeta;
-  subject?: DocumentSubject | null;
-}
-
-export interface SavedDocument {
-  etag: string;
-  meta?: DocumentMeta;
-}
-
-export interface SignedDocument {
-  etag: string;
-  status: DocumentStatus;
-  meta?: DocumentMeta;
-}
-
-/** A Nachtrag to a signed document (§ 630f BGB: the original stays as it was). */
-export interface AmendmentInput {
-  documentId: string;
-  reason: string;
-  text: string;
-  /** Kept while the same amendment is sent again, so a retry adds it once. */
-  idempotencyKey: string;
-}
-
-export interface SaveDraftInput {
-  documentId: string;
-  content: DocumentContent;
-  /** Sent as If-Match; null: the document does not exist yet and this save creates it. */
-  etag: string | null;
-}
-
-/** What the page found in sessionStorage at load: text typed before a reload. */
-export interface LocalDraft {
-  content: DocumentContent;
-  /**
-   * The ETag the local text was based on; a newer one on the server ends in a conflict. null:
-   * typed before the document existed (its save creates it).
-   */
-  etag: string | null;
-}
-
-export type LocalDraftCommand =
-  { type: 'persist'; content: DocumentContent; etag: string | null } | { type: 'clear' };
-
-export interface DocumentEditorInput {
-  documentId: string;
-  localDraft?: LocalDraft | null;
-}
-
-export interface DocumentConflict {
-  mine: DocumentContent;
-  theirs: DocumentContent | null;
-  theirsEtag: string | null;
-}
-
-export interface DocumentEditorContext {
-  documentId: string;
-  localDraft: LocalDraft | null;
-  /** What the editor shows, always the newest typed text. */
-  content: DocumentContent;
-  /** The content the server holds under `etag` (as far as this editor knows). */
-  savedContent: DocumentContent;
-  /** The content of the save under way (to tell whether typing went on meanwhile). */
-  sending: DocumentContent | null;
-  etag: string | null;
-  status: DocumentStatus;
-  /** Failed save attempts in a row (drives the backoff). */
-  attempt: number;
-  conflict: DocumentConflict | null;
-  error: MachineError | null;
-  /** Blockers, signature and amendments from the server's last answer. */
-  meta: DocumentMeta | null;
-  /** Where a held-back in-app link wanted to go (the leave question is open). */
-  leaveTo: string | null;
-  /** Whose document it is, as loaded (the page's header); null until loaded. */
-  subject: DocumentSubject | null;
-  /** "Unterschreiben" was clicked while the text was still being saved: ask once it lands. */
-  signRequested: boolean;
-  /** The Idempotency-Key of the amendment or review comment being added, and its body. */
-  writeKey: WriteKey | null;
-}
-
-export type DocumentEditorEvent =
-  | { type: 'editor.change'; field: string; value: unknown }
-  /** Ctrl+S or leaving the page: save without waiting for the debounce. */
-  | { type: 'editor.saveNow' }
-  /** The browser reports it is online again: retry at once. */
-  | { type: 'editor.online' }
-  | { type: 'editor.retry' }
-  /** Opens the signing question; `sign.confirm` signs, `sign.abort` goes back. */
-  | { type: 'editor.sign' }
-  | { type: 'sign.confirm' }
-  | { type: 'sign.abort' }
-  | { type: 'amend.open' }
-  | { type: 'amend.cancel' }
-  | { type: 'amend.submit'; reason: string; text: string }
-  /** A reviewer's comment on the signed document. */
-  | { type: 'comment.submit'; text: string }
-  | { type: 'conflict.keepMine' }
-  | { type: 'conflict.takeTheirs' }
-  | { type: 'conflict.merge'; content: DocumentContent }
-  /** An in-app link was followed while something is unsaved (the leave guard held it back). */
-  | { type: 'leave.request'; href: string }
-  /** "Seite verlassen": go to `leaveTo`; the local copy keeps the text in this tab. */
-  | { type: 'leave.confirm' }
-  /** "Weiter bearbeiten": back to the text, saved again after the debounce. */
-  | { type: 'leave.stay' };
-
-export type DocumentEditorTag =
-  | 'loading'
-  /** Not created yet: the empty template; the first change creates the document. */
-  | 'absent'
-  | 'editable'
-  | 'unsaved'
-  | 'saving'
-  | 'saved'
-  | 'offline'
-  | 'conflict'
-  | 'confirmingSign'
-  | 'signing'
-  | 'readOnly'
-  | 'amending'
-  | 'amendSubmitting'
-  | 'commenting'
-  | 'leaving'
-  | 'loadFailed'
-  | 'error';
-
-/** Debounce after the last keystroke. */
-export const AUTOSAVE_DELAY_MS = 1500;
-const RETRY_BASE_MS = 2000;
-const RETRY_MAX_MS = 60_000;
-
-/** 2 s, 4 s, 8 s … at most a minute between retries while offline. */
-export const retryDelayMs = (attempt: number) =>
-  Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1), RETRY_MAX_MS);
-
-const same = (a: DocumentContent, b: DocumentContent) => JSON.stringify(a) === JSON.stringify(b);
-const statusOf = (error: unknown) => (error as { status?: unknown } | undefined)?.status;
-const codeOf = (error: unknown) => String((error as { code?: unknown } | undefined)?.code ?? '');
-
-/** No answer or a gateway without one: worth retrying with the same text. */
-export const isTransient = (error: unknown) => {
-  const status = statusOf(error);
-  return (
-    machineErrorOf(error).code === 'network_error' ||
-    status === 502 ||
-    status === 503 ||
-    status === 504
-  );
-};
 
 /**
  * A save or a sign answered 412 (the ETag moved), or the first save found the document created
@@ -293,45 +111,21 @@ export const documentEditorMachine = setup({
       context.localDraft !== null &&
       'output' in event &&
       !same(context.localDraft.content, (event.output as LoadedDocument).content),
-    typedWhileSaving: ({ context }) =>
-      context.sending !== null && !same(context.sending, context.content),
-    isStale: ({ event }) =>
-      'error' in event &&
-      (statusOf(event.error) === 412 ||
-        (statusOf(event.error) === 409 && /_exists$/.test(codeOf(event.error)))),
+    typedWhileSaving: ({ context }) => typedWhileSaving(context),
+    isStale: ({ event }) => 'error' in event && isStale(event.error),
     isAbsent: ({ event }) => 'output' in event && (event.output as LoadedDocument).etag === null,
     isTransient: ({ event }) => 'error' in event && isTransient(event.error),
-    canSign: ({ context }) => context.etag !== null && same(context.content, context.savedContent),
+    canSign: ({ context }) => isSavedNow(context),
     /** A sign click during a save: once (the button waits), and only for a document with text. */
     mayRequestSign: ({ context }) => !context.signRequested,
-    /**
-     * The save that a sign click waited for landed, nothing was typed meanwhile and the server
-     * names nothing that blocks signing: the question opens.
-     */
     signWaiting: ({ context, event }) =>
-      context.signRequested &&
-      context.sending !== null &&
-      same(context.sending, context.content) &&
-      ((event as unknown as { output: SavedDocument }).output.meta?.blockers.length ?? 0) === 0,
+      signWaiting(context, (event as unknown as { output: SavedDocument }).output),
     theirsIsMine: ({ context, event }) =>
       'output' in event && same((event.output as LoadedDocument).content, context.content),
-    canAmend: ({ context }) => context.status === 'sent' || context.status === 'completed',
-    /**
-     * The server's text is the one mine was based on (or the one just sent): only its ETag
-     * moved, e.g. an unload save of the same text landed after this page loaded. Nobody else
-     * changed anything, so mine goes on top with the new ETag.
-     */
-    theirsIsBase: ({ context, event }) => {
-      if (!('output' in event)) return false;
-      const output = event.output as LoadedDocument;
-      if (output.etag === context.etag) return false; // a 412 on the same ETag: never loop
-      return (
-        same(output.content, context.savedContent) ||
-        (context.sending !== null && same(output.content, context.sending))
-      );
-    },
-    isSavedNow: ({ context }) =>
-      context.etag !== null && same(context.content, context.savedContent),
+    canAmend: ({ context }) => canAmend(context),
+    theirsIsBase: ({ context, event }) =>
+      'output' in event && theirsIsBase(context, event.output as LoadedDocument),
+    isSavedNow: ({ context }) => isSavedNow(context),
   },
   actions: {
     /** Every keystroke: into context and into the local copy that survives a reload. */
@@ -780,7 +574,8 @@ export const documentEditorMachine = setup({
             id: 'addReviewComment',
             src: 'addReviewComment',
             input: ({ context, event }) => {
-              const { text } = event as Extract<DocumentEditorEvent, { type: 'comment.submit' }>;
+              assertEvent(event, 'comment.submit');
+              const { text } = event;
               return {
                 documentId: context.documentId,
                 text,
@@ -811,10 +606,8 @@ export const documentEditorMachine = setup({
             id: 'addAmendment',
             src: 'addAmendment',
             input: ({ context, event }) => {
-              const { reason, text } = event as Extract<
-                DocumentEditorEvent,
-                { type: 'amend.submit' }
-              >;
+              assertEvent(event, 'amend.submit');
+              const { reason, text } = event;
               return {
                 documentId: context.documentId,
                 reason,

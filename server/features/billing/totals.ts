@@ -1,5 +1,6 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { countedCache } from '../../db/counted-cache';
 import { preparedOnce } from '../../db/prepared';
 import { billableItems, billingTotals } from '../../db/schema/index';
 import { BILLABLE_ITEM_STATUSES } from '../../../shared/contract/enums';
@@ -77,9 +78,7 @@ export function totalsFromArray(value: unknown[] | string): {
 
 /** Filtered totals remembered under `generation` (the page's statement read it), if any. */
 export function rememberedTotals(db: Db, key: string, generation: string | null | undefined) {
-  if (generation == null) return undefined;
-  const known = remembered.get(db)?.get(key);
-  return known && known.generation === generation ? known.totals : undefined;
+  return remembered.at(db, key, generation);
 }
 
 /** The totals row (migration 0012): all items' totals and the item generation. */
@@ -89,15 +88,7 @@ const readTotalsRow = (db: Db) =>
   );
 
 /** Filtered totals remembered per filter set with the generation they were counted under. */
-const remembered = new WeakMap<Db, Map<string, { generation: string; totals: StatusTotals }>>();
-const MAX_REMEMBERED = 2000;
-
-function remember(db: Db, key: string, generation: string, totals: StatusTotals) {
-  let map = remembered.get(db);
-  if (!map) remembered.set(db, (map = new Map()));
-  if (!map.has(key) && map.size >= MAX_REMEMBERED) map.delete(map.keys().next().value!);
-  map.set(key, { generation, totals });
-}
+const remembered = countedCache<StatusTotals>(2000);
 
 /**
  * A GROUP BY over the filtered items, with the generation its snapshot saw (null when the
@@ -147,9 +138,11 @@ export async function statusTotalsOf(
     if (row) return fromRow(row);
     return (await countFiltered(db, 'all', undefined, {})).totals;
   }
-  const known = remembered.get(db)?.get(filter.key);
-  if (row && known && known.generation === String(row.generation)) return known.totals;
+  const known = row && remembered.at(db, filter.key, String(row.generation));
+  if (known) return known;
   const counted = await countFiltered(db, filter.shape, filter.where, filter.values);
-  if (counted.generation !== null) remember(db, filter.key, counted.generation, counted.totals);
+  if (counted.generation !== null) {
+    remembered.remember(db, filter.key, counted.generation, counted.totals);
+  }
   return counted.totals;
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { countedCache } from '../../db/counted-cache';
 import { rowsOf } from '../../db/raw-rows';
 import type { Principal } from '../../http/auth';
 
@@ -86,19 +87,7 @@ const generationNow = sql`(SELECT value FROM clinical_open_generation WHERE id =
  * open rows that became due in between (a short index range), so the exact count does not walk
  * every open row on each request. Per process; the generation makes it right across processes.
  */
-const knownCounts = new WeakMap<
-  Db,
-  Map<string, { generation: string; due: string; total: number }>
->();
-const MAX_KNOWN_COUNTS = 500;
-
-function remember(db: Db, key: string, value: { generation: string; due: string; total: number }) {
-  let counts = knownCounts.get(db);
-  if (!counts) knownCounts.set(db, (counts = new Map()));
-  if (!counts.has(key) && counts.size >= MAX_KNOWN_COUNTS)
-    counts.delete(counts.keys().next().value!);
-  counts.set(key, value);
-}
+const knownCounts = countedCache<{ due: string; total: number }>(500);
 
 /**
  * One page of open work, oldest first, and its exact count, in one statement: the page is
@@ -111,10 +100,10 @@ async function openPage(db: Db, kind: OpenKind, principal: Principal, now: Date,
   const due = new Date(now.getTime() - SUMMARY_DUE_MS).toISOString();
   const coach = coachLimit(principal, q.coachId);
   const key = `${kind}:${coach === undefined ? '*' : (coach ?? '-')}`;
-  const known = knownCounts.get(db)?.get(key);
-  const since = known && known.due <= due ? known : undefined;
+  const known = knownCounts.get(db, key);
+  const since = known && known.value.due <= due ? known : undefined;
   const counted = since
-    ? sql`SELECT count(*) FROM ${dueOpen(kind, due, coach)} AND o.start_date > ${since.due}::timestamptz`
+    ? sql`SELECT count(*) FROM ${dueOpen(kind, due, coach)} AND o.start_date > ${since.value.due}::timestamptz`
     : sql`SELECT count(*) FROM ${dueOpen(kind, due, coach)}`;
   const rows = rowsOf<ItemRow & { generation: string | number }>(
     await db.execute(sql`
@@ -135,7 +124,7 @@ async function openPage(db: Db, kind: OpenKind, principal: Principal, now: Date,
   let total: number;
   if (first && !since) total = Number(first.total);
   else if (first && since && String(first.generation) === since.generation) {
-    total = since.total + Number(first.total);
+    total = since.value.total + Number(first.total);
   } else {
     // Past the last page, or the open work changed since the count was taken: count afresh.
     const [row] = rowsOf<{ n: string | number; generation: string | number }>(
@@ -144,10 +133,10 @@ async function openPage(db: Db, kind: OpenKind, principal: Principal, now: Date,
       ),
     );
     total = Number(row?.n ?? 0);
-    if (row) remember(db, key, { generation: String(row.generation), due, total });
+    if (row) knownCounts.remember(db, key, String(row.generation), { due, total });
     return { items: rows.map((r) => toItem(r, now)), itemCount: total };
   }
-  remember(db, key, { generation: String(first.generation), due, total });
+  knownCounts.remember(db, key, String(first.generation), { due, total });
   return { items: rows.map((r) => toItem(r, now)), itemCount: total };
 }
 
