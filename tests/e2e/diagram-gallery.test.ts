@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDiagrams, writeGallery } from '../../scripts/diagrams';
+import { generateDiagrams, writeGallery } from '../../scripts/diagrams/generate';
 import { sessionMachine } from '../../src/machines/session.machine';
 import { launchChromium } from '../support/browser';
 import { PlayRecord } from '../support/model';

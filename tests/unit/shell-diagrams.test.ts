@@ -8,7 +8,7 @@ import {
   generateDiagrams,
   machineModules,
   staleDiagrams,
-} from '../../scripts/diagrams';
+} from '../../scripts/diagrams/generate';
 import { diagramSize, MERMAID_LIMITS } from '../../scripts/diagrams/mermaid';
 
 const blocks = (content: string) =>

@@ -1,17 +1,18 @@
 // `npm run diagrams`: Mermaid state diagrams (docs/machines/*.md) generated from every machine
 // definition under src/machines/, for product owners; `--check` fails when they are stale
-// (tests/unit/diagrams.test.ts runs the same check in `npm test`).
+// (tests/unit/shell-diagrams.test.ts runs the same check in `npm test`), and writes the
+// gallery page (gallery.ts).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
-import { galleryHtml, readRecords, type GalleryMachine } from './diagrams/gallery';
-import { GROUPINGS } from './diagrams/groups';
-import { fitsMermaid, groupMermaid, overviewMermaid, toMermaid } from './diagrams/mermaid';
+import { galleryHtml, readRecords, type GalleryMachine } from './gallery';
+import { GROUPINGS } from './groups';
+import { fitsMermaid, groupMermaid, overviewMermaid, toMermaid } from './mermaid';
 
 export { toMermaid };
 
-const ROOT = path.join(import.meta.dirname, '..');
+const ROOT = path.join(import.meta.dirname, '../..');
 export const MACHINES_DIR = path.join(ROOT, 'src/machines');
 export const DIAGRAMS_DIR = path.join(ROOT, 'docs/machines');
 /** Not committed: it carries the last local test run's record. */
