@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AnyStateMachine } from 'xstate';
 import { AREAS, OTHER_AREA } from './areas';
+import { MEANINGS } from './meanings.de';
 import { allNodes } from './mermaid';
 
 export interface GalleryMachine {
@@ -90,7 +91,7 @@ function statesHtml(entry: GalleryMachine, record: RunRecord | undefined, noRun:
   const none = noRun ? '?' : '–';
   const rows = allNodes(entry.machine.root).map((node) => {
     const state = record?.states[node.id];
-    const meaning = node.description ?? '';
+    const meaning = node.description ?? MEANINGS[node.id] ?? '';
     const tags = [...(node.tags ?? [])].join(', ');
     return `<tr><td><code>${escape(node.path.join('.'))}</code></td><td>${escape(meaning) || '<span class="muted">noch nicht beschrieben</span>'}${tags ? ` <span class="tags">${escape(tags)}</span>` : ''}</td><td>${yesNo(state?.reached, none)}</td><td>${yesNo(state?.checked, none)}</td></tr>`;
   });

@@ -9,7 +9,8 @@ import {
   machineModules,
   staleDiagrams,
 } from '../../scripts/diagrams/generate';
-import { diagramSize, MERMAID_LIMITS } from '../../scripts/diagrams/mermaid';
+import { MEANINGS } from '../../scripts/diagrams/meanings.de';
+import { allNodes, diagramSize, MERMAID_LIMITS } from '../../scripts/diagrams/mermaid';
 
 const blocks = (content: string) =>
   [...content.matchAll(/```mermaid\n([\s\S]*?)```/g)].map((m) => m[1]!);
@@ -84,5 +85,12 @@ describe('docs/machines (npm run diagrams)', () => {
     );
     const huge = createMachine({ id: 'huge', initial: 's0', states });
     expect(() => diagramSections(huge)).toThrow(/too big for one diagram/);
+  });
+
+  it('gives meanings only for states that exist', async () => {
+    const ids = new Set(
+      (await generateDiagrams()).flatMap((d) => allNodes(d.entry!.machine.root).map((n) => n.id)),
+    );
+    expect(Object.keys(MEANINGS).filter((id) => !ids.has(id))).toEqual([]);
   });
 });
