@@ -515,4 +515,69 @@ export const MEANINGS: Record<string, string> = {
   'webhookList.failed':
     'Die Webhooks konnten nicht geladen werden; eine Fehlermeldung bietet „Erneut versuchen“.',
   'session.signedOut': 'Niemand ist angemeldet; die App zeigt die Anmeldung.',
+  'documentEditor.loading':
+    'Das Dokument (Terminzusammenfassung oder Patientenkarte) wird geladen; der Editor zeigt einen Ladehinweis.',
+  'documentEditor.loadFailed':
+    'Das Dokument konnte nicht geladen werden; eine Fehlermeldung bietet „Erneut versuchen“.',
+  'documentEditor.absent':
+    'Das Dokument gibt es noch nicht; der Coach sieht die leere Vorlage, die erste Eingabe legt es an.',
+  'documentEditor.idle':
+    'Das Dokument ist geladen und unverändert; der Coach kann schreiben oder unterschreiben.',
+  'documentEditor.dirty':
+    'Der Coach hat etwas geändert, das noch nicht gespeichert ist; nach einer kurzen Tipp-Pause wird automatisch gespeichert.',
+  'documentEditor.saving': 'Der Entwurf wird gespeichert; der Coach kann weiterschreiben.',
+  'documentEditor.checkingStale':
+    'Jemand anderes hat das Dokument inzwischen geändert; die App holt dessen Fassung, um sie zu vergleichen.',
+  'documentEditor.saved':
+    'Alles ist gespeichert; der Editor zeigt „gespeichert“, das Dokument kann unterschrieben werden.',
+  'documentEditor.offlineRetrying':
+    'Keine Verbindung; die Änderungen bleiben erhalten und werden automatisch gespeichert, sobald es wieder geht.',
+  'documentEditor.failed':
+    'Das Speichern ist fehlgeschlagen; die Änderungen bleiben erhalten, eine Meldung bietet „Erneut versuchen“.',
+  'documentEditor.conflict':
+    'Das Dokument wurde gleichzeitig von jemand anderem geändert; der Coach entscheidet, welche Fassung gilt.',
+  'documentEditor.conflict.theirsFailed':
+    'Die andere Fassung konnte nicht geladen werden; eine Meldung bietet „Erneut versuchen“.',
+  'documentEditor.conflict.choosing':
+    'Beide Fassungen werden gezeigt; der Coach behält seine, übernimmt die andere oder führt sie zusammen.',
+  'documentEditor.leaving':
+    'Der Coach will die Seite mit ungespeicherten Änderungen verlassen; die App fragt, ob er wirklich gehen will.',
+  'documentEditor.left': 'Der Coach hat die Seite verlassen.',
+  'documentEditor.confirmingSign':
+    'Die App fragt nach, ob das Dokument unterschrieben werden soll (danach ist es nicht mehr änderbar).',
+  'documentEditor.signing':
+    'Das Dokument wird unterschrieben; der Knopf zeigt, dass die App beschäftigt ist.',
+  'documentEditor.signed':
+    'Das Dokument ist unterschrieben und nur noch lesbar; Nachträge und Prüfkommentare sind möglich.',
+  'documentEditor.signed.viewing':
+    'Das unterschriebene Dokument wird angezeigt; ein Nachtrag oder ein Prüfkommentar kann hinzugefügt werden.',
+  'documentEditor.signed.commentSubmitting':
+    'Ein Prüfkommentar zum unterschriebenen Dokument wird gespeichert.',
+  'documentEditor.signed.amending': 'Ein Formular für einen Nachtrag (Grund und Text) ist offen.',
+  'documentEditor.signed.amendSubmitting':
+    'Der Nachtrag wird gespeichert; das Formular zeigt, dass die App beschäftigt ist.',
+  'availabilityWeek.starting':
+    'Die Verfügbarkeitsseite öffnet sich; die App entscheidet, ob erst ein Coach gewählt werden muss.',
+  'availabilityWeek.loadingCoaches':
+    'Die Coaches zur Auswahl werden geladen; ein Ladehinweis ist sichtbar.',
+  'availabilityWeek.coachesFailed':
+    'Die Coaches konnten nicht geladen werden; eine Fehlermeldung bietet „Erneut versuchen“.',
+  'availabilityWeek.noCoach':
+    'Es gibt keinen Coach, dessen Verfügbarkeit gezeigt werden kann; die Seite erklärt das.',
+  'availabilityWeek.loading':
+    'Die Verfügbarkeiten der Woche werden geladen; die Wochenansicht zeigt einen Ladehinweis.',
+  'availabilityWeek.failed':
+    'Die Woche konnte nicht geladen werden; eine Fehlermeldung bietet „Erneut versuchen“, blättern geht weiterhin.',
+  'availabilityWeek.ready':
+    'Die Woche mit den wiederkehrenden Zeitblöcken und Ausnahmen des Coaches wird angezeigt.',
+  'availabilityWeek.ready.idle':
+    'Die Woche ist zu sehen; man kann blättern, den Coach wechseln, einen Block anlegen oder einen anklicken.',
+  'availabilityWeek.ready.selected':
+    'Ein Zeitblock ist ausgewählt; die ganze Serie oder nur dieser Termin kann bearbeitet oder gelöscht werden.',
+  'availabilityWeek.ready.editing':
+    'Ein Formular zum Anlegen oder Ändern eines Zeitblocks ist offen; Fehler stehen an den Feldern.',
+  'availabilityWeek.ready.saving': 'Der Zeitblock wird gespeichert; danach lädt die Woche neu.',
+  'availabilityWeek.ready.confirmingDelete':
+    'Die App fragt nach, ob die Serie bzw. dieser eine Termin wirklich gelöscht werden soll.',
+  'availabilityWeek.ready.deleting': 'Der Zeitblock wird gelöscht; danach lädt die Woche neu.',
 };
