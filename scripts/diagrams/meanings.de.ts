@@ -580,4 +580,224 @@ export const MEANINGS: Record<string, string> = {
   'availabilityWeek.ready.confirmingDelete':
     'Die App fragt nach, ob die Serie bzw. dieser eine Termin wirklich gelöscht werden soll.',
   'availabilityWeek.ready.deleting': 'Der Zeitblock wird gelöscht; danach lädt die Woche neu.',
+  'authFlow.account_deleted': 'Das Konto ist gelöscht; die Person wird abgemeldet.',
+  'authFlow.checkingSession':
+    'Das Profil öffnet sich; die App prüft, ob die Person noch angemeldet ist.',
+  'authFlow.credential_onboarding_chooser':
+    'Die Auswahl, wie sich die Person künftig anmelden möchte (Passkey oder Passwort).',
+  'authFlow.credential_onboarding_chooser.idle':
+    'Die Auswahl, wie sich die Person künftig anmelden möchte (Passkey oder Passwort): der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.credential_onboarding_chooser.init':
+    'Die Auswahl, wie sich die Person künftig anmelden möchte (Passkey oder Passwort): die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.credential_onboarding_chooser.submitting':
+    'Die Auswahl, wie sich die Person künftig anmelden möchte (Passkey oder Passwort): die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.device_trust':
+    'Die Frage, ob diesem Gerät künftig vertraut werden soll (ohne zweiten Faktor).',
+  'authFlow.device_trust.idle':
+    'Die Frage, ob diesem Gerät künftig vertraut werden soll (ohne zweiten Faktor): der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.device_trust.init':
+    'Die Frage, ob diesem Gerät künftig vertraut werden soll (ohne zweiten Faktor): die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.device_trust.submitting':
+    'Die Frage, ob diesem Gerät künftig vertraut werden soll (ohne zweiten Faktor): die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.error':
+    'Der Anmeldedienst meldet einen Fehler (z. B. abgelaufener Vorgang); eine Fehlerseite erscheint, „Weiter“ beginnt von vorn.',
+  'authFlow.failed':
+    'Ein unerwarteter Fehler (z. B. keine Verbindung); eine Fehlerseite erscheint, „Weiter“ beginnt von vorn.',
+  'authFlow.handlerNotFound':
+    'Der Anmeldedienst verlangt einen Schritt, den die App nicht kennt; eine Fehlerseite erscheint, „Weiter“ beginnt von vorn.',
+  'authFlow.initializing':
+    'Die Anmeldung öffnet sich; die App prüft, ob die Person gerade von einem externen Anbieter (z. B. Google) zurückkommt.',
+  'authFlow.login_init': 'Die Anmeldemaske mit dem Feld für E-Mail-Adresse bzw. Benutzernamen.',
+  'authFlow.login_init.autofill':
+    'Die Anmeldemaske wartet auf die Eingabe; nebenbei bietet der Browser gespeicherte Passkeys zum Auswählen an.',
+  'authFlow.login_init.idle':
+    'Die Anmeldemaske mit dem Feld für E-Mail-Adresse bzw. Benutzernamen: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.login_init.init':
+    'Die Anmeldemaske mit dem Feld für E-Mail-Adresse bzw. Benutzernamen: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.login_init.submitting':
+    'Die Anmeldemaske mit dem Feld für E-Mail-Adresse bzw. Benutzernamen: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.login_method_chooser':
+    'Die Auswahl, wie sich die Person anmelden möchte (Passwort, Code per E-Mail, Passkey …).',
+  'authFlow.login_method_chooser.idle':
+    'Die Auswahl, wie sich die Person anmelden möchte (Passwort, Code per E-Mail, Passkey …): der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.login_method_chooser.init':
+    'Die Auswahl, wie sich die Person anmelden möchte (Passwort, Code per E-Mail, Passkey …): die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.login_method_chooser.submitting':
+    'Die Auswahl, wie sich die Person anmelden möchte (Passwort, Code per E-Mail, Passkey …): die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.login_otp': 'Die Eingabe des Codes aus der Authenticator-App als zweiter Faktor.',
+  'authFlow.login_otp.coolingDown':
+    'Die Eingabe des Codes aus der Authenticator-App als zweiter Faktor: zu viele Versuche; ein Countdown läuft, bis es erneut versucht werden kann.',
+  'authFlow.login_otp.idle':
+    'Die Eingabe des Codes aus der Authenticator-App als zweiter Faktor: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.login_otp.init':
+    'Die Eingabe des Codes aus der Authenticator-App als zweiter Faktor: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.login_otp.submitting':
+    'Die Eingabe des Codes aus der Authenticator-App als zweiter Faktor: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.login_passkey': 'Die Anmeldung mit einem Passkey.',
+  'authFlow.login_passkey.idle':
+    'Die Anmeldung mit einem Passkey: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.login_passkey.init':
+    'Die Anmeldung mit einem Passkey: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.login_passkey.prompting':
+    'Die Anmeldung mit einem Passkey: der Browser fragt nach dem Passkey (Fingerabdruck, Gesicht oder PIN).',
+  'authFlow.login_passkey.submitting':
+    'Die Anmeldung mit einem Passkey: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.login_password': 'Die Eingabe des Passworts.',
+  'authFlow.login_password.coolingDown':
+    'Die Eingabe des Passworts: zu viele Versuche; ein Countdown läuft, bis es erneut versucht werden kann.',
+  'authFlow.login_password.idle':
+    'Die Eingabe des Passworts: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.login_password.init':
+    'Die Eingabe des Passworts: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.login_password.submitting':
+    'Die Eingabe des Passworts: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.login_password_recovery': 'Das Setzen eines neuen Passworts nach „Passwort vergessen“.',
+  'authFlow.login_password_recovery.idle':
+    'Das Setzen eines neuen Passworts nach „Passwort vergessen“: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.login_password_recovery.init':
+    'Das Setzen eines neuen Passworts nach „Passwort vergessen“: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.login_password_recovery.submitting':
+    'Das Setzen eines neuen Passworts nach „Passwort vergessen“: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.login_security_key': 'Die Anmeldung mit einem Sicherheitsschlüssel als zweitem Faktor.',
+  'authFlow.login_security_key.idle':
+    'Die Anmeldung mit einem Sicherheitsschlüssel als zweitem Faktor: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.login_security_key.init':
+    'Die Anmeldung mit einem Sicherheitsschlüssel als zweitem Faktor: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.login_security_key.submitting':
+    'Die Anmeldung mit einem Sicherheitsschlüssel als zweitem Faktor: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.mfa_method_chooser': 'Die Auswahl der Methode für den zweiten Faktor.',
+  'authFlow.mfa_method_chooser.idle':
+    'Die Auswahl der Methode für den zweiten Faktor: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.mfa_method_chooser.init':
+    'Die Auswahl des zweiten Faktors öffnet sich; gibt es nur eine Methode, wird sie automatisch gewählt.',
+  'authFlow.mfa_method_chooser.submitting':
+    'Die Auswahl der Methode für den zweiten Faktor: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.mfa_otp_secret_creation':
+    'Das Einrichten einer Authenticator-App als zweiter Faktor (QR-Code und Bestätigungscode).',
+  'authFlow.mfa_otp_secret_creation.idle':
+    'Das Einrichten einer Authenticator-App als zweiter Faktor (QR-Code und Bestätigungscode): der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.mfa_otp_secret_creation.init':
+    'Das Einrichten einer Authenticator-App als zweiter Faktor (QR-Code und Bestätigungscode): die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.mfa_otp_secret_creation.submitting':
+    'Das Einrichten einer Authenticator-App als zweiter Faktor (QR-Code und Bestätigungscode): die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.mfa_security_key_creation':
+    'Das Einrichten eines Sicherheitsschlüssels als zweiter Faktor.',
+  'authFlow.mfa_security_key_creation.idle':
+    'Das Einrichten eines Sicherheitsschlüssels als zweiter Faktor: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.mfa_security_key_creation.init':
+    'Das Einrichten eines Sicherheitsschlüssels als zweiter Faktor: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.mfa_security_key_creation.submitting':
+    'Das Einrichten eines Sicherheitsschlüssels als zweiter Faktor: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.onboarding_create_passkey':
+    'Das Angebot, einen Passkey für künftige Anmeldungen anzulegen.',
+  'authFlow.onboarding_create_passkey.idle':
+    'Das Angebot, einen Passkey für künftige Anmeldungen anzulegen: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.onboarding_create_passkey.init':
+    'Das Angebot, einen Passkey für künftige Anmeldungen anzulegen: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.onboarding_create_passkey.submitting':
+    'Das Angebot, einen Passkey für künftige Anmeldungen anzulegen: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.onboarding_email': 'Die Angabe der E-Mail-Adresse für das Konto.',
+  'authFlow.onboarding_email.idle':
+    'Die Angabe der E-Mail-Adresse für das Konto: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.onboarding_email.init':
+    'Die Angabe der E-Mail-Adresse für das Konto: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.onboarding_email.submitting':
+    'Die Angabe der E-Mail-Adresse für das Konto: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.onboarding_username': 'Die Wahl eines Benutzernamens.',
+  'authFlow.onboarding_username.idle':
+    'Die Wahl eines Benutzernamens: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.onboarding_username.init':
+    'Die Wahl eines Benutzernamens: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.onboarding_username.submitting':
+    'Die Wahl eines Benutzernamens: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.onboarding_verify_passkey_attestation': 'Das Anlegen eines neuen Passkeys.',
+  'authFlow.onboarding_verify_passkey_attestation.idle':
+    'Das Anlegen eines neuen Passkeys: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.onboarding_verify_passkey_attestation.init':
+    'Das Anlegen eines neuen Passkeys: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.onboarding_verify_passkey_attestation.prompting':
+    'Das Anlegen eines neuen Passkeys: der Browser fragt nach dem Passkey (Fingerabdruck, Gesicht oder PIN).',
+  'authFlow.onboarding_verify_passkey_attestation.submitting':
+    'Das Anlegen eines neuen Passkeys: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.passcode_confirmation':
+    'Die Eingabe des sechsstelligen Codes, der per E-Mail geschickt wurde; der Code kann auch erneut angefordert werden.',
+  'authFlow.passcode_confirmation.form': 'Das Eingabefeld für den Code aus der E-Mail.',
+  'authFlow.passcode_confirmation.form.coolingDown':
+    'Die Eingabe des sechsstelligen Codes, der per E-Mail geschickt wurde: zu viele Versuche; ein Countdown läuft, bis es erneut versucht werden kann.',
+  'authFlow.passcode_confirmation.form.idle':
+    'Die Eingabe des sechsstelligen Codes, der per E-Mail geschickt wurde: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.passcode_confirmation.form.init':
+    'Die Eingabe des sechsstelligen Codes, der per E-Mail geschickt wurde: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.passcode_confirmation.form.submitting':
+    'Die Eingabe des sechsstelligen Codes, der per E-Mail geschickt wurde: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.passcode_confirmation.resend': 'Der Knopf „Code erneut senden“.',
+  'authFlow.passcode_confirmation.resend.init':
+    'Die App prüft, ob „Code erneut senden“ sofort möglich ist oder erst nach einer Wartezeit.',
+  'authFlow.passcode_confirmation.resend.ready': '„Code erneut senden“ ist möglich.',
+  'authFlow.passcode_confirmation.resend.waiting':
+    '„Code erneut senden“ ist gesperrt; ein Countdown zeigt, wann es wieder geht.',
+  'authFlow.password_creation': 'Das Festlegen eines Passworts.',
+  'authFlow.password_creation.idle':
+    'Das Festlegen eines Passworts: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.password_creation.init':
+    'Das Festlegen eines Passworts: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.password_creation.submitting':
+    'Das Festlegen eines Passworts: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.preflight':
+    'Die Anmeldung prüft zu Beginn, was Browser und Gerät können (z. B. Passkeys).',
+  'authFlow.preflight.detecting':
+    'Die App prüft im Hintergrund, was Browser und Gerät können (z. B. Passkeys).',
+  'authFlow.preflight.idle': 'Die Prüfung von Browser und Gerät wartet auf den nächsten Schritt.',
+  'authFlow.preflight.init':
+    'Die Anmeldung prüft zu Beginn, was Browser und Gerät können (z. B. Passkeys): die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.preflight.submitting':
+    'Das Ergebnis der Geräteprüfung wird an den Anmeldedienst geschickt; ein Ladehinweis ist sichtbar.',
+  'authFlow.profile_init':
+    'Das Profil mit E-Mail-Adressen, Passwort, Passkeys und Sicherheitseinstellungen.',
+  'authFlow.profile_init.deletingAccount':
+    'Im Profil ist das Löschen des Kontos geöffnet; es braucht eine ausdrückliche Bestätigung.',
+  'authFlow.profile_init.idle':
+    'Das Profil mit E-Mail-Adressen, Passwort, Passkeys und Sicherheitseinstellungen: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.profile_init.init':
+    'Das Profil mit E-Mail-Adressen, Passwort, Passkeys und Sicherheitseinstellungen: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.profile_init.renaming':
+    'Im Profil ist das Umbenennen eines Passkeys oder Sicherheitsschlüssels geöffnet.',
+  'authFlow.profile_init.submitting':
+    'Das Profil mit E-Mail-Adressen, Passwort, Passkeys und Sicherheitseinstellungen: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.profile_init.succeeded':
+    'Die Änderung im Profil ist gelungen; kurz erscheint eine Bestätigung, dann das aktualisierte Profil.',
+  'authFlow.registration_init': 'Der Beginn der Registrierung mit der E-Mail-Adresse.',
+  'authFlow.registration_init.idle':
+    'Der Beginn der Registrierung mit der E-Mail-Adresse: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.registration_init.init':
+    'Der Beginn der Registrierung mit der E-Mail-Adresse: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.registration_init.submitting':
+    'Der Beginn der Registrierung mit der E-Mail-Adresse: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.restarting':
+    'Die Anmeldung beginnt von vorn (z. B. nach Abmelden oder Wechsel zwischen Anmelden und Registrieren).',
+  'authFlow.starting':
+    'Die Anmeldung wird beim Anmeldedienst gestartet; ein Ladehinweis ist sichtbar.',
+  'authFlow.success':
+    'Die Anmeldung ist gelungen; die Person ist angemeldet und die App geht weiter.',
+  'authFlow.thirdparty': 'Die Anmeldung über einen externen Anbieter (z. B. Google).',
+  'authFlow.thirdparty.coolingDown':
+    'Die Anmeldung über einen externen Anbieter (z. B. Google): zu viele Versuche; ein Countdown läuft, bis es erneut versucht werden kann.',
+  'authFlow.thirdparty.idle':
+    'Die Anmeldung über einen externen Anbieter ist nicht gelungen; eine Meldung erscheint und die Person kann es erneut versuchen.',
+  'authFlow.thirdparty.init':
+    'Die Anmeldung über einen externen Anbieter: die App entscheidet, ob sie dorthin weiterleitet oder dessen Antwort verarbeitet.',
+  'authFlow.thirdparty.redirecting':
+    'Die Person wird zum externen Anbieter (z. B. Google) weitergeleitet.',
+  'authFlow.thirdparty.submitting':
+    'Die Anmeldung über einen externen Anbieter (z. B. Google): die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
+  'authFlow.webauthn_credential_verification':
+    'Das Anlegen eines Passkeys bzw. Sicherheitsschlüssels.',
+  'authFlow.webauthn_credential_verification.idle':
+    'Das Anlegen eines Passkeys bzw. Sicherheitsschlüssels: der Bildschirm wartet auf die Eingabe bzw. Auswahl der Person.',
+  'authFlow.webauthn_credential_verification.init':
+    'Das Anlegen eines Passkeys bzw. Sicherheitsschlüssels: die App entscheidet beim Öffnen, ob ein Schritt automatisch läuft, ein Countdown nötig ist oder auf die Person gewartet wird.',
+  'authFlow.webauthn_credential_verification.prompting':
+    'Das Anlegen eines Passkeys bzw. Sicherheitsschlüssels: der Browser fragt nach dem Passkey (Fingerabdruck, Gesicht oder PIN).',
+  'authFlow.webauthn_credential_verification.submitting':
+    'Das Anlegen eines Passkeys bzw. Sicherheitsschlüssels: die Eingabe wird an den Anmeldedienst geschickt; der Knopf zeigt, dass die App beschäftigt ist.',
 };
