@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createActor,
@@ -344,6 +346,7 @@ export async function playPath<M extends AnyStateMachine, R extends Run<M>>(
   test: ModelTest<M, R>,
   plan: Plan<M>,
   path: ModelPath,
+  record?: PlayRecord,
 ): Promise<void> {
   const run = await test.start(plan);
   const sources = invokeSources(test.machine);
@@ -381,8 +384,13 @@ export async function playPath<M extends AnyStateMachine, R extends Run<M>>(
         expect(live.value, 'state of the live actor').toEqual(step.state.value);
         expect(tagsOf(live), 'tags of the live actor').toEqual(tagsOf(step.state));
         const active = new Set(activeStateIds(live));
-        for (const [key, check] of checks)
-          if (active.has(key)) await check(live as SnapshotFrom<M>, run);
+        const ran: string[] = [];
+        for (const [key, check] of checks) {
+          if (!active.has(key)) continue;
+          await check(live as SnapshotFrom<M>, run);
+          if (key !== test.machine.root.id) ran.push(key);
+        }
+        record?.note(active, ran);
       } catch (error) {
         const where = `step ${index} (${step.event.type}) of: ${pathTitle(path)}`;
         if (error instanceof Error) error.message = `${where}\n${error.message}`;
@@ -392,6 +400,47 @@ export async function playPath<M extends AnyStateMachine, R extends Run<M>>(
     await test.finish?.(run, path, plan);
   } finally {
     run.actor.stop();
+  }
+}
+
+/**
+ * What the played paths did, for the diagram gallery: the states a live actor was in after a
+ * step that passed, and those a check ran in (its own, a parent's other than the root's, or a
+ * child's).
+ */
+export class PlayRecord {
+  readonly reached = new Set<string>();
+  readonly checked = new Set<string>();
+
+  note(active: ReadonlySet<string>, ran: readonly string[]) {
+    const related = (a: string, b: string) =>
+      a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+    for (const id of active) {
+      this.reached.add(id);
+      if (ran.some((key) => related(id, key))) this.checked.add(id);
+    }
+  }
+
+  /** Written to test-results/machines/, where `npm run diagrams` reads it. */
+  write(
+    machine: AnyStateMachine,
+    title: string,
+    dir = join(process.cwd(), 'test-results/machines'),
+  ) {
+    mkdirSync(dir, { recursive: true });
+    const file = `${machine.id}--${title.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60)}.json`;
+    const ids = restingStates(machine).map((n) => n.id);
+    writeFileSync(
+      join(dir, file),
+      JSON.stringify({
+        machine: machine.id,
+        title,
+        at: new Date().toISOString(),
+        states: Object.fromEntries(
+          ids.map((id) => [id, { reached: this.reached.has(id), checked: this.checked.has(id) }]),
+        ),
+      }),
+    );
   }
 }
 
@@ -418,7 +467,9 @@ export function describeModel<M extends AnyStateMachine, R extends Run<M>>(
       ),
     );
 
+    const record = new PlayRecord();
     afterAll(() => {
+      record.write(test.machine, title);
       const states = restingStates(test.machine).length;
       console.log(
         JSON.stringify({
@@ -461,6 +512,6 @@ export function describeModel<M extends AnyStateMachine, R extends Run<M>>(
       ).toEqual([]);
     });
 
-    it.each(cases)('%s', (_title, plan, path) => playPath(test, plan, path));
+    it.each(cases)('%s', (_title, plan, path) => playPath(test, plan, path, record));
   });
 }

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateDiagrams } from '../../scripts/diagrams';
+import { generateDiagrams } from '../../scripts/diagrams/generate';
 
 // Every machine under src/machines (the ones `npm run diagrams` draws) has a model-based test
 // on the shared harness; the harness itself fails a test whose paths miss a state.

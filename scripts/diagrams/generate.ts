@@ -1,14 +1,33 @@
 // `npm run diagrams`: Mermaid state diagrams (docs/machines/*.md) generated from every machine
 // definition under src/machines/, for product owners; `--check` fails when they are stale
-// (tests/unit/diagrams.test.ts runs the same check in `npm test`).
+// (tests/unit/shell-diagrams.test.ts runs the same check in `npm test`), and writes the
+// gallery page (gallery.ts).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import type { AnyStateMachine } from 'xstate';
+import { galleryHtml, readRecords, type GalleryMachine } from './gallery';
+import { GROUPINGS } from './groups';
+import { fitsMermaid, groupMermaid, overviewMermaid, toMermaid } from './mermaid';
 
-const ROOT = path.join(import.meta.dirname, '..');
+export { toMermaid };
+
+const ROOT = path.join(import.meta.dirname, '../..');
 export const MACHINES_DIR = path.join(ROOT, 'src/machines');
 export const DIAGRAMS_DIR = path.join(ROOT, 'docs/machines');
+/** Not committed: it carries the last local test run's record. */
+export const GALLERY = path.join(DIAGRAMS_DIR, 'gallery.html');
+export const RECORDS_DIR = path.join(ROOT, 'test-results/machines');
+
+/** Writes the gallery page, with the model-based tests' records if a run left them. */
+export function writeGallery(diagrams: Diagram[], file: string, recordsDir = RECORDS_DIR) {
+  const mermaidJs = readFileSync(
+    path.join(ROOT, 'node_modules/mermaid/dist/mermaid.min.js'),
+    'utf8',
+  );
+  const entries = diagrams.flatMap((d) => (d.entry ? [d.entry] : []));
+  writeFileSync(file, galleryHtml(entries, readRecords(recordsDir), mermaidJs));
+}
 
 /**
  * Every machine module: .ts files under src/machines, without actor factories, the routes'
@@ -32,82 +51,34 @@ const isMachine = (value: unknown): value is AnyStateMachine =>
   'config' in value &&
   typeof (value as { provide?: unknown }).provide === 'function';
 
-const mermaidId = (node: AnyStateNode) =>
-  node.path.length === 0 ? '[*]' : node.path.join('__').replace(/[^A-Za-z0-9_]/g, '_');
+const fence = (body: string) => ['```mermaid', body, '```', ''];
 
-/** A readable label for a transition's event. */
-function eventLabel(eventType: string): string {
-  const done = /^xstate\.done\.actor\.(.+)$/.exec(eventType);
-  if (done) return `${done[1]} done`;
-  const error = /^xstate\.error\.actor\.(.+)$/.exec(eventType);
-  if (error) return `${error[1]} failed`;
-  const after = /^xstate\.after\.([^.]+)\./.exec(eventType);
-  if (after) return `after ${after[1]}`;
-  const doneState = /^xstate\.done\.state\./.exec(eventType);
-  if (doneState) return 'done';
-  return eventType;
-}
-
-function guardLabel(guard: unknown): string {
-  if (!guard) return '';
-  if (typeof guard === 'string') return ` [${guard}]`;
-  if (typeof guard === 'object' && 'type' in guard)
-    return ` [${String((guard as { type: unknown }).type)}]`;
-  return ' [guard]';
-}
-
-/** The stateDiagram-v2 body of one machine. */
-export function toMermaid(machine: AnyStateMachine): string {
-  const lines: string[] = ['stateDiagram-v2'];
-  const edges: string[] = [];
-
-  const visit = (node: AnyStateNode, indent: string) => {
-    const children = Object.values(node.states) as AnyStateNode[];
-    if (node.initial && children.length > 0) {
-      const initial = (node.initial.target as AnyStateNode[])[0];
-      if (initial) lines.push(`${indent}[*] --> ${mermaidId(initial)}`);
-    }
-    for (const child of children) {
-      const id = mermaidId(child);
-      const tags = [...(child.tags ?? [])];
-      const label =
-        child.key +
-        (child.type === 'final' ? ' (final)' : '') +
-        (tags.length ? ` (${tags.join(', ')})` : '');
-      lines.push(`${indent}state "${label}" as ${id}`);
-      const grandchildren = Object.values(child.states);
-      if (grandchildren.length > 0) {
-        lines.push(`${indent}state ${id} {`);
-        visit(child, `${indent}  `);
-        lines.push(`${indent}}`);
-      }
-      if (child.type === 'final') lines.push(`${indent}${id} --> [*]`);
-      collectEdges(child);
-    }
-  };
-
-  const collectEdges = (node: AnyStateNode) => {
-    const source = node.path.length === 0 ? null : mermaidId(node);
-    const definitions = [...[...node.transitions.values()].flat(), ...(node.always ?? [])];
-    for (const t of definitions) {
-      const targets = (t.target ?? []) as AnyStateNode[];
-      const label = `${t.eventType === '' ? 'always' : eventLabel(String(t.eventType))}${guardLabel(t.guard)}`;
-      // Root-level transitions are drawn from a note-like pseudo state "any state".
-      const from = source ?? 'any_state';
-      for (const target of targets) edges.push(`  ${from} --> ${mermaidId(target)}: ${label}`);
-    }
-  };
-
-  collectEdges(machine.root);
-  visit(machine.root, '  ');
-  if (edges.some((e) => e.startsWith('  any_state')))
-    lines.push('  state "(any state)" as any_state');
-  return [...lines, ...edges].join('\n');
+/** One diagram, or an overview and a diagram per group when one would be too big to render. */
+export function diagramSections(machine: AnyStateMachine): string[] {
+  const whole = toMermaid(machine);
+  const grouping = GROUPINGS[machine.id];
+  if (!grouping) {
+    if (!fitsMermaid(whole))
+      throw new Error(`${machine.id} is too big for one diagram: add its groups to GROUPINGS`);
+    return fence(whole);
+  }
+  return [
+    '## Überblick',
+    '',
+    ...fence(overviewMermaid(machine, grouping)),
+    ...grouping.flatMap(({ title }) => [
+      `## ${title}`,
+      '',
+      ...fence(groupMermaid(machine, grouping, title)),
+    ]),
+  ];
 }
 
 export interface Diagram {
   file: string;
   content: string;
+  /** For the gallery. */
+  entry?: GalleryMachine;
 }
 
 /** Imports every machine module and renders one Markdown file per machine. */
@@ -123,6 +94,7 @@ export async function generateDiagrams(): Promise<Diagram[]> {
       seen.add(value);
       const source = path.relative(ROOT, file).split(path.sep).join('/');
       const name = value.id && value.id !== '(machine)' ? value.id : exportName;
+      const sections = diagramSections(value);
       diagrams.push({
         file: `${name}.md`,
         content: [
@@ -130,11 +102,9 @@ export async function generateDiagrams(): Promise<Diagram[]> {
           '',
           `Generated by \`npm run diagrams\` from \`${exportName}\` in \`${source}\`. Do not edit.`,
           '',
-          '```mermaid',
-          toMermaid(value),
-          '```',
-          '',
+          ...sections,
         ].join('\n'),
+        entry: { name, source, machine: value, sections },
       });
     }
   }
@@ -177,7 +147,10 @@ async function main() {
     rmSync(path.join(DIAGRAMS_DIR, f));
   }
   for (const d of diagrams) writeFileSync(path.join(DIAGRAMS_DIR, d.file), d.content);
-  console.log(`Wrote ${diagrams.length} diagrams to docs/machines/.`);
+  writeGallery(diagrams, GALLERY);
+  console.log(
+    `Wrote ${diagrams.length} diagrams to docs/machines/ and the gallery to ${path.relative(ROOT, GALLERY)}.`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
