@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
-import { authFlowMachine, type AuthFlowEmitted } from '../../src/machines/auth/flow.machine';
+import {
+  authFlowMachine,
+  promptFailure,
+  type AuthFlowEmitted,
+} from '../../src/machines/auth/flow.machine';
 import type { FlowName } from '../../src/machines/auth/types';
 import {
   confirmMachine,
@@ -603,7 +607,7 @@ describe('authFlowMachine: passkeys', () => {
     expect(screen()).toBe('success');
   });
 
-  it('goes back when the passkey prompt at login is cancelled', async () => {
+  it('goes back and says so when the passkey prompt at login is cancelled or times out', async () => {
     const provider = fakeProvider();
     const { actor, screen } = await atLoginInit(
       provider,
@@ -635,6 +639,13 @@ describe('authFlowMachine: passkeys', () => {
       'back',
     ]);
     expect(screen()).toBe('login_init');
+    // The screen it went back to offers the other ways; the message says what happened.
+    expect(actor.getSnapshot().context.error).toEqual({ code: 'passkey_cancelled' });
+  });
+
+  it('says a passkey sign-in timed out (AbortError) like a cancel, and keeps other errors', () => {
+    expect(promptFailure(webAuthnError('AbortError'))).toEqual({ code: 'passkey_cancelled' });
+    expect(promptFailure(webAuthnError('SecurityError'))).toBeNull();
   });
 
   /** Onboarding offers a passkey; creating it fails in the browser with `failure`. */
@@ -685,9 +696,10 @@ describe('authFlowMachine: passkeys', () => {
     });
   });
 
-  it('goes back without a message when the person cancels creating a passkey', async () => {
-    expect(await failedCreation(webAuthnError('NotAllowedError'))).toBeNull();
-    expect(await failedCreation(webAuthnError('AbortError'))).toBeNull();
+  it('goes back and says so when the person cancels creating a passkey or it times out', async () => {
+    const said = { code: 'passkey_creation_cancelled' };
+    expect(await failedCreation(webAuthnError('NotAllowedError'))).toEqual(said);
+    expect(await failedCreation(webAuthnError('AbortError'))).toEqual(said);
   });
 
   it('goes back with a generic message when creating a passkey fails otherwise', async () => {

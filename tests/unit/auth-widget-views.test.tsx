@@ -237,6 +237,40 @@ describe('flow screens', () => {
     expect(provider.calls.map((c) => c.action)).toEqual(['register_client_capabilities']);
   });
 
+  it('says in German that the passkey prompt was cancelled and shows the other ways to sign in', async () => {
+    const provider = fakeProvider();
+    const init = () =>
+      state('login_init', {
+        continue_with_login_identifier: { email: { type: 'email', required: true } },
+        webauthn_generate_request_options: {},
+      });
+    provider.on('register_client_capabilities', reply(init()));
+    provider.on(
+      'webauthn_generate_request_options',
+      reply(
+        state(
+          'login_passkey',
+          {
+            webauthn_verify_assertion_response: { assertion_response: { type: 'json' } },
+            back: {},
+          },
+          { payload: { request_options: { publicKey: { challenge: 'c' } } } },
+        ),
+      ),
+    );
+    provider.on('back', reply(init()));
+    provider.passkeyFails('NotAllowedError');
+    renderFlow(provider);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Mit Passkey anmelden' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/Anmeldung mit Passkey wurde abgebrochen/);
+    expect(alert.textContent).toMatch(/auf einem anderen Weg an/);
+    expect(screen.getByRole('heading', { name: 'Anmelden' })).toBeTruthy();
+    expect(screen.getByLabelText('E-Mail-Adresse')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Mit Passkey anmelden' })).toBeTruthy();
+  });
+
   it('disables "Anmelden" and counts the seconds down after 429', async () => {
     const provider = fakeProvider();
     const password = (extra = {}) =>

@@ -126,12 +126,24 @@ function webAuthnErrorName(error: unknown): string | undefined {
   return cause === undefined ? undefined : webAuthnErrorName(cause);
 }
 
-/** What the person is told after `navigator.credentials.create` failed (null: a cancel). */
-export function creationFailure(error: unknown): WidgetError | null {
+/** The browser's passkey dialog was cancelled or timed out (both look the same to a page). */
+const cancelled = (name: string | undefined) => name === 'NotAllowedError' || name === 'AbortError';
+
+/** What the person is told after `navigator.credentials.create` failed. */
+export function creationFailure(error: unknown): WidgetError {
   const name = webAuthnErrorName(error);
   if (name === 'InvalidStateError') return { code: 'webauthn_credential_already_exists' };
-  if (name === 'NotAllowedError' || name === 'AbortError') return null;
+  if (cancelled(name)) return { code: 'passkey_creation_cancelled' };
   return { code: 'passkey_creation_failed' };
+}
+
+/**
+ * What the person is told after `navigator.credentials.get` failed at sign-in: a cancel or
+ * timeout says so (the screen it goes back to offers the other ways); anything else keeps
+ * the server's error, if any.
+ */
+export function promptFailure(error: unknown): WidgetError | null {
+  return cancelled(webAuthnErrorName(error)) ? { code: 'passkey_cancelled' } : null;
 }
 
 /**
@@ -352,14 +364,17 @@ export const authFlowMachine = setup({
     })),
     /**
      * Creating a passkey failed: "already exists" only for the browser's InvalidStateError (as
-     * the Hanko SDK does); a cancel (NotAllowedError, AbortError) says nothing; anything else
-     * says that it did not work.
+     * the Hanko SDK does); a cancel or timeout (NotAllowedError, AbortError) says so; anything
+     * else says that it did not work.
      */
     carryCreateFailure: assign(({ event }) => {
       const error = creationFailure((event as { error?: unknown }).error);
       return { carriedError: error, error };
     }),
-    carryPromptFailure: assign(({ context }) => ({ carriedError: context.error })),
+    carryPromptFailure: assign(({ context, event }) => {
+      const error = promptFailure((event as { error?: unknown }).error) ?? context.error;
+      return { carriedError: error, error };
+    }),
     openRename: assign(({ event }) =>
       event.type === 'profile.rename'
         ? { rename: { kind: event.kind, id: event.id }, clientErrors: {} }

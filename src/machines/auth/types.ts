@@ -101,6 +101,8 @@ export type WidgetErrorCode =
   | 'handler_not_found'
   | 'webauthn_credential_already_exists'
   | 'passkey_creation_failed'
+  | 'passkey_creation_cancelled'
+  | 'passkey_cancelled'
   | 'third_party_access_denied'
   | 'third_party_error'
   | 'session_missing';
