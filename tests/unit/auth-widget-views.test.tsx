@@ -349,6 +349,13 @@ describe('flow screens', () => {
             user_id: 'u',
             emails: [
               { id: 'e1', address: 'anna@example.org', is_primary: true, is_verified: true },
+              {
+                id: 'e2',
+                address: 'anna@gmail.example',
+                is_primary: false,
+                is_verified: true,
+                identities: [{ id: 'g-1', provider: 'google', identity_id: 'i1' }],
+              },
             ],
             mfa_config: {
               auth_app_set_up: false,
@@ -386,6 +393,14 @@ describe('flow screens', () => {
     expect(screen.queryByRole('heading', { name: 'Passwort' })).toBeNull();
     expect(screen.queryByRole('heading', { name: 'Konto löschen' })).toBeNull();
     expect(screen.queryByRole('heading', { name: 'Passkeys' })).toBeNull();
+    // Where each address came from: the own sign-up, or a third-party provider.
+    const emailsSection = screen
+      .getByRole('heading', { name: 'E-Mail-Adressen' })
+      .closest('section')!;
+    const [own, viaGoogle] = within(emailsSection).getAllByRole('listitem');
+    expect(own!.textContent).toContain('Über Passwort oder Einmalcode');
+    expect(viaGoogle!.textContent).toContain('Über Google');
+    expect(viaGoogle!.textContent).not.toContain('Einmalcode');
 
     const sessions = screen.getByRole('heading', { name: 'Sitzungen' }).closest('section')!;
     // Only the other session can be ended, and only after "Ja".
