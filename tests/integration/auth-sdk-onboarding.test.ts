@@ -49,7 +49,13 @@ const uniqueUsername = (prefix: string) =>
 /** The SDK's token cookie as the browser keeps it: its expiry, or 'Infinity' (session cookie). */
 function tokenCookieExpiry(hanko: Hanko) {
   const name = cookieNames.get(hanko);
-  const cookie = browser.dom.cookieJar.getCookiesSync(origin).find((c) => c.key === name);
+  // jsdom's cookie jar (tough-cookie), which its types do not declare on the instance.
+  const jar = (
+    browser.dom as unknown as {
+      cookieJar: { getCookiesSync(url: string): { key: string; expires: Date | 'Infinity' }[] };
+    }
+  ).cookieJar;
+  const cookie = jar.getCookiesSync(origin).find((c) => c.key === name);
   if (!cookie) throw new Error(`no ${name} cookie`);
   return cookie.expires;
 }

@@ -408,6 +408,30 @@ describe('authFlowMachine: success and account deletion', () => {
     expect(provider.lastLogins).toEqual([{ login_method: 'password' }]);
   });
 
+  it('says the session is kept only until the browser closes when the provider says so', async () => {
+    const provider = fakeProvider();
+    provider.on(
+      'register_client_capabilities',
+      reply(state('success', {}, { payload: { claims: { subject: 'user-1' } as never } }), {
+        token: 'jwt.token.here',
+        sessionLifetime: 43200,
+        sessionRetention: 'session',
+      }),
+    );
+    const { emitted } = run(provider);
+    await flush();
+    await flush();
+    expect(emitted).toEqual([
+      {
+        type: 'session-created',
+        token: 'jwt.token.here',
+        userId: 'user-1',
+        expiresInSeconds: 43200,
+        persistent: false,
+      },
+    ]);
+  });
+
   it('fires user-deleted on account_deleted, and only after the confirmation box', async () => {
     const provider = fakeProvider({
       start: preflightState(),

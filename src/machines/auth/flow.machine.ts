@@ -71,8 +71,8 @@ export interface AuthFlowContext {
   carriedError: WidgetError | null;
   /** A profile answer held back during the short "saved" pause. */
   queued: FlowReply | null;
-  /** Session headers of the answer that entered `success`. */
-  session: { token: string | null; lifetime: number | null };
+  /** Session headers of the answer that entered `success`; persistent: "Angemeldet bleiben". */
+  session: { token: string | null; lifetime: number | null; persistent: boolean };
   /** Seconds until the rate-limited action may be sent again (429). */
   retrySeconds: number;
   retryAction: string | null;
@@ -96,7 +96,14 @@ export type AuthFlowEvent =
 
 /** Events the machine emits for the app (src/ports/auth-events.ts). */
 export type AuthFlowEmitted =
-  | { type: 'session-created'; token: string; userId: string; expiresInSeconds: number | null }
+  | {
+      type: 'session-created';
+      token: string;
+      userId: string;
+      expiresInSeconds: number | null;
+      /** false: the token is kept only until the browser closes. */
+      persistent?: boolean;
+    }
   | { type: 'session-expired' }
   | { type: 'user-deleted' };
 
@@ -191,7 +198,11 @@ function contextFor(context: AuthFlowContext, reply: FlowReply): Partial<AuthFlo
     codeResets: context.codeResets + (hasInputError(body, ...WRONG_CODE_ERRORS) ? 1 : 0),
     session:
       reply.token !== null || reply.sessionLifetime !== null
-        ? { token: reply.token, lifetime: reply.sessionLifetime }
+        ? {
+            token: reply.token,
+            lifetime: reply.sessionLifetime,
+            persistent: reply.sessionRetention !== 'session',
+          }
         : context.session,
   };
 }
@@ -391,6 +402,7 @@ export const authFlowMachine = setup({
         token,
         userId,
         expiresInSeconds: context.session.lifetime,
+        ...(context.session.persistent ? {} : { persistent: false }),
       });
     }),
     emitUserDeleted: emit({ type: 'user-deleted' }),
@@ -401,7 +413,7 @@ export const authFlowMachine = setup({
   context: ({ input }) => ({
     ...freshRun(),
     flowName: input.flowName,
-    session: { token: null, lifetime: null },
+    session: { token: null, lifetime: null, persistent: true },
     codeResets: 0,
   }),
   invoke: { id: 'authEvents', src: 'authEvents' },

@@ -68,6 +68,11 @@ export interface FlowReply {
   token: string | null;
   /** `X-Session-Lifetime` in seconds. */
   sessionLifetime: number | null;
+  /**
+   * `X-Session-Retention`: `session` keeps the token only until the browser closes (no
+   * "Angemeldet bleiben"); absent or `persistent`, for the lifetime.
+   */
+  sessionRetention?: 'persistent' | 'session' | null;
   /** `Retry-After` in seconds, when the server sent it. */
   retryAfter: number | null;
 }
