@@ -10,6 +10,7 @@ import {
 import type { AuthConfig } from './config';
 import type { SessionEmail } from './sessions';
 import { metadataOfRow, userFacingMetadata } from './metadata';
+import { parseProviders } from './thirdparty';
 import { otpSecretOf } from './totp';
 import { credentialsOf, wireCredential } from './webauthn';
 
@@ -117,6 +118,17 @@ export async function sessionEmail(tx: Conn, userId: string): Promise<SessionEma
   return row ? { address: row.address, is_primary: true, is_verified: row.verified } : null;
 }
 
+let namesFor: { raw: string | undefined; names: Map<string, string> } | null = null;
+
+/** The configured providers' display names by id (the configuration was checked at start). */
+function providerNames(auth: AuthConfig): Map<string, string> {
+  const raw = auth.AUTH_THIRDPARTY_PROVIDERS;
+  if (!namesFor || namesFor.raw !== raw) {
+    namesFor = { raw, names: new Map(parseProviders(raw).map((p) => [p.id, p.name])) };
+  }
+  return namesFor.names;
+}
+
 /** ProfileData (protocol §4.5) for success payloads and GET /me. */
 export async function profileData(tx: Conn, userId: string, auth: AuthConfig) {
   const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, userId));
@@ -135,7 +147,14 @@ export async function profileData(tx: Conn, userId: string, auth: AuthConfig) {
       .orderBy(asc(authIdentities.createdAt))
   ).map((i) => ({
     address: i.email?.toLowerCase() ?? null,
-    wire: { id: i.providerUserId, provider: i.provider, identity_id: i.id },
+    wire: {
+      id: i.providerUserId,
+      provider: i.provider,
+      ...(providerNames(auth).has(i.provider)
+        ? { provider_name: providerNames(auth).get(i.provider)! }
+        : {}),
+      identity_id: i.id,
+    },
   }));
   // The provider an address came from: the accounts that vouched for exactly this address.
   const identitiesOf = (address: string) =>

@@ -99,7 +99,14 @@ describe('third-party sign-in', () => {
       is_verified: true,
       is_primary: true,
       // The profile shows where the address came from.
-      identities: [{ id: `sub-${email}`, provider: 'fakeid', identity_id: expect.any(String) }],
+      identities: [
+        {
+          id: `sub-${email}`,
+          provider: 'fakeid',
+          provider_name: 'FakeID',
+          identity_id: expect.any(String),
+        },
+      ],
     });
     const userId = done.payload!.claims.subject;
     expect(fake.refused).toEqual([]);
@@ -132,7 +139,12 @@ describe('third-party sign-in', () => {
     // of a password or code sign-up alone names none.
     expect(registered.payload!.user.emails[0].identities).toBeUndefined();
     expect(done.payload!.user.emails[0].identities).toEqual([
-      { id: `other-${email}`, provider: 'fakeid', identity_id: expect.any(String) },
+      {
+        id: `other-${email}`,
+        provider: 'fakeid',
+        provider_name: 'FakeID',
+        identity_id: expect.any(String),
+      },
     ]);
     expect(done.payload!.user.identities).toEqual(done.payload!.user.emails[0].identities);
   });

@@ -77,7 +77,7 @@ function UsernameSection() {
   );
 }
 
-/** Display names of the usual providers; another provider shows its configured id. */
+/** Display names of the usual providers, for answers without the configured name. */
 const PROVIDER_NAMES: Record<string, string> = {
   apple: 'Apple',
   discord: 'Discord',
@@ -111,7 +111,9 @@ function EmailsSection() {
             <span className="auth-badge auth-badge-source">
               {email.identities?.length
                 ? t('profile.emails.fromProvider', {
-                    provider: email.identities.map((i) => providerName(i.provider)).join(', '),
+                    provider: email.identities
+                      .map((i) => i.provider_name ?? providerName(i.provider))
+                      .join(', '),
                   })
                 : t('profile.emails.fromSignIn')}
             </span>{' '}
