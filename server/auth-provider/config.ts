@@ -22,6 +22,18 @@ const schema = z
     AUTH_PASSCODE_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
     AUTH_PASSCODE_MAX_TRIES: z.coerce.number().int().min(1).max(10).default(3),
     AUTH_EMAIL_REQUIRE_VERIFICATION: bool.default(true),
+    /**
+     * An account may exist without an e-mail address (registration by username or passkey):
+     * the address is then asked for in onboarding (`onboarding_email`), which may be skipped.
+     */
+    AUTH_EMAIL_OPTIONAL: bool.default(false),
+    /**
+     * Registration asks for the address on its first screen; false: it is asked for in
+     * onboarding after the credentials (registration by username or by passkey alone).
+     */
+    AUTH_EMAIL_ACQUIRE_ON_REGISTRATION: bool.default(true),
+    /** A sign-in of an account without an address asks for one (`onboarding_email`). */
+    AUTH_EMAIL_ACQUIRE_ON_LOGIN: bool.default(true),
     AUTH_EMAIL_MAX_LENGTH: z.coerce.number().int().min(6).max(254).default(120),
     /** At most this many addresses per user (profile `email_create`, `POST /emails`: 409). */
     AUTH_EMAIL_LIMIT: z.coerce.number().int().min(1).max(50).default(5),
@@ -48,6 +60,12 @@ const schema = z
       .int()
       .min(60)
       .default(12 * 60 * 60),
+    /**
+     * How long the browser keeps the session: `persistent` for the session lifetime,
+     * `session` until the browser closes, `prompt` lets the person choose ("Angemeldet
+     * bleiben", the `remember_me` action): checked, the lifetime; unchecked, until it closes.
+     */
+    AUTH_SESSION_RETENTION: z.enum(['persistent', 'session', 'prompt']).default('persistent'),
     AUTH_SESSION_LIMIT: z.coerce.number().int().min(1).max(100).default(5),
     /**
      * A new signing key pair after this many days (0: only by `npm run auth:rotate-key`); old

@@ -1,9 +1,16 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { authEmails, authPasswordCredentials, authUsernames, authUsers } from '../db/schema/index';
+import {
+  authEmails,
+  authIdentities,
+  authPasswordCredentials,
+  authUsernames,
+  authUsers,
+} from '../db/schema/index';
 import type { AuthConfig } from './config';
 import type { SessionEmail } from './sessions';
 import { metadataOfRow, userFacingMetadata } from './metadata';
+import { parseProviders } from './thirdparty';
 import { otpSecretOf } from './totp';
 import { credentialsOf, wireCredential } from './webauthn';
 
@@ -111,6 +118,17 @@ export async function sessionEmail(tx: Conn, userId: string): Promise<SessionEma
   return row ? { address: row.address, is_primary: true, is_verified: row.verified } : null;
 }
 
+let namesFor: { raw: string | undefined; names: Map<string, string> } | null = null;
+
+/** The configured providers' display names by id (the configuration was checked at start). */
+function providerNames(auth: AuthConfig): Map<string, string> {
+  const raw = auth.AUTH_THIRDPARTY_PROVIDERS;
+  if (!namesFor || namesFor.raw !== raw) {
+    namesFor = { raw, names: new Map(parseProviders(raw).map((p) => [p.id, p.name])) };
+  }
+  return namesFor.names;
+}
+
 /** ProfileData (protocol §4.5) for success payloads and GET /me. */
 export async function profileData(tx: Conn, userId: string, auth: AuthConfig) {
   const [user] = await tx.select().from(authUsers).where(eq(authUsers.id, userId));
@@ -121,6 +139,26 @@ export async function profileData(tx: Conn, userId: string, auth: AuthConfig) {
     .where(eq(authEmails.userId, userId))
     .orderBy(asc(authEmails.createdAt));
   const [username] = await tx.select().from(authUsernames).where(eq(authUsernames.userId, userId));
+  const identities = (
+    await tx
+      .select()
+      .from(authIdentities)
+      .where(eq(authIdentities.userId, userId))
+      .orderBy(asc(authIdentities.createdAt))
+  ).map((i) => ({
+    address: i.email?.toLowerCase() ?? null,
+    wire: {
+      id: i.providerUserId,
+      provider: i.provider,
+      ...(providerNames(auth).has(i.provider)
+        ? { provider_name: providerNames(auth).get(i.provider)! }
+        : {}),
+      identity_id: i.id,
+    },
+  }));
+  // The provider an address came from: the accounts that vouched for exactly this address.
+  const identitiesOf = (address: string) =>
+    identities.filter((i) => i.address === address).map((i) => i.wire);
   const credentials = await credentialsOf(tx, userId);
   const passkeys = credentials.filter((c) => !c.mfaOnly).map(wireCredential);
   const securityKeys = credentials.filter((c) => c.mfaOnly).map(wireCredential);
@@ -135,12 +173,16 @@ export async function profileData(tx: Conn, userId: string, auth: AuthConfig) {
       totp_enabled: mfa && auth.AUTH_MFA_TOTP,
       security_keys_enabled: mfa && auth.AUTH_MFA_SECURITY_KEYS,
     },
-    emails: emails.map((e) => ({
-      id: e.id,
-      address: e.address,
-      is_verified: e.verified,
-      is_primary: e.isPrimary,
-    })),
+    emails: emails.map((e) => {
+      const linked = identitiesOf(e.address);
+      return {
+        id: e.id,
+        address: e.address,
+        is_verified: e.verified,
+        is_primary: e.isPrimary,
+        ...(linked.length > 0 ? { identities: linked } : {}),
+      };
+    }),
     ...(username
       ? {
           username: {
@@ -153,6 +195,7 @@ export async function profileData(tx: Conn, userId: string, auth: AuthConfig) {
       : {}),
     created_at: user.createdAt,
     updated_at: user.updatedAt,
+    ...(identities.length > 0 ? { identities: identities.map((i) => i.wire) } : {}),
     ...userFacingMetadata(metadataOfRow(user)),
   };
 }

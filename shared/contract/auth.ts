@@ -552,6 +552,8 @@ export interface components {
             /** @description Provider-side user id. */
             id: string;
             provider: string;
+            /** @description The provider's display name as configured (e.g. "Google"), for showing where an address came from. */
+            provider_name?: string;
             /** Format: uuid */
             identity_id?: string;
         };

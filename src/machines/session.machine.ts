@@ -128,7 +128,11 @@ export const sessionMachine = setup({
         })),
         {
           type: 'storeToken',
-          params: ({ context }) => ({ token: context.token!, expiresAt: context.expiresAt }),
+          // Without "Angemeldet bleiben" the token cookie ends with the browser (no expiry).
+          params: ({ context, event }) => ({
+            token: context.token!,
+            expiresAt: event.persistent === false ? null : context.expiresAt,
+          }),
         },
       ],
     },

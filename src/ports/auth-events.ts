@@ -5,7 +5,14 @@
  */
 export type AuthEvent =
   /** A login or registration flow reached `success`; `token` is the session JWT (X-Auth-Token). */
-  | { type: 'session-created'; token: string; userId: string; expiresInSeconds: number | null }
+  | {
+      type: 'session-created';
+      token: string;
+      userId: string;
+      expiresInSeconds: number | null;
+      /** false: kept only until the browser closes (no "Angemeldet bleiben"); default true. */
+      persistent?: boolean;
+    }
   /** The provider said the session is no longer valid (401 from a profile flow, /sessions/validate). */
   | { type: 'session-expired' }
   /** The user chose "Abmelden". */

@@ -60,6 +60,8 @@ describe('third-party sign-in in the widget', () => {
     await page.waitForURL((url) => url.pathname === '/profile', { timeout: 20_000 });
     await heading(page, 'E-Mail-Adressen');
     await page.getByText(email).first().waitFor();
+    // The profile says where the address came from.
+    await page.getByRole('listitem').filter({ hasText: email }).getByText('Über FakeID').waitFor();
     expect(page.url()).not.toContain('hanko_token');
     expect(fake.authorizations).toHaveLength(1);
     expect(fake.refused).toEqual([]);

@@ -98,6 +98,15 @@ describe('third-party sign-in', () => {
       address: email,
       is_verified: true,
       is_primary: true,
+      // The profile shows where the address came from.
+      identities: [
+        {
+          id: `sub-${email}`,
+          provider: 'fakeid',
+          provider_name: 'FakeID',
+          identity_id: expect.any(String),
+        },
+      ],
     });
     const userId = done.payload!.claims.subject;
     expect(fake.refused).toEqual([]);
@@ -126,6 +135,18 @@ describe('third-party sign-in', () => {
     const done = await t.act(thirdparty, 'exchange_token', { token });
     expect(done.name).toBe('success');
     expect(done.payload!.claims.subject).toBe(userId);
+    // Signed up with a code, then linked: the address names the provider now; an address
+    // of a password or code sign-up alone names none.
+    expect(registered.payload!.user.emails[0].identities).toBeUndefined();
+    expect(done.payload!.user.emails[0].identities).toEqual([
+      {
+        id: `other-${email}`,
+        provider: 'fakeid',
+        provider_name: 'FakeID',
+        identity_id: expect.any(String),
+      },
+    ]);
+    expect(done.payload!.user.identities).toEqual(done.payload!.user.emails[0].identities);
   });
 
   it('refuses an address the provider did not verify, and links nothing', async () => {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
-import { authFlowMachine, type AuthFlowEmitted } from '../../src/machines/auth/flow.machine';
+import {
+  authFlowMachine,
+  promptFailure,
+  type AuthFlowEmitted,
+} from '../../src/machines/auth/flow.machine';
 import type { FlowName } from '../../src/machines/auth/types';
 import {
   confirmMachine,
@@ -404,6 +408,30 @@ describe('authFlowMachine: success and account deletion', () => {
     expect(provider.lastLogins).toEqual([{ login_method: 'password' }]);
   });
 
+  it('says the session is kept only until the browser closes when the provider says so', async () => {
+    const provider = fakeProvider();
+    provider.on(
+      'register_client_capabilities',
+      reply(state('success', {}, { payload: { claims: { subject: 'user-1' } as never } }), {
+        token: 'jwt.token.here',
+        sessionLifetime: 43200,
+        sessionRetention: 'session',
+      }),
+    );
+    const { emitted } = run(provider);
+    await flush();
+    await flush();
+    expect(emitted).toEqual([
+      {
+        type: 'session-created',
+        token: 'jwt.token.here',
+        userId: 'user-1',
+        expiresInSeconds: 43200,
+        persistent: false,
+      },
+    ]);
+  });
+
   it('fires user-deleted on account_deleted, and only after the confirmation box', async () => {
     const provider = fakeProvider({
       start: preflightState(),
@@ -603,7 +631,7 @@ describe('authFlowMachine: passkeys', () => {
     expect(screen()).toBe('success');
   });
 
-  it('goes back when the passkey prompt at login is cancelled', async () => {
+  it('goes back and says so when the passkey prompt at login is cancelled or times out', async () => {
     const provider = fakeProvider();
     const { actor, screen } = await atLoginInit(
       provider,
@@ -635,6 +663,13 @@ describe('authFlowMachine: passkeys', () => {
       'back',
     ]);
     expect(screen()).toBe('login_init');
+    // The screen it went back to offers the other ways; the message says what happened.
+    expect(actor.getSnapshot().context.error).toEqual({ code: 'passkey_cancelled' });
+  });
+
+  it('says a passkey sign-in timed out (AbortError) like a cancel, and keeps other errors', () => {
+    expect(promptFailure(webAuthnError('AbortError'))).toEqual({ code: 'passkey_cancelled' });
+    expect(promptFailure(webAuthnError('SecurityError'))).toBeNull();
   });
 
   /** Onboarding offers a passkey; creating it fails in the browser with `failure`. */
@@ -685,9 +720,10 @@ describe('authFlowMachine: passkeys', () => {
     });
   });
 
-  it('goes back without a message when the person cancels creating a passkey', async () => {
-    expect(await failedCreation(webAuthnError('NotAllowedError'))).toBeNull();
-    expect(await failedCreation(webAuthnError('AbortError'))).toBeNull();
+  it('goes back and says so when the person cancels creating a passkey or it times out', async () => {
+    const said = { code: 'passkey_creation_cancelled' };
+    expect(await failedCreation(webAuthnError('NotAllowedError'))).toEqual(said);
+    expect(await failedCreation(webAuthnError('AbortError'))).toEqual(said);
   });
 
   it('goes back with a generic message when creating a passkey fails otherwise', async () => {

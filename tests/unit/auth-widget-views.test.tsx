@@ -237,6 +237,40 @@ describe('flow screens', () => {
     expect(provider.calls.map((c) => c.action)).toEqual(['register_client_capabilities']);
   });
 
+  it('says in German that the passkey prompt was cancelled and shows the other ways to sign in', async () => {
+    const provider = fakeProvider();
+    const init = () =>
+      state('login_init', {
+        continue_with_login_identifier: { email: { type: 'email', required: true } },
+        webauthn_generate_request_options: {},
+      });
+    provider.on('register_client_capabilities', reply(init()));
+    provider.on(
+      'webauthn_generate_request_options',
+      reply(
+        state(
+          'login_passkey',
+          {
+            webauthn_verify_assertion_response: { assertion_response: { type: 'json' } },
+            back: {},
+          },
+          { payload: { request_options: { publicKey: { challenge: 'c' } } } },
+        ),
+      ),
+    );
+    provider.on('back', reply(init()));
+    provider.passkeyFails('NotAllowedError');
+    renderFlow(provider);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Mit Passkey anmelden' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/Anmeldung mit Passkey wurde abgebrochen/);
+    expect(alert.textContent).toMatch(/auf einem anderen Weg an/);
+    expect(screen.getByRole('heading', { name: 'Anmelden' })).toBeTruthy();
+    expect(screen.getByLabelText('E-Mail-Adresse')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Mit Passkey anmelden' })).toBeTruthy();
+  });
+
   it('disables "Anmelden" and counts the seconds down after 429', async () => {
     const provider = fakeProvider();
     const password = (extra = {}) =>
@@ -315,6 +349,13 @@ describe('flow screens', () => {
             user_id: 'u',
             emails: [
               { id: 'e1', address: 'anna@example.org', is_primary: true, is_verified: true },
+              {
+                id: 'e2',
+                address: 'anna@gmail.example',
+                is_primary: false,
+                is_verified: true,
+                identities: [{ id: 'g-1', provider: 'google', identity_id: 'i1' }],
+              },
             ],
             mfa_config: {
               auth_app_set_up: false,
@@ -352,6 +393,14 @@ describe('flow screens', () => {
     expect(screen.queryByRole('heading', { name: 'Passwort' })).toBeNull();
     expect(screen.queryByRole('heading', { name: 'Konto löschen' })).toBeNull();
     expect(screen.queryByRole('heading', { name: 'Passkeys' })).toBeNull();
+    // Where each address came from: the own sign-up, or a third-party provider.
+    const emailsSection = screen
+      .getByRole('heading', { name: 'E-Mail-Adressen' })
+      .closest('section')!;
+    const [own, viaGoogle] = within(emailsSection).getAllByRole('listitem');
+    expect(own!.textContent).toContain('Über Passwort oder Einmalcode');
+    expect(viaGoogle!.textContent).toContain('Über Google');
+    expect(viaGoogle!.textContent).not.toContain('Einmalcode');
 
     const sessions = screen.getByRole('heading', { name: 'Sitzungen' }).closest('section')!;
     // Only the other session can be ended, and only after "Ja".

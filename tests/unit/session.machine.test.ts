@@ -83,13 +83,18 @@ function harness(input: SessionInput) {
     POST: (path: string, init: unknown) =>
       hold(path === '/login' ? 'login' : 'activate', init).then((data) => ({ data })),
   } as unknown as ApiClient;
+  /** The cookie expiry of each token written (null: until the browser closes). */
+  const tokenExpiries: (number | null)[] = [];
   const stored: { token: string | null; session: SessionInfo | null } = {
     token: input.token ?? null,
     session: input.session ?? null,
   };
   const store: BrowserSessionStore = {
     readToken: () => stored.token,
-    writeToken: (token) => void (stored.token = token),
+    writeToken: (token, expiresAt) => {
+      stored.token = token;
+      tokenExpiries.push(expiresAt);
+    },
     readSession: () => stored.session,
     writeSession: (session) => void (stored.session = session),
     clear: () => Object.assign(stored, { token: null, session: null }),
@@ -109,7 +114,7 @@ function harness(input: SessionInput) {
     if (!call) throw new Error(`no ${kind} call is pending`);
     return call;
   };
-  return { actor, calls, stored, authEvents, heard, open };
+  return { actor, calls, stored, tokenExpiries, authEvents, heard, open };
 }
 
 const settle = flush;
@@ -209,6 +214,19 @@ describe('session machine (examples)', () => {
     const expiresAt = h.actor.getSnapshot().context.expiresAt!;
     expect(expiresAt - Date.now()).toBeGreaterThan(55_000);
     expect(h.stored).toEqual({ token: 'jwt-1', session: COACH });
+  });
+
+  it('keeps the token cookie only until the browser closes without "Angemeldet bleiben"', async () => {
+    const h = harness({});
+    const created = { type: 'session-created', token: 'jwt-1', userId: 'u1', expiresInSeconds: 60 };
+    h.authEvents.emit({ ...created, persistent: false } as never);
+    await settle();
+    expect(h.tokenExpiries).toEqual([null]);
+    // The session still knows when it ends, so it is signed out in time.
+    expect(h.actor.getSnapshot().context.expiresAt! - Date.now()).toBeGreaterThan(55_000);
+    h.authEvents.emit(created as never);
+    await settle();
+    expect(h.tokenExpiries[1]! - Date.now()).toBeGreaterThan(55_000);
   });
 
   it('signs out at the provider and announces user-logged-out once', async () => {

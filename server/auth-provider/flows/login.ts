@@ -49,6 +49,7 @@ import {
   passcodeConfirmation,
   preflight,
   rateLimited,
+  rememberMe,
   success,
   usernameInput,
   USERNAME_PATTERN,
@@ -56,6 +57,7 @@ import {
   type Ctx,
   type State,
 } from './shared';
+import { addOnboardingEmail, onboardingEmail } from './onboarding-email';
 import { samlDivert, thirdpartyAmr, thirdpartyOauth, thirdpartyState } from './thirdparty';
 
 /** Login stores new credentials at once, for the user whose credential was proven. */
@@ -134,6 +136,7 @@ async function afterLogin(ctx: Ctx): Promise<string[]> {
   if (data.recovery_pending) states.push('login_password_recovery');
   if (auth.AUTH_USERNAME !== 'off' && !(await usernameOf(tx, userId)))
     states.push('onboarding_username');
+  if (auth.AUTH_EMAIL_ACQUIRE_ON_LOGIN && !s.email) states.push('onboarding_email');
   states.push(...credentialOnboarding(ctx, 'login', s));
   if (secondFactor) {
     if (auth.AUTH_DEVICE_TRUST === 'prompt') states.push('device_trust');
@@ -302,6 +305,7 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         },
       },
       thirdpartyOauth,
+      rememberMe,
     ],
   };
 
@@ -567,6 +571,10 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
 
   const passcode = passcodeConfirmation(async (ctx) => {
     const data = dataOf(ctx);
+    if (data.onboarding_email) {
+      await addOnboardingEmail(ctx, true);
+      return { kind: 'continue', states: [] };
+    }
     await markEmailVerified(ctx.env.tx, data.user_id!, data.email!, ctx.now);
     data.login_method = 'passcode';
     return { kind: 'continue', states: await afterLogin(ctx) };
@@ -610,6 +618,7 @@ export function loginFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         loginOtp,
         deviceTrust,
         onboardingUsername,
+        onboardingEmail('user'),
         thirdpartyState,
         ...credentialStates(loginSink),
         done,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthConfig } from '../config';
-import { inputErrors, invalidInput } from '../flow/errors';
-import type { FlowDef, InputDef } from '../flow/types';
+import { flowErrors, inputErrors, invalidInput } from '../flow/errors';
+import type { FlowDef, InputDef, Outcome } from '../flow/types';
+import { onboardingEmail } from './onboarding-email';
 import { saveOtpSecret } from '../totp';
 import { findCredential, insertCredential } from '../webauthn';
 import {
@@ -21,10 +22,12 @@ import {
   emailInput,
   passcodeConfirmation,
   preflight,
+  rememberMe,
   success,
   usernameInput,
   USERNAME_PATTERN,
   type AuthEnv,
+  type Ctx,
   type State,
 } from './shared';
 import { samlDivert, thirdpartyAmr, thirdpartyOauth, thirdpartyState } from './thirdparty';
@@ -73,7 +76,14 @@ const registrationSink: CredentialSink = {
 
 export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
   const usernames = auth.AUTH_USERNAME !== 'off';
-  const inputs = (): InputDef[] => [emailInput(auth), ...(usernames ? [usernameInput(auth)] : [])];
+  const emails = auth.AUTH_EMAIL_ACQUIRE_ON_REGISTRATION;
+  // Offered together, both are optional (one of them is needed); the address then follows
+  // in onboarding, like an address that is not asked for here at all.
+  const both = usernames && emails;
+  const inputs = (): InputDef[] => [
+    ...(emails ? [emailInput(auth, { required: !both && !auth.AUTH_EMAIL_OPTIONAL })] : []),
+    ...(usernames ? [{ ...usernameInput(auth), ...(both ? { required: false } : {}) }] : []),
+  ];
 
   const registrationInit: State = {
     name: 'registration_init',
@@ -82,15 +92,23 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         name: 'register_login_identifier',
         description: 'Enter an identifier to register.',
         inputs,
-        enabled: () => auth.AUTH_SIGNUP_ENABLED,
+        enabled: () => auth.AUTH_SIGNUP_ENABLED && (emails || usernames),
         async execute(ctx) {
           const { tx } = ctx.env;
           const data = dataOf(ctx);
-          const email = String(ctx.input.email);
-          const username =
-            typeof ctx.input.username === 'string' && ctx.input.username
-              ? ctx.input.username
-              : null;
+          const given = (name: string) =>
+            typeof ctx.input[name] === 'string' && ctx.input[name] ? ctx.input[name] : null;
+          const email = given('email');
+          const username = given('username');
+          if (!email && !username) {
+            return {
+              kind: 'error',
+              error: flowErrors.formDataInvalid,
+              inputErrors: Object.fromEntries(
+                inputs().map((i) => [i.name, inputErrors.valueMissing]),
+              ),
+            };
+          }
           if (username) {
             if (!USERNAME_PATTERN.test(username))
               return invalidInput('username', inputErrors.invalidUsername);
@@ -98,6 +116,7 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
               return invalidInput('username', inputErrors.usernameAlreadyExists);
             }
           }
+          if (!email) return byUsername(ctx, username!);
           // Hanko: after the username checks, an address of a SAML domain signs up at its IdP.
           const diverted = await samlDivert(ctx, email);
           if (diverted) return diverted;
@@ -136,8 +155,22 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         },
       },
       thirdpartyOauth,
+      rememberMe,
     ],
   };
+
+  /** A registration without an address: credentials, the address asked for before them. */
+  async function byUsername(ctx: Ctx, username: string): Promise<Outcome> {
+    const data = dataOf(ctx);
+    data.username = username;
+    data.user_id = randomUUID();
+    const credentials = credentialOnboarding(
+      ctx,
+      'registration',
+      await registrationSink.summary(ctx),
+    );
+    return { kind: 'continue', states: ['onboarding_email', ...credentials, 'success'] };
+  }
 
   const passcode = passcodeConfirmation(async (ctx) => {
     dataOf(ctx).email_verified = true;
@@ -196,6 +229,7 @@ export function registrationFlow(auth: AuthConfig): FlowDef<AuthEnv> {
         passcode,
         thirdpartyState,
         ...credentialStates(registrationSink),
+        onboardingEmail('flow'),
         done,
       ].map((s) => [s.name, s]),
     ),

@@ -111,6 +111,10 @@ export interface FlowData {
   /** hanko_token ids already exchanged in this flow. */
   thirdparty_used?: string[];
   sticky?: { passcode_id?: string; passcode_email?: string };
+  /** onboarding_email: the address in `email` waits for its code. */
+  onboarding_email?: boolean;
+  /** "Angemeldet bleiben" was checked (retention `prompt`). */
+  remember_me?: boolean;
 }
 
 export const dataOf = (ctx: Ctx) => ctx.data as FlowData;
@@ -325,10 +329,13 @@ export function success(
         now: ctx.now,
       });
       const lifetime = auth.AUTH_SESSION_LIFETIME_SECONDS;
+      const persistent =
+        auth.AUTH_SESSION_RETENTION === 'persistent' ||
+        (auth.AUTH_SESSION_RETENTION === 'prompt' && dataOf(ctx).remember_me === true);
       ctx.headers['x-session-lifetime'] = String(lifetime);
-      ctx.headers['x-session-retention'] = 'persistent';
+      ctx.headers['x-session-retention'] = persistent ? 'persistent' : 'session';
       if (auth.AUTH_SESSION_TOKEN_HEADER) ctx.headers['x-auth-token'] = issued.token;
-      else addCookie(ctx, sessionCookie(auth, issued.token, lifetime));
+      else addCookie(ctx, sessionCookie(auth, issued.token, persistent ? lifetime : null));
       ctx.payload.user = await profileData(tx, userId, auth);
       ctx.payload.claims = issued.claims;
       const { login_method: method, mfa_method: mfa } = dataOf(ctx);
@@ -350,9 +357,14 @@ export function addCookie(ctx: Ctx, cookie: string) {
   ctx.headers['set-cookie'] = existing === undefined ? cookie : [...[existing].flat(), cookie];
 }
 
-/** The session cookie (cookie mode); maxAge -1 expires it. */
-export function sessionCookie(auth: AuthConfig, token: string, maxAge: number): string {
-  const parts = [`${auth.AUTH_COOKIE_NAME}=${token}`, 'Path=/', `Max-Age=${maxAge}`, 'HttpOnly'];
+/** The session cookie (cookie mode); maxAge -1 expires it, null: until the browser closes. */
+export function sessionCookie(auth: AuthConfig, token: string, maxAge: number | null): string {
+  const parts = [
+    `${auth.AUTH_COOKIE_NAME}=${token}`,
+    'Path=/',
+    ...(maxAge === null ? [] : [`Max-Age=${maxAge}`]),
+    'HttpOnly',
+  ];
   if (auth.AUTH_COOKIE_SECURE) parts.push('Secure');
   parts.push(
     `SameSite=${auth.AUTH_COOKIE_SAME_SITE[0]!.toUpperCase()}${auth.AUTH_COOKIE_SAME_SITE.slice(1)}`,
@@ -360,6 +372,21 @@ export function sessionCookie(auth: AuthConfig, token: string, maxAge: number): 
   if (auth.AUTH_COOKIE_DOMAIN) parts.push(`Domain=${auth.AUTH_COOKIE_DOMAIN}`);
   return parts.join('; ');
 }
+
+/**
+ * "Angemeldet bleiben" (retention `prompt`): remembered in the flow, the session then lasts
+ * its lifetime; without it, until the browser closes.
+ */
+export const rememberMe: Action = {
+  name: 'remember_me',
+  description: 'Enables the remember me option.',
+  inputs: () => [{ name: 'remember_me', type: 'boolean', required: true, preserve: true }],
+  enabled: (ctx) => ctx.env.auth.AUTH_SESSION_RETENTION === 'prompt',
+  async execute(ctx) {
+    dataOf(ctx).remember_me = ctx.input.remember_me === true;
+    return { kind: 'stay' };
+  },
+};
 
 export function emailInput(auth: AuthConfig, extra: Partial<InputDef> = {}): InputDef {
   return {

@@ -66,6 +66,7 @@ export async function postFlow(
     status: response.status,
     token: response.headers.get('X-Auth-Token'),
     sessionLifetime: numberHeader(response, 'X-Session-Lifetime'),
+    sessionRetention: response.headers.get('X-Session-Retention') === 'session' ? 'session' : null,
     retryAfter: numberHeader(response, 'Retry-After'),
   };
 }

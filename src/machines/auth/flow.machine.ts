@@ -72,8 +72,8 @@ export interface AuthFlowContext {
   carriedError: WidgetError | null;
   /** A profile answer held back during the short "saved" pause. */
   queued: FlowReply | null;
-  /** Session headers of the answer that entered `success`. */
-  session: { token: string | null; lifetime: number | null };
+  /** Session headers of the answer that entered `success`; persistent: "Angemeldet bleiben". */
+  session: { token: string | null; lifetime: number | null; persistent: boolean };
   /** Seconds until the rate-limited action may be sent again (429). */
   retrySeconds: number;
   retryAction: string | null;
@@ -97,7 +97,14 @@ export type AuthFlowEvent =
 
 /** Events the machine emits for the app (src/ports/auth-events.ts). */
 export type AuthFlowEmitted =
-  | { type: 'session-created'; token: string; userId: string; expiresInSeconds: number | null }
+  | {
+      type: 'session-created';
+      token: string;
+      userId: string;
+      expiresInSeconds: number | null;
+      /** false: the token is kept only until the browser closes. */
+      persistent?: boolean;
+    }
   | { type: 'session-expired' }
   | { type: 'user-deleted' };
 
@@ -127,12 +134,24 @@ function webAuthnErrorName(error: unknown): string | undefined {
   return cause === undefined ? undefined : webAuthnErrorName(cause);
 }
 
-/** What the person is told after `navigator.credentials.create` failed (null: a cancel). */
-export function creationFailure(error: unknown): WidgetError | null {
+/** The browser's passkey dialog was cancelled or timed out (both look the same to a page). */
+const cancelled = (name: string | undefined) => name === 'NotAllowedError' || name === 'AbortError';
+
+/** What the person is told after `navigator.credentials.create` failed. */
+export function creationFailure(error: unknown): WidgetError {
   const name = webAuthnErrorName(error);
   if (name === 'InvalidStateError') return { code: 'webauthn_credential_already_exists' };
-  if (name === 'NotAllowedError' || name === 'AbortError') return null;
+  if (cancelled(name)) return { code: 'passkey_creation_cancelled' };
   return { code: 'passkey_creation_failed' };
+}
+
+/**
+ * What the person is told after `navigator.credentials.get` failed at sign-in: a cancel or
+ * timeout says so (the screen it goes back to offers the other ways); anything else keeps
+ * the server's error, if any.
+ */
+export function promptFailure(error: unknown): WidgetError | null {
+  return cancelled(webAuthnErrorName(error)) ? { code: 'passkey_cancelled' } : null;
 }
 
 /**
@@ -180,7 +199,11 @@ function contextFor(context: AuthFlowContext, reply: FlowReply): Partial<AuthFlo
     codeResets: context.codeResets + (hasInputError(body, ...WRONG_CODE_ERRORS) ? 1 : 0),
     session:
       reply.token !== null || reply.sessionLifetime !== null
-        ? { token: reply.token, lifetime: reply.sessionLifetime }
+        ? {
+            token: reply.token,
+            lifetime: reply.sessionLifetime,
+            persistent: reply.sessionRetention !== 'session',
+          }
         : context.session,
   };
 }
@@ -353,14 +376,17 @@ export const authFlowMachine = setup({
     })),
     /**
      * Creating a passkey failed: "already exists" only for the browser's InvalidStateError (as
-     * the Hanko SDK does); a cancel (NotAllowedError, AbortError) says nothing; anything else
-     * says that it did not work.
+     * the Hanko SDK does); a cancel or timeout (NotAllowedError, AbortError) says so; anything
+     * else says that it did not work.
      */
     carryCreateFailure: assign(({ event }) => {
       const error = creationFailure((event as { error?: unknown }).error);
       return { carriedError: error, error };
     }),
-    carryPromptFailure: assign(({ context }) => ({ carriedError: context.error })),
+    carryPromptFailure: assign(({ context, event }) => {
+      const error = promptFailure((event as { error?: unknown }).error) ?? context.error;
+      return { carriedError: error, error };
+    }),
     openRename: assign(({ event }) =>
       event.type === 'profile.rename'
         ? { rename: { kind: event.kind, id: event.id }, clientErrors: {} }
@@ -377,6 +403,7 @@ export const authFlowMachine = setup({
         token,
         userId,
         expiresInSeconds: context.session.lifetime,
+        ...(context.session.persistent ? {} : { persistent: false }),
       });
     }),
     emitUserDeleted: emit({ type: 'user-deleted' }),
@@ -387,7 +414,7 @@ export const authFlowMachine = setup({
   context: ({ input }) => ({
     ...freshRun(),
     flowName: input.flowName,
-    session: { token: null, lifetime: null },
+    session: { token: null, lifetime: null, persistent: true },
     codeResets: 0,
   }),
   invoke: { id: 'authEvents', src: 'authEvents' },

@@ -69,6 +69,11 @@ export interface FlowReply {
   token: string | null;
   /** `X-Session-Lifetime` in seconds. */
   sessionLifetime: number | null;
+  /**
+   * `X-Session-Retention`: `session` keeps the token only until the browser closes (no
+   * "Angemeldet bleiben"); absent or `persistent`, for the lifetime.
+   */
+  sessionRetention?: 'persistent' | 'session' | null;
   /** `Retry-After` in seconds, when the server sent it. */
   retryAfter: number | null;
 }
@@ -102,6 +107,8 @@ export type WidgetErrorCode =
   | 'handler_not_found'
   | 'webauthn_credential_already_exists'
   | 'passkey_creation_failed'
+  | 'passkey_creation_cancelled'
+  | 'passkey_cancelled'
   | 'third_party_access_denied'
   | 'third_party_error'
   | 'session_missing';

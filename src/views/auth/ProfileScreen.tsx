@@ -77,6 +77,20 @@ function UsernameSection() {
   );
 }
 
+/** Display names of the usual providers, for answers without the configured name. */
+const PROVIDER_NAMES: Record<string, string> = {
+  apple: 'Apple',
+  discord: 'Discord',
+  facebook: 'Facebook',
+  github: 'GitHub',
+  gitlab: 'GitLab',
+  google: 'Google',
+  linkedin: 'LinkedIn',
+  microsoft: 'Microsoft',
+};
+const providerName = (id: string) =>
+  PROVIDER_NAMES[id.toLowerCase()] ?? id.charAt(0).toUpperCase() + id.slice(1);
+
 function EmailsSection() {
   const { t } = useTranslation('auth');
   const flow = useFlow();
@@ -94,6 +108,15 @@ function EmailsSection() {
         {emails.map((email) => (
           <li key={email.id}>
             <span className="auth-item-name">{email.address}</span>{' '}
+            <span className="auth-badge auth-badge-source">
+              {email.identities?.length
+                ? t('profile.emails.fromProvider', {
+                    provider: email.identities
+                      .map((i) => i.provider_name ?? providerName(i.provider))
+                      .join(', '),
+                  })
+                : t('profile.emails.fromSignIn')}
+            </span>{' '}
             {email.is_primary ? (
               <span className="auth-badge">{t('profile.emails.primary')}</span>
             ) : null}{' '}

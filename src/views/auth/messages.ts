@@ -22,6 +22,8 @@ const MESSAGES: Record<string, string> = {
   handler_not_found: tKey('auth:errors.handlerNotFound'),
   webauthn_credential_already_exists: tKey('auth:errors.webauthnCredentialAlreadyExists'),
   passkey_creation_failed: tKey('auth:errors.passkeyCreationFailed'),
+  passkey_creation_cancelled: tKey('auth:errors.passkeyCreationCancelled'),
+  passkey_cancelled: tKey('auth:errors.passkeyCancelled'),
   third_party_access_denied: tKey('auth:errors.thirdPartyAccessDenied'),
   third_party_unverified_email: tKey('auth:errors.thirdPartyUnverifiedEmail'),
   value_missing_error: tKey('auth:errors.valueMissing'),
