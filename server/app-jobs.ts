@@ -6,6 +6,7 @@ import { createMailer, type Mailer } from './adapters/mail/mailer';
 import { createSmsSender, type SmsSender } from './adapters/sms/sms';
 import { appointmentJobs } from './features/appointments/index';
 import { billingJobs } from './features/billing/index';
+import { calendarJobs } from './features/calendars/index';
 import { invoiceJobs } from './features/invoices/index';
 import { mailRecovery, notificationJobs } from './features/notifications/index';
 import { webhookJobs } from './features/webhooks/index';
@@ -61,6 +62,7 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
   const appointmentWork = appointmentJobs(db);
   const billingWork = billingJobs(db, config);
   const retentionWork = retentionJobs(db);
+  const calendarWork = calendarJobs({ db, config, jobs });
 
   const workers = options.workers ?? config.JOBS_WORKERS ?? config.NODE_ENV !== 'test';
   const queue = await startJobQueue({
@@ -83,8 +85,14 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
       ...mailingListJobs({ db, config, jobs }),
       ...invoiceJobs({ db, config }),
       ...retentionWork.definitions,
+      ...calendarWork.definitions,
     ],
-    periodic: [...appointmentWork.periodic, ...billingWork.periodic, ...retentionWork.periodic],
+    periodic: [
+      ...appointmentWork.periodic,
+      ...billingWork.periodic,
+      ...retentionWork.periodic,
+      ...calendarWork.periodic,
+    ],
   });
   // Where mail is sent, the mail server is probed while mails wait for a retry.
   const stopProbe = workers ? recovery.start(config.MAIL_PROBE_SECONDS) : () => {};

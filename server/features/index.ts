@@ -9,6 +9,7 @@ import { catalogHandlers } from './catalog/index';
 import { clinicalHandlers } from './clinical/index';
 import { notificationsHandlers } from './notifications/index';
 import { calendarFeedHandlers } from './calendar-feed/index';
+import { calendarsHandlers } from './calendars/index';
 import { clientsHandlers } from './clients/index';
 import { clientSignupHandlers } from './client-signup/index';
 import { coachesHandlers } from './coaches/index';
@@ -36,6 +37,7 @@ export const allHandlers: Handlers = {
   ...catalogHandlers,
   ...notificationsHandlers,
   ...calendarFeedHandlers,
+  ...calendarsHandlers,
   ...eventsHandlers,
   ...meetingsHandlers,
   ...supportHandlers,

@@ -2038,6 +2038,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/coach/{coachId}/calendar-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The coach's connected calendars (CalDAV) and each connection's state
+         * @description The password is never answered. Coaches see only their own connections (404 for another coach's); admins see every coach's state.
+         */
+        get: operations["listCalendarConnections"];
+        put?: never;
+        /**
+         * Connect a CalDAV account and discover its calendars
+         * @description The server signs in with the user name and app password and lists the event calendars behind the address; nothing blocks or receives until the coach chooses (updateCalendarConnection). The password is stored sealed and never answered. Refused sign-in: 422 calendar_unauthorized; no answer: 422 calendar_unreachable; no CalDAV calendars there: 422 calendar_not_caldav (nothing is stored). Coaches connect only their own calendars.
+         */
+        post: operations["createCalendarConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coach/{coachId}/calendar-connections/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect a calendar account
+         * @description Deletes the stored password, the discovered calendars and the kept busy times; the coach's slots no longer consider them.
+         */
+        delete: operations["deleteCalendarConnection"];
+        options?: never;
+        head?: never;
+        /**
+         * Choose which calendars block the coach's slots and which one receives appointments
+         * @description Fields left out stay as they are. Ids must be calendars of this connection (400 naming the field otherwise). A change queues a sync of the busy times.
+         */
+        patch: operations["updateCalendarConnection"];
+        trace?: never;
+    };
+    "/coach/{coachId}/calendar-connections/{connectionId}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a sync of the connection's busy times now ("Jetzt abgleichen")
+         * @description The sync runs in the background; the connection's state tells how it went.
+         */
+        post: operations["syncCalendarConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/communications/appointment/{appointmentId}": {
         parameters: {
             query?: never;
@@ -4263,6 +4331,66 @@ export interface components {
             /** Format: date-time */
             createdAt: string | null;
         };
+        CreateCalendarConnectionRequest: {
+            /**
+             * Format: uri
+             * @description The CalDAV address (e.g. https://cloud.example.de/remote.php/dav or https://caldav.icloud.com).
+             */
+            serverUrl: string;
+            username: string;
+            /** @description An app password; stored sealed, never answered. */
+            password: string;
+            /**
+             * @description Whether all-day events take the whole day.
+             * @default true
+             */
+            allDayBlocks: boolean;
+        };
+        UpdateCalendarConnectionRequest: {
+            allDayBlocks?: boolean;
+            /** @description The calendars whose events block the coach's slots (all others stop blocking). */
+            blockingCalendarIds?: string[];
+            /**
+             * Format: uuid
+             * @description The calendar that receives the coach's appointments; null for none.
+             */
+            receivingCalendarId?: string | null;
+        };
+        ConnectedCalendar: {
+            /** Format: uuid */
+            id: string;
+            displayName: string;
+            blocks: boolean;
+            receives: boolean;
+        };
+        CalendarConnection: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            coachId: string;
+            serverUrl: string;
+            username: string;
+            allDayBlocks: boolean;
+            /**
+             * @description pending = not synced yet; failing = the last sync failed (slots keep using the last copy, as old as lastSyncedAt).
+             * @enum {string}
+             */
+            status: "pending" | "ok" | "failing";
+            /** @enum {string|null} */
+            errorCode: "calendar_unauthorized" | "calendar_unreachable" | "calendar_not_caldav" | "calendar_failed" | null;
+            /** Format: date-time */
+            lastSyncedAt: string | null;
+            /** Format: date-time */
+            lastAttemptAt: string | null;
+            /** @description How many busy intervals the kept copy holds. */
+            busyTimes: number;
+            calendars: components["schemas"]["ConnectedCalendar"][];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CalendarConnectionList: {
+            connections: components["schemas"]["CalendarConnection"][];
+        };
         CommunicationList: {
             communications: components["schemas"]["Communication"][];
         };
@@ -4453,6 +4581,8 @@ export interface components {
         };
     };
     parameters: {
+        CalendarCoachId: string;
+        CalendarConnectionId: string;
         Page: number;
         Limit: number;
         PageSize: number;
@@ -8463,6 +8593,165 @@ export interface operations {
             501: components["responses"]["NotImplemented"];
         };
     };
+    listCalendarConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coachId: components["parameters"]["CalendarCoachId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarConnectionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    createCalendarConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coachId: components["parameters"]["CalendarCoachId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCalendarConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The calendar server refused the sign-in, did not answer, or has no calendars (code calendar_unauthorized, calendar_unreachable, calendar_not_caldav). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    deleteCalendarConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coachId: components["parameters"]["CalendarCoachId"];
+                connectionId: components["parameters"]["CalendarConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    updateCalendarConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coachId: components["parameters"]["CalendarCoachId"];
+                connectionId: components["parameters"]["CalendarConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCalendarConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
+    syncCalendarConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coachId: components["parameters"]["CalendarCoachId"];
+                connectionId: components["parameters"]["CalendarConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            501: components["responses"]["NotImplemented"];
+        };
+    };
     listAppointmentCommunications: {
         parameters: {
             query?: never;
@@ -8708,4 +8997,5 @@ export const mailingListStatusValues: ReadonlyArray<FlattenedDeepRequired<compon
 export const mailingListSyncStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MailingListSync"]["status"]> = ["queued", "running", "done", "failed"];
 export const communicationChannelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CommunicationChannel"]> = ["email", "sms"];
 export const communicationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CommunicationStatus"]> = ["queued", "sent", "failed"];
+export const calendarConnectionStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CalendarConnection"]["status"]> = ["pending", "ok", "failing"];
 export const supportCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SupportCategory"]> = ["technical", "scheduling", "billing", "account", "feedback", "other"];

@@ -11,3 +11,4 @@ export * from './auth';
 export * from './invoices';
 export * from './mailing-list';
 export * from './practice';
+export * from './calendars';

@@ -3,6 +3,8 @@
  * calls, the calendar, and the client booking (which accepts only what this offers).
  *
  * free(coach) = ∪ available occurrences − ∪ blocker occurrences − live appointments
+ *   − busy times kept from the coach's connected calendars (never read live from a calendar
+ *   server here, so one cannot slow or block a booking)
  *   − public holidays of the practice's federal state (./holidays.ts),
  * then slot starts on the step grid with the whole duration free and not before `notBefore`.
  *
@@ -57,10 +59,11 @@ function coachFilter(calendar: Calendar, column: SQL): SQL {
 /**
  * One row of the single statement freeTime sends: 'c' a coach (a, b = names), 'a' an
  * availability (a = kind, b = start day, c = start time, d = end time, e = rule,
- * o = overrides), 'b' a coach's live appointments (a = count, b = "start end …" in epoch ms).
+ * o = overrides), 'b' a coach's live appointments (a = count, b = "start end …" in epoch ms),
+ * 'p' the kept busy times of their connected calendars (b as for 'b').
  */
 interface TimeRow extends Record<string, unknown> {
-  k: 'c' | 'a' | 'b';
+  k: 'c' | 'a' | 'b' | 'p';
   coach_id: string;
   a: string | null;
   b: string | null;
@@ -156,7 +159,20 @@ export async function freeTime(
        AND start_date < ${toIso}::timestamptz
        AND end_date > ${fromIso}::timestamptz
        ${ignoreAppointment ? sql`AND id <> ${ignoreAppointment}::uuid` : sql``}
-     GROUP BY coach_id`);
+     GROUP BY coach_id
+    UNION ALL
+    SELECT 'p', bt.coach_id, NULL,
+           string_agg((extract(epoch FROM bt.start_date) * 1000)::int8::text || ' ' ||
+                      (extract(epoch FROM bt.end_date) * 1000)::int8::text, ' '),
+           NULL, NULL, NULL, NULL
+      FROM calendar_busy_times bt
+      JOIN connected_calendars cc ON cc.id = bt.calendar_id AND cc.blocks
+      JOIN calendar_connections cn ON cn.id = cc.connection_id
+     WHERE ${coachFilter(calendar, sql`bt.coach_id`)}
+       AND bt.start_date < ${toIso}::timestamptz
+       AND bt.end_date > ${fromIso}::timestamptz
+       AND (NOT bt.all_day OR cn.all_day_blocks)
+     GROUP BY bt.coach_id`);
   const rows = rowsOf<TimeRow>(result);
 
   const coaches = new Map<
@@ -175,12 +191,12 @@ export async function freeTime(
   for (const r of rows) {
     const entry = coaches.get(r.coach_id);
     if (!entry || r.k === 'c') continue;
-    if (r.k === 'b') {
+    if (r.k === 'b' || r.k === 'p') {
       const numbers = r.b!.split(' ');
       for (let i = 0; i + 1 < numbers.length; i += 2) {
         entry.busy.push([+numbers[i]!, +numbers[i + 1]!]);
       }
-      entry.booked = Number(r.a);
+      if (r.k === 'b') entry.booked = Number(r.a);
       continue;
     }
     const overrides = (r.o ?? []).map((o) => ({

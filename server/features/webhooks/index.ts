@@ -12,4 +12,4 @@ export { newWebhookSecret, signatureHeader } from './secrets';
 export { MAX_ATTEMPTS, nextDelayMs, parseRetryAfter, RETRY_DELAYS_MS } from './retry-schedule';
 export { refusalOf, saveRefusalOf } from './target-guard';
 export { appointmentData, billableItemData, clientData, summarySignedData } from './payloads';
-export { sealStoredSecrets } from './secret-box';
+export { keyringOf, openSecret, sealSecret, sealStoredSecrets } from './secret-box';

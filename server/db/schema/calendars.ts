@@ -1,0 +1,103 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { coaches, createdAt, ts, updatedAt } from './core';
+
+/**
+ * A coach's CalDAV account. The app password is sealed (AES-GCM, the webhook secrets' key)
+ * and never leaves the server. `status` is what the last sync found; `errorCode` says why it
+ * failed (the UI words it in German).
+ */
+export const calendarConnections = pgTable(
+  'calendar_connections',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    coachId: uuid('coach_id')
+      .notNull()
+      .references(() => coaches.id, { onDelete: 'cascade' }),
+    serverUrl: text('server_url').notNull(),
+    username: text('username').notNull(),
+    sealedPassword: text('sealed_password').notNull(),
+    /** Whether all-day events (holidays, "home office") take the coach's whole day. */
+    allDayBlocks: boolean('all_day_blocks').notNull().default(true),
+    status: text('status', { enum: ['pending', 'ok', 'failing'] })
+      .notNull()
+      .default('pending'),
+    errorCode: text('error_code'),
+    lastSyncedAt: ts('last_synced_at'),
+    lastAttemptAt: ts('last_attempt_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('calendar_connections_coach_idx').on(t.coachId),
+    check('calendar_connections_status_check', sql`${t.status} IN ('pending', 'ok', 'failing')`),
+    check('calendar_connections_url_check', sql`${t.serverUrl} ~ '^https?://'`),
+  ],
+);
+
+/**
+ * One calendar found behind a connection. `ctag`/`syncToken` are the server's collection
+ * version from the last complete sync: unchanged means nothing to read or write.
+ */
+export const connectedCalendars = pgTable(
+  'connected_calendars',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    connectionId: uuid('connection_id')
+      .notNull()
+      .references(() => calendarConnections.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    displayName: text('display_name').notNull(),
+    blocks: boolean('blocks').notNull().default(false),
+    receives: boolean('receives').notNull().default(false),
+    ctag: text('ctag'),
+    syncToken: text('sync_token'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('connected_calendars_url_key').on(t.connectionId, t.url),
+    uniqueIndex('connected_calendars_receiving_key')
+      .on(t.connectionId)
+      .where(sql`${t.receives}`),
+  ],
+);
+
+/**
+ * An event object of a blocking calendar as last read (its ETag), and until when its busy
+ * times are expanded: no title, no description, no attendees are kept.
+ */
+export const calendarObjects = pgTable(
+  'calendar_objects',
+  {
+    calendarId: uuid('calendar_id')
+      .notNull()
+      .references(() => connectedCalendars.id, { onDelete: 'cascade' }),
+    href: text('href').notNull(),
+    etag: text('etag').notNull(),
+    expandedUntil: ts('expanded_until').notNull(),
+  },
+  (t) => [uniqueIndex('calendar_objects_key').on(t.calendarId, t.href)],
+);
+
+/** The kept copy the slot computation reads: busy intervals, nothing about what they are. */
+export const calendarBusyTimes = pgTable(
+  'calendar_busy_times',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    calendarId: uuid('calendar_id')
+      .notNull()
+      .references(() => connectedCalendars.id, { onDelete: 'cascade' }),
+    coachId: uuid('coach_id')
+      .notNull()
+      .references(() => coaches.id, { onDelete: 'cascade' }),
+    href: text('href').notNull(),
+    startDate: ts('start_date').notNull(),
+    endDate: ts('end_date').notNull(),
+    allDay: boolean('all_day').notNull().default(false),
+  },
+  (t) => [
+    index('calendar_busy_times_coach_idx').on(t.coachId, t.startDate),
+    index('calendar_busy_times_object_idx').on(t.calendarId, t.href),
+    check('calendar_busy_times_order_check', sql`${t.endDate} > ${t.startDate}`),
+  ],
+);

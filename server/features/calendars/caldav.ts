@@ -1,0 +1,110 @@
+/**
+ * The CalDAV side, through tsdav: sign in and discover (well-known address, principal,
+ * calendar home), list the event calendars, read their objects. Every request has a time
+ * limit, and failures are sorted into the few causes a coach can act on.
+ */
+import { DAVClient } from 'tsdav';
+
+export interface CalDavAccount {
+  serverUrl: string;
+  username: string;
+  password: string;
+}
+
+export interface RemoteCalendar {
+  url: string;
+  displayName: string;
+  /** The collection's version (sync token, else CTag): unchanged means nothing changed. */
+  version: string | null;
+}
+
+export interface RemoteObject {
+  href: string;
+  etag: string;
+  data: string;
+}
+
+export type CalDavErrorCode =
+  'calendar_unauthorized' | 'calendar_unreachable' | 'calendar_not_caldav';
+
+export class CalDavError extends Error {
+  constructor(readonly code: CalDavErrorCode) {
+    super(code);
+  }
+}
+
+const REQUEST_MS = 15_000;
+
+const timedFetch: typeof fetch = (input, init) =>
+  fetch(input, { ...init, signal: AbortSignal.timeout(REQUEST_MS) });
+
+/** Why a call failed, in the terms the connection's state uses; other errors pass unchanged. */
+function classify(error: unknown): unknown {
+  if (error instanceof CalDavError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/invalid credentials|401|403/i.test(message)) return new CalDavError('calendar_unauthorized');
+  if (
+    error instanceof TypeError ||
+    (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+  ) {
+    return new CalDavError('calendar_unreachable');
+  }
+  if (/cannot find|not found|404|homeUrl|principal/i.test(message)) {
+    return new CalDavError('calendar_not_caldav');
+  }
+  return error;
+}
+
+export interface CalDavSession {
+  calendars(): Promise<RemoteCalendar[]>;
+  objects(calendarUrl: string): Promise<RemoteObject[]>;
+}
+
+/** Signs in and discovers the account; throws CalDavError for the causes a coach can fix. */
+export async function openCalDav(account: CalDavAccount): Promise<CalDavSession> {
+  const client = new DAVClient({
+    serverUrl: account.serverUrl,
+    credentials: { username: account.username, password: account.password },
+    authMethod: 'Basic',
+    defaultAccountType: 'caldav',
+    fetch: timedFetch,
+  });
+  try {
+    await client.login();
+  } catch (error) {
+    throw classify(error);
+  }
+  return {
+    async calendars() {
+      try {
+        const found = await client.fetchCalendars();
+        return found
+          .filter((c) => !c.components || c.components.includes('VEVENT'))
+          .map((c) => ({
+            url: c.url,
+            displayName:
+              typeof c.displayName === 'string' && c.displayName.trim()
+                ? c.displayName.trim().slice(0, 500)
+                : decodeURIComponent(c.url.replace(/\/$/, '').split('/').pop() ?? 'Kalender'),
+            version: c.syncToken ?? c.ctag ?? null,
+          }));
+      } catch (error) {
+        throw classify(error);
+      }
+    },
+    async objects(calendarUrl) {
+      try {
+        const found = await client.fetchCalendarObjects({ calendar: { url: calendarUrl } });
+        return found
+          .filter((o) => typeof o.data === 'string' && o.data.length > 0)
+          .map((o) => ({
+            href: new URL(o.url, calendarUrl).pathname,
+            etag: o.etag ?? '',
+            data: o.data as string,
+          }));
+      } catch (error) {
+        throw classify(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,216 @@
+import { and, count, eq, inArray } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import {
+  calendarBusyTimes,
+  calendarConnections,
+  coaches,
+  connectedCalendars,
+} from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
+import { defineHandlers } from '../../http/handler';
+import { badRequest, HttpProblem, notFound } from '../../http/problem';
+import { CalDavError, openCalDav } from './caldav';
+import { sealPassword } from './password';
+import { applyDiscovered, raiseScheduleVersion, SYNC_CALENDAR_JOB } from './sync';
+
+const MAX_CONNECTIONS = 20;
+
+const PROBLEM_DETAIL = {
+  calendar_unauthorized: 'The calendar server refused the user name or app password',
+  calendar_unreachable: 'The calendar server did not answer',
+  calendar_not_caldav: 'No CalDAV calendars were found at this address',
+} as const;
+
+/** Coaches reach only their own connections (404 for another coach's, as records are). */
+async function assertCoach(db: Db, principal: Principal, coachId: string) {
+  if (principal.role === 'COACH' && principal.user?.coachId !== coachId) throw notFound('coach');
+  const [row] = await db.select({ id: coaches.id }).from(coaches).where(eq(coaches.id, coachId));
+  if (!row) throw notFound('coach');
+}
+
+async function connectionsOf(db: Db | Tx, coachId: string, connectionId?: string) {
+  const rows = await db
+    .select()
+    .from(calendarConnections)
+    .where(
+      and(
+        eq(calendarConnections.coachId, coachId),
+        connectionId ? eq(calendarConnections.id, connectionId) : undefined,
+      ),
+    )
+    .orderBy(calendarConnections.createdAt);
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const calendars = await db
+    .select()
+    .from(connectedCalendars)
+    .where(inArray(connectedCalendars.connectionId, ids))
+    .orderBy(connectedCalendars.displayName, connectedCalendars.url);
+  const busy = await db
+    .select({ connectionId: connectedCalendars.connectionId, n: count() })
+    .from(calendarBusyTimes)
+    .innerJoin(connectedCalendars, eq(connectedCalendars.id, calendarBusyTimes.calendarId))
+    .where(inArray(connectedCalendars.connectionId, ids))
+    .groupBy(connectedCalendars.connectionId);
+  // The sealed password is never part of an answer.
+  return rows.map((row) => ({
+    id: row.id,
+    coachId: row.coachId,
+    serverUrl: row.serverUrl,
+    username: row.username,
+    allDayBlocks: row.allDayBlocks,
+    status: row.status,
+    errorCode: row.errorCode as
+      | 'calendar_unauthorized'
+      | 'calendar_unreachable'
+      | 'calendar_not_caldav'
+      | 'calendar_failed'
+      | null,
+    lastSyncedAt: row.lastSyncedAt,
+    lastAttemptAt: row.lastAttemptAt,
+    busyTimes: busy.find((b) => b.connectionId === row.id)?.n ?? 0,
+    calendars: calendars
+      .filter((c) => c.connectionId === row.id)
+      .map((c) => ({
+        id: c.id,
+        displayName: c.displayName,
+        blocks: c.blocks,
+        receives: c.receives,
+      })),
+    createdAt: row.createdAt,
+  }));
+}
+
+async function oneConnection(db: Db | Tx, coachId: string, connectionId: string) {
+  const [connection] = await connectionsOf(db, coachId, connectionId);
+  if (!connection) throw notFound('calendar connection');
+  return connection;
+}
+
+export const calendarsHandlers = defineHandlers({
+  async listCalendarConnections({ params, principal, deps }) {
+    await assertCoach(deps.db, principal, params.coachId);
+    return { connections: await connectionsOf(deps.db, params.coachId) };
+  },
+
+  async createCalendarConnection({ params, body, principal, deps, reply }) {
+    await assertCoach(deps.db, principal, params.coachId);
+    const [existing] = await deps.db
+      .select({ n: count() })
+      .from(calendarConnections)
+      .where(eq(calendarConnections.coachId, params.coachId));
+    if ((existing?.n ?? 0) >= MAX_CONNECTIONS) {
+      throw badRequest('serverUrl', 'too_many', `At most ${MAX_CONNECTIONS} connections`);
+    }
+    let remote;
+    try {
+      const session = await openCalDav(body);
+      remote = await session.calendars();
+      if (!remote.length) throw new CalDavError('calendar_not_caldav');
+    } catch (error) {
+      if (!(error instanceof CalDavError)) {
+        throw new HttpProblem(
+          422,
+          'calendar_unreachable',
+          'Unprocessable Content',
+          PROBLEM_DETAIL.calendar_unreachable,
+        );
+      }
+      throw new HttpProblem(422, error.code, 'Unprocessable Content', PROBLEM_DETAIL[error.code]);
+    }
+    const id = await deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(calendarConnections)
+        .values({
+          coachId: params.coachId,
+          serverUrl: body.serverUrl,
+          username: body.username,
+          sealedPassword: sealPassword(deps.config, params.coachId, body.password),
+          allDayBlocks: body.allDayBlocks ?? true,
+        })
+        .returning({ id: calendarConnections.id });
+      await applyDiscovered(tx, row!.id, remote);
+      return row!.id;
+    });
+    reply.code(201);
+    return oneConnection(deps.db, params.coachId, id);
+  },
+
+  async updateCalendarConnection({ params, body, principal, deps }) {
+    await assertCoach(deps.db, principal, params.coachId);
+    await oneConnection(deps.db, params.coachId, params.connectionId);
+    await deps.db.transaction(async (tx) => {
+      const calendars = await tx
+        .select()
+        .from(connectedCalendars)
+        .where(eq(connectedCalendars.connectionId, params.connectionId))
+        .for('update');
+      const ids = new Set(calendars.map((c) => c.id));
+      const blocking = body.blockingCalendarIds;
+      if (blocking) {
+        const foreign = blocking.findIndex((id) => !ids.has(id));
+        if (foreign !== -1) {
+          throw badRequest(
+            `blockingCalendarIds/${foreign}`,
+            'not_found',
+            'Not a calendar of this connection',
+          );
+        }
+      }
+      const receiving = body.receivingCalendarId;
+      if (receiving && !ids.has(receiving)) {
+        throw badRequest('receivingCalendarId', 'not_found', 'Not a calendar of this connection');
+      }
+      for (const calendar of calendars) {
+        const blocks = blocking ? blocking.includes(calendar.id) : calendar.blocks;
+        const receives = receiving === undefined ? calendar.receives : receiving === calendar.id;
+        if (blocks === calendar.blocks && receives === calendar.receives) continue;
+        // A calendar that stops blocking drops its kept busy times; one that starts is read whole.
+        await tx
+          .update(connectedCalendars)
+          .set({ blocks, receives, ...(blocks ? {} : { syncToken: null, ctag: null }) })
+          .where(eq(connectedCalendars.id, calendar.id));
+        if (!blocks) {
+          await tx.delete(calendarBusyTimes).where(eq(calendarBusyTimes.calendarId, calendar.id));
+        }
+      }
+      if (body.allDayBlocks !== undefined) {
+        await tx
+          .update(calendarConnections)
+          .set({ allDayBlocks: body.allDayBlocks })
+          .where(eq(calendarConnections.id, params.connectionId));
+      }
+      await raiseScheduleVersion(tx, params.coachId);
+      await deps.jobs.send(tx, SYNC_CALENDAR_JOB, { connectionId: params.connectionId });
+    });
+    return oneConnection(deps.db, params.coachId, params.connectionId);
+  },
+
+  async deleteCalendarConnection({ params, principal, deps, reply }) {
+    await assertCoach(deps.db, principal, params.coachId);
+    await deps.db.transaction(async (tx) => {
+      // Calendars, objects and busy times go with it (foreign keys cascade).
+      const removed = await tx
+        .delete(calendarConnections)
+        .where(
+          and(
+            eq(calendarConnections.id, params.connectionId),
+            eq(calendarConnections.coachId, params.coachId),
+          ),
+        )
+        .returning({ id: calendarConnections.id });
+      if (!removed.length) throw notFound('calendar connection');
+      await raiseScheduleVersion(tx, params.coachId);
+    });
+    reply.code(204);
+    return undefined;
+  },
+
+  async syncCalendarConnection({ params, principal, deps, reply }) {
+    await assertCoach(deps.db, principal, params.coachId);
+    const connection = await oneConnection(deps.db, params.coachId, params.connectionId);
+    await deps.jobs.send(deps.db, SYNC_CALENDAR_JOB, { connectionId: connection.id });
+    reply.code(202);
+    return connection;
+  },
+});

@@ -1,0 +1,9 @@
+/** The connected-calendars feature's public face: the only module other parts of the server import. */
+export { calendarsHandlers } from './handlers';
+export {
+  calendarJobs,
+  syncConnection,
+  SYNC_ALL_CALENDARS_JOB,
+  SYNC_CALENDAR_JOB,
+  type SyncResult,
+} from './sync';

@@ -1,0 +1,291 @@
+/**
+ * The background sync of a connection's busy times into the kept copy the slots are computed
+ * from. Nothing here runs inside a booking: a slow or absent calendar server only makes the
+ * copy older (the connection's state says how old), it never blocks or fails a booking.
+ *
+ * Writes only what changed: a calendar whose collection version (sync token or CTag) is what
+ * the last complete sync saw is not read further; in a changed one, only objects with a new
+ * ETag are parsed and their busy rows replaced. The coach's schedule_version is raised with
+ * the rows, so the slot cache recomputes exactly when the busy times changed.
+ */
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db, Tx } from '../../db/client';
+import {
+  calendarBusyTimes,
+  calendarConnections,
+  calendarObjects,
+  coaches,
+  connectedCalendars,
+} from '../../db/schema/index';
+import type { JobDefinition, JobQueue } from '../../jobs/queue';
+import { openCalDav, CalDavError, type CalDavSession, type RemoteCalendar } from './caldav';
+import { busyIntervals } from './ical-busy';
+import { openPassword } from './password';
+
+export const SYNC_CALENDAR_JOB = 'sync-calendar-connection';
+export const SYNC_ALL_CALENDARS_JOB = 'sync-calendar-connections';
+
+const DAY_MS = 24 * 60 * 60_000;
+/** Busy times are kept from a day back to this far ahead. */
+export const HORIZON_DAYS = 400;
+/** A recurring object expanded less far ahead than this is read again. */
+const REEXPAND_DAYS = HORIZON_DAYS / 2;
+
+export interface SyncResult {
+  /** Rows inserted, updated or deleted in the kept copy (objects and busy times). */
+  rowsWritten: number;
+  calendarsRead: number;
+  objectsParsed: number;
+}
+
+export const raiseScheduleVersion = (tx: Db | Tx, coachId: string) =>
+  tx
+    .update(coaches)
+    .set({ scheduleVersion: sql`${coaches.scheduleVersion} + 1` })
+    .where(eq(coaches.id, coachId));
+
+/** Adds calendars that appeared behind the account, renames, and drops those that are gone. */
+export async function applyDiscovered(
+  tx: Db | Tx,
+  connectionId: string,
+  remote: RemoteCalendar[],
+): Promise<number> {
+  const known = await tx
+    .select()
+    .from(connectedCalendars)
+    .where(eq(connectedCalendars.connectionId, connectionId));
+  let written = 0;
+  const remoteUrls = new Set(remote.map((c) => c.url));
+  const gone = known.filter((c) => !remoteUrls.has(c.url)).map((c) => c.id);
+  if (gone.length) {
+    await tx.delete(connectedCalendars).where(inArray(connectedCalendars.id, gone));
+    written += gone.length;
+  }
+  for (const calendar of remote) {
+    const row = known.find((k) => k.url === calendar.url);
+    if (!row) {
+      await tx
+        .insert(connectedCalendars)
+        .values({ connectionId, url: calendar.url, displayName: calendar.displayName });
+      written++;
+    } else if (row.displayName !== calendar.displayName) {
+      await tx
+        .update(connectedCalendars)
+        .set({ displayName: calendar.displayName })
+        .where(eq(connectedCalendars.id, row.id));
+      written++;
+    }
+  }
+  return written;
+}
+
+async function syncCalendar(
+  db: Db,
+  session: CalDavSession,
+  coachId: string,
+  calendar: typeof connectedCalendars.$inferSelect,
+  version: string | null,
+  now: number,
+): Promise<SyncResult> {
+  const result: SyncResult = { rowsWritten: 0, calendarsRead: 0, objectsParsed: 0 };
+  const reexpandBefore = new Date(now + REEXPAND_DAYS * DAY_MS).toISOString();
+  const stale = await db
+    .select({ href: calendarObjects.href })
+    .from(calendarObjects)
+    .where(
+      and(
+        eq(calendarObjects.calendarId, calendar.id),
+        lt(calendarObjects.expandedUntil, reexpandBefore),
+      ),
+    )
+    .limit(1);
+  if (version !== null && version === (calendar.syncToken ?? calendar.ctag) && !stale.length) {
+    return result;
+  }
+  result.calendarsRead = 1;
+  const remote = await session.objects(calendar.url);
+  const from = now - DAY_MS;
+  const until = now + HORIZON_DAYS * DAY_MS;
+  await db.transaction(async (tx) => {
+    const stored = new Map(
+      (
+        await tx.select().from(calendarObjects).where(eq(calendarObjects.calendarId, calendar.id))
+      ).map((o) => [o.href, o]),
+    );
+    const remoteHrefs = new Set<string>();
+    for (const object of remote) {
+      remoteHrefs.add(object.href);
+      const known = stored.get(object.href);
+      if (known && known.etag === object.etag && known.expandedUntil >= reexpandBefore) continue;
+      result.objectsParsed++;
+      let intervals: ReturnType<typeof busyIntervals>;
+      try {
+        intervals = busyIntervals(object.data, from, until);
+      } catch {
+        // An object that is not iCalendar blocks nothing; the others still count.
+        intervals = [];
+      }
+      const removed = await tx
+        .delete(calendarBusyTimes)
+        .where(
+          and(
+            eq(calendarBusyTimes.calendarId, calendar.id),
+            eq(calendarBusyTimes.href, object.href),
+          ),
+        )
+        .returning({ id: calendarBusyTimes.id });
+      result.rowsWritten += removed.length;
+      if (intervals.length) {
+        await tx.insert(calendarBusyTimes).values(
+          intervals.map((i) => ({
+            calendarId: calendar.id,
+            coachId,
+            href: object.href,
+            startDate: new Date(i.start).toISOString(),
+            endDate: new Date(i.end).toISOString(),
+            allDay: i.allDay,
+          })),
+        );
+        result.rowsWritten += intervals.length;
+      }
+      await tx
+        .insert(calendarObjects)
+        .values({
+          calendarId: calendar.id,
+          href: object.href,
+          etag: object.etag,
+          expandedUntil: new Date(until).toISOString(),
+        })
+        .onConflictDoUpdate({
+          target: [calendarObjects.calendarId, calendarObjects.href],
+          set: { etag: object.etag, expandedUntil: new Date(until).toISOString() },
+        });
+      result.rowsWritten++;
+    }
+    const gone = [...stored.keys()].filter((href) => !remoteHrefs.has(href));
+    if (gone.length) {
+      const removed = await tx
+        .delete(calendarBusyTimes)
+        .where(
+          and(eq(calendarBusyTimes.calendarId, calendar.id), inArray(calendarBusyTimes.href, gone)),
+        )
+        .returning({ id: calendarBusyTimes.id });
+      await tx
+        .delete(calendarObjects)
+        .where(
+          and(eq(calendarObjects.calendarId, calendar.id), inArray(calendarObjects.href, gone)),
+        );
+      result.rowsWritten += removed.length + gone.length;
+    }
+    await tx
+      .update(connectedCalendars)
+      .set({ syncToken: version, ctag: null })
+      .where(eq(connectedCalendars.id, calendar.id));
+    if (result.rowsWritten) await raiseScheduleVersion(tx, coachId);
+  });
+  return result;
+}
+
+/**
+ * Syncs one connection: discovery, then each blocking calendar. A failure is recorded on the
+ * connection (status failing, the cause's code) and the kept busy times stay as they were.
+ */
+export async function syncConnection(
+  db: Db,
+  config: Pick<Config, 'WEBHOOK_SECRET_KEY' | 'WEBHOOK_SECRET_KEY_PREVIOUS'>,
+  connectionId: string,
+  now: Date,
+): Promise<SyncResult | null> {
+  const [connection] = await db
+    .select()
+    .from(calendarConnections)
+    .where(eq(calendarConnections.id, connectionId));
+  if (!connection) return null;
+  const total: SyncResult = { rowsWritten: 0, calendarsRead: 0, objectsParsed: 0 };
+  try {
+    const session = await openCalDav({
+      serverUrl: connection.serverUrl,
+      username: connection.username,
+      password: openPassword(config, connection.coachId, connection.sealedPassword),
+    });
+    const remote = await session.calendars();
+    total.rowsWritten += await applyDiscovered(db, connection.id, remote);
+    const calendars = await db
+      .select()
+      .from(connectedCalendars)
+      .where(
+        and(
+          eq(connectedCalendars.connectionId, connection.id),
+          eq(connectedCalendars.blocks, true),
+        ),
+      );
+    for (const calendar of calendars) {
+      const version = remote.find((r) => r.url === calendar.url)?.version ?? null;
+      const one = await syncCalendar(
+        db,
+        session,
+        connection.coachId,
+        calendar,
+        version,
+        now.getTime(),
+      );
+      total.rowsWritten += one.rowsWritten;
+      total.calendarsRead += one.calendarsRead;
+      total.objectsParsed += one.objectsParsed;
+    }
+    await db
+      .update(calendarConnections)
+      .set({
+        status: 'ok',
+        errorCode: null,
+        lastSyncedAt: now.toISOString(),
+        lastAttemptAt: now.toISOString(),
+      })
+      .where(eq(calendarConnections.id, connection.id));
+    return total;
+  } catch (error) {
+    const code = error instanceof CalDavError ? error.code : 'calendar_failed';
+    await db
+      .update(calendarConnections)
+      .set({ status: 'failing', errorCode: code, lastAttemptAt: now.toISOString() })
+      .where(eq(calendarConnections.id, connection.id));
+    if (!(error instanceof CalDavError)) throw error;
+    return null;
+  }
+}
+
+export interface CalendarJobDeps {
+  db: Db;
+  config: Config;
+  jobs: () => JobQueue;
+}
+
+/** The sync of one connection, and the periodic job that queues every connection's sync. */
+export function calendarJobs({ db, config, jobs }: CalendarJobDeps): {
+  definitions: JobDefinition[];
+  periodic: { name: string; cron: string }[];
+} {
+  return {
+    definitions: [
+      {
+        name: SYNC_CALENDAR_JOB,
+        queue: { retryLimit: 2, retryDelay: 60, retryBackoff: true },
+        async run(job, context) {
+          const { connectionId } = job.data as { connectionId: string };
+          await syncConnection(db, config, connectionId, context.now);
+        },
+      } satisfies JobDefinition<{ connectionId: string }> as JobDefinition,
+      {
+        name: SYNC_ALL_CALENDARS_JOB,
+        async run() {
+          const rows = await db.select({ id: calendarConnections.id }).from(calendarConnections);
+          for (const row of rows) {
+            await jobs().send(db, SYNC_CALENDAR_JOB, { connectionId: row.id });
+          }
+        },
+      },
+    ],
+    periodic: [{ name: SYNC_ALL_CALENDARS_JOB, cron: '*/15 * * * *' }],
+  };
+}
