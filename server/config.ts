@@ -200,6 +200,13 @@ const schema = z.object({
    * The cloud metadata addresses are refused either way.
    */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  /**
+   * Coaches may connect calendar servers on loopback, private and link-local addresses (a
+   * practice's own server in its network, tests). Off: such addresses are refused when a
+   * connection is saved, so the server cannot be pointed at internal services. Cloud metadata
+   * addresses are refused either way.
+   */
+  CALENDAR_ALLOW_PRIVATE_SERVERS: bool.default(false),
   /** How long one webhook delivery may take, connect to last byte read. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /**

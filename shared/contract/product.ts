@@ -2053,7 +2053,7 @@ export interface paths {
         put?: never;
         /**
          * Connect a CalDAV account and discover its calendars
-         * @description The server signs in with the user name and app password and lists the event calendars behind the address; nothing blocks or receives until the coach chooses (updateCalendarConnection). The password is stored sealed and never answered. Refused sign-in: 422 calendar_unauthorized; no answer: 422 calendar_unreachable; no CalDAV calendars there: 422 calendar_not_caldav (nothing is stored). Coaches connect only their own calendars.
+         * @description The server signs in with the user name and app password and lists the event calendars behind the address; nothing blocks or receives until the coach chooses (updateCalendarConnection). The password is stored sealed and never answered. Refused sign-in: 422 calendar_unauthorized; no answer: 422 calendar_unreachable; no CalDAV calendars there: 422 calendar_not_caldav (nothing is stored). A loopback, private, link-local or metadata address (in any notation, or a name resolving to one) is refused before connecting: 400, field serverUrl, code calendar_server_refused; private ones are allowed only by CALENDAR_ALLOW_PRIVATE_SERVERS, metadata never. Coaches connect only their own calendars.
          */
         post: operations["createCalendarConnection"];
         delete?: never;

@@ -62,7 +62,12 @@ beforeAll(async () => {
   ({
     api,
     callers: [admin, coach, otherCoach],
-  } = await startApi({ now: clock.now }, 'ADMIN', 'COACH', 'COACH'));
+  } = await startApi(
+    { now: clock.now, env: { CALENDAR_ALLOW_PRIVATE_SERVERS: 'true' } },
+    'ADMIN',
+    'COACH',
+    'COACH',
+  ));
   // Weekdays 09:00–13:00 and 14:00–17:00 Berlin time.
   for (const [startTime, endTime] of [
     ['09:00', '13:00'],
@@ -166,6 +171,19 @@ describe('connecting a CalDAV calendar', () => {
       body: { serverUrl: 'http://127.0.0.1:9/', username: user.name, password: user.password },
     });
     expectProblem(res, 422, 'calendar_unreachable');
+  });
+
+  it('refuses a cloud metadata address before connecting, naming the field', async () => {
+    for (const serverUrl of ['http://169.254.169.254/', 'http://metadata.google.internal/dav']) {
+      const res = await api.call('POST', base(), {
+        as: coach,
+        body: { serverUrl, username: user.name, password: user.password },
+      });
+      expectProblem(res, 400);
+      expect(JSON.stringify(res.body.errors)).toContain('serverUrl');
+      expect(JSON.stringify(res.body.errors)).toContain('calendar_server_refused');
+    }
+    expect((await connection()) ?? null).toBeNull();
   });
 
   it('discovers the calendars behind the address and never answers the password', async () => {

@@ -10,6 +10,7 @@ import type { Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { badRequest, HttpProblem, notFound } from '../../http/problem';
 import { CalDavError, openCalDav } from './caldav';
+import { saveRefusalOf } from '../webhooks';
 import { sealPassword } from './password';
 import { applyDiscovered, raiseScheduleVersion, SYNC_CALENDAR_JOB } from './sync';
 
@@ -102,6 +103,8 @@ export const calendarsHandlers = defineHandlers({
     if ((existing?.n ?? 0) >= MAX_CONNECTIONS) {
       throw badRequest('serverUrl', 'too_many', `At most ${MAX_CONNECTIONS} connections`);
     }
+    const refusal = await saveRefusalOf(body.serverUrl, deps.config.CALENDAR_ALLOW_PRIVATE_SERVERS);
+    if (refusal) throw badRequest('serverUrl', 'calendar_server_refused', refusal);
     let remote;
     try {
       const session = await openCalDav(body);
