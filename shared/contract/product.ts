@@ -2081,7 +2081,7 @@ export interface paths {
         head?: never;
         /**
          * Choose which calendars block the coach's slots and which one receives appointments
-         * @description Fields left out stay as they are. Ids must be calendars of this connection (400 naming the field otherwise). A change queues a sync of the busy times.
+         * @description Fields left out stay as they are. Ids must be calendars of this connection (404 calendar_not_found otherwise, as for any record the caller may not see). A change queues a sync of the busy times.
          */
         patch: operations["updateCalendarConnection"];
         trace?: never;
@@ -8685,6 +8685,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             501: components["responses"]["NotImplemented"];
         };
     };

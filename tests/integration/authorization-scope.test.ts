@@ -1,6 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clients, patientCards } from '../../server/db/schema/index';
+import {
+  calendarConnections,
+  clients,
+  connectedCalendars,
+  patientCards,
+} from '../../server/db/schema/index';
 import type { Operation } from '../../server/http/contract';
 import { allHandlers } from '../../server/features/index';
 import { createApi, type Api, type ApiResponse } from '../support/api';
@@ -17,7 +22,14 @@ import { at, berlinDate, newAppointment, newClient, newCoach, type Caller } from
 const operations = await contractOperations();
 
 type Kind =
-  'client' | 'coach' | 'appointment' | 'availability' | 'coachMeetingCode' | 'patientCard';
+  | 'client'
+  | 'coach'
+  | 'appointment'
+  | 'availability'
+  | 'coachMeetingCode'
+  | 'patientCard'
+  | 'calendarConnection'
+  | 'connectedCalendar';
 type Caller_ = 'COACH' | 'NONE';
 
 /** What an id names, from its name (a bare `{id}` from the path's first segment). */
@@ -26,6 +38,8 @@ function kindOf(op: Operation, name: string): Kind | 'unknown' | null {
   if (/^(coach(Id)?|coachedById|existingClientOfCoachId|calendarid)$/.test(name)) return 'coach';
   if (name === 'appointmentId') return 'appointment';
   if (name === 'patientCardId') return 'patientCard';
+  if (name === 'connectionId') return 'calendarConnection';
+  if (/^(blockingCalendarIds|receivingCalendarId)$/.test(name)) return 'connectedCalendar';
   if (/^(coachMeetingCode|meetingCodeCoach)$/.test(name)) return 'coachMeetingCode';
   if (name === 'id') {
     const noun = op.path.split('/')[1];
@@ -41,6 +55,8 @@ interface Slot {
   name: string;
   kind: Kind | 'unknown';
   required: boolean;
+  /** A body property that is a list of ids: the id is sent as a list of one. */
+  list?: boolean;
 }
 
 function slotsOf(op: Operation): Slot[] {
@@ -51,10 +67,13 @@ function slotsOf(op: Operation): Slot[] {
     if (kind) slots.push({ in: p.in, name: p.name, kind, required: p.required === true });
   }
   const body = op.definition.requestBody?.content?.['application/json']?.schema as
-    { properties?: Record<string, unknown>; required?: string[] } | undefined;
-  for (const name of Object.keys(body?.properties ?? {})) {
+    { properties?: Record<string, { type?: string }>; required?: string[] } | undefined;
+  for (const [name, schema] of Object.entries(body?.properties ?? {})) {
     const kind = kindOf(op, name);
-    if (kind) slots.push({ in: 'body', name, kind, required: !!body?.required?.includes(name) });
+    if (kind) {
+      const required = !!body?.required?.includes(name);
+      slots.push({ in: 'body', name, kind, required, list: schema?.type === 'array' });
+    }
   }
   return slots;
 }
@@ -110,6 +129,10 @@ const BASE: Record<
   amendAppointmentSummary: () => ({ body: { reason: 'Ergänzung', text: 'Nachtrag' } }),
   updatePatientCard: () => ({ body: { content: { reason: 'Geändert' } } }),
   amendPatientCard: () => ({ body: { reason: 'Ergänzung', text: 'Nachtrag' } }),
+  // Refused before the server is tried: nothing listens on port 9.
+  createCalendarConnection: () => ({
+    body: { serverUrl: 'http://127.0.0.1:9/', username: 'coach', password: 'geheim' },
+  }),
 };
 
 interface Cases {
@@ -182,8 +205,29 @@ beforeAll(async () => {
         .values({ clientId, appointmentId, coachId, content: {} })
         .returning({ id: patientCards.id })
     )[0]!.id;
+  // Calendar connections straight in the tables: connecting needs a CalDAV server.
+  const connection = async (coachId: string) => {
+    const [row] = await api.database.db
+      .insert(calendarConnections)
+      .values({
+        coachId,
+        serverUrl: 'https://dav.example.test/',
+        username: 'u',
+        sealedPassword: 'x',
+      })
+      .returning({ id: calendarConnections.id });
+    const [calendar] = await api.database.db
+      .insert(connectedCalendars)
+      .values({ connectionId: row!.id, url: 'https://dav.example.test/c/', displayName: 'Privat' })
+      .returning({ id: connectedCalendars.id });
+    return { connection: row!.id, calendar: calendar!.id };
+  };
+  const ownCalendar = await connection(coach.coachId!);
+  const theirCalendar = await connection(other.id);
   callers.set('COACH', coach);
   own.set('COACH', {
+    calendarConnection: ownCalendar.connection,
+    connectedCalendar: ownCalendar.calendar,
     patientCard: await card(ownClient.id, ownAppointment.id, coach.coachId!),
     client: ownClient.id,
     coach: coach.coachId!,
@@ -210,6 +254,8 @@ beforeAll(async () => {
     availability: await availability(admin, other.id),
     coachMeetingCode: theirAppointment.meetingCodeCoach,
     patientCard: await card(theirs.id, theirAppointment.id, other.id),
+    calendarConnection: theirCalendar.connection,
+    connectedCalendar: theirCalendar.calendar,
   };
   markers = [
     theirs.id,
@@ -265,7 +311,7 @@ function request({ op, caller, slot }: Cases) {
     const value = valueOf(s);
     if (s.in === 'path') url = url.replace(`{${s.name}}`, encodeURIComponent(value));
     else if (s.in === 'query') query[s.name] = value;
-    else body[s.name] = value;
+    else body[s.name] = s.list ? [value] : value;
   }
   const hasBody = op.definition.requestBody !== undefined;
   return { url, query, ...(hasBody ? { body } : {}) };

@@ -227,13 +227,12 @@ describe('connecting a CalDAV calendar', () => {
     );
   });
 
-  it('names a calendar id that is not this connection’s', async () => {
+  it('answers 404 for a calendar id that is not this connection’s', async () => {
     const res = await api.call('PATCH', `${base()}/${connectionId}`, {
       as: coach,
       body: { receivingCalendarId: '6f1c2d3e-4b5a-4c6d-8e7f-001122334455' },
     });
-    expectProblem(res, 400);
-    expect(res.body.errors[0].field).toBe('receivingCalendarId');
+    expectProblem(res, 404, 'calendar_not_found');
   });
 });
 

@@ -149,21 +149,18 @@ export const calendarsHandlers = defineHandlers({
         .where(eq(connectedCalendars.connectionId, params.connectionId))
         .for('update');
       const ids = new Set(calendars.map((c) => c.id));
+      // Another connection's calendar is treated like any record the caller may not see: 404.
+      const notOurs = () =>
+        new HttpProblem(
+          404,
+          'calendar_not_found',
+          'Not Found',
+          'Not a calendar of this connection',
+        );
       const blocking = body.blockingCalendarIds;
-      if (blocking) {
-        const foreign = blocking.findIndex((id) => !ids.has(id));
-        if (foreign !== -1) {
-          throw badRequest(
-            `blockingCalendarIds/${foreign}`,
-            'not_found',
-            'Not a calendar of this connection',
-          );
-        }
-      }
+      if (blocking?.some((id) => !ids.has(id))) throw notOurs();
       const receiving = body.receivingCalendarId;
-      if (receiving && !ids.has(receiving)) {
-        throw badRequest('receivingCalendarId', 'not_found', 'Not a calendar of this connection');
-      }
+      if (receiving && !ids.has(receiving)) throw notOurs();
       for (const calendar of calendars) {
         const blocks = blocking ? blocking.includes(calendar.id) : calendar.blocks;
         const receives = receiving === undefined ? calendar.receives : receiving === calendar.id;
