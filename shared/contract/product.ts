@@ -8623,7 +8623,10 @@ export interface operations {
     createCalendarConnection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeating a request with the same key (same user, same operation, same path, query and body) within 24 h answers the first successful result (same status and body) instead of booking or creating twice; a concurrent repeat waits for the first to finish. Only successful answers are kept, so a refused request may be retried with the same key. The same key with a different request is 422 idempotency_key_reused. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 coachId: components["parameters"]["CalendarCoachId"];
             };
@@ -8650,7 +8653,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The calendar server refused the sign-in, did not answer, or has no calendars (code calendar_unauthorized, calendar_unreachable, calendar_not_caldav). */
+            /** @description The calendar server refused the sign-in, did not answer, or has no calendars (code calendar_unauthorized, calendar_unreachable, calendar_not_caldav); or the Idempotency-Key was used before with another request (idempotency_key_reused). */
             422: {
                 headers: {
                     [name: string]: unknown;
