@@ -7,7 +7,7 @@ import { fromCallback, fromPromise } from 'xstate';
 import { RETURN_PARAMS } from './return-params';
 import type { TokenGetter } from '../../api/middleware';
 import type { AuthEvents } from '../../ports/auth-events';
-import type { AuthFlowEvent } from './flow.machine';
+import type { AuthFlowEvent } from './flow-context';
 import { detectCapabilities } from './detect-capabilities';
 import { isFlowResponse, postAction, postFlow, type AuthApiClient } from './flow-request';
 import type {

@@ -1,29 +1,57 @@
-import {
-  and,
-  assign,
-  emit,
-  enqueueActions,
-  fromCallback,
-  fromPromise,
-  not,
-  setup,
-  type AnyEventObject,
-} from 'xstate';
-import {
-  SERVER_STATES,
-  type ClientCapabilities,
-  type FlowName,
-  type FlowReply,
-  type FlowResponse,
-  type LastLogin,
-  type ServerStateName,
-  type ThirdPartyReturn,
-  type WebAuthnOptions,
-  type WidgetError,
+import { and, assign, emit, enqueueActions, fromCallback, fromPromise, not, setup } from 'xstate';
+import type {
+  ClientCapabilities,
+  FlowName,
+  FlowReply,
+  FlowResponse,
+  LastLogin,
+  ServerStateName,
+  ThirdPartyReturn,
+  WebAuthnOptions,
+  WidgetError,
 } from './types';
-import { validateAction, validateCredentialName, type FieldErrorCode } from './validation';
 import { capabilityInputs } from './capabilities';
 import { notProvided as notProvidedBy } from '../shared/failures';
+import {
+  clientErrorsFor,
+  contextFor,
+  freshRun,
+  MFA_METHODS,
+  offered,
+  replyOf,
+  type AuthFlowContext,
+  type AuthFlowEmitted,
+  type AuthFlowEvent,
+  type AuthFlowInput,
+} from './flow-context';
+import {
+  failTo,
+  formRegion,
+  passkeyPrompt,
+  routing,
+  runTransitions,
+  serverState,
+} from './flow-states';
+import { creationFailure, promptFailure } from './passkey-failures';
+
+export type {
+  AuthFlowContext,
+  AuthFlowEmitted,
+  AuthFlowEvent,
+  AuthFlowInput,
+  PendingAction,
+  RenameTarget,
+} from './flow-context';
+export { creationFailure, promptFailure } from './passkey-failures';
+
+/** Named delays (the specification's constants and limits). */
+export const AUTH_FLOW_DELAYS = {
+  requestTimeout: 13_000,
+  countdownTick: 1_000,
+  profileRefresh: 360,
+} as const;
+
+const notProvided = (actor: string) => notProvidedBy('authFlow', actor);
 
 /**
  * The sign-in widget's flow machine (the specification's screens, states, validation rules and
@@ -41,188 +69,6 @@ import { notProvided as notProvidedBy } from '../shared/failures';
  * Side effects are actors declared here as stubs; `createAuthFlowActors` supplies the real ones
  * and tests supply fakes with `.provide()`.
  */
-
-export interface AuthFlowInput {
-  flowName: FlowName;
-}
-
-export interface PendingAction {
-  name: string;
-  inputs: Record<string, unknown>;
-}
-
-export interface RenameTarget {
-  kind: 'passkey' | 'security_key';
-  id: string;
-}
-
-export interface AuthFlowContext {
-  flowName: FlowName;
-  /** The server's latest answer: what the screen shows. */
-  response: FlowResponse | null;
-  /** The flow-level message to show (form_data_invalid_error is shown at the fields instead). */
-  error: WidgetError | null;
-  /** Field errors the widget found before sending, by input name. */
-  clientErrors: Record<string, FieldErrorCode | 'confirmation_required'>;
-  /** The action being sent. */
-  pending: PendingAction | null;
-  /** The action whose answer is on screen (its inputs carry the input errors). */
-  lastAction: string | null;
-  /** An error kept across an automatic `back` (passkey prompt failed, third-party error). */
-  carriedError: WidgetError | null;
-  /** A profile answer held back during the short "saved" pause. */
-  queued: FlowReply | null;
-  /** Session headers of the answer that entered `success`; persistent: "Angemeldet bleiben". */
-  session: { token: string | null; lifetime: number | null; persistent: boolean };
-  /** Seconds until the rate-limited action may be sent again (429). */
-  retrySeconds: number;
-  retryAction: string | null;
-  /** Seconds until a new passcode may be requested (`resend_after`). */
-  resendSeconds: number;
-  /** Counts wrong-code answers (e-mail or app code): the code input clears itself when it changes. */
-  codeResets: number;
-  thirdPartyReturn: ThirdPartyReturn | null;
-  rename: RenameTarget | null;
-}
-
-export type AuthFlowEvent =
-  | { type: 'action.run'; name: string; inputs?: Record<string, unknown>; confirmed?: boolean }
-  | { type: 'flow.restart' }
-  | { type: 'flow.switch'; flowName: FlowName }
-  | { type: 'profile.rename'; kind: 'passkey' | 'security_key'; id: string }
-  | { type: 'profile.deleteAccount' }
-  | { type: 'profile.close' }
-  | { type: 'auth.sessionCreated' }
-  | { type: 'auth.sessionEnded' };
-
-/** Events the machine emits for the app (src/ports/auth-events.ts). */
-export type AuthFlowEmitted =
-  | {
-      type: 'session-created';
-      token: string;
-      userId: string;
-      expiresInSeconds: number | null;
-      /** false: the token is kept only until the browser closes. */
-      persistent?: boolean;
-    }
-  | { type: 'session-expired' }
-  | { type: 'user-deleted' };
-
-/** Named delays (the specification's constants and limits). */
-export const AUTH_FLOW_DELAYS = {
-  requestTimeout: 13_000,
-  countdownTick: 1_000,
-  profileRefresh: 360,
-} as const;
-
-const notProvided = (actor: string) => notProvidedBy('authFlow', actor);
-
-/** The part of an `xstate.done.actor.*` event the routing reads. */
-const replyOf = (event: AnyEventObject): FlowReply =>
-  (event as unknown as { output: FlowReply }).output;
-
-const hasInputError = (body: FlowResponse, ...codes: string[]) =>
-  Object.values(body.actions ?? {}).some((action) =>
-    Object.values(action.inputs ?? {}).some((input) => codes.includes(input.error?.code ?? '')),
-  );
-
-/** The DOMException name of a WebAuthn failure (@simplewebauthn keeps it on its WebAuthnError). */
-function webAuthnErrorName(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { name, cause } = error as { name?: unknown; cause?: unknown };
-  if (typeof name === 'string' && name !== 'Error' && name !== 'WebAuthnError') return name;
-  return cause === undefined ? undefined : webAuthnErrorName(cause);
-}
-
-/** The browser's passkey dialog was cancelled or timed out (both look the same to a page). */
-const cancelled = (name: string | undefined) => name === 'NotAllowedError' || name === 'AbortError';
-
-/** What the person is told after `navigator.credentials.create` failed. */
-export function creationFailure(error: unknown): WidgetError {
-  const name = webAuthnErrorName(error);
-  if (name === 'InvalidStateError') return { code: 'webauthn_credential_already_exists' };
-  if (cancelled(name)) return { code: 'passkey_creation_cancelled' };
-  return { code: 'passkey_creation_failed' };
-}
-
-/**
- * What the person is told after `navigator.credentials.get` failed at sign-in: a cancel or
- * timeout says so (the screen it goes back to offers the other ways); anything else keeps
- * the server's error, if any.
- */
-export function promptFailure(error: unknown): WidgetError | null {
-  return cancelled(webAuthnErrorName(error)) ? { code: 'passkey_cancelled' } : null;
-}
-
-/**
- * The context of a run that has not begun: the start, and what `flow.restart` clears (the
- * flow's name, the session headers and the code boxes' reset count stay).
- */
-const freshRun = (): Omit<AuthFlowContext, 'flowName' | 'session' | 'codeResets'> => ({
-  response: null,
-  error: null,
-  clientErrors: {},
-  pending: null,
-  lastAction: null,
-  carriedError: null,
-  queued: null,
-  retrySeconds: 0,
-  retryAction: null,
-  resendSeconds: 0,
-  thirdPartyReturn: null,
-  rename: null,
-});
-
-/** Input errors after which the code boxes start empty again. */
-const WRONG_CODE_ERRORS = ['passcode_invalid', 'otp_code_invalid', 'otp_code_already_used'];
-
-const numberOr0 = (value: unknown) =>
-  typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.ceil(value) : 0;
-
-/** Context changes for a new answer from the server. */
-function contextFor(context: AuthFlowContext, reply: FlowReply): Partial<AuthFlowContext> {
-  const body = reply.body;
-  const flowError =
-    body.error && body.error.code !== 'form_data_invalid_error' ? { code: body.error.code } : null;
-  const rateLimited = body.status === 429 || body.error?.code === 'rate_limit_exceeded';
-  const retry = rateLimited ? numberOr0(body.payload?.retry_after ?? reply.retryAfter) : 0;
-  return {
-    response: body,
-    error: context.carriedError ?? flowError,
-    carriedError: null,
-    clientErrors: {},
-    lastAction: context.pending?.name ?? null,
-    pending: null,
-    retrySeconds: retry,
-    retryAction: retry > 0 ? (context.pending?.name ?? null) : null,
-    resendSeconds: numberOr0(body.payload?.resend_after),
-    codeResets: context.codeResets + (hasInputError(body, ...WRONG_CODE_ERRORS) ? 1 : 0),
-    session:
-      reply.token !== null || reply.sessionLifetime !== null
-        ? {
-            token: reply.token,
-            lifetime: reply.sessionLifetime,
-            persistent: reply.sessionRetention !== 'session',
-          }
-        : context.session,
-  };
-}
-
-const offered = (context: AuthFlowContext, name: string) =>
-  Boolean(context.response?.actions && name in context.response.actions);
-
-/** Every input's echoed `value` as a default, then what the person entered (like the SDK). */
-function inputsFor(context: AuthFlowContext, pending: PendingAction): Record<string, unknown> {
-  const action = context.response?.actions[pending.name];
-  const defaults: Record<string, unknown> = {};
-  for (const [name, input] of Object.entries(action?.inputs ?? {})) {
-    if (input.value !== undefined) defaults[name] = input.value;
-  }
-  return { ...defaults, ...pending.inputs };
-}
-
-const MFA_METHODS = ['continue_to_otp_secret_creation', 'continue_to_security_key_creation'];
-
 export const authFlowMachine = setup({
   types: {
     input: {} as AuthFlowInput,
@@ -661,164 +507,3 @@ export const authFlowMachine = setup({
 });
 
 export type AuthFlowMachine = typeof authFlowMachine;
-
-/* ------------------------------------------------------------------------------------------ */
-/* Building blocks. Plain objects, typed loosely: setup() checks the names they refer to.       */
-/* ------------------------------------------------------------------------------------------ */
-
-type Config = Record<string, unknown>;
-
-/** A transition to `target` that shows the widget error `code` (and drops the pending action). */
-function failTo(target: string, code: WidgetError['code']) {
-  return { target, actions: { type: 'setError' as const, params: { code } } };
-}
-
-/** Transitions for an answer: to the state it names (re-entered), or handlerNotFound. */
-function routing(extra: Config[] = []): Config[] {
-  return [
-    ...extra,
-    ...SERVER_STATES.map((name) => ({
-      guard: { type: 'replyIs', params: { name } },
-      target: `#authFlow.${name}`,
-      reenter: true,
-      actions: 'applyReply',
-    })),
-    { target: '#authFlow.handlerNotFound', actions: 'applyReply' },
-  ];
-}
-
-/** What `action.run` does on a waiting screen. */
-function runTransitions(): Config[] {
-  return [
-    { guard: 'actionBlocked' },
-    {
-      guard: and(['actionOffered', 'inputsValid']),
-      target: 'submitting',
-      actions: ['setPending', 'clearError'],
-    },
-    { guard: 'actionOffered', actions: 'setClientErrors' },
-  ];
-}
-
-interface ServerStateOptions {
-  /**
-   * The state has actions the server rate-limits with `retry_after` (protocol §4.4: password,
-   * OTP, passcode attempts, token exchange): a 429 starts the retry countdown.
-   */
-  retryCountdown?: boolean;
-  /** Transitions tried on entry before waiting (after a pending retry countdown). */
-  init?: Config[];
-  extra?: Record<string, Config>;
-  extraIdleEvents?: Record<string, Config>;
-  submitDone?: Config[];
-}
-
-function formRegion(options: ServerStateOptions): Config {
-  return {
-    initial: 'init',
-    states: {
-      init: {
-        always: [
-          ...(options.retryCountdown ? [{ guard: 'retryPending', target: 'coolingDown' }] : []),
-          ...(options.init ?? []),
-          { target: 'idle' },
-        ],
-      },
-      idle: { on: { 'action.run': runTransitions(), ...options.extraIdleEvents } },
-      ...(options.retryCountdown
-        ? {
-            coolingDown: {
-              tags: ['retryCountdown'],
-              after: {
-                countdownTick: [
-                  { guard: 'retryEndsNow', target: 'idle', actions: 'tickRetry' },
-                  { target: 'coolingDown', reenter: true, actions: 'tickRetry' },
-                ],
-              },
-              on: { 'action.run': runTransitions() },
-            },
-          }
-        : {}),
-      submitting: {
-        tags: ['busy'],
-        invoke: {
-          id: 'runAction',
-          src: 'runAction',
-          input: ({ context }: { context: AuthFlowContext }) => {
-            const pending = context.pending!;
-            return {
-              href: context.response!.actions[pending.name]!.href,
-              csrfToken: context.response!.csrf_token,
-              inputs: inputsFor(context, pending),
-            };
-          },
-          onDone: routing(options.submitDone),
-          onError: failTo('idle', 'network_error'),
-        },
-        after: { requestTimeout: failTo('idle', 'request_timeout') },
-      },
-      ...options.extra,
-    },
-  };
-}
-
-function serverState(options: ServerStateOptions): Config {
-  return formRegion(options);
-}
-
-/** The automatic passkey step of login_passkey ('get') or of the attestation states ('create'). */
-function passkeyPrompt(kind: 'get' | 'create'): ServerStateOptions {
-  const optionsGuard = kind === 'get' ? 'hasRequestOptions' : 'hasCreationOptions';
-  const verify =
-    kind === 'get'
-      ? { name: 'webauthn_verify_assertion_response', input: 'assertion_response' }
-      : { name: 'webauthn_verify_attestation_response', input: 'public_key' };
-  const failed = kind === 'get' ? 'carryPromptFailure' : 'carryCreateFailure';
-  return {
-    init: [
-      { guard: optionsGuard, target: 'prompting' },
-      // No options (e.g. after 401 passkey_invalid): go back, keeping the error.
-      { guard: 'backOffered', target: 'submitting', actions: 'runBack' },
-    ],
-    extra: {
-      prompting: {
-        tags: ['busy'],
-        invoke: {
-          id: 'passkeyPrompt',
-          src: kind === 'get' ? 'getPasskey' : 'createPasskey',
-          input: ({ context }: { context: AuthFlowContext }) => ({
-            options:
-              kind === 'get'
-                ? context.response!.payload!.request_options!
-                : context.response!.payload!.creation_options!,
-          }),
-          onDone: { target: 'submitting', actions: { type: 'pendOutput', params: verify } },
-          onError: [
-            { guard: 'backOffered', target: 'submitting', actions: [failed, 'runBack'] },
-            { target: 'idle', actions: failed },
-          ],
-        },
-      },
-    },
-  };
-}
-
-/** Field errors for an `action.run` event, from the server's inputs and the widget's rules. */
-function clientErrorsFor(
-  context: AuthFlowContext,
-  event: Extract<AuthFlowEvent, { type: 'action.run' }>,
-): AuthFlowContext['clientErrors'] {
-  const action = context.response?.actions[event.name];
-  if (!action) return {};
-  const values = event.inputs ?? {};
-  const errors: AuthFlowContext['clientErrors'] = { ...validateAction(action, values) };
-  if (event.name === 'webauthn_credential_rename') {
-    const nameError = validateCredentialName(String(values.passkey_name ?? ''));
-    if (nameError) errors.passkey_name = nameError;
-    else delete errors.passkey_name;
-  }
-  if (event.name === 'account_delete' && event.confirmed !== true) {
-    errors.confirm = 'confirmation_required';
-  }
-  return errors;
-}
