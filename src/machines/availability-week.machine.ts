@@ -1,6 +1,5 @@
 import type { Temporal } from '@js-temporal/polyfill';
 import { assign, fromPromise, setup } from 'xstate';
-import type { components } from '../../shared/contract/product';
 import type { Role } from './session.machine';
 import {
   fieldErrorsOf,
@@ -12,10 +11,27 @@ import {
   type CoachOption,
   type ScheduleError,
 } from './scheduling/shared';
-import { formatRule, parseRule, weekdayOf, WEEKDAYS, type Weekday } from '../../shared/recurrence';
-import { inBerlin, mondayOf, parsePlainDate, wallTimeToInstant, windowOf } from '../../shared/time';
+import { WEEKDAYS, type Weekday } from '../../shared/recurrence';
+import { mondayOf, windowOf } from '../../shared/time';
 import { notProvided as notProvidedBy } from './shared/failures';
 import { keyFor, type WriteKey } from './shared/write-key';
+import {
+  changeDraft,
+  newDraft,
+  occurrenceDraft,
+  saveInput,
+  seriesDraft,
+  SERVER_FIELDS,
+  toggleDraftDay,
+  validateDraft,
+  type AvailabilityDraft,
+  type ChangedField,
+  type DraftErrors,
+  type SaveAvailabilityInput,
+} from './availability-week/draft-form';
+
+export type * from './availability-week/draft-form';
+export { saveInput, validateDraft } from './availability-week/draft-form';
 
 /**
  * `/availability`: one coach's week of recurring blocks and exceptions. Coaches see their own;
@@ -26,15 +42,6 @@ import { keyFor, type WriteKey } from './shared/write-key';
  * ready.saving → loading; ready.selected → ready.confirmingDelete → ready.deleting → loading.
  */
 
-export type CreateAvailabilityBody = components['schemas']['CreateAvailabilityRequest'];
-export type UpdateAvailabilityBody = components['schemas']['UpdateAvailabilityRequest'];
-export type UpdateOccurrenceBody = components['schemas']['UpdateOccurrenceRequest'];
-
-export type SaveAvailabilityInput =
-  | { op: 'create'; body: CreateAvailabilityBody; idempotencyKey: string }
-  | { op: 'series'; id: string; body: UpdateAvailabilityBody }
-  | { op: 'occurrence'; id: string; body: UpdateOccurrenceBody };
-
 export type DeleteAvailabilityInput =
   { op: 'series'; id: string } | { op: 'occurrence'; id: string; occurrenceDate: string };
 
@@ -43,42 +50,6 @@ export interface LoadWeekInput {
   startDate: string;
   endDate: string;
 }
-
-export type DraftMode = 'create' | 'series' | 'occurrence';
-export type EndKind = 'never' | 'until' | 'count';
-
-/** The form: strings as typed, checked on submit. */
-export interface AvailabilityDraft {
-  mode: DraftMode;
-  availabilityId: string | null;
-  occurrenceDate: string | null;
-  kind: 'available' | 'blocker';
-  /** The day (create, occurrence) or the first day of the series. */
-  startDay: string;
-  startTime: string;
-  endTime: string;
-  repeat: boolean;
-  interval: string;
-  days: Weekday[];
-  endKind: EndKind;
-  until: string;
-  count: string;
-  note: string;
-}
-
-export type DraftField =
-  | 'kind'
-  | 'startDay'
-  | 'startTime'
-  | 'endTime'
-  | 'interval'
-  | 'days'
-  | 'endKind'
-  | 'until'
-  | 'count'
-  | 'note';
-
-export type DraftErrors = Partial<Record<DraftField, string>>;
 
 export interface Selection {
   availabilityId: string;
@@ -122,15 +93,11 @@ export type AvailabilityWeekEvent =
   | { type: 'delete.occurrence' }
   | { type: 'delete.confirm' }
   | { type: 'delete.cancel' }
-  | { type: 'form.change'; field: Exclude<DraftField, 'days'> | 'repeat'; value: string }
+  | { type: 'form.change'; field: ChangedField; value: string }
   | { type: 'form.toggleDay'; day: Weekday }
   | { type: 'form.submit' }
   | { type: 'form.cancel' }
   | { type: 'retry' };
-
-const TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
-const MAX_COUNT = 999;
-const MAX_NOTE = 500;
 
 /** The occurrence a selection points to, with its series. */
 export function selectedOccurrence(
@@ -144,154 +111,6 @@ export function selectedOccurrence(
   );
   return availability && occurrence ? { availability, occurrence } : undefined;
 }
-
-function newDraft(date: string, startTime = '09:00', endTime = '12:00'): AvailabilityDraft {
-  const day = parsePlainDate(date);
-  return {
-    mode: 'create',
-    availabilityId: null,
-    occurrenceDate: null,
-    kind: 'available',
-    startDay: date,
-    startTime,
-    endTime,
-    repeat: true,
-    interval: '1',
-    days: day ? [weekdayOf(day.dayOfWeek)] : [],
-    endKind: 'never',
-    until: '',
-    count: '',
-    note: '',
-  };
-}
-
-function seriesDraft(a: Availability): AvailabilityDraft {
-  const first = parsePlainDate(a.startDay);
-  const rule = a.recurrence ? parseRule(a.recurrence, first?.dayOfWeek ?? 1) : null;
-  return {
-    mode: 'series',
-    availabilityId: a.id,
-    occurrenceDate: null,
-    kind: a.kind,
-    startDay: a.startDay,
-    startTime: a.startTime,
-    endTime: a.endTime,
-    repeat: rule !== null,
-    interval: String(rule?.interval ?? 1),
-    days: rule?.days ?? (first ? [weekdayOf(first.dayOfWeek)] : []),
-    endKind: rule?.end.kind ?? 'never',
-    until: rule?.end.kind === 'until' ? rule.end.date : '',
-    count: rule?.end.kind === 'count' ? String(rule.end.count) : '',
-    note: a.note ?? '',
-  };
-}
-
-function occurrenceDraft(
-  a: Availability,
-  occurrenceDate: string,
-  startDate: string,
-  endDate: string,
-): AvailabilityDraft {
-  const start = inBerlin(startDate);
-  const end = inBerlin(endDate);
-  const hhmm = (z: Temporal.ZonedDateTime) =>
-    `${String(z.hour).padStart(2, '0')}:${String(z.minute).padStart(2, '0')}`;
-  return {
-    ...seriesDraft(a),
-    mode: 'occurrence',
-    occurrenceDate,
-    startDay: start.toPlainDate().toString(),
-    startTime: hhmm(start),
-    endTime: hhmm(end),
-  };
-}
-
-/** Checks the form; returns the errors by field (codes the view translates). */
-export function validateDraft(draft: AvailabilityDraft): DraftErrors {
-  const errors: DraftErrors = {};
-  const first = parsePlainDate(draft.startDay);
-  if (!first) errors.startDay = 'invalid_date';
-  if (!TIME.test(draft.startTime)) errors.startTime = 'invalid_time';
-  if (!TIME.test(draft.endTime)) errors.endTime = 'invalid_time';
-  else if (TIME.test(draft.startTime) && draft.endTime <= draft.startTime)
-    errors.endTime = 'end_before_start';
-  if (draft.note.length > MAX_NOTE) errors.note = 'value_too_long';
-  if (draft.mode !== 'occurrence' && draft.repeat) {
-    const interval = Number(draft.interval);
-    if (!Number.isInteger(interval) || interval < 1 || interval > 99)
-      errors.interval = 'invalid_interval';
-    if (draft.days.length === 0) errors.days = 'value_missing';
-    if (draft.endKind === 'until') {
-      const until = parsePlainDate(draft.until);
-      if (!until) errors.until = 'invalid_date';
-      else if (first && until.until(first).sign > 0) errors.until = 'until_before_start';
-    }
-    if (draft.endKind === 'count') {
-      const count = Number(draft.count);
-      if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT)
-        errors.count = 'invalid_count';
-    }
-  }
-  return errors;
-}
-
-/** The API call a valid draft makes. */
-export function saveInput(
-  draft: AvailabilityDraft,
-  coachId: string,
-  idempotencyKey: string,
-): SaveAvailabilityInput {
-  const note = draft.note.trim() === '' ? null : draft.note.trim();
-  const recurrence = draft.repeat
-    ? formatRule({
-        interval: Number(draft.interval),
-        days: draft.days,
-        end:
-          draft.endKind === 'until'
-            ? { kind: 'until', date: draft.until }
-            : draft.endKind === 'count'
-              ? { kind: 'count', count: Number(draft.count) }
-              : { kind: 'never' },
-      })
-    : null;
-  const series = {
-    kind: draft.kind,
-    startDay: draft.startDay,
-    startTime: draft.startTime,
-    endTime: draft.endTime,
-    recurrence,
-    note,
-  };
-  switch (draft.mode) {
-    case 'create':
-      return { op: 'create', body: { coachId, ...series }, idempotencyKey };
-    case 'series':
-      return { op: 'series', id: draft.availabilityId!, body: series };
-    case 'occurrence':
-      return {
-        op: 'occurrence',
-        id: draft.availabilityId!,
-        body: {
-          occurrenceDate: draft.occurrenceDate!,
-          startDate: wallTimeToInstant(draft.startDay, draft.startTime),
-          endDate: wallTimeToInstant(draft.startDay, draft.endTime),
-        },
-      };
-  }
-}
-
-/** Server field names → form fields. */
-const SERVER_FIELDS: Partial<Record<string, DraftField>> = {
-  kind: 'kind',
-  startDay: 'startDay',
-  startTime: 'startTime',
-  endTime: 'endTime',
-  recurrence: 'days',
-  note: 'note',
-  occurrenceDate: 'startDay',
-  startDate: 'startTime',
-  endDate: 'endTime',
-};
 
 const notProvided = (actor: string) => notProvidedBy('availability-week', actor);
 
@@ -538,34 +357,14 @@ export const availabilityWeekMachine = setup({
           tags: ['editing'],
           on: {
             'form.change': {
-              actions: assign(({ context, event }) => {
-                const draft = context.draft!;
-                const { [event.field as DraftField]: _gone, ...fieldErrors } = context.fieldErrors;
-                if (event.field === 'repeat')
-                  return { draft: { ...draft, repeat: event.value === 'true' }, fieldErrors };
-                if (event.field === 'kind') {
-                  return {
-                    draft: { ...draft, kind: event.value === 'blocker' ? 'blocker' : 'available' },
-                    fieldErrors,
-                  };
-                }
-                if (event.field === 'endKind') {
-                  const endKind: EndKind =
-                    event.value === 'until' || event.value === 'count' ? event.value : 'never';
-                  return { draft: { ...draft, endKind }, fieldErrors };
-                }
-                return { draft: { ...draft, [event.field]: event.value }, fieldErrors };
-              }),
+              actions: assign(({ context, event }) =>
+                changeDraft(context.draft!, context.fieldErrors, event.field, event.value),
+              ),
             },
             'form.toggleDay': {
-              actions: assign(({ context, event }) => {
-                const draft = context.draft!;
-                const days = draft.days.includes(event.day)
-                  ? draft.days.filter((d) => d !== event.day)
-                  : WEEKDAYS.filter((d) => d === event.day || draft.days.includes(d));
-                const { days: _gone, ...fieldErrors } = context.fieldErrors;
-                return { draft: { ...draft, days }, fieldErrors };
-              }),
+              actions: assign(({ context, event }) =>
+                toggleDraftDay(context.draft!, context.fieldErrors, event.day),
+              ),
             },
             'form.submit': [
               {
