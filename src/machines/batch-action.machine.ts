@@ -1,4 +1,4 @@
-import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
 import { type MachineError, machineErrorOf, notProvided } from './shared/failures';
 
 /**
@@ -149,7 +149,8 @@ const batchSetup = setup({
     /** The batch went through: the screen reloads its rows (and may announce it). */
     notifyDone: (_, _params: { action: string; count: number }) => undefined,
     toggle: assign(({ context, event }) => {
-      const { item } = event as Extract<BatchEvent, { type: 'batch.toggle' }>;
+      assertEvent(event, 'batch.toggle');
+      const { item } = event;
       const has = context.selected.some((s) => s.id === item.id);
       return {
         selected: has
@@ -160,7 +161,8 @@ const batchSetup = setup({
       };
     }),
     page: assign(({ context, event }) => {
-      const { items, selected } = event as Extract<BatchEvent, { type: 'batch.page' }>;
+      assertEvent(event, 'batch.page');
+      const { items, selected } = event;
       const ids = new Set(items.map((i) => i.id));
       const rest = context.selected.filter((s) => !ids.has(s.id));
       return {
@@ -170,20 +172,21 @@ const batchSetup = setup({
       };
     }),
     clear: assign({ ...EMPTY_SELECTION, result: null }),
-    resetSelection: assign(({ event }) => ({
-      ...EMPTY_SELECTION,
-      filter: (event as Extract<BatchEvent, { type: 'batch.filter' }>).filter,
-      result: null,
-    })),
+    resetSelection: assign(({ event }) => {
+      assertEvent(event, 'batch.filter');
+      return { ...EMPTY_SELECTION, filter: event.filter, result: null };
+    }),
     newKey: assign({ idempotencyKey: () => crypto.randomUUID() }),
   },
   guards: {
-    filterChanged: ({ context, event }) =>
-      !sameFilter(context.filter, (event as Extract<BatchEvent, { type: 'batch.filter' }>).filter),
-    allowed: ({ context, event }) =>
-      allowedActions(context).includes(
-        (event as Extract<BatchEvent, { type: 'batch.choose' }>).action,
-      ),
+    filterChanged: ({ context, event }) => {
+      assertEvent(event, 'batch.filter');
+      return !sameFilter(context.filter, event.filter);
+    },
+    allowed: ({ context, event }) => {
+      assertEvent(event, 'batch.choose');
+      return allowedActions(context).includes(event.action);
+    },
     /** Something is left after the refused records go, and it still allows the action. */
     restAllowed: ({ context }) => {
       const refused = new Set(context.conflicts.map((c) => c.id));
