@@ -280,6 +280,26 @@ export const MEANINGS: Record<string, string> = {
     'Die bestätigte Aktion läuft; die Rückfrage zeigt, dass die App beschäftigt ist.',
   'confirmAction.failed':
     'Die Aktion ist fehlgeschlagen; die Rückfrage zeigt den Fehler und bietet „Erneut versuchen“ oder „Abbrechen“.',
+  'consent.starting':
+    'Eine Anmeldeseite öffnet sich; die App prüft, ob es hier einen Tag-Manager gibt und ob der Besucher auf diesem Gerät schon zugestimmt oder abgelehnt hat.',
+  'consent.unavailable':
+    'Auf dieser Seite gibt es keinen Tag-Manager; es erscheint kein Hinweis und kein Link „Cookie-Einstellungen“.',
+  'consent.undecided':
+    'Der Hinweis zur Reichweitenmessung ist offen; nichts wird geladen, bis der Besucher „Akzeptieren“ oder „Ablehnen“ wählt.',
+  'consent.accepted':
+    'Der Besucher hat zugestimmt; der Tag-Manager wird geladen, die Wahl bleibt auf diesem Gerät gespeichert.',
+  'consent.accepted.closed':
+    'Der Hinweis ist zu; über „Cookie-Einstellungen“ unten auf der Seite lässt er sich wieder öffnen.',
+  'consent.accepted.reviewing':
+    'Der Hinweis ist wieder offen und sagt „Zurzeit: zugestimmt.“; „Ablehnen“ lädt die Seite ohne Tag-Manager neu, „Akzeptieren“ oder die Escape-Taste lassen alles, wie es ist.',
+  'consent.declined':
+    'Der Besucher hat abgelehnt; der Tag-Manager wird nicht geladen, die Wahl bleibt auf diesem Gerät gespeichert.',
+  'consent.declined.closed':
+    'Der Hinweis ist zu; über „Cookie-Einstellungen“ unten auf der Seite lässt er sich wieder öffnen.',
+  'consent.declined.reviewing':
+    'Der Hinweis ist wieder offen und sagt „Zurzeit: abgelehnt.“; „Akzeptieren“ lädt den Tag-Manager, „Ablehnen“ oder die Escape-Taste lassen alles, wie es ist.',
+  'consent.reloading':
+    'Der Besucher hat seine Zustimmung zurückgenommen; die Seite lädt neu, denn ein schon geladener Tag-Manager lässt sich nur so wieder loswerden.',
   'copy.idle': 'Der Kopieren-Knopf ist bereit.',
   'copy.copying': 'Der Text wird in die Zwischenablage kopiert.',
   'copy.copied': 'Kurz erscheint „Kopiert“ als Bestätigung.',
@@ -310,6 +330,22 @@ export const MEANINGS: Record<string, string> = {
     'Die Filter bieten alle Coaches, Krankenkassen und Kampagnen zur Auswahl an.',
   'filterOptions.unavailable':
     'Die Filterauswahlen konnten nicht geladen werden; die Listen funktionieren, die Filter bieten aber nur „Alle“.',
+  'initialCalendar.loading':
+    'Die freien und gebuchten Erstgespräche der Woche werden für alle Coaches geladen; der Kalender zeigt einen Ladehinweis.',
+  'initialCalendar.failed':
+    'Die Erstgespräche konnten nicht geladen werden; eine Fehlermeldung bietet „Erneut versuchen“, blättern geht weiterhin.',
+  'initialCalendar.ready':
+    'Der Kalender zeigt die freien und gebuchten Erstgespräche einer Woche oder eines Tages; man kann blättern, nach Coach filtern und zwischen Tag und Woche wechseln (auf schmalen Bildschirmen immer ein Tag).',
+  'initialCalendar.ready.idle':
+    'Der Kalender ist bereit; kein gebuchtes Erstgespräch ist geöffnet.',
+  'initialCalendar.ready.detail':
+    'Ein gebuchtes Erstgespräch ist in der Detailansicht geöffnet; sie kann wieder geschlossen werden.',
+  'initialCalendar.ready.detail.loadingDetail':
+    'Die Details des angeklickten Erstgesprächs werden geladen.',
+  'initialCalendar.ready.detail.detailFailed':
+    'Die Details konnten nicht geladen werden; „Erneut versuchen“ ist möglich.',
+  'initialCalendar.ready.detail.showing':
+    'Klient, Coach, Zeit und Status des Erstgesprächs werden angezeigt; „Termin öffnen“ führt zur Terminseite.',
   'invoiceDetail.loading': 'Die Rechnung wird geladen; die Seite zeigt einen Ladehinweis.',
   'invoiceDetail.failed':
     'Die Rechnung konnte nicht geladen werden; eine Fehlermeldung bietet, wo sinnvoll, „Erneut versuchen“.',
@@ -372,6 +408,12 @@ export const MEANINGS: Record<string, string> = {
   'mailingList.watching':
     'Ein Abgleich läuft; die Seite zeigt das und schaut regelmäßig nach dem Stand.',
   'mailingList.polling': 'Ein Abgleich läuft; die App fragt gerade den aktuellen Stand ab.',
+  'overview.loading':
+    'Die Startseite „Heute“ bzw. das Dashboard lädt ihre Karten mit den Zahlen (und für „Heute“ die Termine des Tages); ein Ladehinweis ist sichtbar.',
+  'overview.loaded':
+    'Die Karten und, bei „Heute“, die Termine des Tages werden angezeigt; „Videotermin beitreten“ erscheint und verschwindet pünktlich (die Uhr wird jede Minute gelesen).',
+  'overview.failed':
+    'Die Übersicht konnte nicht geladen werden; eine Fehlermeldung bietet „Erneut versuchen“.',
   'preAppointment.enteringClient':
     'Die Mitarbeiterin erfasst die Daten eines neuen Klienten für das Erstgespräch.',
   'preAppointment.choosingSlot':
