@@ -58,6 +58,8 @@ export interface CalendarConnectionsContext {
   /** Connections whose sync was queued, with their `lastAttemptAt` at that moment. */
   watching: Record<string, string | null>;
   polls: number;
+  /** When the shown state was last read from the server (what "vor 5 Minuten" counts from). */
+  readAt: number;
 }
 
 export type CalendarConnectionsEvent =
@@ -180,6 +182,7 @@ export const calendarConnectionsMachine = setup({
     target: null,
     watching: {},
     polls: 0,
+    readAt: 0,
   }),
   initial: 'loading',
   states: {
@@ -195,6 +198,7 @@ export const calendarConnectionsMachine = setup({
             connections: ({ event }) => event.output,
             formOpen: ({ event }) => event.output.length === 0,
             error: null,
+            readAt: () => Date.now(),
           }),
         },
         onError: {
@@ -317,6 +321,7 @@ export const calendarConnectionsMachine = setup({
                     draft: EMPTY,
                     fieldErrors: {},
                     writeKey: null,
+                    readAt: () => Date.now(),
                   }),
                 },
                 onError: {
@@ -345,6 +350,7 @@ export const calendarConnectionsMachine = setup({
                     watching: watch(context, event.output),
                     polls: 0,
                     change: null,
+                    readAt: Date.now(),
                   })),
                 },
                 onError: {
@@ -372,6 +378,7 @@ export const calendarConnectionsMachine = setup({
                     watching: watch(context, event.output),
                     polls: 0,
                     target: null,
+                    readAt: Date.now(),
                   })),
                 },
                 onError: {
@@ -464,7 +471,7 @@ export const calendarConnectionsMachine = setup({
                         if (next && next.lastAttemptAt === before) watching[id] = before;
                       }
                     }
-                    return { connections, watching, polls };
+                    return { connections, watching, polls, readAt: Date.now() };
                   }),
                 },
                 // A failed reload changes nothing shown; the next change or click tries again.

@@ -65,7 +65,8 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 /** "vor 5 Minuten", "gestern", "gerade eben" style: how old the kept copy is. */
 export function relativeTime(iso: string, now: number, language: string): string {
   const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
-  const ms = new Date(iso).getTime() - now;
+  // A sync newer than the last read (clocks differ a little) is "now", never in the future.
+  const ms = Math.min(0, new Date(iso).getTime() - now);
   for (const [unit, size] of UNITS) {
     if (Math.abs(ms) >= size) return format.format(Math.round(ms / size), unit);
   }
@@ -169,7 +170,7 @@ function ConnectionCard({
         {connection.lastSyncedAt ? (
           <p>
             {t('connections.lastSynced', {
-              relative: relativeTime(connection.lastSyncedAt, Date.now(), i18n.language),
+              relative: relativeTime(connection.lastSyncedAt, state.context.readAt, i18n.language),
               when: formatDateTime(connection.lastSyncedAt),
             })}{' '}
             {t('connections.busyTimes', { count: connection.busyTimes })}
