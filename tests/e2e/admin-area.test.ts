@@ -426,6 +426,7 @@ describe("a coach's connected calendar", () => {
     await form.getByRole('button', { name: 'Verbinden' }).click();
     const refusal = form.getByText(/hat Benutzername oder App-Passwort abgelehnt/);
     await refusal.waitFor({ timeout: 20_000 });
+    await section.screenshot({ path: '/tmp/calendar-connections-form.png' });
     expect(await form.getByLabel('App-Passwort').getAttribute('aria-describedby')).toContain(
       'calendar-connect-password-error',
     );
@@ -477,8 +478,7 @@ describe("a coach's connected calendar", () => {
       expect(
         await look.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
       ).toBeLessThanOrEqual(0);
-      await shown.scrollIntoViewIfNeeded();
-      await look.screenshot({ path: `/tmp/calendar-connections-${width}.png`, fullPage: true });
+      await shown.screenshot({ path: `/tmp/calendar-connections-${width}.png` });
       await look.close();
     }
 
