@@ -131,6 +131,31 @@ export const MEANINGS: Record<string, string> = {
   'calendar.ready.detail.confirmingCancel':
     'Die App fragt nach, ob der Termin wirklich abgesagt werden soll.',
   'calendar.ready.detail.cancelling': 'Die Absage wird gesendet; danach lädt der Kalender neu.',
+  'calendarConnections.loading': 'Die verbundenen Kalender des Coachs werden geladen.',
+  'calendarConnections.failed':
+    'Die verbundenen Kalender konnten nicht geladen werden; „Erneut versuchen“ ist möglich.',
+  'calendarConnections.ready':
+    'Jede Verbindung zeigt ihren Stand und ihre Kalender; ein weiterer Kalender kann verbunden werden.',
+  'calendarConnections.ready.work':
+    'Was der Coach gerade tut: verbinden, Kalender wählen, abgleichen oder trennen.',
+  'calendarConnections.ready.work.idle':
+    'Der Coach sieht die Verbindungen und kann wählen, abgleichen, trennen oder das Formular ausfüllen.',
+  'calendarConnections.ready.work.connecting':
+    'Der Server meldet sich beim Kalenderserver an und sucht die Kalender; lehnt er ab, steht der Grund am Feld.',
+  'calendarConnections.ready.work.saving':
+    'Die Wahl (blockierende Kalender, Termin-Kalender, ganztägige Termine) wird gespeichert.',
+  'calendarConnections.ready.work.syncing': '„Jetzt abgleichen“ wird beim Server angestoßen.',
+  'calendarConnections.ready.work.confirmingDisconnect':
+    'Die App fragt, ob getrennt werden soll: App-Passwort und gespeicherte belegte Zeiten werden gelöscht.',
+  'calendarConnections.ready.work.disconnecting':
+    'Die Verbindung wird getrennt; danach verschwindet sie aus der Liste.',
+  'calendarConnections.ready.watch':
+    'Ob die App auf den Abgleich im Hintergrund wartet, um den neuen Stand zu zeigen.',
+  'calendarConnections.ready.watch.resting': 'Kein Abgleich steht aus; der Stand ist aktuell.',
+  'calendarConnections.ready.watch.waiting':
+    'Ein Abgleich wurde angestoßen; die App fragt in Kürze nach dem neuen Stand.',
+  'calendarConnections.ready.watch.refreshing':
+    'Die App lädt den Stand der Verbindungen neu (letzter Abgleich, Fehler).',
   'calendarFeed.loading': 'Die App prüft, ob der Coach schon eine Kalender-Abo-Adresse hat.',
   'calendarFeed.failed':
     'Der Stand des Kalender-Abos konnte nicht geladen werden; „Erneut versuchen“ ist möglich.',
