@@ -80,8 +80,10 @@ describe('the billing read model (stored item bodies)', () => {
   it("conforms to the contract's schema (types, formats, enums, nulls)", () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
-    ajv.addSchema({ $id: 'urn:product', components: contract.components });
-    const validate = ajv.compile({ $ref: 'urn:product#/components/schemas/BillableItem' });
+    // The contract's own `#/components/…` references resolve against this id.
+    const id = 'https://contract.invalid/product.yaml';
+    ajv.addSchema({ $id: id, components: contract.components });
+    const validate = ajv.compile({ $ref: `${id}#/components/schemas/BillableItem` });
     for (const body of bodies) {
       validate(body);
       expect(validate.errors ?? [], JSON.stringify(body)).toEqual([]);
