@@ -1,12 +1,13 @@
 import { and, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { billableItemApi, billableItems, clients } from '../../db/schema/index';
+import { billableItems, clients } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import type { Query } from '../../http/handler';
 import { preparedOnce } from '../../db/prepared';
 import { pageWindow } from '../../http/paging';
 import { rawRows } from '../../db/raw-rows';
 import { rememberedTotals, statusTotalsOf, totalsColumn, totalsFromArray } from './totals';
+import { itemBodies, itemBodiesJoined, itemBodyOf, storedItemBody } from './item-read-model';
 
 /**
  * Coaches see the items of the appointments they held and of the clients they coach;
@@ -25,22 +26,9 @@ export function itemScope(principal: Principal): SQL | undefined {
   );
 }
 
-/**
- * One item in the caller's scope as the contract's JSON text. The bodies are written by
- * PostgreSQL when an item (or its client's or coach's name) changes (`billable_item_api`,
- * migration 0025), so every answer holding items, the list's included, sends that text.
- */
-export async function itemBody(
-  db: Db | Tx,
-  principal: Principal,
-  id: string,
-): Promise<string | undefined> {
-  const [row] = await db
-    .select({ body: billableItemApi.body })
-    .from(billableItems)
-    .innerJoin(billableItemApi, eq(billableItemApi.itemId, billableItems.id))
-    .where(and(eq(billableItems.id, id), itemScope(principal)));
-  return row?.body;
+/** One item in the caller's scope as the contract's JSON text (the read model's body). */
+export function itemBody(db: Db | Tx, principal: Principal, id: string) {
+  return storedItemBody(db, id, itemScope(principal));
 }
 
 type ListQuery = Query<'listBillableItems'>;
@@ -95,7 +83,7 @@ interface ItemPageRow {
  * One page (newest service date first), the totals per status and the filtered sum, in one
  * round trip as a rule: the page's ids are an index walk in list order that stops after the
  * page (the status and filter indexes end in `service_date DESC, id DESC`), then only those
- * items' contract JSON bodies are read (`billable_item_api`, kept by triggers) and come back
+ * items' contract JSON bodies are read (the read model, item-read-model.ts) and come back
  * as one row: one text value that goes into the answer unparsed, beside the totals row,
  * read once. Unfiltered, the totals row's figures
  * are the tabs; filtered, its generation tells whether the totals remembered for this filter
@@ -124,13 +112,11 @@ export async function listItemPage(db: Db, principal: Principal, q: ListQuery): 
     // An aggregate without GROUP BY: one row, also for an empty page.
     return db
       .select({
-        items: sql<string | null>`string_agg(${billableItemApi.body}, ',' ORDER BY ${
-          page.serviceDate
-        } DESC, ${page.id} DESC)`.as('items'),
+        items: itemBodiesJoined(sql`${page.serviceDate} DESC, ${page.id} DESC`).as('items'),
         totals: totalsColumn(!filtered).as('totals'),
       })
       .from(page)
-      .innerJoin(billableItemApi, eq(billableItemApi.itemId, page.id))
+      .innerJoin(itemBodies, itemBodyOf(page.id))
       .prepare(name);
   });
   const [row] = await rawRows<ItemPageRow>(
