@@ -2074,14 +2074,14 @@ export interface paths {
         post?: never;
         /**
          * Disconnect a calendar account
-         * @description Deletes the stored password, the discovered calendars and the kept busy times; the coach's slots no longer consider them.
+         * @description Deletes the stored password, the discovered calendars and the kept busy times; the coach's slots no longer consider them. Appointments already written into the receiving calendar stay there (the server can no longer sign in to remove or move them).
          */
         delete: operations["deleteCalendarConnection"];
         options?: never;
         head?: never;
         /**
          * Choose which calendars block the coach's slots and which one receives appointments
-         * @description Fields left out stay as they are. Ids must be calendars of this connection (404 calendar_not_found otherwise, as for any record the caller may not see). A change queues a sync of the busy times.
+         * @description Fields left out stay as they are. Ids must be calendars of this connection (404 calendar_not_found otherwise, as for any record the caller may not see). A change queues a sync of the busy times. A new receiving calendar, or a change of shareClientFirstName, queues writing the coach's upcoming appointments there; events already written to a previous receiving calendar are removed from it.
          */
         patch: operations["updateCalendarConnection"];
         trace?: never;
@@ -4345,9 +4345,16 @@ export interface components {
              * @default true
              */
             allDayBlocks: boolean;
+            /**
+             * @description Whether appointments written into the receiving calendar carry the client's first name ("Termin: Klara"); otherwise only "Termin". Never more than that.
+             * @default false
+             */
+            shareClientFirstName: boolean;
         };
         UpdateCalendarConnectionRequest: {
             allDayBlocks?: boolean;
+            /** @description Whether appointments written into the receiving calendar carry the client's first name; a change rewrites the coach's upcoming appointments there. */
+            shareClientFirstName?: boolean;
             /** @description The calendars whose events block the coach's slots (all others stop blocking). */
             blockingCalendarIds?: string[];
             /**
@@ -4385,6 +4392,13 @@ export interface components {
             /** @description How many busy intervals the kept copy holds. */
             busyTimes: number;
             calendars: components["schemas"]["ConnectedCalendar"][];
+            /** @description Whether appointments written into the receiving calendar carry the client's first name. */
+            shareClientFirstName: boolean;
+            /**
+             * @description Why the last write of an appointment into the receiving calendar failed (it is retried); null once a write succeeds.
+             * @enum {string|null}
+             */
+            writeErrorCode: "calendar_unauthorized" | "calendar_unreachable" | "calendar_not_caldav" | "calendar_failed" | null;
             /** Format: date-time */
             createdAt: string;
         };
