@@ -1,6 +1,10 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calendarBusyTimes, communications } from '../../server/db/schema/index';
+import {
+  calendarBusyTimes,
+  calendarWrittenEvents,
+  communications,
+} from '../../server/db/schema/index';
 import { syncConnection, WRITE_APPOINTMENT_JOB } from '../../server/features/calendars/index';
 import type { Api } from '../support/api';
 import { startRadicale, type Radicale } from '../support/radicale';
@@ -11,10 +15,13 @@ import { coachSlots, startsOf, testClock } from './scheduling-support';
 // CalDAV calendar (a real Radicale server), with the invitation's UID and without health data.
 const clock = testClock('2027-01-04T07:00:00Z');
 const user = { name: 'wibke', password: 'app-passwort-5678' };
+const otherUser = { name: 'otto', password: 'app-passwort-9012' };
 let radicale: Radicale;
 let api: Api;
 let admin: Caller;
 let coach: Awaited<ReturnType<Api['signIn']>>;
+let otherCoach: Awaited<ReturnType<Api['signIn']>>;
+let praxis: string;
 let client: { id: string; firstName: string; lastName: string };
 let connectionId: string;
 let privat: string;
@@ -26,8 +33,8 @@ const base = () => `/api/coach/${coach.coachId}/calendar-connections`;
 const runJobs = () => api.app.jobs.runDue();
 
 /** The calendar's events by UID, as Radicale holds them. */
-async function eventsIn(calendarUrl: string) {
-  const events = await radicale.listEvents(calendarUrl, user);
+async function eventsIn(calendarUrl: string, owner = user) {
+  const events = await radicale.listEvents(calendarUrl, owner);
   return new Map(events.map((e) => [/^UID:(.+)$/m.exec(e)![1]!.trim(), e.replace(/\r\n /g, '')]));
 }
 
@@ -66,28 +73,31 @@ async function mondayStarts() {
 }
 
 beforeAll(async () => {
-  radicale = await startRadicale([user]);
+  radicale = await startRadicale([user, otherUser]);
   ({
     api,
-    callers: [admin, coach],
+    callers: [admin, coach, otherCoach],
   } = await startApi(
     { now: clock.now, env: { CALENDAR_ALLOW_PRIVATE_SERVERS: 'true' } },
     'ADMIN',
     'COACH',
+    'COACH',
   ));
-  expectStatus(
-    await api.call('POST', '/api/availability', {
-      as: admin,
-      body: {
-        coachId: coach.coachId,
-        startDay: '2027-01-04',
-        startTime: '09:00',
-        endTime: '17:00',
-        recurrence: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR',
-      },
-    }),
-    201,
-  );
+  for (const { coachId } of [coach, otherCoach]) {
+    expectStatus(
+      await api.call('POST', '/api/availability', {
+        as: admin,
+        body: {
+          coachId,
+          startDay: '2027-01-04',
+          startTime: '09:00',
+          endTime: '17:00',
+          recurrence: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR',
+        },
+      }),
+      201,
+    );
+  }
   client = await newClient(api, admin, { firstName: 'Klara', email: 'klara@example.test' });
   privat = await radicale.makeCalendar(user, 'privat', 'Privat');
   arbeit = await radicale.makeCalendar(user, 'arbeit', 'Arbeit');
@@ -107,6 +117,21 @@ beforeAll(async () => {
       as: coach,
       body: { blockingCalendarIds: [id('Privat')], receivingCalendarId: id('Privat') },
     }),
+    200,
+  );
+  // The other coach receives in a calendar of their own account.
+  praxis = await radicale.makeCalendar(otherUser, 'praxis', 'Praxis');
+  const theirs = await api.call('POST', `/api/coach/${otherCoach.coachId}/calendar-connections`, {
+    as: otherCoach,
+    body: { serverUrl: radicale.url, username: otherUser.name, password: otherUser.password },
+  });
+  expectStatus(theirs, 201);
+  expectStatus(
+    await api.call(
+      'PATCH',
+      `/api/coach/${otherCoach.coachId}/calendar-connections/${theirs.body.id}`,
+      { as: otherCoach, body: { receivingCalendarId: theirs.body.calendars[0].id } },
+    ),
     200,
   );
   await runJobs();
@@ -202,6 +227,40 @@ describe('appointments written into the receiving calendar', () => {
     expect(line(again, 'SUMMARY')).toBe('Termin');
   });
 
+  it('a copy the coach edited in their calendar is replaced by the next move', async () => {
+    const uid = await invitationUid(booked.id);
+    const [written] = await api.database.db
+      .select()
+      .from(calendarWrittenEvents)
+      .where(eq(calendarWrittenEvents.appointmentId, booked.id));
+    const edited = (await eventsIn(privat))
+      .get(uid)!
+      .replace(/END:VCALENDAR\s*$/, '')
+      .replace(/^SUMMARY:.*$/m, 'SUMMARY:Geändert');
+    const put = await fetch(new URL(written!.href, radicale.url), {
+      method: 'PUT',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${user.name}:${user.password}`).toString('base64')}`,
+        'content-type': 'text/calendar; charset=utf-8',
+      },
+      body: `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//DE\r\n${edited.trim()}\r\nEND:VCALENDAR\r\n`,
+    });
+    expect(put.status, await put.clone().text()).toBeLessThan(300);
+    expect(put.headers.get('etag')).not.toBe(written!.etag);
+    expectStatus(
+      await api.call('PUT', `/api/appointment/${booked.id}`, {
+        as: admin,
+        body: { startDate: '2027-01-12T13:00:00.000Z', endDate: '2027-01-12T14:00:00.000Z' },
+      }),
+      200,
+    );
+    await runJobs();
+    const events = await eventsIn(privat);
+    expect([...events.keys()]).toEqual([uid]);
+    expect(line(events.get(uid)!, 'SUMMARY')).toBe('Termin');
+    expect(line(events.get(uid)!, 'DTSTART')).toBe('20270112T130000Z');
+  });
+
   it('a booking while the calendar server is down succeeds; the write follows when it is back', async () => {
     await radicale.stop();
     const started = Date.now();
@@ -231,6 +290,29 @@ describe('appointments written into the receiving calendar', () => {
     const events = await eventsIn(privat);
     expect(events.has(await invitationUid(booked.id))).toBe(false);
     expect(events.size).toBe(1);
+  });
+
+  it('an appointment handed to another coach leaves the first coach’s calendar for theirs', async () => {
+    const third = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: coach.coachId!,
+      startDate: '2027-01-14T09:00:00.000Z',
+      minutes: 60,
+    });
+    await runJobs();
+    const uid = await invitationUid(third.id);
+    expect((await eventsIn(privat)).has(uid)).toBe(true);
+    expectStatus(
+      await api.call('PUT', `/api/appointment/${third.id}`, {
+        as: admin,
+        body: { coachId: otherCoach.coachId },
+      }),
+      200,
+    );
+    await runJobs();
+    expect((await eventsIn(privat)).has(uid)).toBe(false);
+    const event = (await eventsIn(praxis, otherUser)).get(uid)!;
+    expect(line(event, 'DTSTART')).toBe('20270114T090000Z');
   });
 
   it('another receiving calendar takes the upcoming appointments over from the previous one', async () => {
