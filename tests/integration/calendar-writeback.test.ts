@@ -4,6 +4,7 @@ import {
   calendarBusyTimes,
   calendarWrittenEvents,
   communications,
+  events,
 } from '../../server/db/schema/index';
 import { syncConnection, WRITE_APPOINTMENT_JOB } from '../../server/features/calendars/index';
 import type { Api } from '../support/api';
@@ -341,6 +342,17 @@ describe('appointments written into the receiving calendar', () => {
       200,
     );
     expectStatus(await api.call('DELETE', `${base()}/${connectionId}`, { as: coach }), 204);
+    // Connecting and disconnecting are on the record, without the password.
+    const recorded = await api.database.db
+      .select()
+      .from(events)
+      .where(eq(events.entityId, connectionId))
+      .orderBy(events.occurredAt);
+    expect(recorded.map((e) => e.type)).toEqual([
+      'calendar_connection.connected',
+      'calendar_connection.disconnected',
+    ]);
+    expect(JSON.stringify(recorded)).not.toContain(user.password);
     await runJobs();
     const jobs = await api.app.jobs.all(WRITE_APPOINTMENT_JOB);
     expect(jobs.length).toBe(before.length + 1);

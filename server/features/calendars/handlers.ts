@@ -9,6 +9,7 @@ import {
 import type { Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { badRequest, HttpProblem, notFound } from '../../http/problem';
+import { recordEvent } from '../events/index';
 import { CalDavError, openCalDav } from './caldav';
 import { saveRefusalOf } from '../webhooks';
 import { sealPassword } from './password';
@@ -142,6 +143,15 @@ export const calendarsHandlers = defineHandlers({
         })
         .returning({ id: calendarConnections.id });
       await applyDiscovered(tx, row!.id, remote);
+      // Who connected which account, never the password.
+      await recordEvent(tx, {
+        type: 'calendar_connection.connected',
+        entityType: 'calendar_connection',
+        entityId: row!.id,
+        coachId: params.coachId,
+        actor: principal,
+        changes: { serverUrl: body.serverUrl, username: body.username },
+      });
       return row!.id;
     });
     reply.code(201);
@@ -225,6 +235,13 @@ export const calendarsHandlers = defineHandlers({
         )
         .returning({ id: calendarConnections.id });
       if (!removed.length) throw notFound('calendar connection');
+      await recordEvent(tx, {
+        type: 'calendar_connection.disconnected',
+        entityType: 'calendar_connection',
+        entityId: params.connectionId,
+        coachId: params.coachId,
+        actor: principal,
+      });
       await raiseScheduleVersion(tx, params.coachId);
     });
     reply.code(204);
