@@ -2074,14 +2074,14 @@ export interface paths {
         post?: never;
         /**
          * Disconnect a calendar account
-         * @description Deletes the stored password, the discovered calendars and the kept busy times; the coach's slots no longer consider them.
+         * @description Deletes the stored password, the discovered calendars and the kept busy times; the coach's slots no longer consider them. Appointments already written into the receiving calendar stay there (the server can no longer sign in to remove or move them).
          */
         delete: operations["deleteCalendarConnection"];
         options?: never;
         head?: never;
         /**
          * Choose which calendars block the coach's slots and which one receives appointments
-         * @description Fields left out stay as they are. Ids must be calendars of this connection (404 calendar_not_found otherwise, as for any record the caller may not see). A change queues a sync of the busy times.
+         * @description Fields left out stay as they are. Ids must be calendars of this connection (404 calendar_not_found otherwise, as for any record the caller may not see). A change queues a sync of the busy times. A new receiving calendar, or a change of shareClientFirstName, queues writing the coach's upcoming appointments there; events already written to a previous receiving calendar are removed from it.
          */
         patch: operations["updateCalendarConnection"];
         trace?: never;
@@ -4061,7 +4061,7 @@ export interface components {
          * @description Every type of event the server records (the activity feed's and the audit trail's `type`/`action`). The server's recordings are typed with this list, so an event it can record is listed here; the web app has a German name for each.
          * @enum {string}
          */
-        EventType: "appointment.created" | "appointment.updated" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.hold_expired" | "appointment.invites_resent" | "availability.created" | "availability.updated" | "availability.deleted" | "availability.occurrence_changed" | "availability.occurrence_removed" | "billable_item.created" | "billable_item.updated" | "billable_item.approved" | "billable_item.cancelled" | "billable_item.uncancelled" | "billable_item.invoice_sent" | "billable_item.validation_removed" | "billable_item.deleted" | "billable_item.invoice_cancelled" | "billing_rule.created" | "billing_rule.updated" | "billing_rule.deleted" | "billing_rule.reordered" | "calendar_feed.created" | "calendar_feed.revoked" | "campaign.created" | "campaign.updated" | "client.created" | "client.updated" | "client.deleted" | "client.sessions_closed" | "client.sessions_opened" | "client.contract_reminder_sent" | "client.mailing_list_changed" | "client.email_bounced" | "client.email_changed_by_mailing_list" | "coach.created" | "coach.updated" | "coach.deactivated" | "insurer.created" | "insurer.updated" | "invoice.issued" | "invoice.sent" | "invoice.cancelled" | "mailing_list.sync_requested" | "mailing_list.synced" | "meeting.finished" | "practice_settings.updated" | "research.exported" | "retention.deleted" | "summary.signed" | "support.message_sent" | "user.created" | "user.updated" | "user.activated" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.test_sent" | "webhook.redelivered";
+        EventType: "appointment.created" | "appointment.updated" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.hold_expired" | "appointment.invites_resent" | "availability.created" | "availability.updated" | "availability.deleted" | "availability.occurrence_changed" | "availability.occurrence_removed" | "billable_item.created" | "billable_item.updated" | "billable_item.approved" | "billable_item.cancelled" | "billable_item.uncancelled" | "billable_item.invoice_sent" | "billable_item.validation_removed" | "billable_item.deleted" | "billable_item.invoice_cancelled" | "billing_rule.created" | "billing_rule.updated" | "billing_rule.deleted" | "billing_rule.reordered" | "calendar_feed.created" | "calendar_feed.revoked" | "calendar_connection.connected" | "calendar_connection.disconnected" | "campaign.created" | "campaign.updated" | "client.created" | "client.updated" | "client.deleted" | "client.sessions_closed" | "client.sessions_opened" | "client.contract_reminder_sent" | "client.mailing_list_changed" | "client.email_bounced" | "client.email_changed_by_mailing_list" | "coach.created" | "coach.updated" | "coach.deactivated" | "insurer.created" | "insurer.updated" | "invoice.issued" | "invoice.sent" | "invoice.cancelled" | "mailing_list.sync_requested" | "mailing_list.synced" | "meeting.finished" | "practice_settings.updated" | "research.exported" | "retention.deleted" | "summary.signed" | "support.message_sent" | "user.created" | "user.updated" | "user.activated" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.test_sent" | "webhook.redelivered";
         /** @description What an event is about, named as people know it. clientName only when the caller may see that client (null after the client was erased); appointment while the appointment exists; invoice (its number) only for roles that may open invoices, for invoice events and for items' events that name an invoice. */
         EventSubject: {
             clientName: string | null;
@@ -4345,9 +4345,16 @@ export interface components {
              * @default true
              */
             allDayBlocks: boolean;
+            /**
+             * @description Whether appointments written into the receiving calendar carry the client's first name ("Termin: Klara"); otherwise only "Termin". Never more than that.
+             * @default false
+             */
+            shareClientFirstName: boolean;
         };
         UpdateCalendarConnectionRequest: {
             allDayBlocks?: boolean;
+            /** @description Whether appointments written into the receiving calendar carry the client's first name; a change rewrites the coach's upcoming appointments there. */
+            shareClientFirstName?: boolean;
             /** @description The calendars whose events block the coach's slots (all others stop blocking). */
             blockingCalendarIds?: string[];
             /**
@@ -4385,6 +4392,13 @@ export interface components {
             /** @description How many busy intervals the kept copy holds. */
             busyTimes: number;
             calendars: components["schemas"]["ConnectedCalendar"][];
+            /** @description Whether appointments written into the receiving calendar carry the client's first name. */
+            shareClientFirstName: boolean;
+            /**
+             * @description Why the last write of an appointment into the receiving calendar failed (it is retried); null once a write succeeds.
+             * @enum {string|null}
+             */
+            writeErrorCode: "calendar_unauthorized" | "calendar_unreachable" | "calendar_not_caldav" | "calendar_failed" | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -8992,7 +9006,7 @@ export const billableItemVatRatePercentValues: ReadonlyArray<FlattenedDeepRequir
 export const billingRuleVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRule"]["vatRatePercent"]> = [0, 19];
 export const billingRulePreviewItemVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRulePreview"]["item"]["vatRatePercent"]> = [0, 19];
 export const billingRulePreviewRulesOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRulePreview"]["rules"]["outcome"]> = ["matched", "not_matched", "inactive"];
-export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["appointment.created", "appointment.updated", "appointment.cancelled", "appointment.rescheduled", "appointment.hold_expired", "appointment.invites_resent", "availability.created", "availability.updated", "availability.deleted", "availability.occurrence_changed", "availability.occurrence_removed", "billable_item.created", "billable_item.updated", "billable_item.approved", "billable_item.cancelled", "billable_item.uncancelled", "billable_item.invoice_sent", "billable_item.validation_removed", "billable_item.deleted", "billable_item.invoice_cancelled", "billing_rule.created", "billing_rule.updated", "billing_rule.deleted", "billing_rule.reordered", "calendar_feed.created", "calendar_feed.revoked", "campaign.created", "campaign.updated", "client.created", "client.updated", "client.deleted", "client.sessions_closed", "client.sessions_opened", "client.contract_reminder_sent", "client.mailing_list_changed", "client.email_bounced", "client.email_changed_by_mailing_list", "coach.created", "coach.updated", "coach.deactivated", "insurer.created", "insurer.updated", "invoice.issued", "invoice.sent", "invoice.cancelled", "mailing_list.sync_requested", "mailing_list.synced", "meeting.finished", "practice_settings.updated", "research.exported", "retention.deleted", "summary.signed", "support.message_sent", "user.created", "user.updated", "user.activated", "webhook.created", "webhook.updated", "webhook.secret_rotated", "webhook.test_sent", "webhook.redelivered"];
+export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["appointment.created", "appointment.updated", "appointment.cancelled", "appointment.rescheduled", "appointment.hold_expired", "appointment.invites_resent", "availability.created", "availability.updated", "availability.deleted", "availability.occurrence_changed", "availability.occurrence_removed", "billable_item.created", "billable_item.updated", "billable_item.approved", "billable_item.cancelled", "billable_item.uncancelled", "billable_item.invoice_sent", "billable_item.validation_removed", "billable_item.deleted", "billable_item.invoice_cancelled", "billing_rule.created", "billing_rule.updated", "billing_rule.deleted", "billing_rule.reordered", "calendar_feed.created", "calendar_feed.revoked", "calendar_connection.connected", "calendar_connection.disconnected", "campaign.created", "campaign.updated", "client.created", "client.updated", "client.deleted", "client.sessions_closed", "client.sessions_opened", "client.contract_reminder_sent", "client.mailing_list_changed", "client.email_bounced", "client.email_changed_by_mailing_list", "coach.created", "coach.updated", "coach.deactivated", "insurer.created", "insurer.updated", "invoice.issued", "invoice.sent", "invoice.cancelled", "mailing_list.sync_requested", "mailing_list.synced", "meeting.finished", "practice_settings.updated", "research.exported", "retention.deleted", "summary.signed", "support.message_sent", "user.created", "user.updated", "user.activated", "webhook.created", "webhook.updated", "webhook.secret_rotated", "webhook.test_sent", "webhook.redelivered"];
 export const eventSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventSource"]> = ["business", "system"];
 export const webhookTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookType"]> = ["appointment.created", "appointment.rescheduled", "appointment.cancelled", "appointment.no_show", "client.created", "client.updated", "client.sessions_closed", "billable_item.approved", "billable_item.invoice_sent", "summary.signed"];
 export const webhookLastDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookLastDelivery"]["status"]> = ["pending", "delivered", "failed"];

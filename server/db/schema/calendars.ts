@@ -1,6 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { coaches, createdAt, ts, updatedAt } from './core';
+import {
+  boolean,
+  check,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { appointments, coaches, createdAt, ts, updatedAt } from './core';
 
 /**
  * A coach's CalDAV account. The app password is sealed (AES-GCM, the webhook secrets' key)
@@ -19,12 +28,16 @@ export const calendarConnections = pgTable(
     sealedPassword: text('sealed_password').notNull(),
     /** Whether all-day events (holidays, "home office") take the coach's whole day. */
     allDayBlocks: boolean('all_day_blocks').notNull().default(true),
+    /** Whether appointments written into the receiving calendar name the client's first name. */
+    shareClientFirstName: boolean('share_client_first_name').notNull().default(false),
     status: text('status', { enum: ['pending', 'ok', 'failing'] })
       .notNull()
       .default('pending'),
     errorCode: text('error_code'),
     lastSyncedAt: ts('last_synced_at'),
     lastAttemptAt: ts('last_attempt_at'),
+    /** Why the last write of an appointment failed (retried); null after a successful one. */
+    writeErrorCode: text('write_error_code'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -99,5 +112,29 @@ export const calendarBusyTimes = pgTable(
     index('calendar_busy_times_coach_idx').on(t.coachId, t.startDate),
     index('calendar_busy_times_object_idx').on(t.calendarId, t.href),
     check('calendar_busy_times_order_check', sql`${t.endDate} > ${t.startDate}`),
+  ],
+);
+
+/**
+ * An appointment as written into a receiving calendar: where (href) and in which version
+ * (ETag), so a move replaces that very object and a cancellation removes it. Goes with the
+ * calendar (a disconnect leaves the written events in the coach's calendar, untracked).
+ */
+export const calendarWrittenEvents = pgTable(
+  'calendar_written_events',
+  {
+    appointmentId: uuid('appointment_id')
+      .notNull()
+      .references(() => appointments.id, { onDelete: 'cascade' }),
+    calendarId: uuid('calendar_id')
+      .notNull()
+      .references(() => connectedCalendars.id, { onDelete: 'cascade' }),
+    href: text('href').notNull(),
+    etag: text('etag'),
+    writtenAt: ts('written_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.appointmentId, t.calendarId] }),
+    index('calendar_written_events_calendar_idx').on(t.calendarId),
   ],
 );

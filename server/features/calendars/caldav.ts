@@ -1,7 +1,8 @@
 /**
  * The CalDAV side, through tsdav: sign in and discover (well-known address, principal,
- * calendar home), list the event calendars, read their objects. Every request has a time
- * limit, and failures are sorted into the few causes a coach can act on.
+ * calendar home), list the event calendars, read their objects, and put or delete the
+ * objects of written appointments. Every request has a time limit, and failures are sorted
+ * into the few causes a coach can act on.
  */
 import { DAVClient } from 'tsdav';
 
@@ -55,9 +56,29 @@ function classify(error: unknown): unknown {
   return error;
 }
 
+/** What a conditional write found: done (with the new ETag, if the server tells it) or a changed object. */
+export type PutResult = { ok: true; etag: string | null } | { ok: false; status: 412 };
+export type DeleteResult = 'deleted' | 'gone' | 'changed';
+
 export interface CalDavSession {
   calendars(): Promise<RemoteCalendar[]>;
   objects(calendarUrl: string): Promise<RemoteObject[]>;
+  /**
+   * Puts an iCalendar object at `url`: `ifMatch` null creates it only if nothing is there
+   * (If-None-Match: *), a string replaces only that version (If-Match), undefined replaces
+   * whatever is there. A precondition that fails answers 412, not an error.
+   */
+  put(url: string, data: string, ifMatch: string | null | undefined): Promise<PutResult>;
+  /** Deletes the object at `url` (only that version when `ifMatch` is given). */
+  remove(url: string, ifMatch: string | undefined): Promise<DeleteResult>;
+}
+
+/** A write's answer as an outcome, or the error that makes the job try again. */
+function writeFailure(response: Response): Error {
+  if (response.status === 401 || response.status === 403) {
+    return new CalDavError('calendar_unauthorized');
+  }
+  return new Error(`calendar_write_failed: ${response.status}`);
 }
 
 /** Signs in and discovers the account; throws CalDavError for the causes a coach can fix. */
@@ -105,6 +126,36 @@ export async function openCalDav(account: CalDavAccount): Promise<CalDavSession>
       } catch (error) {
         throw classify(error);
       }
+    },
+    async put(url, data, ifMatch) {
+      let response: Response;
+      try {
+        const conditions: Record<string, string> =
+          ifMatch === null ? { 'If-None-Match': '*' } : ifMatch ? { 'If-Match': ifMatch } : {};
+        response = await client.updateCalendarObject({
+          calendarObject: { url, data, etag: undefined },
+          headers: conditions,
+        });
+      } catch (error) {
+        throw classify(error);
+      }
+      if (response.status === 412) return { ok: false, status: 412 };
+      if (!response.ok) throw writeFailure(response);
+      return { ok: true, etag: response.headers.get('etag') };
+    },
+    async remove(url, ifMatch) {
+      let response: Response;
+      try {
+        response = await client.deleteCalendarObject({
+          calendarObject: { url, etag: ifMatch ?? undefined },
+        });
+      } catch (error) {
+        throw classify(error);
+      }
+      if (response.status === 404 || response.status === 410) return 'gone';
+      if (response.status === 412) return 'changed';
+      if (!response.ok) throw writeFailure(response);
+      return 'deleted';
     },
   };
 }

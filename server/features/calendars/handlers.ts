@@ -9,10 +9,12 @@ import {
 import type { Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { badRequest, HttpProblem, notFound } from '../../http/problem';
+import { recordEvent } from '../events/index';
 import { CalDavError, openCalDav } from './caldav';
 import { saveRefusalOf } from '../webhooks';
 import { sealPassword } from './password';
 import { applyDiscovered, raiseScheduleVersion, SYNC_CALENDAR_JOB } from './sync';
+import { queueCoachRewrite } from './writeback';
 
 const MAX_CONNECTIONS = 20;
 
@@ -69,6 +71,13 @@ async function connectionsOf(db: Db | Tx, coachId: string, connectionId?: string
       | null,
     lastSyncedAt: row.lastSyncedAt,
     lastAttemptAt: row.lastAttemptAt,
+    shareClientFirstName: row.shareClientFirstName,
+    writeErrorCode: row.writeErrorCode as
+      | 'calendar_unauthorized'
+      | 'calendar_unreachable'
+      | 'calendar_not_caldav'
+      | 'calendar_failed'
+      | null,
     busyTimes: busy.find((b) => b.connectionId === row.id)?.n ?? 0,
     calendars: calendars
       .filter((c) => c.connectionId === row.id)
@@ -130,9 +139,19 @@ export const calendarsHandlers = defineHandlers({
           username: body.username,
           sealedPassword: sealPassword(deps.config, params.coachId, body.password),
           allDayBlocks: body.allDayBlocks ?? true,
+          shareClientFirstName: body.shareClientFirstName ?? false,
         })
         .returning({ id: calendarConnections.id });
       await applyDiscovered(tx, row!.id, remote);
+      // Who connected which account, never the password.
+      await recordEvent(tx, {
+        type: 'calendar_connection.connected',
+        entityType: 'calendar_connection',
+        entityId: row!.id,
+        coachId: params.coachId,
+        actor: principal,
+        changes: { serverUrl: body.serverUrl, username: body.username },
+      });
       return row!.id;
     });
     reply.code(201);
@@ -141,7 +160,7 @@ export const calendarsHandlers = defineHandlers({
 
   async updateCalendarConnection({ params, body, principal, deps }) {
     await assertCoach(deps.db, principal, params.coachId);
-    await oneConnection(deps.db, params.coachId, params.connectionId);
+    const current = await oneConnection(deps.db, params.coachId, params.connectionId);
     await deps.db.transaction(async (tx) => {
       const calendars = await tx
         .select()
@@ -161,7 +180,14 @@ export const calendarsHandlers = defineHandlers({
       if (blocking?.some((id) => !ids.has(id))) throw notOurs();
       const receiving = body.receivingCalendarId;
       if (receiving && !ids.has(receiving)) throw notOurs();
-      for (const calendar of calendars) {
+      const receivingBefore = calendars.find((c) => c.receives)?.id ?? null;
+      const rewrite =
+        (receiving !== undefined && receiving !== receivingBefore) ||
+        (body.shareClientFirstName !== undefined &&
+          body.shareClientFirstName !== current.shareClientFirstName);
+      // The calendar that stops receiving goes first: only one may receive at any moment.
+      const ordered = [...calendars].sort((x, y) => Number(y.receives) - Number(x.receives));
+      for (const calendar of ordered) {
         const blocks = blocking ? blocking.includes(calendar.id) : calendar.blocks;
         const receives = receiving === undefined ? calendar.receives : receiving === calendar.id;
         if (blocks === calendar.blocks && receives === calendar.receives) continue;
@@ -174,11 +200,20 @@ export const calendarsHandlers = defineHandlers({
           await tx.delete(calendarBusyTimes).where(eq(calendarBusyTimes.calendarId, calendar.id));
         }
       }
-      if (body.allDayBlocks !== undefined) {
+      if (body.allDayBlocks !== undefined || body.shareClientFirstName !== undefined) {
         await tx
           .update(calendarConnections)
-          .set({ allDayBlocks: body.allDayBlocks })
+          .set({
+            ...(body.allDayBlocks !== undefined ? { allDayBlocks: body.allDayBlocks } : {}),
+            ...(body.shareClientFirstName !== undefined
+              ? { shareClientFirstName: body.shareClientFirstName }
+              : {}),
+          })
           .where(eq(calendarConnections.id, params.connectionId));
+      }
+      // The upcoming appointments follow into the new receiving calendar (and out of the old).
+      if (rewrite) {
+        await queueCoachRewrite(tx, deps.jobs, params.coachId, params.connectionId, deps.now());
       }
       await raiseScheduleVersion(tx, params.coachId);
       await deps.jobs.send(tx, SYNC_CALENDAR_JOB, { connectionId: params.connectionId });
@@ -200,6 +235,13 @@ export const calendarsHandlers = defineHandlers({
         )
         .returning({ id: calendarConnections.id });
       if (!removed.length) throw notFound('calendar connection');
+      await recordEvent(tx, {
+        type: 'calendar_connection.disconnected',
+        entityType: 'calendar_connection',
+        entityId: params.connectionId,
+        coachId: params.coachId,
+        actor: principal,
+      });
       await raiseScheduleVersion(tx, params.coachId);
     });
     reply.code(204);

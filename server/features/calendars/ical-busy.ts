@@ -10,6 +10,8 @@
  * - A TZID Temporal does not know (Outlook's "W. Europe Standard Time") is read through the
  *   object's VTIMEZONE, at the offset it has on the event's first day.
  * - Floating times (no zone) are the practice's local time.
+ * - The caller may name UIDs that never block: the appointments the app wrote into the
+ *   coach's calendar are already in the slot computation as appointments.
  */
 import ICAL from 'ical.js';
 import { Temporal } from '@js-temporal/polyfill';
@@ -137,7 +139,13 @@ function idOf(prop: ICAL.Property, value: Time, vtimezones: Map<string, Comp>): 
  * The busy intervals of an iCalendar object overlapping [from, until), in start order.
  * Throws on text that is not iCalendar (the sync records the object as unreadable).
  */
-export function busyIntervals(ics: string, from: number, until: number): BusyInterval[] {
+export function busyIntervals(
+  ics: string,
+  from: number,
+  until: number,
+  /** Events this answers true for block nothing (the app's own appointments, written back). */
+  skipUid?: (uid: string) => boolean,
+): BusyInterval[] {
   const root = new ICAL.Component(ICAL.parse(ics));
   const vtimezones = new Map<string, Comp>();
   for (const vtz of root.getAllSubcomponents('vtimezone')) {
@@ -159,6 +167,8 @@ export function busyIntervals(ics: string, from: number, until: number): BusyInt
   };
   for (const event of events) {
     if (!blocks(event)) continue;
+    const uid = event.getFirstPropertyValue('uid');
+    if (skipUid && typeof uid === 'string' && skipUid(uid)) continue;
     const times = timesOf(event, vtimezones);
     if (!times) continue;
     const rrule = event.getFirstPropertyValue('rrule') as InstanceType<typeof ICAL.Recur> | null;

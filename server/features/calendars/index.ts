@@ -7,3 +7,9 @@ export {
   SYNC_CALENDAR_JOB,
   type SyncResult,
 } from './sync';
+export {
+  queueAppointmentWrite,
+  writeAppointment,
+  WRITE_APPOINTMENT_JOB,
+  type WriteResult,
+} from './writeback';

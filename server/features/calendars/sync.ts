@@ -21,7 +21,9 @@ import {
 import type { JobDefinition, JobQueue } from '../../jobs/queue';
 import { openCalDav, CalDavError, type CalDavSession, type RemoteCalendar } from './caldav';
 import { busyIntervals } from './ical-busy';
+import { isOwnUid } from './event-ics';
 import { openPassword } from './password';
+import { writebackJobs } from './writeback';
 
 export const SYNC_CALENDAR_JOB = 'sync-calendar-connection';
 export const SYNC_ALL_CALENDARS_JOB = 'sync-calendar-connections';
@@ -87,6 +89,7 @@ async function syncCalendar(
   calendar: typeof connectedCalendars.$inferSelect,
   version: string | null,
   now: number,
+  skipUid: (uid: string) => boolean,
 ): Promise<SyncResult> {
   const result: SyncResult = { rowsWritten: 0, calendarsRead: 0, objectsParsed: 0 };
   const reexpandBefore = new Date(now + REEXPAND_DAYS * DAY_MS).toISOString();
@@ -121,7 +124,7 @@ async function syncCalendar(
       result.objectsParsed++;
       let intervals: ReturnType<typeof busyIntervals>;
       try {
-        intervals = busyIntervals(object.data, from, until);
+        intervals = busyIntervals(object.data, from, until, skipUid);
       } catch {
         // An object that is not iCalendar blocks nothing; the others still count.
         intervals = [];
@@ -193,7 +196,7 @@ async function syncCalendar(
  */
 export async function syncConnection(
   db: Db,
-  config: Pick<Config, 'WEBHOOK_SECRET_KEY' | 'WEBHOOK_SECRET_KEY_PREVIOUS'>,
+  config: Pick<Config, 'WEBHOOK_SECRET_KEY' | 'WEBHOOK_SECRET_KEY_PREVIOUS' | 'PUBLIC_URL'>,
   connectionId: string,
   now: Date,
 ): Promise<SyncResult | null> {
@@ -203,6 +206,8 @@ export async function syncConnection(
     .where(eq(calendarConnections.id, connectionId));
   if (!connection) return null;
   const total: SyncResult = { rowsWritten: 0, calendarsRead: 0, objectsParsed: 0 };
+  // The appointments written back (and invitations a coach imported) are appointments already.
+  const skipUid = (uid: string) => isOwnUid(uid, config.PUBLIC_URL);
   try {
     const session = await openCalDav({
       serverUrl: connection.serverUrl,
@@ -229,6 +234,7 @@ export async function syncConnection(
         calendar,
         version,
         now.getTime(),
+        skipUid,
       );
       total.rowsWritten += one.rowsWritten;
       total.calendarsRead += one.calendarsRead;
@@ -276,6 +282,7 @@ export function calendarJobs({ db, config, jobs }: CalendarJobDeps): {
           await syncConnection(db, config, connectionId, context.now);
         },
       } satisfies JobDefinition<{ connectionId: string }> as JobDefinition,
+      ...writebackJobs({ db, config }),
       {
         name: SYNC_ALL_CALENDARS_JOB,
         async run() {

@@ -62,6 +62,8 @@ const SUMMARIES: Record<EventType, string> = {
   'webhook.test_sent': 'Webhook-Testereignis gesendet',
   'webhook.redelivered': 'Webhook-Nachricht erneut zugestellt',
   'research.exported': 'Forschungsdaten exportiert',
+  'calendar_connection.connected': 'Kalender verbunden',
+  'calendar_connection.disconnected': 'Kalender getrennt',
   'retention.deleted': 'Nach Ablauf der Aufbewahrungsfrist gelöscht',
   'practice_settings.updated': 'Praxisdaten geändert',
 };

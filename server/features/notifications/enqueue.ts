@@ -18,6 +18,7 @@ import {
 import type { MailMessage } from '../../adapters/mail/mailer';
 import type { JobQueue } from '../../jobs/queue';
 import { compareInstants, instant, instantOf } from '../../time';
+import { queueAppointmentWrite } from '../calendars/index';
 import { addressOf, buildCalendar } from './ics';
 import {
   APPOINTMENT_TYPE_NAMES,
@@ -337,6 +338,8 @@ export async function enqueueAppointmentNotifications(
 ): Promise<void> {
   const row = await loadAppointment(tx, input.appointmentId);
   if (!row) return;
+  // The coach's own calendar gets the same change (its job decides what that means for a hold).
+  await queueAppointmentWrite(tx, deps.jobs, input.appointmentId);
   const { change } = input;
   if (change !== 'booked') {
     await deps.jobs.cancelWaiting(tx, REMINDER_JOB, { appointmentId: input.appointmentId });
