@@ -25,6 +25,7 @@ import { countJobFailure } from './metrics/registry';
 import { createOutageLog } from './http/outage-log';
 import { httpServerOptions } from './http/server-options';
 import type { JobQueue } from './jobs/queue';
+import type { Db } from './db/client';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,7 +47,7 @@ export interface BuildOptions {
 }
 
 export async function buildApp(
-  baseDeps: Omit<AppDeps, 'jobs'>,
+  baseDeps: Omit<AppDeps, 'jobs' | 'db'> & { db: Db },
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
@@ -89,7 +90,7 @@ export async function buildApp(
   });
   app.decorate('jobs', jobs);
   app.addHook('onClose', async () => jobs.stop());
-  const deps: AppDeps = { ...baseDeps, jobs };
+  const deps = { ...baseDeps, jobs } satisfies AppDeps;
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -20,6 +20,7 @@ import { joiningWindowMs } from '../../../shared/meeting-window';
 import { bookRange, insertAppointment } from './booking';
 import { announceOutcome } from './outcomes';
 import { appointmentBasics, selectAppointments } from './repository';
+import { inTransaction } from '../../db/transaction';
 
 const POOL: Calendar = { kind: 'initial-meetings' };
 
@@ -381,7 +382,7 @@ export async function rescheduleInitialAppointment(
  */
 export async function releaseExpiredHolds(db: Db, now: Date, batch = 500): Promise<string[]> {
   const nowIso = now.toISOString();
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const expired = await tx
       .select({
         id: appointments.id,

@@ -21,7 +21,7 @@ import { bookRange, insertAppointment } from './booking';
 import { listAppointmentPage } from './list';
 import { assertHolidayBooking, assertInAvailability, assertMoveRequest, isMove } from './move';
 import { announceOutcome } from './outcomes';
-import { inTransaction } from './transaction';
+import { inTransaction } from '../../db/transaction';
 import { appointmentScope, findAppointment, selectAppointments, toAppointment } from './repository';
 
 const MAX_DURATION_MINUTES = 12 * 60;
@@ -251,7 +251,11 @@ export const appointmentsHandlers = defineHandlers({
         change: 'cancelled',
       });
       await emitWebhook(tx, deps.jobs, 'appointment.cancelled', appointmentData(before));
-      await announceOutcome(tx, { appointmentId: before.id, change: 'cancelled', at: deps.now() });
+      await announceOutcome(tx, {
+        appointmentId: before.id,
+        change: 'cancelled',
+        at: deps.now(),
+      });
       return (await findAppointment(tx, principal, before.id))!;
     });
   },
