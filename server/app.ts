@@ -9,6 +9,9 @@ import { registerOperations } from './http/routes';
 import { trackAllowedMethods } from './http/allowed-methods';
 import { contractValidatorCompiler } from './http/validation';
 import { allHandlers } from './features/index';
+import { appointmentOutcome } from './features/appointments/index';
+import { followAppointment } from './features/clinical/index';
+import { TransactionEvents } from './db/transaction-events';
 import { registerWeb } from './web/static';
 import { registerAuthEventRawBody } from './features/auth-sync/index';
 import { registerMailingListFormBody } from './features/mailing-list/index';
@@ -47,7 +50,7 @@ export interface BuildOptions {
 }
 
 export async function buildApp(
-  baseDeps: Omit<AppDeps, 'jobs' | 'db'> & { db: Db },
+  baseDeps: Omit<AppDeps, 'jobs' | 'events' | 'db'> & { db: Db },
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
@@ -90,7 +93,11 @@ export async function buildApp(
   });
   app.decorate('jobs', jobs);
   app.addHook('onClose', async () => jobs.stop());
-  const deps = { ...baseDeps, jobs } satisfies AppDeps;
+  // Features follow each other's changes through events subscribed here, per app.
+  const events = new TransactionEvents();
+  // A summary draft is canceled with its appointment (and back when a no-show is taken back).
+  events.on(appointmentOutcome, followAppointment);
+  const deps = { ...baseDeps, jobs, events } satisfies AppDeps;
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

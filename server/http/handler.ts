@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { operations } from '../../shared/contract/product';
 import type { Config } from '../config';
 import type { Queryable } from '../db/client';
+import type { TransactionEvents } from '../db/transaction-events';
 import type { Principal, TokenVerifier } from './auth';
 import type { RateLimiters } from './rate-limit';
 import type { JobQueue } from '../jobs/queue';
@@ -20,6 +21,8 @@ export interface AppDeps {
   rateLimits: RateLimiters;
   /** Background jobs (pg-boss on the same database): queue them in the handler's transaction. */
   jobs: JobQueue;
+  /** What features announce inside a change's transaction for others to follow. */
+  events: TransactionEvents;
 }
 
 export type OperationId = keyof operations;
