@@ -4,11 +4,11 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { loadOperations, productContractPath, readContract } from './http/contract';
 import type { AppDeps, Handlers } from './http/handler';
-import { errorHandler, loggableError, loggerOptions } from './http/problem';
+import { errorHandlerWith, loggableError, loggerOptions } from './http/problem';
 import { registerOperations } from './http/routes';
 import { trackAllowedMethods } from './http/allowed-methods';
 import { contractValidatorCompiler } from './http/validation';
-import { allHandlers } from './features/index';
+import { allConstraintProblems, allHandlers } from './features/index';
 import { appointmentOutcome } from './features/appointments/index';
 import { followAppointment } from './features/clinical/index';
 import { TransactionEvents } from './db/transaction-events';
@@ -108,7 +108,8 @@ export async function buildApp(
   registerSecurityHeaders(app, deps.config);
   registerApiCors(app, deps.config.API_ALLOWED_ORIGINS);
 
-  app.setErrorHandler(errorHandler);
+  // A feature's constraint that a race reaches answers as the feature's own check does.
+  app.setErrorHandler(errorHandlerWith(allConstraintProblems));
 
   const document = readContract();
   await app.register(swagger, {
