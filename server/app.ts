@@ -4,11 +4,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { loadOperations, productContractPath, readContract } from './http/contract';
 import type { AppDeps, Handlers } from './http/handler';
-import { errorHandler, loggableError, loggerOptions } from './http/problem';
+import { errorHandlerWith, loggableError, loggerOptions } from './http/problem';
 import { registerOperations } from './http/routes';
 import { trackAllowedMethods } from './http/allowed-methods';
 import { contractValidatorCompiler } from './http/validation';
-import { allHandlers } from './features/index';
+import { allConstraintProblems, allHandlers } from './features/index';
+import { appointmentOutcome } from './features/appointments/index';
+import { followAppointment } from './features/clinical/index';
+import { TransactionEvents } from './db/transaction-events';
 import { registerWeb } from './web/static';
 import { registerAuthEventRawBody } from './features/auth-sync/index';
 import { registerMailingListFormBody } from './features/mailing-list/index';
@@ -25,6 +28,7 @@ import { countJobFailure } from './metrics/registry';
 import { createOutageLog } from './http/outage-log';
 import { httpServerOptions } from './http/server-options';
 import type { JobQueue } from './jobs/queue';
+import type { Db } from './db/client';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,7 +50,7 @@ export interface BuildOptions {
 }
 
 export async function buildApp(
-  baseDeps: Omit<AppDeps, 'jobs'>,
+  baseDeps: Omit<AppDeps, 'jobs' | 'events' | 'db'> & { db: Db },
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
@@ -89,7 +93,11 @@ export async function buildApp(
   });
   app.decorate('jobs', jobs);
   app.addHook('onClose', async () => jobs.stop());
-  const deps: AppDeps = { ...baseDeps, jobs };
+  // Features follow each other's changes through events subscribed here, per app.
+  const events = new TransactionEvents();
+  // A summary draft is canceled with its appointment (and back when a no-show is taken back).
+  events.on(appointmentOutcome, followAppointment);
+  const deps = { ...baseDeps, jobs, events } satisfies AppDeps;
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -100,7 +108,8 @@ export async function buildApp(
   registerSecurityHeaders(app, deps.config);
   registerApiCors(app, deps.config.API_ALLOWED_ORIGINS);
 
-  app.setErrorHandler(errorHandler);
+  // A feature's constraint that a race reaches answers as the feature's own check does.
+  app.setErrorHandler(errorHandlerWith(allConstraintProblems));
 
   const document = readContract();
   await app.register(swagger, {

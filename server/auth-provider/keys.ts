@@ -10,6 +10,7 @@ import {
 } from 'jose';
 import type { Db, Tx } from '../db/client';
 import { authSigningKeys } from '../db/schema/index';
+import { inTransaction } from '../db/transaction';
 
 export const SIGNING_ALGORITHM = 'ES256';
 
@@ -95,7 +96,7 @@ export async function rotateSigningKey(
 ): Promise<string | null> {
   const at = options.now ?? new Date();
   const row = await newKeyRow(at);
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     await lock(tx);
     const rows = await tx.select().from(authSigningKeys).orderBy(asc(authSigningKeys.createdAt));
     const newest = rows.at(-1);
@@ -127,7 +128,7 @@ export async function loadKeyStore(db: Db, options: KeyStoreOptions): Promise<Ke
   const settings = { tokenLifetimeSeconds: options.tokenLifetimeSeconds, publishDelayMs };
   const imported = new Map<string, CryptoKey>();
 
-  let rows: Row[] = await db.transaction(async (tx) => {
+  let rows: Row[] = await inTransaction(db, async (tx) => {
     await lock(tx);
     const existing = await tx.select().from(authSigningKeys);
     if (existing.length > 0) return existing;

@@ -5,6 +5,7 @@
 import { loadConfig } from '../config';
 import { connectDatabase } from '../db/client';
 import { METADATA_MAX_CHARS, patchMetadata } from './metadata';
+import { inTransaction } from '../db/transaction';
 
 const [userId, text] = process.argv.slice(2);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -27,7 +28,7 @@ if (
 const database = await connectDatabase(loadConfig());
 try {
   await database.migrate();
-  const result = await database.db.transaction((tx) =>
+  const result = await inTransaction(database.db, (tx) =>
     patchMetadata(tx, userId, patch as Record<string, unknown> | null, new Date()),
   );
   if (!result) {

@@ -18,6 +18,7 @@ import type { AuthProvider } from './provider';
 import { createUser, findUserByEmail, sessionEmail } from './users';
 import type { VerifiedSession } from './sessions';
 import { credentialsOf, wireCredential } from './webauthn';
+import { inTransaction } from '../db/transaction';
 
 /** The value of one request cookie. */
 export function readCookie(request: FastifyRequest, cookieName: string): string | null {
@@ -144,7 +145,7 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
     }
     const userId = randomUUID();
     const now = new Date();
-    const created = await db.transaction(async (tx) => {
+    const created = await inTransaction(db, async (tx) => {
       await createUser(tx, {
         id: userId,
         email: field.address,
@@ -207,7 +208,7 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
     const session = await requireSession(request, reply);
     if (!session) return reply;
     if (!auth.AUTH_ACCOUNT_DELETION) return httpError(reply, 403, 'Forbidden');
-    const ended = await db.transaction((tx) => deleteAccount(tx, session.userId));
+    const ended = await inTransaction(db, (tx) => deleteAccount(tx, session.userId));
     sessions.forget(ended);
     await events.emit({ type: 'user.deleted', userId: session.userId, email: null });
     return reply
@@ -232,7 +233,7 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
     const field = emailField(request.body, 'address', auth.AUTH_EMAIL_MAX_LENGTH);
     if ('error' in field) return httpError(reply, 400, field.error);
     const userId = session.userId;
-    const result = await db.transaction(async (tx) => {
+    const result = await inTransaction(db, async (tx) => {
       const emails = await emailsOf(tx, userId);
       if (emails.length >= auth.AUTH_EMAIL_LIMIT) return 'max' as const;
       if (await findUserByEmail(tx, field.address)) return 'exists' as const;
@@ -270,7 +271,7 @@ export function registerRestRoutes(app: FastifyInstance, provider: AuthProvider)
       return httpError(reply, 400, 'id: email_not_verified');
     }
     if (!target.isPrimary) {
-      await db.transaction((tx) => setPrimaryEmail(tx, session.userId, id, new Date()));
+      await inTransaction(db, (tx) => setPrimaryEmail(tx, session.userId, id, new Date()));
       await primaryChanged(session.userId, new Date());
     }
     return reply.code(204).send();

@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { authSecretKeys } from '../db/schema/index';
+import { inTransaction } from '../db/transaction';
 
 /** Encrypts small secrets at rest (AES-256-GCM); the key never leaves the process. */
 export interface SecretBox {
@@ -36,7 +37,7 @@ const KEY_NAME = 'otp-secrets';
  */
 export async function loadSecretBox(db: Db, configured: string | undefined): Promise<SecretBox> {
   if (configured) return createSecretBox(Buffer.from(configured, 'base64'));
-  const key = await db.transaction(async (tx) => {
+  const key = await inTransaction(db, async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('auth_secret_keys'))`);
     const [row] = await tx.select().from(authSecretKeys).where(eq(authSecretKeys.name, KEY_NAME));
     if (row) return row.key;

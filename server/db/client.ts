@@ -19,6 +19,11 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction handle: the same query API as Db, on one connection. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/**
+ * What a query runs on: the database, or a transaction on it. A handler's `deps.db` is a
+ * transaction when its request carries an Idempotency-Key (server/http/idempotency.ts).
+ */
+export type Queryable = Db | Tx;
 
 export interface Database {
   db: Db;

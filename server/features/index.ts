@@ -1,11 +1,12 @@
 import type { Handlers } from '../http/handler';
+import type { ConstraintProblems } from '../http/problem';
 import { accountHandlers } from './account/index';
 import { appointmentsHandlers, clientAppointmentsHandlers } from './appointments/index';
 import { authSyncHandlers } from './auth-sync/index';
 import { availabilityHandlers } from './availability/index';
 import { billableItemHandlers, billingRuleHandlers } from './billing/index';
 import { schedulingHandlers } from './scheduling/index';
-import { catalogHandlers } from './catalog/index';
+import { catalogConstraintProblems, catalogHandlers } from './catalog/index';
 import { clinicalHandlers } from './clinical/index';
 import { notificationsHandlers } from './notifications/index';
 import { calendarFeedHandlers } from './calendar-feed/index';
@@ -20,7 +21,7 @@ import { practiceHandlers } from './practice/index';
 import { meetingsHandlers } from './meetings/index';
 import { researchHandlers } from './research/index';
 import { supportHandlers } from './support/index';
-import { usersHandlers } from './users/index';
+import { usersConstraintProblems, usersHandlers } from './users/index';
 import { webhooksHandlers } from './webhooks/index';
 
 /** Every implemented operation; the rest of the contract answers 501 until its area lands. */
@@ -50,4 +51,10 @@ export const allHandlers: Handlers = {
   ...mailingListHandlers,
   ...researchHandlers,
   ...practiceHandlers,
+};
+
+/** Each feature's own unique and foreign keys and the problem their violation answers. */
+export const allConstraintProblems: ConstraintProblems = {
+  ...usersConstraintProblems,
+  ...catalogConstraintProblems,
 };

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { operations } from '../../shared/contract/product';
 import type { Config } from '../config';
-import type { Db } from '../db/client';
+import type { Queryable } from '../db/client';
+import type { TransactionEvents } from '../db/transaction-events';
 import type { Principal, TokenVerifier } from './auth';
 import type { RateLimiters } from './rate-limit';
 import type { JobQueue } from '../jobs/queue';
@@ -9,13 +10,19 @@ import type { JobQueue } from '../jobs/queue';
 /** Everything a handler may reach: injected once in buildApp, replaced in tests. */
 export interface AppDeps {
   config: Config;
-  db: Db;
+  /**
+   * The database; inside a request with an Idempotency-Key, the transaction that also
+   * remembers the answer. Run writes through inTransaction (server/db/transaction.ts).
+   */
+  db: Queryable;
   verifyToken: TokenVerifier;
   now: () => Date;
   /** Shared counters for abuse-prone calls (PostgreSQL, or memory for the embedded database). */
   rateLimits: RateLimiters;
   /** Background jobs (pg-boss on the same database): queue them in the handler's transaction. */
   jobs: JobQueue;
+  /** What features announce inside a change's transaction for others to follow. */
+  events: TransactionEvents;
 }
 
 export type OperationId = keyof operations;

@@ -1,9 +1,10 @@
 import { and, eq, lt } from 'drizzle-orm';
 import { canonicalHash } from '../canonical-json';
-import type { Db, Tx } from '../db/client';
+import type { Queryable, Tx } from '../db/client';
 import { idempotencyKeys } from '../db/schema/index';
 import type { Operation } from './contract';
 import { HttpProblem } from './problem';
+import { inTransaction } from '../db/transaction';
 
 /** The request header, as Node spells header names. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -42,7 +43,7 @@ export const idempotencyKeyReused = () =>
     'This Idempotency-Key was already used for a different request',
   );
 
-const lastSweep = new WeakMap<Db, number>();
+const lastSweep = new WeakMap<Queryable, number>();
 
 /**
  * Runs a request at most once per (user, operation, key) within 24 hours.
@@ -54,7 +55,7 @@ const lastSweep = new WeakMap<Db, number>();
  * Only successful answers are kept, so a refused request may be retried with the same key.
  */
 export async function withIdempotency(
-  db: Db,
+  db: Queryable,
   scope: IdempotencyScope,
   execute: (tx: Tx) => Promise<Outcome>,
   now = new Date(),
@@ -67,7 +68,7 @@ export async function withIdempotency(
     eq(idempotencyKeys.operationId, scope.operationId),
     eq(idempotencyKeys.key, scope.key),
   );
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     // Expired keys are forgotten: all of them now and then.
     if (sweep) await tx.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff));
     // One statement claims the key: a new row, or this key's expired row taken over (its old

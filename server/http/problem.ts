@@ -146,25 +146,13 @@ function constraintOf(error: unknown): string | undefined {
   return undefined;
 }
 
-// Unique indexes that back a handler's own check answer with the check's code.
-const CONSTRAINT_PROBLEMS: Record<string, () => HttpProblem> = {
-  users_coach_id_key: () =>
-    new HttpProblem(
-      409,
-      'coach_already_linked',
-      'Conflict',
-      'Another user is linked to this coach record',
-    ),
-  // Races past the catalog's own checks (server/features/catalog/maintain.ts).
-  insurers_name_key: () =>
-    new HttpProblem(409, 'insurer_name_taken', 'Conflict', 'Another insurer has this name', [
-      { field: 'name', code: 'insurer_name_taken', message: 'Another insurer has this name' },
-    ]),
-  campaigns_code_key: () =>
-    new HttpProblem(409, 'campaign_code_taken', 'Conflict', 'Another campaign has this code', [
-      { field: 'code', code: 'campaign_code_taken', message: 'Another campaign has this code' },
-    ]),
-};
+/**
+ * A feature's own constraints (by the name the schema gives them) and the problem their
+ * violation answers: a unique index that backs a handler's own check answers with the check's
+ * code when a race slips past the check. Each feature declares its own at its public face and
+ * the app hands them all to errorHandlerWith, so this layer knows no feature's tables.
+ */
+export type ConstraintProblems = Readonly<Record<string, () => HttpProblem>>;
 
 // The database cannot be reached (down, restarting, failing over): the caller may retry
 // shortly, so 503 with Retry-After instead of a 500. SQLSTATE 57P01 admin_shutdown, 57P02
@@ -212,11 +200,13 @@ export const serviceUnavailable = () =>
     { 'retry-after': String(RETRY_AFTER_SECONDS) },
   );
 
-function toProblem(error: FastifyError): HttpProblem {
+function toProblem(error: FastifyError, constraints: ConstraintProblems): HttpProblem {
   if (error instanceof HttpProblem) return error;
   if (isConnectionFailure(error)) return serviceUnavailable();
   const constraint = constraintOf(error);
-  if (constraint && CONSTRAINT_PROBLEMS[constraint]) return CONSTRAINT_PROBLEMS[constraint]();
+  const known =
+    constraint && Object.hasOwn(constraints, constraint) ? constraints[constraint] : undefined;
+  if (known) return known();
   const state = sqlState(error);
   if (state && DB_PROBLEMS[state]) return DB_PROBLEMS[state]();
   const input = state ? inputProblem(state) : undefined;
@@ -344,7 +334,21 @@ function clientCut(error: FastifyError, request: FastifyRequest): 'timeout' | 'c
   return socket?.errored?.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'timeout' : 'closed';
 }
 
-export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+/** The error handler of a server whose features' constraints answer as `constraints` say. */
+export function errorHandlerWith(constraints: ConstraintProblems = {}) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+    handleError(error, request, reply, constraints);
+}
+
+/** The error handler of a server with no feature constraints of its own (the auth provider). */
+export const errorHandler = errorHandlerWith();
+
+function handleError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  constraints: ConstraintProblems,
+) {
   const operation = request.routeOptions.config.operation?.operationId;
   const cut = clientCut(error, request);
   if (cut) {
@@ -363,7 +367,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
         : new HttpProblem(400, 'request_incomplete', 'Bad Request'),
     );
   }
-  const problem = toProblem(error);
+  const problem = toProblem(error, constraints);
   if (problem.status === 413) drainRefusedBody(request, reply);
   if (problem.status >= 500) {
     const context = { operation, status: problem.status };

@@ -2,7 +2,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearerToken, checkRoles, resolvePrincipal, type Principal } from './auth';
 import { toFastifyPath, type Operation } from './contract';
-import type { Db } from '../db/client';
 import type { AppDeps, HandlerContext, Handlers, OperationId } from './handler';
 import {
   declaresIdempotencyKey,
@@ -103,7 +102,7 @@ export function registerOperations(
                   requestHash: requestHash(request),
                 },
                 // The handler's writes share the transaction that remembers the answer.
-                (tx) => run({ ...deps, db: tx as unknown as Db }),
+                (tx) => run({ ...deps, db: tx }),
                 deps.now(),
               )
             : await run(deps);

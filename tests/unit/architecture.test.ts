@@ -241,3 +241,140 @@ describe('the views', () => {
     expect(viewsReadingStateNames(bad)).toEqual(['src/views/a.tsx:2', 'src/views/b.tsx:1']);
   });
 });
+
+/** A server module that runs on its own (`tsx <file>`): its top level is its program. */
+const ENTRY_POINT = /(^|\/)(main|cli|[\w-]+-cli|rotate-key|patch-metadata)\.ts$/;
+
+/**
+ * Top-level statements that call something another module exports (`onX(listener)`,
+ * `registry.register(…)`): importing such a module changes state elsewhere, so what runs
+ * depends on which modules happen to be imported, and every app in one process shares it.
+ * Listeners and registrations belong where the app is assembled (buildApp). Calls on the
+ * module's own values (filling a constant it declares) are its own business.
+ */
+export function importSideEffects(files: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    if (!file.startsWith('server/') || ENTRY_POINT.test(file)) continue;
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+    const imported = new Set<string>();
+    for (const statement of source.statements) {
+      if (!ts.isImportDeclaration(statement) || !statement.importClause) continue;
+      const clause = statement.importClause;
+      if (clause.name) imported.add(clause.name.text);
+      const bindings = clause.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) imported.add(bindings.name.text);
+      if (bindings && ts.isNamedImports(bindings))
+        for (const element of bindings.elements) imported.add(element.name.text);
+    }
+    for (const statement of source.statements) {
+      if (!ts.isExpressionStatement(statement)) continue;
+      let expression = statement.expression;
+      while (ts.isAwaitExpression(expression) || ts.isVoidExpression(expression))
+        expression = expression.expression;
+      if (!ts.isCallExpression(expression)) continue;
+      let callee: ts.Expression = expression.expression;
+      while (ts.isPropertyAccessExpression(callee)) callee = callee.expression;
+      if (ts.isIdentifier(callee) && imported.has(callee.text)) {
+        const { line } = source.getLineAndCharacterOfPosition(statement.getStart(source));
+        found.push(`${file}:${line + 1}`);
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * A transaction begins through inTransaction (server/db/transaction.ts), which joins the
+ * transaction a handler may already run in (a request with an Idempotency-Key) instead of
+ * opening a savepoint nobody needs; a database handle is called `db` throughout. A savepoint
+ * (`tx.transaction(…)`) is written out where a failure is caught and the transaction goes on.
+ */
+export function transactionsBegunDirectly(files: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    if (!file.startsWith('server/') || file.startsWith('server/db/')) continue;
+    text.split('\n').forEach((line, i) => {
+      if (/\bdb\.transaction\(/.test(line)) found.push(`${file}:${i + 1}`);
+    });
+  }
+  return found;
+}
+
+/** The names the schema gives its constraints and indexes. */
+function constraintNames(files: Map<string, string>): Set<string> {
+  const names = new Set<string>();
+  for (const [file, text] of files) {
+    if (!file.startsWith('server/db/schema/')) continue;
+    for (const match of text.matchAll(
+      /\b(?:uniqueIndex|index|unique|check|primaryKey|foreignKey)\(\s*'([a-z0-9_]+)'/g,
+    ))
+      names.add(match[1]!);
+    for (const match of text.matchAll(/\bname: '([a-z0-9_]+)'/g)) names.add(match[1]!);
+  }
+  return names;
+}
+
+/**
+ * The HTTP layer names no constraint: each feature maps its own unique and foreign keys to
+ * the problem they answer (`ConstraintProblems`), and the app hands them to the error handler.
+ */
+export function constraintsNamedInHttp(files: Map<string, string>): string[] {
+  const names = constraintNames(files);
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    if (!file.startsWith('server/http/')) continue;
+    for (const match of text.matchAll(/['"`]?([a-z0-9_]+)['"`]?/g))
+      if (names.has(match[1]!)) found.push(`${file}: ${match[1]}`);
+  }
+  return [...new Set(found)];
+}
+
+// Written before the rule; they follow it once the work under way in those folders has landed.
+const BEGUN_DIRECTLY_FOR_NOW = /^server\/(features\/calendars|seed)\//;
+// prom-client's process metrics are one set per process by its design (one default registry).
+const PROCESS_WIDE = new Set(['server/metrics/registry.ts:11']);
+
+describe('the server core', () => {
+  const files = new Map(
+    walk(path.join(ROOT, 'server')).map((f) => [rel(f), readFileSync(f, 'utf8')] as const),
+  );
+
+  it('reads the server', () => {
+    expect(files.size).toBeGreaterThan(200);
+    expect(constraintNames(files).has('users_coach_id_key')).toBe(true);
+  });
+
+  it('registers no listener or anything else at import time', () => {
+    expect(importSideEffects(files).filter((at) => !PROCESS_WIDE.has(at))).toEqual([]);
+  });
+
+  it('begins transactions through inTransaction only', () => {
+    expect(
+      transactionsBegunDirectly(files).filter((at) => !BEGUN_DIRECTLY_FOR_NOW.test(at)),
+    ).toEqual([]);
+  });
+
+  it("leaves the features' constraint names to the features", () => {
+    expect(constraintsNamedInHttp(files)).toEqual([]);
+  });
+
+  it('the checks can fail', () => {
+    const bad = new Map([
+      [
+        'server/features/x/index.ts',
+        "import { onOutcome } from '../y/index';\nimport { z } from './z';\nconst own = new Set();\nown.add(1);\nonOutcome(z);\n",
+      ],
+      ['server/features/x/main.ts', "import { start } from './start';\nawait start();\n"],
+      [
+        'server/features/x/handlers.ts',
+        'await deps.db.transaction(async (tx) => {});\nawait tx.transaction(() => claim());\n',
+      ],
+      ['server/db/schema/core.ts', "uniqueIndex('users_coach_id_key').on(t.coachId)"],
+      ['server/http/problem.ts', "const known = { users_coach_id_key: () => conflict('x') };"],
+    ]);
+    expect(importSideEffects(bad)).toEqual(['server/features/x/index.ts:5']);
+    expect(transactionsBegunDirectly(bad)).toEqual(['server/features/x/handlers.ts:1']);
+    expect(constraintsNamedInHttp(bad)).toEqual(['server/http/problem.ts: users_coach_id_key']);
+  });
+});

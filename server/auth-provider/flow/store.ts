@@ -6,6 +6,7 @@ import * as schema from '../../db/schema/index';
 import { authFlows } from '../../db/schema/index';
 import { FlowLockedError, type FlowStore } from './engine';
 import type { HistoryEntry, Stash, StoredFlow } from './types';
+import { inTransaction } from '../../db/transaction';
 
 /** SQLSTATE 55P03 lock_not_available: another transaction holds the flow row. */
 function isLockNotAvailable(error: unknown): boolean {
@@ -44,7 +45,7 @@ export function createDbFlowStore(db: Db): FlowStore<Tx> {
 
 function createTransactionFlowStore(db: Db): FlowStore<Tx> {
   return {
-    transaction: (fn) => db.transaction(fn),
+    transaction: (fn) => inTransaction(db, fn),
     async insert(tx, flow) {
       await tx.insert(authFlows).values({
         id: flow.id,

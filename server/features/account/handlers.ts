@@ -7,6 +7,7 @@ import { defineHandlers } from '../../http/handler';
 import { badRequest, conflict } from '../../http/problem';
 import { recordEvent, updateRecorded } from '../events/index';
 import { hashActivationCode } from '../users/index';
+import { inTransaction } from '../../db/transaction';
 
 async function loginResponse(db: Db | Tx, userId: string) {
   const [row] = await db
@@ -68,7 +69,7 @@ async function linkExistingUser(
     .where(and(isNull(clients.userId), sql`lower(${clients.email}) = lower(${email})`))
     .limit(1);
   if (!candidate) return;
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const [current] = await tx.select().from(users).where(eq(users.id, user.id)).for('update');
     if (!current || current.role !== 'NONE' || current.active) return;
     const [linked] = await tx
@@ -105,7 +106,7 @@ async function userFor(db: Db, principal: Principal): Promise<string> {
     await linkExistingUser(db, principal, principal.user);
     return principal.user.id;
   }
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const [prepared] = principal.email
       ? await tx
           .update(users)
@@ -169,7 +170,7 @@ export const accountHandlers = defineHandlers({
     const invalid = () =>
       badRequest('activationCode', 'activation_code_invalid', 'The activation code is not valid');
     const hash = hashActivationCode(body.activationCode);
-    const response = await deps.db.transaction(async (tx) => {
+    const response = await inTransaction(deps.db, async (tx) => {
       // The hash stays after activation, so a used code is recognised (409), not "wrong" (400).
       const [pending] = await tx
         .select()

@@ -18,8 +18,9 @@ import { freeCoachesAt, type Calendar, type CoachRef } from '../scheduling/index
 import { instantOf, isoOf, isoOfMs } from '../../time';
 import { joiningWindowMs } from '../../../shared/meeting-window';
 import { bookRange, insertAppointment } from './booking';
-import { announceOutcome } from './outcomes';
+import { appointmentOutcome } from './outcomes';
 import { appointmentBasics, selectAppointments } from './repository';
+import { inTransaction } from '../../db/transaction';
 
 const POOL: Calendar = { kind: 'initial-meetings' };
 
@@ -291,7 +292,7 @@ export async function cancelForClient(
   );
   await enqueueAppointmentNotifications(tx, deps, { appointmentId: a.id, change: 'cancelled' });
   await emitWebhook(tx, deps.jobs, 'appointment.cancelled', appointmentData(a));
-  await announceOutcome(tx, {
+  await deps.events.announce(tx, appointmentOutcome, {
     appointmentId: a.id,
     change: 'cancelled',
     at: new Date(cancelledAt),
@@ -381,7 +382,7 @@ export async function rescheduleInitialAppointment(
  */
 export async function releaseExpiredHolds(db: Db, now: Date, batch = 500): Promise<string[]> {
   const nowIso = now.toISOString();
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const expired = await tx
       .select({
         id: appointments.id,

@@ -11,7 +11,7 @@ import {
   toClientAppointment,
   type ChangeInitial,
 } from './client-booking';
-import { inTransaction } from './transaction';
+import { inTransaction } from '../../db/transaction';
 
 type OwnContext = { params: { appointmentId: string }; principal: Principal; deps: AppDeps };
 

@@ -20,8 +20,8 @@ import { appointmentData, emitWebhook } from '../webhooks/index';
 import { bookRange, insertAppointment } from './booking';
 import { listAppointmentPage } from './list';
 import { assertHolidayBooking, assertInAvailability, assertMoveRequest, isMove } from './move';
-import { announceOutcome } from './outcomes';
-import { inTransaction } from './transaction';
+import { appointmentOutcome } from './outcomes';
+import { inTransaction } from '../../db/transaction';
 import { appointmentScope, findAppointment, selectAppointments, toAppointment } from './repository';
 
 const MAX_DURATION_MINUTES = 12 * 60;
@@ -214,7 +214,7 @@ export const appointmentsHandlers = defineHandlers({
         await emitWebhook(tx, deps.jobs, 'appointment.no_show', appointmentData(after));
       }
       if (changes.noShow !== undefined && changes.noShow !== before.noShow) {
-        await announceOutcome(tx, {
+        await deps.events.announce(tx, appointmentOutcome, {
           appointmentId: before.id,
           change: changes.noShow ? 'no_show' : 'no_show_undone',
           at: deps.now(),
@@ -251,7 +251,11 @@ export const appointmentsHandlers = defineHandlers({
         change: 'cancelled',
       });
       await emitWebhook(tx, deps.jobs, 'appointment.cancelled', appointmentData(before));
-      await announceOutcome(tx, { appointmentId: before.id, change: 'cancelled', at: deps.now() });
+      await deps.events.announce(tx, appointmentOutcome, {
+        appointmentId: before.id,
+        change: 'cancelled',
+        at: deps.now(),
+      });
       return (await findAppointment(tx, principal, before.id))!;
     });
   },

@@ -5,5 +5,4 @@ export { appointmentScope, selectAppointments, toAppointment } from './repositor
 export { cancelForClient, lockChangeable, toClientAppointment } from './client-booking';
 export { newMeetingCode, newVideoRoom } from './codes';
 export { appointmentJobs, RELEASE_HOLDS_JOB } from './jobs';
-export { inTransaction } from './transaction';
-export { onAppointmentOutcome, type AppointmentOutcome } from './outcomes';
+export { appointmentOutcome, type AppointmentOutcome } from './outcomes';

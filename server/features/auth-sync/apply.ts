@@ -6,6 +6,7 @@ import type { Body } from '../../http/handler';
 import type { JobQueue } from '../../jobs/queue';
 import { recordEvent, updateRecorded } from '../events/index';
 import { clientData, emitWebhook } from '../webhooks/index';
+import { inTransaction } from '../../db/transaction';
 
 /**
  * A user event of the authentication provider, as the product's contract receives it
@@ -84,7 +85,7 @@ export async function applyAuthUserEvent(
 ): Promise<void> {
   if (event.type === 'user.created') return;
   const subject = event.userId;
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const [user] = await tx
       .select({
         id: users.id,
@@ -188,7 +189,7 @@ export async function syncAuthEmails(db: Db, jobs: JobQueue): Promise<AuthEmailS
       const clientEmail = clientEmailOf.get(user.id);
       if (same(user.email, email) && (clientEmail === undefined || same(clientEmail, email)))
         continue;
-      const changed = await db.transaction(async (tx) => {
+      const changed = await inTransaction(db, async (tx) => {
         // Read again under the lock: an event may have moved it meanwhile.
         const [current] = await tx
           .select({ id: users.id, email: users.email })

@@ -26,6 +26,7 @@ import {
 } from './repository';
 import { queryWindow } from './window';
 import type { EventType } from '../../../shared/contract/enums';
+import { inTransaction } from '../../db/transaction';
 
 /** The default occurrence window of single-availability answers, in Berlin days. */
 const DEFAULT_WINDOW = { weeks: 8 };
@@ -143,7 +144,7 @@ export const availabilityHandlers = defineHandlers({
       recurrence: body.recurrence ?? null,
     };
     const seriesWindow = bounds(series);
-    const created = await deps.db.transaction(async (tx) => {
+    const created = await inTransaction(deps.db, async (tx) => {
       const [coach] = await tx
         .select({ active: coaches.active })
         .from(coaches)
@@ -199,7 +200,7 @@ export const availabilityHandlers = defineHandlers({
   },
 
   async updateAvailability({ params, body, principal, deps }) {
-    return deps.db.transaction(async (tx) => {
+    return inTransaction(deps.db, async (tx) => {
       const before = await loadForUpdate(tx, principal, params.id);
       const a = before.availability;
       const series: SeriesFields = {
@@ -240,7 +241,7 @@ export const availabilityHandlers = defineHandlers({
   },
 
   async deleteAvailability({ params, principal, deps }) {
-    await deps.db.transaction(async (tx) => {
+    await inTransaction(deps.db, async (tx) => {
       const before = await loadForUpdate(tx, principal, params.id);
       await tx.delete(availabilities).where(eq(availabilities.id, params.id));
       await recordEvent(tx, {
@@ -260,7 +261,7 @@ export const availabilityHandlers = defineHandlers({
       throw badRequest('endDate', 'end_before_start', 'endDate must be after startDate');
     if (minutes > MAX_OCCURRENCE_MINUTES)
       throw badRequest('endDate', 'value_too_large', 'An occurrence lasts at most 24 hours');
-    return deps.db.transaction(async (tx) => {
+    return inTransaction(deps.db, async (tx) => {
       await overrideOccurrence(tx, principal, params.id, body.occurrenceDate, body, {
         type: 'availability.occurrence_changed',
         changes: { ...body },
@@ -270,7 +271,7 @@ export const availabilityHandlers = defineHandlers({
   },
 
   async deleteAvailabilityOccurrence({ params, query, principal, deps }) {
-    await deps.db.transaction((tx) =>
+    await inTransaction(deps.db, (tx) =>
       overrideOccurrence(tx, principal, params.id, query.occurrenceDate, null, {
         type: 'availability.occurrence_removed',
         changes: { occurrenceDate: query.occurrenceDate },

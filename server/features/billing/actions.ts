@@ -15,7 +15,7 @@ import {
   canApplyBillingAction,
   type BillingAction,
 } from '../../../shared/billing-transitions';
-import { inTransaction } from '../appointments/index';
+import { inTransaction } from '../../db/transaction';
 import { billableItemData, emitWebhooks, type WebhookType } from '../webhooks/index';
 import type { JobQueue } from '../../jobs/queue';
 import { itemScope } from './list';

@@ -19,6 +19,7 @@ import {
 } from './matching';
 import { orderedRules, vatRateOf, type BillingRuleRow } from './rules';
 import type { EventType } from '../../../shared/contract/enums';
+import { inTransaction } from '../../db/transaction';
 
 /** What the item job needs to know about the clock and the client change notice. */
 export interface ItemClock {
@@ -184,7 +185,7 @@ export async function syncBillableItems(
   after?: CandidateCursor,
 ) {
   const since = drained.get(db);
-  const result = await db.transaction(async (tx) => {
+  const result = await inTransaction(db, async (tx) => {
     // The pool's statements keep one generic plan per connection (db/client.ts). Made while
     // billable_items was small, it probes items by scanning them, and a backlog run then
     // grows with the square of the items; planned each time, it stays an index probe.

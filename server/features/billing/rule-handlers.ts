@@ -1,6 +1,6 @@
 import { defineHandlers } from '../../http/handler';
 import { changedFields, recordEvent } from '../events/index';
-import { inTransaction } from '../appointments/index';
+import { inTransaction } from '../../db/transaction';
 import { previewRules } from './preview';
 import {
   createRule,

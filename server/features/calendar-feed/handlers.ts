@@ -16,6 +16,7 @@ import { instantOf, isoOf } from '../../time';
 import { ZONE } from '../../../shared/time';
 import { recordEvent } from '../events/index';
 import { addressOf, APPOINTMENT_TYPE_NAMES, buildCalendar } from '../notifications/index';
+import { inTransaction } from '../../db/transaction';
 
 /**
  * The feed shows live appointments that ended at most this many Berlin calendar days ago
@@ -126,7 +127,7 @@ export const calendarFeedHandlers = defineHandlers({
     // 256 bits: the address is the only credential of the feed.
     const token = randomBytes(32).toString('base64url');
     const createdAt = deps.now().toISOString();
-    await deps.db.transaction(async (tx) => {
+    await inTransaction(deps.db, async (tx) => {
       await tx
         .insert(calendarFeedTokens)
         .values({ coachId: params.coachId, tokenHash: hashToken(token), createdAt })
@@ -151,7 +152,7 @@ export const calendarFeedHandlers = defineHandlers({
   async revokeCalendarFeed({ params, principal, deps }) {
     assertOwnFeed(principal, params.coachId);
     await assertCoach(deps.db, params.coachId);
-    await deps.db.transaction(async (tx) => {
+    await inTransaction(deps.db, async (tx) => {
       const removed = await tx
         .delete(calendarFeedTokens)
         .where(eq(calendarFeedTokens.coachId, params.coachId))

@@ -6,6 +6,7 @@ import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps } from '../../http/handler';
 import { changedFields, recordEvent } from '../events/index';
 import { changeCampaign, changeInsurer, insertCampaign, insertInsurer } from './maintain';
+import { inTransaction } from '../../db/transaction';
 
 type Entity = 'insurer' | 'campaign';
 type Writer = { principal: Principal; deps: AppDeps };
@@ -17,7 +18,7 @@ async function createRecorded<R extends { id: string }>(
   insert: (tx: Tx) => Promise<R>,
   shown: (row: R) => Record<string, unknown>,
 ) {
-  const row = await deps.db.transaction(async (tx) => {
+  const row = await inTransaction(deps.db, async (tx) => {
     const created = await insert(tx);
     await recordEvent(tx, {
       type: `${entityType}.created`,
@@ -38,7 +39,7 @@ function changeRecorded<R extends { id: string }>(
   entityType: Entity,
   change: (tx: Tx) => Promise<{ before: R; after: R; renamedClients: number }>,
 ) {
-  return deps.db.transaction(async (tx) => {
+  return inTransaction(deps.db, async (tx) => {
     const { before, after, renamedClients } = await change(tx);
     await recordEvent(tx, {
       type: `${entityType}.updated`,

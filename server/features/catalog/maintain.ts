@@ -1,7 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { billableItems, billingRules, campaigns, clients, insurers } from '../../db/schema/index';
 import type { Tx } from '../../db/client';
-import { badRequest, HttpProblem, notFound } from '../../http/problem';
+import { badRequest, HttpProblem, notFound, type ConstraintProblems } from '../../http/problem';
 import { compareInstants, instant } from '../../time';
 
 /**
@@ -16,6 +16,15 @@ type CampaignRow = typeof campaigns.$inferSelect;
 
 const taken = (code: string, field: string, detail: string) =>
   new HttpProblem(409, code, 'Conflict', detail, [{ field, code, message: detail }]);
+const insurerNameTaken = () => taken('insurer_name_taken', 'name', 'Another insurer has this name');
+const campaignCodeTaken = () =>
+  taken('campaign_code_taken', 'code', 'Another campaign has this code');
+
+/** Races past the checks here end on the unique indexes: they answer as the checks do. */
+export const catalogConstraintProblems: ConstraintProblems = {
+  insurers_name_key: insurerNameTaken,
+  campaigns_code_key: campaignCodeTaken,
+};
 
 /** A trimmed text that must not be blank (the contract's minLength counts spaces). */
 export function requiredTrimmed(value: string, field: string): string {
@@ -72,7 +81,7 @@ async function insurerNameFree(tx: Tx, name: string, exceptId: string | null) {
       exceptId ? and(eq(insurers.name, name), ne(insurers.id, exceptId)) : eq(insurers.name, name),
     )
     .limit(1);
-  if (other) throw taken('insurer_name_taken', 'name', 'Another insurer has this name');
+  if (other) throw insurerNameTaken();
 }
 
 async function campaignCodeFree(tx: Tx, code: string, exceptId: string | null) {
@@ -85,7 +94,7 @@ async function campaignCodeFree(tx: Tx, code: string, exceptId: string | null) {
         : eq(campaigns.code, code),
     )
     .limit(1);
-  if (other) throw taken('campaign_code_taken', 'code', 'Another campaign has this code');
+  if (other) throw campaignCodeTaken();
 }
 
 /** Writes a renamed entry's new text onto the clients and billing rules with the old one; the number of clients. */

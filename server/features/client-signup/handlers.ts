@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../../http/problem';
 import { clientByEmail, clientById, queueSignInLink } from './request-auth';
 import { signUp } from './signup';
 import { toClientAppointment } from '../appointments/index';
+import { inTransaction } from '../../db/transaction';
 
 export const clientSignupHandlers = defineHandlers({
   async signupClient({ body, query, deps, request, reply }) {
@@ -15,7 +16,7 @@ export const clientSignupHandlers = defineHandlers({
     const validateOnly = query.validateOnly === true;
     const header = validateOnly ? undefined : request.headers.authorization;
     const claims = header ? await deps.verifyToken(bearerToken(header)) : null;
-    const outcome = await deps.db.transaction((tx) =>
+    const outcome = await inTransaction(deps.db, (tx) =>
       signUp(tx, deps, { body, claims, validateOnly }),
     );
     if (claims) forgetPrincipal(deps.db, claims.subject);
@@ -71,7 +72,7 @@ export const clientSignupHandlers = defineHandlers({
     await deps.rateLimits.clientAuthRequestCaller.consume(principal.subject);
     const target = body.clientId ?? body.email!.trim().toLowerCase();
     await deps.rateLimits.clientAuthRequest.consume(target);
-    await deps.db.transaction(async (tx) => {
+    await inTransaction(deps.db, async (tx) => {
       if (body.clientId) {
         const client = await clientById(tx, body.clientId);
         if (!client) throw notFound('client');

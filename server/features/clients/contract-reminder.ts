@@ -14,6 +14,7 @@ import { conflict, notFound } from '../../http/problem';
 import { updateRecorded } from '../events/index';
 import { DELIVER_JOB, type DeliverJobData } from '../notifications/index';
 import { findClient } from './repository';
+import { inTransaction } from '../../db/transaction';
 
 export const CONTRACT_REMINDER_TEMPLATE = 'client_contract_reminder';
 
@@ -38,7 +39,7 @@ export async function sendContractReminder(
   principal: Principal,
   clientId: string,
 ): Promise<{ sentAt: string }> {
-  return deps.db.transaction(async (tx: Tx) => {
+  return inTransaction(deps.db, async (tx: Tx) => {
     const client = await findClient(tx, principal, clientId);
     if (!client) throw notFound('client');
     if (!client.hasNotSignedRequiredContract) {

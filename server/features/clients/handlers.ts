@@ -13,6 +13,7 @@ import { listClientPage } from './list';
 import { clientScope, findClient } from './repository';
 import { assertMayAssignCoach, assertMayWriteClinical } from './scope';
 import { quickSearchMatches } from './search';
+import { inTransaction } from '../../db/transaction';
 
 type ClientInput = Body<'createClient'> | Body<'updateClient'>;
 
@@ -91,7 +92,7 @@ async function setSessionsClosed(
   clientId: string,
   closed: boolean,
 ) {
-  return deps.db.transaction(async (tx) => {
+  return inTransaction(deps.db, async (tx) => {
     const before = await findClient(tx, principal, clientId);
     if (!before) throw notFound('client');
     if (closed === (before.sessionsClosedOn !== null)) {
@@ -136,7 +137,7 @@ export const clientsHandlers = defineHandlers({
     assertMayWriteClinical(principal, body, 'create');
     assertClientFields(body, deps.now());
     assertContactPerson(body.clientType ?? 'self', body.contactPerson);
-    const created = await deps.db.transaction(async (tx) => {
+    const created = await inTransaction(deps.db, async (tx) => {
       await assertCoaches(tx, body);
       await assertEmailFree(tx, body.email);
       const [row] = await tx
@@ -189,7 +190,7 @@ export const clientsHandlers = defineHandlers({
   },
 
   async updateClient({ params, body, principal, deps }) {
-    return deps.db.transaction(async (tx) => {
+    return inTransaction(deps.db, async (tx) => {
       const before = await findClient(tx, principal, params.clientId);
       if (!before) throw notFound('client');
       assertMayWriteClinical(principal, body, 'update');
@@ -240,7 +241,7 @@ export const clientsHandlers = defineHandlers({
 
   // Erasure: the client and their appointments go; the audit trail keeps only ids.
   async deleteClient({ params, principal, deps }) {
-    await deps.db.transaction(async (tx) => {
+    await inTransaction(deps.db, async (tx) => {
       const before = await findClient(tx, principal, params.clientId);
       if (!before) throw notFound('client');
       // Invoiced items are accounting records and must stay; open ones go with the client.

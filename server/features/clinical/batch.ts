@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { clinicalAccessLog, users, type DocumentType } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { batchOffenders, batchRefused } from '../../http/batch';
-import { inTransaction } from '../appointments/index';
+import { inTransaction } from '../../db/transaction';
 import { tableOf } from './documents';
 
 /**

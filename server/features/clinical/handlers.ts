@@ -11,7 +11,7 @@ import {
 import type { Principal } from '../../http/auth';
 import { defineHandlers, type AppDeps } from '../../http/handler';
 import { conflict, notFound, type HttpProblem } from '../../http/problem';
-import { inTransaction } from '../appointments/index';
+import { inTransaction } from '../../db/transaction';
 import { recordEvent } from '../events/index';
 import { emitWebhook, summarySignedData } from '../webhooks/index';
 import {

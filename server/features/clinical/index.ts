@@ -1,6 +1,4 @@
 /** The clinical documentation feature's public face: patient cards, summaries, review. */
-import { onAppointmentOutcome } from '../appointments/index';
-import { followAppointment } from './appointment-outcomes';
 import { exportHandlers } from './export';
 import { documentHandlers } from './handlers';
 import { reviewHandlers } from './review-handlers';
@@ -13,7 +11,5 @@ export const clinicalHandlers = {
   ...exportHandlers,
 };
 
-// A summary draft is canceled with its appointment (and back when a no-show is taken back).
-onAppointmentOutcome(followAppointment);
-
+export { followAppointment } from './appointment-outcomes';
 export { verifySignedDocuments, type SignatureCheck } from './signatures';

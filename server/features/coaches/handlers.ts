@@ -7,6 +7,7 @@ import { defineHandlers } from '../../http/handler';
 import { pageWindow } from '../../http/paging';
 import { conflict, notFound } from '../../http/problem';
 import { changedFields, recordEvent, updateRecorded } from '../events/index';
+import { inTransaction } from '../../db/transaction';
 
 type CoachRow = typeof coaches.$inferSelect;
 
@@ -39,7 +40,7 @@ async function lockCoach(tx: Tx, id: string) {
 
 export const coachesHandlers = defineHandlers({
   async createCoach({ body, principal, deps, reply }) {
-    const coach = await deps.db.transaction(async (tx) => {
+    const coach = await inTransaction(deps.db, async (tx) => {
       await assertEmailFree(tx, body.email);
       const [row] = await tx.insert(coaches).values(body).returning();
       await recordEvent(tx, {
@@ -98,7 +99,7 @@ export const coachesHandlers = defineHandlers({
   },
 
   async updateCoach({ params, body, principal, deps }) {
-    return deps.db.transaction(async (tx) => {
+    return inTransaction(deps.db, async (tx) => {
       const before = await lockCoach(tx, params.coachId);
       if (body.email) await assertEmailFree(tx, body.email, before.id);
       const row = await updateRecorded(tx, coaches, before.id, body, {
@@ -114,7 +115,7 @@ export const coachesHandlers = defineHandlers({
 
   // Coaches are deactivated, not erased: their past appointments keep their names.
   async deleteCoach({ params, principal, deps }) {
-    await deps.db.transaction(async (tx) => {
+    await inTransaction(deps.db, async (tx) => {
       const before = await lockCoach(tx, params.coachId);
       const [future] = await tx
         .select({ id: appointments.id })

@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { billableItems, invoiceRuns } from '../../db/schema/index';
 import type { JobDefinition, JobQueue } from '../../jobs/queue';
-import { inTransaction } from '../appointments/index';
+import { inTransaction } from '../../db/transaction';
 import { dueItemsOf, previewInvoiceRun, refuseMissing, runInvoices, type RunRequest } from './run';
 
 /**

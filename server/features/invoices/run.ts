@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
 import { billableItems, events, invoiceItems } from '../../db/schema/index';
 import { HttpProblem, type FieldError } from '../../http/problem';
-import { inTransaction } from '../appointments/index';
+import { inTransaction } from '../../db/transaction';
 import {
   practiceFor,
   requireSellerIdentifier,

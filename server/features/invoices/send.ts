@@ -12,7 +12,7 @@ import type { Principal } from '../../http/auth';
 import { badRequest, conflict, HttpProblem, notFound } from '../../http/problem';
 import type { JobQueue } from '../../jobs/queue';
 import { canApplyBillingAction } from '../../../shared/billing-transitions';
-import { inTransaction } from '../appointments/index';
+import { inTransaction } from '../../db/transaction';
 import { DELIVER_JOB, type DeliverJobData } from '../notifications/index';
 import type { Practice } from './document';
 import { documentOf, wantsXRechnung, type InvoiceRow } from './issue';

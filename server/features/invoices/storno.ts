@@ -5,7 +5,7 @@ import { billableItems, events, invoiceItems, invoices } from '../../db/schema/i
 import type { Principal } from '../../http/auth';
 import { conflict, notFound } from '../../http/problem';
 import { INVOICE_CANCELLATION_RETURNS } from '../../../shared/billing-transitions';
-import { inTransaction } from '../appointments/index';
+import { inTransaction } from '../../db/transaction';
 import { practiceFor } from './document';
 import { invoiceDates, storeInvoice, type InvoiceRow } from './issue';
 import { itemEvent } from './item-events';

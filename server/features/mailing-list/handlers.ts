@@ -11,6 +11,7 @@ import {
   toSync,
 } from './sync';
 import { applyMailchimpWebhook } from './webhook';
+import { inTransaction } from '../../db/transaction';
 
 const RECEIVED = { received: true } as const;
 
@@ -38,7 +39,7 @@ export const mailingListHandlers = defineHandlers({
     if (running && (running.status === 'queued' || running.status === 'running')) {
       throw conflict('sync_running', 'A sync of the mailing list is queued or running');
     }
-    const row = await deps.db.transaction(async (tx) => {
+    const row = await inTransaction(deps.db, async (tx) => {
       const [created] = await tx
         .insert(mailingListSyncs)
         .values({ requestedById: principal.user?.id ?? null })

@@ -11,6 +11,7 @@ import {
 } from '../../adapters/mailing-list/mailchimp';
 import { recordEvent } from '../events/index';
 import { clientData, emitWebhook } from '../webhooks/index';
+import { inTransaction } from '../../db/transaction';
 
 export const SYNC_MAILING_LIST_JOB = 'sync-mailing-list';
 /** Clients read per batch; progress is stored after each. */
@@ -233,7 +234,7 @@ export async function runMailingListSync(
  * transaction; no row changed → nothing sent.
  */
 async function storeStatus(db: Db, jobs: JobQueue, clientId: string, status: MailingListStatus) {
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const [changed] = await tx
       .update(clients)
       .set({ mailingListStatus: status, updatedAt: sql`now()` })

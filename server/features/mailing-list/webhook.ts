@@ -8,6 +8,7 @@ import { badRequest } from '../../http/problem';
 import type { JobQueue } from '../../jobs/queue';
 import { changedFields, recordEvent } from '../events/index';
 import { clientData, emitWebhook } from '../webhooks/index';
+import { inTransaction } from '../../db/transaction';
 
 export type MailchimpWebhook = Body<'receiveMailchimpWebhook'>;
 
@@ -97,7 +98,7 @@ export async function applyMailchimpWebhook(
   if (type === 'upemail') {
     const oldEmail = field(data, 'old_email');
     const newEmail = field(data, 'new_email');
-    await db.transaction(async (tx) => {
+    await inTransaction(db, async (tx) => {
       const client = await clientByEmail(tx, oldEmail);
       if (!client || client.userId !== null) return;
       if (client.email?.toLowerCase() === newEmail.toLowerCase()) return;
@@ -146,7 +147,7 @@ export async function applyMailchimpWebhook(
   };
   if (!['unsubscribe', 'subscribe', 'profile', 'cleaned'].includes(type)) return;
   const email = field(data, 'email');
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const client = await clientByEmail(tx, email);
     if (!client) return;
     const plan = wanted(client);

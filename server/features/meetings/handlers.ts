@@ -22,6 +22,7 @@ import {
   personName,
   videoAdaptersOf,
 } from './meetings';
+import { inTransaction } from '../../db/transaction';
 
 const EARLIER_LIMIT = 10;
 const FINISHED_EVENT = 'meeting.finished';
@@ -157,7 +158,7 @@ export const meetingsHandlers = defineHandlers({
 
   async cancelMeetingByClientCode({ params, principal, deps, request }) {
     await countLookup(deps, request.ip);
-    return deps.db.transaction(async (tx) => {
+    return inTransaction(deps.db, async (tx) => {
       const row = await lockChangeable(tx, deps, 'meeting', () =>
         byClientCode(tx, params.clientMeetingCode),
       );
@@ -231,7 +232,7 @@ export const meetingsHandlers = defineHandlers({
 
   async recordCoachMeetingFinished({ params, principal, deps, request }) {
     await countLookup(deps, request.ip);
-    return deps.db.transaction(async (tx) => {
+    return inTransaction(deps.db, async (tx) => {
       const found = await byCoachCode(tx, principal, params.coachMeetingCode);
       if (!found) throw notFound('meeting');
       const a = found.appointment;

@@ -9,6 +9,7 @@ import { badRequest, conflict, notFound } from '../../http/problem';
 import { appointmentPhase, mayCancelOrInvite } from '../../../shared/appointment-phase';
 import { recordEvent } from '../events/index';
 import { enqueueInvitations } from './enqueue';
+import { inTransaction } from '../../db/transaction';
 
 /** Coaches reach the appointments they hold and the clients they coach; staff reach all. */
 function coachOnly(
@@ -108,7 +109,7 @@ export const notificationsHandlers = defineHandlers({
         'Invitations are sent when the provisional appointment is confirmed',
       );
     }
-    await deps.db.transaction(async (tx) => {
+    await inTransaction(deps.db, async (tx) => {
       await enqueueInvitations(tx, deps, {
         appointmentId: appointment.id,
         meetingBaseUrl: body.meetingBaseUrl,

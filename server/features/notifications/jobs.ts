@@ -17,6 +17,7 @@ import {
   type DeliverJobData,
   type ReminderJobData,
 } from './enqueue';
+import { inTransaction } from '../../db/transaction';
 
 export interface NotificationJobDeps {
   db: Db;
@@ -203,7 +204,7 @@ export function notificationJobs(deps: NotificationJobDeps): JobDefinition[] {
     queue: { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 120 },
     async run(job, { now }) {
       const { appointmentId, sequence, kind } = job.data;
-      return deps.db.transaction(async (tx) => {
+      return inTransaction(deps.db, async (tx) => {
         const row = await loadAppointment(tx, appointmentId);
         if (!row) return { skipped: 'gone' };
         const a = row.appointment;

@@ -1,6 +1,7 @@
 import { defineHandlers } from '../../http/handler';
 import { changedFields, recordEvent } from '../events/index';
 import { loadPractice, normalizeChange, saveSettings } from './settings';
+import { inTransaction } from '../../db/transaction';
 
 /**
  * GET /legal (public): what the imprint and privacy pages fill in; no tax number, no IBAN.
@@ -31,7 +32,7 @@ export const practiceHandlers = defineHandlers({
   getPracticeSettings: ({ deps }) => loadPractice(deps.db, deps.config),
 
   updatePracticeSettings: ({ body, principal, deps }) =>
-    deps.db.transaction(async (tx) => {
+    inTransaction(deps.db, async (tx) => {
       const before = await loadPractice(tx, deps.config);
       const change = normalizeChange(body, before);
       const { updatedAt: _updatedAt, ...current } = before;

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { deleteClientAccounts } from './accounts';
 import { deleteInvoices } from './invoices';
+import { inTransaction } from '../../db/transaction';
 
 /**
  * How long each kind of record is kept (docs/retention.md gives the reasons). A term is a
@@ -279,7 +280,7 @@ export async function applyRetention(db: Db, now: Date): Promise<Record<string, 
     for (;;) {
       // A batch that rolls back must not have counted what it did not delete.
       const extra: [string, number][] = [];
-      const n = await db.transaction((tx) =>
+      const n = await inTransaction(db, (tx) =>
         rule.batch(tx, at, (kind, rows) => extra.push([kind, rows])),
       );
       for (const [kind, rows] of extra) tally(kind, rows);

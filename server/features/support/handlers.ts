@@ -8,6 +8,7 @@ import { badRequest } from '../../http/problem';
 import { recordEvent } from '../events/index';
 import { practiceName } from '../practice/index';
 import { confirmationMail, forwardMail } from './mails';
+import { inTransaction } from '../../db/transaction';
 
 // One mailer per database handle (its nodemailer transport is reused across requests).
 const mailers = new WeakMap<Db, Mailer>();
@@ -46,7 +47,7 @@ export const supportHandlers = defineHandlers({
     if (!message) throw badRequest('message', 'value_missing', 'The message is empty');
     const senderEmail = user.email || principal.email || '';
 
-    const stored = await deps.db.transaction(async (tx) => {
+    const stored = await inTransaction(deps.db, async (tx) => {
       const [row] = await tx
         .insert(supportMessages)
         .values({ userId: user.id, senderEmail, category: body.category, subject, message })

@@ -4,11 +4,18 @@ import type { Db, Tx } from '../../db/client';
 import { forgetPrincipal, type Principal, type Role } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { pageWindow } from '../../http/paging';
-import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  type ConstraintProblems,
+} from '../../http/problem';
 import { changedFields, recordEvent, updateRecorded } from '../events/index';
 import { enqueueStaffInvitation } from '../notifications/index';
 import { hashActivationCode, newActivationCode } from './codes';
 import { coachLinkedTo, emailTaken, findUser, selectUsers, toUser } from './repository';
+import { inTransaction } from '../../db/transaction';
 
 // Nobody hands out more than they hold: the roles each caller may assign.
 const ASSIGNABLE: Record<Role, readonly Role[]> = {
@@ -28,13 +35,21 @@ function assertAssignable(principal: Principal, role: Role) {
   }
 }
 
+const coachAlreadyLinked = () =>
+  conflict('coach_already_linked', 'Another user is linked to this coach record');
+
+/** A race past assertCoach ends on the unique index: it answers as the check does. */
+export const usersConstraintProblems: ConstraintProblems = {
+  users_coach_id_key: coachAlreadyLinked,
+};
+
 /** The coach record exists and no other account is linked to it. */
 async function assertCoach(db: Db | Tx, coachId: string | null | undefined, userId?: string) {
   if (!coachId) return;
   const [row] = await db.select({ id: coaches.id }).from(coaches).where(eq(coaches.id, coachId));
   if (!row) throw badRequest('coachId', 'unknown_coach', 'No coach with this id');
   if (await coachLinkedTo(db, coachId, userId)) {
-    throw conflict('coach_already_linked', 'Another user is linked to this coach record');
+    throw coachAlreadyLinked();
   }
 }
 
@@ -45,7 +60,7 @@ export const usersHandlers = defineHandlers({
       throw badRequest('coachId', 'value_missing', 'A coach account needs its coach record');
     }
     const code = newActivationCode();
-    const user = await deps.db.transaction(async (tx) => {
+    const user = await inTransaction(deps.db, async (tx) => {
       await assertCoach(tx, body.coachId);
       if (await emailTaken(tx, body.email)) {
         throw conflict('email_taken', 'A user with this e-mail address exists already');
@@ -94,7 +109,7 @@ export const usersHandlers = defineHandlers({
   },
 
   async updateUser({ params, body, principal, deps }) {
-    const updated = await deps.db.transaction(async (tx) => {
+    const updated = await inTransaction(deps.db, async (tx) => {
       const [before] = await tx.select().from(users).where(eq(users.id, params.id)).for('update');
       if (!before) throw notFound('user');
       // Only a super admin changes a super admin, and nobody locks themselves out.

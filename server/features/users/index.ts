@@ -1,3 +1,3 @@
 /** The users feature's public face: the only module other parts of the server import. */
-export { usersHandlers } from './handlers';
+export { usersConstraintProblems, usersHandlers } from './handlers';
 export { hashActivationCode } from './codes';

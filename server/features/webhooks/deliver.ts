@@ -10,6 +10,7 @@ import { disabledMail } from './mails';
 import { nextDelayMs, parseRetryAfter } from './retry-schedule';
 import { keyringOf, openSecret, SecretUnreadable } from './secret-box';
 import { signatureHeader } from './secrets';
+import { inTransaction } from '../../db/transaction';
 
 export interface WebhookJobDeps {
   db: Db;
@@ -92,7 +93,7 @@ export async function deliverWebhook(
     : UNSIGNABLE;
   const outcome = outcomeOf(result);
 
-  const disabledForFailing = await db.transaction(async (tx) => {
+  const disabledForFailing = await inTransaction(db, async (tx) => {
     const [numbers] = await tx
       .select({
         last: max(webhookAttempts.attemptNo),

@@ -11,6 +11,7 @@ import { payloadOf, queueAttempt, queueMessage, TEST_EVENT, type WebhookType } f
 import { keyringOf, openSecret, sealSecret, SecretUnreadable } from './secret-box';
 import { newWebhookSecret } from './secrets';
 import { saveRefusalOf } from './target-guard';
+import { inTransaction } from '../../db/transaction';
 
 type Schemas = components['schemas'];
 type Row = typeof webhooks.$inferSelect;
@@ -181,7 +182,7 @@ export const webhooksHandlers = defineHandlers({
   async updateWebhook({ params, body, principal, deps }) {
     const refusal = await saveRefusalOf(body.url, deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
     if (refusal) throw badRequest('url', 'webhook_target_refused', refusal);
-    return deps.db.transaction(async (tx) => {
+    return inTransaction(deps.db, async (tx) => {
       const before = await rowOf(tx, params.type);
       // The first save generates the secret: a webhook is never sent unsigned.
       const secret = before?.secret ? null : newWebhookSecret();
@@ -219,7 +220,7 @@ export const webhooksHandlers = defineHandlers({
   },
 
   async rotateWebhookSecret({ params, principal, deps }) {
-    return deps.db.transaction(async (tx) => {
+    return inTransaction(deps.db, async (tx) => {
       const before = await rowOf(tx, params.type);
       if (!before) throw notFound('webhook');
       const secret = newWebhookSecret();
@@ -250,7 +251,7 @@ export const webhooksHandlers = defineHandlers({
   },
 
   async sendWebhookTest({ params, principal, deps, reply }) {
-    const messageId = await deps.db.transaction(async (tx) => {
+    const messageId = await inTransaction(deps.db, async (tx) => {
       const row = await rowOf(tx, params.type);
       if (!row) throw conflict('webhook_not_configured', 'The webhook has no URL yet');
       const payload = payloadOf(TEST_EVENT, deps.jobs.now(), { webhookType: params.type });
@@ -285,7 +286,7 @@ export const webhooksHandlers = defineHandlers({
   },
 
   async redeliverWebhookMessage({ params, principal, deps, reply }) {
-    await deps.db.transaction(async (tx) => {
+    await inTransaction(deps.db, async (tx) => {
       const [message] = await tx
         .select({ id: webhookMessages.id })
         .from(webhookMessages)
