@@ -21,8 +21,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DEV_WEBHOOK_SECRET_KEY } from '../server/config';
 import { connectPostgres } from '../server/db/client';
-import { syncConnection } from '../server/features/calendars/index';
-import { sealPassword } from '../server/features/calendars/password';
+import { sealPassword, syncConnection } from '../server/features/calendars/index';
 import { startRadicale } from '../tests/support/radicale';
 import { loadSlice, round, summarize, WARMUP, type Slice } from './common';
 
@@ -308,7 +307,7 @@ export async function calendarSync(dbUrl: string, log: (...args: unknown[]) => v
     const now = Date.now();
     const { ics, objects } = benchCalendarIcs(now);
     const calendarUrl = await radicale.makeCalendar(user, 'privat', 'Privat');
-    let t = performance.now();
+    const t = performance.now();
     // One PUT of the whole calendar: Radicale stores each component (by UID) as an object.
     const upload = await fetch(calendarUrl, {
       method: 'PUT',

@@ -381,8 +381,7 @@ describe('the compact form', () => {
       expect(compact.body.durationMinutes).toBe(45);
       const ids = compact.body.coaches.map((c: { id: string }) => c.id);
       expect(new Set(ids).size, path).toBe(ids.length);
-      // Days in Berlin: the 31st starts at 00:00 CEST and has a start at 17:00 CET, 1,080
-      // minutes later (the hour repeated at 03:00 counts).
+      // Days in Berlin: the 31st (25 hours long) starts at 00:00 CEST, 22:00 UTC the day before.
       const dates = compact.body.days.map((d: { date: string }) => d.date);
       expect(dates, path).toEqual([...dates].sort());
       const last = compact.body.days.find((d: { date: string }) => d.date === '2027-10-31');

@@ -7,3 +7,4 @@ export {
   SYNC_CALENDAR_JOB,
   type SyncResult,
 } from './sync';
+export { sealPassword } from './password';
