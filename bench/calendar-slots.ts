@@ -326,6 +326,10 @@ export async function calendarSync(dbUrl: string, log: (...args: unknown[]) => v
     const uploadMs = Math.round(performance.now() - t);
     log(`calendar.sync: ${objects} objects uploaded to Radicale in one PUT, ${uploadMs} ms`);
 
+    // Radicale builds its item cache on the first read of a new calendar; on a loaded machine
+    // that read outlasted the sync's 15 s request limit. One GET does it before the sync.
+    const listed = (await radicale.listEvents(calendarUrl, user)).length;
+    if (listed !== objects) throw new Error(`Radicale lists ${listed} of ${objects} objects`);
     const config = { WEBHOOK_SECRET_KEY: DEV_WEBHOOK_SECRET_KEY };
     const { rows: coachRows } = await admin.query<{ id: string }>(
       'SELECT id FROM coaches ORDER BY email LIMIT 1',
