@@ -44,6 +44,7 @@ import {
 } from './common';
 import { cpuSince, machineCpu, postgresCpu, processCpuMs } from './cpu';
 import { drainBillableItems, loadBenchData, SIZES } from './load';
+import { calendarSlots, calendarSync } from './calendar-slots';
 import { bookingRace, floorQuery, loadSchedulingData, measureFloor } from './scheduling';
 import { stopChild } from './servers/child';
 import { startAppAndBaseline } from './servers/pair';
@@ -503,15 +504,19 @@ async function runScheduling(
 ) {
   const out: Record<string, unknown> = {};
   if (wants('slots.initialPool28d')) {
-    const query = new URLSearchParams({
-      startDate: fixtures.windowStart,
-      endDate: fixtures.windowEnd,
-      duration: '30',
-    });
-    const url = `${appUrl}/api/client/initial_appointment_slots?${query.toString()}`;
+    const urlOf = (form: 'full' | 'compact') =>
+      `${appUrl}/api/client/initial_appointment_slots?${new URLSearchParams({
+        startDate: fixtures.windowStart,
+        endDate: fixtures.windowEnd,
+        duration: '30',
+        ...(form === 'compact' ? { form } : {}),
+      }).toString()}`;
+    const url = urlOf('full');
     const probed = await probe(url, headers);
+    const compactUrl = urlOf('compact');
+    const compactProbe = await probe(compactUrl, headers);
     log(
-      `slots.initialPool28d: probe ${probed.status}, ${probed.rows ?? '-'} slots, ${probed.bytes} bytes; measuring ${WARMUP}+${DURATION} s`,
+      `slots.initialPool28d: probe ${probed.status}, ${probed.rows ?? '-'} slots, ${probed.bytes} bytes (compact form ${compactProbe.status}, ${compactProbe.bytes} bytes); measuring ${WARMUP}+${DURATION} s`,
     );
     const app = await measure(url, headers);
     const floor = await measureFloor(
@@ -522,7 +527,10 @@ async function runScheduling(
       DURATION,
       floorQuery(fixtures.windowStart, fixtures.windowEnd),
     );
+    // What the pickers ask for since the compact form exists: the same slots, same run.
+    const compact = await measure(compactUrl, headers);
     const ratio = round(app.latencyMs.p95 / floor.latencyMs.p95, 2);
+    const compactRatio = round(compact.latencyMs.p95 / floor.latencyMs.p95, 2);
     out['slots.initialPool28d'] = {
       url: url.slice(appUrl.length),
       probe: probed,
@@ -531,10 +539,24 @@ async function runScheduling(
       p95VsFloor: ratio,
       pass: { p95: app.latencyMs.p95 <= 30, ratio: ratio <= 3 },
     };
+    out['slots.initialPool28d.compact'] = {
+      url: compactUrl.slice(appUrl.length),
+      probe: compactProbe,
+      bytesFull: probed.bytes,
+      bytesCompact: compactProbe.bytes,
+      sizeShare: round(compactProbe.bytes / probed.bytes, 3),
+      ...compact,
+      p95VsFloor: compactRatio,
+      pass: { p95: compact.latencyMs.p95 <= 30, ratio: compactRatio <= 3 },
+    };
     log(
       `slots.initialPool28d: p50 ${app.latencyMs.p50} / p95 ${app.latencyMs.p95} / p99 ${app.latencyMs.p99} ms, ${app.okRps} req/s, non-2xx ${app.non2xx}; ` +
         `floor (${floor.rows} rows) p95 ${floor.latencyMs.p95} ms (serial p50 ${floor.serialMs.p50} ms); ratio ${ratio}× ` +
         `[p95 ≤ 30 ms: ${app.latencyMs.p95 <= 30 ? 'pass' : 'FAIL'}, ≤ 3×: ${ratio <= 3 ? 'pass' : 'FAIL'}]`,
+    );
+    log(
+      `slots.initialPool28d.compact: ${compactProbe.bytes} bytes (full ${probed.bytes}); p50 ${compact.latencyMs.p50} / p95 ${compact.latencyMs.p95} / p99 ${compact.latencyMs.p99} ms, ${compact.okRps} req/s, non-2xx ${compact.non2xx}; ratio ${compactRatio}× ` +
+        `[p95 ≤ 30 ms: ${compact.latencyMs.p95 <= 30 ? 'pass' : 'FAIL'}, ≤ 3×: ${compactRatio <= 3 ? 'pass' : 'FAIL'}]`,
     );
   }
   // BENCH_RACE_ROUNDS=n repeats the race n times (two days later each time), to show its noise.
@@ -549,6 +571,35 @@ async function runScheduling(
       `${name}: ${race.requests} requests → ${JSON.stringify(race.statuses)}; ${race.liveAppointments} live appointments; ` +
         `${race.deadlocks} deadlocks; p50 ${race.latencyMs.p50} / p95 ${race.latencyMs.p95} / p99 ${race.latencyMs.p99} ms ` +
         `(wall ${race.wallMs} ms; floor: 500 cheapest calls p99 ${race.floor.latencyMs.p99} ms, wall ${race.floor.wallMs} ms; bare Fastify p99 ${race.bareFloor.latencyMs.p99} ms, ratio ${race.bareFloor.p99Ratio}×) ${JSON.stringify(race.pass)}`,
+    );
+  }
+  // After the race: the calendars' busy times would take the race's slots.
+  if (wants('calendars.slots28d')) {
+    const figures = await calendarSlots(
+      appUrl,
+      headers,
+      dbUrl,
+      { start: fixtures.windowStart, end: fixtures.windowEnd },
+      Math.max(1, Math.round(DURATION / 3)),
+      log,
+    );
+    out['calendars.slots28d'] = figures;
+    const line = (kind: 'picker' | 'computed') =>
+      `${kind}: p95 ${figures.without[kind].latencyMs.p95} → ${figures.with[kind].latencyMs.p95} ms ` +
+      `(${figures.without[kind].okRps} → ${figures.with[kind].okRps} req/s), ${figures.p95Ratio[kind]}× ` +
+      `[≤ 1.5×: ${figures.pass[kind] ? 'pass' : 'FAIL'}]`;
+    log(
+      `calendars.slots28d: ${figures.connect[0]?.busyRows ?? '?'} kept busy times of ${figures.connect[0]?.coaches ?? '?'} coaches; ${line('picker')}; ${line('computed')}`,
+    );
+  }
+  if (wants('calendars.sync')) {
+    const sync = await calendarSync(dbUrl, log);
+    out['calendars.sync'] = sync;
+    log(
+      `calendars.sync: full sync of ${sync.radicale.objects} objects ${sync.full.ms} ms, ${sync.full.result?.rowsWritten ?? '?'} rows written ` +
+        `(PostgreSQL: ${JSON.stringify(sync.full.postgresRowsWritten)}); kept ${sync.kept.busyTimes} busy times; ` +
+        `unchanged sync ${sync.unchanged.ms} ms, ${sync.unchanged.result?.rowsWritten ?? '?'} rows (PostgreSQL: ${JSON.stringify(sync.unchanged.postgresRowsWritten)}) ` +
+        `[writes nothing: ${sync.pass.unchangedWritesNothing ? 'pass' : 'FAIL'}]`,
     );
   }
   return out;

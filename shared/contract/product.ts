@@ -3387,6 +3387,35 @@ export interface components {
             timeZone: "Europe/Berlin";
             slots: components["schemas"]["FreeSlot"][];
         };
+        /** @description The slots FreeSlots lists, in the compact form (form=compact): each coach once in coaches, the slots grouped by Berlin day and, within a day, by coach. A slot starts at the day's start plus the given minutes (elapsed minutes, so the days of a daylight-saving change stay exact) and lasts durationMinutes. */
+        CompactFreeSlots: {
+            /** @constant */
+            timeZone: "Europe/Berlin";
+            durationMinutes: number;
+            /** @description The coaches the slots name, each once, in order of first appearance. */
+            coaches: components["schemas"]["PersonRef"][];
+            /** @description Days with at least one free slot, in date order. */
+            days: components["schemas"]["CompactSlotDay"][];
+        };
+        CompactSlotDay: {
+            /**
+             * Format: date
+             * @description The Berlin date.
+             */
+            date: string;
+            /**
+             * Format: date-time
+             * @description The instant the Berlin day starts (local midnight).
+             */
+            start: string;
+            coaches: components["schemas"]["CompactCoachSlots"][];
+        };
+        CompactCoachSlots: {
+            /** @description Index into the answer's coaches. */
+            coach: number;
+            /** @description Minutes after the day's start, ascending. */
+            starts: number[];
+        };
         /**
          * @description holiday is a special event (a public holiday of the configured federal state), not tied to a coach.
          * @enum {string}
@@ -4595,6 +4624,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description full (the default) lists every slot with its end and coach (FreeSlots); compact answers the same slots grouped by Berlin day and coach, each start as minutes, each coach named once (CompactFreeSlots), about a thirtieth of the size. The pickers ask for compact. */
+        SlotForm: "full" | "compact";
         CalendarCoachId: string;
         CalendarConnectionId: string;
         Page: number;
@@ -5669,6 +5700,8 @@ export interface operations {
                 endDate: string;
                 /** @description Minutes. */
                 duration: number;
+                /** @description full (the default) lists every slot with its end and coach (FreeSlots); compact answers the same slots grouped by Berlin day and coach, each start as minutes, each coach named once (CompactFreeSlots), about a thirtieth of the size. The pickers ask for compact. */
+                form?: components["parameters"]["SlotForm"];
             };
             header?: never;
             path?: never;
@@ -5682,7 +5715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FreeSlots"];
+                    "application/json": components["schemas"]["FreeSlots"] | components["schemas"]["CompactFreeSlots"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5972,6 +6005,8 @@ export interface operations {
                 endDate: string;
                 /** @description Minutes. */
                 duration: number;
+                /** @description full (the default) lists every slot with its end and coach (FreeSlots); compact answers the same slots grouped by Berlin day and coach, each start as minutes, each coach named once (CompactFreeSlots), about a thirtieth of the size. The pickers ask for compact. */
+                form?: components["parameters"]["SlotForm"];
             };
             header?: never;
             path?: never;
@@ -5985,7 +6020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FreeSlots"];
+                    "application/json": components["schemas"]["FreeSlots"] | components["schemas"]["CompactFreeSlots"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6031,6 +6066,8 @@ export interface operations {
                 endDate: string;
                 /** @description Minutes. */
                 duration: number;
+                /** @description full (the default) lists every slot with its end and coach (FreeSlots); compact answers the same slots grouped by Berlin day and coach, each start as minutes, each coach named once (CompactFreeSlots), about a thirtieth of the size. The pickers ask for compact. */
+                form?: components["parameters"]["SlotForm"];
             };
             header?: never;
             path: {
@@ -6046,7 +6083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FreeSlots"];
+                    "application/json": components["schemas"]["FreeSlots"] | components["schemas"]["CompactFreeSlots"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9018,3 +9055,4 @@ export const communicationChannelValues: ReadonlyArray<FlattenedDeepRequired<com
 export const communicationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CommunicationStatus"]> = ["queued", "sent", "failed"];
 export const calendarConnectionStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CalendarConnection"]["status"]> = ["pending", "ok", "failing"];
 export const supportCategoryValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SupportCategory"]> = ["technical", "scheduling", "billing", "account", "feedback", "other"];
+export const componentsParametersSlotFormValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["SlotForm"]> = ["full", "compact"];

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import { appointments, coaches } from '../../server/db/schema/index';
 import { releaseExpiredHolds } from '../../server/features/appointments/client-booking';
+import { expandCompactSlots } from '../../shared/compact-slots';
 import type { Api } from '../support/api';
 import {
   bookAppointment,
@@ -301,6 +302,17 @@ describe('cancel and reschedule', () => {
     expect(named[local('11:00')]).toBe(coach.id);
     expect(named[local('12:00')]).toBe(idle.id);
     expect(named[local('14:00')]).toBe(idle.id);
+    // The compact form the reschedule page asks for carries the same slots, coaches and length.
+    const compact = await slots(client, {
+      ...window,
+      rescheduleOf: appointment.id,
+      form: 'compact',
+    });
+    expectStatus(compact, 200);
+    expect(compact.body.durationMinutes).toBe(
+      (Date.parse(appointment.endDate) - Date.parse(appointment.startDate)) / 60_000,
+    );
+    expect(expandCompactSlots(compact.body)).toEqual(res.body.slots);
     // Nobody else's appointment can be named.
     const stranger = await signInClient(api);
     expectProblem(await slots(stranger, { ...window, rescheduleOf: appointment.id }), 404);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coaches } from '../../server/db/schema/index';
+import { coaches, users } from '../../server/db/schema/index';
 import { eq, sql } from 'drizzle-orm';
+import { expandCompactSlots } from '../../shared/compact-slots';
 import type { Api } from '../support/api';
 import {
   bookAppointment,
@@ -329,6 +330,89 @@ describe('calendars', () => {
   });
 });
 
+describe('the compact form', () => {
+  it('carries exactly the slots of the full form, a fraction of its size, on every slot call', async () => {
+    clock.set('2027-10-01T08:00:00Z');
+    // Three pooled coaches whose hours overlap, over the October change (2027-10-31 has 25
+    // hours): the pool hands starts to different coaches within a day.
+    const hours = { startDay: '2027-10-25', recurrence: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU' };
+    const a = await coachWithAvailability(api, admin, {
+      ...hours,
+      startTime: '08:00',
+      endTime: '12:00',
+    });
+    const b = await coachWithAvailability(api, admin, {
+      ...hours,
+      startTime: '10:00',
+      endTime: '15:00',
+    });
+    await coachWithAvailability(api, admin, { ...hours, startTime: '14:00', endTime: '18:00' });
+    const client = await newClient(api, admin);
+    expectStatus(
+      await bookAppointment(api, admin, {
+        clientId: client.id,
+        coachId: a.coach.id,
+        startDate: '2027-10-29T08:00:00.000Z',
+      }),
+      201,
+    );
+    const window = {
+      startDate: '2027-10-25T00:00:00+02:00',
+      endDate: '2027-11-02T00:00:00+01:00',
+      duration: 45,
+    };
+    for (const path of [
+      '/api/admin/calendar/available_slots',
+      '/api/admin/calendar/available_slots/initial-meetings',
+      `/api/admin/calendar/available_slots/${b.coach.id}`,
+      '/api/client/initial_appointment_slots',
+    ]) {
+      const full = await api.call('GET', path, { as: admin, query: window });
+      const compact = await api.call('GET', path, {
+        as: admin,
+        query: { ...window, form: 'compact' },
+      });
+      const asked = await api.call('GET', path, { as: admin, query: { ...window, form: 'full' } });
+      expectStatus(full, 200);
+      expectStatus(compact, 200);
+      expect(asked.body, path).toEqual(full.body);
+      expect(full.body.slots.length, path).toBeGreaterThan(20);
+      expect(expandCompactSlots(compact.body), path).toEqual(full.body.slots);
+      expect(compact.body.durationMinutes).toBe(45);
+      const ids = compact.body.coaches.map((c: { id: string }) => c.id);
+      expect(new Set(ids).size, path).toBe(ids.length);
+      // Days in Berlin: the 31st (25 hours long) starts at 00:00 CEST, 22:00 UTC the day before.
+      const dates = compact.body.days.map((d: { date: string }) => d.date);
+      expect(dates, path).toEqual([...dates].sort());
+      const last = compact.body.days.find((d: { date: string }) => d.date === '2027-10-31');
+      expect(last?.start, path).toBe('2027-10-30T22:00:00.000Z');
+      const bytes = (body: unknown) => Buffer.byteLength(JSON.stringify(body));
+      expect(bytes(compact.body) * 8, path).toBeLessThan(bytes(full.body));
+    }
+  });
+
+  it('answers the compact form to a coach without a coach record too', async () => {
+    const coach = await api.signIn('COACH');
+    await api.database.db.update(users).set({ coachId: null }).where(eq(users.id, coach.userId));
+    const res = await api.call('GET', '/api/admin/calendar/available_slots', {
+      as: coach,
+      query: {
+        startDate: '2027-03-28T00:00:00Z',
+        endDate: '2027-03-29T00:00:00Z',
+        duration: 30,
+        form: 'compact',
+      },
+    });
+    expectStatus(res, 200);
+    expect(res.body).toEqual({
+      timeZone: 'Europe/Berlin',
+      durationMinutes: 30,
+      coaches: [],
+      days: [],
+    });
+  });
+});
+
 describe('bad input', () => {
   const full = { startDate: '2027-03-28T00:00:00Z', endDate: '2027-03-29T00:00:00Z', duration: 30 };
   const paths = [
@@ -354,6 +438,16 @@ describe('bad input', () => {
       'endDate',
     );
     expectStatus(await api.call('GET', path, { as: admin, query: full }), 200);
+    for (const form of ['wide', '', 'COMPACT']) {
+      expectFieldError(
+        await api.call('GET', path, { as: admin, query: { ...full, form } }),
+        'form',
+      );
+    }
+    expectStatus(
+      await api.call('GET', path, { as: admin, query: { ...full, form: 'compact' } }),
+      200,
+    );
   });
 
   it('answers 404 for an unknown coach calendar', async () => {

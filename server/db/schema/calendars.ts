@@ -110,6 +110,15 @@ export const calendarBusyTimes = pgTable(
   },
   (t) => [
     index('calendar_busy_times_coach_idx').on(t.coachId, t.startDate),
+    // The slot statement asks for the busy times overlapping a window. A busy time has no
+    // longest length (an all-day or multi-day event), so the btree above can bound only the
+    // start's upper end and reads everything kept from today on; the range index reads only
+    // the overlapping rows (btree_gist for the coach).
+    index('calendar_busy_times_coach_range_idx').using(
+      'gist',
+      t.coachId,
+      sql`tstzrange(${t.startDate}, ${t.endDate})`,
+    ),
     index('calendar_busy_times_object_idx').on(t.calendarId, t.href),
     check('calendar_busy_times_order_check', sql`${t.endDate} > ${t.startDate}`),
   ],

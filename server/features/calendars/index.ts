@@ -13,3 +13,4 @@ export {
   WRITE_APPOINTMENT_JOB,
   type WriteResult,
 } from './writeback';
+export { sealPassword } from './password';

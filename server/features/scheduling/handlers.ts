@@ -17,7 +17,8 @@ import { holidayEvents } from './holiday-events';
 import { initialMeetingsCalendar } from './initial-meetings';
 import { rescheduledAppointment } from './rescheduled';
 import { slotCacheFor } from './slot-cache';
-import { INITIAL_MEETINGS, isoSlot, listSlots, type Calendar } from './slots';
+import { compactSlots } from './compact';
+import { INITIAL_MEETINGS, isoSlot, listSlots, type Calendar, type Slot } from './slots';
 
 type SlotsAnswer = Result<'getInitialAppointmentSlots'>;
 
@@ -36,6 +37,41 @@ function calendarFor(principal: Principal, calendarId: string): Calendar {
     : { kind: 'coach', coachId: calendarId };
 }
 
+type SlotForm = 'full' | 'compact';
+
+interface SlotWindowQuery {
+  startDate: string;
+  endDate: string;
+  duration: number;
+  form?: SlotForm | undefined;
+}
+
+/**
+ * The answer in the form asked for, serialised with that form's own schema from the contract
+ * (the route's 200 is a oneOf of the two; a serialiser for the oneOf would first validate the
+ * whole answer against each form to pick one).
+ */
+function serialiseSlots(
+  reply: FastifyReply,
+  form: SlotForm,
+  found: readonly Slot[],
+  durationMinutes: number,
+): string {
+  const schema = reply.request.routeOptions.schema?.response as
+    | Record<string, { content: Record<string, { schema: { oneOf: Record<string, unknown>[] } }> }>
+    | undefined;
+  const [full, compact] = schema!['200']!.content['application/json']!.schema.oneOf;
+  return form === 'compact'
+    ? reply.serializeInput({ ...compactSlots(found, durationMinutes) }, compact!)
+    : reply.serializeInput({ timeZone: ZONE, slots: found.map(isoSlot) }, full!);
+}
+
+/** Fastify sends a string with a JSON content type as it is. */
+function sendJson(reply: FastifyReply, body: string): SlotsAnswer {
+  reply.header('content-type', 'application/json; charset=utf-8');
+  return body as unknown as SlotsAnswer;
+}
+
 /**
  * The slot answer, serialised by the route's own response schema and kept in the slot cache:
  * a repeated request costs one fingerprint read (see slot-cache.ts).
@@ -44,10 +80,11 @@ async function slots(
   deps: AppDeps,
   reply: FastifyReply,
   calendar: Calendar,
-  query: { startDate: string; endDate: string; duration: number },
+  query: SlotWindowQuery,
   notBefore: number,
 ): Promise<SlotsAnswer> {
   const { from, to } = queryWindow(query.startDate, query.endDate, MAX_SLOT_DAYS);
+  const form = query.form ?? 'full';
   const key = {
     calendar,
     from,
@@ -61,16 +98,10 @@ async function slots(
     key,
     notBefore,
     () => listSlots(deps.db, { ...key, notBefore: from }),
-    (found) =>
-      reply.serializeInput(
-        { timeZone: ZONE, slots: found.map(isoSlot) },
-        '200',
-        'application/json',
-      ) as string,
+    (found) => serialiseSlots(reply, form, found, query.duration),
+    form,
   );
-  reply.header('content-type', 'application/json; charset=utf-8');
-  // Fastify sends a string with a JSON content type as it is.
-  return body as unknown as SlotsAnswer;
+  return sendJson(reply, body);
 }
 
 export const schedulingHandlers = defineHandlers({
@@ -82,7 +113,7 @@ export const schedulingHandlers = defineHandlers({
       const own = principal.user?.coachId;
       if (!own) {
         queryWindow(query.startDate, query.endDate, MAX_SLOT_DAYS);
-        return { timeZone: ZONE as 'Europe/Berlin', slots: [] };
+        return sendJson(reply, serialiseSlots(reply, query.form ?? 'full', [], query.duration));
       }
       return slots(deps, reply, { kind: 'coach', coachId: own }, query, deps.now().getTime());
     }
@@ -112,18 +143,19 @@ export const schedulingHandlers = defineHandlers({
     const moving = await rescheduledAppointment(deps.db, principal, rescheduleOf);
     if (!moving) throw notFound('appointment');
     const { from, to } = queryWindow(window.startDate, window.endDate, MAX_SLOT_DAYS);
+    const durationMinutes = minutesBetween(moving.startDate, moving.endDate);
     const free = await listSlots(deps.db, {
       calendar: { kind: 'initial-meetings' },
       from,
       to,
-      durationMinutes: minutesBetween(moving.startDate, moving.endDate),
+      durationMinutes,
       stepMinutes: deps.config.SLOT_STEP_MINUTES,
       notBefore: clientNotBefore(deps),
       ignoreAppointment: moving.id,
       prefer: moving.coachId,
       holidayState: deps.config.HOLIDAY_STATE,
     });
-    return { timeZone: ZONE as 'Europe/Berlin', slots: free.map(isoSlot) };
+    return sendJson(reply, serialiseSlots(reply, window.form ?? 'full', free, durationMinutes));
   },
 
   async listCalendarEvents({ query, principal, deps }) {

@@ -20,8 +20,8 @@ interface Entry {
   fingerprint: string;
   /** Every slot of the window, before the notice cut (which depends on the clock). */
   slots: Slot[];
-  /** The answer as sent, for the latest cut: [index of the first slot kept, body]. */
-  body?: [number, string];
+  /** The answer as sent per form (full, compact), for the latest cut: [first slot kept, body]. */
+  bodies: Map<string, [number, string]>;
 }
 
 export interface SlotKey {
@@ -69,7 +69,8 @@ export class SlotCache {
 
   /**
    * The serialised answer for `key`, slots before `notBefore` left out. `compute` lists every
-   * slot of the window (no notice cut); `serialise` turns the kept slots into the body.
+   * slot of the window (no notice cut); `serialise` turns the kept slots into the body of
+   * `form` (the forms share one computation).
    */
   async body(
     db: Db | Tx,
@@ -77,12 +78,13 @@ export class SlotCache {
     notBefore: number,
     compute: () => Promise<Slot[]>,
     serialise: (slots: Slot[]) => string,
+    form = 'full',
   ): Promise<string> {
     const id = keyOf(key);
     const current = await fingerprint(db, key.calendar);
     let entry = this.entries.get(id);
     if (entry?.fingerprint !== current) {
-      entry = { fingerprint: current, slots: await compute() };
+      entry = { fingerprint: current, slots: await compute(), bodies: new Map() };
     }
     // Re-inserting keeps the map in least-recently-used order.
     this.entries.delete(id);
@@ -91,8 +93,12 @@ export class SlotCache {
       this.entries.delete(this.entries.keys().next().value!);
     }
     const first = firstFrom(entry.slots, notBefore);
-    if (entry.body?.[0] !== first) entry.body = [first, serialise(entry.slots.slice(first))];
-    return entry.body[1];
+    let body = entry.bodies.get(form);
+    if (body?.[0] !== first) {
+      body = [first, serialise(entry.slots.slice(first))];
+      entry.bodies.set(form, body);
+    }
+    return body[1];
   }
 }
 

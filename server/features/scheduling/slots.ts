@@ -169,8 +169,8 @@ export async function freeTime(
       JOIN connected_calendars cc ON cc.id = bt.calendar_id AND cc.blocks
       JOIN calendar_connections cn ON cn.id = cc.connection_id
      WHERE ${coachFilter(calendar, sql`bt.coach_id`)}
-       AND bt.start_date < ${toIso}::timestamptz
-       AND bt.end_date > ${fromIso}::timestamptz
+       -- Overlap as ranges, so calendar_busy_times_coach_range_idx reads only the window's rows.
+       AND tstzrange(bt.start_date, bt.end_date) && tstzrange(${fromIso}::timestamptz, ${toIso}::timestamptz)
        AND (NOT bt.all_day OR cn.all_day_blocks)
      GROUP BY bt.coach_id`);
   const rows = rowsOf<TimeRow>(result);

@@ -6,17 +6,29 @@ import type { MoveRequest } from '../client-reschedule.machine';
 import type { LinkInput } from '../client-signup.machine';
 import type { sessionMachine } from '../session.machine';
 import type { SignupRequestBody } from '../../forms/client-signup.form';
+import { slotsOfAnswer } from '../../../shared/compact-slots';
 import { appointmentIcs, type ClientAppointment, type FreeSlot } from '../../lib/client-slots';
 import { saveFile } from './save-file';
 
 /** The API calls of the client pages, as the actors their machines declare. */
 
-const loadSlots = async (
+/**
+ * The free initial slots of a window, asked for in the compact form (the full one is about
+ * thirty times larger for the same day tabs and times).
+ */
+export const loadInitialSlots = async (
   api: ApiClient,
   query: { startDate: string; endDate: string; duration: number; rescheduleOf?: string },
   signal: AbortSignal,
 ): Promise<FreeSlot[]> =>
-  (await api.GET('/client/initial_appointment_slots', { params: { query }, signal })).data!.slots;
+  slotsOfAnswer(
+    (
+      await api.GET('/client/initial_appointment_slots', {
+        params: { query: { ...query, form: 'compact' } },
+        signal,
+      })
+    ).data!,
+  );
 
 const appointmentView = (a: ClientAppointment): CancelView => ({
   startDate: a.startDate,
@@ -86,7 +98,7 @@ export const createSignupActors = (services: SignupServices) => ({
 
 export const createSelectionActors = (api: ApiClient) => ({
   loadSlots: fromPromise<FreeSlot[], { startDate: string; endDate: string; duration: number }>(
-    ({ input, signal }) => loadSlots(api, input, signal),
+    ({ input, signal }) => loadInitialSlots(api, input, signal),
   ),
   bookAppointment: fromPromise<ClientAppointment, BookRequest>(async ({ input, signal }) => {
     const { data } = await api.POST('/client/book_initial_appointment', {
@@ -111,7 +123,7 @@ export const createRescheduleActors = (api: ApiClient) => ({
           signal,
         })
         .then((r) => r.data!),
-      loadSlots(api, { ...window, rescheduleOf: appointmentId }, signal),
+      loadInitialSlots(api, { ...window, rescheduleOf: appointmentId }, signal),
     ]);
     return { appointment, slots };
   }),

@@ -1,5 +1,6 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { ApiClient } from '../../api/client';
+import { slotsOfAnswer } from '../../../shared/compact-slots';
 import type {
   DeleteAvailabilityInput,
   LoadWeekInput,
@@ -145,11 +146,17 @@ export const loadSlotsActor = (api: ApiClient) =>
     const { data } = await api.GET('/admin/calendar/available_slots/{calendarid}', {
       params: {
         path: { calendarid: input.coachId },
-        query: { startDate: input.startDate, endDate: input.endDate, duration: input.duration },
+        query: {
+          startDate: input.startDate,
+          endDate: input.endDate,
+          duration: input.duration,
+          // The picker shows a week's days and times: the compact form carries just that.
+          form: 'compact',
+        },
       },
       signal,
     });
-    return data!.slots;
+    return slotsOfAnswer(data!);
   });
 
 /** `POST /appointment` with an Idempotency-Key, so a repeated click books once. */

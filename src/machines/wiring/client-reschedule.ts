@@ -1,5 +1,5 @@
 import { fromPromise } from 'xstate';
-import { createRescheduleActors } from '../actors/client';
+import { createRescheduleActors, loadInitialSlots } from '../actors/client';
 import { rescheduleMachine } from '../client-reschedule.machine';
 import {
   slotPickerMachine,
@@ -14,21 +14,12 @@ import type { RouteEffects } from './effects';
 export const wireClientReschedule = ({ api }: RouteEffects) => {
   const { loadReschedule, moveAppointment } = createRescheduleActors(api);
   // Fresh slots of this move (after a slot was taken, or a retry): `rescheduleOf` in the query.
-  const loadSlots = fromPromise<FreeSlot[], SlotQuery & SlotWindow>(
-    async ({ input, signal }) =>
-      (
-        await api.GET('/client/initial_appointment_slots', {
-          params: {
-            query: input as {
-              startDate: string;
-              endDate: string;
-              duration: number;
-              rescheduleOf: string;
-            },
-          },
-          signal,
-        })
-      ).data!.slots,
+  const loadSlots = fromPromise<FreeSlot[], SlotQuery & SlotWindow>(({ input, signal }) =>
+    loadInitialSlots(
+      api,
+      input as { startDate: string; endDate: string; duration: number; rescheduleOf: string },
+      signal,
+    ),
   );
   return rescheduleMachine.provide({
     actors: {

@@ -1,0 +1,1 @@
+CREATE INDEX "calendar_busy_times_coach_range_idx" ON "calendar_busy_times" USING gist ("coach_id",tstzrange("start_date", "end_date"));
