@@ -7,3 +7,10 @@ export {
   SYNC_CALENDAR_JOB,
   type SyncResult,
 } from './sync';
+export { notePrivateConflicts, PRIVATE_CONFLICT } from './conflicts';
+export {
+  overlapsPrivateBusy,
+  privateCalendarView,
+  type PrivateBusyTime,
+  type PrivateCalendarState,
+} from './staff-view';
