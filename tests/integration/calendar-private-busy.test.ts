@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../server/db/raw-rows';
 import { appointments, events } from '../../server/db/schema/index';
+import { insertAppointment } from '../../server/features/appointments/booking';
 import { syncConnection } from '../../server/features/calendars/index';
 import type { Api } from '../support/api';
 import { icsOf, startRadicale, type Radicale } from '../support/radicale';
@@ -47,7 +48,7 @@ const week = (as: Caller, query: Record<string, unknown> = {}) =>
 async function book(startDate: string, endDate: string) {
   const res = await api.call('POST', '/api/appointment', {
     as: admin,
-    headers: { 'idempotency-key': `private-${startDate}` },
+    headers: { 'idempotency-key': `private-${startDate.replace(/\W/g, '')}` },
     body: {
       clientId,
       coachId: coach.coachId,
@@ -140,6 +141,9 @@ describe('private busy times in the staff calendar', () => {
 
   it('shows the coach, admins and onboarding managers the busy time, merged, without any detail', async () => {
     block.coachId = coach.coachId!;
+    const state = await api.call('GET', base(), { as: coach });
+    const lastSyncedAt = state.body.connections[0].lastSyncedAt as string;
+    expect(lastSyncedAt).not.toBeNull();
     for (const [as, query] of [
       [coach, {}],
       [admin, { coachId: coach.coachId }],
@@ -154,7 +158,7 @@ describe('private busy times in the staff calendar', () => {
         expect(text).not.toContain(secret);
       }
       expect(res.body.privateCalendars).toEqual([
-        { coachId: coach.coachId, failing: false, lastSyncedAt: clock.now().toISOString() },
+        { coachId: coach.coachId, failing: false, lastSyncedAt },
       ]);
     }
   });
@@ -172,7 +176,8 @@ describe('private busy times in the staff calendar', () => {
   });
 
   it('shows the age of the last good copy while the server cannot be reached, and keeps the copy', async () => {
-    const good = clock.now().toISOString();
+    const good = (await week(admin, { coachId: coach.coachId })).body.privateCalendars[0]
+      .lastSyncedAt as string;
     await radicale.stop();
     clock.set('2027-01-04T12:00:00Z');
     try {
@@ -273,7 +278,12 @@ describe.skipIf(!process.env.DATABASE_URL)('a sync racing a booking for the same
     const start = `2027-01-${day}T${String(hourUtc).padStart(2, '0')}:00:00.000Z`;
     const end = `2027-01-${day}T${String(hourUtc + 1).padStart(2, '0')}:00:00.000Z`;
     const berlin = (h: number) => `202701${day}T${String(h + 1).padStart(2, '0')}0000`;
-    await radicale.putEvent(privat, user, uid, privateEvent(uid, berlin(hourUtc), berlin(hourUtc + 1)));
+    await radicale.putEvent(
+      privat,
+      user,
+      uid,
+      privateEvent(uid, berlin(hourUtc), berlin(hourUtc + 1)),
+    );
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let held!: () => void;
@@ -286,21 +296,23 @@ describe.skipIf(!process.env.DATABASE_URL)('a sync racing a booking for the same
       await gate;
     });
     await isHeld;
-    let booking: Promise<string>;
-    let syncing: Promise<unknown>;
-    if (first === 'sync') {
-      syncing = sync();
-      await waitingForLock(1);
-      booking = book(start, end);
+    let booking: Promise<string> | undefined;
+    let syncing: Promise<unknown> | undefined;
+    try {
+      if (first === 'sync') {
+        syncing = sync();
+        await waitingForLock(1);
+        booking = book(start, end);
+      } else {
+        booking = book(start, end);
+        await waitingForLock(1);
+        syncing = sync();
+      }
       await waitingForLock(2);
-    } else {
-      booking = book(start, end);
-      await waitingForLock(1);
-      syncing = sync();
-      await waitingForLock(2);
+    } finally {
+      release();
+      await holder;
     }
-    release();
-    await holder;
     const [id] = await Promise.all([booking, syncing]);
     const recorded = await conflictsOf(id);
     expect(recorded.map((r) => r.changes)).toEqual([{ busyStart: start, busyEnd: end }]);
@@ -313,5 +325,45 @@ describe.skipIf(!process.env.DATABASE_URL)('a sync racing a booking for the same
 
   it('reports the overlap when the booking takes the lock first (the sync sees the appointment)', async () => {
     await race('booking', 'rennen-2', '14', 10);
+  });
+
+  it('reports the overlap when the sync writes while a checked booking has not committed yet', async () => {
+    // The booking has written and checked (finding no busy time) but not committed: a sync
+    // that checked without waiting for the calendar lock would see no appointment either.
+    const start = '2027-01-14T13:00:00.000Z';
+    const end = '2027-01-14T14:00:00.000Z';
+    await radicale.putEvent(
+      privat,
+      user,
+      'rennen-3',
+      privateEvent('rennen-3', '20270114T140000', '20270114T150000'),
+    );
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let checked!: () => void;
+    const isChecked = new Promise<void>((resolve) => (checked = resolve));
+    const booking = api.database.db.transaction(async (tx) => {
+      const made = await insertAppointment(tx, {
+        coachId: coach.coachId!,
+        clientId,
+        startDate: start,
+        endDate: end,
+        appointmentType: 'followup',
+      });
+      checked();
+      await gate;
+      return made.id;
+    });
+    await isChecked;
+    const syncing = sync();
+    try {
+      await waitingForLock(1);
+    } finally {
+      release();
+    }
+    const [id] = await Promise.all([booking, syncing]);
+    expect((await conflictsOf(id)).map((r) => r.changes)).toEqual([
+      { busyStart: start, busyEnd: end },
+    ]);
   });
 });
