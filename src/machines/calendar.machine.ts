@@ -53,6 +53,8 @@ export interface CalendarContext {
   privateBusy: PrivateBusyTime[];
   /** The coaches' calendar connections, so a failing one's copy age can be shown. */
   privateCalendars: PrivateCalendarState[];
+  /** When the answer arrived (epoch ms): the copy ages are told from it, not from each render. */
+  loadedAt: number;
   appointmentId: string | null;
   appointment: Appointment | null;
   error: ScheduleError | null;
@@ -158,6 +160,7 @@ export const calendarMachine = setup({
     events: [],
     privateBusy: [],
     privateCalendars: [],
+    loadedAt: 0,
     appointmentId: null,
     appointment: null,
     error: null,
@@ -210,6 +213,7 @@ export const calendarMachine = setup({
             events: ({ event }) => event.output.events,
             privateBusy: ({ event }) => event.output.privateBusy,
             privateCalendars: ({ event }) => event.output.privateCalendars,
+            loadedAt: () => Date.now(),
           }),
         },
         onError: {

@@ -7,7 +7,11 @@ import { fromCallback, type AnyActorRef, type AnyEventObject, type SnapshotFrom 
 import { createI18n } from '../../src/i18n';
 import { availabilityWeekMachine } from '../../src/machines/availability-week.machine';
 import { calendarMachine, type CalendarQuery } from '../../src/machines/calendar.machine';
-import type { CalendarEvent, CalendarWeek, CoachOption } from '../../src/machines/scheduling/shared';
+import type {
+  CalendarEvent,
+  CalendarWeek,
+  CoachOption,
+} from '../../src/machines/scheduling/shared';
 import { AvailabilityWeekView } from '../../src/views/availability/AvailabilityWeekView';
 import { CalendarView } from '../../src/views/calendar/CalendarView';
 import { readLocales } from '../support/locales';

@@ -20,7 +20,9 @@ export const PRIVATE_CONFLICT = 'appointment.private_conflict' as const;
 
 /** Holds the coach's calendar lock until the caller's transaction ends (re-entrant). */
 export const lockCoachCalendar = (tx: Tx, coachId: string) =>
-  tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${coachId.toLowerCase()}::text, 0))`);
+  tx.execute(
+    sql`SELECT pg_advisory_xact_lock(hashtextextended(${coachId.toLowerCase()}::text, 0))`,
+  );
 
 export interface ConflictWindow {
   /** Only appointments ending after this instant count (ISO). */

@@ -72,7 +72,10 @@ export async function privateCalendarView(
     .from(calendarBusyTimes)
     .innerJoin(
       connectedCalendars,
-      and(eq(connectedCalendars.id, calendarBusyTimes.calendarId), eq(connectedCalendars.blocks, true)),
+      and(
+        eq(connectedCalendars.id, calendarBusyTimes.calendarId),
+        eq(connectedCalendars.blocks, true),
+      ),
     )
     .innerJoin(calendarConnections, eq(calendarConnections.id, connectedCalendars.connectionId))
     .where(

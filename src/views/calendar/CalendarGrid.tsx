@@ -5,11 +5,7 @@ import { Calendar, dayjsLocalizer, type EventProps, type Formats } from 'react-b
 import 'react-big-calendar/lib/css/react-big-calendar.css';
 import { useTranslation } from 'react-i18next';
 import type { CalendarMode } from '../../machines/calendar.machine';
-import type {
-  CalendarEvent,
-  CoachOption,
-  PrivateBusyTime,
-} from '../../machines/scheduling/shared';
+import type { CalendarEvent, CoachOption, PrivateBusyTime } from '../../machines/scheduling/shared';
 import type { FreeStretch } from '../../machines/scheduling/initial-pool';
 import type { Temporal } from '@js-temporal/polyfill';
 import { berlinNow, dayDate, slotKind, toGridData, type GridEvent } from './grid-events';
@@ -75,12 +71,14 @@ export function CalendarGrid(props: GridProps) {
   /** "Privat belegt (ganztägig)", naming the coaches when the grid shows several. */
   const privateDayText = (coachIds: readonly string[] | undefined) => {
     if (!coachIds?.length) return undefined;
-    const names = props.showCoach || props.coachColumns
-      ? [...new Set(coachIds)].map((id) => coachName(id)).filter(Boolean).join(', ')
-      : '';
-    return names
-      ? t('calendar.privateDayOf', { coaches: names })
-      : t('calendar.privateDay');
+    const names =
+      props.showCoach || props.coachColumns
+        ? [...new Set(coachIds)]
+            .map((id) => coachName(id))
+            .filter(Boolean)
+            .join(', ')
+        : '';
+    return names ? t('calendar.privateDayOf', { coaches: names }) : t('calendar.privateDay');
   };
   const open = (e: GridEvent) => {
     if (props.canOpen && e.source.appointmentId) props.onOpen(e.source.appointmentId);
@@ -110,7 +108,9 @@ export function CalendarGrid(props: GridProps) {
   // The day view has no day heading: a holiday shows above the grid.
   const dayHoliday = props.mode === 'day' ? grid.holidays.get(props.anchor.toString()) : undefined;
   const dayPrivate =
-    props.mode === 'day' ? privateDayText(grid.privateDays.get(props.anchor.toString())) : undefined;
+    props.mode === 'day'
+      ? privateDayText(grid.privateDays.get(props.anchor.toString()))
+      : undefined;
   return (
     <>
       {dayHoliday || dayPrivate ? (
@@ -162,15 +162,15 @@ export function CalendarGrid(props: GridProps) {
           className: e.private
             ? 'grid-private'
             : e.allDay
-            ? 'grid-holiday'
-            : [
-                e.free ? 'grid-free' : 'grid-appointment',
-                e.source.isProvisional ? 'grid-provisional' : '',
-                e.source.privateConflict ? 'grid-conflict' : '',
-                e.end.getTime() - e.start.getTime() <= SHORT_MS ? 'grid-short' : '',
-              ]
-                .filter(Boolean)
-                .join(' '),
+              ? 'grid-holiday'
+              : [
+                  e.free ? 'grid-free' : 'grid-appointment',
+                  e.source.isProvisional ? 'grid-provisional' : '',
+                  e.source.privateConflict ? 'grid-conflict' : '',
+                  e.end.getTime() - e.start.getTime() <= SHORT_MS ? 'grid-short' : '',
+                ]
+                  .filter(Boolean)
+                  .join(' '),
         })}
         slotPropGetter={(date, resourceId) => {
           const kind = slotKind(

@@ -125,18 +125,17 @@ function PrivateCopyNotices({
   allCoaches: boolean;
 }) {
   const { t } = useTranslation('scheduling');
-  const { privateCalendars, coaches } = snapshot.context;
+  const { privateCalendars, coaches, loadedAt } = snapshot.context;
   const failing = privateCalendars.filter((c) => c.failing);
   if (!failing.length) return null;
-  const now = Date.now();
   return (
     <ul className="calendar-private-copy" aria-live="polite">
       {failing.map((c, i) => {
         const coach = allCoaches ? coaches.find((o) => o.id === c.coachId)?.name : undefined;
         const text = c.lastSyncedAt
           ? coach
-            ? t('calendar.privateCopyOf', { coach, age: copyAge(c.lastSyncedAt, now) })
-            : t('calendar.privateCopy', { age: copyAge(c.lastSyncedAt, now) })
+            ? t('calendar.privateCopyOf', { coach, age: copyAge(c.lastSyncedAt, loadedAt) })
+            : t('calendar.privateCopy', { age: copyAge(c.lastSyncedAt, loadedAt) })
           : coach
             ? t('calendar.privateCopyNeverOf', { coach })
             : t('calendar.privateCopyNever');

@@ -107,7 +107,11 @@ export function toGridData(
     if (b.allDay) {
       // Like a holiday, in the day's heading: the grid has no all-day row.
       const last = inBerlin(b.endDate).toPlainDate();
-      for (let d = inBerlin(b.startDate).toPlainDate(); Temporal.PlainDate.compare(d, last) < 0; d = d.add({ days: 1 })) {
+      for (
+        let d = inBerlin(b.startDate).toPlainDate();
+        Temporal.PlainDate.compare(d, last) < 0;
+        d = d.add({ days: 1 })
+      ) {
         const key = d.toString();
         grid.privateDays.set(key, [...(grid.privateDays.get(key) ?? []), b.coachId]);
       }
@@ -202,7 +206,8 @@ export function copyAge(lastSyncedAt: string, now: number): string {
   const ms = Math.max(0, now - Date.parse(lastSyncedAt));
   const format = new Intl.RelativeTimeFormat('de', { style: 'short', numeric: 'always' });
   for (const [unit, size] of AGE_UNITS) {
-    if (ms >= size || unit === 'minute') return format.format(-Math.max(1, Math.floor(ms / size)), unit);
+    if (ms >= size || unit === 'minute')
+      return format.format(-Math.max(1, Math.floor(ms / size)), unit);
   }
   return '';
 }
