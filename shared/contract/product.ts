@@ -692,7 +692,7 @@ export interface paths {
         };
         /**
          * Appointments, availability occurrences and blockers in [startDate, endDate)
-         * @description Cancelled appointments are not included. Coaches see only their own calendar (coachId of another coach answers an empty list of coach events). Holidays are all-day events from local midnight to midnight (Europe/Berlin).
+         * @description Cancelled appointments are not included. Coaches see only their own calendar (coachId of another coach answers an empty list of coach events, private busy times and calendar states). Holidays are all-day events from local midnight to midnight (Europe/Berlin).
          */
         get: operations["listCalendarEvents"];
         put?: never;
@@ -3444,9 +3444,35 @@ export interface components {
             /** Format: date */
             occurrenceDate: string | null;
             isProvisional: boolean;
+            /** @description Appointments only, true when a kept busy time of the coach's connected calendars overlaps it (the appointment stands; staff decide). Absent on other kinds. */
+            privateConflict?: boolean;
         };
         CalendarEventList: {
             events: components["schemas"]["CalendarEvent"][];
+            /** @description The kept busy times of the coaches shown that block their slots, for the same callers and coaches as the appointments. Nothing about what they are (no title, place or calendar) is stored or sent. */
+            privateBusy: components["schemas"]["PrivateBusyTime"][];
+            /** @description One entry per calendar connection of the coaches shown, so staff see how old the kept copy is when a connection is failing. */
+            privateCalendars: components["schemas"]["PrivateCalendarState"][];
+        };
+        PrivateBusyTime: {
+            /** Format: uuid */
+            coachId: string;
+            /** Format: date-time */
+            startDate: string;
+            /** Format: date-time */
+            endDate: string;
+            allDay: boolean;
+        };
+        PrivateCalendarState: {
+            /** Format: uuid */
+            coachId: string;
+            /** @description The last sync failed; the slots still use the copy of lastSyncedAt. */
+            failing: boolean;
+            /**
+             * Format: date-time
+             * @description The last successful sync (the kept copy's age); null when none succeeded yet.
+             */
+            lastSyncedAt: string | null;
         };
         /**
          * @description pending: created, validated, waiting for approval; validation_failed: automatic checks failed (see validationErrors); approved: ready to invoice; invoice_sent: invoiced (final; corrected only by a cancellation invoice); cancelled: will not be billed. Allowed actions per status: shared/billing-transitions.ts.
@@ -4090,7 +4116,7 @@ export interface components {
          * @description Every type of event the server records (the activity feed's and the audit trail's `type`/`action`). The server's recordings are typed with this list, so an event it can record is listed here; the web app has a German name for each.
          * @enum {string}
          */
-        EventType: "appointment.created" | "appointment.updated" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.hold_expired" | "appointment.invites_resent" | "availability.created" | "availability.updated" | "availability.deleted" | "availability.occurrence_changed" | "availability.occurrence_removed" | "billable_item.created" | "billable_item.updated" | "billable_item.approved" | "billable_item.cancelled" | "billable_item.uncancelled" | "billable_item.invoice_sent" | "billable_item.validation_removed" | "billable_item.deleted" | "billable_item.invoice_cancelled" | "billing_rule.created" | "billing_rule.updated" | "billing_rule.deleted" | "billing_rule.reordered" | "calendar_feed.created" | "calendar_feed.revoked" | "calendar_connection.connected" | "calendar_connection.disconnected" | "campaign.created" | "campaign.updated" | "client.created" | "client.updated" | "client.deleted" | "client.sessions_closed" | "client.sessions_opened" | "client.contract_reminder_sent" | "client.mailing_list_changed" | "client.email_bounced" | "client.email_changed_by_mailing_list" | "coach.created" | "coach.updated" | "coach.deactivated" | "insurer.created" | "insurer.updated" | "invoice.issued" | "invoice.sent" | "invoice.cancelled" | "mailing_list.sync_requested" | "mailing_list.synced" | "meeting.finished" | "practice_settings.updated" | "research.exported" | "retention.deleted" | "summary.signed" | "support.message_sent" | "user.created" | "user.updated" | "user.activated" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.test_sent" | "webhook.redelivered";
+        EventType: "appointment.created" | "appointment.updated" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.hold_expired" | "appointment.invites_resent" | "appointment.private_conflict" | "availability.created" | "availability.updated" | "availability.deleted" | "availability.occurrence_changed" | "availability.occurrence_removed" | "billable_item.created" | "billable_item.updated" | "billable_item.approved" | "billable_item.cancelled" | "billable_item.uncancelled" | "billable_item.invoice_sent" | "billable_item.validation_removed" | "billable_item.deleted" | "billable_item.invoice_cancelled" | "billing_rule.created" | "billing_rule.updated" | "billing_rule.deleted" | "billing_rule.reordered" | "calendar_feed.created" | "calendar_feed.revoked" | "calendar_connection.connected" | "calendar_connection.disconnected" | "campaign.created" | "campaign.updated" | "client.created" | "client.updated" | "client.deleted" | "client.sessions_closed" | "client.sessions_opened" | "client.contract_reminder_sent" | "client.mailing_list_changed" | "client.email_bounced" | "client.email_changed_by_mailing_list" | "coach.created" | "coach.updated" | "coach.deactivated" | "insurer.created" | "insurer.updated" | "invoice.issued" | "invoice.sent" | "invoice.cancelled" | "mailing_list.sync_requested" | "mailing_list.synced" | "meeting.finished" | "practice_settings.updated" | "research.exported" | "retention.deleted" | "summary.signed" | "support.message_sent" | "user.created" | "user.updated" | "user.activated" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.test_sent" | "webhook.redelivered";
         /** @description What an event is about, named as people know it. clientName only when the caller may see that client (null after the client was erased); appointment while the appointment exists; invoice (its number) only for roles that may open invoices, for invoice events and for items' events that name an invoice. */
         EventSubject: {
             clientName: string | null;
@@ -9043,7 +9069,7 @@ export const billableItemVatRatePercentValues: ReadonlyArray<FlattenedDeepRequir
 export const billingRuleVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRule"]["vatRatePercent"]> = [0, 19];
 export const billingRulePreviewItemVatRatePercentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRulePreview"]["item"]["vatRatePercent"]> = [0, 19];
 export const billingRulePreviewRulesOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingRulePreview"]["rules"]["outcome"]> = ["matched", "not_matched", "inactive"];
-export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["appointment.created", "appointment.updated", "appointment.cancelled", "appointment.rescheduled", "appointment.hold_expired", "appointment.invites_resent", "availability.created", "availability.updated", "availability.deleted", "availability.occurrence_changed", "availability.occurrence_removed", "billable_item.created", "billable_item.updated", "billable_item.approved", "billable_item.cancelled", "billable_item.uncancelled", "billable_item.invoice_sent", "billable_item.validation_removed", "billable_item.deleted", "billable_item.invoice_cancelled", "billing_rule.created", "billing_rule.updated", "billing_rule.deleted", "billing_rule.reordered", "calendar_feed.created", "calendar_feed.revoked", "calendar_connection.connected", "calendar_connection.disconnected", "campaign.created", "campaign.updated", "client.created", "client.updated", "client.deleted", "client.sessions_closed", "client.sessions_opened", "client.contract_reminder_sent", "client.mailing_list_changed", "client.email_bounced", "client.email_changed_by_mailing_list", "coach.created", "coach.updated", "coach.deactivated", "insurer.created", "insurer.updated", "invoice.issued", "invoice.sent", "invoice.cancelled", "mailing_list.sync_requested", "mailing_list.synced", "meeting.finished", "practice_settings.updated", "research.exported", "retention.deleted", "summary.signed", "support.message_sent", "user.created", "user.updated", "user.activated", "webhook.created", "webhook.updated", "webhook.secret_rotated", "webhook.test_sent", "webhook.redelivered"];
+export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["appointment.created", "appointment.updated", "appointment.cancelled", "appointment.rescheduled", "appointment.hold_expired", "appointment.invites_resent", "appointment.private_conflict", "availability.created", "availability.updated", "availability.deleted", "availability.occurrence_changed", "availability.occurrence_removed", "billable_item.created", "billable_item.updated", "billable_item.approved", "billable_item.cancelled", "billable_item.uncancelled", "billable_item.invoice_sent", "billable_item.validation_removed", "billable_item.deleted", "billable_item.invoice_cancelled", "billing_rule.created", "billing_rule.updated", "billing_rule.deleted", "billing_rule.reordered", "calendar_feed.created", "calendar_feed.revoked", "calendar_connection.connected", "calendar_connection.disconnected", "campaign.created", "campaign.updated", "client.created", "client.updated", "client.deleted", "client.sessions_closed", "client.sessions_opened", "client.contract_reminder_sent", "client.mailing_list_changed", "client.email_bounced", "client.email_changed_by_mailing_list", "coach.created", "coach.updated", "coach.deactivated", "insurer.created", "insurer.updated", "invoice.issued", "invoice.sent", "invoice.cancelled", "mailing_list.sync_requested", "mailing_list.synced", "meeting.finished", "practice_settings.updated", "research.exported", "retention.deleted", "summary.signed", "support.message_sent", "user.created", "user.updated", "user.activated", "webhook.created", "webhook.updated", "webhook.secret_rotated", "webhook.test_sent", "webhook.redelivered"];
 export const eventSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventSource"]> = ["business", "system"];
 export const webhookTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookType"]> = ["appointment.created", "appointment.rescheduled", "appointment.cancelled", "appointment.no_show", "client.created", "client.updated", "client.sessions_closed", "billable_item.approved", "billable_item.invoice_sent", "summary.signed"];
 export const webhookLastDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookLastDelivery"]["status"]> = ["pending", "delivered", "failed"];

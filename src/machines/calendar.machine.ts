@@ -6,15 +6,19 @@ import {
   toScheduleError,
   type Appointment,
   type CalendarEvent,
+  type CalendarWeek,
   type CoachOption,
+  type PrivateBusyTime,
+  type PrivateCalendarState,
   type ScheduleError,
 } from './scheduling/shared';
 import { mondayOf, windowOf } from '../../shared/time';
 import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
- * `/calendar`: a week (Monday first, Berlin time) of appointments, availability, blockers and
- * public holidays; a single day on narrow screens. Admins and onboarding managers filter by
+ * `/calendar`: a week (Monday first, Berlin time) of appointments, availability, blockers,
+ * public holidays and the coaches' private busy times (from their connected calendars, shown
+ * without any detail); a single day on narrow screens. Admins and onboarding managers filter by
  * coach; coaches see their own. An appointment opens its detail, which can cancel it after a
  * confirmation.
  *
@@ -45,6 +49,12 @@ export interface CalendarContext {
   /** The day shown (day view) or a day of the week shown (week view). */
   anchor: Temporal.PlainDate;
   events: CalendarEvent[];
+  /** When the coaches shown are privately busy (their connected calendars): times only. */
+  privateBusy: PrivateBusyTime[];
+  /** The coaches' calendar connections, so a failing one's copy age can be shown. */
+  privateCalendars: PrivateCalendarState[];
+  /** When the answer arrived (epoch ms): the copy ages are told from it, not from each render. */
+  loadedAt: number;
   appointmentId: string | null;
   appointment: Appointment | null;
   error: ScheduleError | null;
@@ -107,7 +117,7 @@ export const calendarMachine = setup({
   },
   actors: {
     loadCoaches: fromPromise<CoachOption[]>(notProvided('loadCoaches')),
-    loadEvents: fromPromise<CalendarEvent[], CalendarQuery>(notProvided('loadEvents')),
+    loadEvents: fromPromise<CalendarWeek, CalendarQuery>(notProvided('loadEvents')),
     loadAppointment: fromPromise<Appointment, { id: string }>(notProvided('loadAppointment')),
     cancelAppointment: fromPromise<Appointment, { id: string }>(notProvided('cancelAppointment')),
     /** Sends `viewport.change` when the screen turns narrow or wide. */
@@ -148,6 +158,9 @@ export const calendarMachine = setup({
     wideMode: 'week',
     anchor: input.today,
     events: [],
+    privateBusy: [],
+    privateCalendars: [],
+    loadedAt: 0,
     appointmentId: null,
     appointment: null,
     error: null,
@@ -194,7 +207,15 @@ export const calendarMachine = setup({
           ...windowOf(mondayOf(context.anchor), 7),
           coachId: context.coachId,
         }),
-        onDone: { target: 'ready', actions: assign({ events: ({ event }) => event.output }) },
+        onDone: {
+          target: 'ready',
+          actions: assign({
+            events: ({ event }) => event.output.events,
+            privateBusy: ({ event }) => event.output.privateBusy,
+            privateCalendars: ({ event }) => event.output.privateCalendars,
+            loadedAt: () => Date.now(),
+          }),
+        },
         onError: {
           target: 'failed',
           actions: assign({ error: ({ event }) => toScheduleError(event.error) }),

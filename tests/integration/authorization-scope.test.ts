@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  calendarBusyTimes,
   calendarConnections,
   clients,
   connectedCalendars,
@@ -218,8 +219,22 @@ beforeAll(async () => {
       .returning({ id: calendarConnections.id });
     const [calendar] = await api.database.db
       .insert(connectedCalendars)
-      .values({ connectionId: row!.id, url: 'https://dav.example.test/c/', displayName: 'Privat' })
+      .values({
+        connectionId: row!.id,
+        url: 'https://dav.example.test/c/',
+        displayName: 'Privat',
+        blocks: true,
+      })
       .returning({ id: connectedCalendars.id });
+    // A kept busy time in the listed window: the staff calendar shows it to whoever sees the
+    // coach's appointments, and to nobody else.
+    await api.database.db.insert(calendarBusyTimes).values({
+      calendarId: calendar!.id,
+      coachId,
+      href: '/c/privat.ics',
+      startDate: at(4, 14),
+      endDate: at(4, 15),
+    });
     return { connection: row!.id, calendar: calendar!.id };
   };
   const ownCalendar = await connection(coach.coachId!);

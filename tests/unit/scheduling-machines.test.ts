@@ -22,6 +22,7 @@ import type {
   Appointment,
   Availability,
   CalendarEvent,
+  CalendarWeek,
   ClientSummary,
   CoachOption,
   FreeSlot,
@@ -330,10 +331,15 @@ describe('availability week machine', () => {
   });
 });
 
+const week = (
+  events: CalendarEvent[],
+  extra: Partial<Omit<CalendarWeek, 'events'>> = {},
+): CalendarWeek => ({ events, privateBusy: [], privateCalendars: [], ...extra });
+
 function startCalendar(role: 'COACH' | 'ADMIN' = 'COACH', narrow = false) {
   const fakes = {
     loadCoaches: fake<any, CoachOption[]>(),
-    loadEvents: fake<CalendarQuery, CalendarEvent[]>(),
+    loadEvents: fake<CalendarQuery, CalendarWeek>(),
     loadAppointment: fake<{ id: string }, Appointment>(),
     cancelAppointment: fake<{ id: string }, Appointment>(),
   };
@@ -359,7 +365,7 @@ describe('calendar machine', () => {
     expect(fakes.loadEvents.calls).toEqual([
       { startDate: '2026-03-22T23:00:00Z', endDate: '2026-03-29T22:00:00Z', coachId: null },
     ]);
-    fakes.loadEvents.resolve([appointmentEvent()]);
+    fakes.loadEvents.resolve(week([appointmentEvent()]));
     await flush();
     expect(visibleDays(actor.getSnapshot().context).map(String)).toEqual([
       '2026-03-23',
@@ -374,12 +380,12 @@ describe('calendar machine', () => {
 
   it('shows one day on narrow screens and steps by day', async () => {
     const { actor, fakes } = startCalendar('COACH', true);
-    fakes.loadEvents.resolve([]);
+    fakes.loadEvents.resolve(week([]));
     await flush();
     expect(visibleDays(actor.getSnapshot().context).map(String)).toEqual(['2026-03-25']);
     actor.send({ type: 'period.next' });
     expect(actor.getSnapshot().context.anchor.toString()).toBe('2026-03-26');
-    fakes.loadEvents.resolve([]);
+    fakes.loadEvents.resolve(week([]));
     await flush();
     actor.send({ type: 'viewport.change', narrow: false });
     expect(actor.getSnapshot().context.mode).toBe('week');
@@ -391,7 +397,7 @@ describe('calendar machine', () => {
     const { actor, fakes } = startCalendar('ADMIN');
     fakes.loadCoaches.resolve(COACHES);
     await flush();
-    fakes.loadEvents.resolve([]);
+    fakes.loadEvents.resolve(week([]));
     await flush();
     actor.send({ type: 'coach.select', coachId: OTHER_COACH_ID });
     expect(fakes.loadEvents.calls.at(-1)!.coachId).toBe(OTHER_COACH_ID);
@@ -399,7 +405,7 @@ describe('calendar machine', () => {
 
   it('opens an appointment and cancels it after confirmation', async () => {
     const { actor, fakes, notifyCancelled } = startCalendar();
-    fakes.loadEvents.resolve([appointmentEvent()]);
+    fakes.loadEvents.resolve(week([appointmentEvent()]));
     await flush();
     actor.send({ type: 'appointment.open', appointmentId: appointmentEvent().appointmentId! });
     expect(fakes.loadAppointment.calls).toEqual([{ id: appointmentEvent().appointmentId }]);
@@ -416,9 +422,31 @@ describe('calendar machine', () => {
     expect(actor.getSnapshot().value).toBe('loading');
   });
 
+  it('keeps the private busy times and calendar states of the answer, and replaces them on the next load', async () => {
+    const { actor, fakes } = startCalendar();
+    const privateBusy = [
+      {
+        coachId: appointmentEvent().coachId!,
+        startDate: '2026-03-24T09:00:00.000Z',
+        endDate: '2026-03-24T10:00:00.000Z',
+        allDay: false,
+      },
+    ];
+    const privateCalendars = [
+      { coachId: appointmentEvent().coachId!, failing: true, lastSyncedAt: '2026-03-24T04:00:00Z' },
+    ];
+    fakes.loadEvents.resolve(week([appointmentEvent()], { privateBusy, privateCalendars }));
+    await flush();
+    expect(actor.getSnapshot().context).toMatchObject({ privateBusy, privateCalendars });
+    actor.send({ type: 'period.next' });
+    fakes.loadEvents.resolve(week([]));
+    await flush();
+    expect(actor.getSnapshot().context).toMatchObject({ privateBusy: [], privateCalendars: [] });
+  });
+
   it('does not offer to cancel an appointment that is cancelled already', async () => {
     const { actor, fakes } = startCalendar();
-    fakes.loadEvents.resolve([appointmentEvent()]);
+    fakes.loadEvents.resolve(week([appointmentEvent()]));
     await flush();
     actor.send({ type: 'appointment.open', appointmentId: appointmentEvent().appointmentId! });
     fakes.loadAppointment.resolve(appointment({ cancelledAt: '2026-03-20T10:00:00.000Z' }));

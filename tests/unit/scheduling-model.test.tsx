@@ -7,7 +7,11 @@ import { fromCallback, type AnyActorRef, type AnyEventObject, type SnapshotFrom 
 import { createI18n } from '../../src/i18n';
 import { availabilityWeekMachine } from '../../src/machines/availability-week.machine';
 import { calendarMachine, type CalendarQuery } from '../../src/machines/calendar.machine';
-import type { CalendarEvent, CoachOption } from '../../src/machines/scheduling/shared';
+import type {
+  CalendarEvent,
+  CalendarWeek,
+  CoachOption,
+} from '../../src/machines/scheduling/shared';
 import { AvailabilityWeekView } from '../../src/views/availability/AvailabilityWeekView';
 import { CalendarView } from '../../src/views/calendar/CalendarView';
 import { readLocales } from '../support/locales';
@@ -216,7 +220,7 @@ const EVENTS: CalendarEvent[] = [
 const CALENDAR_EVENTS: AnyEventObject[] = [
   done('loadCoaches', COACHES),
   failed('loadCoaches', NETWORK),
-  done('loadEvents', EVENTS),
+  done('loadEvents', { events: EVENTS, privateBusy: [], privateCalendars: [] }),
   failed('loadEvents', NETWORK),
   done('loadAppointment', appointment()),
   failed('loadAppointment', apiError(404, 'not_found')),
@@ -234,8 +238,12 @@ const CALENDAR_EVENTS: AnyEventObject[] = [
   { type: 'viewport.change', narrow: true },
 ];
 
-/** The model's events, with the appointment moved into the week asked for (Wednesday 10:00). */
-function eventsForWeek(query: CalendarQuery): CalendarEvent[] {
+/**
+ * The model's answer, with the appointment moved into the week asked for (Wednesday 10:00), a
+ * private busy time of its coach overlapping it (10:30–11:30) and that coach's failing
+ * calendar connection.
+ */
+function eventsForWeek(query: CalendarQuery): CalendarWeek {
   const weeks = Math.round(
     Temporal.Instant.from(query.startDate)
       .since(Temporal.Instant.from('2026-03-22T23:00:00Z'))
@@ -249,7 +257,25 @@ function eventsForWeek(query: CalendarQuery): CalendarEvent[] {
       .toInstant()
       .toString();
   const a = appointmentEvent();
-  return [EVENTS[0]!, { ...a, startDate: shift(a.startDate), endDate: shift(a.endDate) }];
+  const busyStart = Temporal.Instant.from(a.startDate).add({ minutes: 30 }).toString();
+  const busyEnd = Temporal.Instant.from(a.startDate).add({ minutes: 90 }).toString();
+  return {
+    events: [
+      EVENTS[0]!,
+      {
+        ...a,
+        startDate: shift(a.startDate),
+        endDate: shift(a.endDate),
+        privateConflict: true,
+      },
+    ],
+    privateBusy: [
+      { coachId: a.coachId!, startDate: shift(busyStart), endDate: shift(busyEnd), allDay: false },
+    ],
+    privateCalendars: [
+      { coachId: a.coachId!, failing: true, lastSyncedAt: '2026-03-20T08:00:00.000Z' },
+    ],
+  };
 }
 
 function renderCalendar() {
@@ -340,10 +366,17 @@ describeModel('calendar, model-based', {
         r.view.container.querySelector('.calendar-grid-frame')!.getAttribute('aria-busy'),
       ).toBe('false');
       // The week of 23 March shows the appointment on Wednesday (10:00 CET).
+      // The coach's failing private calendar: how old its copy is.
+      expect(r.view.container.querySelector('.calendar-private-copy')?.textContent).toMatch(
+        /Privatkalender( von .+)? zuletzt abgeglichen vor \d+/,
+      );
       if (snapshot.context.anchor.toString() === '2026-03-25') {
         const entry = screen.getByRole('button', {
-          name: /10:00–10:50 Erika Mustermann · Folgetermin/,
+          name: /10:00–10:50 Erika Mustermann · Folgetermin · Überschneidung mit privatem Termin/,
         });
+        // The private busy time: no title, nothing but "Privat belegt".
+        const busy = r.view.container.querySelector('.rbc-event.grid-private')!;
+        expect(busy.textContent).toMatch(/^(10:30–11:30)+ ?Privat belegt( · Clara Coach)?$/);
         // Placed by its time in the 07:00–20:00 grid: 3 of 13 hours from the top.
         expect(parseFloat(entry.style.top)).toBeCloseTo((3 / 13) * 100, 1);
       }
@@ -367,6 +400,7 @@ describeModel('calendar, model-based', {
       expect(panel.textContent).toContain('abcd-efgh-jkmn');
       expect(panel.textContent).toContain('pqrs-tvwx-yz12');
       expect(panel.textContent).toContain('Mittwoch, 25.03.2026, 10:00–10:50');
+      expect(panel.textContent).toContain('Überschneidung mit privatem Termin');
       expect(screen.queryByRole('alertdialog')).toBeNull();
     },
     '#calendar.ready.detail.confirmingCancel': () => {

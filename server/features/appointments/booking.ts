@@ -25,6 +25,7 @@ import { appointments, clients } from '../../db/schema/index';
 import { rowsOf } from '../../db/raw-rows';
 import { conflict, HttpProblem } from '../../http/problem';
 import { newMeetingCode, newVideoRoom } from './codes';
+import { notePrivateConflicts } from '../calendars/index';
 
 export const slotTaken = () =>
   conflict('slot_taken', 'The coach already has an appointment at this time');
@@ -79,12 +80,12 @@ export async function bookRange<T>(
   ).map((r) => r.coach_id);
   const free = ids.filter((id) => !busy.includes(id));
   // One candidate: a refusal ends the request, its transaction rolls back.
-  if (free.length === 1) return claim(tx, free[0]!, write);
+  if (free.length === 1) return claim(tx, free[0]!, range, write);
   // Several (the client pool): each try in a savepoint, so a coach taken since the read
   // leaves the transaction usable for the next; its lock goes with the savepoint.
   for (const coachId of free) {
     try {
-      return await tx.transaction(() => claim(tx, coachId, write));
+      return await tx.transaction(() => claim(tx, coachId, range, write));
     } catch (error) {
       if (!(error instanceof HttpProblem && error.code === 'slot_taken')) throw error;
     }
@@ -92,15 +93,28 @@ export async function bookRange<T>(
   throw slotTaken();
 }
 
-/** Locks the coach's calendar and writes; the exclusion constraint answers 409 slot_taken. */
-async function claim<T>(tx: Tx, coachId: string, write: (coachId: string) => Promise<T>) {
+/**
+ * Locks the coach's calendar and writes; the exclusion constraint answers 409 slot_taken. Still
+ * holding the lock, a private busy time the written range overlaps is recorded for staff: one
+ * that a sync committed while this booking was on its way is seen here, one committed later is
+ * seen by that sync (the calendars feature's notePrivateConflicts takes the same lock).
+ */
+async function claim<T>(
+  tx: Tx,
+  coachId: string,
+  range: RangeRequest,
+  write: (coachId: string) => Promise<T>,
+) {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${coachId}::text, 0))`);
+  let written: T;
   try {
-    return await write(coachId);
+    written = await write(coachId);
   } catch (error) {
     if (isOverlap(error)) throw slotTaken();
     throw error;
   }
+  await notePrivateConflicts(tx, coachId, { from: range.startDate, to: range.endDate });
+  return written;
 }
 
 export type NewAppointment = Omit<

@@ -14,3 +14,10 @@ export {
   type WriteResult,
 } from './writeback';
 export { sealPassword } from './password';
+export { notePrivateConflicts, PRIVATE_CONFLICT } from './conflicts';
+export {
+  overlapsPrivateBusy,
+  privateCalendarView,
+  type PrivateBusyTime,
+  type PrivateCalendarState,
+} from './staff-view';

@@ -20,6 +20,7 @@ import {
 } from '../../db/schema/index';
 import type { JobDefinition, JobQueue } from '../../jobs/queue';
 import { openCalDav, CalDavError, type CalDavSession, type RemoteCalendar } from './caldav';
+import { notePrivateConflicts } from './conflicts';
 import { busyIntervals } from './ical-busy';
 import { isOwnUid } from './event-ics';
 import { openPassword } from './password';
@@ -185,7 +186,11 @@ async function syncCalendar(
       .update(connectedCalendars)
       .set({ syncToken: version, ctag: null })
       .where(eq(connectedCalendars.id, calendar.id));
-    if (result.rowsWritten) await raiseScheduleVersion(tx, coachId);
+    if (result.rowsWritten) {
+      // Before the coach's row: the same lock order as a booking (calendar lock, then rows).
+      await notePrivateConflicts(tx, coachId, { from: new Date(now).toISOString() });
+      await raiseScheduleVersion(tx, coachId);
+    }
   });
   return result;
 }

@@ -26,6 +26,7 @@ const SUMMARIES: Record<EventType, string> = {
   'appointment.rescheduled': 'Termin verschoben',
   'appointment.hold_expired': 'Vorläufige Reservierung abgelaufen',
   'appointment.invites_resent': 'Einladungen erneut gesendet',
+  'appointment.private_conflict': 'Überschneidung mit privatem Termin',
   'availability.created': 'Verfügbarkeit angelegt',
   'availability.updated': 'Verfügbarkeit geändert',
   'availability.deleted': 'Verfügbarkeit gelöscht',

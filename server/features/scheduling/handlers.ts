@@ -14,6 +14,7 @@ import {
   ZONE,
 } from '../availability/index';
 import { holidayEvents } from './holiday-events';
+import { overlapsPrivateBusy, privateCalendarView } from '../calendars/index';
 import { initialMeetingsCalendar } from './initial-meetings';
 import { rescheduledAppointment } from './rescheduled';
 import { slotCacheFor } from './slot-cache';
@@ -168,7 +169,21 @@ export const schedulingHandlers = defineHandlers({
       principal.role === 'COACH' && (!own || (query.coachId && query.coachId !== own));
     const coachId = principal.role === 'COACH' ? own : (query.coachId ?? null);
     const events = [];
+    // The private side follows the appointments' rule: whoever sees a coach's appointments here
+    // sees when that coach is privately busy, and nothing else about it.
+    let privateSide: Awaited<ReturnType<typeof privateCalendarView>> = {
+      privateBusy: [],
+      privateCalendars: [],
+    };
     if (!blocked) {
+      // From 12 hours earlier, like the appointments, so one that began before the window is
+      // still marked.
+      privateSide = await privateCalendarView(
+        deps.db,
+        coachId,
+        isoOfMs(from - 12 * 60 * 60_000),
+        toIso,
+      );
       const rows = await deps.db
         .select({
           id: appointments.id,
@@ -206,6 +221,7 @@ export const schedulingHandlers = defineHandlers({
           availabilityId: null,
           occurrenceDate: null,
           isProvisional: a.isProvisional,
+          privateConflict: overlapsPrivateBusy(privateSide.privateBusy, a),
         });
       }
       const series = await selectAvailabilities(
@@ -247,6 +263,10 @@ export const schedulingHandlers = defineHandlers({
         rank[a.kind] - rank[b.kind] ||
         (a.id < b.id ? -1 : 1),
     );
-    return { events: all };
+    return {
+      events: all,
+      privateBusy: privateSide.privateBusy.filter((b) => Date.parse(b.endDate) > from),
+      privateCalendars: privateSide.privateCalendars,
+    };
   },
 });

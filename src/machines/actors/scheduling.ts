@@ -13,6 +13,7 @@ import type {
   Appointment,
   Availability,
   CalendarEvent,
+  CalendarWeek,
   ClientSummary,
   CoachOption,
   FreeSlot,
@@ -92,7 +93,19 @@ export const deleteAvailabilityActor = (api: ApiClient) =>
     }
   });
 
-/** `GET /calendar/events`. */
+/** `GET /calendar/events`, the whole answer (the staff calendar shows the private side too). */
+export const loadCalendarWeekActor = (api: ApiClient) =>
+  fromPromise<CalendarWeek, CalendarQuery>(async ({ input, signal }) => {
+    const query = {
+      startDate: input.startDate,
+      endDate: input.endDate,
+      ...(input.coachId ? { coachId: input.coachId } : {}),
+    };
+    const { data } = await api.GET('/calendar/events', { params: { query }, signal });
+    return data!;
+  });
+
+/** `GET /calendar/events`, the entries only. */
 export const loadEventsActor = (api: ApiClient) =>
   fromPromise<CalendarEvent[], CalendarQuery>(async ({ input, signal }) => {
     const query = {

@@ -4,6 +4,10 @@ import { errorCodeOf, type MachineError } from '../shared/failures';
 
 export type Availability = components['schemas']['Availability'];
 export type CalendarEvent = components['schemas']['CalendarEvent'];
+/** The calendar's answer: entries, the coaches' private busy times and their calendars' state. */
+export type CalendarWeek = components['schemas']['CalendarEventList'];
+export type PrivateBusyTime = components['schemas']['PrivateBusyTime'];
+export type PrivateCalendarState = components['schemas']['PrivateCalendarState'];
 export type Appointment = components['schemas']['Appointment'];
 export type AppointmentType = components['schemas']['AppointmentType'];
 export type FreeSlot = components['schemas']['FreeSlot'];

@@ -1,7 +1,7 @@
 import {
   loadAppointmentActor,
   loadCoachesActor,
-  loadEventsActor,
+  loadCalendarWeekActor,
   watchViewportActor,
 } from '../actors/scheduling';
 import { cancelAppointmentActor } from '../actors/staff/appointments';
@@ -14,7 +14,7 @@ export const wireCalendar = ({ api, toast }: RouteEffects) =>
   calendarMachine.provide({
     actors: {
       loadCoaches: loadCoachesActor(api),
-      loadEvents: loadEventsActor(api),
+      loadEvents: loadCalendarWeekActor(api),
       loadAppointment: loadAppointmentActor(api),
       cancelAppointment: cancelAppointmentActor(api),
       watchViewport: watchViewportActor(typeof window === 'undefined' ? undefined : window),

@@ -5,7 +5,7 @@ import { Calendar, dayjsLocalizer, type EventProps, type Formats } from 'react-b
 import 'react-big-calendar/lib/css/react-big-calendar.css';
 import { useTranslation } from 'react-i18next';
 import type { CalendarMode } from '../../machines/calendar.machine';
-import type { CalendarEvent, CoachOption } from '../../machines/scheduling/shared';
+import type { CalendarEvent, CoachOption, PrivateBusyTime } from '../../machines/scheduling/shared';
 import type { FreeStretch } from '../../machines/scheduling/initial-pool';
 import type { Temporal } from '@js-temporal/polyfill';
 import { berlinNow, dayDate, slotKind, toGridData, type GridEvent } from './grid-events';
@@ -42,6 +42,8 @@ interface GridProps {
   events: readonly CalendarEvent[];
   /** Free time shown as entries of its own (the initial-meetings calendar). */
   free?: readonly FreeStretch[];
+  /** Coaches' private busy times, entries that say only "Privat belegt". */
+  privateBusy?: readonly PrivateBusyTime[];
   coaches: readonly CoachOption[];
   /** One column per coach (the day view of "Alle Coaches" on wide screens). */
   coachColumns: boolean;
@@ -60,9 +62,24 @@ interface GridProps {
  */
 export function CalendarGrid(props: GridProps) {
   const { t } = useTranslation('scheduling');
-  const grid = useMemo(() => toGridData(props.events, props.free), [props.events, props.free]);
+  const grid = useMemo(
+    () => toGridData(props.events, props.free, props.privateBusy),
+    [props.events, props.free, props.privateBusy],
+  );
   const coachName = (id: string | null) => props.coaches.find((c) => c.id === id)?.name;
   const resources = props.coachColumns && props.coaches.length > 0 ? [...props.coaches] : undefined;
+  /** "Privat belegt (ganztägig)", naming the coaches when the grid shows several. */
+  const privateDayText = (coachIds: readonly string[] | undefined) => {
+    if (!coachIds?.length) return undefined;
+    const names =
+      props.showCoach || props.coachColumns
+        ? [...new Set(coachIds)]
+            .map((id) => coachName(id))
+            .filter(Boolean)
+            .join(', ')
+        : '';
+    return names ? t('calendar.privateDayOf', { coaches: names }) : t('calendar.privateDay');
+  };
   const open = (e: GridEvent) => {
     if (props.canOpen && e.source.appointmentId) props.onOpen(e.source.appointmentId);
   };
@@ -72,12 +89,17 @@ export function CalendarGrid(props: GridProps) {
         <GridEntry
           event={event.source}
           free={event.free}
+          isPrivate={event.private}
           coach={props.showCoach ? coachName(event.source.coachId) : undefined}
         />
       ),
       // Plain text: the library's own heading cells carry table roles without a table around them.
       header: ({ date, label }: { date: Date; label: string }) => (
-        <DayHeading label={label} holiday={grid.holidays.get(plainDate(date))} />
+        <DayHeading
+          label={label}
+          holiday={grid.holidays.get(plainDate(date))}
+          privateDay={privateDayText(grid.privateDays.get(plainDate(date)))}
+        />
       ),
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -85,11 +107,15 @@ export function CalendarGrid(props: GridProps) {
   );
   // The day view has no day heading: a holiday shows above the grid.
   const dayHoliday = props.mode === 'day' ? grid.holidays.get(props.anchor.toString()) : undefined;
+  const dayPrivate =
+    props.mode === 'day'
+      ? privateDayText(grid.privateDays.get(props.anchor.toString()))
+      : undefined;
   return (
     <>
-      {dayHoliday ? (
+      {dayHoliday || dayPrivate ? (
         <p className="calendar-holiday">
-          <DayHeading label="" holiday={dayHoliday} />
+          <DayHeading label="" holiday={dayHoliday} privateDay={dayPrivate} />
         </p>
       ) : null}
       <Calendar<GridEvent, CoachOption>
@@ -124,17 +150,27 @@ export function CalendarGrid(props: GridProps) {
         selected={grid.events.find(
           (e) => e.source.appointmentId !== null && e.source.appointmentId === props.openId,
         )}
+        tooltipAccessor={(e) =>
+          e.private
+            ? t('calendar.privateBusy')
+            : e.source.privateConflict
+              ? `${e.title} · ${t('calendar.privateConflict')}`
+              : e.title
+        }
         eventPropGetter={(e) => ({
           style: { '--event-lines': textLines(e) } as CSSProperties,
-          className: e.allDay
-            ? 'grid-holiday'
-            : [
-                e.free ? 'grid-free' : 'grid-appointment',
-                e.source.isProvisional ? 'grid-provisional' : '',
-                e.end.getTime() - e.start.getTime() <= SHORT_MS ? 'grid-short' : '',
-              ]
-                .filter(Boolean)
-                .join(' '),
+          className: e.private
+            ? 'grid-private'
+            : e.allDay
+              ? 'grid-holiday'
+              : [
+                  e.free ? 'grid-free' : 'grid-appointment',
+                  e.source.isProvisional ? 'grid-provisional' : '',
+                  e.source.privateConflict ? 'grid-conflict' : '',
+                  e.end.getTime() - e.start.getTime() <= SHORT_MS ? 'grid-short' : '',
+                ]
+                  .filter(Boolean)
+                  .join(' '),
         })}
         slotPropGetter={(date, resourceId) => {
           const kind = slotKind(
@@ -159,7 +195,15 @@ export function CalendarGrid(props: GridProps) {
 const plainDate = (d: Date) =>
   `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
-function DayHeading({ label, holiday }: { label: string; holiday: string | undefined }) {
+function DayHeading({
+  label,
+  holiday,
+  privateDay,
+}: {
+  label: string;
+  holiday: string | undefined;
+  privateDay?: string | undefined;
+}) {
   const { t } = useTranslation('scheduling');
   return (
     <>
@@ -168,6 +212,8 @@ function DayHeading({ label, holiday }: { label: string; holiday: string | undef
       {holiday ? (
         <span className="grid-holiday">{t('calendar.holiday', { name: holiday })}</span>
       ) : null}
+      {(label || holiday) && privateDay ? ' · ' : null}
+      {privateDay ? <span className="grid-private-day">{privateDay}</span> : null}
     </>
   );
 }
@@ -180,13 +226,33 @@ function DayHeading({ label, holiday }: { label: string; holiday: string | undef
 function GridEntry({
   event: e,
   free,
+  isPrivate,
   coach,
 }: {
   event: CalendarEvent;
   free: boolean;
+  isPrivate: boolean;
   coach: string | undefined;
 }) {
   const { t } = useTranslation('scheduling');
+  if (isPrivate)
+    return (
+      <>
+        <span className="event-time">
+          {berlinTime(e.startDate)}
+          <span className="event-end">–{berlinTime(e.endDate)}</span>
+        </span>{' '}
+        <span className="event-text">
+          <span className="event-title">{t('calendar.privateBusy')}</span>
+          {coach ? (
+            <>
+              {' · '}
+              <span className="event-coach">{coach}</span>
+            </>
+          ) : null}
+        </span>
+      </>
+    );
   if (e.kind === 'holiday')
     return <span className="event-title">{t('calendar.holiday', { name: e.title })}</span>;
   if (free)
@@ -225,6 +291,12 @@ function GridEntry({
           <>
             {' · '}
             <span className="event-meta">{t('calendar.provisional')}</span>
+          </>
+        ) : null}
+        {e.privateConflict ? (
+          <>
+            {' · '}
+            <span className="event-conflict">{t('calendar.privateConflict')}</span>
           </>
         ) : null}
         {coach ? (

@@ -9,6 +9,7 @@ import type { Appointment } from '../../machines/scheduling/shared';
 import { berlinDate, mondayOf, todayInBerlin } from '../../../shared/time';
 import { AppointmentDialog } from './AppointmentDialog';
 import { CalendarGrid } from './CalendarGrid';
+import { copyAge } from './grid-events';
 import {
   APPOINTMENT_TYPE_LABELS,
   CoachPicker,
@@ -85,7 +86,11 @@ export function CalendarView({
         <li className="legend-availability">{t('calendar.kinds.availability')}</li>
         <li className="legend-blocker">{t('calendar.kinds.blocker')}</li>
         <li className="legend-holiday">{t('calendar.kinds.holiday')}</li>
+        {context.privateBusy.length || context.privateCalendars.length ? (
+          <li className="legend-private">{t('calendar.kinds.private')}</li>
+        ) : null}
       </ul>
+      <PrivateCopyNotices snapshot={state} allCoaches={allCoaches} />
       {state.hasTag('eventsError') ? (
         <RetryNotice error={context.error} onRetry={() => send({ type: 'retry' })} />
       ) : null}
@@ -94,6 +99,7 @@ export function CalendarView({
           mode={context.mode}
           anchor={context.anchor}
           events={context.events}
+          privateBusy={context.privateBusy}
           coaches={context.coaches}
           coachColumns={allCoaches && day && !context.narrow}
           showCoach={allCoaches && !(day && !context.narrow)}
@@ -104,6 +110,42 @@ export function CalendarView({
       </div>
       {state.hasTag('detail') ? <Detail snapshot={state} send={send} /> : null}
     </article>
+  );
+}
+
+/**
+ * A failing connection's kept copy still blocks slots: staff see how old it is, per coach, so
+ * they know how far to trust the private blocks.
+ */
+function PrivateCopyNotices({
+  snapshot,
+  allCoaches,
+}: {
+  snapshot: CalendarSnapshot;
+  allCoaches: boolean;
+}) {
+  const { t } = useTranslation('scheduling');
+  const { privateCalendars, coaches, loadedAt } = snapshot.context;
+  const failing = privateCalendars.filter((c) => c.failing);
+  if (!failing.length) return null;
+  return (
+    <ul className="calendar-private-copy" aria-live="polite">
+      {failing.map((c, i) => {
+        const coach = allCoaches ? coaches.find((o) => o.id === c.coachId)?.name : undefined;
+        const text = c.lastSyncedAt
+          ? coach
+            ? t('calendar.privateCopyOf', { coach, age: copyAge(c.lastSyncedAt, loadedAt) })
+            : t('calendar.privateCopy', { age: copyAge(c.lastSyncedAt, loadedAt) })
+          : coach
+            ? t('calendar.privateCopyNeverOf', { coach })
+            : t('calendar.privateCopyNever');
+        return (
+          <li key={`${c.coachId}:${i}`} className="notice notice-warning">
+            {text}
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 
@@ -119,6 +161,10 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
   const dayLabel = useDayLabel();
   const headingId = useId();
   const a = snapshot.context.appointment;
+  const conflict =
+    a !== null &&
+    a.cancelledAt === null &&
+    snapshot.context.events.some((e) => e.appointmentId === a.id && e.privateConflict);
   const confirming = snapshot.hasTag('confirmingCancel');
   const cancelling = snapshot.hasTag('cancelling');
   return (
@@ -157,6 +203,9 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
               <code>{a.meetingCodeClient}</code>
             </dd>
           </dl>
+          {conflict ? (
+            <p className="notice notice-warning">{t('calendar.privateConflictDetail')}</p>
+          ) : null}
           {snapshot.context.error && !snapshot.hasTag('detailError') ? (
             <p className="notice notice-error" role="alert">
               {t(errorKey(snapshot.context.error))}

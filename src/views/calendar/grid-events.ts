@@ -1,5 +1,5 @@
 import { Temporal } from '@js-temporal/polyfill';
-import type { CalendarEvent } from '../../machines/scheduling/shared';
+import type { CalendarEvent, PrivateBusyTime } from '../../machines/scheduling/shared';
 import type { FreeStretch } from '../../machines/scheduling/initial-pool';
 import { inBerlin } from '../../../shared/time';
 
@@ -30,6 +30,8 @@ export interface GridEvent {
   allDay: boolean;
   /** Free time of the initial-meetings pool (an entry of its own, not a shaded slot). */
   free: boolean;
+  /** A coach's private busy time: an entry that says only "Privat belegt" and opens nothing. */
+  private: boolean;
   /** The coach's column (day view of every coach). */
   resourceId: string | undefined;
   source: CalendarEvent;
@@ -48,6 +50,8 @@ export interface GridData {
   events: GridEvent[];
   /** Holiday names by Berlin date (`2026-04-03`), shown in the day's heading. */
   holidays: Map<string, string>;
+  /** The coaches privately busy all day, by Berlin date, shown in the day's heading. */
+  privateDays: Map<string, string[]>;
   /** Availability and blockers, shaded in the slots they cover (no buttons of their own). */
   spans: GridSpan[];
   /** The first and last hour the grid shows: 07–20 at least, wider when entries lie outside. */
@@ -70,12 +74,70 @@ const freeEvent = (f: FreeStretch): CalendarEvent => ({
   isProvisional: false,
 });
 
+/** A private busy time as the entry the grid places: times and coach, nothing else. */
+const privateEvent = (b: PrivateBusyTime): CalendarEvent => ({
+  id: `private:${b.coachId}:${b.startDate}`,
+  kind: 'blocker',
+  startDate: b.startDate,
+  endDate: b.endDate,
+  title: '',
+  coachId: b.coachId,
+  appointmentId: null,
+  appointmentType: null,
+  availabilityId: null,
+  occurrenceDate: null,
+  isProvisional: false,
+});
+
 export function toGridData(
   events: readonly CalendarEvent[],
   free: readonly FreeStretch[] = [],
+  privateBusy: readonly PrivateBusyTime[] = [],
 ): GridData {
-  const grid: GridData = { events: [], holidays: new Map(), spans: [], firstHour: 7, lastHour: 20 };
+  const grid: GridData = {
+    events: [],
+    holidays: new Map(),
+    privateDays: new Map(),
+    spans: [],
+    firstHour: 7,
+    lastHour: 20,
+  };
   const freeEvents = new Set(free.map(freeEvent));
+  for (const b of privateBusy) {
+    if (b.allDay) {
+      // Like a holiday, in the day's heading: the grid has no all-day row.
+      const last = inBerlin(b.endDate).toPlainDate();
+      for (
+        let d = inBerlin(b.startDate).toPlainDate();
+        Temporal.PlainDate.compare(d, last) < 0;
+        d = d.add({ days: 1 })
+      ) {
+        const key = d.toString();
+        grid.privateDays.set(key, [...(grid.privateDays.get(key) ?? []), b.coachId]);
+      }
+      continue;
+    }
+    const e = privateEvent(b);
+    const start = berlinWallDate(b.startDate);
+    const end = berlinWallDate(b.endDate);
+    grid.firstHour = Math.min(grid.firstHour, start.getHours());
+    const sameDay = end.toDateString() === start.toDateString();
+    grid.lastHour = Math.max(
+      grid.lastHour,
+      sameDay ? end.getHours() + (end.getMinutes() > 0 ? 1 : 0) : 24,
+    );
+    grid.events.push({
+      id: e.id,
+      title: '',
+      start,
+      end,
+      allDay: false,
+      free: false,
+      private: true,
+      resourceId: b.coachId,
+      source: e,
+    });
+  }
   for (const e of [...events, ...freeEvents]) {
     const start = berlinWallDate(e.startDate);
     const end = berlinWallDate(e.endDate);
@@ -98,6 +160,7 @@ export function toGridData(
         end,
         allDay: false,
         free: isFree,
+        private: false,
         resourceId: e.coachId ?? undefined,
         source: e,
       });
@@ -127,4 +190,24 @@ export function slotKind(
     kind = 'availability';
   }
   return kind;
+}
+
+const AGE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+
+/**
+ * How old a kept copy is, in German words ("vor 5 Std.", "vor 2 Tagen"): the largest whole
+ * unit, at least a minute.
+ */
+export function copyAge(lastSyncedAt: string, now: number): string {
+  const ms = Math.max(0, now - Date.parse(lastSyncedAt));
+  const format = new Intl.RelativeTimeFormat('de', { style: 'short', numeric: 'always' });
+  for (const [unit, size] of AGE_UNITS) {
+    if (ms >= size || unit === 'minute')
+      return format.format(-Math.max(1, Math.floor(ms / size)), unit);
+  }
+  return '';
 }
