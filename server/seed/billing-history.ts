@@ -104,8 +104,8 @@ export function planBillingRounds(
 
 /**
  * Moves what a feature call stamped with the transaction's clock (`now()` in SQL: the seed's
- * own moment) to the moment of the history it stands for. Only rows of the named ids that
- * still carry the transaction's time move.
+ * own moment) to the moment of the history it stands for. Only rows of the named ids stamped
+ * after that moment move: an earlier step's rows keep their own times.
  */
 async function retimeEvents(tx: Tx, at: number, types: EventType[], entityIds: string[]) {
   if (entityIds.length === 0) return;
@@ -116,7 +116,7 @@ async function retimeEvents(tx: Tx, at: number, types: EventType[], entityIds: s
       and(
         inArray(events.type, types),
         inArray(events.entityId, entityIds),
-        sql`${events.occurredAt} = now()`,
+        sql`${events.occurredAt} > ${new Date(at).toISOString()}::timestamptz`,
       ),
     );
 }
@@ -125,7 +125,7 @@ async function retimeItems(tx: Tx, at: number, ids: string[]) {
   if (ids.length === 0) return;
   const when = new Date(at).toISOString();
   const stamped = (column: AnyPgColumn) =>
-    sql`CASE WHEN ${column} = now() THEN ${when}::timestamptz ELSE ${column} END`;
+    sql`CASE WHEN ${column} > ${when}::timestamptz THEN ${when}::timestamptz ELSE ${column} END`;
   await tx
     .update(billableItems)
     .set({
