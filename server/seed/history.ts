@@ -1,5 +1,5 @@
 import type { events } from '../db/schema/index';
-import type { DemoData } from './generate';
+import type { DemoData } from './types';
 
 type EventRow = typeof events.$inferInsert;
 type Appointment = DemoData['appointments'][number];

@@ -16,15 +16,12 @@ import {
   practiceSettings,
   users,
 } from '../db/schema/index';
-import {
-  generateDemoData,
-  type AvailabilityPlan,
-  type BillingRulePlan,
-  type DemoAccount,
-  type DemoData,
-  type GenerateOptions,
-} from './generate';
+import { generateDemoData, type GenerateOptions } from './generate';
+import type { AvailabilityPlan, BillingRulePlan, DemoAccount, DemoData } from './types';
+import { loadConfig, type Config } from '../config';
 import { catchUpBillableItems } from '../features/billing/index';
+import { billingHistory } from './billing-history';
+import { planDocuments, writeDocuments } from './clinical-history';
 import { demoHistory } from './history';
 
 /** The default client change notice (config CLIENT_CHANGE_NOTICE_HOURS), for late cancellations. */
@@ -45,7 +42,11 @@ export interface SeedSummary {
     billingRules: number;
     /** Items the billing job made for past demo appointments. */
     billableItems: number;
-    /** Business events the data implies (bookings, cancellations, meetings held, …). */
+    /** Clinical documents (summaries and patient cards) the coaches signed. */
+    signedDocuments: number;
+    /** Invoices and cancellation invoices issued. */
+    invoices: number;
+    /** Business events the data implies (bookings, cancellations, signatures, invoices, …). */
     events: number;
   };
   /** The demo sign-in addresses, one per role (five coaches). */
@@ -53,7 +54,12 @@ export interface SeedSummary {
   durationMs: number;
 }
 
-export interface SeedOptions extends GenerateOptions {
+export interface HistoryOptions extends GenerateOptions {
+  /** The server's settings, for the invoices (payment term); default: the environment's. */
+  config?: Config;
+}
+
+export interface SeedOptions extends HistoryOptions {
   /** Empty every table of the public schema first (npm run seed -- --force). */
   reset?: boolean;
 }
@@ -68,7 +74,7 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<SeedSumma
   const summary = await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
     if (options.reset) await truncateAll(tx);
-    return insertAll(tx, generateDemoData(options), options.now);
+    return insertAll(tx, generateDemoData(options), options);
   });
   return { ...summary, durationMs: Math.round(performance.now() - started) };
 }
@@ -76,14 +82,14 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<SeedSumma
 /** Seeds only a database without users (a fresh installation); null when it did nothing. */
 export async function seedIfEmpty(
   db: Db,
-  options: GenerateOptions = {},
+  options: HistoryOptions = {},
 ): Promise<SeedSummary | null> {
   const started = performance.now();
   const summary = await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
     const [someone] = await tx.select({ id: users.id }).from(users).limit(1);
     if (someone) return null;
-    return insertAll(tx, generateDemoData(options), options.now);
+    return insertAll(tx, generateDemoData(options), options);
   });
   return summary && { ...summary, durationMs: Math.round(performance.now() - started) };
 }
@@ -91,7 +97,7 @@ export async function seedIfEmpty(
 async function insertAll(
   tx: Tx,
   data: DemoData,
-  now = new Date(),
+  { now = new Date(), config = loadConfig(process.env) }: HistoryOptions,
 ): Promise<Omit<SeedSummary, 'durationMs'>> {
   // Multi-row inserts, parents first; chunks keep each statement under the bind-parameter limit.
   await insertRows(tx, coaches, data.coaches);
@@ -132,6 +138,14 @@ async function insertAll(
     now,
     changeNoticeHours: DEMO_CHANGE_NOTICE_HOURS,
   });
+  // What people did since: documents signed and reviewed, items approved, invoices sent.
+  const documents = await writeDocuments(tx, data, planDocuments(data, now));
+  const billing = await billingHistory(tx, data, now, config);
+  const [business] = (
+    (await tx.execute(
+      sql`SELECT count(*)::int AS n FROM events WHERE source = 'business'`,
+    )) as unknown as { rows: { n: number }[] }
+  ).rows;
 
   const nowMs = now.getTime();
   return {
@@ -147,7 +161,9 @@ async function insertAll(
       availability: availabilityCount,
       billingRules: billingRuleCount,
       billableItems: billed.created,
-      events: history.length,
+      signedDocuments: documents.signed,
+      invoices: billing.invoices,
+      events: business!.n,
     },
     accounts: data.accounts,
   };

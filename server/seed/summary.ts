@@ -28,6 +28,8 @@ export function formatSeedSummary(
     `  Verfügbarkeiten       ${pending(c.availability)}`,
     `  Abrechnungsregeln     ${pending(c.billingRules)}`,
     `  Abrechnungspositionen ${pending(c.billableItems)}`,
+    `  Signierte Dokumente   ${n(c.signedDocuments)}`,
+    `  Rechnungen            ${n(c.invoices)}`,
     `  Ereignisse            ${n(c.events)}`,
     '',
     'So melden Sie sich an',

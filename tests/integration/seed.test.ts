@@ -7,6 +7,7 @@ import { seed, seedIfEmpty, type SeedSummary } from '../../server/seed/seed';
 import { formatSeedSummary } from '../../server/seed/summary';
 import { berlinDate } from '../../shared/time';
 import { createTestDatabase } from '../../server/testing/test-database';
+import { verifySignedDocuments } from '../../server/features/clinical/index';
 
 let database: Database;
 let first: SeedSummary | null;
@@ -232,6 +233,139 @@ describe('demo data', () => {
     );
     expect(noShows!.n).toBe(allNoShows!.n);
     expect(first!.counts.events).toBe([...byType.values()].reduce((sum, r) => sum + r.n, 0));
+  });
+
+  it('holds signed clinical documents, each with its signer and date, verified, and each summary with its event', async () => {
+    const docs = await rows<{
+      kind: string;
+      id: string;
+      status: string;
+      signed_by: string | null;
+      coach_user: string | null;
+      signed_at: string | null;
+      completed_at: string | null;
+      end_date: string;
+    }>(sql`
+      SELECT 'summary' AS kind, d.id, d.status, d.signed_by_id AS signed_by, u.id AS coach_user,
+             d.signed_at::text, d.completed_at::text, a.end_date::text
+        FROM appointment_summaries d JOIN appointments a ON a.id = d.appointment_id
+        LEFT JOIN users u ON u.coach_id = d.coach_id
+      UNION ALL
+      SELECT 'patient_card', d.id, d.status, d.signed_by_id, u.id, d.signed_at::text,
+             d.completed_at::text, a.end_date::text
+        FROM patient_cards d JOIN appointments a ON a.id = d.appointment_id
+        LEFT JOIN users u ON u.coach_id = d.coach_id`);
+    const signed = docs.filter((d) => d.signed_at !== null);
+    expect(first!.counts.signedDocuments).toBe(signed.length);
+    for (const kind of ['summary', 'patient_card']) {
+      const of = docs.filter((d) => d.kind === kind);
+      expect(of.filter((d) => d.status === 'completed').length, kind).toBeGreaterThan(10);
+      // A few signed ones wait on /review, and a few are drafts.
+      expect(of.filter((d) => d.status === 'sent').length, kind).toBeGreaterThan(0);
+      expect(of.filter((d) => d.status === 'sent').length, kind).toBeLessThanOrEqual(4);
+      expect(of.filter((d) => d.status === 'new').length, kind).toBeGreaterThan(0);
+    }
+    for (const d of signed) {
+      // Signed by the appointment's coach after it ended, before the seed moment.
+      expect(d.signed_by).toBe(d.coach_user);
+      expect(Date.parse(d.signed_at!)).toBeGreaterThan(Date.parse(d.end_date));
+      expect(Date.parse(d.signed_at!)).toBeLessThanOrEqual(seededAt.getTime());
+      if (d.completed_at)
+        expect(Date.parse(d.completed_at)).toBeGreaterThan(Date.parse(d.signed_at!));
+    }
+    expect(await verifySignedDocuments(database.db)).toEqual({
+      documents: signed.length,
+      amendments: 0,
+      broken: [],
+    });
+    // Every signed summary is a business event at its signing time, by its signer.
+    const [unmatched] = await rows<{ missing: number; extra: number }>(sql`
+      SELECT
+        (SELECT count(*)::int FROM appointment_summaries s WHERE s.signed_at IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM events e WHERE e.type = 'summary.signed'
+            AND e.entity_id = s.id AND e.occurred_at = s.signed_at
+            AND e.actor_user_id = s.signed_by_id AND e.appointment_id = s.appointment_id)) AS missing,
+        (SELECT count(*)::int FROM events e WHERE e.type = 'summary.signed'
+          AND NOT EXISTS (SELECT 1 FROM appointment_summaries s WHERE s.id = e.entity_id)) AS extra`);
+    expect(unmatched).toEqual({ missing: 0, extra: 0 });
+  });
+
+  it('holds numbered invoices, sent and not yet sent, one cancelled by its cancellation invoice, each with its events', async () => {
+    const invoices = await rows<{
+      id: string;
+      number: string;
+      kind: string;
+      status: string;
+      payer_kind: string;
+      invoice_date: string;
+      sent_at: string | null;
+      cancels_invoice_id: string | null;
+      created_at: string;
+    }>(sql`SELECT id, number, kind, status, payer_kind, invoice_date::text, sent_at::text,
+                  cancels_invoice_id, created_at::text FROM invoices ORDER BY year, sequence`);
+    expect(first!.counts.invoices).toBe(invoices.length);
+    expect(invoices.length).toBeGreaterThanOrEqual(5);
+    for (const [i, invoice] of invoices.entries()) {
+      expect(invoice.number).toMatch(/^\d{4}-\d{5}$/);
+      expect(Date.parse(invoice.created_at)).toBeLessThanOrEqual(seededAt.getTime());
+      // Numbers rise with the invoice dates (gapless, in the order they were issued).
+      if (i > 0) expect(invoice.invoice_date >= invoices[i - 1]!.invoice_date).toBe(true);
+    }
+    const status = (s: string) => invoices.filter((i) => i.status === s);
+    expect(status('sent').length).toBeGreaterThan(0);
+    expect(status('issued').length).toBeGreaterThan(0);
+    expect(invoices.some((i) => i.payer_kind === 'client')).toBe(true);
+    expect(invoices.some((i) => i.payer_kind !== 'client')).toBe(true);
+    const [cancelled] = status('cancelled');
+    expect(status('cancelled')).toHaveLength(1);
+    const storno = invoices.find((i) => i.cancels_invoice_id === cancelled!.id);
+    expect(storno?.kind).toBe('cancellation');
+
+    const byInvoice = await rows<{ entity_id: string; type: string; occurred_at: string }>(sql`
+      SELECT entity_id, type, occurred_at::text FROM events
+       WHERE source = 'business' AND type LIKE 'invoice.%'`);
+    const eventsOf = (id: string, type: string) =>
+      byInvoice.filter((e) => e.entity_id === id && e.type === type);
+    for (const invoice of invoices) {
+      // Issued by a run (a cancellation invoice is written by the cancellation's own event).
+      expect(eventsOf(invoice.id, 'invoice.issued'), invoice.number).toHaveLength(
+        invoice.kind === 'invoice' ? 1 : 0,
+      );
+      expect(eventsOf(invoice.id, 'invoice.sent'), invoice.number).toHaveLength(
+        invoice.sent_at ? 1 : 0,
+      );
+      if (invoice.sent_at)
+        expect(Date.parse(eventsOf(invoice.id, 'invoice.sent')[0]!.occurred_at)).toBe(
+          Date.parse(invoice.sent_at),
+        );
+    }
+    expect(eventsOf(cancelled!.id, 'invoice.cancelled')).toHaveLength(1);
+    expect(byInvoice.filter((e) => e.type === 'invoice.cancelled')).toHaveLength(1);
+    expect(byInvoice.every((e) => Date.parse(e.occurred_at) <= seededAt.getTime())).toBe(true);
+
+    // Items: every invoiced item was approved first (its event), sent ones are invoice_sent.
+    const [items] = await rows<{
+      unapproved: number;
+      unsent: number;
+      approved_events: number;
+      approved: number;
+    }>(sql`
+      SELECT
+        (SELECT count(*)::int FROM invoice_items ii WHERE NOT EXISTS (
+           SELECT 1 FROM events e WHERE e.type = 'billable_item.approved'
+              AND e.entity_id = ii.billable_item_id)) AS unapproved,
+        (SELECT count(*)::int FROM invoice_items ii JOIN invoices v ON v.id = ii.invoice_id
+           JOIN billable_items b ON b.id = ii.billable_item_id
+          WHERE ii.live AND v.status = 'sent' AND b.status <> 'invoice_sent') AS unsent,
+        (SELECT count(*)::int FROM events WHERE type = 'billable_item.approved') AS approved_events,
+        (SELECT count(*)::int FROM billable_items WHERE approved_at IS NOT NULL) AS approved`);
+    expect(items).toMatchObject({ unapproved: 0, unsent: 0 });
+    expect(items!.approved_events).toBe(items!.approved);
+    // Nothing approved waits outside an invoice: a run now has nothing left over from the seed.
+    const [due] = await rows<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM billable_items b WHERE b.status = 'approved'
+         AND NOT EXISTS (SELECT 1 FROM invoice_items ii WHERE ii.billable_item_id = b.id AND ii.live)`);
+    expect(due!.n).toBe(0);
   });
 
   it('books no appointment on a public holiday of the practice’s state', () => {

@@ -13,3 +13,11 @@ export const clinicalHandlers = {
 
 export { followAppointment } from './appointment-outcomes';
 export { verifySignedDocuments, type SignatureCheck } from './signatures';
+// The demo seed signs its documents with the same payload the editor's signing hashes.
+export { signedPayload } from './documents';
+export {
+  patientCardBlockers,
+  summaryBlockers,
+  type PatientCardContent,
+  type SummaryContent,
+} from './content';

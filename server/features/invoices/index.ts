@@ -6,3 +6,7 @@ export { defaultPractice } from './document';
 export { priceLines, totalsOf } from './money';
 export { renderInvoicePdf } from './pdf';
 export { invoiceJobs } from './run-job';
+// The demo seed issues, sends and cancels invoices through the same calls as the screens.
+export { cancelInvoice } from './storno';
+export { sendInvoice } from './send';
+export { practiceFor } from './document';
