@@ -330,7 +330,10 @@ export async function calendarSync(dbUrl: string, log: (...args: unknown[]) => v
     // that read outlasted the sync's 15 s request limit. One GET does it before the sync.
     const listed = (await radicale.listEvents(calendarUrl, user)).length;
     if (listed !== objects) throw new Error(`Radicale lists ${listed} of ${objects} objects`);
-    const config = { WEBHOOK_SECRET_KEY: DEV_WEBHOOK_SECRET_KEY };
+    const config = {
+      WEBHOOK_SECRET_KEY: DEV_WEBHOOK_SECRET_KEY,
+      PUBLIC_URL: 'http://localhost:3000',
+    };
     const { rows: coachRows } = await admin.query<{ id: string }>(
       'SELECT id FROM coaches ORDER BY email LIMIT 1',
     );

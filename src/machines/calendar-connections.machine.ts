@@ -71,6 +71,7 @@ export type CalendarConnectionsEvent =
   | { type: 'calendar.block'; connectionId: string; calendarId: string; blocks: boolean }
   | { type: 'calendar.receive'; connectionId: string; calendarId: string | null }
   | { type: 'allDay.set'; connectionId: string; blocks: boolean }
+  | { type: 'firstName.set'; connectionId: string; share: boolean }
   | { type: 'connection.sync'; connectionId: string }
   | { type: 'connection.disconnect'; connectionId: string }
   | { type: 'disconnect.confirm' }
@@ -122,6 +123,8 @@ const bodyOf = (draft: ConnectDraft): CreateCalendarConnectionRequest => ({
   password: draft.password,
   // All-day events block by default; the coach can turn it off once the calendars are shown.
   allDayBlocks: true,
+  // The client's first name stays out of the coach's calendar until the coach chooses it.
+  shareClientFirstName: false,
 });
 
 const replace = (list: CalendarConnection[], next: CalendarConnection) =>
@@ -288,6 +291,18 @@ export const calendarConnectionsMachine = setup({
                       coachId: context.coachId,
                       connectionId: event.connectionId,
                       body: { allDayBlocks: event.blocks },
+                    }),
+                  }),
+                },
+                'firstName.set': {
+                  guard: 'known',
+                  target: 'saving',
+                  actions: assign({
+                    error: null,
+                    change: ({ context, event }) => ({
+                      coachId: context.coachId,
+                      connectionId: event.connectionId,
+                      body: { shareClientFirstName: event.share },
                     }),
                   }),
                 },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
@@ -461,10 +462,39 @@ describe("a coach's connected calendar", () => {
       new Date(start).getTime() + 60 * 60_000 > new Date(taken).getTime();
     expect(await slotStarts()).toEqual(before.filter((start) => !overlaps(start)));
 
-    // WRITE-BACK: here a client books another of the coach's slots and the appointment
-    // appears in the receiving calendar "Privat" (radicale.listEvents(privat, user) holds a
-    // VEVENT with the invitation's UID and no health data). Writing appointments to the
-    // coach's calendar is not built yet; add the booking and this assertion with it.
+    // A booking in another free hour appears in the receiving calendar "Privat" as "Termin",
+    // under the invitation's UID, without the client's name or the appointment type.
+    const admin = {
+      authorization: `Bearer ${await signInByPasscode(app, 'admin@sprechstunde.demo')}`,
+    };
+    const mine = (await (
+      await fetch(`${app}/api/admin/client`, { headers: { authorization: `Bearer ${coachToken}` } })
+    ).json()) as { clients: Array<{ id: string; lastName: string }> };
+    const client = mine.clients[0]!;
+    const free = (await slotStarts()).find((start) => !overlaps(start))!;
+    const booked = await fetch(`${app}/api/appointment`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({
+        clientId: client.id,
+        coachId,
+        appointmentType: 'followup',
+        startDate: free,
+        endDate: new Date(new Date(free).getTime() + 60 * 60_000).toISOString(),
+        availabilityOverrideReason: 'E2E',
+      }),
+    });
+    expect(booked.status).toBe(201);
+    const appointmentId = ((await booked.json()) as { id: string }).id;
+    const written = async () =>
+      (await radicale.listEvents(privat, user)).find((e) =>
+        e.includes(`appointment-${appointmentId}@`),
+      );
+    await expect.poll(written, { timeout: 30_000 }).toBeDefined();
+    const event = (await written())!;
+    expect(event).toMatch(/^SUMMARY:Termin\r?$/m);
+    expect(event).toContain(`DTSTART:${icsTime(free)}`);
+    expect(event).not.toContain(client.lastName);
 
     await card.getByRole('button', { name: 'Jetzt abgleichen' }).click();
     await card.getByRole('button', { name: 'Jetzt abgleichen' }).waitFor();

@@ -28,7 +28,9 @@ const CONN: CalendarConnection = {
   serverUrl: 'https://cloud.example.de/remote.php/dav',
   username: 'anna',
   allDayBlocks: true,
+  shareClientFirstName: false,
   status: 'pending',
+  writeErrorCode: null,
   errorCode: null,
   lastSyncedAt: null,
   lastAttemptAt: null,
@@ -95,6 +97,7 @@ describeModel('calendar connections machine, model-based', {
         BLOCK,
         { type: 'calendar.receive', connectionId: 'c1', calendarId: 'cal2' },
         { type: 'allDay.set', connectionId: 'c1', blocks: false },
+        { type: 'firstName.set', connectionId: 'c1', share: true },
         { type: 'connection.sync', connectionId: 'c1' },
         { type: 'connection.disconnect', connectionId: 'c1' },
         { type: 'disconnect.confirm' },
@@ -146,6 +149,7 @@ describeModel('calendar connections machine, model-based', {
         username: 'anna',
         password: 'app-pass',
         allDayBlocks: true,
+        shareClientFirstName: false,
       });
     },
     'calendarConnections.ready.work.saving': (s, run) => {
@@ -275,6 +279,13 @@ describe('calendar connections machine, with fake actors', () => {
     run.actor.send({ type: 'calendar.receive', connectionId: 'c1', calendarId: null });
     await flush();
     expect(run.fakes.updateConnection!.latest().input.body).toEqual({ receivingCalendarId: null });
+    run.fakes.updateConnection!.resolve(CONN);
+    await flush();
+    run.actor.send({ type: 'firstName.set', connectionId: 'c1', share: true });
+    await flush();
+    expect(run.fakes.updateConnection!.latest().input.body).toEqual({
+      shareClientFirstName: true,
+    });
   });
 
   it('reloads the state until the server has tried the connection, without undoing choices', async () => {

@@ -193,6 +193,17 @@ function ConnectionCard({
           ) : null}
         </div>
       ) : null}
+      {connection.writeErrorCode ? (
+        <div className="notice notice-error calendar-connection-error" role="alert">
+          <p>{t('connections.writeFailing')}</p>
+          <p className="field-hint">
+            {t(
+              SYNC_ERRORS[connection.writeErrorCode] ??
+                'scheduling:connections.syncErrors.calendar_failed',
+            )}
+          </p>
+        </div>
+      ) : null}
       <fieldset className="calendar-connection-calendars" disabled={busy}>
         <legend>{t('connections.calendarsTitle')}</legend>
         <ul>
@@ -259,6 +270,17 @@ function ConnectionCard({
           {t('connections.allDay')}
         </label>
         <p className="field-hint">{t('connections.allDayHint')}</p>
+        <label className="check-field calendar-connection-allday">
+          <input
+            type="checkbox"
+            checked={connection.shareClientFirstName}
+            onChange={(e) =>
+              send({ type: 'firstName.set', connectionId: connection.id, share: e.target.checked })
+            }
+          />
+          {t('connections.firstName')}
+        </label>
+        <p className="field-hint">{t('connections.firstNameHint')}</p>
       </fieldset>
       {confirming ? (
         <div className="confirm-box" role="alertdialog" aria-labelledby={`${id}-question`}>
