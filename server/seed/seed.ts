@@ -1,3 +1,4 @@
+import { inTransaction } from '../db/transaction';
 import { randomUUID } from 'node:crypto';
 import { DEMO_PRACTICE } from './data';
 import { sql } from 'drizzle-orm';
@@ -71,7 +72,7 @@ const SEED_LOCK = sql.raw('7305016150296981');
 /** Writes the German demo data set in one transaction; the tables are expected to be empty. */
 export async function seed(db: Db, options: SeedOptions = {}): Promise<SeedSummary> {
   const started = performance.now();
-  const summary = await db.transaction(async (tx) => {
+  const summary = await inTransaction(db, async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
     if (options.reset) await truncateAll(tx);
     return insertAll(tx, generateDemoData(options), options);
@@ -85,7 +86,7 @@ export async function seedIfEmpty(
   options: HistoryOptions = {},
 ): Promise<SeedSummary | null> {
   const started = performance.now();
-  const summary = await db.transaction(async (tx) => {
+  const summary = await inTransaction(db, async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
     const [someone] = await tx.select({ id: users.id }).from(users).limit(1);
     if (someone) return null;
@@ -134,7 +135,7 @@ async function insertAll(
   const availabilityCount = await seedAvailability(tx, data.availability);
   const billingRuleCount = await seedBillingRules(tx, data.billingRules);
   // Past appointments get their items as they would in the running app: by the item job.
-  const billed = await catchUpBillableItems(tx as unknown as Db, {
+  const billed = await catchUpBillableItems(tx, {
     now,
     changeNoticeHours: DEMO_CHANGE_NOTICE_HOURS,
   });

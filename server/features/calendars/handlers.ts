@@ -1,3 +1,4 @@
+import { inTransaction } from '../../db/transaction';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import {
@@ -130,7 +131,7 @@ export const calendarsHandlers = defineHandlers({
       }
       throw new HttpProblem(422, error.code, 'Unprocessable Content', PROBLEM_DETAIL[error.code]);
     }
-    const id = await deps.db.transaction(async (tx) => {
+    const id = await inTransaction(deps.db, async (tx) => {
       const [row] = await tx
         .insert(calendarConnections)
         .values({
@@ -161,7 +162,7 @@ export const calendarsHandlers = defineHandlers({
   async updateCalendarConnection({ params, body, principal, deps }) {
     await assertCoach(deps.db, principal, params.coachId);
     const current = await oneConnection(deps.db, params.coachId, params.connectionId);
-    await deps.db.transaction(async (tx) => {
+    await inTransaction(deps.db, async (tx) => {
       const calendars = await tx
         .select()
         .from(connectedCalendars)
@@ -223,7 +224,7 @@ export const calendarsHandlers = defineHandlers({
 
   async deleteCalendarConnection({ params, principal, deps, reply }) {
     await assertCoach(deps.db, principal, params.coachId);
-    await deps.db.transaction(async (tx) => {
+    await inTransaction(deps.db, async (tx) => {
       // Calendars, objects and busy times go with it (foreign keys cascade).
       const removed = await tx
         .delete(calendarConnections)

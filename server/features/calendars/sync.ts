@@ -8,6 +8,7 @@
  * ETag are parsed and their busy rows replaced. The coach's schedule_version is raised with
  * the rows, so the slot cache recomputes exactly when the busy times changed.
  */
+import { inTransaction } from '../../db/transaction';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
@@ -111,7 +112,7 @@ async function syncCalendar(
   const remote = await session.objects(calendar.url);
   const from = now - DAY_MS;
   const until = now + HORIZON_DAYS * DAY_MS;
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const stored = new Map(
       (
         await tx.select().from(calendarObjects).where(eq(calendarObjects.calendarId, calendar.id))

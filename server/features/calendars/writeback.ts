@@ -10,6 +10,7 @@
  * written elsewhere (a previous coach's or a previously chosen calendar) is deleted. So jobs
  * may run late, twice or out of order and the outcome is the same.
  */
+import { inTransaction } from '../../db/transaction';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
@@ -138,7 +139,7 @@ export async function writeAppointment(
 ): Promise<WriteResult> {
   const result: WriteResult = { put: 0, deleted: 0, failed: 0 };
   const errors = new Map<string, string | null>();
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await tx.execute(
       sql`SELECT pg_advisory_xact_lock(hashtextextended(${`calendar-write:${appointmentId}`}, 0))`,
     );
