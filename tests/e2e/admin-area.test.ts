@@ -490,7 +490,9 @@ describe("a coach's connected calendar", () => {
       (await radicale.listEvents(privat, user)).find((e) =>
         e.includes(`appointment-${appointmentId}@`),
       );
-    await expect.poll(written, { timeout: 30_000 }).toBeDefined();
+    // Choosing the receiving calendar queued the coach's upcoming appointments before it;
+    // they are written first, one request each.
+    await expect.poll(written, { timeout: 120_000, interval: 1_000 }).toBeDefined();
     const event = (await written())!;
     expect(event).toMatch(/^SUMMARY:Termin\r?$/m);
     expect(event).toContain(`DTSTART:${icsTime(free)}`);
@@ -523,5 +525,5 @@ describe("a coach's connected calendar", () => {
     await form.waitFor();
     await expect.poll(slotStarts, { timeout: 15_000 }).toContain(taken);
     expect(b.pageErrors).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 });
