@@ -70,8 +70,11 @@ export type CalendarConnectionsEvent =
   | { type: 'form.submit' }
   | { type: 'calendar.block'; connectionId: string; calendarId: string; blocks: boolean }
   | { type: 'calendar.receive'; connectionId: string; calendarId: string | null }
-  | { type: 'allDay.set'; connectionId: string; blocks: boolean }
-  | { type: 'firstName.set'; connectionId: string; share: boolean }
+  | {
+      type: 'setting.set';
+      connectionId: string;
+      setting: Pick<UpdateCalendarConnectionRequest, 'allDayBlocks' | 'shareClientFirstName'>;
+    }
   | { type: 'connection.sync'; connectionId: string }
   | { type: 'connection.disconnect'; connectionId: string }
   | { type: 'disconnect.confirm' }
@@ -282,7 +285,7 @@ export const calendarConnectionsMachine = setup({
                     }),
                   }),
                 },
-                'allDay.set': {
+                'setting.set': {
                   guard: 'known',
                   target: 'saving',
                   actions: assign({
@@ -290,19 +293,7 @@ export const calendarConnectionsMachine = setup({
                     change: ({ context, event }) => ({
                       coachId: context.coachId,
                       connectionId: event.connectionId,
-                      body: { allDayBlocks: event.blocks },
-                    }),
-                  }),
-                },
-                'firstName.set': {
-                  guard: 'known',
-                  target: 'saving',
-                  actions: assign({
-                    error: null,
-                    change: ({ context, event }) => ({
-                      coachId: context.coachId,
-                      connectionId: event.connectionId,
-                      body: { shareClientFirstName: event.share },
+                      body: event.setting,
                     }),
                   }),
                 },

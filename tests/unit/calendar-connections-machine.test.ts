@@ -96,8 +96,8 @@ describeModel('calendar connections machine, model-based', {
         done('loadConnections', [CONN]),
         BLOCK,
         { type: 'calendar.receive', connectionId: 'c1', calendarId: 'cal2' },
-        { type: 'allDay.set', connectionId: 'c1', blocks: false },
-        { type: 'firstName.set', connectionId: 'c1', share: true },
+        { type: 'setting.set', connectionId: 'c1', setting: { allDayBlocks: false } },
+        { type: 'setting.set', connectionId: 'c1', setting: { shareClientFirstName: true } },
         { type: 'connection.sync', connectionId: 'c1' },
         { type: 'connection.disconnect', connectionId: 'c1' },
         { type: 'disconnect.confirm' },
@@ -281,7 +281,11 @@ describe('calendar connections machine, with fake actors', () => {
     expect(run.fakes.updateConnection!.latest().input.body).toEqual({ receivingCalendarId: null });
     run.fakes.updateConnection!.resolve(CONN);
     await flush();
-    run.actor.send({ type: 'firstName.set', connectionId: 'c1', share: true });
+    run.actor.send({
+      type: 'setting.set',
+      connectionId: 'c1',
+      setting: { shareClientFirstName: true },
+    });
     await flush();
     expect(run.fakes.updateConnection!.latest().input.body).toEqual({
       shareClientFirstName: true,

@@ -279,6 +279,10 @@ export function writebackJobs({ db, config }: { db: Db; config: WriteConfig }): 
     {
       name: WRITE_APPOINTMENT_JOB,
       queue: { retryLimit: 10, retryDelay: 60, retryBackoff: true },
+      // A new receiving calendar queues every upcoming appointment at once; three writes at a
+      // time let a booking made meanwhile arrive soon. Each holds a pool connection (its lock)
+      // while the calendar server answers, so not more.
+      work: { batchSize: 3, concurrency: 1 },
       async run(job, context) {
         const outcome = await writeAppointment(db, config, job.data.appointmentId, context.now);
         if (outcome.failed)

@@ -264,7 +264,11 @@ function ConnectionCard({
             type="checkbox"
             checked={connection.allDayBlocks}
             onChange={(e) =>
-              send({ type: 'allDay.set', connectionId: connection.id, blocks: e.target.checked })
+              send({
+                type: 'setting.set',
+                connectionId: connection.id,
+                setting: { allDayBlocks: e.target.checked },
+              })
             }
           />
           {t('connections.allDay')}
@@ -275,7 +279,11 @@ function ConnectionCard({
             type="checkbox"
             checked={connection.shareClientFirstName}
             onChange={(e) =>
-              send({ type: 'firstName.set', connectionId: connection.id, share: e.target.checked })
+              send({
+                type: 'setting.set',
+                connectionId: connection.id,
+                setting: { shareClientFirstName: e.target.checked },
+              })
             }
           />
           {t('connections.firstName')}
