@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import { tKey } from '../../i18n/keys';
@@ -34,6 +35,19 @@ const SYNC_ERRORS: Record<string, string> = {
   calendar_failed: tKey('scheduling:connections.syncErrors.calendar_failed'),
 };
 
+/** The connection's switches, each saved on its own. */
+const SETTINGS = [
+  {
+    key: 'allDayBlocks',
+    label: tKey('scheduling:connections.allDay'),
+    hint: tKey('scheduling:connections.allDayHint'),
+  },
+  {
+    key: 'shareClientFirstName',
+    label: tKey('scheduling:connections.firstName'),
+    hint: tKey('scheduling:connections.firstNameHint'),
+  },
+] as const;
 const STATUS: Record<CalendarConnection['status'], string> = {
   ok: tKey('scheduling:connections.status.ok'),
   pending: tKey('scheduling:connections.status.pending'),
@@ -259,36 +273,25 @@ function ConnectionCard({
           </li>
         </ul>
         <p className="field-hint">{t('connections.receivesHint')}</p>
-        <label className="check-field calendar-connection-allday">
-          <input
-            type="checkbox"
-            checked={connection.allDayBlocks}
-            onChange={(e) =>
-              send({
-                type: 'setting.set',
-                connectionId: connection.id,
-                setting: { allDayBlocks: e.target.checked },
-              })
-            }
-          />
-          {t('connections.allDay')}
-        </label>
-        <p className="field-hint">{t('connections.allDayHint')}</p>
-        <label className="check-field calendar-connection-allday">
-          <input
-            type="checkbox"
-            checked={connection.shareClientFirstName}
-            onChange={(e) =>
-              send({
-                type: 'setting.set',
-                connectionId: connection.id,
-                setting: { shareClientFirstName: e.target.checked },
-              })
-            }
-          />
-          {t('connections.firstName')}
-        </label>
-        <p className="field-hint">{t('connections.firstNameHint')}</p>
+        {SETTINGS.map(({ key, label, hint }) => (
+          <Fragment key={key}>
+            <label className="check-field calendar-connection-allday">
+              <input
+                type="checkbox"
+                checked={connection[key]}
+                onChange={(e) =>
+                  send({
+                    type: 'setting.set',
+                    connectionId: connection.id,
+                    setting: { [key]: e.target.checked },
+                  })
+                }
+              />
+              {t(label)}
+            </label>
+            <p className="field-hint">{t(hint)}</p>
+          </Fragment>
+        ))}
       </fieldset>
       {confirming ? (
         <div className="confirm-box" role="alertdialog" aria-labelledby={`${id}-question`}>

@@ -235,7 +235,7 @@ function GridEntry({
   coach: string | undefined;
 }) {
   const { t } = useTranslation('scheduling');
-  if (isPrivate)
+  if (isPrivate || free)
     return (
       <>
         <span className="event-time">
@@ -243,7 +243,9 @@ function GridEntry({
           <span className="event-end">–{berlinTime(e.endDate)}</span>
         </span>{' '}
         <span className="event-text">
-          <span className="event-title">{t('calendar.privateBusy')}</span>
+          <span className="event-title">
+            {t(isPrivate ? 'calendar.privateBusy' : 'initialCalendar.free')}
+          </span>
           {coach ? (
             <>
               {' · '}
@@ -255,24 +257,6 @@ function GridEntry({
     );
   if (e.kind === 'holiday')
     return <span className="event-title">{t('calendar.holiday', { name: e.title })}</span>;
-  if (free)
-    return (
-      <>
-        <span className="event-time">
-          {berlinTime(e.startDate)}
-          <span className="event-end">–{berlinTime(e.endDate)}</span>
-        </span>{' '}
-        <span className="event-text">
-          <span className="event-title">{t('initialCalendar.free')}</span>
-          {coach ? (
-            <>
-              {' · '}
-              <span className="event-coach">{coach}</span>
-            </>
-          ) : null}
-        </span>
-      </>
-    );
   return (
     <>
       <span className="event-time">
