@@ -333,6 +333,8 @@ export async function calendarSync(dbUrl: string, log: (...args: unknown[]) => v
     const config = {
       WEBHOOK_SECRET_KEY: DEV_WEBHOOK_SECRET_KEY,
       PUBLIC_URL: 'http://localhost:3000',
+      // Radicale runs on 127.0.0.1.
+      CALENDAR_ALLOW_PRIVATE_SERVERS: true,
     };
     const { rows: coachRows } = await admin.query<{ id: string }>(
       'SELECT id FROM coaches ORDER BY email LIMIT 1',

@@ -21,6 +21,11 @@ export interface AppJobsOptions {
   /** Default: JOBS_WORKERS, which is on except in tests. */
   workers?: boolean;
   clock?: Clock;
+  /**
+   * The app's clock (deps.now): times a job writes into the app's rows (a calendar's last
+   * sync) come from it, so they agree with what requests compute. Default the queue's clock.
+   */
+  now?: () => Date;
   mailer?: Mailer;
   sms?: SmsSender;
   onError?: (error: unknown, context: string) => void;
@@ -62,7 +67,7 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
   const appointmentWork = appointmentJobs(db);
   const billingWork = billingJobs(db, config);
   const retentionWork = retentionJobs(db);
-  const calendarWork = calendarJobs({ db, config, jobs });
+  const calendarWork = calendarJobs({ db, config, jobs, ...(options.now ? { now: options.now } : {}) });
 
   const workers = options.workers ?? config.JOBS_WORKERS ?? config.NODE_ENV !== 'test';
   const queue = await startJobQueue({

@@ -84,6 +84,7 @@ export async function buildApp(
   const jobs = await startAppJobs({
     db: baseDeps.db,
     config: baseDeps.config,
+    now: baseDeps.now,
     onError: (error, context) => {
       if (context.startsWith('job ')) countJobFailure(context.slice(4));
       if (outage.connectionFailure(error, { job: context })) return;

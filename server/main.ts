@@ -16,6 +16,7 @@ import { createAuthProvider } from './auth-provider/provider';
 import { webBuildDone } from './web/build-gate';
 import { applyAuthUserEvent } from './features/auth-sync/index';
 import { sealStoredSecrets } from './features/webhooks/index';
+import { sealStoredPasswords } from './features/calendars/index';
 
 const started = performance.now();
 // Invalid settings, or development secrets in production, end the start here with one message.
@@ -28,6 +29,11 @@ const migratedMs = Math.round(performance.now() - started);
 const unreadableWebhookSecrets: string[] = [];
 const webhookSecretsSealed = await sealStoredSecrets(database.db, config, (type) =>
   unreadableWebhookSecrets.push(type),
+);
+// Calendar app passwords likewise: after a key rotation they open with the new key alone.
+const unreadableCalendarPasswords: string[] = [];
+const calendarPasswordsSealed = await sealStoredPasswords(database.db, config, (id) =>
+  unreadableCalendarPasswords.push(id),
 );
 const seeded =
   (config.SEED_DEMO_DATA ?? database.kind === 'pglite')
@@ -109,6 +115,7 @@ app.log.info(
     seeded: seeded ? { ...seeded.counts, ms: seeded.durationMs } : false,
     readyMs: Math.round(performance.now() - started),
     webhookSecretsSealed,
+    calendarPasswordsSealed,
   },
   'ready',
 );
@@ -116,6 +123,12 @@ if (unreadableWebhookSecrets.length > 0) {
   app.log.warn(
     { webhookTypes: unreadableWebhookSecrets },
     'webhook signing secrets do not open with WEBHOOK_SECRET_KEY: set WEBHOOK_SECRET_KEY_PREVIOUS or rotate them',
+  );
+}
+if (unreadableCalendarPasswords.length > 0) {
+  app.log.warn(
+    { calendarConnections: unreadableCalendarPasswords },
+    'calendar app passwords do not open with WEBHOOK_SECRET_KEY: set WEBHOOK_SECRET_KEY_PREVIOUS or have the coaches connect again',
   );
 }
 if (config.NODE_ENV === 'development') {

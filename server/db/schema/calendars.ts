@@ -141,6 +141,8 @@ export const calendarWrittenEvents = pgTable(
     href: text('href').notNull(),
     etag: text('etag'),
     writtenAt: ts('written_at').notNull(),
+    /** What was written (writeback.ts contentHashOf): a reconcile rewrites what differs. */
+    contentHash: text('content_hash'),
   },
   (t) => [
     primaryKey({ columns: [t.appointmentId, t.calendarId] }),

@@ -113,7 +113,13 @@ async function claim<T>(
     if (isOverlap(error)) throw slotTaken();
     throw error;
   }
-  await notePrivateConflicts(tx, coachId, { from: range.startDate, to: range.endDate });
+  // Needed for exactness: a sync that committed busy times while this booking waited for the
+  // lock checked before the appointment existed. One statement; the lock is not asked again.
+  await notePrivateConflicts(tx, coachId, {
+    from: range.startDate,
+    to: range.endDate,
+    lockHeld: true,
+  });
   return written;
 }
 

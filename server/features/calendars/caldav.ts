@@ -5,6 +5,7 @@
  * into the few causes a coach can act on.
  */
 import { DAVClient } from 'tsdav';
+import { guardedFetch } from './guarded-fetch';
 
 export interface CalDavAccount {
   serverUrl: string;
@@ -36,8 +37,10 @@ export class CalDavError extends Error {
 
 const REQUEST_MS = 15_000;
 
-const timedFetch: typeof fetch = (input, init) =>
-  fetch(input, { ...init, signal: AbortSignal.timeout(REQUEST_MS) });
+/** Whether the practice lets coaches use a calendar server in its own network. */
+export interface CalDavGuard {
+  allowPrivate: boolean;
+}
 
 /** Why a call failed, in the terms the connection's state uses; other errors pass unchanged. */
 function classify(error: unknown): unknown {
@@ -71,6 +74,8 @@ export interface CalDavSession {
   put(url: string, data: string, ifMatch: string | null | undefined): Promise<PutResult>;
   /** Deletes the object at `url` (only that version when `ifMatch` is given). */
   remove(url: string, ifMatch: string | undefined): Promise<DeleteResult>;
+  /** Ends the session's kept-alive connections. */
+  close(): void;
 }
 
 /** A write's answer as an outcome, or the error that makes the job try again. */
@@ -82,7 +87,14 @@ function writeFailure(response: Response): Error {
 }
 
 /** Signs in and discovers the account; throws CalDavError for the causes a coach can fix. */
-export async function openCalDav(account: CalDavAccount): Promise<CalDavSession> {
+export async function openCalDav(
+  account: CalDavAccount,
+  guard: CalDavGuard,
+): Promise<CalDavSession> {
+  // Every request (sign-in, discovery, reads, writes, redirects) goes through the address guard.
+  const guarded = guardedFetch(guard.allowPrivate);
+  const timedFetch: typeof fetch = (input, init) =>
+    guarded.fetch(input, { ...init, signal: AbortSignal.timeout(REQUEST_MS) });
   const client = new DAVClient({
     serverUrl: account.serverUrl,
     credentials: { username: account.username, password: account.password },
@@ -93,9 +105,11 @@ export async function openCalDav(account: CalDavAccount): Promise<CalDavSession>
   try {
     await client.login();
   } catch (error) {
+    guarded.close();
     throw classify(error);
   }
   return {
+    close: guarded.close,
     async calendars() {
       try {
         const found = await client.fetchCalendars();

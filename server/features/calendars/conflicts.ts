@@ -29,6 +29,8 @@ export interface ConflictWindow {
   from: string;
   /** Only appointments starting before this instant count (ISO); open when absent. */
   to?: string;
+  /** The caller holds the coach's calendar lock already (a booking): not asked for again. */
+  lockHeld?: boolean;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function notePrivateConflicts(
   coachId: string,
   window: ConflictWindow,
 ): Promise<number> {
-  await lockCoachCalendar(tx, coachId);
+  if (!window.lockHeld) await lockCoachCalendar(tx, coachId);
   const rows = rowsOf<{
     appointment_id: string;
     client_id: string;

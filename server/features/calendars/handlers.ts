@@ -117,8 +117,14 @@ export const calendarsHandlers = defineHandlers({
     if (refusal) throw badRequest('serverUrl', 'calendar_server_refused', refusal);
     let remote;
     try {
-      const session = await openCalDav(body);
-      remote = await session.calendars();
+      const session = await openCalDav(body, {
+        allowPrivate: deps.config.CALENDAR_ALLOW_PRIVATE_SERVERS,
+      });
+      try {
+        remote = await session.calendars();
+      } finally {
+        session.close();
+      }
       if (!remote.length) throw new CalDavError('calendar_not_caldav');
     } catch (error) {
       if (!(error instanceof CalDavError)) {

@@ -8,12 +8,15 @@ export {
   type SyncResult,
 } from './sync';
 export {
+  calendarWriteWanted,
   queueAppointmentWrite,
+  reconcileWrites,
+  RECONCILE_WRITES_JOB,
   writeAppointment,
   WRITE_APPOINTMENT_JOB,
   type WriteResult,
 } from './writeback';
-export { sealPassword } from './password';
+export { sealPassword, sealStoredPasswords } from './password';
 export { notePrivateConflicts, PRIVATE_CONFLICT } from './conflicts';
 export {
   overlapsPrivateBusy,

@@ -1,5 +1,14 @@
+import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config';
-import { keyringOf, openSecret, sealSecret } from '../webhooks/index';
+import type { Db } from '../../db/client';
+import { calendarConnections } from '../../db/schema/index';
+import {
+  keyringOf,
+  needsSealing,
+  openSecret,
+  sealSecret,
+  SecretUnreadable,
+} from '../webhooks/index';
 
 /**
  * CalDAV app passwords at rest: sealed with the webhook secrets' keyring (AES-256-GCM, key
@@ -15,3 +24,47 @@ export const sealPassword = (config: KeyConfig, coachId: string, password: strin
 
 export const openPassword = (config: KeyConfig, coachId: string, sealed: string) =>
   openSecret(keyringOf(config), bindingOf(coachId), sealed);
+
+/**
+ * Seals every stored password again that was sealed with an older key (at start, after the
+ * migrations, like the webhook secrets), so WEBHOOK_SECRET_KEY_PREVIOUS can be dropped after a
+ * rotation without losing a connection. A row is written only if it still holds what was
+ * read, so two instances starting at once do not undo each other. A password that opens with
+ * neither key is left as it is (its connection fails to sign in, the coach enters it again)
+ * and its connection reported to `onUnreadable`. Answers how many were sealed again.
+ */
+export async function sealStoredPasswords(
+  db: Db,
+  config: KeyConfig,
+  onUnreadable: (connectionId: string) => void = () => {},
+): Promise<number> {
+  const keyring = keyringOf(config);
+  const rows = await db
+    .select({
+      id: calendarConnections.id,
+      coachId: calendarConnections.coachId,
+      sealed: calendarConnections.sealedPassword,
+    })
+    .from(calendarConnections);
+  let sealed = 0;
+  for (const row of rows) {
+    if (!needsSealing(keyring, row.sealed)) continue;
+    let password: string;
+    try {
+      password = openPassword(config, row.coachId, row.sealed);
+    } catch (error) {
+      if (!(error instanceof SecretUnreadable)) throw error;
+      onUnreadable(row.id);
+      continue;
+    }
+    const updated = await db
+      .update(calendarConnections)
+      .set({ sealedPassword: sealPassword(config, row.coachId, password) })
+      .where(
+        and(eq(calendarConnections.id, row.id), eq(calendarConnections.sealedPassword, row.sealed)),
+      )
+      .returning({ id: calendarConnections.id });
+    sealed += updated.length;
+  }
+  return sealed;
+}

@@ -25,7 +25,7 @@ import { notePrivateConflicts } from './conflicts';
 import { busyIntervals } from './ical-busy';
 import { isOwnUid } from './event-ics';
 import { openPassword } from './password';
-import { writebackJobs } from './writeback';
+import { writebackJobs, writebackPeriodic } from './writeback';
 
 export const SYNC_CALENDAR_JOB = 'sync-calendar-connection';
 export const SYNC_ALL_CALENDARS_JOB = 'sync-calendar-connections';
@@ -35,6 +35,13 @@ const DAY_MS = 24 * 60 * 60_000;
 export const HORIZON_DAYS = 400;
 /** A recurring object expanded less far ahead than this is read again. */
 const REEXPAND_DAYS = HORIZON_DAYS / 2;
+/** Rows per INSERT and hrefs per DELETE: well inside PostgreSQL's 65,535 parameters. */
+const ROWS_PER_STATEMENT = 2_000;
+const HREFS_PER_STATEMENT = 5_000;
+
+function* chunks<T>(items: T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
 
 export interface SyncResult {
   /** Rows inserted, updated or deleted in the kept copy (objects and busy times). */
@@ -118,7 +125,13 @@ async function syncCalendar(
         await tx.select().from(calendarObjects).where(eq(calendarObjects.calendarId, calendar.id))
       ).map((o) => [o.href, o]),
     );
+    const expandedUntil = new Date(until).toISOString();
     const remoteHrefs = new Set<string>();
+    // What changed is collected first and written in one statement per kind (and chunk), so a
+    // calendar of many new events costs a handful of round trips, not several per event.
+    const replaced: string[] = [];
+    const busy: (typeof calendarBusyTimes.$inferInsert)[] = [];
+    const objects: (typeof calendarObjects.$inferInsert)[] = [];
     for (const object of remote) {
       remoteHrefs.add(object.href);
       const known = stored.get(object.href);
@@ -131,57 +144,54 @@ async function syncCalendar(
         // An object that is not iCalendar blocks nothing; the others still count.
         intervals = [];
       }
+      if (known) replaced.push(object.href);
+      for (const i of intervals) {
+        busy.push({
+          calendarId: calendar.id,
+          coachId,
+          href: object.href,
+          startDate: new Date(i.start).toISOString(),
+          endDate: new Date(i.end).toISOString(),
+          allDay: i.allDay,
+        });
+      }
+      objects.push({ calendarId: calendar.id, href: object.href, etag: object.etag, expandedUntil });
+    }
+    const gone = [...stored.keys()].filter((href) => !remoteHrefs.has(href));
+    // The busy rows of replaced and vanished objects go (a new object has none yet).
+    for (const hrefs of chunks([...replaced, ...gone], HREFS_PER_STATEMENT)) {
       const removed = await tx
         .delete(calendarBusyTimes)
         .where(
-          and(
-            eq(calendarBusyTimes.calendarId, calendar.id),
-            eq(calendarBusyTimes.href, object.href),
-          ),
+          and(eq(calendarBusyTimes.calendarId, calendar.id), inArray(calendarBusyTimes.href, hrefs)),
         )
         .returning({ id: calendarBusyTimes.id });
       result.rowsWritten += removed.length;
-      if (intervals.length) {
-        await tx.insert(calendarBusyTimes).values(
-          intervals.map((i) => ({
-            calendarId: calendar.id,
-            coachId,
-            href: object.href,
-            startDate: new Date(i.start).toISOString(),
-            endDate: new Date(i.end).toISOString(),
-            allDay: i.allDay,
-          })),
-        );
-        result.rowsWritten += intervals.length;
-      }
+    }
+    for (const rows of chunks(busy, ROWS_PER_STATEMENT)) {
+      await tx.insert(calendarBusyTimes).values(rows);
+      result.rowsWritten += rows.length;
+    }
+    for (const rows of chunks(objects, ROWS_PER_STATEMENT)) {
       await tx
         .insert(calendarObjects)
-        .values({
-          calendarId: calendar.id,
-          href: object.href,
-          etag: object.etag,
-          expandedUntil: new Date(until).toISOString(),
-        })
+        .values(rows)
         .onConflictDoUpdate({
           target: [calendarObjects.calendarId, calendarObjects.href],
-          set: { etag: object.etag, expandedUntil: new Date(until).toISOString() },
+          set: {
+            etag: sql`excluded.${sql.identifier(calendarObjects.etag.name)}`,
+            expandedUntil: sql`excluded.${sql.identifier(calendarObjects.expandedUntil.name)}`,
+          },
         });
-      result.rowsWritten++;
+      result.rowsWritten += rows.length;
     }
-    const gone = [...stored.keys()].filter((href) => !remoteHrefs.has(href));
-    if (gone.length) {
-      const removed = await tx
-        .delete(calendarBusyTimes)
-        .where(
-          and(eq(calendarBusyTimes.calendarId, calendar.id), inArray(calendarBusyTimes.href, gone)),
-        )
-        .returning({ id: calendarBusyTimes.id });
+    for (const hrefs of chunks(gone, HREFS_PER_STATEMENT)) {
       await tx
         .delete(calendarObjects)
         .where(
-          and(eq(calendarObjects.calendarId, calendar.id), inArray(calendarObjects.href, gone)),
+          and(eq(calendarObjects.calendarId, calendar.id), inArray(calendarObjects.href, hrefs)),
         );
-      result.rowsWritten += removed.length + gone.length;
+      result.rowsWritten += hrefs.length;
     }
     await tx
       .update(connectedCalendars)
@@ -202,7 +212,13 @@ async function syncCalendar(
  */
 export async function syncConnection(
   db: Db,
-  config: Pick<Config, 'WEBHOOK_SECRET_KEY' | 'WEBHOOK_SECRET_KEY_PREVIOUS' | 'PUBLIC_URL'>,
+  config: Pick<
+    Config,
+    | 'WEBHOOK_SECRET_KEY'
+    | 'WEBHOOK_SECRET_KEY_PREVIOUS'
+    | 'PUBLIC_URL'
+    | 'CALENDAR_ALLOW_PRIVATE_SERVERS'
+  >,
   connectionId: string,
   now: Date,
 ): Promise<SyncResult | null> {
@@ -214,12 +230,16 @@ export async function syncConnection(
   const total: SyncResult = { rowsWritten: 0, calendarsRead: 0, objectsParsed: 0 };
   // The appointments written back (and invitations a coach imported) are appointments already.
   const skipUid = (uid: string) => isOwnUid(uid, config.PUBLIC_URL);
+  let session: CalDavSession | undefined;
   try {
-    const session = await openCalDav({
-      serverUrl: connection.serverUrl,
-      username: connection.username,
-      password: openPassword(config, connection.coachId, connection.sealedPassword),
-    });
+    session = await openCalDav(
+      {
+        serverUrl: connection.serverUrl,
+        username: connection.username,
+        password: openPassword(config, connection.coachId, connection.sealedPassword),
+      },
+      { allowPrivate: config.CALENDAR_ALLOW_PRIVATE_SERVERS },
+    );
     const remote = await session.calendars();
     total.rowsWritten += await applyDiscovered(db, connection.id, remote);
     const calendars = await db
@@ -264,6 +284,8 @@ export async function syncConnection(
       .where(eq(calendarConnections.id, connection.id));
     if (!(error instanceof CalDavError)) throw error;
     return null;
+  } finally {
+    session?.close();
   }
 }
 
@@ -271,10 +293,12 @@ export interface CalendarJobDeps {
   db: Db;
   config: Config;
   jobs: () => JobQueue;
+  /** The app's clock; default the queue's. */
+  now?: () => Date;
 }
 
 /** The sync of one connection, and the periodic job that queues every connection's sync. */
-export function calendarJobs({ db, config, jobs }: CalendarJobDeps): {
+export function calendarJobs({ db, config, jobs, now }: CalendarJobDeps): {
   definitions: JobDefinition[];
   periodic: { name: string; cron: string }[];
 } {
@@ -285,10 +309,10 @@ export function calendarJobs({ db, config, jobs }: CalendarJobDeps): {
         queue: { retryLimit: 2, retryDelay: 60, retryBackoff: true },
         async run(job, context) {
           const { connectionId } = job.data as { connectionId: string };
-          await syncConnection(db, config, connectionId, context.now);
+          await syncConnection(db, config, connectionId, now?.() ?? context.now);
         },
       } satisfies JobDefinition<{ connectionId: string }> as JobDefinition,
-      ...writebackJobs({ db, config }),
+      ...writebackJobs({ db, config, jobs, ...(now ? { now } : {}) }),
       {
         name: SYNC_ALL_CALENDARS_JOB,
         async run() {
@@ -299,6 +323,6 @@ export function calendarJobs({ db, config, jobs }: CalendarJobDeps): {
         },
       },
     ],
-    periodic: [{ name: SYNC_ALL_CALENDARS_JOB, cron: '*/15 * * * *' }],
+    periodic: [{ name: SYNC_ALL_CALENDARS_JOB, cron: '*/15 * * * *' }, ...writebackPeriodic],
   };
 }

@@ -18,7 +18,7 @@ import {
 import type { MailMessage } from '../../adapters/mail/mailer';
 import type { JobQueue } from '../../jobs/queue';
 import { compareInstants, instant, instantOf } from '../../time';
-import { queueAppointmentWrite } from '../calendars/index';
+import { calendarWriteWanted, queueAppointmentWrite } from '../calendars/index';
 import { addressOf, buildCalendar } from './ics';
 import {
   APPOINTMENT_TYPE_NAMES,
@@ -86,6 +86,8 @@ export async function loadAppointment(db: Db | Tx, appointmentId: string) {
         lastName: coaches.lastName,
         email: coaches.email,
       },
+      // Read here so that a coach without a receiving calendar costs no query of its own.
+      calendarWrite: calendarWriteWanted(appointments.id, appointments.coachId),
     })
     .from(appointments)
     .innerJoin(clients, eq(clients.id, appointments.clientId))
@@ -339,7 +341,7 @@ export async function enqueueAppointmentNotifications(
   const row = await loadAppointment(tx, input.appointmentId);
   if (!row) return;
   // The coach's own calendar gets the same change (its job decides what that means for a hold).
-  await queueAppointmentWrite(tx, deps.jobs, input.appointmentId);
+  await queueAppointmentWrite(tx, deps.jobs, input.appointmentId, row.calendarWrite);
   const { change } = input;
   if (change !== 'booked') {
     await deps.jobs.cancelWaiting(tx, REMINDER_JOB, { appointmentId: input.appointmentId });

@@ -10,6 +10,19 @@ export {
 export { webhookJobs, WEBHOOK_WORK, type WebhookJobDeps } from './deliver';
 export { newWebhookSecret, signatureHeader } from './secrets';
 export { MAX_ATTEMPTS, nextDelayMs, parseRetryAfter, RETRY_DELAYS_MS } from './retry-schedule';
-export { refusalOf, saveRefusalOf } from './target-guard';
+export {
+  assertWebhookUrl,
+  guardedLookup,
+  refusalOf,
+  saveRefusalOf,
+  TargetRefused,
+} from './target-guard';
 export { appointmentData, billableItemData, clientData, summarySignedData } from './payloads';
-export { keyringOf, openSecret, sealSecret, sealStoredSecrets } from './secret-box';
+export {
+  keyringOf,
+  needsSealing,
+  openSecret,
+  sealSecret,
+  sealStoredSecrets,
+  SecretUnreadable,
+} from './secret-box';

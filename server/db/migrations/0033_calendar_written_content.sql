@@ -1,0 +1,1 @@
+ALTER TABLE "calendar_written_events" ADD COLUMN "content_hash" text;
