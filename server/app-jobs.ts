@@ -67,7 +67,12 @@ export async function startAppJobs(options: AppJobsOptions): Promise<JobQueue> {
   const appointmentWork = appointmentJobs(db);
   const billingWork = billingJobs(db, config);
   const retentionWork = retentionJobs(db);
-  const calendarWork = calendarJobs({ db, config, jobs, ...(options.now ? { now: options.now } : {}) });
+  const calendarWork = calendarJobs({
+    db,
+    config,
+    jobs,
+    ...(options.now ? { now: options.now } : {}),
+  });
 
   const workers = options.workers ?? config.JOBS_WORKERS ?? config.NODE_ENV !== 'test';
   const queue = await startJobQueue({

@@ -2,9 +2,16 @@ import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarBusyTimes, coaches } from '../../server/db/schema/index';
-import { syncConnection } from '../../server/features/calendars/index';
+import { sealStoredPasswords, syncConnection } from '../../server/features/calendars/index';
+import { statementsDuring } from '../support/statements';
 import type { Api } from '../support/api';
-import { icsOf, NEW_YORK_VTIMEZONE, startRadicale, type Radicale } from '../support/radicale';
+import {
+  connectCalendar,
+  icsOf,
+  NEW_YORK_VTIMEZONE,
+  startRadicale,
+  type Radicale,
+} from '../support/radicale';
 import { expectProblem, expectStatus, type Caller, startApi } from './fixtures';
 import { coachSlots, startsOf, testClock } from './scheduling-support';
 
@@ -187,19 +194,11 @@ describe('connecting a CalDAV calendar', () => {
   });
 
   it('discovers the calendars behind the address and never answers the password', async () => {
-    const res = await api.call('POST', base(), {
-      as: coach,
-      body: { serverUrl: radicale.url, username: user.name, password: user.password },
-    });
-    expectStatus(res, 201);
-    connectionId = res.body.id;
-    expect(res.body.status).toBe('pending');
-    expect(res.body.calendars.map((c: { displayName: string }) => c.displayName)).toEqual([
-      'Arbeit',
-      'Feiertage',
-      'Privat',
-    ]);
-    expect(JSON.stringify(res.body)).not.toContain(user.password);
+    const connected = await connectCalendar(api, coach, radicale, user);
+    connectionId = connected.connectionId;
+    expect(connected.created.status).toBe('pending');
+    expect(Object.keys(connected.calendarIds)).toEqual(['Arbeit', 'Feiertage', 'Privat']);
+    expect(JSON.stringify(connected.created)).not.toContain(user.password);
     const stored = await api.database.db.execute(
       sql`SELECT sealed_password FROM calendar_connections WHERE id = ${connectionId}::uuid`,
     );
@@ -333,6 +332,91 @@ describe('busy times from the blocking calendars', () => {
     const starts = await weekStarts();
     expect(starts.has('2027-01-11T09:00:00.000Z'), 'deleted event frees Monday').toBe(true);
     expect(starts.has('2027-01-12T08:00:00.000Z'), 'weekly Tuesday still blocks').toBe(false);
+  });
+
+  it('writes the new events of a sync in one statement per table', async ({ skip }) => {
+    if (!process.env.DATABASE_URL) skip('counts statements sent to PostgreSQL');
+    const privat = `${radicale.url}/${user.name}/privat/`;
+    for (const day of ['25', '26', '27', '28']) {
+      await radicale.putEvent(
+        privat,
+        user,
+        `batch-${day}`,
+        event(
+          `batch-${day}`,
+          `DTSTART;TZID=Europe/Berlin:202701${day}T100000`,
+          `DTEND;TZID=Europe/Berlin:202701${day}T110000`,
+        ),
+      );
+    }
+    const { result, statements } = await statementsDuring(() =>
+      syncConnection(api.database.db, api.config, connectionId, clock.now()),
+    );
+    expect(result).toMatchObject({ objectsParsed: 4 });
+    const writes = (table: string) =>
+      statements.filter((s) => new RegExp(`^(insert into|delete from) "${table}"`, 'i').test(s));
+    expect(writes('calendar_busy_times')).toHaveLength(1);
+    expect(writes('calendar_objects')).toHaveLength(1);
+  });
+
+  it('checks the address at every sync: an internal one is refused unless the practice allows it', async () => {
+    const strict = { ...api.config, CALENDAR_ALLOW_PRIVATE_SERVERS: false };
+    const setServer = (url: string) =>
+      api.database.db.execute(
+        sql`UPDATE calendar_connections SET server_url = ${url} WHERE id = ${connectionId}::uuid`,
+      );
+    try {
+      // The address as saved (a literal loopback address), and a name that resolves to one now
+      // (as a name does that pointed elsewhere when it was saved).
+      for (const url of [radicale.url, `http://localhost:${radicale.port}`]) {
+        await setServer(url);
+        expect(await syncConnection(api.database.db, strict, connectionId, clock.now())).toBeNull();
+        expect(await connection()).toMatchObject({
+          status: 'failing',
+          errorCode: 'calendar_unreachable',
+        });
+      }
+      // Allowed (as in these tests), the name reaches the server at the address it resolved to.
+      expect(
+        await syncConnection(api.database.db, api.config, connectionId, clock.now()),
+      ).not.toBeNull();
+      expect((await connection()).status).toBe('ok');
+    } finally {
+      await setServer(radicale.url);
+    }
+  });
+
+  it('seals the app password again with a new key, so the previous key can be dropped', async () => {
+    const oldKey = api.config.WEBHOOK_SECRET_KEY;
+    const newKey = 'ein-neuer-schluessel-fuer-die-geheimnisse-2027';
+    const rotated = {
+      ...api.config,
+      WEBHOOK_SECRET_KEY: newKey,
+      WEBHOOK_SECRET_KEY_PREVIOUS: oldKey,
+    };
+    const newOnly = {
+      ...api.config,
+      WEBHOOK_SECRET_KEY: newKey,
+      WEBHOOK_SECRET_KEY_PREVIOUS: undefined,
+    };
+    const db = api.database.db;
+    await expect(syncConnection(db, newOnly, connectionId, clock.now())).rejects.toThrow();
+    expect(await sealStoredPasswords(db, rotated)).toBe(1);
+    expect(await sealStoredPasswords(db, rotated)).toBe(0);
+    expect(await syncConnection(db, newOnly, connectionId, clock.now())).not.toBeNull();
+    expect((await connection()).status).toBe('ok');
+    const stored = await db.execute(
+      sql`SELECT sealed_password FROM calendar_connections WHERE id = ${connectionId}::uuid`,
+    );
+    expect(JSON.stringify(stored)).not.toContain(user.password);
+    // Back to the test's key for the rest of the file.
+    expect(
+      await sealStoredPasswords(db, {
+        ...api.config,
+        WEBHOOK_SECRET_KEY: oldKey,
+        WEBHOOK_SECRET_KEY_PREVIOUS: newKey,
+      }),
+    ).toBe(1);
   });
 
   it('disconnecting deletes the password and the kept busy times', async () => {

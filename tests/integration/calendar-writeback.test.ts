@@ -1,4 +1,4 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   calendarBusyTimes,
@@ -6,9 +6,16 @@ import {
   communications,
   events,
 } from '../../server/db/schema/index';
-import { syncConnection, WRITE_APPOINTMENT_JOB } from '../../server/features/calendars/index';
+import {
+  reconcileWrites,
+  RECONCILE_WRITES_JOB,
+  syncConnection,
+  WRITE_APPOINTMENT_JOB,
+} from '../../server/features/calendars/index';
+import { rowsOf } from '../../server/db/raw-rows';
+import { statementsDuring } from '../support/statements';
 import type { Api } from '../support/api';
-import { startRadicale, type Radicale } from '../support/radicale';
+import { connectCalendar, startRadicale, type Radicale } from '../support/radicale';
 import { expectStatus, newAppointment, newClient, type Caller, startApi } from './fixtures';
 import { coachSlots, startsOf, testClock } from './scheduling-support';
 
@@ -25,6 +32,7 @@ let otherCoach: Awaited<ReturnType<Api['signIn']>>;
 let praxis: string;
 let client: { id: string; firstName: string; lastName: string };
 let connectionId: string;
+let otherConnectionId: string;
 let privat: string;
 let arbeit: string;
 let booked: { id: string };
@@ -102,39 +110,23 @@ beforeAll(async () => {
   client = await newClient(api, admin, { firstName: 'Klara', email: 'klara@example.test' });
   privat = await radicale.makeCalendar(user, 'privat', 'Privat');
   arbeit = await radicale.makeCalendar(user, 'arbeit', 'Arbeit');
-  const created = await api.call('POST', base(), {
-    as: coach,
-    body: { serverUrl: radicale.url, username: user.name, password: user.password },
-  });
-  expectStatus(created, 201);
-  expect(created.body.shareClientFirstName).toBe(false);
-  expect(created.body.writeErrorCode).toBeNull();
-  connectionId = created.body.id;
-  const id = (name: string) =>
-    created.body.calendars.find((c: { displayName: string }) => c.displayName === name).id;
   // The receiving calendar blocks slots too: the events written into it come back in the sync.
-  expectStatus(
-    await api.call('PATCH', `${base()}/${connectionId}`, {
-      as: coach,
-      body: { blockingCalendarIds: [id('Privat')], receivingCalendarId: id('Privat') },
-    }),
-    200,
-  );
+  const mine = await connectCalendar(api, coach, radicale, user, {
+    blocking: ['Privat'],
+    receiving: 'Privat',
+  });
+  expect(mine.created.shareClientFirstName).toBe(false);
+  expect(mine.created.writeErrorCode).toBeNull();
+  connectionId = mine.connectionId;
   // The other coach receives in a calendar of their own account.
   praxis = await radicale.makeCalendar(otherUser, 'praxis', 'Praxis');
-  const theirs = await api.call('POST', `/api/coach/${otherCoach.coachId}/calendar-connections`, {
-    as: otherCoach,
-    body: { serverUrl: radicale.url, username: otherUser.name, password: otherUser.password },
-  });
-  expectStatus(theirs, 201);
-  expectStatus(
-    await api.call(
-      'PATCH',
-      `/api/coach/${otherCoach.coachId}/calendar-connections/${theirs.body.id}`,
-      { as: otherCoach, body: { receivingCalendarId: theirs.body.calendars[0].id } },
-    ),
-    200,
-  );
+  ({ connectionId: otherConnectionId } = await connectCalendar(
+    api,
+    otherCoach,
+    radicale,
+    otherUser,
+    { receiving: 'Praxis' },
+  ));
   await runJobs();
 });
 afterAll(async () => {
@@ -367,5 +359,137 @@ describe('appointments written into the receiving calendar', () => {
       minutes: 60,
     });
     expect(await api.app.jobs.all(WRITE_APPOINTMENT_JOB)).toHaveLength(jobs.length);
+  });
+});
+
+describe('writes that gave up, and what a write costs', () => {
+  const otherBase = () => `/api/coach/${otherCoach.coachId}/calendar-connections`;
+  const retryAll = async () => {
+    for (let i = 0; i < 15 && (await api.app.jobs.retrying(WRITE_APPOINTMENT_JOB)) > 0; i++) {
+      await api.app.jobs.retryNow(WRITE_APPOINTMENT_JOB);
+      await runJobs();
+    }
+  };
+
+  it('a write whose last retry failed is queued again by the reconcile once the server is back', async () => {
+    await radicale.stop();
+    let late: { id: string };
+    try {
+      late = await newAppointment(api, admin, {
+        clientId: client.id,
+        coachId: otherCoach.coachId!,
+        startDate: '2027-01-18T09:00:00.000Z',
+        minutes: 60,
+      });
+      await runJobs();
+      await retryAll();
+      const tries = await api.app.jobs.all<{ appointmentId: string }>(WRITE_APPOINTMENT_JOB, {
+        appointmentId: late.id,
+      });
+      expect(tries.map((j) => j.state)).toEqual(['failed']);
+      // While the connection cannot be reached, the reconcile leaves it alone.
+      await api.database.db.execute(
+        sql`UPDATE calendar_connections SET status = 'failing' WHERE id = ${otherConnectionId}::uuid`,
+      );
+      expect(await reconcileWrites(api.database.db, api.config, api.app.jobs, clock.now())).toBe(0);
+    } finally {
+      await radicale.start();
+    }
+    await syncConnection(api.database.db, api.config, otherConnectionId, clock.now());
+    const state = await api.call('GET', otherBase(), { as: otherCoach });
+    expect(state.body.connections[0]).toMatchObject({
+      status: 'ok',
+      writeErrorCode: 'calendar_unreachable',
+    });
+    const uid = await invitationUid(late.id);
+    expect((await eventsIn(praxis, otherUser)).has(uid)).toBe(false);
+
+    // The periodic job: it queues the write, which puts the event.
+    expect((await api.app.jobs.schedules()).map((j) => j.name)).toContain(RECONCILE_WRITES_JOB);
+    await api.app.jobs.send(api.database.db, RECONCILE_WRITES_JOB, {});
+    await runJobs();
+    const event = (await eventsIn(praxis, otherUser)).get(uid)!;
+    expect(line(event, 'DTSTART')).toBe('20270118T090000Z');
+    const after = await api.call('GET', otherBase(), { as: otherCoach });
+    expect(after.body.connections[0].writeErrorCode).toBeNull();
+    // Everything is written as wanted now: nothing more to queue.
+    expect(await reconcileWrites(api.database.db, api.config, api.app.jobs, clock.now())).toBe(0);
+  });
+
+  it('a move whose write gave up is rewritten by the reconcile with the new time', async () => {
+    const moved = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: otherCoach.coachId!,
+      startDate: '2027-01-19T09:00:00.000Z',
+      minutes: 60,
+    });
+    await runJobs();
+    await radicale.stop();
+    try {
+      expectStatus(
+        await api.call('PUT', `/api/appointment/${moved.id}`, {
+          as: admin,
+          body: { startDate: '2027-01-19T12:00:00.000Z', endDate: '2027-01-19T13:00:00.000Z' },
+        }),
+        200,
+      );
+      await runJobs();
+      await retryAll();
+    } finally {
+      await radicale.start();
+    }
+    const uid = await invitationUid(moved.id);
+    expect(line((await eventsIn(praxis, otherUser)).get(uid)!, 'DTSTART')).toBe('20270119T090000Z');
+    expect(await reconcileWrites(api.database.db, api.config, api.app.jobs, clock.now())).toBe(1);
+    await runJobs();
+    expect(line((await eventsIn(praxis, otherUser)).get(uid)!, 'DTSTART')).toBe('20270119T120000Z');
+  });
+
+  it('holds no database connection while the calendar server answers', async ({ skip }) => {
+    if (!process.env.DATABASE_URL) skip('PGlite has one connection and no pg_stat_activity');
+    const waiting = await newAppointment(api, admin, {
+      clientId: client.id,
+      coachId: otherCoach.coachId!,
+      startDate: '2027-01-20T09:00:00.000Z',
+      minutes: 60,
+    });
+    radicale.freeze();
+    let running: Promise<number>;
+    try {
+      running = runJobs();
+      // The write has read what it needs and waits for the frozen server.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const open = rowsOf<{ n: number }>(
+        await api.database.db.execute(sql`
+          SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND state LIKE 'idle in transaction%'`),
+      )[0]!.n;
+      expect(open, 'transactions open while the calendar server is asked').toBe(0);
+    } finally {
+      radicale.thaw();
+    }
+    await running;
+    expect((await eventsIn(praxis, otherUser)).has(await invitationUid(waiting.id))).toBe(true);
+  });
+
+  it('a booking for a coach without a receiving calendar asks nothing extra about calendars', async ({
+    skip,
+  }) => {
+    if (!process.env.DATABASE_URL) skip('counts statements sent to PostgreSQL');
+    const plain = await api.signIn('COACH');
+    const before = (await api.app.jobs.all(WRITE_APPOINTMENT_JOB)).length;
+    const { statements } = await statementsDuring(() =>
+      newAppointment(api, admin, {
+        clientId: client.id,
+        coachId: plain.coachId!,
+        startDate: '2027-01-21T09:00:00.000Z',
+        minutes: 60,
+      }),
+    );
+    const aboutWrites = statements.filter((s) => s.includes('calendar_written_events'));
+    // The question rides on the read of the appointment the notifications make anyway.
+    expect(aboutWrites).toHaveLength(1);
+    expect(aboutWrites[0]).toContain('"coaches"');
+    expect(await api.app.jobs.all(WRITE_APPOINTMENT_JOB)).toHaveLength(before);
   });
 });

@@ -24,6 +24,10 @@ export interface Radicale {
   deleteEvent(calendarUrl: string, user: RadicaleUser, uid: string): Promise<void>;
   /** The calendar's objects as raw iCalendar text (what the app wrote into it). */
   listEvents(calendarUrl: string, user: RadicaleUser): Promise<string[]>;
+  /** Holds the server still (SIGSTOP): requests are accepted and wait for an answer. */
+  freeze(): void;
+  /** Lets a frozen server go on (SIGCONT); the waiting requests are answered. */
+  thaw(): void;
   /** Stops the server, keeping its storage: `start()` brings it back on the same port. */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -160,6 +164,12 @@ export async function startRadicale(users: RadicaleUser[]): Promise<Radicale> {
       const text = await response.text();
       return text.split(/(?=BEGIN:VEVENT)/).filter((part) => part.startsWith('BEGIN:VEVENT'));
     },
+    freeze() {
+      child?.kill('SIGSTOP');
+    },
+    thaw() {
+      child?.kill('SIGCONT');
+    },
     stop,
     start,
     async close() {
@@ -167,6 +177,71 @@ export async function startRadicale(users: RadicaleUser[]): Promise<Radicale> {
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** What connectCalendar needs of the app under test (tests/support/api.ts). */
+interface CalendarApi {
+  call(
+    method: string,
+    url: string,
+    options: { as: { authorization: string }; body: unknown },
+  ): Promise<{ status: number; body: any }>;
+}
+
+export interface ConnectedCalendar {
+  connectionId: string;
+  /** The discovered calendars' ids by display name. */
+  calendarIds: Record<string, string>;
+  /** The answer to the connect call. */
+  created: any;
+}
+
+/**
+ * Connects `user`'s Radicale account for the signed-in coach `as` (through the API, as the
+ * profile does) and chooses the blocking and receiving calendars by display name. Fails the
+ * test with the answer when a call is refused.
+ */
+export async function connectCalendar(
+  api: CalendarApi,
+  as: { authorization: string; coachId?: string | null },
+  radicale: Radicale,
+  user: RadicaleUser,
+  choose: { blocking?: string[]; receiving?: string } = {},
+): Promise<ConnectedCalendar> {
+  const base = `/api/coach/${as.coachId}/calendar-connections`;
+  const created = await api.call('POST', base, {
+    as,
+    body: { serverUrl: radicale.url, username: user.name, password: user.password },
+  });
+  if (created.status !== 201) {
+    throw new Error(`connecting answered ${created.status} ${JSON.stringify(created.body)}`);
+  }
+  const calendarIds = Object.fromEntries(
+    (created.body.calendars as { displayName: string; id: string }[]).map((c) => [
+      c.displayName,
+      c.id,
+    ]),
+  );
+  const idOf = (name: string) => {
+    const id = calendarIds[name];
+    if (!id) throw new Error(`no calendar named ${name} was discovered`);
+    return id;
+  };
+  if (choose.blocking || choose.receiving) {
+    const chosen = await api.call('PATCH', `${base}/${created.body.id}`, {
+      as,
+      body: {
+        ...(choose.blocking ? { blockingCalendarIds: choose.blocking.map(idOf) } : {}),
+        ...(choose.receiving ? { receivingCalendarId: idOf(choose.receiving) } : {}),
+      },
+    });
+    if (chosen.status !== 200) {
+      throw new Error(
+        `choosing calendars answered ${chosen.status} ${JSON.stringify(chosen.body)}`,
+      );
+    }
+  }
+  return { connectionId: created.body.id, calendarIds, created: created.body };
 }
 
 /** One VEVENT (with any VTIMEZONE it needs) wrapped in a VCALENDAR, CRLF line ends. */

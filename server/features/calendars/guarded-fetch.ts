@@ -31,9 +31,15 @@ export function guardedFetch(allowPrivate: boolean): GuardedFetch {
   };
 
   async function once(url: URL, init: RequestInit): Promise<Response> {
-    const literal = assertWebhookUrl(url);
-    const refusal = literal ? refusalOf(literal, allowPrivate) : null;
-    if (refusal) throw new TargetRefused(refusal);
+    // A refused address fails like one that does not answer (fetch's TypeError), as the
+    // lookup's refusal of a name does.
+    try {
+      const literal = assertWebhookUrl(url);
+      const refusal = literal ? refusalOf(literal, allowPrivate) : null;
+      if (refusal) throw new TargetRefused(refusal);
+    } catch (error) {
+      throw new TypeError('fetch failed', { cause: error });
+    }
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => (headers[name] = value));
     const body = typeof init.body === 'string' ? init.body : undefined;

@@ -155,7 +155,12 @@ async function syncCalendar(
           allDay: i.allDay,
         });
       }
-      objects.push({ calendarId: calendar.id, href: object.href, etag: object.etag, expandedUntil });
+      objects.push({
+        calendarId: calendar.id,
+        href: object.href,
+        etag: object.etag,
+        expandedUntil,
+      });
     }
     const gone = [...stored.keys()].filter((href) => !remoteHrefs.has(href));
     // The busy rows of replaced and vanished objects go (a new object has none yet).
@@ -163,7 +168,10 @@ async function syncCalendar(
       const removed = await tx
         .delete(calendarBusyTimes)
         .where(
-          and(eq(calendarBusyTimes.calendarId, calendar.id), inArray(calendarBusyTimes.href, hrefs)),
+          and(
+            eq(calendarBusyTimes.calendarId, calendar.id),
+            inArray(calendarBusyTimes.href, hrefs),
+          ),
         )
         .returning({ id: calendarBusyTimes.id });
       result.rowsWritten += removed.length;

@@ -42,7 +42,10 @@ export interface WriteJobData {
 
 export type WriteConfig = Pick<
   Config,
-  'WEBHOOK_SECRET_KEY' | 'WEBHOOK_SECRET_KEY_PREVIOUS' | 'PUBLIC_URL' | 'CALENDAR_ALLOW_PRIVATE_SERVERS'
+  | 'WEBHOOK_SECRET_KEY'
+  | 'WEBHOOK_SECRET_KEY_PREVIOUS'
+  | 'PUBLIC_URL'
+  | 'CALENDAR_ALLOW_PRIVATE_SERVERS'
 >;
 
 /**
@@ -154,7 +157,10 @@ async function loadPlan(db: Db | Tx, appointmentId: string): Promise<Plan> {
               eq(calendarConnections.id, connectedCalendars.connectionId),
             )
             .where(
-              and(eq(calendarConnections.coachId, a.coachId), eq(connectedCalendars.receives, true)),
+              and(
+                eq(calendarConnections.coachId, a.coachId),
+                eq(connectedCalendars.receives, true),
+              ),
             )
         ).map((r) => ({
           calendarId: r.calendar.id,
