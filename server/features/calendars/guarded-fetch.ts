@@ -67,7 +67,8 @@ export function guardedFetch(allowPrivate: boolean): GuardedFetch {
             }
             chunks.push(chunk);
           });
-          answer.on('error', reject);
+          // A connection that breaks off mid-answer is a server that did not answer.
+          answer.on('error', (error) => reject(new TypeError('fetch failed', { cause: error })));
           answer.on('end', () => {
             const status = answer.statusCode ?? 0;
             const responseHeaders = new Headers();
