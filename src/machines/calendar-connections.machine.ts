@@ -141,6 +141,40 @@ const watch = (context: CalendarConnectionsContext, connection: CalendarConnecti
   [connection.id]: context.watching[connection.id] ?? connection.lastAttemptAt,
 });
 
+type ChoiceEvent = Extract<
+  CalendarConnectionsEvent,
+  { type: 'calendar.block' | 'calendar.receive' | 'setting.set' }
+>;
+
+/**
+ * The update a coach's choice on a connection saves, built in one place for every switch
+ * (blocks, receives, the settings): each sends only the field it changes.
+ */
+export function choiceChange(
+  context: Pick<CalendarConnectionsContext, 'coachId' | 'connections'>,
+  event: ChoiceEvent,
+): UpdateConnectionInput {
+  const change = (body: UpdateCalendarConnectionRequest) => ({
+    coachId: context.coachId,
+    connectionId: event.connectionId,
+    body,
+  });
+  switch (event.type) {
+    case 'calendar.block': {
+      // The server takes the whole set of blocking calendars: the shown ones with this one flipped.
+      const connection = context.connections.find((c) => c.id === event.connectionId);
+      const ids = (connection?.calendars ?? [])
+        .filter((c) => (c.id === event.calendarId ? event.blocks : c.blocks))
+        .map((c) => c.id);
+      return change({ blockingCalendarIds: ids });
+    }
+    case 'calendar.receive':
+      return change({ receivingCalendarId: event.calendarId });
+    case 'setting.set':
+      return change(event.setting);
+  }
+}
+
 export const calendarConnectionsMachine = setup({
   types: {
     context: {} as CalendarConnectionsContext,
@@ -172,6 +206,13 @@ export const calendarConnectionsMachine = setup({
       'connectionId' in event && context.connections.some((c) => c.id === event.connectionId),
     watching: ({ context }) => Object.keys(context.watching).length > 0,
     workIdle: stateIn('#calendarConnections.ready.work.idle'),
+  },
+  actions: {
+    // Only the choice events' transitions run it.
+    beginSave: assign(({ context, event }) => ({
+      error: null,
+      change: choiceChange(context, event as ChoiceEvent),
+    })),
   },
   delays: { pollDelay: POLL_MS },
 }).createMachine({
@@ -253,50 +294,9 @@ export const calendarConnectionsMachine = setup({
                     actions: assign({ fieldErrors: ({ context }) => missingFields(context.draft) }),
                   },
                 ],
-                'calendar.block': {
-                  guard: 'known',
-                  target: 'saving',
-                  actions: assign({
-                    error: null,
-                    change: ({ context, event }) => {
-                      const connection = context.connections.find(
-                        (c) => c.id === event.connectionId,
-                      )!;
-                      const ids = connection.calendars
-                        .filter((c) => (c.id === event.calendarId ? event.blocks : c.blocks))
-                        .map((c) => c.id);
-                      return {
-                        coachId: context.coachId,
-                        connectionId: event.connectionId,
-                        body: { blockingCalendarIds: ids },
-                      };
-                    },
-                  }),
-                },
-                'calendar.receive': {
-                  guard: 'known',
-                  target: 'saving',
-                  actions: assign({
-                    error: null,
-                    change: ({ context, event }) => ({
-                      coachId: context.coachId,
-                      connectionId: event.connectionId,
-                      body: { receivingCalendarId: event.calendarId },
-                    }),
-                  }),
-                },
-                'setting.set': {
-                  guard: 'known',
-                  target: 'saving',
-                  actions: assign({
-                    error: null,
-                    change: ({ context, event }) => ({
-                      coachId: context.coachId,
-                      connectionId: event.connectionId,
-                      body: event.setting,
-                    }),
-                  }),
-                },
+                'calendar.block': { guard: 'known', target: 'saving', actions: 'beginSave' },
+                'calendar.receive': { guard: 'known', target: 'saving', actions: 'beginSave' },
+                'setting.set': { guard: 'known', target: 'saving', actions: 'beginSave' },
                 'connection.sync': {
                   guard: 'known',
                   target: 'syncing',

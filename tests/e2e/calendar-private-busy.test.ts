@@ -8,9 +8,10 @@ import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
 /**
  * The staff calendar with a coach's private side, at 375 and 1440 px: a private busy time as a
  * grey entry that says only "Privat belegt", an appointment it overlaps marked "Überschneidung
- * mit privatem Termin" (also in its detail), and the age of a failing calendar's copy above the
- * grid. The demo has no connected calendar, so the calendar's answer gets a private side added
- * in the browser (the server's side is tests/integration/calendar-private-busy.test.ts).
+ * mit privatem Termin" (in full, however narrow its entry, and in its detail), and the age of a
+ * failing calendar's copy above the grid. The demo has no connected calendar, so the calendar's
+ * answer gets a private side added in the browser (the server's side is
+ * tests/integration/calendar-private-busy.test.ts).
  * With SCREENSHOTS=1 the run saves /tmp/calendar-private-<width>.png.
  */
 const b = useBrowser();
@@ -64,6 +65,41 @@ async function withPrivateSide(page: Page) {
   });
 }
 
+/**
+ * Whether `text` shows in full somewhere on the page: a text node holding it whose letters lie
+ * inside every box around it that clips (an entry, a clamped line), and that is not hidden.
+ */
+function shownInFull(page: Page, text: string) {
+  return page.evaluate((wanted) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent?.indexOf(wanted) ?? -1;
+      if (at < 0) continue;
+      range.setStart(node, at);
+      range.setEnd(node, at + wanted.length);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 1 && r.height > 1);
+      if (!rects.length) continue;
+      let inside = true;
+      for (let el = node.parentElement; el && inside; el = el.parentElement) {
+        const style = getComputedStyle(el);
+        if (style.overflow === 'visible' && style.clipPath === 'none') continue;
+        const box = el.getBoundingClientRect();
+        inside = rects.every(
+          (r) =>
+            r.left >= box.left - 0.5 &&
+            r.right <= box.right + 0.5 &&
+            r.top >= box.top - 0.5 &&
+            r.bottom <= box.bottom + 0.5 &&
+            style.clipPath === 'none',
+        );
+      }
+      if (inside) return true;
+    }
+    return false;
+  }, text);
+}
+
 async function settled(page: Page) {
   await page.getByRole('heading', { name: 'Kalender', level: 1 }).waitFor();
   await page
@@ -92,6 +128,7 @@ describe.each([1440, 375])('the staff calendar at %i px', (width) => {
       /^\d{2}:\d{2}\s*(–\d{2}:\d{2})?\s+Privat belegt( · [^\n·]+)?$/,
     );
     await page.getByText('Überschneidung mit privatem Termin').first().waitFor();
+    expect(await shownInFull(page, 'Überschneidung mit privatem Termin')).toBe(true);
     await page.getByText(/Privatkalender( von .+)? zuletzt abgeglichen vor 5 Std\./).waitFor();
     await page.locator('.legend-private').waitFor();
     expect(await layoutFaults(page)).toEqual({ brokenWords: [], cutCells: [] });

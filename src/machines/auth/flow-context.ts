@@ -1,4 +1,5 @@
 import type { AnyEventObject } from 'xstate';
+import type { AuthEvent } from '../../ports/auth-events';
 import type { FlowName, FlowReply, FlowResponse, ThirdPartyReturn, WidgetError } from './types';
 import { validateAction, validateCredentialName, type FieldErrorCode } from './validation';
 
@@ -61,18 +62,11 @@ export type AuthFlowEvent =
   | { type: 'auth.sessionCreated' }
   | { type: 'auth.sessionEnded' };
 
-/** Events the machine emits for the app (src/ports/auth-events.ts). */
-export type AuthFlowEmitted =
-  | {
-      type: 'session-created';
-      token: string;
-      userId: string;
-      expiresInSeconds: number | null;
-      /** false: the token is kept only until the browser closes. */
-      persistent?: boolean;
-    }
-  | { type: 'session-expired' }
-  | { type: 'user-deleted' };
+/**
+ * The port's events that a flow raises; signing out is the session's own announcement, so a
+ * flow never emits `user-logged-out`.
+ */
+export type AuthFlowEmitted = Exclude<AuthEvent, { type: 'user-logged-out' }>;
 
 /** The part of an `xstate.done.actor.*` event the routing reads. */
 export const replyOf = (event: AnyEventObject): FlowReply =>

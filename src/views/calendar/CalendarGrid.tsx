@@ -279,8 +279,8 @@ function GridEntry({
         ) : null}
         {e.privateConflict ? (
           <>
-            {' · '}
-            <span className="event-conflict">{t('calendar.privateConflict')}</span>
+            {/* The separator goes inside, hidden with the warning: no "· ·" shows. */}{' '}
+            <span className="event-conflict">· {t('calendar.privateConflict')}</span>
           </>
         ) : null}
         {coach ? (

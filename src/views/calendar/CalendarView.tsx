@@ -91,6 +91,7 @@ export function CalendarView({
         ) : null}
       </ul>
       <PrivateCopyNotices snapshot={state} allCoaches={allCoaches} />
+      <PrivateConflictNotices snapshot={state} />
       {state.hasTag('eventsError') ? (
         <RetryNotice error={context.error} onRetry={() => send({ type: 'retry' })} />
       ) : null}
@@ -145,6 +146,33 @@ function PrivateCopyNotices({
           </li>
         );
       })}
+    </ul>
+  );
+}
+
+/**
+ * The appointments of the shown week or day that a private busy time overlaps, each with the
+ * full warning: an entry in the grid is often too narrow for it (a phone's day, a week's
+ * columns), so there it shows as the red frame only.
+ */
+function PrivateConflictNotices({ snapshot }: { snapshot: CalendarSnapshot }) {
+  const { t } = useTranslation('scheduling');
+  const dayLabel = useDayLabel();
+  const { events, mode, anchor } = snapshot.context;
+  const overlapped = events.filter(
+    (e) => e.privateConflict && (mode === 'week' || berlinDate(e.startDate).equals(anchor)),
+  );
+  if (!overlapped.length) return null;
+  return (
+    <ul className="calendar-conflicts" aria-label={t('calendar.privateConflicts')}>
+      {overlapped.map((e) => (
+        <li key={e.id} className="notice notice-warning">
+          <strong>{t('calendar.privateConflict')}</strong>
+          {': '}
+          {dayLabel(berlinDate(e.startDate))},{' '}
+          <span className="time-range">{timeRange(e.startDate, e.endDate)}</span> · {e.title}
+        </li>
+      ))}
     </ul>
   );
 }
