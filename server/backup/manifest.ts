@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Rows per table, keyed `schema.table`. */
@@ -33,6 +33,28 @@ export async function sha256Of(file: string): Promise<string> {
 
 export async function writeManifest(file: string, manifest: BackupManifest): Promise<void> {
   await writeFile(manifestPath(file), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/**
+ * Describes a finished backup file (size, hash, the counts taken with the dump, how long it
+ * took since `started`, a `performance.now()` reading) and writes that beside it.
+ */
+export async function finishBackup(
+  file: string,
+  backup: { kind: BackupManifest['kind']; createdAt: Date; counts: TableCounts; started: number },
+): Promise<{ file: string; manifest: BackupManifest }> {
+  const manifest: BackupManifest = {
+    format: 1,
+    kind: backup.kind,
+    file: path.basename(file),
+    createdAt: backup.createdAt.toISOString(),
+    bytes: (await stat(file)).size,
+    sha256: await sha256Of(file),
+    counts: backup.counts,
+    durationMs: Math.round(performance.now() - backup.started),
+  };
+  await writeManifest(file, manifest);
+  return { file, manifest };
 }
 
 export async function readManifest(file: string): Promise<BackupManifest | null> {

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pgliteExtensions } from '../db/client';
@@ -8,8 +8,7 @@ import {
   BackupRefused,
   checkBackupFile,
   countDifferences,
-  sha256Of,
-  writeManifest,
+  finishBackup,
   type BackupManifest,
   type TableCounts,
 } from './manifest';
@@ -36,18 +35,7 @@ export async function backupPglite(options: {
   const tar = await options.pglite.dumpDataDir('gzip');
   await writeFile(`${file}.partial`, Buffer.from(await tar.arrayBuffer()));
   await rename(`${file}.partial`, file);
-  const manifest: BackupManifest = {
-    format: 1,
-    kind: 'pglite',
-    file: path.basename(file),
-    createdAt: now.toISOString(),
-    bytes: (await stat(file)).size,
-    sha256: await sha256Of(file),
-    counts,
-    durationMs: Math.round(performance.now() - started),
-  };
-  await writeManifest(file, manifest);
-  return { file, manifest };
+  return finishBackup(file, { kind: 'pglite', createdAt: now, counts, started });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { countTables } from './counts';
@@ -8,8 +8,7 @@ import {
   BackupRefused,
   checkBackupFile,
   countDifferences,
-  sha256Of,
-  writeManifest,
+  finishBackup,
   type BackupManifest,
   type TableCounts,
 } from './manifest';
@@ -74,18 +73,7 @@ export async function backupPostgres(options: {
   }
   // Only a complete dump gets the backup's name: a crash mid-way leaves a `.partial` file.
   await rename(partial, file);
-  const manifest: BackupManifest = {
-    format: 1,
-    kind: 'postgres',
-    file: path.basename(file),
-    createdAt: now.toISOString(),
-    bytes: (await stat(file)).size,
-    sha256: await sha256Of(file),
-    counts,
-    durationMs: Math.round(performance.now() - started),
-  };
-  await writeManifest(file, manifest);
-  return { file, manifest };
+  return finishBackup(file, { kind: 'postgres', createdAt: now, counts, started });
 }
 
 /**

@@ -80,6 +80,11 @@ export const invoiceRunMachine = setup({
     /** The run issued invoices: the page reloads its list. */
     notifyDone: (_, _params: { count: number }) => undefined,
     keepError: assign({ error: (_, params: { error: unknown }) => machineErrorOf(params.error) }),
+    /** A queued run stopped (done or failed): what it issued is kept and listed. */
+    keepFinishedRun: assign((_, params: { run: QueuedInvoiceRun }) => ({
+      run: params.run,
+      result: { invoices: params.run.invoices, itemCount: params.run.itemCount },
+    })),
     reset: assign({
       preview: null,
       result: null,
@@ -219,13 +224,7 @@ export const invoiceRunMachine = setup({
                 guard: { type: 'runDone', params: ({ event }) => ({ run: event.output }) },
                 target: '#invoiceRun.done',
                 actions: [
-                  assign({
-                    run: ({ event }) => event.output,
-                    result: ({ event }) => ({
-                      invoices: event.output.invoices,
-                      itemCount: event.output.itemCount,
-                    }),
-                  }),
+                  { type: 'keepFinishedRun', params: ({ event }) => ({ run: event.output }) },
                   {
                     type: 'notifyDone',
                     params: ({ event }) => ({ count: event.output.invoiceCount }),
@@ -236,13 +235,7 @@ export const invoiceRunMachine = setup({
                 guard: { type: 'runFailed', params: ({ event }) => ({ run: event.output }) },
                 target: '#invoiceRun.jobFailed',
                 actions: [
-                  assign({
-                    run: ({ event }) => event.output,
-                    result: ({ event }) => ({
-                      invoices: event.output.invoices,
-                      itemCount: event.output.itemCount,
-                    }),
-                  }),
+                  { type: 'keepFinishedRun', params: ({ event }) => ({ run: event.output }) },
                   {
                     type: 'notifyDone',
                     params: ({ event }) => ({ count: event.output.invoiceCount }),

@@ -20,6 +20,28 @@ export interface CredentialSummary {
   email: boolean;
 }
 
+/** What a user holds, counted into a summary: passkeys sign in, MFA-only keys do not. */
+export function credentialSummary(held: {
+  password: boolean;
+  webauthn: readonly { mfaOnly: boolean }[];
+  otp: boolean;
+  email: boolean;
+}): CredentialSummary {
+  return {
+    password: held.password,
+    passkeys: held.webauthn.filter((c) => !c.mfaOnly).length,
+    securityKeys: held.webauthn.filter((c) => c.mfaOnly).length,
+    otp: held.otp,
+    email: held.email,
+  };
+}
+
+/** The person a login or registration flow is for, and the name their authenticators show. */
+export const flowUser = {
+  userId: (ctx: Ctx) => dataOf(ctx).user_id!,
+  userName: (ctx: Ctx) => dataOf(ctx).email ?? dataOf(ctx).username ?? 'user',
+} satisfies Pick<CredentialSink, 'userId' | 'userName'>;
+
 export interface CredentialSink {
   flow: 'login' | 'registration' | 'profile';
   userId(ctx: Ctx): string;

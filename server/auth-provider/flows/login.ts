@@ -39,6 +39,8 @@ import {
   passkeysUsable,
   totpUsable,
   webauthnAvailable,
+  credentialSummary,
+  flowUser,
   type CredentialSink,
 } from './credentials';
 import {
@@ -63,19 +65,16 @@ import { samlDivert, thirdpartyAmr, thirdpartyOauth, thirdpartyState } from './t
 /** Login stores new credentials at once, for the user whose credential was proven. */
 const loginSink: CredentialSink = {
   flow: 'login',
-  userId: (ctx) => dataOf(ctx).user_id!,
-  userName: (ctx) => dataOf(ctx).email ?? dataOf(ctx).username ?? 'user',
+  ...flowUser,
   async summary(ctx) {
     const { tx } = ctx.env;
     const userId = dataOf(ctx).user_id!;
-    const credentials = await credentialsOf(tx, userId);
-    return {
+    return credentialSummary({
       password: await hasPassword(tx, userId),
-      passkeys: credentials.filter((c) => !c.mfaOnly).length,
-      securityKeys: credentials.filter((c) => c.mfaOnly).length,
+      webauthn: await credentialsOf(tx, userId),
       otp: !!(await otpSecretOf(tx, userId)),
       email: !!(await sessionEmail(tx, userId)),
-    };
+    });
   },
   existing: async (ctx) => credentialsOf(ctx.env.tx, dataOf(ctx).user_id!),
   saveCredential: (ctx, credential) =>

@@ -9,6 +9,8 @@ import {
   credentialOnboarding,
   credentialStates,
   mfaCreation,
+  credentialSummary,
+  flowUser,
   type CredentialSink,
 } from './credentials';
 import {
@@ -35,18 +37,15 @@ import { samlDivert, thirdpartyAmr, thirdpartyOauth, thirdpartyState } from './t
 /** Registration keeps new credentials in the flow; the user and they are created at success. */
 const registrationSink: CredentialSink = {
   flow: 'registration',
-  userId: (ctx) => dataOf(ctx).user_id!,
-  userName: (ctx) => dataOf(ctx).email ?? dataOf(ctx).username ?? 'user',
+  ...flowUser,
   async summary(ctx) {
     const data = dataOf(ctx);
-    const pending = data.pending_credentials ?? [];
-    return {
+    return credentialSummary({
       password: !!data.password_hash,
-      passkeys: pending.filter((c) => !c.mfaOnly).length,
-      securityKeys: pending.filter((c) => c.mfaOnly).length,
+      webauthn: data.pending_credentials ?? [],
       otp: !!data.pending_otp,
       email: !!data.email,
-    };
+    });
   },
   existing: async (ctx) =>
     (dataOf(ctx).pending_credentials ?? []).map((c) => ({ id: c.id, transports: c.transports })),

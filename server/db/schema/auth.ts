@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, inList, ts, updatedAt } from './core';
+import { createdAt, inList, ownedBy, stampedNow, ts, updatedAt, uuidId } from './columns';
 
 // The authentication provider's own tables (server/auth-provider). They know nothing of the
 // product's tables: the product links its `users` row to `auth_users.id` through the token
@@ -28,7 +28,7 @@ export type UserMetadataObject = Record<string, unknown>;
 export const authUsers = pgTable(
   'auth_users',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     publicMetadata: jsonb('public_metadata').$type<UserMetadataObject>(),
     privateMetadata: jsonb('private_metadata').$type<UserMetadataObject>(),
     unsafeMetadata: jsonb('unsafe_metadata').$type<UserMetadataObject>(),
@@ -48,10 +48,8 @@ export const authUsers = pgTable(
 export const authEmails = pgTable(
   'auth_emails',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    userId: ownedBy('user_id', () => authUsers.id),
     /** Stored lower-cased and trimmed. */
     address: text('address').notNull(),
     isPrimary: boolean('is_primary').notNull().default(false),
@@ -73,10 +71,8 @@ export const authEmails = pgTable(
 export const authUsernames = pgTable(
   'auth_usernames',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    userId: ownedBy('user_id', () => authUsers.id),
     username: text('username').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -91,10 +87,8 @@ export const authUsernames = pgTable(
 export const authPasswordCredentials = pgTable(
   'auth_password_credentials',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    userId: ownedBy('user_id', () => authUsers.id),
     hash: text('hash').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -110,7 +104,7 @@ export const authPasswordCredentials = pgTable(
 export const authPasscodes = pgTable(
   'auth_passcodes',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     flowId: uuid('flow_id'),
     userId: uuid('user_id').references(() => authUsers.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
@@ -146,7 +140,7 @@ export const AUTH_FLOW_NAMES = ['login', 'registration', 'profile', 'token_excha
 export const authFlows = pgTable(
   'auth_flows',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     name: text('name', { enum: AUTH_FLOW_NAMES }).notNull(),
     state: text('state').notNull(),
     stash: jsonb('stash').notNull(),
@@ -184,15 +178,11 @@ export const authUsedTokens = pgTable(
 export const authSessions = pgTable(
   'auth_sessions',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    userId: ownedBy('user_id', () => authUsers.id),
     userAgent: text('user_agent'),
     ipAddress: text('ip_address'),
-    lastUsed: ts('last_used')
-      .notNull()
-      .default(sql`now()`),
+    lastUsed: stampedNow('last_used'),
     createdAt: createdAt(),
     expiresAt: ts('expires_at').notNull(),
   },
@@ -224,9 +214,7 @@ export const authWebauthnCredentials = pgTable(
   'auth_webauthn_credentials',
   {
     id: text('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    userId: ownedBy('user_id', () => authUsers.id),
     name: text('name'),
     publicKey: text('public_key').notNull(),
     attestationType: text('attestation_type').notNull(),
@@ -261,10 +249,8 @@ export const authWebauthnCredentials = pgTable(
 export const authOtpSecrets = pgTable(
   'auth_otp_secrets',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    userId: ownedBy('user_id', () => authUsers.id),
     secretEncrypted: text('secret_encrypted').notNull(),
     lastUsedStep: bigint('last_used_step', { mode: 'number' }),
     createdAt: createdAt(),
@@ -280,10 +266,8 @@ export const authOtpSecrets = pgTable(
 export const authDeviceTokens = pgTable(
   'auth_device_tokens',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    userId: ownedBy('user_id', () => authUsers.id),
     tokenHash: text('token_hash').notNull(),
     expiresAt: ts('expires_at').notNull(),
     createdAt: createdAt(),
@@ -308,10 +292,8 @@ export const authSecretKeys = pgTable('auth_secret_keys', {
 export const authIdentities = pgTable(
   'auth_identities',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    userId: ownedBy('user_id', () => authUsers.id),
     provider: text('provider').notNull(),
     providerUserId: text('provider_user_id').notNull(),
     /** The address the provider vouched for when the account was linked. */

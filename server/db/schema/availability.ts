@@ -11,7 +11,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { AVAILABILITY_KINDS } from '../../../shared/contract/enums';
-import { coaches, createdAt, inList, ts, updatedAt, users } from './core';
+import { createdAt, inList, ownedBy, ts, updatedAt, uuidId } from './columns';
+import { coaches, users } from './core';
 
 // A coach's availability (or blocker): one-off when `recurrence` is null, otherwise an
 // RFC 5545 RRULE (FREQ=WEEKLY only) evaluated in Europe/Berlin wall time with
@@ -21,10 +22,8 @@ import { coaches, createdAt, inList, ts, updatedAt, users } from './core';
 export const availabilities = pgTable(
   'availabilities',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    coachId: uuid('coach_id')
-      .notNull()
-      .references(() => coaches.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    coachId: ownedBy('coach_id', () => coaches.id),
     kind: text('kind', { enum: AVAILABILITY_KINDS }).notNull().default('available'),
     startDay: date('start_day', { mode: 'string' }).notNull(),
     startTime: time('start_time').notNull(),
@@ -60,10 +59,8 @@ export const availabilities = pgTable(
 export const availabilityOverrides = pgTable(
   'availability_overrides',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    availabilityId: uuid('availability_id')
-      .notNull()
-      .references(() => availabilities.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    availabilityId: ownedBy('availability_id', () => availabilities.id),
     occurrenceDate: date('occurrence_date', { mode: 'string' }).notNull(),
     cancelled: boolean('cancelled').notNull().default(false),
     startDate: ts('start_date'),

@@ -19,7 +19,8 @@ import {
   BILLING_PAYER_KINDS,
   BILLING_VAT_TREATMENTS,
 } from '../../../shared/contract/enums';
-import { appointments, clients, coaches, createdAt, inList, ts, updatedAt, users } from './core';
+import { createdAt, inList, ts, updatedAt, uuidId } from './columns';
+import { appointments, clients, coaches, users } from './core';
 import { billingRules } from './billing-rules';
 
 export type BillableItemValidationError = { code: string; message: string };
@@ -31,7 +32,7 @@ export type BillableItemValidationError = { code: string; message: string };
 export const billableItems = pgTable(
   'billable_items',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     appointmentId: uuid('appointment_id')
       .notNull()
       .references(() => appointments.id),

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import {
   APPOINTMENT_TYPES,
   BILLING_PAYER_KINDS,
   BILLING_VAT_TREATMENTS,
   CLIENT_TYPES,
 } from '../../../shared/contract/enums';
-import { createdAt, inList, updatedAt } from './core';
+import { createdAt, inList, updatedAt, uuidId } from './columns';
 
 // Evaluated by position (0-based); the first active rule whose non-null criteria all match
 // sets amount, description, VAT and payer. No unique index on position, so a reorder can
@@ -15,7 +15,7 @@ import { createdAt, inList, updatedAt } from './core';
 export const billingRules = pgTable(
   'billing_rules',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     name: text('name').notNull(),
     position: integer('position').notNull(),
     version: integer('version').notNull().default(1),

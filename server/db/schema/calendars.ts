@@ -1,15 +1,7 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  check,
-  index,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import { appointments, coaches, createdAt, ts, updatedAt } from './core';
+import { boolean, check, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, ownedBy, ts, updatedAt, uuidId } from './columns';
+import { appointments, coaches } from './core';
 
 /**
  * A coach's CalDAV account. The app password is sealed (AES-GCM, the webhook secrets' key)
@@ -19,10 +11,8 @@ import { appointments, coaches, createdAt, ts, updatedAt } from './core';
 export const calendarConnections = pgTable(
   'calendar_connections',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    coachId: uuid('coach_id')
-      .notNull()
-      .references(() => coaches.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    coachId: ownedBy('coach_id', () => coaches.id),
     serverUrl: text('server_url').notNull(),
     username: text('username').notNull(),
     sealedPassword: text('sealed_password').notNull(),
@@ -55,10 +45,8 @@ export const calendarConnections = pgTable(
 export const connectedCalendars = pgTable(
   'connected_calendars',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    connectionId: uuid('connection_id')
-      .notNull()
-      .references(() => calendarConnections.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    connectionId: ownedBy('connection_id', () => calendarConnections.id),
     url: text('url').notNull(),
     displayName: text('display_name').notNull(),
     blocks: boolean('blocks').notNull().default(false),
@@ -82,9 +70,7 @@ export const connectedCalendars = pgTable(
 export const calendarObjects = pgTable(
   'calendar_objects',
   {
-    calendarId: uuid('calendar_id')
-      .notNull()
-      .references(() => connectedCalendars.id, { onDelete: 'cascade' }),
+    calendarId: ownedBy('calendar_id', () => connectedCalendars.id),
     href: text('href').notNull(),
     etag: text('etag').notNull(),
     expandedUntil: ts('expanded_until').notNull(),
@@ -96,13 +82,9 @@ export const calendarObjects = pgTable(
 export const calendarBusyTimes = pgTable(
   'calendar_busy_times',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    calendarId: uuid('calendar_id')
-      .notNull()
-      .references(() => connectedCalendars.id, { onDelete: 'cascade' }),
-    coachId: uuid('coach_id')
-      .notNull()
-      .references(() => coaches.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    calendarId: ownedBy('calendar_id', () => connectedCalendars.id),
+    coachId: ownedBy('coach_id', () => coaches.id),
     href: text('href').notNull(),
     startDate: ts('start_date').notNull(),
     endDate: ts('end_date').notNull(),
@@ -132,12 +114,8 @@ export const calendarBusyTimes = pgTable(
 export const calendarWrittenEvents = pgTable(
   'calendar_written_events',
   {
-    appointmentId: uuid('appointment_id')
-      .notNull()
-      .references(() => appointments.id, { onDelete: 'cascade' }),
-    calendarId: uuid('calendar_id')
-      .notNull()
-      .references(() => connectedCalendars.id, { onDelete: 'cascade' }),
+    appointmentId: ownedBy('appointment_id', () => appointments.id),
+    calendarId: ownedBy('calendar_id', () => connectedCalendars.id),
     href: text('href').notNull(),
     etag: text('etag'),
     writtenAt: ts('written_at').notNull(),

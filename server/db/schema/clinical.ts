@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   check,
   index,
   integer,
@@ -11,7 +10,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { TASK_STATUSES } from '../../../shared/contract/enums';
-import { coaches, createdAt, inList, ts, updatedAt, users } from './core';
+import { createdAt, generationCounter, inList, stampedNow, ts, updatedAt, uuidId } from './columns';
+import { coaches, users } from './core';
 
 // Clinical documents are kept for 10 years after the last appointment (§ 630f BGB), also when
 // the client is erased: client and appointment ids are plain references without a foreign
@@ -66,7 +66,7 @@ export const SUMMARY_CANCEL_CAUSES = ['appointment_cancelled', 'no_show'] as con
 export const appointmentSummaries = pgTable(
   'appointment_summaries',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     appointmentId: uuid('appointment_id').notNull(),
     clientId: uuid('client_id').notNull(),
     coachId: uuid('coach_id')
@@ -95,7 +95,7 @@ export const appointmentSummaries = pgTable(
 export const patientCards = pgTable(
   'patient_cards',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     clientId: uuid('client_id').notNull(),
     appointmentId: uuid('appointment_id').notNull(),
     coachId: uuid('coach_id')
@@ -168,20 +168,13 @@ export const clinicalOpenPatientCards = pgTable(
  * while a statement still reads that value; only the appointments that became due since are
  * counted on top (features/clinical/work-items.ts).
  */
-export const clinicalOpenGeneration = pgTable(
-  'clinical_open_generation',
-  {
-    id: integer('id').primaryKey().default(1),
-    value: bigint('value', { mode: 'number' }).notNull().default(0),
-  },
-  (t) => [check('clinical_open_generation_single_row', sql`${t.id} = 1`)],
-);
+export const clinicalOpenGeneration = generationCounter('clinical_open_generation');
 
 /** Appended after signing; never updated (§ 630f BGB: the original stays recognisable). */
 export const clinicalAmendments = pgTable(
   'clinical_amendments',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     documentType: text('document_type', { enum: DOCUMENT_TYPES }).notNull(),
     documentId: uuid('document_id').notNull(),
     authorId: uuid('author_id').references(() => users.id),
@@ -203,7 +196,7 @@ export const clinicalAmendments = pgTable(
 export const clinicalReviewComments = pgTable(
   'clinical_review_comments',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     documentType: text('document_type', { enum: DOCUMENT_TYPES }).notNull(),
     documentId: uuid('document_id').notNull(),
     authorId: uuid('author_id').references(() => users.id),
@@ -223,10 +216,8 @@ export const clinicalReviewComments = pgTable(
 export const clinicalAccessLog = pgTable(
   'clinical_access_log',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    at: ts('at')
-      .notNull()
-      .default(sql`now()`),
+    id: uuidId(),
+    at: stampedNow('at'),
     userId: uuid('user_id').references(() => users.id),
     clientId: uuid('client_id').notNull(),
     documentType: text('document_type', { enum: DOCUMENT_TYPES }).notNull(),

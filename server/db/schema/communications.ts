@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { COMMUNICATION_CHANNELS, COMMUNICATION_STATUSES } from '../../../shared/contract/enums';
-import { appointments, clients, coaches, createdAt, inList, ts, updatedAt } from './core';
+import { createdAt, inList, ts, updatedAt, uuidId } from './columns';
+import { appointments, clients, coaches } from './core';
 
 // Every e-mail and SMS the product sends (also the captured ones in development, which the
 // development mailbox page reads). Erasing a client erases their messages. Appointment
@@ -10,7 +11,7 @@ import { appointments, clients, coaches, createdAt, inList, ts, updatedAt } from
 export const communications = pgTable(
   'communications',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     channel: text('channel', { enum: COMMUNICATION_CHANNELS }).notNull(),
     template: text('template').notNull(),
     recipient: text('recipient').notNull(),

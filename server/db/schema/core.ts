@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   boolean,
   check,
-  customType,
   date,
   index,
   integer,
@@ -23,49 +21,21 @@ import {
   ROLES,
   type EventType,
 } from '../../../shared/contract/enums';
-
-const UTC_TEXT = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00(?::00)?$/;
-
-/**
- * Drivers hand timestamptz over as '2026-11-22 00:49:24.728+00' (sessions run in UTC) or
- * as a Date; inside JSON, PostgreSQL writes '2026-11-22T00:49:24.728+00:00'. The UTC text
- * forms are rewritten without parsing, since every row of every list passes through here.
- */
-export function toIsoInstant(value: string | Date): string {
-  if (value instanceof Date) return value.toISOString();
-  const utc = UTC_TEXT.exec(value);
-  if (utc) return `${utc[1]}T${utc[2]}.${(utc[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
-  const normalized = value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00');
-  return new Date(normalized).toISOString();
-}
-
-// Every timestamp is timestamptz (UTC), carried through the app as an ISO 8601 string.
-// Millisecond precision, the precision of the API: what a caller sees is exactly what is
-// stored, so `createdAfter=<a createdAt it was shown>` excludes that very row.
-const isoTimestamp = customType<{ data: string; driverData: string | Date }>({
-  dataType: () => 'timestamp(3) with time zone',
-  fromDriver: toIsoInstant,
-  toDriver: (value) => value,
-});
-
-export const ts = (name: string) => isoTimestamp(name);
-export const createdAt = () =>
-  ts('created_at')
-    .notNull()
-    .default(sql`now()`);
-export const updatedAt = () =>
-  ts('updated_at')
-    .notNull()
-    .default(sql`now()`);
-
-/** Renders `column IN ('a','b')` for enum checks. */
-export const inList = (values: readonly string[]) =>
-  sql.raw(`(${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')})`);
+import {
+  createdAt,
+  generationCounter,
+  inList,
+  ownedBy,
+  stampedNow,
+  ts,
+  updatedAt,
+  uuidId,
+} from './columns';
 
 export const coaches = pgTable(
   'coaches',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
     email: text('email').notNull(),
@@ -90,7 +60,7 @@ export const coaches = pgTable(
 export const users = pgTable(
   'users',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     // The authentication provider's subject; empty until the person signs in for the first time.
     authSubject: text('auth_subject'),
     email: text('email').notNull(),
@@ -118,7 +88,7 @@ export const users = pgTable(
 export const insurers = pgTable(
   'insurers',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     name: text('name').notNull(),
     ikNumber: text('ik_number').notNull(),
     active: boolean('active').notNull().default(true),
@@ -138,7 +108,7 @@ export const insurers = pgTable(
 export const campaigns = pgTable(
   'campaigns',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     code: text('code').notNull(),
     name: text('name').notNull(),
     description: text('description'),
@@ -165,7 +135,7 @@ export type ContactPerson = {
 export const clients = pgTable(
   'clients',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
@@ -265,10 +235,8 @@ export const clients = pgTable(
 export const appointments = pgTable(
   'appointments',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    clientId: uuid('client_id')
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    clientId: ownedBy('client_id', () => clients.id),
     coachId: uuid('coach_id')
       .notNull()
       .references(() => coaches.id),
@@ -330,9 +298,7 @@ export const appointments = pgTable(
 export const clientSearchTerms = pgTable(
   'client_search_terms',
   {
-    clientId: uuid('client_id')
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
+    clientId: ownedBy('client_id', () => clients.id),
     term: text('term').notNull(),
     createdAt: ts('created_at').notNull(),
     open: boolean('open').notNull(),
@@ -354,9 +320,7 @@ export const SEARCH_PREFIX_LENGTH = 8;
 export const clientSearchPrefixes = pgTable(
   'client_search_prefixes',
   {
-    clientId: uuid('client_id')
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
+    clientId: ownedBy('client_id', () => clients.id),
     prefix: text('prefix').notNull(),
     createdAt: ts('created_at').notNull(),
     open: boolean('open').notNull(),
@@ -370,24 +334,15 @@ export const clientSearchPrefixes = pgTable(
  * triggers, migration 0006), in the writing transaction: a list count cached under a value
  * is exact for as long as a statement still reads that value (http/paging.ts).
  */
-export const listGeneration = pgTable(
-  'list_generation',
-  {
-    id: integer('id').primaryKey().default(1),
-    value: bigint('value', { mode: 'number' }).notNull().default(0),
-  },
-  (t) => [check('list_generation_single_row', sql`${t.id} = 1`)],
-);
+export const listGeneration = generationCounter('list_generation');
 
 // One table for the audit trail (source 'business': every write, who did what to which
 // record) and the operational feed (source 'system': mails, jobs, webhooks).
 export const events = pgTable(
   'events',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    occurredAt: ts('occurred_at')
-      .notNull()
-      .default(sql`now()`),
+    id: uuidId(),
+    occurredAt: stampedNow('occurred_at'),
     source: text('source', { enum: EVENT_SOURCES }).notNull(),
     // Typed with the contract's list: every insert names a type the app has a German name for.
     type: text('type').$type<EventType>().notNull(),

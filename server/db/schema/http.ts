@@ -6,10 +6,10 @@ import {
   pgTable,
   primaryKey,
   text,
-  uuid,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { createdAt, users } from './core';
+import { createdAt, ownedBy } from './columns';
+import { users } from './core';
 
 // Tables the HTTP layer keeps in the database, so that every API instance shares them.
 
@@ -36,9 +36,7 @@ export const rateLimits = pgTable(
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy('user_id', () => users.id),
     operationId: text('operation_id').notNull(),
     key: text('key').notNull(),
     /** SHA-256 of the request (path parameters, query and body). */

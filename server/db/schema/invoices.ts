@@ -20,7 +20,8 @@ import {
 } from '../../../shared/contract/enums';
 import type { components } from '../../../shared/contract/product';
 import { communications } from './communications';
-import { createdAt, inList, ts, users } from './core';
+import { createdAt, inList, ownedBy, ts, uuidId } from './columns';
+import { users } from './core';
 import { billableItems } from './billable-items';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
@@ -51,7 +52,7 @@ export const invoiceNumberCounters = pgTable(
 export const invoices = pgTable(
   'invoices',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     year: integer('year').notNull(),
     sequence: integer('sequence').notNull(),
     number: text('number').notNull(),
@@ -132,10 +133,8 @@ export const invoiceItems = pgTable(
 export const communicationAttachments = pgTable(
   'communication_attachments',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    communicationId: uuid('communication_id')
-      .notNull()
-      .references(() => communications.id, { onDelete: 'cascade' }),
+    id: uuidId(),
+    communicationId: ownedBy('communication_id', () => communications.id),
     filename: text('filename').notNull(),
     contentType: text('content_type').notNull(),
     content: bytea('content').notNull(),
@@ -153,7 +152,7 @@ export const INVOICE_RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as c
 export const invoiceRuns = pgTable(
   'invoice_runs',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     status: text('status', { enum: INVOICE_RUN_STATUSES }).notNull().default('queued'),
     request: jsonb('request')
       .$type<{ itemIds?: string[]; fromDate?: string; toDate?: string }>()

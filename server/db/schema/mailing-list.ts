@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { check, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { MAILING_LIST_SYNC_STATUSES } from '../../../shared/contract/enums';
-import { createdAt, inList, ts, updatedAt, users } from './core';
+import { createdAt, inList, ts, updatedAt, uuidId } from './columns';
+import { users } from './core';
 
 export type MailingListSyncFailure = { clientId: string; reason: string };
 
@@ -10,7 +11,7 @@ export type MailingListSyncFailure = { clientId: string; reason: string };
 export const mailingListSyncs = pgTable(
   'mailing_list_syncs',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     status: text('status', { enum: MAILING_LIST_SYNC_STATUSES }).notNull().default('queued'),
     requestedById: uuid('requested_by_id').references(() => users.id, { onDelete: 'set null' }),
     startedAt: ts('started_at'),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt, users } from './core';
+import { createdAt, updatedAt } from './columns';
+import { users } from './core';
 
 /**
  * The practice's own details: one row, edited by a SUPERADMIN on

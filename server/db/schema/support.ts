@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { SUPPORT_CATEGORIES } from '../../../shared/contract/enums';
-import { createdAt, inList, ts, users } from './core';
+import { createdAt, inList, ts, uuidId } from './columns';
+import { users } from './core';
 
 export const supportMessages = pgTable(
   'support_messages',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     // Copied at send time so the request stays answerable if the user is removed.
     senderEmail: text('sender_email').notNull(),

@@ -11,14 +11,15 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { WEBHOOK_TYPES } from '../../../shared/contract/enums';
-import { createdAt, inList, ts, updatedAt, users } from './core';
+import { createdAt, inList, ts, updatedAt, uuidId } from './columns';
+import { users } from './core';
 
 // At most one configuration per type; a type without a row is "not configured".
 // The signing secret is answered once, when it is generated, and never again.
 export const webhooks = pgTable(
   'webhooks',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     type: text('type', { enum: WEBHOOK_TYPES }).notNull(),
     url: text('url').notNull(),
     secret: text('secret'),
@@ -70,7 +71,7 @@ export const webhookMessages = pgTable(
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidId(),
     messageId: text('message_id')
       .notNull()
       .references(() => webhookMessages.id, { onDelete: 'cascade' }),

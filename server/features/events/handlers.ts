@@ -1,12 +1,20 @@
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { events, users } from '../../db/schema/index';
+import type { Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';
 import { countQuery, one, pageCounts, pageWindow, totalColumn } from '../../http/paging';
 import { subjectsOf } from './subjects';
 import { summaryOf } from './summaries';
 
-async function pageOfEvents(db: Db, where: SQL | undefined, page?: number, limit?: number) {
+/** A page of the events matching `where`, each with its actor and what it is about. */
+async function pageOfEvents(
+  db: Db,
+  principal: Principal,
+  where: SQL | undefined,
+  page?: number,
+  limit?: number,
+) {
   const window = pageWindow(page, limit);
   const matching = () => db.select(one).from(events).where(where).$dynamic();
   const rows = await db
@@ -22,6 +30,11 @@ async function pageOfEvents(db: Db, where: SQL | undefined, page?: number, limit
     .orderBy(desc(events.occurredAt), desc(events.id))
     .limit(window.limit)
     .offset(window.offset);
+  const subjects = await subjectsOf(
+    db,
+    principal,
+    rows.map((r) => r.event),
+  );
   return {
     ...(await pageCounts(rows, () => countQuery(db, matching()))),
     rows: rows.map(({ event: e, actorEmail, actorRole }) => ({
@@ -30,6 +43,7 @@ async function pageOfEvents(db: Db, where: SQL | undefined, page?: number, limit
         e.actorUserId && actorEmail && actorRole
           ? { id: e.actorUserId, email: actorEmail, role: actorRole }
           : null,
+      subject: subjects.get(e.id)!,
     })),
   };
 }
@@ -38,6 +52,7 @@ export const eventsHandlers = defineHandlers({
   async listBusinessEvents({ query, principal, deps }) {
     const { rows, ...counts } = await pageOfEvents(
       deps.db,
+      principal,
       and(
         eq(events.source, 'business'),
         query.appointmentId ? eq(events.appointmentId, query.appointmentId) : undefined,
@@ -48,14 +63,9 @@ export const eventsHandlers = defineHandlers({
       query.page,
       query.pageSize,
     );
-    const subjects = await subjectsOf(
-      deps.db,
-      principal,
-      rows.map((r) => r.event),
-    );
     return {
       ...counts,
-      businessEvents: rows.map(({ event: e, actor }) => ({
+      businessEvents: rows.map(({ event: e, actor, subject }) => ({
         id: e.id,
         occurredAt: e.occurredAt,
         action: e.type,
@@ -66,7 +76,7 @@ export const eventsHandlers = defineHandlers({
         clientId: e.clientId,
         coachId: e.coachId,
         changes: e.changes,
-        subject: subjects.get(e.id)!,
+        subject,
       })),
     };
   },
@@ -74,6 +84,7 @@ export const eventsHandlers = defineHandlers({
   async listEvents({ query, principal, deps }) {
     const { rows, ...counts } = await pageOfEvents(
       deps.db,
+      principal,
       and(
         query.showAllEvents ? undefined : eq(events.important, true),
         query.client ? eq(events.clientId, query.client) : undefined,
@@ -83,14 +94,9 @@ export const eventsHandlers = defineHandlers({
       query.page,
       query.limit,
     );
-    const subjects = await subjectsOf(
-      deps.db,
-      principal,
-      rows.map((r) => r.event),
-    );
     return {
       ...counts,
-      events: rows.map(({ event: e, actor }) => ({
+      events: rows.map(({ event: e, actor, subject }) => ({
         id: e.id,
         occurredAt: e.occurredAt,
         type: e.type,
@@ -101,7 +107,7 @@ export const eventsHandlers = defineHandlers({
         clientId: e.clientId,
         coachId: e.coachId,
         summary: summaryOf(e.type),
-        subject: subjects.get(e.id)!,
+        subject,
       })),
     };
   },

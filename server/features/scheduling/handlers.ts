@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { instantOf, isoOfMs, minutesBetween } from '../../time';
-import { appointments, availabilities, clients, coaches } from '../../db/schema/index';
+import { availabilities, coaches } from '../../db/schema/index';
+import { bookedAppointments } from './booked';
 import type { Principal } from '../../http/auth';
 import type { FastifyReply } from 'fastify';
 import { defineHandlers, type AppDeps, type Result } from '../../http/handler';
@@ -184,30 +185,7 @@ export const schedulingHandlers = defineHandlers({
         isoOfMs(from - 12 * 60 * 60_000),
         toIso,
       );
-      const rows = await deps.db
-        .select({
-          id: appointments.id,
-          startDate: appointments.startDate,
-          endDate: appointments.endDate,
-          coachId: appointments.coachId,
-          appointmentType: appointments.appointmentType,
-          isProvisional: appointments.isProvisional,
-          firstName: clients.firstName,
-          lastName: clients.lastName,
-        })
-        .from(appointments)
-        .innerJoin(clients, eq(clients.id, appointments.clientId))
-        .where(
-          and(
-            isNull(appointments.cancelledAt),
-            coachId ? eq(appointments.coachId, coachId) : undefined,
-            // Appointments last at most 12 hours: the start bounds the index scan.
-            gt(appointments.startDate, sql`${fromIso}::timestamptz - interval '12 hours'`),
-            lt(appointments.startDate, toIso),
-            gt(appointments.endDate, fromIso),
-          ),
-        )
-        .orderBy(asc(appointments.startDate), asc(appointments.id));
+      const rows = await bookedAppointments(deps.db, { fromIso, toIso }, { coachId });
       for (const a of rows) {
         events.push({
           id: a.id,

@@ -3,8 +3,9 @@
  * initial slots (what a client could book, but every free coach's, not only the one the pool
  * would pick), the live initial appointments and the holidays, in one answer.
  */
-import { and, asc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { appointments, clients, coaches } from '../../db/schema/index';
+import { and, eq, inArray } from 'drizzle-orm';
+import { coaches } from '../../db/schema/index';
+import { bookedAppointments } from './booked';
 import type { Handler } from '../../http/handler';
 import { isoOfMs } from '../../time';
 import { queryWindow, ZONE } from '../availability/index';
@@ -34,29 +35,7 @@ export const initialMeetingsCalendar: Handler<'getInitialMeetingsCalendar'> = as
       holidayState: deps.config.HOLIDAY_STATE,
       perCoach: true,
     }),
-    deps.db
-      .select({
-        id: appointments.id,
-        startDate: appointments.startDate,
-        endDate: appointments.endDate,
-        coachId: appointments.coachId,
-        isProvisional: appointments.isProvisional,
-        firstName: clients.firstName,
-        lastName: clients.lastName,
-      })
-      .from(appointments)
-      .innerJoin(clients, eq(clients.id, appointments.clientId))
-      .where(
-        and(
-          eq(appointments.appointmentType, 'initial'),
-          isNull(appointments.cancelledAt),
-          // Appointments last at most 12 hours: the start bounds the index scan.
-          gt(appointments.startDate, sql`${fromIso}::timestamptz - interval '12 hours'`),
-          lt(appointments.startDate, toIso),
-          gt(appointments.endDate, fromIso),
-        ),
-      )
-      .orderBy(asc(appointments.startDate), asc(appointments.id)),
+    bookedAppointments(deps.db, { fromIso, toIso }, { appointmentType: 'initial' }),
     deps.db
       .select({ id: coaches.id, firstName: coaches.firstName, lastName: coaches.lastName })
       .from(coaches)

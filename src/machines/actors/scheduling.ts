@@ -126,16 +126,6 @@ export const loadAppointmentActor = (api: ApiClient) =>
     return data!;
   });
 
-/** `DELETE /appointment/{id}`: cancels (the record stays). */
-export const cancelAppointmentActor = (api: ApiClient) =>
-  fromPromise<Appointment, { id: string }>(async ({ input, signal }) => {
-    const { data } = await api.DELETE('/appointment/{id}', {
-      params: { path: { id: input.id } },
-      signal,
-    });
-    return data!;
-  });
-
 export const searchClientsActor = (api: ApiClient) =>
   fromPromise<ClientSummary[], { query: string }>(async ({ input, signal }) => {
     const { data } = await api.GET('/admin/client/search', {

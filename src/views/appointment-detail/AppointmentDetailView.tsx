@@ -14,7 +14,7 @@ import {
 import { eventActionLabel } from '../events/actions';
 import { formatDateTime, formatRange } from '../staff/format';
 import { ActionFailure, DetailFrame, DetailPending } from '../record-detail/DetailFrame';
-import { BusyButton } from '../parts/BusyButton';
+import { ConfirmActions } from '../parts/ConfirmActions';
 import { EventButton } from '../parts/EventButton';
 import { SummarySection } from '../clinical/ClinicalSections';
 import { CHANNELS, COMMUNICATION_STATUS, messageTitle } from '../staff/communication-labels';
@@ -122,23 +122,15 @@ export function AppointmentDetailView({
             </strong>
           </p>
           <p id="cancel-effect">{t('cancel.effect')}</p>
-          <div className="form-actions">
-            <BusyButton
-              busy={cancelling}
-              className="button button-danger"
-              label={t('cancel.confirm')}
-              busyLabel={t('cancel.cancelling')}
-              onClick={() => send({ type: 'cancel.confirm' })}
-            />
-            <button
-              type="button"
-              className="button"
-              disabled={cancelling}
-              onClick={() => send({ type: 'cancel.abort' })}
-            >
-              {t('cancel.abort')}
-            </button>
-          </div>
+          <ConfirmActions
+            busy={cancelling}
+            className="button button-danger"
+            label={t('cancel.confirm')}
+            busyLabel={t('cancel.cancelling')}
+            onConfirm={() => send({ type: 'cancel.confirm' })}
+            backLabel={t('cancel.abort')}
+            onBack={() => send({ type: 'cancel.abort' })}
+          />
         </div>
       ) : (
         <div className="page-actions">

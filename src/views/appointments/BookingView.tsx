@@ -11,7 +11,7 @@ import {
 } from '../../machines/appointment-booking.machine';
 import type { AppointmentType, FreeSlot } from '../../machines/scheduling/shared';
 import { berlinDate, berlinTime, daysFrom, parsePlainDate } from '../../../shared/time';
-import { BusyButton } from '../parts/BusyButton';
+import { ConfirmActions } from '../parts/ConfirmActions';
 import {
   APPOINTMENT_TYPE_LABELS,
   CoachPicker,
@@ -338,22 +338,14 @@ function Confirm({
           {t(errorKey(picking.context.error))}
         </p>
       ) : null}
-      <div className="form-actions">
-        <BusyButton
-          busy={booking}
-          label={t('booking.book')}
-          busyLabel={t('booking.booking')}
-          onClick={() => picker.send({ type: 'booking.confirm' })}
-        />
-        <button
-          type="button"
-          className="button"
-          disabled={booking}
-          onClick={() => picker.send({ type: 'booking.back' })}
-        >
-          {t('booking.back')}
-        </button>
-      </div>
+      <ConfirmActions
+        busy={booking}
+        label={t('booking.book')}
+        busyLabel={t('booking.booking')}
+        onConfirm={() => picker.send({ type: 'booking.confirm' })}
+        backLabel={t('booking.back')}
+        onBack={() => picker.send({ type: 'booking.back' })}
+      />
     </section>
   );
 }

@@ -14,6 +14,7 @@ import { credentialDisplayName } from '../../machines/auth/validation';
 import type { ProfileSession, WebAuthnCredential } from '../../machines/auth/types';
 import { fieldMessageKey } from './messages';
 import { deviceName } from '../../lib/device-name';
+import { tKey } from '../../i18n/keys';
 
 const dateFormat = new Intl.DateTimeFormat('de-DE', {
   dateStyle: 'medium',
@@ -243,42 +244,47 @@ function CredentialList({
   );
 }
 
-function PasskeysSection() {
-  const { t } = useTranslation('auth');
-  const flow = useFlow();
-  const passkeys = flow.payload.user?.passkeys ?? [];
-  if (!flow.offered('webauthn_credential_create') && passkeys.length === 0) return null;
-  return (
-    <section aria-labelledby="profile-passkeys">
-      <h3 id="profile-passkeys">{t('profile.passkeys.title')}</h3>
-      {passkeys.length === 0 ? <p>{t('profile.passkeys.none')}</p> : null}
-      <CredentialList
-        credentials={passkeys}
-        kind="passkey"
-        deleteAction="webauthn_credential_delete"
-        deleteInput="passkey_id"
-      />
-      <ActionButton action="webauthn_credential_create">{t('profile.passkeys.add')}</ActionButton>
-    </section>
-  );
-}
+/** Passkeys sign in; security keys are a second factor. Both are listed and added alike. */
+const WEBAUTHN_SECTIONS = {
+  passkey: {
+    list: 'passkeys',
+    createAction: 'webauthn_credential_create',
+    deleteAction: 'webauthn_credential_delete',
+    deleteInput: 'passkey_id',
+    headingId: 'profile-passkeys',
+    title: tKey('auth:profile.passkeys.title'),
+    none: tKey('auth:profile.passkeys.none'),
+    add: tKey('auth:profile.passkeys.add'),
+  },
+  security_key: {
+    list: 'security_keys',
+    createAction: 'security_key_create',
+    deleteAction: 'security_key_delete',
+    deleteInput: 'security_key_id',
+    headingId: 'profile-security-keys',
+    title: tKey('auth:profile.securityKeys.title'),
+    none: tKey('auth:profile.securityKeys.none'),
+    add: tKey('auth:profile.securityKeys.add'),
+  },
+} as const;
 
-function SecurityKeysSection() {
+function WebAuthnSection({ kind }: { kind: keyof typeof WEBAUTHN_SECTIONS }) {
   const { t } = useTranslation('auth');
   const flow = useFlow();
-  const keys = flow.payload.user?.security_keys ?? [];
-  if (!flow.offered('security_key_create') && keys.length === 0) return null;
+  const section = WEBAUTHN_SECTIONS[kind];
+  const credentials = flow.payload.user?.[section.list] ?? [];
+  if (!flow.offered(section.createAction) && credentials.length === 0) return null;
   return (
-    <section aria-labelledby="profile-security-keys">
-      <h3 id="profile-security-keys">{t('profile.securityKeys.title')}</h3>
-      {keys.length === 0 ? <p>{t('profile.securityKeys.none')}</p> : null}
+    <section aria-labelledby={section.headingId}>
+      <h3 id={section.headingId}>{t(section.title)}</h3>
+      {credentials.length === 0 ? <p>{t(section.none)}</p> : null}
       <CredentialList
-        credentials={keys}
-        kind="security_key"
-        deleteAction="security_key_delete"
-        deleteInput="security_key_id"
+        credentials={credentials}
+        kind={kind}
+        deleteAction={section.deleteAction}
+        deleteInput={section.deleteInput}
       />
-      <ActionButton action="security_key_create">{t('profile.securityKeys.add')}</ActionButton>
+      <ActionButton action={section.createAction}>{t(section.add)}</ActionButton>
     </section>
   );
 }
@@ -467,8 +473,8 @@ export default function ProfileScreen() {
       <UsernameSection />
       <EmailsSection />
       <PasswordSection />
-      <PasskeysSection />
-      <SecurityKeysSection />
+      <WebAuthnSection kind="passkey" />
+      <WebAuthnSection kind="security_key" />
       <AuthAppSection />
       <SessionsSection />
       <DeleteAccountSection />

@@ -29,7 +29,7 @@ import {
   weekdayShortKey,
   ZoneNote,
 } from '../calendar/parts';
-import { BusyButton } from '../parts/BusyButton';
+import { ConfirmActions } from '../parts/ConfirmActions';
 import '../calendar/scheduling.css';
 
 type WeekActor = ActorRefFrom<typeof availabilityWeekMachine>;
@@ -251,21 +251,13 @@ function SelectedPanel({ snapshot, send }: { snapshot: WeekSnapshot; send: WeekA
               {t(errorKey(snapshot.context.error))}
             </p>
           ) : null}
-          <div className="form-actions">
-            <BusyButton
-              busy={deleting}
-              label={t('availability.deleteConfirm')}
-              onClick={() => send({ type: 'delete.confirm' })}
-            />
-            <button
-              type="button"
-              className="button"
-              disabled={deleting}
-              onClick={() => send({ type: 'delete.cancel' })}
-            >
-              {t('cancel')}
-            </button>
-          </div>
+          <ConfirmActions
+            busy={deleting}
+            label={t('availability.deleteConfirm')}
+            onConfirm={() => send({ type: 'delete.confirm' })}
+            backLabel={t('cancel')}
+            onBack={() => send({ type: 'delete.cancel' })}
+          />
         </div>
       ) : (
         <div className="form-actions">

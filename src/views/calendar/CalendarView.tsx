@@ -3,25 +3,23 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import { tKey } from '../../i18n/keys';
 import type { calendarMachine } from '../../machines/calendar.machine';
-import type { Appointment } from '../../machines/scheduling/shared';
-import { berlinDate, mondayOf, todayInBerlin } from '../../../shared/time';
+import { berlinDate } from '../../../shared/time';
 import { AppointmentDialog } from './AppointmentDialog';
+import { AppointmentPeople, appointmentStatusKey } from './AppointmentSummary';
 import { CalendarGrid } from './CalendarGrid';
+import { CalendarPeriodBar } from './CalendarPeriodBar';
 import { copyAge } from './grid-events';
 import {
   APPOINTMENT_TYPE_LABELS,
   CoachPicker,
   errorKey,
-  PeriodNav,
   RetryNotice,
   timeRange,
   useDayLabel,
-  useWeekTitle,
   ZoneNote,
 } from './parts';
-import { BusyButton } from '../parts/BusyButton';
+import { ConfirmActions } from '../parts/ConfirmActions';
 import './scheduling.css';
 
 type CalendarActor = ActorRefFrom<typeof calendarMachine>;
@@ -38,8 +36,6 @@ export function CalendarView({
   const { t } = useTranslation('scheduling');
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
-  const weekTitle = useWeekTitle();
-  const dayLabel = useDayLabel();
   const { context } = state;
   const day = context.mode === 'day';
   const allCoaches = context.canPickCoach && context.coachId === null;
@@ -57,29 +53,12 @@ export function CalendarView({
           onChange={(coachId) => send({ type: 'coach.select', coachId })}
         />
       ) : null}
-      {context.narrow ? null : (
-        <div className="calendar-view-switch" role="group" aria-label={t('calendar.view.label')}>
-          {(['week', 'day'] as const).map((mode) => (
-            <button
-              key={mode}
-              type="button"
-              className="button"
-              aria-pressed={context.mode === mode}
-              onClick={() => send({ type: 'mode.select', mode })}
-            >
-              {t(`calendar.view.${mode}`)}
-            </button>
-          ))}
-        </div>
-      )}
-      <PeriodNav
-        title={day ? dayLabel(context.anchor) : weekTitle(mondayOf(context.anchor))}
-        previousLabel={day ? t('nav.previousDay') : t('nav.previousWeek')}
-        nextLabel={day ? t('nav.nextDay') : t('nav.nextWeek')}
+      <CalendarPeriodBar
+        mode={context.mode}
+        narrow={context.narrow}
+        anchor={context.anchor}
         disabled={!state.can({ type: 'period.next' })}
-        onPrevious={() => send({ type: 'period.previous' })}
-        onToday={() => send({ type: 'period.today', today: todayInBerlin() })}
-        onNext={() => send({ type: 'period.next' })}
+        send={send}
       />
       <ul className="calendar-legend" aria-label={t('calendar.legend')}>
         <li className="legend-appointment">{t('calendar.kinds.appointment')}</li>
@@ -177,16 +156,8 @@ function PrivateConflictNotices({ snapshot }: { snapshot: CalendarSnapshot }) {
   );
 }
 
-function statusKey(a: Appointment): string {
-  if (a.cancelledAt) return tKey('scheduling:calendar.status.cancelled');
-  if (a.noShow) return tKey('scheduling:calendar.status.noShow');
-  if (a.isProvisional) return tKey('scheduling:calendar.status.provisional');
-  return tKey('scheduling:calendar.status.scheduled');
-}
-
 function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: CalendarActor['send'] }) {
   const { t } = useTranslation('scheduling');
-  const dayLabel = useDayLabel();
   const headingId = useId();
   const a = snapshot.context.appointment;
   const conflict =
@@ -205,23 +176,11 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
       {a ? (
         <>
           <dl>
-            <dt>{t('calendar.detail.client')}</dt>
-            <dd>
-              <Link href={`/clients/${a.clientId}`}>{a.clientName}</Link>
-            </dd>
-            <dt>{t('calendar.detail.coach')}</dt>
-            <dd>
-              {a.coach.firstName} {a.coach.lastName}
-            </dd>
-            <dt>{t('calendar.detail.when')}</dt>
-            <dd>
-              {dayLabel(berlinDate(a.startDate))},{' '}
-              <span className="time-range">{timeRange(a.startDate, a.endDate)}</span>
-            </dd>
+            <AppointmentPeople appointment={a} />
             <dt>{t('calendar.detail.type')}</dt>
             <dd>{t(APPOINTMENT_TYPE_LABELS[a.appointmentType])}</dd>
             <dt>{t('calendar.detail.status')}</dt>
-            <dd>{t(statusKey(a))}</dd>
+            <dd>{t(appointmentStatusKey(a))}</dd>
             <dt>{t('calendar.detail.coachCode')}</dt>
             <dd>
               <code>{a.meetingCodeCoach}</code>
@@ -244,21 +203,13 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
               <p id={`${headingId}-confirm`}>
                 {t('calendar.detail.confirmCancel', { client: a.clientName })}
               </p>
-              <div className="form-actions">
-                <BusyButton
-                  busy={cancelling}
-                  label={t('calendar.detail.cancelConfirm')}
-                  onClick={() => send({ type: 'cancel.confirm' })}
-                />
-                <button
-                  type="button"
-                  className="button"
-                  disabled={cancelling}
-                  onClick={() => send({ type: 'cancel.abort' })}
-                >
-                  {t('calendar.detail.keep')}
-                </button>
-              </div>
+              <ConfirmActions
+                busy={cancelling}
+                label={t('calendar.detail.cancelConfirm')}
+                onConfirm={() => send({ type: 'cancel.confirm' })}
+                backLabel={t('calendar.detail.keep')}
+                onBack={() => send({ type: 'cancel.abort' })}
+              />
             </div>
           ) : null}
         </>

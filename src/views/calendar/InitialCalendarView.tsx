@@ -10,18 +10,11 @@ import {
   freeStretches,
   holidayOn,
 } from '../../machines/scheduling/initial-pool';
-import { berlinDate, mondayOf, todayInBerlin } from '../../../shared/time';
 import { AppointmentDialog } from './AppointmentDialog';
+import { AppointmentPeople, appointmentStatusKey } from './AppointmentSummary';
 import { CalendarGrid } from './CalendarGrid';
-import {
-  CoachPicker,
-  PeriodNav,
-  RetryNotice,
-  timeRange,
-  useDayLabel,
-  useWeekTitle,
-  ZoneNote,
-} from './parts';
+import { CalendarPeriodBar } from './CalendarPeriodBar';
+import { CoachPicker, RetryNotice, timeRange, ZoneNote } from './parts';
 import './scheduling.css';
 import './initial-calendar.css';
 
@@ -42,8 +35,6 @@ export function InitialCalendarView({
   const { t } = useTranslation('scheduling');
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
-  const weekTitle = useWeekTitle();
-  const dayLabel = useDayLabel();
   const { context } = state;
   const day = context.mode === 'day';
   const allCoaches = context.coachId === null;
@@ -67,29 +58,12 @@ export function InitialCalendarView({
         allowAll
         onChange={(coachId) => send({ type: 'coach.select', coachId })}
       />
-      {context.narrow ? null : (
-        <div className="calendar-view-switch" role="group" aria-label={t('calendar.view.label')}>
-          {(['week', 'day'] as const).map((mode) => (
-            <button
-              key={mode}
-              type="button"
-              className="button"
-              aria-pressed={context.mode === mode}
-              onClick={() => send({ type: 'mode.select', mode })}
-            >
-              {t(`calendar.view.${mode}`)}
-            </button>
-          ))}
-        </div>
-      )}
-      <PeriodNav
-        title={day ? dayLabel(context.anchor) : weekTitle(mondayOf(context.anchor))}
-        previousLabel={day ? t('nav.previousDay') : t('nav.previousWeek')}
-        nextLabel={day ? t('nav.nextDay') : t('nav.nextWeek')}
+      <CalendarPeriodBar
+        mode={context.mode}
+        narrow={context.narrow}
+        anchor={context.anchor}
         disabled={!state.can({ type: 'period.next' })}
-        onPrevious={() => send({ type: 'period.previous' })}
-        onToday={() => send({ type: 'period.today', today: todayInBerlin() })}
-        onNext={() => send({ type: 'period.next' })}
+        send={send}
       />
       <ul className="calendar-legend" aria-label={t('calendar.legend')}>
         <li className="legend-free">{t('initialCalendar.legendFree')}</li>
@@ -177,7 +151,6 @@ function DayList({ snapshot, send }: { snapshot: Snapshot; send: Actor['send'] }
 
 function Detail({ snapshot, send }: { snapshot: Snapshot; send: Actor['send'] }) {
   const { t } = useTranslation('scheduling');
-  const dayLabel = useDayLabel();
   const headingId = useId();
   const a = snapshot.context.appointment;
   return (
@@ -189,31 +162,9 @@ function Detail({ snapshot, send }: { snapshot: Snapshot; send: Actor['send'] })
       ) : null}
       {a ? (
         <dl>
-          <dt>{t('calendar.detail.client')}</dt>
-          <dd>
-            <Link href={`/clients/${a.clientId}`}>{a.clientName}</Link>
-          </dd>
-          <dt>{t('calendar.detail.coach')}</dt>
-          <dd>
-            {a.coach.firstName} {a.coach.lastName}
-          </dd>
-          <dt>{t('calendar.detail.when')}</dt>
-          <dd>
-            {dayLabel(berlinDate(a.startDate))},{' '}
-            <span className="time-range">{timeRange(a.startDate, a.endDate)}</span>
-          </dd>
+          <AppointmentPeople appointment={a} />
           <dt>{t('calendar.detail.status')}</dt>
-          <dd>
-            {t(
-              a.cancelledAt
-                ? 'calendar.status.cancelled'
-                : a.noShow
-                  ? 'calendar.status.noShow'
-                  : a.isProvisional
-                    ? 'calendar.status.provisional'
-                    : 'calendar.status.scheduled',
-            )}
-          </dd>
+          <dd>{t(appointmentStatusKey(a))}</dd>
         </dl>
       ) : null}
       <div className="form-actions">

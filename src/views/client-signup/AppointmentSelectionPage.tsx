@@ -4,6 +4,7 @@ import { CLIENT_HOME } from '../../lib/client-pages';
 import { berlinClock } from '../../lib/client-slots';
 import { wireAppointmentSelection } from '../../machines/wiring/appointment-selection';
 import { useRouteMachine } from '../route-actor';
+import { ConfirmActions } from '../parts/ConfirmActions';
 import { usePickerState, type SlotPickerActor } from '../appointments/slot-picker';
 import {
   AppointmentFacts,
@@ -118,24 +119,14 @@ function Picking({ actorRef }: { actorRef: SlotPickerActor | undefined }) {
         </p>
         <p className="client-zone-note">{t('slots.zoneNote')}</p>
         {error ? <ErrorNotice code={error.code} /> : null}
-        <div className="form-actions">
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={busy}
-            onClick={() => send({ type: 'booking.confirm' })}
-          >
-            {busy ? t('selection.booking') : t('selection.confirm')}
-          </button>
-          <button
-            type="button"
-            className="button"
-            disabled={busy}
-            onClick={() => send({ type: 'booking.back' })}
-          >
-            {t('actions.back')}
-          </button>
-        </div>
+        <ConfirmActions
+          busy={busy}
+          label={t('selection.confirm')}
+          busyLabel={t('selection.booking')}
+          onConfirm={() => send({ type: 'booking.confirm' })}
+          backLabel={t('actions.back')}
+          onBack={() => send({ type: 'booking.back' })}
+        />
       </section>
     );
   }

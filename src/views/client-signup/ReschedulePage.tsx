@@ -5,6 +5,7 @@ import { coachChange } from '../../machines/client-reschedule.machine';
 import { berlinClock } from '../../lib/client-slots';
 import { wireClientReschedule } from '../../machines/wiring/client-reschedule';
 import { useRouteMachine } from '../route-actor';
+import { ConfirmActions } from '../parts/ConfirmActions';
 import { usePickerState, type SlotPickerActor } from '../appointments/slot-picker';
 import {
   AppointmentFacts,
@@ -125,24 +126,14 @@ function Reschedule({ appointmentId }: { appointmentId: string }) {
           </p>
         ) : null}
         {error ? <ErrorNotice code={error.code} /> : null}
-        <div className="form-actions">
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={busy}
-            onClick={() => pick({ type: 'booking.confirm' })}
-          >
-            {busy ? t('reschedule.moving') : t('reschedule.confirm')}
-          </button>
-          <button
-            type="button"
-            className="button"
-            disabled={busy}
-            onClick={() => pick({ type: 'booking.back' })}
-          >
-            {t('actions.back')}
-          </button>
-        </div>
+        <ConfirmActions
+          busy={busy}
+          label={t('reschedule.confirm')}
+          busyLabel={t('reschedule.moving')}
+          onConfirm={() => pick({ type: 'booking.confirm' })}
+          backLabel={t('actions.back')}
+          onBack={() => pick({ type: 'booking.back' })}
+        />
       </section>
     );
   }

@@ -105,20 +105,15 @@ export function PatientCardFields({ content, readOnly, change }: FieldsProps) {
                 <option value="long">{t('card.horizons.long')}</option>
               </select>
             </div>
-            {readOnly ? null : (
-              <button
-                type="button"
-                className="button"
-                onClick={() =>
-                  change(
-                    'goals',
-                    goals.filter((_, j) => j !== i),
-                  )
-                }
-              >
-                {t('card.remove')}
-              </button>
-            )}
+            <RemoveRow
+              readOnly={readOnly}
+              onRemove={() =>
+                change(
+                  'goals',
+                  goals.filter((_, j) => j !== i),
+                )
+              }
+            />
           </div>
         ))}
         {readOnly || goals.length >= 20 ? null : (
@@ -175,20 +170,15 @@ export function PatientCardFields({ content, readOnly, change }: FieldsProps) {
                 }}
               />
             </div>
-            {readOnly ? null : (
-              <button
-                type="button"
-                className="button"
-                onClick={() =>
-                  change(
-                    'diagnoses',
-                    diagnoses.filter((_, j) => j !== i),
-                  )
-                }
-              >
-                {t('card.remove')}
-              </button>
-            )}
+            <RemoveRow
+              readOnly={readOnly}
+              onRemove={() =>
+                change(
+                  'diagnoses',
+                  diagnoses.filter((_, j) => j !== i),
+                )
+              }
+            />
           </div>
         ))}
         {readOnly || diagnoses.length >= 30 ? null : (
@@ -254,5 +244,16 @@ export function PatientCardFields({ content, readOnly, change }: FieldsProps) {
         ))}
       </fieldset>
     </>
+  );
+}
+
+/** A row's remove button; a read-only card has none. */
+function RemoveRow({ readOnly, onRemove }: { readOnly: boolean; onRemove: () => void }) {
+  const { t } = useTranslation('clinical');
+  if (readOnly) return null;
+  return (
+    <button type="button" className="button" onClick={onRemove}>
+      {t('card.remove')}
+    </button>
   );
 }

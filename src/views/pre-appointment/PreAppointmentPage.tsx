@@ -14,7 +14,7 @@ import { errorKey } from '../staff/ListParts';
 import { useFilterOptions } from '../staff/useUrlList';
 import { wirePreAppointment } from '../../machines/wiring/pre-appointment';
 import { useRouteActor } from '../route-actor';
-import { BusyButton } from '../parts/BusyButton';
+import { ConfirmActions } from '../parts/ConfirmActions';
 import { EventButton } from '../parts/EventButton';
 import '../staff/staff.css';
 
@@ -106,22 +106,14 @@ function SlotPicking({
               {t(errorKey(error))}
             </p>
           ) : null}
-          <div className="form-actions">
-            <BusyButton
-              busy={state.hasTag('submitting')}
-              label={t('preAppointment.book')}
-              busyLabel={t('preAppointment.booking')}
-              onClick={() => send({ type: 'booking.confirm' })}
-            />
-            <button
-              type="button"
-              className="button"
-              disabled={state.hasTag('submitting')}
-              onClick={() => send({ type: 'booking.back' })}
-            >
-              {t('preAppointment.otherTime')}
-            </button>
-          </div>
+          <ConfirmActions
+            busy={state.hasTag('submitting')}
+            label={t('preAppointment.book')}
+            busyLabel={t('preAppointment.booking')}
+            onConfirm={() => send({ type: 'booking.confirm' })}
+            backLabel={t('preAppointment.otherTime')}
+            onBack={() => send({ type: 'booking.back' })}
+          />
         </div>
       ) : (
         <>

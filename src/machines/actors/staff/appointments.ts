@@ -109,6 +109,7 @@ export const loadAppointmentDetailActor = (api: ApiClient) =>
     return { appointment: appointment.data!, communications, events, clinical };
   });
 
+/** `DELETE /appointment/{id}`: cancels (the record stays). */
 export const cancelAppointmentActor = (api: ApiClient) =>
   fromPromise<Appointment, { id: string }>(async ({ input, signal }) => {
     const { data } = await api.DELETE('/appointment/{id}', {
