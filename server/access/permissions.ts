@@ -20,6 +20,7 @@ export const OPERATION_PERMISSIONS = {
   eraseClients: 'deleteClient',
   sendSignInLinks: 'requestClientAuth',
   readAccessLog: 'listClinicalAccessLog',
+  exportClinical: 'exportClientClinicalDocuments',
 } as const satisfies Partial<Record<SessionPermission, string>>;
 
 type OperationPermission = keyof typeof OPERATION_PERMISSIONS;

@@ -2298,10 +2298,10 @@ export interface components {
             permissions: components["schemas"]["SessionPermission"][];
         };
         /**
-         * @description readClinical: clinical content (documents and the client's clinical fields). completeReview: complete signed documents on /review. pickCoach: work for every coach (pick the coach in scheduling, filter lists by coach). holdAppointments: hold appointments oneself (the day's own appointments, the join link). manageBilling: act on billable items (as batchApproveBillableItems). eraseClients: erase a client (as deleteClient). sendSignInLinks: send a client a sign-in link (as requestClientAuth). readAccessLog: read who opened a client's clinical documents (as listClinicalAccessLog). openStaffPages: work in the staff area. openClientPages: use the client's own pages.
+         * @description readClinical: clinical content (documents and the client's clinical fields). completeReview: complete signed documents on /review. pickCoach: work for every coach (pick the coach in scheduling, filter lists by coach). holdAppointments: hold appointments oneself (the day's own appointments, the join link). manageBilling: act on billable items (as batchApproveBillableItems). eraseClients: erase a client (as deleteClient). sendSignInLinks: send a client a sign-in link (as requestClientAuth). readAccessLog: read who opened a client's clinical documents (as listClinicalAccessLog). exportClinical: export a client's clinical documents (as exportClientClinicalDocuments). openStaffPages: work in the staff area. openClientPages: use the client's own pages.
          * @enum {string}
          */
-        SessionPermission: "readClinical" | "completeReview" | "pickCoach" | "holdAppointments" | "manageBilling" | "eraseClients" | "sendSignInLinks" | "readAccessLog" | "openStaffPages" | "openClientPages";
+        SessionPermission: "readClinical" | "completeReview" | "pickCoach" | "holdAppointments" | "manageBilling" | "eraseClients" | "sendSignInLinks" | "readAccessLog" | "exportClinical" | "openStaffPages" | "openClientPages";
         ActivateUserRequest: {
             activationCode: string;
         };
@@ -9038,7 +9038,7 @@ export const pathsAppointmentsGetParametersQuerySortDirectionValues: ReadonlyArr
 export const pathsAdminClientGetParametersQuerySortByValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/client"]["get"]["parameters"]["query"]["sortBy"]> = ["createdAt", "lastName", "firstName", "yearOfBirth", "updatedAt"];
 export const pathsAdminClientGetParametersQuerySortOrderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/client"]["get"]["parameters"]["query"]["sortOrder"]> = ["asc", "desc"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["NONE", "COACH", "ADMIN", "ONBOARDING_MANAGER", "SUPERADMIN"];
-export const sessionPermissionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SessionPermission"]> = ["readClinical", "completeReview", "pickCoach", "holdAppointments", "manageBilling", "eraseClients", "sendSignInLinks", "readAccessLog", "openStaffPages", "openClientPages"];
+export const sessionPermissionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SessionPermission"]> = ["readClinical", "completeReview", "pickCoach", "holdAppointments", "manageBilling", "eraseClients", "sendSignInLinks", "readAccessLog", "exportClinical", "openStaffPages", "openClientPages"];
 export const clientTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClientType"]> = ["self", "relative"];
 export const rejectionReasonTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RejectionReasonType"]> = ["not_reachable", "not_eligible", "no_interest", "declined_contract", "other"];
 export const appointmentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AppointmentType"]> = ["initial", "first", "followup", "first-arztkonsultation", "followup-arztkonsultation", "adhoc"];
