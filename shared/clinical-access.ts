@@ -2,14 +2,13 @@ import type { components } from './contract/product';
 
 /**
  * Who may see clinical content, stated once for the server's answers and the session's
- * permissions. Clinical content is the documents (summaries, patient
+ * permissions (server/access/permissions.ts). Clinical content is the documents (summaries, patient
  * cards) and the client record's clinical fields; a role that may not read it gets the record
  * without those fields, and may not complete documents in review either (completing what one
  * cannot read is no review).
  */
 
 type Role = components['schemas']['Role'];
-export type SessionPermission = components['schemas']['SessionPermission'];
 
 /** Reads and writes clinical content (SUPERADMIN passes every check). */
 export const CLINICAL_READERS: readonly Role[] = ['COACH', 'ADMIN', 'SUPERADMIN'];
@@ -27,14 +26,6 @@ export const CLINICAL_CLIENT_FIELDS = [
 export type ClinicalClientField = (typeof CLINICAL_CLIENT_FIELDS)[number];
 
 export const mayReadClinical = (role: Role) => CLINICAL_READERS.includes(role);
-
-/** What the login answer gives the session, so pages react to a permission, not a role. */
-export function permissionsOf(role: Role): SessionPermission[] {
-  const granted: SessionPermission[] = [];
-  if (mayReadClinical(role)) granted.push('readClinical');
-  if (REVIEW_COMPLETERS.includes(role)) granted.push('completeReview');
-  return granted;
-}
 
 /** The record without its clinical fields when the role may not read them. */
 export function withoutClinical<T extends Partial<Record<ClinicalClientField, unknown>>>(

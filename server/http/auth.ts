@@ -167,11 +167,6 @@ export async function resolvePrincipal(
   };
 }
 
-/** Whom a staff list is scoped to: everyone, one coach's own records, or nothing. */
-export type ListScope = 'all' | 'coach' | 'none';
-export const listScopeOf = (principal: Principal): ListScope =>
-  principal.role !== 'COACH' ? 'all' : principal.user?.coachId ? 'coach' : 'none';
-
 /** SUPERADMIN passes every check; ANY admits every signed-in caller. */
 export function checkRoles(principal: Principal, roles: string[], allowInactive: boolean) {
   if (!principal.active && !allowInactive) {

@@ -13,6 +13,9 @@ type Tuple<T> = readonly [T, ...T[]];
 type Schemas = contract.components['schemas'];
 
 export const ROLES = contract.roleValues as Tuple<Schemas['Role']>;
+export const SESSION_PERMISSIONS = contract.sessionPermissionValues as Tuple<
+  Schemas['SessionPermission']
+>;
 export const APPOINTMENT_TYPES = contract.appointmentTypeValues as Tuple<
   Schemas['AppointmentType']
 >;

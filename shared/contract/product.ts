@@ -2294,11 +2294,14 @@ export interface components {
              * @description A client's own client record (role NONE, once the account is linked to one); absent otherwise. The client pages read the client's own documents by it.
              */
             clientId?: string;
-            /** @description What the role may do beyond opening pages (shared/clinical-access.ts): readClinical (clinical content: documents and the client's clinical fields), completeReview (complete signed documents on /review). */
+            /** @description What the role may do, so pages react to a permission rather than a role (server/access/permissions.ts). Those named after an operation follow that operation's x-roles. */
             permissions: components["schemas"]["SessionPermission"][];
         };
-        /** @enum {string} */
-        SessionPermission: "readClinical" | "completeReview";
+        /**
+         * @description readClinical: clinical content (documents and the client's clinical fields). completeReview: complete signed documents on /review. pickCoach: work for every coach (pick the coach in scheduling, filter lists by coach). holdAppointments: hold appointments oneself (the day's own appointments, the join link). manageBilling: act on billable items (as batchApproveBillableItems). eraseClients: erase a client (as deleteClient). sendSignInLinks: send a client a sign-in link (as requestClientAuth). readAccessLog: read who opened a client's clinical documents (as listClinicalAccessLog). exportClinical: export a client's clinical documents (as exportClientClinicalDocuments). openStaffPages: work in the staff area. openClientPages: use the client's own pages.
+         * @enum {string}
+         */
+        SessionPermission: "readClinical" | "completeReview" | "pickCoach" | "holdAppointments" | "manageBilling" | "eraseClients" | "sendSignInLinks" | "readAccessLog" | "exportClinical" | "openStaffPages" | "openClientPages";
         ActivateUserRequest: {
             activationCode: string;
         };
@@ -9035,7 +9038,7 @@ export const pathsAppointmentsGetParametersQuerySortDirectionValues: ReadonlyArr
 export const pathsAdminClientGetParametersQuerySortByValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/client"]["get"]["parameters"]["query"]["sortBy"]> = ["createdAt", "lastName", "firstName", "yearOfBirth", "updatedAt"];
 export const pathsAdminClientGetParametersQuerySortOrderValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/client"]["get"]["parameters"]["query"]["sortOrder"]> = ["asc", "desc"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["NONE", "COACH", "ADMIN", "ONBOARDING_MANAGER", "SUPERADMIN"];
-export const sessionPermissionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SessionPermission"]> = ["readClinical", "completeReview"];
+export const sessionPermissionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SessionPermission"]> = ["readClinical", "completeReview", "pickCoach", "holdAppointments", "manageBilling", "eraseClients", "sendSignInLinks", "readAccessLog", "exportClinical", "openStaffPages", "openClientPages"];
 export const clientTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClientType"]> = ["self", "relative"];
 export const rejectionReasonTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RejectionReasonType"]> = ["not_reachable", "not_eligible", "no_interest", "declined_contract", "other"];
 export const appointmentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AppointmentType"]> = ["initial", "first", "followup", "first-arztkonsultation", "followup-arztkonsultation", "adhoc"];

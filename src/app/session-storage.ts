@@ -20,10 +20,22 @@ const ROLES = [
   'SUPERADMIN',
 ] as const satisfies readonly Role[];
 const _allRoles: ListsAll<Role, typeof ROLES> = true;
-const PERMISSIONS: readonly unknown[] = [
+const PERMISSIONS = [
   'readClinical',
   'completeReview',
+  'pickCoach',
+  'holdAppointments',
+  'manageBilling',
+  'eraseClients',
+  'sendSignInLinks',
+  'readAccessLog',
+  'exportClinical',
+  'openStaffPages',
+  'openClientPages',
 ] as const satisfies readonly SessionPermission[];
+const _allPermissions: ListsAll<SessionPermission, typeof PERMISSIONS> = true;
+/** Every login answer grants one area; a stored session without one predates them. */
+const AREAS: readonly unknown[] = ['openStaffPages', 'openClientPages'];
 
 /**
  * Whatever local storage holds may be stale or edited by hand; anything but a well-formed
@@ -43,7 +55,11 @@ function asStoredSession(value: unknown): SessionInfo | null {
     typeof v.role !== 'string' ||
     !(ROLES as readonly string[]).includes(v.role) ||
     typeof v.active !== 'boolean' ||
-    !coachOk
+    !coachOk ||
+    // Pages read permissions, not roles: a session stored before the login answer carried
+    // them all counts as none, and the token signs in afresh.
+    !Array.isArray(v.permissions) ||
+    !v.permissions.some((p) => AREAS.includes(p))
   ) {
     return null;
   }
@@ -53,11 +69,9 @@ function asStoredSession(value: unknown): SessionInfo | null {
     role: v.role as SessionInfo['role'],
     active: v.active,
     coach: coach ? { id: coach.id as string, name: coach.name as string } : null,
-    ...(Array.isArray(v.permissions)
-      ? {
-          permissions: v.permissions.filter((p): p is SessionPermission => PERMISSIONS.includes(p)),
-        }
-      : {}),
+    permissions: v.permissions.filter((p): p is SessionPermission =>
+      (PERMISSIONS as readonly unknown[]).includes(p),
+    ),
   };
 }
 

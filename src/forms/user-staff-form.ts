@@ -29,8 +29,11 @@ const coachId = z
   .refine((s) => s === '' || z.uuid().safeParse(s).success, { error: 'unknown_coach' })
   .transform((s) => (s === '' ? null : s));
 
+/** A coach's account belongs to a coach record (the form asks for it). */
+export const needsCoachRecord = (role: unknown) => role === 'COACH';
+
 const coachNeeded = (v: { role: Role; coachId: string | null }, ctx: z.RefinementCtx) => {
-  if (v.role === 'COACH' && !v.coachId)
+  if (needsCoachRecord(v.role) && !v.coachId)
     ctx.addIssue({ code: 'custom', path: ['coachId'], message: 'value_missing' });
 };
 

@@ -1,8 +1,6 @@
 import { Temporal } from '@js-temporal/polyfill';
 import { assign, fromPromise, sendTo, setup, type AnyActorRef } from 'xstate';
-import type { Role } from './session.machine';
 import {
-  picksCoach,
   bookingRequestOf,
   coachGuards,
   startingState,
@@ -85,7 +83,8 @@ export interface BookingContext {
 
 export interface BookingInput {
   kind: BookingKind;
-  role: Role;
+  /** Works for every coach (the session's `pickCoach` permission): picks the coach. */
+  canPickCoach: boolean;
   ownCoachId: string | null;
   today: Temporal.PlainDate;
 }
@@ -184,9 +183,9 @@ export const bookingMachine = setup({
   id: 'booking',
   context: ({ input }) => ({
     kind: input.kind,
-    canPickCoach: picksCoach(input.role),
+    canPickCoach: input.canPickCoach,
     coaches: [],
-    coachId: picksCoach(input.role) ? null : input.ownCoachId,
+    coachId: input.canPickCoach ? null : input.ownCoachId,
     query: '',
     results: [],
     client: null,

@@ -1,9 +1,7 @@
 import type { Temporal } from '@js-temporal/polyfill';
 import { assign, fromPromise, setup } from 'xstate';
-import type { Role } from './session.machine';
 import {
   fieldErrorsOf,
-  picksCoach,
   coachGuards,
   startingState,
   toScheduleError,
@@ -72,7 +70,8 @@ export interface AvailabilityWeekContext {
 }
 
 export interface AvailabilityWeekInput {
-  role: Role;
+  /** Works for every coach (the session's `pickCoach` permission): picks the coach. */
+  canPickCoach: boolean;
   /** The signed-in coach's record (session.coach.id); null for other roles. */
   ownCoachId: string | null;
   /** Today in Berlin: the week shown first. */
@@ -192,9 +191,9 @@ export const availabilityWeekMachine = setup({
 }).createMachine({
   id: 'availabilityWeek',
   context: ({ input }) => ({
-    canPickCoach: picksCoach(input.role),
+    canPickCoach: input.canPickCoach,
     coaches: [],
-    coachId: picksCoach(input.role) ? null : input.ownCoachId,
+    coachId: input.canPickCoach ? null : input.ownCoachId,
     weekStart: mondayOf(input.today),
     availabilities: [],
     selection: null,

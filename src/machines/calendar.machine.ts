@@ -1,8 +1,6 @@
 import type { Temporal } from '@js-temporal/polyfill';
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
-import type { Role } from './session.machine';
 import {
-  picksCoach,
   toScheduleError,
   type Appointment,
   type CalendarEvent,
@@ -61,7 +59,8 @@ export interface CalendarContext {
 }
 
 export interface CalendarInput {
-  role: Role;
+  /** Works for every coach (the session's `pickCoach` permission): picks the coach. */
+  canPickCoach: boolean;
   today: Temporal.PlainDate;
   /** Narrow screen at start (the viewport actor reports changes). */
   narrow?: boolean;
@@ -150,7 +149,7 @@ export const calendarMachine = setup({
 }).createMachine({
   id: 'calendar',
   context: ({ input }) => ({
-    canPickCoach: picksCoach(input.role),
+    canPickCoach: input.canPickCoach,
     coaches: [],
     coachId: null,
     mode: input.narrow ? 'day' : 'week',

@@ -34,8 +34,8 @@ export interface SessionInfo {
   /** A client's own client record, once the account is linked to one (role NONE only). */
   clientId?: string;
   /**
-   * What the role may do beyond opening pages (shared/clinical-access.ts): `readClinical`,
-   * `completeReview`. Absent in sessions cached before the login answer carried it: none.
+   * What the role may do (server/access/permissions.ts): pages and machines read these, never
+   * the role. Absent only in sessions cached before the login answer carried it: none.
    */
   permissions?: readonly SessionPermission[];
 }

@@ -29,11 +29,14 @@ export function useSessionStatus(): SessionStatus {
   return useSelector(session, sessionStatus, sameStatus);
 }
 
+/** Whether a session status holds a permission (signed in, and the login answer granted it). */
+export const statusMay = (status: SessionStatus, permission: SessionPermission): boolean =>
+  status.kind === 'signedIn' && (status.session.permissions ?? []).includes(permission);
+
 /**
- * Whether the session's role may do something beyond opening a page (the login answer's
- * `permissions`, shared/clinical-access.ts): pages react to this instead of naming roles.
+ * Whether the session's role may do something (the login answer's `permissions`,
+ * server/access/permissions.ts): pages react to this instead of naming roles.
  */
 export function useSessionPermission(permission: SessionPermission): boolean {
-  const status = useSessionStatus();
-  return status.kind === 'signedIn' && (status.session.permissions ?? []).includes(permission);
+  return statusMay(useSessionStatus(), permission);
 }

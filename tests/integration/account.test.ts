@@ -117,8 +117,8 @@ describe('staff activation', () => {
       role: 'COACH',
       active: false,
       coach: { id: coach.id, name: 'Mara Muster' },
-      // A coach reads clinical content; an onboarding manager does not.
-      permissions: ['readClinical'],
+      // A coach reads clinical content and holds appointments; an onboarding manager does not.
+      permissions: ['readClinical', 'holdAppointments', 'openStaffPages'],
     });
     expectProblem(await api.call('GET', '/api/appointments', { as: person }), 403, 'inactive_user');
 
@@ -134,8 +134,8 @@ describe('staff activation', () => {
       role: 'COACH',
       active: true,
       coach: { id: coach.id, name: 'Mara Muster' },
-      // A coach reads clinical content; an onboarding manager does not.
-      permissions: ['readClinical'],
+      // A coach reads clinical content and holds appointments; an onboarding manager does not.
+      permissions: ['readClinical', 'holdAppointments', 'openStaffPages'],
     });
 
     expectStatus(await api.call('GET', '/api/appointments', { as: person }), 200);
@@ -164,7 +164,7 @@ describe('staff activation', () => {
       role: 'ONBOARDING_MANAGER',
       active: true,
       coach: null,
-      permissions: [],
+      permissions: ['pickCoach', 'sendSignInLinks', 'openStaffPages'],
     });
     expectStatus(await api.call('GET', '/api/user', { as: person }), 200);
   });

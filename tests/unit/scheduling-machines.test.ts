@@ -67,7 +67,7 @@ function startWeek(role: 'COACH' | 'ADMIN' = 'COACH', ownCoachId: string | null 
       },
       actions: { notifySaved, notifyDeleted },
     }),
-    { input: { role, ownCoachId, today: WED_25_MARCH } },
+    { input: { canPickCoach: role !== 'COACH', ownCoachId, today: WED_25_MARCH } },
   ).start();
   return { actor, fakes, notifySaved, notifyDeleted };
 }
@@ -354,7 +354,7 @@ function startCalendar(role: 'COACH' | 'ADMIN' = 'COACH', narrow = false) {
       },
       actions: { notifyCancelled },
     }),
-    { input: { role, today: WED_25_MARCH, narrow } },
+    { input: { canPickCoach: role !== 'COACH', today: WED_25_MARCH, narrow } },
   ).start();
   return { actor, fakes, notifyCancelled };
 }
@@ -480,7 +480,12 @@ function startBooking(role: 'COACH' | 'ADMIN' = 'COACH', kind: 'regular' | 'adho
       actions: { notifyBooked },
     }),
     {
-      input: { kind, role, ownCoachId: role === 'COACH' ? COACH_ID : null, today: WED_25_MARCH },
+      input: {
+        kind,
+        canPickCoach: role !== 'COACH',
+        ownCoachId: role === 'COACH' ? COACH_ID : null,
+        today: WED_25_MARCH,
+      },
       clock,
     },
   ).start();

@@ -81,7 +81,7 @@ const WEEK_EVENTS: AnyEventObject[] = [
 
 function renderWeek() {
   const started = startMachine(availabilityWeekMachine, {
-    input: { role: 'ADMIN', ownCoachId: null, today: TODAY },
+    input: { canPickCoach: true, ownCoachId: null, today: TODAY },
   });
   const view = render(
     <I18nextProvider i18n={i18n}>
@@ -100,7 +100,7 @@ describeModel('availability week, model-based', {
   machine: availabilityWeekMachine,
   plans: [
     {
-      input: { role: 'ADMIN', ownCoachId: null, today: TODAY },
+      input: { canPickCoach: true, ownCoachId: null, today: TODAY },
       events: WEEK_EVENTS,
       // Context that changes what is shown, kept finite.
       serialize: (s: WeekSnapshot) => {
@@ -281,7 +281,7 @@ function eventsForWeek(query: CalendarQuery): CalendarWeek {
 function renderCalendar() {
   const viewport: { send?: (event: AnyEventObject) => void } = {};
   const started = startMachine(calendarMachine, {
-    input: { role: 'ADMIN', today: TODAY, narrow: false },
+    input: { canPickCoach: true, today: TODAY, narrow: false },
     actors: {
       watchViewport: fromCallback<AnyEventObject>(({ sendBack }) => {
         viewport.send = sendBack;
@@ -303,7 +303,7 @@ describeModel('calendar, model-based', {
   machine: calendarMachine,
   plans: [
     {
-      input: { role: 'ADMIN', today: TODAY, narrow: false },
+      input: { canPickCoach: true, today: TODAY, narrow: false },
       events: CALENDAR_EVENTS,
       serialize: (s: CalendarSnapshot) => ({
         mode: s.context.mode,

@@ -27,6 +27,7 @@ const session = {
   role: 'COACH' as const,
   active: true,
   coach: { id: 'c-1', name: 'Dr. Anna Berg' },
+  permissions: ['readClinical', 'holdAppointments', 'openStaffPages'] as const,
 };
 
 describe('browser session store', () => {
@@ -49,6 +50,12 @@ describe('browser session store', () => {
     ['an empty user id', JSON.stringify({ ...session, userId: '' })],
     ['active as text', JSON.stringify({ ...session, active: 'yes' })],
     ['a coach without a name', JSON.stringify({ ...session, coach: { id: 'c-1' } })],
+    // Stored before the login answer carried every permission: signed in afresh by the token.
+    ['no permissions', JSON.stringify({ ...session, permissions: undefined })],
+    [
+      'no area among its permissions',
+      JSON.stringify({ ...session, permissions: ['readClinical'] }),
+    ],
     ['null', 'null'],
   ])('treats a stored session with %s as none', (_, raw) => {
     const browser = fakeBrowser();
@@ -60,5 +67,12 @@ describe('browser session store', () => {
     const browser = fakeBrowser();
     browser.items.set(SESSION_STORAGE_KEY, JSON.stringify({ ...session, coach: null, extra: 1 }));
     expect(createBrowserSessionStore(browser).readSession()).toEqual({ ...session, coach: null });
+  });
+
+  it('keeps only the permissions the app knows', () => {
+    const browser = fakeBrowser();
+    const stored = { ...session, permissions: [...session.permissions, 'flyToTheMoon'] };
+    browser.items.set(SESSION_STORAGE_KEY, JSON.stringify(stored));
+    expect(createBrowserSessionStore(browser).readSession()).toEqual(session);
   });
 });

@@ -7,6 +7,7 @@ import { createAppServices } from '../../src/app/services';
 import type { BrowserSessionStore } from '../../src/machines/actors/session';
 import { createI18n } from '../../src/i18n';
 import type { SessionInfo } from '../../src/machines/session.machine';
+import { permissionsOf } from '../../server/access/permissions';
 import { readLocales } from '../support/locales';
 
 /** The whole app in jsdom with a fake server, to see what a person sees per session. */
@@ -66,6 +67,8 @@ const person = (role: SessionInfo['role'], active = true): SessionInfo => ({
   role,
   active,
   coach: null,
+  // What the server's login answer grants the role.
+  permissions: permissionsOf(role),
 });
 
 const json = (status: number, body: unknown, type = 'application/json') =>

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { clients, coaches, users } from '../../db/schema/index';
-import { permissionsOf } from '../../../shared/clinical-access';
+import { permissionsOf } from '../../access/permissions';
 import type { Db, Tx } from '../../db/client';
 import { forgetPrincipal, type Principal } from '../../http/auth';
 import { defineHandlers } from '../../http/handler';

@@ -11,6 +11,7 @@ import type { Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
 import { rowsOf } from '../../db/raw-rows';
 import type { Principal } from '../../http/auth';
+import { reachesCoach } from '../../access/policy';
 import { defineHandlers, type AppDeps } from '../../http/handler';
 import { badRequest, conflict, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent } from '../events/index';
@@ -49,7 +50,7 @@ const phaseOf = (deps: AppDeps, a: TimedAppointment) => appointmentPhase(a, deps
 
 /** A coach books and moves only their own appointments. */
 function assertOwnCoach(principal: Principal, coachId: string) {
-  if (principal.role === 'COACH' && principal.user?.coachId !== coachId) {
+  if (!reachesCoach(principal, coachId)) {
     throw forbidden('forbidden_scope', 'Coaches manage only their own appointments');
   }
 }

@@ -2,7 +2,8 @@ import { and, asc, desc, eq, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm
 import { alias, type PgSelect, type SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
-import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
+import type { Principal } from '../../http/auth';
+import { listScopeOf, scopeWhere, type ListScope } from '../../access/policy';
 import type { Query } from '../../http/handler';
 import { toAppointment } from './repository';
 import {
@@ -37,8 +38,7 @@ function listFilters(scope: ListScope, q: Query<'listAppointments'>) {
   const value = (name: string) => sql.placeholder(name);
   const has = (name: (typeof VALUE_FILTERS)[number]) => q[name] !== undefined;
   return and(
-    scope === 'coach' ? eq(appointments.coachId, value('scopeCoach')) : undefined,
-    scope === 'none' ? sql`false` : undefined,
+    scopeWhere('appointments', scope, value('scopeCoach')),
     has('fromDate') ? gte(appointments.startDate, value('fromDate')) : undefined,
     has('toDate') ? lt(appointments.startDate, value('toDate')) : undefined,
     has('appointmentType') ? eq(appointments.appointmentType, value('appointmentType')) : undefined,

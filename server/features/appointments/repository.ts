@@ -1,8 +1,9 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
+import { scopeFilter } from '../../access/policy';
 
 const client = alias(clients, 'client');
 const coach = alias(coaches, 'coach');
@@ -65,12 +66,8 @@ export function toAppointment(row: Joined) {
   };
 }
 
-/** Coaches reach only the appointments they hold. */
-export function appointmentScope(principal: Principal): SQL | undefined {
-  if (principal.role !== 'COACH') return undefined;
-  const coachId = principal.user?.coachId;
-  return coachId ? eq(appointments.coachId, coachId) : sql`false`;
-}
+/** The appointments the caller reaches (access policy: a coach the ones they hold). */
+export const appointmentScope = (principal: Principal) => scopeFilter(principal, 'appointments');
 
 /** The appointment, if in the principal's scope; `lock` holds its row for the transaction. */
 export async function findAppointment(

@@ -5,6 +5,7 @@ import { instant, instantOf, isoOf, isoOfMs, minutesBetween } from '../../time';
 import type { Tx } from '../../db/client';
 import { availabilities, availabilityOverrides, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
+import { reachesCoach } from '../../access/policy';
 import { defineHandlers, type AppDeps } from '../../http/handler';
 import { badRequest, forbidden, notFound } from '../../http/problem';
 import { changedFields, recordEvent, updateRecorded } from '../events/index';
@@ -54,7 +55,7 @@ function occurs(series: SeriesFields, date: string) {
 
 /** A coach manages only their own availability. */
 function assertOwnCoach(principal: Principal, coachId: string) {
-  if (principal.role === 'COACH' && principal.user?.coachId !== coachId) {
+  if (!reachesCoach(principal, coachId)) {
     throw forbidden('forbidden_scope', 'Coaches manage only their own availability');
   }
 }

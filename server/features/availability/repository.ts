@@ -1,20 +1,17 @@
-import { and, asc, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, or, type SQL } from 'drizzle-orm';
 import { childrenOf } from '../../db/children';
 import type { Db, Tx } from '../../db/client';
 import { availabilities, availabilityOverrides, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
+import { scopeFilter } from '../../access/policy';
 import { isoOfMs } from '../../time';
 import { expandOccurrences, hhmm, ZONE, type OverrideFields } from './occurrences';
 
 type AvailabilityRow = typeof availabilities.$inferSelect;
 type OverrideRow = typeof availabilityOverrides.$inferSelect;
 
-/** Coaches reach only their own availability; everyone else all of it. */
-export function availabilityScope(principal: Principal): SQL | undefined {
-  if (principal.role !== 'COACH') return undefined;
-  const coachId = principal.user?.coachId;
-  return coachId ? eq(availabilities.coachId, coachId) : sql`false`;
-}
+/** The availability the caller reaches (access policy: a coach their own). */
+export const availabilityScope = (principal: Principal) => scopeFilter(principal, 'availability');
 
 /** Series whose bounds overlap [from, to). */
 export const overlapsWindow = (from: string, to: string) =>

@@ -1,7 +1,8 @@
-import { and, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { billableItems, clients } from '../../db/schema/index';
+import { billableItems } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
+import { reachOf, scopeFilter, scopeWhere } from '../../access/policy';
 import type { Query } from '../../http/handler';
 import { preparedOnce } from '../../db/prepared';
 import { pageWindow } from '../../http/paging';
@@ -9,22 +10,8 @@ import { rawRows } from '../../db/raw-rows';
 import { rememberedTotals, statusTotalsOf, totalsColumn, totalsFromArray } from './totals';
 import { itemBodies, itemBodiesJoined, itemBodyOf, storedItemBody } from './item-read-model';
 
-/**
- * Coaches see the items of the appointments they held and of the clients they coach;
- * everyone else who may list (admins, onboarding managers, superadmins) sees all.
- */
-export function itemScope(principal: Principal): SQL | undefined {
-  if (principal.role !== 'COACH') return undefined;
-  const coachId = principal.user?.coachId;
-  if (!coachId) return sql`false`;
-  return or(
-    eq(billableItems.coachId, coachId),
-    inArray(
-      billableItems.clientId,
-      sql`(SELECT ${clients.id} FROM ${clients} WHERE ${clients.coachedById} = ${coachId})`,
-    ),
-  );
-}
+/** The items the caller reaches (access policy: a coach those of their appointments and clients). */
+export const itemScope = (principal: Principal) => scopeFilter(principal, 'billableItems');
 
 /** One item in the caller's scope as the contract's JSON text (the read model's body). */
 export function itemBody(db: Db | Tx, principal: Principal, id: string) {
@@ -41,22 +28,11 @@ const FILTERS = ['coachId', 'clientId', 'insurer', 'payerKind', 'fromDate', 'toD
  */
 function otherFilters(principal: Principal, q: Omit<ListQuery, 'page' | 'limit'>) {
   const p = (name: string) => sql.placeholder(name);
-  const scopeCoach = principal.role === 'COACH' ? (principal.user?.coachId ?? null) : undefined;
+  const reach = reachOf(principal);
+  const scopeCoach = reach.kind === 'coach' ? reach.coachId : undefined;
   const present = FILTERS.filter((f) => q[f] !== undefined && q[f] !== '');
-  const scope =
-    scopeCoach === undefined
-      ? undefined
-      : scopeCoach === null
-        ? sql`false`
-        : or(
-            eq(billableItems.coachId, p('scopeCoach')),
-            inArray(
-              billableItems.clientId,
-              sql`(SELECT ${clients.id} FROM ${clients} WHERE ${clients.coachedById} = ${p('scopeCoach')})`,
-            ),
-          );
   const where = and(
-    scope,
+    scopeWhere('billableItems', reach.kind, p('scopeCoach')),
     q.coachId ? eq(billableItems.coachId, p('coachId')) : undefined,
     q.clientId ? eq(billableItems.clientId, p('clientId')) : undefined,
     q.insurer ? eq(billableItems.insurer, p('insurer')) : undefined,
@@ -66,8 +42,8 @@ function otherFilters(principal: Principal, q: Omit<ListQuery, 'page' | 'limit'>
   );
   const values: Record<string, unknown> = Object.fromEntries(present.map((f) => [f, q[f]]));
   if (scopeCoach) values.scopeCoach = scopeCoach;
-  const shape = `${scopeCoach === undefined ? 'all' : scopeCoach === null ? 'none' : 'coach'}:${present.join(',')}`;
-  const filtered = scopeCoach !== undefined || present.length > 0;
+  const shape = `${reach.kind}:${present.join(',')}`;
+  const filtered = reach.kind !== 'all' || present.length > 0;
   return { where, values, shape, key: filtered ? `${shape}:${JSON.stringify(values)}` : undefined };
 }
 

@@ -10,6 +10,7 @@ import {
   coaches,
 } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
+import { reachesCoach } from '../../access/policy';
 import { defineHandlers } from '../../http/handler';
 import { notFound } from '../../http/problem';
 import { instantOf, isoOf } from '../../time';
@@ -34,7 +35,7 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 
 /** Coaches reach only their own feed; another coach's is out of reach (404, as records are). */
 function assertOwnFeed(principal: Principal, coachId: string) {
-  if (principal.role === 'COACH' && principal.user?.coachId !== coachId) throw notFound('coach');
+  if (!reachesCoach(principal, coachId)) throw notFound('coach');
 }
 
 async function assertCoach(db: Db, coachId: string) {

@@ -8,6 +8,7 @@ import {
   connectedCalendars,
 } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
+import { reachesCoach } from '../../access/policy';
 import { defineHandlers } from '../../http/handler';
 import { badRequest, HttpProblem, notFound } from '../../http/problem';
 import { recordEvent } from '../events/index';
@@ -27,7 +28,7 @@ const PROBLEM_DETAIL = {
 
 /** Coaches reach only their own connections (404 for another coach's, as records are). */
 async function assertCoach(db: Db, principal: Principal, coachId: string) {
-  if (principal.role === 'COACH' && principal.user?.coachId !== coachId) throw notFound('coach');
+  if (!reachesCoach(principal, coachId)) throw notFound('coach');
   const [row] = await db.select({ id: coaches.id }).from(coaches).where(eq(coaches.id, coachId));
   if (!row) throw notFound('coach');
 }

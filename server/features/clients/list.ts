@@ -2,7 +2,8 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { clients, coaches } from '../../db/schema/index';
-import { listScopeOf, type ListScope, type Principal } from '../../http/auth';
+import type { Principal } from '../../http/auth';
+import { listScopeOf, type ListScope } from '../../access/policy';
 import { withoutClinical } from '../../../shared/clinical-access';
 import type { Query } from '../../http/handler';
 import {

@@ -2,7 +2,8 @@ import { and, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { appointments, clients, coaches } from '../../db/schema/index';
-import type { ListScope, Principal } from '../../http/auth';
+import type { Principal } from '../../http/auth';
+import { scopeFilter, scopeWhere, type ListScope } from '../../access/policy';
 import { withoutClinical } from '../../../shared/clinical-access';
 import type { Query } from '../../http/handler';
 import { searchShape, searchWords } from './search';
@@ -85,12 +86,8 @@ export function toClient({ client: c, coachId, coachFirstName, coachLastName }: 
   };
 }
 
-/** Coaches reach only the clients they coach; everyone else reaches all. */
-export function clientScope(principal: Principal): SQL | undefined {
-  if (principal.role !== 'COACH') return undefined;
-  const coachId = principal.user?.coachId;
-  return coachId ? eq(clients.coachedById, coachId) : sql`false`;
-}
+/** The clients the caller reaches (access policy: a coach the clients they coach). */
+export const clientScope = (principal: Principal) => scopeFilter(principal, 'clients');
 
 /** A client in the caller's scope, as the caller may see it (withoutClinical), or null. */
 export async function findClient(db: Db | Tx, principal: Principal, id: string) {
@@ -196,8 +193,7 @@ export const clientCountKey = (
 export function clientFilters(scope: ListScope, q: Query<'listClients'>): SQL | undefined {
   const value = (name: string) => sql.placeholder(name);
   return and(
-    scope === 'coach' ? eq(clients.coachedById, value('scopeCoach')) : undefined,
-    scope === 'none' ? sql`false` : undefined,
+    scopeWhere('clients', scope, value('scopeCoach')),
     // The text search is not a filter here: it starts from client_search_terms (list.ts).
     // The pattern is a placeholder (phonePattern); the trigram index serves it at run time.
     q.phoneNumber !== undefined ? sql`${phoneDigits} LIKE ${value('phonePattern')}` : undefined,

@@ -2,12 +2,10 @@ import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { clients } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
+import { PICKS_COACH } from '../../access/policy';
 import { forbidden, HttpProblem } from '../../http/problem';
 import { clientScope } from './repository';
 import { CLINICAL_CLIENT_FIELDS, mayReadClinical } from '../../../shared/clinical-access';
-
-/** Roles that see and assign every client; coaches reach only the clients they coach. */
-const ASSIGNING_ROLES = new Set(['ADMIN', 'ONBOARDING_MANAGER', 'SUPERADMIN']);
 
 /**
  * A client named by id in a body or filter must be in the caller's reach: a coach names
@@ -32,7 +30,7 @@ export function assertMayAssignCoach(
   before: { coachedById: string | null; existingClientOfCoachId: string | null },
   input: { coachedById?: string | null; existingClientOfCoachId?: string | null },
 ) {
-  if (ASSIGNING_ROLES.has(principal.role)) return;
+  if (PICKS_COACH.includes(principal.role)) return;
   const changes = (field: 'coachedById' | 'existingClientOfCoachId') =>
     input[field] !== undefined && (input[field] ?? null) !== before[field];
   if (changes('coachedById') || changes('existingClientOfCoachId')) {

@@ -14,6 +14,8 @@ import {
   type DocumentType,
 } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
+import { mayReadContent, reachOf } from '../../access/policy';
+import { mayReadClinical } from '../../../shared/clinical-access';
 import { badRequest, conflict, HttpProblem, notFound } from '../../http/problem';
 import { blockersOf } from './content';
 
@@ -29,24 +31,26 @@ const iso = (value: string | Date | null) =>
   value === null ? null : new Date(value).toISOString();
 
 /**
- * Who may read a document's content: ADMIN and SUPERADMIN; a coach for documents of their
- * appointments or of clients they coach. Anyone else gets 404, so nothing can be inferred.
+ * Who may read a document's content (access policy): a clinical reader who reaches it, a coach
+ * for documents of their appointments or of clients they coach. Anyone else gets 404, so
+ * nothing can be inferred. The client's coach is read only when the document's own coach
+ * does not already decide it.
  */
 export async function canReadContent(
   db: Db | Tx,
   principal: Principal,
   row: DocRow,
 ): Promise<boolean> {
-  if (principal.role === 'ADMIN' || principal.role === 'SUPERADMIN') return true;
-  if (principal.role !== 'COACH') return false;
-  const coachId = principal.user?.coachId;
-  if (!coachId) return false;
-  if (row.coachId === coachId) return true;
+  if (mayReadContent(principal, { coachId: row.coachId, clientCoachId: null })) return true;
+  if (reachOf(principal).kind !== 'coach' || !mayReadClinical(principal.role)) return false;
   const [client] = await db
-    .select({ id: clients.id })
+    .select({ coachedById: clients.coachedById })
     .from(clients)
-    .where(and(eq(clients.id, row.clientId), eq(clients.coachedById, coachId)));
-  return !!client;
+    .where(eq(clients.id, row.clientId));
+  return mayReadContent(principal, {
+    coachId: row.coachId,
+    clientCoachId: client?.coachedById ?? null,
+  });
 }
 
 export async function logRead(db: Db | Tx, principal: Principal, type: DocumentType, row: DocRow) {

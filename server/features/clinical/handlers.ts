@@ -9,6 +9,7 @@ import {
   type DocumentType,
 } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
+import { actsAsClient, reachesRecord } from '../../access/policy';
 import { defineHandlers, type AppDeps } from '../../http/handler';
 import { conflict, notFound, type HttpProblem } from '../../http/problem';
 import { inTransaction } from '../../db/transaction';
@@ -71,10 +72,8 @@ async function heldAppointment(tx: Tx, principal: Principal, appointmentId: stri
     .innerJoin(clients, eq(clients.id, appointments.clientId))
     .where(eq(appointments.id, appointmentId));
   if (!row) throw notFound('appointment');
-  const coachId = principal.user?.coachId;
   if (
-    principal.role === 'COACH' &&
-    (!coachId || (row.appointment.coachId !== coachId && row.coachedById !== coachId))
+    !reachesRecord(principal, { coachId: row.appointment.coachId, clientCoachId: row.coachedById })
   ) {
     throw notFound('appointment');
   }
@@ -259,7 +258,7 @@ export const documentHandlers = defineHandlers({
       ne(patientCards.status, 'canceled'),
     )!;
     let row: DocRow;
-    if (principal.role === 'NONE') {
+    if (actsAsClient(principal)) {
       // A client reads their own card once it is signed.
       const [own] = await deps.db
         .select({ card: patientCards })
@@ -278,7 +277,7 @@ export const documentHandlers = defineHandlers({
     }
     await logRead(deps.db, principal, 'patient_card', row);
     setEtag(reply, row);
-    return toDocument(deps.db, 'patient_card', row, { withReview: principal.role !== 'NONE' });
+    return toDocument(deps.db, 'patient_card', row, { withReview: !actsAsClient(principal) });
   },
 
   updatePatientCard: (ctx) => saveDocument(ctx, 'patient_card', cardById(ctx.params.patientCardId)),

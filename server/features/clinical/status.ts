@@ -2,6 +2,7 @@ import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { appointments, appointmentSummaries, clients, patientCards } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
+import { reachesRecord, reachOf } from '../../access/policy';
 import { notFound } from '../../http/problem';
 import { blockersOf } from './content';
 import { namesOf } from './documents';
@@ -86,10 +87,10 @@ export async function clientClinicalStatus(db: Db, principal: Principal, clientI
   ]);
   // A coach sees a client they coach whole, otherwise only the documents of their appointments.
   let visible = (_row: StatusRow) => true;
-  if (principal.role === 'COACH') {
-    const coachId = principal.user?.coachId ?? null;
-    const coachesClient = coachId !== null && client?.coachedById === coachId;
-    visible = (row) => coachesClient || row.coachId === coachId;
+  if (reachOf(principal).kind !== 'all') {
+    const clientCoachId = client?.coachedById ?? null;
+    const coachesClient = reachesRecord(principal, { coachId: null, clientCoachId });
+    visible = (row) => reachesRecord(principal, { coachId: row.coachId, clientCoachId });
     const any = coachesClient || summaries.some(visible) || (card !== undefined && visible(card));
     if (!any) throw notFound('client');
   } else if (!client && !card && summaries.length === 0) {

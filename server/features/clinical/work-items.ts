@@ -10,19 +10,8 @@ export const SUMMARY_DUE_MS = 30 * 60 * 1000;
 export const OVERDUE_MS = 48 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/**
- * The coach a list is limited to: a coach always sees only their own (another coach's id
- * matches nothing), everyone else all coaches or the one asked for. `undefined` = no limit.
- */
-export function coachLimit(
-  principal: Principal,
-  coachId: string | undefined,
-): string | null | undefined {
-  if (principal.role !== 'COACH') return coachId;
-  const own = principal.user?.coachId ?? null;
-  if (!own || (coachId && coachId !== own)) return null;
-  return own;
-}
+import { coachLimit } from '../../access/policy';
+export { coachLimit };
 export const NO_MATCH = '00000000-0000-0000-0000-000000000000';
 const coachFilter = (column: SQL, coach: string | null | undefined) =>
   coach === undefined ? sql`true` : sql`${column} = ${coach ?? NO_MATCH}::uuid`;

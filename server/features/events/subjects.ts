@@ -1,7 +1,8 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { appointments, clients, invoices, type events } from '../../db/schema/index';
-import { listScopeOf, type Principal } from '../../http/auth';
+import type { Principal } from '../../http/auth';
+import { reachOf, scopeFilter } from '../../access/policy';
 import type { components } from '../../../shared/contract/product';
 
 type EventRow = typeof events.$inferSelect;
@@ -31,10 +32,7 @@ export async function subjectsOf(
   principal: Principal,
   rows: readonly EventRow[],
 ): Promise<Map<string, EventSubject>> {
-  const scope = listScopeOf(principal);
-  const ownCoach = principal.user?.coachId ?? null;
-  const seesRecords = scope !== 'none';
-  const coachFilter = scope === 'coach' && ownCoach ? ownCoach : null;
+  const seesRecords = reachOf(principal).kind !== 'none';
 
   const clientIds = seesRecords ? unique(rows.map((e) => e.clientId)) : [];
   const appointmentIds = seesRecords ? unique(rows.map((e) => e.appointmentId)) : [];
@@ -49,12 +47,7 @@ export async function subjectsOf(
       ? db
           .select({ id: clients.id, firstName: clients.firstName, lastName: clients.lastName })
           .from(clients)
-          .where(
-            and(
-              inArray(clients.id, clientIds),
-              coachFilter ? eq(clients.coachedById, coachFilter) : undefined,
-            ),
-          )
+          .where(and(inArray(clients.id, clientIds), scopeFilter(principal, 'clients')))
       : [],
     appointmentIds.length
       ? db
@@ -65,10 +58,7 @@ export async function subjectsOf(
           })
           .from(appointments)
           .where(
-            and(
-              inArray(appointments.id, appointmentIds),
-              coachFilter ? eq(appointments.coachId, coachFilter) : undefined,
-            ),
+            and(inArray(appointments.id, appointmentIds), scopeFilter(principal, 'appointments')),
           )
       : [],
     invoiceIds.length || invoiceNumbers.length

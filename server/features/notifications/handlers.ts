@@ -1,8 +1,9 @@
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { appointments, clients, communications } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
+import { scopeFilter } from '../../access/policy';
 import { defineHandlers } from '../../http/handler';
 import { pageWindow } from '../../http/paging';
 import { badRequest, conflict, notFound } from '../../http/problem';
@@ -10,16 +11,6 @@ import { appointmentPhase, mayCancelOrInvite } from '../../../shared/appointment
 import { recordEvent } from '../events/index';
 import { enqueueInvitations } from './enqueue';
 import { inTransaction } from '../../db/transaction';
-
-/** Coaches reach the appointments they hold and the clients they coach; staff reach all. */
-function coachOnly(
-  principal: Principal,
-  column: typeof appointments.coachId | typeof clients.coachedById,
-): SQL | undefined {
-  if (principal.role !== 'COACH') return undefined;
-  const coachId = principal.user?.coachId;
-  return coachId ? eq(column, coachId) : sql`false`;
-}
 
 async function visibleAppointment(db: Db, principal: Principal, id: string) {
   const [row] = await db
@@ -33,7 +24,7 @@ async function visibleAppointment(db: Db, principal: Principal, id: string) {
       isProvisional: appointments.isProvisional,
     })
     .from(appointments)
-    .where(and(eq(appointments.id, id), coachOnly(principal, appointments.coachId)));
+    .where(and(eq(appointments.id, id), scopeFilter(principal, 'appointments')));
   return row ?? null;
 }
 
@@ -41,7 +32,7 @@ async function visibleClient(db: Db, principal: Principal, id: string) {
   const [row] = await db
     .select({ id: clients.id })
     .from(clients)
-    .where(and(eq(clients.id, id), coachOnly(principal, clients.coachedById)));
+    .where(and(eq(clients.id, id), scopeFilter(principal, 'clients')));
   return row ?? null;
 }
 

@@ -3,6 +3,7 @@ import { instantOf, isoOfMs, minutesBetween } from '../../time';
 import { availabilities, coaches } from '../../db/schema/index';
 import { bookedAppointments } from './booked';
 import type { Principal } from '../../http/auth';
+import { coachLimit, reachesCoach, reachOf } from '../../access/policy';
 import type { FastifyReply } from 'fastify';
 import { defineHandlers, type AppDeps, type Result } from '../../http/handler';
 import { notFound } from '../../http/problem';
@@ -32,8 +33,7 @@ export const clientNotBefore = (deps: AppDeps) =>
 
 /** Coaches see only their own calendar; asking for another coach's is a 404. */
 function calendarFor(principal: Principal, calendarId: string): Calendar {
-  const own = principal.user?.coachId;
-  if (principal.role === 'COACH' && calendarId !== own) throw notFound('calendar');
+  if (!reachesCoach(principal, calendarId)) throw notFound('calendar');
   return calendarId === INITIAL_MEETINGS
     ? { kind: 'initial-meetings' }
     : { kind: 'coach', coachId: calendarId };
@@ -111,15 +111,13 @@ export const schedulingHandlers = defineHandlers({
 
   async listAvailableSlots({ query, principal, deps, reply }) {
     // Coaches see their own calendar only (a coach account without a coach record: none).
-    if (principal.role === 'COACH') {
-      const own = principal.user?.coachId;
-      if (!own) {
-        queryWindow(query.startDate, query.endDate, MAX_SLOT_DAYS);
-        return sendJson(reply, serialiseSlots(reply, query.form ?? 'full', [], query.duration));
-      }
-      return slots(deps, reply, { kind: 'coach', coachId: own }, query, deps.now().getTime());
+    const reach = reachOf(principal);
+    if (reach.kind === 'none') {
+      queryWindow(query.startDate, query.endDate, MAX_SLOT_DAYS);
+      return sendJson(reply, serialiseSlots(reply, query.form ?? 'full', [], query.duration));
     }
-    return slots(deps, reply, { kind: 'all' }, query, deps.now().getTime());
+    const calendar: Calendar = reach.kind === 'coach' ? reach : { kind: 'all' };
+    return slots(deps, reply, calendar, query, deps.now().getTime());
   },
 
   async listAvailableSlotsForCalendar({ params, query, principal, deps, reply }) {
@@ -164,11 +162,10 @@ export const schedulingHandlers = defineHandlers({
     const { from, to } = queryWindow(query.startDate, query.endDate, MAX_SLOT_DAYS);
     const fromIso = isoOfMs(from);
     const toIso = isoOfMs(to);
-    const own = principal.user?.coachId ?? null;
     // A coach asking for another coach's calendar sees no coach events.
-    const blocked =
-      principal.role === 'COACH' && (!own || (query.coachId && query.coachId !== own));
-    const coachId = principal.role === 'COACH' ? own : (query.coachId ?? null);
+    const limit = coachLimit(principal, query.coachId);
+    const blocked = limit === null;
+    const coachId = limit ?? null;
     const events = [];
     // The private side follows the appointments' rule: whoever sees a coach's appointments here
     // sees when that coach is privately busy, and nothing else about it.

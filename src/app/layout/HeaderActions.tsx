@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { CLIENT_HOME, CLIENT_PAGE, CLIENT_SIGN_IN } from '../../lib/client-pages';
-import { useSessionStatus } from '../../views/session-status';
+import { statusMay, useSessionStatus } from '../../views/session-status';
 import { LogoutButton } from './LogoutButton';
 import { SignedInAs } from './SignedInAs';
 
@@ -27,7 +27,7 @@ export function HeaderActions() {
     );
   }
   const client =
-    status.kind === 'signedIn' && status.session.active && status.session.role === 'NONE';
+    status.kind === 'signedIn' && status.session.active && statusMay(status, 'openClientPages');
   const staff = status.kind === 'signedIn' && status.session.active && !client;
   return (
     <div className="header-actions">

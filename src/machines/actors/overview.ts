@@ -2,7 +2,6 @@ import { Temporal } from '@js-temporal/polyfill';
 import { fromPromise } from 'xstate';
 import type { ApiClient } from '../../api/client';
 import { mondayOf, todayInBerlin, windowOf } from '../../../shared/time';
-import type { Role } from '../session.machine';
 import type { Overview, OverviewCard } from '../overview.machine';
 import { OPEN_CLIENTS_HREF } from '../../views/clients/open-clients';
 
@@ -69,9 +68,10 @@ function appointmentCounts(api: Api, nowMs: number, signal: AbortSignal, withDay
 }
 
 /** "Heute": the day's appointments, the week's count, and what waits for this person. */
-export const loadTodayActor = (api: Api, role: () => Role) =>
+export const loadTodayActor = (api: Api, picksCoach: () => boolean) =>
   fromPromise<Overview, { nowMs: number }>(async ({ input, signal }) => {
-    const manager = role() !== 'COACH';
+    // Whoever works for every coach also sees the clients still waiting for one.
+    const manager = picksCoach();
     // Clinical work (patient cards, summaries) joins as cards once the server lists it.
     const [appointments, openClients] = await Promise.all([
       appointmentCounts(api, input.nowMs, signal, true),

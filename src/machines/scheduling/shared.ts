@@ -1,5 +1,4 @@
 import type { components } from '../../../shared/contract/product';
-import type { Role } from '../session.machine';
 import { errorCodeOf, type MachineError } from '../shared/failures';
 
 export type Availability = components['schemas']['Availability'];
@@ -40,10 +39,6 @@ export function fieldErrorsOf<F extends string>(
   }
   return result;
 }
-
-/** Roles that pick the coach (admins and onboarding managers work for all coaches). */
-export const picksCoach = (role: Role): boolean =>
-  role === 'ADMIN' || role === 'ONBOARDING_MANAGER' || role === 'SUPERADMIN';
 
 /** The booking call: the request body and the key that makes a retry after a lost answer safe. */
 export interface BookingRequest {

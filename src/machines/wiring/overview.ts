@@ -2,13 +2,13 @@ import { loadDashboardActor, loadTodayActor } from '../actors/overview';
 import { overviewMachine } from '../overview.machine';
 import type { RouteEffects } from './effects';
 
-/** "Heute" wired to the API; the cards depend on the signed-in role. */
+/** "Heute" wired to the API; the cards depend on the session's permissions. */
 export const wireToday = ({ api, session }: RouteEffects) =>
   overviewMachine.provide({
     actors: {
       loadOverview: loadTodayActor(
         api,
-        () => session.getSnapshot().context.session?.role ?? 'COACH',
+        () => session.getSnapshot().context.session?.permissions?.includes('pickCoach') ?? false,
       ),
     },
   });

@@ -7,9 +7,9 @@ import { BookingView } from './BookingView';
 
 /** Starts the booking machine for the signed-in person. */
 export function BookingPage({ kind }: { kind: BookingKind }) {
-  const { browserZone, role, ownCoachId } = useSchedulingSession();
+  const { browserZone, canPickCoach, ownCoachId } = useSchedulingSession();
   const actorRef = useRouteActor(wireBooking, {
-    input: { kind, role, ownCoachId, today: todayInBerlin() },
+    input: { kind, canPickCoach, ownCoachId, today: todayInBerlin() },
   });
   return <BookingView actorRef={actorRef} browserZone={browserZone} />;
 }

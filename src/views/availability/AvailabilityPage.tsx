@@ -6,9 +6,9 @@ import { AvailabilityWeekView } from './AvailabilityWeekView';
 
 /** `/availability`: starts the week machine for the signed-in person. */
 export default function AvailabilityPage() {
-  const { browserZone, role, ownCoachId } = useSchedulingSession();
+  const { browserZone, canPickCoach, ownCoachId } = useSchedulingSession();
   const actorRef = useRouteActor(wireAvailabilityWeek, {
-    input: { role, ownCoachId, today: todayInBerlin() },
+    input: { canPickCoach, ownCoachId, today: todayInBerlin() },
   });
   return <AvailabilityWeekView actorRef={actorRef} browserZone={browserZone} />;
 }

@@ -18,6 +18,7 @@ import { FilterForm, FilterInput, FilterSelect } from '../staff/FilterParts';
 import type { ListActor } from '../staff/ListParts';
 import { formatDate, formatEuro, formatNumber } from '../staff/format';
 import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
+import { useSessionPermission } from '../session-status';
 import { useBatchRowSelection } from '../parts/BatchParts';
 import {
   BatchDialog,
@@ -121,8 +122,8 @@ function useRowSelection(
  */
 export default function BillingPage() {
   const { t } = useTranslation('staff');
-  const { role, manager } = useStaffSession();
-  const canAct = role === 'ADMIN' || role === 'SUPERADMIN';
+  const { manager } = useStaffSession();
+  const canAct = useSessionPermission('manageBilling');
   const listRef = useUrlList({
     path: '/billing',
     filters: BILLING_FILTERS,

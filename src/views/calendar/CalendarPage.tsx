@@ -7,10 +7,10 @@ import { CalendarView } from './CalendarView';
 
 /** `/calendar`: starts the calendar machine for the signed-in person and this viewport. */
 export default function CalendarPage() {
-  const { browserZone, role } = useSchedulingSession();
+  const { browserZone, canPickCoach } = useSchedulingSession();
   const win = typeof window === 'undefined' ? undefined : window;
   const actorRef = useRouteActor(wireCalendar, {
-    input: { role, today: todayInBerlin(), narrow: isNarrow(win) },
+    input: { canPickCoach, today: todayInBerlin(), narrow: isNarrow(win) },
   });
   return <CalendarView actorRef={actorRef} browserZone={browserZone} />;
 }

@@ -3,8 +3,9 @@ import { useSessionStatus } from '../session-status';
 import { browserTimeZone } from '../../../shared/time';
 
 /**
- * What the scheduling pages start their machines with: the signed-in role (COACH until the
- * session is known), the own coach record and the browser's time zone (read once per page).
+ * What the scheduling pages start their machines with: whether the session picks the coach
+ * (the `pickCoach` permission; not until the session is known), the own coach record and the
+ * browser's time zone (read once per page).
  */
 export function useSchedulingSession() {
   const status = useSessionStatus();
@@ -12,7 +13,7 @@ export function useSchedulingSession() {
   const [browserZone] = useState(browserTimeZone);
   return {
     browserZone,
-    role: session?.role ?? 'COACH',
+    canPickCoach: session?.permissions?.includes('pickCoach') ?? false,
     ownCoachId: session?.coach?.id ?? null,
   };
 }

@@ -11,7 +11,6 @@ import { EraseClient } from './EraseClient';
 import { wireClientDetail } from '../../machines/wiring/client-detail';
 import { useRouteActor } from '../route-actor';
 import { useSessionPermission } from '../session-status';
-import { useStaffSession } from '../staff/useUrlList';
 import { AccessLogSection, ClientClinicalSection } from '../clinical/ClinicalSections';
 import { ClinicalExport } from '../clinical/ClinicalExport';
 
@@ -23,13 +22,15 @@ export default function ClientDetailPage() {
 
 function ClientDetail({ id }: { id: string }) {
   const { t } = useTranslation('staff');
-  const { role } = useStaffSession();
-  const admin = role === 'ADMIN' || role === 'SUPERADMIN';
+  const readsAccessLog = useSessionPermission('readAccessLog');
+  const exportsClinical = useSessionPermission('exportClinical');
   // Sending a sign-in link is for the staff who manage clients' access (not coaches).
-  const sendsSignInLinks = admin || role === 'ONBOARDING_MANAGER';
+  const sendsSignInLinks = useSessionPermission('sendSignInLinks');
   // Clinical content: whoever the session may read it (onboarding managers see the statuses only).
   const clinicalWriter = useSessionPermission('readClinical');
-  const actorRef = useRouteActor((effects) => wireClientDetail(effects, admin), { input: { id } });
+  const actorRef = useRouteActor((effects) => wireClientDetail(effects, readsAccessLog), {
+    input: { id },
+  });
   const state = useSelector(actorRef, (s) => s);
   const send = actorRef.send;
   const { record: detail, actionError, reminderUnavailable } = state.context;
@@ -235,10 +236,10 @@ function ClientDetail({ id }: { id: string }) {
         canWrite={clinicalWriter}
         startAt={latestHeld(detail.appointments?.rows ?? [])}
       />
-      {admin && (detail.clinical?.patientCard || detail.clinical?.summaries.length) ? (
+      {exportsClinical && (detail.clinical?.patientCard || detail.clinical?.summaries.length) ? (
         <ClinicalExport clientId={c.id} name={`${c.firstName} ${c.lastName}`} />
       ) : null}
-      {admin ? <AccessLogSection log={detail.accessLog} /> : null}
+      {readsAccessLog ? <AccessLogSection log={detail.accessLog} /> : null}
       <section className="detail-section" aria-labelledby="client-communications">
         <h2 id="client-communications">{t('communications.title')}</h2>
         <Communications items={detail.communications} />

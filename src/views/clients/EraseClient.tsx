@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { wireClientErase } from '../../machines/wiring/client-erase';
 import { ConfirmActionPanel } from '../coaches/ConfirmActionPanel';
 import { useRouteActor } from '../route-actor';
-import { useStaffSession } from '../staff/useUrlList';
+import { useSessionPermission } from '../session-status';
 
 /**
  * "Klient:in löschen" on the client's page (ADMIN and SUPERADMIN; the server checks too): the
@@ -14,8 +14,7 @@ export function EraseClient({
 }: {
   client: { id: string; firstName: string; lastName: string };
 }) {
-  const { role } = useStaffSession();
-  if (role !== 'ADMIN' && role !== 'SUPERADMIN') return null;
+  if (!useSessionPermission('eraseClients')) return null;
   return <EraseClientAction client={client} />;
 }
 

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Redirect } from 'wouter';
 import { CLIENT_HOME } from '../../lib/client-pages';
 import { ActionLinks } from '../staff/ActionLinks';
-import { useSessionStatus } from '../session-status';
+import { statusMay, useSessionStatus } from '../session-status';
 
 /**
  * `/`: what Sprechstunde is, and the ways in (the specification's screens and routes, breadcrumb
@@ -14,7 +14,7 @@ export function HomePage() {
   const status = useSessionStatus();
   if (status.kind === 'signedIn' && !status.session.active)
     return <Redirect to="/notactive" replace />;
-  const client = status.kind === 'signedIn' && status.session.role === 'NONE';
+  const client = statusMay(status, 'openClientPages');
   return (
     <article className="home-page">
       <h1>{t('home.title')}</h1>

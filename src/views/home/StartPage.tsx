@@ -1,8 +1,6 @@
 import { Redirect } from 'wouter';
-import { useSessionStatus } from '../session-status';
+import { statusMay, useSessionStatus } from '../session-status';
 import { HomePage } from './HomePage';
-
-const STAFF_ROLES = new Set(['COACH', 'ADMIN', 'ONBOARDING_MANAGER', 'SUPERADMIN']);
 
 /**
  * `/`: the public welcome page, except for active staff, who land on their working page
@@ -10,7 +8,7 @@ const STAFF_ROLES = new Set(['COACH', 'ADMIN', 'ONBOARDING_MANAGER', 'SUPERADMIN
  */
 export function StartPage() {
   const status = useSessionStatus();
-  if (status.kind === 'signedIn' && status.session.active && STAFF_ROLES.has(status.session.role)) {
+  if (status.kind === 'signedIn' && status.session.active && statusMay(status, 'openStaffPages')) {
     return <Redirect to="/today" replace />;
   }
   return <HomePage />;

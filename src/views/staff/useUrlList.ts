@@ -10,7 +10,7 @@ import {
   type SortKeys,
 } from '../../machines/list.machine';
 import type { fromPromise } from 'xstate';
-import { useSessionStatus } from '../session-status';
+import { statusMay, useSessionStatus } from '../session-status';
 import type { Role } from '../../machines/session.machine';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
 import { wireFilterOptions } from '../../machines/wiring/filter-options';
@@ -50,16 +50,15 @@ export function useUrlList(options: {
   return actorRef;
 }
 
-/** The signed-in role and coach (pages pass them to machines; the server checks anyway). */
+/**
+ * The signed-in role and coach (pages pass them to machines; the server checks anyway);
+ * `manager`: works for every coach (the `pickCoach` permission).
+ */
 export function useStaffSession(): { role: Role; coachId: string | null; manager: boolean } {
   const status = useSessionStatus();
   const role = status.kind === 'signedIn' ? status.session.role : 'NONE';
   const coachId = status.kind === 'signedIn' ? (status.session.coach?.id ?? null) : null;
-  return {
-    role,
-    coachId,
-    manager: role === 'ADMIN' || role === 'ONBOARDING_MANAGER' || role === 'SUPERADMIN',
-  };
+  return { role, coachId, manager: statusMay(status, 'pickCoach') };
 }
 
 /** FormData of a filter form as `list.filter` values (every field, empty ones remove). */

@@ -7,7 +7,7 @@ import { wireToday } from '../../machines/wiring/overview';
 import { APPOINTMENT_TYPE_LABELS } from '../appointments-list/parts';
 import { OverviewCards, OverviewStatus } from '../overview/OverviewCards';
 import { useRouteMachine } from '../route-actor';
-import { useSessionStatus } from '../session-status';
+import { useSessionPermission } from '../session-status';
 import { formatDate, formatTime } from '../staff/format';
 import '../staff/staff.css';
 import '../overview/overview.css';
@@ -23,8 +23,7 @@ const joinPath = (a: Appointment) =>
 export default function TodayPage() {
   const { t } = useTranslation(['shell', 'staff']);
   const [state, send] = useRouteMachine(wireToday);
-  const status = useSessionStatus();
-  const coach = status.kind === 'signedIn' && status.session.role === 'COACH';
+  const coach = useSessionPermission('holdAppointments');
   const { appointments, cards, nowMs } = state.context;
   const next = appointments.find((a) => appointmentPhase(a, nowMs) !== 'ended');
 

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { FilterOptions } from '../../machines/staff-filter-options.machine';
-import { ROLES } from '../../forms/user-staff-form';
+import { needsCoachRecord, ROLES } from '../../forms/user-staff-form';
 import { coachOptions, SelectField, type FormActor } from '../staff/FormParts';
 
 /**
@@ -26,7 +26,7 @@ export function RoleAndCoachFields({
         label={t('user.role')}
         options={ROLES.map((r) => ({ value: r, label: t(`roles.${r}`) }))}
       />
-      {role === 'COACH' || (typeof current === 'string' && current !== '') ? (
+      {needsCoachRecord(role) || (typeof current === 'string' && current !== '') ? (
         <SelectField
           actorRef={actorRef}
           name="coachId"
