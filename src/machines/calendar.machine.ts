@@ -89,6 +89,14 @@ export function visibleDays(
   return Array.from({ length: 7 }, (_, i) => monday.add({ days: i }));
 }
 
+/** The anchor one period on (`1`) or back (`-1`): a day in the day view, else a week. */
+export function stepAnchor(
+  context: Pick<CalendarContext, 'mode' | 'anchor'>,
+  direction: 1 | -1,
+): Temporal.PlainDate {
+  return context.anchor.add({ days: direction * (context.mode === 'day' ? 1 : 7) });
+}
+
 const notProvided = (actor: string) => notProvidedBy('calendar', actor);
 
 const navigation = {
@@ -125,12 +133,8 @@ export const calendarMachine = setup({
   actions: {
     /** Tells the person the appointment was cancelled (the page shows a toast). */
     notifyCancelled: () => undefined,
-    previousPeriod: assign({
-      anchor: ({ context }) => context.anchor.subtract({ days: context.mode === 'day' ? 1 : 7 }),
-    }),
-    nextPeriod: assign({
-      anchor: ({ context }) => context.anchor.add({ days: context.mode === 'day' ? 1 : 7 }),
-    }),
+    previousPeriod: assign({ anchor: ({ context }) => stepAnchor(context, -1) }),
+    nextPeriod: assign({ anchor: ({ context }) => stepAnchor(context, 1) }),
     thisPeriod: assign({
       anchor: ({ context, event }) =>
         event.type === 'period.today' ? event.today : context.anchor,

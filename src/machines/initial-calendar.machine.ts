@@ -4,7 +4,7 @@ import { toScheduleError, type Appointment, type ScheduleError } from './schedul
 import type { InitialCalendar } from './scheduling/initial-pool';
 import { mondayOf, windowOf } from '../../shared/time';
 import { notProvided as notProvidedBy } from './shared/failures';
-import type { CalendarMode } from './calendar.machine';
+import { stepAnchor, type CalendarMode } from './calendar.machine';
 
 /**
  * `/calendar/initial-meetings`: the pool of initial-meeting slots for onboarding managers and
@@ -78,12 +78,8 @@ export const initialCalendarMachine = setup({
     watchViewport: fromCallback(() => undefined),
   },
   actions: {
-    previousPeriod: assign({
-      anchor: ({ context }) => context.anchor.subtract({ days: context.mode === 'day' ? 1 : 7 }),
-    }),
-    nextPeriod: assign({
-      anchor: ({ context }) => context.anchor.add({ days: context.mode === 'day' ? 1 : 7 }),
-    }),
+    previousPeriod: assign({ anchor: ({ context }) => stepAnchor(context, -1) }),
+    nextPeriod: assign({ anchor: ({ context }) => stepAnchor(context, 1) }),
     pickCoach: assign({
       coachId: ({ context, event }) =>
         event.type === 'coach.select' ? event.coachId : context.coachId,

@@ -1,12 +1,14 @@
 import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { calendarMachine } from '../../machines/calendar.machine';
 import { berlinDate } from '../../../shared/time';
-import { AppointmentDialog } from './AppointmentDialog';
-import { AppointmentPeople, appointmentStatusKey } from './AppointmentSummary';
+import {
+  AppointmentDetailDialog,
+  AppointmentPeople,
+  appointmentStatusKey,
+} from './AppointmentSummary';
 import { CalendarGrid } from './CalendarGrid';
 import { CalendarPeriodBar } from './CalendarPeriodBar';
 import { copyAge } from './grid-events';
@@ -167,12 +169,23 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
   const confirming = snapshot.hasTag('confirmingCancel');
   const cancelling = snapshot.hasTag('cancelling');
   return (
-    <AppointmentDialog labelledBy={headingId} onClose={() => send({ type: 'detail.close' })}>
-      <h2 id={headingId}>{t('calendar.detail.title')}</h2>
-      {snapshot.hasTag('loadingDetail') ? <div className="page-loading" aria-busy="true" /> : null}
-      {snapshot.hasTag('detailError') ? (
-        <RetryNotice error={snapshot.context.error} onRetry={() => send({ type: 'retry' })} />
-      ) : null}
+    <AppointmentDetailDialog
+      title={t('calendar.detail.title')}
+      appointment={a}
+      loading={snapshot.hasTag('loadingDetail')}
+      failed={snapshot.hasTag('detailError')}
+      error={snapshot.context.error}
+      onRetry={() => send({ type: 'retry' })}
+      onClose={() => send({ type: 'detail.close' })}
+      closeDisabled={cancelling}
+      actions={
+        a && snapshot.can({ type: 'cancel.request' }) ? (
+          <button type="button" className="button" onClick={() => send({ type: 'cancel.request' })}>
+            {t('calendar.detail.cancel')}
+          </button>
+        ) : null
+      }
+    >
       {a ? (
         <>
           <dl>
@@ -214,26 +227,6 @@ function Detail({ snapshot, send }: { snapshot: CalendarSnapshot; send: Calendar
           ) : null}
         </>
       ) : null}
-      <div className="form-actions">
-        {a ? (
-          <Link href={`/appointments/${a.id}`} className="button button-primary">
-            {t('calendar.detail.open')}
-          </Link>
-        ) : null}
-        {a && snapshot.can({ type: 'cancel.request' }) ? (
-          <button type="button" className="button" onClick={() => send({ type: 'cancel.request' })}>
-            {t('calendar.detail.cancel')}
-          </button>
-        ) : null}
-        <button
-          type="button"
-          className="button"
-          disabled={cancelling}
-          onClick={() => send({ type: 'detail.close' })}
-        >
-          {t('close')}
-        </button>
-      </div>
-    </AppointmentDialog>
+    </AppointmentDetailDialog>
   );
 }

@@ -1,7 +1,6 @@
 import { useSelector } from '@xstate/react';
-import { useId, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { initialCalendarMachine } from '../../machines/initial-calendar.machine';
 import {
@@ -10,8 +9,11 @@ import {
   freeStretches,
   holidayOn,
 } from '../../machines/scheduling/initial-pool';
-import { AppointmentDialog } from './AppointmentDialog';
-import { AppointmentPeople, appointmentStatusKey } from './AppointmentSummary';
+import {
+  AppointmentDetailDialog,
+  AppointmentPeople,
+  appointmentStatusKey,
+} from './AppointmentSummary';
 import { CalendarGrid } from './CalendarGrid';
 import { CalendarPeriodBar } from './CalendarPeriodBar';
 import { CoachPicker, RetryNotice, timeRange, ZoneNote } from './parts';
@@ -151,15 +153,17 @@ function DayList({ snapshot, send }: { snapshot: Snapshot; send: Actor['send'] }
 
 function Detail({ snapshot, send }: { snapshot: Snapshot; send: Actor['send'] }) {
   const { t } = useTranslation('scheduling');
-  const headingId = useId();
   const a = snapshot.context.appointment;
   return (
-    <AppointmentDialog labelledBy={headingId} onClose={() => send({ type: 'detail.close' })}>
-      <h2 id={headingId}>{t('initialCalendar.detailTitle')}</h2>
-      {snapshot.hasTag('loadingDetail') ? <div className="page-loading" aria-busy="true" /> : null}
-      {snapshot.hasTag('detailError') ? (
-        <RetryNotice error={snapshot.context.error} onRetry={() => send({ type: 'retry' })} />
-      ) : null}
+    <AppointmentDetailDialog
+      title={t('initialCalendar.detailTitle')}
+      appointment={a}
+      loading={snapshot.hasTag('loadingDetail')}
+      failed={snapshot.hasTag('detailError')}
+      error={snapshot.context.error}
+      onRetry={() => send({ type: 'retry' })}
+      onClose={() => send({ type: 'detail.close' })}
+    >
       {a ? (
         <dl>
           <AppointmentPeople appointment={a} />
@@ -167,16 +171,6 @@ function Detail({ snapshot, send }: { snapshot: Snapshot; send: Actor['send'] })
           <dd>{t(appointmentStatusKey(a))}</dd>
         </dl>
       ) : null}
-      <div className="form-actions">
-        {a ? (
-          <Link href={`/appointments/${a.id}`} className="button button-primary">
-            {t('calendar.detail.open')}
-          </Link>
-        ) : null}
-        <button type="button" className="button" onClick={() => send({ type: 'detail.close' })}>
-          {t('close')}
-        </button>
-      </div>
-    </AppointmentDialog>
+    </AppointmentDetailDialog>
   );
 }
