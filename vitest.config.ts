@@ -20,6 +20,8 @@ export default defineConfig({
           // Threads start in milliseconds where a forked process per file took most of a short
           // file's time; every file still gets fresh modules and a fresh jsdom.
           pool: 'threads',
+          // They share the cores with the other parts of `npm test` (scripts/test-all.ts).
+          testTimeout: 15_000,
           setupFiles: ['tests/support/unit-setup.ts'],
         },
       },
