@@ -3,6 +3,10 @@ import { defineConfig } from 'vitest/config';
 // One runner for every level; projects pick the environment each level needs.
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, while
+    // most of an integration file's time is spent waiting for PostgreSQL. Unit and integration
+    // files share these workers; the end-to-end files run one at a time after them.
+    maxWorkers: '100%',
     // CI reads the JSON report for its closing "N passed, N failed" line.
     reporters: process.env.CI
       ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
@@ -13,6 +17,11 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // Threads start in milliseconds where a forked process per file took most of a short
+          // file's time; every file still gets fresh modules and a fresh jsdom.
+          pool: 'threads',
+          // They share the cores with the other parts of `npm test` (scripts/test-all.ts).
+          testTimeout: 15_000,
           setupFiles: ['tests/support/unit-setup.ts'],
         },
       },
@@ -35,6 +44,11 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // One worker runs every file in turn, instead of a new process (and a new import of
+          // playwright and the support code) per file; each file still runs its own module.
+          isolate: false,
+          // After the unit and integration files, which share a different number of workers.
+          sequence: { groupOrder: 1 },
         },
       },
     ],

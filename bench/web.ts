@@ -30,7 +30,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { launchChromium } from '../tests/support/browser';
+import { launchChromium } from '../tests/support/chromium';
 import { buildWeb, webBuildIsStale } from '../scripts/web-build.ts';
 import { startChild, stopChild } from './servers/child';
 import { seedSession, signInByPasscode } from '../tests/support/e2e-sign-in';

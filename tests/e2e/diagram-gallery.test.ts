@@ -6,14 +6,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDiagrams, writeGallery } from '../../scripts/diagrams/generate';
 import { sessionMachine } from '../../src/machines/session.machine';
-import { launchChromium } from '../support/browser';
+import { openBrowser } from '../support/browser';
 import { PlayRecord } from '../support/model';
 
 // The gallery is for people without tools: it must draw every machine in a plain browser.
 describe('the machine gallery (npm run diagrams)', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await openBrowser();
   });
   afterAll(() => browser?.close());
 
@@ -33,7 +33,7 @@ describe('the machine gallery (npm run diagrams)', () => {
     await page.goto(pathToFileURL(file).href);
     await page.waitForFunction(() => document.body.dataset.done === 'true', null, {
       timeout: 240_000,
-      polling: 1_000,
+      polling: 100,
     });
 
     const machines = await page.$$eval('section.machine', (sections) =>

@@ -159,40 +159,48 @@ beforeAll(async () => {
   }
 });
 
-describe.each([375, 1440])(
-  'at %i px no page scrolls sideways, breaks a word or cuts a cell',
-  (width) => {
-    const visited = new Set<string>();
-    afterAll(() => {
-      // Every page of the route table was visited by some role that may open it.
-      expect(routes.map((r) => r.path).filter((path) => !visited.has(path))).toEqual([]);
-    });
+/**
+ * Both widths in one visit of each page: the page loads at 375 px, is checked, is widened to
+ * 1440 px and checked again. Loading every page twice, once per width, was most of this file's
+ * time; the layout (CSS and the app's width hooks) follows a resize as it follows a load.
+ */
+describe('at 375 px no page scrolls sideways, breaks a word or cuts a cell, nor at 1440 px', () => {
+  const WIDTHS = [375, 1440] as const;
+  const visited = new Set<string>();
+  afterAll(() => {
+    // Every page of the route table was visited by some role that may open it.
+    expect(routes.map((r) => r.path).filter((path) => !visited.has(path))).toEqual([]);
+  });
 
-    it.each(Object.keys(ACCOUNTS) as Account[])(
-      'as %s, on every page of the route table',
-      async (account) => {
-        const params = await paramsFor(account);
-        const page = b.page;
-        await page.setViewportSize({ width, height: 800 });
-        await openSignedIn(page, b.baseUrl, tokens[account], '/');
-        const wide: string[] = [];
-        const refused: string[] = [];
-        const noFooter: string[] = [];
-        const repeated: string[] = [];
-        const broken: string[] = [];
-        const cut: string[] = [];
-        for (const route of sweepFor(account)) {
-          visited.add(route.path);
-          const path = route.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? name);
-          await page.goto(path);
+  it.each(Object.keys(ACCOUNTS) as Account[])(
+    'as %s, on every page of the route table',
+    async (account) => {
+      const params = await paramsFor(account);
+      const page = b.page;
+      await page.setViewportSize({ width: WIDTHS[0], height: 800 });
+      await openSignedIn(page, b.baseUrl, tokens[account], '/');
+      const wide: string[] = [];
+      const refused: string[] = [];
+      const noFooter: string[] = [];
+      const repeated: string[] = [];
+      const broken: string[] = [];
+      const cut: string[] = [];
+      for (const route of sweepFor(account)) {
+        visited.add(route.path);
+        const path = route.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? name);
+        await page.setViewportSize({ width: WIDTHS[0], height: 800 });
+        await page.goto(path);
+        for (const width of WIDTHS) {
+          if (width !== WIDTHS[0]) await page.setViewportSize({ width, height: 800 });
           await settled(page);
+          const at = `${width} px ${path}`;
           // The page showed (or led on, as `/` to "Heute"), not the refusal or a sign-in.
           const where = new URL(page.url()).pathname;
           if (
             (where !== path && ['/login', '/client-signup/login', '/notactive'].includes(where)) ||
             (await page.getByRole('heading', { name: 'Kein Zugriff' }).count()) > 0
           )
-            refused.push(`${path}: ${where}`);
+            refused.push(`${at}: ${where}`);
           // No heading repeats the one before it ("Profil / Profil").
           const twice = await page.evaluate(() => {
             const texts = [...document.querySelectorAll('h1, h2, h3')]
@@ -200,60 +208,61 @@ describe.each([375, 1440])(
               .map((h) => h.textContent!.trim());
             return texts.filter((text, i) => i > 0 && text === texts[i - 1]);
           });
-          if (twice.length > 0) repeated.push(`${path}: ${twice.join(', ')}`);
+          if (twice.length > 0) repeated.push(`${at}: ${twice.join(', ')}`);
           // Every page carries the footer with Impressum and Datenschutz.
           const footer = page.getByRole('contentinfo');
           for (const name of ['Impressum', 'Datenschutz'])
             if ((await footer.getByRole('link', { name, exact: true }).count()) !== 1)
-              noFooter.push(`${path}: ${name}`);
+              noFooter.push(`${at}: ${name}`);
           const { scrollWidth, innerWidth, culprits } = await overflow(page);
           if (scrollWidth > innerWidth)
-            wide.push(`${path}: ${scrollWidth} px (${culprits.join(', ')})`);
+            wide.push(`${at}: ${scrollWidth} px (${culprits.join(', ')})`);
           // No word is split across lines but at a syllable or a hyphen; no cell hides content.
           const { brokenWords, cutCells } = await layoutFaults(page);
-          for (const what of brokenWords) broken.push(`${path}: ${what}`);
-          for (const what of cutCells) cut.push(`${path}: ${what}`);
+          for (const what of brokenWords) broken.push(`${at}: ${what}`);
+          for (const what of cutCells) cut.push(`${at}: ${what}`);
         }
-        expect(wide).toEqual([]);
-        expect(refused).toEqual([]);
-        expect(noFooter).toEqual([]);
-        expect(repeated).toEqual([]);
-        expect(broken).toEqual([]);
-        expect(cut).toEqual([]);
-        if (width === 375 && account === 'ADMIN') {
-          // On a phone the list's filters fold away behind "Filter" and open from it.
-          await page.goto('/clients');
+      }
+      expect(wide).toEqual([]);
+      expect(refused).toEqual([]);
+      expect(noFooter).toEqual([]);
+      expect(repeated).toEqual([]);
+      expect(broken).toEqual([]);
+      expect(cut).toEqual([]);
+      if (account === 'ADMIN') {
+        // On a phone the list's filters fold away behind "Filter" and open from it.
+        await page.setViewportSize({ width: 375, height: 800 });
+        await page.goto('/clients');
+        await settled(page);
+        const toggle = page.getByRole('button', { name: 'Filter', exact: true });
+        expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+        const apply = page.getByRole('button', { name: 'Filter anwenden' });
+        expect(await apply.isVisible()).toBe(false);
+        await toggle.click();
+        await apply.waitFor();
+        await toggle.click();
+        await apply.waitFor({ state: 'hidden' });
+      }
+      if (SCREENSHOTS && account === 'ADMIN') {
+        mkdirSync(screenshotDir, { recursive: true });
+        for (const [path, file] of [
+          ['/clients', 'staff-phone.png'],
+          ['/billing', 'billing-phone.png'],
+        ] as const) {
+          await page.goto(path);
           await settled(page);
-          const toggle = page.getByRole('button', { name: 'Filter', exact: true });
-          expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-          const apply = page.getByRole('button', { name: 'Filter anwenden' });
-          expect(await apply.isVisible()).toBe(false);
-          await toggle.click();
-          await apply.waitFor();
-          await toggle.click();
-          await apply.waitFor({ state: 'hidden' });
+          // Billing: the selection bar and the first cards, below the tabs and the filters.
+          if (path === '/billing')
+            await page
+              .locator('main .batch-bar')
+              .evaluate((bar) => bar.scrollIntoView({ block: 'start' }));
+          await page.screenshot({ path: new URL(file, screenshotDir).pathname, fullPage: false });
         }
-        if (SCREENSHOTS && width === 375 && account === 'ADMIN') {
-          mkdirSync(screenshotDir, { recursive: true });
-          for (const [path, file] of [
-            ['/clients', 'staff-phone.png'],
-            ['/billing', 'billing-phone.png'],
-          ] as const) {
-            await page.goto(path);
-            await settled(page);
-            // Billing: the selection bar and the first cards, below the tabs and the filters.
-            if (path === '/billing')
-              await page
-                .locator('main .batch-bar')
-                .evaluate((bar) => bar.scrollIntoView({ block: 'start' }));
-            await page.screenshot({ path: new URL(file, screenshotDir).pathname, fullPage: false });
-          }
-        }
-      },
-      360_000,
-    );
-  },
-);
+      }
+    },
+    360_000,
+  );
+});
 
 describe('at 1440 px', () => {
   it('no staff table cuts a column, and no header or cell of a table or of the profile sessions is cut short', async () => {

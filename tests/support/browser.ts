@@ -6,28 +6,22 @@ import {
   type Page,
 } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
+import { launchChromium } from './chromium';
 
 /**
  * Real Chromium for end-to-end tests (architecture rule 8): Debian's `chromium` package,
- * driven by playwright-core. One browser per test file, a fresh context (cookies, storage)
- * per test.
+ * driven by playwright-core. One browser for the whole run, started by the e2e global setup
+ * (a launch per file cost seconds each on a loaded machine), a fresh context (cookies, storage)
+ * per test; a file run without that setup launches its own.
  */
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export const chromiumPath = (): string => process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+/**
+ * The run's shared browser (global setup), else one of this file's own. `close()` on the shared
+ * one only disconnects this file.
+ */
+export function openBrowser(): Promise<Browser> {
+  const endpoint = inject('browserEndpoint');
+  return endpoint ? chromium.connect(endpoint) : launchChromium();
 }
 
 /** A German user in Germany, unless a test says otherwise. */
@@ -73,9 +67,10 @@ export function useBrowser(contextOptions: BrowserContextOptions = {}): BrowserF
   });
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await openBrowser();
   });
   afterAll(async () => {
+    // On the shared browser this only disconnects; this file's contexts are closed already.
     await browser?.close();
   });
   beforeEach(async () => {
