@@ -89,7 +89,12 @@ async function bookNear(
       }),
     });
     if (res.status === 201)
-      return (await res.json()) as { id: string; startDate: string; endDate: string };
+      return (await res.json()) as {
+        id: string;
+        clientId: string;
+        startDate: string;
+        endDate: string;
+      };
     refused.push(res.status);
   }
   throw new Error(`no free time for a test appointment (answers: ${refused.join(', ')})`);
@@ -393,6 +398,13 @@ describe('an admin', () => {
     // One that ended minutes ago (today, unless just after midnight) and one that starts soon.
     const ended = await bookNear(adminToken, Date.now() - 15 * 60_000, 5, -7);
     const soon = await bookNear(adminToken, Date.now() + 3 * 60_000, 5, 7);
+    // The messages below include an SMS row; the day's first demo client may have SMS off.
+    const sms = await fetch(`${b.baseUrl}/api/admin/client/${soon.clientId}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ telephone: '0170 5550123', notifyViaSms: true }),
+    });
+    expect(sms.status).toBe(200);
     expect(Date.parse(ended.endDate)).toBeLessThan(Date.now());
     const page = b.page;
     const openedAt = Date.now();
