@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from '../support/axe';
-import { useBrowser } from '../support/browser';
+import { downloadedBytes, useBrowser } from '../support/browser';
 import { registerByPasscode, seedSession, signInByPasscode } from '../support/e2e-sign-in';
 import { startTestServer } from '../../server/testing/start-test-server';
 
@@ -275,7 +274,7 @@ describe('client journey at 375 px', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Zum Kalender hinzufügen' }).click(),
     ]);
-    const ics = readFileSync((await download.path())!, 'utf8');
+    const ics = (await downloadedBytes(download)).toString('utf8');
     expect(ics).toContain('BEGIN:VEVENT');
     expect(ics).toMatch(/DTSTART:\d{8}T\d{6}Z/);
 

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from '../support/axe';
-import { useBrowser } from '../support/browser';
+import { downloadedBytes, useBrowser } from '../support/browser';
 import { e2eApi } from '../support/e2e-api';
 import { openSignedIn, signInByPasscode } from '../support/e2e-sign-in';
 
@@ -84,7 +83,7 @@ describe('an admin on /billing/invoices', () => {
       page.getByRole('button', { name: 'PDF herunterladen' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`Rechnung_${number}.pdf`);
-    const pdf = await readFile((await download.path())!);
+    const pdf = await downloadedBytes(download);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
     // Sent by e-mail after the question naming the address.

@@ -3,6 +3,7 @@ import {
   type Browser,
   type BrowserContext,
   type BrowserContextOptions,
+  type Download,
   type Page,
 } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
@@ -118,4 +119,14 @@ export function useBrowser(contextOptions: BrowserContextOptions = {}): BrowserF
       return c;
     },
   };
+}
+
+/**
+ * A finished download's bytes. The browser is shared over a connection, so the file lives on the
+ * browser's side and `download.path()` is not available; the stream is.
+ */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
