@@ -85,8 +85,8 @@ export async function connectCalendars(client: pg.Client) {
       FROM calendar_busy_times;
     UPDATE coaches SET schedule_version = schedule_version + 1;
     COMMIT;
-    ANALYZE calendar_connections; ANALYZE connected_calendars; ANALYZE calendar_busy_times; ANALYZE calendar_objects;
   `);
+  await settle(client);
   const { rows } = await client.query<{ n: string; coaches: string }>(
     'SELECT count(*) AS n, count(DISTINCT coach_id) AS coaches FROM calendar_busy_times',
   );
@@ -104,6 +104,18 @@ export async function disconnectCalendars(client: pg.Client) {
     DELETE FROM calendar_connections;
     UPDATE coaches SET schedule_version = schedule_version + 1;
     COMMIT;`);
+  await settle(client);
+}
+
+/**
+ * Every turn deletes and writes 100,000 busy rows, far more churn than syncs cause; without a
+ * vacuum each turn's reads would also wade through the previous turns' dead rows, which
+ * autovacuum clears in a steady state.
+ */
+async function settle(client: pg.Client) {
+  await client.query(
+    'VACUUM (ANALYZE) calendar_connections, connected_calendars, calendar_busy_times, calendar_objects',
+  );
 }
 
 /** A window of its own per request (a minute later each time), so none comes from the cache. */
