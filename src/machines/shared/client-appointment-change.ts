@@ -35,9 +35,10 @@ export const loadGuards = (appointmentOf: (output: never) => LoadedAppointment) 
 
 /**
  * The load's ends, typed for the machine: `ended(cancelled)`, the first `onDone` branches (a
- * cancelled appointment goes to `cancelled`, a started one to `tooLate`, each kept as `shown`
- * makes it of the output for the page); `onError` (unknown → `notFound`, else the error kept
- * → `loadFailed`) and the states it ends in: `loadFailed` (`retry` loads again), `notFound`.
+ * cancelled appointment goes to the state `cancelled` names, a started one to `tooLate`; both
+ * keep the appointment for the page, as `shown` picks it out of the load's output);
+ * `onError` (unknown → `notFound`, else the error kept → `loadFailed`) and the states it ends
+ * in: `loadFailed` (`retry` loads again), `notFound`.
  */
 export const appointmentLoad = <
   TContext extends { appointment: unknown; error: ClientError | null },
