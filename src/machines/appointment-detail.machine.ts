@@ -2,8 +2,13 @@ import { assign, fromPromise, setup } from 'xstate';
 import { appointmentPhase, mayCancelOrInvite, mayMarkNoShow } from '../../shared/appointment-phase';
 import type { components } from '../../shared/contract/product';
 import { actionStates } from './confirm-action.machine';
-import { detailLoadStates, type RecordDetailContext, retryable } from './record-detail.machine';
-import type { MachineError } from './shared/failures';
+import {
+  detailActionCall,
+  detailLoadStates,
+  type RecordDetailContext,
+  retryable,
+} from './record-detail.machine';
+import { notProvided as notProvidedBy, type MachineError } from './shared/failures';
 
 /**
  * One appointment for staff (`/appointments/{id}` and `/cancel-appointment/{id}`): the
@@ -56,7 +61,11 @@ export type AppointmentDetailEvent =
 
 export type AppointmentAction = 'cancelled' | 'noShowChanged' | 'invitesSent';
 
+const notProvided = (actor: string) => notProvidedBy('appointment detail', actor);
+
 const action = actionStates<AppointmentDetailContext, AppointmentDetailEvent>();
+
+const actionCall = detailActionCall<AppointmentDetailContext, AppointmentDetailEvent>();
 
 /** An action's call: its success is announced and the appointment loads again. */
 const call = <const TSrc extends 'cancelAppointment' | 'setNoShow' | 'resendInvites', TInput>(
@@ -64,19 +73,7 @@ const call = <const TSrc extends 'cancelAppointment' | 'setNoShow' | 'resendInvi
   done: AppointmentAction,
   input: (args: { context: AppointmentDetailContext }) => TInput,
   tags: Array<'busy' | 'cancelling'> = ['busy'],
-) =>
-  action.running({
-    tags,
-    id: src,
-    src,
-    input,
-    onDone: {
-      target: '#appointmentDetail.loading',
-      actions: { type: 'notify' as const, params: { action: done } },
-    },
-    errorField: 'actionError',
-    failed: 'idle',
-  });
+) => actionCall({ tags, src, input, action: done, then: '#appointmentDetail.loading' });
 
 const phaseOf = (context: AppointmentDetailContext) =>
   appointmentPhase(context.record!.appointment, context.now());
@@ -97,18 +94,12 @@ export const appointmentDetailMachine = setup({
       | 'offersNoShow',
   },
   actors: {
-    loadDetail: fromPromise<AppointmentDetail, { id: string; withEvents: boolean }>(() => {
-      throw new Error('appointment detail machine: provide the "loadDetail" actor');
-    }),
-    cancelAppointment: fromPromise<Appointment, { id: string }>(() => {
-      throw new Error('appointment detail machine: provide the "cancelAppointment" actor');
-    }),
-    setNoShow: fromPromise<Appointment, { id: string; noShow: boolean }>(() => {
-      throw new Error('appointment detail machine: provide the "setNoShow" actor');
-    }),
-    resendInvites: fromPromise<void, { id: string }>(() => {
-      throw new Error('appointment detail machine: provide the "resendInvites" actor');
-    }),
+    loadDetail: fromPromise<AppointmentDetail, { id: string; withEvents: boolean }>(
+      notProvided('loadDetail'),
+    ),
+    cancelAppointment: fromPromise<Appointment, { id: string }>(notProvided('cancelAppointment')),
+    setNoShow: fromPromise<Appointment, { id: string; noShow: boolean }>(notProvided('setNoShow')),
+    resendInvites: fromPromise<void, { id: string }>(notProvided('resendInvites')),
   },
   actions: {
     /** Tells the person an action succeeded (the page shows a toast). */

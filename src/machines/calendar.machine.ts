@@ -1,6 +1,17 @@
 import type { Temporal } from '@js-temporal/polyfill';
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import {
+  appointmentDialog,
+  noAppointment,
+  type AppointmentDialogContext,
+} from './scheduling/appointment-dialog';
+import {
+  calendarPeriod,
+  initialPeriod,
+  type CalendarPeriodContext,
+  type CalendarPeriodEvent,
+} from './scheduling/calendar-period';
+import {
   toScheduleError,
   type Appointment,
   type CalendarEvent,
@@ -8,7 +19,6 @@ import {
   type CoachOption,
   type PrivateBusyTime,
   type PrivateCalendarState,
-  type ScheduleError,
 } from './scheduling/shared';
 import { mondayOf, windowOf } from '../../shared/time';
 import { notProvided as notProvidedBy } from './shared/failures';
@@ -26,26 +36,15 @@ import { notProvided as notProvidedBy } from './shared/failures';
  * narrow screens always show a day.
  */
 
-export type CalendarMode = 'week' | 'day';
-
 export interface CalendarQuery {
   startDate: string;
   endDate: string;
   coachId: string | null;
 }
 
-export interface CalendarContext {
+export interface CalendarContext extends CalendarPeriodContext, AppointmentDialogContext {
   canPickCoach: boolean;
   coaches: CoachOption[];
-  /** The coach filter; null: every coach (managers) or the caller's own calendar (coaches). */
-  coachId: string | null;
-  mode: CalendarMode;
-  /** The screen is narrow (phones): always the day view. */
-  narrow: boolean;
-  /** What a wide screen shows (the person's last choice). */
-  wideMode: CalendarMode;
-  /** The day shown (day view) or a day of the week shown (week view). */
-  anchor: Temporal.PlainDate;
   events: CalendarEvent[];
   /** When the coaches shown are privately busy (their connected calendars): times only. */
   privateBusy: PrivateBusyTime[];
@@ -53,9 +52,6 @@ export interface CalendarContext {
   privateCalendars: PrivateCalendarState[];
   /** When the answer arrived (epoch ms): the copy ages are told from it, not from each render. */
   loadedAt: number;
-  appointmentId: string | null;
-  appointment: Appointment | null;
-  error: ScheduleError | null;
 }
 
 export interface CalendarInput {
@@ -67,12 +63,7 @@ export interface CalendarInput {
 }
 
 export type CalendarEventType =
-  | { type: 'period.previous' }
-  | { type: 'period.next' }
-  | { type: 'period.today'; today: Temporal.PlainDate }
-  | { type: 'viewport.change'; narrow: boolean }
-  | { type: 'mode.select'; mode: CalendarMode }
-  | { type: 'coach.select'; coachId: string | null }
+  | CalendarPeriodEvent
   | { type: 'appointment.open'; appointmentId: string }
   | { type: 'detail.close' }
   | { type: 'cancel.request' }
@@ -80,24 +71,10 @@ export type CalendarEventType =
   | { type: 'cancel.abort' }
   | { type: 'retry' };
 
-/** The days the current mode shows. */
-export function visibleDays(
-  context: Pick<CalendarContext, 'mode' | 'anchor'>,
-): Temporal.PlainDate[] {
-  if (context.mode === 'day') return [context.anchor];
-  const monday = mondayOf(context.anchor);
-  return Array.from({ length: 7 }, (_, i) => monday.add({ days: i }));
-}
-
-/** The anchor one period on (`1`) or back (`-1`): a day in the day view, else a week. */
-export function stepAnchor(
-  context: Pick<CalendarContext, 'mode' | 'anchor'>,
-  direction: 1 | -1,
-): Temporal.PlainDate {
-  return context.anchor.add({ days: direction * (context.mode === 'day' ? 1 : 7) });
-}
-
 const notProvided = (actor: string) => notProvidedBy('calendar', actor);
+
+const period = calendarPeriod<CalendarContext, CalendarEventType>();
+const dialog = appointmentDialog<CalendarContext, CalendarEventType>();
 
 const navigation = {
   'period.previous': { target: '#calendar.loading', actions: 'previousPeriod' },
@@ -133,20 +110,11 @@ export const calendarMachine = setup({
   actions: {
     /** Tells the person the appointment was cancelled (the page shows a toast). */
     notifyCancelled: () => undefined,
-    previousPeriod: assign({ anchor: ({ context }) => stepAnchor(context, -1) }),
-    nextPeriod: assign({ anchor: ({ context }) => stepAnchor(context, 1) }),
-    thisPeriod: assign({
-      anchor: ({ context, event }) =>
-        event.type === 'period.today' ? event.today : context.anchor,
-    }),
-    pickCoach: assign({
-      coachId: ({ context, event }) =>
-        event.type === 'coach.select' ? event.coachId : context.coachId,
-    }),
+    ...period.actions,
   },
   guards: {
     canPickCoach: ({ context }) => context.canPickCoach,
-    isWide: ({ context }) => !context.narrow,
+    ...period.guards,
     isCancellable: ({ context }) =>
       context.appointment !== null && context.appointment.cancelledAt === null,
   },
@@ -156,35 +124,15 @@ export const calendarMachine = setup({
     canPickCoach: input.canPickCoach,
     coaches: [],
     coachId: null,
-    mode: input.narrow ? 'day' : 'week',
-    narrow: input.narrow ?? false,
-    wideMode: 'week',
-    anchor: input.today,
+    ...initialPeriod(input),
     events: [],
     privateBusy: [],
     privateCalendars: [],
     loadedAt: 0,
-    appointmentId: null,
-    appointment: null,
-    error: null,
+    ...noAppointment,
   }),
   invoke: { id: 'watchViewport', src: 'watchViewport' },
-  on: {
-    'viewport.change': {
-      actions: assign({
-        narrow: ({ event }) => event.narrow,
-        mode: ({ context, event }) => (event.narrow ? 'day' : context.wideMode),
-      }),
-    },
-    // The week is loaded whatever the mode, so switching needs no request.
-    'mode.select': {
-      guard: 'isWide',
-      actions: assign({
-        wideMode: ({ event }) => event.mode,
-        mode: ({ event }) => event.mode,
-      }),
-    },
-  },
+  on: period.on,
   initial: 'starting',
   states: {
     starting: {
@@ -232,49 +180,11 @@ export const calendarMachine = setup({
     ready: {
       initial: 'idle',
       states: {
-        idle: {
-          on: {
-            ...navigation,
-            'appointment.open': {
-              target: 'detail',
-              actions: assign({
-                appointmentId: ({ event }) => event.appointmentId,
-                appointment: null,
-                error: null,
-              }),
-            },
-          },
-        },
+        idle: { on: { ...navigation, 'appointment.open': dialog.open } },
         detail: {
-          tags: ['detail'],
-          initial: 'loadingDetail',
-          on: {
-            'detail.close': {
-              target: 'idle',
-              actions: assign({ appointmentId: null, appointment: null, error: null }),
-            },
-          },
+          ...dialog.detail,
           states: {
-            loadingDetail: {
-              tags: ['busy', 'loadingDetail'],
-              invoke: {
-                id: 'loadAppointment',
-                src: 'loadAppointment',
-                input: ({ context }) => ({ id: context.appointmentId! }),
-                onDone: {
-                  target: 'showing',
-                  actions: assign({ appointment: ({ event }) => event.output }),
-                },
-                onError: {
-                  target: 'detailFailed',
-                  actions: assign({ error: ({ event }) => toScheduleError(event.error) }),
-                },
-              },
-            },
-            detailFailed: {
-              tags: ['error', 'detailError'],
-              on: { retry: { target: 'loadingDetail', actions: assign({ error: null }) } },
-            },
+            ...dialog.states,
             showing: {
               on: {
                 'cancel.request': {

@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { toClientError, type ClientError } from '../lib/client-slots';
+import { appointmentLoad, codeOf, loadGuards, TOO_LATE } from './shared/client-appointment-change';
 import { notProvided as notProvidedBy } from './shared/failures';
 
 /**
@@ -37,8 +38,7 @@ export type CancelEvent = { type: 'cancel.confirm' } | { type: 'retry' };
 
 const notProvided = (actor: string) => notProvidedBy('client-cancel', actor);
 
-const codeOf = (event: unknown) => toClientError((event as { error?: unknown }).error).code;
-const outputOf = (event: unknown) => (event as { output: CancelView }).output;
+const load = appointmentLoad<CancelContext, CancelEvent>((output: CancelView) => output);
 
 export const cancelMachine = setup({
   types: {
@@ -60,11 +60,9 @@ export const cancelMachine = setup({
     cancelAppointment: fromPromise<CancelView, CancelTarget>(notProvided('cancelAppointment')),
   },
   guards: {
-    isCancelled: ({ event }) => outputOf(event).cancelled,
-    hasStarted: ({ context, event }) => Date.parse(outputOf(event).startDate) <= context.now(),
-    tooLate: ({ event }) => ['notice_period', 'appointment_started'].includes(codeOf(event)),
+    ...loadGuards((output: CancelView) => output),
+    tooLate: ({ event }) => TOO_LATE.includes(codeOf(event)),
     cancelledMeanwhile: ({ event }) => codeOf(event) === 'appointment_cancelled',
-    notFound: ({ event }) => ['not_found', 'unauthorized', 'not_a_client'].includes(codeOf(event)),
   },
 }).createMachine({
   id: 'cancelAppointment',
@@ -83,32 +81,16 @@ export const cancelMachine = setup({
         src: 'loadAppointment',
         input: ({ context }) => context.target,
         onDone: [
-          {
-            guard: 'isCancelled',
-            target: 'alreadyCancelled',
-            actions: assign({ appointment: ({ event }) => event.output }),
-          },
-          {
-            guard: 'hasStarted',
-            target: 'tooLate',
-            actions: assign({ appointment: ({ event }) => event.output }),
-          },
+          ...load.ended('alreadyCancelled'),
           {
             target: 'confirming',
             actions: assign({ appointment: ({ event }) => event.output, error: null }),
           },
         ],
-        onError: [
-          { guard: 'notFound', target: 'notFound' },
-          {
-            target: 'loadFailed',
-            actions: assign({ error: ({ event }) => toClientError(event.error) }),
-          },
-        ],
+        onError: load.onError,
       },
     },
-    loadFailed: { tags: ['error', 'loadError'], on: { retry: 'loading' } },
-    notFound: { tags: ['notFound'] },
+    ...load.states,
     alreadyCancelled: { tags: ['alreadyCancelled'] },
     tooLate: { tags: ['tooLate'] },
     confirming: {

@@ -7,6 +7,12 @@ import {
   type ClientError,
   type FreeSlot,
 } from '../lib/client-slots';
+import {
+  appointmentLoad,
+  loadGuards,
+  NOT_FOUND,
+  TOO_LATE,
+} from './shared/client-appointment-change';
 import { notProvided as notProvidedBy } from './shared/failures';
 import {
   pickedSlot,
@@ -69,9 +75,6 @@ export function coachChange(context: {
   return { from: appointment.coach, to: slot.coach };
 }
 
-const TOO_LATE = ['notice_period', 'appointment_started'];
-const NOT_FOUND = ['not_found', 'unauthorized', 'not_a_client'];
-
 /** The picker's input: this move's slots by day, moved with the confirmed slot's coach. */
 export const rescheduleSlots = (context: RescheduleContext): SlotPickerInput => ({
   query: { duration: INITIAL_MINUTES, rescheduleOf: context.appointmentId },
@@ -87,7 +90,11 @@ export const rescheduleSlots = (context: RescheduleContext): SlotPickerInput => 
   }),
 });
 
-const codeOf = (event: unknown) => toClientError((event as { error?: unknown }).error).code;
+type Loaded = { appointment: ClientAppointment; slots: FreeSlot[] };
+
+const load = appointmentLoad<RescheduleContext, RescheduleEvent>(
+  (output: Loaded) => output.appointment,
+);
 
 export const rescheduleMachine = setup({
   types: {
@@ -111,23 +118,19 @@ export const rescheduleMachine = setup({
      * `rescheduleOf` (the slots of this move, each naming the coach it gets).
      */
     loadReschedule: fromPromise<
-      { appointment: ClientAppointment; slots: FreeSlot[] },
+      Loaded,
       { appointmentId: string; startDate: string; endDate: string; duration: number }
     >(notProvided('loadReschedule')),
     slotPicker: slotPickerMachine,
   },
   guards: {
-    isCancelled: ({ event }) =>
-      (event as { output?: { appointment: ClientAppointment } }).output?.appointment.cancelledAt !=
-      null,
-    hasStarted: ({ context, event }) => {
-      const a = (event as { output?: { appointment: ClientAppointment } }).output?.appointment;
-      return a !== undefined && Date.parse(a.startDate) <= context.now();
-    },
+    ...loadGuards(({ appointment }: Loaded) => ({
+      startDate: appointment.startDate,
+      cancelled: appointment.cancelledAt != null,
+    })),
     moved: pickedSlot,
     movedTooLate: pickingEndedWith(TOO_LATE),
     cancelledMeanwhile: pickingEndedWith(['appointment_cancelled']),
-    notFound: ({ event }) => NOT_FOUND.includes(codeOf(event)),
   },
 }).createMachine({
   id: 'reschedule',
@@ -151,16 +154,7 @@ export const rescheduleMachine = setup({
           duration: INITIAL_MINUTES,
         }),
         onDone: [
-          {
-            guard: 'isCancelled',
-            target: 'cancelled',
-            actions: assign({ appointment: ({ event }) => event.output.appointment }),
-          },
-          {
-            guard: 'hasStarted',
-            target: 'tooLate',
-            actions: assign({ appointment: ({ event }) => event.output.appointment }),
-          },
+          ...load.ended('cancelled'),
           {
             target: 'choosing',
             actions: assign({
@@ -170,17 +164,10 @@ export const rescheduleMachine = setup({
             }),
           },
         ],
-        onError: [
-          { guard: 'notFound', target: 'notFound' },
-          {
-            target: 'loadFailed',
-            actions: assign({ error: ({ event }) => toClientError(event.error) }),
-          },
-        ],
+        onError: load.onError,
       },
     },
-    loadFailed: { tags: ['error', 'loadError'], on: { retry: 'loading' } },
-    notFound: { tags: ['notFound'] },
+    ...load.states,
     cancelled: { tags: ['cancelled'] },
     /** Closer to the start than the minimum notice (or started): the German explanation. */
     tooLate: { tags: ['tooLate'] },

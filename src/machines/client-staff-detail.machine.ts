@@ -1,8 +1,13 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { components } from '../../shared/contract/product';
 import { actionStates } from './confirm-action.machine';
-import { detailLoadStates, type RecordDetailContext, retryable } from './record-detail.machine';
-import { machineErrorOf, type MachineError } from './shared/failures';
+import {
+  detailActionCall,
+  detailLoadStates,
+  type RecordDetailContext,
+  retryable,
+} from './record-detail.machine';
+import { machineErrorOf, notProvided as notProvidedBy, type MachineError } from './shared/failures';
 
 /**
  * One client for staff (`/clients/{id}`): details, appointments and messages; close or reopen
@@ -41,24 +46,21 @@ export type ClientDetailEvent =
 
 export type ClientAction = 'sessionsClosed' | 'sessionsOpened' | 'reminderSent' | 'signInLinkSent';
 
+const notProvided = (actor: string) => notProvidedBy('client detail', actor);
+
 const action = actionStates<ClientDetailContext, ClientDetailEvent>();
+
+const actionCall = detailActionCall<ClientDetailContext, ClientDetailEvent>();
 
 /** The sessions' call: its success is announced and the client loads again. */
 const setSessions = (closed: boolean, tags: Array<'busy' | 'confirmClose' | 'closing'>) =>
-  action.running({
+  actionCall({
     tags,
     id: closed ? 'closeSessions' : 'openSessions',
     src: 'setSessionsClosed',
     input: ({ context }) => ({ id: context.id, closed }),
-    onDone: {
-      target: '#clientDetail.loading',
-      actions: {
-        type: 'notify' as const,
-        params: { action: closed ? ('sessionsClosed' as const) : ('sessionsOpened' as const) },
-      },
-    },
-    errorField: 'actionError',
-    failed: 'idle',
+    action: closed ? ('sessionsClosed' as const) : ('sessionsOpened' as const),
+    then: '#clientDetail.loading',
   });
 
 export const clientStaffDetailMachine = setup({
@@ -69,18 +71,14 @@ export const clientStaffDetailMachine = setup({
     tags: {} as 'busy' | 'error' | 'closing' | 'confirmClose' | 'loading',
   },
   actors: {
-    loadDetail: fromPromise<ClientDetail, { id: string }>(() => {
-      throw new Error('client detail machine: provide the "loadDetail" actor');
-    }),
-    setSessionsClosed: fromPromise<Client, { id: string; closed: boolean }>(() => {
-      throw new Error('client detail machine: provide the "setSessionsClosed" actor');
-    }),
-    sendContractReminder: fromPromise<{ sentAt: string }, { id: string }>(() => {
-      throw new Error('client detail machine: provide the "sendContractReminder" actor');
-    }),
-    sendSignInLink: fromPromise<{ sentAt: string }, { id: string }>(() => {
-      throw new Error('client detail machine: provide the "sendSignInLink" actor');
-    }),
+    loadDetail: fromPromise<ClientDetail, { id: string }>(notProvided('loadDetail')),
+    setSessionsClosed: fromPromise<Client, { id: string; closed: boolean }>(
+      notProvided('setSessionsClosed'),
+    ),
+    sendContractReminder: fromPromise<{ sentAt: string }, { id: string }>(
+      notProvided('sendContractReminder'),
+    ),
+    sendSignInLink: fromPromise<{ sentAt: string }, { id: string }>(notProvided('sendSignInLink')),
   },
   actions: {
     notify: (_, _params: { action: ClientAction }) => undefined,
@@ -128,17 +126,12 @@ export const clientStaffDetailMachine = setup({
         closing: setSessions(true, ['busy', 'confirmClose', 'closing']),
         opening: setSessions(false, ['busy']),
         // The record does not change, so it is not loaded again.
-        sendingSignInLink: action.running({
+        sendingSignInLink: actionCall({
           tags: ['busy'],
-          id: 'sendSignInLink',
           src: 'sendSignInLink',
           input: ({ context }) => ({ id: context.id }),
-          onDone: {
-            target: 'idle',
-            actions: { type: 'notify' as const, params: { action: 'signInLinkSent' as const } },
-          },
-          errorField: 'actionError',
-          failed: 'idle',
+          action: 'signInLinkSent',
+          then: 'idle',
         }),
         reminding: {
           tags: ['busy'],

@@ -1,10 +1,20 @@
 import type { Temporal } from '@js-temporal/polyfill';
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
-import { toScheduleError, type Appointment, type ScheduleError } from './scheduling/shared';
+import { toScheduleError, type Appointment } from './scheduling/shared';
+import {
+  appointmentDialog,
+  noAppointment,
+  type AppointmentDialogContext,
+} from './scheduling/appointment-dialog';
+import {
+  calendarPeriod,
+  initialPeriod,
+  type CalendarPeriodContext,
+  type CalendarPeriodEvent,
+} from './scheduling/calendar-period';
 import type { InitialCalendar } from './scheduling/initial-pool';
 import { mondayOf, windowOf } from '../../shared/time';
 import { notProvided as notProvidedBy } from './shared/failures';
-import { stepAnchor, type CalendarMode } from './calendar.machine';
 
 /**
  * `/calendar/initial-meetings`: the pool of initial-meeting slots for onboarding managers and
@@ -19,18 +29,9 @@ export interface InitialCalendarQuery {
   endDate: string;
 }
 
-export interface InitialCalendarContext {
-  /** The coach filter; null: every coach of the pool. */
-  coachId: string | null;
-  mode: CalendarMode;
-  narrow: boolean;
-  /** What a wide screen shows (the person's last choice). */
-  wideMode: CalendarMode;
-  anchor: Temporal.PlainDate;
+/** `coachId` null: every coach of the pool. */
+export interface InitialCalendarContext extends CalendarPeriodContext, AppointmentDialogContext {
   data: InitialCalendar;
-  appointmentId: string | null;
-  appointment: Appointment | null;
-  error: ScheduleError | null;
 }
 
 export interface InitialCalendarInput {
@@ -39,12 +40,7 @@ export interface InitialCalendarInput {
 }
 
 export type InitialCalendarEvent =
-  | { type: 'period.previous' }
-  | { type: 'period.next' }
-  | { type: 'period.today'; today: Temporal.PlainDate }
-  | { type: 'viewport.change'; narrow: boolean }
-  | { type: 'mode.select'; mode: CalendarMode }
-  | { type: 'coach.select'; coachId: string | null }
+  | CalendarPeriodEvent
   | { type: 'appointment.open'; appointmentId: string }
   | { type: 'detail.close' }
   | { type: 'retry' };
@@ -52,6 +48,9 @@ export type InitialCalendarEvent =
 const notProvided = (actor: string) => notProvidedBy('initialCalendar', actor);
 
 const EMPTY: InitialCalendar = { coaches: [], slots: [], events: [] };
+
+const period = calendarPeriod<InitialCalendarContext, InitialCalendarEvent>();
+const dialog = appointmentDialog<InitialCalendarContext, InitialCalendarEvent>();
 
 // A day step in the day view, a week step in the week view; each step reads its week afresh
 // (bookings change while the page is open).
@@ -77,20 +76,9 @@ export const initialCalendarMachine = setup({
     /** Sends `viewport.change` when the screen turns narrow or wide. */
     watchViewport: fromCallback(() => undefined),
   },
-  actions: {
-    previousPeriod: assign({ anchor: ({ context }) => stepAnchor(context, -1) }),
-    nextPeriod: assign({ anchor: ({ context }) => stepAnchor(context, 1) }),
-    pickCoach: assign({
-      coachId: ({ context, event }) =>
-        event.type === 'coach.select' ? event.coachId : context.coachId,
-    }),
-    thisPeriod: assign({
-      anchor: ({ context, event }) =>
-        event.type === 'period.today' ? event.today : context.anchor,
-    }),
-  },
+  actions: period.actions,
   guards: {
-    isWide: ({ context }) => !context.narrow,
+    ...period.guards,
     /** Every coach (null) or one of the loaded week's pool. */
     isKnownCoach: ({ context, event }) =>
       event.type === 'coach.select' &&
@@ -100,28 +88,12 @@ export const initialCalendarMachine = setup({
   id: 'initialCalendar',
   context: ({ input }) => ({
     coachId: null,
-    mode: input.narrow ? 'day' : 'week',
-    narrow: input.narrow ?? false,
-    wideMode: 'week',
-    anchor: input.today,
+    ...initialPeriod(input),
     data: EMPTY,
-    appointmentId: null,
-    appointment: null,
-    error: null,
+    ...noAppointment,
   }),
   invoke: { id: 'watchViewport', src: 'watchViewport' },
-  on: {
-    'viewport.change': {
-      actions: assign({
-        narrow: ({ event }) => event.narrow,
-        mode: ({ context, event }) => (event.narrow ? 'day' : context.wideMode),
-      }),
-    },
-    'mode.select': {
-      guard: 'isWide',
-      actions: assign({ wideMode: ({ event }) => event.mode, mode: ({ event }) => event.mode }),
-    },
-  },
+  on: period.on,
   initial: 'loading',
   states: {
     loading: {
@@ -153,51 +125,10 @@ export const initialCalendarMachine = setup({
     ready: {
       initial: 'idle',
       states: {
-        idle: {
-          on: {
-            ...navigation,
-            'appointment.open': {
-              target: 'detail',
-              actions: assign({
-                appointmentId: ({ event }) => event.appointmentId,
-                appointment: null,
-                error: null,
-              }),
-            },
-          },
-        },
+        idle: { on: { ...navigation, 'appointment.open': dialog.open } },
         detail: {
-          tags: ['detail'],
-          initial: 'loadingDetail',
-          on: {
-            'detail.close': {
-              target: 'idle',
-              actions: assign({ appointmentId: null, appointment: null, error: null }),
-            },
-          },
-          states: {
-            loadingDetail: {
-              tags: ['busy', 'loadingDetail'],
-              invoke: {
-                id: 'loadAppointment',
-                src: 'loadAppointment',
-                input: ({ context }) => ({ id: context.appointmentId! }),
-                onDone: {
-                  target: 'showing',
-                  actions: assign({ appointment: ({ event }) => event.output }),
-                },
-                onError: {
-                  target: 'detailFailed',
-                  actions: assign({ error: ({ event }) => toScheduleError(event.error) }),
-                },
-              },
-            },
-            detailFailed: {
-              tags: ['error', 'detailError'],
-              on: { retry: { target: 'loadingDetail', actions: assign({ error: null }) } },
-            },
-            showing: {},
-          },
+          ...dialog.detail,
+          states: { ...dialog.states, showing: {} },
         },
       },
     },

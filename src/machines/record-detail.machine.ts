@@ -6,6 +6,7 @@ import {
   fromPromise,
   setup,
 } from 'xstate';
+import { actionStates } from './confirm-action.machine';
 import { machineErrorOf, type MachineError } from './shared/failures';
 
 /**
@@ -71,6 +72,40 @@ export const detailLoadStates = <
     on: { 'detail.retry': { guard: 'retryable' as const, target: 'loading' } },
   },
 });
+
+/**
+ * An action's call on a detail page (appointment, client), offered from its `idle` state:
+ * success announces `action` with the machine's `notify` and goes to `then` (mostly the
+ * machine's `loading`: the record loads again and shows what the action changed); a failure
+ * keeps its code in `actionError` and goes back to `idle`, where the message shows.
+ */
+export const detailActionCall = <
+  TContext extends RecordDetailContext & { actionError: MachineError | null },
+  TEvent extends EventObject,
+>() => {
+  const action = actionStates<TContext, TEvent>();
+  return <const TTag extends string, const TSrc extends string, TInput, const TAction>(o: {
+    tags: TTag[];
+    /** The invoke id (names `xstate.done.actor.<id>`); default: `src`. */
+    id?: string;
+    src: TSrc;
+    input: (args: { context: TContext }) => TInput;
+    action: TAction;
+    then: string;
+  }) =>
+    action.running({
+      tags: o.tags,
+      id: o.id ?? o.src,
+      src: o.src,
+      input: o.input,
+      onDone: {
+        target: o.then,
+        actions: { type: 'notify' as const, params: { action: o.action } },
+      },
+      errorField: 'actionError',
+      failed: 'idle',
+    });
+};
 
 export const recordDetailMachine = setup({
   types: {

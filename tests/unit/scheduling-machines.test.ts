@@ -13,11 +13,8 @@ import {
   type BookingRequest,
 } from '../../src/machines/appointment-booking.machine';
 import { slotPickerMachine } from '../../src/machines/slot-picker.machine';
-import {
-  calendarMachine,
-  visibleDays,
-  type CalendarQuery,
-} from '../../src/machines/calendar.machine';
+import { calendarMachine, type CalendarQuery } from '../../src/machines/calendar.machine';
+import { visibleDays } from '../../src/machines/scheduling/calendar-period';
 import type {
   Appointment,
   Availability,

@@ -4,7 +4,7 @@ import { useMemo, type CSSProperties } from 'react';
 import { Calendar, dayjsLocalizer, type EventProps, type Formats } from 'react-big-calendar';
 import 'react-big-calendar/lib/css/react-big-calendar.css';
 import { useTranslation } from 'react-i18next';
-import type { CalendarMode } from '../../machines/calendar.machine';
+import type { CalendarMode } from '../../machines/scheduling/calendar-period';
 import type { CalendarEvent, CoachOption, PrivateBusyTime } from '../../machines/scheduling/shared';
 import type { FreeStretch } from '../../machines/scheduling/initial-pool';
 import type { Temporal } from '@js-temporal/polyfill';

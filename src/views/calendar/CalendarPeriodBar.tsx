@@ -1,6 +1,6 @@
 import type { Temporal } from '@js-temporal/polyfill';
 import { useTranslation } from 'react-i18next';
-import type { CalendarMode } from '../../machines/calendar.machine';
+import type { CalendarMode } from '../../machines/scheduling/calendar-period';
 import { mondayOf, todayInBerlin } from '../../../shared/time';
 import { PeriodNav, useDayLabel, useWeekTitle } from './parts';
 
