@@ -1,15 +1,12 @@
-import closeWithGrace from 'close-with-grace';
-import type pg from 'pg';
 import { buildApp } from './app';
 import { startupConfig } from './config';
 import { connectDatabase } from './db/client';
 import { seedIfEmpty } from './seed/seed';
 import { formatStartBanner } from './seed/summary';
 import { createTokenVerifier, mountedProviderKeys } from './http/auth';
-import { loggableError } from './http/problem';
-import { drainThenClose } from './http/drain';
+import { shutDownOnSignal } from './http/drain';
 import { prettyLogStream } from './http/log-stream';
-import { createRateLimiters } from './http/rate-limit';
+import { createRateLimiters, rateLimitStoreOf } from './http/rate-limit';
 import { mailOutbox } from './features/notifications/index';
 import type { JobQueue } from './jobs/queue';
 import { createAuthProvider } from './auth-provider/provider';
@@ -40,13 +37,8 @@ const seeded =
     ? await seedIfEmpty(database.db, { holidayState: config.HOLIDAY_STATE })
     : null;
 
-// Rate-limit counters live in PostgreSQL (on the app's pool) so every instance shares them;
-// the embedded database has one process, so memory serves.
-const rateLimits = createRateLimiters(
-  database.kind === 'postgres'
-    ? { kind: 'postgres', pool: (database.db as unknown as { $client: pg.Pool }).$client }
-    : { kind: 'memory' },
-);
+// Rate-limit counters shared by every instance (in PostgreSQL; in memory on PGlite).
+const rateLimits = createRateLimiters(rateLimitStoreOf(database));
 
 // The job queue starts with the app (below); sign-in mails reach it through the outbox, and
 // user events their client.updated webhooks, once requests are served.
@@ -87,25 +79,10 @@ const app = await buildApp(
 );
 running.jobs = app.jobs;
 
-// SIGTERM/SIGINT (npm start and start:api `exec` the server, so the signal a process manager
-// sends to the start command's PID reaches it): first a drain of SHUTDOWN_DRAIN_MS (readiness
-// 503, requests still served, each answer closing its connection) so the load balancer moves
-// callers to the other instances; then in-flight requests finish, the port closes, and the
-// database closes; one line says so.
-closeWithGrace({ delay: config.SHUTDOWN_DRAIN_MS + 10_000 }, async ({ signal, err }) => {
-  const stopping = performance.now();
-  if (err) app.log.error({ error: loggableError(err) }, 'shutting down after an error');
-  await drainThenClose(app, config.SHUTDOWN_DRAIN_MS, Boolean(err));
-  await database.close();
-  app.log.info(
-    {
-      signal: signal ?? null,
-      drainMs: err ? 0 : config.SHUTDOWN_DRAIN_MS,
-      shutdownMs: Math.round(performance.now() - stopping),
-    },
-    'shut down: requests drained, server and database closed',
-  );
-});
+// A drain of SHUTDOWN_DRAIN_MS first (readiness 503, requests still served, each answer
+// closing its connection) so the load balancer moves callers to the other instances; then
+// in-flight requests finish, the port closes, and the database closes.
+shutDownOnSignal(app, { drainMs: config.SHUTDOWN_DRAIN_MS, database });
 
 await app.listen({ host: config.HOST, port: config.PORT });
 app.log.info(

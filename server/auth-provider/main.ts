@@ -1,8 +1,6 @@
 // `npm run start:auth`: the authentication provider alone, under /auth on PORT (the product
 // then points AUTH_JWKS_URL at http://<host>:<port>/auth/.well-known/jwks.json).
-import closeWithGrace from 'close-with-grace';
 import Fastify from 'fastify';
-import type pg from 'pg';
 import { createMailer } from '../adapters/mail/mailer';
 import { countedMailer } from '../metrics/outcomes';
 import { registerDevMailbox } from '../adapters/mail/mailbox';
@@ -10,12 +8,12 @@ import { startupConfig } from '../config';
 import { connectDatabase } from '../db/client';
 import { errorHandler, loggableError, loggerOptions, notFoundHandler } from '../http/problem';
 import { trackAllowedMethods } from '../http/allowed-methods';
-import { createRateLimiters } from '../http/rate-limit';
+import { createRateLimiters, rateLimitStoreOf } from '../http/rate-limit';
 import { authMailJob, mailOutbox } from '../features/notifications/index';
 import { startJobQueue } from '../jobs/queue';
 import { httpServerOptions } from '../http/server-options';
 import { registerHealth } from '../http/health';
-import { drainThenClose, registerDrain } from '../http/drain';
+import { registerDrain, shutDownOnSignal } from '../http/drain';
 import { registerMetrics } from '../metrics/endpoint';
 import { createOutageLog } from '../http/outage-log';
 import { authProviderPlugin } from './plugin';
@@ -24,11 +22,7 @@ import { createAuthProvider } from './provider';
 const config = startupConfig();
 const database = await connectDatabase(config);
 await database.migrate();
-const rateLimits = createRateLimiters(
-  database.kind === 'postgres'
-    ? { kind: 'postgres', pool: (database.db as unknown as { $client: pg.Pool }).$client }
-    : { kind: 'memory' },
-);
+const rateLimits = createRateLimiters(rateLimitStoreOf(database));
 const app = Fastify({
   logger: loggerOptions(config.LOG_LEVEL),
   trustProxy: config.TRUST_PROXY,
@@ -77,22 +71,14 @@ await app.register(authProviderPlugin, { prefix: '/auth', provider });
 if (config.NODE_ENV !== 'production') registerDevMailbox(app, database.db);
 
 // Drain first (readiness 503, connections closed after their answer), then close.
-closeWithGrace({ delay: config.SHUTDOWN_DRAIN_MS + 10_000 }, async ({ signal, err }) => {
-  const stopping = performance.now();
-  if (err) app.log.error({ error: loggableError(err) }, 'shutting down after an error');
-  await drainThenClose(app, config.SHUTDOWN_DRAIN_MS, Boolean(err));
-  // Webhook deliveries to the product still under way finish first.
-  await provider.events.settle();
-  await jobs.stop();
-  await database.close();
-  app.log.info(
-    {
-      signal: signal ?? null,
-      drainMs: err ? 0 : config.SHUTDOWN_DRAIN_MS,
-      shutdownMs: Math.round(performance.now() - stopping),
-    },
-    'shut down: requests drained, server and database closed',
-  );
+shutDownOnSignal(app, {
+  drainMs: config.SHUTDOWN_DRAIN_MS,
+  database,
+  beforeDatabase: async () => {
+    // Webhook deliveries to the product still under way finish first.
+    await provider.events.settle();
+    await jobs.stop();
+  },
 });
 
 await app.listen({ host: config.HOST, port: config.PORT });

@@ -1,4 +1,6 @@
+import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
+import { loggableError } from './problem';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,4 +50,39 @@ export async function drainThenClose(app: FastifyInstance, drainMs: number, skip
     if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
   }
   await app.close();
+}
+
+/**
+ * How a start command ends on SIGTERM/SIGINT (the start scripts `exec` the server, so the
+ * signal a process manager sends to the start command's PID reaches it) or after a crash:
+ * `drainThenClose`, then `beforeDatabase` (work of the process that still needs the database),
+ * then the database closes; one line says so.
+ */
+export function shutDownOnSignal(
+  app: FastifyInstance,
+  {
+    drainMs,
+    database,
+    beforeDatabase,
+  }: {
+    drainMs: number;
+    database: { close(): Promise<void> };
+    beforeDatabase?: () => Promise<void>;
+  },
+) {
+  closeWithGrace({ delay: drainMs + 10_000 }, async ({ signal, err }) => {
+    const stopping = performance.now();
+    if (err) app.log.error({ error: loggableError(err) }, 'shutting down after an error');
+    await drainThenClose(app, drainMs, Boolean(err));
+    await beforeDatabase?.();
+    await database.close();
+    app.log.info(
+      {
+        signal: signal ?? null,
+        drainMs: err ? 0 : drainMs,
+        shutdownMs: Math.round(performance.now() - stopping),
+      },
+      'shut down: requests drained, server and database closed',
+    );
+  });
 }

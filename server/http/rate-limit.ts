@@ -5,6 +5,7 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
+import type { Database } from '../db/client';
 import { countRateLimitHit } from '../metrics/registry';
 import { tooManyRequests } from './problem';
 
@@ -113,6 +114,15 @@ function wrap(name: RateLimitName, limiter: RateLimiterAbstract): RateLimiter {
     },
   };
 }
+
+/**
+ * The store of a start command's limiters: PostgreSQL (on the app's pool), so every instance
+ * shares the counters; the embedded database has one process, so memory serves.
+ */
+export const rateLimitStoreOf = (database: Pick<Database, 'db' | 'kind'>): RateLimitStore =>
+  database.kind === 'postgres'
+    ? { kind: 'postgres', pool: (database.db as unknown as { $client: pg.Pool }).$client }
+    : { kind: 'memory' };
 
 /** Builds every limiter of RATE_RULES on one store; `rules` overrides limits (tests). */
 export function createRateLimiters(

@@ -2,13 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { practiceName, type PracticeConfig } from '../practice/index';
 import { and, asc, eq, gte, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import {
-  appointmentCalendarSequences,
-  appointments,
-  calendarFeedTokens,
-  clients,
-  coaches,
-} from '../../db/schema/index';
+import { appointments, calendarFeedTokens, clients, coaches } from '../../db/schema/index';
 import type { Principal } from '../../http/auth';
 import { reachesCoach } from '../../access/policy';
 import { defineHandlers } from '../../http/handler';
@@ -18,6 +12,7 @@ import { ZONE } from '../../../shared/time';
 import { recordEvent } from '../events/index';
 import { addressOf, APPOINTMENT_TYPE_NAMES, buildCalendar } from '../notifications/index';
 import { inTransaction } from '../../db/transaction';
+import { selectAppointmentEvents } from '../calendars/index';
 
 /**
  * The feed shows live appointments that ended at most this many Berlin calendar days ago
@@ -59,24 +54,16 @@ async function feedOf(
     .select({ firstName: coaches.firstName, lastName: coaches.lastName })
     .from(coaches)
     .where(eq(coaches.id, coachId));
-  const rows = await db
-    .select({
-      id: appointments.id,
-      startDate: appointments.startDate,
-      endDate: appointments.endDate,
-      appointmentType: appointments.appointmentType,
-      isProvisional: appointments.isProvisional,
-      meetingCodeCoach: appointments.meetingCodeCoach,
-      clientFirstName: clients.firstName,
-      clientLastName: clients.lastName,
-      sequence: appointmentCalendarSequences.sequence,
-    })
-    .from(appointments)
-    .innerJoin(clients, eq(clients.id, appointments.clientId))
-    .leftJoin(
-      appointmentCalendarSequences,
-      eq(appointmentCalendarSequences.appointmentId, appointments.id),
-    )
+  const rows = await selectAppointmentEvents(db, {
+    id: appointments.id,
+    startDate: appointments.startDate,
+    endDate: appointments.endDate,
+    appointmentType: appointments.appointmentType,
+    isProvisional: appointments.isProvisional,
+    meetingCodeCoach: appointments.meetingCodeCoach,
+    clientFirstName: clients.firstName,
+    clientLastName: clients.lastName,
+  })
     .where(
       and(
         eq(appointments.coachId, coachId),

@@ -1,3 +1,4 @@
+import type { components } from '../../../shared/contract/product';
 import { inTransaction } from '../../db/transaction';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
@@ -19,6 +20,9 @@ import { applyDiscovered, raiseScheduleVersion, SYNC_CALENDAR_JOB } from './sync
 import { queueCoachRewrite } from './writeback';
 
 const MAX_CONNECTIONS = 20;
+
+/** What a connection's last sync or write ran into (the column holds the code as text). */
+type ConnectionErrorCode = components['schemas']['CalendarConnection']['errorCode'];
 
 const PROBLEM_DETAIL = {
   calendar_unauthorized: 'The calendar server refused the user name or app password',
@@ -65,21 +69,11 @@ async function connectionsOf(db: Db | Tx, coachId: string, connectionId?: string
     username: row.username,
     allDayBlocks: row.allDayBlocks,
     status: row.status,
-    errorCode: row.errorCode as
-      | 'calendar_unauthorized'
-      | 'calendar_unreachable'
-      | 'calendar_not_caldav'
-      | 'calendar_failed'
-      | null,
+    errorCode: row.errorCode as ConnectionErrorCode,
     lastSyncedAt: row.lastSyncedAt,
     lastAttemptAt: row.lastAttemptAt,
     shareClientFirstName: row.shareClientFirstName,
-    writeErrorCode: row.writeErrorCode as
-      | 'calendar_unauthorized'
-      | 'calendar_unreachable'
-      | 'calendar_not_caldav'
-      | 'calendar_failed'
-      | null,
+    writeErrorCode: row.writeErrorCode as ConnectionErrorCode,
     busyTimes: busy.find((b) => b.connectionId === row.id)?.n ?? 0,
     calendars: calendars
       .filter((c) => c.connectionId === row.id)

@@ -17,6 +17,7 @@ export {
   type WriteResult,
 } from './writeback';
 export { sealPassword, sealStoredPasswords } from './password';
+export { selectAppointmentEvents } from './appointment-events';
 export { notePrivateConflicts, PRIVATE_CONFLICT } from './conflicts';
 export {
   overlapsPrivateBusy,

@@ -9,6 +9,7 @@ import {
   sealSecret,
   SecretUnreadable,
 } from '../webhooks/index';
+import { openCalDav } from './caldav';
 
 /**
  * CalDAV app passwords at rest: sealed with the webhook secrets' keyring (AES-256-GCM, key
@@ -24,6 +25,30 @@ export const sealPassword = (config: KeyConfig, coachId: string, password: strin
 
 export const openPassword = (config: KeyConfig, coachId: string, sealed: string) =>
   openSecret(keyringOf(config), bindingOf(coachId), sealed);
+
+/**
+ * What the sync and the write-back take from the configuration: the keys that open the
+ * passwords, whether private servers may be reached, and the public URL in our events' UIDs.
+ */
+export type CalendarServerConfig = KeyConfig &
+  Pick<Config, 'PUBLIC_URL' | 'CALENDAR_ALLOW_PRIVATE_SERVERS'>;
+
+/** Signs in to a stored connection's server, with its sealed password opened for the call. */
+export const openConnection = (
+  config: KeyConfig & Pick<Config, 'CALENDAR_ALLOW_PRIVATE_SERVERS'>,
+  connection: Pick<
+    typeof calendarConnections.$inferSelect,
+    'serverUrl' | 'username' | 'coachId' | 'sealedPassword'
+  >,
+) =>
+  openCalDav(
+    {
+      serverUrl: connection.serverUrl,
+      username: connection.username,
+      password: openPassword(config, connection.coachId, connection.sealedPassword),
+    },
+    { allowPrivate: config.CALENDAR_ALLOW_PRIVATE_SERVERS },
+  );
 
 /**
  * Seals every stored password again that was sealed with an older key (at start, after the

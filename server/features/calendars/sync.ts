@@ -20,11 +20,11 @@ import {
   connectedCalendars,
 } from '../../db/schema/index';
 import type { JobDefinition, JobQueue } from '../../jobs/queue';
-import { openCalDav, CalDavError, type CalDavSession, type RemoteCalendar } from './caldav';
+import { CalDavError, type CalDavSession, type RemoteCalendar } from './caldav';
 import { notePrivateConflicts } from './conflicts';
 import { busyIntervals } from './ical-busy';
 import { isOwnUid } from './event-ics';
-import { openPassword } from './password';
+import { openConnection, type CalendarServerConfig } from './password';
 import { writebackJobs, writebackPeriodic } from './writeback';
 
 export const SYNC_CALENDAR_JOB = 'sync-calendar-connection';
@@ -220,13 +220,7 @@ async function syncCalendar(
  */
 export async function syncConnection(
   db: Db,
-  config: Pick<
-    Config,
-    | 'WEBHOOK_SECRET_KEY'
-    | 'WEBHOOK_SECRET_KEY_PREVIOUS'
-    | 'PUBLIC_URL'
-    | 'CALENDAR_ALLOW_PRIVATE_SERVERS'
-  >,
+  config: CalendarServerConfig,
   connectionId: string,
   now: Date,
 ): Promise<SyncResult | null> {
@@ -240,14 +234,7 @@ export async function syncConnection(
   const skipUid = (uid: string) => isOwnUid(uid, config.PUBLIC_URL);
   let session: CalDavSession | undefined;
   try {
-    session = await openCalDav(
-      {
-        serverUrl: connection.serverUrl,
-        username: connection.username,
-        password: openPassword(config, connection.coachId, connection.sealedPassword),
-      },
-      { allowPrivate: config.CALENDAR_ALLOW_PRIVATE_SERVERS },
-    );
+    session = await openConnection(config, connection);
     const remote = await session.calendars();
     total.rowsWritten += await applyDiscovered(db, connection.id, remote);
     const calendars = await db

@@ -30,23 +30,16 @@ import {
   connectedCalendars,
 } from '../../db/schema/index';
 import type { JobDefinition, JobQueue } from '../../jobs/queue';
-import { CalDavError, openCalDav, type CalDavSession } from './caldav';
+import { CalDavError, type CalDavSession } from './caldav';
+import { selectAppointmentEvents } from './appointment-events';
 import { buildWrittenEvent, objectUrl, type WrittenEvent } from './event-ics';
-import { openPassword } from './password';
+import { openConnection, type CalendarServerConfig } from './password';
 
 export const WRITE_APPOINTMENT_JOB = 'write-calendar-appointment';
 
 export interface WriteJobData {
   appointmentId: string;
 }
-
-export type WriteConfig = Pick<
-  Config,
-  | 'WEBHOOK_SECRET_KEY'
-  | 'WEBHOOK_SECRET_KEY_PREVIOUS'
-  | 'PUBLIC_URL'
-  | 'CALENDAR_ALLOW_PRIVATE_SERVERS'
->;
 
 /**
  * Whether an appointment's calendars have anything to do: its coach has a receiving calendar,
@@ -132,19 +125,10 @@ interface Plan {
 }
 
 async function loadPlan(db: Db | Tx, appointmentId: string): Promise<Plan> {
-  const [found] = await db
-    .select({
-      appointment: appointments,
-      clientFirstName: clients.firstName,
-      sequence: appointmentCalendarSequences.sequence,
-    })
-    .from(appointments)
-    .innerJoin(clients, eq(clients.id, appointments.clientId))
-    .leftJoin(
-      appointmentCalendarSequences,
-      eq(appointmentCalendarSequences.appointmentId, appointments.id),
-    )
-    .where(eq(appointments.id, appointmentId));
+  const [found] = await selectAppointmentEvents(db, {
+    appointment: appointments,
+    clientFirstName: clients.firstName,
+  }).where(eq(appointments.id, appointmentId));
   const a = found?.appointment ?? null;
   const wanted =
     a && !a.cancelledAt && !a.isProvisional
@@ -225,7 +209,7 @@ export const contentHashOf = (event: Omit<WrittenEvent, 'stamp'>) =>
     .digest('base64url');
 
 /** The state a plan wants, to see whether it changed while the server was being written. */
-const wantedState = (config: WriteConfig, plan: Plan) =>
+const wantedState = (config: CalendarServerConfig, plan: Plan) =>
   JSON.stringify(
     plan.appointment
       ? plan.wanted
@@ -261,7 +245,7 @@ interface Outcome {
 }
 
 /** Talks to the calendar servers: no database connection is held meanwhile. */
-async function writeServers(config: WriteConfig, plan: Plan, now: Date): Promise<Outcome> {
+async function writeServers(config: CalendarServerConfig, plan: Plan, now: Date): Promise<Outcome> {
   const outcome: Outcome = { puts: [], deleted: [], errors: new Map(), failed: 0 };
   const { errors } = outcome;
   // One sign-in per connection; a connection that fails is noted and skipped.
@@ -269,14 +253,7 @@ async function writeServers(config: WriteConfig, plan: Plan, now: Date): Promise
   const sessionOf = (connection: Connection) => {
     let session = sessions.get(connection.id);
     if (!session) {
-      session = openCalDav(
-        {
-          serverUrl: connection.serverUrl,
-          username: connection.username,
-          password: openPassword(config, connection.coachId, connection.sealedPassword),
-        },
-        { allowPrivate: config.CALENDAR_ALLOW_PRIVATE_SERVERS },
-      );
+      session = openConnection(config, connection);
       sessions.set(connection.id, session);
     }
     return session;
@@ -347,7 +324,7 @@ async function writeServers(config: WriteConfig, plan: Plan, now: Date): Promise
 /** Records what the servers did, in one short transaction; answers whether the state moved on. */
 async function record(
   db: Db,
-  config: WriteConfig,
+  config: CalendarServerConfig,
   appointmentId: string,
   plan: Plan,
   outcome: Outcome,
@@ -400,7 +377,7 @@ const MAX_ROUNDS = 3;
 /** Brings every calendar to the appointment's current state (see above). */
 export async function writeAppointment(
   db: Db,
-  config: WriteConfig,
+  config: CalendarServerConfig,
   appointmentId: string,
   now: Date,
 ): Promise<WriteResult> {
@@ -500,7 +477,7 @@ export async function reconcileWrites(
 
 export interface WritebackJobDeps {
   db: Db;
-  config: WriteConfig;
+  config: CalendarServerConfig;
   jobs: () => JobQueue;
   /** The app's clock; default the queue's. */
   now?: () => Date;

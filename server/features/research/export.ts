@@ -19,13 +19,13 @@ import {
   publishedAt,
   QUASI_IDENTIFIERS,
   SUPPRESSION_ORDER,
-  type QuasiValues,
 } from './k-anonymity';
 import { pseudonymizer } from './key';
 import {
   appointmentPage,
   participantPage,
   quasiIdentifierCounts,
+  quasiOf,
   researchCounts,
   type AppointmentCursor,
   type ParticipantRow,
@@ -110,15 +110,7 @@ export async function startResearchExport(
       const page: ParticipantRow[] = await participantPage(db, after, pageRows);
       if (page.length === 0) return;
       const rows = page.map((r): Cell[] => {
-        const quasi: QuasiValues = {
-          birthBand: r.birth_band,
-          postalRegion: r.postal_region,
-          clientType: r.client_type,
-          insurer: r.insurer,
-          campaign: r.campaign,
-          paidBySponsor: r.paid_by_sponsor,
-          closure: r.closure,
-        };
+        const quasi = quasiOf(r);
         // A client who consented after the plan was made is blanked entirely.
         const level = plan.levels.get(keyOf(quasi)) ?? top;
         written.suppressedCells += cellsBlankedAt(level);

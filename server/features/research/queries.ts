@@ -3,7 +3,7 @@ import { APPOINTMENT_TYPES } from '../../../shared/contract/enums';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/raw-rows';
 import { countColumnOf } from './columns';
-import type { QuasiCount } from './k-anonymity';
+import type { QuasiCount, QuasiValues } from './k-anonymity';
 
 /**
  * The research export's reads. Everything is generalised in SQL (the same expressions for the
@@ -43,38 +43,48 @@ const CLOSURE_DAYS = sql.raw(
                                - (c.created_at AT TIME ZONE 'Europe/Berlin')::date) AS days) d`,
 );
 
+/**
+ * The generalised quasi-identifiers of a client `c` (with CLOSURE_DAYS joined), selected the
+ * same way for the counts and for the participant rows.
+ */
+const QUASI_COLUMNS = sql`${BIRTH_BAND} AS birth_band, ${POSTAL_REGION} AS postal_region,
+             c.client_type, ${INSURER} AS insurer, ${CAMPAIGN} AS campaign,
+             ${PAID_BY_SPONSOR} AS paid_by_sponsor, ${CLOSURE} AS closure`;
+
+/** The columns QUASI_COLUMNS selects. */
+export interface QuasiRow {
+  birth_band: string;
+  postal_region: string;
+  client_type: string;
+  insurer: string;
+  campaign: string;
+  paid_by_sponsor: string;
+  closure: string;
+}
+
+/** A row's quasi-identifiers as the suppression plan keys them. */
+export const quasiOf = (r: QuasiRow): QuasiValues => ({
+  birthBand: r.birth_band,
+  postalRegion: r.postal_region,
+  clientType: r.client_type,
+  insurer: r.insurer,
+  campaign: r.campaign,
+  paidBySponsor: r.paid_by_sponsor,
+  closure: r.closure,
+});
+
 const MIN_UUID = '00000000-0000-0000-0000-000000000000';
 
 /** How many clients share each combination of the quasi-identifiers (one GROUP BY). */
 export async function quasiIdentifierCounts(db: Db): Promise<QuasiCount[]> {
-  const rows = rowsOf<{
-    birth_band: string;
-    postal_region: string;
-    client_type: string;
-    insurer: string;
-    campaign: string;
-    paid_by_sponsor: string;
-    closure: string;
-    n: number;
-  }>(
+  const rows = rowsOf<QuasiRow & { n: number }>(
     await db.execute(sql`
-      SELECT ${BIRTH_BAND} AS birth_band, ${POSTAL_REGION} AS postal_region, c.client_type,
-             ${INSURER} AS insurer, ${CAMPAIGN} AS campaign, ${PAID_BY_SPONSOR} AS paid_by_sponsor,
-             ${CLOSURE} AS closure, count(*)::int AS n
+      SELECT ${QUASI_COLUMNS}, count(*)::int AS n
         FROM clients c ${CLOSURE_DAYS}
        WHERE ${CONSENTING}
        GROUP BY 1, 2, 3, 4, 5, 6, 7`),
   );
-  return rows.map((r) => ({
-    birthBand: r.birth_band,
-    postalRegion: r.postal_region,
-    clientType: r.client_type,
-    insurer: r.insurer,
-    campaign: r.campaign,
-    paidBySponsor: r.paid_by_sponsor,
-    closure: r.closure,
-    count: Number(r.n),
-  }));
+  return rows.map((r) => ({ ...quasiOf(r), count: Number(r.n) }));
 }
 
 /** The consenting clients and their appointments (provisional holds are not bookings). */
@@ -93,15 +103,8 @@ export async function researchCounts(
   };
 }
 
-export interface ParticipantRow {
+export interface ParticipantRow extends QuasiRow {
   id: string;
-  birth_band: string;
-  postal_region: string;
-  client_type: string;
-  insurer: string;
-  campaign: string;
-  paid_by_sponsor: string;
-  closure: string;
   mental_stress_indicator: number | null;
   no_shows: number;
   cancellations: number;
@@ -125,9 +128,7 @@ export async function participantPage(
 ): Promise<ParticipantRow[]> {
   return rowsOf<ParticipantRow>(
     await db.execute(sql`
-      SELECT c.id, ${BIRTH_BAND} AS birth_band, ${POSTAL_REGION} AS postal_region, c.client_type,
-             ${INSURER} AS insurer, ${CAMPAIGN} AS campaign, ${PAID_BY_SPONSOR} AS paid_by_sponsor,
-             ${CLOSURE} AS closure, c.mental_stress_indicator, a.*
+      SELECT c.id, ${QUASI_COLUMNS}, c.mental_stress_indicator, a.*
         FROM clients c ${CLOSURE_DAYS}
         CROSS JOIN LATERAL (
           SELECT ${typeCounts},

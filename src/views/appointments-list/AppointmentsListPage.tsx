@@ -5,16 +5,18 @@ import { loadAppointmentsPageActor } from '../../machines/actors/staff/appointme
 import { APPOINTMENT_TYPES } from '../../../shared/contract/enums';
 import { isoDate, oneOf, uuid, yesNo } from '../../machines/list.machine';
 import {
+  ActiveFilter,
   CLIENT_FILTER_KEYS,
   ClientFilterFields,
   FilterForm,
   FilterInput,
   FilterSelect,
   FilterYesNo,
+  KeptFilters,
 } from '../staff/FilterParts';
 import { StaffListPage } from '../staff/ActionLinks';
 import { DataTable } from '../staff/DataTable';
-import { useClientFilteredList } from '../staff/useUrlList';
+import { useFilteredList } from '../staff/useUrlList';
 import { APPOINTMENT_COLUMNS, APPOINTMENT_TYPE_LABELS } from './parts';
 
 /**
@@ -39,7 +41,7 @@ const loadFromToday = (api: ApiClient) => loadAppointmentsPageActor(api, {}, 'to
 /** `/appointments`: every appointment the person may see, filtered, sorted and paged. */
 export default function AppointmentsListPage() {
   const { t } = useTranslation('staff');
-  const { manager, actorRef, options, filters, f } = useClientFilteredList({
+  const { manager, actorRef, options, filters, f } = useFilteredList({
     path: '/appointments',
     filters: APPOINTMENT_FILTERS,
     loadPage: loadFromToday,
@@ -63,39 +65,33 @@ export default function AppointmentsListPage() {
         filters={
           <>
             {filters.clientId ? (
-              <p className="active-filter">
-                {t('appointments.filters.forClient')}
-                <button
-                  type="button"
-                  className="button"
-                  onClick={() =>
-                    actorRef.send({ type: 'list.filter', filters: { clientId: undefined } })
-                  }
-                >
-                  {t('appointments.filters.removeClient')}
-                </button>
-              </p>
+              <ActiveFilter
+                label={t('appointments.filters.forClient')}
+                buttonLabel={t('appointments.filters.removeClient')}
+                onClick={() =>
+                  actorRef.send({ type: 'list.filter', filters: { clientId: undefined } })
+                }
+              />
             ) : null}
             {filters.from || filters.to ? null : (
-              <p className="active-filter">
-                {filters.past === 'true'
-                  ? t('appointments.filters.withPast')
-                  : t('appointments.filters.fromToday')}
-                <button
-                  type="button"
-                  className="button"
-                  onClick={() =>
-                    actorRef.send({
-                      type: 'list.filter',
-                      filters: { past: filters.past === 'true' ? undefined : 'true' },
-                    })
-                  }
-                >
-                  {filters.past === 'true'
+              <ActiveFilter
+                label={
+                  filters.past === 'true'
+                    ? t('appointments.filters.withPast')
+                    : t('appointments.filters.fromToday')
+                }
+                buttonLabel={
+                  filters.past === 'true'
                     ? t('appointments.filters.onlyFromToday')
-                    : t('appointments.filters.showPast')}
-                </button>
-              </p>
+                    : t('appointments.filters.showPast')
+                }
+                onClick={() =>
+                  actorRef.send({
+                    type: 'list.filter',
+                    filters: { past: filters.past === 'true' ? undefined : 'true' },
+                  })
+                }
+              />
             )}
             <FilterForm actorRef={actorRef}>
               <FilterInput
@@ -142,10 +138,7 @@ export default function AppointmentsListPage() {
                 anyLabel={t('appointments.filters.sortAsc')}
                 options={[{ value: 'desc', label: t('appointments.filters.sortDesc') }]}
               />
-              {filters.clientId ? (
-                <input type="hidden" name="clientId" value={filters.clientId} />
-              ) : null}
-              {filters.past ? <input type="hidden" name="past" value={filters.past} /> : null}
+              <KeptFilters filters={filters} names={['clientId', 'past']} />
             </FilterForm>
           </>
         }

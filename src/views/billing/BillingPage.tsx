@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { BILLABLE_ITEM_STATUSES, BILLING_PAYER_KINDS } from '../../../shared/contract/enums';
@@ -13,20 +13,22 @@ import { isoDate, oneOf, text, uuid } from '../../machines/list.machine';
 import { wireBillingBatch } from '../../machines/wiring/billing-batch';
 import { useRouteActor } from '../route-actor';
 import { StaffListPage } from '../staff/ActionLinks';
-import { DataTable, type RowSelection } from '../staff/DataTable';
-import { FilterForm, FilterInput, FilterSelect } from '../staff/FilterParts';
+import { DataTable } from '../staff/DataTable';
+import {
+  ActiveFilter,
+  CoachFilter,
+  FilterForm,
+  FilterInput,
+  FilterSelect,
+  FilterTabs,
+  KeptFilters,
+} from '../staff/FilterParts';
 import type { ListActor } from '../staff/ListParts';
 import { formatDate, formatEuro, formatNumber } from '../staff/format';
-import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
+import { useFilteredList } from '../staff/useUrlList';
 import { useSessionPermission } from '../session-status';
-import { useBatchRowSelection } from '../parts/BatchParts';
-import {
-  BatchDialog,
-  BatchResult,
-  SelectionBar,
-  useBillingWording,
-  type BatchActor,
-} from './BatchParts';
+import { ListBatchBar, useBatchRowSelection } from '../parts/BatchParts';
+import { BatchDialog, useBillingWording } from './BatchParts';
 import { BillingSections } from './BillingSections';
 import { billingColumns, PAYER_LABELS, personName, STATUS_LABELS } from './columns';
 import './billing.css';
@@ -45,7 +47,6 @@ export const BILLING_FILTERS = z.object({
 /** Tabs by status, each with its count and sum under the other filters. */
 function StatusTabs({ actorRef }: { actorRef: ListActor }) {
   const { t } = useTranslation('staff');
-  const current = useSelector(actorRef, (s) => s.context.query.filters.status);
   const summary = useSelector(actorRef, (s) => s.context.summary as BillingSummary | null);
   const totals = summary?.statusTotals;
   const all = totals
@@ -54,37 +55,28 @@ function StatusTabs({ actorRef }: { actorRef: ListActor }) {
         amountCents: a.amountCents + b.amountCents,
       }))
     : null;
-  const tabs = [
-    { status: undefined, label: t('billingItems.tabs.all'), total: all },
-    ...BILLABLE_ITEM_STATUSES.map((status) => ({
-      status,
-      label: t(STATUS_LABELS[status]),
-      total: totals?.[status] ?? null,
-    })),
-  ];
+  const count = (total: { count: number; amountCents: number } | null) =>
+    total
+      ? t('billingItems.tabs.count', {
+          count: total.count,
+          formatted: formatNumber(total.count),
+          sum: formatEuro(total.amountCents),
+        })
+      : null;
   return (
-    <nav className="status-tabs" aria-label={t('billingItems.tabs.label')}>
-      {tabs.map((tab) => (
-        <button
-          key={tab.status ?? 'all'}
-          type="button"
-          className="status-tab"
-          aria-current={current === tab.status ? 'page' : undefined}
-          onClick={() => actorRef.send({ type: 'list.filter', filters: { status: tab.status } })}
-        >
-          <span className="status-tab-label">{tab.label}</span>
-          {tab.total ? (
-            <span className="status-tab-count">
-              {t('billingItems.tabs.count', {
-                count: tab.total.count,
-                formatted: formatNumber(tab.total.count),
-                sum: formatEuro(tab.total.amountCents),
-              })}
-            </span>
-          ) : null}
-        </button>
-      ))}
-    </nav>
+    <FilterTabs
+      actorRef={actorRef}
+      name="status"
+      label={t('billingItems.tabs.label')}
+      tabs={[
+        { value: undefined, label: t('billingItems.tabs.all'), count: count(all) },
+        ...BILLABLE_ITEM_STATUSES.map((status) => ({
+          value: status,
+          label: t(STATUS_LABELS[status]),
+          count: count(totals?.[status] ?? null),
+        })),
+      ]}
+    />
   );
 }
 
@@ -94,27 +86,11 @@ const asItem = (row: BillableItem) => ({
   amountCents: row.amountCents,
 });
 
-/** The row boxes of the table, kept by the batch machine. */
-function useRowSelection(
-  batchRef: BatchActor,
-  enabled: boolean,
-): RowSelection<BillableItem> | undefined {
-  const { t } = useTranslation('staff');
-  const rowLabel = useCallback(
-    (row: BillableItem) =>
-      t('billingItems.selection.row', {
-        client: personName(row.client),
-        date: formatDate(row.serviceDate),
-      }),
-    [t],
-  );
-  return useBatchRowSelection(batchRef, enabled, {
-    asItem,
-    rowLabel,
-    pageLabel: t('billingItems.selection.page'),
-    header: t('billingItems.selection.select'),
-  });
-}
+/** A row's box is labelled with its client and service date. */
+const nameOf = (row: BillableItem) => ({
+  client: personName(row.client),
+  date: formatDate(row.serviceDate),
+});
 
 /**
  * `/billing`: billable items by status tab, filtered; admins select items (on the page or all
@@ -122,30 +98,31 @@ function useRowSelection(
  */
 export default function BillingPage() {
   const { t } = useTranslation('staff');
-  const { manager } = useStaffSession();
   const canAct = useSessionPermission('manageBilling');
-  const listRef = useUrlList({
+  const {
+    manager,
+    actorRef: listRef,
+    options,
+    filters,
+    f,
+  } = useFilteredList({
     path: '/billing',
     filters: BILLING_FILTERS,
     loadPage: loadBillingPageActor,
     defaultLimit: 25,
   });
-  const filters = useSelector(listRef, (s) => s.context.query.filters);
   // The batch machine follows the list's filters: a new filter or tab drops the selection.
   const batchRef = useRouteActor((effects) => wireBillingBatch(effects, listRef), {
     input: { transitions: canAct ? billingTransitionTable() : {}, filter: filters },
   });
-  const options = useFilterOptions(manager);
   const rows = useSelector(listRef, (s) => s.context.rows as readonly BillableItem[]);
-  const matchCount = useSelector(listRef, (s) => (s.context.shownQuery ? s.context.itemCount : 0));
-  const selection = useRowSelection(batchRef, canAct);
   const wording = useBillingWording(rows);
+  const selection = useBatchRowSelection(batchRef, canAct, wording, asItem, nameOf);
   const columns = useMemo(
     () =>
       billingColumns((clientId) => listRef.send({ type: 'list.filter', filters: { clientId } })),
     [listRef],
   );
-  const f = (key: string) => filters[key];
 
   return (
     <StaffListPage title={t('billingItems.title')}>
@@ -161,18 +138,13 @@ export default function BillingPage() {
         filters={
           <>
             {filters.clientId ? (
-              <p className="active-filter">
-                {t('billingItems.filters.forClient')}
-                <button
-                  type="button"
-                  className="button"
-                  onClick={() =>
-                    listRef.send({ type: 'list.filter', filters: { clientId: undefined } })
-                  }
-                >
-                  {t('billingItems.filters.removeClient')}
-                </button>
-              </p>
+              <ActiveFilter
+                label={t('billingItems.filters.forClient')}
+                buttonLabel={t('billingItems.filters.removeClient')}
+                onClick={() =>
+                  listRef.send({ type: 'list.filter', filters: { clientId: undefined } })
+                }
+              />
             ) : null}
             <FilterForm actorRef={listRef}>
               <FilterInput
@@ -203,28 +175,16 @@ export default function BillingPage() {
                 options={options.insurers.map((name) => ({ value: name, label: name }))}
               />
               {manager ? (
-                <FilterSelect
-                  name="coach"
+                <CoachFilter
                   label={t('billingItems.filters.coach')}
                   value={f('coach')}
-                  options={options.coaches.map((c) => ({ value: c.id, label: c.name }))}
+                  options={options}
                 />
               ) : null}
-              {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}
-              {filters.clientId ? (
-                <input type="hidden" name="clientId" value={filters.clientId} />
-              ) : null}
+              <KeptFilters filters={filters} names={['status', 'clientId']} />
             </FilterForm>
             {canAct ? (
-              <>
-                <BatchResult actorRef={batchRef} wording={wording} />
-                <SelectionBar
-                  actorRef={batchRef}
-                  wording={wording}
-                  matchCount={matchCount}
-                  pageRows={rows.length}
-                />
-              </>
+              <ListBatchBar actorRef={batchRef} wording={wording} listRef={listRef} />
             ) : null}
           </>
         }

@@ -17,7 +17,7 @@ import {
 } from '../staff/FilterParts';
 import { StaffListPage } from '../staff/ActionLinks';
 import { type Column, DataTable } from '../staff/DataTable';
-import { useClientFilteredList } from '../staff/useUrlList';
+import { useFilteredList } from '../staff/useUrlList';
 
 type Client = components['schemas']['Client'];
 
@@ -91,7 +91,7 @@ const COLUMNS: readonly Column<Client>[] = [
 /** `/clients`: the clients the person may see (coaches: their own), filtered, sorted, paged. */
 export default function ClientsListPage() {
   const { t } = useTranslation('staff');
-  const { manager, actorRef, options, f } = useClientFilteredList({
+  const { manager, actorRef, options, f } = useFilteredList({
     path: '/clients',
     filters: CLIENT_FILTERS,
     loadPage: loadClientsPageActor,

@@ -6,7 +6,7 @@ import { coachName } from '../../forms/coach-staff-form';
 import { recordOf } from '../../machines/record-detail.machine';
 import { formatDateTime } from '../staff/format';
 import { DetailFrame, DetailPending } from '../record-detail/DetailFrame';
-import { ConfirmActionPanel } from './ConfirmActionPanel';
+import { ActiveQuestion, ActiveToggleButton } from './ConfirmActionPanel';
 import { wireCoachActive, wireCoachDetail } from '../../machines/wiring/coach-detail';
 import { useRouteActor } from '../route-actor';
 
@@ -25,8 +25,6 @@ function CoachDetail({ id }: { id: string }) {
     wireCoachActive(effects, () => detailRef.send({ type: 'detail.reload' })),
   );
   const state = useSelector(detailRef, (s) => s);
-  const askOpen = useSelector(activeRef, (s) => s.hasTag('open'));
-  const asking = useSelector(activeRef, (s) => s.context.payload);
   const coach = recordOf<Coach>(state.context);
   const busy = state.hasTag('busy');
 
@@ -43,6 +41,14 @@ function CoachDetail({ id }: { id: string }) {
   }
 
   const name = coachName(coach);
+  const wording = {
+    deactivate: t('coach.deactivate'),
+    activate: t('coach.reactivate'),
+    deactivateQuestion: t('coach.deactivateQuestion', { name }),
+    activateQuestion: t('coach.reactivateQuestion', { name }),
+    deactivateConfirm: t('coach.deactivateConfirm'),
+    activateConfirm: t('coach.reactivateConfirm'),
+  };
   const accountHref = `/users/new?${new URLSearchParams({ coachId: coach.id, email: coach.email }).toString()}`;
   return (
     <DetailFrame title={name} busy={busy} progress={t('list.loading')}>
@@ -56,31 +62,9 @@ function CoachDetail({ id }: { id: string }) {
         <Link href={`/events?coach=${coach.id}`} className="button">
           {t('coach.events')}
         </Link>
-        <button
-          type="button"
-          className="button"
-          disabled={askOpen}
-          onClick={() =>
-            activeRef.send({ type: 'action.ask', payload: { id: coach.id, active: !coach.active } })
-          }
-        >
-          {coach.active ? t('coach.deactivate') : t('coach.reactivate')}
-        </button>
+        <ActiveToggleButton actorRef={activeRef} record={coach} wording={wording} />
       </div>
-      {asking ? (
-        <ConfirmActionPanel
-          actorRef={activeRef}
-          danger={asking.active === false}
-          question={
-            asking.active === false
-              ? t('coach.deactivateQuestion', { name })
-              : t('coach.reactivateQuestion', { name })
-          }
-          confirmLabel={
-            asking.active === false ? t('coach.deactivateConfirm') : t('coach.reactivateConfirm')
-          }
-        />
-      ) : null}
+      <ActiveQuestion actorRef={activeRef} wording={wording} />
       <section className="detail-section" aria-labelledby="coach-details">
         <h2 id="coach-details">{t('coach.title')}</h2>
         <dl className="details">

@@ -3,6 +3,7 @@ import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { confirmActionMachine } from '../../machines/confirm-action.machine';
+import { ConfirmActions } from '../parts/ConfirmActions';
 import { errorKey } from '../staff/ListParts';
 
 export type ConfirmActor = ActorRefFrom<typeof confirmActionMachine>;
@@ -29,47 +30,92 @@ export function ConfirmActionPanel({
   const state = useSelector(actorRef, (s) => s);
   const id = useId();
   if (!state.hasTag('open')) return null;
-  const running = state.hasTag('busy');
+  const failed = state.hasTag('error');
   return (
     <div className="confirm-box" role="alertdialog" aria-labelledby={`${id}-question`}>
       <p id={`${id}-question`}>
         <strong>{question}</strong>
       </p>
       {children}
-      {state.hasTag('error') ? (
+      {failed ? (
         <p className="notice notice-error" role="alert">
           {t(errorKey(state.context.error))}
         </p>
       ) : null}
-      <div className="form-actions">
-        {state.hasTag('error') ? (
-          <button
-            type="button"
-            className="button"
-            onClick={() => actorRef.send({ type: 'action.retry' })}
-          >
-            {t('list.retry')}
-          </button>
-        ) : (
-          <button
-            type="button"
-            className={danger ? 'button button-danger' : 'button button-primary'}
-            disabled={running}
-            aria-busy={running}
-            onClick={() => actorRef.send({ type: 'action.confirm' })}
-          >
-            {running ? t('confirmAction.running') : confirmLabel}
-          </button>
-        )}
-        <button
-          type="button"
-          className="button"
-          disabled={running}
-          onClick={() => actorRef.send({ type: 'action.abort' })}
-        >
-          {t('confirmAction.abort')}
-        </button>
-      </div>
+      <ConfirmActions
+        busy={state.hasTag('busy')}
+        label={confirmLabel}
+        busyLabel={t('confirmAction.running')}
+        className={danger ? 'button button-danger' : 'button button-primary'}
+        onConfirm={() => actorRef.send({ type: 'action.confirm' })}
+        backLabel={t('confirmAction.abort')}
+        onBack={() => actorRef.send({ type: 'action.abort' })}
+        retry={
+          failed
+            ? { label: t('list.retry'), onRetry: () => actorRef.send({ type: 'action.retry' }) }
+            : null
+        }
+      />
     </div>
+  );
+}
+
+/** The words of a record's (de)activation, each for the way it goes. */
+export interface ActiveWording {
+  /** The button: deactivate while active, (re)activate while inactive. */
+  deactivate: string;
+  activate: string;
+  deactivateQuestion: string;
+  activateQuestion: string;
+  deactivateConfirm: string;
+  activateConfirm: string;
+}
+
+/**
+ * The button that asks to flip a record's `active` flag (coach, user account); locked while
+ * the question is open. The question itself is `ActiveQuestion`.
+ */
+export function ActiveToggleButton({
+  actorRef,
+  record,
+  wording,
+}: {
+  actorRef: ConfirmActor;
+  record: { id: string; active: boolean };
+  wording: ActiveWording;
+}) {
+  const open = useSelector(actorRef, (s) => s.hasTag('open'));
+  return (
+    <button
+      type="button"
+      className="button"
+      disabled={open}
+      onClick={() =>
+        actorRef.send({ type: 'action.ask', payload: { id: record.id, active: !record.active } })
+      }
+    >
+      {record.active ? wording.deactivate : wording.activate}
+    </button>
+  );
+}
+
+/** The open question of `ActiveToggleButton`: deactivating is the dangerous way. */
+export function ActiveQuestion({
+  actorRef,
+  wording,
+}: {
+  actorRef: ConfirmActor;
+  wording: ActiveWording;
+}) {
+  const asking = useSelector(actorRef, (s) => s.context.payload);
+  if (!asking) return null;
+  const deactivating = asking.active === false;
+  return (
+    <ConfirmActionPanel
+      actorRef={actorRef}
+      danger={deactivating}
+      question={deactivating ? wording.deactivateQuestion : wording.activateQuestion}
+      confirmLabel={deactivating ? wording.deactivateConfirm : wording.activateConfirm}
+    />
   );
 }

@@ -1,6 +1,8 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { OverviewCard } from '../../machines/overview.machine';
+import type { SnapshotFrom } from 'xstate';
+import type { OverviewCard, OverviewEvent, overviewMachine } from '../../machines/overview.machine';
 import './overview.css';
 
 /** The overview's cards: label, count, and a link where the person acts on it. */
@@ -41,8 +43,56 @@ export function OverviewCards({ cards }: { cards: readonly OverviewCard[] }) {
   );
 }
 
-/** Loading, the error with its retry, and the refresh button around an overview. */
-export function OverviewStatus({
+/**
+ * A page of the overview machine ("Heute", the admin dashboard): title, what stands under it,
+ * loading and the error with its retry; once loaded, the page's own part, the cards and the
+ * refresh button.
+ */
+export function OverviewPage({
+  className,
+  title,
+  lead,
+  state,
+  send,
+  children,
+}: {
+  className: string;
+  title: string;
+  lead: ReactNode;
+  state: SnapshotFrom<typeof overviewMachine>;
+  send: (event: OverviewEvent) => void;
+  /** What the page shows above the cards once loaded. */
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation('shell');
+  return (
+    <article className={className} aria-busy={state.hasTag('busy')}>
+      <h1>{title}</h1>
+      {lead}
+      <OverviewStatus
+        busy={state.hasTag('busy')}
+        failed={state.hasTag('error')}
+        onRetry={() => send({ type: 'overview.retry' })}
+      />
+      {state.hasTag('loaded') && (
+        <>
+          {children}
+          <OverviewCards cards={state.context.cards} />
+          <button
+            type="button"
+            className="button"
+            onClick={() => send({ type: 'overview.refresh' })}
+          >
+            {t('overview.refresh')}
+          </button>
+        </>
+      )}
+    </article>
+  );
+}
+
+/** Loading, and the error with its retry, above an overview. */
+function OverviewStatus({
   busy,
   failed,
   onRetry,

@@ -9,8 +9,9 @@ import {
   type batchActionMachine,
 } from '../../machines/batch-action.machine';
 import type { RowSelection } from '../staff/DataTable';
-import { errorKey } from '../staff/ListParts';
+import { errorKey, type ListActor } from '../staff/ListParts';
 import { formatEuro, formatNumber } from '../staff/format';
+import { ConfirmActions } from './ConfirmActions';
 import { ModalDialog } from './ModalDialog';
 import './batch.css';
 
@@ -45,21 +46,20 @@ export interface BatchWording {
 
 /**
  * The table's row boxes (`DataTable`'s `selection`), kept by the batch machine: `asItem` says
- * what of a row the batch needs (id, status, amount). None when the person may not act.
+ * what of a row the batch needs (id, status, amount), `nameOf` the client and date its box's
+ * label (`selection.row` of the wording) names. None when the person may not act. Both
+ * functions are the screen's constants, so the selection is rebuilt only when it changes.
  */
 export function useBatchRowSelection<Row>(
   batchRef: BatchActor,
   enabled: boolean,
-  options: {
-    asItem: (row: Row) => BatchItem;
-    rowLabel: (row: Row) => string;
-    pageLabel: string;
-    header: string;
-  },
+  { prefix }: Pick<BatchWording, 'prefix'>,
+  asItem: (row: Row) => BatchItem,
+  nameOf: (row: Row) => { client: string; date: string },
 ): RowSelection<Row> | undefined {
+  const { t } = useTranslation();
   const selected = useSelector(batchRef, (s) => s.context.selected);
   const busy = useSelector(batchRef, (s) => s.hasTag('busy') || s.hasTag('open'));
-  const { asItem, rowLabel, pageLabel, header } = options;
   return useMemo(() => {
     if (!enabled) return undefined;
     const ids = new Set(selected.map((s) => s.id));
@@ -68,12 +68,12 @@ export function useBatchRowSelection<Row>(
       toggle: (row) => batchRef.send({ type: 'batch.toggle', item: asItem(row) }),
       togglePage: (rows, on) =>
         batchRef.send({ type: 'batch.page', items: rows.map(asItem), selected: on }),
-      rowLabel,
-      pageLabel,
-      header,
+      rowLabel: (row) => t(`${prefix}.selection.row`, nameOf(row)),
+      pageLabel: t(`${prefix}.selection.page`),
+      header: t(`${prefix}.selection.select`),
       disabled: busy,
     };
-  }, [enabled, selected, busy, batchRef, asItem, rowLabel, pageLabel, header]);
+  }, [enabled, selected, busy, batchRef, asItem, nameOf, prefix, t]);
 }
 
 const actionClass = (w: BatchWording, action: string | null) =>
@@ -170,6 +170,34 @@ export function SelectionBar({
         <p className="field-hint">{t(k('selection.noAction'))}</p>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * Over a list's table: the last batch's result and the selection bar, which counts the list's
+ * matches under its current filter and the rows on its page.
+ */
+export function ListBatchBar({
+  actorRef,
+  wording,
+  listRef,
+}: {
+  actorRef: BatchActor;
+  wording: BatchWording;
+  listRef: ListActor;
+}) {
+  const matchCount = useSelector(listRef, (s) => (s.context.shownQuery ? s.context.itemCount : 0));
+  const pageRows = useSelector(listRef, (s) => s.context.rows.length);
+  return (
+    <>
+      <BatchResult actorRef={actorRef} wording={wording} />
+      <SelectionBar
+        actorRef={actorRef}
+        wording={wording}
+        matchCount={matchCount}
+        pageRows={pageRows}
+      />
+    </>
   );
 }
 
@@ -287,30 +315,24 @@ export function BatchDialog({
               {t(errorKey(state.context.error))} {t(k('confirm.failed'))}
             </p>
           ) : null}
-          <div className="form-actions">
-            {state.hasTag('error') ? (
-              <button
-                type="button"
-                className="button button-primary"
-                onClick={() => actorRef.send({ type: 'batch.retry' })}
-              >
-                {t(k('confirm.retry'))}
-              </button>
-            ) : (
-              <button
-                type="button"
-                className={actionClass(w, action)}
-                disabled={busy}
-                aria-busy={busy}
-                onClick={() => actorRef.send({ type: 'batch.confirm' })}
-              >
-                {busy ? t(k('confirm.running')) : action ? t(w.action(action)) : null}
-              </button>
-            )}
-            <button type="button" className="button" disabled={busy} onClick={back}>
-              {t(k('confirm.back'))}
-            </button>
-          </div>
+          <ConfirmActions
+            busy={busy}
+            label={action ? t(w.action(action)) : null}
+            busyLabel={t(k('confirm.running'))}
+            className={actionClass(w, action)}
+            onConfirm={() => actorRef.send({ type: 'batch.confirm' })}
+            backLabel={t(k('confirm.back'))}
+            onBack={back}
+            retry={
+              state.hasTag('error')
+                ? {
+                    label: t(k('confirm.retry')),
+                    className: 'button button-primary',
+                    onRetry: () => actorRef.send({ type: 'batch.retry' }),
+                  }
+                : null
+            }
+          />
         </>
       )}
     </ModalDialog>

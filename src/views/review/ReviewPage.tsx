@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useCallback, useMemo, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import {
@@ -16,22 +16,16 @@ import {
 import { oneOf, uuid } from '../../machines/list.machine';
 import { recordOf } from '../../machines/record-detail.machine';
 import { wireReviewBatch, wireReviewOverview } from '../../machines/wiring/review';
-import {
-  BatchDialog,
-  BatchResult,
-  SelectionBar,
-  useBatchRowSelection,
-  type BatchActor,
-} from '../parts/BatchParts';
+import { BatchDialog, ListBatchBar, useBatchRowSelection } from '../parts/BatchParts';
 import { useRouteActor } from '../route-actor';
 import { useSessionPermission } from '../session-status';
 import { StaffListPage } from '../staff/ActionLinks';
-import { type Column, DataTable, type RowSelection, Table } from '../staff/DataTable';
+import { type Column, DataTable, Table } from '../staff/DataTable';
 import { tKey } from '../../i18n/keys';
-import { FilterForm, FilterSelect } from '../staff/FilterParts';
+import { CoachFilter, FilterForm, FilterTabs, KeptFilters } from '../staff/FilterParts';
 import { errorKey, type ListActor } from '../staff/ListParts';
 import { formatDate, formatNumber } from '../staff/format';
-import { useFilterOptions, useStaffSession, useUrlList } from '../staff/useUrlList';
+import { useFilteredList, useStaffSession } from '../staff/useUrlList';
 import './review.css';
 import {
   EMPTY_LABELS,
@@ -204,45 +198,23 @@ const pendingColumns = (
 function Tabs({ actorRef, current }: { actorRef: ListActor; current: ReviewTab }) {
   const { t } = useTranslation('review');
   return (
-    <nav className="status-tabs" aria-label={t('tabs.label')}>
-      {REVIEW_TABS.map((tab) => (
-        <button
-          key={tab}
-          type="button"
-          className="status-tab"
-          aria-current={current === tab ? 'page' : undefined}
-          onClick={() => actorRef.send({ type: 'list.filter', filters: { tab } })}
-        >
-          <span className="status-tab-label">{t(TAB_LABELS[tab])}</span>
-        </button>
-      ))}
-    </nav>
+    <FilterTabs
+      actorRef={actorRef}
+      name="tab"
+      label={t('tabs.label')}
+      current={current}
+      tabs={REVIEW_TABS.map((tab) => ({ value: tab, label: t(TAB_LABELS[tab]) }))}
+    />
   );
 }
 
 const asItem = (row: ReviewRow) => ({ id: row.id, status: row.status });
 
-/** The row boxes of a signed list, kept by the batch machine. */
-function useRowSelection(
-  batchRef: BatchActor,
-  enabled: boolean,
-): RowSelection<ReviewRow> | undefined {
-  const { t } = useTranslation('review');
-  const rowLabel = useCallback(
-    (row: ReviewRow) =>
-      t('batch.selection.row', {
-        client: personName(row.client),
-        date: formatDate(row.appointmentStartDate),
-      }),
-    [t],
-  );
-  return useBatchRowSelection(batchRef, enabled, {
-    asItem,
-    rowLabel,
-    pageLabel: t('batch.selection.page'),
-    header: t('batch.selection.select'),
-  });
-}
+/** A row's box is labelled with its client and appointment date. */
+const nameOf = (row: ReviewRow) => ({
+  client: personName(row.client),
+  date: formatDate(row.appointmentStartDate),
+});
 
 /**
  * One tab's table (mounted per tab, so the batch machine starts with that tab's call and an
@@ -269,10 +241,9 @@ function ReviewTable({
     input: { transitions: acting ? REVIEW_TRANSITIONS : {}, filter: filters },
   });
   const rows = useSelector(listRef, (s) => s.context.rows as readonly ReviewRow[]);
-  const matchCount = useSelector(listRef, (s) => (s.context.shownQuery ? s.context.itemCount : 0));
-  const selection = useRowSelection(batchRef, acting);
   const columns = useMemo(() => reviewColumns(tab), [tab]);
   const wording = useMemo(() => reviewWording(kind, rows), [kind, rows]);
+  const selection = useBatchRowSelection(batchRef, acting, wording, asItem, nameOf);
   return (
     <>
       {canAct || !isSignedTab(tab) ? null : <p className="field-hint">{t('readOnly')}</p>}
@@ -286,15 +257,7 @@ function ReviewTable({
           <>
             {coachFilter}
             {acting ? (
-              <>
-                <BatchResult actorRef={batchRef} wording={wording} />
-                <SelectionBar
-                  actorRef={batchRef}
-                  wording={wording}
-                  matchCount={matchCount}
-                  pageRows={rows.length}
-                />
-              </>
+              <ListBatchBar actorRef={batchRef} wording={wording} listRef={listRef} />
             ) : null}
           </>
         }
@@ -342,24 +305,21 @@ function ReviewBody({ listRef, coachFilter }: { listRef: ListActor; coachFilter:
  */
 export default function ReviewPage() {
   const { t } = useTranslation('review');
-  const { manager } = useStaffSession();
-  const listRef = useUrlList({
+  const {
+    manager,
+    actorRef: listRef,
+    options,
+    filters,
+  } = useFilteredList({
     path: '/review',
     filters: REVIEW_FILTERS,
     loadPage: loadReviewPageActor,
     defaultLimit: 25,
   });
-  const filters = useSelector(listRef, (s) => s.context.query.filters);
-  const options = useFilterOptions(manager);
   const coachFilter = manager ? (
     <FilterForm actorRef={listRef}>
-      <FilterSelect
-        name="coach"
-        label={t('filters.coach')}
-        value={filters.coach}
-        options={options.coaches.map((c) => ({ value: c.id, label: c.name }))}
-      />
-      {filters.tab ? <input type="hidden" name="tab" value={filters.tab} /> : null}
+      <CoachFilter label={t('filters.coach')} value={filters.coach} options={options} />
+      <KeptFilters filters={filters} names={['tab']} />
     </FilterForm>
   ) : null;
   return (

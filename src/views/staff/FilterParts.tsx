@@ -148,6 +148,107 @@ export function FilterInput({
   );
 }
 
+/**
+ * A filter the form does not show (a client picked from a row, past appointments shown), with
+ * the button that changes it.
+ */
+export function ActiveFilter({
+  label,
+  buttonLabel,
+  onClick,
+}: {
+  label: string;
+  buttonLabel: string;
+  onClick: () => void;
+}) {
+  return (
+    <p className="active-filter">
+      {label}
+      <button type="button" className="button" onClick={onClick}>
+        {buttonLabel}
+      </button>
+    </p>
+  );
+}
+
+/**
+ * The filters set outside the form (the tab, an `ActiveFilter`), sent again with it so that
+ * applying the form keeps them.
+ */
+export function KeptFilters({
+  filters,
+  names,
+}: {
+  filters: Readonly<Record<string, string | undefined>>;
+  names: readonly string[];
+}) {
+  return (
+    <>
+      {names.map((name) =>
+        filters[name] ? <input key={name} type="hidden" name={name} value={filters[name]} /> : null,
+      )}
+    </>
+  );
+}
+
+/**
+ * The list's tabs: each one value of the filter `name` (undefined: all), the current one
+ * marked, with what the tab counts under the other filters where the list says so.
+ */
+export function FilterTabs({
+  actorRef,
+  name,
+  label,
+  tabs,
+  current: shown,
+}: {
+  actorRef: ListActor;
+  name: string;
+  label: string;
+  tabs: ReadonlyArray<{ value: string | undefined; label: string; count?: string | null }>;
+  /** The tab shown, where an unset filter means one of them; default the filter's value. */
+  current?: string;
+}) {
+  const value = useSelector(actorRef, (s) => s.context.query.filters[name]);
+  const current = shown ?? value;
+  return (
+    <nav className="status-tabs" aria-label={label}>
+      {tabs.map((tab) => (
+        <button
+          key={tab.value ?? 'all'}
+          type="button"
+          className="status-tab"
+          aria-current={current === tab.value ? 'page' : undefined}
+          onClick={() => actorRef.send({ type: 'list.filter', filters: { [name]: tab.value } })}
+        >
+          <span className="status-tab-label">{tab.label}</span>
+          {tab.count ? <span className="status-tab-count">{tab.count}</span> : null}
+        </button>
+      ))}
+    </nav>
+  );
+}
+
+/** The coach filter of a manager's list. */
+export function CoachFilter({
+  label,
+  value,
+  options,
+}: {
+  label: string;
+  value: string | undefined;
+  options: FilterOptions;
+}) {
+  return (
+    <FilterSelect
+      name="coach"
+      label={label}
+      value={value}
+      options={options.coaches.map((c) => ({ value: c.id, label: c.name }))}
+    />
+  );
+}
+
 /** The URL keys of `ClientFilterFields`, for the filter schemas of the lists that show them. */
 export const CLIENT_FILTER_KEYS = {
   participatingInResearch: yesNo,
@@ -195,11 +296,10 @@ export function ClientFilterFields({
         options={options.campaigns.map((c) => ({ value: c.code, label: c.name }))}
       />
       {manager ? (
-        <FilterSelect
-          name="coach"
+        <CoachFilter
           label={t('list.clientFilters.coach')}
           value={value('coach')}
-          options={options.coaches.map((c) => ({ value: c.id, label: c.name }))}
+          options={options}
         />
       ) : null}
     </>

@@ -77,10 +77,10 @@ export function useFilterOptions(withCoaches: boolean): FilterOptions {
 }
 
 /**
- * A staff list filtered by client (appointments, clients): the URL list, the filter options
- * for the signed-in role, and the current filters by key for the filter form.
+ * A filtered staff list (appointments, clients, billing, review): the URL list, the filter
+ * options for the signed-in role, and the current filters by key for the filter form.
  */
-export function useClientFilteredList(options: Parameters<typeof useUrlList>[0]) {
+export function useFilteredList(options: Parameters<typeof useUrlList>[0]) {
   const { manager } = useStaffSession();
   const actorRef = useUrlList(options);
   const filterOptions = useFilterOptions(manager);

@@ -4,7 +4,7 @@ import { useParams } from 'wouter';
 import type { components } from '../../../shared/contract/product';
 import { recordOf } from '../../machines/record-detail.machine';
 import { editUserSchema } from '../../forms/user-staff-form';
-import { ConfirmActionPanel } from '../coaches/ConfirmActionPanel';
+import { ActiveQuestion, ActiveToggleButton } from '../coaches/ConfirmActionPanel';
 import { formatDateTime } from '../staff/format';
 import { CancellableForm } from '../staff/StaffFormPage';
 import { useFilterOptions } from '../staff/useUrlList';
@@ -31,8 +31,16 @@ function UserEdit({ id }: { id: string }) {
     wireUserActive(effects, () => detailRef.send({ type: 'detail.reload' })),
   );
   const user = useSelector(detailRef, (s) => recordOf<User>(s.context));
-  const asking = useSelector(activeRef, (s) => s.context.payload);
   const title = t('user.editTitle');
+  const email = user?.email ?? '';
+  const activeWording = {
+    deactivate: t('user.deactivate'),
+    activate: t('user.activate'),
+    deactivateQuestion: t('user.deactivateQuestion', { email }),
+    activateQuestion: t('user.activateQuestion', { email }),
+    deactivateConfirm: t('user.deactivateConfirm'),
+    activateConfirm: t('user.activateConfirm'),
+  };
 
   return (
     <article className="staff-page">
@@ -54,30 +62,8 @@ function UserEdit({ id }: { id: string }) {
               ? ` ${t('users.columns.activatedAt')}: ${formatDateTime(user.activatedAt)}`
               : ''}
           </p>
-          <button
-            type="button"
-            className="button"
-            disabled={asking !== null}
-            onClick={() =>
-              activeRef.send({ type: 'action.ask', payload: { id: user.id, active: !user.active } })
-            }
-          >
-            {user.active ? t('user.deactivate') : t('user.activate')}
-          </button>
-          {asking ? (
-            <ConfirmActionPanel
-              actorRef={activeRef}
-              danger={asking.active === false}
-              question={
-                asking.active === false
-                  ? t('user.deactivateQuestion', { email: user.email })
-                  : t('user.activateQuestion', { email: user.email })
-              }
-              confirmLabel={
-                asking.active === false ? t('user.deactivateConfirm') : t('user.activateConfirm')
-              }
-            />
-          ) : null}
+          <ActiveToggleButton actorRef={activeRef} record={user} wording={activeWording} />
+          <ActiveQuestion actorRef={activeRef} wording={activeWording} />
         </section>
       ) : null}
     </article>
